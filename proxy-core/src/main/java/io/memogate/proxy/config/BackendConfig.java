@@ -1,0 +1,60 @@
+package io.memogate.proxy.config;
+
+import java.util.List;
+import java.util.Objects;
+
+/**
+ * One PostgreSQL server the proxy forwards to, and which databases it serves.
+ *
+ * @param name unique among backends, {@code [A-Za-z0-9_.-]+}; names it in logs, metrics and the admin console
+ * @param host the server's host name or address
+ * @param port the server's port, {@value #DEFAULT_PORT} unless configured
+ * @param databases database names (as the client sends them in its startup message) routed here
+ * @param isDefault this backend also takes every database that no backend lists; at most one is. In the
+ *     file it defaults to true for a backend that lists no databases (such a backend has no other use)
+ *     and to false for one that does.
+ * @param tls how the proxy connects to it; {@link BackendTlsConfig#DEFAULT} unless configured
+ */
+public record BackendConfig(String name, String host, int port, List<String> databases, boolean isDefault,
+                            BackendTlsConfig tls) {
+
+    public static final int DEFAULT_PORT = 5432;
+
+    public BackendConfig {
+        Objects.requireNonNull(name, "name");
+        Objects.requireNonNull(host, "host");
+        databases = List.copyOf(databases);
+        Objects.requireNonNull(tls, "tls");
+    }
+
+    /**
+     * A backend that lists no databases and is therefore, as in the file, the default; TLS as
+     * {@link BackendTlsConfig#DEFAULT}. Use the withers for the rest.
+     */
+    public static BackendConfig of(String name, String host, int port) {
+        return new BackendConfig(name, host, port, List.of(), true, BackendTlsConfig.DEFAULT);
+    }
+
+    /** The same backend serving exactly {@code databases}; leaves {@link #isDefault()} as it was. */
+    public BackendConfig withDatabases(String... databases) {
+        return new BackendConfig(name, host, port, List.of(databases), isDefault, tls);
+    }
+
+    public BackendConfig withDefault(boolean isDefault) {
+        return new BackendConfig(name, host, port, databases, isDefault, tls);
+    }
+
+    public BackendConfig withTls(BackendTlsConfig tls) {
+        return new BackendConfig(name, host, port, databases, isDefault, tls);
+    }
+
+    /** Whether this backend lists {@code database} explicitly (the default backend takes others too). */
+    public boolean lists(String database) {
+        return databases.contains(database);
+    }
+
+    /** The name the server's certificate must carry under verify-full: the configured serverName, else host. */
+    public String tlsServerName() {
+        return tls.serverName().orElse(host);
+    }
+}

@@ -1,0 +1,57 @@
+package io.memogate.proxy.config;
+
+import com.fasterxml.jackson.annotation.JsonProperty;
+import java.util.List;
+
+/**
+ * The YAML file as Jackson binds it, before defaults and validation: the shape (which keys, lists and
+ * mappings) is Jackson's to check, the values are not. Every scalar is kept as the text the user wrote
+ * and absent keys are null, so that {@link DocumentConverter} can report "must be a whole number, was
+ * 'abc'" for each bad value with its field path and carry on to the next. Had the fields been typed
+ * (int, Duration), Jackson would stop at the first bad value, and would quietly turn a port of 6432.5
+ * into 6432.
+ *
+ * <p>Plain classes with fields, not records, although nothing outside the loader ever sees them: Jackson
+ * binds records through their constructor and so buffers unknown keys until the mapping ends, reporting
+ * them without their line and path. Fields are bound as the parser meets each key.
+ */
+final class ConfigDocument {
+
+    List<Listener> listeners;
+    List<Backend> backends;
+    Limits limits;
+
+    static final class Listener {
+        String host;
+        String port;
+        ServerTls tls;
+    }
+
+    static final class ServerTls {
+        String certificate;
+        String privateKey;
+    }
+
+    static final class Backend {
+        String name;
+        String host;
+        String port;
+        List<String> databases;
+        @JsonProperty("default")
+        String isDefault;
+        BackendTls tls;
+    }
+
+    static final class BackendTls {
+        String mode;
+        String trustedCertificates;
+        String serverName;
+    }
+
+    static final class Limits {
+        String maxMessageBytes;
+        String connectTimeout;
+        String shutdownTimeout;
+        String maxClientConnections;
+    }
+}

@@ -1,0 +1,69 @@
+package io.memogate.proxy.config;
+
+import java.io.IOException;
+import java.nio.charset.CharacterCodingException;
+import java.nio.file.Files;
+import java.nio.file.NoSuchFileException;
+import java.nio.file.Path;
+import java.util.List;
+
+/**
+ * Reads the proxy's YAML configuration file into a {@link MemogateConfig}.
+ *
+ * <p>Four steps, each adding to one list of problems so that a single run reports every mistake:
+ * Jackson binds the text to {@link ConfigDocument} (shape: unknown keys, lists vs. values, YAML
+ * syntax); {@link DocumentConverter} parses values and applies defaults; {@link ConfigValidator} checks
+ * ranges and the rules that span fields; only then is the record built. Any problem throws
+ * {@link ConfigException} listing them all, one per line, each naming its field.
+ *
+ * <p>Holds one YAMLMapper, which is thread-safe; a loader may be kept and reused for reloads.
+ */
+public final class ConfigLoader {
+
+    private final DocumentReader reader = new DocumentReader();
+
+    /**
+     * Reads {@code file} (UTF-8). Relative TLS paths in it are resolved against the file's directory,
+     * so a configuration and its certificates can move together.
+     *
+     * @throws ConfigException if the file cannot be read or is not a valid configuration
+     */
+    public MemogateConfig load(Path file) {
+        String yaml;
+        try {
+            yaml = Files.readString(file);
+        } catch (NoSuchFileException e) {
+            throw new ConfigException(file.toString(), List.of("file not found: " + file.toAbsolutePath()));
+        } catch (CharacterCodingException e) {
+            throw new ConfigException(file.toString(), List.of("the file is not UTF-8 text"));
+        } catch (IOException e) {
+            throw new ConfigException(file.toString(), List.of("cannot read the file: " + e));
+        }
+        return parse(yaml, file.toAbsolutePath().getParent(), file.toString());
+    }
+
+    /**
+     * Parses a configuration given as text; relative TLS paths are resolved against {@code baseDirectory}.
+     *
+     * @throws ConfigException if the text is not a valid configuration
+     */
+    public MemogateConfig parse(String yaml, Path baseDirectory) {
+        return parse(yaml, baseDirectory, null);
+    }
+
+    private MemogateConfig parse(String yaml, Path baseDirectory, String source) {
+        Problems problems = new Problems();
+        ConfigDocument document = reader.read(yaml, problems);
+        if (document == null) {
+            problems.throwIfAny(source);
+            throw new IllegalStateException("no document and no problem"); // read() always records why
+        }
+        DocumentConverter converter = new DocumentConverter(baseDirectory.toAbsolutePath(), problems);
+        List<ListenerConfig> listeners = converter.listeners(document.listeners);
+        List<BackendConfig> backends = converter.backends(document.backends);
+        LimitsConfig limits = converter.limits(document.limits);
+        ConfigValidator.validate(listeners, backends, limits, problems);
+        problems.throwIfAny(source);
+        return new MemogateConfig(listeners, backends, limits);
+    }
+}

@@ -1,0 +1,48 @@
+package io.memogate.proxy.config;
+
+import java.time.Duration;
+import java.util.Objects;
+
+/**
+ * Limits that protect the proxy itself.
+ *
+ * @param maxMessageBytes the largest frontend message accepted, length word included; a client that
+ *     announces a longer one gets an error and is disconnected instead of making the proxy buffer it.
+ *     Between 1KiB and 1GiB (PostgreSQL's own PQ_LARGE_MESSAGE_LIMIT is just under 1GiB).
+ * @param connectTimeout how long a backend TCP connect may take, at least 1ms, at most 1h
+ * @param shutdownTimeout on graceful shutdown, how long sessions may go on before they are closed; 0 closes
+ *     them at once
+ * @param maxClientConnections client connections accepted at once; further ones are refused, at least 1
+ */
+public record LimitsConfig(int maxMessageBytes, Duration connectTimeout, Duration shutdownTimeout,
+                           int maxClientConnections) {
+
+    public static final int DEFAULT_MAX_MESSAGE_BYTES = 64 * 1024 * 1024;
+    public static final Duration DEFAULT_CONNECT_TIMEOUT = Duration.ofSeconds(5);
+    public static final Duration DEFAULT_SHUTDOWN_TIMEOUT = Duration.ofSeconds(30);
+    public static final int DEFAULT_MAX_CLIENT_CONNECTIONS = 1000;
+
+    public static final LimitsConfig DEFAULTS = new LimitsConfig(DEFAULT_MAX_MESSAGE_BYTES,
+            DEFAULT_CONNECT_TIMEOUT, DEFAULT_SHUTDOWN_TIMEOUT, DEFAULT_MAX_CLIENT_CONNECTIONS);
+
+    public LimitsConfig {
+        Objects.requireNonNull(connectTimeout, "connectTimeout");
+        Objects.requireNonNull(shutdownTimeout, "shutdownTimeout");
+    }
+
+    public LimitsConfig withMaxMessageBytes(int maxMessageBytes) {
+        return new LimitsConfig(maxMessageBytes, connectTimeout, shutdownTimeout, maxClientConnections);
+    }
+
+    public LimitsConfig withConnectTimeout(Duration connectTimeout) {
+        return new LimitsConfig(maxMessageBytes, connectTimeout, shutdownTimeout, maxClientConnections);
+    }
+
+    public LimitsConfig withShutdownTimeout(Duration shutdownTimeout) {
+        return new LimitsConfig(maxMessageBytes, connectTimeout, shutdownTimeout, maxClientConnections);
+    }
+
+    public LimitsConfig withMaxClientConnections(int maxClientConnections) {
+        return new LimitsConfig(maxMessageBytes, connectTimeout, shutdownTimeout, maxClientConnections);
+    }
+}

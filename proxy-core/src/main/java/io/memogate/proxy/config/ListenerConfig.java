@@ -1,0 +1,44 @@
+package io.memogate.proxy.config;
+
+import java.util.Objects;
+import java.util.Optional;
+
+/**
+ * One address the proxy accepts client connections on.
+ *
+ * @param host the address to bind, {@value #DEFAULT_HOST} unless configured
+ * @param port the port to bind, {@value #DEFAULT_PORT} unless configured; 0 binds an ephemeral port (tests)
+ * @param tls present when the listener terminates TLS for clients that send SSLRequest; empty when it
+ *     answers SSLRequest with 'N' and talks plain TCP. Optional rather than nullable, as every record here:
+ *     after loading nothing is null.
+ */
+public record ListenerConfig(String host, int port, Optional<ServerTlsConfig> tls) {
+
+    public static final String DEFAULT_HOST = "127.0.0.1";
+    /** PgBouncer's port, so that a client already pointed at a pooler needs no change. */
+    public static final int DEFAULT_PORT = 6432;
+
+    public ListenerConfig {
+        Objects.requireNonNull(host, "host");
+        Objects.requireNonNull(tls, "tls");
+    }
+
+    /** A plain-TCP listener. */
+    public static ListenerConfig of(String host, int port) {
+        return new ListenerConfig(host, port, Optional.empty());
+    }
+
+    /** The listener used when the file has no {@code listeners} section: 127.0.0.1:6432, no TLS. */
+    public static ListenerConfig defaults() {
+        return of(DEFAULT_HOST, DEFAULT_PORT);
+    }
+
+    public ListenerConfig withTls(ServerTlsConfig tls) {
+        return new ListenerConfig(host, port, Optional.of(tls));
+    }
+
+    /** "host:port", with brackets around an IPv6 literal, for messages and logs. */
+    public String address() {
+        return (host.indexOf(':') >= 0 ? "[" + host + "]" : host) + ":" + port;
+    }
+}

@@ -1,0 +1,60 @@
+package io.memogate.proxy.config;
+
+import java.util.List;
+import java.util.Objects;
+import java.util.Optional;
+
+/**
+ * The whole proxy configuration: where it listens, where it forwards, and its limits.
+ *
+ * <p>An instance is always valid: the constructor runs every rule of {@link ConfigValidator} (ranges,
+ * unique names, routing, TLS files that exist) and throws {@link ConfigException} listing each problem
+ * with its field path. The parts ({@link ListenerConfig}, {@link BackendConfig}, ...) check only that
+ * nothing is null, because whether a part is right often depends on its siblings (one default backend,
+ * no database routed twice) and a message should name the path, {@code backends[1].port}, which only the
+ * whole knows. A reload builds a new instance and swaps it in whole; nothing here is mutable.
+ */
+public record MemogateConfig(List<ListenerConfig> listeners, List<BackendConfig> backends, LimitsConfig limits) {
+
+    public MemogateConfig {
+        listeners = List.copyOf(listeners);
+        backends = List.copyOf(backends);
+        Objects.requireNonNull(limits, "limits");
+        Problems problems = new Problems();
+        ConfigValidator.validate(listeners, backends, limits, problems);
+        problems.throwIfAny(null);
+    }
+
+    /** One default listener (127.0.0.1:6432), default limits, and {@code backends}. */
+    public static MemogateConfig of(BackendConfig... backends) {
+        return new MemogateConfig(List.of(ListenerConfig.defaults()), List.of(backends), LimitsConfig.DEFAULTS);
+    }
+
+    public MemogateConfig withListeners(ListenerConfig... listeners) {
+        return new MemogateConfig(List.of(listeners), backends, limits);
+    }
+
+    public MemogateConfig withBackends(BackendConfig... backends) {
+        return new MemogateConfig(listeners, List.of(backends), limits);
+    }
+
+    public MemogateConfig withLimits(LimitsConfig limits) {
+        return new MemogateConfig(listeners, backends, limits);
+    }
+
+    /**
+     * The backend that serves {@code database}: the one that lists it (validation guarantees at most
+     * one does), else the default backend, else none, in which case the client is told the database is
+     * not served here. A linear scan: it runs once per client connection over a handful of backends.
+     */
+    public Optional<BackendConfig> backendFor(String database) {
+        Objects.requireNonNull(database, "database");
+        Optional<BackendConfig> listing = backends.stream().filter(b -> b.lists(database)).findFirst();
+        return listing.isPresent() ? listing : defaultBackend();
+    }
+
+    /** The backend that takes databases no backend lists, if one is marked default. */
+    public Optional<BackendConfig> defaultBackend() {
+        return backends.stream().filter(BackendConfig::isDefault).findFirst();
+    }
+}

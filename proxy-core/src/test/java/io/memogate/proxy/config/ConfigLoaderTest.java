@@ -1,0 +1,227 @@
+package io.memogate.proxy.config;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
+import java.io.IOException;
+import java.io.InputStream;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.List;
+import java.util.Optional;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+/** Valid files: every field read, defaults applied, paths resolved, the shipped example kept loadable. */
+class ConfigLoaderTest {
+
+    private final ConfigLoader loader = new ConfigLoader();
+
+    @TempDir
+    Path dir;
+
+    @Test
+    void readsEveryField() throws IOException {
+        Path certificate = touch("server.crt");
+        Path key = touch("server.key");
+        Path ca = touch("ca.pem");
+        MemogateConfig config = loader.parse("""
+                listeners:
+                  - host: 0.0.0.0
+                    port: 7432
+                    tls:
+                      certificate: %s
+                      privateKey: %s
+                  - host: "::1"
+                    port: 0
+                backends:
+                  - name: main
+                    host: db1.internal
+                    port: 5433
+                    databases: [demo, app]
+                    default: true
+                    tls:
+                      mode: disable
+                  - name: reports_2.eu-west
+                    host: 10.0.0.7
+                    port: 6000
+                    databases:
+                      - reports
+                    default: false
+                    tls:
+                      mode: verify-full
+                      trustedCertificates: %s
+                      serverName: reports.db.internal
+                limits:
+                  maxMessageBytes: 16MB
+                  connectTimeout: 500ms
+                  shutdownTimeout: 2min
+                  maxClientConnections: 250
+                """.formatted(certificate, key, ca), dir);
+
+        assertThat(config.listeners()).containsExactly(
+                new ListenerConfig("0.0.0.0", 7432, Optional.of(new ServerTlsConfig(certificate, key))),
+                new ListenerConfig("::1", 0, Optional.empty()));
+        assertThat(config.backends()).containsExactly(
+                new BackendConfig("main", "db1.internal", 5433, List.of("demo", "app"), true,
+                        BackendTlsConfig.of(TlsMode.DISABLE)),
+                new BackendConfig("reports_2.eu-west", "10.0.0.7", 6000, List.of("reports"), false,
+                        new BackendTlsConfig(TlsMode.VERIFY_FULL, Optional.of(ca), Optional.of("reports.db.internal"))));
+        assertThat(config.limits()).isEqualTo(new LimitsConfig(16 * 1024 * 1024, Duration.ofMillis(500),
+                Duration.ofMinutes(2), 250));
+        assertThat(config.backends().get(1).tlsServerName()).isEqualTo("reports.db.internal");
+        assertThat(config.backends().get(0).tlsServerName()).isEqualTo("db1.internal");
+    }
+
+    @Test
+    void appliesDefaultsToAMinimalFile() {
+        MemogateConfig config = loader.parse("""
+                backends:
+                  - name: main
+                    host: localhost
+                """, dir);
+
+        assertThat(config.listeners()).containsExactly(new ListenerConfig("127.0.0.1", 6432, Optional.empty()));
+        // A backend that lists no databases is the default: the minimal file routes every database to it.
+        assertThat(config.backends()).containsExactly(
+                new BackendConfig("main", "localhost", 5432, List.of(), true,
+                        new BackendTlsConfig(TlsMode.PREFER, Optional.empty(), Optional.empty())));
+        assertThat(config.limits()).isEqualTo(new LimitsConfig(64 * 1024 * 1024, Duration.ofSeconds(5),
+                Duration.ofSeconds(30), 1000));
+        assertThat(config.backendFor("anything")).contains(config.backends().get(0));
+    }
+
+    @Test
+    void appliesDefaultsInsideEachSection() {
+        MemogateConfig config = loader.parse("""
+                listeners:
+                  - port: 7000
+                  - host: 0.0.0.0
+                backends:
+                  - name: main
+                    host: localhost
+                    databases: [demo]
+                    tls: {}
+                  - name: other
+                    host: localhost
+                limits:
+                  connectTimeout: 1000
+                """, dir);
+
+        assertThat(config.listeners()).containsExactly(ListenerConfig.of("127.0.0.1", 7000),
+                ListenerConfig.of("0.0.0.0", 6432));
+        assertThat(config.backends().get(0).tls()).isEqualTo(BackendTlsConfig.DEFAULT);
+        // Listing databases makes a backend non-default unless it says otherwise.
+        assertThat(config.backends()).extracting(BackendConfig::isDefault).containsExactly(false, true);
+        assertThat(config.limits()).isEqualTo(LimitsConfig.DEFAULTS.withConnectTimeout(Duration.ofSeconds(1)));
+    }
+
+    @Test
+    void acceptsPlainNumbersAndQuotedValues() {
+        MemogateConfig config = loader.parse("""
+                backends:
+                  - {name: main, host: localhost, port: "5433", default: "TRUE"}
+                limits:
+                  maxMessageBytes: 1048576
+                  maxClientConnections: "10"
+                """, dir);
+
+        assertThat(config.backends().get(0).port()).isEqualTo(5433);
+        assertThat(config.limits().maxMessageBytes()).isEqualTo(1048576);
+        assertThat(config.limits().maxClientConnections()).isEqualTo(10);
+    }
+
+    @Test
+    void resolvesRelativeTlsPathsAgainstTheFilesDirectory() throws IOException {
+        Path confDir = Files.createDirectories(dir.resolve("conf"));
+        Files.createDirectories(confDir.resolve("tls"));
+        Files.writeString(confDir.resolve("tls/server.crt"), "not checked here");
+        Files.writeString(confDir.resolve("tls/server.key"), "not checked here");
+        Files.writeString(confDir.resolve("ca.pem"), "not checked here");
+        Path file = confDir.resolve("memogate.yaml");
+        Files.writeString(file, """
+                listeners:
+                  - tls:
+                      certificate: tls/server.crt
+                      privateKey: ./tls/../tls/server.key
+                backends:
+                  - name: main
+                    host: localhost
+                    tls: {mode: verify-full, trustedCertificates: ca.pem}
+                """);
+
+        MemogateConfig config = loader.load(file);
+
+        ServerTlsConfig tls = config.listeners().get(0).tls().orElseThrow();
+        assertThat(tls.certificate()).isEqualTo(confDir.toAbsolutePath().resolve("tls/server.crt"));
+        assertThat(tls.privateKey()).isEqualTo(confDir.toAbsolutePath().resolve("tls/server.key"));
+        assertThat(config.backends().get(0).tls().trustedCertificates()).contains(confDir.toAbsolutePath().resolve("ca.pem"));
+    }
+
+    @Test
+    void theShippedExampleLoadsAndSaysWhatItsCommentsSay() throws IOException {
+        Files.createDirectories(dir.resolve("tls"));
+        for (String name : List.of("tls/server.crt", "tls/server.key", "tls/backend-ca.pem")) {
+            touch(name);
+        }
+        String example;
+        try (InputStream in = ConfigLoader.class.getResourceAsStream("memogate-example.yaml")) {
+            assertThat(in).as("memogate-example.yaml on the classpath").isNotNull();
+            example = new String(in.readAllBytes(), StandardCharsets.UTF_8);
+        }
+
+        MemogateConfig config = loader.parse(example, dir);
+
+        assertThat(config.listeners()).hasSize(2);
+        assertThat(config.listeners().get(0)).isEqualTo(ListenerConfig.defaults());
+        assertThat(config.listeners().get(1).tls()).isPresent();
+        assertThat(config.backendFor("reports")).map(BackendConfig::name).contains("reporting");
+        assertThat(config.backendFor("anything_else")).map(BackendConfig::name).contains("main");
+        assertThat(config.backends().get(0).tls()).isEqualTo(BackendTlsConfig.DEFAULT);
+        assertThat(config.backends().get(1).tlsServerName()).isEqualTo("reports.db.internal");
+        // The example states the defaults: it must stay equal to them.
+        assertThat(config.limits()).isEqualTo(LimitsConfig.DEFAULTS);
+    }
+
+    @Test
+    void reportsAMissingFile() {
+        Path missing = dir.resolve("nope.yaml");
+        assertThatThrownBy(() -> loader.load(missing))
+                .isInstanceOf(ConfigException.class)
+                .hasMessage("invalid configuration " + missing + " (1 problem):\n  file not found: " + missing);
+    }
+
+    @Test
+    void reportsAFileThatIsNotText() throws IOException {
+        Path binary = dir.resolve("memogate.yaml");
+        Files.write(binary, new byte[] {(byte) 0xC3, (byte) 0x28, 'a'});
+        assertThatThrownBy(() -> loader.load(binary))
+                .isInstanceOf(ConfigException.class)
+                .extracting(e -> ((ConfigException) e).problems())
+                .isEqualTo(List.of("the file is not UTF-8 text"));
+    }
+
+    @Test
+    void namesTheFileInTheMessageAndListsEachProblemOnItsOwnLine() throws IOException {
+        Path file = dir.resolve("memogate.yaml");
+        Files.writeString(file, """
+                backends:
+                  - name: main
+                    host: localhost
+                    port: 70000
+                limits:
+                  maxClientConnections: 0
+                """);
+
+        assertThatThrownBy(() -> loader.load(file)).hasMessage("""
+                invalid configuration %s (2 problems):
+                  backends[0].port must be in 1..65535, was 70000
+                  limits.maxClientConnections must be at least 1, was 0""".formatted(file));
+    }
+
+    private Path touch(String name) throws IOException {
+        return Files.writeString(dir.resolve(name), "existence is all the validator checks");
+    }
+}

@@ -1,0 +1,241 @@
+package io.memogate.proxy.config;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.fail;
+
+import java.io.IOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.List;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+/**
+ * What a user reads when values are wrong: unparseable, out of range, or in conflict with each other. One
+ * line per mistake, each naming the field; all of them in one report.
+ */
+class ConfigValueProblemsTest {
+
+    private static final String BACKEND = "backends:\n  - {name: main, host: localhost}\n";
+
+    private final ConfigLoader loader = new ConfigLoader();
+
+    @TempDir
+    Path dir;
+
+    @Test
+    void valuesThatDoNotParse() {
+        assertThat(problems("""
+                listeners:
+                  - port: 6432.5
+                backends:
+                  - name: main
+                    host: localhost
+                    port: abc
+                    default: yes
+                    tls: {mode: verify_full}
+                limits:
+                  maxMessageBytes: 12XB
+                  connectTimeout: 5sec
+                  maxClientConnections: many
+                """)).containsExactly(
+                "listeners[0].port must be a whole number, was '6432.5'",
+                "backends[0].port must be a whole number, was 'abc'",
+                "backends[0].default must be true or false, was 'yes'",
+                "backends[0].tls.mode must be one of disable, prefer, require, verify-full, was 'verify_full'",
+                "limits.maxMessageBytes: '12XB' is not a size: write a whole number of bytes, or a whole number with "
+                        + "unit B, kB, KiB, MB, MiB, GB or GiB (k, M and G are powers of 1024, as in PostgreSQL)",
+                "limits.connectTimeout: '5sec' is not a duration: write a whole number with unit ms, s, min, h or d "
+                        + "(e.g. 500ms, 5s, 2min), or a plain number of milliseconds",
+                "limits.maxClientConnections must be a whole number, was 'many'");
+    }
+
+    @Test
+    void portsOutOfRange() {
+        assertThat(problems("""
+                listeners:
+                  - port: 0
+                  - port: 65536
+                  - port: -1
+                backends:
+                  - {name: a, host: h, port: 5432}
+                  - {name: b, host: h, port: 70000, databases: [x]}
+                  - {name: c, host: h, port: 0, databases: [y]}
+                  - {name: d, host: h, port: 99999999999, databases: [z]}
+                """)).containsExactly(
+                // Too large for an int: found while parsing, so before the range checks.
+                "backends[3].port must be in 1..65535, was 99999999999",
+                "listeners[1].port must be in 0..65535, was 65536",
+                "listeners[2].port must be in 0..65535, was -1",
+                "backends[1].port must be in 1..65535, was 70000",
+                "backends[2].port must be in 1..65535, was 0");
+    }
+
+    @Test
+    void limitsOutOfRange() {
+        assertThat(problems(BACKEND + """
+                limits:
+                  maxMessageBytes: 2GiB
+                  connectTimeout: 0
+                  shutdownTimeout: 0
+                  maxClientConnections: 0
+                """)).containsExactly(
+                "limits.maxMessageBytes must be between 1KiB and 1GiB, was 2GiB",
+                "limits.connectTimeout must be between 1ms and 1h, was 0s",
+                "limits.maxClientConnections must be at least 1, was 0");
+        assertThat(problems(BACKEND + "limits: {maxMessageBytes: 1000, connectTimeout: 2h}\n")).containsExactly(
+                "limits.maxMessageBytes must be between 1KiB and 1GiB, was 1000B",
+                "limits.connectTimeout must be between 1ms and 1h, was 2h");
+        assertThat(problems(BACKEND + "limits: {maxMessageBytes: 8GiB, maxClientConnections: 3000000000}\n"))
+                .containsExactly("limits.maxMessageBytes must be between 1KiB and 1GiB, was 8GiB",
+                        "limits.maxClientConnections must be at most 2147483647, was 3000000000");
+    }
+
+    @Test
+    void missingOrEmptySections() {
+        assertThat(problems("limits: {}\n")).containsExactly("backends is required: name at least one backend (name, host)");
+        assertThat(problems("listeners: []\nbackends: []\n")).containsExactly(
+                "listeners must name at least one listener (or be left out for 127.0.0.1:6432)",
+                "backends must name at least one backend");
+        assertThat(problems("backends:\n  -\n  - {name: b, host: h}\n")).containsExactly("backends[0] is empty");
+    }
+
+    @Test
+    void requiredBackendFieldsAndNames() {
+        assertThat(problems("""
+                backends:
+                  - port: 5432
+                  - {name: "my db", host: h, databases: [x]}
+                  - {name: "", host: " ", databases: [y, "", y]}
+                """)).containsExactly(
+                "backends[0].name is required",
+                "backends[0].host is required",
+                "backends[1].name must consist of letters, digits, '_', '.' and '-', was 'my db'",
+                "backends[2].name is required",
+                "backends[2].host is required",
+                "backends[2].databases[1] must not be empty",
+                "backends[2].databases lists 'y' more than once");
+    }
+
+    @Test
+    void duplicateBackendNames() {
+        assertThat(problems("""
+                backends:
+                  - {name: main, host: a}
+                  - {name: main, host: b, databases: [x]}
+                """)).containsExactly("backends: name 'main' is used by more than one backend (backends[0], backends[1])");
+    }
+
+    @Test
+    void moreThanOneDefaultBackend() {
+        assertThat(problems("""
+                backends:
+                  - {name: main, host: a, default: true, databases: [x]}
+                  - {name: other, host: b}
+                """)).containsExactly("backends: at most one backend may be default, found 2 (main, other); "
+                + "a backend that lists no databases is the default unless it says default: false");
+    }
+
+    @Test
+    void aDatabaseRoutedToTwoBackends() {
+        assertThat(problems("""
+                backends:
+                  - {name: a, host: h, databases: [demo, app]}
+                  - {name: b, host: h, databases: [demo]}
+                  - {name: c, host: h, databases: [app]}
+                  - {name: d, host: h, databases: [app]}
+                """)).containsExactly(
+                "backends: database 'demo' is routed to both 'a' and 'b'",
+                "backends: database 'app' is routed to 'a', 'c' and 'd'");
+    }
+
+    @Test
+    void aBackendNoClientCanReach() {
+        assertThat(problems("""
+                backends:
+                  - {name: a, host: h}
+                  - {name: b, host: h, default: false}
+                """)).containsExactly("backends[1] ('b') lists no databases and is not the default, so no client can reach it");
+    }
+
+    @Test
+    void backendTlsRules() throws IOException {
+        Files.writeString(dir.resolve("ca.pem"), "");
+        assertThat(problems("""
+                backends:
+                  - {name: a, host: h, tls: {mode: verify-full}}
+                  - {name: b, host: h, databases: [x], tls: {mode: require, trustedCertificates: ca.pem, serverName: db}}
+                  - {name: c, host: h, databases: [y], tls: {mode: verify-full, trustedCertificates: gone.pem, serverName: ""}}
+                """)).containsExactly(
+                "backends[0].tls.trustedCertificates is required when mode is verify-full",
+                "backends[1].tls.trustedCertificates is only used when mode is verify-full, but mode is require",
+                "backends[1].tls.serverName is only used when mode is verify-full, but mode is require",
+                "backends[2].tls.serverName must not be empty",
+                "backends[2].tls.trustedCertificates: file not found: " + dir.resolve("gone.pem"));
+    }
+
+    @Test
+    void listenerTlsFiles() throws IOException {
+        Files.writeString(dir.resolve("server.key"), "");
+        Files.createDirectories(dir.resolve("certs"));
+        assertThat(problems(BACKEND + """
+                listeners:
+                  - port: 7001
+                    tls: {certificate: /x/y.crt, privateKey: server.key}
+                  - port: 7002
+                    tls: {certificate: certs, privateKey: server.key}
+                  - port: 7003
+                    tls: {privateKey: server.key}
+                """)).containsExactly(
+                "listeners[2].tls.certificate is required",
+                "listeners[0].tls.certificate: file not found: /x/y.crt",
+                "listeners[1].tls.certificate: not a regular file: " + dir.resolve("certs"));
+    }
+
+    @Test
+    void twoListenersOnOneAddress() {
+        assertThat(problems(BACKEND + """
+                listeners:
+                  - {port: 7000}
+                  - {host: 127.0.0.1, port: 7000}
+                  - {port: 0}
+                  - {port: 0}
+                """)).containsExactly("listeners: 127.0.0.1:7000 is listed more than once (listeners[0], listeners[1])");
+    }
+
+    @Test
+    void everyProblemAtOnceAndEachOnlyOnce() {
+        // A host given as a list is also, to later steps, a missing host: reported once, as a list.
+        List<String> problems = problems("""
+                listners: []
+                backends:
+                  - name: main
+                    host: [a, b]
+                    port: 70000
+                  - name: main
+                    host: b
+                    default: true
+                limits:
+                  connectTimeout: soon
+                """);
+        assertThat(problems).containsExactly(
+                "unknown field 'listners' (line 1, column 1); known fields: backends, limits, listeners",
+                "backends[0].host must be a single value, was a list (line 4, column 11)",
+                "limits.connectTimeout: 'soon' is not a duration: write a whole number with unit ms, s, min, h or d "
+                        + "(e.g. 500ms, 5s, 2min), or a plain number of milliseconds",
+                "backends[0].port must be in 1..65535, was 70000",
+                "backends: name 'main' is used by more than one backend (backends[0], backends[1])",
+                "backends: at most one backend may be default, found 2 (main, main); "
+                        + "a backend that lists no databases is the default unless it says default: false");
+    }
+
+    private List<String> problems(String yaml) {
+        try {
+            MemogateConfig config = loader.parse(yaml, dir);
+            return fail("expected a ConfigException, got " + config);
+        } catch (ConfigException e) {
+            assertThat(e.getMessage()).endsWith(String.join("\n  ", e.problems()));
+            return e.problems();
+        }
+    }
+}
