@@ -1,0 +1,42 @@
+package io.memogate.proxy.pg.codec;
+
+import io.netty.handler.codec.LengthFieldBasedFrameDecoder;
+
+/**
+ * Framing of the PostgreSQL protocol with Netty's {@link LengthFieldBasedFrameDecoder}: each frame is
+ * emitted whole (header included) as a retained slice of the read buffer, so forwarding it copies
+ * nothing. The int32 length counts itself, hence the -4 adjustment.
+ */
+public final class PgFrameDecoders {
+
+    /** PostgreSQL's own limit on a startup packet (MAX_STARTUP_PACKET_LENGTH in pqcomm.h). */
+    public static final int MAX_STARTUP_PACKET_BYTES = 10_000;
+
+    private PgFrameDecoders() {}
+
+    /** Untyped startup-phase packets: int32 length, then the body. */
+    public static StartupFrameDecoder startup() {
+        return new StartupFrameDecoder(MAX_STARTUP_PACKET_BYTES);
+    }
+
+    /** Typed messages: a type byte, int32 length, then the body. Fails fast on a length over the limit. */
+    public static LengthFieldBasedFrameDecoder typed(int maxFrameBytes) {
+        return new LengthFieldBasedFrameDecoder(maxFrameBytes, 1, 4, -4, 0, true);
+    }
+
+    /**
+     * Startup framing that can tell whether bytes follow the packet just decoded: after an SSLRequest
+     * the client must wait for the answer, so buffered bytes are plaintext injected ahead of the TLS
+     * handshake (CVE-2021-23214) and the connection is refused.
+     */
+    public static final class StartupFrameDecoder extends LengthFieldBasedFrameDecoder {
+
+        StartupFrameDecoder(int maxFrameBytes) {
+            super(maxFrameBytes, 0, 4, -4, 0, true);
+        }
+
+        public boolean hasBufferedBytes() {
+            return actualReadableBytes() > 0;
+        }
+    }
+}

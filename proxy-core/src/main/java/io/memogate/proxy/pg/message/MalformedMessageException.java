@@ -1,0 +1,12 @@
+package io.memogate.proxy.pg.message;
+
+/**
+ * A message whose content does not follow the protocol (a missing NUL, a count that runs past the
+ * end). The session answers it with SQLSTATE 08P01 and closes that connection only.
+ */
+public final class MalformedMessageException extends RuntimeException {
+
+    public MalformedMessageException(String message) {
+        super(message);
+    }
+}

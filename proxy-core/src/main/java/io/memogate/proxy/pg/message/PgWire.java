@@ -1,0 +1,69 @@
+package io.memogate.proxy.pg.message;
+
+import io.netty.buffer.ByteBuf;
+import io.netty.buffer.ByteBufUtil;
+import java.nio.charset.StandardCharsets;
+
+/**
+ * Primitive encodings of the PostgreSQL frontend/backend protocol 3.x
+ * (https://www.postgresql.org/docs/current/protocol-message-types.html): NUL-terminated UTF-8 strings
+ * and the type-byte + int32-length frame header shared by every message after startup.
+ */
+public final class PgWire {
+
+    /** Bytes of the int32 length field; the length counts itself but not the type byte. */
+    public static final int LENGTH_FIELD_BYTES = 4;
+
+    private PgWire() {}
+
+    /** Reads a NUL-terminated UTF-8 string and moves the reader index past the NUL. */
+    public static String readCString(ByteBuf buf) {
+        int end = buf.indexOf(buf.readerIndex(), buf.writerIndex(), (byte) 0);
+        if (end < 0) {
+            throw new MalformedMessageException("string is not NUL-terminated");
+        }
+        String value = buf.toString(buf.readerIndex(), end - buf.readerIndex(), StandardCharsets.UTF_8);
+        buf.readerIndex(end + 1);
+        return value;
+    }
+
+    /** Skips a NUL-terminated string without decoding it. */
+    public static void skipCString(ByteBuf buf) {
+        int end = buf.indexOf(buf.readerIndex(), buf.writerIndex(), (byte) 0);
+        if (end < 0) {
+            throw new MalformedMessageException("string is not NUL-terminated");
+        }
+        buf.readerIndex(end + 1);
+    }
+
+    public static void writeCString(ByteBuf buf, String value) {
+        ByteBufUtil.writeUtf8(buf, value);
+        buf.writeByte(0);
+    }
+
+    /** Writes a type byte and a length placeholder; returns the index {@link #endMessage} patches. */
+    public static int beginMessage(ByteBuf buf, char type) {
+        buf.writeByte(type);
+        int lengthIndex = buf.writerIndex();
+        buf.writeInt(0);
+        return lengthIndex;
+    }
+
+    public static void endMessage(ByteBuf buf, int lengthIndex) {
+        buf.setInt(lengthIndex, buf.writerIndex() - lengthIndex);
+    }
+
+    /**
+     * Positions a reader on the body of a typed frame (type byte + length + body), checking the type.
+     * Returns a slice that shares the frame's memory; the caller keeps ownership of the frame.
+     */
+    public static ByteBuf body(ByteBuf frame, char expectedType) {
+        int start = frame.readerIndex();
+        if (frame.getByte(start) != (byte) expectedType) {
+            throw new MalformedMessageException(
+                    "expected message '" + expectedType + "', got '" + (char) frame.getByte(start) + "'");
+        }
+        int length = frame.getInt(start + 1);
+        return frame.slice(start + 1 + LENGTH_FIELD_BYTES, length - LENGTH_FIELD_BYTES);
+    }
+}

@@ -1,0 +1,46 @@
+package io.memogate.proxy.pg.message.frontend;
+
+import io.memogate.proxy.pg.message.MalformedMessageException;
+import io.memogate.proxy.pg.message.PgWire;
+import io.netty.buffer.ByteBuf;
+import java.util.ArrayList;
+import java.util.List;
+
+/**
+ * Parse ('P'): names a prepared statement ("" is the unnamed one) and gives its SQL. The proxy records
+ * name -> SQL so that the later Bind, where PostgreSQL plans, can be admitted with the right text.
+ */
+public record Parse(String statementName, String sql, List<Integer> parameterTypes) implements FrontendMessage {
+
+    public static final char TYPE = 'P';
+
+    public Parse {
+        parameterTypes = List.copyOf(parameterTypes);
+    }
+
+    public static Parse decode(ByteBuf frame) {
+        ByteBuf body = PgWire.body(frame, TYPE);
+        String name = PgWire.readCString(body);
+        String sql = PgWire.readCString(body);
+        int count = body.readUnsignedShort();
+        if (body.readableBytes() != count * 4) {
+            throw new MalformedMessageException("Parse declares " + count + " parameter types but carries "
+                    + body.readableBytes() + " bytes");
+        }
+        List<Integer> types = new ArrayList<>(count);
+        for (int i = 0; i < count; i++) {
+            types.add(body.readInt());
+        }
+        return new Parse(name, sql, types);
+    }
+
+    @Override
+    public void encode(ByteBuf out) {
+        int lengthIndex = PgWire.beginMessage(out, TYPE);
+        PgWire.writeCString(out, statementName);
+        PgWire.writeCString(out, sql);
+        out.writeShort(parameterTypes.size());
+        parameterTypes.forEach(out::writeInt);
+        PgWire.endMessage(out, lengthIndex);
+    }
+}

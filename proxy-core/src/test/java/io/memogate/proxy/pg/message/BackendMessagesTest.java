@@ -1,0 +1,103 @@
+package io.memogate.proxy.pg.message;
+
+import static io.memogate.proxy.pg.message.FrontendMessagesTest.wrap;
+import static org.assertj.core.api.Assertions.assertThat;
+
+import io.memogate.proxy.pg.message.backend.Authentication;
+import io.memogate.proxy.pg.message.backend.BackendKeyData;
+import io.memogate.proxy.pg.message.backend.BackendMessage;
+import io.memogate.proxy.pg.message.backend.CommandComplete;
+import io.memogate.proxy.pg.message.backend.ErrorResponse;
+import io.memogate.proxy.pg.message.backend.PgErrors;
+import io.memogate.proxy.pg.message.backend.ReadyForQuery;
+import io.memogate.proxy.pg.message.backend.ReadyForQuery.TransactionStatus;
+import io.netty.buffer.ByteBuf;
+import io.netty.buffer.ByteBufUtil;
+import io.netty.buffer.Unpooled;
+import java.util.List;
+import org.junit.jupiter.api.Test;
+
+/** Golden bytes, as a server puts them on the wire, for each backend message the proxy decodes. */
+class BackendMessagesTest {
+
+    @Test
+    void readyForQuery() {
+        assertThat(ReadyForQuery.decode(wrap("5a" + "00000005" + "54"))) // 'Z', length 5, 'T'
+                .isEqualTo(new ReadyForQuery(TransactionStatus.IN_TRANSACTION));
+        assertThat(encoded(new ReadyForQuery(TransactionStatus.FAILED))).isEqualTo("5a0000000545");
+    }
+
+    @Test
+    void commandComplete() {
+        String golden = "43" + "0000000d" + "53454c454354203300"; // 'C', length 13, "SELECT 3"
+        assertThat(CommandComplete.decode(wrap(golden))).isEqualTo(new CommandComplete("SELECT 3"));
+        assertThat(encoded(new CommandComplete("SELECT 3"))).isEqualTo(golden);
+    }
+
+    @Test
+    void backendKeyData() {
+        String golden = "4b" + "0000000c" // 'K', length 12
+                + "000004d2"              // process id 1234
+                + "01020304";             // secret
+        BackendKeyData key = BackendKeyData.decode(wrap(golden));
+        assertThat(key.processId()).isEqualTo(1234);
+        assertThat(key.secretKey()).isEqualTo(SecretKey.ofInt(0x01020304));
+        assertThat(encoded(key)).isEqualTo(golden);
+    }
+
+    @Test
+    void saslMechanismsWithoutChannelBinding() {
+        String golden = "52" + "0000002a"                       // 'R', length 42
+                + "0000000a"                                      // 10: AuthenticationSASL
+                + "534352414d2d5348412d3235362d504c555300"        // "SCRAM-SHA-256-PLUS"
+                + "534352414d2d5348412d32353600"                  // "SCRAM-SHA-256"
+                + "00";                                           // end of list
+        Authentication.Sasl sasl = (Authentication.Sasl) Authentication.decode(wrap(golden));
+        assertThat(sasl.mechanisms()).containsExactly("SCRAM-SHA-256-PLUS", "SCRAM-SHA-256");
+        assertThat(sasl.offersChannelBinding()).isTrue();
+        assertThat(encoded(sasl)).isEqualTo(golden);
+        assertThat(encoded(sasl.withoutChannelBinding()))
+                .isEqualTo("52" + "00000017" + "0000000a" + "534352414d2d5348412d32353600" + "00");
+        assertThat(sasl.withoutChannelBinding().mechanisms()).isEqualTo(List.of("SCRAM-SHA-256"));
+    }
+
+    @Test
+    void otherAuthenticationRequestsStayOpaque() {
+        // 'R', length 12, 5 = AuthenticationMD5Password, 4-byte salt
+        assertThat(Authentication.decode(wrap("52" + "0000000c" + "00000005" + "a1b2c3d4")))
+                .isEqualTo(new Authentication.Other(5));
+        assertThat(Authentication.decode(wrap("52" + "00000008" + "00000000"))).isSameAs(Authentication.Ok.INSTANCE);
+    }
+
+    @Test
+    void errorResponseFromTheServer() {
+        String golden = "45" + "0000001d" // 'E', length 29
+                + "53" + "4552524f5200"     // S "ERROR"
+                + "43" + "343250303100"     // C "42P01"
+                + "4d" + "6e6f207461626c6500" // M "no table"
+                + "00";                     // end of fields
+        ErrorResponse error = ErrorResponse.decode(wrap(golden));
+        assertThat(error.sqlState()).isEqualTo("42P01");
+        assertThat(error.message()).isEqualTo("no table");
+        assertThat(error.severity()).isEqualTo("ERROR");
+        assertThat(error.endsSession()).isFalse();
+        assertThat(encoded(error)).isEqualTo(golden);
+    }
+
+    @Test
+    void proxyErrorsCarryTheFieldsClientsShow() {
+        ErrorResponse error = PgErrors.unknownDatabase("nowhere");
+        ErrorResponse roundTrip = ErrorResponse.decode(Unpooled.wrappedBuffer(ByteBufUtil.decodeHexDump(encoded(error))));
+        assertThat(roundTrip).isEqualTo(error);
+        assertThat(roundTrip.sqlState()).isEqualTo("3D000");
+        assertThat(roundTrip.endsSession()).isTrue();
+        assertThat(roundTrip.message()).isEqualTo("database \"nowhere\" does not exist");
+        assertThat(roundTrip.fields()).containsKey(ErrorResponse.HINT);
+    }
+
+    static String encoded(BackendMessage message) {
+        ByteBuf out = Unpooled.buffer();
+        message.encode(out);
+        return ByteBufUtil.hexDump(out);
+    }
+}

@@ -1,0 +1,125 @@
+package io.memogate.proxy.pg.message;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
+import io.memogate.proxy.pg.message.frontend.Bind;
+import io.memogate.proxy.pg.message.frontend.CancelRequest;
+import io.memogate.proxy.pg.message.frontend.Close;
+import io.memogate.proxy.pg.message.frontend.FrontendMessage;
+import io.memogate.proxy.pg.message.frontend.Parse;
+import io.memogate.proxy.pg.message.frontend.Query;
+import io.memogate.proxy.pg.message.frontend.SslRequest;
+import io.memogate.proxy.pg.message.frontend.StartupMessage;
+import io.memogate.proxy.pg.message.frontend.StartupPacket;
+import io.netty.buffer.ByteBuf;
+import io.netty.buffer.ByteBufUtil;
+import io.netty.buffer.Unpooled;
+import java.util.HexFormat;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import org.junit.jupiter.api.Test;
+
+/** Golden bytes, as a client puts them on the wire, for each frontend message the proxy decodes. */
+class FrontendMessagesTest {
+
+    @Test
+    void startupMessage() {
+        String golden = "00000022"                   // length 34
+                + "00030000"                         // protocol 3.0
+                + "7573657200" + "616c69636500"      // "user" "alice"
+                + "646174616261736500" + "6d61727400" // "database" "mart"
+                + "00";                              // end of parameters
+        StartupPacket packet = StartupPacket.decode(wrap(golden));
+        Map<String, String> parameters = new LinkedHashMap<>();
+        parameters.put("user", "alice");
+        parameters.put("database", "mart");
+        assertThat(packet).isEqualTo(new StartupMessage(StartupMessage.PROTOCOL_3_0, parameters));
+        assertThat(((StartupMessage) packet).database()).isEqualTo("mart");
+        assertThat(encoded(packet)).isEqualTo(golden);
+    }
+
+    @Test
+    void startupMessageDatabaseDefaultsToTheUser() {
+        StartupMessage startup = new StartupMessage(StartupMessage.PROTOCOL_3_0, Map.of("user", "bob"));
+        assertThat(startup.database()).isEqualTo("bob");
+    }
+
+    @Test
+    void sslRequest() {
+        assertThat(StartupPacket.decode(wrap("00000008" + "04d2162f"))).isSameAs(SslRequest.INSTANCE);
+    }
+
+    @Test
+    void cancelRequestOfProtocol30And32() {
+        String v30 = "00000010" + "04d2162e" // length 16, code 80877102
+                + "00003039"                   // process id 12345
+                + "deadbeef";                  // 4-byte secret
+        CancelRequest cancel = (CancelRequest) StartupPacket.decode(wrap(v30));
+        assertThat(cancel.processId()).isEqualTo(12345);
+        assertThat(cancel.secretKey().toHex()).isEqualTo("deadbeef");
+        assertThat(encoded(cancel)).isEqualTo(v30);
+
+        String v32 = "0000002c" + "04d2162e" + "00003039" + "11".repeat(32); // 32-byte secret (PostgreSQL 18)
+        assertThat(((CancelRequest) StartupPacket.decode(wrap(v32))).secretKey().length()).isEqualTo(32);
+    }
+
+    @Test
+    void unterminatedStartupParametersAreMalformed() {
+        assertThatThrownBy(() -> StartupPacket.decode(wrap("0000000d" + "00030000" + "7573657200")))
+                .isInstanceOf(MalformedMessageException.class);
+    }
+
+    @Test
+    void query() {
+        String golden = "51" + "0000000d" + "73656c6563742031" + "00"; // 'Q', length 13, "select 1", NUL
+        assertThat(Query.decode(wrap(golden))).isEqualTo(new Query("select 1"));
+        assertThat(encoded(new Query("select 1"))).isEqualTo(golden);
+    }
+
+    @Test
+    void parseWithParameterTypes() {
+        String golden = "50" + "00000017"  // 'P', length 23
+                + "733100"                 // statement "s1"
+                + "73656c65637420243100"   // "select $1"
+                + "0001" + "00000017";     // one parameter type: int4 (oid 23)
+        Parse parse = Parse.decode(wrap(golden));
+        assertThat(parse).isEqualTo(new Parse("s1", "select $1", List.of(23)));
+        assertThat(encoded(parse)).isEqualTo(golden);
+    }
+
+    @Test
+    void parseWhoseTypeCountRunsPastTheEndIsMalformed() {
+        String bad = "50" + "00000013" + "733100" + "73656c65637420243100" + "0002"; // says 2 types, carries none
+        assertThatThrownBy(() -> Parse.decode(wrap(bad))).isInstanceOf(MalformedMessageException.class);
+    }
+
+    @Test
+    void bindDecodesOnlyTheNames() {
+        String golden = "42" + "00000014"   // 'B', length 20
+                + "7000"                    // portal "p"
+                + "733100"                  // statement "s1"
+                + "0000"                    // no parameter format codes
+                + "0001" + "00000001" + "31" // one parameter: length 1, "1"
+                + "0000";                   // no result format codes
+        assertThat(Bind.decode(wrap(golden))).isEqualTo(new Bind("p", "s1"));
+    }
+
+    @Test
+    void closeStatement() {
+        String golden = "43" + "00000008" + "53" + "733100"; // 'C', length 8, 'S'tatement, "s1"
+        assertThat(Close.decode(wrap(golden))).isEqualTo(new Close(Close.Target.STATEMENT, "s1"));
+        assertThat(encoded(new Close(Close.Target.STATEMENT, "s1"))).isEqualTo(golden);
+    }
+
+    static ByteBuf wrap(String hex) {
+        return Unpooled.wrappedBuffer(HexFormat.of().parseHex(hex));
+    }
+
+    static String encoded(FrontendMessage message) {
+        ByteBuf out = Unpooled.buffer();
+        message.encode(out);
+        return ByteBufUtil.hexDump(out);
+    }
+}
