@@ -1,0 +1,14 @@
+package io.memogate.proxy.admission;
+
+/**
+ * A statement that was let through; it learns from the session's release signals when its
+ * compilation is over. {@link #signal} is called on the session's event loop and must not block.
+ */
+@FunctionalInterface
+public interface AdmittedStatement {
+
+    /** Held nothing, so there is nothing to release: the admission of statements not gated. */
+    AdmittedStatement UNGATED = signal -> {};
+
+    void signal(ReleaseSignal signal);
+}

@@ -1,0 +1,30 @@
+package io.memogate.proxy.admission;
+
+/**
+ * What the server's responses say about an admitted statement's compilation (DESIGN.md, "Admission
+ * points and release points"). The session reports each signal once per statement, in order; the
+ * admission decides which one frees its permits (a multi-statement query keeps them until
+ * READY_FOR_QUERY). After a final signal the session forgets the statement.
+ */
+public enum ReleaseSignal {
+    /** RowDescription, CommandComplete, EmptyQueryResponse or a Copy*Response: planning is over. */
+    FIRST_RESPONSE(false),
+    /** BindComplete: the bound statement is planned. */
+    BIND_COMPLETE(true),
+    /** ErrorResponse: the statement (or one before it in the same batch) failed. */
+    ERROR(true),
+    /** ReadyForQuery: the query cycle that carried the statement is over. */
+    READY_FOR_QUERY(true),
+    /** Either side went away, or the session was closed. */
+    DISCONNECT(true);
+
+    private final boolean isFinal;
+
+    ReleaseSignal(boolean isFinal) {
+        this.isFinal = isFinal;
+    }
+
+    public boolean isFinal() {
+        return isFinal;
+    }
+}

@@ -1,0 +1,193 @@
+package io.memogate.proxy.pg.session;
+
+import io.memogate.proxy.config.TlsMode;
+import io.memogate.proxy.pg.codec.PgFrameDecoders;
+import io.memogate.proxy.pg.message.frontend.SslRequest;
+import io.memogate.proxy.server.Transport;
+import io.netty.bootstrap.Bootstrap;
+import io.netty.buffer.ByteBuf;
+import io.netty.channel.Channel;
+import io.netty.channel.ChannelFuture;
+import io.netty.channel.ChannelHandler;
+import io.netty.channel.ChannelHandlerContext;
+import io.netty.channel.ChannelInboundHandlerAdapter;
+import io.netty.channel.ChannelInitializer;
+import io.netty.channel.ChannelOption;
+import io.netty.channel.EventLoop;
+import io.netty.handler.ssl.SslContext;
+import io.netty.handler.ssl.SslHandler;
+import io.netty.util.ReferenceCountUtil;
+import io.netty.util.concurrent.Future;
+import io.netty.util.concurrent.Promise;
+import java.io.IOException;
+import java.time.Duration;
+
+/**
+ * Opens a session's backend connection on the client's event loop (both legs on one thread: no locks,
+ * no hand-offs), negotiates TLS with the server as libpq does (SSLRequest, then 'S' or 'N'), and
+ * leaves the channel framed and handed to the session's backend handler, reads paused.
+ */
+public final class BackendConnector {
+
+    static final String FRAMER = "framer";
+    static final String HANDLER = "backend";
+
+    /** A DataRow or CopyData from the server may be as large as PostgreSQL allows a value (1 GB) plus headers. */
+    public static final int MAX_BACKEND_FRAME_BYTES = Integer.MAX_VALUE - 64;
+
+    private final Transport transport;
+    private final Duration connectTimeout;
+    private final int maxBackendFrameBytes;
+
+    public BackendConnector(Transport transport, Duration connectTimeout, int maxBackendFrameBytes) {
+        this.transport = transport;
+        this.connectTimeout = connectTimeout;
+        this.maxBackendFrameBytes = maxBackendFrameBytes;
+    }
+
+    /** Completes with the ready channel, or fails with a cause whose message a client can read. */
+    Future<Channel> connect(EventLoop loop, BackendTarget target, ChannelHandler backendHandler) {
+        Promise<Channel> ready = loop.newPromise();
+        Bootstrap bootstrap = new Bootstrap()
+                .group(loop)
+                .channel(transport.socketChannelClass())
+                .option(ChannelOption.AUTO_READ, false)
+                .option(ChannelOption.TCP_NODELAY, true)
+                .option(ChannelOption.SO_KEEPALIVE, true)
+                .option(ChannelOption.CONNECT_TIMEOUT_MILLIS, (int) Math.min(Integer.MAX_VALUE, connectTimeout.toMillis()))
+                .handler(new ChannelInitializer<>() {
+                    @Override
+                    protected void initChannel(Channel channel) {
+                        // Nothing until the TLS decision: the server's first byte may be the SSL answer.
+                    }
+                });
+        ChannelFuture connected = bootstrap.connect(target.host(), target.port());
+        connected.addListener(future -> {
+            if (!future.isSuccess()) {
+                ready.tryFailure(future.cause());
+                return;
+            }
+            Channel channel = connected.channel();
+            if (target.tlsMode() == TlsMode.DISABLE) {
+                frame(channel, backendHandler);
+                ready.trySuccess(channel);
+            } else {
+                channel.pipeline().addLast(new SslAnswerHandler(target, backendHandler, ready));
+                ByteBuf request = channel.alloc().buffer(8);
+                SslRequest.INSTANCE.encode(request);
+                channel.writeAndFlush(request);
+                channel.read();
+            }
+        });
+        return ready;
+    }
+
+    private void frame(Channel channel, ChannelHandler backendHandler) {
+        channel.pipeline().addLast(FRAMER, PgFrameDecoders.typed(maxBackendFrameBytes));
+        channel.pipeline().addLast(HANDLER, backendHandler);
+    }
+
+    /** Reads the server's one-byte answer to SSLRequest and starts TLS or continues in plain text. */
+    private final class SslAnswerHandler extends ChannelInboundHandlerAdapter {
+
+        private final BackendTarget target;
+        private final ChannelHandler backendHandler;
+        private final Promise<Channel> ready;
+
+        SslAnswerHandler(BackendTarget target, ChannelHandler backendHandler, Promise<Channel> ready) {
+            this.target = target;
+            this.backendHandler = backendHandler;
+            this.ready = ready;
+        }
+
+        @Override
+        public void channelRead(ChannelHandlerContext ctx, Object msg) {
+            ByteBuf answer = (ByteBuf) msg;
+            try {
+                // Anything after the answer byte would be plaintext injected ahead of the handshake
+                // (CVE-2021-23222): refuse it.
+                if (answer.readableBytes() != 1) {
+                    fail(ctx, "the server sent " + answer.readableBytes() + " bytes in answer to SSLRequest, expected 1");
+                    return;
+                }
+                byte code = answer.readByte();
+                ctx.pipeline().remove(this);
+                if (code == 'S') {
+                    startTls(ctx.channel());
+                } else if (code == 'N' && target.tlsMode() == TlsMode.PREFER) {
+                    frame(ctx.channel(), backendHandler);
+                    ready.trySuccess(ctx.channel());
+                } else if (code == 'N') {
+                    fail(ctx, "the server does not support TLS, but backends." + target.name()
+                            + ".tls.mode is " + target.tlsMode().name().toLowerCase().replace('_', '-'));
+                } else {
+                    fail(ctx, "unexpected answer to SSLRequest: " + (char) code);
+                }
+            } finally {
+                ReferenceCountUtil.release(answer);
+            }
+        }
+
+        private void startTls(Channel channel) {
+            SslContext context = target.sslContext().orElseThrow();
+            SslHandler tls = context.newHandler(channel.alloc(), target.serverName(), target.port());
+            channel.pipeline().addFirst("tls", tls);
+            // A failed handshake is reported through its future; the exception it also fires ends here.
+            channel.pipeline().addLast("tls-failure", new ChannelInboundHandlerAdapter() {
+                @Override
+                public void exceptionCaught(ChannelHandlerContext ctx, Throwable cause) {
+                    ready.tryFailure(cause);
+                    ctx.close();
+                }
+            });
+            tls.handshakeFuture().addListener(handshake -> {
+                if (handshake.isSuccess()) {
+                    channel.pipeline().remove("tls-failure");
+                    frame(channel, backendHandler);
+                    ready.trySuccess(channel);
+                } else {
+                    ready.tryFailure(new BackendConnectException("TLS handshake failed: "
+                            + rootMessage(handshake.cause()), handshake.cause()));
+                    channel.close();
+                }
+            });
+            channel.read();
+        }
+
+        @Override
+        public void channelInactive(ChannelHandlerContext ctx) {
+            ready.tryFailure(new BackendConnectException("the server closed the connection during TLS negotiation", null));
+        }
+
+        @Override
+        public void exceptionCaught(ChannelHandlerContext ctx, Throwable cause) {
+            ready.tryFailure(cause);
+            ctx.close();
+        }
+
+        private void fail(ChannelHandlerContext ctx, String message) {
+            ready.tryFailure(new BackendConnectException(message, null));
+            ctx.close();
+        }
+    }
+
+    /** What to tell a client about a failed connect: our own message, else the root cause's. */
+    static String describe(Throwable error) {
+        return error instanceof BackendConnectException ? error.getMessage() : rootMessage(error);
+    }
+
+    /** A connect failure this class diagnosed itself; its message is already fit for a client. */
+    static final class BackendConnectException extends IOException {
+        BackendConnectException(String message, Throwable cause) {
+            super(message, cause);
+        }
+    }
+
+    static String rootMessage(Throwable error) {
+        Throwable root = error;
+        while (root.getCause() != null && root.getCause() != root) {
+            root = root.getCause();
+        }
+        return root.getMessage() != null ? root.getMessage() : root.getClass().getSimpleName();
+    }
+}

@@ -1,0 +1,72 @@
+package io.memogate.proxy.pg.session;
+
+import io.memogate.proxy.pg.message.MalformedMessageException;
+import io.netty.buffer.ByteBuf;
+import io.netty.channel.ChannelHandlerContext;
+import io.netty.channel.ChannelInboundHandlerAdapter;
+import io.netty.handler.codec.CorruptedFrameException;
+import io.netty.handler.codec.DecoderException;
+import io.netty.handler.codec.TooLongFrameException;
+import java.io.IOException;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/** The client leg's events, handed to its {@link PgSession}. One instance per connection. */
+public final class ClientHandler extends ChannelInboundHandlerAdapter {
+
+    private static final Logger log = LoggerFactory.getLogger(ClientHandler.class);
+
+    private final PgSession session;
+
+    public ClientHandler(PgSession session) {
+        this.session = session;
+    }
+
+    @Override
+    public void channelActive(ChannelHandlerContext ctx) {
+        session.clientActive();
+    }
+
+    @Override
+    public void channelRead(ChannelHandlerContext ctx, Object msg) {
+        try {
+            session.clientFrame((ByteBuf) msg);
+        } catch (MalformedMessageException e) {
+            session.protocolViolation(e.getMessage());
+        }
+    }
+
+    @Override
+    public void channelReadComplete(ChannelHandlerContext ctx) {
+        session.clientReadComplete();
+    }
+
+    @Override
+    public void channelWritabilityChanged(ChannelHandlerContext ctx) {
+        session.clientWritabilityChanged();
+    }
+
+    @Override
+    public void channelInactive(ChannelHandlerContext ctx) {
+        session.clientClosed();
+    }
+
+    @Override
+    public void exceptionCaught(ChannelHandlerContext ctx, Throwable cause) {
+        if (cause instanceof TooLongFrameException tooLong) {
+            session.protocolViolation("message too long: " + tooLong.getMessage()
+                    + " (limits.maxMessageBytes is " + session.services.maxMessageBytes() + ")");
+        } else if (cause instanceof CorruptedFrameException corrupted) {
+            session.protocolViolation("invalid message length: " + corrupted.getMessage());
+        } else if (cause instanceof DecoderException && cause.getCause() instanceof MalformedMessageException bad) {
+            session.protocolViolation(bad.getMessage());
+        } else if (cause instanceof IOException || cause instanceof DecoderException) {
+            // Connection reset, TLS failure: nothing can be sent any more.
+            log.debug("client connection {} failed: {}", ctx.channel().remoteAddress(), cause.toString());
+            session.clientClosed();
+        } else {
+            log.error("unexpected error in session {}", session, cause);
+            session.sendFatalAndClose(io.memogate.proxy.pg.message.backend.PgErrors.internal(cause.toString()));
+        }
+    }
+}

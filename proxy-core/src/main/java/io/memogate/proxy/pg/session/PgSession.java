@@ -1,0 +1,389 @@
+package io.memogate.proxy.pg.session;
+
+import io.memogate.proxy.admission.AdmissionPoint;
+import io.memogate.proxy.admission.AdmittedStatement;
+import io.memogate.proxy.admission.ReleaseSignal;
+import io.memogate.proxy.admission.SessionInfo;
+import io.memogate.proxy.admission.StatementRequest;
+import io.memogate.proxy.pg.message.MalformedMessageException;
+import io.memogate.proxy.pg.message.backend.BackendKeyData;
+import io.memogate.proxy.pg.message.backend.ErrorResponse;
+import io.memogate.proxy.pg.message.backend.PgErrors;
+import io.memogate.proxy.pg.message.backend.ReadyForQuery;
+import io.memogate.proxy.pg.message.backend.ReadyForQuery.TransactionStatus;
+import io.memogate.proxy.pg.message.frontend.Bind;
+import io.memogate.proxy.pg.message.frontend.Close;
+import io.memogate.proxy.pg.message.frontend.Parse;
+import io.memogate.proxy.pg.message.frontend.Query;
+import io.memogate.proxy.pg.message.frontend.StartupMessage;
+import io.netty.buffer.ByteBuf;
+import io.netty.buffer.Unpooled;
+import io.netty.channel.Channel;
+import io.netty.channel.ChannelFutureListener;
+import io.netty.util.ReferenceCountUtil;
+import java.util.ArrayDeque;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.CompletionStage;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * One client connection and its backend connection (session mode). Both legs run on the client's
+ * event loop, so no state here is shared between threads; other threads reach a session only through
+ * {@link #cancel()} and {@link #shutdown()}, which hop onto that loop.
+ *
+ * <p>State machine ({@link State}):
+ * <pre>
+ * STARTUP         untyped packets (SSLRequest, GSSENCRequest, CancelRequest) handled by {@link StartupPhase};
+ *                 a StartupMessage routed to a backend                              -> CONNECTING
+ * CONNECTING      backend TCP (+ TLS) being opened; client reads paused          -> AUTHENTICATING
+ *                 (or FATAL 08001 to the client, then CLOSED)
+ * AUTHENTICATING  StartupMessage sent; authentication relayed both ways; the server's BackendKeyData
+ *                 swapped for one issued by the proxy; first ReadyForQuery           -> READY
+ * READY           frames relayed in order; Query and Bind pass the admission hook; responses drive
+ *                 the release signals ({@link ReleaseTracker})
+ * CLOSED          both legs closing; everything held or in flight released
+ * </pre>
+ *
+ * <p>Back-pressure as in Netty's HexDumpProxy: AUTO_READ is off on both legs; a leg is read again only
+ * when the other leg can take more (channel writability) and, for the client, when no statement is
+ * held for admission. While one is held, frames already read queue behind it (at most one read's
+ * worth); nothing more is read, so TCP pushes back on the client.
+ */
+public final class PgSession implements CancelRegistry.Cancellable {
+
+    private static final Logger log = LoggerFactory.getLogger(PgSession.class);
+
+    enum State { STARTUP, CONNECTING, AUTHENTICATING, READY, CLOSED }
+
+    final Channel client;
+    final SessionServices services;
+    private final StartupPhase startup;
+    private final ReleaseTracker tracker = new ReleaseTracker();
+    private final PreparedStatements statements = new PreparedStatements();
+    private final ArrayDeque<ByteBuf> held = new ArrayDeque<>();
+
+    State state = State.STARTUP;
+    Channel backend;
+    BackendTarget target;
+    SessionInfo info;
+    private BackendKeyData serverKey;
+    private BackendKeyData clientKey;
+    private TransactionStatus transactionStatus = TransactionStatus.IDLE;
+    /** A statement waits for admission: client frames queue in {@link #held} and the client is not read. */
+    private boolean holding;
+    /** The server sent FATAL (or the client sent Terminate): its closing is expected, not a failure. */
+    private boolean closeExpected;
+
+    public PgSession(Channel client, SessionServices services) {
+        this.client = client;
+        this.services = services;
+        this.startup = new StartupPhase(this);
+    }
+
+    // ---- client leg -------------------------------------------------------------------------------
+
+    void clientActive() {
+        if (!services.listener().opened(this)) {
+            sendFatalAndClose(PgErrors.tooManyClients(services.maxClientConnections()));
+            return;
+        }
+        client.read();
+    }
+
+    void clientFrame(ByteBuf frame) {
+        switch (state) {
+            case STARTUP -> startup.packet(frame);
+            case CONNECTING -> held.add(frame);
+            case AUTHENTICATING -> forwardToBackend(frame);
+            case READY -> {
+                if (holding) {
+                    held.add(frame);
+                } else {
+                    dispatchClientFrame(frame);
+                }
+            }
+            case CLOSED -> frame.release();
+        }
+    }
+
+    void clientReadComplete() {
+        if (backend != null) {
+            backend.flush();
+        }
+        readClientIfPossible();
+    }
+
+    void readClientIfPossible() {
+        if ((state == State.AUTHENTICATING || state == State.READY) && !holding && backend.isWritable()) {
+            client.read();
+        }
+    }
+
+    void clientWritabilityChanged() {
+        if (client.isWritable() && backend != null && state != State.CLOSED) {
+            backend.read();
+        }
+    }
+
+    void clientClosed() {
+        if (state == State.CLOSED) {
+            return;
+        }
+        // A client gone mid-statement: cancel it so the server stops working for nobody, then close.
+        if (backend != null && serverKey != null && (!tracker.isIdle() || holding)) {
+            services.cancelForwarder().cancel(client.eventLoop(), target, serverKey);
+        }
+        close();
+    }
+
+    /** A message in READY state: decode only what admission and release tracking need. */
+    private void dispatchClientFrame(ByteBuf frame) {
+        try {
+            dispatch(frame);
+        } catch (MalformedMessageException e) {
+            // Thrown while decoding, before the frame was handed on: it is still ours to release.
+            frame.release();
+            protocolViolation(e.getMessage());
+        }
+    }
+
+    private void dispatch(ByteBuf frame) {
+        byte type = frame.getByte(frame.readerIndex());
+        switch (type) {
+            case Query.TYPE -> admitThenForward(frame, Query.decode(frame).sql(), AdmissionPoint.SIMPLE_QUERY);
+            case Bind.TYPE -> admitThenForward(frame, statements.sqlOf(Bind.decode(frame).statementName()),
+                    AdmissionPoint.BIND);
+            case Parse.TYPE -> {
+                Parse parse = Parse.decode(frame);
+                statements.parsed(parse.statementName(), parse.sql());
+                forwardToBackend(frame);
+            }
+            case Close.TYPE -> {
+                Close close = Close.decode(frame);
+                if (close.target() == Close.Target.STATEMENT) {
+                    statements.closed(close.name());
+                }
+                forwardToBackend(frame);
+            }
+            // Sync and FunctionCall end in ReadyForQuery.
+            case 'S', 'F' -> {
+                tracker.cycleEnd();
+                forwardToBackend(frame);
+            }
+            case 'X' -> {
+                closeExpected = true;
+                backend.writeAndFlush(frame).addListener(ChannelFutureListener.CLOSE);
+            }
+            case 'D', 'E', 'H', 'd', 'c', 'f' -> forwardToBackend(frame);
+            default -> {
+                frame.release();
+                protocolViolation("unknown message type '" + printable(type) + "'");
+            }
+        }
+    }
+
+    private void admitThenForward(ByteBuf frame, String sql, AdmissionPoint point) {
+        CompletionStage<AdmittedStatement> admission =
+                services.admission().admit(new StatementRequest(sql, point, info));
+        // Fast path: admitted at once (small statements, or no gateway): forward without a hop.
+        if (admission instanceof CompletableFuture<AdmittedStatement> done && done.isDone()
+                && !done.isCompletedExceptionally()) {
+            forwardAdmitted(frame, point, done.join());
+            return;
+        }
+        holding = true;
+        admission.whenComplete((admitted, failure) ->
+                client.eventLoop().execute(() -> admissionDecided(frame, point, admitted, failure)));
+    }
+
+    private void admissionDecided(ByteBuf frame, AdmissionPoint point, AdmittedStatement admitted, Throwable failure) {
+        if (state == State.CLOSED) {
+            frame.release();
+            if (admitted != null) {
+                admitted.signal(ReleaseSignal.DISCONNECT);
+            }
+            return;
+        }
+        if (failure != null) {
+            frame.release();
+            log.error("admission failed for a statement of {}", info, failure);
+            sendFatalAndClose(PgErrors.internal("admission failed: " + failure));
+            return;
+        }
+        holding = false;
+        forwardAdmitted(frame, point, admitted);
+        while (!holding && !held.isEmpty() && state == State.READY) {
+            dispatchClientFrame(held.poll());
+        }
+        backend.flush();
+        readClientIfPossible();
+    }
+
+    private void forwardAdmitted(ByteBuf frame, AdmissionPoint point, AdmittedStatement admitted) {
+        tracker.admitted(point, admitted);
+        if (point == AdmissionPoint.SIMPLE_QUERY) {
+            tracker.cycleEnd();
+        }
+        forwardToBackend(frame);
+    }
+
+    private void forwardToBackend(ByteBuf frame) {
+        backend.write(frame, backend.voidPromise());
+    }
+
+    // ---- backend leg ------------------------------------------------------------------------------
+
+    void backendFrame(ByteBuf frame) {
+        if (state == State.CLOSED) {
+            frame.release();
+            return;
+        }
+        if (state == State.AUTHENTICATING) {
+            startup.backendFrame(frame);
+            return;
+        }
+        switch (frame.getByte(frame.readerIndex())) {
+            case 'D' -> { } // DataRow: the common case, nothing to learn
+            case 'T', 'C', 'I', 'G', 'H', 'W' -> tracker.firstResponse();
+            case '2' -> tracker.bindComplete();
+            case 'E' -> {
+                tracker.error();
+                closeExpected |= ErrorResponse.decode(frame).endsSession();
+            }
+            case 'Z' -> {
+                transactionStatus = ReadyForQuery.decode(frame).status();
+                tracker.readyForQuery();
+            }
+            default -> { }
+        }
+        client.write(frame, client.voidPromise());
+    }
+
+    void backendReadComplete() {
+        client.flush();
+        if (client.isWritable() && state != State.CLOSED) {
+            backend.read();
+        }
+    }
+
+    void backendWritabilityChanged() {
+        readClientIfPossible();
+    }
+
+    void backendClosed() {
+        if (state == State.CLOSED) {
+            return;
+        }
+        if (!closeExpected && client.isActive()) {
+            sendFatalAndClose(PgErrors.backendClosed());
+        } else {
+            close();
+        }
+    }
+
+    void backendFailed(Throwable cause) {
+        log.warn("backend connection of {} to {} failed: {}", info, target == null ? "?" : target.address(),
+                BackendConnector.rootMessage(cause));
+        backend.close();
+    }
+
+    // ---- authentication results (from StartupPhase) -------------------------------------------------
+
+    void authenticated(TransactionStatus status) {
+        transactionStatus = status;
+        state = State.READY;
+    }
+
+    void serverKey(BackendKeyData key) {
+        serverKey = key;
+        clientKey = services.cancels().register(this, key.secretKey().length());
+    }
+
+    BackendKeyData clientKey() {
+        return clientKey;
+    }
+
+    void sessionEndExpected() {
+        closeExpected = true;
+    }
+
+    /** Frames the client sent while the backend was being connected, replayed in order. */
+    void replayHeld() {
+        while (!held.isEmpty() && state == State.AUTHENTICATING) {
+            forwardToBackend(held.poll());
+        }
+    }
+
+    // ---- cancel, shutdown, close ------------------------------------------------------------------
+
+    @Override
+    public void cancel() {
+        client.eventLoop().execute(() -> {
+            if (state != State.CLOSED && serverKey != null) {
+                services.cancelForwarder().cancel(client.eventLoop(), target, serverKey);
+            }
+        });
+    }
+
+    /** The proxy is stopping and this session outlived the grace period: tell the client and close. */
+    public void shutdown() {
+        client.eventLoop().execute(() -> {
+            if (state != State.CLOSED) {
+                sendFatalAndClose(PgErrors.shuttingDown());
+            }
+        });
+    }
+
+    public TransactionStatus transactionStatus() {
+        return transactionStatus;
+    }
+
+    public boolean isClosed() {
+        return state == State.CLOSED;
+    }
+
+    void protocolViolation(String what) {
+        log.info("closing client {}: {}", client.remoteAddress(), what);
+        sendFatalAndClose(PgErrors.protocolViolation(what));
+    }
+
+    void sendFatalAndClose(ErrorResponse error) {
+        if (client.isActive()) {
+            ByteBuf out = client.alloc().buffer();
+            error.encode(out);
+            client.writeAndFlush(out);
+        }
+        close();
+    }
+
+    /** Ends the session: idempotent, releases everything held, closes both legs after a flush. */
+    void close() {
+        if (state == State.CLOSED) {
+            return;
+        }
+        state = State.CLOSED;
+        tracker.disconnect();
+        holding = false;
+        while (!held.isEmpty()) {
+            ReferenceCountUtil.release(held.poll());
+        }
+        if (clientKey != null) {
+            services.cancels().unregister(clientKey);
+        }
+        client.writeAndFlush(Unpooled.EMPTY_BUFFER).addListener(ChannelFutureListener.CLOSE);
+        if (backend != null) {
+            backend.writeAndFlush(Unpooled.EMPTY_BUFFER).addListener(ChannelFutureListener.CLOSE);
+        }
+        services.listener().closed(this);
+    }
+
+    static String printable(byte type) {
+        return type >= 0x20 && type < 0x7f ? String.valueOf((char) type) : String.format("\\x%02x", type);
+    }
+
+    @Override
+    public String toString() {
+        return "PgSession[" + client.remoteAddress() + ", " + info + ", " + state + "]";
+    }
+}

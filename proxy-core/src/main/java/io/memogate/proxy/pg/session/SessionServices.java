@@ -1,0 +1,31 @@
+package io.memogate.proxy.pg.session;
+
+import io.memogate.proxy.admission.AdmissionHook;
+import io.netty.handler.ssl.SslContext;
+import java.util.Optional;
+import java.util.function.Function;
+
+/**
+ * What every session of one listener shares: routing, the backend connector, the admission hook,
+ * cancel keys, the listener's TLS, the frontend message limit, and who to tell when sessions come
+ * and go. Immutable; a configuration reload builds a new one for new sessions.
+ */
+public record SessionServices(
+        Function<String, Optional<BackendTarget>> router,
+        BackendConnector connector,
+        CancelForwarder cancelForwarder,
+        AdmissionHook admission,
+        CancelRegistry cancels,
+        Optional<SslContext> listenerTls,
+        int maxMessageBytes,
+        int maxClientConnections,
+        SessionListener listener) {
+
+    /** Told when a session starts and when it has ended, e.g. to count them and to drain on shutdown. */
+    public interface SessionListener {
+        /** Returns false to refuse the session (too many clients); {@link #closed} follows either way. */
+        boolean opened(PgSession session);
+
+        void closed(PgSession session);
+    }
+}

@@ -1,0 +1,187 @@
+package io.memogate.proxy.pg.session;
+
+import io.memogate.proxy.admission.SessionInfo;
+import io.memogate.proxy.pg.codec.PgFrameDecoders;
+import io.memogate.proxy.pg.codec.PgFrameDecoders.StartupFrameDecoder;
+import io.memogate.proxy.pg.message.MalformedMessageException;
+import io.memogate.proxy.pg.message.backend.Authentication;
+import io.memogate.proxy.pg.message.backend.BackendKeyData;
+import io.memogate.proxy.pg.message.backend.ErrorResponse;
+import io.memogate.proxy.pg.message.backend.PgErrors;
+import io.memogate.proxy.pg.message.backend.ReadyForQuery;
+import io.memogate.proxy.pg.message.frontend.CancelRequest;
+import io.memogate.proxy.pg.message.frontend.GssEncRequest;
+import io.memogate.proxy.pg.message.frontend.SslRequest;
+import io.memogate.proxy.pg.message.frontend.StartupMessage;
+import io.memogate.proxy.pg.message.frontend.StartupPacket;
+import io.netty.buffer.ByteBuf;
+import io.netty.channel.Channel;
+import io.netty.channel.ChannelFutureListener;
+import io.netty.handler.ssl.SslContext;
+import io.netty.handler.ssl.SslHandler;
+import java.util.Optional;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * The start of a session (https://www.postgresql.org/docs/current/protocol-flow.html#PROTOCOL-FLOW-START-UP):
+ * the untyped packets before the StartupMessage, routing to a backend, and the relay of the
+ * authentication exchange, which the proxy never decides. Two rewrites only: the server's
+ * BackendKeyData is replaced by the proxy's, and SCRAM-SHA-256-PLUS is withdrawn when the two legs'
+ * TLS differ, because channel binding ties the SCRAM exchange to one TLS connection and the proxy
+ * ends one and starts another.
+ */
+final class StartupPhase {
+
+    private static final Logger log = LoggerFactory.getLogger(StartupPhase.class);
+
+    private static final byte TLS_ACCEPTED = 'S';
+    private static final byte REFUSED = 'N';
+
+    private final PgSession session;
+
+    StartupPhase(PgSession session) {
+        this.session = session;
+    }
+
+    /** An untyped packet from the client, before its StartupMessage. */
+    void packet(ByteBuf frame) {
+        try {
+            switch (StartupPacket.decode(frame)) {
+                case SslRequest ignored -> sslRequested();
+                case GssEncRequest ignored -> answer(REFUSED);
+                case CancelRequest cancel -> cancelRequested(cancel);
+                case StartupMessage startup -> startupMessage(startup, frame.retain());
+            }
+        } catch (MalformedMessageException e) {
+            session.protocolViolation(e.getMessage());
+        } finally {
+            frame.release();
+        }
+    }
+
+    private void sslRequested() {
+        Channel client = session.client;
+        if (client.pipeline().get(SslHandler.class) != null) {
+            session.protocolViolation("SSLRequest on a connection that already uses TLS");
+            return;
+        }
+        Optional<SslContext> tls = session.services.listenerTls();
+        if (tls.isEmpty()) {
+            answer(REFUSED);
+            return;
+        }
+        if (client.pipeline().get(StartupFrameDecoder.class).hasBufferedBytes()) {
+            session.protocolViolation("received unencrypted data after SSL request");
+            return;
+        }
+        // Answer in plain text first, then put TLS in front: the client starts its handshake only
+        // once it has read the 'S', and nothing is read meanwhile (AUTO_READ is off).
+        client.writeAndFlush(client.alloc().buffer(1).writeByte(TLS_ACCEPTED));
+        client.pipeline().addFirst("tls", tls.get().newHandler(client.alloc()));
+        client.read();
+    }
+
+    private void answer(byte code) {
+        session.client.writeAndFlush(session.client.alloc().buffer(1).writeByte(code));
+        session.client.read();
+    }
+
+    private void cancelRequested(CancelRequest request) {
+        // PostgreSQL answers a cancel connection with nothing and closes it, whatever the key.
+        session.services.cancels().lookup(request.processId(), request.secretKey())
+                .ifPresentOrElse(CancelRegistry.Cancellable::cancel,
+                        () -> log.debug("cancel request with an unknown key from {}", session.client.remoteAddress()));
+        session.sessionEndExpected();
+        session.close();
+    }
+
+    private void startupMessage(StartupMessage startup, ByteBuf frame) {
+        if (startup.majorVersion() != 3) {
+            frame.release();
+            session.sendFatalAndClose(PgErrors.unsupportedProtocol(startup.majorVersion(), startup.minorVersion()));
+            return;
+        }
+        Channel client = session.client;
+        session.info = new SessionInfo(startup.user(), startup.database(),
+                startup.parameters().getOrDefault("application_name", ""), client.remoteAddress());
+        Optional<BackendTarget> target = session.services.router().apply(startup.database());
+        if (target.isEmpty()) {
+            frame.release();
+            session.sendFatalAndClose(PgErrors.unknownDatabase(startup.database()));
+            return;
+        }
+        session.target = target.get();
+        session.state = PgSession.State.CONNECTING;
+        // From now on the client speaks typed messages.
+        client.pipeline().replace(StartupFrameDecoder.class, "framer",
+                PgFrameDecoders.typed(session.services.maxMessageBytes()));
+        session.services.connector().connect(client.eventLoop(), session.target, new BackendHandler(session))
+                .addListener(connected -> {
+                    if (!connected.isSuccess()) {
+                        frame.release();
+                        String cause = BackendConnector.describe(connected.cause());
+                        log.warn("session of {} could not reach backend {} at {}: {}", session.info,
+                                session.target.name(), session.target.address(), cause);
+                        session.sendFatalAndClose(PgErrors.backendUnreachable(session.target.name(),
+                                session.target.address(), cause));
+                        return;
+                    }
+                    Channel backend = (Channel) connected.getNow();
+                    if (session.state == PgSession.State.CLOSED) {
+                        frame.release();
+                        backend.close();
+                        return;
+                    }
+                    session.backend = backend;
+                    backend.closeFuture().addListener((ChannelFutureListener) closed -> session.backendClosed());
+                    session.state = PgSession.State.AUTHENTICATING;
+                    backend.write(frame);
+                    session.replayHeld();
+                    backend.flush();
+                    backend.read();
+                    session.readClientIfPossible();
+                });
+    }
+
+    /** A server message during authentication: relayed, with the two rewrites described above. */
+    void backendFrame(ByteBuf frame) {
+        Channel client = session.client;
+        switch (frame.getByte(frame.readerIndex())) {
+            case Authentication.TYPE -> {
+                if (Authentication.decode(frame) instanceof Authentication.Sasl sasl
+                        && sasl.offersChannelBinding() && legsDifferInTls()) {
+                    frame.release();
+                    write(sasl.withoutChannelBinding());
+                    return;
+                }
+            }
+            case BackendKeyData.TYPE -> {
+                session.serverKey(BackendKeyData.decode(frame));
+                frame.release();
+                write(session.clientKey());
+                return;
+            }
+            case ReadyForQuery.TYPE -> session.authenticated(ReadyForQuery.decode(frame).status());
+            case ErrorResponse.TYPE -> {
+                if (ErrorResponse.decode(frame).endsSession()) {
+                    session.sessionEndExpected();
+                }
+            }
+            default -> { }
+        }
+        client.write(frame, client.voidPromise());
+    }
+
+    private boolean legsDifferInTls() {
+        boolean clientTls = session.client.pipeline().get(SslHandler.class) != null;
+        boolean backendTls = session.backend.pipeline().get(SslHandler.class) != null;
+        return clientTls != backendTls;
+    }
+
+    private void write(io.memogate.proxy.pg.message.backend.BackendMessage message) {
+        ByteBuf out = session.client.alloc().buffer();
+        message.encode(out);
+        session.client.write(out, session.client.voidPromise());
+    }
+}
