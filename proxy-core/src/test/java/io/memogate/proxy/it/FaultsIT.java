@@ -1,0 +1,256 @@
+package io.memogate.proxy.it;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
+import io.memogate.proxy.embedded.EmbeddedPostgres;
+import io.memogate.proxy.embedded.EmbeddedPostgresExtension;
+import io.memogate.proxy.it.RawPgClient.Message;
+import java.net.ServerSocket;
+import java.nio.charset.StandardCharsets;
+import java.sql.Connection;
+import java.sql.ResultSet;
+import java.sql.Statement;
+import java.time.Duration;
+import java.util.List;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.Future;
+import java.util.concurrent.TimeUnit;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.ExtendWith;
+import org.postgresql.util.PSQLException;
+
+/**
+ * Bad input and faults: each is answered in PostgreSQL's own terms, affects only the connection it
+ * happened on, and loses nothing of the other sessions.
+ */
+@ExtendWith(EmbeddedPostgresExtension.class)
+class FaultsIT {
+
+    private static final String TRUSTED = "memogate_trust";
+
+    @Test
+    void unknownMessageTypeIsAProtocolViolationForThatConnectionOnly(EmbeddedPostgres pg) throws Exception {
+        try (ProxyFixture proxy = ProxyFixture.to(pg.host(), pg.port()).start();
+                RawPgClient bystander = new RawPgClient(proxy.port());
+                RawPgClient offender = new RawPgClient(proxy.port())) {
+            assertReady(bystander.startup(TRUSTED, "demo"));
+            assertReady(offender.startup(TRUSTED, "demo"));
+
+            offender.send('z', new byte[] {1, 2, 3});
+
+            Message error = offender.read();
+            assertThat(error.type()).isEqualTo('E');
+            assertThat(error.sqlState()).isEqualTo("08P01");
+            assertThat(error.fields().get('M')).contains("unknown message type 'z'");
+            assertThat(offender.closedByPeer()).isTrue();
+            assertQueryWorks(bystander);
+        }
+    }
+
+    @Test
+    void aLengthThatCannotHoldItselfIsAProtocolViolation(EmbeddedPostgres pg) throws Exception {
+        try (ProxyFixture proxy = ProxyFixture.to(pg.host(), pg.port()).start();
+                RawPgClient client = new RawPgClient(proxy.port())) {
+            assertReady(client.startup(TRUSTED, "demo"));
+            client.sendRaw(new byte[] {'Q', 0, 0, 0, 2}); // length 2 < 4
+            Message error = client.read();
+            assertThat(error.sqlState()).isEqualTo("08P01");
+            assertThat(error.fields().get('M')).contains("invalid message length");
+            assertThat(client.closedByPeer()).isTrue();
+        }
+    }
+
+    @Test
+    void aMessageOverTheConfiguredMaximumIsRefusedBeforeItIsRead(EmbeddedPostgres pg) throws Exception {
+        try (ProxyFixture proxy = ProxyFixture.to(pg.host(), pg.port()).maxMessageBytes(8192).start();
+                RawPgClient client = new RawPgClient(proxy.port())) {
+            assertReady(client.startup(TRUSTED, "demo"));
+            client.query("select '" + "x".repeat(20_000) + "'");
+            Message error = client.read();
+            assertThat(error.sqlState()).isEqualTo("08P01");
+            assertThat(error.fields().get('M')).contains("message too long").contains("limits.maxMessageBytes");
+            assertThat(client.closedByPeer()).isTrue();
+        }
+    }
+
+    @Test
+    void aMalformedBodyIsAProtocolViolation(EmbeddedPostgres pg) throws Exception {
+        try (ProxyFixture proxy = ProxyFixture.to(pg.host(), pg.port()).start();
+                RawPgClient client = new RawPgClient(proxy.port())) {
+            assertReady(client.startup(TRUSTED, "demo"));
+            client.send('Q', "select 1".getBytes(StandardCharsets.UTF_8)); // no terminating NUL
+            Message error = client.read();
+            assertThat(error.sqlState()).isEqualTo("08P01");
+            assertThat(error.fields().get('M')).contains("NUL");
+            assertThat(client.closedByPeer()).isTrue();
+        }
+    }
+
+    @Test
+    void aStartupPacketOverPostgresLimitIsRefused(EmbeddedPostgres pg) throws Exception {
+        try (ProxyFixture proxy = ProxyFixture.to(pg.host(), pg.port()).start();
+                RawPgClient client = new RawPgClient(proxy.port())) {
+            client.sendRaw(new byte[] {0x7f, 0, 0, 0, 0, 3, 0, 0}); // declares ~2 GB
+            Message error = client.read();
+            assertThat(error.sqlState()).isEqualTo("08P01");
+            assertThat(client.closedByPeer()).isTrue();
+        }
+    }
+
+    @Test
+    void unknownDatabaseWithoutDefaultBackendIsRefusedLikePostgres(EmbeddedPostgres pg) throws Exception {
+        try (ProxyFixture proxy = ProxyFixture.to(pg.host(), pg.port()).onlyDatabases("demo").start()) {
+            assertThatThrownBy(() -> proxy.connect("nowhere", "memogate", "memogate"))
+                    .isInstanceOfSatisfying(PSQLException.class, e -> {
+                        assertThat(e.getSQLState()).isEqualTo("3D000");
+                        assertThat(e.getMessage()).contains("database \"nowhere\" does not exist");
+                    });
+            try (Connection routed = proxy.connect("demo", "memogate", "memogate")) {
+                assertThat(routed.isValid(5)).isTrue();
+            }
+        }
+    }
+
+    @Test
+    void unreachableBackendIsNamedWithTheCause() throws Exception {
+        int closedPort;
+        try (ServerSocket socket = new ServerSocket(0)) {
+            closedPort = socket.getLocalPort();
+        }
+        try (ProxyFixture proxy = ProxyFixture.to("127.0.0.1", closedPort).start()) {
+            assertThatThrownBy(() -> proxy.connect("demo", "memogate", "memogate"))
+                    .isInstanceOfSatisfying(PSQLException.class, e -> {
+                        assertThat(e.getSQLState()).isEqualTo("08001");
+                        assertThat(e.getMessage()).contains("backend \"test\"").contains("127.0.0.1:" + closedPort)
+                                .containsIgnoringCase("refused");
+                    });
+        }
+    }
+
+    @Test
+    void backendConnectionCutMidQueryEndsThatSessionOnly(EmbeddedPostgres pg) throws Exception {
+        try (TcpRelay relay = new TcpRelay(pg.port());
+                ProxyFixture cut = ProxyFixture.to("127.0.0.1", relay.port()).start();
+                ProxyFixture healthy = ProxyFixture.to(pg.host(), pg.port()).start();
+                Connection victim = cut.connect("demo", "memogate", "memogate");
+                Connection bystander = healthy.connect("demo", "memogate", "memogate")) {
+            Future<?> running = CompletableFuture.runAsync(() -> {
+                try (Statement statement = victim.createStatement()) {
+                    statement.execute("select pg_sleep(30)");
+                } catch (Exception e) {
+                    throw new IllegalStateException(e);
+                }
+            });
+            awaitActiveQuery(pg, "pg_sleep(30)");
+            relay.cutAll();
+
+            assertThatThrownBy(() -> running.get(20, TimeUnit.SECONDS))
+                    .hasRootCauseInstanceOf(PSQLException.class)
+                    .rootCause()
+                    .satisfies(e -> assertThat(((PSQLException) e).getSQLState()).startsWith("08"));
+            assertThat(victim.isValid(2)).isFalse();
+            try (Statement statement = bystander.createStatement(); ResultSet rows = statement.executeQuery("select 42")) {
+                rows.next();
+                assertThat(rows.getInt(1)).isEqualTo(42);
+            }
+        }
+    }
+
+    @Test
+    void serverEndingTheSessionPassesItsOwnErrorThrough(EmbeddedPostgres pg) throws Exception {
+        try (ProxyFixture proxy = ProxyFixture.to(pg.host(), pg.port()).start();
+                Connection victim = proxy.connect("demo", "memogate", "memogate");
+                Connection admin = pg.connect("demo")) {
+            int serverPid;
+            try (Statement statement = victim.createStatement(); ResultSet rows = statement.executeQuery("select pg_backend_pid()")) {
+                rows.next();
+                serverPid = rows.getInt(1);
+            }
+            try (Statement statement = admin.createStatement()) {
+                statement.execute("select pg_terminate_backend(" + serverPid + ")");
+            }
+            assertThatThrownBy(() -> victim.createStatement().execute("select 1"))
+                    .isInstanceOf(PSQLException.class);
+            assertThat(victim.isValid(2)).isFalse();
+        }
+    }
+
+    @Test
+    void clientVanishingMidQueryStopsTheServerWork(EmbeddedPostgres pg) throws Exception {
+        try (ProxyFixture proxy = ProxyFixture.to(pg.host(), pg.port()).start()) {
+            String marker = "vanish_" + System.nanoTime();
+            try (RawPgClient client = new RawPgClient(proxy.port())) {
+                assertReady(client.startup(TRUSTED, "demo"));
+                client.query("select pg_sleep(60) /* " + marker + " */");
+                awaitActiveQuery(pg, marker);
+            } // the socket closes here, mid-query
+            awaitNoActiveQuery(pg, marker);
+            assertThat(proxy.awaitSessionCount(0)).isZero();
+        }
+    }
+
+    @Test
+    void clientsOverTheLimitAreToldSo(EmbeddedPostgres pg) throws Exception {
+        try (ProxyFixture proxy = ProxyFixture.to(pg.host(), pg.port()).maxClientConnections(1).start();
+                Connection first = proxy.connect("demo", "memogate", "memogate")) {
+            assertThatThrownBy(() -> proxy.connect("demo", "memogate", "memogate"))
+                    .isInstanceOfSatisfying(PSQLException.class, e -> assertThat(e.getSQLState()).isEqualTo("53300"));
+            assertThat(first.isValid(2)).isTrue();
+        }
+    }
+
+    @Test
+    void shutdownLetsIdleSessionsGoWithAFatalMessage(EmbeddedPostgres pg) throws Exception {
+        ProxyFixture proxy = ProxyFixture.to(pg.host(), pg.port()).shutdownTimeout(Duration.ofMillis(500)).start();
+        try (RawPgClient client = new RawPgClient(proxy.port())) {
+            assertReady(client.startup(TRUSTED, "demo"));
+            proxy.close();
+            Message fatal = client.read();
+            assertThat(fatal.type()).isEqualTo('E');
+            assertThat(fatal.sqlState()).isEqualTo("57P01");
+            assertThat(client.closedByPeer()).isTrue();
+        }
+        assertThatThrownBy(() -> new RawPgClient(proxy.port()).startup(TRUSTED, "demo"))
+                .as("no longer accepting").isInstanceOf(java.io.IOException.class);
+    }
+
+    static void assertReady(List<Message> startup) {
+        assertThat(startup).last().satisfies(last -> assertThat(last.type())
+                .as("startup ended with %s", last.type() == 'E' ? last.fields() : last.type()).isEqualTo('Z'));
+    }
+
+    static void assertQueryWorks(RawPgClient client) throws Exception {
+        client.query("select 'alive'");
+        List<Message> answer = client.readUntilReady();
+        assertThat(answer).extracting(Message::type).containsExactly('T', 'D', 'C', 'Z');
+    }
+
+    static void awaitActiveQuery(EmbeddedPostgres pg, String fragment) throws Exception {
+        awaitActivity(pg, fragment, true);
+    }
+
+    static void awaitNoActiveQuery(EmbeddedPostgres pg, String fragment) throws Exception {
+        awaitActivity(pg, fragment, false);
+    }
+
+    /** Polls pg_stat_activity until a query containing the fragment is (or is no longer) running. */
+    private static void awaitActivity(EmbeddedPostgres pg, String fragment, boolean present) throws Exception {
+        long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(20);
+        try (Connection admin = pg.connect("demo");
+                var statement = admin.prepareStatement(
+                        "select count(*) from pg_stat_activity where state = 'active' and query like ? and pid <> pg_backend_pid()")) {
+            statement.setString(1, "%" + fragment + "%");
+            while (System.nanoTime() < deadline) {
+                try (ResultSet rows = statement.executeQuery()) {
+                    rows.next();
+                    if ((rows.getInt(1) > 0) == present) {
+                        return;
+                    }
+                }
+                Thread.sleep(50);
+            }
+        }
+        throw new AssertionError("query containing " + fragment + (present ? " never started" : " still running after 20 s"));
+    }
+}

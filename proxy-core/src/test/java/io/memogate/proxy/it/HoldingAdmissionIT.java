@@ -1,0 +1,179 @@
+package io.memogate.proxy.it;
+
+import static io.memogate.proxy.it.FaultsIT.assertReady;
+import static org.assertj.core.api.Assertions.assertThat;
+
+import io.memogate.proxy.admission.AdmissionHook;
+import io.memogate.proxy.admission.AdmissionPoint;
+import io.memogate.proxy.admission.AdmittedStatement;
+import io.memogate.proxy.admission.ReleaseSignal;
+import io.memogate.proxy.admission.StatementRequest;
+import io.memogate.proxy.embedded.EmbeddedPostgres;
+import io.memogate.proxy.embedded.EmbeddedPostgresExtension;
+import io.memogate.proxy.it.RawPgClient.Message;
+import java.io.ByteArrayOutputStream;
+import java.nio.charset.StandardCharsets;
+import java.sql.Connection;
+import java.sql.PreparedStatement;
+import java.sql.ResultSet;
+import java.sql.Statement;
+import java.util.List;
+import java.util.Map;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.CompletionStage;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.CopyOnWriteArrayList;
+import java.util.concurrent.Executors;
+import java.util.concurrent.ScheduledExecutorService;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicInteger;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.ExtendWith;
+
+/**
+ * The admission hook can hold statements: while one waits, the client keeps pipelining, and every
+ * result still arrives, complete and in order; each admitted statement hears a final release signal.
+ */
+@ExtendWith(EmbeddedPostgresExtension.class)
+class HoldingAdmissionIT {
+
+    private final ScheduledExecutorService timer = Executors.newSingleThreadScheduledExecutor();
+
+    @AfterEach
+    void stopTimer() {
+        timer.shutdownNow();
+    }
+
+    /** Admits every statement a few milliseconds late, from another thread, and records what it sees. */
+    private final class DelayingHook implements AdmissionHook {
+        final AtomicInteger held = new AtomicInteger();
+        final AtomicInteger released = new AtomicInteger();
+        final List<String> admittedSql = new CopyOnWriteArrayList<>();
+        final Map<AdmissionPoint, AtomicInteger> byPoint = new ConcurrentHashMap<>();
+
+        @Override
+        public CompletionStage<AdmittedStatement> admit(StatementRequest request) {
+            held.incrementAndGet();
+            byPoint.computeIfAbsent(request.point(), p -> new AtomicInteger()).incrementAndGet();
+            CompletableFuture<AdmittedStatement> decision = new CompletableFuture<>();
+            timer.schedule(() -> {
+                admittedSql.add(request.sql());
+                decision.complete(new AdmittedStatement() {
+                    private boolean done;
+
+                    @Override
+                    public void signal(ReleaseSignal signal) {
+                        if (signal.isFinal() && !done) {
+                            done = true;
+                            released.incrementAndGet();
+                        }
+                    }
+                });
+            }, 2, TimeUnit.MILLISECONDS);
+            return decision;
+        }
+    }
+
+    @Test
+    void pipelinedSimpleQueriesHeldOneByOneAnswerInOrder(EmbeddedPostgres pg) throws Exception {
+        DelayingHook hook = new DelayingHook();
+        try (ProxyFixture proxy = ProxyFixture.to(pg.host(), pg.port()).admission(hook).start();
+                RawPgClient client = new RawPgClient(proxy.port())) {
+            assertReady(client.startup("memogate_trust", "demo"));
+            int count = 200;
+            ByteArrayOutputStream pipeline = new ByteArrayOutputStream();
+            for (int i = 0; i < count; i++) {
+                byte[] sql = ("select " + i + "\0").getBytes(StandardCharsets.UTF_8);
+                pipeline.write('Q');
+                pipeline.write(new byte[] {0, 0, 0, (byte) (4 + sql.length)});
+                pipeline.write(sql);
+            }
+            client.sendRaw(pipeline.toByteArray()); // all 200 queries in one write
+
+            for (int i = 0; i < count; i++) {
+                List<Message> cycle = client.readUntilReady();
+                assertThat(cycle).extracting(Message::type).containsExactly('T', 'D', 'C', 'Z');
+                assertThat(dataRowValue(cycle.get(1))).isEqualTo(String.valueOf(i));
+            }
+            assertThat(hook.held.get()).isEqualTo(count);
+            assertThat(hook.byPoint.get(AdmissionPoint.SIMPLE_QUERY).get()).isEqualTo(count);
+            assertThat(hook.released.get()).as("every admitted statement released").isEqualTo(count);
+        }
+    }
+
+    @Test
+    void extendedProtocolBatchHeldAtEachBindLosesNothing(EmbeddedPostgres pg) throws Exception {
+        DelayingHook hook = new DelayingHook();
+        try (ProxyFixture proxy = ProxyFixture.to(pg.host(), pg.port()).admission(hook).start();
+                Connection connection = proxy.connect("demo", "memogate", "memogate")) {
+            try (Statement statement = connection.createStatement()) {
+                statement.execute("create temporary table held_batch (seq serial, value int)");
+            }
+            try (PreparedStatement insert = connection.prepareStatement("insert into held_batch (value) values (?)")) {
+                for (int i = 0; i < 300; i++) {
+                    insert.setInt(1, i);
+                    insert.addBatch();
+                }
+                assertThat(insert.executeBatch()).hasSize(300).containsOnly(1);
+            }
+            try (Statement statement = connection.createStatement();
+                    ResultSet rows = statement.executeQuery("select count(*), bool_and(seq = value + 1) from held_batch")) {
+                rows.next();
+                assertThat(rows.getInt(1)).isEqualTo(300);
+                assertThat(rows.getBoolean(2)).as("inserted in the order sent").isTrue();
+            }
+            assertThat(hook.byPoint.get(AdmissionPoint.BIND).get()).isGreaterThanOrEqualTo(300);
+            assertThat(hook.admittedSql).contains("insert into held_batch (value) values ($1)");
+        }
+        assertThat(hook.released.get()).as("every admitted statement released").isEqualTo(hook.held.get());
+    }
+
+    @Test
+    void aStatementHeldIndefinitelyStopsReadingTheClient(EmbeddedPostgres pg) throws Exception {
+        CompletableFuture<AdmittedStatement> gate = new CompletableFuture<>();
+        AtomicInteger asked = new AtomicInteger();
+        AdmissionHook holdFirst = request -> asked.incrementAndGet() == 1
+                ? gate : CompletableFuture.completedFuture(AdmittedStatement.UNGATED);
+        try (ProxyFixture proxy = ProxyFixture.to(pg.host(), pg.port()).admission(holdFirst).start();
+                RawPgClient client = new RawPgClient(proxy.port())) {
+            assertReady(client.startup("memogate_trust", "demo"));
+            int queries = 4000; // ~40 MB of query text, far more than socket buffers hold
+            String filler = "x".repeat(10_000);
+            AtomicInteger written = new AtomicInteger();
+            CompletableFuture<Void> writer = CompletableFuture.runAsync(() -> {
+                try {
+                    for (int i = 0; i < queries; i++) {
+                        client.query("select " + i + " /* " + filler + " */");
+                        written.incrementAndGet();
+                    }
+                } catch (Exception e) {
+                    throw new IllegalStateException(e);
+                }
+            });
+            // Wait until the writer stops making progress: TCP pushed back.
+            int last = -1;
+            while (written.get() != last) {
+                last = written.get();
+                Thread.sleep(300);
+            }
+            assertThat(writer).isNotDone();
+            assertThat(last).as("queries the client could write while the first was held").isLessThan(queries);
+            assertThat(asked.get()).as("nothing after the held statement was admitted").isEqualTo(1);
+
+            gate.complete(AdmittedStatement.UNGATED);
+            for (int i = 0; i < queries; i++) {
+                List<Message> cycle = client.readUntilReady();
+                assertThat(dataRowValue(cycle.get(1))).isEqualTo(String.valueOf(i));
+            }
+            writer.get(30, TimeUnit.SECONDS);
+        }
+    }
+
+    static String dataRowValue(Message dataRow) {
+        assertThat(dataRow.type()).isEqualTo('D');
+        byte[] body = dataRow.body();
+        int length = ((body[2] & 0xff) << 24) | ((body[3] & 0xff) << 16) | ((body[4] & 0xff) << 8) | (body[5] & 0xff);
+        return new String(body, 6, length, StandardCharsets.UTF_8);
+    }
+}

@@ -1,0 +1,152 @@
+package io.memogate.proxy.it;
+
+import io.memogate.proxy.admission.AdmissionHook;
+import io.memogate.proxy.admission.ImmediateAdmission;
+import io.memogate.proxy.config.BackendConfig;
+import io.memogate.proxy.config.BackendTlsConfig;
+import io.memogate.proxy.config.LimitsConfig;
+import io.memogate.proxy.config.ListenerConfig;
+import io.memogate.proxy.config.MemogateConfig;
+import io.memogate.proxy.config.ServerTlsConfig;
+import io.memogate.proxy.config.TlsMode;
+import io.memogate.proxy.server.ProxyServer;
+import java.sql.Connection;
+import java.sql.DriverManager;
+import java.sql.SQLException;
+import java.time.Duration;
+import java.util.List;
+import java.util.Optional;
+import java.util.Properties;
+
+/**
+ * A proxy started for one test, in front of one backend, on an ephemeral port: the real
+ * {@link ProxyServer} with a configuration built in code, closed by the test.
+ */
+public final class ProxyFixture implements AutoCloseable {
+
+    private final ProxyServer server;
+
+    private ProxyFixture(ProxyServer server) {
+        this.server = server;
+    }
+
+    public static Builder to(String host, int port) {
+        return new Builder(host, port);
+    }
+
+    public int port() {
+        return server.port();
+    }
+
+    public ProxyServer server() {
+        return server;
+    }
+
+    /**
+     * Waits until the proxy holds this many sessions: a session ends on the proxy's event loop a
+     * moment after its client saw the end, so tests wait for it instead of reading the count at once.
+     */
+    public int awaitSessionCount(int expected) throws InterruptedException {
+        long deadline = System.nanoTime() + Duration.ofSeconds(10).toNanos();
+        while (server.sessionCount() != expected && System.nanoTime() < deadline) {
+            Thread.sleep(10);
+        }
+        return server.sessionCount();
+    }
+
+    public String jdbcUrl(String database) {
+        return "jdbc:postgresql://127.0.0.1:" + port() + "/" + database;
+    }
+
+    /** A pgjdbc connection through the proxy; extra properties are pgjdbc connection properties. */
+    public Connection connect(String database, String user, String password, String... properties) throws SQLException {
+        Properties props = new Properties();
+        props.setProperty("user", user);
+        if (password != null) {
+            props.setProperty("password", password);
+        }
+        props.setProperty("sslmode", "disable");
+        props.setProperty("connectTimeout", "10");
+        props.setProperty("socketTimeout", "60");
+        for (int i = 0; i + 1 < properties.length; i += 2) {
+            props.setProperty(properties[i], properties[i + 1]);
+        }
+        return DriverManager.getConnection(jdbcUrl(database), props);
+    }
+
+    @Override
+    public void close() {
+        server.close();
+    }
+
+    public static final class Builder {
+        private final String host;
+        private final int port;
+        private BackendTlsConfig backendTlsConfig = BackendTlsConfig.of(TlsMode.DISABLE);
+        private Optional<ServerTlsConfig> listenerTls = Optional.empty();
+        private List<String> databases = List.of();
+        private boolean isDefault = true;
+        private AdmissionHook admission = new ImmediateAdmission();
+        private int maxMessageBytes = LimitsConfig.DEFAULTS.maxMessageBytes();
+        private int maxClientConnections = LimitsConfig.DEFAULTS.maxClientConnections();
+        private Duration shutdownTimeout = Duration.ofSeconds(5);
+
+        private Builder(String host, int port) {
+            this.host = host;
+            this.port = port;
+        }
+
+        public Builder backendTls(TlsMode mode) {
+            this.backendTlsConfig = BackendTlsConfig.of(mode);
+            return this;
+        }
+
+        /** verify-full towards the backend, trusting this certificate bundle and checking this host name. */
+        public Builder backendVerifyFull(java.nio.file.Path trustedCertificates, String serverName) {
+            this.backendTlsConfig = new BackendTlsConfig(TlsMode.VERIFY_FULL, Optional.of(trustedCertificates),
+                    Optional.of(serverName));
+            return this;
+        }
+
+        public Builder listenerTls(ServerTlsConfig tls) {
+            this.listenerTls = Optional.of(tls);
+            return this;
+        }
+
+        /** Route only these databases (no default backend). */
+        public Builder onlyDatabases(String... names) {
+            this.databases = List.of(names);
+            this.isDefault = false;
+            return this;
+        }
+
+        public Builder admission(AdmissionHook hook) {
+            this.admission = hook;
+            return this;
+        }
+
+        public Builder maxMessageBytes(int bytes) {
+            this.maxMessageBytes = bytes;
+            return this;
+        }
+
+        public Builder maxClientConnections(int count) {
+            this.maxClientConnections = count;
+            return this;
+        }
+
+        public Builder shutdownTimeout(Duration timeout) {
+            this.shutdownTimeout = timeout;
+            return this;
+        }
+
+        public ProxyFixture start() throws InterruptedException {
+            BackendConfig backend = new BackendConfig("test", host, port, databases, isDefault, backendTlsConfig);
+            LimitsConfig limits = new LimitsConfig(maxMessageBytes, Duration.ofSeconds(5), shutdownTimeout,
+                    maxClientConnections);
+            MemogateConfig config = new MemogateConfig(
+                    List.of(new ListenerConfig("127.0.0.1", 0, listenerTls)), List.of(backend), limits);
+            return new ProxyFixture(ProxyServer.start(config, admission));
+        }
+    }
+}

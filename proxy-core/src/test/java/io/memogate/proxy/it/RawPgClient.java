@@ -1,0 +1,161 @@
+package io.memogate.proxy.it;
+
+import java.io.ByteArrayOutputStream;
+import java.io.DataInputStream;
+import java.io.DataOutputStream;
+import java.io.EOFException;
+import java.io.IOException;
+import java.net.Socket;
+import java.net.SocketTimeoutException;
+import java.nio.charset.StandardCharsets;
+import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
+
+/**
+ * A deliberately primitive protocol-3 client over a plain socket, for what drivers will not do:
+ * send malformed bytes, pipeline raw messages, read slowly, vanish mid-query. Authenticates only by
+ * trust (the embedded test server trusts user memogate_trust).
+ */
+final class RawPgClient implements AutoCloseable {
+
+    /** One backend message: its type byte and body. */
+    record Message(char type, byte[] body) {
+        String text() {
+            return new String(body, StandardCharsets.UTF_8);
+        }
+
+        /** The fields of an ErrorResponse or NoticeResponse, by field code. */
+        Map<Character, String> fields() {
+            Map<Character, String> fields = new HashMap<>();
+            int i = 0;
+            while (i < body.length && body[i] != 0) {
+                char code = (char) body[i++];
+                int end = i;
+                while (body[end] != 0) {
+                    end++;
+                }
+                fields.put(code, new String(body, i, end - i, StandardCharsets.UTF_8));
+                i = end + 1;
+            }
+            return fields;
+        }
+
+        String sqlState() {
+            return fields().get('C');
+        }
+    }
+
+    private final Socket socket;
+    private final DataInputStream in;
+    private final DataOutputStream out;
+
+    RawPgClient(int port) throws IOException {
+        socket = new Socket("127.0.0.1", port);
+        socket.setSoTimeout(20_000);
+        in = new DataInputStream(socket.getInputStream());
+        out = new DataOutputStream(socket.getOutputStream());
+    }
+
+    /** Sends a StartupMessage and reads to the first ReadyForQuery (or the error that ends it). */
+    List<Message> startup(String user, String database) throws IOException {
+        ByteArrayOutputStream body = new ByteArrayOutputStream();
+        cstring(body, "user");
+        cstring(body, user);
+        cstring(body, "database");
+        cstring(body, database);
+        body.write(0);
+        out.writeInt(8 + body.size());
+        out.writeInt(3 << 16);
+        out.write(body.toByteArray());
+        out.flush();
+        return readUntilReadyOrError();
+    }
+
+    void query(String sql) throws IOException {
+        ByteArrayOutputStream body = new ByteArrayOutputStream();
+        cstring(body, sql);
+        send('Q', body.toByteArray());
+    }
+
+    void send(char type, byte[] body) throws IOException {
+        out.writeByte(type);
+        out.writeInt(4 + body.length);
+        out.write(body);
+        out.flush();
+    }
+
+    void sendRaw(byte[] bytes) throws IOException {
+        out.write(bytes);
+        out.flush();
+    }
+
+    Message read() throws IOException {
+        char type = (char) in.readUnsignedByte();
+        int length = in.readInt();
+        byte[] body = new byte[length - 4];
+        in.readFully(body);
+        return new Message(type, body);
+    }
+
+    List<Message> readUntilReady() throws IOException {
+        List<Message> messages = new ArrayList<>();
+        Message message;
+        do {
+            message = read();
+            messages.add(message);
+        } while (message.type() != 'Z');
+        return messages;
+    }
+
+    private List<Message> readUntilReadyOrError() throws IOException {
+        List<Message> messages = new ArrayList<>();
+        while (true) {
+            Message message = read();
+            messages.add(message);
+            if (message.type() == 'Z' || message.type() == 'E') {
+                return messages;
+            }
+        }
+    }
+
+    /** True when the proxy closed the connection (end of stream) within the socket timeout. */
+    boolean closedByPeer() throws IOException {
+        try {
+            while (in.read() >= 0) {
+                // drain whatever is still in flight
+            }
+            return true;
+        } catch (EOFException e) {
+            return true;
+        } catch (SocketTimeoutException e) {
+            return false;
+        } catch (IOException e) {
+            return e.getMessage() != null && e.getMessage().contains("reset");
+        }
+    }
+
+    void setReadTimeout(int millis) throws IOException {
+        socket.setSoTimeout(millis);
+    }
+
+    /** Shrinks the receive buffer so that a slow reader pushes back early (set before reading). */
+    void setReceiveBuffer(int bytes) throws IOException {
+        socket.setReceiveBufferSize(bytes);
+    }
+
+    DataInputStream input() {
+        return in;
+    }
+
+    private static void cstring(ByteArrayOutputStream out, String value) {
+        out.writeBytes(value.getBytes(StandardCharsets.UTF_8));
+        out.write(0);
+    }
+
+    @Override
+    public void close() throws IOException {
+        socket.close();
+    }
+}

@@ -1,0 +1,50 @@
+package io.memogate.proxy.it;
+
+import static io.memogate.proxy.it.FaultsIT.assertReady;
+import static org.assertj.core.api.Assertions.assertThat;
+
+import io.memogate.proxy.embedded.EmbeddedPostgres;
+import io.memogate.proxy.embedded.EmbeddedPostgresExtension;
+import io.memogate.proxy.it.RawPgClient.Message;
+import io.netty.buffer.ByteBufAllocator;
+import io.netty.buffer.ByteBufAllocatorMetricProvider;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.ExtendWith;
+
+/**
+ * A 100 MB result to a client that does not read: the proxy stops reading the server instead of
+ * buffering the result (AUTO_READ off, reads driven by the client's writability).
+ */
+@ExtendWith(EmbeddedPostgresExtension.class)
+class SlowReaderIT {
+
+    private static final long MB = 1024 * 1024;
+
+    @Test
+    void memoryStaysBoundedWhileTheClientDoesNotRead(EmbeddedPostgres pg) throws Exception {
+        ByteBufAllocatorMetricProvider allocator = (ByteBufAllocatorMetricProvider) ByteBufAllocator.DEFAULT;
+        try (ProxyFixture proxy = ProxyFixture.to(pg.host(), pg.port()).start();
+                RawPgClient client = new RawPgClient(proxy.port())) {
+            client.setReceiveBuffer(64 * 1024);
+            assertReady(client.startup("memogate_trust", "demo"));
+            client.query("select repeat('m', 1000) from generate_series(1, 100000)"); // 100 MB of rows
+
+            // Let the server produce until every buffer on the way is full, sampling the proxy's memory.
+            long peak = 0;
+            for (int i = 0; i < 20; i++) {
+                Thread.sleep(100);
+                peak = Math.max(peak, allocator.metric().usedDirectMemory() + allocator.metric().usedHeapMemory());
+            }
+            assertThat(peak).as("proxy buffer memory while the client reads nothing").isLessThan(32 * MB);
+
+            long rows = 0;
+            Message message;
+            while ((message = client.read()).type() != 'Z') {
+                if (message.type() == 'D') {
+                    rows++;
+                }
+            }
+            assertThat(rows).isEqualTo(100_000);
+        }
+    }
+}
