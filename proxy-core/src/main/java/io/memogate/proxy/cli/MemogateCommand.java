@@ -1,5 +1,6 @@
 package io.memogate.proxy.cli;
 
+import io.memogate.proxy.config.ConfigException;
 import picocli.CommandLine;
 import picocli.CommandLine.Command;
 
@@ -20,7 +21,26 @@ public final class MemogateCommand implements Runnable {
         throw new CommandLine.ParameterException(spec.commandLine(), "a sub-command is required");
     }
 
+    /** Exit code for a configuration that cannot be used (picocli uses 2 for bad arguments too). */
+    static final int EXIT_BAD_CONFIGURATION = 2;
+
     public static void main(String[] args) {
-        System.exit(new CommandLine(new MemogateCommand()).execute(args));
+        System.exit(commandLine().execute(args));
+    }
+
+    /**
+     * The command line with Memogate's error handling: a configuration error prints its message, which
+     * names every problem's field, and no stack trace; anything else is a bug and keeps its trace.
+     */
+    static CommandLine commandLine() {
+        CommandLine commandLine = new CommandLine(new MemogateCommand());
+        commandLine.setExecutionExceptionHandler((error, command, parseResult) -> {
+            if (error instanceof ConfigException) {
+                command.getErr().println("memogate: " + error.getMessage());
+                return EXIT_BAD_CONFIGURATION;
+            }
+            throw error;
+        });
+        return commandLine;
     }
 }

@@ -1,0 +1,149 @@
+package io.memogate.proxy.cli;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import io.memogate.proxy.embedded.EmbeddedPostgres;
+import io.memogate.proxy.embedded.EmbeddedPostgresExtension;
+import io.memogate.proxy.embedded.TestUsers;
+import java.io.IOException;
+import java.net.ServerSocket;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.sql.Connection;
+import java.sql.DriverManager;
+import java.sql.ResultSet;
+import java.sql.Statement;
+import java.util.List;
+import java.util.concurrent.TimeUnit;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.ExtendWith;
+import org.junit.jupiter.api.io.TempDir;
+
+/**
+ * The packaged jar as a user starts it (what bin/memogate runs): `run` with a configuration file and
+ * `demo`, each connected to through the proxy, then stopped with SIGTERM as a service manager would.
+ */
+@ExtendWith(EmbeddedPostgresExtension.class)
+class CliIT {
+
+    private static final Path JAR = Path.of("target", "memogate.jar");
+
+    @Test
+    void runServesFromAConfigurationFileAndStopsOnSigterm(EmbeddedPostgres pg, @TempDir Path dir) throws Exception {
+        int port = freePort();
+        Path config = dir.resolve("memogate.yaml");
+        Files.writeString(config, """
+                listeners:
+                  - host: 127.0.0.1
+                    port: %d
+                backends:
+                  - name: main
+                    host: %s
+                    port: %d
+                    tls: { mode: disable }
+                limits:
+                  shutdownTimeout: 1s
+                """.formatted(port, pg.host(), pg.port()));
+        Path log = dir.resolve("memogate.log");
+        Process process = start(List.of("run", "--config", config.toString()), log);
+        Lines output = new Lines(log);
+        try {
+            output.await("listening on");
+            try (Connection connection = DriverManager.getConnection("jdbc:postgresql://127.0.0.1:" + port + "/demo",
+                    TestUsers.SCRAM_USER, TestUsers.SCRAM_PASSWORD);
+                    Statement statement = connection.createStatement();
+                    ResultSet rows = statement.executeQuery("select count(*) from sales")) {
+                rows.next();
+                assertThat(rows.getInt(1)).isPositive();
+            }
+        } finally {
+            process.destroy(); // SIGTERM
+        }
+        assertThat(process.waitFor(20, TimeUnit.SECONDS)).as("stopped after SIGTERM").isTrue();
+        output.await("stopped");
+    }
+
+    @Test
+    void demoPrintsWhereToConnectAndCleansUpOnSigterm(@TempDir Path dir) throws Exception {
+        Path log = dir.resolve("demo.log");
+        Process process = start(List.of("demo", "--port", "0"), log);
+        Lines output = new Lines(log);
+        Path dataDirectory;
+        try {
+            String proxyLine = output.await("proxy: ");
+            output.await("direct: ");
+            Matcher url = Pattern.compile("proxy: postgresql://memogate:memogate@127\\.0\\.0\\.1:(\\d+)/demo").matcher(proxyLine);
+            assertThat(url.find()).as(proxyLine).isTrue();
+            Matcher data = Pattern.compile("data in (\\S+)").matcher(output.seen());
+            assertThat(data.find()).as(output.seen()).isTrue();
+            dataDirectory = Path.of(data.group(1));
+            assertThat(dataDirectory).exists();
+            try (Connection connection = DriverManager.getConnection(
+                    "jdbc:postgresql://127.0.0.1:" + url.group(1) + "/demo", "memogate", "memogate");
+                    Statement statement = connection.createStatement();
+                    ResultSet rows = statement.executeQuery(
+                            "select count(*) from information_schema.tables where table_schema = 'public'")) {
+                rows.next();
+                assertThat(rows.getInt(1)).as("fact table and 20+ dimensions").isGreaterThan(20);
+            }
+        } finally {
+            process.destroy();
+        }
+        assertThat(process.waitFor(30, TimeUnit.SECONDS)).isTrue();
+        assertThat(dataDirectory).as("temporary files removed").doesNotExist();
+    }
+
+    private static Process start(List<String> arguments, Path output) throws IOException {
+        assertThat(JAR).as("the packaged jar (built in the package phase)").exists();
+        String java = ProcessHandle.current().info().command().orElse("java");
+        List<String> command = new java.util.ArrayList<>(List.of(java, "--enable-native-access=ALL-UNNAMED", "-jar",
+                JAR.toString()));
+        command.addAll(arguments);
+        return new ProcessBuilder(command).redirectErrorStream(true).redirectOutput(output.toFile()).start();
+    }
+
+    private static int freePort() throws IOException {
+        try (ServerSocket socket = new ServerSocket(0)) {
+            return socket.getLocalPort();
+        }
+    }
+
+    /**
+     * The process's output, redirected to a file and read as it grows. (Reading the pipe instead races
+     * with the JDK closing it when the process exits, losing the last lines.)
+     */
+    private static final class Lines {
+        private final Path file;
+        private final StringBuilder seen = new StringBuilder();
+        private int consumed;
+
+        Lines(Path file) {
+            this.file = file;
+        }
+
+        String await(String fragment) throws InterruptedException, IOException {
+            long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(60);
+            while (System.nanoTime() < deadline) {
+                String all = Files.exists(file) ? Files.readString(file, StandardCharsets.UTF_8) : "";
+                int end;
+                while ((end = all.indexOf('\n', consumed)) >= 0) {
+                    String line = all.substring(consumed, end);
+                    consumed = end + 1;
+                    seen.append(line).append('\n');
+                    if (line.contains(fragment)) {
+                        return line;
+                    }
+                }
+                Thread.sleep(50);
+            }
+            throw new AssertionError("no line with '" + fragment + "' in:\n" + seen);
+        }
+
+        String seen() {
+            return seen.toString();
+        }
+    }
+}
