@@ -49,6 +49,11 @@ public final class SecretKey {
         buf.writeBytes(bytes);
     }
 
+    /** Compares in constant time, so a cancel request cannot guess a secret byte by byte from timing. */
+    public boolean matches(SecretKey other) {
+        return java.security.MessageDigest.isEqual(bytes, other.bytes);
+    }
+
     @Override
     public boolean equals(Object other) {
         return other instanceof SecretKey that && Arrays.equals(bytes, that.bytes);

@@ -49,7 +49,7 @@ public final class CancelRegistry {
     /** The session a key belongs to; empty for an unknown process id or a wrong secret. */
     public Optional<Cancellable> lookup(int processId, SecretKey secret) {
         Entry entry = byProcessId.get(processId);
-        return entry != null && entry.key.equals(secret) ? Optional.of(entry.session) : Optional.empty();
+        return entry != null && entry.key.matches(secret) ? Optional.of(entry.session) : Optional.empty();
     }
 
     public int size() {
