@@ -15,7 +15,7 @@ final class BackendHandler extends ChannelInboundHandlerAdapter {
 
     @Override
     public void channelRead(ChannelHandlerContext ctx, Object msg) {
-        session.backendFrame((ByteBuf) msg);
+        session.backendRead((ByteBuf) msg);
     }
 
     @Override

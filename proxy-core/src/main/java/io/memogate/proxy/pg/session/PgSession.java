@@ -5,6 +5,7 @@ import io.memogate.proxy.admission.AdmittedStatement;
 import io.memogate.proxy.admission.ReleaseSignal;
 import io.memogate.proxy.admission.SessionInfo;
 import io.memogate.proxy.admission.StatementRequest;
+import io.memogate.proxy.pg.codec.MessageRunDecoder;
 import io.memogate.proxy.pg.message.MalformedMessageException;
 import io.memogate.proxy.pg.message.backend.BackendKeyData;
 import io.memogate.proxy.pg.message.backend.ErrorResponse;
@@ -234,30 +235,34 @@ public final class PgSession implements CancelRegistry.Cancellable {
 
     // ---- backend leg ------------------------------------------------------------------------------
 
-    void backendFrame(ByteBuf frame) {
-        if (state == State.CLOSED) {
-            frame.release();
-            return;
+    /**
+     * What the backend leg delivers: single frames during authentication (they may be rewritten), then
+     * runs of whole messages, already shown to {@link #inspectBackendMessage}, forwarded as they came.
+     */
+    void backendRead(ByteBuf messages) {
+        switch (state) {
+            case AUTHENTICATING -> startup.backendFrame(messages);
+            case READY -> client.write(messages, client.voidPromise());
+            default -> messages.release();
         }
-        if (state == State.AUTHENTICATING) {
-            startup.backendFrame(frame);
-            return;
-        }
-        switch (frame.getByte(frame.readerIndex())) {
+    }
+
+    /** Called for each server message of a run, in place, before the run is forwarded. */
+    void inspectBackendMessage(byte type, ByteBuf buf, int index, int length) {
+        switch (type) {
             case 'D' -> { } // DataRow: the common case, nothing to learn
             case 'T', 'C', 'I', 'G', 'H', 'W' -> tracker.firstResponse();
             case '2' -> tracker.bindComplete();
             case 'E' -> {
                 tracker.error();
-                closeExpected |= ErrorResponse.decode(frame).endsSession();
+                closeExpected |= ErrorResponse.decode(buf.slice(index, 1 + length)).endsSession();
             }
             case 'Z' -> {
-                transactionStatus = ReadyForQuery.decode(frame).status();
+                transactionStatus = ReadyForQuery.statusOf(buf.getByte(index + 5));
                 tracker.readyForQuery();
             }
             default -> { }
         }
-        client.write(frame, client.voidPromise());
     }
 
     void backendReadComplete() {
@@ -290,9 +295,15 @@ public final class PgSession implements CancelRegistry.Cancellable {
 
     // ---- authentication results (from StartupPhase) -------------------------------------------------
 
+    /**
+     * The first ReadyForQuery: from here on the server's messages are relayed in runs. The frame
+     * decoder is replaced in place; bytes it had buffered pass on to the new one.
+     */
     void authenticated(TransactionStatus status) {
         transactionStatus = status;
         state = State.READY;
+        backend.pipeline().replace(BackendConnector.FRAMER, BackendConnector.FRAMER,
+                new MessageRunDecoder(this::inspectBackendMessage, BackendConnector.MAX_BACKEND_FRAME_BYTES));
     }
 
     void serverKey(BackendKeyData key) {

@@ -1,0 +1,70 @@
+package io.memogate.proxy.pg.codec;
+
+import io.netty.buffer.ByteBuf;
+import io.netty.channel.ChannelHandlerContext;
+import io.netty.handler.codec.ByteToMessageDecoder;
+import io.netty.handler.codec.CorruptedFrameException;
+import io.netty.handler.codec.TooLongFrameException;
+import java.util.List;
+
+/**
+ * Relay framing for the server-to-client direction once a session is up: walks the typed messages in
+ * what was read, shows each one to an {@link Inspector} in place, and emits every complete message of
+ * the read as ONE retained slice. A 4-message answer (RowDescription, DataRow, CommandComplete,
+ * ReadyForQuery) costs one slice and one write instead of four, and nothing is copied; only a
+ * trailing partial message stays behind for the next read.
+ *
+ * <p>{@link PgFrameDecoders#typed} stays in use wherever a message may be rewritten or held (the
+ * client direction, and the server's authentication phase).
+ */
+public final class MessageRunDecoder extends ByteToMessageDecoder {
+
+    /** Sees each complete message before it is forwarded; must not move the buffer's indexes. */
+    @FunctionalInterface
+    public interface Inspector {
+        /**
+         * @param buf the buffer holding the message
+         * @param index where its type byte is
+         * @param length its length field (the body is {@code length - 4} bytes after the field)
+         */
+        void message(byte type, ByteBuf buf, int index, int length);
+    }
+
+    private static final int HEADER_BYTES = 5;
+
+    private final Inspector inspector;
+    private final int maxMessageBytes;
+
+    public MessageRunDecoder(Inspector inspector, int maxMessageBytes) {
+        this.inspector = inspector;
+        this.maxMessageBytes = maxMessageBytes;
+    }
+
+    @Override
+    protected void decode(ChannelHandlerContext ctx, ByteBuf in, List<Object> out) {
+        int start = in.readerIndex();
+        int end = in.writerIndex();
+        int position = start;
+        while (end - position >= HEADER_BYTES) {
+            int length = in.getInt(position + 1);
+            // On a broken stream, drop what is buffered before failing: the connection is closing, and
+            // decoding the same bytes again at close would fail again.
+            if (length < 4) {
+                in.skipBytes(in.readableBytes());
+                throw new CorruptedFrameException("message length " + length + " is less than 4");
+            }
+            if (length > maxMessageBytes) {
+                in.skipBytes(in.readableBytes());
+                throw new TooLongFrameException("message of " + length + " bytes exceeds " + maxMessageBytes);
+            }
+            if (end - position - 1 < length) {
+                break;
+            }
+            inspector.message(in.getByte(position), in, position, length);
+            position += 1 + length;
+        }
+        if (position > start) {
+            out.add(in.readRetainedSlice(position - start));
+        }
+    }
+}
