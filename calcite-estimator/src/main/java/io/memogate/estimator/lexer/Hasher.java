@@ -1,0 +1,60 @@
+package io.memogate.estimator.lexer;
+
+/**
+ * A small streaming 64-bit hash over chars: four chars are packed into one long and mixed with
+ * MurmurHash3's 64-bit block step, the length and its finalizer close it. A cache key needs few
+ * collisions and speed, not cryptographic strength; packing four chars per multiply chain keeps it at a
+ * fraction of FNV-1a's cost per character.
+ */
+final class Hasher {
+
+    static final long NORMALIZED_SEED = 0x9E3779B97F4A7C15L;
+    static final long OVERSIZED_SEED = 0xC2B2AE3D27D4EB4FL;
+
+    private static final long C1 = 0x87C37B91114253D5L;
+    private static final long C2 = 0x4CF5AD432745937FL;
+
+    private long h;
+    private long block;
+    private int inBlock;
+    private long length;
+
+    Hasher(long seed) {
+        this.h = seed;
+    }
+
+    void put(char c) {
+        block = (block << 16) | c;
+        length++;
+        if (++inBlock == 4) {
+            h = mix(h, block);
+            block = 0;
+            inBlock = 0;
+        }
+    }
+
+    void put(CharSequence s, int from, int to) {
+        for (int i = from; i < to; i++) {
+            put(s.charAt(i));
+        }
+    }
+
+    long finish() {
+        long x = inBlock > 0 ? mix(h, block) : h;
+        x ^= length;
+        x ^= x >>> 33;
+        x *= 0xFF51AFD7ED558CCDL;
+        x ^= x >>> 33;
+        x *= 0xC4CEB9FE1A85EC53L;
+        x ^= x >>> 33;
+        return x;
+    }
+
+    private static long mix(long h, long k) {
+        k *= C1;
+        k = Long.rotateLeft(k, 31);
+        k *= C2;
+        h ^= k;
+        return Long.rotateLeft(h, 27) * 5 + 0x52DCE729L;
+    }
+}
