@@ -33,10 +33,43 @@ final class Hasher {
         }
     }
 
+    /** Puts {@code s[from, to)}; the state lives in locals for the loop (this is the fingerprint's hot path). */
     void put(CharSequence s, int from, int to) {
-        for (int i = from; i < to; i++) {
-            put(s.charAt(i));
+        long hash = h;
+        long b = block;
+        int in = inBlock;
+        for (int p = from; p < to; p++) {
+            b = (b << 16) | s.charAt(p);
+            if (++in == 4) {
+                hash = mix(hash, b);
+                b = 0;
+                in = 0;
+            }
         }
+        h = hash;
+        block = b;
+        inBlock = in;
+        length += to - from;
+    }
+
+    /** As {@link #put(CharSequence, int, int)} with ASCII letters in lower case, as identifiers are folded. */
+    void putLowerCase(String s, int from, int to) {
+        long hash = h;
+        long b = block;
+        int in = inBlock;
+        for (int p = from; p < to; p++) {
+            char c = s.charAt(p);
+            b = (b << 16) | (c >= 'A' && c <= 'Z' ? c + ('a' - 'A') : c);
+            if (++in == 4) {
+                hash = mix(hash, b);
+                b = 0;
+                in = 0;
+            }
+        }
+        h = hash;
+        block = b;
+        inBlock = in;
+        length += to - from;
     }
 
     long finish() {

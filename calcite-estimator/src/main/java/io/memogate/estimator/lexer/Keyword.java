@@ -23,11 +23,15 @@ public enum Keyword {
     USING, VALUES, VERBOSE, VIEW, WHEN, WHERE, WINDOW, WITH, WITHIN, WORK, ZONE;
 
     private static final Keyword[] BY_ORDINAL = values();
-    private static final int MIN_LENGTH = 2;
     private static final int MAX_LENGTH = 15;
     private static final int MASK = 1023;
     /** Open addressing, ordinal per slot (0 = empty). Filled once here and never written again. */
     private static final short[] SLOTS = new short[MASK + 1];
+    /**
+     * Per initial letter, a bit per length some word of that initial has: most identifiers are rejected with
+     * this one load, before hashing. Filled once here and never written again.
+     */
+    private static final int[] LENGTHS_BY_INITIAL = new int[26];
 
     static {
         for (Keyword k : BY_ORDINAL) {
@@ -40,6 +44,7 @@ public enum Keyword {
                 slot = (slot + 1) & MASK;
             }
             SLOTS[slot] = (short) k.ordinal();
+            LENGTHS_BY_INITIAL[w.charAt(0) - 'a'] |= 1 << w.length();
         }
     }
 
@@ -53,7 +58,8 @@ public enum Keyword {
     /** The word {@code text[start, end)} spells, or {@link #NONE}. Constant time for words of other lengths. */
     static Keyword lookup(String text, int start, int end) {
         int length = end - start;
-        if (length < MIN_LENGTH || length > MAX_LENGTH) {
+        int initial = (text.charAt(start) | 0x20) - 'a'; // other characters than letters fall outside 0..25
+        if (length > MAX_LENGTH || initial < 0 || initial >= 26 || (LENGTHS_BY_INITIAL[initial] & (1 << length)) == 0) {
             return NONE;
         }
         int slot = hash(length, lower(text.charAt(start)), lower(text.charAt(start + 1)),

@@ -184,8 +184,13 @@ final class Normalizer {
     private void word(int i) {
         begin(TokenKind.IDENT);
         String s = ts.text();
-        for (int p = ts.start(i), e = ts.end(i); p < e; p++) {
-            put(Keyword.lower(s.charAt(p)));
+        int start = ts.start(i);
+        int end = ts.end(i);
+        hasher.putLowerCase(s, start, end);
+        if (out != null) {
+            for (int p = start; p < end; p++) {
+                out.append(Keyword.lower(s.charAt(p)));
+            }
         }
     }
 
@@ -214,9 +219,9 @@ final class Normalizer {
     }
 
     private void hashRaw(int start, int end) {
-        String s = ts.text();
-        for (int p = start; p < end; p++) {
-            put(s.charAt(p));
+        hasher.put(ts.text(), start, end);
+        if (out != null) {
+            out.append(ts.text(), start, end);
         }
     }
 
