@@ -254,7 +254,7 @@ final class Classifier {
         return simple(StatementKind.UTILITY);
     }
 
-    /** Index of the first {@code word} outside parentheses and brackets in [from, to), or -1. */
+    /** Index of the first {@code word} outside parentheses and brackets in [from, to), or -1; not after a dot. */
     private int depthZero(Keyword word, int from, int to) {
         int depth = 0;
         for (int i = from; i < to; i++) {
@@ -262,7 +262,7 @@ final class Classifier {
                 case LPAREN, LBRACKET -> depth++;
                 case RPAREN, RBRACKET -> depth = Math.max(0, depth - 1);
                 case IDENT -> {
-                    if (depth == 0 && ts.is(i, word)) {
+                    if (depth == 0 && ts.is(i, word) && !ts.is(i - 1, TokenKind.DOT)) {
                         return i;
                     }
                 }

@@ -141,6 +141,19 @@ class RelationBoundTest {
     }
 
     @Test
+    void keywordsUsedAsNamesDoNotHideRelations() {
+        // unreserved key words may be column names and aliases; after a dot any word is a name
+        assertThat(bound("select delete from t")).isEqualTo(1);
+        assertThat(bound("select rows from t, u")).isEqualTo(2);
+        assertThat(bound("select rows from")).isEqualTo(1);
+        assertThat(bound("select * from a join b on a.where = b.x, c")).isEqualTo(3);
+        assertThat(bound("select * from a set, b")).isEqualTo(2);
+        assertThat(bound("select * from a join b on a.set = b.set, c")).isEqualTo(3);
+        assertThat(bound("select t.from, t.table, t.join from t")).isEqualTo(1);
+        assertThat(bound("update set set set = 1 from a, b")).isEqualTo(3);
+    }
+
+    @Test
     void nestingDepthCountsParenthesesAndBrackets() {
         assertThat(RelationBound.of("select 1").maxNestingDepth()).isZero();
         assertThat(RelationBound.of("select ((1)), a[(2)]").maxNestingDepth()).isEqualTo(2);
