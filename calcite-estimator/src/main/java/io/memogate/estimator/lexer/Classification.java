@@ -13,8 +13,9 @@ import java.util.Optional;
  *     the same as kind for statements without a query
  * @param planned whether executing the statement makes the server's planner run (EXPLAIN without ANALYZE
  *     does; PREPARE does not, its EXECUTE does; {@code WITH NO DATA} does not)
- * @param queryToken index in the statement's tokens of the query's first token, -1 when the query is not in
- *     the text (EXECUTE, REFRESH MATERIALIZED VIEW) or there is none
+ * @param queryToken index of the query's first token among the statement's tokens (counted from the
+ *     statement's first token, as {@code tokens.lex(text, span.start(), span.end())} numbers them), -1 when
+ *     the query is not in the text (EXECUTE, REFRESH MATERIALIZED VIEW) or there is none
  * @param queryStart offset in the text of the query's first character, -1 likewise
  * @param queryEnd offset just past the query's last character (before {@code ) TO} of COPY, before
  *     {@code WITH [NO] DATA}), -1 likewise

@@ -2,6 +2,7 @@ package io.memogate.estimator.lexer;
 
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Objects;
 import java.util.Optional;
 
 /**
@@ -38,6 +39,8 @@ public final class LexicalAnalyzer {
 
     /** As {@link #analyze(String)}, with a token stream the calling thread owns; its contents are replaced. */
     public LexicalAnalysis analyze(String sql, TokenStream scratch) {
+        Objects.requireNonNull(sql, "sql");
+        Objects.requireNonNull(scratch, "scratch");
         Collector collector = new Collector(sql, scratch, maxStatementChars);
         StatementSplitter splitter = new StatementSplitter(sql, collector);
         List<StatementAnalysis> statements = new ArrayList<>(1);

@@ -34,6 +34,20 @@ public record StatementAnalysis(
         return classification.kind();
     }
 
+    /**
+     * True when admission has nothing to guard: the server plans nothing for the statement, or plans a query
+     * whose text names at most one relation (the paper's "small diagnostic queries proceed unblocked").
+     * False for EXECUTE and REFRESH MATERIALIZED VIEW, whose query is not in the text: the caller has to
+     * look at the prepared statement or the view. Views and functions the text names are expanded by the
+     * planner unseen, as {@link RelationBound} says.
+     */
+    public boolean skipsAdmission() {
+        if (!classification.isPlanned()) {
+            return true;
+        }
+        return classification.hasQueryText() && relationBound.atMostOneRelation();
+    }
+
     public int relations() {
         return relationBound.relations();
     }

@@ -64,6 +64,16 @@ class LexicalAnalyzerTest {
     }
 
     @Test
+    void whichStatementsSkipAdmission() {
+        String sql = "begin; set geqo = off; show work_mem; select 1; select * from t where id = $1; "
+                + "insert into t values (1); create table t2 (a int); "
+                + "select * from a, b; execute p(1); refresh materialized view mv; explain select * from a join b on true";
+        List<Boolean> skips = analyzer.analyze(sql).statements().stream().map(StatementAnalysis::skipsAdmission)
+                .toList();
+        assertThat(skips).containsExactly(true, true, true, true, true, true, true, false, false, false, false);
+    }
+
+    @Test
     void anEmptyTextHasNoStatements() {
         LexicalAnalysis analysis = analyzer.analyze(" /* nothing */ ");
         assertThat(analysis.isEmpty()).isTrue();
