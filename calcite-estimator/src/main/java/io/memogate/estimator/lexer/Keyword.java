@@ -24,61 +24,79 @@ public enum Keyword {
 
     private static final Keyword[] BY_ORDINAL = values();
     private static final int MAX_LENGTH = 15;
-    private static final int MASK = 1023;
+    private static final int MASK = 511;
     /** Open addressing, ordinal per slot (0 = empty). Filled once here and never written again. */
     private static final short[] SLOTS = new short[MASK + 1];
-    /**
-     * Per initial letter, a bit per length some word of that initial has: most identifiers are rejected with
-     * this one load, before hashing. Filled once here and never written again.
-     */
-    private static final int[] LENGTHS_BY_INITIAL = new int[26];
 
     static {
         for (Keyword k : BY_ORDINAL) {
             if (k == NONE) {
                 continue;
             }
-            String w = k.word;
-            int slot = hash(w.length(), w.charAt(0), w.charAt(1), w.charAt(w.length() - 1)) & MASK;
+            int slot = slot(k.tail, k.word.length());
             while (SLOTS[slot] != 0) {
                 slot = (slot + 1) & MASK;
             }
             SLOTS[slot] = (short) k.ordinal();
-            LENGTHS_BY_INITIAL[w.charAt(0) - 'a'] |= 1 << w.length();
         }
     }
 
     private final String word = name().toLowerCase(Locale.ROOT);
+    private final long tail = tail(word, 0, word.length());
 
     /** The word in lower case, as a fingerprint spells it. */
     public String word() {
         return word;
     }
 
-    /** The word {@code text[start, end)} spells, or {@link #NONE}. Constant time for words of other lengths. */
+    /** The word {@code text[start, end)} spells, or {@link #NONE}. */
     static Keyword lookup(String text, int start, int end) {
+        for (int p = start; p < end; p++) {
+            if (text.charAt(p) >= 128) {
+                return NONE;
+            }
+        }
+        return lookup(text, start, end, tail(text, start, end));
+    }
+
+    /**
+     * As {@link #lookup(String, int, int)} for an ASCII identifier whose {@link #tail} the lexer computed
+     * while scanning it: one hash and, nearly always, one comparison of a long.
+     */
+    static Keyword lookup(String text, int start, int end, long tail) {
         int length = end - start;
-        int initial = (text.charAt(start) | 0x20) - 'a'; // other characters than letters fall outside 0..25
-        if (length > MAX_LENGTH || initial < 0 || initial >= 26 || (LENGTHS_BY_INITIAL[initial] & (1 << length)) == 0) {
+        if (length > MAX_LENGTH) {
             return NONE;
         }
-        int slot = hash(length, lower(text.charAt(start)), lower(text.charAt(start + 1)),
-                lower(text.charAt(end - 1))) & MASK;
-        for (int code; (code = SLOTS[slot]) != 0; slot = (slot + 1) & MASK) {
+        for (int slot = slot(tail, length), code; (code = SLOTS[slot]) != 0; slot = (slot + 1) & MASK) {
             Keyword k = BY_ORDINAL[code];
-            if (k.word.length() == length && k.spelledBy(text, start)) {
+            if (k.tail == tail && k.word.length() == length && (length <= 8 || k.headSpelledBy(text, start))) {
                 return k;
             }
         }
         return NONE;
     }
 
+    /**
+     * The last eight characters of an ASCII identifier, one byte each, {@code | 0x20} so that upper and lower
+     * case letters agree (digits, {@code $} keep their value; {@code _} becomes 0x7F, which no identifier
+     * character is).
+     */
+    static long tail(String text, int start, int end) {
+        long tail = 0;
+        for (int p = start; p < end; p++) {
+            tail = (tail << 8) | ((text.charAt(p) | 0x20) & 0xFF);
+        }
+        return tail;
+    }
+
     static Keyword ofOrdinal(int ordinal) {
         return BY_ORDINAL[ordinal];
     }
 
-    private boolean spelledBy(String text, int start) {
-        for (int i = 0; i < word.length(); i++) {
+    /** The characters before the last eight, which the tail does not cover. */
+    private boolean headSpelledBy(String text, int start) {
+        for (int i = 0; i < word.length() - 8; i++) {
             if (lower(text.charAt(start + i)) != word.charAt(i)) {
                 return false;
             }
@@ -86,8 +104,8 @@ public enum Keyword {
         return true;
     }
 
-    private static int hash(int length, char first, char second, char last) {
-        return length * 0x9E37 ^ first * 0x3C1 ^ second * 0x65 ^ last * 7;
+    private static int slot(long tail, int length) {
+        return ((int) ((tail * 0x9E3779B97F4A7C15L) >>> 40) ^ length) & MASK;
     }
 
     static char lower(char c) {

@@ -193,16 +193,20 @@ public final class SqlLexer {
     private boolean identifier(int p) {
         final String s = text;
         final int n = limit;
-        int q = p + 1;
+        int q = p;
+        long tail = 0;
+        int all = 0;
         while (q < n) {
             char c = s.charAt(q);
             if (c < 128 && (CLASSES[c] & IDENT_PART) == 0) {
                 break;
             }
+            tail = (tail << 8) | ((c | 0x20) & 0xFF); // the key word lookup's key, see Keyword.tail
+            all |= c;
             q++;
         }
         kind = TokenKind.IDENT;
-        keyword = Keyword.lookup(s, p, q);
+        keyword = all < 128 ? Keyword.lookup(s, p, q, tail) : Keyword.NONE;
         start = p;
         end = q;
         pos = q;
