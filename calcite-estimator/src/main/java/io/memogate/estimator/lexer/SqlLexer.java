@@ -5,7 +5,7 @@ import java.util.Objects;
 /**
  * A cursor over the tokens of PostgreSQL text, written by hand after the server's own lexer
  * (src/backend/parser/scan.l) because it runs on every statement the proxy sees: one pass over the
- * characters, no regular expressions, no object per token ({@link #next()} updates three fields).
+ * characters, no regular expressions, no object per token ({@link #next()} updates a few fields).
  *
  * <p>Rules, from <a href="https://www.postgresql.org/docs/current/sql-syntax-lexical.html">SQL Syntax,
  * Lexical Structure</a>, with standard_conforming_strings on (the default since 9.1):
@@ -184,7 +184,7 @@ public final class SqlLexer {
                     return identifier(p);
                 }
                 if ((cls & OPERATOR_CHAR) != 0) {
-                    return operator(p);
+                    return OperatorScanner.operator(this, s, n, p);
                 }
                 return emit(TokenKind.OTHER, p, p + 1);
         }
@@ -211,48 +211,6 @@ public final class SqlLexer {
         end = q;
         pos = q;
         return true;
-    }
-
-    /** scan.l's {operator} rule; see the class comment. */
-    private boolean operator(int p) {
-        final String s = text;
-        final int n = limit;
-        int q = p + 1;
-        while (q < n && s.charAt(q) < 128 && (CLASSES[s.charAt(q)] & OPERATOR_CHAR) != 0) {
-            q++;
-        }
-        if (q - p > 1) {
-            for (int i = p + 1; i < q - 1; i++) {
-                char a = s.charAt(i);
-                char b = s.charAt(i + 1);
-                if ((a == '/' && b == '*') || (a == '-' && b == '-')) {
-                    q = i;
-                    break;
-                }
-            }
-            char last = s.charAt(q - 1);
-            if (q - p > 1 && (last == '+' || last == '-') && !hasNonSqlOperatorChar(p, q - 1)) {
-                do {
-                    q--;
-                } while (q - p > 1 && (s.charAt(q - 1) == '+' || s.charAt(q - 1) == '-'));
-            }
-        }
-        if (q - p == 1 && s.charAt(p) == '?') {
-            return emit(TokenKind.PLACEHOLDER, p, q);
-        }
-        return emit(TokenKind.OPERATOR, p, q);
-    }
-
-    private boolean hasNonSqlOperatorChar(int from, int to) {
-        for (int i = from; i < to; i++) {
-            switch (text.charAt(i)) {
-                case '~', '!', '@', '#', '^', '&', '|', '`', '?', '%':
-                    return true;
-                default:
-                    break;
-            }
-        }
-        return false;
     }
 
     /** Index of the newline ending a {@code --} comment (or the limit). */
@@ -306,6 +264,10 @@ public final class SqlLexer {
     /** An identifier character other than {@code $}: what may follow the first character of a dollar-quote tag. */
     static boolean isTagPart(char c) {
         return c >= 128 || (c != '$' && (CLASSES[c] & IDENT_PART) != 0);
+    }
+
+    static boolean isOperatorChar(char c) {
+        return c < 128 && (CLASSES[c] & OPERATOR_CHAR) != 0;
     }
 
     static boolean isDigit(char c) {
