@@ -1,0 +1,93 @@
+package io.memogate.estimator.lexer;
+
+/**
+ * A small streaming 64-bit hash over chars: four chars are packed into one long and mixed with
+ * MurmurHash3's 64-bit block step, the length and its finalizer close it. A cache key needs few
+ * collisions and speed, not cryptographic strength; packing four chars per multiply chain keeps it at a
+ * fraction of FNV-1a's cost per character.
+ */
+final class Hasher {
+
+    static final long NORMALIZED_SEED = 0x9E3779B97F4A7C15L;
+    static final long OVERSIZED_SEED = 0xC2B2AE3D27D4EB4FL;
+
+    private static final long C1 = 0x87C37B91114253D5L;
+    private static final long C2 = 0x4CF5AD432745937FL;
+
+    private long h;
+    private long block;
+    private int inBlock;
+    private long length;
+
+    Hasher(long seed) {
+        this.h = seed;
+    }
+
+    void put(char c) {
+        block = (block << 16) | c;
+        length++;
+        if (++inBlock == 4) {
+            h = mix(h, block);
+            block = 0;
+            inBlock = 0;
+        }
+    }
+
+    /** Puts {@code s[from, to)}; the state lives in locals for the loop (this is the fingerprint's hot path). */
+    void put(CharSequence s, int from, int to) {
+        long hash = h;
+        long b = block;
+        int in = inBlock;
+        for (int p = from; p < to; p++) {
+            b = (b << 16) | s.charAt(p);
+            if (++in == 4) {
+                hash = mix(hash, b);
+                b = 0;
+                in = 0;
+            }
+        }
+        h = hash;
+        block = b;
+        inBlock = in;
+        length += to - from;
+    }
+
+    /** As {@link #put(CharSequence, int, int)} with ASCII letters in lower case, as identifiers are folded. */
+    void putLowerCase(String s, int from, int to) {
+        long hash = h;
+        long b = block;
+        int in = inBlock;
+        for (int p = from; p < to; p++) {
+            char c = s.charAt(p);
+            b = (b << 16) | (c >= 'A' && c <= 'Z' ? c + ('a' - 'A') : c);
+            if (++in == 4) {
+                hash = mix(hash, b);
+                b = 0;
+                in = 0;
+            }
+        }
+        h = hash;
+        block = b;
+        inBlock = in;
+        length += to - from;
+    }
+
+    long finish() {
+        long x = inBlock > 0 ? mix(h, block) : h;
+        x ^= length;
+        x ^= x >>> 33;
+        x *= 0xFF51AFD7ED558CCDL;
+        x ^= x >>> 33;
+        x *= 0xC4CEB9FE1A85EC53L;
+        x ^= x >>> 33;
+        return x;
+    }
+
+    private static long mix(long h, long k) {
+        k *= C1;
+        k = Long.rotateLeft(k, 31);
+        k *= C2;
+        h ^= k;
+        return Long.rotateLeft(h, 27) * 5 + 0x52DCE729L;
+    }
+}

@@ -1,0 +1,99 @@
+package io.memogate.estimator.lexer;
+
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Objects;
+import java.util.Optional;
+
+/**
+ * The lexer's facade: splits a text into statements and, for each, classifies it, fingerprints it, bounds its
+ * relations and reads a setting change, lexing the text once. Work and memory are bounded: a statement
+ * longer than {@code maxStatementChars} keeps the tokens of its first {@code maxStatementChars} characters
+ * only and is fingerprinted by length and samples ({@link Fingerprint}); its relation bound is counted over
+ * all its tokens as they stream past, so a large statement never slips under the bypass threshold.
+ *
+ * <p>Thread-safe: an analyzer holds only its limit. {@link #analyze(String, TokenStream)} lets a thread
+ * reuse one token stream; {@link #analyze(String)} allocates one per call. Never throws on any text.
+ */
+public final class LexicalAnalyzer {
+
+    /** 1 MiB of characters. */
+    public static final int DEFAULT_MAX_STATEMENT_CHARS = 1 << 20;
+
+    private final int maxStatementChars;
+
+    public LexicalAnalyzer() {
+        this(DEFAULT_MAX_STATEMENT_CHARS);
+    }
+
+    public LexicalAnalyzer(int maxStatementChars) {
+        if (maxStatementChars < 1) {
+            throw new IllegalArgumentException("maxStatementChars must be at least 1, was " + maxStatementChars);
+        }
+        this.maxStatementChars = maxStatementChars;
+    }
+
+    public LexicalAnalysis analyze(String sql) {
+        return analyze(sql, new TokenStream());
+    }
+
+    /** As {@link #analyze(String)}, with a token stream the calling thread owns; its contents are replaced. */
+    public LexicalAnalysis analyze(String sql, TokenStream scratch) {
+        Objects.requireNonNull(sql, "sql");
+        Objects.requireNonNull(scratch, "scratch");
+        Collector collector = new Collector(sql, scratch, maxStatementChars);
+        StatementSplitter splitter = new StatementSplitter(sql, collector);
+        List<StatementAnalysis> statements = new ArrayList<>(1);
+        while (splitter.next()) {
+            statements.add(statement(sql, splitter.start(), splitter.end(), collector));
+            collector.reset();
+        }
+        return new LexicalAnalysis(statements, splitter.emptyStatements());
+    }
+
+    private StatementAnalysis statement(String sql, int start, int end, Collector collector) {
+        TokenStream tokens = collector.tokens;
+        boolean oversized = end - start > maxStatementChars;
+        Classification classification = Classification.of(tokens);
+        Fingerprint fingerprint = oversized ? Fingerprint.oversized(sql, start, end) : Fingerprint.of(tokens);
+        Optional<SettingChange> setting = switch (classification.kind()) {
+            case SET, RESET, SELECT -> SettingChange.of(tokens);
+            default -> Optional.empty();
+        };
+        return new StatementAnalysis(new StatementSpan(start, end), classification, fingerprint,
+                collector.counter.result(), setting, oversized);
+    }
+
+    /** Keeps a statement's tokens up to the limit and counts relations over all of them. */
+    private static final class Collector implements TokenSink {
+        private final String sql;
+        private final TokenStream tokens;
+        private final RelationCounter counter = new RelationCounter();
+        private final int maxChars;
+        private int first = -1;
+
+        Collector(String sql, TokenStream tokens, int maxChars) {
+            this.sql = sql;
+            this.tokens = tokens;
+            this.maxChars = maxChars;
+            tokens.reset(sql);
+        }
+
+        @Override
+        public void token(TokenKind kind, Keyword word, int start, int end) {
+            if (first < 0) {
+                first = start;
+            }
+            if (end - first <= maxChars) {
+                tokens.add(kind, word, start, end);
+            }
+            counter.token(kind, word, start, end);
+        }
+
+        void reset() {
+            tokens.reset(sql);
+            counter.reset();
+            first = -1;
+        }
+    }
+}

@@ -1,0 +1,98 @@
+package io.memogate.estimator.lexer;
+
+import java.util.Optional;
+
+/** The values of identifier and string tokens, as the server reads them, for names and setting values. */
+final class Literals {
+
+    private Literals() {
+    }
+
+    /** An identifier's name: unquoted in lower case, quoted as written; empty for other tokens. */
+    static Optional<String> identifier(TokenStream ts, int i) {
+        if (ts.is(i, TokenKind.IDENT)) {
+            return Optional.of(lower(ts.text(), ts.start(i), ts.end(i)));
+        }
+        if (ts.is(i, TokenKind.QUOTED_IDENT)) {
+            String t = ts.tokenText(i);
+            int open = t.indexOf('"');
+            return Optional.of(t.substring(open + 1, t.length() - 1).replace("\"\"", "\""));
+        }
+        return Optional.empty();
+    }
+
+    /** A dotted name {@code a.b.c} with its parts as {@link #identifier} reads them, and the token after it. */
+    record Name(String text, int after) {
+    }
+
+    static Optional<Name> qualifiedName(TokenStream ts, int i) {
+        Optional<String> part = identifier(ts, i);
+        if (part.isEmpty()) {
+            return Optional.empty();
+        }
+        StringBuilder name = new StringBuilder(part.get());
+        i++;
+        while (ts.is(i, TokenKind.DOT) && identifier(ts, i + 1).isPresent()) {
+            name.append('.').append(identifier(ts, i + 1).get());
+            i += 2;
+        }
+        return Optional.of(new Name(name.toString(), i));
+    }
+
+    /**
+     * The value of a string token: quotes removed, {@code ''} as one quote, continuation segments joined,
+     * backslash escapes of {@code E''} strings applied (the common single-character ones; others are kept
+     * as written). Dollar quotes lose their delimiters.
+     */
+    static String string(TokenStream ts, int i) {
+        String t = ts.tokenText(i);
+        if (ts.is(i, TokenKind.DOLLAR_STRING)) {
+            int tag = t.indexOf('$', 1) + 1;
+            return t.substring(tag, t.length() - tag);
+        }
+        boolean escapes = t.charAt(0) == 'e' || t.charAt(0) == 'E';
+        StringBuilder value = new StringBuilder(t.length());
+        boolean inside = false;
+        for (int p = t.indexOf('\''); p < t.length(); p++) {
+            char c = t.charAt(p);
+            if (!inside) {
+                // between continuation segments: whitespace and -- comments, which may hold a quote
+                if (c == '-' && p + 1 < t.length() && t.charAt(p + 1) == '-') {
+                    while (p + 1 < t.length() && t.charAt(p + 1) != '\n' && t.charAt(p + 1) != '\r') {
+                        p++;
+                    }
+                }
+                inside = c == '\'';
+            } else if (c == '\'' && p + 1 < t.length() && t.charAt(p + 1) == '\'') {
+                value.append('\'');
+                p++;
+            } else if (c == '\'') {
+                inside = false;
+            } else if (c == '\\' && escapes && p + 1 < t.length()) {
+                value.append(escaped(t.charAt(++p)));
+            } else {
+                value.append(c);
+            }
+        }
+        return value.toString();
+    }
+
+    private static char escaped(char c) {
+        return switch (c) {
+            case 'b' -> '\b';
+            case 'f' -> '\f';
+            case 'n' -> '\n';
+            case 'r' -> '\r';
+            case 't' -> '\t';
+            default -> c;
+        };
+    }
+
+    static String lower(String s, int start, int end) {
+        char[] chars = new char[end - start];
+        for (int p = start; p < end; p++) {
+            chars[p - start] = Keyword.lower(s.charAt(p));
+        }
+        return new String(chars);
+    }
+}

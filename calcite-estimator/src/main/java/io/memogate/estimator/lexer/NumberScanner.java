@@ -1,0 +1,92 @@
+package io.memogate.estimator.lexer;
+
+/**
+ * Numeric constants as PostgreSQL 16 reads them
+ * (<a href="https://www.postgresql.org/docs/current/sql-syntax-lexical.html#SQL-SYNTAX-CONSTANTS-NUMERIC">4.1.2.6</a>):
+ * {@code 42}, {@code 3.5}, {@code 4.}, {@code .5}, {@code 1e-3}, {@code 0x1F}, {@code 0o17}, {@code 0b101},
+ * {@code 1_000_000}. Each method returns the index just past what it accepted; what does not belong to
+ * the number (an exponent without digits, {@code ..} after an integer) is left for the next token.
+ */
+final class NumberScanner {
+
+    private NumberScanner() {
+    }
+
+    /** A number starting with a digit at p. */
+    static int number(String s, int n, int p) {
+        if (s.charAt(p) == '0' && p + 2 < n) {
+            int radix = switch (s.charAt(p + 1)) {
+                case 'x', 'X' -> 16;
+                case 'o', 'O' -> 8;
+                case 'b', 'B' -> 2;
+                default -> 0;
+            };
+            if (radix != 0) {
+                int q = radixDigits(s, n, p + 2, radix);
+                if (q > p + 2) {
+                    return q;
+                }
+                // "0x" without digits: PostgreSQL rejects it; here it is 0 followed by an identifier.
+            }
+        }
+        int q = decimalInteger(s, n, p);
+        if (q < n && s.charAt(q) == '.') {
+            if (q + 1 < n && s.charAt(q + 1) == '.') {
+                return q; // 1..10: an integer, then ".." (scan.l's numericfail)
+            }
+            q++;
+            if (q < n && SqlLexer.isDigit(s.charAt(q))) {
+                q = decimalInteger(s, n, q);
+            }
+        }
+        return exponent(s, n, q);
+    }
+
+    /** The digits after a leading point: {@code .5}, {@code .5e3}; p is the first digit. */
+    static int fraction(String s, int n, int p) {
+        return exponent(s, n, decimalInteger(s, n, p));
+    }
+
+    /** {@code digit (_? digit)*} starting with a digit at p. */
+    static int decimalInteger(String s, int n, int p) {
+        p++;
+        while (p < n) {
+            char c = s.charAt(p);
+            if (SqlLexer.isDigit(c)) {
+                p++;
+            } else if (c == '_' && p + 1 < n && SqlLexer.isDigit(s.charAt(p + 1))) {
+                p += 2;
+            } else {
+                break;
+            }
+        }
+        return p;
+    }
+
+    private static int radixDigits(String s, int n, int p, int radix) {
+        while (p < n) {
+            char c = s.charAt(p);
+            if (Character.digit(c, radix) >= 0 && c < 128) {
+                p++;
+            } else if (c == '_' && p + 1 < n && s.charAt(p + 1) < 128 && Character.digit(s.charAt(p + 1), radix) >= 0) {
+                p += 2;
+            } else {
+                break;
+            }
+        }
+        return p;
+    }
+
+    private static int exponent(String s, int n, int p) {
+        if (p < n && (s.charAt(p) == 'e' || s.charAt(p) == 'E')) {
+            int q = p + 1;
+            if (q < n && (s.charAt(q) == '+' || s.charAt(q) == '-')) {
+                q++;
+            }
+            if (q < n && SqlLexer.isDigit(s.charAt(q))) {
+                return decimalInteger(s, n, q);
+            }
+        }
+        return p;
+    }
+}

@@ -1,0 +1,141 @@
+package io.memogate.estimator.lexer;
+
+/**
+ * The quoted forms of PostgreSQL text: string constants, quoted identifiers and dollar quotes
+ * (<a href="https://www.postgresql.org/docs/current/sql-syntax-lexical.html#SQL-SYNTAX-CONSTANTS">4.1.2</a>).
+ * Each method scans one token starting at {@code start} and hands it to the lexer.
+ */
+final class QuotedScanner {
+
+    /** {@code '...'}, {@code N'...'}, {@code U&'...'}: {@code ''} is a quote. */
+    static final int STANDARD = 0;
+    /** {@code E'...'}: {@code ''} or backslash-anything. */
+    static final int ESCAPE = 1;
+    /** {@code B'...'}, {@code X'...'}: the first quote ends the body (scan.l's xb/xh states have no {@code ''}). */
+    static final int BITS = 2;
+
+    private QuotedScanner() {
+    }
+
+    static boolean string(SqlLexer lexer, String s, int n, int start, int body, int mode, TokenKind kind) {
+        int p = body;
+        while (true) {
+            int close = closingQuote(s, n, p, mode);
+            if (close < 0) {
+                return lexer.emit(TokenKind.UNTERMINATED, start, n);
+            }
+            int next = continuation(s, n, close + 1);
+            if (next < 0) {
+                return lexer.emit(kind, start, close + 1);
+            }
+            p = next + 1;
+        }
+    }
+
+    /** Index of the quote ending a string body that starts at p, or -1. */
+    private static int closingQuote(String s, int n, int p, int mode) {
+        if (mode == ESCAPE) {
+            while (p < n) {
+                char c = s.charAt(p);
+                if (c == '\\') {
+                    p += 2;
+                } else if (c != '\'') {
+                    p++;
+                } else if (p + 1 < n && s.charAt(p + 1) == '\'') {
+                    p += 2;
+                } else {
+                    return p;
+                }
+            }
+            return -1;
+        }
+        while (true) {
+            int q = s.indexOf('\'', p);
+            if (q < 0 || q >= n) {
+                return -1;
+            }
+            if (mode == STANDARD && q + 1 < n && s.charAt(q + 1) == '\'') {
+                p = q + 2;
+            } else {
+                return q;
+            }
+        }
+    }
+
+    /**
+     * Where a string continues after its closing quote: "two string constants that are only separated by
+     * whitespace with at least one newline are concatenated" (4.1.2.1). Only whitespace and {@code --}
+     * comments may stand between them (scan.l's whitespace_with_newline). Returns the continuing quote's
+     * index, or -1.
+     */
+    private static int continuation(String s, int n, int p) {
+        boolean newline = false;
+        while (p < n) {
+            char c = s.charAt(p);
+            if (c == '\n' || c == '\r') {
+                newline = true;
+                p++;
+            } else if (c == ' ' || c == '\t' || c == '\f' || c == '\u000B') {
+                p++;
+            } else if (c == '-' && p + 1 < n && s.charAt(p + 1) == '-') {
+                p += 2;
+                while (p < n && s.charAt(p) != '\n' && s.charAt(p) != '\r') {
+                    p++;
+                }
+            } else {
+                break;
+            }
+        }
+        return newline && p < n && s.charAt(p) == '\'' ? p : -1;
+    }
+
+    /** {@code "..."} or {@code U&"..."}: {@code ""} is a quote inside. */
+    static boolean identifier(SqlLexer lexer, String s, int n, int start, int body) {
+        int p = body;
+        while (true) {
+            int q = s.indexOf('"', p);
+            if (q < 0 || q >= n) {
+                return lexer.emit(TokenKind.UNTERMINATED, start, n);
+            }
+            if (q + 1 < n && s.charAt(q + 1) == '"') {
+                p = q + 2;
+            } else {
+                return lexer.emit(TokenKind.QUOTED_IDENT, start, q + 1);
+            }
+        }
+    }
+
+    /**
+     * A token starting with {@code $}: a parameter {@code $1}, a dollar quote {@code $tag$...$tag$}
+     * (4.1.2.4: the tag "follows the same rules as an unquoted identifier, except that it cannot contain a
+     * dollar sign"), or else a lone {@code $}, which PostgreSQL rejects.
+     */
+    static boolean dollar(SqlLexer lexer, String s, int n, int start) {
+        int p = start + 1;
+        if (p < n && SqlLexer.isDigit(s.charAt(p))) {
+            return lexer.emit(TokenKind.PARAM, start, NumberScanner.decimalInteger(s, n, p));
+        }
+        if (p < n && s.charAt(p) != '$') {
+            if (!SqlLexer.isIdentifierStart(s.charAt(p))) {
+                return lexer.emit(TokenKind.OTHER, start, start + 1);
+            }
+            p++;
+            while (p < n && SqlLexer.isTagPart(s.charAt(p))) {
+                p++;
+            }
+        }
+        if (p >= n || s.charAt(p) != '$') {
+            return lexer.emit(TokenKind.OTHER, start, start + 1);
+        }
+        int delimiter = p + 1 - start;
+        for (int q = p + 1; ; q++) {
+            q = s.indexOf('$', q);
+            if (q < 0 || q + delimiter > n) {
+                return lexer.emit(TokenKind.UNTERMINATED, start, n);
+            }
+            if (s.regionMatches(q, s, start, delimiter)) {
+                return lexer.emit(TokenKind.DOLLAR_STRING, start, q + delimiter);
+            }
+        }
+    }
+}

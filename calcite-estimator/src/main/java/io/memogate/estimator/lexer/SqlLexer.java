@@ -1,0 +1,296 @@
+package io.memogate.estimator.lexer;
+
+import java.util.Objects;
+
+/**
+ * A cursor over the tokens of PostgreSQL text, written by hand after the server's own lexer
+ * (src/backend/parser/scan.l) because it runs on every statement the proxy sees: one pass over the
+ * characters, no regular expressions, no object per token ({@link #next()} updates a few fields).
+ *
+ * <p>Rules, from <a href="https://www.postgresql.org/docs/current/sql-syntax-lexical.html">SQL Syntax,
+ * Lexical Structure</a>, with standard_conforming_strings on (the default since 9.1):
+ * <ul>
+ * <li>whitespace is space, tab, newline, carriage return, form feed and vertical tab; {@code --} comments
+ *     run to the end of the line and {@code /* *}{@code /} comments nest (4.1.5);</li>
+ * <li>a string constant continues over whitespace that holds a newline ({@code 'a'} newline {@code 'b'} is
+ *     {@code 'ab'}, 4.1.2.1); {@code E''} strings take backslash escapes, {@code B''} and {@code X''} have no
+ *     escapes at all; a dollar quote's tag is an identifier without {@code $}, so {@code $1} is a parameter;</li>
+ * <li>identifiers continue with letters, digits, {@code _}, {@code $} and every non-ASCII character;</li>
+ * <li>numbers follow PostgreSQL 16 (underscores, {@code 0x}/{@code 0o}/{@code 0b}); what PostgreSQL 15+
+ *     rejects as trailing junk ({@code 1e10e}, {@code 123abc}) is lexed as PostgreSQL 14 did: the number,
+ *     then an identifier;</li>
+ * <li>an operator is a run of {@code + - * / < > = ~ ! @ # % ^ & | ` ?}, cut before an embedded {@code --}
+ *     or {@code /*}, and a multi-character operator loses trailing {@code +}/{@code -} unless it holds one
+ *     of {@code ~ ! @ # % ^ & | ` ?} (4.1.3), so {@code =-1} is {@code =}, {@code -}, {@code 1};</li>
+ * <li>a {@code ?} is a {@link TokenKind#PLACEHOLDER} only when that operator rule leaves it as a
+ *     one-character operator ({@code a = ?}, {@code (?, ?)}); inside a longer run it stays part of the
+ *     operator, as the server reads it ({@code ?|}, {@code ?&}, {@code ?-|}, and also {@code =?}). A lone
+ *     {@code ?} could also be jsonb's key-exists operator; both read the same in a fingerprint.</li>
+ * </ul>
+ * Nothing throws: an unterminated quote, quoted identifier, dollar quote or comment becomes one
+ * {@link TokenKind#UNTERMINATED} token to the end, and any other character one {@link TokenKind#OTHER}.
+ * A lexer is used by one thread; it holds no state beyond its position.
+ */
+public final class SqlLexer {
+
+    private static final byte SPACE = 1;
+    private static final byte IDENT_START = 2;
+    private static final byte IDENT_PART = 4;
+    private static final byte DIGIT = 8;
+    private static final byte OPERATOR_CHAR = 16;
+    /** Classes of the ASCII characters; every character from 0x80 up is an identifier character. */
+    private static final byte[] CLASSES = classes();
+
+    private final String text;
+    private final int limit;
+    private int pos;
+
+    private TokenKind kind = TokenKind.OTHER;
+    private Keyword keyword = Keyword.NONE;
+    private int start;
+    private int end;
+
+    public SqlLexer(String text) {
+        this(text, 0, text.length());
+    }
+
+    /** Lexes {@code text[from, to)} only; offsets stay those of the whole text. */
+    public SqlLexer(String text, int from, int to) {
+        Objects.checkFromToIndex(from, to, text.length());
+        this.text = text;
+        this.limit = to;
+        this.pos = from;
+    }
+
+    /** All tokens of {@code text}. */
+    public static TokenStream tokenize(String text) {
+        TokenStream tokens = new TokenStream();
+        tokens.lex(text, 0, text.length());
+        return tokens;
+    }
+
+    /** Moves to the next token; false at the end of the text. */
+    public boolean next() {
+        final String s = text;
+        final int n = limit;
+        int p = pos;
+        while (p < n) {
+            char c = s.charAt(p);
+            if (c < 128 && (CLASSES[c] & SPACE) != 0) {
+                p++;
+            } else if (c == '-' && p + 1 < n && s.charAt(p + 1) == '-') {
+                p = lineEnd(p + 2);
+            } else if (c == '/' && p + 1 < n && s.charAt(p + 1) == '*') {
+                int e = blockCommentEnd(p + 2);
+                if (e < 0) {
+                    return emit(TokenKind.UNTERMINATED, p, n);
+                }
+                p = e;
+            } else {
+                return token(p, c);
+            }
+        }
+        pos = n;
+        return false;
+    }
+
+    public TokenKind kind() {
+        return kind;
+    }
+
+    /** The word an {@link TokenKind#IDENT} spells, {@link Keyword#NONE} for other words and other tokens. */
+    public Keyword keyword() {
+        return keyword;
+    }
+
+    /** Offset of the token's first character in the text. */
+    public int start() {
+        return start;
+    }
+
+    /** Offset just past the token's last character. */
+    public int end() {
+        return end;
+    }
+
+    private boolean token(int p, char c) {
+        final String s = text;
+        final int n = limit;
+        if (c >= 128) {
+            return identifier(p);
+        }
+        char c1 = p + 1 < n ? s.charAt(p + 1) : 0;
+        switch (c) {
+            case '\'':
+                return QuotedScanner.string(this, s, n, p, p + 1, QuotedScanner.STANDARD, TokenKind.STRING);
+            case '"':
+                return QuotedScanner.identifier(this, s, n, p, p + 1);
+            case '$':
+                return QuotedScanner.dollar(this, s, n, p);
+            case '(':
+                return emit(TokenKind.LPAREN, p, p + 1);
+            case ')':
+                return emit(TokenKind.RPAREN, p, p + 1);
+            case '[':
+                return emit(TokenKind.LBRACKET, p, p + 1);
+            case ']':
+                return emit(TokenKind.RBRACKET, p, p + 1);
+            case ',':
+                return emit(TokenKind.COMMA, p, p + 1);
+            case ';':
+                return emit(TokenKind.SEMICOLON, p, p + 1);
+            case '.':
+                if (c1 >= '0' && c1 <= '9') {
+                    return emit(TokenKind.NUMBER, p, NumberScanner.fraction(s, n, p + 1));
+                }
+                return c1 == '.' ? emit(TokenKind.DOT_DOT, p, p + 2) : emit(TokenKind.DOT, p, p + 1);
+            case ':':
+                if (c1 == ':') {
+                    return emit(TokenKind.TYPECAST, p, p + 2);
+                }
+                return c1 == '=' ? emit(TokenKind.COLON_EQUALS, p, p + 2) : emit(TokenKind.COLON, p, p + 1);
+            case 'e', 'E':
+                if (c1 == '\'') {
+                    return QuotedScanner.string(this, s, n, p, p + 2, QuotedScanner.ESCAPE, TokenKind.STRING);
+                }
+                return identifier(p);
+            case 'b', 'B', 'x', 'X':
+                if (c1 == '\'') {
+                    return QuotedScanner.string(this, s, n, p, p + 2, QuotedScanner.BITS, TokenKind.BIT_STRING);
+                }
+                return identifier(p);
+            case 'n', 'N':
+                if (c1 == '\'') {
+                    return QuotedScanner.string(this, s, n, p, p + 2, QuotedScanner.STANDARD, TokenKind.STRING);
+                }
+                return identifier(p);
+            case 'u', 'U':
+                if (c1 == '&' && p + 2 < n) {
+                    char c2 = s.charAt(p + 2);
+                    if (c2 == '\'') {
+                        return QuotedScanner.string(this, s, n, p, p + 3, QuotedScanner.STANDARD, TokenKind.STRING);
+                    }
+                    if (c2 == '"') {
+                        return QuotedScanner.identifier(this, s, n, p, p + 3);
+                    }
+                }
+                return identifier(p);
+            default:
+                byte cls = CLASSES[c];
+                if ((cls & DIGIT) != 0) {
+                    return emit(TokenKind.NUMBER, p, NumberScanner.number(s, n, p));
+                }
+                if ((cls & IDENT_START) != 0) {
+                    return identifier(p);
+                }
+                if ((cls & OPERATOR_CHAR) != 0) {
+                    return OperatorScanner.operator(this, s, n, p);
+                }
+                return emit(TokenKind.OTHER, p, p + 1);
+        }
+    }
+
+    private boolean identifier(int p) {
+        final String s = text;
+        final int n = limit;
+        int q = p;
+        long tail = 0;
+        int all = 0;
+        while (q < n) {
+            char c = s.charAt(q);
+            if (c < 128 && (CLASSES[c] & IDENT_PART) == 0) {
+                break;
+            }
+            tail = (tail << 8) | ((c | 0x20) & 0xFF); // the key word lookup's key, see Keyword.tail
+            all |= c;
+            q++;
+        }
+        kind = TokenKind.IDENT;
+        keyword = all < 128 ? Keyword.lookup(s, p, q, tail) : Keyword.NONE;
+        start = p;
+        end = q;
+        pos = q;
+        return true;
+    }
+
+    /** Index of the newline ending a {@code --} comment (or the limit). */
+    private int lineEnd(int p) {
+        final String s = text;
+        while (p < limit) {
+            char c = s.charAt(p);
+            if (c == '\n' || c == '\r') {
+                return p;
+            }
+            p++;
+        }
+        return limit;
+    }
+
+    /** Index just past the {@code *}{@code /} closing a block comment opened before p, or -1. */
+    private int blockCommentEnd(int p) {
+        final String s = text;
+        final int n = limit;
+        int depth = 1;
+        while (p < n - 1) {
+            char c = s.charAt(p);
+            if (c == '*' && s.charAt(p + 1) == '/') {
+                p += 2;
+                if (--depth == 0) {
+                    return p;
+                }
+            } else if (c == '/' && s.charAt(p + 1) == '*') {
+                p += 2;
+                depth++;
+            } else {
+                p++;
+            }
+        }
+        return -1;
+    }
+
+    boolean emit(TokenKind kind, int start, int end) {
+        this.kind = kind;
+        this.keyword = Keyword.NONE;
+        this.start = start;
+        this.end = end;
+        this.pos = end;
+        return true;
+    }
+
+    static boolean isIdentifierStart(char c) {
+        return c >= 128 || (CLASSES[c] & IDENT_START) != 0;
+    }
+
+    /** An identifier character other than {@code $}: what may follow the first character of a dollar-quote tag. */
+    static boolean isTagPart(char c) {
+        return c >= 128 || (c != '$' && (CLASSES[c] & IDENT_PART) != 0);
+    }
+
+    static boolean isOperatorChar(char c) {
+        return c < 128 && (CLASSES[c] & OPERATOR_CHAR) != 0;
+    }
+
+    static boolean isDigit(char c) {
+        return c >= '0' && c <= '9';
+    }
+
+    private static byte[] classes() {
+        byte[] classes = new byte[128];
+        for (char c : " \t\n\r\f\u000B".toCharArray()) {
+            classes[c] = SPACE;
+        }
+        for (char c = 'a'; c <= 'z'; c++) {
+            classes[c] = IDENT_START | IDENT_PART;
+            classes[Character.toUpperCase(c)] = IDENT_START | IDENT_PART;
+        }
+        classes['_'] = IDENT_START | IDENT_PART;
+        classes['$'] = IDENT_PART;
+        for (char c = '0'; c <= '9'; c++) {
+            classes[c] = DIGIT | IDENT_PART;
+        }
+        for (char c : "~!@#^&|`?+-*/%<>=".toCharArray()) {
+            classes[c] = OPERATOR_CHAR;
+        }
+        return classes;
+    }
+}

@@ -1,0 +1,58 @@
+package io.memogate.estimator.lexer;
+
+import java.util.Objects;
+import java.util.Optional;
+
+/**
+ * What the lexical analysis found out about one statement of a text.
+ *
+ * @param span where the statement lies in the analysed text (without its semicolon)
+ * @param classification its kind and where its planned query lies
+ * @param fingerprint the estimate cache's key
+ * @param relationBound the upper bound of relations and the nesting depth
+ * @param settingChange the setting it changes, if it is a SET, RESET or set_config
+ * @param oversized longer than the analyzer's maximum: fingerprinted by length and samples, classified from
+ *     the tokens of its first maximum characters; the relation bound still covers every token
+ */
+public record StatementAnalysis(
+        StatementSpan span,
+        Classification classification,
+        Fingerprint fingerprint,
+        RelationBound relationBound,
+        Optional<SettingChange> settingChange,
+        boolean oversized) {
+
+    public StatementAnalysis {
+        Objects.requireNonNull(span, "span");
+        Objects.requireNonNull(classification, "classification");
+        Objects.requireNonNull(fingerprint, "fingerprint");
+        Objects.requireNonNull(relationBound, "relationBound");
+        Objects.requireNonNull(settingChange, "settingChange");
+    }
+
+    public StatementKind kind() {
+        return classification.kind();
+    }
+
+    /**
+     * True when admission has nothing to guard: the server plans nothing for the statement, or plans a query
+     * whose text names at most one relation (the paper's "small diagnostic queries proceed unblocked").
+     * False for EXECUTE and REFRESH MATERIALIZED VIEW, whose query is not in the text: the caller has to
+     * look at the prepared statement or the view. Views and functions the text names are expanded by the
+     * planner unseen, as {@link RelationBound} says.
+     */
+    public boolean skipsAdmission() {
+        if (!classification.isPlanned()) {
+            return true;
+        }
+        return classification.hasQueryText() && relationBound.atMostOneRelation();
+    }
+
+    public int relations() {
+        return relationBound.relations();
+    }
+
+    public int maxNestingDepth() {
+        return relationBound.maxNestingDepth();
+    }
+}

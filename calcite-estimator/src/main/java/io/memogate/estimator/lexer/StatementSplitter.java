@@ -1,0 +1,155 @@
+package io.memogate.estimator.lexer;
+
+import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.List;
+
+/**
+ * Splits text into statements at top-level semicolons the way psql does (src/fe_utils/psqlscan.l): not
+ * inside strings, quoted identifiers, dollar quotes or comments (the lexer sees to that), not inside
+ * parentheses, and not inside the body of a SQL-standard function
+ * ({@code CREATE [OR REPLACE] FUNCTION|PROCEDURE ... BEGIN ATOMIC ...; ...; END}). For the last rule psql
+ * uses a heuristic, copied here so that both agree: when the statement's first identifiers are
+ * {@code CREATE [OR REPLACE] FUNCTION|PROCEDURE}, every {@code BEGIN} outside parentheses opens a block,
+ * {@code CASE} inside a block opens one too (it also ends with {@code END}), and {@code END} closes one.
+ *
+ * <p>A segment without tokens (only whitespace and comments) is an empty statement: not returned, but
+ * counted. What follows the last semicolon is a statement only if it has tokens; a text without any token
+ * and without a semicolon is one empty statement.
+ *
+ * <p>Used as a cursor, {@link #next()} hands the statement's tokens to a sink while it scans, so the text is
+ * lexed once however the statements are then analysed.
+ */
+public final class StatementSplitter {
+
+    private final SqlLexer lexer;
+    private final TokenSink sink;
+    private int start;
+    private int end;
+    private int empty;
+    private boolean sawSemicolon;
+    private boolean done;
+
+    // psql's per-statement state
+    private int parenDepth;
+    private int blockDepth;
+    private int identifiers;
+    private final Keyword[] leading = new Keyword[4];
+
+    /** The statements of {@code text}. */
+    public static Split split(String text) {
+        StatementSplitter splitter = new StatementSplitter(text, TokenSink.NONE);
+        List<StatementSpan> spans = new ArrayList<>();
+        while (splitter.next()) {
+            spans.add(new StatementSpan(splitter.start(), splitter.end()));
+        }
+        return new Split(spans, splitter.emptyStatements());
+    }
+
+    StatementSplitter(String text, TokenSink sink) {
+        this.lexer = new SqlLexer(text);
+        this.sink = sink;
+    }
+
+    /** Scans to the end of the next statement that has tokens; false when there is none. */
+    boolean next() {
+        if (done) {
+            return false;
+        }
+        resetStatement();
+        int first = -1;
+        int last = -1;
+        while (lexer.next()) {
+            TokenKind kind = lexer.kind();
+            if (kind == TokenKind.SEMICOLON && parenDepth == 0 && blockDepth == 0) {
+                sawSemicolon = true;
+                if (first >= 0) {
+                    start = first;
+                    end = last;
+                    return true;
+                }
+                empty++;
+                resetStatement();
+                continue;
+            }
+            if (kind == TokenKind.LPAREN) {
+                parenDepth++;
+            } else if (kind == TokenKind.RPAREN) {
+                parenDepth = Math.max(0, parenDepth - 1);
+            } else if (kind == TokenKind.IDENT) {
+                identifier(lexer.keyword());
+            }
+            if (first < 0) {
+                first = lexer.start();
+            }
+            last = lexer.end();
+            sink.token(kind, lexer.keyword(), lexer.start(), last);
+        }
+        done = true;
+        if (first >= 0) {
+            start = first;
+            end = last;
+            return true;
+        }
+        if (!sawSemicolon) {
+            empty++;
+        }
+        return false;
+    }
+
+    int start() {
+        return start;
+    }
+
+    int end() {
+        return end;
+    }
+
+    int emptyStatements() {
+        return empty;
+    }
+
+    private void identifier(Keyword word) {
+        if (identifiers < leading.length) {
+            leading[identifiers] = word;
+        }
+        identifiers++;
+        if (parenDepth == 0 && definesFunction()) {
+            switch (word) {
+                case BEGIN -> blockDepth++;
+                case CASE -> blockDepth += blockDepth > 0 ? 1 : 0;
+                case END -> blockDepth -= blockDepth > 0 ? 1 : 0;
+                default -> { }
+            }
+        }
+    }
+
+    /** psqlscan.l: the first identifiers are CREATE [OR REPLACE] FUNCTION|PROCEDURE. */
+    private boolean definesFunction() {
+        if (leading[0] != Keyword.CREATE) {
+            return false;
+        }
+        if (routine(leading[1])) {
+            return true;
+        }
+        return leading[1] == Keyword.OR && leading[2] == Keyword.REPLACE && routine(leading[3]);
+    }
+
+    private static boolean routine(Keyword word) {
+        return word == Keyword.FUNCTION || word == Keyword.PROCEDURE;
+    }
+
+    private void resetStatement() {
+        parenDepth = 0;
+        blockDepth = 0;
+        identifiers = 0;
+        Arrays.fill(leading, Keyword.NONE);
+    }
+
+    /** The statements of a text and how many empty ones were dropped. */
+    public record Split(List<StatementSpan> statements, int emptyStatements) {
+        public Split {
+            statements = List.copyOf(statements);
+        }
+    }
+}

@@ -1,0 +1,140 @@
+package io.memogate.estimator.lexer;
+
+import java.util.Arrays;
+
+/**
+ * Tokens of one text as parallel primitive arrays (kind, word, start, end): no object per token, and
+ * reusable with {@link #lex} so a caller that keeps one per thread allocates nothing once the arrays have
+ * grown to its statements. Indexes run from 0 to {@link #size()}; offsets are into {@link #text()}.
+ * Not thread-safe: confine a stream to one thread; what is computed from it ({@link Fingerprint},
+ * {@link Classification}, ...) is immutable.
+ */
+public final class TokenStream {
+
+    private static final int INITIAL_CAPACITY = 64;
+
+    private String text = "";
+    private byte[] kinds;
+    private short[] words;
+    private int[] starts;
+    private int[] ends;
+    private int size;
+
+    public TokenStream() {
+        this(INITIAL_CAPACITY);
+    }
+
+    public TokenStream(int capacity) {
+        int c = Math.max(capacity, 4);
+        kinds = new byte[c];
+        words = new short[c];
+        starts = new int[c];
+        ends = new int[c];
+    }
+
+    /** The tokens of the whole text. */
+    public static TokenStream of(String text) {
+        return SqlLexer.tokenize(text);
+    }
+
+    /** Replaces the contents with the tokens of {@code text[from, to)}. */
+    public void lex(String text, int from, int to) {
+        reset(text);
+        SqlLexer lexer = new SqlLexer(text, from, to);
+        while (lexer.next()) {
+            add(lexer.kind(), lexer.keyword(), lexer.start(), lexer.end());
+        }
+    }
+
+    /** Empties the stream; tokens of {@code text} follow through {@link #add}. */
+    void reset(String text) {
+        this.text = text;
+        this.size = 0;
+    }
+
+    void add(TokenKind kind, Keyword word, int start, int end) {
+        if (size == kinds.length) {
+            int c = size * 2;
+            kinds = Arrays.copyOf(kinds, c);
+            words = Arrays.copyOf(words, c);
+            starts = Arrays.copyOf(starts, c);
+            ends = Arrays.copyOf(ends, c);
+        }
+        kinds[size] = (byte) kind.ordinal();
+        words[size] = (short) word.ordinal();
+        starts[size] = start;
+        ends[size] = end;
+        size++;
+    }
+
+    public String text() {
+        return text;
+    }
+
+    public int size() {
+        return size;
+    }
+
+    public TokenKind kind(int i) {
+        return TokenKind.ofOrdinal(kinds[checked(i)]);
+    }
+
+    public Keyword keyword(int i) {
+        return Keyword.ofOrdinal(words[checked(i)]);
+    }
+
+    public int start(int i) {
+        return starts[checked(i)];
+    }
+
+    public int end(int i) {
+        return ends[checked(i)];
+    }
+
+    /** True when token i exists and is of this kind. */
+    public boolean is(int i, TokenKind kind) {
+        return i >= 0 && i < size && kinds[i] == kind.ordinal();
+    }
+
+    /** True when token i exists and is this word. */
+    public boolean is(int i, Keyword word) {
+        return i >= 0 && i < size && words[i] == word.ordinal();
+    }
+
+    /**
+     * True when token i is an unquoted identifier spelling {@code lowerCaseWord} in any case: for words
+     * that are not a {@link Keyword}, without allocating.
+     */
+    public boolean isWord(int i, String lowerCaseWord) {
+        if (!is(i, TokenKind.IDENT) || ends[i] - starts[i] != lowerCaseWord.length()) {
+            return false;
+        }
+        for (int k = 0, p = starts[i]; k < lowerCaseWord.length(); k++, p++) {
+            if (Keyword.lower(text.charAt(p)) != lowerCaseWord.charAt(k)) {
+                return false;
+            }
+        }
+        return true;
+    }
+
+    /** The token's text as written (allocates: for messages and tests). */
+    public String tokenText(int i) {
+        return text.substring(start(i), end(i));
+    }
+
+    private int checked(int i) {
+        if (i < 0 || i >= size) {
+            throw new IndexOutOfBoundsException("token " + i + " of " + size);
+        }
+        return i;
+    }
+
+    @Override
+    public String toString() {
+        StringBuilder b = new StringBuilder();
+        for (int i = 0; i < size; i++) {
+            b.append(i == 0 ? "" : " ").append(kind(i)).append('[').append(tokenText(i)).append(']');
+        }
+        return b.toString();
+    }
+}
