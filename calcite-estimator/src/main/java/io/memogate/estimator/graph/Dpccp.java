@@ -8,13 +8,13 @@ package io.memogate.estimator.graph;
  *
  * <p>EnumerateCsg starts from each vertex {@code i} in descending order and, with the exclusion set
  * {@code B_i = {v_j | j <= i}}, visits every connected set whose smallest vertex is {@code i}; for each
- * such {@code S1}, EnumerateCmp visits every connected {@code S2} linked to {@code S1} whose vertices
- * are all above {@code min(S1)} and outside its neighbourhood's already-excluded part. Each unordered
- * pair is visited once. Any numbering is correct for counting; the caller numbers the vertices so that
- * after start vertex {@code i} is done the count so far is exactly the pair count of the subgraph
- * induced by {@code {i..n-1}} (every pair visited so far lies inside it, and every pair inside it has
- * its smallest vertex there). Those prefix counts are what {@link Extrapolation} grows from when the
- * budget runs out.
+ * such {@code S1}, EnumerateCmp visits every connected {@code S2} adjacent to {@code S1} and disjoint
+ * from {@code S1 ∪ B_min(S1)}, that is, with all its vertices above {@code min(S1)}. So each unordered
+ * pair is visited once, from the side holding the smaller vertex. Any numbering is correct for
+ * counting; the caller numbers the vertices so that after start vertex {@code i} is done the count so
+ * far is exactly the pair count of the subgraph induced by {@code {i..n-1}} (every pair visited so far
+ * lies inside it, and every pair inside it has its smallest vertex there). Those prefix counts are
+ * what {@link Extrapolation} grows from when the budget runs out.
  *
  * <p>One instance per count: the running totals are fields only to keep the recursion's signatures
  * short.

@@ -48,8 +48,8 @@ final class Extrapolation {
     static double estimate(double[] ball, int completed, int n, double counted, double unseenCycles) {
         double ceiling = cliquePairs(n);
         if (completed < 4) {
-            // Fewer than three growth steps: nothing to extrapolate from, and the budget ran out on a
-            // tiny part, so the graph is dense. The clique count is the only safe answer.
+            // Too little counted to see how the graph grows, and the budget ran out on a tiny part of
+            // it, so it is dense. The clique count is the only safe answer.
             return ceiling;
         }
         int first = Math.max(4, completed - WINDOW + 1);
@@ -69,7 +69,8 @@ final class Extrapolation {
                 ? Math.pow((double) n / completed, maxExponent)
                 : Math.pow(maxRatio, n - completed);
         double estimate = ball[completed] * growth * Math.pow(CYCLE_FACTOR, unseenCycles);
-        // 0 * infinity (an overflowing factor on an empty ball) is NaN: fall back to the ceiling.
+        // A connected ball of 4 or more has pairs, so 0 * infinity = NaN cannot arise; if it did,
+        // the ceiling is the safe answer.
         return Double.isNaN(estimate) ? ceiling : Math.min(Math.max(estimate, counted), ceiling);
     }
 

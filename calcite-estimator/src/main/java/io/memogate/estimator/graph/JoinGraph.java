@@ -101,7 +101,7 @@ public final class JoinGraph {
         if (!fitsMask()) {
             throw new IllegalStateException("a join graph of " + size() + " relations has no long bitmasks");
         }
-        return adjacency[vertex].length == 0 ? 0 : adjacency[vertex][0];
+        return adjacency[vertex][0];
     }
 
     /** The connected components, each as ascending vertices, ordered by their smallest vertex. */
