@@ -2,13 +2,9 @@ package io.memogate.estimator.graph;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-import java.io.BufferedReader;
-import java.io.IOException;
-import java.io.InputStreamReader;
-import java.nio.charset.StandardCharsets;
+import io.memogate.estimator.PlannerMemoryMeasurements;
 import java.util.ArrayList;
 import java.util.List;
-import java.util.Objects;
 import java.util.Random;
 import java.util.stream.Stream;
 import org.junit.jupiter.api.Test;
@@ -63,13 +59,13 @@ class CsgCmpCounterTest {
     }
 
     @Test
-    void theDataFilesCcpPairsAreTheClosedFormsAndTheCounts() throws IOException {
-        List<String[]> rows = measuredRows();
+    void theDataFilesCcpPairsAreTheClosedFormsAndTheCounts() {
+        List<PlannerMemoryMeasurements.Row> rows = PlannerMemoryMeasurements.rows();
         assertThat(rows).hasSize(23);
-        for (String[] row : rows) {
-            Shapes shape = Shapes.named(row[0]);
-            int n = Integer.parseInt(row[1]);
-            double ccpPairs = Double.parseDouble(row[2]);
+        for (PlannerMemoryMeasurements.Row row : rows) {
+            Shapes shape = Shapes.named(row.shape());
+            int n = row.n();
+            double ccpPairs = row.ccpPairs();
             assertThat(shape.pairs(n)).as("%s of %d", shape, n).isEqualTo(ccpPairs);
             assertThat(counter.count(shape.graph(n)).pairs()).as("%s of %d", shape, n).isEqualTo(ccpPairs);
         }
@@ -237,20 +233,5 @@ class CsgCmpCounterTest {
 
     static int[] e(int a, int b) {
         return new int[] {a, b};
-    }
-
-    static List<String[]> measuredRows() throws IOException {
-        List<String[]> rows = new ArrayList<>();
-        try (BufferedReader reader = new BufferedReader(new InputStreamReader(
-                Objects.requireNonNull(CsgCmpCounterTest.class.getResourceAsStream("/data/pg17-planner-memory-synthetic.tsv")),
-                StandardCharsets.UTF_8))) {
-            String line;
-            while ((line = reader.readLine()) != null) {
-                if (!line.startsWith("#") && !line.startsWith("shape\t") && !line.isBlank()) {
-                    rows.add(line.split("\t"));
-                }
-            }
-        }
-        return rows;
     }
 }

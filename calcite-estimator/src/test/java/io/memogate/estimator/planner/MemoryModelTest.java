@@ -7,13 +7,10 @@ import static io.memogate.estimator.planner.Blocks.rels;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
-import java.io.BufferedReader;
-import java.io.IOException;
-import java.io.InputStreamReader;
-import java.nio.charset.StandardCharsets;
+import io.memogate.estimator.PlannerMemoryMeasurements;
+import io.memogate.estimator.PlannerMemoryMeasurements.Row;
 import java.util.ArrayList;
 import java.util.List;
-import java.util.Objects;
 import org.junit.jupiter.api.Test;
 
 class MemoryModelTest {
@@ -27,26 +24,26 @@ class MemoryModelTest {
 
     /** What users notice: a statement that needs megabytes or more is estimated within a factor of 2. */
     @Test
-    void reproducesEveryMeasuredStatementAbove1000KiloBytesWithinAFactorOf2() throws IOException {
+    void reproducesEveryMeasuredStatementAbove1000KiloBytesWithinAFactorOf2() {
         int checked = 0;
-        for (String[] row : measuredRows()) {
-            long usedBytes = Long.parseLong(row[3]) * 1024;
-            if (usedBytes <= 1000 * 1024) {
+        for (Row row : PlannerMemoryMeasurements.rows()) {
+            long usedBytes = row.plannerUsedKb() * 1024;
+            if (row.plannerUsedKb() <= 1000) {
                 continue;
             }
-            long estimate = model.bytes(planner.plan(statement(row[0], Integer.parseInt(row[1]))));
-            assertThat((double) estimate / usedBytes).as("%s of %s tables", row[0], row[1]).isBetween(0.5, 2.0);
+            long estimate = model.bytes(planner.plan(statement(row.shape(), row.n())));
+            assertThat((double) estimate / usedBytes).as("%s of %d tables", row.shape(), row.n()).isBetween(0.5, 2.0);
             checked++;
         }
         assertThat(checked).isEqualTo(15);
     }
 
     @Test
-    void theFitIsCloserThanThatOnEveryRow() throws IOException {
-        for (String[] row : measuredRows()) {
-            long usedBytes = Long.parseLong(row[3]) * 1024;
-            long estimate = model.bytes(planner.plan(statement(row[0], Integer.parseInt(row[1]))));
-            assertThat((double) estimate / usedBytes).as("%s of %s tables", row[0], row[1]).isBetween(0.8, 1.1);
+    void theFitIsCloserThanThatOnEveryRow() {
+        for (Row row : PlannerMemoryMeasurements.rows()) {
+            long usedBytes = row.plannerUsedKb() * 1024;
+            long estimate = model.bytes(planner.plan(statement(row.shape(), row.n())));
+            assertThat((double) estimate / usedBytes).as("%s of %d tables", row.shape(), row.n()).isBetween(0.8, 1.1);
         }
     }
 
@@ -103,20 +100,5 @@ class MemoryModelTest {
             }
         }
         return block(from(rels("t", n)), predicates);
-    }
-
-    static List<String[]> measuredRows() throws IOException {
-        List<String[]> rows = new ArrayList<>();
-        try (BufferedReader reader = new BufferedReader(new InputStreamReader(
-                Objects.requireNonNull(MemoryModelTest.class.getResourceAsStream("/data/pg17-planner-memory-synthetic.tsv")),
-                StandardCharsets.UTF_8))) {
-            String line;
-            while ((line = reader.readLine()) != null) {
-                if (!line.startsWith("#") && !line.startsWith("shape\t") && !line.isBlank()) {
-                    rows.add(line.split("\t"));
-                }
-            }
-        }
-        return rows;
     }
 }
