@@ -14,6 +14,7 @@ import static io.memogate.estimator.planner.Blocks.rel;
 import static io.memogate.estimator.planner.Blocks.rels;
 import static org.assertj.core.api.Assertions.assertThat;
 
+import io.memogate.estimator.graph.JoinGraph;
 import java.util.ArrayList;
 import java.util.List;
 import org.junit.jupiter.api.Test;
@@ -147,6 +148,17 @@ class PostgresPlannerModelTest {
         // a filter or an outer reference adds no edge
         PlannerWork filtered = plan(NO_GEQO, block(from(rel("a"), rel("b")), clause("a"), clause("b", "outer")));
         assertThat(filtered.totalJoinPairs()).isEqualTo(2);
+    }
+
+    @Test
+    void anAmbiguousNameLinksEveryRelationBearingIt() {
+        // a builder that failed to rename a pulled-up "b" leaves two relations named b
+        QueryBlock inner = block(from(rel("b"), rel("c")), clause("b", "c"));
+        PlannerWork work = plan(NO_GEQO, block(from(rel("a"), rel("b"), pulledUp("s", inner)), clause("a", "b")));
+        JoinGraph graph = work.searches().get(0).graph();
+        assertThat(graph.names()).containsExactly("a", "b", "b", "c");
+        // "a = b" reads as a clause over a, b and b': a-b, a-b', b-b'; "b = c" adds b-c and b'-c
+        assertThat(graph.edgeCount()).isEqualTo(5);
     }
 
     @Test
