@@ -34,7 +34,7 @@ public final class BenchCommand implements Runnable {
     }
 
     /** The version from the jar's manifest (set by the build), or "development" when run from classes. */
-    static final class Version implements CommandLine.IVersionProvider {
+    public static final class Version implements CommandLine.IVersionProvider {
         @Override
         public String[] getVersion() {
             String version = BenchCommand.class.getPackage().getImplementationVersion();

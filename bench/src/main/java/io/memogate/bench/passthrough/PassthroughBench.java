@@ -26,6 +26,7 @@ import java.util.EnumMap;
 import java.util.List;
 import java.util.Locale;
 import java.util.Map;
+import java.util.Optional;
 
 /**
  * The passthrough benchmark: one PostgreSQL, every target in front of it at once, and pgbench's
@@ -114,9 +115,12 @@ final class PassthroughBench {
             for (QueryMode mode : plan.modes()) {
                 for (int position = 1; position <= order.size(); position++) {
                     TargetKind kind = order.get(position - 1);
-                    PgbenchRun run = pgbench.run(running.get(kind).port(), plan.load(mode));
+                    Target target = running.get(kind);
+                    Optional<Duration> cpuBefore = target.cpuTime();
+                    PgbenchRun run = pgbench.run(target.port(), plan.load(mode));
+                    Optional<Duration> cpu = cpuBefore.flatMap(before -> target.cpuTime().map(after -> after.minus(before)));
                     save(runs.resolve("round" + round + "-" + mode.label() + "-" + kind.label() + ".txt"), run.command());
-                    measurements.add(new Measurement(mode, round, position, kind, run.result()));
+                    measurements.add(new Measurement(mode, round, position, kind, run.result(), cpu));
                     report("round " + round + "/" + plan.rounds(), mode, kind, run.result());
                 }
             }

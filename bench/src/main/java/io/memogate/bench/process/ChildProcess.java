@@ -8,6 +8,7 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.List;
+import java.util.Optional;
 import java.util.concurrent.TimeUnit;
 
 /**
@@ -66,6 +67,11 @@ public final class ChildProcess implements AutoCloseable {
                 Thread.sleep(50);
             }
         }
+    }
+
+    /** CPU time (user + system, all threads) the tool has used so far, as /proc reports it. */
+    public Optional<Duration> cpuTime() {
+        return process.toHandle().info().totalCpuDuration();
     }
 
     /** The last lines the tool wrote, for error messages. */

@@ -67,14 +67,16 @@ public final class ReportWriter {
     }
 
     public String csv() {
-        StringBuilder out = new StringBuilder("mode,round,position,target,status,tps,transactions,tps_basis,detail\n");
+        StringBuilder out = new StringBuilder(
+                "mode,round,position,target,status,tps,transactions,tps_basis,target_cpu_ms,detail\n");
         for (Measurement m : record.measurements()) {
             List<String> cells = new ArrayList<>(List.of(m.mode().label(), Integer.toString(m.round()),
                     Integer.toString(m.position()), m.target().label()));
+            String cpu = m.targetCpu().map(d -> String.format(Locale.ROOT, "%.1f", d.toNanos() / 1e6)).orElse("");
             switch (m.result()) {
                 case PgbenchResult.Succeeded ok -> cells.addAll(List.of("ok", String.format(Locale.ROOT, "%.6f", ok.tps()),
-                        Long.toString(ok.transactions()), ok.tpsBasis(), ""));
-                case PgbenchResult.Failed failed -> cells.addAll(List.of("failed", "", "", "", failed.reason()));
+                        Long.toString(ok.transactions()), ok.tpsBasis(), cpu, ""));
+                case PgbenchResult.Failed failed -> cells.addAll(List.of("failed", "", "", "", cpu, failed.reason()));
             }
             out.append(String.join(",", cells.stream().map(ReportWriter::csvCell).toList())).append('\n');
         }
@@ -86,7 +88,7 @@ public final class ReportWriter {
         for (int round = 1; round <= record.rounds(); round++) {
             header.add("round " + round);
         }
-        header.addAll(List.of("median", "ratio to direct"));
+        header.addAll(List.of("median", "ratio to direct", "proxy CPU us/tx"));
         Table table = new Table(header);
         for (TargetInfo target : record.targets()) {
             List<String> row = new ArrayList<>(List.of(target.kind().label()));
@@ -94,10 +96,12 @@ public final class ReportWriter {
                 row.add(summary.measurement(mode, target.kind(), round).map(ReportWriter::cell).orElse(MISSING));
             }
             if (target.skipped()) {
-                row.addAll(List.of("skipped", MISSING));
+                row.addAll(List.of("skipped", MISSING, MISSING));
             } else {
                 row.add(tps(summary.median(mode, target.kind())));
                 row.add(ratio(summary.ratioToDirect(mode, target.kind())));
+                OptionalDouble cpu = summary.medianCpuPerTransaction(mode, target.kind());
+                row.add(cpu.isEmpty() ? MISSING : String.format(Locale.ROOT, "%.1f", cpu.getAsDouble()));
             }
             table.row(row);
         }
@@ -113,7 +117,9 @@ public final class ReportWriter {
             List<String> row = new ArrayList<>(List.of(goal.label()));
             for (QueryMode mode : record.modes()) {
                 OptionalDouble ratio = summary.ratio(mode, goal.numerator(), goal.denominator());
-                row.add(ratio.isEmpty() ? "n/a" : ratio(ratio) + (ratio.getAsDouble() >= goal.goal() ? " met" : " not met"));
+                // Three decimals: 0.947 against 0.95 must not print as "0.95 not met".
+                row.add(ratio.isEmpty() ? "n/a" : String.format(Locale.ROOT, "%.3f", ratio.getAsDouble())
+                        + (ratio.getAsDouble() >= goal.goal() ? " met" : " not met"));
             }
             row.add(String.format(Locale.ROOT, ">= %.2f", goal.goal()));
             table.row(row);

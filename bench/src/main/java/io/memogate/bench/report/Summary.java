@@ -40,18 +40,32 @@ public final class Summary {
     }
 
     public OptionalDouble median(QueryMode mode, TargetKind target) {
-        double[] tps = record.measurements().stream()
+        return median(record.measurements().stream()
                 .filter(m -> m.mode() == mode && m.target() == target)
                 .map(Measurement::result)
                 .filter(PgbenchResult.Succeeded.class::isInstance)
                 .mapToDouble(result -> ((PgbenchResult.Succeeded) result).tps())
-                .sorted()
-                .toArray();
-        if (tps.length == 0) {
+                .toArray());
+    }
+
+    private static OptionalDouble median(double[] values) {
+        if (values.length == 0) {
             return OptionalDouble.empty();
         }
-        int middle = tps.length / 2;
-        return OptionalDouble.of(tps.length % 2 == 1 ? tps[middle] : (tps[middle - 1] + tps[middle]) / 2);
+        double[] sorted = values.clone();
+        java.util.Arrays.sort(sorted);
+        int middle = sorted.length / 2;
+        return OptionalDouble.of(sorted.length % 2 == 1 ? sorted[middle] : (sorted[middle - 1] + sorted[middle]) / 2);
+    }
+
+    /** The median over the successful runs of the relaying process's CPU per transaction (µs). */
+    public OptionalDouble medianCpuPerTransaction(QueryMode mode, TargetKind target) {
+        return median(record.measurements().stream()
+                .filter(m -> m.mode() == mode && m.target() == target)
+                .map(Measurement::cpuMicrosPerTransaction)
+                .filter(OptionalDouble::isPresent)
+                .mapToDouble(OptionalDouble::getAsDouble)
+                .toArray());
     }
 
     public OptionalDouble ratio(QueryMode mode, TargetKind numerator, TargetKind denominator) {

@@ -8,6 +8,7 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.List;
+import java.util.Optional;
 
 /**
  * HAProxy as a plain TCP relay (mode tcp: bytes in, bytes out, no protocol parsing): the floor any
@@ -88,6 +89,11 @@ public final class HaproxyTarget implements Target {
     public String description() {
         return version.replaceFirst(" - https?://\\S+", "") + " (pid " + process.pid() + "), mode tcp, on 127.0.0.1:"
                 + port;
+    }
+
+    @Override
+    public Optional<Duration> cpuTime() {
+        return process.cpuTime();
     }
 
     @Override

@@ -10,6 +10,7 @@ import java.nio.file.Path;
 import java.nio.file.attribute.PosixFilePermissions;
 import java.time.Duration;
 import java.util.List;
+import java.util.Optional;
 
 /**
  * PgBouncer in session mode (one server connection per client, as Memogate), from the package
@@ -110,6 +111,11 @@ public final class PgBouncerTarget implements Target {
     public String description() {
         return version + " (pid " + process.pid() + "), pool_mode=session, default_pool_size=20, auth scram-sha-256,"
                 + " on 127.0.0.1:" + port;
+    }
+
+    @Override
+    public Optional<Duration> cpuTime() {
+        return process.cpuTime();
     }
 
     @Override
