@@ -10,8 +10,8 @@ import java.util.Locale;
 
 /**
  * What the report says about the machine, read from /proc (Linux only, as the proxy's epoll transport).
- * The load average is recorded at start and end because other builds may share the CPU, which is
- * why every target is measured in the same run and only ratios are compared.
+ * The load average is recorded because other builds may share the CPU, which is why every target is
+ * measured in the same run and only ratios are compared.
  */
 final class Machine {
 

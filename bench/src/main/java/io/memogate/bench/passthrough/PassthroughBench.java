@@ -143,7 +143,10 @@ final class PassthroughBench {
         lines.add("Memogate runs inside the benchmark's JVM, which only waits for pgbench while a run is measured");
         lines.add("pgbench: " + version(executable));
         lines.add("server: PostgreSQL " + database.version() + " (embedded), " + database.settings());
-        lines.add("load average (1, 5, 15 min) at start: " + loadAtStart + "; at end: " + Machine.loadAverage());
+        // The load average counts this benchmark's own runnable processes (16 backends, pgbench, the proxy)
+        // as much as anyone else's: only the value at start says something about other tenants.
+        lines.add("load average (1, 5, 15 min) at start: " + loadAtStart + "; at end, counting this benchmark's own"
+                + " processes: " + Machine.loadAverage());
         return lines;
     }
 
