@@ -1,0 +1,44 @@
+package io.memogate.bench;
+
+import io.memogate.bench.passthrough.PassthroughCommand;
+import picocli.CommandLine;
+import picocli.CommandLine.Command;
+
+/**
+ * `memogate bench`: the benchmarks, a separate jar from the product (bin/memogate builds and starts it).
+ * One sub-command per benchmark.
+ */
+@Command(
+        name = "memogate bench",
+        mixinStandardHelpOptions = true,
+        versionProvider = BenchCommand.Version.class,
+        description = "Benchmarks that measure the proxy side by side with its alternatives, in one run.",
+        subcommands = {PassthroughCommand.class})
+public final class BenchCommand implements Runnable {
+
+    @CommandLine.Spec
+    CommandLine.Model.CommandSpec spec;
+
+    @Override
+    public void run() {
+        throw new CommandLine.ParameterException(spec.commandLine(), "a benchmark is required (passthrough)");
+    }
+
+    /** The command line, with target and mode names accepted in any case ("memogate" or "MEMOGATE"). */
+    public static CommandLine commandLine() {
+        return new CommandLine(new BenchCommand()).setCaseInsensitiveEnumValuesAllowed(true);
+    }
+
+    public static void main(String[] args) {
+        System.exit(commandLine().execute(args));
+    }
+
+    /** The version from the jar's manifest (set by the build), or "development" when run from classes. */
+    public static final class Version implements CommandLine.IVersionProvider {
+        @Override
+        public String[] getVersion() {
+            String version = BenchCommand.class.getPackage().getImplementationVersion();
+            return new String[] {"memogate bench " + (version != null ? version : "development")};
+        }
+    }
+}

@@ -1,0 +1,186 @@
+package io.memogate.bench.passthrough;
+
+import io.memogate.bench.pgbench.Pgbench;
+import io.memogate.bench.pgbench.PgbenchLoad;
+import io.memogate.bench.pgbench.PgbenchResult;
+import io.memogate.bench.pgbench.PgbenchRun;
+import io.memogate.bench.pgbench.QueryMode;
+import io.memogate.bench.process.CommandResult;
+import io.memogate.bench.process.Commands;
+import io.memogate.bench.process.Executables;
+import io.memogate.bench.process.RunAs;
+import io.memogate.bench.report.BenchRecord;
+import io.memogate.bench.report.Measurement;
+import io.memogate.bench.report.TargetInfo;
+import io.memogate.bench.targets.Launch;
+import io.memogate.bench.targets.Target;
+import io.memogate.bench.targets.TargetKind;
+import io.memogate.bench.targets.TargetLauncher;
+import java.io.IOException;
+import java.io.PrintWriter;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.EnumMap;
+import java.util.List;
+import java.util.Locale;
+import java.util.Map;
+import java.util.Optional;
+
+/**
+ * The passthrough benchmark: one PostgreSQL, every target in front of it at once, and pgbench's
+ * select-only load against each target in turn, alternating over the rounds so that whatever else
+ * the machine does affects all targets alike (docs/DESIGN.md, Testing: ratios measured side by side).
+ *
+ * <p>Order of work: find pgbench (fail before starting anything); start the server and load the data
+ * directly; start the targets (skipping tools that are not installed); one unrecorded warm-up run per
+ * mode and target; then per round, per mode, every target once, in {@link Schedule}'s rotating order.
+ * Each run's full pgbench output goes to {@code runs/} under the output directory.
+ */
+final class PassthroughBench {
+
+    /** PgBouncer refuses root; this is who it runs as then. */
+    private static final String UNPRIVILEGED_USER = "nobody";
+
+    private final PassthroughPlan plan;
+    private final PrintWriter out;
+    private final Executables executables;
+
+    PassthroughBench(PassthroughPlan plan, PrintWriter out, Executables executables) {
+        this.plan = plan;
+        this.out = out;
+        this.executables = executables;
+    }
+
+    BenchRecord run() throws Exception {
+        Path pgbenchExecutable = Pgbench.find(executables);
+        Path runs = Files.createDirectories(plan.outputDirectory().resolve("runs"));
+        Resources resources = new Resources();
+        Thread hook = new Thread(() -> closeOnExit(resources), "bench-passthrough-shutdown");
+        Runtime.getRuntime().addShutdownHook(hook);
+        try {
+            return run(resources, pgbenchExecutable, runs);
+        } finally {
+            progress("stopping the targets and PostgreSQL");
+            resources.close();
+            try {
+                Runtime.getRuntime().removeShutdownHook(hook);
+            } catch (IllegalStateException exiting) {
+                // The JVM is already exiting: the hook runs and finds everything closed.
+            }
+        }
+    }
+
+    private BenchRecord run(Resources resources, Path pgbenchExecutable, Path runs) throws Exception {
+        String loadAtStart = Machine.loadAverage();
+        progress("starting PostgreSQL 18 (embedded)");
+        BenchDatabase database = resources.add(BenchDatabase.start());
+        Pgbench pgbench = new Pgbench(pgbenchExecutable, database.backend());
+        progress("loading pgbench data: pgbench -i -s " + plan.scale() + " (directly)");
+        pgbench.initialize(plan.scale());
+
+        TargetLauncher launcher = new TargetLauncher(database.backend(), database.version(), executables,
+                RunAs.forThisProcess(UNPRIVILEGED_USER));
+        Map<TargetKind, Target> running = new EnumMap<>(TargetKind.class);
+        List<TargetInfo> targets = new ArrayList<>();
+        for (TargetKind kind : plan.targets()) {
+            Launch launch = launcher.launch(kind);
+            switch (launch) {
+                case Launch.Started started -> {
+                    running.put(kind, resources.add(started.target()));
+                    targets.add(new TargetInfo(kind, false, started.target().description()));
+                }
+                case Launch.Skipped skipped -> targets.add(new TargetInfo(kind, true, skipped.reason()));
+            }
+            out.printf(Locale.ROOT, "  %-10s %s%n", kind.label(), targets.getLast().description());
+        }
+        out.flush();
+
+        Schedule schedule = new Schedule(plan.targets().stream().filter(running::containsKey).toList());
+        if (plan.warmupSeconds() > 0) {
+            for (QueryMode mode : plan.modes()) {
+                for (TargetKind kind : schedule.order(1)) {
+                    PgbenchRun warmup = pgbench.run(running.get(kind).port(), plan.warmup(mode));
+                    save(runs.resolve("warmup-" + mode.label() + "-" + kind.label() + ".txt"), warmup.command());
+                    report("warm-up", mode, kind, warmup.result());
+                }
+            }
+        }
+        List<Measurement> measurements = new ArrayList<>();
+        List<List<String>> orders = new ArrayList<>();
+        for (int round = 1; round <= plan.rounds(); round++) {
+            List<TargetKind> order = schedule.order(round);
+            orders.add(order.stream().map(TargetKind::label).toList());
+            for (QueryMode mode : plan.modes()) {
+                for (int position = 1; position <= order.size(); position++) {
+                    TargetKind kind = order.get(position - 1);
+                    Target target = running.get(kind);
+                    Optional<Duration> cpuBefore = target.cpuTime();
+                    PgbenchRun run = pgbench.run(target.port(), plan.load(mode));
+                    Optional<Duration> cpu = cpuBefore.flatMap(before -> target.cpuTime().map(after -> after.minus(before)));
+                    save(runs.resolve("round" + round + "-" + mode.label() + "-" + kind.label() + ".txt"), run.command());
+                    measurements.add(new Measurement(mode, round, position, kind, run.result(), cpu));
+                    report("round " + round + "/" + plan.rounds(), mode, kind, run.result());
+                }
+            }
+        }
+        return new BenchRecord(settings(pgbench, database, loadAtStart, pgbenchExecutable), Machine.describe(),
+                plan.modes(), plan.rounds(), targets, orders, measurements);
+    }
+
+    private List<String> settings(Pgbench pgbench, BenchDatabase database, String loadAtStart, Path executable)
+            throws Exception {
+        List<String> lines = new ArrayList<>();
+        for (QueryMode mode : plan.modes()) {
+            lines.add("load (" + mode.label() + "): `" + pgbench.describe(plan.load(mode)) + "`");
+        }
+        lines.add(plan.rounds() + (plan.rounds() == 1 ? " round" : " rounds") + " of " + plan.seconds() + " s per run; "
+                + (plan.warmupSeconds() > 0 ? "one unrecorded warm-up run of " + plan.warmupSeconds()
+                + " s per mode and target first" : "no warm-up"));
+        lines.add("data: `pgbench -i -s " + plan.scale() + "`, loaded directly; TPS is pgbench's figure without"
+                + " connection set-up; the median of the rounds, and ratios of medians");
+        lines.add("Memogate runs inside the benchmark's JVM, which only waits for pgbench while a run is measured");
+        lines.add("pgbench: " + version(executable));
+        lines.add("server: PostgreSQL " + database.version() + " (embedded), " + database.settings());
+        // The load average counts this benchmark's own runnable processes (16 backends, pgbench, the proxy)
+        // as much as anyone else's: only the value at start says something about other tenants.
+        lines.add("load average (1, 5, 15 min) at start: " + loadAtStart + "; at end, counting this benchmark's own"
+                + " processes: " + Machine.loadAverage());
+        return lines;
+    }
+
+    private static String version(Path executable) throws IOException, InterruptedException {
+        CommandResult result = Commands.run(List.of(executable.toString(), "--version"), Commands.baseEnvironment(),
+                Duration.ofSeconds(30));
+        return result.output().strip();
+    }
+
+    private void report(String phase, QueryMode mode, TargetKind kind, PgbenchResult result) {
+        String outcome = switch (result) {
+            case PgbenchResult.Succeeded ok -> String.format(Locale.ROOT, "%10.0f tps", ok.tps());
+            case PgbenchResult.Failed failed -> "FAILED: " + failed.reason();
+        };
+        out.printf(Locale.ROOT, "%-11s %-9s %-10s %s%n", phase, mode.label(), kind.label(), outcome);
+        out.flush();
+    }
+
+    private void progress(String what) {
+        out.println(what + " ...");
+        out.flush();
+    }
+
+    private static void save(Path file, CommandResult result) throws IOException {
+        Files.writeString(file, "$ " + result.commandLine() + "\n" + result.output() + "exit status " + result.exitCode() + "\n");
+    }
+
+    /** On Ctrl-C or SIGTERM: stop the tools we started, since they would outlive the JVM. */
+    private static void closeOnExit(Resources resources) {
+        try {
+            resources.close();
+        } catch (Exception e) {
+            System.err.println("memogate bench: cleaning up on exit failed: " + e);
+            e.printStackTrace();
+        }
+    }
+}

@@ -1,0 +1,112 @@
+package io.memogate.bench.passthrough;
+
+import io.memogate.bench.pgbench.QueryMode;
+import io.memogate.bench.process.Executables;
+import io.memogate.bench.report.BenchRecord;
+import io.memogate.bench.report.ReportWriter;
+import io.memogate.bench.targets.TargetKind;
+import java.io.PrintWriter;
+import java.net.URISyntaxException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.LocalDateTime;
+import java.time.format.DateTimeFormatter;
+import java.util.List;
+import java.util.concurrent.Callable;
+import picocli.CommandLine.Command;
+import picocli.CommandLine.Model.CommandSpec;
+import picocli.CommandLine.Option;
+import picocli.CommandLine.ParameterException;
+import picocli.CommandLine.Spec;
+
+/**
+ * `memogate bench passthrough`: pgbench's select-only load directly against PostgreSQL, through
+ * Memogate, and through PgBouncer and HAProxy when they are installed, alternating in one run; prints
+ * TPS per run and each target's ratio to direct, and writes report.md and results.csv. Exits 1 when a
+ * run failed (it is in the report), 0 otherwise.
+ */
+@Command(name = "passthrough", mixinStandardHelpOptions = true, sortOptions = false,
+        description = {
+                "Throughput of pgbench -S directly, through Memogate, and through PgBouncer (session mode) and"
+                        + " HAProxy (mode tcp) when installed, alternating over rounds in one run.",
+                "Starts its own PostgreSQL 18; needs pgbench (postgresql-client)."})
+public final class PassthroughCommand implements Callable<Integer> {
+
+    private static final DateTimeFormatter STAMP = DateTimeFormatter.ofPattern("yyyyMMdd-HHmmss");
+
+    @Spec
+    CommandSpec spec;
+
+    @Option(names = "--rounds", defaultValue = "3", description = "Rounds over all targets (default: ${DEFAULT-VALUE}).")
+    int rounds;
+
+    @Option(names = "--seconds", defaultValue = "6", description = "Length of each measured run (default: ${DEFAULT-VALUE}).")
+    int seconds;
+
+    /**
+     * 5 s: with 2 s, the in-JVM proxy's first measured run still paid for JIT compilation (41 us of CPU
+     * per transaction against 23-32 us in later rounds, measured on a 2-core machine whose cores pgbench
+     * and the server keep busy, so the compiler threads get little time).
+     */
+    @Option(names = "--warmup", defaultValue = "5", paramLabel = "SECONDS",
+            description = "Unrecorded run per mode and target before round 1; 0 for none (default: ${DEFAULT-VALUE}).")
+    int warmupSeconds;
+
+    @Option(names = "--clients", defaultValue = "16", description = "pgbench -c (default: ${DEFAULT-VALUE}).")
+    int clients;
+
+    @Option(names = "--threads", defaultValue = "2", description = "pgbench -j (default: ${DEFAULT-VALUE}).")
+    int threads;
+
+    @Option(names = "--modes", split = ",", defaultValue = "simple,prepared", paramLabel = "MODE",
+            description = "pgbench -M query modes: simple, extended, prepared (default: ${DEFAULT-VALUE}).")
+    List<QueryMode> modes;
+
+    @Option(names = "--targets", split = ",", defaultValue = "direct,memogate,pgbouncer,haproxy", paramLabel = "TARGET",
+            description = "direct (required), memogate, pgbouncer, haproxy (default: ${DEFAULT-VALUE}).")
+    List<TargetKind> targets;
+
+    @Option(names = "--scale", defaultValue = "10", description = "pgbench -i -s data scale (default: ${DEFAULT-VALUE}).")
+    int scale;
+
+    @Option(names = "--output", paramLabel = "DIR",
+            description = "Directory for report.md, results.csv and runs/ (default: bench/target/passthrough-<timestamp>).")
+    Path output;
+
+    @Override
+    public Integer call() throws Exception {
+        PrintWriter out = spec.commandLine().getOut();
+        Path directory = output != null ? output : defaultOutput();
+        PassthroughPlan plan;
+        try {
+            plan = new PassthroughPlan(rounds, seconds, warmupSeconds, clients, threads, modes, targets, scale, directory);
+        } catch (IllegalArgumentException e) {
+            throw new ParameterException(spec.commandLine(), e.getMessage(), e);
+        }
+        BenchRecord record = new PassthroughBench(plan, out, Executables.fromEnvironment()).run();
+
+        ReportWriter writer = new ReportWriter(record);
+        Files.writeString(directory.resolve("report.md"), writer.markdown("memogate bench passthrough"));
+        Files.writeString(directory.resolve("results.csv"), writer.csv());
+        out.println();
+        out.print(writer.text());
+        out.println();
+        out.println("report: " + directory.resolve("report.md"));
+        out.flush();
+        if (!record.allSucceeded()) {
+            spec.commandLine().getErr().println("memogate bench: some runs failed; see the report and " + directory.resolve("runs"));
+            return 1;
+        }
+        return 0;
+    }
+
+    /**
+     * bench/target/passthrough-TIMESTAMP: next to the jar bin/memogate runs (bench/target/memogate-bench.jar),
+     * or to the classes directory (bench/target/classes) when run from the build.
+     */
+    private static Path defaultOutput() throws URISyntaxException {
+        Path location = Path.of(PassthroughCommand.class.getProtectionDomain().getCodeSource().getLocation().toURI());
+        Path target = location.getParent() != null ? location.getParent() : Path.of("target");
+        return target.resolve("passthrough-" + LocalDateTime.now().format(STAMP)).toAbsolutePath();
+    }
+}

@@ -1,0 +1,63 @@
+package io.memogate.bench.passthrough;
+
+import io.memogate.bench.pgbench.PgbenchLoad;
+import io.memogate.bench.pgbench.QueryMode;
+import io.memogate.bench.targets.TargetKind;
+import java.nio.file.Path;
+import java.util.HashSet;
+import java.util.List;
+import java.util.Objects;
+
+/**
+ * What one `bench passthrough` run does: {@code rounds} rounds, each running every mode against every
+ * target for {@code seconds}, after one unrecorded warm-up run per mode and target.
+ *
+ * @param warmupSeconds 0 for none; the warm-up is the same for every target (PostgreSQL's caches, the
+ *                      JIT of the in-JVM proxy, PgBouncer's pool) so that round 1 is not an outlier
+ * @param scale         pgbench's scale factor for the data set (-i -s)
+ */
+public record PassthroughPlan(int rounds, int seconds, int warmupSeconds, int clients, int threads,
+                              List<QueryMode> modes, List<TargetKind> targets, int scale, Path outputDirectory) {
+
+    public PassthroughPlan {
+        modes = List.copyOf(modes);
+        targets = List.copyOf(targets);
+        Objects.requireNonNull(outputDirectory, "outputDirectory");
+        if (rounds < 1) {
+            throw new IllegalArgumentException("--rounds must be at least 1, was " + rounds);
+        }
+        if (warmupSeconds < 0) {
+            throw new IllegalArgumentException("--warmup must be 0 or more seconds, was " + warmupSeconds);
+        }
+        if (scale < 1) {
+            throw new IllegalArgumentException("--scale must be at least 1, was " + scale);
+        }
+        if (modes.isEmpty() || new HashSet<>(modes).size() != modes.size()) {
+            throw new IllegalArgumentException("--modes must name each mode once, was " + modes);
+        }
+        if (new HashSet<>(targets).size() != targets.size()) {
+            throw new IllegalArgumentException("--targets must name each target once, was " + targets);
+        }
+        if (!targets.contains(TargetKind.DIRECT)) {
+            throw new IllegalArgumentException("--targets must include direct: every ratio is to direct");
+        }
+        // Validates seconds, clients and threads as pgbench would (the fields are not assigned yet here).
+        load(modes.getFirst(), seconds, clients, threads);
+    }
+
+    public PgbenchLoad load(QueryMode mode) {
+        return load(mode, seconds, clients, threads);
+    }
+
+    public PgbenchLoad warmup(QueryMode mode) {
+        return load(mode, warmupSeconds, clients, threads);
+    }
+
+    private static PgbenchLoad load(QueryMode mode, int runSeconds, int clients, int threads) {
+        try {
+            return new PgbenchLoad(mode, runSeconds, clients, threads);
+        } catch (IllegalArgumentException e) {
+            throw new IllegalArgumentException("--seconds, --clients, --threads: " + e.getMessage(), e);
+        }
+    }
+}

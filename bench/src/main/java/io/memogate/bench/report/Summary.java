@@ -1,0 +1,83 @@
+package io.memogate.bench.report;
+
+import io.memogate.bench.pgbench.PgbenchResult;
+import io.memogate.bench.pgbench.QueryMode;
+import io.memogate.bench.targets.TargetKind;
+import java.util.List;
+import java.util.Optional;
+import java.util.OptionalDouble;
+
+/**
+ * The figures the report derives: per mode and target the median TPS of its successful runs and its
+ * ratio to direct's median; and the two comparisons the project set itself (issue "bench passthrough"):
+ * Memogate at least 15% ahead of PgBouncer, and within 5% of HAProxy's plain TCP relay. The median,
+ * not the mean: with a few rounds on a shared machine one disturbed run must not move the figure.
+ */
+public final class Summary {
+
+    /** A goal of the form numerator / denominator >= goal, per mode. */
+    public record Comparison(TargetKind numerator, TargetKind denominator, double goal) {
+        public String label() {
+            return numerator.label() + " / " + denominator.label();
+        }
+    }
+
+    public static final List<Comparison> GOALS = List.of(
+            new Comparison(TargetKind.MEMOGATE, TargetKind.PGBOUNCER, 1.15),
+            new Comparison(TargetKind.MEMOGATE, TargetKind.HAPROXY, 0.95));
+
+    private final BenchRecord record;
+
+    public Summary(BenchRecord record) {
+        this.record = record;
+    }
+
+    /** The run of {@code target} in {@code round}, if it was run. */
+    public Optional<Measurement> measurement(QueryMode mode, TargetKind target, int round) {
+        return record.measurements().stream()
+                .filter(m -> m.mode() == mode && m.target() == target && m.round() == round)
+                .findFirst();
+    }
+
+    public OptionalDouble median(QueryMode mode, TargetKind target) {
+        return median(record.measurements().stream()
+                .filter(m -> m.mode() == mode && m.target() == target)
+                .map(Measurement::result)
+                .filter(PgbenchResult.Succeeded.class::isInstance)
+                .mapToDouble(result -> ((PgbenchResult.Succeeded) result).tps())
+                .toArray());
+    }
+
+    private static OptionalDouble median(double[] values) {
+        if (values.length == 0) {
+            return OptionalDouble.empty();
+        }
+        double[] sorted = values.clone();
+        java.util.Arrays.sort(sorted);
+        int middle = sorted.length / 2;
+        return OptionalDouble.of(sorted.length % 2 == 1 ? sorted[middle] : (sorted[middle - 1] + sorted[middle]) / 2);
+    }
+
+    /** The median over the successful runs of the relaying process's CPU per transaction (µs). */
+    public OptionalDouble medianCpuPerTransaction(QueryMode mode, TargetKind target) {
+        return median(record.measurements().stream()
+                .filter(m -> m.mode() == mode && m.target() == target)
+                .map(Measurement::cpuMicrosPerTransaction)
+                .filter(OptionalDouble::isPresent)
+                .mapToDouble(OptionalDouble::getAsDouble)
+                .toArray());
+    }
+
+    public OptionalDouble ratio(QueryMode mode, TargetKind numerator, TargetKind denominator) {
+        OptionalDouble top = median(mode, numerator);
+        OptionalDouble bottom = median(mode, denominator);
+        if (top.isEmpty() || bottom.isEmpty() || bottom.getAsDouble() == 0) {
+            return OptionalDouble.empty();
+        }
+        return OptionalDouble.of(top.getAsDouble() / bottom.getAsDouble());
+    }
+
+    public OptionalDouble ratioToDirect(QueryMode mode, TargetKind target) {
+        return ratio(mode, target, TargetKind.DIRECT);
+    }
+}

@@ -1,0 +1,107 @@
+package io.memogate.bench.targets;
+
+import io.memogate.bench.process.ChildProcess;
+import io.memogate.bench.process.FreePort;
+import io.memogate.bench.process.TempDirectory;
+import java.io.IOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.List;
+import java.util.Optional;
+
+/**
+ * HAProxy as a plain TCP relay (mode tcp: bytes in, bytes out, no protocol parsing): the floor any
+ * proxy hop costs on this machine. Foreground (-db), no logging, default threading (one thread per
+ * core, as Memogate's event loops), timeouts long enough never to cut a run.
+ */
+public final class HaproxyTarget implements Target {
+
+    private static final Duration START_TIMEOUT = Duration.ofSeconds(15);
+
+    private final String version;
+    private final int port;
+    private final ChildProcess process;
+    private final TempDirectory directory;
+
+    private HaproxyTarget(String version, int port, ChildProcess process, TempDirectory directory) {
+        this.version = version;
+        this.port = port;
+        this.process = process;
+        this.directory = directory;
+    }
+
+    public static HaproxyTarget start(Path executable, Backend backend) throws IOException, InterruptedException {
+        String version = ToolVersion.of(executable, "-v");
+        TempDirectory directory = TempDirectory.create("memogate-bench-haproxy-");
+        try {
+            int port = FreePort.find();
+            Path config = directory.resolve("haproxy.cfg");
+            Files.writeString(config, config(backend, port));
+            Path log = directory.resolve("stdout.log");
+            ChildProcess process = ChildProcess.start("haproxy",
+                    List.of(executable.toString(), "-db", "-f", config.toString()), directory.path(), log);
+            try {
+                process.awaitPort(port, START_TIMEOUT);
+            } catch (IOException | InterruptedException e) {
+                try {
+                    process.close();
+                } catch (IOException stopFailure) {
+                    e.addSuppressed(stopFailure);
+                }
+                throw e;
+            }
+            return new HaproxyTarget(version, port, process, directory);
+        } catch (IOException | InterruptedException | RuntimeException e) {
+            directory.close();
+            throw e;
+        }
+    }
+
+    static String config(Backend backend, int port) {
+        return """
+                global
+                    maxconn 4096
+
+                defaults
+                    mode tcp
+                    timeout connect 5s
+                    timeout client 1h
+                    timeout server 1h
+
+                listen postgres
+                    bind 127.0.0.1:%d
+                    server postgres %s:%d
+                """.formatted(port, backend.host(), backend.port());
+    }
+
+    @Override
+    public TargetKind kind() {
+        return TargetKind.HAPROXY;
+    }
+
+    @Override
+    public int port() {
+        return port;
+    }
+
+    @Override
+    public String description() {
+        return version.replaceFirst(" - https?://\\S+", "") + " (pid " + process.pid() + "), mode tcp, on 127.0.0.1:"
+                + port;
+    }
+
+    @Override
+    public Optional<Duration> cpuTime() {
+        return process.cpuTime();
+    }
+
+    @Override
+    public void close() throws IOException {
+        try {
+            process.close();
+        } finally {
+            directory.close();
+        }
+    }
+}

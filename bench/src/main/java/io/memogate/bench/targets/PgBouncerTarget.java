@@ -1,0 +1,129 @@
+package io.memogate.bench.targets;
+
+import io.memogate.bench.process.ChildProcess;
+import io.memogate.bench.process.FreePort;
+import io.memogate.bench.process.RunAs;
+import io.memogate.bench.process.TempDirectory;
+import java.io.IOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.nio.file.attribute.PosixFilePermissions;
+import java.time.Duration;
+import java.util.List;
+import java.util.Optional;
+
+/**
+ * PgBouncer in session mode (one server connection per client, as Memogate), from the package
+ * installed on this machine, configured in a private temporary directory: TCP on 127.0.0.1 only, no
+ * Unix socket, SCRAM towards clients and the server from a plain-text userlist (PgBouncer needs the
+ * plain password to log in to the server with SCRAM on the client's behalf). Connection logging is off
+ * so that it writes nothing per connection; the others log nothing either.
+ */
+public final class PgBouncerTarget implements Target {
+
+    private static final Duration START_TIMEOUT = Duration.ofSeconds(15);
+
+    private final String version;
+    private final int port;
+    private final ChildProcess process;
+    private final TempDirectory directory;
+
+    private PgBouncerTarget(String version, int port, ChildProcess process, TempDirectory directory) {
+        this.version = version;
+        this.port = port;
+        this.process = process;
+        this.directory = directory;
+    }
+
+    public static PgBouncerTarget start(Path executable, Backend backend, RunAs account)
+            throws IOException, InterruptedException {
+        String version = ToolVersion.of(executable, "--version");
+        TempDirectory directory = TempDirectory.create("memogate-bench-pgbouncer-");
+        try {
+            int port = FreePort.find();
+            Path ini = directory.resolve("pgbouncer.ini");
+            Path users = directory.resolve("userlist.txt");
+            Files.writeString(ini, ini(backend, port, directory.path(), users));
+            Files.writeString(users, quote(backend.user()) + " " + quote(backend.password()) + "\n");
+            Files.setPosixFilePermissions(users, PosixFilePermissions.fromString("rw-------"));
+            Path log = directory.resolve("stdout.log");
+            Files.createFile(log);
+            for (Path path : List.of(directory.path(), ini, users, log)) {
+                account.own(path);
+            }
+            ChildProcess process = ChildProcess.start("pgbouncer",
+                    account.wrap(List.of(executable.toString(), ini.toString())), directory.path(), log);
+            try {
+                process.awaitPort(port, START_TIMEOUT);
+            } catch (IOException | InterruptedException e) {
+                try {
+                    process.close();
+                } catch (IOException stopFailure) {
+                    e.addSuppressed(stopFailure);
+                }
+                throw e;
+            }
+            return new PgBouncerTarget(version, port, process, directory);
+        } catch (IOException | InterruptedException | RuntimeException e) {
+            directory.close();
+            throw e;
+        }
+    }
+
+    static String ini(Backend backend, int port, Path directory, Path users) {
+        return """
+                [databases]
+                %s = host=%s port=%d dbname=%s
+
+                [pgbouncer]
+                listen_addr = 127.0.0.1
+                listen_port = %d
+                unix_socket_dir =
+                auth_type = scram-sha-256
+                auth_file = %s
+                pool_mode = session
+                max_client_conn = 100
+                default_pool_size = 20
+                logfile = %s
+                pidfile = %s
+                log_connections = 0
+                log_disconnections = 0
+                """.formatted(backend.database(), backend.host(), backend.port(), backend.database(), port, users,
+                directory.resolve("pgbouncer.log"), directory.resolve("pgbouncer.pid"));
+    }
+
+    /** userlist.txt quoting: a double quote inside the value is doubled. */
+    private static String quote(String value) {
+        return "\"" + value.replace("\"", "\"\"") + "\"";
+    }
+
+    @Override
+    public TargetKind kind() {
+        return TargetKind.PGBOUNCER;
+    }
+
+    @Override
+    public int port() {
+        return port;
+    }
+
+    @Override
+    public String description() {
+        return version + " (pid " + process.pid() + "), pool_mode=session, default_pool_size=20, auth scram-sha-256,"
+                + " on 127.0.0.1:" + port;
+    }
+
+    @Override
+    public Optional<Duration> cpuTime() {
+        return process.cpuTime();
+    }
+
+    @Override
+    public void close() throws IOException {
+        try {
+            process.close();
+        } finally {
+            directory.close();
+        }
+    }
+}

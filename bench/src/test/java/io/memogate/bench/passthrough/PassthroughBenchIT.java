@@ -1,0 +1,75 @@
+package io.memogate.bench.passthrough;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import io.memogate.bench.BenchCommand;
+import java.io.PrintWriter;
+import java.io.StringWriter;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.List;
+import java.util.concurrent.TimeUnit;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.Timeout;
+import org.junit.jupiter.api.io.TempDir;
+import picocli.CommandLine;
+
+/**
+ * The real harness, shortened: an embedded PostgreSQL 18, the proxy in this JVM, Debian's pgbench, one
+ * round of 2 s with 2 clients against direct and memogate. It checks that every run produced a figure
+ * and that nothing is left running; it never judges the speed.
+ */
+class PassthroughBenchIT {
+
+    @Test
+    @Timeout(value = 2, unit = TimeUnit.MINUTES)
+    void oneShortRoundAgainstDirectAndMemogateReportsEveryRunAndLeavesNothingRunning(@TempDir Path output)
+            throws Exception {
+        StringWriter out = new StringWriter();
+        StringWriter err = new StringWriter();
+        CommandLine cli = BenchCommand.commandLine().setOut(new PrintWriter(out)).setErr(new PrintWriter(err));
+
+        int exit = cli.execute("passthrough", "--rounds", "1", "--seconds", "2", "--warmup", "0", "--clients", "2",
+                "--threads", "2", "--scale", "1", "--targets", "direct,memogate", "--output", output.toString());
+
+        assertThat(exit).as("exit status; output:%n%s%nerrors:%n%s", out, err).isZero();
+        Path report = output.resolve("report.md");
+        assertThat(report).exists();
+        String markdown = Files.readString(report);
+        for (String mode : List.of("simple", "prepared")) {
+            String section = markdown.substring(markdown.indexOf("## Query mode " + mode));
+            assertThat(section).as(mode).containsPattern("\\| direct \\| \\d+ \\| \\d+ \\| 1\\.00 \\| - \\|")
+                    .containsPattern("\\| memogate \\| \\d+ \\| \\d+ \\| \\d\\.\\d\\d \\| \\d+\\.\\d \\|");
+        }
+        assertThat(markdown).doesNotContain("| pgbouncer |").doesNotContain("| haproxy |").doesNotContain("FAILED");
+
+        List<String> runs = Files.readAllLines(output.resolve("results.csv")).stream().skip(1).toList();
+        assertThat(runs).hasSize(4);
+        assertThat(runs).extracting(line -> line.split(",")[0] + "/" + line.split(",")[3])
+                .containsExactlyInAnyOrder("simple/direct", "simple/memogate", "prepared/direct", "prepared/memogate");
+        for (String run : runs) {
+            String[] cells = run.split(",");
+            assertThat(cells[4]).as(run).isEqualTo("ok");
+            assertThat(Double.parseDouble(cells[5])).as(run).isPositive();
+        }
+        assertThat(output.resolve("runs").resolve("round1-prepared-memogate.txt")).content()
+                .contains("query mode: prepared").contains("exit status 0");
+
+        // PostgreSQL and every pgbench were children of this JVM; none may outlive the benchmark.
+        assertThat(awaitNoChildren(Duration.ofSeconds(10))).as("processes left running").isEmpty();
+    }
+
+    private static List<String> awaitNoChildren(Duration timeout) throws InterruptedException {
+        long deadline = System.nanoTime() + timeout.toNanos();
+        List<String> left;
+        do {
+            left = ProcessHandle.current().descendants().filter(ProcessHandle::isAlive)
+                    .map(p -> p.pid() + " " + p.info().commandLine().orElse("?")).toList();
+            if (!left.isEmpty()) {
+                Thread.sleep(100);
+            }
+        } while (!left.isEmpty() && System.nanoTime() < deadline);
+        return left;
+    }
+}

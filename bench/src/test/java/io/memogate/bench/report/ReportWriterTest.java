@@ -1,0 +1,69 @@
+package io.memogate.bench.report;
+
+import static io.memogate.bench.targets.TargetKind.DIRECT;
+import static io.memogate.bench.targets.TargetKind.HAPROXY;
+import static io.memogate.bench.targets.TargetKind.MEMOGATE;
+import static io.memogate.bench.targets.TargetKind.PGBOUNCER;
+import static org.assertj.core.api.Assertions.assertThat;
+
+import io.memogate.bench.pgbench.PgbenchResult;
+import io.memogate.bench.pgbench.QueryMode;
+import io.memogate.bench.targets.TargetKind;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Optional;
+import org.junit.jupiter.api.Test;
+
+class ReportWriterTest {
+
+    @Test
+    void mediansRatiosAndCpuPerModeAndTheGoalsWithAFailedRunAndASkippedTarget() {
+        List<Measurement> runs = new ArrayList<>();
+        add(runs, DIRECT, 0, 1000, 1200, 1100);
+        add(runs, MEMOGATE, 2100, 700, 600, 650); // 2.1 s of CPU for 7000, 6000, 6500 transactions
+        add(runs, HAPROXY, 1400, 690, 700, 0); // round 3 failed
+        BenchRecord record = new BenchRecord(List.of("load"), List.of("machine"), List.of(QueryMode.SIMPLE), 3,
+                List.of(new TargetInfo(DIRECT, false, "PostgreSQL"), new TargetInfo(MEMOGATE, false, "Memogate"),
+                        new TargetInfo(PGBOUNCER, true, "not installed: skipped"), new TargetInfo(HAPROXY, false, "HAProxy")),
+                List.of(List.of("direct", "memogate", "haproxy")), runs);
+
+        Summary summary = new Summary(record);
+        assertThat(summary.median(QueryMode.SIMPLE, DIRECT)).hasValue(1100);
+        assertThat(summary.median(QueryMode.SIMPLE, HAPROXY)).hasValue(695); // of the two successful runs
+        assertThat(summary.ratioToDirect(QueryMode.SIMPLE, MEMOGATE)).hasValue(650.0 / 1100);
+        assertThat(summary.medianCpuPerTransaction(QueryMode.SIMPLE, MEMOGATE)).hasValue(2_100_000.0 / 6500);
+        assertThat(summary.median(QueryMode.SIMPLE, PGBOUNCER)).isEmpty();
+        assertThat(record.allSucceeded()).isFalse();
+
+        String text = new ReportWriter(record).text();
+        assertThat(text).contains("""
+                target     round 1  round 2  round 3   median  ratio to direct  proxy CPU us/tx
+                direct        1000     1200     1100     1100             1.00                -
+                memogate       700      600      650      650             0.59            323.1
+                pgbouncer        -        -        -  skipped                -                -
+                haproxy        690      700   FAILED      695             0.63            201.4
+                """.replace("\n", System.lineSeparator()));
+        assertThat(text).contains("round 3, haproxy: exit 2");
+        assertThat(text).containsPattern("memogate / pgbouncer +n/a +>= 1\\.15")
+                .containsPattern("memogate / haproxy +0\\.935 not met +>= 0\\.95"); // 650 / 695
+
+        String csv = new ReportWriter(record).csv();
+        assertThat(csv).startsWith("mode,round,position,target,status,tps,transactions,tps_basis,target_cpu_ms,detail\n")
+                .contains("simple,3,3,haproxy,failed,,,,1400.0,exit 2\n")
+                .contains("simple,1,2,memogate,ok,700.000000,7000,without initial connection time,2100.0,\n")
+                .contains("simple,1,1,direct,ok,1000.000000,10000,without initial connection time,,\n");
+    }
+
+    /** Runs of one target over the rounds; tps 0 stands for a failed run, cpuMillis 0 for none measured. */
+    private static void add(List<Measurement> runs, TargetKind target, long cpuMillis, double... tps) {
+        int position = runs.size() / 3 + 1;
+        Optional<Duration> cpu = cpuMillis > 0 ? Optional.of(Duration.ofMillis(cpuMillis)) : Optional.empty();
+        for (int round = 1; round <= tps.length; round++) {
+            PgbenchResult result = tps[round - 1] > 0
+                    ? new PgbenchResult.Succeeded(tps[round - 1], (long) (tps[round - 1] * 10), "without initial connection time")
+                    : new PgbenchResult.Failed("exit 2");
+            runs.add(new Measurement(QueryMode.SIMPLE, round, position, target, result, cpu));
+        }
+    }
+}
