@@ -25,6 +25,11 @@ public final class MemogateCommand implements Runnable {
     static final int EXIT_BAD_CONFIGURATION = 2;
 
     public static void main(String[] args) {
+        // Netty's leak detector samples buffer allocations and records stack traces: measurable CPU on
+        // the relay path (about 2% under pgbench). Off unless the operator asks for it.
+        if (System.getProperty("io.netty.leakDetection.level") == null) {
+            System.setProperty("io.netty.leakDetection.level", "disabled");
+        }
         System.exit(commandLine().execute(args));
     }
 
