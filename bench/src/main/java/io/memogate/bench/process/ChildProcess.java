@@ -49,6 +49,20 @@ public final class ChildProcess implements AutoCloseable {
      * Returns once something accepts TCP connections on 127.0.0.1:{@code port}; fails with the end of
      * the tool's log when the tool exits first or the time runs out.
      */
+    /** Like {@link #awaitPort}, but stops the process when it does not come up, so nothing is left behind. */
+    public void awaitPortOrStop(int port, Duration timeout) throws IOException, InterruptedException {
+        try {
+            awaitPort(port, timeout);
+        } catch (IOException | InterruptedException e) {
+            try {
+                close();
+            } catch (IOException stopFailure) {
+                e.addSuppressed(stopFailure);
+            }
+            throw e;
+        }
+    }
+
     public void awaitPort(int port, Duration timeout) throws IOException, InterruptedException {
         long deadline = System.nanoTime() + timeout.toNanos();
         while (true) {

@@ -41,16 +41,7 @@ public final class HaproxyTarget implements Target {
             Path log = directory.resolve("stdout.log");
             ChildProcess process = ChildProcess.start("haproxy",
                     List.of(executable.toString(), "-db", "-f", config.toString()), directory.path(), log);
-            try {
-                process.awaitPort(port, START_TIMEOUT);
-            } catch (IOException | InterruptedException e) {
-                try {
-                    process.close();
-                } catch (IOException stopFailure) {
-                    e.addSuppressed(stopFailure);
-                }
-                throw e;
-            }
+            process.awaitPortOrStop(port, START_TIMEOUT);
             return new HaproxyTarget(version, port, process, directory);
         } catch (IOException | InterruptedException | RuntimeException e) {
             directory.close();

@@ -53,16 +53,7 @@ public final class PgBouncerTarget implements Target {
             }
             ChildProcess process = ChildProcess.start("pgbouncer",
                     account.wrap(List.of(executable.toString(), ini.toString())), directory.path(), log);
-            try {
-                process.awaitPort(port, START_TIMEOUT);
-            } catch (IOException | InterruptedException e) {
-                try {
-                    process.close();
-                } catch (IOException stopFailure) {
-                    e.addSuppressed(stopFailure);
-                }
-                throw e;
-            }
+            process.awaitPortOrStop(port, START_TIMEOUT);
             return new PgBouncerTarget(version, port, process, directory);
         } catch (IOException | InterruptedException | RuntimeException e) {
             directory.close();
