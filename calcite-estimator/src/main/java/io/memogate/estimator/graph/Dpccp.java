@@ -1,0 +1,140 @@
+package io.memogate.estimator.graph;
+
+/**
+ * Counts csg-cmp pairs by DPccp's enumeration (Moerkotte &amp; Neumann, "Analysis of Two Existing and One
+ * New Dynamic Programming Algorithm for the Generation of Optimal Bushy Join Trees without Cross
+ * Products", VLDB 2006, section 3: EnumerateCsg, EnumerateCsgRec, EnumerateCmp), stopping after a
+ * budget of steps. Vertex sets are {@code long} bitmasks, so the graph has at most 64 relations.
+ *
+ * <p>EnumerateCsg starts from each vertex {@code i} in descending order and, with the exclusion set
+ * {@code B_i = {v_j | j <= i}}, visits every connected set whose smallest vertex is {@code i}; for each
+ * such {@code S1}, EnumerateCmp visits every connected {@code S2} adjacent to {@code S1} and disjoint
+ * from {@code S1 ∪ B_min(S1)}, that is, with all its vertices above {@code min(S1)}. So each unordered
+ * pair is visited once, from the side holding the smaller vertex. Any numbering is correct for
+ * counting; the caller numbers the vertices so that after start vertex {@code i} is done the count so
+ * far is exactly the pair count of the subgraph induced by {@code {i..n-1}} (every pair visited so far
+ * lies inside it, and every pair inside it has its smallest vertex there). Those prefix counts are
+ * what {@link Extrapolation} grows from when the budget runs out.
+ *
+ * <p>One instance per count: the running totals are fields only to keep the recursion's signatures
+ * short.
+ */
+final class Dpccp {
+
+    /**
+     * @param ballPairs {@code ballPairs[k]} is the exact pair count of the subgraph induced by the
+     *     {@code k} highest-numbered vertices, for {@code k <= completed}
+     * @param completed how many start vertices were finished; {@code n} when the count is exact
+     * @param pairs pairs visited in all, including those of an unfinished start vertex
+     */
+    record Result(double[] ballPairs, int completed, double pairs, long steps) {
+    }
+
+    private final long[] adjacency;
+    private final long budget;
+    private long steps;
+    private double pairs;
+    private boolean exhausted;
+
+    private Dpccp(JoinGraph graph, long budget) {
+        adjacency = new long[graph.size()];
+        for (int v = 0; v < adjacency.length; v++) {
+            adjacency[v] = graph.neighbourMask(v);
+        }
+        this.budget = budget;
+    }
+
+    /** Enumerates {@code graph} (at most 64 relations) with at most {@code budget} steps. */
+    static Result run(JoinGraph graph, long budget) {
+        return new Dpccp(graph, budget).run();
+    }
+
+    private Result run() {
+        int n = adjacency.length;
+        double[] ballPairs = new double[n + 1];
+        int completed = 0;
+        for (int i = n - 1; i >= 0 && !exhausted; i--) {
+            long start = 1L << i;
+            enumerateCmp(start);
+            enumerateCsgRec(start, upTo(i), false);
+            if (!exhausted) {
+                completed = n - i;
+                ballPairs[completed] = pairs;
+            }
+        }
+        return new Result(ballPairs, completed, pairs, steps);
+    }
+
+    /**
+     * EnumerateCsgRec(S, X): extends {@code s} by every non-empty subset of its neighbourhood outside
+     * {@code x}. In csg mode each extension is a connected set to find complements for; in cmp mode
+     * ({@code complement}) each extension is itself a complement, that is, one more pair.
+     */
+    private void enumerateCsgRec(long s, long x, boolean complement) {
+        long neighbourhood = neighbours(s) & ~x;
+        if (neighbourhood == 0) {
+            return;
+        }
+        for (long sub = neighbourhood; sub != 0; sub = (sub - 1) & neighbourhood) {
+            if (!step()) {
+                return;
+            }
+            if (complement) {
+                pairs++;
+            } else {
+                enumerateCmp(s | sub);
+                if (exhausted) {
+                    return;
+                }
+            }
+        }
+        long excluded = x | neighbourhood;
+        for (long sub = neighbourhood; sub != 0; sub = (sub - 1) & neighbourhood) {
+            enumerateCsgRec(s | sub, excluded, complement);
+            if (exhausted) {
+                return;
+            }
+        }
+    }
+
+    /** EnumerateCmp(S1): every connected complement of {@code s1}, one pair each. */
+    private void enumerateCmp(long s1) {
+        if (!step()) {
+            return;
+        }
+        long excluded = upTo(Long.numberOfTrailingZeros(s1)) | s1;
+        long neighbourhood = neighbours(s1) & ~excluded;
+        for (long rest = neighbourhood; rest != 0; ) {
+            int v = 63 - Long.numberOfLeadingZeros(rest);
+            rest &= ~(1L << v);
+            if (!step()) {
+                return;
+            }
+            pairs++;
+            enumerateCsgRec(1L << v, excluded | (upTo(v) & neighbourhood), true);
+            if (exhausted) {
+                return;
+            }
+        }
+    }
+
+    private long neighbours(long set) {
+        long result = 0;
+        for (long bits = set; bits != 0; bits &= bits - 1) {
+            result |= adjacency[Long.numberOfTrailingZeros(bits)];
+        }
+        return result & ~set;
+    }
+
+    private boolean step() {
+        if (++steps > budget) {
+            exhausted = true;
+        }
+        return !exhausted;
+    }
+
+    /** {@code {v_j | j <= i}}. */
+    private static long upTo(int i) {
+        return i == 63 ? -1L : (1L << (i + 1)) - 1;
+    }
+}

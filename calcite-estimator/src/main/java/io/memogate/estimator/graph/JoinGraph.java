@@ -1,0 +1,240 @@
+package io.memogate.estimator.graph;
+
+import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.Collection;
+import java.util.List;
+import java.util.Objects;
+import java.util.StringJoiner;
+
+/**
+ * The join graph of one join search problem: the relations (vertices {@code 0..n-1}, with names for
+ * messages) and an undirected edge wherever a join clause links two of them. Immutable.
+ *
+ * <p><b>Clauses over three or more relations.</b> {@link Builder#addClause} records such a clause as an
+ * edge between every pair of its relations. That is what PostgreSQL's join search enumerates:
+ * {@code have_relevant_joinclause} (src/backend/optimizer/util/joininfo.c) finds a clause relevant to
+ * a pair of relations when its relations <em>overlap</em> both sides, so {@code a.x + b.y = c.z} lets
+ * PostgreSQL try {@code a⋈b}, {@code a⋈c} and {@code b⋈c}, although the clause itself is applied only
+ * at a join containing all three. Counting the clique is therefore the count PostgreSQL pays for; were it
+ * not, it would still be the conservative direction (more edges, more pairs). Equivalence classes
+ * behave the same way ({@code have_relevant_eclass_joinclause} in equivclass.c), so callers add one
+ * clause per class.
+ *
+ * <p>Vertex sets are {@code long} bitmasks when {@code size() <= 64} ({@link #neighbourMask}); larger
+ * graphs are still represented (adjacency as multi-word bitsets) so that they can be counted by
+ * extrapolation rather than rejected.
+ */
+public final class JoinGraph {
+
+    /** Largest graph whose vertex sets fit a {@code long}. */
+    public static final int MASK_LIMIT = 64;
+
+    private final List<String> names;
+    private final long[][] adjacency;
+    private final int edgeCount;
+
+    private JoinGraph(List<String> names, long[][] adjacency, int edgeCount) {
+        this.names = names;
+        this.adjacency = adjacency;
+        this.edgeCount = edgeCount;
+    }
+
+    public static Builder builder() {
+        return new Builder();
+    }
+
+    /** Number of relations (vertices). */
+    public int size() {
+        return names.size();
+    }
+
+    public String name(int vertex) {
+        return names.get(vertex);
+    }
+
+    public List<String> names() {
+        return names;
+    }
+
+    public int edgeCount() {
+        return edgeCount;
+    }
+
+    public boolean adjacent(int a, int b) {
+        return (adjacency[a][b >>> 6] & (1L << b)) != 0;
+    }
+
+    public int degree(int vertex) {
+        int degree = 0;
+        for (long word : adjacency[vertex]) {
+            degree += Long.bitCount(word);
+        }
+        return degree;
+    }
+
+    /** The neighbours of {@code vertex}, ascending. */
+    public int[] neighbours(int vertex) {
+        int[] result = new int[degree(vertex)];
+        int i = 0;
+        long[] words = adjacency[vertex];
+        for (int w = 0; w < words.length; w++) {
+            for (long bits = words[w]; bits != 0; bits &= bits - 1) {
+                result[i++] = (w << 6) + Long.numberOfTrailingZeros(bits);
+            }
+        }
+        return result;
+    }
+
+    /** Whether vertex sets of this graph fit a {@code long} bitmask. */
+    public boolean fitsMask() {
+        return size() <= MASK_LIMIT;
+    }
+
+    /**
+     * The neighbours of {@code vertex} as a bitmask.
+     *
+     * @throws IllegalStateException if the graph has more than {@link #MASK_LIMIT} relations; check
+     *     {@link #fitsMask()} first
+     */
+    public long neighbourMask(int vertex) {
+        if (!fitsMask()) {
+            throw new IllegalStateException("a join graph of " + size() + " relations has no long bitmasks");
+        }
+        return adjacency[vertex][0];
+    }
+
+    /** The connected components, each as ascending vertices, ordered by their smallest vertex. */
+    public List<int[]> components() {
+        int n = size();
+        int[] component = new int[n];
+        Arrays.fill(component, -1);
+        List<int[]> result = new ArrayList<>();
+        int[] stack = new int[n];
+        for (int start = 0; start < n; start++) {
+            if (component[start] >= 0) {
+                continue;
+            }
+            int id = result.size();
+            int top = 0;
+            int count = 0;
+            stack[top++] = start;
+            component[start] = id;
+            while (top > 0) {
+                int v = stack[--top];
+                count++;
+                for (int w : neighbours(v)) {
+                    if (component[w] < 0) {
+                        component[w] = id;
+                        stack[top++] = w;
+                    }
+                }
+            }
+            int[] members = new int[count];
+            for (int v = start, i = 0; i < count; v++) {
+                if (component[v] == id) {
+                    members[i++] = v;
+                }
+            }
+            result.add(members);
+        }
+        return result;
+    }
+
+    public boolean isConnected() {
+        return size() <= 1 || components().size() == 1;
+    }
+
+    /**
+     * The subgraph induced by {@code vertices}; vertex {@code i} of the result is {@code vertices[i]}
+     * of this graph, so callers choose the numbering.
+     */
+    public JoinGraph induced(int[] vertices) {
+        Builder builder = builder();
+        int[] position = new int[size()];
+        Arrays.fill(position, -1);
+        for (int v : vertices) {
+            position[v] = builder.addRelation(name(v));
+        }
+        for (int v : vertices) {
+            for (int w : neighbours(v)) {
+                if (position[w] > position[v]) {
+                    builder.addJoin(position[v], position[w]);
+                }
+            }
+        }
+        return builder.build();
+    }
+
+    @Override
+    public String toString() {
+        StringJoiner edges = new StringJoiner(", ");
+        for (int v = 0; v < size() && edges.length() < 200; v++) {
+            for (int w : neighbours(v)) {
+                if (w > v) {
+                    edges.add(name(v) + "-" + name(w));
+                }
+            }
+        }
+        return "JoinGraph[" + size() + " relations, " + edgeCount + " edges: " + edges + "]";
+    }
+
+    /** Collects relations and clauses; relations are numbered in the order they are added. */
+    public static final class Builder {
+        private final List<String> names = new ArrayList<>();
+        private final List<int[]> pairs = new ArrayList<>();
+
+        private Builder() {
+        }
+
+        /** Adds a relation and returns its vertex number. */
+        public int addRelation(String name) {
+            names.add(Objects.requireNonNull(name, "name"));
+            return names.size() - 1;
+        }
+
+        /** A clause between two relations. A clause over one relation is a filter, not an edge: ignored. */
+        public Builder addJoin(int a, int b) {
+            check(a);
+            check(b);
+            if (a != b) {
+                pairs.add(new int[] {a, b});
+            }
+            return this;
+        }
+
+        /** A clause over any number of relations: an edge between every pair of them (see the class comment). */
+        public Builder addClause(Collection<Integer> relations) {
+            int[] distinct = relations.stream().mapToInt(Integer::intValue).distinct().toArray();
+            for (int i = 0; i < distinct.length; i++) {
+                for (int j = i + 1; j < distinct.length; j++) {
+                    addJoin(distinct[i], distinct[j]);
+                }
+            }
+            return this;
+        }
+
+        public JoinGraph build() {
+            int n = names.size();
+            int words = (n + 63) >>> 6;
+            long[][] adjacency = new long[n][words];
+            int edges = 0;
+            for (int[] pair : pairs) {
+                int a = pair[0];
+                int b = pair[1];
+                if ((adjacency[a][b >>> 6] & (1L << b)) == 0) {
+                    adjacency[a][b >>> 6] |= 1L << b;
+                    adjacency[b][a >>> 6] |= 1L << a;
+                    edges++;
+                }
+            }
+            return new JoinGraph(List.copyOf(names), adjacency, edges);
+        }
+
+        private void check(int vertex) {
+            if (vertex < 0 || vertex >= names.size()) {
+                throw new IndexOutOfBoundsException("no relation " + vertex + " among " + names.size());
+            }
+        }
+    }
+}

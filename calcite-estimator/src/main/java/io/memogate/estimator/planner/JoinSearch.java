@@ -1,0 +1,78 @@
+package io.memogate.estimator.planner;
+
+import io.memogate.estimator.graph.JoinGraph;
+import io.memogate.estimator.graph.MemoSize;
+import java.util.Objects;
+
+/**
+ * One join search problem PostgreSQL solves: a list of items (base relations, or sub-problems already
+ * joined) to be joined in the best order, by {@code standard_join_search} or {@code geqo}
+ * ({@code make_rel_from_joinlist}, src/backend/optimizer/path/allpaths.c).
+ */
+public sealed interface JoinSearch {
+
+    /** The items (vertices) and the clauses linking them. */
+    JoinGraph graph();
+
+    /** Number of items; PostgreSQL's {@code levels_needed}. */
+    default int relations() {
+        return graph().size();
+    }
+
+    /** Join relations (one per {@code make_join_rel} call) whose paths are held in memory at the peak. */
+    double joinPairs();
+
+    /** Whether {@link #joinPairs()} is a count rather than an extrapolation. */
+    boolean exact();
+
+    /** Exhaustive dynamic programming: every csg-cmp pair is built and kept until planning ends. */
+    record DynamicProgramming(JoinGraph graph, MemoSize memo) implements JoinSearch {
+        public DynamicProgramming {
+            Objects.requireNonNull(graph, "graph");
+            Objects.requireNonNull(memo, "memo");
+        }
+
+        @Override
+        public double joinPairs() {
+            return memo.pairs();
+        }
+
+        @Override
+        public boolean exact() {
+            return memo.exact();
+        }
+    }
+
+    /**
+     * The genetic optimizer (src/backend/optimizer/geqo): it evaluates {@code poolSize} random join
+     * orders, then one new order per generation. Each evaluation builds one join tree of
+     * {@code relations - 1} joins in a memory context that {@code geqo_eval} deletes afterwards, and the
+     * best order is rebuilt at the end in the planner's own context. Its memory is therefore about two
+     * trees' join relations plus the pool ({@code poolSize} chromosomes of {@code relations} genes)
+     * however many generations run; the generations are its time.
+     */
+    record Geqo(JoinGraph graph, int poolSize, int generations) implements JoinSearch {
+        public Geqo {
+            Objects.requireNonNull(graph, "graph");
+            if (poolSize < 2 || generations < 1) {
+                throw new IllegalArgumentException(
+                        "GEQO needs a pool of >= 2 and >= 1 generation, was " + poolSize + " and " + generations);
+            }
+        }
+
+        /** Join orders evaluated: the initial pool, then one child per generation. */
+        public long evaluations() {
+            return (long) poolSize + generations;
+        }
+
+        @Override
+        public double joinPairs() {
+            return 2.0 * Math.max(0, relations() - 1);
+        }
+
+        @Override
+        public boolean exact() {
+            return true;
+        }
+    }
+}

@@ -1,0 +1,63 @@
+package io.memogate.estimator.planner;
+
+import java.util.Objects;
+
+/**
+ * The planner memory a statement's join searches need, from their sizes: linear in the join
+ * relations they build, since PostgreSQL keeps every join relation and its paths until planning ends
+ * (measured at 2.2-2.6 kB per csg-cmp pair across shapes, docs/DESIGN.md). See
+ * {@link MemoryCoefficients} for the fit.
+ *
+ * <pre>
+ *   bytes(statement) = fixedBytes + sum over searches of bytes(search)
+ *   bytes(DP)        = bytesPerJoinPair * pairs + bytesPerRelation * relations
+ *   bytes(GEQO)      = bytesPerJoinPair * 2 (relations - 1) + bytesPerRelation * relations
+ *                      + bytesPerGeqoGene * poolSize * relations
+ * </pre>
+ * Results saturate at {@link Long#MAX_VALUE}; an extrapolated count of 10^28 pairs is simply "more
+ * than any server has".
+ */
+public final class MemoryModel {
+
+    private final MemoryCoefficients coefficients;
+
+    public MemoryModel(MemoryCoefficients coefficients) {
+        this.coefficients = Objects.requireNonNull(coefficients, "coefficients");
+    }
+
+    /** With the coefficients fitted to PostgreSQL 17.5. */
+    public MemoryModel() {
+        this(MemoryCoefficients.DEFAULTS);
+    }
+
+    public MemoryCoefficients coefficients() {
+        return coefficients;
+    }
+
+    /** Bytes to plan a statement with this work. */
+    public long bytes(PlannerWork work) {
+        double bytes = coefficients.fixedBytes();
+        for (JoinSearch search : work.searches()) {
+            bytes += searchBytes(search);
+        }
+        return saturate(bytes);
+    }
+
+    /** Bytes one search adds (without the statement's fixed cost). */
+    public long bytes(JoinSearch search) {
+        return saturate(searchBytes(search));
+    }
+
+    private double searchBytes(JoinSearch search) {
+        double bytes = coefficients.bytesPerJoinPair() * search.joinPairs()
+                + coefficients.bytesPerRelation() * search.relations();
+        if (search instanceof JoinSearch.Geqo geqo) {
+            bytes += coefficients.bytesPerGeqoGene() * geqo.poolSize() * geqo.relations();
+        }
+        return bytes;
+    }
+
+    private static long saturate(double bytes) {
+        return bytes >= Long.MAX_VALUE ? Long.MAX_VALUE : (long) Math.ceil(bytes);
+    }
+}

@@ -1,0 +1,217 @@
+package io.memogate.estimator.planner;
+
+import java.math.BigInteger;
+import java.util.Locale;
+import java.util.regex.Pattern;
+
+/**
+ * The PostgreSQL settings that decide how a FROM clause is split into join search problems and how each
+ * is searched, with PostgreSQL's names, defaults and ranges (src/backend/utils/misc/guc_tables.c).
+ *
+ * @param joinCollapseLimit {@code join_collapse_limit}: explicit JOINs are flattened into one problem
+ *     while it has at most this many items; 1 keeps the written order
+ * @param fromCollapseLimit {@code from_collapse_limit}: the same for FROM lists and pulled-up subqueries
+ * @param geqo {@code geqo}: whether the genetic optimizer replaces exhaustive search on large problems
+ * @param geqoThreshold {@code geqo_threshold}: problems of at least this many items use GEQO
+ * @param geqoEffort {@code geqo_effort}, 1..10: scales GEQO's default pool size
+ * @param geqoPoolSize {@code geqo_pool_size}: 0 (or 1) lets GEQO choose from geqo_effort
+ * @param geqoGenerations {@code geqo_generations}: 0 means as many as the pool size
+ */
+public record PlannerSettings(
+        int joinCollapseLimit,
+        int fromCollapseLimit,
+        boolean geqo,
+        int geqoThreshold,
+        int geqoEffort,
+        int geqoPoolSize,
+        int geqoGenerations) {
+
+    /** PostgreSQL's defaults (unchanged from 8.x to 18). */
+    public static final PlannerSettings DEFAULTS = new PlannerSettings(8, 8, true, 12, 5, 0, 0);
+
+    /** What strtod reads as a decimal number (Java's own parser would also take "1f", "NaN", hex floats). */
+    private static final Pattern DECIMAL = Pattern.compile("[+-]?([0-9]+\\.?[0-9]*|\\.[0-9]+)([eE][+-]?[0-9]+)?");
+
+    public PlannerSettings {
+        check("joinCollapseLimit", joinCollapseLimit, 1, Integer.MAX_VALUE);
+        check("fromCollapseLimit", fromCollapseLimit, 1, Integer.MAX_VALUE);
+        check("geqoThreshold", geqoThreshold, 2, Integer.MAX_VALUE);
+        check("geqoEffort", geqoEffort, 1, 10);
+        check("geqoPoolSize", geqoPoolSize, 0, Integer.MAX_VALUE);
+        check("geqoGenerations", geqoGenerations, 0, Integer.MAX_VALUE);
+    }
+
+    /**
+     * These settings after {@code SET name = value}, as PostgreSQL would apply it. Names are
+     * case-insensitive; names this model does not use return {@code this}. Values are read as
+     * PostgreSQL's {@code parse_bool} and {@code parse_int} read them (on/off/true/false/yes/no/1/0 and
+     * unique prefixes; decimal, 0x hex, leading-0 octal, decimals rounded), optionally in single quotes;
+     * an unquoted {@code DEFAULT} restores PostgreSQL's default (as {@code SET ... TO DEFAULT} and
+     * {@code RESET} do). A value PostgreSQL would reject (unreadable or out of range) also returns
+     * {@code this}: the server refuses that SET and keeps its old value, and so does the model.
+     */
+    public PlannerSettings with(String name, String value) {
+        String key = name.strip().toLowerCase(Locale.ROOT);
+        String text = value.strip();
+        if (text.equalsIgnoreCase("default")) {
+            String defaultText = DEFAULTS.text(key);
+            return defaultText == null ? this : with(key, defaultText);
+        }
+        if (text.length() >= 2 && text.startsWith("'") && text.endsWith("'")) {
+            text = text.substring(1, text.length() - 1).replace("''", "'");
+        }
+        try {
+            return switch (key) {
+                case "geqo" -> new PlannerSettings(joinCollapseLimit, fromCollapseLimit, parseBool(text),
+                        geqoThreshold, geqoEffort, geqoPoolSize, geqoGenerations);
+                case "join_collapse_limit" -> new PlannerSettings(parseInt(text), fromCollapseLimit, geqo,
+                        geqoThreshold, geqoEffort, geqoPoolSize, geqoGenerations);
+                case "from_collapse_limit" -> new PlannerSettings(joinCollapseLimit, parseInt(text), geqo,
+                        geqoThreshold, geqoEffort, geqoPoolSize, geqoGenerations);
+                case "geqo_threshold" -> new PlannerSettings(joinCollapseLimit, fromCollapseLimit, geqo,
+                        parseInt(text), geqoEffort, geqoPoolSize, geqoGenerations);
+                case "geqo_effort" -> new PlannerSettings(joinCollapseLimit, fromCollapseLimit, geqo,
+                        geqoThreshold, parseInt(text), geqoPoolSize, geqoGenerations);
+                case "geqo_pool_size" -> new PlannerSettings(joinCollapseLimit, fromCollapseLimit, geqo,
+                        geqoThreshold, geqoEffort, parseInt(text), geqoGenerations);
+                case "geqo_generations" -> new PlannerSettings(joinCollapseLimit, fromCollapseLimit, geqo,
+                        geqoThreshold, geqoEffort, geqoPoolSize, parseInt(text));
+                default -> this;
+            };
+        } catch (IllegalArgumentException rejected) {
+            return this;
+        }
+    }
+
+    /** The value of setting {@code key} as PostgreSQL shows it, or null for a setting not modelled. */
+    private String text(String key) {
+        return switch (key) {
+            case "geqo" -> geqo ? "on" : "off";
+            case "join_collapse_limit" -> Integer.toString(joinCollapseLimit);
+            case "from_collapse_limit" -> Integer.toString(fromCollapseLimit);
+            case "geqo_threshold" -> Integer.toString(geqoThreshold);
+            case "geqo_effort" -> Integer.toString(geqoEffort);
+            case "geqo_pool_size" -> Integer.toString(geqoPoolSize);
+            case "geqo_generations" -> Integer.toString(geqoGenerations);
+            default -> null;
+        };
+    }
+
+    /**
+     * GEQO's pool size for a problem of {@code relations} items, as {@code gimme_pool_size}
+     * (src/backend/optimizer/geqo/geqo_main.c): the setting if at least 2, else 2^(relations+1)
+     * within [10, 50] x geqo_effort.
+     */
+    public int geqoPoolSizeFor(int relations) {
+        if (geqoPoolSize >= 2) {
+            return geqoPoolSize;
+        }
+        double size = Math.pow(2.0, relations + 1.0);
+        int maxSize = 50 * geqoEffort;
+        if (size > maxSize) {
+            return maxSize;
+        }
+        int minSize = 10 * geqoEffort;
+        return size < minSize ? minSize : (int) Math.ceil(size);
+    }
+
+    /** GEQO's generations for a pool, as {@code gimme_number_generations}: the setting, else the pool size. */
+    public int geqoGenerationsFor(int poolSize) {
+        return geqoGenerations > 0 ? geqoGenerations : poolSize;
+    }
+
+    /** PostgreSQL's {@code parse_bool_with_len} (src/backend/utils/adt/bool.c). */
+    private static boolean parseBool(String text) {
+        String v = text.toLowerCase(Locale.ROOT);
+        if (!v.isEmpty()) {
+            switch (v.charAt(0)) {
+                case 't' -> {
+                    if ("true".startsWith(v)) {
+                        return true;
+                    }
+                }
+                case 'f' -> {
+                    if ("false".startsWith(v)) {
+                        return false;
+                    }
+                }
+                case 'y' -> {
+                    if ("yes".startsWith(v)) {
+                        return true;
+                    }
+                }
+                case 'n' -> {
+                    if ("no".startsWith(v)) {
+                        return false;
+                    }
+                }
+                case 'o' -> {
+                    // "o" alone is ambiguous; "on" and "of"/"off" are not
+                    if (v.equals("on")) {
+                        return true;
+                    }
+                    if (v.length() >= 2 && "off".startsWith(v)) {
+                        return false;
+                    }
+                }
+                case '1' -> {
+                    if (v.length() == 1) {
+                        return true;
+                    }
+                }
+                case '0' -> {
+                    if (v.length() == 1) {
+                        return false;
+                    }
+                }
+                default -> {
+                }
+            }
+        }
+        throw new IllegalArgumentException("not a boolean: " + text);
+    }
+
+    /**
+     * PostgreSQL's {@code parse_int} (src/backend/utils/misc/guc.c) for a setting without units: strtol
+     * with base 0 (decimal, 0x hex, leading-0 octal); if that stops at '.', 'e' or 'E' the whole text
+     * is re-read as a decimal and rounded half to even (rint). Anything else left over is an error.
+     * Surrounding white space is allowed, as strtol and the unit check allow it.
+     */
+    private static int parseInt(String setting) {
+        String text = setting.strip();
+        int i = text.startsWith("+") || text.startsWith("-") ? 1 : 0;
+        int digitsStart = i;
+        int radix = 10;
+        if (text.regionMatches(true, i, "0x", 0, 2) && i + 2 < text.length()
+                && Character.digit(text.charAt(i + 2), 16) >= 0) {
+            radix = 16;
+            i += 2;
+            digitsStart = i;
+        } else if (i < text.length() && text.charAt(i) == '0') {
+            radix = 8;
+        }
+        while (i < text.length() && Character.digit(text.charAt(i), radix) >= 0) {
+            i++;
+        }
+        double value;
+        if (i == text.length() && i > digitsStart) {
+            value = new BigInteger(text.substring(digitsStart), radix).doubleValue();
+            value = text.startsWith("-") ? -value : value;
+        } else if (i < text.length() && ".eE".indexOf(text.charAt(i)) >= 0
+                && DECIMAL.matcher(text).matches()) {
+            value = Math.rint(Double.parseDouble(text));
+        } else {
+            throw new IllegalArgumentException("not an integer: " + text);
+        }
+        if (value > Integer.MAX_VALUE || value < Integer.MIN_VALUE) {
+            throw new IllegalArgumentException("out of range: " + text);
+        }
+        return (int) value;
+    }
+
+    private static void check(String field, int value, int min, int max) {
+        if (value < min || value > max) {
+            throw new IllegalArgumentException(field + " must be in " + min + ".." + max + ", was " + value);
+        }
+    }
+}

@@ -1,0 +1,98 @@
+package io.memogate.estimator.planner;
+
+import io.memogate.estimator.graph.CsgCmpCounter;
+import io.memogate.estimator.graph.JoinGraph;
+import io.memogate.estimator.planner.JoinLists.Item;
+import java.util.ArrayDeque;
+import java.util.ArrayList;
+import java.util.Deque;
+import java.util.List;
+import java.util.Objects;
+
+/**
+ * The join search problems PostgreSQL (17) solves to plan a statement, and how large each one is.
+ *
+ * <p>How it mirrors PostgreSQL, step by step:
+ * <ol>
+ *   <li>{@code subquery_planner} runs once per query block: the statement's, then each separately
+ *   planned one (sub-plans, set-operation branches, materialized CTEs, FROM sub-selects not pulled
+ *   up). Pulling up sub-selects and sub-links ({@code pull_up_sublinks}, {@code pull_up_subqueries},
+ *   src/backend/optimizer/prep/prepjointree.c) is decided by whoever builds the {@link QueryBlock}
+ *   and only spliced in here.
+ *   <li>{@code deconstruct_jointree} (src/backend/optimizer/plan/initsplan.c) splits each block's join
+ *   tree into a joinlist under from_collapse_limit and join_collapse_limit; FULL JOINs are never
+ *   flattened ({@link JoinLists}).
+ *   <li>{@code make_rel_from_joinlist} (src/backend/optimizer/path/allpaths.c) solves every list of two
+ *   or more items as one problem, sub-lists first: by {@code geqo} when {@code geqo} is on and the
+ *   list has at least geqo_threshold items, else by {@code standard_join_search}, whose memo is
+ *   counted by {@link CsgCmpCounter} on the problem's join graph ({@link ProblemGraphs}).
+ * </ol>
+ *
+ * <p>Where it simplifies, always towards more work rather than less:
+ * <ul>
+ *   <li>outer, semi and anti joins are counted as inner joins. PostgreSQL flattens them like inner
+ *   joins and then refuses illegal orders ({@code join_is_legal}; PostgreSQL 16+ also reorders outer
+ *   joins by the identities of optimizer/README), which only removes pairs; their ON clauses are
+ *   edges like any other;
+ *   <li>no relation is removed: useless left joins ({@code remove_useless_joins}) and self-joins on a
+ *   unique key (PostgreSQL 18) are planned as if they stayed;
+ *   <li>partitioned and inheritance tables are one relation each; partitionwise join (off by default)
+ *   would multiply pairs by partitions;
+ *   <li>equivalence classes are merged across outer-join domains (see {@link ProblemGraphs}).
+ * </ul>
+ */
+public final class PostgresPlannerModel {
+
+    private final PlannerSettings settings;
+    private final CsgCmpCounter counter;
+
+    public PostgresPlannerModel(PlannerSettings settings, CsgCmpCounter counter) {
+        this.settings = Objects.requireNonNull(settings, "settings");
+        this.counter = Objects.requireNonNull(counter, "counter");
+    }
+
+    /** With the default step budget. */
+    public PostgresPlannerModel(PlannerSettings settings) {
+        this(settings, new CsgCmpCounter());
+    }
+
+    public PlannerSettings settings() {
+        return settings;
+    }
+
+    /** The searches for {@code statement} and, after them, for every block planned separately. */
+    public PlannerWork plan(QueryBlock statement) {
+        List<JoinSearch> searches = new ArrayList<>();
+        Deque<QueryBlock> blocks = new ArrayDeque<>();
+        blocks.add(statement);
+        while (!blocks.isEmpty()) {
+            JoinLists lists = new JoinLists(blocks.removeFirst(), settings);
+            ProblemGraphs graphs = new ProblemGraphs(lists.relationNames, lists.predicates);
+            solve(lists.joinlist, graphs, searches);
+            blocks.addAll(lists.separatelyPlanned);
+        }
+        return new PlannerWork(searches);
+    }
+
+    /** {@code make_rel_from_joinlist}: sub-lists first, then this list if it has anything to join. */
+    private void solve(List<Item> joinlist, ProblemGraphs graphs, List<JoinSearch> searches) {
+        for (Item item : joinlist) {
+            if (item instanceof Item.Sub sub) {
+                solve(sub.items(), graphs, searches);
+            }
+        }
+        if (joinlist.size() >= 2) {
+            searches.add(search(graphs.graph(joinlist)));
+        }
+    }
+
+    /** One problem: GEQO at or above geqo_threshold items when geqo is on, dynamic programming otherwise. */
+    JoinSearch search(JoinGraph graph) {
+        int items = graph.size();
+        if (settings.geqo() && items >= settings.geqoThreshold()) {
+            int poolSize = settings.geqoPoolSizeFor(items);
+            return new JoinSearch.Geqo(graph, poolSize, settings.geqoGenerationsFor(poolSize));
+        }
+        return new JoinSearch.DynamicProgramming(graph, counter.count(graph));
+    }
+}

@@ -1,0 +1,44 @@
+package io.memogate.estimator.planner;
+
+import java.util.List;
+import java.util.Objects;
+import java.util.Set;
+
+/**
+ * One AND-ed conjunct of a WHERE or JOIN ... ON condition, reduced to what the join search needs: which
+ * relations it references. A conjunct over two or more relations of one problem is a join clause.
+ */
+public sealed interface Predicate {
+
+    /** The relations the conjunct references; names not in the block (outer references) are ignored. */
+    Set<String> relations();
+
+    /** Any conjunct: {@code a.x < b.y}, {@code f(a.x, b.y, c.z)}, an OR of several relations' columns. */
+    record Clause(Set<String> relations) implements Predicate {
+        public Clause {
+            relations = Set.copyOf(relations);
+        }
+
+        public static Clause of(String... relations) {
+            return new Clause(Set.of(relations));
+        }
+    }
+
+    /**
+     * {@code left = right} between two columns, which PostgreSQL merges into an equivalence class
+     * (src/backend/optimizer/path/equivclass.c): {@code a.x = b.y AND b.y = c.z} also links {@code a}
+     * and {@code c}. Only for a WHERE conjunct or an inner join's ON conjunct; the ON conjunct of an
+     * outer join does not join an equivalence class at its level and is a {@link Clause}.
+     */
+    record Equality(ColumnRef left, ColumnRef right) implements Predicate {
+        public Equality {
+            Objects.requireNonNull(left, "left");
+            Objects.requireNonNull(right, "right");
+        }
+
+        @Override
+        public Set<String> relations() {
+            return Set.copyOf(List.of(left.relation(), right.relation()));
+        }
+    }
+}

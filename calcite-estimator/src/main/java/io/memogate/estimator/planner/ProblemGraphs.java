@@ -1,0 +1,120 @@
+package io.memogate.estimator.planner;
+
+import io.memogate.estimator.graph.JoinGraph;
+import io.memogate.estimator.planner.JoinLists.Item;
+import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.HashMap;
+import java.util.LinkedHashSet;
+import java.util.List;
+import java.util.Map;
+import java.util.Set;
+import java.util.StringJoiner;
+
+/**
+ * Builds the join graph of each problem of one query block from the block's predicates.
+ *
+ * <p>A problem's vertices are its items; two items are linked when a clause references relations in
+ * both (by overlap, as {@code have_relevant_joinclause} tests it, so a clause over three items links
+ * all three pairs, see {@link JoinGraph}). Equalities between columns are first merged into
+ * equivalence classes, as {@code process_equivalence} does (src/backend/optimizer/path/equivclass.c),
+ * and each class is one clause over all its members' relations: PostgreSQL can derive a join clause
+ * between any two of them ({@code have_relevant_eclass_joinclause}). Classes are merged across the
+ * whole block, ignoring that PostgreSQL 16+ keeps the nullable side of an outer join in its own join
+ * domain; that can only add edges. A name used by several relations links all of them, the
+ * conservative reading of an ambiguous reference; a name of no relation (an outer reference) is a
+ * parameter and links nothing.
+ */
+final class ProblemGraphs {
+
+    /** Each clause or equivalence class as the set of relations (leaf numbers) it references. */
+    private final List<int[]> clauses = new ArrayList<>();
+    private final List<String> relationNames;
+
+    ProblemGraphs(List<String> relationNames, List<Predicate> predicates) {
+        this.relationNames = relationNames;
+        Map<String, List<Integer>> relationsByName = new HashMap<>();
+        for (int r = 0; r < relationNames.size(); r++) {
+            relationsByName.computeIfAbsent(relationNames.get(r), name -> new ArrayList<>()).add(r);
+        }
+        EquivalenceClasses classes = new EquivalenceClasses();
+        for (Predicate predicate : predicates) {
+            switch (predicate) {
+                case Predicate.Equality equality -> classes.merge(equality.left(), equality.right());
+                case Predicate.Clause clause -> addClause(clause.relations(), relationsByName);
+            }
+        }
+        for (Set<String> relations : classes.relationSets()) {
+            addClause(relations, relationsByName);
+        }
+    }
+
+    private void addClause(Set<String> names, Map<String, List<Integer>> relationsByName) {
+        int[] relations = names.stream()
+                .flatMap(name -> relationsByName.getOrDefault(name, List.of()).stream())
+                .mapToInt(Integer::intValue).distinct().toArray();
+        if (relations.length >= 2) {
+            clauses.add(relations);
+        }
+    }
+
+    /** The join graph over {@code items}, each named by its relations. */
+    JoinGraph graph(List<Item> items) {
+        int[] itemOf = new int[relationNames.size()];
+        Arrays.fill(itemOf, -1);
+        JoinGraph.Builder builder = JoinGraph.builder();
+        for (int i = 0; i < items.size(); i++) {
+            StringJoiner name = new StringJoiner(" ", "(", ")");
+            for (int relation : relationsOf(items.get(i), new ArrayList<>())) {
+                itemOf[relation] = i;
+                name.add(relationNames.get(relation));
+            }
+            builder.addRelation(items.get(i) instanceof Item.Leaf leaf
+                    ? relationNames.get(leaf.relation()) : name.toString());
+        }
+        for (int[] clause : clauses) {
+            Set<Integer> touched = new LinkedHashSet<>();
+            for (int relation : clause) {
+                if (itemOf[relation] >= 0) {
+                    touched.add(itemOf[relation]);
+                }
+            }
+            builder.addClause(touched);
+        }
+        return builder.build();
+    }
+
+    private static List<Integer> relationsOf(Item item, List<Integer> into) {
+        switch (item) {
+            case Item.Leaf leaf -> into.add(leaf.relation());
+            case Item.Sub sub -> sub.items().forEach(child -> relationsOf(child, into));
+        }
+        return into;
+    }
+
+    /** Union-find over columns; each class's relations come out at the end. */
+    private static final class EquivalenceClasses {
+        private final Map<ColumnRef, ColumnRef> parent = new HashMap<>();
+
+        void merge(ColumnRef a, ColumnRef b) {
+            parent.put(find(a), find(b));
+        }
+
+        private ColumnRef find(ColumnRef column) {
+            parent.putIfAbsent(column, column);
+            ColumnRef root = column;
+            while (!parent.get(root).equals(root)) {
+                root = parent.get(root);
+            }
+            return root;
+        }
+
+        List<Set<String>> relationSets() {
+            Map<ColumnRef, Set<String>> byRoot = new HashMap<>();
+            for (ColumnRef column : List.copyOf(parent.keySet())) {
+                byRoot.computeIfAbsent(find(column), root -> new LinkedHashSet<>()).add(column.relation());
+            }
+            return List.copyOf(byRoot.values());
+        }
+    }
+}

@@ -1,0 +1,114 @@
+package io.memogate.estimator.graph;
+
+import java.util.ArrayList;
+import java.util.LinkedHashSet;
+import java.util.List;
+
+/**
+ * A test oracle: PostgreSQL's standard_join_search / join_search_one_level
+ * (src/backend/optimizer/path/joinrels.c) for inner joins, transcribed over bitmasks, counting its
+ * make_join_rel calls. Slow (levels of lists), for graphs of a dozen relations.
+ */
+final class PostgresJoinSearch {
+
+    private final long[] adjacency;
+    private final long all;
+    private final List<List<Long>> levels = new ArrayList<>();
+    private long makeJoinRelCalls;
+
+    private PostgresJoinSearch(JoinGraph graph) {
+        adjacency = new long[graph.size()];
+        for (int v = 0; v < adjacency.length; v++) {
+            adjacency[v] = graph.neighbourMask(v);
+        }
+        all = graph.size() == 64 ? -1L : (1L << graph.size()) - 1;
+    }
+
+    static long makeJoinRelCalls(JoinGraph graph) {
+        PostgresJoinSearch search = new PostgresJoinSearch(graph);
+        search.run();
+        return search.makeJoinRelCalls;
+    }
+
+    private void run() {
+        int n = adjacency.length;
+        levels.add(List.of());
+        List<Long> initial = new ArrayList<>();
+        for (int v = 0; v < n; v++) {
+            initial.add(1L << v);
+        }
+        levels.add(initial);
+        for (int level = 2; level <= n; level++) {
+            LinkedHashSet<Long> built = new LinkedHashSet<>();
+            List<Long> previous = levels.get(level - 1);
+            for (int r = 0; r < previous.size(); r++) {
+                long old = previous.get(r);
+                if (hasJoinClauses(old)) {
+                    // level 2: "consider remaining initial rels"
+                    int first = level == 2 ? r + 1 : 0;
+                    for (int i = first; i < initial.size(); i++) {
+                        long other = initial.get(i);
+                        if ((old & other) == 0 && relevant(old, other)) {
+                            makeJoinRel(old, other, built);
+                        }
+                    }
+                } else {
+                    clauseless(old, built);
+                }
+            }
+            for (int k = 2; k <= level - k; k++) {
+                List<Long> lower = levels.get(k);
+                List<Long> upper = levels.get(level - k);
+                for (int r = 0; r < lower.size(); r++) {
+                    long old = lower.get(r);
+                    if (!hasJoinClauses(old)) {
+                        continue;
+                    }
+                    int first = k == level - k ? r + 1 : 0;
+                    for (int i = first; i < upper.size(); i++) {
+                        long other = upper.get(i);
+                        if ((old & other) == 0 && relevant(old, other)) {
+                            makeJoinRel(old, other, built);
+                        }
+                    }
+                }
+            }
+            if (built.isEmpty()) {
+                for (long old : previous) {
+                    clauseless(old, built);
+                }
+            }
+            levels.add(new ArrayList<>(built));
+        }
+    }
+
+    private void clauseless(long old, LinkedHashSet<Long> built) {
+        for (long other : levels.get(1)) {
+            if ((old & other) == 0) {
+                makeJoinRel(old, other, built);
+            }
+        }
+    }
+
+    private void makeJoinRel(long a, long b, LinkedHashSet<Long> built) {
+        makeJoinRelCalls++;
+        built.add(a | b);
+    }
+
+    /** joininfo != NIL || has_eclass_joins: some clause leads outside the relation. */
+    private boolean hasJoinClauses(long rel) {
+        return (neighbours(rel) & all & ~rel) != 0;
+    }
+
+    private boolean relevant(long a, long b) {
+        return (neighbours(a) & b) != 0;
+    }
+
+    private long neighbours(long set) {
+        long result = 0;
+        for (long bits = set; bits != 0; bits &= bits - 1) {
+            result |= adjacency[Long.numberOfTrailingZeros(bits)];
+        }
+        return result;
+    }
+}
