@@ -72,6 +72,9 @@ final class Scope {
     /** The relations a column reference belongs to; empty when it cannot tell. */
     Set<String> resolve(SqlIdentifier id) {
         List<String> names = id.names;
+        if (id.isStar()) {
+            return Set.of();  // only in select lists, where it links nothing
+        }
         if (names.size() >= 2) {
             String qualifier = names.get(names.size() - 2);
             String column = names.get(names.size() - 1);
