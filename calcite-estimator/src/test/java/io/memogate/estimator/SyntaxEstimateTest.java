@@ -41,6 +41,10 @@ class SyntaxEstimateTest {
         assertThat(sql("UPDATE a SET y = (SELECT max(c.y) FROM c, d WHERE c.x = d.x) FROM b WHERE a.x = b.x")
                 .estimates(2).blocks()).isEqualTo(2);
         sql("INSERT INTO t (x) SELECT a.x FROM a, b WHERE a.x = b.x ON CONFLICT DO NOTHING").estimates(1);
+        // MERGE joins its target and source; t.id = s.id = a.id = b.id is one class: a triangle.
+        assertThat(sql("MERGE INTO t USING (SELECT a.id, b.x FROM a, b WHERE a.id = b.id) s ON t.id = s.id"
+                + " WHEN MATCHED THEN UPDATE SET x = s.x WHEN NOT MATCHED THEN INSERT VALUES (s.id, s.x)")
+                .estimates(6).reason()).contains("MERGE");
     }
 
     @Test

@@ -57,7 +57,7 @@ public final class LexicalFallback {
             }
             Block b = byDepth[depth];
             if (t.is(i, Keyword.SELECT) || t.is(i, Keyword.UPDATE) && (b == null || !b.inFrom)
-                    || t.is(i, Keyword.DELETE)) {
+                    || t.is(i, Keyword.DELETE) || t.is(i, Keyword.MERGE)) {
                 b = new Block();
                 if (t.is(i, Keyword.UPDATE)) {
                     b.commaItems = 1;
@@ -66,7 +66,8 @@ public final class LexicalFallback {
                 byDepth[depth] = b;
             } else if (b == null) {
                 continue;
-            } else if (t.is(i, Keyword.FROM) || t.is(i, Keyword.USING) && !t.is(i + 1, TokenKind.LPAREN)) {
+            } else if (t.is(i, Keyword.FROM) || t.is(i, Keyword.INTO) && t.is(i - 1, Keyword.MERGE)
+                    || t.is(i, Keyword.USING) && !t.is(i + 1, TokenKind.LPAREN)) {
                 b.inFrom = true;
                 b.commaItems++;
             } else if (b.inFrom && kind == TokenKind.COMMA) {
@@ -93,7 +94,7 @@ public final class LexicalFallback {
                 || t.is(i, Keyword.LIMIT) || t.is(i, Keyword.OFFSET) || t.is(i, Keyword.UNION)
                 || t.is(i, Keyword.INTERSECT) || t.is(i, Keyword.EXCEPT) || t.is(i, Keyword.WINDOW)
                 || t.is(i, Keyword.RETURNING) || t.is(i, Keyword.FETCH) || t.is(i, Keyword.FOR)
-                || t.is(i, Keyword.SET) || t.is(i, TokenKind.SEMICOLON);
+                || t.is(i, Keyword.SET) || t.is(i, Keyword.WHEN) || t.is(i, TokenKind.SEMICOLON);
     }
 
     private static QueryBlock star(Block b, int index) {

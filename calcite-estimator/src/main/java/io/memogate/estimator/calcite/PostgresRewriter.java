@@ -15,7 +15,8 @@ import java.util.Set;
  * relations. Each rewrite that fires adds a note for the estimate's reason.
  * <ul>
  *   <li>{@code UPDATE t SET ... FROM u WHERE p} becomes {@code SELECT 1 FROM t, u WHERE p} and
- *   {@code DELETE FROM t USING u WHERE p} becomes {@code SELECT 1 FROM t, u WHERE p}: PostgreSQL plans
+ *   {@code DELETE FROM t USING u WHERE p} becomes {@code SELECT 1 FROM t, u WHERE p}, and
+ *   {@code MERGE INTO t USING s ON c WHEN ...} becomes {@code SELECT 1 FROM t JOIN s ON c}: PostgreSQL plans
  *   the target as one more FROM item (src/backend/parser/analyze.c, transformUpdateStmt). Sub-selects in
  *   the SET list are kept as select items so they are still planned separately.
  *   <li>{@code INSERT ... SELECT} keeps its query, without {@code ON CONFLICT} and {@code RETURNING}.
@@ -147,6 +148,17 @@ public final class PostgresRewriter {
             }
             notes.add("DELETE read as the SELECT PostgreSQL plans for it");
             return b.toString();
+        }
+        if (t.is(0, Keyword.MERGE) && t.is(1, Keyword.INTO)) {
+            int using = atDepth0(t, 2, Keyword.USING);
+            int on = using < 0 ? -1 : atDepth0(t, using, Keyword.ON);
+            int when = on < 0 ? -1 : atDepth0(t, on, Keyword.WHEN);
+            if (when < 0) {
+                return query;
+            }
+            notes.add("MERGE read as the join PostgreSQL plans for it");
+            return "SELECT 1 FROM " + target(query, t, 2, using) + " JOIN " + query.substring(t.end(using), t.start(on))
+                    + " ON " + query.substring(t.end(on), t.start(when));
         }
         if (t.is(0, Keyword.INSERT)) {
             int start = -1;
