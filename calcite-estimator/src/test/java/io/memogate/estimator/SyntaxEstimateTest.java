@@ -32,6 +32,26 @@ class SyntaxEstimateTest {
     }
 
     @Test
+    void commonPostgresExpressionsAreRewrittenNotFallenBackOn() {
+        String join = " FROM a, b WHERE a.x = b.x";
+        sql("SELECT a.x" + join + " AND a.id = ANY($1::int[])").estimates(1);
+        sql("SELECT a.x" + join + " AND a.t > now() - interval '1 day'").estimates(1);
+        sql("SELECT a.x" + join + " AND a.ts AT TIME ZONE 'UTC' > now()").estimates(1);
+        sql("SELECT a.x" + join + " AND a.n LIKE ANY (ARRAY['x%', 'y%'])").estimates(1);
+        sql("SELECT a.x INTO TEMP newt" + join).estimates(1);
+        sql("SELECT * FROM a TABLESAMPLE SYSTEM (10), b WHERE a.x = b.x").estimates(1);
+        // VALUES in FROM is one relation: a-b, a-v, a chain of 3.
+        sql("SELECT * FROM a, b, (VALUES (1, 2)) v(p, q) WHERE a.x = b.x AND v.p = a.y").estimates(4);
+    }
+
+    @Test
+    void jsonKeyExistsOperatorIsNotReadByBabel() {
+        // The lexer takes this ? for a placeholder, as PostgreSQL's operator rules leave it ambiguous
+        // to a client; Babel rejects it in that position, so the statement falls back, still 1 pair.
+        assertThat(sql("SELECT a.x FROM a, b WHERE a.x = b.x AND a.j ? 'k'").fallsBack().memoPairs()).isEqualTo(1);
+    }
+
+    @Test
     void updateFromAndDeleteUsingPlanTheTargetAsAFromItem() {
         assertThat(sql("UPDATE a SET y = 1 FROM b, c WHERE a.x = b.x AND b.y = c.y RETURNING a.id").estimates(4)
                 .reason()).contains("UPDATE");

@@ -26,7 +26,9 @@ import java.util.Set;
  *   like them, is not an equality and so joins no equivalence class.
  *   <li>{@code DISTINCT ON (...)} becomes {@code DISTINCT} (both keep the sub-select from being pulled up).
  *   <li>{@code AS [NOT] MATERIALIZED} in WITH is removed; the names are remembered for the builder.
- *   <li>A trailing locking clause ({@code FOR UPDATE}, {@code FOR SHARE}, ...) is removed.
+ *   <li>A trailing locking clause ({@code FOR UPDATE}, {@code FOR SHARE}, ...) is removed, and so are the
+ *   {@code []} of array types, {@code AT TIME ZONE zone}, the word INTERVAL before a string, and
+ *   {@code INTO table} of SELECT INTO; {@code LIKE ANY} becomes {@code = ANY}.
  * </ul>
  * Thread-safe: stateless.
  */
@@ -66,7 +68,11 @@ public final class PostgresRewriter {
         boolean operators = false;
         for (int i = 0; i < t.size(); i++) {
             TokenKind kind = t.kind(i);
-            if (kind == TokenKind.LPAREN || kind == TokenKind.LBRACKET) {
+            if (kind == TokenKind.LBRACKET && t.is(i + 1, TokenKind.RBRACKET)) {
+                // int[] in a cast: the array type is irrelevant here, and Calcite reads no [] in types.
+                add(cuts, replacements, t.start(i), t.end(i + 1), "");
+                i++;
+            } else if (kind == TokenKind.LPAREN || kind == TokenKind.LBRACKET) {
                 depth++;
             } else if (kind == TokenKind.RPAREN || kind == TokenKind.RBRACKET) {
                 depth--;
@@ -75,6 +81,33 @@ public final class PostgresRewriter {
                 json |= extraction;
                 operators |= !extraction;
                 add(cuts, replacements, t.start(i), t.end(i), extraction ? " || " : " <> ");
+
+            } else if (t.isWord(i, "interval") && t.is(i + 1, TokenKind.STRING)) {
+                add(cuts, replacements, t.start(i), t.end(i), "");
+                notes.add("INTERVAL 'text' read as a string");
+            } else if (t.isWord(i, "at") && t.is(i + 1, Keyword.TIME) && t.is(i + 2, Keyword.ZONE) && i + 3 < t.size()
+                    && (t.kind(i + 3).isConstant() || t.is(i + 3, TokenKind.IDENT))) {
+                add(cuts, replacements, t.start(i), t.end(i + 3), "");
+                notes.add("AT TIME ZONE removed");
+                i += 3;
+            } else if ((t.isWord(i, "like") || t.isWord(i, "ilike")) && (t.isWord(i + 1, "any")
+                    || t.is(i + 1, Keyword.ALL) || t.isWord(i + 1, "some"))) {
+                add(cuts, replacements, t.start(i), t.end(i), "=");
+                notes.add("LIKE ANY/ALL read as = ANY/ALL");
+            } else if (depth == 0 && t.is(i, Keyword.INTO) && t.is(0, Keyword.SELECT)) {
+                // SELECT ... INTO new_table: PostgreSQL plans the SELECT alone.
+                int name = i + 1;
+                while (t.is(name, Keyword.TEMP) || t.is(name, Keyword.TEMPORARY) || t.is(name, Keyword.UNLOGGED)
+                        || t.is(name, Keyword.TABLE)) {
+                    name++;
+                }
+                while (t.is(name + 1, TokenKind.DOT)) {
+                    name += 2;
+                }
+                int last = Math.min(name, t.size() - 1);
+                add(cuts, replacements, t.start(i), t.end(last), "");
+                notes.add("SELECT INTO read as SELECT");
+                i = last;
             } else if (t.is(i, Keyword.DISTINCT) && t.is(i + 1, Keyword.ON) && t.is(i + 2, TokenKind.LPAREN)) {
                 int close = matching(t, i + 2);
                 add(cuts, replacements, t.start(i + 1), t.end(close), "");

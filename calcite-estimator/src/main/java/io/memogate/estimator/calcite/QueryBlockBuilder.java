@@ -125,7 +125,9 @@ public final class QueryBlockBuilder {
                 // VALUES, TABLE t: no join; sub-queries inside VALUES are planned apart.
                 List<QueryBlock> separate = new ArrayList<>();
                 Scope scope = new Scope(outer);
-                ReferencedRelations.of(node, scope, q -> separate.add(query(q, scope).block()));
+                for (SqlNode operand : ((SqlCall) node).getOperandList()) {
+                    ReferencedRelations.of(operand, scope, q -> separate.add(query(q, scope).block()));
+                }
                 return new Built(new QueryBlock(FromList.of(), List.of(), separate), false, scope.correlated(),
                         Map.of(), Set.of());
             }
@@ -269,7 +271,7 @@ public final class QueryBlockBuilder {
             target = as.operand(0);
             alias = ((SqlIdentifier) as.operand(1)).getSimple();
         }
-        if (target.getKind() == SqlKind.LATERAL) {
+        if (target.getKind() == SqlKind.LATERAL || target.getKind() == SqlKind.TABLESAMPLE) {
             target = ((SqlCall) target).operand(0);
         }
         if (target instanceof SqlIdentifier id) {
@@ -292,9 +294,19 @@ public final class QueryBlockBuilder {
             return subquery(alias == null ? "subquery" : alias, query(target, scope), scope);
         }
         // A function scan, VALUES, ...: one relation; sub-queries in its arguments are planned apart.
-        ReferencedRelations.of(target, scope, q -> separate.add(query(q, scope).block()));
+        // Its arguments may reference earlier FROM items (LATERAL): those become a clause with it.
+        Set<String> arguments = new LinkedHashSet<>();
+        if (target instanceof SqlCall call) {
+            for (SqlNode operand : call.getOperandList()) {
+                arguments.addAll(ReferencedRelations.of(operand, scope, q -> separate.add(query(q, scope).block())));
+            }
+        }
         String name = alias == null ? "function" : alias;
         String relation = unique(name);
+        arguments.add(relation);
+        if (arguments.size() >= 2) {
+            predicates.add(new Predicate.Clause(arguments));
+        }
         scope.put(name, new Scope.Source.Relation(relation, name));
         return new RelationRef(relation);
     }
