@@ -46,6 +46,12 @@ class JoinStructureEstimateTest {
         CompileEstimate e = sql("SELECT c_name FROM customer, orders, lineitem"
                 + " WHERE c_custkey = o_custkey AND l_orderkey = o_orderkey").estimates(4);
         assertThat(e.reason()).doesNotContain("unqualified");
+        // TPC-H Q9's joins: p_ is part (not partsupp), ps_ is partsupp; equivalence classes through
+        // l_suppkey and l_partkey add supplier-partsupp and part-partsupp edges.
+        CompileEstimate q9 = sql("SELECT n_name FROM part, supplier, lineitem, partsupp, orders, nation"
+                + " WHERE s_suppkey = l_suppkey AND ps_suppkey = l_suppkey AND ps_partkey = l_partkey"
+                + " AND p_partkey = l_partkey AND o_orderkey = l_orderkey AND s_nationkey = n_nationkey").estimate();
+        assertThat(q9.reason()).as(q9.toString()).doesNotContain("unqualified");
     }
 
     @Test

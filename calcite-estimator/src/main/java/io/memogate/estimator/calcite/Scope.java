@@ -14,7 +14,7 @@ import org.apache.calcite.sql.SqlIdentifier;
  * <p>Unqualified columns: with one FROM item they are its; with several, the catalog would decide, which
  * the estimator does not have. It then tries the TPC-H / TPC-DS naming habit of prefixing columns with
  * the table's initials ({@code ss_item_sk} of {@code store_sales}, {@code c_custkey} of
- * {@code customer}) and otherwise leaves the column unattributed (counted, so the reason can say so).
+ * {@code customer}, {@code ps_partkey} of {@code partsupp}) and otherwise leaves the column unattributed (counted, so the reason can say so).
  */
 final class Scope {
 
@@ -112,16 +112,43 @@ final class Scope {
             return Set.of();
         }
         String prefix = column.substring(0, underscore);
-        Source match = null;
+        // Best match wins: the table's initials (ss_ of store_sales, c_ of customer), then a name
+        // starting with the prefix (d_ of date_dim, inv_ of inventory), then the prefix's letters in
+        // order (ps_ of partsupp). Among equals the shortest name wins (p_ is part, not partsupp).
+        Source best = null;
+        int bestScore = Integer.MAX_VALUE;
+        int bestLength = Integer.MAX_VALUE;
+        boolean tie = false;
         for (Source source : sources.values()) {
-            if (source instanceof Source.Relation r && (initials(r.table()).equals(prefix) || r.table().startsWith(prefix))) {
-                if (match != null) {
-                    return Set.of();
-                }
-                match = source;
+            if (!(source instanceof Source.Relation r)) {
+                continue;
+            }
+            String table = r.table();
+            int score = initials(table).equals(prefix) ? 0 : table.startsWith(prefix) ? 1
+                    : table.charAt(0) == prefix.charAt(0) && isSubsequence(prefix, table) ? 2 : -1;
+            if (score < 0) {
+                continue;
+            }
+            if (score < bestScore || score == bestScore && table.length() < bestLength) {
+                best = source;
+                bestScore = score;
+                bestLength = table.length();
+                tie = false;
+            } else if (score == bestScore && table.length() == bestLength) {
+                tie = true;
             }
         }
-        return match == null ? Set.of() : match.column(column);
+        return best == null || tie ? Set.of() : best.column(column);
+    }
+
+    private static boolean isSubsequence(String letters, String word) {
+        int k = 0;
+        for (int i = 0; i < word.length() && k < letters.length(); i++) {
+            if (word.charAt(i) == letters.charAt(k)) {
+                k++;
+            }
+        }
+        return k == letters.length();
     }
 
     private static String initials(String table) {
