@@ -1,0 +1,265 @@
+package io.memogate.estimator;
+
+import com.github.benmanes.caffeine.cache.Cache;
+import com.github.benmanes.caffeine.cache.Caffeine;
+import io.memogate.estimator.CompileEstimate.Parser;
+import io.memogate.estimator.CompileEstimate.Search;
+import io.memogate.estimator.calcite.LexicalFallback;
+import io.memogate.estimator.calcite.PostgresParser;
+import io.memogate.estimator.calcite.PostgresRewriter;
+import io.memogate.estimator.calcite.QueryBlockBuilder;
+import io.memogate.estimator.lexer.LexicalAnalysis;
+import io.memogate.estimator.lexer.LexicalAnalyzer;
+import io.memogate.estimator.lexer.StatementAnalysis;
+import io.memogate.estimator.lexer.StatementKind;
+import io.memogate.estimator.lexer.TokenStream;
+import io.memogate.estimator.planner.JoinSearch;
+import io.memogate.estimator.planner.JoinTreeNode;
+import io.memogate.estimator.planner.MemoryModel;
+import io.memogate.estimator.planner.PlannerSettings;
+import io.memogate.estimator.planner.PlannerWork;
+import io.memogate.estimator.planner.PostgresPlannerModel;
+import io.memogate.estimator.planner.QueryBlock;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Objects;
+import java.util.Optional;
+import org.apache.calcite.sql.SqlNode;
+
+/**
+ * SQL text to compile-memory estimates (docs/DESIGN.md, "Data flow of one statement", step 3):
+ * <ol>
+ *   <li>the lexer splits the text, classifies, fingerprints and bounds each statement;
+ *   <li>statements the server does not plan, and those naming at most one relation, bypass: no parsing;
+ *   <li>a bounded Caffeine cache keyed by fingerprint and planner settings answers repeated statements;
+ *   <li>otherwise the planned query (inside EXPLAIN, CREATE TABLE AS, DECLARE, COPY, PREPARE, ... as the
+ *   lexer's classification locates it) is rewritten where Babel needs it ({@link PostgresRewriter}),
+ *   parsed by Calcite and turned into query blocks ({@link QueryBlockBuilder});
+ *   <li>when that fails, or the statement nests deeper than Calcite's recursive parser safely goes, the
+ *   {@link LexicalFallback} reads the blocks off the tokens; statements longer than the lexer's maximum
+ *   are estimated from their relation bound alone;
+ *   <li>the PostgreSQL planner model gives the join searches, the memory model their bytes.
+ * </ol>
+ * Thread-safe, and never throws on any text: every failure becomes an estimate whose reason says which
+ * path produced it.
+ */
+public final class CompileEstimator {
+
+    /** Deepest parenthesis nesting handed to Calcite; deeper statements go to the lexical fallback. */
+    public static final int DEFAULT_MAX_PARSE_DEPTH = 100;
+    public static final int DEFAULT_CACHE_SIZE = 10_000;
+
+    private record Key(long hash, boolean oversized, PlannerSettings settings) {
+    }
+
+    private final LexicalAnalyzer analyzer;
+    private final MemoryModel memory;
+    private final int maxParseDepth;
+    private final Cache<Key, CompileEstimate> cache;
+    private final PostgresParser parser = new PostgresParser();
+    private final PostgresRewriter rewriter = new PostgresRewriter();
+    private final LexicalFallback fallback = new LexicalFallback();
+
+    public CompileEstimator() {
+        this(new LexicalAnalyzer(), new MemoryModel(), DEFAULT_CACHE_SIZE, DEFAULT_MAX_PARSE_DEPTH);
+    }
+
+    public CompileEstimator(LexicalAnalyzer analyzer, MemoryModel memory, long cacheSize, int maxParseDepth) {
+        this.analyzer = Objects.requireNonNull(analyzer, "analyzer");
+        this.memory = Objects.requireNonNull(memory, "memory");
+        if (cacheSize < 0 || maxParseDepth < 1) {
+            throw new IllegalArgumentException("cacheSize must be >= 0 and maxParseDepth >= 1, were "
+                    + cacheSize + " and " + maxParseDepth);
+        }
+        this.maxParseDepth = maxParseDepth;
+        this.cache = Caffeine.newBuilder().maximumSize(cacheSize).build();
+    }
+
+    /** The largest estimate of the text's statements; for an empty text, a bypass saying so. */
+    public CompileEstimate estimate(String sql, PlannerSettings settings) {
+        return estimate(sql, settings, PreparedStatementTexts.NONE);
+    }
+
+    /** As {@link #estimate(String, PlannerSettings)}, finding EXECUTE's statements in {@code prepared}. */
+    public CompileEstimate estimate(String sql, PlannerSettings settings, PreparedStatementTexts prepared) {
+        List<CompileEstimate> all = estimateAll(sql, settings, prepared);
+        if (all.isEmpty()) {
+            return bypass("", 0, 0, "empty statement: nothing to plan");
+        }
+        CompileEstimate largest = all.get(0);
+        for (CompileEstimate e : all) {
+            if (e.estimatedBytes() > largest.estimatedBytes() || largest.bypass() && !e.bypass()) {
+                largest = e;
+            }
+        }
+        return all.size() == 1 ? largest : largest.covering(all.size(), "largest of " + all.size() + " statements: ");
+    }
+
+    /** One estimate per statement with tokens, in order. */
+    public List<CompileEstimate> estimateAll(String sql, PlannerSettings settings) {
+        return estimateAll(sql, settings, PreparedStatementTexts.NONE);
+    }
+
+    public List<CompileEstimate> estimateAll(String sql, PlannerSettings settings, PreparedStatementTexts prepared) {
+        String text = sql == null ? "" : sql;
+        PlannerSettings s = settings == null ? PlannerSettings.DEFAULTS : settings;
+        LexicalAnalysis analysis = analyzer.analyze(text);
+        List<CompileEstimate> out = new ArrayList<>(analysis.statements().size());
+        for (StatementAnalysis statement : analysis.statements()) {
+            out.add(statement(text, statement, s, prepared == null ? PreparedStatementTexts.NONE : prepared, true));
+        }
+        return out;
+    }
+
+    private CompileEstimate statement(String text, StatementAnalysis st, PlannerSettings settings,
+                                      PreparedStatementTexts prepared, boolean followExecute) {
+        try {
+            if (st.kind() == StatementKind.EXECUTE && followExecute) {
+                return execute(st, settings, prepared);
+            }
+            if (!st.classification().isPlanned()) {
+                return bypass(st, st.kind() + " is not planned by the server");
+            }
+            if (st.relationBound().atMostOneRelation()) {
+                return bypass(st, "at most one relation: no join search");
+            }
+            Key key = new Key(st.fingerprint().hash(), st.fingerprint().oversized(), settings);
+            return cache.get(key, k -> plan(text, st, settings));
+        } catch (RuntimeException | StackOverflowError e) {
+            // Not expected: each path below already falls back. Still never fail the caller's statement.
+            try {
+                return lexical(st, null, settings, "estimation failed (" + e + "); relation bound as a star",
+                        LexicalFallback.star(st.relations()));
+            } catch (RuntimeException | StackOverflowError again) {
+                return new CompileEstimate(st.fingerprint().text(), st.fingerprint().hash(), st.relations(), 0, 0,
+                        memory.bytes(PlannerWork.NONE), Parser.NONE, false,
+                        "estimation failed (" + again + "): only the fixed cost is counted", 0, Search.NONE, true, 1);
+            }
+        }
+    }
+
+    private CompileEstimate execute(StatementAnalysis st, PlannerSettings settings, PreparedStatementTexts prepared) {
+        Optional<String> text = st.classification().name().flatMap(prepared::textOf);
+        if (text.isEmpty()) {
+            return bypass(st, "EXECUTE of a prepared statement whose text is unknown");
+        }
+        LexicalAnalysis inner = analyzer.analyze(text.get());
+        if (inner.isEmpty()) {
+            return bypass(st, "EXECUTE of an empty prepared statement");
+        }
+        StatementAnalysis prepare = inner.statements().get(0);
+        if (prepare.kind() == StatementKind.PREPARE) {
+            // The prepared query itself: PREPARE is not planned, EXECUTE plans what it prepared.
+            String query = prepare.classification().queryText(text.get());
+            inner = analyzer.analyze(query);
+            if (inner.isEmpty()) {
+                return bypass(st, "EXECUTE of an empty prepared statement");
+            }
+            prepare = inner.statements().get(0);
+            CompileEstimate e = statement(query, prepare, settings, prepared, false);
+            return e.covering(1, "EXECUTE " + st.classification().name().orElse("?") + ": ");
+        }
+        CompileEstimate e = statement(text.get(), prepare, settings, prepared, false);
+        return e.covering(1, "EXECUTE " + st.classification().name().orElse("?") + ": ");
+    }
+
+    private CompileEstimate plan(String text, StatementAnalysis st, PlannerSettings settings) {
+        if (st.oversized()) {
+            int chars = st.span().end() - st.span().start();
+            return lexical(st, null, settings, "statement of " + chars + " characters is over the lexer's maximum:"
+                    + " estimated by size, its relation bound as a star", LexicalFallback.star(st.relations()));
+        }
+        String query = st.classification().hasQueryText()
+                ? st.classification().queryText(text)
+                : text.substring(st.span().start(), st.span().end());
+        if (st.maxNestingDepth() > maxParseDepth) {
+            return lexical(st, TokenStream.of(query), settings, "nesting depth " + st.maxNestingDepth()
+                    + " is over " + maxParseDepth + ": not parsed, lexical star estimate per block", null);
+        }
+        PostgresRewriter.Rewrite rewrite;
+        QueryBlockBuilder.Translation translation;
+        try {
+            rewrite = rewriter.rewrite(query);
+            SqlNode node = parser.parse(rewrite.text());
+            translation = new QueryBlockBuilder(rewrite.materialized(), rewrite.notMaterialized()).translate(node);
+        } catch (Exception | StackOverflowError e) {
+            String message = String.valueOf(e.getMessage()).lines().findFirst().orElse("");
+            if (message.length() > 120) {
+                message = message.substring(0, 120) + "...";
+            }
+            return lexical(st, TokenStream.of(query), settings,
+                    "Calcite could not read it (" + message + "): lexical star estimate per block", null);
+        }
+        StringBuilder reason = new StringBuilder("parsed by Calcite");
+        if (!rewrite.notes().isEmpty()) {
+            reason.append(" after rewrites (").append(String.join("; ", rewrite.notes())).append(')');
+        }
+        if (translation.unattributedColumns() > 0) {
+            reason.append("; ").append(translation.unattributedColumns())
+                    .append(" unqualified column(s) not tied to a relation");
+        }
+        return estimate(st, settings, translation.block(), Parser.CALCITE, reason.toString());
+    }
+
+    private CompileEstimate lexical(StatementAnalysis st, TokenStream tokens, PlannerSettings settings, String why,
+                                    QueryBlock block) {
+        QueryBlock b = block != null ? block : fallback.estimate(tokens);
+        return estimate(st, settings, b, Parser.LEXICAL, why);
+    }
+
+    private CompileEstimate estimate(StatementAnalysis st, PlannerSettings settings, QueryBlock block, Parser parser,
+                                     String why) {
+        PlannerWork work = new PostgresPlannerModel(settings).plan(block);
+        long bytes = memory.bytes(work);
+        double pairs = work.totalJoinPairs();
+        long memoPairs = pairs >= Long.MAX_VALUE ? Long.MAX_VALUE : Math.round(pairs);
+        Optional<JoinSearch> largest = work.largest();
+        Search search = largest.map(s -> s instanceof JoinSearch.Geqo ? Search.GEQO : Search.DP).orElse(Search.NONE);
+        String dominant = largest.map(s -> "; largest problem " + s.relations() + " relations by " + search
+                + (s.exact() ? "" : " (count capped, extrapolated)")).orElse("; no join search");
+        return new CompileEstimate(st.fingerprint().text(), st.fingerprint().hash(), st.relations(), blocks(block),
+                memoPairs, bytes, parser, false, why + dominant, largest.map(JoinSearch::relations).orElse(0),
+                search, !work.exact(), 1);
+    }
+
+    private static CompileEstimate bypass(StatementAnalysis st, String reason) {
+        return bypass(st.fingerprint().text(), st.fingerprint().hash(), st.relations(), reason);
+    }
+
+    private static CompileEstimate bypass(String fingerprint, long hash, int relations, String reason) {
+        return new CompileEstimate(fingerprint, hash, relations, 0, 0, 0, Parser.NONE, true, reason, 0, Search.NONE,
+                false, 1);
+    }
+
+    /** Query blocks PostgreSQL plans: this one, those planned apart, FROM sub-selects not pulled up. */
+    static int blocks(QueryBlock block) {
+        int n = 1;
+        List<Object> todo = new ArrayList<>(block.separatelyPlanned());
+        todo.add(block.from());
+        while (!todo.isEmpty()) {
+            Object o = todo.remove(todo.size() - 1);
+            switch (o) {
+                case QueryBlock b -> {
+                    n++;
+                    todo.addAll(b.separatelyPlanned());
+                    todo.add(b.from());
+                }
+                case JoinTreeNode.JoinNode j -> {
+                    todo.add(j.left());
+                    todo.add(j.right());
+                }
+                case JoinTreeNode.FromList l -> todo.addAll(l.items());
+                case JoinTreeNode.SubqueryRef s -> {
+                    if (s.pulledUp()) {
+                        todo.addAll(s.block().separatelyPlanned());
+                        todo.add(s.block().from());
+                    } else {
+                        todo.add(s.block());
+                    }
+                }
+                default -> { }
+            }
+        }
+        return n;
+    }
+}

@@ -1,0 +1,429 @@
+package io.memogate.estimator.calcite;
+
+import io.memogate.estimator.planner.ColumnRef;
+import io.memogate.estimator.planner.JoinTreeNode;
+import io.memogate.estimator.planner.JoinTreeNode.FromList;
+import io.memogate.estimator.planner.JoinTreeNode.JoinNode;
+import io.memogate.estimator.planner.JoinTreeNode.RelationRef;
+import io.memogate.estimator.planner.JoinTreeNode.SubqueryRef;
+import io.memogate.estimator.planner.JoinType;
+import io.memogate.estimator.planner.Predicate;
+import io.memogate.estimator.planner.QueryBlock;
+import java.util.ArrayDeque;
+import java.util.ArrayList;
+import java.util.Deque;
+import java.util.HashMap;
+import java.util.HashSet;
+import java.util.LinkedHashMap;
+import java.util.LinkedHashSet;
+import java.util.List;
+import java.util.Map;
+import java.util.Set;
+import org.apache.calcite.sql.SqlBasicCall;
+import org.apache.calcite.sql.SqlCall;
+import org.apache.calcite.sql.SqlIdentifier;
+import org.apache.calcite.sql.SqlJoin;
+import org.apache.calcite.sql.SqlKind;
+import org.apache.calcite.sql.SqlNode;
+import org.apache.calcite.sql.SqlNodeList;
+import org.apache.calcite.sql.SqlOrderBy;
+import org.apache.calcite.sql.SqlSelect;
+import org.apache.calcite.sql.SqlWith;
+import org.apache.calcite.sql.SqlWithItem;
+import org.apache.calcite.sql.JoinConditionType;
+
+/**
+ * Turns a parsed query into the planner's {@link QueryBlock}, deciding what PostgreSQL's
+ * {@code pull_up_sublinks} and {@code pull_up_subqueries} (src/backend/optimizer/prep/prepjointree.c)
+ * would pull up:
+ * <ul>
+ *   <li>a FROM sub-select (or LATERAL one) without aggregates, GROUP BY, HAVING, DISTINCT, window
+ *   functions, LIMIT/OFFSET or set operations is pulled up; otherwise it is one relation, planned apart;
+ *   <li>a correlated [NOT] EXISTS over such a simple SELECT, AND-ed at the top of WHERE, becomes a
+ *   SEMI (ANTI) join; an uncorrelated {@code x IN (SELECT ...)} becomes a SEMI join with the sub-select
+ *   (itself pulled up when simple); every other sub-query is a separately planned block;
+ *   <li>a non-recursive CTE referenced once is inlined (PostgreSQL 12+) unless written MATERIALIZED; one
+ *   referenced more often, MATERIALIZED or recursive is planned once, apart, and scanned as a relation;
+ *   <li>each branch of UNION / INTERSECT / EXCEPT is a separate block.
+ * </ul>
+ * Relation names are the aliases, made unique over the statement ({@code a}, {@code a#2}) so pulled-up
+ * relations never clash. One builder per statement: not thread-safe.
+ */
+public final class QueryBlockBuilder {
+
+    /**
+     * A translated statement.
+     *
+     * @param block the statement's outermost block
+     * @param unattributedColumns unqualified column references in multi-relation SELECTs that could not
+     *     be tied to a relation (their conjuncts link nothing)
+     */
+    public record Translation(QueryBlock block, int unattributedColumns) {
+    }
+
+    /** What a query built into a block offers its user. */
+    private record Built(QueryBlock block, boolean simple, boolean correlated, Map<String, Set<String>> columns,
+                         Set<String> relations) {
+    }
+
+    private static final class Cte {
+        final SqlWithItem item;
+        final boolean separate;
+        RelationRef planned;
+
+        Cte(SqlWithItem item, boolean separate) {
+            this.item = item;
+            this.separate = separate;
+        }
+    }
+
+    private final Set<String> materialized;
+    private final Set<String> notMaterialized;
+    private final Set<String> usedNames = new HashSet<>();
+    private final Deque<Map<String, Cte>> ctes = new ArrayDeque<>();
+    private final Deque<List<QueryBlock>> cteBlocks = new ArrayDeque<>();
+    private final Scope root = new Scope();
+
+    public QueryBlockBuilder(Set<String> materialized, Set<String> notMaterialized) {
+        this.materialized = Set.copyOf(materialized);
+        this.notMaterialized = Set.copyOf(notMaterialized);
+    }
+
+    /** The blocks of a query (SELECT, VALUES, WITH, a set operation, with ORDER BY / LIMIT). */
+    public Translation translate(SqlNode query) {
+        if (!SqlKinds.isQuery(query.getKind())) {
+            throw new IllegalArgumentException("not a query: " + query.getKind());
+        }
+        return new Translation(query(query, root).block(), root.unattributed());
+    }
+
+    private Built query(SqlNode node, Scope outer) {
+        switch (node.getKind()) {
+            case SELECT:
+                return select((SqlSelect) node, outer);
+            case ORDER_BY: {
+                SqlOrderBy orderBy = (SqlOrderBy) node;
+                Built inner = query(orderBy.query, outer);
+                boolean limited = orderBy.fetch != null || orderBy.offset != null;
+                return new Built(inner.block(), inner.simple() && !limited, inner.correlated(), inner.columns(),
+                        inner.relations());
+            }
+            case WITH:
+                return with((SqlWith) node, outer);
+            case UNION, INTERSECT, EXCEPT: {
+                List<QueryBlock> branches = new ArrayList<>();
+                boolean correlated = false;
+                for (SqlNode operand : ((SqlCall) node).getOperandList()) {
+                    Built branch = query(operand, outer);
+                    branches.add(branch.block());
+                    correlated |= branch.correlated();
+                }
+                return new Built(new QueryBlock(FromList.of(), List.of(), branches), false, correlated, Map.of(),
+                        Set.of());
+            }
+            default: {
+                // VALUES, TABLE t: no join; sub-queries inside VALUES are planned apart.
+                List<QueryBlock> separate = new ArrayList<>();
+                Scope scope = new Scope(outer);
+                for (SqlNode operand : ((SqlCall) node).getOperandList()) {
+                    ReferencedRelations.of(operand, scope, q -> separate.add(query(q, scope).block()));
+                }
+                return new Built(new QueryBlock(FromList.of(), List.of(), separate), false, scope.correlated(),
+                        Map.of(), Set.of());
+            }
+        }
+    }
+
+    private Built with(SqlWith with, Scope outer) {
+        List<SqlNode> scanned = new ArrayList<>(with.withList.getList());
+        scanned.add(with.body);
+        Map<String, Integer> references = CteReferences.in(scanned.toArray(SqlNode[]::new));
+        Map<String, Cte> scope = new HashMap<>();
+        for (SqlNode n : with.withList) {
+            SqlWithItem item = (SqlWithItem) n;
+            String name = item.name.getSimple();
+            boolean recursive = item.recursive != null && item.recursive.booleanValue();
+            boolean separate = recursive || materialized.contains(name)
+                    || references.getOrDefault(name, 0) > 1 && !notMaterialized.contains(name);
+            scope.put(name, new Cte(item, separate));
+        }
+        ctes.push(scope);
+        cteBlocks.push(new ArrayList<>());
+        try {
+            Built body = query(with.body, outer);
+            List<QueryBlock> separate = new ArrayList<>(body.block().separatelyPlanned());
+            separate.addAll(cteBlocks.peek());
+            QueryBlock block = new QueryBlock(body.block().from(), body.block().predicates(), separate);
+            return new Built(block, body.simple() && cteBlocks.peek().isEmpty(), body.correlated(), body.columns(),
+                    body.relations());
+        } finally {
+            ctes.pop();
+            cteBlocks.pop();
+        }
+    }
+
+    private Built select(SqlSelect select, Scope outer) {
+        Scope scope = new Scope(outer);
+        List<Predicate> predicates = new ArrayList<>();
+        List<QueryBlock> separate = new ArrayList<>();
+        JoinTreeNode from = select.getFrom() == null ? FromList.of() : fromItem(select.getFrom(), scope, predicates,
+                separate);
+        for (SqlNode conjunct : conjuncts(select.getWhere())) {
+            JoinTreeNode joined = sublinkJoin(conjunct, from, scope, predicates);
+            if (joined != null) {
+                from = joined;
+            } else {
+                predicate(conjunct, scope, predicates, separate, true);
+            }
+        }
+        Map<String, Set<String>> columns = new LinkedHashMap<>();
+        for (SqlNode item : select.getSelectList()) {
+            Set<String> refs = ReferencedRelations.of(item, scope, q -> separate.add(query(q, scope).block()));
+            String name = outputName(item);
+            if (name != null) {
+                columns.put(name, refs);
+            }
+        }
+        for (SqlNode other : new SqlNode[] {select.getGroup(), select.getHaving(), select.getWindowList(),
+                select.getQualify()}) {
+            ReferencedRelations.of(other, scope, q -> separate.add(query(q, scope).block()));
+        }
+        boolean simple = select.getGroup() == null && select.getHaving() == null && !select.isDistinct()
+                && select.getFetch() == null && select.getOffset() == null
+                && (select.getWindowList() == null || select.getWindowList().isEmpty())
+                && !GroupingFinder.in(select.getSelectList());
+        return new Built(new QueryBlock(from, predicates, separate), simple, scope.correlated(), columns,
+                relationsOf(from));
+    }
+
+    /** {@code [NOT] EXISTS} and {@code IN (SELECT ...)} that PostgreSQL turns into a semi or anti join. */
+    private JoinTreeNode sublinkJoin(SqlNode conjunct, JoinTreeNode from, Scope scope, List<Predicate> predicates) {
+        boolean negated = conjunct.getKind() == SqlKind.NOT;
+        SqlNode inner = negated ? ((SqlCall) conjunct).operand(0) : conjunct;
+        if (inner.getKind() == SqlKind.EXISTS) {
+            SqlNode sub = ((SqlCall) inner).operand(0);
+            if (sub.getKind() != SqlKind.SELECT) {
+                return null;
+            }
+            Built built = query(sub, scope);
+            if (!built.simple() || !built.correlated()) {
+                // An uncorrelated EXISTS is an InitPlan, a complex one a SubPlan: planned apart.
+                return null;
+            }
+            return new JoinNode(negated ? JoinType.ANTI : JoinType.SEMI, from,
+                    new SubqueryRef(unique("exists"), built.block(), true));
+        }
+        if (!negated && inner.getKind() == SqlKind.IN && ((SqlCall) inner).operand(1).getKind() != SqlKind.OTHER
+                && SqlKinds.isQuery(((SqlCall) inner).operand(1).getKind())) {
+            Built built = query(((SqlCall) inner).operand(1), scope);
+            if (built.correlated()) {
+                return null;
+            }
+            String alias = unique("in");
+            Set<String> left = ReferencedRelations.of(((SqlCall) inner).operand(0), scope, q -> { });
+            Set<String> right = built.simple() && !built.columns().isEmpty()
+                    ? built.columns().values().iterator().next() : built.simple() ? built.relations() : Set.of(alias);
+            link(left, right, "in:" + alias, predicates, true);
+            return new JoinNode(JoinType.SEMI, from, new SubqueryRef(alias, built.block(), built.simple()));
+        }
+        return null;
+    }
+
+    private JoinTreeNode fromItem(SqlNode item, Scope scope, List<Predicate> predicates, List<QueryBlock> separate) {
+        if (item instanceof SqlJoin join) {
+            JoinTreeNode left = fromItem(join.getLeft(), scope, predicates, separate);
+            JoinTreeNode right = fromItem(join.getRight(), scope, predicates, separate);
+            if (join.getJoinType() == org.apache.calcite.sql.JoinType.COMMA) {
+                List<JoinTreeNode> items = new ArrayList<>();
+                if (left instanceof FromList list) {
+                    items.addAll(list.items());
+                } else {
+                    items.add(left);
+                }
+                items.add(right);
+                return new FromList(items);
+            }
+            JoinType type = switch (join.getJoinType()) {
+                case LEFT, LEFT_ASOF -> JoinType.LEFT;
+                case RIGHT -> JoinType.RIGHT;
+                case FULL -> JoinType.FULL;
+                case LEFT_SEMI_JOIN -> JoinType.SEMI;
+                case LEFT_ANTI_JOIN -> JoinType.ANTI;
+                case CROSS -> join.getCondition() == null ? JoinType.CROSS : JoinType.INNER;
+                default -> JoinType.INNER;
+            };
+            boolean inner = type == JoinType.INNER || type == JoinType.CROSS;
+            if (join.getConditionType() == JoinConditionType.ON) {
+                for (SqlNode conjunct : conjuncts(join.getCondition())) {
+                    predicate(conjunct, scope, predicates, separate, inner);
+                }
+            } else if (join.getConditionType() == JoinConditionType.USING || join.isNatural()) {
+                // The columns' owners need the catalog; link both sides (one relation each: an equality).
+                String column = join.getCondition() instanceof SqlNodeList l && !l.isEmpty() ? l.get(0).toString() : "*";
+                link(relationsOf(left), relationsOf(right), column, predicates, inner);
+            }
+            return new JoinNode(type, left, right);
+        }
+        SqlNode target = item;
+        String alias = null;
+        if (item.getKind() == SqlKind.AS) {
+            SqlCall as = (SqlCall) item;
+            target = as.operand(0);
+            alias = ((SqlIdentifier) as.operand(1)).getSimple();
+        }
+        if (target.getKind() == SqlKind.LATERAL || target.getKind() == SqlKind.TABLESAMPLE) {
+            target = ((SqlCall) target).operand(0);
+        }
+        if (target instanceof SqlIdentifier id) {
+            String table = id.names.get(id.names.size() - 1);
+            String name = alias == null ? table : alias;
+            Cte cte = id.names.size() == 1 ? cte(table) : null;
+            if (cte != null && !cte.separate) {
+                Built built = query(cte.item.query, scope);
+                return subquery(name, built, scope);
+            }
+            if (cte != null && cte.planned == null) {
+                cte.planned = new RelationRef(unique(table));
+                cteBlocks.peek().add(query(cte.item.query, scope).block());
+            }
+            String relation = unique(name);
+            scope.put(name, new Scope.Source.Relation(relation, table));
+            return new RelationRef(relation);
+        }
+        if (SqlKinds.isQuery(target.getKind()) && target.getKind() != SqlKind.VALUES) {
+            return subquery(alias == null ? "subquery" : alias, query(target, scope), scope);
+        }
+        // A function scan, VALUES, ...: one relation; sub-queries in its arguments are planned apart.
+        // Its arguments may reference earlier FROM items (LATERAL): those become a clause with it.
+        Set<String> arguments = new LinkedHashSet<>();
+        if (target instanceof SqlCall call) {
+            for (SqlNode operand : call.getOperandList()) {
+                arguments.addAll(ReferencedRelations.of(operand, scope, q -> separate.add(query(q, scope).block())));
+            }
+        }
+        String name = alias == null ? "function" : alias;
+        String relation = unique(name);
+        arguments.add(relation);
+        if (arguments.size() >= 2) {
+            predicates.add(new Predicate.Clause(arguments));
+        }
+        scope.put(name, new Scope.Source.Relation(relation, name));
+        return new RelationRef(relation);
+    }
+
+    private JoinTreeNode subquery(String alias, Built built, Scope scope) {
+        String name = unique(alias);
+        scope.put(alias, built.simple()
+                ? new Scope.Source.PulledUp(built.columns(), built.relations())
+                : new Scope.Source.Relation(name, alias));
+        return new SubqueryRef(name, built.block(), built.simple());
+    }
+
+    private void predicate(SqlNode conjunct, Scope scope, List<Predicate> predicates, List<QueryBlock> separate,
+                           boolean equalityAllowed) {
+        if (conjunct.getKind() == SqlKind.EQUALS) {
+            SqlCall eq = (SqlCall) conjunct;
+            Set<String> left = ReferencedRelations.of(eq.operand(0), scope, q -> separate.add(query(q, scope).block()));
+            Set<String> right = ReferencedRelations.of(eq.operand(1), scope, q -> separate.add(query(q, scope).block()));
+            if (left.size() == 1 && right.size() == 1 && !left.equals(right) && equalityAllowed) {
+                predicates.add(new Predicate.Equality(new ColumnRef(left.iterator().next(), columnName(eq.operand(0))),
+                        new ColumnRef(right.iterator().next(), columnName(eq.operand(1)))));
+                return;
+            }
+            link(left, right, "", predicates, false);
+            return;
+        }
+        Set<String> relations = ReferencedRelations.of(conjunct, scope, q -> separate.add(query(q, scope).block()));
+        if (relations.size() >= 2) {
+            predicates.add(new Predicate.Clause(relations));
+        }
+    }
+
+    /** An equality when both sides are one relation each and {@code equality} holds, else a clause. */
+    private static void link(Set<String> left, Set<String> right, String column, List<Predicate> predicates,
+                             boolean equality) {
+        if (equality && left.size() == 1 && right.size() == 1 && !left.equals(right)) {
+            predicates.add(new Predicate.Equality(new ColumnRef(left.iterator().next(), column),
+                    new ColumnRef(right.iterator().next(), column)));
+            return;
+        }
+        Set<String> all = new LinkedHashSet<>(left);
+        all.addAll(right);
+        if (all.size() >= 2) {
+            predicates.add(new Predicate.Clause(all));
+        }
+    }
+
+    private Cte cte(String name) {
+        for (Map<String, Cte> scope : ctes) {
+            Cte cte = scope.get(name);
+            if (cte != null) {
+                return cte;
+            }
+        }
+        return null;
+    }
+
+    private String unique(String alias) {
+        String name = alias;
+        for (int k = 2; !usedNames.add(name); k++) {
+            name = alias + "#" + k;
+        }
+        return name;
+    }
+
+    static List<SqlNode> conjuncts(SqlNode condition) {
+        List<SqlNode> out = new ArrayList<>();
+        Deque<SqlNode> todo = new ArrayDeque<>();
+        if (condition != null) {
+            todo.push(condition);
+        }
+        while (!todo.isEmpty()) {
+            SqlNode n = todo.pop();
+            if (n.getKind() == SqlKind.AND) {
+                List<SqlNode> operands = ((SqlCall) n).getOperandList();
+                for (int i = operands.size() - 1; i >= 0; i--) {
+                    todo.push(operands.get(i));
+                }
+            } else {
+                out.add(n);
+            }
+        }
+        return out;
+    }
+
+    private static String columnName(SqlNode expression) {
+        return expression instanceof SqlIdentifier id ? id.names.get(id.names.size() - 1) : expression.toString();
+    }
+
+    private static String outputName(SqlNode item) {
+        if (item.getKind() == SqlKind.AS) {
+            return ((SqlIdentifier) ((SqlBasicCall) item).operand(1)).getSimple();
+        }
+        return item instanceof SqlIdentifier id ? id.names.get(id.names.size() - 1) : null;
+    }
+
+    /** The relations a FROM tree puts into its block's problem, pulled-up sub-selects expanded. */
+    static Set<String> relationsOf(JoinTreeNode node) {
+        Set<String> out = new LinkedHashSet<>();
+        Deque<JoinTreeNode> todo = new ArrayDeque<>(List.of(node));
+        while (!todo.isEmpty()) {
+            switch (todo.pop()) {
+                case RelationRef r -> out.add(r.name());
+                case JoinNode j -> {
+                    todo.push(j.right());
+                    todo.push(j.left());
+                }
+                case FromList l -> l.items().forEach(todo::push);
+                case SubqueryRef s -> {
+                    if (s.pulledUp()) {
+                        todo.push(s.block().from());
+                    } else {
+                        out.add(s.alias());
+                    }
+                }
+            }
+        }
+        return out;
+    }
+}

@@ -1,0 +1,109 @@
+package io.memogate.estimator;
+
+import static io.memogate.estimator.Fixture.sql;
+import static org.assertj.core.api.Assertions.assertThat;
+
+import io.memogate.estimator.CompileEstimate.Search;
+import org.junit.jupiter.api.Test;
+
+/**
+ * How the builder reads join structure: equivalence classes, explicit and outer joins, both collapse
+ * limits and the GEQO cut-over. Pair counts use the closed forms (chain of 3 = 4, triangle = 6).
+ */
+class JoinStructureEstimateTest {
+
+    @Test
+    void equalitiesSharingAColumnFormAnEquivalenceClass() {
+        // a.x = b.x AND b.x = c.x also lets PostgreSQL join a with c: a triangle, not a chain.
+        sql("SELECT * FROM a, b, c WHERE a.x = b.x AND b.x = c.x").estimates(6);
+        // On different columns of b, the classes stay apart: a chain.
+        sql("SELECT * FROM a, b, c WHERE a.x = b.x AND b.y = c.y").estimates(4);
+    }
+
+    @Test
+    void explicitInnerJoinsReadLikeWhereClauses() {
+        sql("SELECT * FROM a JOIN b ON a.x = b.x JOIN c ON b.y = c.y").estimates(4);
+        sql("SELECT * FROM a JOIN b ON a.x = b.x JOIN c ON b.x = c.x").estimates(6);
+    }
+
+    @Test
+    void outerJoinConditionsAreEdgesButNoEquivalenceClass() {
+        // The planner model counts outer joins as inner ones (an upper bound); the ON clauses of outer
+        // joins do not merge classes, so this stays a chain rather than a triangle.
+        sql("SELECT * FROM a LEFT JOIN b ON a.x = b.x LEFT JOIN c ON b.x = c.x").estimates(4);
+        sql("SELECT * FROM a FULL JOIN b ON a.x = b.x").estimates(1);
+    }
+
+    @Test
+    void qualifiedAndAliasedNamesResolveToTheirRelation() {
+        sql("SELECT * FROM public.a AS p, b q, c WHERE p.x = q.x AND q.y = c.y").estimates(4);
+        // Unquoted names fold to lower case as in PostgreSQL.
+        sql("SELECT * FROM A, B, C WHERE a.X = B.x AND b.Y = c.y").estimates(4);
+    }
+
+    @Test
+    void unqualifiedColumnsFollowTheTpcPrefixHabit() {
+        CompileEstimate e = sql("SELECT c_name FROM customer, orders, lineitem"
+                + " WHERE c_custkey = o_custkey AND l_orderkey = o_orderkey").estimates(4);
+        assertThat(e.reason()).doesNotContain("unqualified");
+        // TPC-H Q9's joins: p_ is part (not partsupp), ps_ is partsupp; equivalence classes through
+        // l_suppkey and l_partkey add supplier-partsupp and part-partsupp edges.
+        CompileEstimate q9 = sql("SELECT n_name FROM part, supplier, lineitem, partsupp, orders, nation"
+                + " WHERE s_suppkey = l_suppkey AND ps_suppkey = l_suppkey AND ps_partkey = l_partkey"
+                + " AND p_partkey = l_partkey AND o_orderkey = l_orderkey AND s_nationkey = n_nationkey").estimate();
+        assertThat(q9.reason()).as(q9.toString()).doesNotContain("unqualified");
+    }
+
+    @Test
+    void joinCollapseLimitSplitsExplicitJoinsButNotAFromList() {
+        // 12 tables in a chain. Written as a FROM list they stay one problem of 12 items: GEQO under
+        // the defaults (geqo_threshold 12), exhaustive search under the wide settings.
+        String fromList = Shapes.chain(12);
+        CompileEstimate geqo = sql(fromList).estimate();
+        assertThat(geqo.search()).isEqualTo(Search.GEQO);
+        assertThat(geqo.largestProblem()).isEqualTo(12);
+        sql(fromList).wide().estimates(Shapes.chainPairs(12));
+
+        // Written as explicit JOINs, join_collapse_limit 8 cuts them into problems of at most 8 items.
+        StringBuilder joins = new StringBuilder("SELECT * FROM t0");
+        for (int i = 1; i < 12; i++) {
+            joins.append(" JOIN t").append(i).append(" ON t").append(i - 1).append(".c = t").append(i).append(".d");
+        }
+        CompileEstimate split = sql(joins.toString()).estimate();
+        assertThat(split.search()).isEqualTo(Search.DP);
+        assertThat(split.largestProblem()).isLessThanOrEqualTo(8);
+        assertThat(split.memoPairs()).isLessThan(Shapes.chainPairs(12));
+        sql(joins.toString()).wide().estimates(Shapes.chainPairs(12));
+    }
+
+    @Test
+    void fromCollapseLimitKeepsLargePulledUpSubSelectsApart() {
+        // 6 + 6 tables: the pulled-up sub-select would make a FROM list of 12 items, more than
+        // from_collapse_limit 8, so it stays a sub-problem under the defaults. (s.k names u0.k; with
+        // SELECT * the builder could not tell which relation s.k comes from and would link all six.)
+        String sql = "SELECT * FROM t0, t1, t2, t3, t4, (SELECT u0.k FROM u0, u1, u2, u3, u4, u5"
+                + " WHERE u0.c = u1.c AND u1.d = u2.d AND u2.e = u3.e AND u3.f = u4.f AND u4.g = u5.g) s"
+                + " WHERE t0.c = t1.c AND t1.d = t2.d AND t2.e = t3.e AND t3.f = t4.f AND t4.g = s.k";
+        CompileEstimate defaults = sql(sql).estimate();
+        assertThat(defaults.largestProblem()).isLessThan(11);
+        CompileEstimate wide = sql(sql).wide().estimates(Shapes.chainPairs(11));
+        assertThat(wide.largestProblem()).isEqualTo(11);
+    }
+
+    @Test
+    void geqoTakesOverAtGeqoThreshold() {
+        sql(Shapes.star(11)).estimates(Shapes.starPairs(11));
+        assertThat(sql(Shapes.star(12)).estimate().search()).isEqualTo(Search.GEQO);
+        assertThat(sql(Shapes.star(12)).settings("geqo", "off").estimates(Shapes.starPairs(12)).search())
+                .isEqualTo(Search.DP);
+        assertThat(sql(Shapes.star(6)).settings("geqo_threshold", "6").estimate().search()).isEqualTo(Search.GEQO);
+    }
+
+    @Test
+    void largeCliquesComeBackCappedNotHung() {
+        CompileEstimate e = sql(Shapes.clique(30)).settings("geqo", "off").settings("from_collapse_limit", "100")
+                .estimate();
+        assertThat(e.capped()).isTrue();
+        assertThat(e.estimatedBytes()).isGreaterThan(1L << 30);
+    }
+}

@@ -1,0 +1,86 @@
+package io.memogate.proxy.cli;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.ObjectMapper;
+import java.io.PrintWriter;
+import java.io.StringWriter;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.List;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+import picocli.CommandLine;
+
+/** `memogate estimate` as a user runs it: arguments in, one JSON line per statement out. */
+class EstimateCommandTest {
+
+    private final StringWriter out = new StringWriter();
+    private final StringWriter err = new StringWriter();
+
+    private int run(String... args) {
+        CommandLine cli = new CommandLine(new MemogateCommand());
+        cli.setOut(new PrintWriter(out));
+        cli.setErr(new PrintWriter(err));
+        return cli.execute(args);
+    }
+
+    private List<JsonNode> lines() throws Exception {
+        List<JsonNode> lines = new ArrayList<>();
+        for (String line : out.toString().strip().split("\n")) {
+            lines.add(new ObjectMapper().readTree(line));
+        }
+        return lines;
+    }
+
+    @Test
+    void printsOneJsonLinePerStatement() throws Exception {
+        // A chain of three tables (4 pairs), then a statement that bypasses.
+        int code = run("estimate", "SELECT * FROM a, b, c WHERE a.x = b.x AND b.y = c.y;", "select 1");
+        assertThat(code).as(err.toString()).isZero();
+        List<JsonNode> lines = lines();
+        assertThat(lines).hasSize(2);
+        JsonNode chain = lines.get(0);
+        assertThat(chain.get("memoPairs").asLong()).isEqualTo(4);
+        assertThat(chain.get("parser").asText()).isEqualTo("calcite");
+        assertThat(chain.get("bypass").asBoolean()).isFalse();
+        assertThat(chain.get("estimatedBytes").asLong()).isPositive();
+        assertThat(chain.get("blocks").asInt()).isEqualTo(1);
+        assertThat(chain.get("relations").asInt()).isEqualTo(3);
+        assertThat(chain.get("fingerprint").asText()).contains("from a, b, c");
+        assertThat(chain.get("reason").asText()).contains("Calcite");
+        assertThat(lines.get(1).get("bypass").asBoolean()).isTrue();
+        assertThat(lines.get(1).get("parser").asText()).isEqualTo("none");
+    }
+
+    @Test
+    void settingsChangeTheSearch(@TempDir Path dir) throws Exception {
+        // 12 tables in a FROM list: GEQO under the defaults, exhaustive search with geqo_threshold 20.
+        StringBuilder sql = new StringBuilder("SELECT * FROM t0");
+        for (int i = 1; i < 12; i++) {
+            sql.append(", t").append(i);
+        }
+        sql.append(" WHERE t0.c = t1.c");
+        for (int i = 2; i < 12; i++) {
+            sql.append(" AND t").append(i - 1).append(".d").append(i).append(" = t").append(i).append(".d").append(i);
+        }
+        Path file = dir.resolve("q.sql");
+        Files.writeString(file, sql + ";\n");
+        assertThat(run("estimate", "--file", file.toString())).isZero();
+        assertThat(lines().get(0).get("search").asText()).isEqualTo("geqo");
+        out.getBuffer().setLength(0);
+        assertThat(run("estimate", "--setting", "geqo_threshold=20", "--file", file.toString())).isZero();
+        JsonNode wide = lines().get(0);
+        assertThat(wide.get("search").asText()).isEqualTo("dp");
+        assertThat(wide.get("memoPairs").asLong()).isEqualTo((12L * 12 * 12 - 12) / 6);
+    }
+
+    @Test
+    void rejectsSettingsItDoesNotModelAndMissingInput() {
+        assertThat(run("estimate", "--setting", "work_mem=64MB", "select 1")).isNotZero();
+        assertThat(err.toString()).contains("work_mem");
+        assertThat(run("estimate")).isNotZero();
+    }
+}
