@@ -10,13 +10,11 @@ import io.memogate.proxy.pg.message.MalformedMessageException;
 import io.memogate.proxy.pg.message.backend.BackendKeyData;
 import io.memogate.proxy.pg.message.backend.ErrorResponse;
 import io.memogate.proxy.pg.message.backend.PgErrors;
-import io.memogate.proxy.pg.message.backend.ReadyForQuery;
 import io.memogate.proxy.pg.message.backend.ReadyForQuery.TransactionStatus;
 import io.memogate.proxy.pg.message.frontend.Bind;
 import io.memogate.proxy.pg.message.frontend.Close;
 import io.memogate.proxy.pg.message.frontend.Parse;
 import io.memogate.proxy.pg.message.frontend.Query;
-import io.memogate.proxy.pg.message.frontend.StartupMessage;
 import io.netty.buffer.ByteBuf;
 import io.netty.buffer.Unpooled;
 import io.netty.channel.Channel;
@@ -258,7 +256,7 @@ public final class PgSession implements CancelRegistry.Cancellable {
                 closeExpected |= ErrorResponse.decode(buf.slice(index, 1 + length)).endsSession();
             }
             case 'Z' -> {
-                transactionStatus = ReadyForQuery.statusOf(buf.getByte(index + 5));
+                transactionStatus = TransactionStatus.of(buf.getByte(index + 5));
                 tracker.readyForQuery();
             }
             default -> { }

@@ -24,6 +24,7 @@ public record ReadyForQuery(TransactionStatus status) implements BackendMessage 
             return code;
         }
 
+        /** The status from its byte, without building a message: the relay path reads it in place. */
         public static TransactionStatus of(byte code) {
             return switch (code) {
                 case 'I' -> IDLE;
@@ -32,11 +33,6 @@ public record ReadyForQuery(TransactionStatus status) implements BackendMessage 
                 default -> throw new MalformedMessageException("unknown transaction status " + (char) code);
             };
         }
-    }
-
-    /** The status from its byte, without building a message: the relay path reads it in place. */
-    public static TransactionStatus statusOf(byte code) {
-        return TransactionStatus.of(code);
     }
 
     public static ReadyForQuery decode(ByteBuf frame) {
