@@ -1,12 +1,9 @@
 package io.memogate.bench.process;
 
+import io.memogate.proxy.embedded.FileTrees;
 import java.io.IOException;
-import java.nio.file.FileVisitResult;
 import java.nio.file.Files;
-import java.nio.file.LinkOption;
 import java.nio.file.Path;
-import java.nio.file.SimpleFileVisitor;
-import java.nio.file.attribute.BasicFileAttributes;
 
 /** A private temporary directory for one tool's configuration, log and pid file, removed by close(). */
 public final class TempDirectory implements AutoCloseable {
@@ -32,24 +29,6 @@ public final class TempDirectory implements AutoCloseable {
     /** Deletes the directory and everything in it; links are deleted, never followed. */
     @Override
     public void close() throws IOException {
-        if (!Files.exists(path, LinkOption.NOFOLLOW_LINKS)) {
-            return;
-        }
-        Files.walkFileTree(path, new SimpleFileVisitor<>() {
-            @Override
-            public FileVisitResult visitFile(Path file, BasicFileAttributes attributes) throws IOException {
-                Files.delete(file);
-                return FileVisitResult.CONTINUE;
-            }
-
-            @Override
-            public FileVisitResult postVisitDirectory(Path dir, IOException failure) throws IOException {
-                if (failure != null) {
-                    throw failure;
-                }
-                Files.delete(dir);
-                return FileVisitResult.CONTINUE;
-            }
-        });
+        FileTrees.deleteRecursively(path);
     }
 }

@@ -7,8 +7,8 @@ import java.nio.file.Path;
 import java.nio.file.SimpleFileVisitor;
 import java.nio.file.attribute.BasicFileAttributes;
 
-/** Recursive deletion of the directories this package creates (data directories, unpack staging). */
-final class FileTrees {
+/** Recursive deletion of temporary directory trees (data directories, unpack staging, benchmark tool directories). */
+public final class FileTrees {
 
     private FileTrees() {
     }
@@ -17,7 +17,7 @@ final class FileTrees {
      * Deletes {@code root} and everything below it; symbolic links are deleted, never followed.
      * A missing root is not an error: close() may run twice (explicitly and from the shutdown hook).
      */
-    static void deleteRecursively(Path root) throws IOException {
+    public static void deleteRecursively(Path root) throws IOException {
         if (!Files.exists(root, java.nio.file.LinkOption.NOFOLLOW_LINKS)) {
             return;
         }
