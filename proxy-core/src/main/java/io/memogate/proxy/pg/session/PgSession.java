@@ -344,12 +344,9 @@ public final class PgSession implements CancelRegistry.Cancellable {
         });
     }
 
+    /** From the last ReadyForQuery; issue 4's rejection path (failed-transaction emulation) reads it. */
     public TransactionStatus transactionStatus() {
         return transactionStatus;
-    }
-
-    public boolean isClosed() {
-        return state == State.CLOSED;
     }
 
     void protocolViolation(String what) {
