@@ -1,6 +1,7 @@
 package io.memogate.proxy.server;
 
 import io.memogate.proxy.admission.AdmissionHook;
+import io.memogate.proxy.admission.AdmissionSupport;
 import io.memogate.proxy.config.BackendConfig;
 import io.memogate.proxy.config.ListenerConfig;
 import io.memogate.proxy.config.MemogateConfig;
@@ -52,6 +53,11 @@ public final class ProxyServer implements AutoCloseable {
     }
 
     public static ProxyServer start(MemogateConfig config, AdmissionHook admission) throws InterruptedException {
+        return start(config, admission, AdmissionSupport.DEFAULTS);
+    }
+
+    public static ProxyServer start(MemogateConfig config, AdmissionHook admission, AdmissionSupport support)
+            throws InterruptedException {
         Transport transport = Transport.best();
         EventLoopGroup group = transport.newEventLoopGroup(Runtime.getRuntime().availableProcessors());
         SessionTracker sessions = new SessionTracker(config.limits().maxClientConnections());
@@ -66,6 +72,7 @@ public final class ProxyServer implements AutoCloseable {
                                 BackendConnector.MAX_BACKEND_FRAME_BYTES),
                         new CancelForwarder(transport),
                         admission,
+                        support,
                         cancels,
                         listener.tls().map(TlsContexts::forListener),
                         config.limits().maxMessageBytes(),

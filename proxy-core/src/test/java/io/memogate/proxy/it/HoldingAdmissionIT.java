@@ -3,6 +3,7 @@ package io.memogate.proxy.it;
 import static io.memogate.proxy.it.FaultsIT.assertReady;
 import static org.assertj.core.api.Assertions.assertThat;
 
+import io.memogate.proxy.admission.Admission;
 import io.memogate.proxy.admission.AdmissionHook;
 import io.memogate.proxy.admission.AdmissionPoint;
 import io.memogate.proxy.admission.AdmittedStatement;
@@ -20,7 +21,6 @@ import java.sql.Statement;
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.CompletableFuture;
-import java.util.concurrent.CompletionStage;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.concurrent.Executors;
@@ -53,7 +53,7 @@ class HoldingAdmissionIT {
         final Map<AdmissionPoint, AtomicInteger> byPoint = new ConcurrentHashMap<>();
 
         @Override
-        public CompletionStage<AdmittedStatement> admit(StatementRequest request) {
+        public Admission admit(StatementRequest request) {
             held.incrementAndGet();
             byPoint.computeIfAbsent(request.point(), p -> new AtomicInteger()).incrementAndGet();
             CompletableFuture<AdmittedStatement> decision = new CompletableFuture<>();
@@ -71,7 +71,7 @@ class HoldingAdmissionIT {
                     }
                 });
             }, 2, TimeUnit.MILLISECONDS);
-            return decision;
+            return Admission.of(decision);
         }
     }
 
@@ -133,8 +133,7 @@ class HoldingAdmissionIT {
     void aStatementHeldIndefinitelyStopsReadingTheClient(EmbeddedPostgres pg) throws Exception {
         CompletableFuture<AdmittedStatement> gate = new CompletableFuture<>();
         AtomicInteger asked = new AtomicInteger();
-        AdmissionHook holdFirst = request -> asked.incrementAndGet() == 1
-                ? gate : CompletableFuture.completedFuture(AdmittedStatement.UNGATED);
+        AdmissionHook holdFirst = request -> asked.incrementAndGet() == 1 ? Admission.of(gate) : Admission.IMMEDIATE;
         try (ProxyFixture proxy = ProxyFixture.to(pg.host(), pg.port()).admission(holdFirst).start();
                 RawPgClient client = new RawPgClient(proxy.port())) {
             assertReady(client.startup("memogate_trust", "demo"));

@@ -1,6 +1,7 @@
 package io.memogate.proxy.it;
 
 import io.memogate.proxy.admission.AdmissionHook;
+import io.memogate.proxy.admission.AdmissionSupport;
 import io.memogate.proxy.admission.ImmediateAdmission;
 import io.memogate.proxy.config.BackendConfig;
 import io.memogate.proxy.config.BackendTlsConfig;
@@ -87,6 +88,7 @@ public final class ProxyFixture implements AutoCloseable {
         private List<String> databases = List.of();
         private boolean isDefault = true;
         private AdmissionHook admission = new ImmediateAdmission();
+        private AdmissionSupport support = AdmissionSupport.DEFAULTS;
         private int maxMessageBytes = LimitsConfig.DEFAULTS.maxMessageBytes();
         private int maxClientConnections = LimitsConfig.DEFAULTS.maxClientConnections();
         private Duration shutdownTimeout = Duration.ofSeconds(5);
@@ -125,6 +127,11 @@ public final class ProxyFixture implements AutoCloseable {
             return this;
         }
 
+        public Builder admissionSupport(AdmissionSupport support) {
+            this.support = support;
+            return this;
+        }
+
         public Builder maxMessageBytes(int bytes) {
             this.maxMessageBytes = bytes;
             return this;
@@ -146,7 +153,7 @@ public final class ProxyFixture implements AutoCloseable {
                     maxClientConnections);
             MemogateConfig config = new MemogateConfig(
                     List.of(new ListenerConfig("127.0.0.1", 0, listenerTls)), List.of(backend), limits);
-            return new ProxyFixture(ProxyServer.start(config, admission));
+            return new ProxyFixture(ProxyServer.start(config, admission, support));
         }
     }
 }

@@ -26,8 +26,10 @@ public final class MessageRunDecoder extends ByteToMessageDecoder {
          * @param buf the buffer holding the message
          * @param index where its type byte is
          * @param length its length field (the body is {@code length - 4} bytes after the field)
+         * @return null to forward the message as it is (the common case), or what to forward in its
+         *     place; the decoder takes ownership of the replacement
          */
-        void message(byte type, ByteBuf buf, int index, int length);
+        ByteBuf message(byte type, ByteBuf buf, int index, int length);
     }
 
     private static final int HEADER_BYTES = 5;
@@ -45,6 +47,7 @@ public final class MessageRunDecoder extends ByteToMessageDecoder {
         int start = in.readerIndex();
         int end = in.writerIndex();
         int position = start;
+        int runStart = start;
         while (end - position >= HEADER_BYTES) {
             int length = in.getInt(position + 1);
             // On a broken stream, drop what is buffered before failing: the connection is closing, and
@@ -60,11 +63,20 @@ public final class MessageRunDecoder extends ByteToMessageDecoder {
             if (end - position - 1 < length) {
                 break;
             }
-            inspector.message(in.getByte(position), in, position, length);
+            ByteBuf replacement = inspector.message(in.getByte(position), in, position, length);
+            if (replacement != null) {
+                // Rare (a message the proxy answers itself): end the run before it, emit the replacement.
+                if (position > runStart) {
+                    out.add(in.retainedSlice(runStart, position - runStart));
+                }
+                out.add(replacement);
+                runStart = position + 1 + length;
+            }
             position += 1 + length;
         }
-        if (position > start) {
-            out.add(in.readRetainedSlice(position - start));
+        if (position > runStart) {
+            out.add(in.retainedSlice(runStart, position - runStart));
         }
+        in.readerIndex(position);
     }
 }

@@ -1,9 +1,12 @@
 package io.memogate.proxy.pg.session;
 
+import io.memogate.proxy.admission.Admission;
 import io.memogate.proxy.admission.AdmissionPoint;
+import io.memogate.proxy.admission.AdmissionRejectedException;
 import io.memogate.proxy.admission.AdmittedStatement;
 import io.memogate.proxy.admission.ReleaseSignal;
 import io.memogate.proxy.admission.SessionInfo;
+import io.memogate.proxy.admission.SessionSettings;
 import io.memogate.proxy.admission.StatementRequest;
 import io.memogate.proxy.pg.codec.MessageRunDecoder;
 import io.memogate.proxy.pg.message.MalformedMessageException;
@@ -15,14 +18,19 @@ import io.memogate.proxy.pg.message.frontend.Bind;
 import io.memogate.proxy.pg.message.frontend.Close;
 import io.memogate.proxy.pg.message.frontend.Parse;
 import io.memogate.proxy.pg.message.frontend.Query;
+import io.memogate.proxy.pg.message.frontend.Sync;
 import io.netty.buffer.ByteBuf;
 import io.netty.buffer.Unpooled;
 import io.netty.channel.Channel;
 import io.netty.channel.ChannelFutureListener;
 import io.netty.util.ReferenceCountUtil;
+import io.netty.util.concurrent.ScheduledFuture;
 import java.util.ArrayDeque;
+import java.util.concurrent.CancellationException;
 import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.CompletionException;
 import java.util.concurrent.CompletionStage;
+import java.util.concurrent.TimeUnit;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -40,7 +48,8 @@ import org.slf4j.LoggerFactory;
  * AUTHENTICATING  StartupMessage sent; authentication relayed both ways; the server's BackendKeyData
  *                 swapped for one issued by the proxy; first ReadyForQuery           -> READY
  * READY           frames relayed in order; Query and Bind pass the admission hook; responses drive
- *                 the release signals ({@link ReleaseTracker})
+ *                 the release signals ({@link ReleaseTracker}); a refused statement is failed on the
+ *                 server itself ({@link RefusedStatements})
  * CLOSED          both legs closing; everything held or in flight released
  * </pre>
  *
@@ -61,6 +70,8 @@ public final class PgSession implements CancelRegistry.Cancellable {
     private final ReleaseTracker tracker = new ReleaseTracker();
     private final PreparedStatements statements = new PreparedStatements();
     private final ArrayDeque<ByteBuf> held = new ArrayDeque<>();
+    private final RefusedStatements refused = new RefusedStatements();
+    final SessionSettings settings;
 
     State state = State.STARTUP;
     Channel backend;
@@ -71,6 +82,14 @@ public final class PgSession implements CancelRegistry.Cancellable {
     private TransactionStatus transactionStatus = TransactionStatus.IDLE;
     /** A statement waits for admission: client frames queue in {@link #held} and the client is not read. */
     private boolean holding;
+    /** The statement {@link #holding} waits for: a cancel withdraws it, a long wait sends a notice. */
+    private Admission pending;
+    private ScheduledFuture<?> waitNotice;
+    /**
+     * A refused Bind made the server skip to the next Sync: the Binds until then will not be planned,
+     * so they pass ungated.
+     */
+    private boolean skippingToSync;
     /** The server sent FATAL (or the client sent Terminate): its closing is expected, not a failure. */
     private boolean closeExpected;
 
@@ -78,6 +97,7 @@ public final class PgSession implements CancelRegistry.Cancellable {
         this.client = client;
         this.services = services;
         this.startup = new StartupPhase(this);
+        this.settings = services.admissionSupport().newSessionSettings();
     }
 
     // ---- client leg -------------------------------------------------------------------------------
@@ -167,6 +187,7 @@ public final class PgSession implements CancelRegistry.Cancellable {
             }
             // Sync and FunctionCall end in ReadyForQuery.
             case 'S', 'F' -> {
+                skippingToSync &= type != 'S';
                 tracker.cycleEnd();
                 forwardToBackend(frame);
             }
@@ -183,20 +204,49 @@ public final class PgSession implements CancelRegistry.Cancellable {
     }
 
     private void admitThenForward(ByteBuf frame, String sql, AdmissionPoint point) {
-        CompletionStage<AdmittedStatement> admission =
-                services.admission().admit(new StatementRequest(sql, point, info));
+        if (point == AdmissionPoint.SIMPLE_QUERY) {
+            settings.sent(sql, transactionStatus != TransactionStatus.IDLE);
+        }
+        // The server plans nothing in a failed transaction (25P02) or while skipping to Sync: no gate.
+        if (transactionStatus == TransactionStatus.FAILED || skippingToSync) {
+            forwardAdmitted(frame, point, AdmittedStatement.UNGATED);
+            return;
+        }
+        Admission admission = services.admission().admit(
+                new StatementRequest(sql, point, info, serverKey.processId(), settings.current()));
+        CompletionStage<AdmittedStatement> decision = admission.decision();
         // Fast path: admitted at once (small statements, or no gateway): forward without a hop.
-        if (admission instanceof CompletableFuture<AdmittedStatement> done && done.isDone()
+        if (decision instanceof CompletableFuture<AdmittedStatement> done && done.isDone()
                 && !done.isCompletedExceptionally()) {
             forwardAdmitted(frame, point, done.join());
             return;
         }
         holding = true;
-        admission.whenComplete((admitted, failure) ->
+        pending = admission;
+        long noticeAfter = services.admissionSupport().waitNoticeAfter().toNanos();
+        waitNotice = client.eventLoop().schedule(() -> noticeWaiting(admission), noticeAfter, TimeUnit.NANOSECONDS);
+        decision.whenComplete((admitted, failure) ->
                 client.eventLoop().execute(() -> admissionDecided(frame, point, admitted, failure)));
     }
 
+    /** The statement still waits after the notice delay: say so once, with where it stands. */
+    private void noticeWaiting(Admission admission) {
+        if (pending != admission || state != State.READY) {
+            return;
+        }
+        admission.waiting().ifPresent(where -> {
+            ByteBuf out = client.alloc().buffer();
+            PgErrors.waitingNotice(where).encode(out);
+            client.writeAndFlush(out, client.voidPromise());
+        });
+    }
+
     private void admissionDecided(ByteBuf frame, AdmissionPoint point, AdmittedStatement admitted, Throwable failure) {
+        pending = null;
+        if (waitNotice != null) {
+            waitNotice.cancel(false);
+            waitNotice = null;
+        }
         if (state == State.CLOSED) {
             frame.release();
             if (admitted != null) {
@@ -204,19 +254,46 @@ public final class PgSession implements CancelRegistry.Cancellable {
             }
             return;
         }
-        if (failure != null) {
+        Throwable cause = failure instanceof CompletionException wrapped && wrapped.getCause() != null
+                ? wrapped.getCause() : failure;
+        if (cause instanceof AdmissionRejectedException rejection) {
+            refuse(frame, point, PgErrors.admissionRejected(rejection));
+        } else if (cause instanceof CancellationException) {
+            refuse(frame, point, PgErrors.queryCanceled());
+        } else if (cause != null) {
             frame.release();
-            log.error("admission failed for a statement of {}", info, failure);
-            sendFatalAndClose(PgErrors.internal("admission failed: " + failure));
+            log.error("admission failed for a statement of {}", info, cause);
+            sendFatalAndClose(PgErrors.internal("admission failed: " + cause));
             return;
+        } else {
+            forwardAdmitted(frame, point, admitted);
         }
         holding = false;
-        forwardAdmitted(frame, point, admitted);
         while (!holding && !held.isEmpty() && state == State.READY) {
             dispatchClientFrame(held.poll());
         }
         backend.flush();
         readClientIfPossible();
+    }
+
+    /**
+     * Answers a statement with {@code error} instead of running it, leaving client and server exactly
+     * where PostgreSQL would had the statement failed: the server is sent an Execute of a portal that
+     * does not exist in its place, which fails at the same point of the stream (an explicit transaction
+     * becomes failed, an extended batch skips to its Sync, an implicit one rolls back), and the
+     * server's "portal does not exist" error is replaced by {@code error} on its way back.
+     */
+    private void refuse(ByteBuf frame, AdmissionPoint point, ErrorResponse error) {
+        frame.release();
+        ByteBuf out = backend.alloc().buffer();
+        refused.standIn(error).encode(out);
+        if (point == AdmissionPoint.SIMPLE_QUERY) {
+            Sync.INSTANCE.encode(out);
+            tracker.cycleEnd();
+        } else {
+            skippingToSync = true;
+        }
+        forwardToBackend(out);
     }
 
     private void forwardAdmitted(ByteBuf frame, AdmissionPoint point, AdmittedStatement admitted) {
@@ -245,22 +322,43 @@ public final class PgSession implements CancelRegistry.Cancellable {
         }
     }
 
-    /** Called for each server message of a run, in place, before the run is forwarded. */
-    void inspectBackendMessage(byte type, ByteBuf buf, int index, int length) {
+    /**
+     * Called for each server message of a run, in place, before the run is forwarded; returns what to
+     * forward instead, or null (almost always) to forward the message itself.
+     */
+    ByteBuf inspectBackendMessage(byte type, ByteBuf buf, int index, int length) {
         switch (type) {
             case 'D' -> { } // DataRow: the common case, nothing to learn
-            case 'T', 'C', 'I', 'G', 'H', 'W' -> tracker.firstResponse();
+            case 'C' -> {
+                tracker.firstResponse();
+                if (transactionStatus != TransactionStatus.IDLE && CommandTags.isRollback(buf, index, length)) {
+                    settings.rollbackSeen();
+                }
+            }
+            case 'T', 'I', 'G', 'H', 'W' -> tracker.firstResponse();
             case '2' -> tracker.bindComplete();
             case 'E' -> {
                 tracker.error();
-                closeExpected |= ErrorResponse.decode(buf.slice(index, 1 + length)).endsSession();
+                ErrorResponse error = ErrorResponse.decode(buf.slice(index, 1 + length));
+                closeExpected |= error.endsSession();
+                ErrorResponse replacement = refused.replacementFor(error);
+                if (replacement != null) {
+                    ByteBuf out = client.alloc().buffer();
+                    replacement.encode(out);
+                    return out;
+                }
             }
             case 'Z' -> {
                 transactionStatus = TransactionStatus.of(buf.getByte(index + 5));
                 tracker.readyForQuery();
+                settings.readyForQuery(transactionStatus == TransactionStatus.IDLE);
+                if (tracker.isIdle()) {
+                    refused.nothingInFlight();
+                }
             }
             default -> { }
         }
+        return null;
     }
 
     void backendReadComplete() {
@@ -326,12 +424,21 @@ public final class PgSession implements CancelRegistry.Cancellable {
 
     // ---- cancel, shutdown, close ------------------------------------------------------------------
 
+    /**
+     * A CancelRequest for this session. A statement still queued for admission is withdrawn and answered
+     * 57014 without reaching the server, unless the server is busy with an earlier statement of the
+     * same client: PostgreSQL cancels what is running, so then the cancel goes to the server.
+     */
     @Override
     public void cancel() {
         client.eventLoop().execute(() -> {
-            if (state != State.CLOSED && serverKey != null) {
-                services.cancelForwarder().cancel(client.eventLoop(), target, serverKey);
+            if (state == State.CLOSED || serverKey == null) {
+                return;
             }
+            if (pending != null && tracker.isIdle() && pending.withdraw()) {
+                return;
+            }
+            services.cancelForwarder().cancel(client.eventLoop(), target, serverKey);
         });
     }
 
@@ -371,6 +478,13 @@ public final class PgSession implements CancelRegistry.Cancellable {
         state = State.CLOSED;
         tracker.disconnect();
         holding = false;
+        if (pending != null) {
+            pending.withdraw(); // its decision then finds the session closed and releases the frame
+            pending = null;
+        }
+        if (serverKey != null) {
+            services.admission().serverConnectionClosed(serverKey.processId());
+        }
         while (!held.isEmpty()) {
             ReferenceCountUtil.release(held.poll());
         }

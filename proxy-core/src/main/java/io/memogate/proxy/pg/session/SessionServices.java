@@ -1,12 +1,14 @@
 package io.memogate.proxy.pg.session;
 
 import io.memogate.proxy.admission.AdmissionHook;
+import io.memogate.proxy.admission.AdmissionSupport;
 import io.netty.handler.ssl.SslContext;
 import java.util.Optional;
 import java.util.function.Function;
 
 /**
- * What every session of one listener shares: routing, the backend connector, the admission hook,
+ * What every session of one listener shares: routing, the backend connector, the admission hook and
+ * the session settings it starts from,
  * cancel keys, the listener's TLS, the frontend message limit, and who to tell when sessions come
  * and go. Immutable; a configuration reload builds a new one for new sessions.
  */
@@ -15,6 +17,7 @@ public record SessionServices(
         BackendConnector connector,
         CancelForwarder cancelForwarder,
         AdmissionHook admission,
+        AdmissionSupport admissionSupport,
         CancelRegistry cancels,
         Optional<SslContext> listenerTls,
         int maxMessageBytes,

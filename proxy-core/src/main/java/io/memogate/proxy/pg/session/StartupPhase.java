@@ -105,6 +105,7 @@ final class StartupPhase {
         Channel client = session.client;
         session.info = new SessionInfo(startup.user(), startup.database(),
                 startup.parameters().getOrDefault("application_name", ""), client.remoteAddress());
+        session.settings.startupParameters(startup.parameters());
         Optional<BackendTarget> target = session.services.router().apply(startup.database());
         if (target.isEmpty()) {
             frame.release();

@@ -29,7 +29,10 @@ class MessageRunDecoderTest {
 
     private EmbeddedChannel channel(int maxMessageBytes) {
         return new EmbeddedChannel(new MessageRunDecoder(
-                (type, buf, index, length) -> inspected.add((char) type + ":" + length), maxMessageBytes));
+                (type, buf, index, length) -> {
+                    inspected.add((char) type + ":" + length);
+                    return null;
+                }, maxMessageBytes));
     }
 
     @Test
@@ -58,6 +61,23 @@ class MessageRunDecoderTest {
         }
         assertThat(forwarded.toString()).isEqualTo(ANSWER);
         assertThat(inspected).containsExactly("T:33", "D:11", "C:13", "Z:5");
+        assertFalse(channel.finish());
+    }
+
+    @Test
+    void aReplacedMessageSplitsTheRunAndTakesItsPlace() {
+        // The proxy answers an error itself: the DataRow is swapped for a NoticeResponse-sized stand-in.
+        String replacement = "4e" + "00000004";
+        EmbeddedChannel channel = new EmbeddedChannel(new MessageRunDecoder((type, buf, index, length) ->
+                type == 'D' ? Unpooled.wrappedBuffer(HexFormat.of().parseHex(replacement)) : null, 1 << 20));
+        channel.writeInbound(Unpooled.wrappedBuffer(HexFormat.of().parseHex(ANSWER)));
+
+        int dataRowStart = 2 * (1 + 0x21);
+        int dataRowEnd = dataRowStart + 2 * (1 + 0x0b);
+        assertRun(channel.readInbound(), ANSWER.substring(0, dataRowStart));
+        assertRun(channel.readInbound(), replacement);
+        assertRun(channel.readInbound(), ANSWER.substring(dataRowEnd));
+        assertThat((Object) channel.readInbound()).isNull();
         assertFalse(channel.finish());
     }
 

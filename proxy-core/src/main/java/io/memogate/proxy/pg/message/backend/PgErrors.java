@@ -1,5 +1,6 @@
 package io.memogate.proxy.pg.message.backend;
 
+import io.memogate.proxy.admission.AdmissionRejectedException;
 import java.util.LinkedHashMap;
 import java.util.Map;
 
@@ -14,7 +15,10 @@ public final class PgErrors {
     public static final String CONNECTION_FAILURE = "08006";
     public static final String SQLCLIENT_UNABLE_TO_ESTABLISH_SQLCONNECTION = "08001";
     public static final String INVALID_CATALOG_NAME = "3D000";
+    public static final String INSUFFICIENT_RESOURCES = "53000";
     public static final String TOO_MANY_CONNECTIONS = "53300";
+    public static final String QUERY_CANCELED = "57014";
+    public static final String SUCCESSFUL_COMPLETION = "00000";
     public static final String FEATURE_NOT_SUPPORTED = "0A000";
     public static final String ADMIN_SHUTDOWN = "57P01";
     public static final String INTERNAL_ERROR = "XX000";
@@ -66,6 +70,28 @@ public final class PgErrors {
     public static ErrorResponse shuttingDown() {
         return fatal(ADMIN_SHUTDOWN, "terminating connection because Memogate is shutting down", null,
                 "Reconnect when the proxy is back.");
+    }
+
+    /** A statement the gateways refused (queue full, or waited too long); the session stays usable. */
+    public static ErrorResponse admissionRejected(AdmissionRejectedException rejection) {
+        return error(INSUFFICIENT_RESOURCES, rejection.getMessage(), rejection.detail(), rejection.hint());
+    }
+
+    /** A cancel that found the statement still queued: PostgreSQL's own wording, as if the server had cancelled it. */
+    public static ErrorResponse queryCanceled() {
+        return error(QUERY_CANCELED, "canceling statement due to user request",
+                "Memogate removed the statement from the admission queue before it reached the server.", null);
+    }
+
+    /** Told once to a client whose statement has been waiting for admission for a while. */
+    public static ErrorResponse waitingNotice(String where) {
+        Map<Character, String> fields = new LinkedHashMap<>();
+        fields.put(ErrorResponse.SEVERITY, "NOTICE");
+        fields.put(ErrorResponse.SEVERITY_NONLOCALIZED, "NOTICE");
+        fields.put(ErrorResponse.SQLSTATE, SUCCESSFUL_COMPLETION);
+        fields.put(ErrorResponse.MESSAGE, where);
+        fields.put(ErrorResponse.HINT, "The server is busy compiling large statements; this one runs when its turn comes.");
+        return new ErrorResponse(ErrorResponse.NOTICE_TYPE, fields);
     }
 
     public static ErrorResponse internal(String message) {

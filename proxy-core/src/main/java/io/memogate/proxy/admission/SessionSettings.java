@@ -1,0 +1,175 @@
+package io.memogate.proxy.admission;
+
+import io.memogate.estimator.lexer.LexicalAnalyzer;
+import io.memogate.estimator.lexer.SettingChange;
+import io.memogate.estimator.lexer.StatementAnalysis;
+import io.memogate.estimator.planner.PlannerSettings;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Locale;
+import java.util.Map;
+import java.util.Set;
+import java.util.function.Supplier;
+
+/**
+ * The planner settings one session plans with, so the estimate matches what its server process will
+ * do: the server's defaults (from the broker), then the startup packet's options, then the session's
+ * own SET and RESET, then SET LOCAL for the current transaction — the order in which PostgreSQL's GUC
+ * sources override each other.
+ *
+ * <p>Changes are applied when the statement is sent, not when the server confirms it: a SET the server
+ * refuses (a bad value) is also refused by {@link PlannerSettings#with}, and the rest succeed. SET LOCAL
+ * ends with the transaction. A session SET made inside a transaction that then rolls back is undone at
+ * the ReadyForQuery that follows, as PostgreSQL undoes it. One imprecision is accepted: ROLLBACK TO
+ * SAVEPOINT reports the same "ROLLBACK" tag, so a SET before it is undone too at the end of the
+ * transaction even when the transaction commits. It only affects the estimate.
+ *
+ * <p>Not thread-safe: one instance per session, used on its event loop.
+ */
+public final class SessionSettings {
+
+    /** The settings {@link PlannerSettings} models; every other SET is irrelevant to admission. */
+    private static final Set<String> PLANNER_SETTINGS = Set.of("join_collapse_limit", "from_collapse_limit",
+            "geqo", "geqo_threshold", "geqo_effort", "geqo_pool_size", "geqo_generations");
+
+    private final Supplier<PlannerSettings> serverDefaults;
+    private final LexicalAnalyzer analyzer;
+    private final Map<String, String> startup = new LinkedHashMap<>();
+    private Map<String, String> session = new LinkedHashMap<>();
+    private final Map<String, String> local = new LinkedHashMap<>();
+    /** The session layer as it was when the current transaction began; null outside a transaction. */
+    private Map<String, String> beforeTransaction;
+    private boolean rolledBack;
+
+    private PlannerSettings cachedBase;
+    private PlannerSettings cached;
+
+    public SessionSettings(Supplier<PlannerSettings> serverDefaults, LexicalAnalyzer analyzer) {
+        this.serverDefaults = serverDefaults;
+        this.analyzer = analyzer;
+    }
+
+    /** The StartupMessage's parameters: planner settings given directly, or in {@code options} as -c / --. */
+    public void startupParameters(Map<String, String> parameters) {
+        parameters.forEach((name, value) -> {
+            if (name.equals("options")) {
+                StartupOptions.parse(value).forEach(this::startupOption);
+            } else {
+                startupOption(name, value);
+            }
+        });
+        cached = null;
+    }
+
+    private void startupOption(String name, String value) {
+        String key = name.toLowerCase(Locale.ROOT);
+        if (PLANNER_SETTINGS.contains(key)) {
+            startup.put(key, value);
+        }
+    }
+
+    /**
+     * A query text on its way to the server: applies the SET / RESET statements it holds. Texts that
+     * cannot hold one (no "set" in them, the common case) are not lexed.
+     */
+    public void sent(String sql, boolean inTransaction) {
+        if (!mayChangeSettings(sql)) {
+            return;
+        }
+        boolean transaction = inTransaction;
+        for (StatementAnalysis statement : analyzer.analyze(sql).statements()) {
+            switch (statement.kind()) {
+                case BEGIN -> transaction = true;
+                case COMMIT, ROLLBACK, PREPARE_TRANSACTION -> transaction = false;
+                default -> { }
+            }
+            boolean inBlock = transaction;
+            statement.settingChange().ifPresent(change -> apply(change, inBlock));
+        }
+    }
+
+    /** The server answered ROLLBACK: session SETs of this transaction are undone when it ends. */
+    public void rollbackSeen() {
+        rolledBack = true;
+    }
+
+    /** ReadyForQuery: {@code idle} when no transaction block is open any more. */
+    public void readyForQuery(boolean idle) {
+        if (!idle) {
+            return;
+        }
+        if (rolledBack && beforeTransaction != null) {
+            session = beforeTransaction;
+            cached = null;
+        }
+        beforeTransaction = null;
+        rolledBack = false;
+        if (!local.isEmpty()) {
+            local.clear();
+            cached = null;
+        }
+    }
+
+    /** The settings the session's next statement is planned with. */
+    public PlannerSettings current() {
+        PlannerSettings base = serverDefaults.get();
+        if (cached == null || base != cachedBase) {
+            PlannerSettings settings = base;
+            for (Map<String, String> layer : List.of(startup, session, local)) {
+                for (Map.Entry<String, String> setting : layer.entrySet()) {
+                    settings = settings.with(setting.getKey(), setting.getValue());
+                }
+            }
+            cachedBase = base;
+            cached = settings;
+        }
+        return cached;
+    }
+
+    private void apply(SettingChange change, boolean inTransaction) {
+        String name = change.name();
+        if (change.action() != SettingChange.Action.RESET_ALL && !PLANNER_SETTINGS.contains(name)) {
+            return;
+        }
+        if (inTransaction && beforeTransaction == null) {
+            beforeTransaction = new LinkedHashMap<>(session);
+        }
+        Map<String, String> layer = change.scope() == SettingChange.Scope.LOCAL ? local : session;
+        if (layer == session) {
+            local.remove(name); // a session SET also replaces this transaction's SET LOCAL
+        }
+        switch (change.action()) {
+            case SET -> {
+                // SET LOCAL outside a transaction block only warns, and changes nothing.
+                if (change.scope() == SettingChange.Scope.SESSION || inTransaction) {
+                    layer.put(name, change.value().orElseThrow());
+                }
+            }
+            // Back to the value the session started with: its startup option, else the server's default.
+            // (SET LOCAL name TO DEFAULT is taken as the same; it differs only until the transaction ends.)
+            case SET_DEFAULT, RESET -> {
+                local.remove(name);
+                if (change.scope() == SettingChange.Scope.SESSION) {
+                    session.remove(name);
+                }
+            }
+            case RESET_ALL -> {
+                session.clear();
+                local.clear();
+            }
+        }
+        cached = null;
+    }
+
+    /** Whether the text contains "set" in any case: every SET, RESET and set_config does. */
+    static boolean mayChangeSettings(String sql) {
+        int last = sql.length() - 3;
+        for (int i = 0; i <= last; i++) {
+            char c = sql.charAt(i);
+            if ((c == 's' || c == 'S') && sql.regionMatches(true, i + 1, "et", 0, 2)) {
+                return true;
+            }
+        }
+        return false;
+    }
+}
