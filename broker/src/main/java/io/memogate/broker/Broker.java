@@ -1,0 +1,259 @@
+package io.memogate.broker;
+
+import java.time.Duration;
+import java.util.Map;
+import java.util.Objects;
+import java.util.Optional;
+import java.util.OptionalLong;
+import java.util.Set;
+import java.util.concurrent.Executors;
+import java.util.concurrent.ScheduledExecutorService;
+import java.util.concurrent.TimeUnit;
+import java.util.function.LongSupplier;
+
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+import io.memogate.broker.probe.MemoryProbe;
+import io.memogate.broker.probe.MemorySnapshot;
+import io.memogate.broker.probe.ProbeException;
+
+/**
+ * Polls the server through a {@link MemoryProbe} on its own thread and publishes an immutable
+ * {@link BrokerState} with the compile-memory target ({@link TargetPolicy}) to a {@link BrokerListener}.
+ * It knows nothing of the gateways or the network; the proxy wires the listener to them.
+ *
+ * <p>Modes ({@link BrokerMode}), after each poll:
+ * <pre>
+ *   good poll                                           -> LIVE    target from TargetPolicy
+ *   failed poll, last good snapshot younger than grace -> STALE   the last LIVE target is kept
+ *   failed poll, no good snapshot or grace expired      -> STATIC  the static target; history dropped,
+ *                                                                  so the next good poll starts afresh
+ * </pre>
+ * Ages come from the injected clock, which must be the clock the probe stamps snapshots with. Each
+ * change of mode is logged once (a warning when polls start failing or the grace runs out, info when
+ * LIVE again), not every failed poll. The listener hears every poll, good or failed.
+ *
+ * <p>Polls run one at a time: on the "memogate-broker" daemon thread with a fixed delay after
+ * {@link #start()}, or directly through {@link #pollOnce()} (tests, with a manual clock).
+ */
+public final class Broker implements AutoCloseable {
+
+    static final String THREAD_NAME = "memogate-broker";
+    private static final Logger LOG = LoggerFactory.getLogger(Broker.class);
+
+    private final BrokerSettings settings;
+    private final MemoryProbe probe;
+    private final LongSupplier nanoTime;
+    private final BrokerListener listener;
+    private final TargetPolicy policy;
+    private final Object pollLock = new Object();
+    private final Object lifecycleLock = new Object();
+
+    // Guarded by pollLock.
+    private MemorySnapshot lastGood;
+    /** The snapshot the next interval is measured from; null after the static fallback. */
+    private MemorySnapshot baseline;
+    private Optional<IntervalStatistics> lastInterval = Optional.empty();
+    /** The target of the last LIVE poll, kept through STALE; empty before it and in STATIC. */
+    private OptionalLong liveTarget = OptionalLong.empty();
+    private int consecutiveFailures;
+    private long totalFailures;
+    private String lastFailure;
+
+    private volatile BrokerState state;
+    private volatile boolean closed;
+    private ScheduledExecutorService poller; // guarded by lifecycleLock
+
+    public Broker(BrokerSettings settings, MemoryProbe probe, LongSupplier nanoTime, BrokerListener listener) {
+        this.settings = Objects.requireNonNull(settings, "settings");
+        this.probe = Objects.requireNonNull(probe, "probe");
+        this.nanoTime = Objects.requireNonNull(nanoTime, "nanoTime");
+        this.listener = Objects.requireNonNull(listener, "listener");
+        this.policy = new TargetPolicy(settings);
+        this.state = staticState();
+    }
+
+    /** The latest state; STATIC with the static target until the first poll. */
+    public BrokerState state() {
+        return state;
+    }
+
+    /**
+     * Polls once, now, on the calling thread; publishes and returns the new state. After close() it
+     * polls nothing and returns the last state.
+     */
+    public BrokerState pollOnce() {
+        synchronized (pollLock) {
+            if (closed) {
+                return state;
+            }
+            MemorySnapshot snapshot = null;
+            String failure = null;
+            RuntimeException unexpected = null;
+            try {
+                snapshot = probe.probe();
+            } catch (ProbeException e) {
+                failure = e.getMessage();
+            } catch (RuntimeException e) {
+                // A bug in a probe is still a failed poll: fall back rather than publish nothing.
+                failure = "the memory probe failed unexpectedly: " + e;
+                unexpected = e;
+            }
+            if (closed) {
+                return state; // close() cut this poll short; its failure says nothing about the server
+            }
+            BrokerState previous = state;
+            BrokerState next = snapshot != null ? succeeded(snapshot) : failed(failure);
+            state = next;
+            logTransition(previous, next, unexpected);
+            publish(next);
+            return next;
+        }
+    }
+
+    /** Starts polling every {@link BrokerSettings#interval()} (fixed delay), the first poll at once. */
+    public void start() {
+        synchronized (lifecycleLock) {
+            if (closed) {
+                throw new IllegalStateException("the broker is closed");
+            }
+            if (poller != null) {
+                throw new IllegalStateException("the broker is already started");
+            }
+            poller = Executors.newSingleThreadScheduledExecutor(task -> {
+                Thread thread = new Thread(task, THREAD_NAME);
+                thread.setDaemon(true);
+                return thread;
+            });
+            poller.scheduleWithFixedDelay(this::pollFromPoller, 0, settings.interval().toNanos(),
+                    TimeUnit.NANOSECONDS);
+        }
+    }
+
+    /**
+     * Stops polling and closes the probe's connection. Closing the probe first makes a poll blocked on
+     * the server fail at once; the poller thread is then given the probe timeout to finish.
+     */
+    @Override
+    public void close() {
+        ScheduledExecutorService running;
+        synchronized (lifecycleLock) {
+            if (closed) {
+                return;
+            }
+            closed = true;
+            running = poller;
+        }
+        if (running != null) {
+            running.shutdown();
+        }
+        probe.close();
+        if (running != null) {
+            try {
+                if (!running.awaitTermination(settings.probeTimeout().toNanos(), TimeUnit.NANOSECONDS)) {
+                    LOG.warn("the broker's poll did not end within {} of close", settings.probeTimeout());
+                    running.shutdownNow();
+                }
+            } catch (InterruptedException e) {
+                Thread.currentThread().interrupt();
+                running.shutdownNow();
+            }
+        }
+    }
+
+    private BrokerState succeeded(MemorySnapshot snapshot) {
+        Optional<IntervalStatistics> interval = baseline == null ? Optional.empty()
+                : IntervalStatistics.between(baseline, snapshot);
+        TargetDecision decision = policy.next(liveTarget, lastInterval, interval, snapshot);
+        lastGood = snapshot;
+        baseline = snapshot;
+        lastInterval = interval;
+        liveTarget = OptionalLong.of(decision.targetBytes());
+        consecutiveFailures = 0;
+        return new BrokerState(BrokerMode.LIVE, decision.targetBytes(), Optional.of(snapshot),
+                Optional.of(age(snapshot)), interval, 0, totalFailures, Optional.ofNullable(lastFailure),
+                decision.signals(), snapshot.plannerSettings(), snapshot.privateBytesByPid());
+    }
+
+    private BrokerState failed(String failure) {
+        consecutiveFailures++;
+        totalFailures++;
+        lastFailure = failure;
+        Optional<Duration> age = Optional.ofNullable(lastGood).map(this::age);
+        if (liveTarget.isPresent() && age.isPresent() && age.get().compareTo(settings.gracePeriod()) < 0) {
+            return new BrokerState(BrokerMode.STALE, liveTarget.getAsLong(), Optional.of(lastGood), age,
+                    lastInterval, consecutiveFailures, totalFailures, Optional.of(failure), state.pressureSignals(),
+                    lastGood.plannerSettings(), lastGood.privateBytesByPid());
+        }
+        // Stale figures would steer the gateways wrongly; and an interval spanning the outage would
+        // compare a long average with a short one, so the next good poll starts afresh.
+        liveTarget = OptionalLong.empty();
+        baseline = null;
+        lastInterval = Optional.empty();
+        return staticState();
+    }
+
+    private BrokerState staticState() {
+        Optional<MemorySnapshot> snapshot = Optional.ofNullable(lastGood);
+        return new BrokerState(BrokerMode.STATIC, settings.staticTargetBytes(), snapshot, snapshot.map(this::age),
+                Optional.empty(), consecutiveFailures, totalFailures, Optional.ofNullable(lastFailure), Set.of(),
+                Map.of(), Map.of());
+    }
+
+    private Duration age(MemorySnapshot snapshot) {
+        return Duration.ofNanos(nanoTime.getAsLong() - snapshot.takenAtNanos());
+    }
+
+    /**
+     * Once per change: the first failure after a good poll (or after start), the grace running out, and
+     * the return to LIVE. Other failed polls only at debug level, so a long outage does not flood the log.
+     */
+    private void logTransition(BrokerState previous, BrokerState next, RuntimeException unexpected) {
+        boolean changed = previous.mode() != next.mode();
+        switch (next.mode()) {
+            case LIVE -> {
+                if (changed) {
+                    LOG.info("memory probe of {} is live: compile-memory target {} bytes", settings.probeSettings()
+                            .describeUrl(), next.targetBytes());
+                }
+            }
+            case STALE -> {
+                if (changed) {
+                    LOG.warn("memory probe failed, keeping the last target of {} bytes for up to {}: {}",
+                            next.targetBytes(), settings.gracePeriod(), next.lastFailure().orElseThrow(), unexpected);
+                } else {
+                    LOG.debug("memory probe failed again ({} in a row): {}", next.consecutiveFailures(),
+                            next.lastFailure().orElseThrow());
+                }
+            }
+            case STATIC -> {
+                if (changed || next.consecutiveFailures() == 1) {
+                    LOG.warn("memory probe failed, using the static target of {} bytes: {}", next.targetBytes(),
+                            next.lastFailure().orElseThrow(), unexpected);
+                } else {
+                    LOG.debug("memory probe failed again ({} in a row): {}", next.consecutiveFailures(),
+                            next.lastFailure().orElseThrow());
+                }
+            }
+        }
+    }
+
+    /** A periodic task that throws is never run again: log a bug and keep polling. */
+    private void pollFromPoller() {
+        try {
+            pollOnce();
+        } catch (RuntimeException e) {
+            LOG.error("broker poll failed; polling goes on", e);
+        }
+    }
+
+    /** A failing listener is logged, not rethrown: the scheduler would cancel the polling for good. */
+    private void publish(BrokerState published) {
+        try {
+            listener.published(published);
+        } catch (RuntimeException e) {
+            LOG.warn("broker listener {} failed on a {} state", listener, published.mode(), e);
+        }
+    }
+}

@@ -1,0 +1,139 @@
+package io.memogate.broker;
+
+import java.util.EnumSet;
+import java.util.Objects;
+import java.util.Optional;
+import java.util.OptionalDouble;
+import java.util.OptionalLong;
+import java.util.Set;
+
+import io.memogate.broker.probe.MemorySnapshot;
+
+/**
+ * The compile-memory target: how many bytes the compilations the gateways admit may use together. A
+ * pure function of the previous target, the last two intervals' activity, the current snapshot and the
+ * settings; it keeps no state.
+ *
+ * <pre>
+ * host             = settings.hostMemoryBytes, else MemTotal of the snapshot (co-located), else unknown
+ * executionReserve = activeBackends x work_mem x hash_mem_multiplier
+ *                    (each running query may hold at least one hash table of that size)
+ * spare            = host - shared_buffers - executionReserve
+ * raw              = max(minimum, share x max(0, spare));   raw = static target when host is unknown
+ *
+ * pressure signals:
+ *   SPILLS_RISING      temp_bytes per second of the last interval > that of the interval before
+ *   HIT_RATIO_FALLING  blks_hit / (blks_hit + blks_read) of the last interval is more than 5 points
+ *                      below that of the interval before
+ *   MEMORY_NEAR_LIMIT  MemAvailable < 10% of MemTotal (co-located), or
+ *                      sum of the server processes' private bytes + shared_buffers > 90% of host
+ *
+ * target = raw                                            first poll (no previous target)
+ *        = max(minimum, min(raw, previous x shrink))       under pressure
+ *        = raw                                            no pressure, previous >= raw
+ *        = min(raw, previous + recover x raw)             no pressure, previous < raw
+ * </pre>
+ *
+ * Shrinking is multiplicative and fast; recovery is additive and slow, the smoothing of the paper's
+ * broker (Baryshnikov et al., CIDR 2007): one quiet poll after a storm must not reopen the
+ * gates. The target never exceeds raw: a rise in active queries takes effect at the next poll. An
+ * interval that cannot be known (the first poll, a statistics reset) raises no signal.
+ */
+public final class TargetPolicy {
+
+    /** A fall of the hit ratio by more than this (5 percentage points) is a signal. */
+    static final double HIT_RATIO_DROP = 0.05;
+    /** Less available memory than this share of MemTotal is a signal. */
+    static final double AVAILABLE_FLOOR = 0.10;
+    /** Server memory in use above this share of the host's memory is a signal. */
+    static final double IN_USE_CEILING = 0.90;
+
+    private final BrokerSettings settings;
+
+    public TargetPolicy(BrokerSettings settings) {
+        this.settings = Objects.requireNonNull(settings, "settings");
+    }
+
+    /**
+     * The next target.
+     *
+     * @param previousTarget   the target the broker publishes now; empty on the first good poll and on
+     *                         the first after the static fallback, which start at raw
+     * @param previousInterval the activity of the interval before {@code lastInterval}, if known
+     * @param lastInterval     the activity between the previous good snapshot and {@code current}, if known
+     * @param current          the snapshot just taken
+     */
+    public TargetDecision next(OptionalLong previousTarget, Optional<IntervalStatistics> previousInterval,
+                               Optional<IntervalStatistics> lastInterval, MemorySnapshot current) {
+        long raw = rawTarget(current);
+        Set<PressureSignal> signals = signals(previousInterval, lastInterval, current);
+        long previous = previousTarget.orElse(raw);
+        long target;
+        if (!signals.isEmpty()) {
+            long shrunk = (long) (previous * settings.pressureShrink());
+            target = Math.max(settings.minimumTargetBytes(), Math.min(raw, shrunk));
+        } else if (previous >= raw) {
+            target = raw;
+        } else {
+            target = Math.min(raw, previous + (long) Math.ceil(settings.recoveryStep() * raw));
+        }
+        return new TargetDecision(target, raw, signals);
+    }
+
+    /** The host's memory: configured, else read from /proc/meminfo when co-located, else unknown. */
+    public OptionalLong hostMemory(MemorySnapshot current) {
+        return settings.hostMemoryBytes().isPresent() ? settings.hostMemoryBytes() : current.hostMemoryTotal();
+    }
+
+    /** share x spare memory, at least the minimum; the static target when the host's memory is unknown. */
+    public long rawTarget(MemorySnapshot current) {
+        OptionalLong host = hostMemory(current);
+        if (host.isEmpty()) {
+            return settings.staticTargetBytes();
+        }
+        double executionReserve = (double) current.activeBackends() * current.workMemBytes()
+                * current.hashMemMultiplier();
+        double spare = host.getAsLong() - current.sharedBuffersBytes() - executionReserve;
+        long share = (long) (settings.compileShare() * Math.max(0, spare));
+        return Math.max(settings.minimumTargetBytes(), share);
+    }
+
+    /** The pressure signals that fire for this poll. */
+    public Set<PressureSignal> signals(Optional<IntervalStatistics> previousInterval,
+                                       Optional<IntervalStatistics> lastInterval, MemorySnapshot current) {
+        Set<PressureSignal> signals = EnumSet.noneOf(PressureSignal.class);
+        if (previousInterval.isPresent() && lastInterval.isPresent()) {
+            IntervalStatistics before = previousInterval.get();
+            IntervalStatistics last = lastInterval.get();
+            if (last.tempBytesPerSecond() > before.tempBytesPerSecond()) {
+                signals.add(PressureSignal.SPILLS_RISING);
+            }
+            OptionalDouble ratioBefore = before.hitRatio();
+            OptionalDouble ratioLast = last.hitRatio();
+            if (ratioBefore.isPresent() && ratioLast.isPresent()
+                    && ratioBefore.getAsDouble() - ratioLast.getAsDouble() > HIT_RATIO_DROP) {
+                signals.add(PressureSignal.HIT_RATIO_FALLING);
+            }
+        }
+        if (memoryNearLimit(current)) {
+            signals.add(PressureSignal.MEMORY_NEAR_LIMIT);
+        }
+        return signals;
+    }
+
+    /**
+     * Either test may fire. MemAvailable is the kernel's own view of the whole host, other programs
+     * included; the sum is the server's own footprint against the host memory the broker plans with,
+     * which a configured host size may set below the machine's.
+     */
+    private boolean memoryNearLimit(MemorySnapshot current) {
+        OptionalLong total = current.hostMemoryTotal();
+        OptionalLong available = current.hostMemoryAvailable();
+        if (total.isPresent() && available.isPresent() && available.getAsLong() < AVAILABLE_FLOOR * total.getAsLong()) {
+            return true;
+        }
+        OptionalLong host = hostMemory(current);
+        return host.isPresent()
+                && current.privateBytesTotal() + current.sharedBuffersBytes() > IN_USE_CEILING * host.getAsLong();
+    }
+}

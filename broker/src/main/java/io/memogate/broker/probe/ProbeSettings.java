@@ -1,0 +1,45 @@
+package io.memogate.broker.probe;
+
+import java.time.Duration;
+import java.util.Objects;
+
+/**
+ * How a probe reaches its server: the dedicated monitoring connection, whether the server runs on this
+ * host (so its processes can be read in /proc), and how long one network operation may block.
+ *
+ * @param jdbcUrl   the monitoring connection's JDBC URL
+ * @param user      the monitoring login role
+ * @param password  its password, or null when the server does not ask for one
+ * @param coLocated true when the server's processes are visible in this host's /proc (same host and
+ *                  pid namespace)
+ * @param timeout   bound on connecting and on each read from the server, so that a hung server fails
+ *                  the poll instead of hanging the poller
+ */
+public record ProbeSettings(String jdbcUrl, String user, String password, boolean coLocated, Duration timeout) {
+
+    public ProbeSettings {
+        if (jdbcUrl == null || !jdbcUrl.startsWith("jdbc:")) {
+            throw new IllegalArgumentException("jdbcUrl must be a JDBC URL (jdbc:...), was " + jdbcUrl);
+        }
+        if (user == null || user.isBlank()) {
+            throw new IllegalArgumentException("user must name the monitoring login role");
+        }
+        Objects.requireNonNull(timeout, "timeout");
+        if (timeout.isNegative() || timeout.isZero()) {
+            throw new IllegalArgumentException("timeout must be positive, was " + timeout);
+        }
+    }
+
+    /** The URL without its parameters, which may carry a password: safe for messages and logs. */
+    public String describeUrl() {
+        int parameters = jdbcUrl.indexOf('?');
+        return parameters < 0 ? jdbcUrl : jdbcUrl.substring(0, parameters);
+    }
+
+    /** Never prints the password. */
+    @Override
+    public String toString() {
+        return "ProbeSettings[jdbcUrl=" + describeUrl() + ", user=" + user + ", password="
+                + (password == null ? "none" : "***") + ", coLocated=" + coLocated + ", timeout=" + timeout + "]";
+    }
+}

@@ -1,0 +1,96 @@
+package io.memogate.broker.probe;
+
+import java.io.IOException;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.NoSuchFileException;
+import java.nio.file.Path;
+import java.util.List;
+import java.util.Objects;
+import java.util.OptionalLong;
+
+/**
+ * Reads process and host memory from Linux's /proc (proc(5)), for a server that runs on this host.
+ *
+ * <p>A server process's own memory is its private resident memory. VmRSS will not do: it counts every
+ * page of shared_buffers the process touched, so summing it over processes counts the buffer pool once
+ * per process. RssAnon (status, Linux 4.5+) counts only anonymous pages, which for a PostgreSQL backend
+ * are its private heap: the memory a finished compile leaves behind (see DESIGN.md, "sticky"). Without
+ * RssAnon, smaps_rollup (Linux 4.14+) gives Pss_Anon (5.x) or, failing that, Pss, where shared pages are
+ * divided among the processes that map them.
+ *
+ * <p>The root is injectable so tests can point it at a fake tree.
+ */
+public final class ProcMemoryReader {
+
+    /** The kernel writes "No such process" (ESRCH) when a process exits while its file is read. */
+    private static final String PROCESS_GONE = "No such process";
+    private static final long KIB = 1024;
+
+    private final Path procRoot;
+
+    public ProcMemoryReader(Path procRoot) {
+        this.procRoot = Objects.requireNonNull(procRoot, "procRoot");
+    }
+
+    /** This host's /proc. */
+    public static ProcMemoryReader system() {
+        return new ProcMemoryReader(Path.of("/proc"));
+    }
+
+    /**
+     * The private resident bytes of process {@code pid}, or empty when the process does not exist (any
+     * more) or has no memory of its own (a zombie, a kernel thread). Never 0 for "unknown".
+     *
+     * @throws IOException when the files exist but cannot be read, e.g. smaps_rollup of another user's
+     *                     process without the right to trace it
+     */
+    public OptionalLong privateBytes(long pid) throws IOException {
+        if (pid <= 0) {
+            throw new IllegalArgumentException("pid must be > 0, was " + pid);
+        }
+        Path process = procRoot.resolve(Long.toString(pid));
+        try {
+            OptionalLong rssAnon = kibField(Files.readAllLines(process.resolve("status"), StandardCharsets.US_ASCII),
+                    "RssAnon:");
+            if (rssAnon.isPresent()) {
+                return rssAnon;
+            }
+            List<String> rollup = Files.readAllLines(process.resolve("smaps_rollup"), StandardCharsets.US_ASCII);
+            OptionalLong pssAnon = kibField(rollup, "Pss_Anon:");
+            return pssAnon.isPresent() ? pssAnon : kibField(rollup, "Pss:");
+        } catch (NoSuchFileException gone) {
+            return OptionalLong.empty();
+        } catch (IOException e) {
+            if (PROCESS_GONE.equals(e.getMessage())) {
+                return OptionalLong.empty();
+            }
+            throw e;
+        }
+    }
+
+    /** MemTotal and MemAvailable from meminfo; each empty when the kernel does not report it. */
+    public HostMemory hostMemory() throws IOException {
+        List<String> meminfo = Files.readAllLines(procRoot.resolve("meminfo"), StandardCharsets.US_ASCII);
+        return new HostMemory(kibField(meminfo, "MemTotal:"), kibField(meminfo, "MemAvailable:"));
+    }
+
+    /** The value of a "Name:   123 kB" line, in bytes. */
+    private static OptionalLong kibField(List<String> lines, String name) throws IOException {
+        for (String line : lines) {
+            if (line.startsWith(name)) {
+                String value = line.substring(name.length()).strip();
+                if (!value.endsWith(" kB")) {
+                    throw new IOException("expected '" + name + " <n> kB', found '" + line + "'");
+                }
+                try {
+                    return OptionalLong.of(Math.multiplyExact(
+                            Long.parseLong(value.substring(0, value.length() - 3).strip()), KIB));
+                } catch (NumberFormatException | ArithmeticException e) {
+                    throw new IOException("expected '" + name + " <n> kB', found '" + line + "'", e);
+                }
+            }
+        }
+        return OptionalLong.empty();
+    }
+}

@@ -1,0 +1,180 @@
+package io.memogate.broker.probe.postgres;
+
+import java.io.IOException;
+import java.sql.Connection;
+import java.sql.DriverManager;
+import java.sql.SQLException;
+import java.util.HashMap;
+import java.util.Map;
+import java.util.Objects;
+import java.util.OptionalLong;
+import java.util.Properties;
+import java.util.function.LongSupplier;
+
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+import io.memogate.broker.probe.HostMemory;
+import io.memogate.broker.probe.MemoryProbe;
+import io.memogate.broker.probe.MemorySnapshot;
+import io.memogate.broker.probe.ProbeException;
+import io.memogate.broker.probe.ProbeSettings;
+import io.memogate.broker.probe.ProcMemoryReader;
+
+/**
+ * The PostgreSQL memory probe: one long-lived monitoring connection over java.sql (the driver is pgjdbc,
+ * found through DriverManager), reopened on the next poll after any failure.
+ *
+ * <p>Each poll, in order: the monitoring user's right to see every session ({@link MonitoringRights});
+ * pg_settings ({@link ServerSettingsReader}); pg_stat_activity ({@link ActivityReader}); pg_stat_database
+ * and, on 16+, pg_stat_io ({@link StatisticsReader}); then, when co-located, each server process's
+ * private memory and the host's memory from /proc ({@link ProcMemoryReader}).
+ *
+ * <p>Connecting and every read are bounded by the settings' timeout (pgjdbc's loginTimeout,
+ * connectTimeout and socketTimeout), so a server that stops answering fails the poll instead of hanging
+ * the broker's thread.
+ */
+public final class PostgresProbe implements MemoryProbe {
+
+    /** Shown in pg_stat_activity.application_name, so a DBA sees what the session is. */
+    static final String APPLICATION_NAME = "memogate-broker";
+    private static final Logger LOG = LoggerFactory.getLogger(PostgresProbe.class);
+
+    private final ProbeSettings settings;
+    private final ProcMemoryReader proc;
+    private final LongSupplier nanoTime;
+    private final Object pollLock = new Object();
+    /** Written under pollLock; read by close(), which may run on another thread while a poll blocks. */
+    private volatile Connection connection;
+    private volatile boolean closed;
+
+    /** A probe that reads this host's /proc when {@code settings.coLocated()}. */
+    public PostgresProbe(ProbeSettings settings, LongSupplier nanoTime) {
+        this(settings, ProcMemoryReader.system(), nanoTime);
+    }
+
+    public PostgresProbe(ProbeSettings settings, ProcMemoryReader proc, LongSupplier nanoTime) {
+        this.settings = Objects.requireNonNull(settings, "settings");
+        this.proc = Objects.requireNonNull(proc, "proc");
+        this.nanoTime = Objects.requireNonNull(nanoTime, "nanoTime");
+    }
+
+    @Override
+    public MemorySnapshot probe() throws ProbeException {
+        synchronized (pollLock) {
+            long takenAt = nanoTime.getAsLong();
+            Connection open = openConnection();
+            ServerSettings server;
+            Activity activity;
+            CumulativeStatistics statistics;
+            try {
+                MonitoringRights.check(open);
+                server = ServerSettingsReader.read(open);
+                activity = ActivityReader.read(open);
+                statistics = StatisticsReader.read(open, server.serverVersionNum());
+            } catch (SQLException e) {
+                ProbeException failure = new ProbeException("PostgreSQL probe of " + settings.describeUrl()
+                        + " failed: " + e.getMessage(), e);
+                discardConnection(failure);
+                throw failure;
+            }
+            Map<Integer, Long> privateBytes = new HashMap<>();
+            HostMemory host = new HostMemory(OptionalLong.empty(), OptionalLong.empty());
+            if (settings.coLocated()) {
+                for (int pid : activity.serverPids()) {
+                    privateMemory(pid).ifPresent(bytes -> privateBytes.put(pid, bytes));
+                }
+                host = hostMemory();
+            }
+            return new MemorySnapshot(takenAt, server.serverVersionNum(), server.sharedBuffersBytes(),
+                    server.workMemBytes(), server.hashMemMultiplier(), server.maxConnections(),
+                    activity.activeBackends(), activity.clientBackendPids(), server.plannerSettings(),
+                    statistics.tempBytes(), statistics.blocksRead(), statistics.blocksHit(), statistics.io(),
+                    privateBytes, host.totalBytes(), host.availableBytes());
+        }
+    }
+
+    /** Closes the monitoring connection; a poll blocked on it fails at once. */
+    @Override
+    public void close() {
+        closed = true;
+        Connection open = connection;
+        connection = null;
+        if (open != null) {
+            try {
+                open.close();
+            } catch (SQLException e) {
+                LOG.warn("closing the monitoring connection to {} failed", settings.describeUrl(), e);
+            }
+        }
+    }
+
+    private Connection openConnection() throws ProbeException {
+        if (closed) {
+            throw new ProbeException("the PostgreSQL probe of " + settings.describeUrl() + " is closed");
+        }
+        Connection open = connection;
+        if (open != null) {
+            return open;
+        }
+        try {
+            open = DriverManager.getConnection(settings.jdbcUrl(), connectionProperties());
+            open.setAutoCommit(true);
+        } catch (SQLException e) {
+            throw new ProbeException("cannot connect to " + settings.describeUrl() + " as " + settings.user()
+                    + ": " + e.getMessage(), e);
+        }
+        connection = open;
+        if (closed) {
+            // close() ran while we connected and did not see this connection.
+            close();
+            throw new ProbeException("the PostgreSQL probe of " + settings.describeUrl() + " is closed");
+        }
+        return open;
+    }
+
+    private Properties connectionProperties() {
+        // pgjdbc counts these timeouts in whole seconds, and 0 means "no limit": round up to at least 1.
+        String seconds = Long.toString(Math.max(1, (settings.timeout().toMillis() + 999) / 1000));
+        Properties properties = new Properties();
+        properties.setProperty("user", settings.user());
+        if (settings.password() != null) {
+            properties.setProperty("password", settings.password());
+        }
+        properties.setProperty("ApplicationName", APPLICATION_NAME);
+        properties.setProperty("loginTimeout", seconds);
+        properties.setProperty("connectTimeout", seconds);
+        properties.setProperty("socketTimeout", seconds);
+        return properties;
+    }
+
+    /** After a failed query the connection may be broken; the next poll opens a new one. */
+    private void discardConnection(ProbeException failure) {
+        Connection open = connection;
+        connection = null;
+        if (open != null) {
+            try {
+                open.close();
+            } catch (SQLException e) {
+                failure.addSuppressed(e);
+            }
+        }
+    }
+
+    private OptionalLong privateMemory(int pid) throws ProbeException {
+        try {
+            return proc.privateBytes(pid);
+        } catch (IOException e) {
+            throw new ProbeException("cannot read the memory of PostgreSQL process " + pid
+                    + " in /proc (is the server on this host, in this pid namespace?): " + e, e);
+        }
+    }
+
+    private HostMemory hostMemory() throws ProbeException {
+        try {
+            return proc.hostMemory();
+        } catch (IOException e) {
+            throw new ProbeException("cannot read the host's memory from /proc/meminfo: " + e, e);
+        }
+    }
+}

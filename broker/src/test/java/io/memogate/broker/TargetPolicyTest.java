@@ -1,0 +1,180 @@
+package io.memogate.broker;
+
+import static io.memogate.broker.SnapshotBuilder.GIB;
+import static io.memogate.broker.SnapshotBuilder.MIB;
+import static org.assertj.core.api.Assertions.assertThat;
+
+import java.util.Map;
+import java.util.Optional;
+import java.util.OptionalLong;
+import java.util.Set;
+
+import org.junit.jupiter.api.Test;
+
+import io.memogate.broker.probe.MemorySnapshot;
+
+class TargetPolicyTest {
+
+    private static final long SECOND = 1_000_000_000L;
+
+    /** A 16 GiB host with 4 GiB of shared buffers; work_mem 64 MiB, hash tables twice that. */
+    private final BrokerSettings settings = BrokerSettings.builder("jdbc:postgresql://db/postgres", "monitor", null)
+            .hostMemoryBytes(16 * GIB).build();
+    private final TargetPolicy policy = new TargetPolicy(settings);
+
+    private static SnapshotBuilder server() {
+        return new SnapshotBuilder().sharedBuffers(4 * GIB).workMem(64 * MIB, 2.0).backends(20, 10);
+    }
+
+    /** spare = 16384 - 4096 - 10 x 64 x 2 = 11008 MiB; half of it. */
+    private static final long RAW = 5504 * MIB;
+
+    @Test
+    void withoutPressureTheTargetIsHalfTheSpareMemory() {
+        MemorySnapshot current = server().build();
+
+        TargetDecision first = policy.next(OptionalLong.empty(), Optional.empty(), Optional.empty(), current);
+        TargetDecision steady = policy.next(OptionalLong.of(RAW), quiet(), quiet(), current);
+
+        assertThat(first).isEqualTo(new TargetDecision(RAW, RAW, Set.of()));
+        assertThat(steady.targetBytes()).isEqualTo(RAW);
+        assertThat(steady.signals()).isEmpty();
+    }
+
+    @Test
+    void theTargetIsAtMostTheShareOfSpareMemoryAndNeverBelowTheMinimum() {
+        for (int active = 0; active <= 200; active += 10) {
+            MemorySnapshot current = server().backends(200, active).build();
+            double spare = 16.0 * GIB - 4.0 * GIB - active * 64.0 * MIB * 2.0;
+
+            long target = policy.next(OptionalLong.empty(), Optional.empty(), Optional.empty(), current).targetBytes();
+
+            assertThat(target).as("target with %d active backends", active)
+                    .isEqualTo(Math.max(settings.minimumTargetBytes(), (long) (0.5 * Math.max(0, spare))));
+        }
+        MemorySnapshot crowded = server().backends(200, 200).build();
+        assertThat(policy.rawTarget(crowded)).as("spare memory is negative").isEqualTo(settings.minimumTargetBytes());
+    }
+
+    @Test
+    void hostMemoryComesFromMeminfoWhenNotConfiguredAndTheStaticTargetWhenUnknown() {
+        TargetPolicy unconfigured = new TargetPolicy(settings.toBuilder().hostMemoryBytes(OptionalLong.empty()).build());
+
+        assertThat(unconfigured.rawTarget(server().meminfo(16 * GIB, 12 * GIB).build())).isEqualTo(RAW);
+        assertThat(unconfigured.rawTarget(server().build())).as("remote, host memory unknown")
+                .isEqualTo(settings.staticTargetBytes());
+    }
+
+    @Test
+    void risingSpillsShrinkTheTargetByAQuarter() {
+        Optional<IntervalStatistics> before = interval(10 * MIB, 0, 1000);
+        Optional<IntervalStatistics> last = interval(20 * MIB, 0, 1000);
+
+        TargetDecision decision = policy.next(OptionalLong.of(RAW), before, last, server().build());
+
+        assertThat(decision.signals()).containsExactly(PressureSignal.SPILLS_RISING);
+        assertThat(decision.targetBytes()).isEqualTo((long) (RAW * 0.75));
+    }
+
+    @Test
+    void spillsAreComparedPerSecondSoALongerIntervalWithTheSameRateIsNoSignal() {
+        Optional<IntervalStatistics> before =
+                Optional.of(new IntervalStatistics(SECOND, 10 * MIB, 0, 1000, Optional.empty()));
+        Optional<IntervalStatistics> last =
+                Optional.of(new IntervalStatistics(3 * SECOND, 30 * MIB, 0, 3000, Optional.empty()));
+
+        assertThat(policy.next(OptionalLong.of(RAW), before, last, server().build()).signals()).isEmpty();
+    }
+
+    @Test
+    void aHitRatioFallingByMoreThanFivePointsShrinksTheTarget() {
+        Optional<IntervalStatistics> before = interval(0, 1, 99);      // 99%
+        Optional<IntervalStatistics> fourPoints = interval(0, 5, 95);  // 95%
+        Optional<IntervalStatistics> tenPoints = interval(0, 11, 89);  // 89%
+
+        assertThat(policy.next(OptionalLong.of(RAW), before, fourPoints, server().build()).signals()).isEmpty();
+        TargetDecision decision = policy.next(OptionalLong.of(RAW), before, tenPoints, server().build());
+        assertThat(decision.signals()).containsExactly(PressureSignal.HIT_RATIO_FALLING);
+        assertThat(decision.targetBytes()).isEqualTo((long) (RAW * 0.75));
+    }
+
+    @Test
+    void littleAvailableMemoryOnTheHostShrinksTheTarget() {
+        MemorySnapshot scarce = server().meminfo(16 * GIB, GIB).build();    // 6% available
+        MemorySnapshot ample = server().meminfo(16 * GIB, 2 * GIB).build();  // 12.5% available
+
+        assertThat(policy.next(OptionalLong.of(RAW), quiet(), quiet(), ample).signals()).isEmpty();
+        TargetDecision decision = policy.next(OptionalLong.of(RAW), quiet(), quiet(), scarce);
+        assertThat(decision.signals()).containsExactly(PressureSignal.MEMORY_NEAR_LIMIT);
+        assertThat(decision.targetBytes()).isEqualTo((long) (RAW * 0.75));
+    }
+
+    @Test
+    void serverProcessesHoldingNearlyAllHostMemoryShrinkTheTarget() {
+        // 4 GiB shared + 11 GiB private = 15 GiB > 90% of 16 GiB; 4 + 10 = 14 GiB is 87.5%.
+        MemorySnapshot fat = server().privateBytes(Map.of(1000, 6 * GIB, 1001, 5 * GIB)).build();
+        MemorySnapshot lean = server().privateBytes(Map.of(1000, 6 * GIB, 1001, 4 * GIB)).build();
+
+        assertThat(policy.next(OptionalLong.of(RAW), quiet(), quiet(), lean).signals()).isEmpty();
+        assertThat(policy.next(OptionalLong.of(RAW), quiet(), quiet(), fat).signals())
+                .containsExactly(PressureSignal.MEMORY_NEAR_LIMIT);
+    }
+
+    @Test
+    void pressureNeverTakesTheTargetBelowTheMinimum() {
+        MemorySnapshot scarce = server().meminfo(16 * GIB, GIB).build();
+        long target = RAW;
+        for (int poll = 0; poll < 30; poll++) {
+            target = policy.next(OptionalLong.of(target), quiet(), quiet(), scarce).targetBytes();
+        }
+        assertThat(target).isEqualTo(settings.minimumTargetBytes());
+    }
+
+    @Test
+    void underPressureTheTargetIsNeverAboveRaw() {
+        // Many queries started: raw fell to the minimum; shrinking 5504 MiB by a quarter would stay above it.
+        MemorySnapshot crowdedAndScarce = server().backends(200, 200).meminfo(16 * GIB, GIB).build();
+
+        assertThat(policy.next(OptionalLong.of(RAW), quiet(), quiet(), crowdedAndScarce).targetBytes())
+                .isEqualTo(settings.minimumTargetBytes());
+    }
+
+    @Test
+    void recoveryRisesByAtMostFivePercentOfRawPerPoll() {
+        MemorySnapshot current = server().build();
+        long target = settings.minimumTargetBytes();
+        int polls = 0;
+        while (target < RAW) {
+            long next = policy.next(OptionalLong.of(target), quiet(), quiet(), current).targetBytes();
+            assertThat(next - target).isLessThanOrEqualTo((long) Math.ceil(0.05 * RAW));
+            target = next;
+            polls++;
+        }
+        assertThat(target).isEqualTo(RAW);
+        assertThat(polls).isEqualTo((int) Math.ceil((RAW - settings.minimumTargetBytes()) / (0.05 * RAW)));
+    }
+
+    @Test
+    void aTargetAboveRawFallsToRawAtOnce() {
+        MemorySnapshot busier = server().backends(40, 40).build();   // spare 16384 - 4096 - 5120 MiB
+        long raw = 3584 * MIB;
+
+        assertThat(policy.next(OptionalLong.of(RAW), quiet(), quiet(), busier).targetBytes()).isEqualTo(raw);
+    }
+
+    @Test
+    void withoutTwoKnownIntervalsNoRateSignalFires() {
+        Optional<IntervalStatistics> spilling = interval(100 * MIB, 50, 50);
+
+        assertThat(policy.signals(Optional.empty(), spilling, server().build())).isEmpty();
+        assertThat(policy.signals(spilling, Optional.empty(), server().build())).isEmpty();
+    }
+
+    private static Optional<IntervalStatistics> quiet() {
+        return interval(0, 0, 1000);
+    }
+
+    private static Optional<IntervalStatistics> interval(long tempBytes, long blocksRead, long blocksHit) {
+        return Optional.of(new IntervalStatistics(SECOND, tempBytes, blocksRead, blocksHit, Optional.empty()));
+    }
+}

@@ -1,0 +1,112 @@
+package io.memogate.broker.probe;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
+import java.io.IOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.OptionalLong;
+
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+class ProcMemoryReaderTest {
+
+    @TempDir
+    Path proc;
+
+    @Test
+    void rssAnonIsReadInKibibytes() throws IOException {
+        process(42, """
+                Name:\tpostgres
+                VmRSS:\t  200000 kB
+                RssAnon:\t   12345 kB
+                RssFile:\t    5000 kB
+                RssShmem:\t  182655 kB
+                """, null);
+
+        assertThat(reader().privateBytes(42)).hasValue(12345L * 1024);
+    }
+
+    @Test
+    void aProcessThatIsGoneHasNoValueRatherThanZero() throws IOException {
+        assertThat(reader().privateBytes(4242)).isEmpty();
+    }
+
+    @Test
+    void withoutRssAnonPssAnonFromSmapsRollupIsUsed() throws IOException {
+        process(7, "Name:\tpostgres\nVmRSS:\t  200000 kB\n", """
+                00400000-7ffd1b9e2000 ---p 00000000 00:00 0                              [rollup]
+                Rss:              200000 kB
+                Pss:               40000 kB
+                Pss_Anon:          11000 kB
+                Pss_File:           1000 kB
+                Pss_Shmem:         28000 kB
+                """);
+
+        assertThat(reader().privateBytes(7)).hasValue(11000L * 1024);
+    }
+
+    @Test
+    void onOlderKernelsPssIsTheLastResort() throws IOException {
+        process(8, "Name:\tpostgres\n", """
+                00400000-7ffd1b9e2000 ---p 00000000 00:00 0                              [rollup]
+                Rss:              200000 kB
+                Pss:               40000 kB
+                """);
+
+        assertThat(reader().privateBytes(8)).hasValue(40000L * 1024);
+    }
+
+    @Test
+    void aZombieWithNoMemoryHasNoValue() throws IOException {
+        process(9, "Name:\tpostgres\nState:\tZ (zombie)\n", "");
+
+        assertThat(reader().privateBytes(9)).isEmpty();
+    }
+
+    @Test
+    void aMalformedLineIsAnErrorNotAGuess() throws IOException {
+        process(10, "RssAnon:\t12345 pages\n", null);
+
+        assertThatThrownBy(() -> reader().privateBytes(10)).isInstanceOf(IOException.class)
+                .hasMessageContaining("RssAnon:");
+    }
+
+    @Test
+    void hostMemoryComesFromMeminfo() throws IOException {
+        Files.writeString(proc.resolve("meminfo"), """
+                MemTotal:       24684092 kB
+                MemFree:        24222796 kB
+                MemAvailable:   24178708 kB
+                """);
+
+        assertThat(reader().hostMemory())
+                .isEqualTo(new HostMemory(OptionalLong.of(24684092L * 1024), OptionalLong.of(24178708L * 1024)));
+    }
+
+    @Test
+    void thisJvmHasPrivateMemoryAndTheHostHasMemory() throws IOException {
+        ProcMemoryReader system = ProcMemoryReader.system();
+        long self = ProcessHandle.current().pid();
+
+        // The JVM's heap alone is anonymous memory: far more than a megabyte.
+        assertThat(system.privateBytes(self).orElseThrow()).isGreaterThan(1L << 20);
+        HostMemory host = system.hostMemory();
+        assertThat(host.totalBytes().orElseThrow()).isGreaterThan(1L << 20);
+        assertThat(host.availableBytes().orElseThrow()).isLessThanOrEqualTo(host.totalBytes().getAsLong());
+    }
+
+    private ProcMemoryReader reader() {
+        return new ProcMemoryReader(proc);
+    }
+
+    private void process(int pid, String status, String smapsRollup) throws IOException {
+        Path directory = Files.createDirectory(proc.resolve(Integer.toString(pid)));
+        Files.writeString(directory.resolve("status"), status);
+        if (smapsRollup != null) {
+            Files.writeString(directory.resolve("smaps_rollup"), smapsRollup);
+        }
+    }
+}

@@ -1,0 +1,226 @@
+package io.memogate.proxy.it.broker;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
+import java.sql.Connection;
+import java.sql.ResultSet;
+import java.sql.SQLException;
+import java.sql.Statement;
+import java.time.Duration;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicLong;
+
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.ExtendWith;
+
+import io.memogate.broker.Broker;
+import io.memogate.broker.BrokerMode;
+import io.memogate.broker.BrokerSettings;
+import io.memogate.broker.BrokerState;
+import io.memogate.broker.probe.MemorySnapshot;
+import io.memogate.broker.probe.ProbeException;
+import io.memogate.broker.probe.ProbeSettings;
+import io.memogate.broker.probe.postgres.PostgresProbe;
+import io.memogate.proxy.embedded.EmbeddedPostgres;
+import io.memogate.proxy.embedded.EmbeddedPostgresExtension;
+import io.memogate.proxy.embedded.PasswordKind;
+
+/**
+ * The PostgreSQL probe and the broker against a real PostgreSQL 18 on this host: what the probe reads
+ * matches what the server says, sessions of other users are seen, missing rights and a stopped server
+ * fail the probe, and the broker then falls back instead of reporting made-up values.
+ */
+@ExtendWith(EmbeddedPostgresExtension.class)
+class PostgresProbeIT {
+
+    private static final Duration TIMEOUT = Duration.ofSeconds(5);
+    private static final long SECOND = 1_000_000_000L;
+
+    @Test
+    void theProbeReadsWhatTheServerShows(EmbeddedPostgres server) throws Exception {
+        try (PostgresProbe probe = new PostgresProbe(superuserSettings(server), System::nanoTime);
+             Connection session = server.connect("postgres")) {
+            MemorySnapshot snapshot = probe.probe();
+
+            assertThat(snapshot.serverVersionNum()).isEqualTo(Integer.parseInt(show(session, "server_version_num")));
+            assertThat(snapshot.serverVersionNum()).isGreaterThanOrEqualTo(180000);
+            assertThat(snapshot.sharedBuffersBytes()).as("initdb's default").isEqualTo(128L << 20)
+                    .isEqualTo(sizeInBytes(session, "shared_buffers"));
+            assertThat(snapshot.workMemBytes()).isEqualTo(sizeInBytes(session, "work_mem"));
+            assertThat(snapshot.hashMemMultiplier()).isEqualTo(Double.parseDouble(show(session, "hash_mem_multiplier")));
+            assertThat(snapshot.maxConnections()).isEqualTo(Integer.parseInt(show(session, "max_connections")));
+            assertThat(snapshot.plannerSettings()).containsOnlyKeys("join_collapse_limit", "from_collapse_limit",
+                    "geqo", "geqo_threshold", "geqo_effort", "geqo_pool_size", "geqo_generations");
+            for (String name : snapshot.plannerSettings().keySet()) {
+                assertThat(snapshot.plannerSettings().get(name)).as(name).isEqualTo(show(session, name));
+            }
+            assertThat(snapshot.io()).as("pg_stat_io on 16+").isPresent();
+            assertThat(snapshot.hostMemoryTotal()).isPresent();
+            assertThat(snapshot.hostMemoryAvailable()).isPresent();
+        }
+    }
+
+    @Test
+    void aSessionRunningAStatementCountsAsActiveWithItsPrivateMemory(EmbeddedPostgres server) throws Exception {
+        ExecutorService client = Executors.newSingleThreadExecutor();
+        try (PostgresProbe probe = new PostgresProbe(superuserSettings(server), System::nanoTime);
+             Connection sleeper = server.connect("postgres")) {
+            int pid = backendPid(sleeper);
+            CompletableFuture<Void> sleeping = CompletableFuture.runAsync(() -> execute(sleeper,
+                    "SELECT pg_catalog.pg_sleep(2)"), client);
+
+            MemorySnapshot seen = probe.probe();
+            while (seen.activeBackends() == 0 && !sleeping.isDone()) {
+                seen = probe.probe();
+            }
+
+            assertThat(seen.activeBackends()).as("the sleeping session").isEqualTo(1);
+            assertThat(seen.clientBackendPids()).contains(pid);
+            assertThat(seen.privateBytesByPid().get(pid)).as("private bytes of backend %d", pid).isPositive();
+            sleeping.get(TIMEOUT.toSeconds(), TimeUnit.SECONDS);
+            assertThat(probe.probe().activeBackends()).as("after the statement").isZero();
+        } finally {
+            client.shutdownNow();
+        }
+    }
+
+    @Test
+    void aSortThatSpillsShowsUpInTempBytes(EmbeddedPostgres server) throws Exception {
+        try (PostgresProbe probe = new PostgresProbe(superuserSettings(server), System::nanoTime);
+             Connection session = server.connect("postgres")) {
+            long before = probe.probe().tempBytes();
+
+            // An idle backend may hold its statistics back for up to ten seconds (PGSTAT_IDLE_INTERVAL);
+            // pg_stat_force_next_flush (PostgreSQL 15+) makes it flush when this statement ends.
+            execute(session, "SET work_mem = '64kB'",
+                    "SELECT count(*) FROM (SELECT g FROM generate_series(1, 100000) g ORDER BY g DESC) s",
+                    "SELECT pg_catalog.pg_stat_force_next_flush()");
+
+            long deadline = System.nanoTime() + TIMEOUT.toNanos();
+            long after = probe.probe().tempBytes();
+            while (after == before && System.nanoTime() < deadline) {
+                Thread.sleep(100);
+                after = probe.probe().tempBytes();
+            }
+            assertThat(after - before).as("bytes spilled by the sort").isGreaterThan(100_000);
+        }
+    }
+
+    @Test
+    void withoutPgMonitorTheProbeFailsAndTheBrokerGoesStaleThenStaticThenLiveAgain(EmbeddedPostgres server)
+            throws Exception {
+        String user = "memogate_probe_monitor";
+        String password = "monitor-secret";
+        server.createUser(user, password, PasswordKind.SCRAM);
+        server.execute("postgres", "GRANT pg_monitor TO " + user);
+        String expected = "monitoring user '" + user + "' cannot see other sessions: GRANT pg_monitor TO " + user;
+        AtomicLong clock = new AtomicLong(1_000 * SECOND);
+        BrokerSettings settings = BrokerSettings.builder(server.jdbcUrl("postgres"), user, password)
+                .coLocated(true).gracePeriod(Duration.ofSeconds(10)).build();
+        try (PostgresProbe probe = new PostgresProbe(settings.probeSettings(), clock::get);
+             Broker broker = new Broker(settings, probe, clock::get, state -> { })) {
+            BrokerState live = broker.pollOnce();
+            assertThat(live.mode()).isEqualTo(BrokerMode.LIVE);
+
+            server.execute("postgres", "REVOKE pg_monitor FROM " + user);
+            assertThatThrownBy(probe::probe).isInstanceOf(ProbeException.class).hasMessage(expected);
+            clock.addAndGet(SECOND);
+            BrokerState stale = broker.pollOnce();
+            assertThat(stale.mode()).isEqualTo(BrokerMode.STALE);
+            assertThat(stale.targetBytes()).as("kept").isEqualTo(live.targetBytes());
+            assertThat(stale.lastFailure()).hasValue(expected);
+
+            clock.addAndGet(10 * SECOND);
+            BrokerState fallback = broker.pollOnce();
+            assertThat(fallback.mode()).isEqualTo(BrokerMode.STATIC);
+            assertThat(fallback.targetBytes()).isEqualTo(settings.staticTargetBytes());
+            assertThat(fallback.plannerSettings()).isEmpty();
+
+            server.execute("postgres", "GRANT pg_monitor TO " + user);
+            clock.addAndGet(SECOND);
+            BrokerState back = broker.pollOnce();
+            assertThat(back.mode()).isEqualTo(BrokerMode.LIVE);
+            assertThat(back.totalFailures()).isEqualTo(2);
+        } finally {
+            server.execute("postgres", "DROP ROLE " + user);
+        }
+    }
+
+    @Test
+    void aServerThatStopsMakesTheBrokerFallBackWithoutMadeUpValues() throws Exception {
+        AtomicLong clock = new AtomicLong(1_000 * SECOND);
+        try (EmbeddedPostgres own = EmbeddedPostgres.start()) {
+            BrokerSettings settings = BrokerSettings.builder(own.jdbcUrl("postgres"), own.superuser(),
+                    own.superuserPassword()).coLocated(true).gracePeriod(Duration.ofSeconds(10)).build();
+            try (PostgresProbe probe = new PostgresProbe(settings.probeSettings(), clock::get);
+                 Broker broker = new Broker(settings, probe, clock::get, state -> { })) {
+                BrokerState live = broker.pollOnce();
+                assertThat(live.mode()).isEqualTo(BrokerMode.LIVE);
+                MemorySnapshot good = live.lastGoodSnapshot().orElseThrow();
+
+                own.close();
+                clock.addAndGet(SECOND);
+                BrokerState stale = broker.pollOnce();
+                assertThat(stale.mode()).isEqualTo(BrokerMode.STALE);
+                assertThat(stale.lastFailure().orElseThrow()).contains(own.jdbcUrl("postgres"));
+                assertThat(stale.lastGoodSnapshot()).hasValue(good);
+                assertThat(stale.targetBytes()).isEqualTo(live.targetBytes());
+
+                clock.addAndGet(SECOND);
+                assertThat(broker.pollOnce().lastFailure().orElseThrow()).as("reconnecting")
+                        .startsWith("cannot connect to " + own.jdbcUrl("postgres"));
+                clock.addAndGet(10 * SECOND);
+                BrokerState fallback = broker.pollOnce();
+                assertThat(fallback.mode()).isEqualTo(BrokerMode.STATIC);
+                assertThat(fallback.targetBytes()).isEqualTo(settings.staticTargetBytes());
+                assertThat(fallback.lastGoodSnapshot()).as("the old one, not a new one of zeros").hasValue(good);
+                assertThat(fallback.privateBytesByPid()).isEmpty();
+                assertThat(fallback.consecutiveFailures()).isEqualTo(3);
+            }
+        }
+    }
+
+    private static ProbeSettings superuserSettings(EmbeddedPostgres server) {
+        return new ProbeSettings(server.jdbcUrl("postgres"), server.superuser(), server.superuserPassword(), true,
+                TIMEOUT);
+    }
+
+    private static String show(Connection session, String setting) throws SQLException {
+        try (Statement statement = session.createStatement();
+             ResultSet row = statement.executeQuery("SHOW " + setting)) {
+            row.next();
+            return row.getString(1);
+        }
+    }
+
+    private static long sizeInBytes(Connection session, String setting) throws SQLException {
+        try (Statement statement = session.createStatement();
+             ResultSet row = statement.executeQuery("SELECT pg_catalog.pg_size_bytes(current_setting('"
+                     + setting + "'))")) {
+            row.next();
+            return row.getLong(1);
+        }
+    }
+
+    private static int backendPid(Connection session) throws SQLException {
+        try (Statement statement = session.createStatement();
+             ResultSet row = statement.executeQuery("SELECT pg_catalog.pg_backend_pid()")) {
+            row.next();
+            return row.getInt(1);
+        }
+    }
+
+    private static void execute(Connection session, String... statements) {
+        try (Statement statement = session.createStatement()) {
+            for (String sql : statements) {
+                statement.execute(sql);
+            }
+        } catch (SQLException e) {
+            throw new IllegalStateException(e);
+        }
+    }
+}
