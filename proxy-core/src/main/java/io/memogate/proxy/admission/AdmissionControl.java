@@ -1,0 +1,119 @@
+package io.memogate.proxy.admission;
+
+import io.memogate.broker.Broker;
+import io.memogate.broker.BrokerSettings;
+import io.memogate.broker.BrokerState;
+import io.memogate.broker.gateway.GatewayListener;
+import io.memogate.broker.gateway.GatewaySettings;
+import io.memogate.broker.gateway.Gateways;
+import io.memogate.broker.gateway.ScheduledGatewayTimer;
+import io.memogate.broker.probe.postgres.PostgresProbe;
+import io.memogate.estimator.CompileEstimate;
+import io.memogate.estimator.CompileEstimator;
+import io.memogate.estimator.lexer.LexicalAnalyzer;
+import io.memogate.estimator.planner.PlannerSettings;
+import java.time.Duration;
+import java.util.HashSet;
+import java.util.Map;
+import java.util.Optional;
+import java.util.Set;
+import java.util.concurrent.atomic.AtomicReference;
+import java.util.function.Consumer;
+
+/**
+ * The estimator, the gateways and the broker wired together for one proxy: the broker's published
+ * state sets the gateways' target, feeds the measured memory of every server process into their
+ * ledger (and forgets processes that ended), and gives sessions the server's planner defaults.
+ *
+ * <p>Without a broker (no monitoring connection configured) the gateways keep the static target and
+ * sessions start from PostgreSQL's built-in planner defaults.
+ */
+public final class AdmissionControl implements AutoCloseable {
+
+    private final CompileEstimator estimator = new CompileEstimator();
+    private final ScheduledGatewayTimer timer = new ScheduledGatewayTimer();
+    private final Gateways gateways;
+    private final Optional<Broker> broker;
+    private final AtomicReference<PlannerSettings> plannerDefaults = new AtomicReference<>(PlannerSettings.DEFAULTS);
+    private final AdmissionSupport support;
+    private final GatedAdmission hook;
+    /** Server processes the ledger was told about by measurement; only the broker's thread touches it. */
+    private final Set<Long> measured = new HashSet<>();
+
+    /**
+     * @param staticTargetBytes the compile-memory target while no broker state says otherwise
+     * @param estimates told each estimate that reaches the gateways (for metrics)
+     */
+    public AdmissionControl(GatewaySettings gatewaySettings, long staticTargetBytes, Optional<BrokerSettings> brokerSettings,
+            Duration waitNoticeAfter, GatewayListener gatewayListener, Consumer<CompileEstimate> estimates) {
+        this.gateways = new Gateways(gatewaySettings, staticTargetBytes, System::nanoTime, timer, gatewayListener);
+        this.broker = brokerSettings.map(settings -> new Broker(settings,
+                new PostgresProbe(settings.probeSettings(), System::nanoTime), System::nanoTime, this::published));
+        this.support = new AdmissionSupport(plannerDefaults::get, waitNoticeAfter, new LexicalAnalyzer());
+        this.hook = new GatedAdmission(estimator, gateways, estimates);
+    }
+
+    /** Starts polling the server, if a broker is configured. */
+    public AdmissionControl start() {
+        broker.ifPresent(Broker::start);
+        return this;
+    }
+
+    public AdmissionHook hook() {
+        return hook;
+    }
+
+    public AdmissionSupport support() {
+        return support;
+    }
+
+    public Gateways gateways() {
+        return gateways;
+    }
+
+    public Optional<Broker> broker() {
+        return broker;
+    }
+
+    public CompileEstimator estimator() {
+        return estimator;
+    }
+
+    /** Called on the broker's thread after every poll, good or failed. */
+    private void published(BrokerState state) {
+        gateways.target(state.targetBytes());
+        plannerDefaults.set(plannerSettings(state.plannerSettings()));
+        Map<Integer, Long> privateBytes = state.privateBytesByPid();
+        if (privateBytes.isEmpty()) {
+            return; // not co-located, or nothing known: the ledger keeps its estimate-based figures
+        }
+        Set<Long> now = new HashSet<>();
+        privateBytes.forEach((pid, bytes) -> {
+            now.add((long) pid);
+            gateways.retained(pid, bytes);
+        });
+        // A process measured before and gone now has exited, whoever it belonged to: its memory is free.
+        for (Long gone : measured) {
+            if (!now.contains(gone)) {
+                gateways.connectionClosed(gone);
+            }
+        }
+        measured.clear();
+        measured.addAll(now);
+    }
+
+    /** The server's own defaults of the settings the planner model uses, over PostgreSQL's built-in ones. */
+    static PlannerSettings plannerSettings(Map<String, String> server) {
+        PlannerSettings settings = PlannerSettings.DEFAULTS;
+        for (Map.Entry<String, String> setting : server.entrySet()) {
+            settings = settings.with(setting.getKey(), setting.getValue());
+        }
+        return settings;
+    }
+
+    @Override
+    public void close() {
+        broker.ifPresent(Broker::close);
+        timer.close();
+    }
+}

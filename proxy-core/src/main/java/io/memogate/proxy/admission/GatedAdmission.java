@@ -1,0 +1,79 @@
+package io.memogate.proxy.admission;
+
+import io.memogate.broker.gateway.GatewayRejectedException;
+import io.memogate.broker.gateway.Gateways;
+import io.memogate.broker.gateway.Sizes;
+import io.memogate.broker.gateway.Ticket;
+import io.memogate.estimator.CompileEstimate;
+import io.memogate.estimator.CompileEstimator;
+import java.util.Locale;
+import java.util.Objects;
+import java.util.function.Consumer;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * The admission hook that protects the server: each statement is estimated (DESIGN.md, "Data flow of
+ * one statement", step 3) with the session's planner settings, and what the server will plan goes
+ * through the gateways (step 4). Statements that bypass the estimator (utility statements, one
+ * relation) and those below the gateways' static threshold pass at once, holding nothing.
+ *
+ * <p>One structured log line for each refused statement; nothing per admitted one.
+ */
+public final class GatedAdmission implements AdmissionHook {
+
+    private static final Logger log = LoggerFactory.getLogger(GatedAdmission.class);
+
+    private final CompileEstimator estimator;
+    private final Gateways gateways;
+    private final Consumer<CompileEstimate> estimates;
+
+    /** @param estimates told every estimate that reaches the gateways (metrics record their sizes) */
+    public GatedAdmission(CompileEstimator estimator, Gateways gateways, Consumer<CompileEstimate> estimates) {
+        this.estimator = Objects.requireNonNull(estimator, "estimator");
+        this.gateways = Objects.requireNonNull(gateways, "gateways");
+        this.estimates = Objects.requireNonNull(estimates, "estimates");
+    }
+
+    @Override
+    public Admission admit(StatementRequest request) {
+        CompileEstimate estimate = estimator.estimate(request.sql(), request.settings());
+        if (estimate.bypass()) {
+            return Admission.IMMEDIATE;
+        }
+        estimates.accept(estimate);
+        Ticket ticket = gateways.acquire(estimate.estimatedBytes(), request.serverConnection(),
+                new QueuedStatement(request.session(), estimate.fingerprint()));
+        if (!ticket.gated()) {
+            return Admission.IMMEDIATE;
+        }
+        return new GatewayAdmission(ticket, estimate, request, this::refused);
+    }
+
+    @Override
+    public void serverConnectionClosed(long serverConnection) {
+        gateways.connectionClosed(serverConnection);
+    }
+
+    private AdmissionRejectedException refused(GatewayRejectedException rejection, CompileEstimate estimate,
+            StatementRequest request) {
+        SessionInfo session = request.session();
+        log.warn("refused statement: reason={} tier={} budget={} waited_s={} estimate_bytes={} client={} user={} "
+                        + "database={} application={} fingerprint=\"{}\"",
+                rejection.reason(), rejection.tier(), rejection.budget(),
+                String.format(Locale.ROOT, "%.3f", rejection.waited().toNanos() / 1e9),
+                rejection.estimateBytes(), session.clientAddress(), session.user(), session.database(),
+                session.applicationName(), QueuedStatement.shorten(estimate.fingerprint(), 200));
+        String message = "statement refused by the " + rejection.getMessage();
+        String detail = "Estimated planner memory " + Sizes.bytes(estimate.estimatedBytes()) + " ("
+                + estimate.relations() + " relations, " + estimate.memoPairs() + " join pairs to consider); "
+                + "compile-memory target " + Sizes.bytes(gateways.target()) + ".";
+        String hint = switch (rejection.reason()) {
+            case QUEUE_FULL -> "Too many large statements are waiting; retry later, or raise tiers."
+                    + rejection.tier().name().toLowerCase(Locale.ROOT) + ".maxQueue.";
+            case TIMEOUT -> "The server was busy compiling other large statements; retry later, or raise tiers."
+                    + rejection.tier().name().toLowerCase(Locale.ROOT) + ".timeout.";
+        };
+        return new AdmissionRejectedException(message, detail, hint);
+    }
+}

@@ -1,0 +1,19 @@
+package io.memogate.proxy.admission;
+
+/**
+ * What a waiting statement shows about itself in the gateways' queue (the admin console's SHOW QUEUE):
+ * whose it is and its fingerprint.
+ */
+public record QueuedStatement(SessionInfo session, String fingerprint) {
+
+    /** The first {@code max} characters, with "..." when cut: fingerprints of big statements are long. */
+    public static String shorten(String text, int max) {
+        return text.length() <= max ? text : text.substring(0, max) + "...";
+    }
+
+    @Override
+    public String toString() {
+        return session.user() + "@" + session.database() + " from " + session.clientAddress() + ": "
+                + shorten(fingerprint, 80);
+    }
+}
