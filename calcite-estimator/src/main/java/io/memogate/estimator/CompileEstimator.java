@@ -2,6 +2,7 @@ package io.memogate.estimator;
 
 import com.github.benmanes.caffeine.cache.Cache;
 import com.github.benmanes.caffeine.cache.Caffeine;
+import com.github.benmanes.caffeine.cache.stats.CacheStats;
 import io.memogate.estimator.CompileEstimate.Parser;
 import io.memogate.estimator.CompileEstimate.Search;
 import io.memogate.estimator.calcite.LexicalFallback;
@@ -24,6 +25,7 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.Objects;
 import java.util.Optional;
+import java.util.concurrent.atomic.LongAdder;
 import org.apache.calcite.sql.SqlNode;
 
 /**
@@ -59,6 +61,8 @@ public final class CompileEstimator {
     private final PostgresParser parser = new PostgresParser();
     private final PostgresRewriter rewriter = new PostgresRewriter();
     private final LexicalFallback fallback = new LexicalFallback();
+    /** LongAdder: estimates run on every event loop at once, and the count is only read at scrape time. */
+    private final LongAdder lexicalFallbacks = new LongAdder();
 
     public CompileEstimator() {
         this(new LexicalAnalyzer(), new MemoryModel(), DEFAULT_CACHE_SIZE, DEFAULT_MAX_PARSE_DEPTH);
@@ -72,7 +76,14 @@ public final class CompileEstimator {
                     + cacheSize + " and " + maxParseDepth);
         }
         this.maxParseDepth = maxParseDepth;
-        this.cache = Caffeine.newBuilder().maximumSize(cacheSize).build();
+        // recordStats: a few LongAdder increments per lookup, for the hit rate in statistics().
+        this.cache = Caffeine.newBuilder().maximumSize(cacheSize).recordStats().build();
+    }
+
+    /** Cache hits and misses and lexical fallbacks so far; cheap, for metrics scrapes. */
+    public EstimatorStatistics statistics() {
+        CacheStats stats = cache.stats();
+        return new EstimatorStatistics(stats.hitCount(), stats.missCount(), lexicalFallbacks.sum());
     }
 
     /** The largest estimate of the text's statements; for an empty text, a bypass saying so. */
@@ -204,6 +215,7 @@ public final class CompileEstimator {
     private CompileEstimate lexical(StatementAnalysis st, TokenStream tokens, PlannerSettings settings, String why,
                                     QueryBlock block) {
         QueryBlock b = block != null ? block : fallback.estimate(tokens);
+        lexicalFallbacks.increment();
         return estimate(st, settings, b, Parser.LEXICAL, why);
     }
 

@@ -1,6 +1,8 @@
 package io.memogate.proxy.cli;
 
 import io.memogate.proxy.admission.ImmediateAdmission;
+import io.memogate.proxy.config.AdminConfig;
+import io.memogate.proxy.config.AdminHttpConfig;
 import io.memogate.proxy.config.BackendConfig;
 import io.memogate.proxy.config.BackendTlsConfig;
 import io.memogate.proxy.config.LimitsConfig;
@@ -39,30 +41,36 @@ final class DemoCommand implements Callable<Integer> {
             description = "Port of the embedded PostgreSQL (default: a free one).")
     int postgresPort;
 
+    @Option(names = "--metrics-port", defaultValue = "" + AdminHttpConfig.DEFAULT_PORT,
+            description = "Port of the metrics and health endpoint (default: ${DEFAULT-VALUE}; 0: a free one).")
+    int metricsPort;
+
     @Override
     public Integer call() throws Exception {
         PrintWriter out = spec.commandLine().getOut();
         out.println("starting PostgreSQL 18 (embedded) ...");
         out.flush();
         EmbeddedPostgres postgres = EmbeddedPostgres.start(EmbeddedPostgresOptions.builder().port(postgresPort).build());
-        ProxyServer proxy;
+        RunningProxy running;
         try {
             new DemoSchema(postgres).load();
-            proxy = ProxyServer.start(configFor(postgres), new ImmediateAdmission());
+            running = RunningProxy.start(configFor(postgres), new ImmediateAdmission());
         } catch (Exception | Error e) {
             postgres.close();
             throw e;
         }
+        ProxyServer proxy = running.server();
         String credentials = DemoSchema.OWNER + ":" + DemoSchema.OWNER_PASSWORD;
         out.println("proxy: postgresql://" + credentials + "@127.0.0.1:" + proxy.port() + "/" + DemoSchema.DATABASE);
         out.println("direct: postgresql://" + credentials + "@" + postgres.host() + ":" + postgres.port() + "/"
                 + DemoSchema.DATABASE);
+        out.println("metrics: " + running.metrics().metricsUrl().orElseThrow());
         out.println("try: psql postgresql://" + credentials + "@127.0.0.1:" + proxy.port() + "/" + DemoSchema.DATABASE);
         out.println("Ctrl-C stops the proxy and the server and removes their files.");
         out.flush();
         RunCommand.awaitTermination(() -> {
             try {
-                proxy.close();
+                running.close();
             } finally {
                 postgres.close();
             }
@@ -75,6 +83,7 @@ final class DemoCommand implements Callable<Integer> {
                 BackendTlsConfig.of(TlsMode.DISABLE));
         LimitsConfig limits = new LimitsConfig(LimitsConfig.DEFAULT_MAX_MESSAGE_BYTES, LimitsConfig.DEFAULT_CONNECT_TIMEOUT,
                 Duration.ofSeconds(2), LimitsConfig.DEFAULT_MAX_CLIENT_CONNECTIONS);
-        return new MemogateConfig(List.of(new ListenerConfig("127.0.0.1", port, Optional.empty())), List.of(backend), limits);
+        return new MemogateConfig(List.of(new ListenerConfig("127.0.0.1", port, Optional.empty())), List.of(backend), limits,
+                new AdminConfig(AdminHttpConfig.of("127.0.0.1", metricsPort)));
     }
 }

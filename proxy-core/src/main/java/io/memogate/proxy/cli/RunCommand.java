@@ -3,7 +3,6 @@ package io.memogate.proxy.cli;
 import io.memogate.proxy.admission.ImmediateAdmission;
 import io.memogate.proxy.config.ConfigLoader;
 import io.memogate.proxy.config.MemogateConfig;
-import io.memogate.proxy.server.ProxyServer;
 import java.nio.file.Path;
 import java.util.concurrent.Callable;
 import java.util.concurrent.CountDownLatch;
@@ -20,8 +19,8 @@ final class RunCommand implements Callable<Integer> {
     @Override
     public Integer call() throws Exception {
         MemogateConfig loaded = new ConfigLoader().load(config);
-        ProxyServer server = ProxyServer.start(loaded, new ImmediateAdmission());
-        awaitTermination(server::close);
+        RunningProxy proxy = RunningProxy.start(loaded, new ImmediateAdmission());
+        awaitTermination(proxy::close);
         return 0;
     }
 

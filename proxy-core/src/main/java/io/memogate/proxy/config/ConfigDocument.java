@@ -20,6 +20,7 @@ final class ConfigDocument {
     List<Listener> listeners;
     List<Backend> backends;
     Limits limits;
+    Admin admin;
 
     static final class Listener {
         String host;
@@ -53,5 +54,15 @@ final class ConfigDocument {
         String connectTimeout;
         String shutdownTimeout;
         String maxClientConnections;
+    }
+
+    static final class Admin {
+        AdminHttp http;
+    }
+
+    static final class AdminHttp {
+        String host;
+        String port;
+        String enabled;
     }
 }

@@ -62,8 +62,10 @@ public final class ConfigLoader {
         List<ListenerConfig> listeners = converter.listeners(document.listeners);
         List<BackendConfig> backends = converter.backends(document.backends);
         LimitsConfig limits = converter.limits(document.limits);
+        AdminConfig admin = converter.admin(document.admin);
         ConfigValidator.validate(listeners, backends, limits, problems);
+        ConfigValidator.validateAdmin(admin, listeners, problems);
         problems.throwIfAny(source);
-        return new MemogateConfig(listeners, backends, limits);
+        return new MemogateConfig(listeners, backends, limits, admin);
     }
 }

@@ -167,6 +167,26 @@ final class ConfigValidator {
         checkMaxClientConnections(problems, "limits.maxClientConnections", limits.maxClientConnections());
     }
 
+    /**
+     * The admin endpoint's address. Checked against the listeners too: the endpoint and a listener on
+     * one address would fail at start with a bind error that names neither setting.
+     */
+    static void validateAdmin(AdminConfig admin, List<ListenerConfig> listeners, Problems problems) {
+        AdminHttpConfig http = admin.http();
+        if (http.host().isBlank()) {
+            problems.add("admin.http.host", "admin.http.host must not be empty");
+        }
+        checkPort(problems, "admin.http.port", http.port(), 0);
+        if (!http.enabled() || http.port() == 0) { // ephemeral ports never collide
+            return;
+        }
+        for (int i = 0; i < listeners.size(); i++) {
+            if (listeners.get(i).address().equals(http.address())) {
+                problems.addGeneral("admin.http: " + http.address() + " is also the address of listeners[" + i + "]");
+            }
+        }
+    }
+
     // The range checks take a long so that the loader can report a number too large for an int with
     // the same message before it narrows it.
 

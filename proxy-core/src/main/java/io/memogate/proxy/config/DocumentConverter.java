@@ -69,6 +69,17 @@ final class DocumentConverter {
         return new LimitsConfig((int) messageBytes, connectTimeout, shutdownTimeout, (int) connections);
     }
 
+    AdminConfig admin(ConfigDocument.Admin admin) {
+        if (admin == null || admin.http == null) {
+            return AdminConfig.DEFAULTS;
+        }
+        ConfigDocument.AdminHttp http = admin.http;
+        String host = http.host == null ? AdminHttpConfig.DEFAULT_HOST : http.host;
+        int port = port("admin.http.port", http.port, AdminHttpConfig.DEFAULT_PORT, 0);
+        boolean enabled = parse("admin.http.enabled", http.enabled, DocumentConverter::bool, true);
+        return new AdminConfig(new AdminHttpConfig(host, port, enabled));
+    }
+
     private ListenerConfig listener(String path, ConfigDocument.Listener doc) {
         String host = doc.host == null ? ListenerConfig.DEFAULT_HOST : doc.host;
         int port = port(path + ".port", doc.port, ListenerConfig.DEFAULT_PORT, 0);

@@ -56,8 +56,8 @@ final class DocumentReader {
                 return null;
             }
             if (first != JsonToken.START_OBJECT) {
-                problems.addGeneral("the configuration must be a mapping with the keys listeners, backends and "
-                        + "limits, was " + ProblemRecorder.describe(parser)
+                problems.addGeneral("the configuration must be a mapping with the keys listeners, backends, "
+                        + "limits and admin, was " + ProblemRecorder.describe(parser)
                         + ProblemRecorder.at(parser.currentTokenLocation()));
                 return null;
             }

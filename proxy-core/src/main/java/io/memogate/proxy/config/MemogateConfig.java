@@ -5,7 +5,7 @@ import java.util.Objects;
 import java.util.Optional;
 
 /**
- * The whole proxy configuration: where it listens, where it forwards, and its limits.
+ * The whole proxy configuration: where it listens, where it forwards, its limits, and its admin endpoint.
  *
  * <p>An instance is always valid: the constructor runs every rule of {@link ConfigValidator} (ranges,
  * unique names, routing, TLS files that exist) and throws {@link ConfigException} listing each problem
@@ -14,32 +14,44 @@ import java.util.Optional;
  * no database routed twice) and a message should name the path, {@code backends[1].port}, which only the
  * whole knows. A reload builds a new instance and swaps it in whole; nothing here is mutable.
  */
-public record MemogateConfig(List<ListenerConfig> listeners, List<BackendConfig> backends, LimitsConfig limits) {
+public record MemogateConfig(List<ListenerConfig> listeners, List<BackendConfig> backends, LimitsConfig limits,
+                             AdminConfig admin) {
 
     public MemogateConfig {
         listeners = List.copyOf(listeners);
         backends = List.copyOf(backends);
         Objects.requireNonNull(limits, "limits");
+        Objects.requireNonNull(admin, "admin");
         Problems problems = new Problems();
         ConfigValidator.validate(listeners, backends, limits, problems);
+        ConfigValidator.validateAdmin(admin, listeners, problems);
         problems.throwIfAny(null);
     }
 
-    /** One default listener (127.0.0.1:6432), default limits, and {@code backends}. */
+    /** With the default admin section, as a file without one gets. */
+    public MemogateConfig(List<ListenerConfig> listeners, List<BackendConfig> backends, LimitsConfig limits) {
+        this(listeners, backends, limits, AdminConfig.DEFAULTS);
+    }
+
+    /** One default listener (127.0.0.1:6432), default limits and admin endpoint, and {@code backends}. */
     public static MemogateConfig of(BackendConfig... backends) {
         return new MemogateConfig(List.of(ListenerConfig.defaults()), List.of(backends), LimitsConfig.DEFAULTS);
     }
 
     public MemogateConfig withListeners(ListenerConfig... listeners) {
-        return new MemogateConfig(List.of(listeners), backends, limits);
+        return new MemogateConfig(List.of(listeners), backends, limits, admin);
     }
 
     public MemogateConfig withBackends(BackendConfig... backends) {
-        return new MemogateConfig(listeners, List.of(backends), limits);
+        return new MemogateConfig(listeners, List.of(backends), limits, admin);
     }
 
     public MemogateConfig withLimits(LimitsConfig limits) {
-        return new MemogateConfig(listeners, backends, limits);
+        return new MemogateConfig(listeners, backends, limits, admin);
+    }
+
+    public MemogateConfig withAdmin(AdminConfig admin) {
+        return new MemogateConfig(listeners, backends, limits, admin);
     }
 
     /**

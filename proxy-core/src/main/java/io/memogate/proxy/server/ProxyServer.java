@@ -42,13 +42,15 @@ public final class ProxyServer implements AutoCloseable {
     private final EventLoopGroup group;
     private final List<Channel> serverChannels;
     private final SessionTracker sessions;
+    private final BackendConnector connector;
     private final Duration shutdownTimeout;
 
     private ProxyServer(EventLoopGroup group, List<Channel> serverChannels, SessionTracker sessions,
-            Duration shutdownTimeout) {
+            BackendConnector connector, Duration shutdownTimeout) {
         this.group = group;
         this.serverChannels = serverChannels;
         this.sessions = sessions;
+        this.connector = connector;
         this.shutdownTimeout = shutdownTimeout;
     }
 
@@ -63,13 +65,15 @@ public final class ProxyServer implements AutoCloseable {
         SessionTracker sessions = new SessionTracker(config.limits().maxClientConnections());
         CancelRegistry cancels = new CancelRegistry();
         Map<String, BackendTarget> targets = targetsOf(config);
+        // One for all listeners, so that it counts every server connection.
+        BackendConnector connector = new BackendConnector(transport, config.limits().connectTimeout(),
+                BackendConnector.MAX_BACKEND_FRAME_BYTES);
         List<Channel> channels = new ArrayList<>();
         try {
             for (ListenerConfig listener : config.listeners()) {
                 SessionServices services = new SessionServices(
                         database -> config.backendFor(database).map(backend -> targets.get(backend.name())),
-                        new BackendConnector(transport, config.limits().connectTimeout(),
-                                BackendConnector.MAX_BACKEND_FRAME_BYTES),
+                        connector,
                         new CancelForwarder(transport),
                         admission,
                         support,
@@ -102,7 +106,7 @@ public final class ProxyServer implements AutoCloseable {
             group.shutdownGracefully(0, 0, TimeUnit.SECONDS);
             throw e;
         }
-        return new ProxyServer(group, channels, sessions, config.limits().shutdownTimeout());
+        return new ProxyServer(group, channels, sessions, connector, config.limits().shutdownTimeout());
     }
 
     private static Map<String, BackendTarget> targetsOf(MemogateConfig config) {
@@ -126,6 +130,11 @@ public final class ProxyServer implements AutoCloseable {
 
     public int sessionCount() {
         return sessions.count();
+    }
+
+    /** Connections to backend servers now open, including any still negotiating TLS. */
+    public int serverConnectionCount() {
+        return connector.openConnections();
     }
 
     @Override

@@ -5,8 +5,13 @@ import static org.assertj.core.api.Assertions.assertThat;
 import io.memogate.proxy.embedded.EmbeddedPostgres;
 import io.memogate.proxy.embedded.EmbeddedPostgresExtension;
 import io.memogate.proxy.embedded.TestUsers;
+import io.memogate.proxy.metrics.PrometheusText;
 import java.io.IOException;
 import java.net.ServerSocket;
+import java.net.URI;
+import java.net.http.HttpClient;
+import java.net.http.HttpRequest;
+import java.net.http.HttpResponse;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -46,12 +51,17 @@ class CliIT {
                     tls: { mode: disable }
                 limits:
                   shutdownTimeout: 1s
+                admin:
+                  http: { port: 0 }
                 """.formatted(port, pg.host(), pg.port()));
         Path log = dir.resolve("memogate.log");
         Process process = start(List.of("run", "--config", config.toString()), log);
         Lines output = new Lines(log);
         try {
+            Matcher admin = Pattern.compile("(http://127\\.0\\.0\\.1:\\d+)/metrics").matcher(output.await("admin HTTP: metrics on"));
+            assertThat(admin.find()).as(output.seen()).isTrue();
             output.await("listening on");
+            assertThat(awaitHealthy(URI.create(admin.group(1) + "/health"))).isEqualTo("200 {\"status\":\"UP\"}");
             try (Connection connection = DriverManager.getConnection("jdbc:postgresql://127.0.0.1:" + port + "/demo",
                     TestUsers.SCRAM_USER, TestUsers.SCRAM_PASSWORD);
                     Statement statement = connection.createStatement();
@@ -69,12 +79,16 @@ class CliIT {
     @Test
     void demoPrintsWhereToConnectAndCleansUpOnSigterm(@TempDir Path dir) throws Exception {
         Path log = dir.resolve("demo.log");
-        Process process = start(List.of("demo", "--port", "0"), log);
+        Process process = start(List.of("demo", "--port", "0", "--metrics-port", "0"), log);
         Lines output = new Lines(log);
         Path dataDirectory;
         try {
             String proxyLine = output.await("proxy: ");
             output.await("direct: ");
+            String metricsLine = output.await("metrics: ");
+            Matcher metrics = Pattern.compile("^metrics: (http://127\\.0\\.0\\.1:\\d+/metrics)$").matcher(metricsLine);
+            assertThat(metrics.find()).as(metricsLine).isTrue();
+            URI metricsUrl = URI.create(metrics.group(1));
             Matcher url = Pattern.compile("proxy: postgresql://memogate:memogate@127\\.0\\.0\\.1:(\\d+)/demo").matcher(proxyLine);
             assertThat(url.find()).as(proxyLine).isTrue();
             Matcher data = Pattern.compile("data in (\\S+)").matcher(output.seen());
@@ -88,12 +102,27 @@ class CliIT {
                             "select count(*) from information_schema.tables where table_schema = 'public'")) {
                 rows.next();
                 assertThat(rows.getInt(1)).as("fact table and 20+ dimensions").isGreaterThan(20);
+                assertThat(PrometheusText.awaitSample(metricsUrl, "memogate_client_connections", v -> v == 1)
+                        .value("memogate_client_connections")).as("this connection, on the demo's metrics").contains(1.0);
             }
         } finally {
             process.destroy();
         }
         assertThat(process.waitFor(30, TimeUnit.SECONDS)).isTrue();
         assertThat(dataDirectory).as("temporary files removed").doesNotExist();
+    }
+
+    /** Status and body of /health once it is 200, or after 10 seconds: UP follows "listening on" by a moment. */
+    private static String awaitHealthy(URI health) throws IOException, InterruptedException {
+        HttpClient client = HttpClient.newHttpClient();
+        long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(10);
+        HttpRequest request = HttpRequest.newBuilder(health).build();
+        HttpResponse<String> response = client.send(request, HttpResponse.BodyHandlers.ofString());
+        while (response.statusCode() != 200 && System.nanoTime() < deadline) {
+            Thread.sleep(20);
+            response = client.send(request, HttpResponse.BodyHandlers.ofString());
+        }
+        return response.statusCode() + " " + response.body();
     }
 
     private static Process start(List<String> arguments, Path output) throws IOException {

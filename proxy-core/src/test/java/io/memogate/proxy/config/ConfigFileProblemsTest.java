@@ -32,7 +32,7 @@ class ConfigFileProblemsTest {
     @Test
     void aFileThatIsNotAMapping() {
         assertThat(problems("- listeners\n- backends\n")).containsExactly("the configuration must be a mapping "
-                + "with the keys listeners, backends and limits, was a list (line 1, column 1)");
+                + "with the keys listeners, backends, limits and admin, was a list (line 1, column 1)");
     }
 
     @Test
@@ -50,12 +50,16 @@ class ConfigFileProblemsTest {
                       sni: db
                 limits:
                   maxMessageSize: 1MiB
+                admin:
+                  http:
+                    address: 0.0.0.0
                 """)).containsExactly(
-                "unknown field 'listners' (line 3, column 1); known fields: backends, limits, listeners",
+                "unknown field 'listners' (line 3, column 1); known fields: admin, backends, limits, listeners",
                 "backends[0].tls: unknown field 'sni' (line 10, column 7); known fields: mode, serverName, "
                         + "trustedCertificates",
                 "limits: unknown field 'maxMessageSize' (line 12, column 3); known fields: connectTimeout, "
-                        + "maxClientConnections, maxMessageBytes, shutdownTimeout");
+                        + "maxClientConnections, maxMessageBytes, shutdownTimeout",
+                "admin.http: unknown field 'address' (line 15, column 5); known fields: enabled, host, port");
     }
 
     @Test
@@ -102,12 +106,14 @@ class ConfigFileProblemsTest {
                     databases: demo
                     tls: require
                 limits: 5
+                admin: {http: [9930]}
                 """)).containsExactly(
                 "listeners must be a list, was a mapping (line 1, column 12)",
                 "backends[0].host must be a single value, was a list (line 4, column 11)",
                 "backends[0].databases must be a list, was 'demo' (line 5, column 16)",
                 "backends[0].tls must be a mapping, was 'require' (line 6, column 10)",
-                "limits must be a mapping, was 5 (line 7, column 9)");
+                "limits must be a mapping, was 5 (line 7, column 9)",
+                "admin.http must be a mapping, was a list (line 8, column 15)");
     }
 
     @Test

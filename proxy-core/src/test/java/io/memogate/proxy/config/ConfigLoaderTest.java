@@ -59,6 +59,11 @@ class ConfigLoaderTest {
                   connectTimeout: 500ms
                   shutdownTimeout: 2min
                   maxClientConnections: 250
+                admin:
+                  http:
+                    host: "::1"
+                    port: 19930
+                    enabled: false
                 """.formatted(certificate, key, ca), dir);
 
         assertThat(config.listeners()).containsExactly(
@@ -73,6 +78,8 @@ class ConfigLoaderTest {
                 Duration.ofMinutes(2), 250));
         assertThat(config.backends().get(1).tlsServerName()).isEqualTo("reports.db.internal");
         assertThat(config.backends().get(0).tlsServerName()).isEqualTo("db1.internal");
+        assertThat(config.admin()).isEqualTo(new AdminConfig(new AdminHttpConfig("::1", 19930, false)));
+        assertThat(config.admin().http().address()).isEqualTo("[::1]:19930");
     }
 
     @Test
@@ -90,6 +97,7 @@ class ConfigLoaderTest {
                         new BackendTlsConfig(TlsMode.PREFER, Optional.empty(), Optional.empty())));
         assertThat(config.limits()).isEqualTo(new LimitsConfig(64 * 1024 * 1024, Duration.ofSeconds(5),
                 Duration.ofSeconds(30), 1000));
+        assertThat(config.admin()).isEqualTo(new AdminConfig(new AdminHttpConfig("127.0.0.1", 9930, true)));
         assertThat(config.backendFor("anything")).contains(config.backends().get(0));
     }
 
@@ -108,6 +116,8 @@ class ConfigLoaderTest {
                     host: localhost
                 limits:
                   connectTimeout: 1000
+                admin:
+                  http: {port: 0}
                 """, dir);
 
         assertThat(config.listeners()).containsExactly(ListenerConfig.of("127.0.0.1", 7000),
@@ -116,6 +126,8 @@ class ConfigLoaderTest {
         // Listing databases makes a backend non-default unless it says otherwise.
         assertThat(config.backends()).extracting(BackendConfig::isDefault).containsExactly(false, true);
         assertThat(config.limits()).isEqualTo(LimitsConfig.DEFAULTS.withConnectTimeout(Duration.ofSeconds(1)));
+        assertThat(config.admin().http()).isEqualTo(AdminHttpConfig.of("127.0.0.1", 0));
+        assertThat(loader.parse("backends: [{name: m, host: h}]\nadmin: {}\n", dir).admin()).isEqualTo(AdminConfig.DEFAULTS);
     }
 
     @Test
@@ -183,6 +195,7 @@ class ConfigLoaderTest {
         assertThat(config.backends().get(1).tlsServerName()).isEqualTo("reports.db.internal");
         // The example states the defaults: it must stay equal to them.
         assertThat(config.limits()).isEqualTo(LimitsConfig.DEFAULTS);
+        assertThat(config.admin()).isEqualTo(AdminConfig.DEFAULTS);
     }
 
     @Test

@@ -92,6 +92,36 @@ class ConfigValueProblemsTest {
     }
 
     @Test
+    void adminEndpointValues() {
+        assertThat(problems(BACKEND + "admin: {http: {port: 70000}}\n"))
+                .containsExactly("admin.http.port must be in 0..65535, was 70000");
+        assertThat(problems(BACKEND + "admin: {http: {port: -1, host: ' '}}\n")).containsExactly(
+                "admin.http.host must not be empty",
+                "admin.http.port must be in 0..65535, was -1");
+        assertThat(problems(BACKEND + "admin: {http: {port: 99999999999, enabled: yes}}\n")).containsExactly(
+                "admin.http.port must be in 0..65535, was 99999999999",
+                "admin.http.enabled must be true or false, was 'yes'");
+        assertThat(problems(BACKEND + "admin: {http: {port: 9930s}}\n"))
+                .containsExactly("admin.http.port must be a whole number, was '9930s'");
+    }
+
+    @Test
+    void adminEndpointOnAListenersAddress() {
+        assertThat(problems(BACKEND + """
+                listeners:
+                  - {port: 6432}
+                  - {port: 9930}
+                admin:
+                  http: {host: 127.0.0.1}
+                """)).containsExactly("admin.http: 127.0.0.1:9930 is also the address of listeners[1]");
+        // Nothing binds a disabled endpoint.
+        assertThat(loader.parse(BACKEND + """
+                listeners: [{port: 9930}]
+                admin: {http: {enabled: false}}
+                """, dir).admin().http().enabled()).isFalse();
+    }
+
+    @Test
     void missingOrEmptySections() {
         assertThat(problems("limits: {}\n")).containsExactly("backends is required: name at least one backend (name, host)");
         assertThat(problems("listeners: []\nbackends: []\n")).containsExactly(
@@ -219,7 +249,7 @@ class ConfigValueProblemsTest {
                   connectTimeout: soon
                 """);
         assertThat(problems).containsExactly(
-                "unknown field 'listners' (line 1, column 1); known fields: backends, limits, listeners",
+                "unknown field 'listners' (line 1, column 1); known fields: admin, backends, limits, listeners",
                 "backends[0].host must be a single value, was a list (line 4, column 11)",
                 "limits.connectTimeout: 'soon' is not a duration: write a whole number with unit ms, s, min, h or d "
                         + "(e.g. 500ms, 5s, 2min), or a plain number of milliseconds",

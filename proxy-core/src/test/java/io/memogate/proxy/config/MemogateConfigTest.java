@@ -49,6 +49,8 @@ class MemogateConfigTest {
 
         assertThat(config.listeners()).containsExactly(ListenerConfig.of("127.0.0.1", 6432));
         assertThat(config.limits()).isEqualTo(LimitsConfig.DEFAULTS);
+        assertThat(config.admin().http()).isEqualTo(AdminHttpConfig.of("127.0.0.1", 9930));
+        assertThat(config.withAdmin(new AdminConfig(AdminHttpConfig.of("127.0.0.1", 0))).admin().http().port()).isZero();
         assertThat(main.isDefault()).isTrue();
         assertThat(main.tls()).isEqualTo(BackendTlsConfig.of(TlsMode.PREFER));
         assertThat(config.withListeners(ListenerConfig.of("0.0.0.0", 0)).listeners())
@@ -75,6 +77,8 @@ class MemogateConfigTest {
                 .hasMessageEndingWith("limits.shutdownTimeout must not be negative, was -1s");
         assertThatThrownBy(() -> MemogateConfig.of())
                 .hasMessageEndingWith("backends must name at least one backend");
+        assertThatThrownBy(() -> MemogateConfig.of(main).withAdmin(new AdminConfig(AdminHttpConfig.of("127.0.0.1", 65536))))
+                .hasMessageEndingWith("admin.http.port must be in 0..65535, was 65536");
     }
 
     @Test

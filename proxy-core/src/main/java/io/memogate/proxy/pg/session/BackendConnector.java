@@ -21,6 +21,7 @@ import io.netty.util.concurrent.Future;
 import io.netty.util.concurrent.Promise;
 import java.io.IOException;
 import java.time.Duration;
+import java.util.concurrent.atomic.AtomicInteger;
 
 /**
  * Opens a session's backend connection on the client's event loop (both legs on one thread: no locks,
@@ -38,6 +39,8 @@ public final class BackendConnector {
     private final Transport transport;
     private final Duration connectTimeout;
     private final int maxBackendFrameBytes;
+    /** Sockets to servers now open, from TCP connect to close, whatever became of them in between. */
+    private final AtomicInteger open = new AtomicInteger();
 
     public BackendConnector(Transport transport, Duration connectTimeout, int maxBackendFrameBytes) {
         this.transport = transport;
@@ -68,6 +71,8 @@ public final class BackendConnector {
                 return;
             }
             Channel channel = connected.channel();
+            open.incrementAndGet();
+            channel.closeFuture().addListener(closed -> open.decrementAndGet());
             if (target.tlsMode() == TlsMode.DISABLE) {
                 frame(channel, backendHandler);
                 ready.trySuccess(channel);
@@ -80,6 +85,11 @@ public final class BackendConnector {
             }
         });
         return ready;
+    }
+
+    /** Server connections this connector opened that are not closed yet (a metric). */
+    public int openConnections() {
+        return open.get();
     }
 
     private void frame(Channel channel, ChannelHandler backendHandler) {

@@ -1,0 +1,73 @@
+package io.memogate.proxy.metrics;
+
+import io.memogate.estimator.CompileEstimate;
+import io.memogate.estimator.CompileEstimator;
+import io.micrometer.core.instrument.DistributionSummary;
+import io.micrometer.core.instrument.FunctionCounter;
+import io.micrometer.core.instrument.MeterRegistry;
+import io.micrometer.core.instrument.binder.BaseUnits;
+import io.micrometer.core.instrument.binder.MeterBinder;
+import java.util.List;
+import java.util.Objects;
+import java.util.concurrent.CopyOnWriteArrayList;
+
+/**
+ * The estimator's meters: cache hits and misses and lexical fallbacks, read from
+ * {@link CompileEstimator#statistics()} at scrape time (the estimator library knows nothing of
+ * Micrometer), and the distribution of estimates, which the admission code records through
+ * {@link #recorder()} since only it knows which estimates were admitted on.
+ */
+public final class EstimatorMeters implements MeterBinder {
+
+    private static final long KIB = 1024;
+    private static final long MIB = 1024 * KIB;
+    private static final long GIB = 1024 * MIB;
+
+    /**
+     * Powers of 4 from 64 KiB, about the fixed cost of any join planning, to 16 GiB, beyond which a
+     * server is lost anyway; docs/DESIGN.md measured 26 MB for a 12-table star and 5.3 GB for a
+     * 14-table clique. Ten buckets keep the histogram cheap to scrape.
+     */
+    private static final double[] ESTIMATE_BUCKETS = {64 * KIB, 256 * KIB, MIB, 4 * MIB, 16 * MIB, 64 * MIB,
+            256 * MIB, GIB, 4 * GIB, 16 * GIB};
+
+    private final CompileEstimator estimator;
+    /** One per registry bound to (usually one, the composite); the recorder feeds them all. */
+    private final List<DistributionSummary> estimates = new CopyOnWriteArrayList<>();
+
+    public EstimatorMeters(CompileEstimator estimator) {
+        this.estimator = Objects.requireNonNull(estimator, "estimator");
+    }
+
+    @Override
+    public void bindTo(MeterRegistry registry) {
+        FunctionCounter.builder(Names.ESTIMATOR_CACHE_HITS, estimator, e -> e.statistics().cacheHits())
+                .description("Statements whose compile-memory estimate came from the estimator's cache")
+                .register(registry);
+        FunctionCounter.builder(Names.ESTIMATOR_CACHE_MISSES, estimator, e -> e.statistics().cacheMisses())
+                .description("Statements the estimator had to estimate (not in its cache)")
+                .register(registry);
+        FunctionCounter.builder(Names.ESTIMATOR_FALLBACK, estimator, e -> e.statistics().lexicalFallbacks())
+                .description("Estimates computed from the token stream because Calcite could not read the statement")
+                .register(registry);
+        estimates.add(DistributionSummary.builder(Names.ESTIMATE)
+                .description("Compile-memory estimates of statements sent to admission")
+                .baseUnit(BaseUnits.BYTES)
+                .serviceLevelObjectives(ESTIMATE_BUCKETS)
+                .register(registry));
+    }
+
+    /** Records into {@code memogate_estimate_bytes}; records nothing until this binder is bound. */
+    public EstimateRecorder recorder() {
+        return this::record;
+    }
+
+    private void record(CompileEstimate estimate) {
+        if (estimate.bypass()) {
+            return;
+        }
+        for (DistributionSummary summary : estimates) {
+            summary.record(estimate.estimatedBytes());
+        }
+    }
+}

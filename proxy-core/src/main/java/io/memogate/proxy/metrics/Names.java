@@ -1,0 +1,74 @@
+package io.memogate.proxy.metrics;
+
+/**
+ * Every meter name Memogate registers, and the tags they carry, in one place: dashboards and alerts are
+ * written against these, so a rename is a breaking change and should be visible in one diff.
+ *
+ * <p>Names are Micrometer's dotted form; the Prometheus registry snake-cases them, appends the base unit
+ * unless the name already ends in it, and appends {@code _total} to counters. The Prometheus name each
+ * constant must come out as is in its comment, with the meter type and base unit that produce it; bind
+ * them that way ({@code NamesTest} renders the whole list). Counts of statements carry no base unit:
+ * the unit would be appended ({@code memogate_gateway_admitted_statements_total}) and the product's
+ * names are fixed. Everything with a physical unit (bytes, seconds, connections) declares it.
+ */
+public final class Names {
+
+    private Names() {
+    }
+
+    // ---- tags ------------------------------------------------------------------------------------
+
+    /** The gateway tier: {@code small}, {@code medium}, {@code large}. */
+    public static final String TIER = "tier";
+    /** Why a statement was rejected, e.g. {@code timeout}, {@code queue_full}. */
+    public static final String REASON = "reason";
+
+    // ---- gateways (broker module) ------------------------------------------------------------------
+
+    /** Gauge by {@link #TIER}, no unit: compilations admitted and not yet released. {@code memogate_gateway_active} */
+    public static final String GATEWAY_ACTIVE = "memogate.gateway.active";
+    /** Gauge by {@link #TIER}, no unit: statements queued for the tier. {@code memogate_gateway_waiting} */
+    public static final String GATEWAY_WAITING = "memogate.gateway.waiting";
+    /** Gauge by {@link #TIER}, no unit: concurrent compilations the tier allows. {@code memogate_gateway_limit} */
+    public static final String GATEWAY_LIMIT = "memogate.gateway.limit";
+    /** Gauge by {@link #TIER}, unit bytes: the estimate from which the tier applies. {@code memogate_gateway_threshold_bytes} */
+    public static final String GATEWAY_THRESHOLD = "memogate.gateway.threshold";
+    /** Counter by {@link #TIER}, no unit. {@code memogate_gateway_admitted_total} */
+    public static final String GATEWAY_ADMITTED = "memogate.gateway.admitted";
+    /** Counter by {@link #TIER}, no unit: waits that ran out. {@code memogate_gateway_timeouts_total} */
+    public static final String GATEWAY_TIMEOUTS = "memogate.gateway.timeouts";
+    /** Counter by {@link #TIER} and {@link #REASON}, no unit. {@code memogate_gateway_rejected_total} */
+    public static final String GATEWAY_REJECTED = "memogate.gateway.rejected";
+    /**
+     * Timer by {@link #TIER} with a percentile histogram: time queued before admission.
+     * {@code memogate_gateway_wait_seconds} (_bucket, _count, _sum)
+     */
+    public static final String GATEWAY_WAIT = "memogate.gateway.wait";
+
+    // ---- estimator -------------------------------------------------------------------------------
+
+    /** Distribution summary, unit bytes: estimates of statements sent to admission. {@code memogate_estimate_bytes} */
+    public static final String ESTIMATE = "memogate.estimate";
+    /** Function counter, no unit. {@code memogate_estimator_cache_hits_total} */
+    public static final String ESTIMATOR_CACHE_HITS = "memogate.estimator.cache.hits";
+    /** Function counter, no unit. {@code memogate_estimator_cache_misses_total} */
+    public static final String ESTIMATOR_CACHE_MISSES = "memogate.estimator.cache.misses";
+    /** Function counter, no unit: estimates read off the tokens. {@code memogate_estimator_fallback_total} */
+    public static final String ESTIMATOR_FALLBACK = "memogate.estimator.fallback";
+
+    // ---- broker (broker module) --------------------------------------------------------------------
+
+    /** Gauge, unit bytes: the compile-memory target the gateways divide. {@code memogate_broker_target_bytes} */
+    public static final String BROKER_TARGET = "memogate.broker.target";
+    /** Time gauge (seconds): age of the memory snapshot in use. {@code memogate_broker_snapshot_age_seconds} */
+    public static final String BROKER_SNAPSHOT_AGE = "memogate.broker.snapshot.age";
+    /** Counter, no unit. {@code memogate_broker_probe_failures_total} */
+    public static final String BROKER_PROBE_FAILURES = "memogate.broker.probe.failures";
+
+    // ---- proxy -----------------------------------------------------------------------------------
+
+    /** Gauge, unit connections: client sessions open. {@code memogate_client_connections} */
+    public static final String CLIENT_CONNECTIONS = "memogate.client.connections";
+    /** Gauge, unit connections: backend server connections open. {@code memogate_server_connections} */
+    public static final String SERVER_CONNECTIONS = "memogate.server.connections";
+}

@@ -1,0 +1,62 @@
+package io.memogate.proxy.metrics;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import io.memogate.estimator.CompileEstimate;
+import io.memogate.estimator.CompileEstimator;
+import io.memogate.estimator.planner.PlannerSettings;
+import io.micrometer.prometheusmetrics.PrometheusConfig;
+import io.micrometer.prometheusmetrics.PrometheusMeterRegistry;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.Test;
+
+/** The estimator's meters on a Prometheus scrape, after statements an operator could have sent. */
+class EstimatorMetersTest {
+
+    private static final String STAR = "SELECT * FROM f JOIN d1 ON f.a = d1.id JOIN d2 ON f.b = d2.id WHERE f.x = 1";
+    private static final String UNPARSEABLE = "WITH d AS (DELETE FROM x RETURNING *) SELECT * FROM a, b, c WHERE a.x = b.x";
+
+    private final PrometheusMeterRegistry registry = new PrometheusMeterRegistry(PrometheusConfig.DEFAULT);
+    private final CompileEstimator estimator = new CompileEstimator();
+    private final EstimatorMeters meters = new EstimatorMeters(estimator);
+
+    @AfterEach
+    void close() {
+        registry.close();
+    }
+
+    @Test
+    void cacheHitsMissesAndFallbacks() {
+        meters.bindTo(registry);
+        estimator.estimate(STAR, PlannerSettings.DEFAULTS);
+        estimator.estimate(STAR.replace("f.x = 1", "f.x = 42"), PlannerSettings.DEFAULTS);
+        estimator.estimate(UNPARSEABLE, PlannerSettings.DEFAULTS);
+
+        PrometheusText scrape = new PrometheusText(registry.scrape());
+
+        assertThat(scrape.value("memogate_estimator_cache_hits_total")).contains(1.0);
+        assertThat(scrape.value("memogate_estimator_cache_misses_total")).contains(2.0);
+        assertThat(scrape.value("memogate_estimator_fallback_total")).contains(1.0);
+        assertThat(scrape.help("memogate_estimator_fallback_total")).hasValueSatisfying(help -> assertThat(help).contains("Calcite"));
+    }
+
+    @Test
+    void estimatesRecordedInBytesBucketsSkippingBypasses() {
+        EstimateRecorder recorder = meters.recorder();
+        CompileEstimate star = estimator.estimate(STAR, PlannerSettings.DEFAULTS);
+        recorder.record(star); // before binding: nowhere, and no failure
+        meters.bindTo(registry);
+
+        recorder.record(star);
+        recorder.record(estimator.estimate("SELECT 1", PlannerSettings.DEFAULTS));
+
+        PrometheusText scrape = new PrometheusText(registry.scrape());
+        // A 3-table star is about the fixed cost of join planning: the first bucket, "trivial".
+        assertThat(star.estimatedBytes()).isBetween(16L * 1024, 64L * 1024);
+        assertThat(scrape.value("memogate_estimate_bytes_count")).contains(1.0);
+        assertThat(scrape.value("memogate_estimate_bytes_sum")).contains((double) star.estimatedBytes());
+        assertThat(scrape.value("memogate_estimate_bytes_bucket{le=\"65536.0\"}")).contains(1.0);
+        assertThat(scrape.value("memogate_estimate_bytes_bucket{le=\"1.6777216E7\"}")).contains(1.0);
+        assertThat(scrape.value("memogate_estimate_bytes_bucket{le=\"+Inf\"}")).contains(1.0);
+    }
+}
