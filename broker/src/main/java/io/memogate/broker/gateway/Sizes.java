@@ -3,7 +3,7 @@ package io.memogate.broker.gateway;
 import java.util.Locale;
 
 /** Human-readable figures for messages, in PostgreSQL's own style (pg_size_pretty, 1 kB = 1024 bytes). */
-final class Sizes {
+public final class Sizes {
 
     private static final String[] UNITS = {"kB", "MB", "GB", "TB", "PB"};
 
@@ -11,7 +11,7 @@ final class Sizes {
     }
 
     /** "612 MB": like pg_size_pretty, a unit is kept while the figure is below 10240 of it. */
-    static String bytes(long bytes) {
+    public static String bytes(long bytes) {
         if (Math.abs(bytes) < 10 * 1024) {
             return bytes + " bytes";
         }
@@ -25,7 +25,7 @@ final class Sizes {
     }
 
     /** "300.0 s". */
-    static String seconds(long nanos) {
+    public static String seconds(long nanos) {
         return String.format(Locale.ROOT, "%.1f s", nanos / 1e9);
     }
 }
