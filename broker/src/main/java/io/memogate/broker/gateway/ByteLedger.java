@@ -1,7 +1,5 @@
 package io.memogate.broker.gateway;
 
-import java.util.HashMap;
-
 /**
  * The byte budget: what every server connection holds (DESIGN.md, "sticky" compile memory).
  *
@@ -35,7 +33,7 @@ final class ByteLedger {
         }
     }
 
-    private final HashMap<Long, Connection> connections = new HashMap<>();
+    private final ConnectionTable connections = new ConnectionTable();
     private long target;
     private long total;
     private long inFlightBytes;
@@ -71,11 +69,7 @@ final class ByteLedger {
 
     /** Puts an admitted statement in flight and returns the entry its release must settle. */
     Connection charge(long connection, long estimate) {
-        Connection c = connections.get(connection);
-        if (c == null) {
-            c = new Connection(connection);
-            connections.put(connection, c);
-        }
+        Connection c = connections.getOrCreate(connection);
         total -= c.counted();
         c.inFlight += estimate;
         c.statements++;
@@ -104,11 +98,7 @@ final class ByteLedger {
 
     /** A measurement (RssAnon, Pss) replaces the estimate-based figure; it may be smaller. */
     void retained(long connection, long bytes) {
-        Connection c = connections.get(connection);
-        if (c == null) {
-            c = new Connection(connection);
-            connections.put(connection, c);
-        }
+        Connection c = connections.getOrCreate(connection);
         total -= c.counted();
         c.retained = bytes;
         total += c.counted();
@@ -139,7 +129,7 @@ final class ByteLedger {
         long sumCounted = 0;
         long sumInFlight = 0;
         int sumStatements = 0;
-        for (Connection c : connections.values()) {
+        for (Connection c : connections.entries()) {
             if (c.closed || c.retained < 0 || c.inFlight < 0 || c.statements < 0) {
                 throw new IllegalStateException("ledger: bad entry for connection " + c.id + ": retained "
                         + c.retained + ", in flight " + c.inFlight + " in " + c.statements + " statements");
