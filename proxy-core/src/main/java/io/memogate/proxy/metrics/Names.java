@@ -45,6 +45,11 @@ public final class Names {
      */
     public static final String GATEWAY_WAIT = "memogate.gateway.wait";
 
+    /** Gauge, unit bytes: what the byte budget's ledger holds (retained + in flight). {@code memogate_budget_used_bytes} */
+    public static final String BUDGET_USED = "memogate.budget.used";
+    /** Gauge, no unit: statements holding their tiers and waiting for the byte budget. {@code memogate_budget_waiting} */
+    public static final String BUDGET_WAITING = "memogate.budget.waiting";
+
     // ---- estimator -------------------------------------------------------------------------------
 
     /** Distribution summary, unit bytes: estimates of statements sent to admission. {@code memogate_estimate_bytes} */
@@ -64,6 +69,11 @@ public final class Names {
     public static final String BROKER_SNAPSHOT_AGE = "memogate.broker.snapshot.age";
     /** Counter, no unit. {@code memogate_broker_probe_failures_total} */
     public static final String BROKER_PROBE_FAILURES = "memogate.broker.probe.failures";
+
+    /** Gauge by {@link #MODE}, no unit: 1 for the broker's current mode, 0 for the others. {@code memogate_broker_mode} */
+    public static final String BROKER_MODE = "memogate.broker.mode";
+    /** The broker's mode: {@code live}, {@code stale}, {@code static}. */
+    public static final String MODE = "mode";
 
     // ---- proxy -----------------------------------------------------------------------------------
 

@@ -204,9 +204,7 @@ public final class PgSession implements CancelRegistry.Cancellable {
     }
 
     private void admitThenForward(ByteBuf frame, String sql, AdmissionPoint point) {
-        if (point == AdmissionPoint.SIMPLE_QUERY) {
-            settings.sent(sql, transactionStatus != TransactionStatus.IDLE);
-        }
+        settings.sent(sql, transactionStatus != TransactionStatus.IDLE);
         // The server plans nothing in a failed transaction (25P02) or while skipping to Sync: no gate.
         if (transactionStatus == TransactionStatus.FAILED || skippingToSync) {
             forwardAdmitted(frame, point, AdmittedStatement.UNGATED);

@@ -1,0 +1,254 @@
+package io.memogate.proxy.it;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
+import io.memogate.broker.gateway.GatewaySettings;
+import io.memogate.broker.gateway.Tier;
+import io.memogate.broker.gateway.TierSettings;
+import io.memogate.proxy.admission.AdmissionControl;
+import io.memogate.proxy.embedded.EmbeddedPostgres;
+import io.memogate.proxy.embedded.EmbeddedPostgresExtension;
+import io.memogate.proxy.metrics.GatewayMeters;
+import io.micrometer.core.instrument.Gauge;
+import io.micrometer.core.instrument.Timer;
+import io.micrometer.core.instrument.simple.SimpleMeterRegistry;
+import java.sql.Connection;
+import java.sql.ResultSet;
+import java.sql.SQLException;
+import java.sql.Statement;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Optional;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
+import java.util.concurrent.Future;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicBoolean;
+import java.util.concurrent.atomic.AtomicInteger;
+import java.util.function.BooleanSupplier;
+import java.util.stream.Collectors;
+import java.util.stream.IntStream;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.ExtendWith;
+
+/**
+ * The proxy with its real estimator and gateways in front of PostgreSQL 18, planning star joins that
+ * need over a hundred megabytes each: they queue in the gateways instead of compiling all at once,
+ * every one finishes, a queued one can be cancelled, and one that waits too long is refused with
+ * 53000 leaving its transaction failed, exactly as PostgreSQL would.
+ */
+@ExtendWith(EmbeddedPostgresExtension.class)
+class AdmissionIT {
+
+    private static final String DATABASE = "admission";
+    private static final int ARMS = 15;
+    private static final String WIDE = "set join_collapse_limit = 20; set from_collapse_limit = 20; set geqo_threshold = 20";
+
+    private final SimpleMeterRegistry registry = new SimpleMeterRegistry();
+    private final GatewayMeters meters = new GatewayMeters();
+    /** Not the common pool: on two cores it has one thread, which a blocking client would take. */
+    private final ExecutorService threads = Executors.newCachedThreadPool();
+    private AdmissionControl control;
+
+    @BeforeEach
+    void schema(EmbeddedPostgres pg) throws SQLException {
+        try (Connection connection = pg.connect("postgres"); Statement statement = connection.createStatement();
+                ResultSet exists = statement.executeQuery("select 1 from pg_database where datname = '" + DATABASE + "'")) {
+            if (exists.next()) {
+                return;
+            }
+        }
+        pg.createDatabase(DATABASE, "memogate");
+        List<String> ddl = new ArrayList<>();
+        for (int i = 0; i <= ARMS; i++) {
+            // t0 is the star's centre with a distinct column per arm: arms on one column would form one
+            // equivalence class, which PostgreSQL plans as a clique.
+            ddl.add("create table t" + i + " (a int, "
+                    + IntStream.rangeClosed(1, ARMS).mapToObj(k -> "k" + k + " int").collect(Collectors.joining(", ")) + ")");
+        }
+        ddl.add("analyze");
+        pg.execute(DATABASE, ddl.toArray(String[]::new));
+    }
+
+    @AfterEach
+    void stop() {
+        threads.shutdownNow();
+        if (control != null) {
+            control.close();
+        }
+    }
+
+    private ProxyFixture proxy(EmbeddedPostgres pg, GatewaySettings settings, long targetBytes) throws InterruptedException {
+        control = new AdmissionControl(settings, targetBytes, Optional.empty(), Duration.ofSeconds(1), meters, e -> { });
+        meters.gateways(control.gateways());
+        meters.bindTo(registry);
+        return ProxyFixture.to(pg.host(), pg.port()).admission(control.hook()).admissionSupport(control.support()).start();
+    }
+
+    /** A star join of {@code tables} tables: about 125 MB of planner memory for 14 with wide settings. */
+    static String star(int tables, String tag) {
+        StringBuilder sql = new StringBuilder("select count(*) /* " + tag + " */ from t0");
+        for (int i = 1; i < tables; i++) {
+            sql.append(" join t").append(i).append(" on t0.k").append(i).append(" = t").append(i).append(".a");
+        }
+        return sql.toString();
+    }
+
+    @Test
+    void twelveSessionsPlanningStarJoinsQueueAndAllFinish(EmbeddedPostgres pg) throws Exception {
+        // Fractions low enough that a 14-table star (about 125 MB) needs LARGE: t1 = t2 = 102 MB at most.
+        GatewaySettings settings = GatewaySettings.defaults(2)
+                .with(Tier.SMALL, GatewaySettings.defaults(2).small().withFraction(0.05))
+                .with(Tier.MEDIUM, GatewaySettings.defaults(2).medium().withFraction(0.05));
+        int sessions = 12;
+        try (ProxyFixture proxy = proxy(pg, settings, 2L << 30)) {
+            Gauge largeActive = registry.get("memogate.gateway.active").tag("tier", "large").gauge();
+            Gauge largeWaiting = registry.get("memogate.gateway.waiting").tag("tier", "large").gauge();
+            AtomicInteger largestLargeActive = new AtomicInteger();
+            AtomicInteger mostLargeWaiting = new AtomicInteger();
+            AtomicBoolean sampling = new AtomicBoolean(true);
+            CompletableFuture<Void> sampler = CompletableFuture.runAsync(() -> {
+                while (sampling.get()) {
+                    largestLargeActive.accumulateAndGet((int) largeActive.value(), Math::max);
+                    mostLargeWaiting.accumulateAndGet((int) largeWaiting.value(), Math::max);
+                    try {
+                        Thread.sleep(1);
+                    } catch (InterruptedException e) {
+                        return;
+                    }
+                }
+            }, threads);
+            ExecutorService clients = Executors.newFixedThreadPool(sessions);
+            try {
+                List<Future<Long>> results = new ArrayList<>();
+                for (int i = 0; i < sessions; i++) {
+                    String tag = "session " + i;
+                    results.add(clients.submit(() -> {
+                        try (Connection connection = proxy.connect(DATABASE, "memogate", "memogate");
+                                Statement statement = connection.createStatement()) {
+                            statement.execute(WIDE);
+                            try (ResultSet rows = statement.executeQuery(star(14, tag))) {
+                                rows.next();
+                                return rows.getLong(1);
+                            }
+                        }
+                    }));
+                }
+                for (Future<Long> result : results) {
+                    assertThat(result.get(5, TimeUnit.MINUTES)).as("every session's star join finished").isZero();
+                }
+            } finally {
+                clients.shutdownNow();
+                sampling.set(false);
+                sampler.get(10, TimeUnit.SECONDS);
+            }
+            assertThat(largestLargeActive.get()).as("LARGE never above its limit of 1").isBetween(1, 1);
+            Timer largeWaits = registry.get("memogate.gateway.wait").tag("tier", "large").timer();
+            assertThat(mostLargeWaiting.get() > 0 || largeWaits.max(TimeUnit.NANOSECONDS) > 0)
+                    .as("statements waited for LARGE").isTrue();
+            assertThat(control.gateways().state(Tier.LARGE).admittedTotal()).as("all twelve went through LARGE")
+                    .isEqualTo(sessions);
+            assertThat(control.gateways().ledger().inFlightBytes()).as("everything released").isZero();
+        }
+    }
+
+    /** One slot in every tier, and statements held until ReadyForQuery by a second statement that sleeps. */
+    private static GatewaySettings oneAtATime(Duration timeout) {
+        TierSettings one = new TierSettings(1, 0.25, 10, timeout);
+        return GatewaySettings.defaults(1).with(Tier.SMALL, one).with(Tier.MEDIUM, one.withFraction(0.5))
+                .with(Tier.LARGE, one.withFraction(1.0));
+    }
+
+    @Test
+    void aQueuedStatementCancelledIsAnswered57014WhileTheOtherStillCompilesAndItsConnectionGoesOn(EmbeddedPostgres pg)
+            throws Exception {
+        try (ProxyFixture proxy = proxy(pg, oneAtATime(Duration.ofMinutes(5)), 2L << 30);
+                Connection first = proxy.connect(DATABASE, "memogate", "memogate");
+                Connection second = proxy.connect(DATABASE, "memogate", "memogate");
+                Statement holder = first.createStatement(); Statement queued = second.createStatement()) {
+            holder.execute(WIDE);
+            queued.execute(WIDE);
+            // A multi-statement query keeps its permits until ReadyForQuery: here, for the sleep.
+            CompletableFuture<Void> holding = CompletableFuture.runAsync(() -> {
+                try {
+                    holder.execute(star(12, "holder") + "; select pg_sleep(4)");
+                } catch (SQLException e) {
+                    throw new IllegalStateException(e);
+                }
+            }, threads);
+            await(() -> control.gateways().state(Tier.SMALL).active() == 1);
+            CompletableFuture<Void> canceller = CompletableFuture.runAsync(() -> {
+                try {
+                    await(() -> !control.gateways().waiting().isEmpty());
+                    queued.cancel();
+                } catch (Exception e) {
+                    throw new IllegalStateException(e);
+                }
+            }, threads);
+            assertThatThrownBy(() -> queued.executeQuery(star(12, "queued")))
+                    .isInstanceOf(SQLException.class).extracting(e -> ((SQLException) e).getSQLState()).isEqualTo("57014");
+            canceller.get(30, TimeUnit.SECONDS);
+            assertThat(holding).as("answered while the first statement still holds the gateway").isNotDone();
+            assertThat(control.gateways().waiting()).as("the queue is empty again").isEmpty();
+            holding.get(60, TimeUnit.SECONDS);
+            try (ResultSet rows = queued.executeQuery(star(12, "after the cancel"))) {
+                rows.next();
+                assertThat(rows.getLong(1)).isZero();
+            }
+        }
+    }
+
+    @Test
+    void aStatementThatWaitsTooLongInsideBeginIs53000AndCommitAnswersRollback(EmbeddedPostgres pg) throws Exception {
+        pg.execute(DATABASE, "create table if not exists timed_out (id int)", "truncate timed_out",
+                "grant all on timed_out to memogate");
+        try (ProxyFixture proxy = proxy(pg, oneAtATime(Duration.ofMillis(300)), 2L << 30);
+                Connection first = proxy.connect(DATABASE, "memogate", "memogate");
+                Connection second = proxy.connect(DATABASE, "memogate", "memogate");
+                Statement holder = first.createStatement(); Statement waiting = second.createStatement()) {
+            holder.execute(WIDE);
+            waiting.execute(WIDE);
+            CompletableFuture<Void> holding = CompletableFuture.runAsync(() -> {
+                try {
+                    holder.execute(star(12, "holder") + "; select pg_sleep(3)");
+                } catch (SQLException e) {
+                    throw new IllegalStateException(e);
+                }
+            }, threads);
+            await(() -> control.gateways().state(Tier.SMALL).active() == 1);
+            waiting.execute("begin");
+            waiting.execute("insert into timed_out values (1)");
+            assertThatThrownBy(() -> waiting.executeQuery(star(12, "waits too long")))
+                    .isInstanceOf(SQLException.class)
+                    .satisfies(e -> {
+                        assertThat(((SQLException) e).getSQLState()).isEqualTo("53000");
+                        assertThat(e.getMessage()).contains("gateway").contains("waited").contains("estimate");
+                    });
+            assertThatThrownBy(() -> waiting.execute("select 1")).isInstanceOf(SQLException.class)
+                    .extracting(e -> ((SQLException) e).getSQLState()).isEqualTo("25P02");
+            waiting.execute("commit");
+            try (ResultSet rows = waiting.executeQuery("select count(*) from timed_out")) {
+                rows.next();
+                assertThat(rows.getInt(1)).as("the failed transaction committed nothing").isZero();
+            }
+            holding.get(60, TimeUnit.SECONDS);
+            assertThat(registry.get("memogate.gateway.timeouts").tag("tier", "small").functionCounter().count())
+                    .isEqualTo(1);
+        }
+    }
+
+    private static void await(BooleanSupplier condition) throws InterruptedException {
+        long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(30);
+        while (!condition.getAsBoolean()) {
+            if (System.nanoTime() > deadline) {
+                throw new AssertionError("condition not reached within 30 s");
+            }
+            Thread.sleep(5);
+        }
+    }
+}
