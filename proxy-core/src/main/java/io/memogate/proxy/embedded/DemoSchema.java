@@ -17,6 +17,9 @@ public final class DemoSchema {
     public static final String DATABASE = "demo";
     public static final String OWNER = "memogate";
     public static final String OWNER_PASSWORD = "memogate";
+    /** The broker's own monitoring login (pg_monitor): it never shares the applications' credentials. */
+    public static final String MONITOR = "memogate_monitor";
+    public static final String MONITOR_PASSWORD = "memogate_monitor";
 
     private final EmbeddedPostgres server;
 
@@ -25,12 +28,17 @@ public final class DemoSchema {
     }
 
     /**
-     * Creates the owner (unless it exists) and the database, then loads the schema as the owner so it
-     * owns every table. Runs in one transaction: a failure leaves an empty database, not half a schema.
+     * Creates the owner and the monitoring role (unless they exist) and the database, then loads the
+     * schema as the owner so it owns every table. Runs in one transaction: a failure leaves an empty
+     * database, not half a schema.
      */
     public void load() throws SQLException {
         if (!roleExists(OWNER)) {
             server.createUser(OWNER, OWNER_PASSWORD, PasswordKind.SCRAM);
+        }
+        if (!roleExists(MONITOR)) {
+            server.createUser(MONITOR, MONITOR_PASSWORD, PasswordKind.SCRAM);
+            server.execute("postgres", "GRANT pg_monitor TO " + MONITOR);
         }
         server.createDatabase(DATABASE, OWNER);
         try (Connection connection = server.connect(DATABASE, OWNER, OWNER_PASSWORD)) {

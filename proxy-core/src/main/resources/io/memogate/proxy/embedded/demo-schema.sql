@@ -402,9 +402,35 @@ CREATE INDEX customer_city_idx ON customer (city_id);
 CREATE INDEX product_brand_idx ON product (brand_id);
 CREATE INDEX product_category_idx ON product (category_id);
 
+-- Planner lab: a hub with one key column per arm, and 19 empty arms. A star join of the hub and n-1 arms
+-- is the shape whose planner memory DESIGN.md measured (26 MB for 12 tables, 615 MB for 16 with the collapse
+-- limits raised); docs/examples/star16.sql is one. Each arm joins its own hub column: arms joined on one
+-- column would form a single equivalence class, which PostgreSQL plans as a clique.
+CREATE TABLE lab_hub (k1 integer, k2 integer, k3 integer, k4 integer, k5 integer, k6 integer, k7 integer, k8 integer, k9 integer, k10 integer, k11 integer, k12 integer, k13 integer, k14 integer, k15 integer, k16 integer, k17 integer, k18 integer, k19 integer);
+CREATE TABLE lab_arm1 (id integer PRIMARY KEY, label text);
+CREATE TABLE lab_arm2 (id integer PRIMARY KEY, label text);
+CREATE TABLE lab_arm3 (id integer PRIMARY KEY, label text);
+CREATE TABLE lab_arm4 (id integer PRIMARY KEY, label text);
+CREATE TABLE lab_arm5 (id integer PRIMARY KEY, label text);
+CREATE TABLE lab_arm6 (id integer PRIMARY KEY, label text);
+CREATE TABLE lab_arm7 (id integer PRIMARY KEY, label text);
+CREATE TABLE lab_arm8 (id integer PRIMARY KEY, label text);
+CREATE TABLE lab_arm9 (id integer PRIMARY KEY, label text);
+CREATE TABLE lab_arm10 (id integer PRIMARY KEY, label text);
+CREATE TABLE lab_arm11 (id integer PRIMARY KEY, label text);
+CREATE TABLE lab_arm12 (id integer PRIMARY KEY, label text);
+CREATE TABLE lab_arm13 (id integer PRIMARY KEY, label text);
+CREATE TABLE lab_arm14 (id integer PRIMARY KEY, label text);
+CREATE TABLE lab_arm15 (id integer PRIMARY KEY, label text);
+CREATE TABLE lab_arm16 (id integer PRIMARY KEY, label text);
+CREATE TABLE lab_arm17 (id integer PRIMARY KEY, label text);
+CREATE TABLE lab_arm18 (id integer PRIMARY KEY, label text);
+CREATE TABLE lab_arm19 (id integer PRIMARY KEY, label text);
+
 -- Statistics for the planner, named table by table: a bare ANALYZE would also visit the shared system
 -- catalogs, which only a superuser may analyze, and warn about each.
 ANALYZE country, region, city, currency, fiscal_period, date_dim, day_part, time_of_day,
         customer_segment, loyalty_tier, income_band, customer, manufacturer, brand, department, category,
         supplier, product, store_format, store, job_title, employee, promotion_type, promotion, channel,
-        carrier, shipping_mode, payment_provider, payment_method, warehouse, sales;
+        carrier, shipping_mode, payment_provider, payment_method, warehouse, sales, lab_hub,
+        lab_arm1, lab_arm2, lab_arm3, lab_arm4, lab_arm5, lab_arm6, lab_arm7, lab_arm8, lab_arm9, lab_arm10, lab_arm11, lab_arm12, lab_arm13, lab_arm14, lab_arm15, lab_arm16, lab_arm17, lab_arm18, lab_arm19;
