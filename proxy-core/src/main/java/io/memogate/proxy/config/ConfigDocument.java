@@ -21,6 +21,8 @@ final class ConfigDocument {
     List<Backend> backends;
     Limits limits;
     Admin admin;
+    Admission admission;
+    Broker broker;
 
     static final class Listener {
         String host;
@@ -64,5 +66,51 @@ final class ConfigDocument {
         String host;
         String port;
         String enabled;
+    }
+
+    static final class Admission {
+        String enabled;
+        String waitNotice;
+        String cpus;
+        String staticThreshold;
+        Tiers tiers;
+    }
+
+    static final class Tiers {
+        Tier small;
+        Tier medium;
+        LargeTier large;
+    }
+
+    static final class Tier {
+        String limit;
+        String fraction;
+        String maxQueue;
+        String timeout;
+    }
+
+    /** No fraction: a statement that holds LARGE needs nothing further, so "large.fraction" is an unknown key. */
+    static final class LargeTier {
+        String limit;
+        String maxQueue;
+        String timeout;
+    }
+
+    static final class Broker {
+        Monitor monitor;
+        String interval;
+        String gracePeriod;
+        String compileShare;
+        String hostMemory;
+        String coLocated;
+        String staticTarget;
+        String minimumTarget;
+    }
+
+    static final class Monitor {
+        String user;
+        String password;
+        String database;
+        String backend;
     }
 }

@@ -63,9 +63,13 @@ public final class ConfigLoader {
         List<BackendConfig> backends = converter.backends(document.backends);
         LimitsConfig limits = converter.limits(document.limits);
         AdminConfig admin = converter.admin(document.admin);
+        AdmissionConfig admission = converter.admission(document.admission);
+        BrokerConfig broker = converter.broker(document.broker);
         ConfigValidator.validate(listeners, backends, limits, problems);
         ConfigValidator.validateAdmin(admin, listeners, problems);
+        ConfigValidator.validateAdmission(admission, problems);
+        ConfigValidator.validateBroker(broker, backends, problems);
         problems.throwIfAny(source);
-        return new MemogateConfig(listeners, backends, limits, admin);
+        return new MemogateConfig(listeners, backends, limits, admin, admission, broker);
     }
 }

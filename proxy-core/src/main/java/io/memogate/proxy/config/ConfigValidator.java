@@ -1,5 +1,7 @@
 package io.memogate.proxy.config;
 
+import io.memogate.broker.gateway.GatewaySettings;
+import java.math.BigDecimal;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
@@ -9,6 +11,7 @@ import java.util.List;
 import java.util.Map;
 import java.util.Optional;
 import java.util.regex.Pattern;
+import java.util.stream.Collectors;
 
 /**
  * Every rule a configuration must satisfy, checked on the records so that a configuration built in code
@@ -24,6 +27,11 @@ final class ConfigValidator {
     static final Duration MIN_CONNECT_TIMEOUT = Duration.ofMillis(1);
     /** Linux gives up on an unanswered SYN after about two minutes anyway (tcp_syn_retries = 6). */
     static final Duration MAX_CONNECT_TIMEOUT = Duration.ofHours(1);
+    /**
+     * A poll is several catalog queries on the server being protected; polling faster than this would
+     * add load of its own without seeing a compile storm (which builds over seconds) any sooner.
+     */
+    static final Duration MIN_BROKER_INTERVAL = Duration.ofMillis(10);
 
     private static final Pattern BACKEND_NAME = Pattern.compile("[A-Za-z0-9_.-]+");
 
@@ -187,6 +195,86 @@ final class ConfigValidator {
         }
     }
 
+    /**
+     * The admission section as far as its record can be wrong: the tiers are GatewaySettings', which
+     * checks them when it is built (the loader checks them first, with their paths, see {@link #checkTier}).
+     */
+    static void validateAdmission(AdmissionConfig admission, Problems problems) {
+        checkCpus(problems, "admission.cpus", admission.cpus());
+        if (admission.waitNotice().isNegative()) {
+            problems.add("admission.waitNotice", "admission.waitNotice must not be negative, was "
+                    + Durations.format(admission.waitNotice()));
+        }
+    }
+
+    /**
+     * The broker section, and whether its monitor can reach a server: it watches the backend it names,
+     * else the default backend.
+     */
+    static void validateBroker(BrokerConfig broker, List<BackendConfig> backends, Problems problems) {
+        broker.monitor().ifPresent(monitor -> validateMonitor(monitor, backends, problems));
+        if (broker.interval().compareTo(MIN_BROKER_INTERVAL) < 0) {
+            problems.add("broker.interval", "broker.interval must be at least " + Durations.format(MIN_BROKER_INTERVAL)
+                    + ", was " + Durations.format(broker.interval()));
+        }
+        if (broker.gracePeriod().isNegative()) {
+            problems.add("broker.gracePeriod", "broker.gracePeriod must not be negative, was "
+                    + Durations.format(broker.gracePeriod()));
+        }
+        checkFraction(problems, "broker.compileShare", broker.compileShare());
+        broker.hostMemoryBytes().ifPresent(bytes -> checkPositiveSize(problems, "broker.hostMemory", bytes));
+        boolean sizesPositive = checkPositiveSize(problems, "broker.staticTarget", broker.staticTargetBytes())
+                & checkPositiveSize(problems, "broker.minimumTarget", broker.minimumTargetBytes());
+        if (sizesPositive && broker.minimumTargetBytes() > broker.staticTargetBytes()) {
+            problems.add("broker.minimumTarget", "broker.minimumTarget must not be more than broker.staticTarget ("
+                    + sizeText(broker.staticTargetBytes()) + "), was " + sizeText(broker.minimumTargetBytes()));
+        }
+    }
+
+    private static void validateMonitor(MonitorConfig monitor, List<BackendConfig> backends, Problems problems) {
+        String path = "broker.monitor.";
+        if (monitor.user().isBlank()) {
+            problems.add(path + "user", path + "user is required: the login role the broker monitors with, "
+                    + "granted pg_monitor");
+        }
+        if (monitor.database().isBlank()) {
+            problems.add(path + "database", path + "database must not be empty");
+        }
+        if (backends.isEmpty()) {
+            return; // already reported; naming none of them again would add nothing
+        }
+        String names = backends.stream().map(BackendConfig::name).collect(Collectors.joining(", "));
+        monitor.backend().ifPresentOrElse(name -> {
+            if (backends.stream().noneMatch(b -> b.name().equals(name))) {
+                problems.add(path + "backend", path + "backend must name a configured backend (" + names
+                        + "), was '" + name + "'");
+            }
+        }, () -> {
+            if (backends.stream().noneMatch(BackendConfig::isDefault)) {
+                problems.add(path + "backend", path + "backend is required when no backend is the default: "
+                        + "name the backend whose server the broker watches (" + names + ")");
+            }
+        });
+    }
+
+    /**
+     * One tier of {@code admission.tiers}, checked before GatewaySettings is built from it (which would
+     * throw on the first bad value, naming it without the {@code admission.} prefix).
+     *
+     * @return whether every value is in range
+     */
+    static boolean checkTier(Problems problems, String path, long limit, double fraction, long maxQueue,
+                             Duration timeout) {
+        boolean valid = checkInt(problems, path + ".limit", limit, 1);
+        valid &= checkFraction(problems, path + ".fraction", fraction);
+        valid &= checkInt(problems, path + ".maxQueue", maxQueue, 0);
+        if (timeout.isNegative() || timeout.isZero()) {
+            problems.add(path + ".timeout", path + ".timeout must be positive, was " + Durations.format(timeout));
+            valid = false;
+        }
+        return valid;
+    }
+
     // The range checks take a long so that the loader can report a number too large for an int with
     // the same message before it narrows it.
 
@@ -204,16 +292,56 @@ final class ConfigValidator {
     }
 
     static void checkMaxClientConnections(Problems problems, String path, long connections) {
-        if (connections < 1) {
-            problems.add(path, path + " must be at least 1, was " + connections);
-        } else if (connections > Integer.MAX_VALUE) {
-            problems.add(path, path + " must be at most " + Integer.MAX_VALUE + ", was " + connections);
+        checkInt(problems, path, connections, 1);
+    }
+
+    /** A whole number from {@code min} up to what an int holds. */
+    static boolean checkInt(Problems problems, String path, long value, int min) {
+        if (value < min) {
+            problems.add(path, path + " must be at least " + min + ", was " + value);
+            return false;
         }
+        if (value > Integer.MAX_VALUE) {
+            problems.add(path, path + " must be at most " + Integer.MAX_VALUE + ", was " + value);
+            return false;
+        }
+        return true;
+    }
+
+    static boolean checkCpus(Problems problems, String path, long cpus) {
+        if (cpus < 1 || cpus > GatewaySettings.MAX_CPUS) {
+            problems.add(path, path + " must be in 1.." + GatewaySettings.MAX_CPUS + ", was " + cpus);
+            return false;
+        }
+        return true;
+    }
+
+    /** A share: in (0, 1]. Written so that NaN, possible in code, fails too. */
+    static boolean checkFraction(Problems problems, String path, double fraction) {
+        if (!(fraction > 0 && fraction <= 1)) {
+            problems.add(path, path + " must be in (0, 1], was " + numberText(fraction));
+            return false;
+        }
+        return true;
+    }
+
+    private static boolean checkPositiveSize(Problems problems, String path, long bytes) {
+        if (bytes <= 0) {
+            problems.add(path, path + " must be positive, was " + sizeText(bytes));
+            return false;
+        }
+        return true;
     }
 
     /** A size as the user would write it; a negative one (only possible in code) as a plain number. */
     private static String sizeText(long bytes) {
         return bytes < 0 ? bytes + "B" : ByteSize.ofBytes(bytes).toString();
+    }
+
+    /** A number as the user would write it: "2", "1.5", "0.25", not "2.0". */
+    private static String numberText(double value) {
+        return Double.isFinite(value) ? BigDecimal.valueOf(value).stripTrailingZeros().toPlainString()
+                : String.valueOf(value);
     }
 
     private static void checkFile(Problems problems, String path, Path file) {

@@ -1,5 +1,7 @@
 package io.memogate.proxy.config;
 
+import io.memogate.broker.gateway.GatewaySettings;
+import io.memogate.broker.gateway.TierSettings;
 import java.nio.file.InvalidPathException;
 import java.nio.file.Path;
 import java.time.Duration;
@@ -7,7 +9,9 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.Locale;
 import java.util.Optional;
+import java.util.OptionalLong;
 import java.util.function.Function;
+import java.util.regex.Pattern;
 
 /**
  * Turns the bound {@link ConfigDocument} into records: applies defaults, parses numbers, sizes,
@@ -17,6 +21,8 @@ import java.util.function.Function;
  * used.
  */
 final class DocumentConverter {
+
+    private static final Pattern DECIMAL = Pattern.compile("[+-]?(\\d+\\.?\\d*|\\.\\d+)([eE][+-]?\\d+)?");
 
     private final Path baseDirectory;
     private final Problems problems;
@@ -78,6 +84,76 @@ final class DocumentConverter {
         int port = port("admin.http.port", http.port, AdminHttpConfig.DEFAULT_PORT, 0);
         boolean enabled = parse("admin.http.enabled", http.enabled, DocumentConverter::bool, true);
         return new AdminConfig(new AdminHttpConfig(host, port, enabled));
+    }
+
+    AdmissionConfig admission(ConfigDocument.Admission admission) {
+        if (admission == null) {
+            return AdmissionConfig.DEFAULTS;
+        }
+        String path = "admission.";
+        boolean enabled = parse(path + "enabled", admission.enabled, DocumentConverter::bool, true);
+        Duration waitNotice = parse(path + "waitNotice", admission.waitNotice, Durations::parse,
+                AdmissionConfig.DEFAULT_WAIT_NOTICE);
+        long cpus = whole(path + "cpus", admission.cpus, AdmissionConfig.DEFAULTS.cpus());
+        if (!ConfigValidator.checkCpus(problems, path + "cpus", cpus)) {
+            cpus = AdmissionConfig.DEFAULTS.cpus();
+        }
+        // The tiers' defaults follow cpus: a file that sets only cpus gets limits 4 x cpus, cpus and 1.
+        GatewaySettings defaults = GatewaySettings.defaults((int) cpus);
+        long threshold = parse(path + "staticThreshold", admission.staticThreshold, ByteSize::parse,
+                ByteSize.ofBytes(defaults.staticThresholdBytes())).bytes();
+        ConfigDocument.Tiers tiers = admission.tiers == null ? new ConfigDocument.Tiers() : admission.tiers;
+        ConfigDocument.LargeTier large = tiers.large;
+        return new AdmissionConfig(enabled, waitNotice, (int) cpus, new GatewaySettings(threshold,
+                tier(path + "tiers.small", tiers.small, defaults.small()),
+                tier(path + "tiers.medium", tiers.medium, defaults.medium()),
+                large == null ? defaults.large()
+                        : tier(path + "tiers.large", large.limit, null, large.maxQueue, large.timeout, defaults.large())));
+    }
+
+    BrokerConfig broker(ConfigDocument.Broker broker) {
+        if (broker == null) {
+            return BrokerConfig.DEFAULTS;
+        }
+        String path = "broker.";
+        BrokerConfig defaults = BrokerConfig.DEFAULTS;
+        Optional<MonitorConfig> monitor = Optional.ofNullable(broker.monitor).map(m -> new MonitorConfig(
+                orEmpty(m.user), Optional.ofNullable(m.password),
+                m.database == null ? MonitorConfig.DEFAULT_DATABASE : m.database, Optional.ofNullable(m.backend)));
+        Duration interval = parse(path + "interval", broker.interval, Durations::parse, defaults.interval());
+        Duration gracePeriod = parse(path + "gracePeriod", broker.gracePeriod, Durations::parse,
+                defaults.gracePeriod());
+        double compileShare = parse(path + "compileShare", broker.compileShare, DocumentConverter::decimal,
+                defaults.compileShare());
+        ByteSize hostMemory = parse(path + "hostMemory", broker.hostMemory, ByteSize::parse, null);
+        boolean coLocated = parse(path + "coLocated", broker.coLocated, DocumentConverter::bool, defaults.coLocated());
+        long staticTarget = parse(path + "staticTarget", broker.staticTarget, ByteSize::parse,
+                ByteSize.ofBytes(defaults.staticTargetBytes())).bytes();
+        long minimumTarget = parse(path + "minimumTarget", broker.minimumTarget, ByteSize::parse,
+                ByteSize.ofBytes(defaults.minimumTargetBytes())).bytes();
+        return new BrokerConfig(monitor, interval, gracePeriod, compileShare,
+                hostMemory == null ? OptionalLong.empty() : OptionalLong.of(hostMemory.bytes()), coLocated,
+                staticTarget, minimumTarget);
+    }
+
+    private TierSettings tier(String path, ConfigDocument.Tier doc, TierSettings defaults) {
+        return doc == null ? defaults : tier(path, doc.limit, doc.fraction, doc.maxQueue, doc.timeout, defaults);
+    }
+
+    /**
+     * Each value the file leaves out is the default tier's. Out-of-range values are reported here, with
+     * their path, because GatewaySettings would refuse them; the tier is then replaced by its default.
+     */
+    private TierSettings tier(String path, String limitText, String fractionText, String maxQueueText,
+                              String timeoutText, TierSettings defaults) {
+        long limit = whole(path + ".limit", limitText, defaults.limit());
+        double fraction = parse(path + ".fraction", fractionText, DocumentConverter::decimal, defaults.fraction());
+        long maxQueue = whole(path + ".maxQueue", maxQueueText, defaults.maxQueue());
+        Duration timeout = parse(path + ".timeout", timeoutText, Durations::parse, defaults.timeout());
+        if (!ConfigValidator.checkTier(problems, path, limit, fraction, maxQueue, timeout)) {
+            return defaults;
+        }
+        return new TierSettings((int) limit, fraction, (int) maxQueue, timeout);
     }
 
     private ListenerConfig listener(String path, ConfigDocument.Listener doc) {
@@ -191,6 +267,17 @@ final class DocumentConverter {
             case "false" -> false;
             default -> throw new IllegalArgumentException("must be true or false, was '" + text + "'");
         };
+    }
+
+    /**
+     * A decimal number: {@code 0.25}, {@code .5}, {@code 1}, {@code 2.5e-1}. Not Double.parseDouble's
+     * whole syntax, which also takes "NaN", "Infinity", hex and a trailing d or f.
+     */
+    private static double decimal(String text) {
+        if (!DECIMAL.matcher(text.strip()).matches()) {
+            throw new IllegalArgumentException("must be a number, was '" + text + "'");
+        }
+        return Double.parseDouble(text.strip());
     }
 
     private static TlsMode tlsMode(String text) {

@@ -1,11 +1,13 @@
 package io.memogate.proxy.config;
 
+import io.memogate.broker.BrokerSettings;
 import java.util.List;
 import java.util.Objects;
 import java.util.Optional;
 
 /**
- * The whole proxy configuration: where it listens, where it forwards, its limits, and its admin endpoint.
+ * The whole proxy configuration: where it listens, where it forwards, its limits, its admin endpoint,
+ * compile admission, and the broker that sets the admission target.
  *
  * <p>An instance is always valid: the constructor runs every rule of {@link ConfigValidator} (ranges,
  * unique names, routing, TLS files that exist) and throws {@link ConfigException} listing each problem
@@ -15,43 +17,77 @@ import java.util.Optional;
  * whole knows. A reload builds a new instance and swaps it in whole; nothing here is mutable.
  */
 public record MemogateConfig(List<ListenerConfig> listeners, List<BackendConfig> backends, LimitsConfig limits,
-                             AdminConfig admin) {
+                             AdminConfig admin, AdmissionConfig admission, BrokerConfig broker) {
 
     public MemogateConfig {
         listeners = List.copyOf(listeners);
         backends = List.copyOf(backends);
         Objects.requireNonNull(limits, "limits");
         Objects.requireNonNull(admin, "admin");
+        Objects.requireNonNull(admission, "admission");
+        Objects.requireNonNull(broker, "broker");
         Problems problems = new Problems();
         ConfigValidator.validate(listeners, backends, limits, problems);
         ConfigValidator.validateAdmin(admin, listeners, problems);
+        ConfigValidator.validateAdmission(admission, problems);
+        ConfigValidator.validateBroker(broker, backends, problems);
         problems.throwIfAny(null);
     }
 
-    /** With the default admin section, as a file without one gets. */
+    /** With the default admission and broker sections, as a file without them gets. */
+    public MemogateConfig(List<ListenerConfig> listeners, List<BackendConfig> backends, LimitsConfig limits,
+                          AdminConfig admin) {
+        this(listeners, backends, limits, admin, AdmissionConfig.DEFAULTS, BrokerConfig.DEFAULTS);
+    }
+
+    /** With the default admin, admission and broker sections, as a file without them gets. */
     public MemogateConfig(List<ListenerConfig> listeners, List<BackendConfig> backends, LimitsConfig limits) {
         this(listeners, backends, limits, AdminConfig.DEFAULTS);
     }
 
-    /** One default listener (127.0.0.1:6432), default limits and admin endpoint, and {@code backends}. */
+    /** One default listener (127.0.0.1:6432), default limits, admin, admission and broker, and {@code backends}. */
     public static MemogateConfig of(BackendConfig... backends) {
         return new MemogateConfig(List.of(ListenerConfig.defaults()), List.of(backends), LimitsConfig.DEFAULTS);
     }
 
     public MemogateConfig withListeners(ListenerConfig... listeners) {
-        return new MemogateConfig(List.of(listeners), backends, limits, admin);
+        return new MemogateConfig(List.of(listeners), backends, limits, admin, admission, broker);
     }
 
     public MemogateConfig withBackends(BackendConfig... backends) {
-        return new MemogateConfig(listeners, List.of(backends), limits, admin);
+        return new MemogateConfig(listeners, List.of(backends), limits, admin, admission, broker);
     }
 
     public MemogateConfig withLimits(LimitsConfig limits) {
-        return new MemogateConfig(listeners, backends, limits, admin);
+        return new MemogateConfig(listeners, backends, limits, admin, admission, broker);
     }
 
     public MemogateConfig withAdmin(AdminConfig admin) {
-        return new MemogateConfig(listeners, backends, limits, admin);
+        return new MemogateConfig(listeners, backends, limits, admin, admission, broker);
+    }
+
+    public MemogateConfig withAdmission(AdmissionConfig admission) {
+        return new MemogateConfig(listeners, backends, limits, admin, admission, broker);
+    }
+
+    public MemogateConfig withBroker(BrokerConfig broker) {
+        return new MemogateConfig(listeners, backends, limits, admin, admission, broker);
+    }
+
+    /**
+     * The broker's settings when {@code broker.monitor} is configured: a JDBC connection to the server of
+     * the backend it names, else of the default backend (validation guarantees one of them exists), with
+     * TLS as the proxy uses toward that backend. Empty without a monitor: the broker does not poll and
+     * the target stays {@code broker.staticTarget}.
+     */
+    public Optional<BrokerSettings> brokerSettings() {
+        return broker.monitor().flatMap(monitor -> {
+            BackendConfig watched = monitor.backend()
+                    .flatMap(name -> backends.stream().filter(b -> b.name().equals(name)).findFirst())
+                    .or(this::defaultBackend)
+                    .orElseThrow();
+            return broker.settingsFor(watched);
+        });
     }
 
     /**

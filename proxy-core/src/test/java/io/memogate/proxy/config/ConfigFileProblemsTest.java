@@ -32,7 +32,7 @@ class ConfigFileProblemsTest {
     @Test
     void aFileThatIsNotAMapping() {
         assertThat(problems("- listeners\n- backends\n")).containsExactly("the configuration must be a mapping "
-                + "with the keys listeners, backends, limits and admin, was a list (line 1, column 1)");
+                + "with the keys listeners, backends, limits, admin, admission and broker, was a list (line 1, column 1)");
     }
 
     @Test
@@ -53,13 +53,29 @@ class ConfigFileProblemsTest {
                 admin:
                   http:
                     address: 0.0.0.0
+                admission:
+                  tiers:
+                    large: {limit: 1, fraction: 1}
+                    huge: {limit: 1}
+                broker:
+                  monitor: {user: m, host: db}
+                  target: 1GiB
                 """)).containsExactly(
-                "unknown field 'listners' (line 3, column 1); known fields: admin, backends, limits, listeners",
+                "unknown field 'listners' (line 3, column 1); known fields: admin, admission, backends, broker, limits, "
+                        + "listeners",
                 "backends[0].tls: unknown field 'sni' (line 10, column 7); known fields: mode, serverName, "
                         + "trustedCertificates",
                 "limits: unknown field 'maxMessageSize' (line 12, column 3); known fields: connectTimeout, "
                         + "maxClientConnections, maxMessageBytes, shutdownTimeout",
-                "admin.http: unknown field 'address' (line 15, column 5); known fields: enabled, host, port");
+                "admin.http: unknown field 'address' (line 15, column 5); known fields: enabled, host, port",
+                // LARGE has no next tier, so no fraction to say when to take it.
+                "admission.tiers.large: unknown field 'fraction' (line 18, column 23); known fields: limit, maxQueue, "
+                        + "timeout",
+                "admission.tiers: unknown field 'huge' (line 19, column 5); known fields: large, medium, small",
+                "broker.monitor: unknown field 'host' (line 21, column 22); known fields: backend, database, password, "
+                        + "user",
+                "broker: unknown field 'target' (line 22, column 3); known fields: coLocated, compileShare, "
+                        + "gracePeriod, hostMemory, interval, minimumTarget, monitor, staticTarget");
     }
 
     @Test
@@ -107,13 +123,18 @@ class ConfigFileProblemsTest {
                     tls: require
                 limits: 5
                 admin: {http: [9930]}
+                admission: {tiers: [small], cpus: [8]}
+                broker: {monitor: postgres}
                 """)).containsExactly(
                 "listeners must be a list, was a mapping (line 1, column 12)",
                 "backends[0].host must be a single value, was a list (line 4, column 11)",
                 "backends[0].databases must be a list, was 'demo' (line 5, column 16)",
                 "backends[0].tls must be a mapping, was 'require' (line 6, column 10)",
                 "limits must be a mapping, was 5 (line 7, column 9)",
-                "admin.http must be a mapping, was a list (line 8, column 15)");
+                "admin.http must be a mapping, was a list (line 8, column 15)",
+                "admission.tiers must be a mapping, was a list (line 9, column 20)",
+                "admission.cpus must be a single value, was a list (line 9, column 35)",
+                "broker.monitor must be a mapping, was 'postgres' (line 10, column 19)");
     }
 
     @Test

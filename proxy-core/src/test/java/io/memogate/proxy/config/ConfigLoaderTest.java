@@ -3,14 +3,20 @@ package io.memogate.proxy.config;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
+import io.memogate.broker.BrokerSettings;
+import io.memogate.broker.gateway.GatewaySettings;
+import io.memogate.broker.gateway.Tier;
+import io.memogate.broker.gateway.TierSettings;
 import java.io.IOException;
 import java.io.InputStream;
+import java.net.URLEncoder;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.List;
 import java.util.Optional;
+import java.util.OptionalLong;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
@@ -64,6 +70,28 @@ class ConfigLoaderTest {
                     host: "::1"
                     port: 19930
                     enabled: false
+                admission:
+                  enabled: false
+                  waitNotice: 250ms
+                  cpus: 16
+                  staticThreshold: 2MiB
+                  tiers:
+                    small: {limit: 48, fraction: 0.2, maxQueue: 500, timeout: 10s}
+                    medium: {limit: 12, fraction: .75, maxQueue: 0, timeout: 1min}
+                    large: {limit: 2, maxQueue: 5, timeout: 10min}
+                broker:
+                  monitor:
+                    user: memogate_monitor
+                    password: "s3cret&more"
+                    database: ops
+                    backend: reports_2.eu-west
+                  interval: 500ms
+                  gracePeriod: 0
+                  compileShare: 0.3
+                  hostMemory: 64GiB
+                  coLocated: true
+                  staticTarget: 1GiB
+                  minimumTarget: 1GiB
                 """.formatted(certificate, key, ca), dir);
 
         assertThat(config.listeners()).containsExactly(
@@ -80,6 +108,30 @@ class ConfigLoaderTest {
         assertThat(config.backends().get(0).tlsServerName()).isEqualTo("db1.internal");
         assertThat(config.admin()).isEqualTo(new AdminConfig(new AdminHttpConfig("::1", 19930, false)));
         assertThat(config.admin().http().address()).isEqualTo("[::1]:19930");
+        assertThat(config.admission()).isEqualTo(new AdmissionConfig(false, Duration.ofMillis(250), 16,
+                new GatewaySettings(2 * 1024 * 1024,
+                        new TierSettings(48, 0.2, 500, Duration.ofSeconds(10)),
+                        new TierSettings(12, 0.75, 0, Duration.ofMinutes(1)),
+                        // LARGE's fraction is never used; the file cannot set it and it stays the default.
+                        new TierSettings(2, 1.0, 5, Duration.ofMinutes(10)))));
+        assertThat(config.broker()).isEqualTo(new BrokerConfig(
+                Optional.of(new MonitorConfig("memogate_monitor", Optional.of("s3cret&more"), "ops",
+                        Optional.of("reports_2.eu-west"))),
+                Duration.ofMillis(500), Duration.ZERO, 0.3, OptionalLong.of(64L << 30), true, 1L << 30, 1L << 30));
+        // What the broker is started with: the named backend's server, over its verify-full TLS.
+        BrokerSettings broker = config.brokerSettings().orElseThrow();
+        assertThat(broker.jdbcUrl()).isEqualTo("jdbc:postgresql://10.0.0.7:6000/ops?sslmode=verify-full&sslrootcert="
+                + URLEncoder.encode(ca.toString(), StandardCharsets.UTF_8) + "&ApplicationName=memogate-broker");
+        assertThat(broker.user()).isEqualTo("memogate_monitor");
+        assertThat(broker.password()).isEqualTo("s3cret&more");
+        assertThat(broker.interval()).isEqualTo(Duration.ofMillis(500));
+        assertThat(broker.gracePeriod()).isZero();
+        assertThat(broker.compileShare()).isEqualTo(0.3);
+        assertThat(broker.hostMemoryBytes()).hasValue(64L << 30);
+        assertThat(broker.coLocated()).isTrue();
+        assertThat(broker.staticTargetBytes()).isEqualTo(1L << 30);
+        assertThat(broker.minimumTargetBytes()).isEqualTo(1L << 30);
+        assertThat(broker.pressureShrink()).isEqualTo(BrokerSettings.DEFAULT_PRESSURE_SHRINK);
     }
 
     @Test
@@ -99,6 +151,25 @@ class ConfigLoaderTest {
                 Duration.ofSeconds(30), 1000));
         assertThat(config.admin()).isEqualTo(new AdminConfig(new AdminHttpConfig("127.0.0.1", 9930, true)));
         assertThat(config.backendFor("anything")).contains(config.backends().get(0));
+        // Admission on, sized for this machine; the broker does not poll and the target stays static.
+        int cpus = Runtime.getRuntime().availableProcessors();
+        assertThat(config.admission()).isEqualTo(AdmissionConfig.DEFAULTS);
+        assertThat(config.admission().enabled()).isTrue();
+        assertThat(config.admission().cpus()).isEqualTo(cpus);
+        assertThat(config.admission().waitNotice()).isEqualTo(Duration.ofSeconds(1));
+        assertThat(config.admission().gatewaySettings()).isEqualTo(GatewaySettings.defaults(cpus));
+        assertThat(config.admission().gatewaySettings().small().limit()).isEqualTo(4 * cpus);
+        assertThat(config.admission().gatewaySettings().staticThresholdBytes()).isEqualTo(1024 * 1024);
+        assertThat(config.broker()).isEqualTo(BrokerConfig.DEFAULTS);
+        assertThat(config.broker().monitor()).isEmpty();
+        assertThat(config.broker().staticTargetBytes()).isEqualTo(256L * 1024 * 1024);
+        assertThat(config.broker().minimumTargetBytes()).isEqualTo(64L * 1024 * 1024);
+        assertThat(config.broker().interval()).isEqualTo(Duration.ofSeconds(1));
+        assertThat(config.broker().gracePeriod()).isEqualTo(Duration.ofSeconds(10));
+        assertThat(config.broker().compileShare()).isEqualTo(0.5);
+        assertThat(config.broker().hostMemoryBytes()).isEmpty();
+        assertThat(config.broker().coLocated()).isFalse();
+        assertThat(config.brokerSettings()).isEmpty();
     }
 
     @Test
@@ -128,6 +199,48 @@ class ConfigLoaderTest {
         assertThat(config.limits()).isEqualTo(LimitsConfig.DEFAULTS.withConnectTimeout(Duration.ofSeconds(1)));
         assertThat(config.admin().http()).isEqualTo(AdminHttpConfig.of("127.0.0.1", 0));
         assertThat(loader.parse("backends: [{name: m, host: h}]\nadmin: {}\n", dir).admin()).isEqualTo(AdminConfig.DEFAULTS);
+    }
+
+    @Test
+    void tierDefaultsFollowCpusAndEachLeftOutValueIsTheDefaultTiers() {
+        MemogateConfig config = loader.parse("""
+                backends: [{name: main, host: localhost}]
+                admission:
+                  cpus: 3
+                  tiers:
+                    small: {fraction: 0.1}
+                    large: {}
+                """, dir);
+
+        GatewaySettings defaults = GatewaySettings.defaults(3);
+        assertThat(config.admission()).isEqualTo(AdmissionConfig.defaults(3)
+                .withGatewaySettings(defaults.with(Tier.SMALL, defaults.small().withFraction(0.1))));
+        assertThat(config.admission().gatewaySettings().small().limit()).isEqualTo(12);
+        assertThat(config.admission().gatewaySettings().medium().limit()).isEqualTo(3);
+        assertThat(loader.parse("backends: [{name: m, host: h}]\nadmission: {}\nbroker: {}\n", dir))
+                .extracting(MemogateConfig::admission, MemogateConfig::broker)
+                .containsExactly(AdmissionConfig.DEFAULTS, BrokerConfig.DEFAULTS);
+    }
+
+    @Test
+    void aMonitorWithOnlyAUserWatchesTheDefaultBackendsPostgresDatabase() {
+        MemogateConfig config = loader.parse("""
+                backends:
+                  - {name: reports, host: db2, databases: [reports]}
+                  - {name: main, host: db1.internal, port: 5433}
+                broker:
+                  monitor: {user: monitor}
+                  hostMemory: 8GiB
+                """, dir);
+
+        assertThat(config.broker()).isEqualTo(BrokerConfig.DEFAULTS.withMonitor(MonitorConfig.of("monitor"))
+                .withHostMemory(8L << 30));
+        BrokerSettings settings = config.brokerSettings().orElseThrow();
+        assertThat(settings.jdbcUrl())
+                .isEqualTo("jdbc:postgresql://db1.internal:5433/postgres?sslmode=prefer&ApplicationName=memogate-broker");
+        assertThat(settings.password()).isNull();
+        assertThat(settings.interval()).isEqualTo(BrokerSettings.DEFAULT_INTERVAL);
+        assertThat(settings.staticTargetBytes()).isEqualTo(BrokerSettings.DEFAULT_STATIC_TARGET_BYTES);
     }
 
     @Test
@@ -196,6 +309,13 @@ class ConfigLoaderTest {
         // The example states the defaults: it must stay equal to them.
         assertThat(config.limits()).isEqualTo(LimitsConfig.DEFAULTS);
         assertThat(config.admin()).isEqualTo(AdminConfig.DEFAULTS);
+        // It sets cpus (the default depends on the machine) and otherwise states the defaults for 8 CPUs.
+        assertThat(config.admission()).isEqualTo(AdmissionConfig.defaults(8));
+        assertThat(config.broker()).isEqualTo(BrokerConfig.DEFAULTS
+                .withMonitor(MonitorConfig.of("memogate_monitor").withBackend("main"))
+                .withHostMemory(16L << 30));
+        assertThat(config.brokerSettings().orElseThrow().jdbcUrl())
+                .isEqualTo("jdbc:postgresql://127.0.0.1:5432/postgres?sslmode=prefer&ApplicationName=memogate-broker");
     }
 
     @Test

@@ -122,6 +122,133 @@ class ConfigValueProblemsTest {
     }
 
     @Test
+    void admissionValuesThatDoNotParse() {
+        assertThat(problems(BACKEND + """
+                admission:
+                  enabled: maybe
+                  waitNotice: soon
+                  cpus: eight
+                  staticThreshold: 1.5MiB
+                  tiers:
+                    small: {limit: x, fraction: quarter, maxQueue: 1.5, timeout: 30}
+                    medium: {fraction: NaN}
+                    large: {timeout: 5 minutes}
+                """)).containsExactly(
+                "admission.enabled must be true or false, was 'maybe'",
+                "admission.waitNotice: 'soon' is not a duration: " + Durations.ACCEPTED,
+                "admission.cpus must be a whole number, was 'eight'",
+                "admission.staticThreshold: '1.5MiB' is not a size: " + ByteSize.ACCEPTED,
+                "admission.tiers.small.limit must be a whole number, was 'x'",
+                "admission.tiers.small.fraction must be a number, was 'quarter'",
+                "admission.tiers.small.maxQueue must be a whole number, was '1.5'",
+                "admission.tiers.medium.fraction must be a number, was 'NaN'",
+                "admission.tiers.large.timeout: '5 minutes' is not a duration: " + Durations.ACCEPTED);
+    }
+
+    @Test
+    void admissionValuesOutOfRange() {
+        assertThat(problems(BACKEND + """
+                admission:
+                  cpus: 0
+                  tiers:
+                    small: {limit: 0, fraction: 1.5, maxQueue: -1, timeout: 0}
+                    medium: {limit: 3000000000, fraction: 0}
+                    large: {limit: -2}
+                """)).containsExactly(
+                "admission.cpus must be in 1..65536, was 0",
+                "admission.tiers.small.limit must be at least 1, was 0",
+                "admission.tiers.small.fraction must be in (0, 1], was 1.5",
+                "admission.tiers.small.maxQueue must be at least 0, was -1",
+                "admission.tiers.small.timeout must be positive, was 0s",
+                "admission.tiers.medium.limit must be at most 2147483647, was 3000000000",
+                "admission.tiers.medium.fraction must be in (0, 1], was 0",
+                "admission.tiers.large.limit must be at least 1, was -2");
+        assertThat(problems(BACKEND + "admission: {cpus: 65537, tiers: {medium: {fraction: -0.25}}}\n"))
+                .containsExactly("admission.cpus must be in 1..65536, was 65537",
+                        "admission.tiers.medium.fraction must be in (0, 1], was -0.25");
+        // The bounds themselves are accepted.
+        MemogateConfig edges = loader.parse(BACKEND + """
+                admission:
+                  cpus: 65536
+                  waitNotice: 0
+                  staticThreshold: 0
+                  tiers: {small: {limit: 1, fraction: 1, maxQueue: 0, timeout: 1ms}}
+                """, dir);
+        assertThat(edges.admission().gatewaySettings().small().fraction()).isEqualTo(1.0);
+        assertThat(edges.admission().gatewaySettings().medium().limit()).isEqualTo(65536);
+        assertThat(edges.admission().waitNotice()).isZero();
+    }
+
+    @Test
+    void brokerValuesThatDoNotParse() {
+        assertThat(problems(BACKEND + """
+                broker:
+                  interval: often
+                  gracePeriod: -1s
+                  compileShare: half
+                  hostMemory: 16G
+                  coLocated: maybe
+                  staticTarget: lots
+                  minimumTarget: 1e6
+                """)).containsExactly(
+                "broker.interval: 'often' is not a duration: " + Durations.ACCEPTED,
+                "broker.gracePeriod: '-1s' is not a duration: " + Durations.ACCEPTED,
+                "broker.compileShare must be a number, was 'half'",
+                "broker.hostMemory: '16G' is not a size: " + ByteSize.ACCEPTED,
+                "broker.coLocated must be true or false, was 'maybe'",
+                "broker.staticTarget: 'lots' is not a size: " + ByteSize.ACCEPTED,
+                "broker.minimumTarget: '1e6' is not a size: " + ByteSize.ACCEPTED);
+    }
+
+    @Test
+    void brokerValuesOutOfRange() {
+        assertThat(problems(BACKEND + """
+                broker:
+                  interval: 5ms
+                  compileShare: 0
+                  hostMemory: 0
+                  staticTarget: 0
+                  minimumTarget: 0B
+                """)).containsExactly(
+                "broker.interval must be at least 10ms, was 5ms",
+                "broker.compileShare must be in (0, 1], was 0",
+                "broker.hostMemory must be positive, was 0B",
+                "broker.staticTarget must be positive, was 0B",
+                "broker.minimumTarget must be positive, was 0B");
+        assertThat(problems(BACKEND + "broker: {compileShare: 1.01, staticTarget: 64MiB, minimumTarget: 128MiB}\n"))
+                .containsExactly("broker.compileShare must be in (0, 1], was 1.01",
+                        "broker.minimumTarget must not be more than broker.staticTarget (64MiB), was 128MiB");
+        // A target below the default floor is fine when the floor comes down with it.
+        assertThat(loader.parse(BACKEND + "broker: {interval: 10ms, gracePeriod: 0, staticTarget: 32MiB, "
+                + "minimumTarget: 32MiB}\n", dir).broker().staticTargetBytes()).isEqualTo(32L << 20);
+    }
+
+    @Test
+    void theMonitorNeedsAUserAndABackendToWatch() {
+        assertThat(problems(BACKEND + "broker: {monitor: {password: x}}\n")).containsExactly(
+                "broker.monitor.user is required: the login role the broker monitors with, granted pg_monitor");
+        assertThat(problems(BACKEND + "broker: {monitor: {user: ' ', database: '', backend: mian}}\n")).containsExactly(
+                "broker.monitor.user is required: the login role the broker monitors with, granted pg_monitor",
+                "broker.monitor.database must not be empty",
+                "broker.monitor.backend must name a configured backend (main), was 'mian'");
+        assertThat(problems("""
+                backends:
+                  - {name: a, host: h, databases: [x]}
+                  - {name: b, host: h, databases: [y]}
+                broker:
+                  monitor: {user: m}
+                """)).containsExactly("broker.monitor.backend is required when no backend is the default: "
+                + "name the backend whose server the broker watches (a, b)");
+        // Without a default backend, naming one is enough; without a monitor, nothing is needed.
+        assertThat(loader.parse("""
+                backends: [{name: a, host: h, databases: [x]}]
+                broker: {monitor: {user: m, backend: a}}
+                """, dir).brokerSettings()).isPresent();
+        assertThat(loader.parse("backends: [{name: a, host: h, databases: [x]}]\nbroker: {}\n", dir)
+                .brokerSettings()).isEmpty();
+    }
+
+    @Test
     void missingOrEmptySections() {
         assertThat(problems("limits: {}\n")).containsExactly("backends is required: name at least one backend (name, host)");
         assertThat(problems("listeners: []\nbackends: []\n")).containsExactly(
@@ -249,7 +376,8 @@ class ConfigValueProblemsTest {
                   connectTimeout: soon
                 """);
         assertThat(problems).containsExactly(
-                "unknown field 'listners' (line 1, column 1); known fields: admin, backends, limits, listeners",
+                "unknown field 'listners' (line 1, column 1); known fields: admin, admission, backends, broker, limits, "
+                        + "listeners",
                 "backends[0].host must be a single value, was a list (line 4, column 11)",
                 "limits.connectTimeout: 'soon' is not a duration: write a whole number with unit ms, s, min, h or d "
                         + "(e.g. 500ms, 5s, 2min), or a plain number of milliseconds",

@@ -3,14 +3,28 @@ package io.memogate.proxy.config;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
+import io.memogate.broker.BrokerSettings;
+import io.memogate.broker.gateway.GatewaySettings;
+import java.io.IOException;
+import java.net.URLEncoder;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Optional;
+import java.util.OptionalLong;
+import java.util.Properties;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+import org.postgresql.Driver;
 
 /** Configurations built in code: routing, and the same rules as for a file. */
 class MemogateConfigTest {
+
+    @TempDir
+    Path dir;
 
     private final BackendConfig main = BackendConfig.of("main", "db1", 5432);
     private final BackendConfig reports = BackendConfig.of("reports", "db2", 5432)
@@ -57,6 +71,64 @@ class MemogateConfigTest {
                 .containsExactly(ListenerConfig.of("0.0.0.0", 0));
         assertThat(config.withLimits(LimitsConfig.DEFAULTS.withShutdownTimeout(Duration.ZERO)).limits().shutdownTimeout())
                 .isZero();
+        assertThat(config.admission()).isEqualTo(AdmissionConfig.DEFAULTS);
+        assertThat(config.broker()).isEqualTo(BrokerConfig.DEFAULTS);
+        assertThat(config.withAdmission(AdmissionConfig.defaults(2).withEnabled(false)).admission())
+                .isEqualTo(new AdmissionConfig(false, Duration.ofSeconds(1), 2, GatewaySettings.defaults(2)));
+        assertThat(config.withBroker(BrokerConfig.DEFAULTS.withCoLocated(true)).broker().coLocated()).isTrue();
+        // The older constructors keep compiling and give the sections a file without them gets.
+        assertThat(new MemogateConfig(List.of(ListenerConfig.defaults()), List.of(main), LimitsConfig.DEFAULTS,
+                AdminConfig.DEFAULTS)).isEqualTo(config);
+    }
+
+    @Test
+    void theBrokerWatchesTheDefaultBackendOrTheNamedOneWithItsTls() throws IOException {
+        Path ca = Files.writeString(dir.resolve("ca bundle+1.pem"), "existence is all the validator checks");
+        MonitorConfig monitor = MonitorConfig.of("memogate_monitor");
+        MemogateConfig config = MemogateConfig.of(
+                BackendConfig.of("plain", "10.0.0.1", 5432).withDatabases("a").withDefault(false)
+                        .withTls(BackendTlsConfig.of(TlsMode.DISABLE)),
+                BackendConfig.of("prefer", "db.internal", 5433).withDatabases("b"),
+                BackendConfig.of("encrypted", "::1", 5434).withDatabases("c").withDefault(false)
+                        .withTls(BackendTlsConfig.of(TlsMode.REQUIRE)),
+                BackendConfig.of("verified", "db4.internal", 5435).withDatabases("d").withDefault(false)
+                        .withTls(BackendTlsConfig.verifyFull(ca)));
+
+        assertThat(config.brokerSettings()).isEmpty();
+        // No backend named: the default one ("prefer"), database postgres.
+        assertThat(url(config, monitor)).isEqualTo(
+                "jdbc:postgresql://db.internal:5433/postgres?sslmode=prefer&ApplicationName=memogate-broker");
+        assertThat(url(config, monitor.withBackend("plain"))).isEqualTo(
+                "jdbc:postgresql://10.0.0.1:5432/postgres?sslmode=disable&ApplicationName=memogate-broker");
+        assertThat(url(config, monitor.withBackend("encrypted").withDatabase("ops"))).isEqualTo(
+                "jdbc:postgresql://[::1]:5434/ops?sslmode=require&ApplicationName=memogate-broker");
+        assertThat(url(config, monitor.withBackend("verified"))).isEqualTo(
+                "jdbc:postgresql://db4.internal:5435/postgres?sslmode=verify-full&sslrootcert="
+                        + URLEncoder.encode(ca.toString(), StandardCharsets.UTF_8) + "&ApplicationName=memogate-broker");
+
+        // What pgjdbc makes of them: the server, database and TLS files the broker will really use.
+        Properties verified = Driver.parseURL(url(config, monitor.withBackend("verified").withDatabase("my db/ä")), null);
+        assertThat(verified).containsEntry("PGHOST", "db4.internal").containsEntry("PGPORT", "5435")
+                .containsEntry("PGDBNAME", "my db/ä").containsEntry("sslmode", "verify-full")
+                .containsEntry("sslrootcert", ca.toString()).containsEntry("ApplicationName", "memogate-broker");
+        Properties ipv6 = Driver.parseURL(url(config, monitor.withBackend("encrypted")), null);
+        // pgjdbc keeps the brackets, which InetAddress.getByName accepts; unbracketed, "::1:5434" would be misread.
+        assertThat(ipv6).containsEntry("PGHOST", "[::1]").containsEntry("PGPORT", "5434").containsEntry("sslmode", "require");
+    }
+
+    @Test
+    void theBrokerGetsTheMonitorsLoginAndEveryBrokerSetting() {
+        BrokerConfig broker = new BrokerConfig(Optional.of(MonitorConfig.of("m").withPassword("pw")),
+                Duration.ofMillis(250), Duration.ofSeconds(3), 0.8, OptionalLong.of(8L << 30), true, 512L << 20, 32L << 20);
+
+        BrokerSettings settings = MemogateConfig.of(main).withBroker(broker).brokerSettings().orElseThrow();
+
+        assertThat(settings).isEqualTo(BrokerSettings.builder(
+                        "jdbc:postgresql://db1:5432/postgres?sslmode=prefer&ApplicationName=memogate-broker", "m", "pw")
+                .interval(Duration.ofMillis(250)).gracePeriod(Duration.ofSeconds(3)).compileShare(0.8)
+                .hostMemoryBytes(8L << 30).coLocated(true).staticTargetBytes(512L << 20).minimumTargetBytes(32L << 20)
+                .build());
+        assertThat(broker.monitor().orElseThrow().toString()).doesNotContain("pw");
     }
 
     @Test
@@ -79,6 +151,28 @@ class MemogateConfigTest {
                 .hasMessageEndingWith("backends must name at least one backend");
         assertThatThrownBy(() -> MemogateConfig.of(main).withAdmin(new AdminConfig(AdminHttpConfig.of("127.0.0.1", 65536))))
                 .hasMessageEndingWith("admin.http.port must be in 0..65535, was 65536");
+        assertThatThrownBy(() -> MemogateConfig.of(main).withAdmission(
+                new AdmissionConfig(true, Duration.ofSeconds(-1), 0, GatewaySettings.defaults(1))))
+                .hasMessageEndingWith("""
+                        (2 problems):
+                          admission.cpus must be in 1..65536, was 0
+                          admission.waitNotice must not be negative, was -1s""");
+        assertThatThrownBy(() -> MemogateConfig.of(main).withBroker(new BrokerConfig(
+                Optional.of(MonitorConfig.of("m").withBackend("reports")), Duration.ofMillis(1), Duration.ofSeconds(-1),
+                Double.NaN, OptionalLong.of(-1), false, 64L << 20, 128L << 20)))
+                .hasMessageEndingWith("""
+                        (6 problems):
+                          broker.monitor.backend must name a configured backend (main), was 'reports'
+                          broker.interval must be at least 10ms, was 1ms
+                          broker.gracePeriod must not be negative, was -1s
+                          broker.compileShare must be in (0, 1], was NaN
+                          broker.hostMemory must be positive, was -1B
+                          broker.minimumTarget must not be more than broker.staticTarget (64MiB), was 128MiB""");
+        // A reload that drops the backend the monitor watches is refused.
+        MemogateConfig watching = MemogateConfig.of(main, reports)
+                .withBroker(BrokerConfig.DEFAULTS.withMonitor(MonitorConfig.of("m").withBackend("reports")));
+        assertThatThrownBy(() -> watching.withBackends(main)).hasMessageEndingWith(
+                "broker.monitor.backend must name a configured backend (main), was 'reports'");
     }
 
     @Test
@@ -104,5 +198,9 @@ class MemogateConfigTest {
         assertThat(TlsMode.fromConfigName("disable")).contains(TlsMode.DISABLE);
         assertThat(TlsMode.fromConfigName("VERIFY_FULL")).isEmpty();
         assertThat(TlsMode.REQUIRE).hasToString("require");
+    }
+
+    private static String url(MemogateConfig config, MonitorConfig monitor) {
+        return config.withBroker(BrokerConfig.DEFAULTS.withMonitor(monitor)).brokerSettings().orElseThrow().jdbcUrl();
     }
 }

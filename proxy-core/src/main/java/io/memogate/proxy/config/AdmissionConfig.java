@@ -1,0 +1,58 @@
+package io.memogate.proxy.config;
+
+import io.memogate.broker.gateway.GatewaySettings;
+import java.time.Duration;
+import java.util.Objects;
+
+/**
+ * Compile admission: whether statements pass through the three gateways (DESIGN.md "Gateways"), and how
+ * those are sized.
+ *
+ * <p>The gateways' own settings are the broker's {@link GatewaySettings}, which checks its tiers when it
+ * is built; {@code cpus} is kept beside them because in the file it is what the tier limits default
+ * from (4 x cpus for SMALL, 1 x cpus for MEDIUM), so a tier limit the file leaves out follows it.
+ *
+ * @param enabled false relays every statement without a gateway and without computing its estimate
+ * @param waitNotice a client whose statement has waited this long in a gateway's queue is sent a NOTICE
+ *     saying where it waits; {@link Duration#ZERO} means never. At least 0
+ * @param cpus the database host's processors, 1..{@value GatewaySettings#MAX_CPUS}
+ * @param gatewaySettings t0 and the three tiers' limit, fraction, queue length and timeout
+ */
+public record AdmissionConfig(boolean enabled, Duration waitNotice, int cpus, GatewaySettings gatewaySettings) {
+
+    /** Long enough that a statement queued behind a short compilation is not worth a notice. */
+    public static final Duration DEFAULT_WAIT_NOTICE = Duration.ofSeconds(1);
+
+    /**
+     * What a file without an {@code admission} section gets: enabled, sized for this machine's processors
+     * (the usual case for a proxy beside its server; set {@code cpus} when it is not).
+     */
+    public static final AdmissionConfig DEFAULTS =
+            defaults(Math.min(Runtime.getRuntime().availableProcessors(), GatewaySettings.MAX_CPUS));
+
+    public AdmissionConfig {
+        Objects.requireNonNull(waitNotice, "waitNotice");
+        Objects.requireNonNull(gatewaySettings, "gatewaySettings");
+    }
+
+    /**
+     * Enabled, the default notice delay, and {@link GatewaySettings#defaults(int)} for {@code cpus}.
+     *
+     * @throws IllegalArgumentException if {@code cpus} is outside 1..{@value GatewaySettings#MAX_CPUS}
+     */
+    public static AdmissionConfig defaults(int cpus) {
+        return new AdmissionConfig(true, DEFAULT_WAIT_NOTICE, cpus, GatewaySettings.defaults(cpus));
+    }
+
+    public AdmissionConfig withEnabled(boolean enabled) {
+        return new AdmissionConfig(enabled, waitNotice, cpus, gatewaySettings);
+    }
+
+    public AdmissionConfig withWaitNotice(Duration waitNotice) {
+        return new AdmissionConfig(enabled, waitNotice, cpus, gatewaySettings);
+    }
+
+    public AdmissionConfig withGatewaySettings(GatewaySettings gatewaySettings) {
+        return new AdmissionConfig(enabled, waitNotice, cpus, gatewaySettings);
+    }
+}
