@@ -30,7 +30,7 @@ import java.util.function.Consumer;
  */
 public final class AdmissionControl implements AutoCloseable {
 
-    private final CompileEstimator estimator = new CompileEstimator();
+    private final CompileEstimator estimator;
     private final ScheduledGatewayTimer timer = new ScheduledGatewayTimer();
     private final Gateways gateways;
     private final Optional<Broker> broker;
@@ -46,6 +46,14 @@ public final class AdmissionControl implements AutoCloseable {
      */
     public AdmissionControl(GatewaySettings gatewaySettings, long staticTargetBytes, Optional<BrokerSettings> brokerSettings,
             Duration waitNoticeAfter, GatewayListener gatewayListener, Consumer<CompileEstimate> estimates) {
+        this(new CompileEstimator(), gatewaySettings, staticTargetBytes, brokerSettings, waitNoticeAfter, gatewayListener,
+                estimates);
+    }
+
+    public AdmissionControl(CompileEstimator estimator, GatewaySettings gatewaySettings, long staticTargetBytes,
+            Optional<BrokerSettings> brokerSettings, Duration waitNoticeAfter, GatewayListener gatewayListener,
+            Consumer<CompileEstimate> estimates) {
+        this.estimator = estimator;
         this.gateways = new Gateways(gatewaySettings, staticTargetBytes, System::nanoTime, timer, gatewayListener);
         this.broker = brokerSettings.map(settings -> new Broker(settings,
                 new PostgresProbe(settings.probeSettings(), System::nanoTime), System::nanoTime, this::published));

@@ -1,10 +1,12 @@
 package io.memogate.proxy.cli;
 
-import io.memogate.proxy.admission.ImmediateAdmission;
+import io.memogate.broker.gateway.Sizes;
 import io.memogate.proxy.config.AdminConfig;
 import io.memogate.proxy.config.AdminHttpConfig;
 import io.memogate.proxy.config.BackendConfig;
 import io.memogate.proxy.config.BackendTlsConfig;
+import io.memogate.proxy.config.BrokerConfig;
+import io.memogate.proxy.config.MonitorConfig;
 import io.memogate.proxy.config.LimitsConfig;
 import io.memogate.proxy.config.ListenerConfig;
 import io.memogate.proxy.config.MemogateConfig;
@@ -18,6 +20,8 @@ import java.time.Duration;
 import java.util.List;
 import java.util.Optional;
 import java.util.concurrent.Callable;
+import io.memogate.proxy.config.ByteSize;
+import picocli.CommandLine;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Model.CommandSpec;
 import picocli.CommandLine.Option;
@@ -41,20 +45,46 @@ final class DemoCommand implements Callable<Integer> {
             description = "Port of the embedded PostgreSQL (default: a free one).")
     int postgresPort;
 
+    @Option(names = "--host-memory", paramLabel = "SIZE", converter = ByteSizeConverter.class,
+            description = "Make the broker assume a database host of this much memory, e.g. 3GiB, so the protection "
+                    + "can be seen on a large machine (default: this machine's memory).")
+    Long hostMemory;
+
+    @Option(names = "--planner", defaultValue = "default", paramLabel = "default|wide",
+            description = "wide: start PostgreSQL with join_collapse_limit = from_collapse_limit = geqo_threshold = 20, "
+                    + "as BI users tune it, so large joins plan exhaustively with hundreds of MB (default: ${DEFAULT-VALUE}).")
+    Planner planner;
+
+    enum Planner { DEFAULT, WIDE }
+
     @Option(names = "--metrics-port", defaultValue = "" + AdminHttpConfig.DEFAULT_PORT,
             description = "Port of the metrics and health endpoint (default: ${DEFAULT-VALUE}; 0: a free one).")
     int metricsPort;
+
+    /** Sizes as the configuration file writes them (3GiB, 512MB, ...). */
+    static final class ByteSizeConverter implements CommandLine.ITypeConverter<Long> {
+        @Override
+        public Long convert(String value) {
+            return ByteSize.parse(value).bytes();
+        }
+    }
 
     @Override
     public Integer call() throws Exception {
         PrintWriter out = spec.commandLine().getOut();
         out.println("starting PostgreSQL 18 (embedded) ...");
         out.flush();
-        EmbeddedPostgres postgres = EmbeddedPostgres.start(EmbeddedPostgresOptions.builder().port(postgresPort).build());
+        EmbeddedPostgresOptions.Builder options = EmbeddedPostgresOptions.builder().port(postgresPort);
+        if (planner == Planner.WIDE) {
+            for (String setting : List.of("join_collapse_limit", "from_collapse_limit", "geqo_threshold")) {
+                options.setting(setting, "20");
+            }
+        }
+        EmbeddedPostgres postgres = EmbeddedPostgres.start(options.build());
         RunningProxy running;
         try {
             new DemoSchema(postgres).load();
-            running = RunningProxy.start(configFor(postgres), new ImmediateAdmission());
+            running = RunningProxy.start(configFor(postgres));
         } catch (Exception | Error e) {
             postgres.close();
             throw e;
@@ -65,7 +95,12 @@ final class DemoCommand implements Callable<Integer> {
         out.println("direct: postgresql://" + credentials + "@" + postgres.host() + ":" + postgres.port() + "/"
                 + DemoSchema.DATABASE);
         out.println("metrics: " + running.metrics().metricsUrl().orElseThrow());
-        out.println("try: psql postgresql://" + credentials + "@127.0.0.1:" + proxy.port() + "/" + DemoSchema.DATABASE);
+        out.println("admission: gateways on; compile-memory target from a " + (hostMemory == null
+                ? "host of this machine's memory" : Sizes.bytes(hostMemory) + " host") + ", broker polling the server as "
+                + DemoSchema.MONITOR + (planner == Planner.WIDE ? "; planner settings wide (collapse limits and geqo_threshold 20)" : ""));
+        String proxyUrl = "postgresql://" + credentials + "@127.0.0.1:" + proxy.port() + "/" + DemoSchema.DATABASE;
+        out.println("try: psql " + proxyUrl);
+        out.println("storm: for i in $(seq 8); do psql " + proxyUrl + " -f docs/examples/star16.sql & done; wait");
         out.println("Ctrl-C stops the proxy and the server and removes their files.");
         out.flush();
         RunCommand.awaitTermination(() -> {
@@ -83,7 +118,14 @@ final class DemoCommand implements Callable<Integer> {
                 BackendTlsConfig.of(TlsMode.DISABLE));
         LimitsConfig limits = new LimitsConfig(LimitsConfig.DEFAULT_MAX_MESSAGE_BYTES, LimitsConfig.DEFAULT_CONNECT_TIMEOUT,
                 Duration.ofSeconds(2), LimitsConfig.DEFAULT_MAX_CLIENT_CONNECTIONS);
+        // The broker watches the embedded server with its own login, and measures its processes from /proc.
+        BrokerConfig broker = BrokerConfig.DEFAULTS.withCoLocated(true)
+                .withMonitor(MonitorConfig.of(DemoSchema.MONITOR).withPassword(DemoSchema.MONITOR_PASSWORD));
+        if (hostMemory != null) {
+            broker = broker.withHostMemory(hostMemory);
+        }
         return new MemogateConfig(List.of(new ListenerConfig("127.0.0.1", port, Optional.empty())), List.of(backend), limits,
-                new AdminConfig(AdminHttpConfig.of("127.0.0.1", metricsPort)));
+                new AdminConfig(AdminHttpConfig.of("127.0.0.1", metricsPort)))
+                .withBroker(broker);
     }
 }

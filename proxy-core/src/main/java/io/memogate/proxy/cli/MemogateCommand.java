@@ -39,6 +39,7 @@ public final class MemogateCommand implements Runnable {
      */
     static CommandLine commandLine() {
         CommandLine commandLine = new CommandLine(new MemogateCommand());
+        commandLine.setCaseInsensitiveEnumValuesAllowed(true); // --planner wide
         commandLine.setExecutionExceptionHandler((error, command, parseResult) -> {
             if (error instanceof ConfigException) {
                 command.getErr().println("memogate: " + error.getMessage());

@@ -1,6 +1,5 @@
 package io.memogate.proxy.cli;
 
-import io.memogate.proxy.admission.ImmediateAdmission;
 import io.memogate.proxy.config.ConfigLoader;
 import io.memogate.proxy.config.MemogateConfig;
 import java.nio.file.Path;
@@ -19,7 +18,7 @@ final class RunCommand implements Callable<Integer> {
     @Override
     public Integer call() throws Exception {
         MemogateConfig loaded = new ConfigLoader().load(config);
-        RunningProxy proxy = RunningProxy.start(loaded, new ImmediateAdmission());
+        RunningProxy proxy = RunningProxy.start(loaded);
         awaitTermination(proxy::close);
         return 0;
     }

@@ -222,7 +222,9 @@ public final class PgSession implements CancelRegistry.Cancellable {
         holding = true;
         pending = admission;
         long noticeAfter = services.admissionSupport().waitNoticeAfter().toNanos();
-        waitNotice = client.eventLoop().schedule(() -> noticeWaiting(admission), noticeAfter, TimeUnit.NANOSECONDS);
+        if (noticeAfter > 0) { // 0: never
+            waitNotice = client.eventLoop().schedule(() -> noticeWaiting(admission), noticeAfter, TimeUnit.NANOSECONDS);
+        }
         decision.whenComplete((admitted, failure) ->
                 client.eventLoop().execute(() -> admissionDecided(frame, point, admitted, failure)));
     }
