@@ -61,7 +61,7 @@ class CliIT {
             Matcher admin = Pattern.compile("(http://127\\.0\\.0\\.1:\\d+)/metrics").matcher(output.await("admin HTTP: metrics on"));
             assertThat(admin.find()).as(output.seen()).isTrue();
             output.await("listening on");
-            assertThat(awaitHealthy(URI.create(admin.group(1) + "/health"))).isEqualTo("200 {\"status\":\"UP\"}");
+            assertThat(awaitHealthy(URI.create(admin.group(1) + "/health"))).isEqualTo("200 {\"status\":\"UP\",\"broker\":\"off\"}");
             try (Connection connection = DriverManager.getConnection("jdbc:postgresql://127.0.0.1:" + port + "/demo",
                     TestUsers.SCRAM_USER, TestUsers.SCRAM_PASSWORD);
                     Statement statement = connection.createStatement();
@@ -104,6 +104,10 @@ class CliIT {
                 assertThat(rows.getInt(1)).as("fact table and 20+ dimensions").isGreaterThan(20);
                 assertThat(PrometheusText.awaitSample(metricsUrl, "memogate_client_connections", v -> v == 1)
                         .value("memogate_client_connections")).as("this connection, on the demo's metrics").contains(1.0);
+                assertThat(PrometheusText.awaitSample(metricsUrl, "memogate_broker_mode{mode=\"live\"}", v -> v == 1)
+                        .value("memogate_broker_mode{mode=\"live\"}")).as("the demo's broker polls the server")
+                        .contains(1.0);
+                assertThat(output.await("admission: ")).contains("gateways on");
             }
         } finally {
             process.destroy();

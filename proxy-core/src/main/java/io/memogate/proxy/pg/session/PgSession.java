@@ -211,7 +211,7 @@ public final class PgSession implements CancelRegistry.Cancellable {
             return;
         }
         Admission admission = services.admission().admit(
-                new StatementRequest(sql, point, info, serverKey.processId(), settings.current()));
+                new StatementRequest(sql, point, info, serverConnection(), settings.current()));
         CompletionStage<AdmittedStatement> decision = admission.decision();
         // Fast path: admitted at once (small statements, or no gateway): forward without a hop.
         if (decision instanceof CompletableFuture<AdmittedStatement> done && done.isDone()
@@ -227,6 +227,11 @@ public final class PgSession implements CancelRegistry.Cancellable {
         }
         decision.whenComplete((admitted, failure) ->
                 client.eventLoop().execute(() -> admissionDecided(frame, point, admitted, failure)));
+    }
+
+    /** The server process's id: the ledger's key. 0 for a server that sent no BackendKeyData (not PostgreSQL's way). */
+    private long serverConnection() {
+        return serverKey == null ? 0 : serverKey.processId();
     }
 
     /** The statement still waits after the notice delay: say so once, with where it stands. */

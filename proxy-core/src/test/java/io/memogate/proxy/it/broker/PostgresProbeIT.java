@@ -78,11 +78,19 @@ class PostgresProbeIT {
                 seen = probe.probe();
             }
 
-            assertThat(seen.activeBackends()).as("the sleeping session").isEqualTo(1);
+            // At least: the shared server may be finishing other tests' statements too.
+            assertThat(seen.activeBackends()).as("the sleeping session").isPositive();
             assertThat(seen.clientBackendPids()).contains(pid);
             assertThat(seen.privateBytesByPid().get(pid)).as("private bytes of backend %d", pid).isPositive();
             sleeping.get(TIMEOUT.toSeconds(), TimeUnit.SECONDS);
-            assertThat(probe.probe().activeBackends()).as("after the statement").isZero();
+            int during = seen.activeBackends();
+            long deadline = System.nanoTime() + TIMEOUT.toNanos();
+            int after = probe.probe().activeBackends();
+            while (after >= during && System.nanoTime() < deadline) {
+                Thread.sleep(20);
+                after = probe.probe().activeBackends();
+            }
+            assertThat(after).as("after the statement, the idle session no longer counts").isLessThan(during);
         } finally {
             client.shutdownNow();
         }
