@@ -39,7 +39,7 @@ public final class GatedAdmission implements AdmissionHook {
     public Admission admit(StatementRequest request) {
         CompileEstimate estimate = estimator.estimate(request.sql(), request.settings());
         if (estimate.bypass()) {
-            return Admission.IMMEDIATE;
+            return Admission.BYPASS;
         }
         estimates.accept(estimate);
         Ticket ticket = gateways.acquire(estimate.estimatedBytes(), request.serverConnection(),

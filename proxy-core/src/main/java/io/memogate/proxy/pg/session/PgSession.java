@@ -170,9 +170,15 @@ public final class PgSession implements CancelRegistry.Cancellable {
     private void dispatch(ByteBuf frame) {
         byte type = frame.getByte(frame.readerIndex());
         switch (type) {
-            case Query.TYPE -> admitThenForward(frame, Query.decode(frame).sql(), AdmissionPoint.SIMPLE_QUERY);
-            case Bind.TYPE -> admitThenForward(frame, statements.sqlOf(Bind.decode(frame).statementName()),
-                    AdmissionPoint.BIND);
+            case Query.TYPE -> admitThenForward(frame, Query.decode(frame).sql(), AdmissionPoint.SIMPLE_QUERY, null);
+            case Bind.TYPE -> {
+                String name = Bind.decode(frame).statementName();
+                if (statements.bypasses(name)) {
+                    forwardAdmitted(frame, AdmissionPoint.BIND, AdmittedStatement.UNGATED);
+                } else {
+                    admitThenForward(frame, statements.sqlOf(name), AdmissionPoint.BIND, name);
+                }
+            }
             case Parse.TYPE -> {
                 Parse parse = Parse.decode(frame);
                 statements.parsed(parse.statementName(), parse.sql());
@@ -203,7 +209,8 @@ public final class PgSession implements CancelRegistry.Cancellable {
         }
     }
 
-    private void admitThenForward(ByteBuf frame, String sql, AdmissionPoint point) {
+    /** @param statementName for a Bind, the prepared statement's name; null for a simple query */
+    private void admitThenForward(ByteBuf frame, String sql, AdmissionPoint point, String statementName) {
         settings.sent(sql, transactionStatus != TransactionStatus.IDLE);
         // The server plans nothing in a failed transaction (25P02) or while skipping to Sync: no gate.
         if (transactionStatus == TransactionStatus.FAILED || skippingToSync) {
@@ -212,6 +219,9 @@ public final class PgSession implements CancelRegistry.Cancellable {
         }
         Admission admission = services.admission().admit(
                 new StatementRequest(sql, point, info, serverConnection(), settings.current()));
+        if (admission == Admission.BYPASS && statementName != null) {
+            statements.bypassing(statementName);
+        }
         CompletionStage<AdmittedStatement> decision = admission.decision();
         // Fast path: admitted at once (small statements, or no gateway): forward without a hop.
         if (decision instanceof CompletableFuture<AdmittedStatement> done && done.isDone()
