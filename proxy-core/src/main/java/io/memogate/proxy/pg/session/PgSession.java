@@ -24,13 +24,11 @@ import io.netty.buffer.Unpooled;
 import io.netty.channel.Channel;
 import io.netty.channel.ChannelFutureListener;
 import io.netty.util.ReferenceCountUtil;
-import io.netty.util.concurrent.ScheduledFuture;
 import java.util.ArrayDeque;
 import java.util.concurrent.CancellationException;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CompletionException;
 import java.util.concurrent.CompletionStage;
-import java.util.concurrent.TimeUnit;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -83,8 +81,7 @@ public final class PgSession implements CancelRegistry.Cancellable {
     /** A statement waits for admission: client frames queue in {@link #held} and the client is not read. */
     private boolean holding;
     /** The statement {@link #holding} waits for: a cancel withdraws it, a long wait sends a notice. */
-    private Admission pending;
-    private ScheduledFuture<?> waitNotice;
+    private final AdmissionWait waiting = new AdmissionWait();
     /**
      * A refused Bind made the server skip to the next Sync: the Binds until then will not be planned,
      * so they pass ungated.
@@ -230,11 +227,7 @@ public final class PgSession implements CancelRegistry.Cancellable {
             return;
         }
         holding = true;
-        pending = admission;
-        long noticeAfter = services.admissionSupport().waitNoticeAfter().toNanos();
-        if (noticeAfter > 0) { // 0: never
-            waitNotice = client.eventLoop().schedule(() -> noticeWaiting(admission), noticeAfter, TimeUnit.NANOSECONDS);
-        }
+        waiting.waitFor(admission, client, services.admissionSupport().waitNoticeAfter());
         decision.whenComplete((admitted, failure) ->
                 client.eventLoop().execute(() -> admissionDecided(frame, point, admitted, failure)));
     }
@@ -244,24 +237,8 @@ public final class PgSession implements CancelRegistry.Cancellable {
         return serverKey == null ? 0 : serverKey.processId();
     }
 
-    /** The statement still waits after the notice delay: say so once, with where it stands. */
-    private void noticeWaiting(Admission admission) {
-        if (pending != admission || state != State.READY) {
-            return;
-        }
-        admission.waiting().ifPresent(where -> {
-            ByteBuf out = client.alloc().buffer();
-            PgErrors.waitingNotice(where).encode(out);
-            client.writeAndFlush(out, client.voidPromise());
-        });
-    }
-
     private void admissionDecided(ByteBuf frame, AdmissionPoint point, AdmittedStatement admitted, Throwable failure) {
-        pending = null;
-        if (waitNotice != null) {
-            waitNotice.cancel(false);
-            waitNotice = null;
-        }
+        waiting.decided();
         if (state == State.CLOSED) {
             frame.release();
             if (admitted != null) {
@@ -450,7 +427,7 @@ public final class PgSession implements CancelRegistry.Cancellable {
             if (state == State.CLOSED || serverKey == null) {
                 return;
             }
-            if (pending != null && tracker.isIdle() && pending.withdraw()) {
+            if (tracker.isIdle() && waiting.withdraw()) {
                 return;
             }
             services.cancelForwarder().cancel(client.eventLoop(), target, serverKey);
@@ -493,10 +470,7 @@ public final class PgSession implements CancelRegistry.Cancellable {
         state = State.CLOSED;
         tracker.disconnect();
         holding = false;
-        if (pending != null) {
-            pending.withdraw(); // its decision then finds the session closed and releases the frame
-            pending = null;
-        }
+        waiting.withdraw(); // its decision then finds the session closed and releases the frame
         if (serverKey != null) {
             services.admission().serverConnectionClosed(serverKey.processId());
         }
