@@ -27,4 +27,8 @@ public record AdmissionSupport(Supplier<PlannerSettings> plannerDefaults, Durati
     public SessionSettings newSessionSettings() {
         return new SessionSettings(plannerDefaults, analyzer);
     }
+
+    public PreparedQueries newPreparedQueries() {
+        return new PreparedQueries(analyzer);
+    }
 }

@@ -37,9 +37,10 @@ public final class GatedAdmission implements AdmissionHook {
 
     @Override
     public Admission admit(StatementRequest request) {
-        CompileEstimate estimate = estimator.estimate(request.sql(), request.settings());
+        CompileEstimate estimate = estimator.estimate(request.sql(), request.settings(), request.prepared());
         if (estimate.bypass()) {
-            return Admission.BYPASS;
+            // What an EXECUTE runs depends on what the session prepared since: never remembered as a bypass.
+            return PreparedQueries.containsIgnoreCase(request.sql(), "execute") ? Admission.IMMEDIATE : Admission.BYPASS;
         }
         estimates.accept(estimate);
         Ticket ticket = gateways.acquire(estimate.estimatedBytes(), request.serverConnection(),

@@ -157,6 +157,26 @@ class AdmissionIT {
         }
     }
 
+    @Test
+    void anExecuteOfAStatementPreparedInSqlGoesThroughTheGateways(EmbeddedPostgres pg) throws Exception {
+        GatewaySettings settings = GatewaySettings.defaults(2)
+                .with(Tier.SMALL, GatewaySettings.defaults(2).small().withFraction(0.05))
+                .with(Tier.MEDIUM, GatewaySettings.defaults(2).medium().withFraction(0.05));
+        try (ProxyFixture proxy = proxy(pg, settings, 2L << 30);
+                Connection connection = proxy.connect(DATABASE, "memogate", "memogate");
+                Statement statement = connection.createStatement()) {
+            statement.execute(WIDE);
+            statement.execute("prepare wide_star as " + star(14, "prepared"));
+            assertThat(control.gateways().state(Tier.SMALL).admittedTotal()).as("PREPARE plans nothing").isZero();
+            try (ResultSet rows = statement.executeQuery("execute wide_star")) {
+                rows.next();
+                assertThat(rows.getLong(1)).isZero();
+            }
+            assertThat(control.gateways().state(Tier.LARGE).admittedTotal())
+                    .as("EXECUTE estimated as the 14-table star it runs").isEqualTo(1);
+        }
+    }
+
     /** One slot in every tier, and statements held until ReadyForQuery by a second statement that sleeps. */
     private static GatewaySettings oneAtATime(Duration timeout) {
         TierSettings one = new TierSettings(1, 0.25, 10, timeout);

@@ -4,6 +4,7 @@ import io.memogate.proxy.admission.Admission;
 import io.memogate.proxy.admission.AdmissionPoint;
 import io.memogate.proxy.admission.AdmissionRejectedException;
 import io.memogate.proxy.admission.AdmittedStatement;
+import io.memogate.proxy.admission.PreparedQueries;
 import io.memogate.proxy.admission.ReleaseSignal;
 import io.memogate.proxy.admission.SessionInfo;
 import io.memogate.proxy.admission.SessionSettings;
@@ -70,6 +71,7 @@ public final class PgSession implements CancelRegistry.Cancellable {
     private final ArrayDeque<ByteBuf> held = new ArrayDeque<>();
     private final RefusedStatements refused = new RefusedStatements();
     final SessionSettings settings;
+    private final PreparedQueries preparedQueries;
 
     State state = State.STARTUP;
     Channel backend;
@@ -95,6 +97,7 @@ public final class PgSession implements CancelRegistry.Cancellable {
         this.services = services;
         this.startup = new StartupPhase(this);
         this.settings = services.admissionSupport().newSessionSettings();
+        this.preparedQueries = services.admissionSupport().newPreparedQueries();
     }
 
     // ---- client leg -------------------------------------------------------------------------------
@@ -209,13 +212,14 @@ public final class PgSession implements CancelRegistry.Cancellable {
     /** @param statementName for a Bind, the prepared statement's name; null for a simple query */
     private void admitThenForward(ByteBuf frame, String sql, AdmissionPoint point, String statementName) {
         settings.sent(sql, transactionStatus != TransactionStatus.IDLE);
+        preparedQueries.sent(sql);
         // The server plans nothing in a failed transaction (25P02) or while skipping to Sync: no gate.
         if (transactionStatus == TransactionStatus.FAILED || skippingToSync) {
             forwardAdmitted(frame, point, AdmittedStatement.UNGATED);
             return;
         }
         Admission admission = services.admission().admit(
-                new StatementRequest(sql, point, info, serverConnection(), settings.current()));
+                new StatementRequest(sql, point, info, serverConnection(), settings.current(), preparedQueries));
         if (admission == Admission.BYPASS && statementName != null) {
             statements.bypassing(statementName);
         }
