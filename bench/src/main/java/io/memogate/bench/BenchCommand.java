@@ -1,6 +1,7 @@
 package io.memogate.bench;
 
 import io.memogate.bench.passthrough.PassthroughCommand;
+import io.memogate.bench.storm.StormCommand;
 import picocli.CommandLine;
 import picocli.CommandLine.Command;
 
@@ -13,7 +14,7 @@ import picocli.CommandLine.Command;
         mixinStandardHelpOptions = true,
         versionProvider = BenchCommand.Version.class,
         description = "Benchmarks that measure the proxy side by side with its alternatives, in one run.",
-        subcommands = {PassthroughCommand.class})
+        subcommands = {PassthroughCommand.class, StormCommand.class})
 public final class BenchCommand implements Runnable {
 
     @CommandLine.Spec
