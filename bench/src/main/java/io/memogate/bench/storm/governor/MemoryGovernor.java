@@ -35,6 +35,9 @@ public final class MemoryGovernor implements AutoCloseable {
     /** The bound: a 16-table star grows by about 60 MB/s, so 50 ms lets it overshoot by a few MB. */
     public static final Duration MAX_INTERVAL = Duration.ofMillis(50);
 
+    /** Low within SCHED_FIFO's 1-99: above every ordinary thread, below the kernel's own real-time threads. */
+    private static final int REAL_TIME_PRIORITY = 10;
+
     private static final Logger LOG = LoggerFactory.getLogger(MemoryGovernor.class);
 
     private final ProcessTable table;
@@ -47,6 +50,7 @@ public final class MemoryGovernor implements AutoCloseable {
     /** Children killed and not yet gone from the process table; only the sampling thread touches it. */
     private final Set<Long> dying = new HashSet<>();
     private volatile Throwable failure;
+    private volatile boolean realTime;
     private volatile boolean running;
     private Thread thread;
 
@@ -78,6 +82,11 @@ public final class MemoryGovernor implements AutoCloseable {
     }
 
     private void loop() {
+        realTime = RealTimeThread.raiseCurrent(REAL_TIME_PRIORITY);
+        if (!realTime) {
+            LOG.warn("memory governor for postmaster {} could not enter SCHED_FIFO (chrt); under full CPU load its"
+                    + " samples may come late", postmasterPid);
+        }
         long period = interval.toNanos();
         long next = nanoTime.getAsLong();
         while (running) {
@@ -149,6 +158,11 @@ public final class MemoryGovernor implements AutoCloseable {
 
     public Duration interval() {
         return interval;
+    }
+
+    /** Whether the sampling thread runs in the real-time class (see {@link RealTimeThread}). */
+    public boolean realTime() {
+        return realTime;
     }
 
     public MemoryTrace trace() {
