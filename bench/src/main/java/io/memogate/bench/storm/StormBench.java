@@ -42,6 +42,8 @@ final class StormBench {
     /** How often the waiting thread looks at the governor, and how long stopped clients may take to end. */
     private static final Duration POLL = Duration.ofMillis(250);
     private static final Duration CLIENT_STOP = Duration.ofSeconds(60);
+    /** How a cell's failure starts when the governor stopped watching: then no further cell may run. */
+    private static final String GOVERNOR_FAILED = "the memory governor failed";
 
     private final StormPlan plan;
     private final List<Template> templates;
@@ -93,8 +95,6 @@ final class StormBench {
         out.flush();
         return records.stream().allMatch(r -> r.failure().isEmpty());
     }
-
-    private static final String GOVERNOR_FAILED = "the memory governor failed";
 
     private CellRecord runCell(int order, StormPlan.Cell cell, Path directory) {
         long sliceNanos = plan.slice().toNanos();
@@ -208,7 +208,9 @@ final class StormBench {
                         + ", the emulated host " + Sizes.bytes(plan.hostMemoryBytes()) + ".",
                 "A memory governor in the benchmark samples the private resident memory (RssAnon from /proc/PID/status)"
                         + " of the postmaster and every child every " + plan.governorInterval().toMillis() + " ms"
-                        + " (VmRSS would count shared buffers once per process; shared memory is not counted).",
+                        + " (VmRSS would count shared buffers once per process; shared memory is not counted);"
+                        + " its thread runs in the SCHED_FIFO real-time class, so busy backends cannot delay it."
+                        + " The per-cell table gives the longest gap between samples actually seen.",
                 "When the sum exceeds the emulated host it SIGKILLs the largest backend, never the postmaster, as the"
                         + " kernel's OOM killer would; PostgreSQL then ends every session and reinitializes, exactly as"
                         + " after a real OOM kill. The figures count those restarts from the server log.",
