@@ -2,6 +2,7 @@ package io.memogate.bench;
 
 import io.memogate.bench.jmh.JmhCommand;
 import io.memogate.bench.passthrough.PassthroughCommand;
+import io.memogate.bench.storm.StormCommand;
 import picocli.CommandLine;
 import picocli.CommandLine.Command;
 
@@ -14,7 +15,7 @@ import picocli.CommandLine.Command;
         mixinStandardHelpOptions = true,
         versionProvider = BenchCommand.Version.class,
         description = "Benchmarks that measure the proxy side by side with its alternatives, in one run.",
-        subcommands = {PassthroughCommand.class, JmhCommand.class})
+        subcommands = {PassthroughCommand.class, StormCommand.class, JmhCommand.class})
 public final class BenchCommand implements Runnable {
 
     @CommandLine.Spec

@@ -13,12 +13,12 @@ import java.util.Locale;
  * The load average is recorded because other builds may share the CPU, which is why every target is
  * measured in the same run and only ratios are compared.
  */
-final class Machine {
+public final class Machine {
 
     private Machine() {
     }
 
-    static List<String> describe() {
+    public static List<String> describe() {
         List<String> lines = new ArrayList<>();
         lines.add("CPUs: " + Runtime.getRuntime().availableProcessors() + " (" + cpuModel() + ")");
         lines.add("memory: " + memory());
@@ -29,7 +29,7 @@ final class Machine {
     }
 
     /** "0.52 1.03 1.20" (1, 5 and 15 minutes). */
-    static String loadAverage() {
+    public static String loadAverage() {
         String[] fields = read("/proc/loadavg").strip().split("\\s+");
         return fields.length >= 3 ? fields[0] + " " + fields[1] + " " + fields[2] : "unknown";
     }

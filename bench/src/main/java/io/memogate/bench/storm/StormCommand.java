@@ -1,0 +1,163 @@
+package io.memogate.bench.storm;
+
+import io.memogate.bench.storm.load.ConnectionStyle;
+import io.memogate.bench.storm.load.Mode;
+import io.memogate.bench.storm.load.QueryTemplates;
+import io.memogate.bench.storm.load.Template;
+import io.memogate.proxy.config.ByteSize;
+import java.io.IOException;
+import java.io.PrintWriter;
+import java.net.URISyntaxException;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.time.LocalDateTime;
+import java.time.format.DateTimeFormatter;
+import java.util.List;
+import java.util.concurrent.Callable;
+import picocli.CommandLine;
+import picocli.CommandLine.Command;
+import picocli.CommandLine.Model.CommandSpec;
+import picocli.CommandLine.Option;
+import picocli.CommandLine.ParameterException;
+import picocli.CommandLine.Spec;
+
+/**
+ * `memogate bench storm`: the compile-storm experiment of the paper behind Memogate (Baryshnikov et al.,
+ * CIDR 2007), against PostgreSQL: many clients submitting unique 13-19-table reports with retries, directly
+ * and through Memogate with its gateways off and on, on an emulated smaller host. Writes report.md, CSV
+ * files and PNG charts to --output. Exits 0 when every cell ran (whatever its figures), 1 otherwise.
+ */
+@Command(name = "storm", mixinStandardHelpOptions = true, sortOptions = false,
+        description = {
+                "The compile storm: clients looping over unique 13-19-table reports with retries, directly, through"
+                        + " Memogate with gateways off and with gateways on, alternating, on an emulated host whose"
+                        + " memory governor kills the largest backend as the OOM killer would.",
+                "Starts its own PostgreSQL 18 for every cell; runs as root (to set oom_score_adj and to SIGKILL"
+                        + " the server's backends, which run as nobody)."})
+public final class StormCommand implements Callable<Integer> {
+
+    private static final DateTimeFormatter STAMP = DateTimeFormatter.ofPattern("yyyyMMdd-HHmmss");
+
+    @Spec
+    CommandSpec spec;
+
+    @Option(names = "--clients", split = ",", defaultValue = "30,35,40", paramLabel = "N",
+            description = "Concurrent clients, one run per number (default: ${DEFAULT-VALUE}).")
+    List<Integer> clients;
+
+    @Option(names = "--styles", split = ",", defaultValue = "new,persistent", paramLabel = "STYLE",
+            description = "new: a connection per submission; persistent: one kept per client (default: ${DEFAULT-VALUE}).")
+    List<ConnectionStyle> styles;
+
+    @Option(names = "--modes", split = ",", defaultValue = "direct,gateways-off,gateways-on", paramLabel = "MODE",
+            converter = ModeConverter.class,
+            description = "direct, gateways-off, gateways-on (default: ${DEFAULT-VALUE}).")
+    List<Mode> modes;
+
+    @Option(names = "--seconds", defaultValue = "300", description = "Measured duration of each run (default: ${DEFAULT-VALUE}).")
+    long seconds;
+
+    @Option(names = "--warmup", defaultValue = "60", paramLabel = "SECONDS",
+            description = "Load before the measurement starts, not counted (default: ${DEFAULT-VALUE}).")
+    long warmupSeconds;
+
+    @Option(names = "--slice", defaultValue = "30", paramLabel = "SECONDS",
+            description = "Width of a time slice in the charts (default: ${DEFAULT-VALUE}).")
+    long sliceSeconds;
+
+    @Option(names = "--host-memory", defaultValue = "6GiB", paramLabel = "SIZE", converter = SizeConverter.class,
+            description = "The emulated database host: the server's private memory may not exceed it (default: 6GiB).")
+    long hostMemory;
+
+    @Option(names = "--governor-interval", defaultValue = "25", paramLabel = "MS",
+            description = "How often the memory governor samples the server, at most 50 (default: ${DEFAULT-VALUE}).")
+    long governorIntervalMillis;
+
+    @Option(names = "--retries", defaultValue = "15", description = "Retries of a failed query (default: ${DEFAULT-VALUE}).")
+    int retries;
+
+    @Option(names = "--retry-pause", defaultValue = "1000", paramLabel = "MS",
+            description = "Wait after a lost connection before retrying (default: ${DEFAULT-VALUE}).")
+    long retryPauseMillis;
+
+    @Option(names = "--seed", defaultValue = "1", description = "Seed of the clients' choices (default: ${DEFAULT-VALUE}).")
+    long seed;
+
+    @Option(names = "--smoke",
+            description = "A quick check that the benchmark works: 4 clients, persistent, direct and gateways-on,"
+                    + " 5 s warm-up, 10 s measured in 2 s slices, a 1GiB host. Overrides the options above.")
+    boolean smoke;
+
+    @Option(names = "--check-templates",
+            description = "Instead of a storm: plan each template once, alone, on a governed server, and print its"
+                    + " planner memory (EXPLAIN (SUMMARY, MEMORY)) beside Memogate's estimate.")
+    boolean checkTemplates;
+
+    @Option(names = "--templates", paramLabel = "FILE",
+            description = "Report templates to use instead of the built-in ten, in the format of the built-in"
+                    + " templates.sql ('-- tNN: description', then one statement with {tag} and {k}).")
+    Path templatesFile;
+
+    @Option(names = "--output", paramLabel = "DIR",
+            description = "Directory for report.md, the CSV files and the charts (default: bench/target/storm-<timestamp>).")
+    Path output;
+
+    @Override
+    public Integer call() throws Exception {
+        PrintWriter out = spec.commandLine().getOut();
+        if (checkTemplates) {
+            new TemplateCheck(templates(), hostMemory, Duration.ofMillis(governorIntervalMillis), out).run();
+            return 0;
+        }
+        StormPlan plan;
+        try {
+            plan = plan(output != null ? output : defaultOutput());
+        } catch (IllegalArgumentException e) {
+            throw new ParameterException(spec.commandLine(), e.getMessage(), e);
+        }
+        return new StormBench(plan, templates(), out, commandLine()).run() ? 0 : 1;
+    }
+
+    /** The command as typed, for the report: bin/memogate bench storm and the options given. */
+    private String commandLine() {
+        List<String> args = spec.commandLine().getParseResult().originalArgs();
+        return "bin/memogate bench " + String.join(" ", args);
+    }
+
+    private List<Template> templates() throws IOException {
+        return templatesFile != null ? QueryTemplates.load(templatesFile) : QueryTemplates.load();
+    }
+
+    StormPlan plan(Path directory) {
+        if (smoke) {
+            return new StormPlan(List.of(4), List.of(ConnectionStyle.PERSISTENT), List.of(Mode.DIRECT, Mode.GATEWAYS_ON),
+                    Duration.ofSeconds(5), Duration.ofSeconds(10), Duration.ofSeconds(2), 1L << 30,
+                    Duration.ofMillis(governorIntervalMillis), retries, Duration.ofMillis(retryPauseMillis), seed, directory);
+        }
+        return new StormPlan(clients, styles, modes, Duration.ofSeconds(warmupSeconds), Duration.ofSeconds(seconds),
+                Duration.ofSeconds(sliceSeconds), hostMemory, Duration.ofMillis(governorIntervalMillis), retries,
+                Duration.ofMillis(retryPauseMillis), seed, directory);
+    }
+
+    /** bench/target/storm-TIMESTAMP, next to the jar bin/memogate runs (or to the classes directory). */
+    private static Path defaultOutput() throws URISyntaxException {
+        Path location = Path.of(StormCommand.class.getProtectionDomain().getCodeSource().getLocation().toURI());
+        Path target = location.getParent() != null ? location.getParent() : Path.of("target");
+        return target.resolve("storm-" + LocalDateTime.now().format(STAMP)).toAbsolutePath();
+    }
+
+    static final class ModeConverter implements CommandLine.ITypeConverter<Mode> {
+        @Override
+        public Mode convert(String value) {
+            return Mode.parse(value);
+        }
+    }
+
+    /** PostgreSQL's spellings, as the configuration file takes them: 6GiB, 1024MB, 512MiB. */
+    static final class SizeConverter implements CommandLine.ITypeConverter<Long> {
+        @Override
+        public Long convert(String value) {
+            return ByteSize.parse(value).bytes();
+        }
+    }
+}

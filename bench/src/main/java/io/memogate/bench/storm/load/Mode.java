@@ -1,0 +1,38 @@
+package io.memogate.bench.storm.load;
+
+import java.util.Arrays;
+import java.util.stream.Collectors;
+
+/** Where the storm's clients connect. */
+public enum Mode {
+    DIRECT("direct", "straight to PostgreSQL"),
+    GATEWAYS_OFF("gateways-off", "through Memogate, every statement admitted at once"),
+    GATEWAYS_ON("gateways-on", "through Memogate with its gateways and byte budget");
+
+    private final String label;
+    private final String description;
+
+    Mode(String label, String description) {
+        this.label = label;
+        this.description = description;
+    }
+
+    public String label() {
+        return label;
+    }
+
+    public String description() {
+        return description;
+    }
+
+    /** By label ("gateways-on"), as the command line and the report spell them. */
+    public static Mode parse(String label) {
+        for (Mode mode : values()) {
+            if (mode.label.equalsIgnoreCase(label.strip())) {
+                return mode;
+            }
+        }
+        throw new IllegalArgumentException("unknown mode '" + label + "'; expected one of "
+                + Arrays.stream(values()).map(Mode::label).collect(Collectors.joining(", ")));
+    }
+}
