@@ -372,6 +372,24 @@ class AdminConsoleIT {
         }
     }
 
+    @Test
+    void withoutAdmissionTheConsoleSaysWhatItCannotDo(EmbeddedPostgres pg) throws Exception {
+        MemogateConfig config = config(pg);
+        proxy = RunningProxy.start(config.withAdmission(config.admission().withEnabled(false)));
+        try (Connection console = console()) {
+            PSQLException noGateways = failure(console, "SHOW TIERS");
+            assertThat(noGateways.getSQLState()).isEqualTo("55000");
+            assertThat(noGateways.getServerErrorMessage().getHint()).contains("admission.enabled: true");
+            assertThat(failure(console, "PAUSE").getSQLState()).isEqualTo("55000");
+            assertThat(failure(console, "SET tiers.small.limit = 2").getSQLState()).isEqualTo("55000");
+            assertThat(values(console, "SHOW STATS")).containsEntry("admission", "disabled").doesNotContainKey("paused");
+            assertThat(rows(console, "EXPLAIN ADMISSION " + star(12, "no gateways")).getFirst())
+                    .containsEntry("gateways", "admission disabled");
+            assertThat(row(rows(console, "SHOW CONFIG"), "key", "admission.enabled")).containsEntry("value", "false")
+                    .containsEntry("applies", "restart");
+        }
+    }
+
     private static byte[] bytes(String text) {
         return text.getBytes(StandardCharsets.UTF_8);
     }
