@@ -194,6 +194,12 @@ public final class AdminConsole implements ConsoleService {
     }
 
     private CompletionStage<ConsoleResult> reload(SessionInfo caller) {
+        if (reloader.file().isEmpty()) {
+            throw new ConsoleException(ConsoleException.Kind.UNAVAILABLE,
+                    "RELOAD needs a configuration file, and this proxy was started without one",
+                    "bin/memogate demo builds its configuration in code.",
+                    "Start the proxy with bin/memogate run --config FILE to reload it; SET changes the gateways now.");
+        }
         return reloader.reload("RELOAD by " + who(caller)).thenApply(outcome -> switch (outcome) {
             case ReloadOutcome.Refused refused -> throw new ConsoleException(ConsoleException.Kind.CONFIG_FILE,
                     refused.reason(), refused.problems().isEmpty() ? null : String.join("\n", refused.problems()),

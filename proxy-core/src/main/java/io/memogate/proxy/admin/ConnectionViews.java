@@ -1,5 +1,6 @@
 package io.memogate.proxy.admin;
 
+import java.time.temporal.ChronoUnit;
 import java.util.List;
 
 /**
@@ -17,7 +18,7 @@ final class ConnectionViews {
                 "state", "connected_at", "backend", "server_pid", "waiting");
         for (ClientView s : sessions) {
             table.row(s.user(), s.database(), s.applicationName(), s.clientAddress(), s.clientTls(), s.state(),
-                    s.connectedAt(), s.backend(), s.hasServer() ? s.serverPid() : null, s.waiting());
+                    s.connectedAt().truncatedTo(ChronoUnit.MILLIS), s.backend(), s.hasServer() ? s.serverPid() : null, s.waiting());
         }
         return table.build();
     }

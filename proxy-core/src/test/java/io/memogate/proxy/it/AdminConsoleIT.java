@@ -306,6 +306,11 @@ class AdminConsoleIT {
                     .doesNotContain("tiers.large.fraction");
             assertThat(failure(console, "SET listeners.port = 7000").getSQLState()).isEqualTo("42704");
 
+            PSQLException noFile = failure(console, "RELOAD");
+            assertThat(noFile.getSQLState()).as("started from a configuration built in code").isEqualTo("55000");
+            assertThat(noFile.getServerErrorMessage().getMessage())
+                    .isEqualTo("RELOAD needs a configuration file, and this proxy was started without one");
+
             assertThat(rows(console, "SHOW TIERS")).as("still usable").hasSize(3);
             assertThat(row(rows(console, "SHOW TIERS"), "tier", "small")).containsEntry("limit", "1");
         }
