@@ -1,5 +1,6 @@
 package io.memogate.bench;
 
+import io.memogate.bench.jmh.JmhCommand;
 import io.memogate.bench.passthrough.PassthroughCommand;
 import picocli.CommandLine;
 import picocli.CommandLine.Command;
@@ -13,7 +14,7 @@ import picocli.CommandLine.Command;
         mixinStandardHelpOptions = true,
         versionProvider = BenchCommand.Version.class,
         description = "Benchmarks that measure the proxy side by side with its alternatives, in one run.",
-        subcommands = {PassthroughCommand.class})
+        subcommands = {PassthroughCommand.class, JmhCommand.class})
 public final class BenchCommand implements Runnable {
 
     @CommandLine.Spec
@@ -21,12 +22,17 @@ public final class BenchCommand implements Runnable {
 
     @Override
     public void run() {
-        throw new CommandLine.ParameterException(spec.commandLine(), "a benchmark is required (passthrough)");
+        throw new CommandLine.ParameterException(spec.commandLine(), "a benchmark is required (passthrough, jmh)");
     }
 
-    /** The command line, with target and mode names accepted in any case ("memogate" or "MEMOGATE"). */
+    /**
+     * The command line, with target and mode names accepted in any case ("memogate" or "MEMOGATE"). `jmh`
+     * hands every argument after it to JMH: its parser stops at the first one and expands no @files.
+     */
     public static CommandLine commandLine() {
-        return new CommandLine(new BenchCommand()).setCaseInsensitiveEnumValuesAllowed(true);
+        CommandLine commandLine = new CommandLine(new BenchCommand()).setCaseInsensitiveEnumValuesAllowed(true);
+        commandLine.getSubcommands().get("jmh").setStopAtUnmatched(true).setExpandAtFiles(false);
+        return commandLine;
     }
 
     public static void main(String[] args) {

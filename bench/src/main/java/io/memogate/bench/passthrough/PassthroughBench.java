@@ -93,7 +93,7 @@ final class PassthroughBench {
                 }
                 case Launch.Skipped skipped -> targets.add(new TargetInfo(kind, true, skipped.reason()));
             }
-            out.printf(Locale.ROOT, "  %-10s %s%n", kind.label(), targets.getLast().description());
+            out.printf(Locale.ROOT, "  %-14s %s%n", kind.label(), targets.getLast().description());
         }
         out.flush();
 
@@ -161,7 +161,7 @@ final class PassthroughBench {
             case PgbenchResult.Succeeded ok -> String.format(Locale.ROOT, "%10.0f tps", ok.tps());
             case PgbenchResult.Failed failed -> "FAILED: " + failed.reason();
         };
-        out.printf(Locale.ROOT, "%-11s %-9s %-10s %s%n", phase, mode.label(), kind.label(), outcome);
+        out.printf(Locale.ROOT, "%-11s %-9s %-14s %s%n", phase, mode.label(), kind.label(), outcome);
         out.flush();
     }
 

@@ -2,6 +2,7 @@ package io.memogate.bench.report;
 
 import io.memogate.bench.pgbench.PgbenchResult;
 import io.memogate.bench.pgbench.QueryMode;
+import io.memogate.bench.targets.TargetKind;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Locale;
@@ -10,7 +11,8 @@ import java.util.OptionalDouble;
 /**
  * Renders a {@link BenchRecord}: as text for the terminal, as Markdown for report.md, and as CSV with
  * one line per run for further analysis. Text and Markdown hold the same tables: per query mode the TPS
- * of every target in every round, its median and its ratio to direct; then the comparisons to goals.
+ * of every target in every round, its median and its ratio to direct; then the comparisons to goals
+ * between the targets that were asked for (a skipped one shows as n/a).
  */
 public final class ReportWriter {
 
@@ -27,14 +29,17 @@ public final class ReportWriter {
     public String text() {
         StringBuilder out = new StringBuilder();
         for (TargetInfo target : record.targets()) {
-            out.append(String.format(Locale.ROOT, "%-10s %s%n", target.kind().label(), target.description()));
+            out.append(String.format(Locale.ROOT, "%-14s %s%n", target.kind().label(), target.description()));
         }
         for (QueryMode mode : record.modes()) {
             out.append(System.lineSeparator()).append("query mode ").append(mode.label()).append(" (TPS)")
                     .append(System.lineSeparator()).append(modeTable(mode).text());
             failures(mode).forEach(line -> out.append("  ").append(line).append(System.lineSeparator()));
         }
-        out.append(System.lineSeparator()).append(comparisonTable().text());
+        Table comparisons = comparisonTable();
+        if (!comparisons.isEmpty()) {
+            out.append(System.lineSeparator()).append(comparisons.text());
+        }
         return out.toString();
     }
 
@@ -56,7 +61,10 @@ public final class ReportWriter {
                 failures.forEach(line -> out.append("- ").append(line).append('\n'));
             }
         }
-        out.append("\n## Comparisons (ratio of medians)\n\n").append(comparisonTable().markdown());
+        Table comparisons = comparisonTable();
+        if (!comparisons.isEmpty()) {
+            out.append("\n## Comparisons (ratio of medians)\n\n").append(comparisons.markdown());
+        }
         out.append("\n## Order of the runs\n\n");
         for (int round = 1; round <= record.orders().size(); round++) {
             out.append("- round ").append(round).append(": ").append(String.join(", ", record.orders().get(round - 1)))
@@ -113,7 +121,11 @@ public final class ReportWriter {
         record.modes().forEach(mode -> header.add(mode.label()));
         header.add("goal");
         Table table = new Table(header);
+        List<TargetKind> asked = record.targets().stream().map(TargetInfo::kind).toList();
         for (Summary.Comparison goal : Summary.GOALS) {
+            if (!asked.contains(goal.numerator()) || !asked.contains(goal.denominator())) {
+                continue;
+            }
             List<String> row = new ArrayList<>(List.of(goal.label()));
             for (QueryMode mode : record.modes()) {
                 OptionalDouble ratio = summary.ratio(mode, goal.numerator(), goal.denominator());

@@ -29,6 +29,10 @@ final class Table {
         return this;
     }
 
+    boolean isEmpty() {
+        return rows.isEmpty();
+    }
+
     /** Text columns left-aligned, figures right-aligned. */
     String text() {
         int[] widths = new int[header.size()];

@@ -1,5 +1,8 @@
 package io.memogate.bench.targets;
 
+import io.memogate.broker.gateway.GatewayListener;
+import io.memogate.broker.gateway.GatewaySettings;
+import io.memogate.proxy.admission.AdmissionControl;
 import io.memogate.proxy.admission.ImmediateAdmission;
 import io.memogate.proxy.config.BackendConfig;
 import io.memogate.proxy.config.BackendTlsConfig;
@@ -13,31 +16,68 @@ import java.util.List;
 import java.util.Optional;
 
 /**
- * The proxy, started in this JVM exactly as `memogate run` starts it (ProxyServer with every statement
- * admitted at once), on a free port, without TLS on either leg: the other targets use none either.
- * The harness shares the JVM but only waits on pgbench while a run is measured.
+ * The proxy, started in this JVM as `memogate run` starts it, on a free port, without TLS on either
+ * leg (the other targets use none either), in one of two admission set-ups that differ in nothing else:
+ *
+ * <ul>
+ *   <li>{@link TargetKind#MEMOGATE}: every statement admitted at once ({@link ImmediateAdmission});
+ *   <li>{@link TargetKind#MEMOGATE_GATED}: the real admission path ({@link AdmissionControl}: the
+ *       estimator's lexer on every statement, the gateways for those it does not let bypass), with the
+ *       default gateway settings for this machine's CPUs, a static 256 MiB compile-memory target and no
+ *       broker. pgbench -S names one relation, so its statements bypass the gateways: the ratio of the
+ *       two measures what the estimator costs a statement that is never held.
+ * </ul>
+ *
+ * The harness shares the JVM but only waits on pgbench while a run is measured. When both kinds run,
+ * they share the JVM's JIT profiles too: the session's call to its admission hook sees two
+ * implementations, in either proxy.
  */
 public final class MemogateTarget implements Target {
 
-    private final ProxyServer server;
+    static final long GATED_STATIC_TARGET_BYTES = 256L << 20;
 
-    private MemogateTarget(ProxyServer server) {
+    private final TargetKind kind;
+    private final ProxyServer server;
+    /** Empty for {@link TargetKind#MEMOGATE}. */
+    private final Optional<AdmissionControl> control;
+
+    private MemogateTarget(TargetKind kind, ProxyServer server, Optional<AdmissionControl> control) {
+        this.kind = kind;
         this.server = server;
+        this.control = control;
     }
 
+    /** Every statement admitted at once. */
     public static MemogateTarget start(Backend backend) throws InterruptedException {
+        return new MemogateTarget(TargetKind.MEMOGATE, ProxyServer.start(config(backend), new ImmediateAdmission()),
+                Optional.empty());
+    }
+
+    /** Statements admitted through the estimator and the gateways. */
+    public static MemogateTarget startGated(Backend backend) throws InterruptedException {
+        AdmissionControl control = new AdmissionControl(
+                GatewaySettings.defaults(Runtime.getRuntime().availableProcessors()), GATED_STATIC_TARGET_BYTES,
+                Optional.empty(), Duration.ofSeconds(1), GatewayListener.NONE, estimate -> { });
+        try {
+            ProxyServer server = ProxyServer.start(config(backend), control.hook(), control.support());
+            return new MemogateTarget(TargetKind.MEMOGATE_GATED, server, Optional.of(control));
+        } catch (InterruptedException | RuntimeException e) {
+            control.close();
+            throw e;
+        }
+    }
+
+    private static MemogateConfig config(Backend backend) {
         BackendConfig server = new BackendConfig("bench", backend.host(), backend.port(), List.of(), true,
                 BackendTlsConfig.of(TlsMode.DISABLE));
         // Sessions are over when the benchmark stops the proxy, so no grace period is needed.
         LimitsConfig limits = LimitsConfig.DEFAULTS.withShutdownTimeout(Duration.ofSeconds(2));
-        MemogateConfig config = new MemogateConfig(List.of(new ListenerConfig("127.0.0.1", 0, Optional.empty())),
-                List.of(server), limits);
-        return new MemogateTarget(ProxyServer.start(config, new ImmediateAdmission()));
+        return new MemogateConfig(List.of(new ListenerConfig("127.0.0.1", 0, Optional.empty())), List.of(server), limits);
     }
 
     @Override
     public TargetKind kind() {
-        return TargetKind.MEMOGATE;
+        return kind;
     }
 
     @Override
@@ -47,22 +87,31 @@ public final class MemogateTarget implements Target {
 
     @Override
     public String description() {
+        String admission = control.isEmpty() ? "every statement admitted at once"
+                : "admission through the estimator and the gateways (default settings for "
+                        + Runtime.getRuntime().availableProcessors() + " CPUs, static target 256 MiB, no broker)";
         return "Memogate (in the benchmark's JVM: " + Runtime.version() + ", "
-                + Runtime.getRuntime().availableProcessors() + " event-loop threads), session mode, every statement"
-                + " admitted at once, on 127.0.0.1:" + port();
+                + Runtime.getRuntime().availableProcessors() + " event-loop threads), session mode, " + admission
+                + ", on 127.0.0.1:" + port();
     }
 
     /**
-     * This JVM's CPU time: the proxy's event loops, its JIT and GC, and the harness, which only waits
-     * for pgbench during a run (a few milliseconds per run to read its output).
+     * This JVM's CPU time: the proxy's event loops, its JIT and GC, the harness, which only waits for
+     * pgbench during a run (a few milliseconds per run to read its output), and the other Memogate
+     * target's idle event loops when both run.
      */
     @Override
     public Optional<Duration> cpuTime() {
         return ProcessHandle.current().info().totalCpuDuration();
     }
 
+    /** The server first, so that no session is admitted by a closed control. */
     @Override
     public void close() {
-        server.close();
+        try {
+            server.close();
+        } finally {
+            control.ifPresent(AdmissionControl::close);
+        }
     }
 }

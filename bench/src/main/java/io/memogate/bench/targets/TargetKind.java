@@ -1,19 +1,40 @@
 package io.memogate.bench.targets;
 
+import java.util.Arrays;
 import java.util.Locale;
+import java.util.stream.Collectors;
 
-/** What pgbench can be pointed at; the CLI names them in lower case. */
+/** What pgbench can be pointed at; the CLI names them by {@link #label()}. */
 public enum TargetKind {
-    /** PostgreSQL itself: the baseline every ratio divides by. */
+    /** PostgreSQL itself: the baseline the "ratio to direct" column divides by. */
     DIRECT,
-    /** Memogate in this JVM. */
+    /** Memogate in this JVM, every statement admitted at once. */
     MEMOGATE,
+    /** Memogate in this JVM with the estimator and gateways on: what admission adds per statement. */
+    MEMOGATE_GATED,
     /** PgBouncer in session mode, the connection pooler most deployments already run. */
     PGBOUNCER,
     /** HAProxy as a plain TCP relay: the cost of a proxy hop that parses nothing. */
     HAPROXY;
 
+    /** The name in the CLI, the report and the file names of the runs: "memogate-gated". */
     public String label() {
-        return name().toLowerCase(Locale.ROOT);
+        return name().toLowerCase(Locale.ROOT).replace('_', '-');
+    }
+
+    /** The kind a label names, in any case; the enum constant's name ("MEMOGATE_GATED") is accepted too. */
+    public static TargetKind fromLabel(String label) {
+        String wanted = label.strip().toLowerCase(Locale.ROOT).replace('_', '-');
+        for (TargetKind kind : values()) {
+            if (kind.label().equals(wanted)) {
+                return kind;
+            }
+        }
+        throw new IllegalArgumentException("unknown target '" + label + "', expected one of " + labels());
+    }
+
+    /** "direct, memogate, memogate-gated, pgbouncer, haproxy". */
+    public static String labels() {
+        return Arrays.stream(values()).map(TargetKind::label).collect(Collectors.joining(", "));
     }
 }

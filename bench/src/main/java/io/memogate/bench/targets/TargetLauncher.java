@@ -34,6 +34,9 @@ public final class TargetLauncher {
             case MEMOGATE -> {
                 return new Launch.Started(MemogateTarget.start(backend));
             }
+            case MEMOGATE_GATED -> {
+                return new Launch.Started(MemogateTarget.startGated(backend));
+            }
             case PGBOUNCER -> {
                 Optional<Path> executable = executables.find("pgbouncer");
                 return executable.isEmpty() ? new Launch.Skipped(kind, NOT_INSTALLED)

@@ -16,22 +16,23 @@ import org.junit.jupiter.api.io.TempDir;
 import picocli.CommandLine;
 
 /**
- * The real harness, shortened: an embedded PostgreSQL 18, the proxy in this JVM, Debian's pgbench, one
- * round of 2 s with 2 clients against direct and memogate. It checks that every run produced a figure
- * and that nothing is left running; it never judges the speed.
+ * The real harness, shortened: an embedded PostgreSQL 18, the proxy in this JVM with and without the
+ * gateways, Debian's pgbench, one round of 2 s with 2 clients against direct, memogate and
+ * memogate-gated. It checks that every run produced a figure and that nothing is left running; it never
+ * judges the speed.
  */
 class PassthroughBenchIT {
 
     @Test
     @Timeout(value = 2, unit = TimeUnit.MINUTES)
-    void oneShortRoundAgainstDirectAndMemogateReportsEveryRunAndLeavesNothingRunning(@TempDir Path output)
+    void oneShortRoundWithGatewaysOffAndOnReportsEveryRunAndLeavesNothingRunning(@TempDir Path output)
             throws Exception {
         StringWriter out = new StringWriter();
         StringWriter err = new StringWriter();
         CommandLine cli = BenchCommand.commandLine().setOut(new PrintWriter(out)).setErr(new PrintWriter(err));
 
         int exit = cli.execute("passthrough", "--rounds", "1", "--seconds", "2", "--warmup", "0", "--clients", "2",
-                "--threads", "2", "--scale", "1", "--targets", "direct,memogate", "--output", output.toString());
+                "--threads", "2", "--scale", "1", "--targets", "direct,memogate,memogate-gated", "--output", output.toString());
 
         assertThat(exit).as("exit status; output:%n%s%nerrors:%n%s", out, err).isZero();
         Path report = output.resolve("report.md");
@@ -40,20 +41,24 @@ class PassthroughBenchIT {
         for (String mode : List.of("simple", "prepared")) {
             String section = markdown.substring(markdown.indexOf("## Query mode " + mode));
             assertThat(section).as(mode).containsPattern("\\| direct \\| \\d+ \\| \\d+ \\| 1\\.00 \\| - \\|")
-                    .containsPattern("\\| memogate \\| \\d+ \\| \\d+ \\| \\d\\.\\d\\d \\| \\d+\\.\\d \\|");
+                    .containsPattern("\\| memogate \\| \\d+ \\| \\d+ \\| \\d\\.\\d\\d \\| \\d+\\.\\d \\|")
+                    .containsPattern("\\| memogate-gated \\| \\d+ \\| \\d+ \\| \\d\\.\\d\\d \\| \\d+\\.\\d \\|");
         }
+        assertThat(markdown).containsPattern(
+                "\\| memogate-gated / memogate \\| \\d\\.\\d{3} (not )?met \\| \\d\\.\\d{3} (not )?met \\| >= 0\\.97 \\|");
         assertThat(markdown).doesNotContain("| pgbouncer |").doesNotContain("| haproxy |").doesNotContain("FAILED");
 
         List<String> runs = Files.readAllLines(output.resolve("results.csv")).stream().skip(1).toList();
-        assertThat(runs).hasSize(4);
+        assertThat(runs).hasSize(6);
         assertThat(runs).extracting(line -> line.split(",")[0] + "/" + line.split(",")[3])
-                .containsExactlyInAnyOrder("simple/direct", "simple/memogate", "prepared/direct", "prepared/memogate");
+                .containsExactlyInAnyOrder("simple/direct", "simple/memogate", "simple/memogate-gated",
+                        "prepared/direct", "prepared/memogate", "prepared/memogate-gated");
         for (String run : runs) {
             String[] cells = run.split(",");
             assertThat(cells[4]).as(run).isEqualTo("ok");
             assertThat(Double.parseDouble(cells[5])).as(run).isPositive();
         }
-        assertThat(output.resolve("runs").resolve("round1-prepared-memogate.txt")).content()
+        assertThat(output.resolve("runs").resolve("round1-prepared-memogate-gated.txt")).content()
                 .contains("query mode: prepared").contains("exit status 0");
 
         // PostgreSQL and every pgbench were children of this JVM; none may outlive the benchmark.

@@ -3,6 +3,7 @@ package io.memogate.bench.report;
 import static io.memogate.bench.targets.TargetKind.DIRECT;
 import static io.memogate.bench.targets.TargetKind.HAPROXY;
 import static io.memogate.bench.targets.TargetKind.MEMOGATE;
+import static io.memogate.bench.targets.TargetKind.MEMOGATE_GATED;
 import static io.memogate.bench.targets.TargetKind.PGBOUNCER;
 import static org.assertj.core.api.Assertions.assertThat;
 
@@ -53,6 +54,25 @@ class ReportWriterTest {
                 .contains("simple,3,3,haproxy,failed,,,,1400.0,exit 2\n")
                 .contains("simple,1,2,memogate,ok,700.000000,7000,without initial connection time,2100.0,\n")
                 .contains("simple,1,1,direct,ok,1000.000000,10000,without initial connection time,,\n");
+    }
+
+    @Test
+    void gatewaysOnAgainstOffWithoutDirectHasTheRatioRowAndNoOtherComparisons() {
+        List<Measurement> runs = new ArrayList<>();
+        add(runs, MEMOGATE, 0, 1000, 1100, 1200);
+        add(runs, MEMOGATE_GATED, 0, 990, 1050, 1170); // median 1050 / 1100
+        BenchRecord record = new BenchRecord(List.of("load"), List.of("machine"), List.of(QueryMode.SIMPLE), 3,
+                List.of(new TargetInfo(MEMOGATE, false, "Memogate"),
+                        new TargetInfo(MEMOGATE_GATED, false, "Memogate, gateways on")),
+                List.of(List.of("memogate", "memogate-gated")), runs);
+
+        String text = new ReportWriter(record).text();
+        assertThat(text).containsPattern("memogate-gated +990 +1050 +1170 +1050 +n/a")
+                .containsPattern("memogate-gated / memogate +0\\.955 not met +>= 0\\.97")
+                .doesNotContain("pgbouncer").doesNotContain("haproxy");
+        assertThat(new ReportWriter(record).markdown("bench"))
+                .contains("| memogate-gated / memogate | 0.955 not met | >= 0.97 |");
+        assertThat(new ReportWriter(record).csv()).contains("simple,1,2,memogate-gated,ok,990.000000,9900,");
     }
 
     /** Runs of one target over the rounds; tps 0 stands for a failed run, cpuMillis 0 for none measured. */

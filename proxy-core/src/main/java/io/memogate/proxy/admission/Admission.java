@@ -17,6 +17,13 @@ public interface Admission {
     /** Admitted at once, holding nothing: one shared instance, so the relay path allocates nothing. */
     Admission IMMEDIATE = of(CompletableFuture.completedFuture(AdmittedStatement.UNGATED));
 
+    /**
+     * Admitted at once because the text can never need a gateway, whatever the planner settings: the
+     * server does not plan it, or it names at most one relation. A session may admit later Binds of the
+     * same prepared statement without asking again.
+     */
+    Admission BYPASS = of(CompletableFuture.completedFuture(AdmittedStatement.UNGATED));
+
     CompletionStage<AdmittedStatement> decision();
 
     /**

@@ -7,6 +7,7 @@ import io.memogate.broker.gateway.GatewayListener;
 import io.memogate.broker.gateway.GatewaySettings;
 import io.memogate.broker.gateway.Gateways;
 import io.memogate.broker.gateway.ScheduledGatewayTimer;
+import io.memogate.broker.probe.MemorySnapshot;
 import io.memogate.broker.probe.postgres.PostgresProbe;
 import io.memogate.estimator.CompileEstimate;
 import io.memogate.estimator.CompileEstimator;
@@ -17,6 +18,8 @@ import java.util.HashSet;
 import java.util.Map;
 import java.util.Optional;
 import java.util.Set;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicReference;
 import java.util.function.Consumer;
 import java.util.function.Supplier;
@@ -40,6 +43,13 @@ public final class AdmissionControl implements AutoCloseable {
     private final GatedAdmission hook;
     /** Server processes the ledger was told about by measurement; only the broker's thread touches it. */
     private final Set<Long> measured = new HashSet<>();
+    /**
+     * When sessions saw their server connections close (pid -> System.nanoTime()): a poll that started
+     * before a close, or just after it while the backend was still exiting, may still report the process,
+     * which must not come back into the ledger. Process ids are not reused within seconds.
+     */
+    private static final long EXIT_GRACE_NANOS = TimeUnit.SECONDS.toNanos(5);
+    private final Map<Long, Long> closedAt = new ConcurrentHashMap<>();
 
     /**
      * @param staticTargetBytes the compile-memory target while no broker state says otherwise
@@ -60,7 +70,8 @@ public final class AdmissionControl implements AutoCloseable {
         this.broker = brokerSettings.map(settings -> new Broker(settings,
                 new PostgresProbe(settings.probeSettings(), System::nanoTime), System::nanoTime, this::published));
         this.support = new AdmissionSupport(plannerDefaults::get, waitNoticeAfter, new LexicalAnalyzer());
-        this.hook = new GatedAdmission(estimator, gateways, estimates);
+        this.hook = new GatedAdmission(estimator, gateways, estimates,
+                pid -> closedAt.put(pid, System.nanoTime()));
     }
 
     /** Starts polling the server, if a broker is configured. */
@@ -95,18 +106,23 @@ public final class AdmissionControl implements AutoCloseable {
     }
 
     /** Called on the broker's thread after every poll, good or failed. */
-    private void published(BrokerState state) {
+    void published(BrokerState state) {
         gateways.target(state.targetBytes());
         plannerDefaults.set(plannerSettings(state.plannerSettings()));
         Map<Integer, Long> privateBytes = state.privateBytesByPid();
         if (privateBytes.isEmpty()) {
             return; // not co-located, or nothing known: the ledger keeps its estimate-based figures
         }
+        long takenAt = state.lastGoodSnapshot().map(MemorySnapshot::takenAtNanos).orElse(Long.MIN_VALUE);
         Set<Long> now = new HashSet<>();
         privateBytes.forEach((pid, bytes) -> {
-            now.add((long) pid);
-            gateways.retained(pid, bytes);
+            Long closed = closedAt.get((long) pid);
+            if (closed == null || takenAt - closed > EXIT_GRACE_NANOS) {
+                now.add((long) pid);
+                gateways.retained(pid, bytes);
+            }
         });
+        closedAt.values().removeIf(closed -> takenAt - closed > EXIT_GRACE_NANOS);
         // A process measured before and gone now has exited, whoever it belonged to: its memory is free.
         for (Long gone : measured) {
             if (!now.contains(gone)) {

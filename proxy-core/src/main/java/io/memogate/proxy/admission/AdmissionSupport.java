@@ -38,4 +38,8 @@ public record AdmissionSupport(Supplier<PlannerSettings> plannerDefaults, Suppli
     public SessionSettings newSessionSettings() {
         return new SessionSettings(plannerDefaults, analyzer);
     }
+
+    public PreparedQueries newPreparedQueries() {
+        return new PreparedQueries(analyzer);
+    }
 }

@@ -9,6 +9,7 @@ import io.memogate.estimator.CompileEstimator;
 import java.util.Locale;
 import java.util.Objects;
 import java.util.function.Consumer;
+import java.util.function.LongConsumer;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -27,19 +28,26 @@ public final class GatedAdmission implements AdmissionHook {
     private final CompileEstimator estimator;
     private final Gateways gateways;
     private final Consumer<CompileEstimate> estimates;
+    private final LongConsumer closedConnections;
 
-    /** @param estimates told every estimate that reaches the gateways (metrics record their sizes) */
-    public GatedAdmission(CompileEstimator estimator, Gateways gateways, Consumer<CompileEstimate> estimates) {
+    /**
+     * @param estimates told every estimate that reaches the gateways (metrics record their sizes)
+     * @param closedConnections told each server connection that closed, after the gateways
+     */
+    public GatedAdmission(CompileEstimator estimator, Gateways gateways, Consumer<CompileEstimate> estimates,
+            LongConsumer closedConnections) {
         this.estimator = Objects.requireNonNull(estimator, "estimator");
         this.gateways = Objects.requireNonNull(gateways, "gateways");
         this.estimates = Objects.requireNonNull(estimates, "estimates");
+        this.closedConnections = Objects.requireNonNull(closedConnections, "closedConnections");
     }
 
     @Override
     public Admission admit(StatementRequest request) {
-        CompileEstimate estimate = estimator.estimate(request.sql(), request.settings());
+        CompileEstimate estimate = estimator.estimate(request.sql(), request.settings(), request.prepared());
         if (estimate.bypass()) {
-            return Admission.IMMEDIATE;
+            // What an EXECUTE runs depends on what the session prepared since: never remembered as a bypass.
+            return PreparedQueries.containsIgnoreCase(request.sql(), "execute") ? Admission.IMMEDIATE : Admission.BYPASS;
         }
         estimates.accept(estimate);
         Ticket ticket = gateways.acquire(estimate.estimatedBytes(), request.serverConnection(),
@@ -53,6 +61,7 @@ public final class GatedAdmission implements AdmissionHook {
     @Override
     public void serverConnectionClosed(long serverConnection) {
         gateways.connectionClosed(serverConnection);
+        closedConnections.accept(serverConnection);
     }
 
     private AdmissionRejectedException refused(GatewayRejectedException rejection, CompileEstimate estimate,

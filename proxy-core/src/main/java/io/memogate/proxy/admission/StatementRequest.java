@@ -1,5 +1,6 @@
 package io.memogate.proxy.admission;
 
+import io.memogate.estimator.PreparedStatementTexts;
 import io.memogate.estimator.planner.PlannerSettings;
 
 /**
@@ -13,6 +14,13 @@ import io.memogate.estimator.planner.PlannerSettings;
  *     whose retained memory the byte budget accounts for
  * @param settings the planner settings in force for this session: the server's defaults with the
  *     session's own SET / RESET and startup options applied
+ * @param prepared the statements the session PREPAREd in SQL, for its EXECUTE
  */
 public record StatementRequest(String sql, AdmissionPoint point, SessionInfo session, long serverConnection,
-                               PlannerSettings settings) {}
+                               PlannerSettings settings, PreparedStatementTexts prepared) {
+
+    public StatementRequest(String sql, AdmissionPoint point, SessionInfo session, long serverConnection,
+            PlannerSettings settings) {
+        this(sql, point, session, serverConnection, settings, PreparedStatementTexts.NONE);
+    }
+}

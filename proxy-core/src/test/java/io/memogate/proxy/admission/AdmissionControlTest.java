@@ -2,8 +2,18 @@ package io.memogate.proxy.admission;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import io.memogate.broker.BrokerMode;
+import io.memogate.broker.BrokerState;
+import io.memogate.broker.gateway.GatewayListener;
+import io.memogate.broker.gateway.GatewaySettings;
+import io.memogate.broker.probe.MemorySnapshot;
 import io.memogate.estimator.planner.PlannerSettings;
+import java.time.Duration;
+import java.util.List;
 import java.util.Map;
+import java.util.Optional;
+import java.util.OptionalLong;
+import java.util.Set;
 import org.junit.jupiter.api.Test;
 
 class AdmissionControlTest {
@@ -21,5 +31,35 @@ class AdmissionControlTest {
     @Test
     void withoutAnyServerSettingsPostgresDefaultsApply() {
         assertThat(AdmissionControl.plannerSettings(Map.of())).isEqualTo(PlannerSettings.DEFAULTS);
+    }
+
+    private static final long MIB = 1 << 20;
+
+    private static BrokerState measured(long takenAt, Map<Integer, Long> privateBytes) {
+        MemorySnapshot snapshot = new MemorySnapshot(takenAt, 180000, 128 * MIB, 4 * MIB, 2.0, 100, 0,
+                List.copyOf(privateBytes.keySet()), Map.of(), 0, 0, 0, Optional.empty(), privateBytes,
+                OptionalLong.empty(), OptionalLong.empty());
+        return new BrokerState(BrokerMode.LIVE, 1024 * MIB, Optional.of(snapshot), Optional.of(Duration.ZERO),
+                Optional.empty(), 0, 0, Optional.empty(), Set.of(), Map.of("join_collapse_limit", "12"), privateBytes);
+    }
+
+    @Test
+    void measuredMemoryFillsTheLedgerButAProcessWhoseSessionClosedStaysOut() {
+        try (AdmissionControl control = new AdmissionControl(GatewaySettings.defaults(2), 256 * MIB, Optional.empty(),
+                Duration.ofSeconds(1), GatewayListener.NONE, estimate -> { })) {
+            long pollStarted = System.nanoTime();
+            control.hook().serverConnectionClosed(41); // its session ended while the poll was reading /proc
+            control.published(measured(pollStarted, Map.of(41, 500 * MIB, 42, 30 * MIB)));
+
+            assertThat(control.gateways().target()).isEqualTo(1024 * MIB);
+            assertThat(control.gateways().ledger().totalBytes()).as("only the live process").isEqualTo(30 * MIB);
+            assertThat(control.support().plannerDefaults().get().joinCollapseLimit()).isEqualTo(12);
+
+            control.published(measured(System.nanoTime(), Map.of()));
+            assertThat(control.gateways().ledger().totalBytes()).as("nothing measured: nothing changes")
+                    .isEqualTo(30 * MIB);
+            control.published(measured(System.nanoTime(), Map.of(43, 10 * MIB)));
+            assertThat(control.gateways().ledger().totalBytes()).as("42 exited, 43 appeared").isEqualTo(10 * MIB);
+        }
     }
 }

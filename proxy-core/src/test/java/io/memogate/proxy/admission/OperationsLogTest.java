@@ -82,7 +82,7 @@ class OperationsLogTest {
         TierSettings noQueue = new TierSettings(1, 0.25, 0, Duration.ofSeconds(30));
         Gateways gateways = new Gateways(GatewaySettings.defaults(1).with(Tier.SMALL, noQueue), 1L << 30,
                 System::nanoTime, timer, QUIET);
-        GatedAdmission admission = new GatedAdmission(new CompileEstimator(), gateways, estimate -> { });
+        GatedAdmission admission = new GatedAdmission(new CompileEstimator(), gateways, estimate -> { }, closed -> { });
         StatementRequest request = new StatementRequest(star(8), AdmissionPoint.SIMPLE_QUERY, session, 7,
                 PlannerSettings.DEFAULTS);
 
@@ -107,7 +107,7 @@ class OperationsLogTest {
     @Test
     void anAdmittedStatementLeavesNoLine() {
         Gateways gateways = new Gateways(GatewaySettings.defaults(4), 1L << 30, System::nanoTime, timer, QUIET);
-        GatedAdmission admission = new GatedAdmission(new CompileEstimator(), gateways, estimate -> { });
+        GatedAdmission admission = new GatedAdmission(new CompileEstimator(), gateways, estimate -> { }, closed -> { });
 
         Admission admitted = admission.admit(new StatementRequest(star(8), AdmissionPoint.SIMPLE_QUERY, session, 7,
                 PlannerSettings.DEFAULTS));

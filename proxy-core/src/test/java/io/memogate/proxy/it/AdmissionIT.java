@@ -134,6 +134,26 @@ class AdmissionIT {
         }
     }
 
+    @Test
+    void anExecuteOfAStatementPreparedInSqlGoesThroughTheGateways(EmbeddedPostgres pg) throws Exception {
+        GatewaySettings settings = GatewaySettings.defaults(2)
+                .with(Tier.SMALL, GatewaySettings.defaults(2).small().withFraction(0.05))
+                .with(Tier.MEDIUM, GatewaySettings.defaults(2).medium().withFraction(0.05));
+        try (ProxyFixture proxy = proxy(pg, settings, 2L << 30);
+                Connection connection = proxy.connect(DATABASE, "memogate", "memogate");
+                Statement statement = connection.createStatement()) {
+            statement.execute(WIDE);
+            statement.execute("prepare wide_star as " + star(14, "prepared"));
+            assertThat(control.gateways().state(Tier.SMALL).admittedTotal()).as("PREPARE plans nothing").isZero();
+            try (ResultSet rows = statement.executeQuery("execute wide_star")) {
+                rows.next();
+                assertThat(rows.getLong(1)).isZero();
+            }
+            assertThat(control.gateways().state(Tier.LARGE).admittedTotal())
+                    .as("EXECUTE estimated as the 14-table star it runs").isEqualTo(1);
+        }
+    }
+
     /** One slot in every tier, and statements held until ReadyForQuery by a second statement that sleeps. */
     private static GatewaySettings oneAtATime(Duration timeout) {
         TierSettings one = new TierSettings(1, 0.25, 10, timeout);
@@ -141,24 +161,37 @@ class AdmissionIT {
                 .with(Tier.LARGE, one.withFraction(1.0));
     }
 
+    /**
+     * Starts a statement on {@code holder} that holds every tier for {@code seconds}: a query string of
+     * two statements sent in the simple protocol keeps the larger one's permits until ReadyForQuery,
+     * which comes after the sleep. Returns once the gateways hold it.
+     */
+    private CompletableFuture<Void> holdTheGateways(Connection holder, int seconds) throws InterruptedException {
+        CompletableFuture<Void> holding = CompletableFuture.runAsync(() -> {
+            try (Statement statement = holder.createStatement()) {
+                statement.execute(WIDE);
+                statement.execute(star(12, "holder") + "; select pg_sleep(" + seconds + ")");
+            } catch (SQLException e) {
+                throw new IllegalStateException(e);
+            }
+        }, threads);
+        await(() -> control.gateways().state(Tier.SMALL).active() == 1);
+        return holding;
+    }
+
+    private Connection simpleProtocol(ProxyFixture proxy) throws SQLException {
+        return proxy.connect(DATABASE, "memogate", "memogate", "preferQueryMode", "simple");
+    }
+
     @Test
     void aQueuedStatementCancelledIsAnswered57014WhileTheOtherStillCompilesAndItsConnectionGoesOn(EmbeddedPostgres pg)
             throws Exception {
         try (ProxyFixture proxy = proxy(pg, oneAtATime(Duration.ofMinutes(5)), 2L << 30);
-                Connection first = proxy.connect(DATABASE, "memogate", "memogate");
+                Connection first = simpleProtocol(proxy);
                 Connection second = proxy.connect(DATABASE, "memogate", "memogate");
-                Statement holder = first.createStatement(); Statement queued = second.createStatement()) {
-            holder.execute(WIDE);
+                Statement queued = second.createStatement()) {
             queued.execute(WIDE);
-            // A multi-statement query keeps its permits until ReadyForQuery: here, for the sleep.
-            CompletableFuture<Void> holding = CompletableFuture.runAsync(() -> {
-                try {
-                    holder.execute(star(12, "holder") + "; select pg_sleep(4)");
-                } catch (SQLException e) {
-                    throw new IllegalStateException(e);
-                }
-            }, threads);
-            await(() -> control.gateways().state(Tier.SMALL).active() == 1);
+            CompletableFuture<Void> holding = holdTheGateways(first, 4);
             CompletableFuture<Void> canceller = CompletableFuture.runAsync(() -> {
                 try {
                     await(() -> !control.gateways().waiting().isEmpty());
@@ -168,7 +201,12 @@ class AdmissionIT {
                 }
             }, threads);
             assertThatThrownBy(() -> queued.executeQuery(star(12, "queued")))
-                    .isInstanceOf(SQLException.class).extracting(e -> ((SQLException) e).getSQLState()).isEqualTo("57014");
+                    .isInstanceOf(SQLException.class)
+                    .satisfies(e -> {
+                        assertThat(((SQLException) e).getSQLState()).isEqualTo("57014");
+                        assertThat(e.getMessage()).as("withdrawn, not cancelled on the server")
+                                .contains("admission queue");
+                    });
             canceller.get(30, TimeUnit.SECONDS);
             assertThat(holding).as("answered while the first statement still holds the gateway").isNotDone();
             assertThat(control.gateways().waiting()).as("the queue is empty again").isEmpty();
@@ -185,19 +223,11 @@ class AdmissionIT {
         pg.execute(DATABASE, "create table if not exists timed_out (id int)", "truncate timed_out",
                 "grant all on timed_out to memogate");
         try (ProxyFixture proxy = proxy(pg, oneAtATime(Duration.ofMillis(300)), 2L << 30);
-                Connection first = proxy.connect(DATABASE, "memogate", "memogate");
+                Connection first = simpleProtocol(proxy);
                 Connection second = proxy.connect(DATABASE, "memogate", "memogate");
-                Statement holder = first.createStatement(); Statement waiting = second.createStatement()) {
-            holder.execute(WIDE);
+                Statement waiting = second.createStatement()) {
             waiting.execute(WIDE);
-            CompletableFuture<Void> holding = CompletableFuture.runAsync(() -> {
-                try {
-                    holder.execute(star(12, "holder") + "; select pg_sleep(3)");
-                } catch (SQLException e) {
-                    throw new IllegalStateException(e);
-                }
-            }, threads);
-            await(() -> control.gateways().state(Tier.SMALL).active() == 1);
+            CompletableFuture<Void> holding = holdTheGateways(first, 3);
             waiting.execute("begin");
             waiting.execute("insert into timed_out values (1)");
             assertThatThrownBy(() -> waiting.executeQuery(star(12, "waits too long")))
@@ -213,6 +243,7 @@ class AdmissionIT {
                 rows.next();
                 assertThat(rows.getInt(1)).as("the failed transaction committed nothing").isZero();
             }
+            assertThat(holding).as("refused while the holder still held the gateways").isNotDone();
             holding.get(60, TimeUnit.SECONDS);
             assertThat(registry.get("memogate.gateway.timeouts").tag("tier", "small").functionCounter().count())
                     .isEqualTo(1);

@@ -169,6 +169,29 @@ class HoldingAdmissionIT {
         }
     }
 
+    @Test
+    void aPreparedStatementThatNeverNeedsAGatewayIsAskedAboutOnce(EmbeddedPostgres pg) throws Exception {
+        AtomicInteger binds = new AtomicInteger();
+        AdmissionHook bypassing = request -> {
+            if (request.point() == AdmissionPoint.BIND) {
+                binds.incrementAndGet();
+            }
+            return Admission.BYPASS;
+        };
+        try (ProxyFixture proxy = ProxyFixture.to(pg.host(), pg.port()).admission(bypassing).start();
+                Connection connection = proxy.connect("demo", "memogate", "memogate", "prepareThreshold", "1");
+                PreparedStatement select = connection.prepareStatement("select ?::int + 1")) {
+            for (int i = 0; i < 50; i++) {
+                select.setInt(1, i);
+                try (ResultSet rows = select.executeQuery()) {
+                    rows.next();
+                    assertThat(rows.getInt(1)).isEqualTo(i + 1);
+                }
+            }
+        }
+        assertThat(binds.get()).as("Binds of the same prepared statement sent to admission").isBetween(1, 2);
+    }
+
     static String dataRowValue(Message dataRow) {
         assertThat(dataRow.type()).isEqualTo('D');
         byte[] body = dataRow.body();

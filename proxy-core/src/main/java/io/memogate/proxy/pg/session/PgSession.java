@@ -5,6 +5,7 @@ import io.memogate.proxy.admission.Admission;
 import io.memogate.proxy.admission.AdmissionPoint;
 import io.memogate.proxy.admission.AdmissionRejectedException;
 import io.memogate.proxy.admission.AdmittedStatement;
+import io.memogate.proxy.admission.PreparedQueries;
 import io.memogate.proxy.admission.ReleaseSignal;
 import io.memogate.proxy.admission.SessionInfo;
 import io.memogate.proxy.admission.SessionSettings;
@@ -26,7 +27,6 @@ import io.netty.channel.Channel;
 import io.netty.channel.ChannelFutureListener;
 import io.netty.handler.ssl.SslHandler;
 import io.netty.util.ReferenceCountUtil;
-import io.netty.util.concurrent.ScheduledFuture;
 import java.time.Instant;
 import java.util.ArrayDeque;
 import java.util.concurrent.CancellationException;
@@ -34,7 +34,6 @@ import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CompletionException;
 import java.util.concurrent.CompletionStage;
 import java.util.concurrent.RejectedExecutionException;
-import java.util.concurrent.TimeUnit;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -78,6 +77,7 @@ public final class PgSession implements CancelRegistry.Cancellable {
     private final ArrayDeque<ByteBuf> held = new ArrayDeque<>();
     private final RefusedStatements refused = new RefusedStatements();
     final SessionSettings settings;
+    private final PreparedQueries preparedQueries;
     private final Instant connectedAt = Instant.now();
 
     State state = State.STARTUP;
@@ -92,8 +92,7 @@ public final class PgSession implements CancelRegistry.Cancellable {
     /** A statement waits for admission: client frames queue in {@link #held} and the client is not read. */
     private boolean holding;
     /** The statement {@link #holding} waits for: a cancel withdraws it, a long wait sends a notice. */
-    private Admission pending;
-    private ScheduledFuture<?> waitNotice;
+    private final AdmissionWait waiting = new AdmissionWait();
     /**
      * A refused Bind made the server skip to the next Sync: the Binds until then will not be planned,
      * so they pass ungated.
@@ -107,6 +106,7 @@ public final class PgSession implements CancelRegistry.Cancellable {
         this.services = services;
         this.startup = new StartupPhase(this);
         this.settings = services.admissionSupport().newSessionSettings();
+        this.preparedQueries = services.admissionSupport().newPreparedQueries();
     }
 
     // ---- client leg -------------------------------------------------------------------------------
@@ -181,9 +181,15 @@ public final class PgSession implements CancelRegistry.Cancellable {
     private void dispatch(ByteBuf frame) {
         byte type = frame.getByte(frame.readerIndex());
         switch (type) {
-            case Query.TYPE -> admitThenForward(frame, Query.decode(frame).sql(), AdmissionPoint.SIMPLE_QUERY);
-            case Bind.TYPE -> admitThenForward(frame, statements.sqlOf(Bind.decode(frame).statementName()),
-                    AdmissionPoint.BIND);
+            case Query.TYPE -> admitThenForward(frame, Query.decode(frame).sql(), AdmissionPoint.SIMPLE_QUERY, null);
+            case Bind.TYPE -> {
+                String name = Bind.decode(frame).statementName();
+                if (statements.bypasses(name)) {
+                    forwardAdmitted(frame, AdmissionPoint.BIND, AdmittedStatement.UNGATED);
+                } else {
+                    admitThenForward(frame, statements.sqlOf(name), AdmissionPoint.BIND, name);
+                }
+            }
             case Parse.TYPE -> {
                 Parse parse = Parse.decode(frame);
                 statements.parsed(parse.statementName(), parse.sql());
@@ -214,15 +220,20 @@ public final class PgSession implements CancelRegistry.Cancellable {
         }
     }
 
-    private void admitThenForward(ByteBuf frame, String sql, AdmissionPoint point) {
+    /** @param statementName for a Bind, the prepared statement's name; null for a simple query */
+    private void admitThenForward(ByteBuf frame, String sql, AdmissionPoint point, String statementName) {
         settings.sent(sql, transactionStatus != TransactionStatus.IDLE);
+        preparedQueries.sent(sql);
         // The server plans nothing in a failed transaction (25P02) or while skipping to Sync: no gate.
         if (transactionStatus == TransactionStatus.FAILED || skippingToSync) {
             forwardAdmitted(frame, point, AdmittedStatement.UNGATED);
             return;
         }
         Admission admission = services.admission().admit(
-                new StatementRequest(sql, point, info, serverConnection(), settings.current()));
+                new StatementRequest(sql, point, info, serverConnection(), settings.current(), preparedQueries));
+        if (admission == Admission.BYPASS && statementName != null) {
+            statements.bypassing(statementName);
+        }
         CompletionStage<AdmittedStatement> decision = admission.decision();
         // Fast path: admitted at once (small statements, or no gateway): forward without a hop.
         if (decision instanceof CompletableFuture<AdmittedStatement> done && done.isDone()
@@ -231,11 +242,7 @@ public final class PgSession implements CancelRegistry.Cancellable {
             return;
         }
         holding = true;
-        pending = admission;
-        long noticeAfter = services.admissionSupport().waitNoticeAfter().toNanos();
-        if (noticeAfter > 0) { // 0: never
-            waitNotice = client.eventLoop().schedule(() -> noticeWaiting(admission), noticeAfter, TimeUnit.NANOSECONDS);
-        }
+        waiting.waitFor(admission, client, services.admissionSupport().waitNoticeAfter());
         decision.whenComplete((admitted, failure) ->
                 client.eventLoop().execute(() -> admissionDecided(frame, point, admitted, failure)));
     }
@@ -245,24 +252,8 @@ public final class PgSession implements CancelRegistry.Cancellable {
         return serverKey == null ? 0 : serverKey.processId();
     }
 
-    /** The statement still waits after the notice delay: say so once, with where it stands. */
-    private void noticeWaiting(Admission admission) {
-        if (pending != admission || state != State.READY) {
-            return;
-        }
-        admission.waiting().ifPresent(where -> {
-            ByteBuf out = client.alloc().buffer();
-            PgErrors.waitingNotice(where).encode(out);
-            client.writeAndFlush(out, client.voidPromise());
-        });
-    }
-
     private void admissionDecided(ByteBuf frame, AdmissionPoint point, AdmittedStatement admitted, Throwable failure) {
-        pending = null;
-        if (waitNotice != null) {
-            waitNotice.cancel(false);
-            waitNotice = null;
-        }
+        waiting.decided();
         if (state == State.CLOSED) {
             frame.release();
             if (admitted != null) {
@@ -462,7 +453,7 @@ public final class PgSession implements CancelRegistry.Cancellable {
             if (state == State.CLOSED || serverKey == null) {
                 return;
             }
-            if (pending != null && tracker.isIdle() && pending.withdraw()) {
+            if (tracker.isIdle() && waiting.withdraw()) {
                 return;
             }
             services.cancelForwarder().cancel(client.eventLoop(), target, serverKey);
@@ -505,10 +496,7 @@ public final class PgSession implements CancelRegistry.Cancellable {
         state = State.CLOSED;
         tracker.disconnect();
         holding = false;
-        if (pending != null) {
-            pending.withdraw(); // its decision then finds the session closed and releases the frame
-            pending = null;
-        }
+        waiting.withdraw(); // its decision then finds the session closed and releases the frame
         if (serverKey != null) {
             services.admission().serverConnectionClosed(serverKey.processId());
         }
@@ -538,7 +526,7 @@ public final class PgSession implements CancelRegistry.Cancellable {
                 SessionStates.describe(state, holding, tracker.isIdle(), transactionStatus), connectedAt,
                 state == State.CONSOLE || target == null ? null : target.name(),
                 target == null ? null : target.address(), serverKey == null ? 0 : serverKey.processId(), serverTls,
-                pending == null ? null : pending.waiting().orElse(null));
+                waiting.where().orElse(null));
     }
 
     /** {@link #view()} taken on the session's own event loop, from any thread. */

@@ -10,7 +10,17 @@ import java.util.Map;
  */
 final class PreparedStatements {
 
-    private final Map<String, String> sqlByName = new HashMap<>();
+    private static final class Prepared {
+        final String sql;
+        /** Admission said the text never needs a gateway (not planned, or one relation), whatever the settings. */
+        boolean bypasses;
+
+        Prepared(String sql) {
+            this.sql = sql;
+        }
+    }
+
+    private final Map<String, Prepared> byName = new HashMap<>();
 
     /**
      * A Parse was forwarded. A named statement that exists already keeps its text, as on the server,
@@ -18,18 +28,35 @@ final class PreparedStatements {
      */
     void parsed(String name, String sql) {
         if (name.isEmpty()) {
-            sqlByName.put(name, sql);
+            byName.put(name, new Prepared(sql));
         } else {
-            sqlByName.putIfAbsent(name, sql);
+            byName.putIfAbsent(name, new Prepared(sql));
         }
     }
 
     void closed(String name) {
-        sqlByName.remove(name);
+        byName.remove(name);
     }
 
     /** The statement's SQL, or "" when it was never prepared here (the server will report the error). */
     String sqlOf(String name) {
-        return sqlByName.getOrDefault(name, "");
+        Prepared prepared = byName.get(name);
+        return prepared == null ? "" : prepared.sql;
+    }
+
+    /**
+     * Whether later Binds of the statement can skip admission: prepared statements are bound again and
+     * again (pgbench -M prepared, pooled JDBC), and estimating the same text each time is wasted work.
+     */
+    boolean bypasses(String name) {
+        Prepared prepared = byName.get(name);
+        return prepared != null && prepared.bypasses;
+    }
+
+    void bypassing(String name) {
+        Prepared prepared = byName.get(name);
+        if (prepared != null) {
+            prepared.bypasses = true;
+        }
     }
 }

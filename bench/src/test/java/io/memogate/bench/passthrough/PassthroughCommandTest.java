@@ -1,0 +1,43 @@
+package io.memogate.bench.passthrough;
+
+import static io.memogate.bench.targets.TargetKind.MEMOGATE;
+import static io.memogate.bench.targets.TargetKind.MEMOGATE_GATED;
+import static org.assertj.core.api.Assertions.assertThat;
+
+import io.memogate.bench.BenchCommand;
+import io.memogate.bench.pgbench.QueryMode;
+import java.io.PrintWriter;
+import java.io.StringWriter;
+import java.nio.file.Path;
+import java.util.List;
+import org.junit.jupiter.api.Test;
+import picocli.CommandLine;
+import picocli.CommandLine.ParseResult;
+
+/** The command line of `bench passthrough`, parsed only: nothing is started. */
+class PassthroughCommandTest {
+
+    @Test
+    void gatewaysOnAgainstOffNeedsNoDirectTarget() {
+        ParseResult parsed = BenchCommand.commandLine()
+                .parseArgs("passthrough", "--targets", "memogate,MEMOGATE-Gated", "--rounds", "5");
+        PassthroughCommand command = (PassthroughCommand) parsed.subcommand().commandSpec().userObject();
+
+        assertThat(command.targets).containsExactly(MEMOGATE, MEMOGATE_GATED);
+        PassthroughPlan plan = new PassthroughPlan(command.rounds, command.seconds, command.warmupSeconds,
+                command.clients, command.threads, List.of(QueryMode.SIMPLE), command.targets, command.scale, Path.of("out"));
+        assertThat(plan.targets()).containsExactly(MEMOGATE, MEMOGATE_GATED);
+    }
+
+    @Test
+    void anUnknownTargetIsRefusedWithTheNamesThatExist() {
+        StringWriter err = new StringWriter();
+        CommandLine cli = BenchCommand.commandLine().setErr(new PrintWriter(err));
+
+        int exit = cli.execute("passthrough", "--targets", "memogate,gated");
+
+        assertThat(exit).isEqualTo(2);
+        assertThat(err.toString()).contains("unknown target 'gated', expected one of direct, memogate, memogate-gated,"
+                + " pgbouncer, haproxy");
+    }
+}

@@ -1,0 +1,59 @@
+package io.memogate.proxy.pg.session;
+
+import io.memogate.proxy.admission.Admission;
+import io.memogate.proxy.pg.message.backend.PgErrors;
+import io.netty.buffer.ByteBuf;
+import io.netty.channel.Channel;
+import io.netty.util.concurrent.ScheduledFuture;
+import java.time.Duration;
+import java.util.Optional;
+import java.util.concurrent.TimeUnit;
+
+/**
+ * The one statement of a session that waits for admission, if any: what a CancelRequest withdraws, and
+ * the timer that tells the client, once, that it is queued. Used on the session's event loop only.
+ */
+final class AdmissionWait {
+
+    private Admission admission;
+    private ScheduledFuture<?> notice;
+
+    /** Starts waiting; after {@code noticeAfter} (0: never) the client gets a NOTICE saying where. */
+    void waitFor(Admission admission, Channel client, Duration noticeAfter) {
+        this.admission = admission;
+        long nanos = noticeAfter.toNanos();
+        if (nanos > 0) {
+            notice = client.eventLoop().schedule(() -> notice(admission, client), nanos, TimeUnit.NANOSECONDS);
+        }
+    }
+
+    /** The decision arrived (or the session ended): nothing waits any more. */
+    void decided() {
+        admission = null;
+        if (notice != null) {
+            notice.cancel(false);
+            notice = null;
+        }
+    }
+
+    /** Where the statement waits, in words ("statement queued for the LARGE gateway: ..."); empty when none does. */
+    Optional<String> where() {
+        return admission == null ? Optional.empty() : admission.waiting();
+    }
+
+    /** Takes the statement out of its queue if it still waits; true when it did. */
+    boolean withdraw() {
+        return admission != null && admission.withdraw();
+    }
+
+    private void notice(Admission waited, Channel client) {
+        if (admission != waited || !client.isActive()) {
+            return;
+        }
+        waited.waiting().ifPresent(where -> {
+            ByteBuf out = client.alloc().buffer();
+            PgErrors.waitingNotice(where).encode(out);
+            client.writeAndFlush(out, client.voidPromise());
+        });
+    }
+}
