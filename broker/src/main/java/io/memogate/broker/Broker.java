@@ -211,17 +211,20 @@ public final class Broker implements AutoCloseable {
      */
     private void logTransition(BrokerState previous, BrokerState next, RuntimeException unexpected) {
         boolean changed = previous.mode() != next.mode();
+        String probe = settings.probeSettings().describeUrl();
+        // One structured line per fallback and per recovery, key=value as the proxy's refusal lines, so that
+        // log searches and alerts can match "broker fallback" and read the mode and target off it.
         switch (next.mode()) {
             case LIVE -> {
                 if (changed) {
-                    LOG.info("memory probe of {} is live: compile-memory target {} bytes", settings.probeSettings()
-                            .describeUrl(), next.targetBytes());
+                    LOG.info("broker live: mode=live target_bytes={} probe={}", next.targetBytes(), probe);
                 }
             }
             case STALE -> {
                 if (changed) {
-                    LOG.warn("memory probe failed, keeping the last target of {} bytes for up to {}: {}",
-                            next.targetBytes(), settings.gracePeriod(), next.lastFailure().orElseThrow(), unexpected);
+                    LOG.warn("broker fallback: mode=stale target_bytes={} grace={} probe={} failure=\"{}\"",
+                            next.targetBytes(), settings.gracePeriod(), probe, next.lastFailure().orElseThrow(),
+                            unexpected);
                 } else {
                     LOG.debug("memory probe failed again ({} in a row): {}", next.consecutiveFailures(),
                             next.lastFailure().orElseThrow());
@@ -229,8 +232,8 @@ public final class Broker implements AutoCloseable {
             }
             case STATIC -> {
                 if (changed || next.consecutiveFailures() == 1) {
-                    LOG.warn("memory probe failed, using the static target of {} bytes: {}", next.targetBytes(),
-                            next.lastFailure().orElseThrow(), unexpected);
+                    LOG.warn("broker fallback: mode=static target_bytes={} probe={} failure=\"{}\"", next.targetBytes(),
+                            probe, next.lastFailure().orElseThrow(), unexpected);
                 } else {
                     LOG.debug("memory probe failed again ({} in a row): {}", next.consecutiveFailures(),
                             next.lastFailure().orElseThrow());

@@ -31,6 +31,8 @@ final class AdmissionMachine {
     private final WaitQueue budget = new WaitQueue(null);
     private final ByteLedger ledger;
     private long staticThreshold;
+    /** PAUSE from the admin console: no ticket is granted anything until resumed (see {@link Gateways#pause()}). */
+    private boolean paused;
     private Ticket doneHead;
     private Ticket doneTail;
 
@@ -57,6 +59,19 @@ final class AdmissionMachine {
 
     ByteLedger ledger() {
         return ledger;
+    }
+
+    void pause() {
+        paused = true;
+    }
+
+    /** Lifts the pause; the caller settles, which grants the queues in their order. */
+    void resume() {
+        paused = false;
+    }
+
+    boolean paused() {
+        return paused;
     }
 
     // ---- a ticket's moves ----
@@ -131,7 +146,7 @@ final class AdmissionMachine {
             if (t.needed != gate.tier) {
                 t.needed = gate.tier;
             }
-            if (gate.grantableNow()) {
+            if (!paused && gate.grantableNow()) {
                 gate.active++;
                 t.held++;
             } else if (gate.queueFull()) {
@@ -162,7 +177,7 @@ final class AdmissionMachine {
 
     private void enterBudget(Ticket t) {
         long cost = ledger.cost(t.connection(), t.estimateBytes());
-        if (cost == 0 || (budget.isEmpty() && ledger.fits(cost))) {
+        if (!paused && (cost == 0 || (budget.isEmpty() && ledger.fits(cost)))) {
             admit(t);
         } else {
             enqueue(t, budget, gates[t.held - 1].timeoutNanos);
@@ -218,9 +233,13 @@ final class AdmissionMachine {
     /**
      * Grants whatever the current state allows, until nothing moves: budget waiters first (they hold
      * permits already), then each tier's queue from LARGE down. Runs after every change that can free
-     * room, so at rest no waiter is left behind a free permit or a fitting budget.
+     * room, so at rest no waiter is left behind a free permit or a fitting budget. While paused it grants
+     * nothing: that is all a pause is.
      */
     void settle() {
+        if (paused) {
+            return;
+        }
         boolean progress = true;
         while (progress && waiters() > 0) {
             progress = pumpBudget();
@@ -336,6 +355,6 @@ final class AdmissionMachine {
     }
 
     void checkInvariants() {
-        InvariantCheck.check(gates, budget, ledger, doneHead);
+        InvariantCheck.check(gates, budget, ledger, doneHead, paused);
     }
 }

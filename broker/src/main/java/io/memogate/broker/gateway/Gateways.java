@@ -116,6 +116,53 @@ public final class Gateways {
     }
 
     /**
+     * Admits nothing new until {@link #resume()}: the admin console's PAUSE, for when the server must be
+     * left alone (a failover, a memory incident) without refusing clients. Statements already admitted keep
+     * their permits and finish; their releases grant nobody. New gated statements queue in SMALL even where
+     * a permit is free, behind those already waiting, so that resume lets everyone through in arrival
+     * order. Queues keep their maxQueue (a full one still refuses at once) and their timeouts keep running:
+     * a pause longer than a tier's timeout refuses its waiters as a busy server would, rather than holding
+     * clients forever.
+     *
+     * <p>Statements below t0 still pass: they hold nothing, take no lock, and plan in a few hundred kB, so
+     * holding them would stop every small query without protecting the server from anything. Idempotent.
+     */
+    public void pause() {
+        lock.lock();
+        try {
+            machine.pause();
+        } finally {
+            lock.unlock();
+        }
+    }
+
+    /**
+     * Lifts a {@link #pause()}: the queues are granted in order, as far as limits and the byte budget
+     * allow, exactly as after any release. Idempotent.
+     */
+    public void resume() {
+        Ticket done;
+        lock.lock();
+        try {
+            machine.resume();
+            machine.settle();
+            done = machine.takeDone();
+        } finally {
+            lock.unlock();
+        }
+        deliver(done);
+    }
+
+    public boolean paused() {
+        lock.lock();
+        try {
+            return machine.paused();
+        } finally {
+            lock.unlock();
+        }
+    }
+
+    /**
      * Sets the compile-memory target. A smaller one preempts nothing: it only grants less from now on
      * (the budget admits fewer bytes, thresholds fall for statements still choosing their tiers).
      */

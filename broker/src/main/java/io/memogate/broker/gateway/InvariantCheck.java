@@ -10,7 +10,8 @@ final class InvariantCheck {
     private InvariantCheck() {
     }
 
-    static void check(TierGate[] gates, WaitQueue budget, ByteLedger ledger, Ticket doneHead) {
+    /** @param paused waiters may then stand behind free permits and a fitting budget: nothing is granted */
+    static void check(TierGate[] gates, WaitQueue budget, ByteLedger ledger, Ticket doneHead, boolean paused) {
         if (doneHead != null) {
             throw new IllegalStateException("a decided ticket was left undelivered: " + doneHead);
         }
@@ -37,13 +38,13 @@ final class InvariantCheck {
                 throw new IllegalStateException(gate.tier + ": active " + gate.active + " but " + heldByWaiters[i]
                         + " waiters and " + gate.admittedHolding + " admitted statements hold it");
             }
-            if (!gate.queue.isEmpty() && gate.active < gate.limit) {
+            if (!paused && !gate.queue.isEmpty() && gate.active < gate.limit) {
                 throw new IllegalStateException(gate.tier + ": " + gate.queue.size + " waiting while "
                         + gate.active + " of " + gate.limit + " permits are in use");
             }
         }
         boolean head = true;
-        for (Ticket t = budget.head; t != null; t = t.next) {
+        for (Ticket t = paused ? null : budget.head; t != null; t = t.next) {
             long cost = ledger.cost(t.connection(), t.estimateBytes());
             if (cost == 0 || (head && ledger.fits(cost))) {
                 throw new IllegalStateException("budget waiter " + t + " costs " + cost + " and could pass");

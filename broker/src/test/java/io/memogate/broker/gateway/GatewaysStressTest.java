@@ -16,8 +16,8 @@ import org.junit.jupiter.api.Test;
 
 /**
  * Many threads doing everything at once: acquire, withdraw, release (also of waiting tickets, and from
- * inside admission callbacks), reconfigure, target, retained, connectionClosed, and time passing so that
- * timeouts fire. During the run the bookkeeping is checked against itself; after it, everything must have
+ * inside admission callbacks), reconfigure, target, retained, connectionClosed, pause and resume, and time
+ * passing so that timeouts fire. During the run the bookkeeping is checked against itself; after it, everything must have
  * come back and every ticket must have been decided exactly once.
  */
 class GatewaysStressTest {
@@ -146,6 +146,13 @@ class GatewaysStressTest {
                 gateways.connectionClosed(1 + random.nextInt(CONNECTIONS));
             } else if (dice < 84) {
                 timer.advance(Duration.ofSeconds(random.nextInt(40)));
+            } else if (dice < 86) {
+                // PAUSE and RESUME from the console, as often as each other.
+                if (dice == 84) {
+                    gateways.pause();
+                } else {
+                    gateways.resume();
+                }
             } else {
                 gateways.checkInvariants();
                 for (Tier tier : Tier.values()) {

@@ -22,6 +22,7 @@ import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicReference;
 import java.util.function.Consumer;
+import java.util.function.Supplier;
 
 /**
  * The estimator, the gateways and the broker wired together for one proxy: the broker's published
@@ -56,12 +57,13 @@ public final class AdmissionControl implements AutoCloseable {
      */
     public AdmissionControl(GatewaySettings gatewaySettings, long staticTargetBytes, Optional<BrokerSettings> brokerSettings,
             Duration waitNoticeAfter, GatewayListener gatewayListener, Consumer<CompileEstimate> estimates) {
-        this(new CompileEstimator(), gatewaySettings, staticTargetBytes, brokerSettings, waitNoticeAfter, gatewayListener,
-                estimates);
+        this(new CompileEstimator(), gatewaySettings, staticTargetBytes, brokerSettings, () -> waitNoticeAfter,
+                gatewayListener, estimates);
     }
 
+    /** @param waitNoticeAfter read at each wait, so that a reload changes it for statements from then on */
     public AdmissionControl(CompileEstimator estimator, GatewaySettings gatewaySettings, long staticTargetBytes,
-            Optional<BrokerSettings> brokerSettings, Duration waitNoticeAfter, GatewayListener gatewayListener,
+            Optional<BrokerSettings> brokerSettings, Supplier<Duration> waitNoticeAfter, GatewayListener gatewayListener,
             Consumer<CompileEstimate> estimates) {
         this.estimator = estimator;
         this.gateways = new Gateways(gatewaySettings, staticTargetBytes, System::nanoTime, timer, gatewayListener);
@@ -96,6 +98,11 @@ public final class AdmissionControl implements AutoCloseable {
 
     public CompileEstimator estimator() {
         return estimator;
+    }
+
+    /** The planner settings a new session starts from: the server's, as the broker last read them. */
+    public PlannerSettings plannerDefaults() {
+        return plannerDefaults.get();
     }
 
     /** Called on the broker's thread after every poll, good or failed. */

@@ -9,9 +9,10 @@ import java.util.function.Supplier;
 /**
  * What sessions need around the admission hook: the server's planner defaults (kept current by the
  * broker) from which each session's own settings start, and how long a statement may wait before its
- * client is told that it is queued.
+ * client is told that it is queued (admission.waitNotice, which a reload changes at once: hence a
+ * supplier, read at each wait).
  */
-public record AdmissionSupport(Supplier<PlannerSettings> plannerDefaults, Duration waitNoticeAfter,
+public record AdmissionSupport(Supplier<PlannerSettings> plannerDefaults, Supplier<Duration> waitNotice,
                                LexicalAnalyzer analyzer) {
 
     /** PostgreSQL's built-in planner defaults, a notice after one second. */
@@ -20,8 +21,18 @@ public record AdmissionSupport(Supplier<PlannerSettings> plannerDefaults, Durati
 
     public AdmissionSupport {
         Objects.requireNonNull(plannerDefaults, "plannerDefaults");
-        Objects.requireNonNull(waitNoticeAfter, "waitNoticeAfter");
+        Objects.requireNonNull(waitNotice, "waitNotice");
         Objects.requireNonNull(analyzer, "analyzer");
+    }
+
+    /** A wait notice that never changes. */
+    public AdmissionSupport(Supplier<PlannerSettings> plannerDefaults, Duration waitNoticeAfter, LexicalAnalyzer analyzer) {
+        this(plannerDefaults, () -> waitNoticeAfter, analyzer);
+    }
+
+    /** How long a statement waits before its client is told; {@link Duration#ZERO}: never. */
+    public Duration waitNoticeAfter() {
+        return waitNotice.get();
     }
 
     public SessionSettings newSessionSettings() {

@@ -95,6 +95,8 @@ final class DemoCommand implements Callable<Integer> {
         out.println("direct: postgresql://" + credentials + "@" + postgres.host() + ":" + postgres.port() + "/"
                 + DemoSchema.DATABASE);
         out.println("metrics: " + running.metrics().metricsUrl().orElseThrow());
+        out.println("admin: postgresql://" + credentials + "@127.0.0.1:" + proxy.port() + "/"
+                + AdminConfig.CONSOLE_DATABASE + " (SHOW TIERS, SHOW QUEUE, SHOW HELP, PAUSE, RESUME, ...)");
         out.println("admission: gateways on; compile-memory target from a " + (hostMemory == null
                 ? "host of this machine's memory" : Sizes.bytes(hostMemory) + " host") + ", broker polling the server as "
                 + DemoSchema.MONITOR + (planner == Planner.WIDE ? "; planner settings wide (collapse limits and geqo_threshold 20)" : ""));
@@ -125,7 +127,8 @@ final class DemoCommand implements Callable<Integer> {
             broker = broker.withHostMemory(hostMemory);
         }
         return new MemogateConfig(List.of(new ListenerConfig("127.0.0.1", port, Optional.empty())), List.of(backend), limits,
-                new AdminConfig(AdminHttpConfig.of("127.0.0.1", metricsPort)))
+                // The demo's user may use the admin console: psql .../memogate, then SHOW TIERS.
+                new AdminConfig(AdminHttpConfig.of("127.0.0.1", metricsPort)).withUsers(DemoSchema.OWNER))
                 .withBroker(broker);
     }
 }

@@ -1,10 +1,9 @@
 package io.memogate.proxy.cli;
 
-import com.fasterxml.jackson.core.JsonProcessingException;
-import com.fasterxml.jackson.databind.ObjectMapper;
 import io.memogate.estimator.CompileEstimate;
 import io.memogate.estimator.CompileEstimator;
 import io.memogate.estimator.planner.PlannerSettings;
+import io.memogate.proxy.admin.EstimateJson;
 import java.io.IOException;
 import java.io.PrintWriter;
 import java.nio.charset.StandardCharsets;
@@ -37,8 +36,6 @@ final class EstimateCommand implements Callable<Integer> {
     /** The settings PlannerSettings models; others are rejected rather than silently ignored. */
     private static final Set<String> SETTINGS = Set.of("join_collapse_limit", "from_collapse_limit", "geqo",
             "geqo_threshold", "geqo_effort", "geqo_pool_size", "geqo_generations");
-
-    private static final ObjectMapper JSON = new ObjectMapper();
 
     @Spec
     CommandSpec spec;
@@ -86,20 +83,7 @@ final class EstimateCommand implements Callable<Integer> {
         return planner;
     }
 
-    static String json(CompileEstimate e) throws JsonProcessingException {
-        Map<String, Object> line = new LinkedHashMap<>();
-        line.put("fingerprint", e.fingerprint());
-        line.put("fingerprintHash", String.format("%016x", e.fingerprintHash()));
-        line.put("relations", e.relations());
-        line.put("blocks", e.blocks());
-        line.put("memoPairs", e.memoPairs());
-        line.put("estimatedBytes", e.estimatedBytes());
-        line.put("parser", e.parser().name().toLowerCase(Locale.ROOT));
-        line.put("bypass", e.bypass());
-        line.put("reason", e.reason());
-        line.put("largestProblem", e.largestProblem());
-        line.put("search", e.search().name().toLowerCase(Locale.ROOT));
-        line.put("capped", e.capped());
-        return JSON.writeValueAsString(line);
+    static String json(CompileEstimate e) {
+        return EstimateJson.of(e);
     }
 }

@@ -2,13 +2,18 @@ package io.memogate.proxy.cli;
 
 import io.memogate.proxy.config.ConfigLoader;
 import io.memogate.proxy.config.MemogateConfig;
+import io.memogate.proxy.reload.HangupSignal;
 import java.nio.file.Path;
+import java.util.Optional;
 import java.util.concurrent.Callable;
 import java.util.concurrent.CountDownLatch;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Option;
 
-/** `memogate run --config FILE`: the proxy in production, until SIGINT or SIGTERM. */
+/**
+ * `memogate run --config FILE`: the proxy in production, until SIGINT or SIGTERM. SIGHUP reloads the
+ * file, as do a change of it and the admin console's RELOAD.
+ */
 @Command(name = "run", mixinStandardHelpOptions = true, description = "Run the proxy with a configuration file.")
 final class RunCommand implements Callable<Integer> {
 
@@ -18,7 +23,8 @@ final class RunCommand implements Callable<Integer> {
     @Override
     public Integer call() throws Exception {
         MemogateConfig loaded = new ConfigLoader().load(config);
-        RunningProxy proxy = RunningProxy.start(loaded);
+        RunningProxy proxy = RunningProxy.start(loaded, Optional.of(config));
+        HangupSignal.reloads(proxy.reloader());
         awaitTermination(proxy::close);
         return 0;
     }

@@ -1,10 +1,14 @@
 package io.memogate.proxy.cli;
 
 import io.memogate.estimator.CompileEstimator;
+import io.memogate.estimator.planner.PlannerSettings;
+import io.memogate.proxy.admin.AdminConsole;
 import io.memogate.proxy.admission.AdmissionControl;
+import io.memogate.proxy.admission.AdmissionHook;
 import io.memogate.proxy.admission.AdmissionSupport;
 import io.memogate.proxy.admission.ImmediateAdmission;
 import io.memogate.proxy.config.AdmissionConfig;
+import io.memogate.proxy.config.ConfigLoader;
 import io.memogate.proxy.config.MemogateConfig;
 import io.memogate.proxy.metrics.BrokerMeters;
 import io.memogate.proxy.metrics.EstimatorMeters;
@@ -12,50 +16,85 @@ import io.memogate.proxy.metrics.GatewayMeters;
 import io.memogate.proxy.metrics.Health;
 import io.memogate.proxy.metrics.MetricsEndpoint;
 import io.memogate.proxy.metrics.ProxyMeters;
+import io.memogate.proxy.reload.ConfigReloader;
+import io.memogate.proxy.reload.CurrentConfig;
 import io.memogate.proxy.server.ProxyServer;
+import java.nio.file.Path;
+import java.time.Clock;
+import java.time.Instant;
 import java.util.Locale;
 import java.util.Optional;
+import java.util.concurrent.atomic.AtomicReference;
 
 /**
- * The proxy, its admission control and its metrics endpoint, started and stopped in the order
- * operations need, for `run` and `demo` alike: the endpoint first, so that a taken admin port stops the
- * start before any client is accepted; then the gateways and the broker (when admission is enabled);
+ * The proxy, its admission control, its admin console and its metrics endpoint, started and stopped in
+ * the order operations need, for `run` and `demo` alike: the endpoint first, so that a taken admin port
+ * stops the start before any client is accepted; then the gateways and the broker (when admission is
+ * enabled); then the server with its console and the reloader that changes the configuration in force;
  * {@code /health} UP once the proxy listens; on close, {@code /health} DOWN before the sessions drain
  * (load balancers stop sending clients), the broker after the sessions, the endpoint last.
  */
-final class RunningProxy implements AutoCloseable {
+public final class RunningProxy implements AutoCloseable {
 
     private final MetricsEndpoint metrics;
     private final Optional<AdmissionControl> admission;
     private final ProxyServer server;
+    private final ConfigReloader reloader;
 
-    private RunningProxy(MetricsEndpoint metrics, Optional<AdmissionControl> admission, ProxyServer server) {
+    private RunningProxy(MetricsEndpoint metrics, Optional<AdmissionControl> admission, ProxyServer server,
+                         ConfigReloader reloader) {
         this.metrics = metrics;
         this.admission = admission;
         this.server = server;
+        this.reloader = reloader;
     }
 
-    static RunningProxy start(MemogateConfig config) throws Exception {
+    /** A proxy whose configuration was built in code: RELOAD has no file to read. */
+    public static RunningProxy start(MemogateConfig config) throws Exception {
+        return start(config, Optional.empty());
+    }
+
+    /**
+     * @param file the file {@code config} was read from: RELOAD and SIGHUP read it again, and it is watched
+     *     every admin.watchInterval
+     */
+    public static RunningProxy start(MemogateConfig config, Optional<Path> file) throws Exception {
         MetricsEndpoint metrics = MetricsEndpoint.start(config.admin().http());
         Optional<AdmissionControl> admission = Optional.empty();
+        AtomicReference<ConfigReloader> reloader = new AtomicReference<>();
         ProxyServer server;
         try {
-            admission = admission(config, metrics);
-            server = admission.isPresent()
-                    ? ProxyServer.start(config, admission.get().hook(), admission.get().support())
-                    : ProxyServer.start(config, new ImmediateAdmission(), AdmissionSupport.DEFAULTS);
+            CurrentConfig current = new CurrentConfig(config);
+            admission = admission(config, current, metrics);
+            Optional<AdmissionControl> control = admission;
+            server = ProxyServer.start(config,
+                    control.<AdmissionHook>map(AdmissionControl::hook).orElseGet(ImmediateAdmission::new),
+                    control.map(AdmissionControl::support).orElse(AdmissionSupport.DEFAULTS),
+                    proxy -> {
+                        // Built here because both act on the server, and the server routes the console's logins.
+                        ConfigReloader changes = new ConfigReloader(current, file, new ConfigLoader(), proxy::reconfigure,
+                                control.map(AdmissionControl::gateways), Instant::now);
+                        reloader.set(changes);
+                        return new AdminConsole(changes, control,
+                                control.map(AdmissionControl::estimator).orElseGet(CompileEstimator::new),
+                                () -> control.map(AdmissionControl::plannerDefaults).orElse(PlannerSettings.DEFAULTS),
+                                proxy, Clock.systemUTC());
+                    });
         } catch (Exception | Error e) {
+            Optional.ofNullable(reloader.get()).ifPresent(ConfigReloader::close);
             admission.ifPresent(AdmissionControl::close);
             metrics.close();
             throw e;
         }
         metrics.bind(new ProxyMeters(server));
+        reloader.get().watch(config.admin().watchInterval());
         metrics.markServing();
-        return new RunningProxy(metrics, admission, server);
+        return new RunningProxy(metrics, admission, server, reloader.get());
     }
 
     /** The gateways and the broker with their meters, when admission is enabled; the broker starts polling. */
-    private static Optional<AdmissionControl> admission(MemogateConfig config, MetricsEndpoint metrics) {
+    private static Optional<AdmissionControl> admission(MemogateConfig config, CurrentConfig current,
+                                                        MetricsEndpoint metrics) {
         AdmissionConfig settings = config.admission();
         if (!settings.enabled()) {
             return Optional.empty();
@@ -64,8 +103,8 @@ final class RunningProxy implements AutoCloseable {
         CompileEstimator estimator = new CompileEstimator();
         EstimatorMeters estimatorMeters = new EstimatorMeters(estimator);
         AdmissionControl control = new AdmissionControl(estimator, settings.gatewaySettings(),
-                config.broker().staticTargetBytes(), config.brokerSettings(), settings.waitNotice(), gatewayMeters,
-                estimatorMeters.recorder()::record);
+                config.broker().staticTargetBytes(), config.brokerSettings(),
+                () -> current.get().admission().waitNotice(), gatewayMeters, estimatorMeters.recorder()::record);
         gatewayMeters.gateways(control.gateways());
         metrics.bind(gatewayMeters);
         metrics.bind(estimatorMeters);
@@ -76,21 +115,27 @@ final class RunningProxy implements AutoCloseable {
         return Optional.of(control.start());
     }
 
-    ProxyServer server() {
+    public ProxyServer server() {
         return server;
     }
 
-    MetricsEndpoint metrics() {
+    public MetricsEndpoint metrics() {
         return metrics;
     }
 
-    Optional<AdmissionControl> admission() {
+    public Optional<AdmissionControl> admission() {
         return admission;
+    }
+
+    /** Reloads and SETs: the configuration in force is {@code reloader().current().get()}. */
+    public ConfigReloader reloader() {
+        return reloader;
     }
 
     @Override
     public void close() {
         metrics.markStopping();
+        reloader.close();
         try {
             server.close();
         } finally {

@@ -60,6 +60,9 @@ final class ConfigDocument {
 
     static final class Admin {
         AdminHttp http;
+        List<String> users;
+        String authDatabase;
+        String watchInterval;
     }
 
     static final class AdminHttp {

@@ -29,9 +29,18 @@ public final class ConfigLoader {
      * @throws ConfigException if the file cannot be read or is not a valid configuration
      */
     public MemogateConfig load(Path file) {
-        String yaml;
+        return parse(read(file), file.toAbsolutePath().getParent(), file.toString());
+    }
+
+    /**
+     * The text of {@code file} (UTF-8), for a caller that keeps it, as a reload does to see whether the
+     * file changed.
+     *
+     * @throws ConfigException if the file cannot be read, naming the file and why
+     */
+    public String read(Path file) {
         try {
-            yaml = Files.readString(file);
+            return Files.readString(file);
         } catch (NoSuchFileException e) {
             throw new ConfigException(file.toString(), List.of("file not found: " + file.toAbsolutePath()));
         } catch (CharacterCodingException e) {
@@ -39,6 +48,15 @@ public final class ConfigLoader {
         } catch (IOException e) {
             throw new ConfigException(file.toString(), List.of("cannot read the file: " + e));
         }
+    }
+
+    /**
+     * Parses the text of {@code file}, read earlier with {@link #read}; relative paths are resolved
+     * against the file's directory and problems name the file.
+     *
+     * @throws ConfigException if the text is not a valid configuration
+     */
+    public MemogateConfig parseFile(String yaml, Path file) {
         return parse(yaml, file.toAbsolutePath().getParent(), file.toString());
     }
 
@@ -66,7 +84,7 @@ public final class ConfigLoader {
         AdmissionConfig admission = converter.admission(document.admission);
         BrokerConfig broker = converter.broker(document.broker);
         ConfigValidator.validate(listeners, backends, limits, problems);
-        ConfigValidator.validateAdmin(admin, listeners, problems);
+        ConfigValidator.validateAdmin(admin, listeners, backends, problems);
         ConfigValidator.validateAdmission(admission, problems);
         ConfigValidator.validateBroker(broker, backends, problems);
         problems.throwIfAny(source);

@@ -176,10 +176,13 @@ final class ConfigValidator {
     }
 
     /**
-     * The admin endpoint's address. Checked against the listeners too: the endpoint and a listener on
-     * one address would fail at start with a bind error that names neither setting.
+     * The admin endpoint's address, and the console. The endpoint is checked against the listeners too:
+     * the endpoint and a listener on one address would fail at start with a bind error that names neither
+     * setting. Console users need a default backend: their logins are relayed to its server.
      */
-    static void validateAdmin(AdminConfig admin, List<ListenerConfig> listeners, Problems problems) {
+    static void validateAdmin(AdminConfig admin, List<ListenerConfig> listeners, List<BackendConfig> backends,
+                              Problems problems) {
+        validateConsole(admin, backends, problems);
         AdminHttpConfig http = admin.http();
         if (http.host().isBlank()) {
             problems.add("admin.http.host", "admin.http.host must not be empty");
@@ -191,6 +194,33 @@ final class ConfigValidator {
         for (int i = 0; i < listeners.size(); i++) {
             if (listeners.get(i).address().equals(http.address())) {
                 problems.addGeneral("admin.http: " + http.address() + " is also the address of listeners[" + i + "]");
+            }
+        }
+    }
+
+    private static void validateConsole(AdminConfig admin, List<BackendConfig> backends, Problems problems) {
+        List<String> users = admin.users();
+        for (int i = 0; i < users.size(); i++) {
+            if (users.get(i).isBlank()) {
+                problems.add("admin.users[" + i + "]", "admin.users[" + i + "] must not be empty");
+            }
+        }
+        if (admin.authDatabase().isBlank()) {
+            problems.add("admin.authDatabase", "admin.authDatabase must not be empty");
+        }
+        if (admin.watchInterval().isNegative()) {
+            problems.add("admin.watchInterval", "admin.watchInterval must not be negative, was "
+                    + Durations.format(admin.watchInterval()));
+        }
+        if (!users.isEmpty() && !backends.isEmpty() && backends.stream().noneMatch(BackendConfig::isDefault)) {
+            problems.add("admin.users", "admin.users needs a default backend: console logins are authenticated "
+                    + "by its server (database admin.authDatabase); set default: true on one backend");
+        }
+        for (int i = 0; i < backends.size(); i++) {
+            if (backends.get(i).lists(AdminConfig.CONSOLE_DATABASE)) {
+                problems.add("backends[" + i + "].databases", "backends[" + i + "].databases lists '"
+                        + AdminConfig.CONSOLE_DATABASE + "', the name of the admin console, which the proxy serves "
+                        + "itself; a server database of that name cannot be reached through the proxy");
             }
         }
     }

@@ -76,14 +76,23 @@ final class DocumentConverter {
     }
 
     AdminConfig admin(ConfigDocument.Admin admin) {
-        if (admin == null || admin.http == null) {
+        if (admin == null) {
             return AdminConfig.DEFAULTS;
         }
-        ConfigDocument.AdminHttp http = admin.http;
-        String host = http.host == null ? AdminHttpConfig.DEFAULT_HOST : http.host;
-        int port = port("admin.http.port", http.port, AdminHttpConfig.DEFAULT_PORT, 0);
-        boolean enabled = parse("admin.http.enabled", http.enabled, DocumentConverter::bool, true);
-        return new AdminConfig(new AdminHttpConfig(host, port, enabled));
+        AdminHttpConfig httpConfig = AdminHttpConfig.DEFAULTS;
+        if (admin.http != null) {
+            ConfigDocument.AdminHttp http = admin.http;
+            String host = http.host == null ? AdminHttpConfig.DEFAULT_HOST : http.host;
+            int port = port("admin.http.port", http.port, AdminHttpConfig.DEFAULT_PORT, 0);
+            boolean enabled = parse("admin.http.enabled", http.enabled, DocumentConverter::bool, true);
+            httpConfig = new AdminHttpConfig(host, port, enabled);
+        }
+        List<String> users = admin.users == null ? List.of()
+                : admin.users.stream().map(u -> u == null ? "" : u).toList();
+        String authDatabase = admin.authDatabase == null ? AdminConfig.DEFAULT_AUTH_DATABASE : admin.authDatabase;
+        Duration watchInterval = parse("admin.watchInterval", admin.watchInterval, Durations::parse,
+                AdminConfig.DEFAULT_WATCH_INTERVAL);
+        return new AdminConfig(httpConfig, users, authDatabase, watchInterval);
     }
 
     AdmissionConfig admission(ConfigDocument.Admission admission) {
@@ -273,7 +282,7 @@ final class DocumentConverter {
      * A decimal number: {@code 0.25}, {@code .5}, {@code 1}, {@code 2.5e-1}. Not Double.parseDouble's
      * whole syntax, which also takes "NaN", "Infinity", hex and a trailing d or f.
      */
-    private static double decimal(String text) {
+    static double decimal(String text) {
         if (!DECIMAL.matcher(text.strip()).matches()) {
             throw new IllegalArgumentException("must be a number, was '" + text + "'");
         }

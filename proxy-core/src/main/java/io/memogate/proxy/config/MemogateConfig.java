@@ -28,7 +28,7 @@ public record MemogateConfig(List<ListenerConfig> listeners, List<BackendConfig>
         Objects.requireNonNull(broker, "broker");
         Problems problems = new Problems();
         ConfigValidator.validate(listeners, backends, limits, problems);
-        ConfigValidator.validateAdmin(admin, listeners, problems);
+        ConfigValidator.validateAdmin(admin, listeners, backends, problems);
         ConfigValidator.validateAdmission(admission, problems);
         ConfigValidator.validateBroker(broker, backends, problems);
         problems.throwIfAny(null);

@@ -71,6 +71,9 @@ public final class GatewayMeters implements MeterBinder, GatewayListener {
                     .maximumExpectedValue(Duration.ofMinutes(10))
                     .register(registry));
         }
+        gauge(registry, Names.GATEWAY_PAUSED, Tags.empty(), null,
+                "1 while the gateways are paused (admin console PAUSE): new statements at or above t0 queue",
+                g -> g.paused() ? 1 : 0);
         gauge(registry, Names.BUDGET_USED, Tags.empty(), BaseUnits.BYTES,
                 "Memory the byte budget counts: each server connection's retained memory or its compile in flight",
                 g -> g.ledger().totalBytes());

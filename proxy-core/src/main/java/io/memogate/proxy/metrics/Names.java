@@ -45,6 +45,9 @@ public final class Names {
      */
     public static final String GATEWAY_WAIT = "memogate.gateway.wait";
 
+    /** Gauge, no unit: 1 while the admin console's PAUSE holds new statements, else 0. {@code memogate_gateway_paused} */
+    public static final String GATEWAY_PAUSED = "memogate.gateway.paused";
+
     /** Gauge, unit bytes: what the byte budget's ledger holds (retained + in flight). {@code memogate_budget_used_bytes} */
     public static final String BUDGET_USED = "memogate.budget.used";
     /** Gauge, no unit: statements holding their tiers and waiting for the byte budget. {@code memogate_budget_waiting} */

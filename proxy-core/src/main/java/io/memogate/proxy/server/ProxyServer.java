@@ -1,5 +1,8 @@
 package io.memogate.proxy.server;
 
+import io.memogate.proxy.admin.ClientView;
+import io.memogate.proxy.admin.ConnectionsView;
+import io.memogate.proxy.admin.ConsoleService;
 import io.memogate.proxy.admission.AdmissionHook;
 import io.memogate.proxy.admission.AdmissionSupport;
 import io.memogate.proxy.config.BackendConfig;
@@ -25,7 +28,10 @@ import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.Optional;
+import java.util.concurrent.CompletionStage;
 import java.util.concurrent.TimeUnit;
+import java.util.function.Function;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -34,79 +40,146 @@ import org.slf4j.LoggerFactory;
  * (one thread per core; each session's two legs on one of them). {@link #close()} is the graceful
  * shutdown: stop accepting, let sessions end on their own for limits.shutdownTimeout, then tell the
  * rest the proxy is going away and close them.
+ *
+ * <p>{@link #reconfigure} takes a reloaded configuration: each listener's {@link SessionServices} (routing,
+ * backend TLS, message limit, connect timeout, the listener's own TLS) is rebuilt and handed to the
+ * sessions accepted from then on, while open sessions keep theirs; the client limit and the shutdown
+ * grace apply at once. The sockets stay bound where they are.
  */
-public final class ProxyServer implements AutoCloseable {
+public final class ProxyServer implements AutoCloseable, ConnectionsView {
 
     private static final Logger log = LoggerFactory.getLogger(ProxyServer.class);
 
+    private final Transport transport;
     private final EventLoopGroup group;
-    private final List<Channel> serverChannels;
     private final SessionTracker sessions;
+    private final CancelRegistry cancels = new CancelRegistry();
+    private final CancelForwarder cancelForwarder;
     private final BackendConnector connector;
-    private final Duration shutdownTimeout;
+    private final AdmissionHook admission;
+    private final AdmissionSupport support;
+    /** Set once, in {@link #start}, before the first SessionServices is built and anything listens. */
+    private Optional<ConsoleService> console = Optional.empty();
+    private final List<Channel> serverChannels = new ArrayList<>();
+    /** One per listener, in configuration order; swapped whole by {@link #reconfigure}. */
+    private volatile List<SessionServices> services;
+    private volatile List<ListenerConfig> listeners;
+    private volatile Duration shutdownTimeout;
 
-    private ProxyServer(EventLoopGroup group, List<Channel> serverChannels, SessionTracker sessions,
-            BackendConnector connector, Duration shutdownTimeout) {
-        this.group = group;
-        this.serverChannels = serverChannels;
-        this.sessions = sessions;
-        this.connector = connector;
-        this.shutdownTimeout = shutdownTimeout;
+    private ProxyServer(MemogateConfig config, AdmissionHook admission, AdmissionSupport support) {
+        this.transport = Transport.best();
+        this.group = transport.newEventLoopGroup(Runtime.getRuntime().availableProcessors());
+        this.sessions = new SessionTracker(config.limits().maxClientConnections());
+        this.cancelForwarder = new CancelForwarder(transport);
+        // One for all listeners, so that it counts every server connection.
+        this.connector = new BackendConnector(transport, BackendConnector.MAX_BACKEND_FRAME_BYTES);
+        this.admission = admission;
+        this.support = support;
+        this.listeners = config.listeners();
+        this.shutdownTimeout = config.limits().shutdownTimeout();
     }
 
     public static ProxyServer start(MemogateConfig config, AdmissionHook admission) throws InterruptedException {
         return start(config, admission, AdmissionSupport.DEFAULTS);
     }
 
+    /** Without an admin console: the database "memogate" is routed like any other. */
     public static ProxyServer start(MemogateConfig config, AdmissionHook admission, AdmissionSupport support)
             throws InterruptedException {
-        Transport transport = Transport.best();
-        EventLoopGroup group = transport.newEventLoopGroup(Runtime.getRuntime().availableProcessors());
-        SessionTracker sessions = new SessionTracker(config.limits().maxClientConnections());
-        CancelRegistry cancels = new CancelRegistry();
-        Map<String, BackendTarget> targets = targetsOf(config);
-        // One for all listeners, so that it counts every server connection.
-        BackendConnector connector = new BackendConnector(transport, config.limits().connectTimeout(),
-                BackendConnector.MAX_BACKEND_FRAME_BYTES);
-        List<Channel> channels = new ArrayList<>();
+        return start(config, admission, support, null);
+    }
+
+    /**
+     * Starts listening, with the admin console {@code console} makes. It is given the server before the
+     * server listens, because the console observes the server's sessions and the server routes the
+     * console's logins: neither can be built complete without the other.
+     */
+    public static ProxyServer start(MemogateConfig config, AdmissionHook admission, AdmissionSupport support,
+                                    Function<ProxyServer, ConsoleService> console) throws InterruptedException {
+        ProxyServer server = new ProxyServer(config, admission, support);
         try {
-            for (ListenerConfig listener : config.listeners()) {
-                SessionServices services = new SessionServices(
-                        database -> config.backendFor(database).map(backend -> targets.get(backend.name())),
-                        connector,
-                        new CancelForwarder(transport),
-                        admission,
-                        support,
-                        cancels,
-                        listener.tls().map(TlsContexts::forListener),
-                        config.limits().maxMessageBytes(),
-                        config.limits().maxClientConnections(),
-                        sessions);
-                Channel channel = new ServerBootstrap()
-                        .group(group)
-                        .channel(transport.serverChannelClass())
-                        .childOption(ChannelOption.AUTO_READ, false)
-                        .childOption(ChannelOption.TCP_NODELAY, true)
-                        .childHandler(new ChannelInitializer<>() {
-                            @Override
-                            protected void initChannel(Channel client) {
-                                client.pipeline().addLast("framer", PgFrameDecoders.startup());
-                                client.pipeline().addLast("session", new ClientHandler(new PgSession(client, services)));
-                            }
-                        })
-                        .bind(listener.host(), listener.port())
-                        .sync()
-                        .channel();
-                channels.add(channel);
-                log.info("listening on {} ({}{})", channel.localAddress(), transport.name(),
-                        listener.tls().isPresent() ? ", TLS available" : "");
+            if (console != null) {
+                server.console = Optional.of(console.apply(server));
             }
+            server.services = server.servicesFor(config);
+            server.bind();
         } catch (RuntimeException | InterruptedException e) {
-            channels.forEach(Channel::close);
-            group.shutdownGracefully(0, 0, TimeUnit.SECONDS);
+            server.serverChannels.forEach(Channel::close);
+            server.group.shutdownGracefully(0, 0, TimeUnit.SECONDS);
             throw e;
         }
-        return new ProxyServer(group, channels, sessions, connector, config.limits().shutdownTimeout());
+        return server;
+    }
+
+    private void bind() throws InterruptedException {
+        for (int i = 0; i < listeners.size(); i++) {
+            ListenerConfig listener = listeners.get(i);
+            int index = i;
+            Channel channel = new ServerBootstrap()
+                    .group(group)
+                    .channel(transport.serverChannelClass())
+                    .childOption(ChannelOption.AUTO_READ, false)
+                    .childOption(ChannelOption.TCP_NODELAY, true)
+                    .childHandler(new ChannelInitializer<>() {
+                        @Override
+                        protected void initChannel(Channel client) {
+                            // The services in force when the client connects: a reload changes new sessions only.
+                            SessionServices current = services.get(index);
+                            client.pipeline().addLast("framer", PgFrameDecoders.startup());
+                            client.pipeline().addLast("session", new ClientHandler(new PgSession(client, current)));
+                        }
+                    })
+                    .bind(listener.host(), listener.port())
+                    .sync()
+                    .channel();
+            serverChannels.add(channel);
+            log.info("listening on {} ({}{})", channel.localAddress(), transport.name(),
+                    listener.tls().isPresent() ? ", TLS available" : "");
+        }
+    }
+
+    /**
+     * Takes a reloaded configuration for new sessions (routing, TLS, limits) and applies the client limit
+     * and shutdown grace at once. Everything is built before anything is swapped, so a certificate that
+     * does not load changes nothing.
+     *
+     * @throws IllegalArgumentException when the listeners' addresses differ: sockets move only on restart
+     * @throws RuntimeException when a TLS certificate or key cannot be loaded
+     */
+    public void reconfigure(MemogateConfig next) {
+        List<String> bound = listeners.stream().map(ListenerConfig::address).toList();
+        if (!bound.equals(next.listeners().stream().map(ListenerConfig::address).toList())) {
+            throw new IllegalArgumentException("the listeners' addresses changed from " + bound
+                    + "; they change only on restart");
+        }
+        List<SessionServices> rebuilt = servicesFor(next);
+        listeners = next.listeners();
+        services = rebuilt;
+        sessions.limit(next.limits().maxClientConnections());
+        shutdownTimeout = next.limits().shutdownTimeout();
+    }
+
+    private List<SessionServices> servicesFor(MemogateConfig config) {
+        Map<String, BackendTarget> targets = targetsOf(config);
+        Optional<BackendTarget> defaultBackend = config.defaultBackend().map(backend -> targets.get(backend.name()));
+        List<SessionServices> built = new ArrayList<>();
+        for (ListenerConfig listener : config.listeners()) {
+            built.add(new SessionServices(
+                    database -> config.backendFor(database).map(backend -> targets.get(backend.name())),
+                    connector,
+                    cancelForwarder,
+                    admission,
+                    support,
+                    cancels,
+                    listener.tls().map(TlsContexts::forListener),
+                    config.limits().maxMessageBytes(),
+                    config.limits().maxClientConnections(),
+                    config.limits().connectTimeout(),
+                    console,
+                    defaultBackend,
+                    sessions));
+        }
+        return List.copyOf(built);
     }
 
     private static Map<String, BackendTarget> targetsOf(MemogateConfig config) {
@@ -133,13 +206,20 @@ public final class ProxyServer implements AutoCloseable {
     }
 
     /** Connections to backend servers now open, including any still negotiating TLS. */
+    @Override
     public int serverConnectionCount() {
         return connector.openConnections();
     }
 
     @Override
+    public CompletionStage<List<ClientView>> clients() {
+        return sessions.clients();
+    }
+
+    @Override
     public void close() {
         serverChannels.forEach(channel -> channel.close().syncUninterruptibly());
+        Duration shutdownTimeout = this.shutdownTimeout;
         int open = sessions.count();
         if (open > 0) {
             log.info("stopped accepting; waiting up to {} for {} sessions to end", shutdownTimeout, open);

@@ -1,16 +1,25 @@
 package io.memogate.proxy.server;
 
+import io.memogate.proxy.admin.ClientView;
 import io.memogate.proxy.pg.session.PgSession;
 import io.memogate.proxy.pg.session.SessionServices;
 import java.time.Duration;
+import java.util.Comparator;
 import java.util.HashSet;
 import java.util.List;
+import java.util.Objects;
 import java.util.Set;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.CompletionStage;
 
-/** The open sessions: enforces limits.maxClientConnections and lets shutdown wait for them to end. */
+/**
+ * The open sessions: enforces limits.maxClientConnections, lets shutdown wait for them to end, and lets
+ * the admin console see them.
+ */
 final class SessionTracker implements SessionServices.SessionListener {
 
-    private final int limit;
+    /** A reload changes it; sessions already open stay even when there are now more than it allows. */
+    private int limit;
     private final Set<PgSession> open = new HashSet<>();
 
     SessionTracker(int limit) {
@@ -31,6 +40,27 @@ final class SessionTracker implements SessionServices.SessionListener {
         if (open.remove(session) && open.isEmpty()) {
             notifyAll();
         }
+    }
+
+    synchronized void limit(int limit) {
+        this.limit = limit;
+    }
+
+    /** Each open session described on its own event loop; sessions that could not say (stopping) are left out. */
+    CompletionStage<List<ClientView>> clients() {
+        List<PgSession> snapshot;
+        synchronized (this) {
+            snapshot = List.copyOf(open);
+        }
+        List<CompletableFuture<ClientView>> views = snapshot.stream()
+                .map(session -> session.describe().toCompletableFuture()
+                        .handle((view, failure) -> failure == null ? view : null))
+                .toList();
+        return CompletableFuture.allOf(views.toArray(CompletableFuture[]::new)).thenApply(done -> views.stream()
+                .map(CompletableFuture::join)
+                .filter(Objects::nonNull)
+                .sorted(Comparator.comparing(ClientView::connectedAt))
+                .toList());
     }
 
     synchronized int count() {

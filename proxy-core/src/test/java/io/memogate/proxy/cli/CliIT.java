@@ -20,6 +20,7 @@ import java.sql.DriverManager;
 import java.sql.ResultSet;
 import java.sql.Statement;
 import java.util.List;
+import java.util.Properties;
 import java.util.concurrent.TimeUnit;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
@@ -77,6 +78,56 @@ class CliIT {
     }
 
     @Test
+    void runReloadsItsFileOnSighupAndKeepsServing(EmbeddedPostgres pg, @TempDir Path dir) throws Exception {
+        int port = freePort();
+        Path config = dir.resolve("memogate.yaml");
+        String yaml = """
+                listeners: [{host: 127.0.0.1, port: %d}]
+                backends: [{name: main, host: %s, port: %d, tls: {mode: disable}}]
+                limits: {shutdownTimeout: 1s}
+                admin:
+                  http: {port: 0}
+                  users: [%s]
+                  watchInterval: 0
+                admission: {cpus: 1, tiers: {small: {limit: %d}}}
+                """;
+        Files.writeString(config, yaml.formatted(port, pg.host(), pg.port(), TestUsers.SCRAM_USER, 3));
+        Path log = dir.resolve("memogate.log");
+        Process process = start(List.of("run", "--config", config.toString()), log);
+        Lines output = new Lines(log);
+        try {
+            output.await("listening on");
+            assertThat(smallLimit(port)).isEqualTo("3");
+            Files.writeString(config, yaml.formatted(port, pg.host(), pg.port(), TestUsers.SCRAM_USER, 5));
+
+            Process hangup = new ProcessBuilder("kill", "-HUP", String.valueOf(process.pid())).start();
+            assertThat(hangup.waitFor(10, TimeUnit.SECONDS) && hangup.exitValue() == 0).isTrue();
+
+            assertThat(output.await("configuration reloaded")).contains("trigger=\"SIGHUP\"")
+                    .contains("admission.tiers.small.limit: 3 -> 5 (live)");
+            assertThat(smallLimit(port)).isEqualTo("5");
+            assertThat(process.isAlive()).as("SIGHUP reloads; it no longer stops the JVM").isTrue();
+        } finally {
+            process.destroy();
+        }
+        assertThat(process.waitFor(20, TimeUnit.SECONDS)).isTrue();
+    }
+
+    /** SMALL's limit as the admin console shows it. */
+    private static String smallLimit(int port) throws Exception {
+        Properties props = new Properties();
+        props.setProperty("user", TestUsers.SCRAM_USER);
+        props.setProperty("password", TestUsers.SCRAM_PASSWORD);
+        props.setProperty("preferQueryMode", "simple");
+        try (Connection console = DriverManager.getConnection("jdbc:postgresql://127.0.0.1:" + port + "/memogate", props);
+                Statement statement = console.createStatement(); ResultSet rows = statement.executeQuery("SHOW TIERS")) {
+            rows.next();
+            assertThat(rows.getString("tier")).isEqualTo("small");
+            return rows.getString("limit");
+        }
+    }
+
+    @Test
     void demoPrintsWhereToConnectAndCleansUpOnSigterm(@TempDir Path dir) throws Exception {
         Path log = dir.resolve("demo.log");
         Process process = start(List.of("demo", "--port", "0", "--metrics-port", "0"), log);
@@ -86,6 +137,7 @@ class CliIT {
             String proxyLine = output.await("proxy: ");
             output.await("direct: ");
             String metricsLine = output.await("metrics: ");
+            assertThat(output.await("admin: ")).contains("@127.0.0.1:").contains("/memogate");
             Matcher metrics = Pattern.compile("^metrics: (http://127\\.0\\.0\\.1:\\d+/metrics)$").matcher(metricsLine);
             assertThat(metrics.find()).as(metricsLine).isTrue();
             URI metricsUrl = URI.create(metrics.group(1));
@@ -108,6 +160,8 @@ class CliIT {
                         .value("memogate_broker_mode{mode=\"live\"}")).as("the demo's broker polls the server")
                         .contains(1.0);
                 assertThat(output.await("admission: ")).contains("gateways on");
+                // The demo's user is an admin: the console answers on the proxy's port.
+                assertThat(smallLimit(Integer.parseInt(url.group(1)))).as("SHOW TIERS as the demo user").isNotBlank();
             }
         } finally {
             process.destroy();

@@ -70,6 +70,9 @@ class ConfigLoaderTest {
                     host: "::1"
                     port: 19930
                     enabled: false
+                  users: [dba, "ops team"]
+                  authDatabase: admin_auth
+                  watchInterval: 500ms
                 admission:
                   enabled: false
                   waitNotice: 250ms
@@ -106,7 +109,10 @@ class ConfigLoaderTest {
                 Duration.ofMinutes(2), 250));
         assertThat(config.backends().get(1).tlsServerName()).isEqualTo("reports.db.internal");
         assertThat(config.backends().get(0).tlsServerName()).isEqualTo("db1.internal");
-        assertThat(config.admin()).isEqualTo(new AdminConfig(new AdminHttpConfig("::1", 19930, false)));
+        assertThat(config.admin()).isEqualTo(new AdminConfig(new AdminHttpConfig("::1", 19930, false),
+                List.of("dba", "ops team"), "admin_auth", Duration.ofMillis(500)));
+        assertThat(config.admin().isConsoleUser("ops team")).isTrue();
+        assertThat(config.admin().isConsoleUser("DBA")).as("role names are exact").isFalse();
         assertThat(config.admin().http().address()).isEqualTo("[::1]:19930");
         assertThat(config.admission()).isEqualTo(new AdmissionConfig(false, Duration.ofMillis(250), 16,
                 new GatewaySettings(2 * 1024 * 1024,
@@ -150,6 +156,9 @@ class ConfigLoaderTest {
         assertThat(config.limits()).isEqualTo(new LimitsConfig(64 * 1024 * 1024, Duration.ofSeconds(5),
                 Duration.ofSeconds(30), 1000));
         assertThat(config.admin()).isEqualTo(new AdminConfig(new AdminHttpConfig("127.0.0.1", 9930, true)));
+        assertThat(config.admin().users()).as("nobody may use the console until listed").isEmpty();
+        assertThat(config.admin().authDatabase()).isEqualTo("postgres");
+        assertThat(config.admin().watchInterval()).isEqualTo(Duration.ofSeconds(2));
         assertThat(config.backendFor("anything")).contains(config.backends().get(0));
         // Admission on, sized for this machine; the broker does not poll and the target stays static.
         int cpus = Runtime.getRuntime().availableProcessors();

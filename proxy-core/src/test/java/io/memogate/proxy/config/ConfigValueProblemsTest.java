@@ -106,6 +106,29 @@ class ConfigValueProblemsTest {
     }
 
     @Test
+    void adminConsoleValues() {
+        assertThat(problems(BACKEND + "admin: {users: [dba, '', ~], authDatabase: ' ', watchInterval: 2 weeks}\n"))
+                .containsExactly(
+                        "admin.watchInterval: '2 weeks' is not a duration: " + Durations.ACCEPTED,
+                        "admin.users[1] must not be empty",
+                        "admin.users[2] must not be empty",
+                        "admin.authDatabase must not be empty");
+    }
+
+    @Test
+    void consoleUsersNeedADefaultBackendAndNoBackendMayRouteTheConsolesName() {
+        assertThat(problems("""
+                backends:
+                  - {name: main, host: h, databases: [app, memogate]}
+                admin: {users: [dba]}
+                """)).containsExactly(
+                "admin.users needs a default backend: console logins are authenticated by its server "
+                        + "(database admin.authDatabase); set default: true on one backend",
+                "backends[0].databases lists 'memogate', the name of the admin console, which the proxy serves "
+                        + "itself; a server database of that name cannot be reached through the proxy");
+    }
+
+    @Test
     void adminEndpointOnAListenersAddress() {
         assertThat(problems(BACKEND + """
                 listeners:

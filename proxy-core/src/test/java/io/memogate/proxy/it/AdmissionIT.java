@@ -29,8 +29,6 @@ import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.concurrent.atomic.AtomicInteger;
 import java.util.function.BooleanSupplier;
-import java.util.stream.Collectors;
-import java.util.stream.IntStream;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
@@ -45,9 +43,8 @@ import org.junit.jupiter.api.extension.ExtendWith;
 @ExtendWith(EmbeddedPostgresExtension.class)
 class AdmissionIT {
 
-    private static final String DATABASE = "admission";
-    private static final int ARMS = 15;
-    private static final String WIDE = "set join_collapse_limit = 20; set from_collapse_limit = 20; set geqo_threshold = 20";
+    private static final String DATABASE = StarSchema.DATABASE;
+    private static final String WIDE = StarSchema.WIDE;
 
     private final SimpleMeterRegistry registry = new SimpleMeterRegistry();
     private final GatewayMeters meters = new GatewayMeters();
@@ -57,22 +54,7 @@ class AdmissionIT {
 
     @BeforeEach
     void schema(EmbeddedPostgres pg) throws SQLException {
-        try (Connection connection = pg.connect("postgres"); Statement statement = connection.createStatement();
-                ResultSet exists = statement.executeQuery("select 1 from pg_database where datname = '" + DATABASE + "'")) {
-            if (exists.next()) {
-                return;
-            }
-        }
-        pg.createDatabase(DATABASE, "memogate");
-        List<String> ddl = new ArrayList<>();
-        for (int i = 0; i <= ARMS; i++) {
-            // t0 is the star's centre with a distinct column per arm: arms on one column would form one
-            // equivalence class, which PostgreSQL plans as a clique.
-            ddl.add("create table t" + i + " (a int, "
-                    + IntStream.rangeClosed(1, ARMS).mapToObj(k -> "k" + k + " int").collect(Collectors.joining(", ")) + ")");
-        }
-        ddl.add("analyze");
-        pg.execute(DATABASE, ddl.toArray(String[]::new));
+        StarSchema.ensure(pg);
     }
 
     @AfterEach
@@ -90,13 +72,8 @@ class AdmissionIT {
         return ProxyFixture.to(pg.host(), pg.port()).admission(control.hook()).admissionSupport(control.support()).start();
     }
 
-    /** A star join of {@code tables} tables: about 125 MB of planner memory for 14 with wide settings. */
     static String star(int tables, String tag) {
-        StringBuilder sql = new StringBuilder("select count(*) /* " + tag + " */ from t0");
-        for (int i = 1; i < tables; i++) {
-            sql.append(" join t").append(i).append(" on t0.k").append(i).append(" = t").append(i).append(".a");
-        }
-        return sql.toString();
+        return StarSchema.star(tables, tag);
     }
 
     @Test

@@ -37,6 +37,7 @@ class NamesTest {
             Timer.builder(Names.GATEWAY_WAIT).tag(Names.TIER, tier).description("d").publishPercentileHistogram()
                     .maximumExpectedValue(Duration.ofMinutes(5)).register(registry).record(Duration.ofMillis(20));
         }
+        Gauge.builder(Names.GATEWAY_PAUSED, () -> 0).description("d").register(registry);
         DistributionSummary.builder(Names.ESTIMATE).baseUnit(BaseUnits.BYTES).description("d").register(registry);
         Counter.builder(Names.ESTIMATOR_CACHE_HITS).description("d").register(registry);
         Counter.builder(Names.ESTIMATOR_CACHE_MISSES).description("d").register(registry);
@@ -61,6 +62,7 @@ class NamesTest {
                 "memogate_gateway_wait_seconds_count",
                 "memogate_gateway_wait_seconds_sum",
                 "memogate_gateway_wait_seconds_max",
+                "memogate_gateway_paused",
                 "memogate_estimate_bytes_count",
                 "memogate_estimate_bytes_sum",
                 "memogate_estimate_bytes_max",

@@ -6,6 +6,7 @@ import io.netty.buffer.ByteBuf;
 import io.netty.channel.Channel;
 import io.netty.util.concurrent.ScheduledFuture;
 import java.time.Duration;
+import java.util.Optional;
 import java.util.concurrent.TimeUnit;
 
 /**
@@ -33,6 +34,11 @@ final class AdmissionWait {
             notice.cancel(false);
             notice = null;
         }
+    }
+
+    /** Where the statement waits, in words ("statement queued for the LARGE gateway: ..."); empty when none does. */
+    Optional<String> where() {
+        return admission == null ? Optional.empty() : admission.waiting();
     }
 
     /** Takes the statement out of its queue if it still waits; true when it did. */

@@ -37,19 +37,22 @@ public final class BackendConnector {
     public static final int MAX_BACKEND_FRAME_BYTES = Integer.MAX_VALUE - 64;
 
     private final Transport transport;
-    private final Duration connectTimeout;
     private final int maxBackendFrameBytes;
     /** Sockets to servers now open, from TCP connect to close, whatever became of them in between. */
     private final AtomicInteger open = new AtomicInteger();
 
-    public BackendConnector(Transport transport, Duration connectTimeout, int maxBackendFrameBytes) {
+    public BackendConnector(Transport transport, int maxBackendFrameBytes) {
         this.transport = transport;
-        this.connectTimeout = connectTimeout;
         this.maxBackendFrameBytes = maxBackendFrameBytes;
     }
 
-    /** Completes with the ready channel, or fails with a cause whose message a client can read. */
-    Future<Channel> connect(EventLoop loop, BackendTarget target, ChannelHandler backendHandler) {
+    /**
+     * Completes with the ready channel, or fails with a cause whose message a client can read.
+     *
+     * @param connectTimeout limits.connectTimeout as the session found it (a reload changes it for new sessions)
+     */
+    Future<Channel> connect(EventLoop loop, BackendTarget target, ChannelHandler backendHandler,
+                            Duration connectTimeout) {
         Promise<Channel> ready = loop.newPromise();
         Bootstrap bootstrap = new Bootstrap()
                 .group(loop)

@@ -1,5 +1,6 @@
 package io.memogate.proxy.pg.session;
 
+import io.memogate.proxy.admin.ClientView;
 import io.memogate.proxy.admission.Admission;
 import io.memogate.proxy.admission.AdmissionPoint;
 import io.memogate.proxy.admission.AdmissionRejectedException;
@@ -24,12 +25,15 @@ import io.netty.buffer.ByteBuf;
 import io.netty.buffer.Unpooled;
 import io.netty.channel.Channel;
 import io.netty.channel.ChannelFutureListener;
+import io.netty.handler.ssl.SslHandler;
 import io.netty.util.ReferenceCountUtil;
+import java.time.Instant;
 import java.util.ArrayDeque;
 import java.util.concurrent.CancellationException;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CompletionException;
 import java.util.concurrent.CompletionStage;
+import java.util.concurrent.RejectedExecutionException;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -49,6 +53,8 @@ import org.slf4j.LoggerFactory;
  * READY           frames relayed in order; Query and Bind pass the admission hook; responses drive
  *                 the release signals ({@link ReleaseTracker}); a refused statement is failed on the
  *                 server itself ({@link RefusedStatements})
+ * CONSOLE         a login to the virtual database "memogate", authenticated by the server like any
+ *                 other, then served by the proxy itself, the server connection ended ({@link ConsolePhase})
  * CLOSED          both legs closing; everything held or in flight released
  * </pre>
  *
@@ -61,7 +67,7 @@ public final class PgSession implements CancelRegistry.Cancellable {
 
     private static final Logger log = LoggerFactory.getLogger(PgSession.class);
 
-    enum State { STARTUP, CONNECTING, AUTHENTICATING, READY, CLOSED }
+    enum State { STARTUP, CONNECTING, AUTHENTICATING, READY, CONSOLE, CLOSED }
 
     final Channel client;
     final SessionServices services;
@@ -72,11 +78,14 @@ public final class PgSession implements CancelRegistry.Cancellable {
     private final RefusedStatements refused = new RefusedStatements();
     final SessionSettings settings;
     private final PreparedQueries preparedQueries;
+    private final Instant connectedAt = Instant.now();
 
     State state = State.STARTUP;
     Channel backend;
     BackendTarget target;
     SessionInfo info;
+    /** Set by the startup phase for a login to the admin console. */
+    ConsolePhase console;
     private BackendKeyData serverKey;
     private BackendKeyData clientKey;
     private TransactionStatus transactionStatus = TransactionStatus.IDLE;
@@ -115,6 +124,7 @@ public final class PgSession implements CancelRegistry.Cancellable {
             case STARTUP -> startup.packet(frame);
             case CONNECTING -> held.add(frame);
             case AUTHENTICATING -> forwardToBackend(frame);
+            case CONSOLE -> console.frame(frame);
             case READY -> {
                 if (holding) {
                     held.add(frame);
@@ -134,7 +144,8 @@ public final class PgSession implements CancelRegistry.Cancellable {
     }
 
     void readClientIfPossible() {
-        if ((state == State.AUTHENTICATING || state == State.READY) && !holding && backend.isWritable()) {
+        if ((state == State.AUTHENTICATING || state == State.READY) && !holding && backend.isWritable()
+                || state == State.CONSOLE && !console.busy()) {
             client.read();
         }
     }
@@ -369,7 +380,7 @@ public final class PgSession implements CancelRegistry.Cancellable {
     }
 
     void backendClosed() {
-        if (state == State.CLOSED) {
+        if (state == State.CLOSED || state == State.CONSOLE) { // a console ends its server connection itself
             return;
         }
         if (!closeExpected && client.isActive()) {
@@ -396,6 +407,17 @@ public final class PgSession implements CancelRegistry.Cancellable {
         state = State.READY;
         backend.pipeline().replace(BackendConnector.FRAMER, BackendConnector.FRAMER,
                 new MessageRunDecoder(this::inspectBackendMessage, BackendConnector.MAX_BACKEND_FRAME_BYTES));
+    }
+
+    /**
+     * An admin's console login succeeded: end the server connection, which authenticated the login and
+     * has nothing more to do. Its process is no session's, so nothing goes to the ledger or to cancels.
+     */
+    void consoleStarted() {
+        state = State.CONSOLE;
+        serverKey = null;
+        backend.writeAndFlush(backend.alloc().buffer(5).writeByte('X').writeInt(4)).addListener(ChannelFutureListener.CLOSE);
+        client.read();
     }
 
     void serverKey(BackendKeyData key) {
@@ -484,11 +506,38 @@ public final class PgSession implements CancelRegistry.Cancellable {
         if (clientKey != null) {
             services.cancels().unregister(clientKey);
         }
+        if (console != null) {
+            console.closed();
+        }
         client.writeAndFlush(Unpooled.EMPTY_BUFFER).addListener(ChannelFutureListener.CLOSE);
         if (backend != null) {
             backend.writeAndFlush(Unpooled.EMPTY_BUFFER).addListener(ChannelFutureListener.CLOSE);
         }
         services.listener().closed(this);
+    }
+
+    /** What SHOW CLIENTS shows of this session; only on the session's event loop (see {@link #describe}). */
+    ClientView view() {
+        SessionInfo who = info;
+        boolean serverTls = backend != null && backend.pipeline().get(SslHandler.class) != null;
+        return new ClientView(who == null ? null : who.user(), who == null ? null : who.database(),
+                who == null ? null : who.applicationName(), String.valueOf(client.remoteAddress()),
+                client.pipeline().get(SslHandler.class) != null,
+                SessionStates.describe(state, holding, tracker.isIdle(), transactionStatus), connectedAt,
+                state == State.CONSOLE || target == null ? null : target.name(),
+                target == null ? null : target.address(), serverKey == null ? 0 : serverKey.processId(), serverTls,
+                waiting.where().orElse(null));
+    }
+
+    /** {@link #view()} taken on the session's own event loop, from any thread. */
+    public CompletionStage<ClientView> describe() {
+        CompletableFuture<ClientView> view = new CompletableFuture<>();
+        try {
+            client.eventLoop().execute(() -> view.complete(view()));
+        } catch (RejectedExecutionException stopping) {
+            view.completeExceptionally(stopping);
+        }
+        return view;
     }
 
     static String printable(byte type) {

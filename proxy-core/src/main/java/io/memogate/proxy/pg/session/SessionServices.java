@@ -1,16 +1,23 @@
 package io.memogate.proxy.pg.session;
 
+import io.memogate.proxy.admin.ConsoleService;
 import io.memogate.proxy.admission.AdmissionHook;
 import io.memogate.proxy.admission.AdmissionSupport;
 import io.netty.handler.ssl.SslContext;
+import java.time.Duration;
 import java.util.Optional;
 import java.util.function.Function;
 
 /**
  * What every session of one listener shares: routing, the backend connector, the admission hook and
- * the session settings it starts from,
- * cancel keys, the listener's TLS, the frontend message limit, and who to tell when sessions come
- * and go. Immutable; a configuration reload builds a new one for new sessions.
+ * the session settings it starts from, cancel keys, the listener's TLS, the frontend message limit and
+ * the backend connect timeout, the admin console and the backend its logins are authenticated by, and
+ * who to tell when sessions come and go. Immutable; a configuration reload builds a new one for new
+ * sessions, and open sessions keep theirs.
+ *
+ * @param console the admin console, served for the database "memogate"; empty: that name is routed like
+ *     any other (a proxy started without a console, as in tests and benchmarks)
+ * @param defaultBackend the backend console logins are relayed to
  */
 public record SessionServices(
         Function<String, Optional<BackendTarget>> router,
@@ -22,6 +29,9 @@ public record SessionServices(
         Optional<SslContext> listenerTls,
         int maxMessageBytes,
         int maxClientConnections,
+        Duration connectTimeout,
+        Optional<ConsoleService> console,
+        Optional<BackendTarget> defaultBackend,
         SessionListener listener) {
 
     /** Told when a session starts and when it has ended, e.g. to count them and to drain on shutdown. */

@@ -1,6 +1,8 @@
 package io.memogate.proxy.pg.session;
 
+import io.memogate.proxy.admin.ConsoleService;
 import io.memogate.proxy.admission.SessionInfo;
+import io.memogate.proxy.config.AdminConfig;
 import io.memogate.proxy.pg.codec.PgFrameDecoders;
 import io.memogate.proxy.pg.codec.PgFrameDecoders.StartupFrameDecoder;
 import io.memogate.proxy.pg.message.MalformedMessageException;
@@ -15,10 +17,13 @@ import io.memogate.proxy.pg.message.frontend.SslRequest;
 import io.memogate.proxy.pg.message.frontend.StartupMessage;
 import io.memogate.proxy.pg.message.frontend.StartupPacket;
 import io.netty.buffer.ByteBuf;
+import io.netty.buffer.Unpooled;
 import io.netty.channel.Channel;
 import io.netty.channel.ChannelFutureListener;
 import io.netty.handler.ssl.SslContext;
 import io.netty.handler.ssl.SslHandler;
+import java.util.LinkedHashMap;
+import java.util.Map;
 import java.util.Optional;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -106,7 +111,21 @@ final class StartupPhase {
         session.info = new SessionInfo(startup.user(), startup.database(),
                 startup.parameters().getOrDefault("application_name", ""), client.remoteAddress());
         session.settings.startupParameters(startup.parameters());
-        Optional<BackendTarget> target = session.services.router().apply(startup.database());
+        Optional<BackendTarget> target;
+        Optional<ConsoleService> console = session.services.console();
+        if (console.isPresent() && startup.database().equals(AdminConfig.CONSOLE_DATABASE)) {
+            // The console's login goes to the default backend's server, to a database that exists there.
+            target = session.services.defaultBackend();
+            if (target.isEmpty()) {
+                frame.release();
+                session.sendFatalAndClose(PgErrors.consoleWithoutBackend());
+                return;
+            }
+            session.console = new ConsolePhase(session, console.get());
+            frame = forDatabase(startup, console.get().authDatabase(), frame);
+        } else {
+            target = session.services.router().apply(startup.database());
+        }
         if (target.isEmpty()) {
             frame.release();
             session.sendFatalAndClose(PgErrors.unknownDatabase(startup.database()));
@@ -117,10 +136,12 @@ final class StartupPhase {
         // From now on the client speaks typed messages.
         client.pipeline().replace(StartupFrameDecoder.class, "framer",
                 PgFrameDecoders.typed(session.services.maxMessageBytes()));
-        session.services.connector().connect(client.eventLoop(), session.target, new BackendHandler(session))
+        ByteBuf startupFrame = frame;
+        session.services.connector().connect(client.eventLoop(), session.target, new BackendHandler(session),
+                        session.services.connectTimeout())
                 .addListener(connected -> {
                     if (!connected.isSuccess()) {
-                        frame.release();
+                        startupFrame.release();
                         String cause = BackendConnector.describe(connected.cause());
                         log.warn("session of {} could not reach backend {} at {}: {}", session.info,
                                 session.target.name(), session.target.address(), cause);
@@ -130,14 +151,14 @@ final class StartupPhase {
                     }
                     Channel backend = (Channel) connected.getNow();
                     if (session.state == PgSession.State.CLOSED) {
-                        frame.release();
+                        startupFrame.release();
                         backend.close();
                         return;
                     }
                     session.backend = backend;
                     backend.closeFuture().addListener((ChannelFutureListener) closed -> session.backendClosed());
                     session.state = PgSession.State.AUTHENTICATING;
-                    backend.write(frame);
+                    backend.write(startupFrame);
                     session.replayHeld();
                     backend.flush();
                     backend.read();
@@ -163,7 +184,13 @@ final class StartupPhase {
                 write(session.clientKey());
                 return;
             }
-            case ReadyForQuery.TYPE -> session.authenticated(ReadyForQuery.decode(frame).status());
+            case ReadyForQuery.TYPE -> {
+                if (session.console != null) {
+                    session.console.loggedIn(frame);
+                    return;
+                }
+                session.authenticated(ReadyForQuery.decode(frame).status());
+            }
             case ErrorResponse.TYPE -> {
                 if (ErrorResponse.decode(frame).endsSession()) {
                     session.sessionEndExpected();
@@ -172,6 +199,16 @@ final class StartupPhase {
             default -> { }
         }
         client.write(frame, client.voidPromise());
+    }
+
+    /** The client's StartupMessage for another database: a console login is checked where the role exists. */
+    private static ByteBuf forDatabase(StartupMessage startup, String database, ByteBuf original) {
+        original.release();
+        Map<String, String> parameters = new LinkedHashMap<>(startup.parameters());
+        parameters.put("database", database);
+        ByteBuf rewritten = Unpooled.buffer();
+        new StartupMessage(startup.protocolVersion(), parameters).encode(rewritten);
+        return rewritten;
     }
 
     private boolean legsDifferInTls() {

@@ -7,13 +7,16 @@ import io.memogate.proxy.pg.message.backend.Authentication;
 import io.memogate.proxy.pg.message.backend.BackendKeyData;
 import io.memogate.proxy.pg.message.backend.BackendMessage;
 import io.memogate.proxy.pg.message.backend.CommandComplete;
+import io.memogate.proxy.pg.message.backend.DataRow;
 import io.memogate.proxy.pg.message.backend.ErrorResponse;
 import io.memogate.proxy.pg.message.backend.PgErrors;
 import io.memogate.proxy.pg.message.backend.ReadyForQuery;
 import io.memogate.proxy.pg.message.backend.ReadyForQuery.TransactionStatus;
+import io.memogate.proxy.pg.message.backend.RowDescription;
 import io.netty.buffer.ByteBuf;
 import io.netty.buffer.ByteBufUtil;
 import io.netty.buffer.Unpooled;
+import java.util.Arrays;
 import java.util.List;
 import org.junit.jupiter.api.Test;
 
@@ -32,6 +35,33 @@ class BackendMessagesTest {
         String golden = "43" + "0000000d" + "53454c454354203300"; // 'C', length 13, "SELECT 3"
         assertThat(CommandComplete.decode(wrap(golden))).isEqualTo(new CommandComplete("SELECT 3"));
         assertThat(encoded(new CommandComplete("SELECT 3"))).isEqualTo(golden);
+    }
+
+    @Test
+    void rowDescriptionOfTextColumns() {
+        String golden = "54" + "00000035"              // 'T', length 53
+                + "0002"                               // two fields
+                + "7469657200"                         // "tier"
+                + "00000000" + "0000"                  // no table, no column number
+                + "00000019" + "ffff" + "ffffffff"     // type text (25), variable length, no modifier
+                + "0000"                               // text format
+                + "6c696d697400"                       // "limit", then the same description
+                + "00000000" + "0000" + "00000019" + "ffff" + "ffffffff" + "0000";
+        RowDescription description = RowDescription.ofText(List.of("tier", "limit"));
+        assertThat(encoded(description)).isEqualTo(golden);
+        assertThat(RowDescription.decode(wrap(golden))).isEqualTo(description);
+    }
+
+    @Test
+    void dataRowWithANullAndMultibyteText() {
+        String golden = "44" + "00000019"              // 'D', length 25
+                + "0003"                               // three columns
+                + "00000005" + "736d616c6c"            // "small"
+                + "ffffffff"                           // NULL
+                + "00000002" + "c3a9";                 // "é", two bytes in UTF-8
+        DataRow row = new DataRow(Arrays.asList("small", null, "é"));
+        assertThat(encoded(row)).isEqualTo(golden);
+        assertThat(DataRow.decode(wrap(golden))).isEqualTo(row);
     }
 
     @Test

@@ -1,5 +1,6 @@
 package io.memogate.proxy.pg.message.backend;
 
+import io.memogate.proxy.admin.ConsoleException;
 import io.memogate.proxy.admission.AdmissionRejectedException;
 import java.util.LinkedHashMap;
 import java.util.Map;
@@ -22,6 +23,12 @@ public final class PgErrors {
     public static final String FEATURE_NOT_SUPPORTED = "0A000";
     public static final String ADMIN_SHUTDOWN = "57P01";
     public static final String INTERNAL_ERROR = "XX000";
+    public static final String INSUFFICIENT_PRIVILEGE = "42501";
+    public static final String SYNTAX_ERROR = "42601";
+    public static final String UNDEFINED_OBJECT = "42704";
+    public static final String INVALID_PARAMETER_VALUE = "22023";
+    public static final String CONFIG_FILE_ERROR = "F0000";
+    public static final String OBJECT_NOT_IN_PREREQUISITE_STATE = "55000";
 
     private PgErrors() {}
 
@@ -91,6 +98,67 @@ public final class PgErrors {
         fields.put(ErrorResponse.SQLSTATE, SUCCESSFUL_COMPLETION);
         fields.put(ErrorResponse.MESSAGE, where);
         fields.put(ErrorResponse.HINT, "The server is busy compiling large statements; this one runs when its turn comes.");
+        return new ErrorResponse(ErrorResponse.NOTICE_TYPE, fields);
+    }
+
+    /**
+     * An authenticated role that is not a console user. The server accepted the login; the proxy refuses
+     * the console, as PostgreSQL refuses a database a role may not connect to (also 42501, after login).
+     */
+    public static ErrorResponse consoleDenied(String role) {
+        return fatal(INSUFFICIENT_PRIVILEGE, "permission denied for the admin console: role \"" + role
+                        + "\" is not listed in admin.users",
+                "The database \"memogate\" is Memogate's admin console; the server authenticated the login, and only "
+                        + "the roles in admin.users may use the console.",
+                "Add the role to admin.users in the proxy's configuration file and reload it (SIGHUP, or RELOAD "
+                        + "from an admin's console); no restart is needed.");
+    }
+
+    /** Nobody may use the console and no server could authenticate a login: refused before any exchange. */
+    public static ErrorResponse consoleWithoutBackend() {
+        return fatal(INSUFFICIENT_PRIVILEGE, "the admin console is not enabled: admin.users is empty",
+                "Console logins are authenticated by the default backend's server, and no backend is the default.",
+                "List the console's roles in admin.users and set default: true on one backend.");
+    }
+
+    /**
+     * The extended query protocol on the console. PgBouncer's console answers 08P01 and closes the
+     * connection; this one answers once per batch and skips to Sync, like any error in an extended batch,
+     * so the connection stays usable for simple queries.
+     */
+    public static ErrorResponse consoleNeedsSimpleQueries() {
+        return error(FEATURE_NOT_SUPPORTED, "the admin console supports only the simple query protocol",
+                "The client sent Parse, Bind or Execute (the extended query protocol); the console answers only Query "
+                        + "messages, whose text is a console command.",
+                "Use psql, or a driver in simple query mode: pgjdbc preferQueryMode=simple, pgx QueryExecModeSimpleProtocol, "
+                        + "psycopg's ClientCursor.");
+    }
+
+    /** A console command that failed; the console session goes on. */
+    public static ErrorResponse consoleError(ConsoleException failure) {
+        String sqlState = switch (failure.kind()) {
+            case SYNTAX -> SYNTAX_ERROR;
+            case UNKNOWN_SETTING -> UNDEFINED_OBJECT;
+            case INVALID_VALUE -> INVALID_PARAMETER_VALUE;
+            case CONFIG_FILE -> CONFIG_FILE_ERROR;
+            case UNAVAILABLE -> OBJECT_NOT_IN_PREREQUISITE_STATE;
+        };
+        return error(sqlState, failure.getMessage(), failure.detail(), failure.hint());
+    }
+
+    /** A console command that failed unexpectedly (a bug); unlike {@link #internal} the session goes on. */
+    public static ErrorResponse consoleFailed(Throwable cause) {
+        return error(INTERNAL_ERROR, "Memogate internal error in an admin console command: " + cause, null,
+                "This is a bug in Memogate; the console session goes on. Please report it with the proxy's log.");
+    }
+
+    /** What the console tells its operator besides a result: what a PAUSE did, what a RELOAD changed. */
+    public static ErrorResponse consoleNotice(String message) {
+        Map<Character, String> fields = new LinkedHashMap<>();
+        fields.put(ErrorResponse.SEVERITY, "NOTICE");
+        fields.put(ErrorResponse.SEVERITY_NONLOCALIZED, "NOTICE");
+        fields.put(ErrorResponse.SQLSTATE, SUCCESSFUL_COMPLETION);
+        fields.put(ErrorResponse.MESSAGE, message);
         return new ErrorResponse(ErrorResponse.NOTICE_TYPE, fields);
     }
 

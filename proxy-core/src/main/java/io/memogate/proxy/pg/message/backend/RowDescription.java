@@ -2,24 +2,72 @@ package io.memogate.proxy.pg.message.backend;
 
 import io.memogate.proxy.pg.message.PgWire;
 import io.netty.buffer.ByteBuf;
+import java.util.ArrayList;
+import java.util.List;
 
 /**
- * RowDescription ('T'): the first response of a query that returns rows, so compilation is over.
- * Only the field count is decoded; the field descriptions are forwarded untouched.
+ * RowDescription ('T'): the columns of the rows that follow. From a server it is the first response of a
+ * query that returns rows, so compilation is over; those are forwarded untouched and never decoded. The
+ * proxy builds its own for the admin console's result sets, whose columns are all text.
  */
-public record RowDescription(int fieldCount) implements BackendMessage {
+public record RowDescription(List<Field> fields) implements BackendMessage {
 
     public static final char TYPE = 'T';
 
-    public static RowDescription decode(ByteBuf frame) {
-        return new RowDescription(PgWire.body(frame, TYPE).readUnsignedShort());
+    /** pg_type.oid of {@code text}; with format 0 every client reads the value as a string. */
+    public static final int TEXT_OID = 25;
+
+    /**
+     * One column (https://www.postgresql.org/docs/current/protocol-message-formats.html#PROTOCOL-MESSAGE-FORMATS-ROWDESCRIPTION).
+     *
+     * @param tableOid 0 when the column is not a table's
+     * @param columnNumber 0 when the column is not a table's
+     * @param typeSize pg_type.typlen, -1 for variable length
+     * @param typeModifier pg_attribute.atttypmod, -1 when none
+     * @param format 0 text, 1 binary
+     */
+    public record Field(String name, int tableOid, short columnNumber, int typeOid, short typeSize, int typeModifier,
+                        short format) {
+
+        /** A computed text column, as {@code select 'x' as name} describes it. */
+        public static Field text(String name) {
+            return new Field(name, 0, (short) 0, TEXT_OID, (short) -1, -1, (short) 0);
+        }
     }
 
-    /** Writes a RowDescription with no fields (tests only: a real one carries each field's description). */
+    public RowDescription {
+        fields = List.copyOf(fields);
+    }
+
+    /** Text columns with these names. */
+    public static RowDescription ofText(List<String> names) {
+        return new RowDescription(names.stream().map(Field::text).toList());
+    }
+
+    public static RowDescription decode(ByteBuf frame) {
+        ByteBuf body = PgWire.body(frame, TYPE);
+        int count = body.readUnsignedShort();
+        List<Field> fields = new ArrayList<>(count);
+        for (int i = 0; i < count; i++) {
+            fields.add(new Field(PgWire.readCString(body), body.readInt(), body.readShort(), body.readInt(),
+                    body.readShort(), body.readInt(), body.readShort()));
+        }
+        return new RowDescription(fields);
+    }
+
     @Override
     public void encode(ByteBuf out) {
-        out.writeByte(TYPE);
-        out.writeInt(6);
-        out.writeShort(0);
+        int lengthIndex = PgWire.beginMessage(out, TYPE);
+        out.writeShort(fields.size());
+        for (Field field : fields) {
+            PgWire.writeCString(out, field.name());
+            out.writeInt(field.tableOid());
+            out.writeShort(field.columnNumber());
+            out.writeInt(field.typeOid());
+            out.writeShort(field.typeSize());
+            out.writeInt(field.typeModifier());
+            out.writeShort(field.format());
+        }
+        PgWire.endMessage(out, lengthIndex);
     }
 }

@@ -1,0 +1,254 @@
+package io.memogate.proxy.admin;
+
+import io.memogate.broker.gateway.Gateways;
+import io.memogate.broker.gateway.Tier;
+import io.memogate.broker.gateway.TierState;
+import io.memogate.estimator.CompileEstimator;
+import io.memogate.estimator.EstimatorStatistics;
+import io.memogate.estimator.planner.PlannerSettings;
+import io.memogate.proxy.admission.AdmissionControl;
+import io.memogate.proxy.admission.SessionInfo;
+import io.memogate.proxy.config.ConfigException;
+import io.memogate.proxy.config.ConfigSettings;
+import io.memogate.proxy.config.TierField;
+import io.memogate.proxy.reload.ConfigChange;
+import io.memogate.proxy.reload.ConfigReloader;
+import io.memogate.proxy.reload.ReloadOutcome;
+import java.time.Clock;
+import java.time.Duration;
+import java.time.Instant;
+import java.util.List;
+import java.util.Objects;
+import java.util.Optional;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.CompletionException;
+import java.util.concurrent.CompletionStage;
+import java.util.function.Supplier;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * The admin console's commands (see {@link ConsoleCommand}), over the proxy's own state: the gateways and
+ * the broker, the open sessions, and the configuration in force. Reads answer at once; changes (SET,
+ * RELOAD) go through the {@link ConfigReloader} and PAUSE/RESUME to the gateways, each logged with who
+ * asked. Protocol-neutral: the PostgreSQL session turns results and {@link ConsoleException}s into
+ * messages.
+ */
+public final class AdminConsole implements ConsoleService {
+
+    private static final Logger log = LoggerFactory.getLogger(AdminConsole.class);
+
+    private final ConfigReloader reloader;
+    private final Optional<AdmissionControl> admission;
+    private final CompileEstimator estimator;
+    private final Supplier<PlannerSettings> plannerDefaults;
+    private final ConnectionsView connections;
+    private final Clock clock;
+    private final Instant started;
+
+    /**
+     * @param admission the gateways and the broker; empty when admission.enabled is false
+     * @param estimator the estimator admission uses, so EXPLAIN ADMISSION answers what admission would
+     * @param plannerDefaults the server's planner settings a new session starts from (from the broker)
+     */
+    public AdminConsole(ConfigReloader reloader, Optional<AdmissionControl> admission, CompileEstimator estimator,
+                        Supplier<PlannerSettings> plannerDefaults, ConnectionsView connections, Clock clock) {
+        this.reloader = Objects.requireNonNull(reloader, "reloader");
+        this.admission = Objects.requireNonNull(admission, "admission");
+        this.estimator = Objects.requireNonNull(estimator, "estimator");
+        this.plannerDefaults = Objects.requireNonNull(plannerDefaults, "plannerDefaults");
+        this.connections = Objects.requireNonNull(connections, "connections");
+        this.clock = Objects.requireNonNull(clock, "clock");
+        this.started = clock.instant();
+    }
+
+    @Override
+    public boolean admits(String role) {
+        return reloader.current().get().admin().isConsoleUser(role);
+    }
+
+    @Override
+    public String authDatabase() {
+        return reloader.current().get().admin().authDatabase();
+    }
+
+    @Override
+    public CompletionStage<ConsoleResult> execute(String command, SessionInfo caller) {
+        try {
+            return switch (ConsoleCommandParser.parse(command)) {
+                case ConsoleCommand.ShowCommand show -> show(show.what());
+                case ConsoleCommand.ExplainAdmission explain -> done(ConsoleResult.rows("EXPLAIN",
+                        AdmissionViews.explain(estimator, plannerDefaults.get(), explain.statements(),
+                                admission.map(AdmissionControl::gateways))));
+                case ConsoleCommand.Set set -> set(set, caller);
+                case ConsoleCommand.ClientSet ignored -> done(ConsoleResult.done("SET"));
+                case ConsoleCommand.Reload ignored -> reload(caller);
+                case ConsoleCommand.Pause ignored -> done(pause(caller));
+                case ConsoleCommand.Resume ignored -> done(resume(caller));
+            };
+        } catch (ConsoleException e) {
+            return CompletableFuture.failedFuture(e);
+        }
+    }
+
+    private CompletionStage<ConsoleResult> show(ConsoleCommand.Show what) {
+        return switch (what) {
+            case TIERS -> done(ConsoleResult.rows("SHOW", AdmissionViews.tiers(gateways("SHOW TIERS"))));
+            case QUEUE -> done(ConsoleResult.rows("SHOW", AdmissionViews.queue(gateways("SHOW QUEUE"))));
+            case BROKER -> done(ConsoleResult.rows("SHOW", AdmissionViews.broker(
+                    admission.flatMap(AdmissionControl::broker), gateways("SHOW BROKER"))));
+            case CONFIG -> done(ConsoleResult.rows("SHOW", config()));
+            case HELP -> done(ConsoleResult.rows("SHOW", help()));
+            case CLIENTS -> connections.clients().thenApply(all -> ConsoleResult.rows("SHOW", ConnectionViews.clients(all)));
+            case SERVERS -> connections.clients().thenApply(all -> ConsoleResult.rows("SHOW", ConnectionViews.servers(all)));
+            case STATS -> connections.clients().thenApply(all -> ConsoleResult.rows("SHOW", stats(all)));
+        };
+    }
+
+    private ResultTable config() {
+        ResultTable.Builder table = ResultTable.of("key", "value", "applies");
+        for (ConfigSettings.Setting setting : ConfigSettings.of(reloader.current().get())) {
+            table.row(setting.key(), setting.value(), setting.applies().label());
+        }
+        return table.build();
+    }
+
+    private static ResultTable help() {
+        ResultTable.Builder table = ResultTable.of("command", "what");
+        List<String> what = List.of(
+                "each gateway: limit, holders, waiters, threshold, fraction, queue length, timeout, totals",
+                "each statement waiting for admission: queue, place, client, wait, estimate, fingerprint",
+                "sessions, server connections, pause, the byte budget, the estimator, reloads",
+                "client sessions: who, from where, state, server process, what they wait for",
+                "server connections: backend, process id, whose session",
+                "the broker: mode, compile-memory target, snapshot age, pressure signals, failures",
+                "every setting in force, and whether a change applies live, to new sessions, or on restart",
+                "this list",
+                "the estimator's dry run for a statement, and the gateways it would take now; nothing runs",
+                "change a gateway setting now (limit, fraction, maxQueue, timeout); not written to the file",
+                "read the configuration file again; a file that does not validate changes nothing",
+                "admit no new statement at or above t0; admitted ones finish",
+                "admit again, in arrival order");
+        for (int i = 0; i < ConsoleCommand.SYNOPSIS.size(); i++) {
+            table.row(ConsoleCommand.SYNOPSIS.get(i), what.get(i));
+        }
+        return table.build();
+    }
+
+    private ResultTable stats(List<ClientView> sessions) {
+        ResultTable.Builder table = ResultTable.of("name", "value");
+        table.row("uptime_s", AdmissionViews.seconds(Duration.between(started, clock.instant())));
+        table.row("client_connections", sessions.stream().filter(s -> !s.state().equals("console")).count());
+        table.row("console_sessions", sessions.stream().filter(s -> s.state().equals("console")).count());
+        table.row("server_connections", connections.serverConnectionCount());
+        table.row("waiting_for_admission", sessions.stream().filter(s -> s.waiting() != null).count());
+        table.row("admission", admission.isPresent() ? "enabled" : "disabled");
+        admission.map(AdmissionControl::gateways).ifPresent(gateways -> {
+            table.row("paused", gateways.paused());
+            long timeouts = 0;
+            long queueFull = 0;
+            for (Tier tier : Tier.values()) {
+                TierState state = gateways.state(tier);
+                timeouts += state.timeoutsTotal();
+                queueFull += state.queueFullTotal();
+            }
+            // Every gated statement holds SMALL: its admissions are all the gateways' admissions.
+            table.row("admitted_total", gateways.state(Tier.SMALL).admittedTotal());
+            table.row("timeouts_total", timeouts);
+            table.row("queue_full_total", queueFull);
+            AdmissionViews.ledger(table, gateways);
+        });
+        EstimatorStatistics estimates = estimator.statistics();
+        table.row("estimator_cache_hits", estimates.cacheHits());
+        table.row("estimator_cache_misses", estimates.cacheMisses());
+        table.row("estimator_fallbacks", estimates.lexicalFallbacks());
+        ConfigReloader.Statistics reloads = reloader.statistics();
+        table.row("config_file", reloader.file().map(Object::toString).orElse(null));
+        table.row("config_reloads", reloads.reloads());
+        table.row("config_reloads_refused", reloads.refused());
+        table.row("config_last_reload", reloads.lastAt().map(at -> at + " " + reloads.lastOutcome().orElse(""))
+                .orElse(null));
+        return table.build();
+    }
+
+    private CompletionStage<ConsoleResult> set(ConsoleCommand.Set set, SessionInfo caller) {
+        Gateways gateways = gateways("SET");
+        TierField field = TierField.parse(set.key()).orElseThrow(() -> new ConsoleException(
+                ConsoleException.Kind.UNKNOWN_SETTING, "unrecognized setting \"" + set.key() + "\"",
+                "The console can change: " + String.join(", ", TierField.paths()) + ".",
+                "Other settings change in the configuration file, then RELOAD."));
+        return reloader.set(field, set.value(), who(caller)).handle((old, failure) -> {
+            Throwable cause = failure instanceof CompletionException wrapped ? wrapped.getCause() : failure;
+            if (cause instanceof ConfigException invalid) {
+                throw new ConsoleException(ConsoleException.Kind.INVALID_VALUE, String.join("; ", invalid.problems()),
+                        null, null);
+            }
+            if (cause != null) {
+                throw new CompletionException(cause);
+            }
+            return ConsoleResult.done("SET", field.path() + " = " + field.valueIn(reloader.current().get())
+                    + " (was " + old + "), in force now with " + gateways.state(field.tier()).active() + " holding and "
+                    + gateways.state(field.tier()).waiting() + " waiting; not written to the configuration file: "
+                    + "the next reload or restart takes the file's value");
+        });
+    }
+
+    private CompletionStage<ConsoleResult> reload(SessionInfo caller) {
+        if (reloader.file().isEmpty()) {
+            throw new ConsoleException(ConsoleException.Kind.UNAVAILABLE,
+                    "RELOAD needs a configuration file, and this proxy was started without one",
+                    "bin/memogate demo builds its configuration in code.",
+                    "Start the proxy with bin/memogate run --config FILE to reload it; SET changes the gateways now.");
+        }
+        return reloader.reload("RELOAD by " + who(caller)).thenApply(outcome -> switch (outcome) {
+            case ReloadOutcome.Refused refused -> throw new ConsoleException(ConsoleException.Kind.CONFIG_FILE,
+                    refused.reason(), refused.problems().isEmpty() ? null : String.join("\n", refused.problems()),
+                    "Fix the file and RELOAD again; the problem is also in the proxy's log.");
+            case ReloadOutcome.Applied applied -> {
+                ResultTable.Builder table = ResultTable.of("setting", "old", "new", "applied");
+                for (ConfigChange change : applied.changes()) {
+                    table.row(change.key(), change.oldValue(), change.newValue(), change.effect());
+                }
+                ConsoleResult result = ConsoleResult.rows("RELOAD", table.build());
+                yield result.withNotice(applied.changes().isEmpty() ? "configuration unchanged"
+                        : applied.changes().size() + " settings changed, " + applied.notApplied()
+                        + " of them need a restart of the proxy to take effect");
+            }
+        });
+    }
+
+    private ConsoleResult pause(SessionInfo caller) {
+        Gateways gateways = gateways("PAUSE");
+        boolean was = gateways.paused();
+        gateways.pause();
+        int holding = gateways.state(Tier.SMALL).active();
+        log.info("gateways paused by {}: {} statements hold permits and finish; new ones queue", who(caller), holding);
+        return ConsoleResult.done("PAUSE", (was ? "already paused: " : "paused: ") + holding + " admitted statements "
+                + "finish; new statements estimated at or above t0 queue (their tiers' timeouts still apply) until RESUME");
+    }
+
+    private ConsoleResult resume(SessionInfo caller) {
+        Gateways gateways = gateways("RESUME");
+        boolean was = gateways.paused();
+        int waiting = gateways.waiting().size();
+        gateways.resume();
+        log.info("gateways resumed by {}: {} statements were waiting", who(caller), waiting);
+        return ConsoleResult.done("RESUME", was ? "resumed: " + waiting + " waiting statements go on in arrival order"
+                : "not paused: nothing to resume");
+    }
+
+    private Gateways gateways(String command) {
+        return admission.map(AdmissionControl::gateways).orElseThrow(() -> new ConsoleException(
+                ConsoleException.Kind.UNAVAILABLE, command + " needs the gateways, and admission is disabled",
+                "admission.enabled is false in the configuration this proxy started with.",
+                "Set admission.enabled: true and restart the proxy."));
+    }
+
+    private static String who(SessionInfo caller) {
+        return caller.user() + " from " + caller.clientAddress();
+    }
+
+    private static <T> CompletionStage<T> done(T value) {
+        return CompletableFuture.completedFuture(value);
+    }
+}

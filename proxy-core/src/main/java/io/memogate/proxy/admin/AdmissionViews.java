@@ -1,0 +1,173 @@
+package io.memogate.proxy.admin;
+
+import io.memogate.broker.Broker;
+import io.memogate.broker.BrokerState;
+import io.memogate.broker.PressureSignal;
+import io.memogate.broker.gateway.GatewaySettings;
+import io.memogate.broker.gateway.Gateways;
+import io.memogate.broker.gateway.LedgerState;
+import io.memogate.broker.gateway.Sizes;
+import io.memogate.broker.gateway.Tier;
+import io.memogate.broker.gateway.TierState;
+import io.memogate.broker.gateway.WaitingStatement;
+import io.memogate.broker.probe.MemorySnapshot;
+import io.memogate.estimator.CompileEstimate;
+import io.memogate.estimator.CompileEstimator;
+import io.memogate.estimator.planner.PlannerSettings;
+import io.memogate.proxy.admission.QueuedStatement;
+import io.memogate.proxy.config.Durations;
+import java.math.BigDecimal;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Locale;
+import java.util.Optional;
+import java.util.stream.Collectors;
+
+/**
+ * The console's views of admission: SHOW TIERS, SHOW QUEUE, SHOW BROKER and EXPLAIN ADMISSION. Each
+ * reads state the gateways and the broker already keep; none touches the server.
+ *
+ * <p>Byte figures come twice, as a number for scripts ({@code _bytes}) and in words for people.
+ */
+final class AdmissionViews {
+
+    /** Long enough to tell statements apart, short enough for a terminal line. */
+    static final int FINGERPRINT_CHARS = 120;
+
+    private AdmissionViews() {
+    }
+
+    static ResultTable tiers(Gateways gateways) {
+        ResultTable.Builder table = ResultTable.of("tier", "limit", "active", "waiting", "threshold_bytes", "threshold",
+                "fraction", "max_queue", "timeout", "admitted", "timeouts", "queue_full");
+        GatewaySettings settings = gateways.settings();
+        for (Tier tier : Tier.values()) {
+            TierState state = gateways.state(tier);
+            table.row(tier.configName(), state.limit(), state.active(), state.waiting(), state.thresholdBytes(),
+                    Sizes.bytes(state.thresholdBytes()),
+                    // LARGE has no fraction: nothing comes after it.
+                    tier == Tier.LARGE ? null : number(state.fraction()),
+                    settings.tier(tier).maxQueue(), Durations.format(state.timeout()), state.admittedTotal(),
+                    state.timeoutsTotal(), state.queueFullTotal());
+        }
+        return table.build();
+    }
+
+    static ResultTable queue(Gateways gateways) {
+        ResultTable.Builder table = ResultTable.of("queue", "position", "client", "user", "database", "application",
+                "waited_s", "estimate_bytes", "estimate", "server_pid", "fingerprint");
+        for (WaitingStatement waiting : gateways.waiting()) {
+            String queue = waiting.forBudget() || waiting.tier() == null ? "budget" : waiting.tier().configName();
+            String client = null;
+            String user = null;
+            String database = null;
+            String application = null;
+            String fingerprint = null;
+            if (waiting.tag() instanceof QueuedStatement statement) {
+                client = String.valueOf(statement.session().clientAddress());
+                user = statement.session().user();
+                database = statement.session().database();
+                application = statement.session().applicationName();
+                fingerprint = QueuedStatement.shorten(statement.fingerprint(), FINGERPRINT_CHARS);
+            }
+            table.row(queue, waiting.position(), client, user, database, application, seconds(waiting.waited()),
+                    waiting.estimateBytes(), Sizes.bytes(waiting.estimateBytes()), waiting.connection(), fingerprint);
+        }
+        return table.build();
+    }
+
+    /** Name/value rows: where the target comes from, how fresh it is, and why it moved. */
+    static ResultTable broker(Optional<Broker> broker, Gateways gateways) {
+        ResultTable.Builder table = ResultTable.of("name", "value");
+        long target = gateways.target();
+        if (broker.isEmpty()) {
+            table.row("mode", "off");
+            table.row("target_bytes", target).row("target", Sizes.bytes(target));
+            table.row("note", "no broker.monitor configured: the target is broker.staticTarget");
+            return table.build();
+        }
+        BrokerState state = broker.get().state();
+        table.row("mode", state.mode().name().toLowerCase(Locale.ROOT));
+        table.row("target_bytes", target).row("target", Sizes.bytes(target));
+        table.row("snapshot_age_s", state.lastGoodAge().map(AdmissionViews::seconds).orElse(null));
+        table.row("signals", state.pressureSignals().stream().map(PressureSignal::name)
+                .map(name -> name.toLowerCase(Locale.ROOT)).collect(Collectors.joining(", ")));
+        table.row("consecutive_failures", state.consecutiveFailures());
+        table.row("total_failures", state.totalFailures());
+        table.row("last_failure", state.lastFailure().orElse(null));
+        Optional<MemorySnapshot> snapshot = state.lastGoodSnapshot();
+        table.row("server_version_num", snapshot.map(MemorySnapshot::serverVersionNum).orElse(null));
+        table.row("shared_buffers_bytes", snapshot.map(MemorySnapshot::sharedBuffersBytes).orElse(null));
+        table.row("work_mem_bytes", snapshot.map(MemorySnapshot::workMemBytes).orElse(null));
+        table.row("active_backends", snapshot.map(MemorySnapshot::activeBackends).orElse(null));
+        table.row("private_bytes", snapshot.filter(s -> !s.privateBytesByPid().isEmpty())
+                .map(MemorySnapshot::privateBytesTotal).orElse(null));
+        table.row("host_memory_available_bytes", snapshot.flatMap(s -> s.hostMemoryAvailable().isPresent()
+                ? Optional.of(s.hostMemoryAvailable().getAsLong()) : Optional.empty()).orElse(null));
+        return table.build();
+    }
+
+    /** The byte budget's ledger, for SHOW STATS. */
+    static void ledger(ResultTable.Builder table, Gateways gateways) {
+        LedgerState ledger = gateways.ledger();
+        table.row("budget_target_bytes", ledger.targetBytes());
+        table.row("budget_used_bytes", ledger.totalBytes());
+        table.row("budget_in_flight_bytes", ledger.inFlightBytes());
+        table.row("budget_connections", ledger.connections());
+        table.row("budget_waiting", ledger.budgetWaiting());
+    }
+
+    /**
+     * The estimator's dry run, one row per statement: what {@code bin/memogate estimate} prints (the
+     * {@code json} column is that very line), under the planner settings a new session starts with, and
+     * the gateways the statement would take as they stand now.
+     */
+    static ResultTable explain(CompileEstimator estimator, PlannerSettings settings, String statements,
+                               Optional<Gateways> gateways) {
+        ResultTable.Builder table = ResultTable.of("statement", "estimated_bytes", "estimated", "gateways",
+                "relations", "blocks", "memo_pairs", "parser", "bypass", "reason", "fingerprint", "json");
+        List<CompileEstimate> estimates = estimator.estimateAll(statements, settings);
+        for (int i = 0; i < estimates.size(); i++) {
+            CompileEstimate e = estimates.get(i);
+            table.row(i + 1, e.estimatedBytes(), Sizes.bytes(e.estimatedBytes()),
+                    gateways.map(g -> tiersFor(e, g)).orElse("admission disabled"), e.relations(), e.blocks(),
+                    e.memoPairs(), e.parser().name().toLowerCase(Locale.ROOT), e.bypass(), e.reason(),
+                    QueuedStatement.shorten(e.fingerprint(), FINGERPRINT_CHARS), EstimateJson.of(e));
+        }
+        return table.build();
+    }
+
+    /**
+     * The tiers a statement arriving now would take: SMALL from t0, MEDIUM from t1 = target x F_small /
+     * S_small and LARGE from t2 = target x F_medium / S_medium, S counting the statement itself.
+     */
+    static String tiersFor(CompileEstimate estimate, Gateways gateways) {
+        GatewaySettings settings = gateways.settings();
+        if (estimate.bypass()) {
+            return "none (not planned, or one relation)";
+        }
+        if (estimate.estimatedBytes() < settings.staticThresholdBytes()) {
+            return "none (below t0 = " + Sizes.bytes(settings.staticThresholdBytes()) + ")";
+        }
+        long target = gateways.target();
+        List<String> tiers = new ArrayList<>(List.of("small"));
+        long t1 = (long) (target * settings.small().fraction() / (gateways.state(Tier.SMALL).active() + 1));
+        if (estimate.estimatedBytes() >= t1) {
+            tiers.add("medium");
+            long t2 = (long) (target * settings.medium().fraction() / (gateways.state(Tier.MEDIUM).active() + 1));
+            if (estimate.estimatedBytes() >= t2) {
+                tiers.add("large");
+            }
+        }
+        return String.join(", ", tiers);
+    }
+
+    static String seconds(Duration duration) {
+        return String.format(Locale.ROOT, "%.3f", duration.toNanos() / 1e9);
+    }
+
+    private static String number(double value) {
+        return BigDecimal.valueOf(value).stripTrailingZeros().toPlainString();
+    }
+}

@@ -1,0 +1,46 @@
+package io.memogate.proxy.admin;
+
+import java.util.List;
+
+/**
+ * The admin console's commands, PgBouncer's habits: one per query, words in any letter case, an optional
+ * trailing semicolon.
+ * <pre>
+ *   SHOW TIERS | QUEUE | STATS | CLIENTS | SERVERS | BROKER | CONFIG | HELP
+ *   EXPLAIN ADMISSION statement
+ *   SET tiers.tier.field = value        (or TO; the value may be quoted: '2min')
+ *   RELOAD | PAUSE | RESUME
+ * </pre>
+ * {@link ConsoleCommandParser} reads them.
+ */
+public sealed interface ConsoleCommand {
+
+    enum Show { TIERS, QUEUE, STATS, CLIENTS, SERVERS, BROKER, CONFIG, HELP }
+
+    record ShowCommand(Show what) implements ConsoleCommand {}
+
+    /** @param statements the SQL text after EXPLAIN ADMISSION, as written (it may hold several statements) */
+    record ExplainAdmission(String statements) implements ConsoleCommand {}
+
+    /** @param key as written, e.g. {@code tiers.small.limit}; @param value unquoted */
+    record Set(String key, String value) implements ConsoleCommand {}
+
+    /**
+     * SET of a PostgreSQL client setting that drivers send when they connect (pgjdbc: {@code SET
+     * application_name = 'PostgreSQL JDBC Driver'}): accepted and ignored, as PgBouncer's console does, so
+     * those drivers can use the console. The console's answers do not depend on any of them.
+     */
+    record ClientSet(String name) implements ConsoleCommand {}
+
+    record Reload() implements ConsoleCommand {}
+
+    record Pause() implements ConsoleCommand {}
+
+    record Resume() implements ConsoleCommand {}
+
+    /** Every command, for the message that answers an unknown one and for SHOW HELP. */
+    List<String> SYNOPSIS = List.of(
+            "SHOW TIERS", "SHOW QUEUE", "SHOW STATS", "SHOW CLIENTS", "SHOW SERVERS", "SHOW BROKER", "SHOW CONFIG",
+            "SHOW HELP", "EXPLAIN ADMISSION <statement>", "SET tiers.<small|medium|large>.<field> = <value>",
+            "RELOAD", "PAUSE", "RESUME");
+}

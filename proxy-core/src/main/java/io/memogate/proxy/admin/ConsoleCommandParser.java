@@ -1,0 +1,91 @@
+package io.memogate.proxy.admin;
+
+import java.util.Locale;
+import java.util.Set;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
+
+/** Reads one {@link ConsoleCommand} from the text of a simple-protocol Query. */
+public final class ConsoleCommandParser {
+
+    private static final Pattern EXPLAIN = Pattern.compile("(?is)EXPLAIN\\s+ADMISSION(?:\\s+(.*))?");
+    /** A key of letters, digits, '.' and '_'; then = or TO; then a quoted value ('' escapes ') or the rest. */
+    private static final Pattern SET = Pattern.compile("(?is)SET\\s+([A-Za-z0-9_.]+)\\s*(?:=|\\s+TO\\s)\\s*(?:'((?:[^']|'')*)'|(\\S.*?))\\s*");
+    private static final Pattern WORDS = Pattern.compile("\\s+");
+    /** The client settings drivers set at connect; any other SET must name a console setting. */
+    private static final Set<String> CLIENT_SETTINGS = Set.of("application_name",
+            "extra_float_digits", "client_encoding", "datestyle", "timezone", "intervalstyle", "search_path");
+
+    /**
+     * Reads one command.
+     *
+     * @throws ConsoleException of kind SYNTAX, listing the valid commands, for anything else
+     */
+    public static ConsoleCommand parse(String text) {
+        String command = stripTrailingSemicolons(text);
+        Matcher explain = EXPLAIN.matcher(command);
+        if (explain.matches()) {
+            if (explain.group(1) == null || explain.group(1).isBlank()) {
+                throw syntax("EXPLAIN ADMISSION needs a statement: EXPLAIN ADMISSION select ... from ...", text);
+            }
+            return new ConsoleCommand.ExplainAdmission(explain.group(1));
+        }
+        if (command.indexOf(';') >= 0) {
+            throw syntax("the admin console runs one command per query", text);
+        }
+        Matcher set = SET.matcher(command);
+        if (set.matches()) {
+            String value = set.group(2) != null ? set.group(2).replace("''", "'") : set.group(3);
+            if (CLIENT_SETTINGS.contains(set.group(1).toLowerCase(Locale.ROOT))) {
+                return new ConsoleCommand.ClientSet(set.group(1));
+            }
+            return new ConsoleCommand.Set(set.group(1), value);
+        }
+        String[] words = WORDS.split(command.strip().toUpperCase(Locale.ROOT));
+        if (words.length == 2 && words[0].equals("SHOW")) {
+            for (ConsoleCommand.Show show : ConsoleCommand.Show.values()) {
+                if (show.name().equals(words[1])) {
+                    return new ConsoleCommand.ShowCommand(show);
+                }
+            }
+        }
+        if (words.length == 1) {
+            switch (words[0]) {
+                case "RELOAD" -> {
+                    return new ConsoleCommand.Reload();
+                }
+                case "PAUSE" -> {
+                    return new ConsoleCommand.Pause();
+                }
+                case "RESUME" -> {
+                    return new ConsoleCommand.Resume();
+                }
+                default -> { }
+            }
+        }
+        throw syntax("unknown admin console command: " + quoted(command), text);
+    }
+
+    private static String stripTrailingSemicolons(String text) {
+        int end = text.length();
+        while (end > 0 && (Character.isWhitespace(text.charAt(end - 1)) || text.charAt(end - 1) == ';')) {
+            end--;
+        }
+        return text.substring(0, end).strip();
+    }
+
+    private static ConsoleException syntax(String message, String text) {
+        return new ConsoleException(ConsoleException.Kind.SYNTAX, message,
+                "Valid commands: " + String.join(", ", ConsoleCommand.SYNOPSIS) + ".",
+                "Commands are case-insensitive and end with an optional semicolon; SHOW HELP lists them. "
+                        + "SQL for the database goes to the database by name, not to \"memogate\".");
+    }
+
+    private static String quoted(String command) {
+        String shown = command.length() > 60 ? command.substring(0, 60) + "..." : command;
+        return "\"" + shown + "\"";
+    }
+
+    private ConsoleCommandParser() {
+    }
+}

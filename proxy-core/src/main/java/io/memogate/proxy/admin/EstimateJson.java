@@ -1,0 +1,43 @@
+package io.memogate.proxy.admin;
+
+import com.fasterxml.jackson.core.JsonProcessingException;
+import com.fasterxml.jackson.databind.ObjectMapper;
+import io.memogate.estimator.CompileEstimate;
+import java.io.UncheckedIOException;
+import java.util.LinkedHashMap;
+import java.util.Locale;
+import java.util.Map;
+
+/**
+ * One estimate as the JSON line {@code bin/memogate estimate} prints, and the console's EXPLAIN ADMISSION
+ * shows: one format for the dry run wherever it is asked for.
+ */
+public final class EstimateJson {
+
+    private static final ObjectMapper JSON = new ObjectMapper();
+
+    private EstimateJson() {
+    }
+
+    public static String of(CompileEstimate e) {
+        Map<String, Object> line = new LinkedHashMap<>();
+        line.put("fingerprint", e.fingerprint());
+        line.put("fingerprintHash", String.format("%016x", e.fingerprintHash()));
+        line.put("relations", e.relations());
+        line.put("blocks", e.blocks());
+        line.put("memoPairs", e.memoPairs());
+        line.put("estimatedBytes", e.estimatedBytes());
+        line.put("parser", e.parser().name().toLowerCase(Locale.ROOT));
+        line.put("bypass", e.bypass());
+        line.put("reason", e.reason());
+        line.put("largestProblem", e.largestProblem());
+        line.put("search", e.search().name().toLowerCase(Locale.ROOT));
+        line.put("capped", e.capped());
+        try {
+            return JSON.writeValueAsString(line);
+        } catch (JsonProcessingException e1) {
+            // Strings, numbers and booleans always serialize: a failure here is a bug, not an input problem.
+            throw new UncheckedIOException("writing an estimate as JSON", e1);
+        }
+    }
+}

@@ -1,0 +1,65 @@
+package io.memogate.proxy.admin;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
+import org.junit.jupiter.api.Test;
+
+/** What an operator may type at the console, and what happens to what they may not. */
+class ConsoleCommandParserTest {
+
+    @Test
+    void showCommandsInAnyCaseWithOrWithoutSemicolons() {
+        assertThat(ConsoleCommandParser.parse("SHOW TIERS"))
+                .isEqualTo(new ConsoleCommand.ShowCommand(ConsoleCommand.Show.TIERS));
+        assertThat(ConsoleCommandParser.parse("  show\tqueue ; ;\n"))
+                .isEqualTo(new ConsoleCommand.ShowCommand(ConsoleCommand.Show.QUEUE));
+        assertThat(ConsoleCommandParser.parse("Show Config;"))
+                .isEqualTo(new ConsoleCommand.ShowCommand(ConsoleCommand.Show.CONFIG));
+        assertThat(ConsoleCommandParser.parse("reload")).isEqualTo(new ConsoleCommand.Reload());
+        assertThat(ConsoleCommandParser.parse("PAUSE;")).isEqualTo(new ConsoleCommand.Pause());
+        assertThat(ConsoleCommandParser.parse("Resume")).isEqualTo(new ConsoleCommand.Resume());
+    }
+
+    @Test
+    void explainAdmissionKeepsTheStatementsAsWritten() {
+        assertThat(ConsoleCommandParser.parse("explain admission select 'a;b' from t; select 2;"))
+                .isEqualTo(new ConsoleCommand.ExplainAdmission("select 'a;b' from t; select 2"));
+        assertThat(ConsoleCommandParser.parse("EXPLAIN\n  ADMISSION\nselect *\nfrom a join b on a.x = b.x"))
+                .isEqualTo(new ConsoleCommand.ExplainAdmission("select *\nfrom a join b on a.x = b.x"));
+        assertThatThrownBy(() -> ConsoleCommandParser.parse("explain admission ;"))
+                .isInstanceOf(ConsoleException.class).hasMessageContaining("needs a statement");
+    }
+
+    @Test
+    void setTakesEqualsOrToAndQuotedOrBareValues() {
+        assertThat(ConsoleCommandParser.parse("SET tiers.small.limit = 8"))
+                .isEqualTo(new ConsoleCommand.Set("tiers.small.limit", "8"));
+        assertThat(ConsoleCommandParser.parse("set tiers.medium.timeout to '2min';"))
+                .isEqualTo(new ConsoleCommand.Set("tiers.medium.timeout", "2min"));
+        assertThat(ConsoleCommandParser.parse("SET tiers.large.timeout='it''s'"))
+                .isEqualTo(new ConsoleCommand.Set("tiers.large.timeout", "it's"));
+        // What drivers send when they connect is accepted and ignored.
+        assertThat(ConsoleCommandParser.parse("SET application_name = 'PostgreSQL JDBC Driver'"))
+                .isEqualTo(new ConsoleCommand.ClientSet("application_name"));
+        assertThat(ConsoleCommandParser.parse("SET extra_float_digits = 3"))
+                .isEqualTo(new ConsoleCommand.ClientSet("extra_float_digits"));
+    }
+
+    @Test
+    void anythingElseIsASyntaxErrorListingTheCommands() {
+        for (String wrong : new String[] {"select 1", "SHOW", "SHOW TABLES", "SHOW TIERS QUEUE", "PAUSE NOW",
+                "SET tiers.small.limit", "VACUUM"}) {
+            assertThatThrownBy(() -> ConsoleCommandParser.parse(wrong)).as(wrong)
+                    .isInstanceOfSatisfying(ConsoleException.class, e -> {
+                        assertThat(e.kind()).isEqualTo(ConsoleException.Kind.SYNTAX);
+                        assertThat(e.detail()).startsWith("Valid commands: SHOW TIERS, SHOW QUEUE, SHOW STATS")
+                                .contains("SET tiers.<small|medium|large>.<field> = <value>", "RELOAD", "RESUME");
+                    });
+        }
+        assertThatThrownBy(() -> ConsoleCommandParser.parse("show tiers; show queue"))
+                .hasMessage("the admin console runs one command per query");
+        assertThatThrownBy(() -> ConsoleCommandParser.parse("drop table sales"))
+                .hasMessage("unknown admin console command: \"drop table sales\"");
+    }
+}
