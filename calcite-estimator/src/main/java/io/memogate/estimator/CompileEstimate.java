@@ -1,5 +1,6 @@
 package io.memogate.estimator;
 
+import io.memogate.estimator.planner.MemoryTerms;
 import java.util.Objects;
 
 /**
@@ -19,6 +20,8 @@ import java.util.Objects;
  * @param search how the largest problem is searched
  * @param capped true when a count ran out of its budget and was extrapolated
  * @param statements statements the estimate covers (more than 1 only from {@code estimate} on a multi-statement text)
+ * @param terms what the memory model weighed to get {@code estimatedBytes} ({@link MemoryTerms#ZERO} when
+ *     bypassed), for calibration
  */
 public record CompileEstimate(
         String fingerprint,
@@ -33,7 +36,8 @@ public record CompileEstimate(
         int largestProblem,
         Search search,
         boolean capped,
-        int statements) {
+        int statements,
+        MemoryTerms terms) {
 
     /** How the statement's join structure was read. */
     public enum Parser {
@@ -58,11 +62,12 @@ public record CompileEstimate(
         Objects.requireNonNull(parser, "parser");
         Objects.requireNonNull(reason, "reason");
         Objects.requireNonNull(search, "search");
+        Objects.requireNonNull(terms, "terms");
     }
 
     /** This estimate as covering {@code count} statements, with {@code prefix} before its reason. */
     CompileEstimate covering(int count, String prefix) {
         return new CompileEstimate(fingerprint, fingerprintHash, relations, blocks, memoPairs, estimatedBytes, parser,
-                bypass, prefix + reason, largestProblem, search, capped, count);
+                bypass, prefix + reason, largestProblem, search, capped, count, terms);
     }
 }

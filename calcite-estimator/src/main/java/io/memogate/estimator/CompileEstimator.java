@@ -17,6 +17,7 @@ import io.memogate.estimator.lexer.TokenStream;
 import io.memogate.estimator.planner.JoinSearch;
 import io.memogate.estimator.planner.JoinTreeNode;
 import io.memogate.estimator.planner.MemoryModel;
+import io.memogate.estimator.planner.MemoryTerms;
 import io.memogate.estimator.planner.PlannerSettings;
 import io.memogate.estimator.planner.PlannerWork;
 import io.memogate.estimator.planner.PostgresPlannerModel;
@@ -144,7 +145,8 @@ public final class CompileEstimator {
             } catch (RuntimeException | StackOverflowError again) {
                 return new CompileEstimate(st.fingerprint().text(), st.fingerprint().hash(), st.relations(), 0, 0,
                         memory.bytes(PlannerWork.NONE), Parser.NONE, false,
-                        "estimation failed (" + again + "): only the fixed cost is counted", 0, Search.NONE, true, 1);
+                        "estimation failed (" + again + "): only the fixed cost is counted", 0, Search.NONE, true, 1,
+                        MemoryTerms.of(PlannerWork.NONE));
             }
         }
     }
@@ -219,10 +221,13 @@ public final class CompileEstimator {
         return estimate(st, settings, b, Parser.LEXICAL, why);
     }
 
-    private CompileEstimate estimate(StatementAnalysis st, PlannerSettings settings, QueryBlock block, Parser parser,
-                                     String why) {
+    private CompileEstimate estimate(StatementAnalysis st, PlannerSettings settings, QueryBlock statement,
+                                     Parser parser, String why) {
+        // cursor_tuple_fraction (0.1 unless a session changes it) plans a cursor's query for its first rows.
+        QueryBlock block = st.kind() == StatementKind.DECLARE_CURSOR ? statement.forFirstRows() : statement;
         PlannerWork work = new PostgresPlannerModel(settings).plan(block);
         long bytes = memory.bytes(work);
+        String firstRows = work.searches().stream().anyMatch(JoinSearch::fastStart) ? "; planned for its first rows" : "";
         double pairs = work.totalJoinPairs();
         long memoPairs = pairs >= Long.MAX_VALUE ? Long.MAX_VALUE : Math.round(pairs);
         Optional<JoinSearch> largest = work.largest();
@@ -230,8 +235,8 @@ public final class CompileEstimator {
         String dominant = largest.map(s -> "; largest problem " + s.relations() + " relations by " + search
                 + (s.exact() ? "" : " (count capped, extrapolated)")).orElse("; no join search");
         return new CompileEstimate(st.fingerprint().text(), st.fingerprint().hash(), st.relations(), blocks(block),
-                memoPairs, bytes, parser, false, why + dominant, largest.map(JoinSearch::relations).orElse(0),
-                search, !work.exact(), 1);
+                memoPairs, bytes, parser, false, why + dominant + firstRows, largest.map(JoinSearch::relations).orElse(0),
+                search, !work.exact(), 1, MemoryTerms.of(work));
     }
 
     private static CompileEstimate bypass(StatementAnalysis st, String reason) {
@@ -240,7 +245,7 @@ public final class CompileEstimator {
 
     private static CompileEstimate bypass(String fingerprint, long hash, int relations, String reason) {
         return new CompileEstimate(fingerprint, hash, relations, 0, 0, 0, Parser.NONE, true, reason, 0, Search.NONE,
-                false, 1);
+                false, 1, MemoryTerms.ZERO);
     }
 
     /** Query blocks PostgreSQL plans: this one, those planned apart, FROM sub-selects not pulled up. */

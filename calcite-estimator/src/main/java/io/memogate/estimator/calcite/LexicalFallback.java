@@ -34,6 +34,8 @@ public final class LexicalFallback {
         int commaItems;
         int joinItems;
         boolean inFrom;
+        /** A LIMIT or FETCH FIRST at the block's level: planned for its first rows. */
+        boolean firstRows;
     }
 
     /** The blocks of {@code query}: the first is the statement's, the others are planned separately. */
@@ -74,6 +76,9 @@ public final class LexicalFallback {
                 b.commaItems++;
             } else if (b.inFrom && t.is(i, Keyword.JOIN)) {
                 b.joinItems++;
+            } else if (t.is(i, Keyword.LIMIT) && !t.is(i + 1, Keyword.ALL) || t.is(i, Keyword.FETCH)) {
+                b.firstRows = true;
+                b.inFrom = false;
             } else if (endsFrom(t, i)) {
                 b.inFrom = false;
             }
@@ -86,7 +91,7 @@ public final class LexicalFallback {
             rest.add(star(blocks.get(k), k));
         }
         QueryBlock first = star(blocks.get(0), 0);
-        return new QueryBlock(first.from(), first.predicates(), rest);
+        return new QueryBlock(first.from(), first.predicates(), rest, first.fastStart());
     }
 
     private static boolean endsFrom(TokenStream t, int i) {
@@ -117,7 +122,7 @@ public final class LexicalFallback {
         for (int r = 1; r < commas + joins; r++) {
             predicates.add(Predicate.Clause.of(prefix + 0, prefix + r));
         }
-        return new QueryBlock(new FromList(items), predicates);
+        return new QueryBlock(new FromList(items), predicates, List.of(), b.firstRows);
     }
 
     /** One block of {@code relations} items in a star, in one FROM list (capped at {@link #MAX_ITEMS}). */

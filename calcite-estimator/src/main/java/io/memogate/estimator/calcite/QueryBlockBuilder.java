@@ -28,6 +28,7 @@ import org.apache.calcite.sql.SqlNode;
 import org.apache.calcite.sql.SqlNodeList;
 import org.apache.calcite.sql.SqlOrderBy;
 import org.apache.calcite.sql.SqlSelect;
+import org.apache.calcite.sql.SqlSetOperator;
 import org.apache.calcite.sql.SqlWith;
 import org.apache.calcite.sql.SqlWithItem;
 import org.apache.calcite.sql.JoinConditionType;
@@ -105,7 +106,8 @@ public final class QueryBlockBuilder {
                 SqlOrderBy orderBy = (SqlOrderBy) node;
                 Built inner = query(orderBy.query, outer);
                 boolean limited = orderBy.fetch != null || orderBy.offset != null;
-                return new Built(inner.block(), inner.simple() && !limited, inner.correlated(), inner.columns(),
+                QueryBlock block = orderBy.fetch == null ? inner.block() : forFirstRows(orderBy.query, inner.block());
+                return new Built(block, inner.simple() && !limited, inner.correlated(), inner.columns(),
                         inner.relations());
             }
             case WITH:
@@ -153,7 +155,8 @@ public final class QueryBlockBuilder {
             Built body = query(with.body, outer);
             List<QueryBlock> separate = new ArrayList<>(body.block().separatelyPlanned());
             separate.addAll(cteBlocks.peek());
-            QueryBlock block = new QueryBlock(body.block().from(), body.block().predicates(), separate);
+            QueryBlock block = new QueryBlock(body.block().from(), body.block().predicates(), separate,
+                    body.block().fastStart());
             return new Built(block, body.simple() && cteBlocks.peek().isEmpty(), body.correlated(), body.columns(),
                     body.relations());
         } finally {
@@ -192,8 +195,27 @@ public final class QueryBlockBuilder {
                 && select.getFetch() == null && select.getOffset() == null
                 && (select.getWindowList() == null || select.getWindowList().isEmpty())
                 && !GroupingFinder.in(select.getSelectList());
-        return new Built(new QueryBlock(from, predicates, separate), simple, scope.correlated(), columns,
-                relationsOf(from));
+        QueryBlock block = new QueryBlock(from, predicates, separate, select.getFetch() != null);
+        return new Built(block, simple, scope.correlated(), columns, relationsOf(from));
+    }
+
+    /**
+     * A block under a LIMIT or FETCH FIRST, which PostgreSQL plans for its first rows
+     * ({@code preprocess_limit}). The branches of a UNION ALL inherit the fraction; those of UNION,
+     * INTERSECT and EXCEPT read all their rows ({@code generate_union_paths}), so they do not.
+     */
+    private static QueryBlock forFirstRows(SqlNode query, QueryBlock block) {
+        if (query.getKind() == SqlKind.UNION && ((SqlCall) query).getOperator() instanceof SqlSetOperator union
+                && union.isAll()) {
+            List<SqlNode> operands = ((SqlCall) query).getOperandList();
+            List<QueryBlock> branches = new ArrayList<>();
+            for (int i = 0; i < block.separatelyPlanned().size(); i++) {
+                QueryBlock branch = block.separatelyPlanned().get(i);
+                branches.add(i < operands.size() ? forFirstRows(operands.get(i), branch) : branch);
+            }
+            return new QueryBlock(block.from(), block.predicates(), branches, true);
+        }
+        return block.forFirstRows();
     }
 
     /** {@code [NOT] EXISTS} and {@code IN (SELECT ...)} that PostgreSQL turns into a semi or anti join. */

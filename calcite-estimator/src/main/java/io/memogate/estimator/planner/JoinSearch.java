@@ -25,8 +25,15 @@ public sealed interface JoinSearch {
     /** Whether {@link #joinPairs()} is a count rather than an extrapolation. */
     boolean exact();
 
+    /**
+     * Whether the search is planned for its first rows (a tuple fraction below 1: LIMIT, FETCH FIRST,
+     * a cursor), so that every relation also keeps the paths that are cheapest to start
+     * ({@code consider_startup}, src/backend/optimizer/util/pathnode.c).
+     */
+    boolean fastStart();
+
     /** Exhaustive dynamic programming: every csg-cmp pair is built and kept until planning ends. */
-    record DynamicProgramming(JoinGraph graph, MemoSize memo) implements JoinSearch {
+    record DynamicProgramming(JoinGraph graph, MemoSize memo, boolean fastStart) implements JoinSearch {
         public DynamicProgramming {
             Objects.requireNonNull(graph, "graph");
             Objects.requireNonNull(memo, "memo");
@@ -51,7 +58,7 @@ public sealed interface JoinSearch {
      * trees' join relations plus the pool ({@code poolSize} chromosomes of {@code relations} genes)
      * however many generations run; the generations are its time.
      */
-    record Geqo(JoinGraph graph, int poolSize, int generations) implements JoinSearch {
+    record Geqo(JoinGraph graph, int poolSize, int generations, boolean fastStart) implements JoinSearch {
         public Geqo {
             Objects.requireNonNull(graph, "graph");
             if (poolSize < 2 || generations < 1) {

@@ -10,10 +10,13 @@ import java.util.Objects;
  *
  * <pre>
  *   bytes(statement) = fixedBytes + sum over searches of bytes(search)
- *   bytes(DP)        = bytesPerJoinPair * pairs + bytesPerRelation * relations
- *   bytes(GEQO)      = bytesPerJoinPair * 2 (relations - 1) + bytesPerRelation * relations
+ *   bytes(DP)        = perPair * pairs + bytesPerRelation * relations
+ *   bytes(GEQO)      = perPair * 2 (relations - 1) + bytesPerRelation * relations
  *                      + bytesPerGeqoGene * poolSize * relations
+ *   perPair          = bytesPerFastStartJoinPair when the search is planned for its first rows
+ *                      (LIMIT, cursors), else bytesPerJoinPair
  * </pre>
+ * {@link MemoryTerms} holds the quantities, so that a calibration can fit the coefficients.
  * Results saturate at {@link Long#MAX_VALUE}; an extrapolated count of 10^28 pairs is simply "more
  * than any server has".
  */
@@ -36,25 +39,12 @@ public final class MemoryModel {
 
     /** Bytes to plan a statement with this work. */
     public long bytes(PlannerWork work) {
-        double bytes = coefficients.fixedBytes();
-        for (JoinSearch search : work.searches()) {
-            bytes += searchBytes(search);
-        }
-        return saturate(bytes);
+        return saturate(MemoryTerms.of(work).bytes(coefficients));
     }
 
     /** Bytes one search adds (without the statement's fixed cost). */
     public long bytes(JoinSearch search) {
-        return saturate(searchBytes(search));
-    }
-
-    private double searchBytes(JoinSearch search) {
-        double bytes = coefficients.bytesPerJoinPair() * search.joinPairs()
-                + coefficients.bytesPerRelation() * search.relations();
-        if (search instanceof JoinSearch.Geqo geqo) {
-            bytes += coefficients.bytesPerGeqoGene() * geqo.poolSize() * geqo.relations();
-        }
-        return bytes;
+        return saturate(MemoryTerms.of(search).bytes(coefficients));
     }
 
     private static long saturate(double bytes) {

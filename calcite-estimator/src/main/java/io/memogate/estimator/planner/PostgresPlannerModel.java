@@ -66,33 +66,34 @@ public final class PostgresPlannerModel {
         Deque<QueryBlock> blocks = new ArrayDeque<>();
         blocks.add(statement);
         while (!blocks.isEmpty()) {
-            JoinLists lists = new JoinLists(blocks.removeFirst(), settings);
+            QueryBlock block = blocks.removeFirst();
+            JoinLists lists = new JoinLists(block, settings);
             ProblemGraphs graphs = new ProblemGraphs(lists.relationNames, lists.predicates);
-            solve(lists.joinlist, graphs, searches);
+            solve(lists.joinlist, graphs, block.fastStart(), searches);
             blocks.addAll(lists.separatelyPlanned);
         }
         return new PlannerWork(searches);
     }
 
     /** {@code make_rel_from_joinlist}: sub-lists first, then this list if it has anything to join. */
-    private void solve(List<Item> joinlist, ProblemGraphs graphs, List<JoinSearch> searches) {
+    private void solve(List<Item> joinlist, ProblemGraphs graphs, boolean fastStart, List<JoinSearch> searches) {
         for (Item item : joinlist) {
             if (item instanceof Item.Sub sub) {
-                solve(sub.items(), graphs, searches);
+                solve(sub.items(), graphs, fastStart, searches);
             }
         }
         if (joinlist.size() >= 2) {
-            searches.add(search(graphs.graph(joinlist)));
+            searches.add(search(graphs.graph(joinlist), fastStart));
         }
     }
 
     /** One problem: GEQO at or above geqo_threshold items when geqo is on, dynamic programming otherwise. */
-    JoinSearch search(JoinGraph graph) {
+    JoinSearch search(JoinGraph graph, boolean fastStart) {
         int items = graph.size();
         if (settings.geqo() && items >= settings.geqoThreshold()) {
             int poolSize = settings.geqoPoolSizeFor(items);
-            return new JoinSearch.Geqo(graph, poolSize, settings.geqoGenerationsFor(poolSize));
+            return new JoinSearch.Geqo(graph, poolSize, settings.geqoGenerationsFor(poolSize), fastStart);
         }
-        return new JoinSearch.DynamicProgramming(graph, counter.count(graph));
+        return new JoinSearch.DynamicProgramming(graph, counter.count(graph), fastStart);
     }
 }

@@ -12,8 +12,12 @@ import java.util.Objects;
  * @param separatelyPlanned blocks PostgreSQL plans with their own {@code subquery_planner} call:
  *     sub-links kept as sub-plans, set-operation branches, materialized CTEs. A set operation is a
  *     block with an empty FROM and its branches here.
+ * @param fastStart whether PostgreSQL plans this block for its first rows: a LIMIT or FETCH FIRST on
+ *     it, or a cursor over it, gives it a tuple fraction below 1, and its join searches then also keep
+ *     the paths that are cheapest to start (see {@link JoinSearch#fastStart()})
  */
-public record QueryBlock(JoinTreeNode from, List<Predicate> predicates, List<QueryBlock> separatelyPlanned) {
+public record QueryBlock(JoinTreeNode from, List<Predicate> predicates, List<QueryBlock> separatelyPlanned,
+                         boolean fastStart) {
 
     public QueryBlock {
         Objects.requireNonNull(from, "from");
@@ -21,8 +25,18 @@ public record QueryBlock(JoinTreeNode from, List<Predicate> predicates, List<Que
         separatelyPlanned = List.copyOf(separatelyPlanned);
     }
 
+    /** A block planned for all its rows. */
+    public QueryBlock(JoinTreeNode from, List<Predicate> predicates, List<QueryBlock> separatelyPlanned) {
+        this(from, predicates, separatelyPlanned, false);
+    }
+
     /** A block with nothing planned separately. */
     public QueryBlock(JoinTreeNode from, List<Predicate> predicates) {
         this(from, predicates, List.of());
+    }
+
+    /** This block, planned for its first rows. */
+    public QueryBlock forFirstRows() {
+        return fastStart ? this : new QueryBlock(from, predicates, separatelyPlanned, true);
     }
 }

@@ -75,10 +75,10 @@ class MemoryModelTest {
 
     @Test
     void coefficientsCanBeReplaced() {
-        MemoryModel calibrated = new MemoryModel(new MemoryCoefficients(100_000, 3000, 10_000, 0));
+        MemoryModel calibrated = new MemoryModel(new MemoryCoefficients(100_000, 3000, 30_000, 10_000, 0));
         PlannerWork chain = planner.plan(statement("chain", 4));
         assertThat(calibrated.bytes(chain)).isEqualTo(100_000 + 10 * 3000 + 4 * 10_000);
-        assertThatThrownBy(() -> new MemoryCoefficients(-1, 0, 0, 0)).isInstanceOf(IllegalArgumentException.class)
+        assertThatThrownBy(() -> new MemoryCoefficients(-1, 0, 0, 0, 0)).isInstanceOf(IllegalArgumentException.class)
                 .hasMessage("fixedBytes must be finite and >= 0, was -1.0");
     }
 
