@@ -36,6 +36,10 @@ class SyntaxEstimateTest {
         String join = " FROM a, b WHERE a.x = b.x";
         sql("SELECT a.x" + join + " AND a.id = ANY($1::int[])").estimates(1);
         sql("SELECT a.x" + join + " AND a.t > now() - interval '1 day'").estimates(1);
+        // The standard form, as TPC-H writes it, is Calcite's own.
+        assertThat(sql("SELECT a.x" + join + " AND a.d < DATE '1996-01-01' + INTERVAL '3' MONTH").estimates(1)
+                .reason()).doesNotContain("INTERVAL");
+        sql("SELECT a.x" + join + " AND a.d < DATE '1996-01-01' + INTERVAL '1' YEAR").estimates(1);
         sql("SELECT a.x" + join + " AND a.ts AT TIME ZONE 'UTC' > now()").estimates(1);
         sql("SELECT a.x" + join + " AND a.n LIKE ANY (ARRAY['x%', 'y%'])").estimates(1);
         sql("SELECT a.x INTO TEMP newt" + join).estimates(1);

@@ -82,7 +82,8 @@ public final class PostgresRewriter {
                 operators |= !extraction;
                 add(cuts, replacements, t.start(i), t.end(i), extraction ? " || " : " <> ");
 
-            } else if (t.isWord(i, "interval") && t.is(i + 1, TokenKind.STRING)) {
+            } else if (t.isWord(i, "interval") && t.is(i + 1, TokenKind.STRING) && !isIntervalUnit(t, i + 2)) {
+                // INTERVAL '3' MONTH is standard SQL and Calcite reads it; PostgreSQL's INTERVAL '3 months' not.
                 add(cuts, replacements, t.start(i), t.end(i), "");
                 notes.add("INTERVAL 'text' read as a string");
             } else if (t.isWord(i, "at") && t.is(i + 1, Keyword.TIME) && t.is(i + 2, Keyword.ZONE) && i + 3 < t.size()
@@ -328,5 +329,11 @@ public final class PostgresRewriter {
             at = cut[1];
         }
         return b.append(text, Math.min(at, text.length()), text.length()).toString();
+    }
+
+    /** The unit of a standard interval literal: {@code INTERVAL '3' MONTH}, {@code INTERVAL '1' DAY TO SECOND}. */
+    private static boolean isIntervalUnit(TokenStream t, int i) {
+        return t.isWord(i, "year") || t.isWord(i, "month") || t.isWord(i, "day") || t.isWord(i, "hour")
+                || t.isWord(i, "minute") || t.isWord(i, "second");
     }
 }
