@@ -7,6 +7,7 @@ import static io.memogate.broker.BrokerSettings.DEFAULT_MINIMUM_TARGET_BYTES;
 import static io.memogate.broker.BrokerSettings.DEFAULT_STATIC_TARGET_BYTES;
 
 import io.memogate.broker.BrokerSettings;
+import io.memogate.broker.probe.postgres.ServerNameVerifier;
 import java.net.URLEncoder;
 import java.nio.charset.StandardCharsets;
 import java.time.Duration;
@@ -86,8 +87,8 @@ public record BrokerConfig(Optional<MonitorConfig> monitor, Duration interval, D
      * {@code jdbc:postgresql://host:port/database?sslmode=...}: pgjdbc's URL for the backend's server,
      * with TLS as the proxy itself connects to it. pgjdbc URL-decodes the database name and each parameter
      * value (Driver.parseURL), so those are encoded; an IPv6 address goes in brackets. Under verify-full
-     * pgjdbc checks the certificate against the host in the URL: a backend's tls.serverName has no pgjdbc
-     * equivalent.
+     * pgjdbc checks the certificate against the host in the URL; a backend's tls.serverName, which pgjdbc
+     * has no setting for, is checked instead through {@link ServerNameVerifier}.
      */
     static String jdbcUrl(BackendConfig backend, String database) {
         String host = backend.host().indexOf(':') >= 0 ? "[" + backend.host() + "]" : backend.host();
@@ -103,6 +104,9 @@ public record BrokerConfig(Optional<MonitorConfig> monitor, Duration interval, D
         if (tls.mode() == TlsMode.VERIFY_FULL) {
             // Validation makes verify-full come with its bundle.
             url.append("&sslrootcert=").append(encode(tls.trustedCertificates().orElseThrow().toString()));
+            tls.serverName().ifPresent(name -> url.append("&sslhostnameverifier=")
+                    .append(ServerNameVerifier.class.getName())
+                    .append('&').append(ServerNameVerifier.SERVER_NAME).append('=').append(encode(name)));
         }
         // Names the connection in pg_stat_activity, so the operator can tell it from the clients'.
         return url.append("&ApplicationName=memogate-broker").toString();

@@ -7,6 +7,7 @@ import io.memogate.proxy.embedded.EmbeddedPostgresExtension;
 import io.memogate.proxy.embedded.TestUsers;
 import io.memogate.proxy.metrics.PrometheusText;
 import java.io.IOException;
+import java.lang.module.ModuleFinder;
 import java.net.ServerSocket;
 import java.net.URI;
 import java.net.http.HttpClient;
@@ -24,6 +25,7 @@ import java.util.Properties;
 import java.util.concurrent.TimeUnit;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
+import java.util.stream.Collectors;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.ExtendWith;
 import org.junit.jupiter.api.io.TempDir;
@@ -113,6 +115,35 @@ class CliIT {
         assertThat(process.waitFor(20, TimeUnit.SECONDS)).isTrue();
     }
 
+    @Test
+    void runWithoutSighupSupportSaysSoOnceAndStillStopsCleanly(@TempDir Path dir) throws Exception {
+        // A runtime without module jdk.unsupported (a jlink image can be built so) has no sun.misc.Signal.
+        String withoutUnsupported = ModuleFinder.ofSystem().findAll().stream()
+                .map(module -> module.descriptor().name())
+                .filter(name -> !name.equals("jdk.unsupported"))
+                .collect(Collectors.joining(","));
+        Path config = dir.resolve("memogate.yaml");
+        Files.writeString(config, """
+                listeners: [{host: 127.0.0.1, port: 0}]
+                backends: [{name: main, host: 127.0.0.1, port: 5, tls: {mode: disable}}]
+                limits: {shutdownTimeout: 1s}
+                admin: {http: {port: 0}}
+                """);
+        Path log = dir.resolve("memogate.log");
+        Process process = start(List.of("--limit-modules", withoutUnsupported),
+                List.of("run", "--config", config.toString()), log);
+        Lines output = new Lines(log);
+        try {
+            assertThat(output.await("SIGHUP cannot be handled")).contains("no module jdk.unsupported")
+                    .contains("reload with the console's RELOAD or by editing the file");
+        } finally {
+            process.destroy(); // SIGTERM
+        }
+        assertThat(process.waitFor(20, TimeUnit.SECONDS)).as("stopped after SIGTERM").isTrue();
+        output.await("stopped");
+        assertThat(output.seen()).doesNotContain("Exception");
+    }
+
     /** SMALL's limit as the admin console shows it. */
     private static String smallLimit(int port) throws Exception {
         Properties props = new Properties();
@@ -184,10 +215,15 @@ class CliIT {
     }
 
     private static Process start(List<String> arguments, Path output) throws IOException {
+        return start(List.of(), arguments, output);
+    }
+
+    private static Process start(List<String> jvmOptions, List<String> arguments, Path output) throws IOException {
         assertThat(JAR).as("the packaged jar (built in the package phase)").exists();
         String java = ProcessHandle.current().info().command().orElse("java");
-        List<String> command = new java.util.ArrayList<>(List.of(java, "--enable-native-access=ALL-UNNAMED", "-jar",
-                JAR.toString()));
+        List<String> command = new java.util.ArrayList<>(List.of(java, "--enable-native-access=ALL-UNNAMED"));
+        command.addAll(jvmOptions);
+        command.addAll(List.of("-jar", JAR.toString()));
         command.addAll(arguments);
         return new ProcessBuilder(command).redirectErrorStream(true).redirectOutput(output.toFile()).start();
     }

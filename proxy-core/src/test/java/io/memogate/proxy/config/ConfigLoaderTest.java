@@ -124,10 +124,13 @@ class ConfigLoaderTest {
                 Optional.of(new MonitorConfig("memogate_monitor", Optional.of("s3cret&more"), "ops",
                         Optional.of("reports_2.eu-west"))),
                 Duration.ofMillis(500), Duration.ZERO, 0.3, OptionalLong.of(64L << 30), true, 1L << 30, 1L << 30));
-        // What the broker is started with: the named backend's server, over its verify-full TLS.
+        // What the broker is started with: the named backend's server, over its verify-full TLS, the
+        // certificate checked against the backend's serverName.
         BrokerSettings broker = config.brokerSettings().orElseThrow();
         assertThat(broker.jdbcUrl()).isEqualTo("jdbc:postgresql://10.0.0.7:6000/ops?sslmode=verify-full&sslrootcert="
-                + URLEncoder.encode(ca.toString(), StandardCharsets.UTF_8) + "&ApplicationName=memogate-broker");
+                + URLEncoder.encode(ca.toString(), StandardCharsets.UTF_8)
+                + "&sslhostnameverifier=io.memogate.broker.probe.postgres.ServerNameVerifier"
+                + "&memogateServerName=reports.db.internal&ApplicationName=memogate-broker");
         assertThat(broker.user()).isEqualTo("memogate_monitor");
         assertThat(broker.password()).isEqualTo("s3cret&more");
         assertThat(broker.interval()).isEqualTo(Duration.ofMillis(500));

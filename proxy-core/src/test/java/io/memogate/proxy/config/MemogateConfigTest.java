@@ -5,6 +5,7 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import io.memogate.broker.BrokerSettings;
 import io.memogate.broker.gateway.GatewaySettings;
+import io.memogate.broker.probe.postgres.ServerNameVerifier;
 import java.io.IOException;
 import java.net.URLEncoder;
 import java.nio.charset.StandardCharsets;
@@ -16,9 +17,11 @@ import java.util.List;
 import java.util.Optional;
 import java.util.OptionalLong;
 import java.util.Properties;
+import javax.net.ssl.HostnameVerifier;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 import org.postgresql.Driver;
+import org.postgresql.util.ObjectFactory;
 
 /** Configurations built in code: routing, and the same rules as for a file. */
 class MemogateConfigTest {
@@ -114,6 +117,24 @@ class MemogateConfigTest {
         Properties ipv6 = Driver.parseURL(url(config, monitor.withBackend("encrypted")), null);
         // pgjdbc keeps the brackets, which InetAddress.getByName accepts; unbracketed, "::1:5434" would be misread.
         assertThat(ipv6).containsEntry("PGHOST", "[::1]").containsEntry("PGPORT", "5434").containsEntry("sslmode", "require");
+    }
+
+    @Test
+    void theBrokerVerifiesTheBackendsServerNameAsTheProxyDoes() throws Exception {
+        Path ca = Files.writeString(dir.resolve("ca.pem"), "existence is all the validator checks");
+        MemogateConfig config = MemogateConfig.of(BackendConfig.of("byAddress", "10.0.0.8", 5432)
+                .withTls(BackendTlsConfig.verifyFull(ca).withServerName("db5.internal")));
+
+        // What pgjdbc makes of the URL: it connects to the address and checks the certificate against the name.
+        Properties connection = Driver.parseURL(url(config, MonitorConfig.of("m")), null);
+        assertThat(connection).containsEntry("PGHOST", "10.0.0.8").containsEntry("sslmode", "verify-full")
+                .containsEntry("sslrootcert", ca.toString())
+                .containsEntry("sslhostnameverifier", ServerNameVerifier.class.getName())
+                .containsEntry(ServerNameVerifier.SERVER_NAME, "db5.internal");
+        // ... and the verifier it creates from those properties, as pgjdbc's MakeSSL does.
+        HostnameVerifier verifier = ObjectFactory.instantiate(HostnameVerifier.class,
+                connection.getProperty("sslhostnameverifier"), connection, false, null);
+        assertThat(verifier).hasToString("ServerNameVerifier[db5.internal]");
     }
 
     @Test

@@ -1,26 +1,13 @@
 package io.memogate.proxy.pg.session;
 
 import io.memogate.proxy.admin.ClientView;
-import io.memogate.proxy.admission.Admission;
-import io.memogate.proxy.admission.AdmissionPoint;
-import io.memogate.proxy.admission.AdmissionRejectedException;
-import io.memogate.proxy.admission.AdmittedStatement;
-import io.memogate.proxy.admission.PreparedQueries;
-import io.memogate.proxy.admission.ReleaseSignal;
 import io.memogate.proxy.admission.SessionInfo;
 import io.memogate.proxy.admission.SessionSettings;
-import io.memogate.proxy.admission.StatementRequest;
 import io.memogate.proxy.pg.codec.MessageRunDecoder;
-import io.memogate.proxy.pg.message.MalformedMessageException;
 import io.memogate.proxy.pg.message.backend.BackendKeyData;
 import io.memogate.proxy.pg.message.backend.ErrorResponse;
 import io.memogate.proxy.pg.message.backend.PgErrors;
 import io.memogate.proxy.pg.message.backend.ReadyForQuery.TransactionStatus;
-import io.memogate.proxy.pg.message.frontend.Bind;
-import io.memogate.proxy.pg.message.frontend.Close;
-import io.memogate.proxy.pg.message.frontend.Parse;
-import io.memogate.proxy.pg.message.frontend.Query;
-import io.memogate.proxy.pg.message.frontend.Sync;
 import io.netty.buffer.ByteBuf;
 import io.netty.buffer.Unpooled;
 import io.netty.channel.Channel;
@@ -29,9 +16,7 @@ import io.netty.handler.ssl.SslHandler;
 import io.netty.util.ReferenceCountUtil;
 import java.time.Instant;
 import java.util.ArrayDeque;
-import java.util.concurrent.CancellationException;
 import java.util.concurrent.CompletableFuture;
-import java.util.concurrent.CompletionException;
 import java.util.concurrent.CompletionStage;
 import java.util.concurrent.RejectedExecutionException;
 import org.slf4j.Logger;
@@ -50,9 +35,9 @@ import org.slf4j.LoggerFactory;
  *                 (or FATAL 08001 to the client, then CLOSED)
  * AUTHENTICATING  StartupMessage sent; authentication relayed both ways; the server's BackendKeyData
  *                 swapped for one issued by the proxy; first ReadyForQuery           -> READY
- * READY           frames relayed in order; Query and Bind pass the admission hook; responses drive
- *                 the release signals ({@link ReleaseTracker}); a refused statement is failed on the
- *                 server itself ({@link RefusedStatements})
+ * READY           frames relayed in order; Query and Bind pass the admission hook ({@link AdmissionFlow});
+ *                 responses drive the release signals ({@link ServerResponses}); a refused statement
+ *                 is failed on the server itself ({@link RefusedStatements})
  * CONSOLE         a login to the virtual database "memogate", authenticated by the server like any
  *                 other, then served by the proxy itself, the server connection ended ({@link ConsolePhase})
  * CLOSED          both legs closing; everything held or in flight released
@@ -73,11 +58,11 @@ public final class PgSession implements CancelRegistry.Cancellable {
     final SessionServices services;
     private final StartupPhase startup;
     private final ReleaseTracker tracker = new ReleaseTracker();
-    private final PreparedStatements statements = new PreparedStatements();
+    private final ServerResponses responses;
+    private final AdmissionFlow admission;
+    /** Frames the client sent while the backend was being connected (CONNECTING). */
     private final ArrayDeque<ByteBuf> held = new ArrayDeque<>();
-    private final RefusedStatements refused = new RefusedStatements();
     final SessionSettings settings;
-    private final PreparedQueries preparedQueries;
     private final Instant connectedAt = Instant.now();
 
     State state = State.STARTUP;
@@ -88,16 +73,6 @@ public final class PgSession implements CancelRegistry.Cancellable {
     ConsolePhase console;
     private BackendKeyData serverKey;
     private BackendKeyData clientKey;
-    private TransactionStatus transactionStatus = TransactionStatus.IDLE;
-    /** A statement waits for admission: client frames queue in {@link #held} and the client is not read. */
-    private boolean holding;
-    /** The statement {@link #holding} waits for: a cancel withdraws it, a long wait sends a notice. */
-    private final AdmissionWait waiting = new AdmissionWait();
-    /**
-     * A refused Bind made the server skip to the next Sync: the Binds until then will not be planned,
-     * so they pass ungated.
-     */
-    private boolean skippingToSync;
     /** The server sent FATAL (or the client sent Terminate): its closing is expected, not a failure. */
     private boolean closeExpected;
 
@@ -106,7 +81,10 @@ public final class PgSession implements CancelRegistry.Cancellable {
         this.services = services;
         this.startup = new StartupPhase(this);
         this.settings = services.admissionSupport().newSessionSettings();
-        this.preparedQueries = services.admissionSupport().newPreparedQueries();
+        RefusedStatements refused = new RefusedStatements();
+        this.responses = new ServerResponses(this, tracker, refused, settings);
+        this.admission = new AdmissionFlow(this, tracker, refused, responses, settings,
+                services.admissionSupport().newPreparedQueries());
     }
 
     // ---- client leg -------------------------------------------------------------------------------
@@ -125,13 +103,7 @@ public final class PgSession implements CancelRegistry.Cancellable {
             case CONNECTING -> held.add(frame);
             case AUTHENTICATING -> forwardToBackend(frame);
             case CONSOLE -> console.frame(frame);
-            case READY -> {
-                if (holding) {
-                    held.add(frame);
-                } else {
-                    dispatchClientFrame(frame);
-                }
-            }
+            case READY -> admission.frame(frame);
             case CLOSED -> frame.release();
         }
     }
@@ -144,7 +116,7 @@ public final class PgSession implements CancelRegistry.Cancellable {
     }
 
     void readClientIfPossible() {
-        if ((state == State.AUTHENTICATING || state == State.READY) && !holding && backend.isWritable()
+        if ((state == State.AUTHENTICATING || state == State.READY) && !admission.holding() && backend.isWritable()
                 || state == State.CONSOLE && !console.busy()) {
             client.read();
         }
@@ -161,165 +133,26 @@ public final class PgSession implements CancelRegistry.Cancellable {
             return;
         }
         // A client gone mid-statement: cancel it so the server stops working for nobody, then close.
-        if (backend != null && serverKey != null && (!tracker.isIdle() || holding)) {
+        if (backend != null && serverKey != null && admission.busy()) {
             services.cancelForwarder().cancel(client.eventLoop(), target, serverKey);
         }
         close();
     }
 
-    /** A message in READY state: decode only what admission and release tracking need. */
-    private void dispatchClientFrame(ByteBuf frame) {
-        try {
-            dispatch(frame);
-        } catch (MalformedMessageException e) {
-            // Thrown while decoding, before the frame was handed on: it is still ours to release.
-            frame.release();
-            protocolViolation(e.getMessage());
-        }
-    }
-
-    private void dispatch(ByteBuf frame) {
-        byte type = frame.getByte(frame.readerIndex());
-        switch (type) {
-            case Query.TYPE -> admitThenForward(frame, Query.decode(frame).sql(), AdmissionPoint.SIMPLE_QUERY, null);
-            case Bind.TYPE -> {
-                String name = Bind.decode(frame).statementName();
-                if (statements.bypasses(name)) {
-                    forwardAdmitted(frame, AdmissionPoint.BIND, AdmittedStatement.UNGATED);
-                } else {
-                    admitThenForward(frame, statements.sqlOf(name), AdmissionPoint.BIND, name);
-                }
-            }
-            case Parse.TYPE -> {
-                Parse parse = Parse.decode(frame);
-                statements.parsed(parse.statementName(), parse.sql());
-                forwardToBackend(frame);
-            }
-            case Close.TYPE -> {
-                Close close = Close.decode(frame);
-                if (close.target() == Close.Target.STATEMENT) {
-                    statements.closed(close.name());
-                }
-                forwardToBackend(frame);
-            }
-            // Sync and FunctionCall end in ReadyForQuery.
-            case 'S', 'F' -> {
-                skippingToSync &= type != 'S';
-                tracker.cycleEnd();
-                forwardToBackend(frame);
-            }
-            case 'X' -> {
-                closeExpected = true;
-                backend.writeAndFlush(frame).addListener(ChannelFutureListener.CLOSE);
-            }
-            case 'D', 'E', 'H', 'd', 'c', 'f' -> forwardToBackend(frame);
-            default -> {
-                frame.release();
-                protocolViolation("unknown message type '" + printable(type) + "'");
-            }
-        }
-    }
-
-    /** @param statementName for a Bind, the prepared statement's name; null for a simple query */
-    private void admitThenForward(ByteBuf frame, String sql, AdmissionPoint point, String statementName) {
-        settings.sent(sql, transactionStatus != TransactionStatus.IDLE);
-        preparedQueries.sent(sql);
-        // The server plans nothing in a failed transaction (25P02) or while skipping to Sync: no gate.
-        if (transactionStatus == TransactionStatus.FAILED || skippingToSync) {
-            forwardAdmitted(frame, point, AdmittedStatement.UNGATED);
-            return;
-        }
-        Admission admission = services.admission().admit(
-                new StatementRequest(sql, point, info, serverConnection(), settings.current(), preparedQueries));
-        if (admission == Admission.BYPASS && statementName != null) {
-            statements.bypassing(statementName);
-        }
-        CompletionStage<AdmittedStatement> decision = admission.decision();
-        // Fast path: admitted at once (small statements, or no gateway): forward without a hop.
-        if (decision instanceof CompletableFuture<AdmittedStatement> done && done.isDone()
-                && !done.isCompletedExceptionally()) {
-            forwardAdmitted(frame, point, done.join());
-            return;
-        }
-        holding = true;
-        waiting.waitFor(admission, client, services.admissionSupport().waitNoticeAfter());
-        decision.whenComplete((admitted, failure) ->
-                client.eventLoop().execute(() -> admissionDecided(frame, point, admitted, failure)));
+    void forwardToBackend(ByteBuf frame) {
+        backend.write(frame, backend.voidPromise());
     }
 
     /** The server process's id: the ledger's key. 0 for a server that sent no BackendKeyData (not PostgreSQL's way). */
-    private long serverConnection() {
+    long serverConnection() {
         return serverKey == null ? 0 : serverKey.processId();
-    }
-
-    private void admissionDecided(ByteBuf frame, AdmissionPoint point, AdmittedStatement admitted, Throwable failure) {
-        waiting.decided();
-        if (state == State.CLOSED) {
-            frame.release();
-            if (admitted != null) {
-                admitted.signal(ReleaseSignal.DISCONNECT);
-            }
-            return;
-        }
-        Throwable cause = failure instanceof CompletionException wrapped && wrapped.getCause() != null
-                ? wrapped.getCause() : failure;
-        if (cause instanceof AdmissionRejectedException rejection) {
-            refuse(frame, point, PgErrors.admissionRejected(rejection));
-        } else if (cause instanceof CancellationException) {
-            refuse(frame, point, PgErrors.queryCanceled());
-        } else if (cause != null) {
-            frame.release();
-            log.error("admission failed for a statement of {}", info, cause);
-            sendFatalAndClose(PgErrors.internal("admission failed: " + cause));
-            return;
-        } else {
-            forwardAdmitted(frame, point, admitted);
-        }
-        holding = false;
-        while (!holding && !held.isEmpty() && state == State.READY) {
-            dispatchClientFrame(held.poll());
-        }
-        backend.flush();
-        readClientIfPossible();
-    }
-
-    /**
-     * Answers a statement with {@code error} instead of running it, leaving client and server exactly
-     * where PostgreSQL would had the statement failed: the server is sent an Execute of a portal that
-     * does not exist in its place, which fails at the same point of the stream (an explicit transaction
-     * becomes failed, an extended batch skips to its Sync, an implicit one rolls back), and the
-     * server's "portal does not exist" error is replaced by {@code error} on its way back.
-     */
-    private void refuse(ByteBuf frame, AdmissionPoint point, ErrorResponse error) {
-        frame.release();
-        ByteBuf out = backend.alloc().buffer();
-        refused.standIn(error).encode(out);
-        if (point == AdmissionPoint.SIMPLE_QUERY) {
-            Sync.INSTANCE.encode(out);
-            tracker.cycleEnd();
-        } else {
-            skippingToSync = true;
-        }
-        forwardToBackend(out);
-    }
-
-    private void forwardAdmitted(ByteBuf frame, AdmissionPoint point, AdmittedStatement admitted) {
-        tracker.admitted(point, admitted);
-        if (point == AdmissionPoint.SIMPLE_QUERY) {
-            tracker.cycleEnd();
-        }
-        forwardToBackend(frame);
-    }
-
-    private void forwardToBackend(ByteBuf frame) {
-        backend.write(frame, backend.voidPromise());
     }
 
     // ---- backend leg ------------------------------------------------------------------------------
 
     /**
      * What the backend leg delivers: single frames during authentication (they may be rewritten), then
-     * runs of whole messages, already shown to {@link #inspectBackendMessage}, forwarded as they came.
+     * runs of whole messages, already shown to {@link ServerResponses#inspect}, forwarded as they came.
      */
     void backendRead(ByteBuf messages) {
         switch (state) {
@@ -327,45 +160,6 @@ public final class PgSession implements CancelRegistry.Cancellable {
             case READY -> client.write(messages, client.voidPromise());
             default -> messages.release();
         }
-    }
-
-    /**
-     * Called for each server message of a run, in place, before the run is forwarded; returns what to
-     * forward instead, or null (almost always) to forward the message itself.
-     */
-    ByteBuf inspectBackendMessage(byte type, ByteBuf buf, int index, int length) {
-        switch (type) {
-            case 'D' -> { } // DataRow: the common case, nothing to learn
-            case 'C' -> {
-                tracker.firstResponse();
-                if (transactionStatus != TransactionStatus.IDLE && CommandTags.isRollback(buf, index, length)) {
-                    settings.rollbackSeen();
-                }
-            }
-            case 'T', 'I', 'G', 'H', 'W' -> tracker.firstResponse();
-            case '2' -> tracker.bindComplete();
-            case 'E' -> {
-                tracker.error();
-                ErrorResponse error = ErrorResponse.decode(buf.slice(index, 1 + length));
-                closeExpected |= error.endsSession();
-                ErrorResponse replacement = refused.replacementFor(error);
-                if (replacement != null) {
-                    ByteBuf out = client.alloc().buffer();
-                    replacement.encode(out);
-                    return out;
-                }
-            }
-            case 'Z' -> {
-                transactionStatus = TransactionStatus.of(buf.getByte(index + 5));
-                tracker.readyForQuery();
-                settings.readyForQuery(transactionStatus == TransactionStatus.IDLE);
-                if (tracker.isIdle()) {
-                    refused.nothingInFlight();
-                }
-            }
-            default -> { }
-        }
-        return null;
     }
 
     void backendReadComplete() {
@@ -403,10 +197,10 @@ public final class PgSession implements CancelRegistry.Cancellable {
      * decoder is replaced in place; bytes it had buffered pass on to the new one.
      */
     void authenticated(TransactionStatus status) {
-        transactionStatus = status;
+        responses.authenticated(status);
         state = State.READY;
         backend.pipeline().replace(BackendConnector.FRAMER, BackendConnector.FRAMER,
-                new MessageRunDecoder(this::inspectBackendMessage, BackendConnector.MAX_BACKEND_FRAME_BYTES));
+                new MessageRunDecoder(responses::inspect, BackendConnector.MAX_BACKEND_FRAME_BYTES));
     }
 
     /**
@@ -453,7 +247,7 @@ public final class PgSession implements CancelRegistry.Cancellable {
             if (state == State.CLOSED || serverKey == null) {
                 return;
             }
-            if (tracker.isIdle() && waiting.withdraw()) {
+            if (admission.withdrawQueued()) {
                 return;
             }
             services.cancelForwarder().cancel(client.eventLoop(), target, serverKey);
@@ -471,7 +265,7 @@ public final class PgSession implements CancelRegistry.Cancellable {
 
     /** From the last ReadyForQuery; issue 4's rejection path (failed-transaction emulation) reads it. */
     public TransactionStatus transactionStatus() {
-        return transactionStatus;
+        return responses.transactionStatus();
     }
 
     void protocolViolation(String what) {
@@ -495,8 +289,7 @@ public final class PgSession implements CancelRegistry.Cancellable {
         }
         state = State.CLOSED;
         tracker.disconnect();
-        holding = false;
-        waiting.withdraw(); // its decision then finds the session closed and releases the frame
+        admission.closed();
         if (serverKey != null) {
             services.admission().serverConnectionClosed(serverKey.processId());
         }
@@ -523,10 +316,10 @@ public final class PgSession implements CancelRegistry.Cancellable {
         return new ClientView(who == null ? null : who.user(), who == null ? null : who.database(),
                 who == null ? null : who.applicationName(), String.valueOf(client.remoteAddress()),
                 client.pipeline().get(SslHandler.class) != null,
-                SessionStates.describe(state, holding, tracker.isIdle(), transactionStatus), connectedAt,
-                state == State.CONSOLE || target == null ? null : target.name(),
+                SessionStates.describe(state, admission.holding(), tracker.isIdle(), responses.transactionStatus()),
+                connectedAt, state == State.CONSOLE || target == null ? null : target.name(),
                 target == null ? null : target.address(), serverKey == null ? 0 : serverKey.processId(), serverTls,
-                waiting.where().orElse(null));
+                admission.waitingWhere().orElse(null));
     }
 
     /** {@link #view()} taken on the session's own event loop, from any thread. */

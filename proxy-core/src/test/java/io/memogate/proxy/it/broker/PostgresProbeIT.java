@@ -25,14 +25,22 @@ import io.memogate.broker.probe.MemorySnapshot;
 import io.memogate.broker.probe.ProbeException;
 import io.memogate.broker.probe.ProbeSettings;
 import io.memogate.broker.probe.postgres.PostgresProbe;
+import io.memogate.broker.probe.postgres.ServerNameVerifier;
+import io.memogate.proxy.config.BackendConfig;
+import io.memogate.proxy.config.BackendTlsConfig;
+import io.memogate.proxy.config.BrokerConfig;
+import io.memogate.proxy.config.MemogateConfig;
+import io.memogate.proxy.config.MonitorConfig;
 import io.memogate.proxy.embedded.EmbeddedPostgres;
 import io.memogate.proxy.embedded.EmbeddedPostgresExtension;
 import io.memogate.proxy.embedded.PasswordKind;
+import io.memogate.proxy.embedded.SelfSignedCertificate;
 
 /**
  * The PostgreSQL probe and the broker against a real PostgreSQL 18 on this host: what the probe reads
  * matches what the server says, sessions of other users are seen, missing rights and a stopped server
- * fail the probe, and the broker then falls back instead of reporting made-up values.
+ * fail the probe, and the broker then falls back instead of reporting made-up values. Under verify-full
+ * the monitoring connection checks a backend's tls.serverName, as the proxy's own connections do.
  */
 @ExtendWith(EmbeddedPostgresExtension.class)
 class PostgresProbeIT {
@@ -119,6 +127,24 @@ class PostgresProbeIT {
     }
 
     @Test
+    void underVerifyFullTheMonitorChecksTheBackendsServerName(EmbeddedPostgres server,
+                                                              SelfSignedCertificate certificate) throws Exception {
+        // The certificate names localhost and 127.0.0.1 and the server is reached at 127.0.0.1: only the
+        // configured tls.serverName decides whether the name matches, as on the proxy's own server leg.
+        try (PostgresProbe probe = new PostgresProbe(verifyingSettings(server, certificate, "localhost"),
+                System::nanoTime)) {
+            assertThat(probe.probe().serverVersionNum()).isGreaterThanOrEqualTo(180000);
+        }
+        try (PostgresProbe probe = new PostgresProbe(verifyingSettings(server, certificate, "elsewhere.invalid"),
+                System::nanoTime)) {
+            assertThatThrownBy(probe::probe).isInstanceOf(ProbeException.class)
+                    .hasMessageStartingWith("cannot connect to " + server.jdbcUrl("postgres"))
+                    .hasMessageContaining("could not be verified by hostnameverifier "
+                            + ServerNameVerifier.class.getName());
+        }
+    }
+
+    @Test
     void withoutPgMonitorTheProbeFailsAndTheBrokerGoesStaleThenStaticThenLiveAgain(EmbeddedPostgres server)
             throws Exception {
         String user = "memogate_probe_monitor";
@@ -195,6 +221,16 @@ class PostgresProbeIT {
     private static ProbeSettings superuserSettings(EmbeddedPostgres server) {
         return new ProbeSettings(server.jdbcUrl("postgres"), server.superuser(), server.superuserPassword(), true,
                 TIMEOUT);
+    }
+
+    /** The monitor's settings as `memogate run` derives them for a verify-full backend on {@code server}. */
+    private static ProbeSettings verifyingSettings(EmbeddedPostgres server, SelfSignedCertificate certificate,
+                                                   String serverName) {
+        BackendConfig backend = BackendConfig.of("pg", server.host(), server.port())
+                .withTls(BackendTlsConfig.verifyFull(certificate.certificateFile()).withServerName(serverName));
+        MonitorConfig monitor = MonitorConfig.of(server.superuser()).withPassword(server.superuserPassword());
+        return MemogateConfig.of(backend).withBroker(BrokerConfig.DEFAULTS.withMonitor(monitor))
+                .brokerSettings().orElseThrow().probeSettings();
     }
 
     private static String show(Connection session, String setting) throws SQLException {

@@ -1,0 +1,255 @@
+package io.memogate.proxy.pg.session;
+
+import io.memogate.proxy.admission.Admission;
+import io.memogate.proxy.admission.AdmissionPoint;
+import io.memogate.proxy.admission.AdmissionRejectedException;
+import io.memogate.proxy.admission.AdmittedStatement;
+import io.memogate.proxy.admission.PreparedQueries;
+import io.memogate.proxy.admission.ReleaseSignal;
+import io.memogate.proxy.admission.SessionSettings;
+import io.memogate.proxy.admission.StatementRequest;
+import io.memogate.proxy.pg.message.MalformedMessageException;
+import io.memogate.proxy.pg.message.backend.ErrorResponse;
+import io.memogate.proxy.pg.message.backend.PgErrors;
+import io.memogate.proxy.pg.message.backend.ReadyForQuery.TransactionStatus;
+import io.memogate.proxy.pg.message.frontend.Bind;
+import io.memogate.proxy.pg.message.frontend.Close;
+import io.memogate.proxy.pg.message.frontend.Parse;
+import io.memogate.proxy.pg.message.frontend.Query;
+import io.memogate.proxy.pg.message.frontend.Sync;
+import io.netty.buffer.ByteBuf;
+import io.netty.channel.ChannelFutureListener;
+import io.netty.util.ReferenceCountUtil;
+import java.util.ArrayDeque;
+import java.util.Optional;
+import java.util.concurrent.CancellationException;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.CompletionException;
+import java.util.concurrent.CompletionStage;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * The client's messages in READY state (DESIGN.md, "Admission points and release points"): each is
+ * decoded only as far as admission and release tracking need, and a simple Query or a Bind waits for
+ * the admission hook before it is forwarded. While one waits, later frames queue behind it in order and
+ * the client is not read ({@link PgSession#readClientIfPossible}). Parse and Close keep the session's
+ * prepared statements, so a Bind is admitted with the text the server is about to plan.
+ *
+ * <p>A refused statement (gateway rejection, or a cancel while queued) is failed on the server itself
+ * through a stand-in ({@link RefusedStatements}); {@link ServerResponses} puts the refusal back in
+ * place of the server's error. Used on the session's event loop only.
+ */
+final class AdmissionFlow {
+
+    private static final Logger log = LoggerFactory.getLogger(AdmissionFlow.class);
+
+    private final PgSession session;
+    private final ReleaseTracker tracker;
+    private final RefusedStatements refused;
+    private final ServerResponses responses;
+    private final SessionSettings settings;
+    private final PreparedQueries preparedQueries;
+    private final PreparedStatements statements = new PreparedStatements();
+    private final ArrayDeque<ByteBuf> held = new ArrayDeque<>();
+    /** The statement {@link #holding} waits for: a cancel withdraws it, a long wait sends a notice. */
+    private final AdmissionWait waiting = new AdmissionWait();
+    /** A statement waits for admission: client frames queue in {@link #held} and the client is not read. */
+    private boolean holding;
+    /**
+     * A refused Bind made the server skip to the next Sync: the Binds until then will not be planned,
+     * so they pass ungated.
+     */
+    private boolean skippingToSync;
+
+    AdmissionFlow(PgSession session, ReleaseTracker tracker, RefusedStatements refused, ServerResponses responses,
+                  SessionSettings settings, PreparedQueries preparedQueries) {
+        this.session = session;
+        this.tracker = tracker;
+        this.refused = refused;
+        this.responses = responses;
+        this.settings = settings;
+        this.preparedQueries = preparedQueries;
+    }
+
+    /** A client frame in READY state: queued behind a statement waiting for admission, else handled now. */
+    void frame(ByteBuf frame) {
+        if (holding) {
+            held.add(frame);
+        } else {
+            dispatchClientFrame(frame);
+        }
+    }
+
+    /** A statement waits for admission. */
+    boolean holding() {
+        return holding;
+    }
+
+    /** A statement waits for admission or the server has not answered everything sent. */
+    boolean busy() {
+        return !tracker.isIdle() || holding;
+    }
+
+    /**
+     * Takes the waiting statement out of its queue, so a cancel is answered 57014 without reaching the
+     * server; false, and nothing withdrawn, while the server still works on an earlier statement of
+     * this client, which the cancel is then for.
+     */
+    boolean withdrawQueued() {
+        return tracker.isIdle() && waiting.withdraw();
+    }
+
+    /** Where the waiting statement is queued, in words; empty when none waits. */
+    Optional<String> waitingWhere() {
+        return waiting.where();
+    }
+
+    /** The session ended: stop waiting (the decision then finds it closed) and drop the queued frames. */
+    void closed() {
+        holding = false;
+        waiting.withdraw(); // its decision then finds the session closed and releases the frame
+        while (!held.isEmpty()) {
+            ReferenceCountUtil.release(held.poll());
+        }
+    }
+
+    private void dispatchClientFrame(ByteBuf frame) {
+        try {
+            dispatch(frame);
+        } catch (MalformedMessageException e) {
+            // Thrown while decoding, before the frame was handed on: it is still ours to release.
+            frame.release();
+            session.protocolViolation(e.getMessage());
+        }
+    }
+
+    private void dispatch(ByteBuf frame) {
+        byte type = frame.getByte(frame.readerIndex());
+        switch (type) {
+            case Query.TYPE -> admitThenForward(frame, Query.decode(frame).sql(), AdmissionPoint.SIMPLE_QUERY, null);
+            case Bind.TYPE -> {
+                String name = Bind.decode(frame).statementName();
+                if (statements.bypasses(name)) {
+                    forwardAdmitted(frame, AdmissionPoint.BIND, AdmittedStatement.UNGATED);
+                } else {
+                    admitThenForward(frame, statements.sqlOf(name), AdmissionPoint.BIND, name);
+                }
+            }
+            case Parse.TYPE -> {
+                Parse parse = Parse.decode(frame);
+                statements.parsed(parse.statementName(), parse.sql());
+                session.forwardToBackend(frame);
+            }
+            case Close.TYPE -> {
+                Close close = Close.decode(frame);
+                if (close.target() == Close.Target.STATEMENT) {
+                    statements.closed(close.name());
+                }
+                session.forwardToBackend(frame);
+            }
+            // Sync and FunctionCall end in ReadyForQuery.
+            case 'S', 'F' -> {
+                skippingToSync &= type != 'S';
+                tracker.cycleEnd();
+                session.forwardToBackend(frame);
+            }
+            case 'X' -> {
+                session.sessionEndExpected();
+                session.backend.writeAndFlush(frame).addListener(ChannelFutureListener.CLOSE);
+            }
+            case 'D', 'E', 'H', 'd', 'c', 'f' -> session.forwardToBackend(frame);
+            default -> {
+                frame.release();
+                session.protocolViolation("unknown message type '" + PgSession.printable(type) + "'");
+            }
+        }
+    }
+
+    /** @param statementName for a Bind, the prepared statement's name; null for a simple query */
+    private void admitThenForward(ByteBuf frame, String sql, AdmissionPoint point, String statementName) {
+        TransactionStatus transactionStatus = responses.transactionStatus();
+        settings.sent(sql, transactionStatus != TransactionStatus.IDLE);
+        preparedQueries.sent(sql);
+        // The server plans nothing in a failed transaction (25P02) or while skipping to Sync: no gate.
+        if (transactionStatus == TransactionStatus.FAILED || skippingToSync) {
+            forwardAdmitted(frame, point, AdmittedStatement.UNGATED);
+            return;
+        }
+        Admission admission = session.services.admission().admit(new StatementRequest(sql, point, session.info,
+                session.serverConnection(), settings.current(), preparedQueries));
+        if (admission == Admission.BYPASS && statementName != null) {
+            statements.bypassing(statementName);
+        }
+        CompletionStage<AdmittedStatement> decision = admission.decision();
+        // Fast path: admitted at once (small statements, or no gateway): forward without a hop.
+        if (decision instanceof CompletableFuture<AdmittedStatement> done && done.isDone()
+                && !done.isCompletedExceptionally()) {
+            forwardAdmitted(frame, point, done.join());
+            return;
+        }
+        holding = true;
+        waiting.waitFor(admission, session.client, session.services.admissionSupport().waitNoticeAfter());
+        decision.whenComplete((admitted, failure) ->
+                session.client.eventLoop().execute(() -> admissionDecided(frame, point, admitted, failure)));
+    }
+
+    private void admissionDecided(ByteBuf frame, AdmissionPoint point, AdmittedStatement admitted, Throwable failure) {
+        waiting.decided();
+        if (session.state == PgSession.State.CLOSED) {
+            frame.release();
+            if (admitted != null) {
+                admitted.signal(ReleaseSignal.DISCONNECT);
+            }
+            return;
+        }
+        Throwable cause = failure instanceof CompletionException wrapped && wrapped.getCause() != null
+                ? wrapped.getCause() : failure;
+        if (cause instanceof AdmissionRejectedException rejection) {
+            refuse(frame, point, PgErrors.admissionRejected(rejection));
+        } else if (cause instanceof CancellationException) {
+            refuse(frame, point, PgErrors.queryCanceled());
+        } else if (cause != null) {
+            frame.release();
+            log.error("admission failed for a statement of {}", session.info, cause);
+            session.sendFatalAndClose(PgErrors.internal("admission failed: " + cause));
+            return;
+        } else {
+            forwardAdmitted(frame, point, admitted);
+        }
+        holding = false;
+        while (!holding && !held.isEmpty() && session.state == PgSession.State.READY) {
+            dispatchClientFrame(held.poll());
+        }
+        session.backend.flush();
+        session.readClientIfPossible();
+    }
+
+    /**
+     * Answers a statement with {@code error} instead of running it, leaving client and server exactly
+     * where PostgreSQL would had the statement failed: the server is sent an Execute of a portal that
+     * does not exist in its place, which fails at the same point of the stream (an explicit transaction
+     * becomes failed, an extended batch skips to its Sync, an implicit one rolls back), and the
+     * server's "portal does not exist" error is replaced by {@code error} on its way back.
+     */
+    private void refuse(ByteBuf frame, AdmissionPoint point, ErrorResponse error) {
+        frame.release();
+        ByteBuf out = session.backend.alloc().buffer();
+        refused.standIn(error).encode(out);
+        if (point == AdmissionPoint.SIMPLE_QUERY) {
+            Sync.INSTANCE.encode(out);
+            tracker.cycleEnd();
+        } else {
+            skippingToSync = true;
+        }
+        session.forwardToBackend(out);
+    }
+
+    private void forwardAdmitted(ByteBuf frame, AdmissionPoint point, AdmittedStatement admitted) {
+        tracker.admitted(point, admitted);
+        if (point == AdmissionPoint.SIMPLE_QUERY) {
+            tracker.cycleEnd();
+        }
+        session.forwardToBackend(frame);
+    }
+}

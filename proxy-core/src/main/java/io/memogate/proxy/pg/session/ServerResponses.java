@@ -1,0 +1,81 @@
+package io.memogate.proxy.pg.session;
+
+import io.memogate.proxy.admission.SessionSettings;
+import io.memogate.proxy.pg.message.backend.ErrorResponse;
+import io.memogate.proxy.pg.message.backend.ReadyForQuery.TransactionStatus;
+import io.netty.buffer.ByteBuf;
+
+/**
+ * What the session learns from the server's messages in READY state, each seen in place before its run
+ * is forwarded (the {@link io.memogate.proxy.pg.codec.MessageRunDecoder}'s inspector): the release
+ * signals of admitted statements ({@link ReleaseTracker}), the transaction status of each
+ * ReadyForQuery, a ROLLBACK inside a transaction (it undoes that transaction's SETs), a FATAL that ends the session,
+ * and the server's error for a refused statement's stand-in, which is replaced by the refusal
+ * ({@link RefusedStatements}). Used on the session's event loop only.
+ */
+final class ServerResponses {
+
+    private final PgSession session;
+    private final ReleaseTracker tracker;
+    private final RefusedStatements refused;
+    private final SessionSettings settings;
+    private TransactionStatus transactionStatus = TransactionStatus.IDLE;
+
+    ServerResponses(PgSession session, ReleaseTracker tracker, RefusedStatements refused, SessionSettings settings) {
+        this.session = session;
+        this.tracker = tracker;
+        this.refused = refused;
+        this.settings = settings;
+    }
+
+    /** From the last ReadyForQuery. */
+    TransactionStatus transactionStatus() {
+        return transactionStatus;
+    }
+
+    /** The ReadyForQuery that ended authentication, seen before this inspector was in place. */
+    void authenticated(TransactionStatus status) {
+        transactionStatus = status;
+    }
+
+    /**
+     * Called for each server message of a run, in place, before the run is forwarded; returns what to
+     * forward instead, or null (almost always) to forward the message itself.
+     */
+    ByteBuf inspect(byte type, ByteBuf buf, int index, int length) {
+        switch (type) {
+            case 'D' -> { } // DataRow: the common case, nothing to learn
+            case 'C' -> {
+                tracker.firstResponse();
+                if (transactionStatus != TransactionStatus.IDLE && CommandTags.isRollback(buf, index, length)) {
+                    settings.rollbackSeen();
+                }
+            }
+            case 'T', 'I', 'G', 'H', 'W' -> tracker.firstResponse();
+            case '2' -> tracker.bindComplete();
+            case 'E' -> {
+                tracker.error();
+                ErrorResponse error = ErrorResponse.decode(buf.slice(index, 1 + length));
+                if (error.endsSession()) {
+                    session.sessionEndExpected();
+                }
+                ErrorResponse replacement = refused.replacementFor(error);
+                if (replacement != null) {
+                    ByteBuf out = session.client.alloc().buffer();
+                    replacement.encode(out);
+                    return out;
+                }
+            }
+            case 'Z' -> {
+                transactionStatus = TransactionStatus.of(buf.getByte(index + 5));
+                tracker.readyForQuery();
+                settings.readyForQuery(transactionStatus == TransactionStatus.IDLE);
+                if (tracker.isIdle()) {
+                    refused.nothingInFlight();
+                }
+            }
+            default -> { }
+        }
+        return null;
+    }
+}
