@@ -3,10 +3,10 @@ package io.memogate.proxy.admin;
 import io.memogate.broker.gateway.Gateways;
 import io.memogate.broker.gateway.Tier;
 import io.memogate.broker.gateway.TierState;
-import io.memogate.estimator.CompileEstimator;
 import io.memogate.estimator.EstimatorStatistics;
 import io.memogate.estimator.planner.PlannerSettings;
 import io.memogate.proxy.admission.AdmissionControl;
+import io.memogate.proxy.admission.CurrentEstimator;
 import io.memogate.proxy.admission.SessionInfo;
 import io.memogate.proxy.config.ConfigException;
 import io.memogate.proxy.config.ConfigSettings;
@@ -40,7 +40,7 @@ public final class AdminConsole implements ConsoleService {
 
     private final ConfigReloader reloader;
     private final Optional<AdmissionControl> admission;
-    private final CompileEstimator estimator;
+    private final CurrentEstimator estimator;
     private final Supplier<PlannerSettings> plannerDefaults;
     private final ConnectionsView connections;
     private final Clock clock;
@@ -51,7 +51,7 @@ public final class AdminConsole implements ConsoleService {
      * @param estimator the estimator admission uses, so EXPLAIN ADMISSION answers what admission would
      * @param plannerDefaults the server's planner settings a new session starts from (from the broker)
      */
-    public AdminConsole(ConfigReloader reloader, Optional<AdmissionControl> admission, CompileEstimator estimator,
+    public AdminConsole(ConfigReloader reloader, Optional<AdmissionControl> admission, CurrentEstimator estimator,
                         Supplier<PlannerSettings> plannerDefaults, ConnectionsView connections, Clock clock) {
         this.reloader = Objects.requireNonNull(reloader, "reloader");
         this.admission = Objects.requireNonNull(admission, "admission");
@@ -78,7 +78,7 @@ public final class AdminConsole implements ConsoleService {
             return switch (ConsoleCommandParser.parse(command)) {
                 case ConsoleCommand.ShowCommand show -> show(show.what());
                 case ConsoleCommand.ExplainAdmission explain -> done(ConsoleResult.rows("EXPLAIN",
-                        AdmissionViews.explain(estimator, plannerDefaults.get(), explain.statements(),
+                        AdmissionViews.explain(estimator.get(), plannerDefaults.get(), explain.statements(),
                                 admission.map(AdmissionControl::gateways))));
                 case ConsoleCommand.Set set -> set(set, caller);
                 case ConsoleCommand.ClientSet ignored -> done(ConsoleResult.done("SET"));

@@ -10,8 +10,8 @@ import io.memogate.broker.gateway.ScheduledGatewayTimer;
 import io.memogate.broker.probe.MemorySnapshot;
 import io.memogate.broker.probe.postgres.PostgresProbe;
 import io.memogate.estimator.CompileEstimate;
-import io.memogate.estimator.CompileEstimator;
 import io.memogate.estimator.lexer.LexicalAnalyzer;
+import io.memogate.estimator.planner.MemoryCoefficients;
 import io.memogate.estimator.planner.PlannerSettings;
 import java.time.Duration;
 import java.util.HashSet;
@@ -34,7 +34,7 @@ import java.util.function.Supplier;
  */
 public final class AdmissionControl implements AutoCloseable {
 
-    private final CompileEstimator estimator;
+    private final CurrentEstimator estimator;
     private final ScheduledGatewayTimer timer = new ScheduledGatewayTimer();
     private final Gateways gateways;
     private final Optional<Broker> broker;
@@ -57,12 +57,12 @@ public final class AdmissionControl implements AutoCloseable {
      */
     public AdmissionControl(GatewaySettings gatewaySettings, long staticTargetBytes, Optional<BrokerSettings> brokerSettings,
             Duration waitNoticeAfter, GatewayListener gatewayListener, Consumer<CompileEstimate> estimates) {
-        this(new CompileEstimator(), gatewaySettings, staticTargetBytes, brokerSettings, () -> waitNoticeAfter,
+        this(new CurrentEstimator(MemoryCoefficients.DEFAULTS), gatewaySettings, staticTargetBytes, brokerSettings, () -> waitNoticeAfter,
                 gatewayListener, estimates);
     }
 
     /** @param waitNoticeAfter read at each wait, so that a reload changes it for statements from then on */
-    public AdmissionControl(CompileEstimator estimator, GatewaySettings gatewaySettings, long staticTargetBytes,
+    public AdmissionControl(CurrentEstimator estimator, GatewaySettings gatewaySettings, long staticTargetBytes,
             Optional<BrokerSettings> brokerSettings, Supplier<Duration> waitNoticeAfter, GatewayListener gatewayListener,
             Consumer<CompileEstimate> estimates) {
         this.estimator = estimator;
@@ -96,7 +96,7 @@ public final class AdmissionControl implements AutoCloseable {
         return broker;
     }
 
-    public CompileEstimator estimator() {
+    public CurrentEstimator estimator() {
         return estimator;
     }
 

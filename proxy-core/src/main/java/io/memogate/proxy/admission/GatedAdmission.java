@@ -9,6 +9,7 @@ import io.memogate.estimator.CompileEstimator;
 import java.util.Locale;
 import java.util.Objects;
 import java.util.function.Consumer;
+import java.util.function.Supplier;
 import java.util.function.LongConsumer;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -25,7 +26,7 @@ public final class GatedAdmission implements AdmissionHook {
 
     private static final Logger log = LoggerFactory.getLogger(GatedAdmission.class);
 
-    private final CompileEstimator estimator;
+    private final Supplier<CompileEstimator> estimator;
     private final Gateways gateways;
     private final Consumer<CompileEstimate> estimates;
     private final LongConsumer closedConnections;
@@ -36,6 +37,13 @@ public final class GatedAdmission implements AdmissionHook {
      */
     public GatedAdmission(CompileEstimator estimator, Gateways gateways, Consumer<CompileEstimate> estimates,
             LongConsumer closedConnections) {
+        this(() -> estimator, gateways, estimates, closedConnections);
+        Objects.requireNonNull(estimator, "estimator");
+    }
+
+    /** @param estimator the estimator in force, asked for each statement (a reload may replace it) */
+    public GatedAdmission(Supplier<CompileEstimator> estimator, Gateways gateways, Consumer<CompileEstimate> estimates,
+            LongConsumer closedConnections) {
         this.estimator = Objects.requireNonNull(estimator, "estimator");
         this.gateways = Objects.requireNonNull(gateways, "gateways");
         this.estimates = Objects.requireNonNull(estimates, "estimates");
@@ -44,7 +52,7 @@ public final class GatedAdmission implements AdmissionHook {
 
     @Override
     public Admission admit(StatementRequest request) {
-        CompileEstimate estimate = estimator.estimate(request.sql(), request.settings(), request.prepared());
+        CompileEstimate estimate = estimator.get().estimate(request.sql(), request.settings(), request.prepared());
         if (estimate.bypass()) {
             // What an EXECUTE runs depends on what the session prepared since: never remembered as a bypass.
             return PreparedQueries.containsIgnoreCase(request.sql(), "execute") ? Admission.IMMEDIATE : Admission.BYPASS;

@@ -4,6 +4,8 @@ import io.memogate.estimator.CompileEstimate;
 import io.memogate.estimator.CompileEstimator;
 import io.memogate.estimator.planner.PlannerSettings;
 import io.memogate.proxy.admin.EstimateJson;
+import io.memogate.proxy.admission.CurrentEstimator;
+import io.memogate.proxy.calibrate.CoefficientsFile;
 import java.io.IOException;
 import java.io.PrintWriter;
 import java.nio.charset.StandardCharsets;
@@ -24,8 +26,9 @@ import picocli.CommandLine.Parameters;
 import picocli.CommandLine.Spec;
 
 /**
- * `memogate estimate [--setting NAME=VALUE ...] (--file FILE | SQL...)`: the estimator on its own, one JSON
- * line per statement, for trying statements and checking the estimator against EXPLAIN (MEMORY).
+ * `memogate estimate [--setting NAME=VALUE ...] [--coefficients FILE] (--file FILE | SQL...)`: the estimator
+ * on its own, one JSON line per statement, for trying statements and checking the estimator against
+ * EXPLAIN (MEMORY); --coefficients takes the file `memogate calibrate` wrote.
  * SQL words given on the command line are joined with spaces into one text, which may hold several
  * statements separated by semicolons, as a file may.
  */
@@ -46,6 +49,10 @@ final class EstimateCommand implements Callable<Integer> {
                     + " defaults.")
     Map<String, String> settings = new LinkedHashMap<>();
 
+    @Option(names = "--coefficients", paramLabel = "FILE",
+            description = "Memory coefficients written by `memogate calibrate` (default: the built-in ones).")
+    Path coefficients;
+
     @ArgGroup(multiplicity = "1")
     Input input;
 
@@ -62,11 +69,22 @@ final class EstimateCommand implements Callable<Integer> {
         PlannerSettings planner = plannerSettings();
         String text = input.file != null ? Files.readString(input.file, StandardCharsets.UTF_8) : String.join(" ", input.sql);
         PrintWriter out = spec.commandLine().getOut();
-        for (CompileEstimate e : new CompileEstimator().estimateAll(text, planner)) {
+        for (CompileEstimate e : estimator().estimateAll(text, planner)) {
             out.println(json(e));
         }
         out.flush();
         return 0;
+    }
+
+    private CompileEstimator estimator() {
+        if (coefficients == null) {
+            return new CompileEstimator();
+        }
+        try {
+            return CurrentEstimator.estimatorFor(CoefficientsFile.read(coefficients));
+        } catch (CoefficientsFile.InvalidCoefficientsException e) {
+            throw new ParameterException(spec.commandLine(), "--coefficients " + e.getMessage());
+        }
     }
 
     private PlannerSettings plannerSettings() {

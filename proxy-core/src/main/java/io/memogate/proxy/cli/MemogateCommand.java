@@ -10,7 +10,7 @@ import picocli.CommandLine.Command;
         mixinStandardHelpOptions = true,
         versionProvider = VersionProvider.class,
         description = "SQL-aware PostgreSQL proxy with compile admission control.",
-        subcommands = {DemoCommand.class, RunCommand.class, EstimateCommand.class})
+        subcommands = {DemoCommand.class, RunCommand.class, EstimateCommand.class, CalibrateCommand.class})
 public final class MemogateCommand implements Runnable {
 
     @CommandLine.Spec

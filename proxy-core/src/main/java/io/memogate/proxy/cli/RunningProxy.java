@@ -1,11 +1,11 @@
 package io.memogate.proxy.cli;
 
-import io.memogate.estimator.CompileEstimator;
 import io.memogate.estimator.planner.PlannerSettings;
 import io.memogate.proxy.admin.AdminConsole;
 import io.memogate.proxy.admission.AdmissionControl;
 import io.memogate.proxy.admission.AdmissionHook;
 import io.memogate.proxy.admission.AdmissionSupport;
+import io.memogate.proxy.admission.CurrentEstimator;
 import io.memogate.proxy.admission.ImmediateAdmission;
 import io.memogate.proxy.config.AdmissionConfig;
 import io.memogate.proxy.config.ConfigLoader;
@@ -65,18 +65,21 @@ public final class RunningProxy implements AutoCloseable {
         ProxyServer server;
         try {
             CurrentConfig current = new CurrentConfig(config);
-            admission = admission(config, current, metrics);
+            CurrentEstimator estimator = new CurrentEstimator(config.estimator().coefficients());
+            admission = admission(config, current, estimator, metrics);
             Optional<AdmissionControl> control = admission;
             server = ProxyServer.start(config,
                     control.<AdmissionHook>map(AdmissionControl::hook).orElseGet(ImmediateAdmission::new),
                     control.map(AdmissionControl::support).orElse(AdmissionSupport.DEFAULTS),
                     proxy -> {
                         // Built here because both act on the server, and the server routes the console's logins.
-                        ConfigReloader changes = new ConfigReloader(current, file, new ConfigLoader(), proxy::reconfigure,
-                                control.map(AdmissionControl::gateways), Instant::now);
+                        // A reload the server took also brings the estimator.coefficients in force.
+                        ConfigReloader changes = new ConfigReloader(current, file, new ConfigLoader(), next -> {
+                            proxy.reconfigure(next);
+                            estimator.use(next.estimator().coefficients());
+                        }, control.map(AdmissionControl::gateways), Instant::now);
                         reloader.set(changes);
-                        return new AdminConsole(changes, control,
-                                control.map(AdmissionControl::estimator).orElseGet(CompileEstimator::new),
+                        return new AdminConsole(changes, control, estimator,
                                 () -> control.map(AdmissionControl::plannerDefaults).orElse(PlannerSettings.DEFAULTS),
                                 proxy, Clock.systemUTC());
                     });
@@ -94,14 +97,13 @@ public final class RunningProxy implements AutoCloseable {
 
     /** The gateways and the broker with their meters, when admission is enabled; the broker starts polling. */
     private static Optional<AdmissionControl> admission(MemogateConfig config, CurrentConfig current,
-                                                        MetricsEndpoint metrics) {
+                                                        CurrentEstimator estimator, MetricsEndpoint metrics) {
         AdmissionConfig settings = config.admission();
         if (!settings.enabled()) {
             return Optional.empty();
         }
         GatewayMeters gatewayMeters = new GatewayMeters();
-        CompileEstimator estimator = new CompileEstimator();
-        EstimatorMeters estimatorMeters = new EstimatorMeters(estimator);
+        EstimatorMeters estimatorMeters = new EstimatorMeters(estimator::statistics);
         AdmissionControl control = new AdmissionControl(estimator, settings.gatewaySettings(),
                 config.broker().staticTargetBytes(), config.brokerSettings(),
                 () -> current.get().admission().waitNotice(), gatewayMeters, estimatorMeters.recorder()::record);

@@ -23,6 +23,7 @@ final class ConfigDocument {
     Admin admin;
     Admission admission;
     Broker broker;
+    Estimator estimator;
 
     static final class Listener {
         String host;
@@ -108,6 +109,10 @@ final class ConfigDocument {
         String coLocated;
         String staticTarget;
         String minimumTarget;
+    }
+
+    static final class Estimator {
+        String coefficients;
     }
 
     static final class Monitor {

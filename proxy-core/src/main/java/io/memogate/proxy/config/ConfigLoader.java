@@ -83,11 +83,12 @@ public final class ConfigLoader {
         AdminConfig admin = converter.admin(document.admin);
         AdmissionConfig admission = converter.admission(document.admission);
         BrokerConfig broker = converter.broker(document.broker);
+        EstimatorConfig estimator = converter.estimator(document.estimator);
         ConfigValidator.validate(listeners, backends, limits, problems);
         ConfigValidator.validateAdmin(admin, listeners, backends, problems);
         ConfigValidator.validateAdmission(admission, problems);
         ConfigValidator.validateBroker(broker, backends, problems);
         problems.throwIfAny(source);
-        return new MemogateConfig(listeners, backends, limits, admin, admission, broker);
+        return new MemogateConfig(listeners, backends, limits, admin, admission, broker, estimator);
     }
 }

@@ -6,8 +6,10 @@ import java.math.BigDecimal;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.ArrayList;
+import java.util.Arrays;
 import java.util.List;
 import java.util.Optional;
+import java.util.stream.Collectors;
 
 /**
  * A configuration as the flat list of its settings, each under the path the YAML file spells it
@@ -59,6 +61,7 @@ public final class ConfigSettings {
         flat.admin(config.admin());
         flat.admission(config.admission());
         flat.broker(config.broker());
+        flat.estimator(config.estimator());
         return List.copyOf(flat.settings);
     }
 
@@ -141,6 +144,16 @@ public final class ConfigSettings {
         add("broker.coLocated", broker.coLocated(), Applies.RESTART);
         add("broker.staticTarget", ByteSize.ofBytes(broker.staticTargetBytes()), Applies.RESTART);
         add("broker.minimumTarget", ByteSize.ofBytes(broker.minimumTargetBytes()), Applies.RESTART);
+    }
+
+    /**
+     * The file's path and, after it, the coefficients it held when read: a reload that finds the same
+     * path with new contents (a new calibration written over the old file) is a change too.
+     */
+    private void estimator(EstimatorConfig estimator) {
+        add("estimator.coefficients", estimator.coefficientsFile().map(file -> file + " ("
+                + Arrays.stream(estimator.coefficients().toArray()).mapToObj(ConfigSettings::number)
+                        .collect(Collectors.joining(", ")) + ")"), Applies.LIVE);
     }
 
     private void add(String key, Object value, Applies applies) {

@@ -2,6 +2,7 @@ package io.memogate.proxy.config;
 
 import io.memogate.broker.gateway.GatewaySettings;
 import io.memogate.broker.gateway.TierSettings;
+import io.memogate.proxy.calibrate.CoefficientsFile;
 import java.nio.file.InvalidPathException;
 import java.nio.file.Path;
 import java.time.Duration;
@@ -143,6 +144,27 @@ final class DocumentConverter {
         return new BrokerConfig(monitor, interval, gracePeriod, compileShare,
                 hostMemory == null ? OptionalLong.empty() : OptionalLong.of(hostMemory.bytes()), coLocated,
                 staticTarget, minimumTarget);
+    }
+
+    /**
+     * The coefficients file is read here, so that a file that is missing or not a coefficients file is
+     * reported with the rest of the configuration's problems, at start and on reload alike.
+     */
+    EstimatorConfig estimator(ConfigDocument.Estimator estimator) {
+        if (estimator == null) {
+            return EstimatorConfig.DEFAULTS;
+        }
+        String path = "estimator.coefficients";
+        Optional<Path> file = optionalPath(path, estimator.coefficients);
+        if (file.isEmpty()) {
+            return EstimatorConfig.DEFAULTS;
+        }
+        try {
+            return new EstimatorConfig(file, CoefficientsFile.read(file.get()));
+        } catch (CoefficientsFile.InvalidCoefficientsException e) {
+            problems.add(path, path + ": " + e.getMessage());
+            return EstimatorConfig.DEFAULTS;
+        }
     }
 
     private TierSettings tier(String path, ConfigDocument.Tier doc, TierSettings defaults) {

@@ -7,7 +7,7 @@ import java.util.Optional;
 
 /**
  * The whole proxy configuration: where it listens, where it forwards, its limits, its admin endpoint,
- * compile admission, and the broker that sets the admission target.
+ * compile admission, the broker that sets the admission target, and the estimator's coefficients.
  *
  * <p>An instance is always valid: the constructor runs every rule of {@link ConfigValidator} (ranges,
  * unique names, routing, TLS files that exist) and throws {@link ConfigException} listing each problem
@@ -17,7 +17,8 @@ import java.util.Optional;
  * whole knows. A reload builds a new instance and swaps it in whole; nothing here is mutable.
  */
 public record MemogateConfig(List<ListenerConfig> listeners, List<BackendConfig> backends, LimitsConfig limits,
-                             AdminConfig admin, AdmissionConfig admission, BrokerConfig broker) {
+                             AdminConfig admin, AdmissionConfig admission, BrokerConfig broker,
+                             EstimatorConfig estimator) {
 
     public MemogateConfig {
         listeners = List.copyOf(listeners);
@@ -26,12 +27,19 @@ public record MemogateConfig(List<ListenerConfig> listeners, List<BackendConfig>
         Objects.requireNonNull(admin, "admin");
         Objects.requireNonNull(admission, "admission");
         Objects.requireNonNull(broker, "broker");
+        Objects.requireNonNull(estimator, "estimator");
         Problems problems = new Problems();
         ConfigValidator.validate(listeners, backends, limits, problems);
         ConfigValidator.validateAdmin(admin, listeners, backends, problems);
         ConfigValidator.validateAdmission(admission, problems);
         ConfigValidator.validateBroker(broker, backends, problems);
         problems.throwIfAny(null);
+    }
+
+    /** With the default estimator section, as a file without it gets. */
+    public MemogateConfig(List<ListenerConfig> listeners, List<BackendConfig> backends, LimitsConfig limits,
+                          AdminConfig admin, AdmissionConfig admission, BrokerConfig broker) {
+        this(listeners, backends, limits, admin, admission, broker, EstimatorConfig.DEFAULTS);
     }
 
     /** With the default admission and broker sections, as a file without them gets. */
@@ -51,27 +59,31 @@ public record MemogateConfig(List<ListenerConfig> listeners, List<BackendConfig>
     }
 
     public MemogateConfig withListeners(ListenerConfig... listeners) {
-        return new MemogateConfig(List.of(listeners), backends, limits, admin, admission, broker);
+        return new MemogateConfig(List.of(listeners), backends, limits, admin, admission, broker, estimator);
     }
 
     public MemogateConfig withBackends(BackendConfig... backends) {
-        return new MemogateConfig(listeners, List.of(backends), limits, admin, admission, broker);
+        return new MemogateConfig(listeners, List.of(backends), limits, admin, admission, broker, estimator);
     }
 
     public MemogateConfig withLimits(LimitsConfig limits) {
-        return new MemogateConfig(listeners, backends, limits, admin, admission, broker);
+        return new MemogateConfig(listeners, backends, limits, admin, admission, broker, estimator);
     }
 
     public MemogateConfig withAdmin(AdminConfig admin) {
-        return new MemogateConfig(listeners, backends, limits, admin, admission, broker);
+        return new MemogateConfig(listeners, backends, limits, admin, admission, broker, estimator);
     }
 
     public MemogateConfig withAdmission(AdmissionConfig admission) {
-        return new MemogateConfig(listeners, backends, limits, admin, admission, broker);
+        return new MemogateConfig(listeners, backends, limits, admin, admission, broker, estimator);
     }
 
     public MemogateConfig withBroker(BrokerConfig broker) {
-        return new MemogateConfig(listeners, backends, limits, admin, admission, broker);
+        return new MemogateConfig(listeners, backends, limits, admin, admission, broker, estimator);
+    }
+
+    public MemogateConfig withEstimator(EstimatorConfig estimator) {
+        return new MemogateConfig(listeners, backends, limits, admin, admission, broker, estimator);
     }
 
     /**

@@ -2,6 +2,7 @@ package io.memogate.proxy.metrics;
 
 import io.memogate.estimator.CompileEstimate;
 import io.memogate.estimator.CompileEstimator;
+import io.memogate.estimator.EstimatorStatistics;
 import io.micrometer.core.instrument.DistributionSummary;
 import io.micrometer.core.instrument.FunctionCounter;
 import io.micrometer.core.instrument.MeterRegistry;
@@ -9,6 +10,7 @@ import io.micrometer.core.instrument.binder.BaseUnits;
 import io.micrometer.core.instrument.binder.MeterBinder;
 import java.util.List;
 import java.util.Objects;
+import java.util.function.Supplier;
 import java.util.concurrent.CopyOnWriteArrayList;
 
 /**
@@ -31,23 +33,28 @@ public final class EstimatorMeters implements MeterBinder {
     private static final double[] ESTIMATE_BUCKETS = {64 * KIB, 256 * KIB, MIB, 4 * MIB, 16 * MIB, 64 * MIB,
             256 * MIB, GIB, 4 * GIB, 16 * GIB};
 
-    private final CompileEstimator estimator;
+    private final Supplier<EstimatorStatistics> statistics;
     /** One per registry bound to (usually one, the composite); the recorder feeds them all. */
     private final List<DistributionSummary> estimates = new CopyOnWriteArrayList<>();
 
     public EstimatorMeters(CompileEstimator estimator) {
-        this.estimator = Objects.requireNonNull(estimator, "estimator");
+        this(Objects.requireNonNull(estimator, "estimator")::statistics);
+    }
+
+    /** @param statistics the counts, read at scrape time (e.g. of every estimator a reload put in force) */
+    public EstimatorMeters(Supplier<EstimatorStatistics> statistics) {
+        this.statistics = Objects.requireNonNull(statistics, "statistics");
     }
 
     @Override
     public void bindTo(MeterRegistry registry) {
-        FunctionCounter.builder(Names.ESTIMATOR_CACHE_HITS, estimator, e -> e.statistics().cacheHits())
+        FunctionCounter.builder(Names.ESTIMATOR_CACHE_HITS, statistics, s -> s.get().cacheHits())
                 .description("Statements whose compile-memory estimate came from the estimator's cache")
                 .register(registry);
-        FunctionCounter.builder(Names.ESTIMATOR_CACHE_MISSES, estimator, e -> e.statistics().cacheMisses())
+        FunctionCounter.builder(Names.ESTIMATOR_CACHE_MISSES, statistics, s -> s.get().cacheMisses())
                 .description("Statements the estimator had to estimate (not in its cache)")
                 .register(registry);
-        FunctionCounter.builder(Names.ESTIMATOR_FALLBACK, estimator, e -> e.statistics().lexicalFallbacks())
+        FunctionCounter.builder(Names.ESTIMATOR_FALLBACK, statistics, s -> s.get().lexicalFallbacks())
                 .description("Estimates computed from the token stream because Calcite could not read the statement")
                 .register(registry);
         estimates.add(DistributionSummary.builder(Names.ESTIMATE)

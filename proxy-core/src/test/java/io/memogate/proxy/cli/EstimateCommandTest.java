@@ -10,6 +10,8 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
+import io.memogate.estimator.planner.MemoryCoefficients;
+import io.memogate.proxy.calibrate.CoefficientsFile;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 import picocli.CommandLine;
@@ -82,5 +84,22 @@ class EstimateCommandTest {
         assertThat(run("estimate", "--setting", "work_mem=64MB", "select 1")).isNotZero();
         assertThat(err.toString()).contains("work_mem");
         assertThat(run("estimate")).isNotZero();
+    }
+
+    @Test
+    void coefficientsFromACalibrationFileGiveItsBytes(@TempDir Path dir) throws Exception {
+        // A chain of three tables: 4 pairs, 3 relations, one statement.
+        String chain = "SELECT * FROM a, b, c WHERE a.x = b.x AND b.y = c.y";
+        CoefficientsFile.write(dir.resolve("c.yaml"), new MemoryCoefficients(1000, 100, 0, 10, 0), List.of());
+
+        assertThat(run("estimate", "--coefficients", dir.resolve("c.yaml").toString(), chain)).as(err.toString()).isZero();
+
+        assertThat(lines().get(0).get("estimatedBytes").asLong()).isEqualTo(1000 + 4 * 100 + 3 * 10);
+    }
+
+    @Test
+    void aBadCoefficientsFileIsSaidSo(@TempDir Path dir) {
+        assertThat(run("estimate", "--coefficients", dir.resolve("none.yaml").toString(), "select 1")).isNotZero();
+        assertThat(err.toString()).contains("--coefficients " + dir.resolve("none.yaml") + ": file not found");
     }
 }

@@ -32,7 +32,7 @@ class ConfigFileProblemsTest {
     @Test
     void aFileThatIsNotAMapping() {
         assertThat(problems("- listeners\n- backends\n")).containsExactly("the configuration must be a mapping "
-                + "with the keys listeners, backends, limits, admin, admission and broker, was a list (line 1, column 1)");
+                + "with the keys listeners, backends, limits, admin, admission, broker and estimator, was a list (line 1, column 1)");
     }
 
     @Test
@@ -61,8 +61,8 @@ class ConfigFileProblemsTest {
                   monitor: {user: m, host: db}
                   target: 1GiB
                 """)).containsExactly(
-                "unknown field 'listners' (line 3, column 1); known fields: admin, admission, backends, broker, limits, "
-                        + "listeners",
+                "unknown field 'listners' (line 3, column 1); known fields: admin, admission, backends, broker, estimator, "
+                        + "limits, listeners",
                 "backends[0].tls: unknown field 'sni' (line 10, column 7); known fields: mode, serverName, "
                         + "trustedCertificates",
                 "limits: unknown field 'maxMessageSize' (line 12, column 3); known fields: connectTimeout, "

@@ -3,12 +3,14 @@ package io.memogate.proxy.reload;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import io.memogate.broker.gateway.Tier;
+import io.memogate.estimator.planner.MemoryCoefficients;
 import io.memogate.proxy.config.AdminConfig;
 import io.memogate.proxy.config.AdminHttpConfig;
 import io.memogate.proxy.config.BackendConfig;
 import io.memogate.proxy.config.BackendTlsConfig;
 import io.memogate.proxy.config.BrokerConfig;
 import io.memogate.proxy.config.ConfigSettings.Applies;
+import io.memogate.proxy.config.EstimatorConfig;
 import io.memogate.proxy.config.ListenerConfig;
 import io.memogate.proxy.config.MemogateConfig;
 import io.memogate.proxy.config.ServerTlsConfig;
@@ -18,6 +20,7 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.List;
+import java.util.Optional;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
@@ -33,6 +36,22 @@ class ReloadPlanTest {
         ReloadPlan plan = ReloadPlan.between(running, running);
         assertThat(plan.changes()).isEmpty();
         assertThat(plan.next()).isEqualTo(running);
+    }
+
+    /** A new calibration written over the same file is a change: the setting's value shows the coefficients. */
+    @Test
+    void newCoefficientsAreTakenLiveEvenFromTheSameFile() {
+        Path file = Path.of("/etc/memogate/coefficients.yaml");
+        MemogateConfig before = running.withEstimator(
+                new EstimatorConfig(Optional.of(file), new MemoryCoefficients(50_000, 2_000, 20_000, 0, 16)));
+        MemogateConfig after = running.withEstimator(
+                new EstimatorConfig(Optional.of(file), new MemoryCoefficients(40_000, 3_000, 20_000, 0, 16)));
+
+        ReloadPlan plan = ReloadPlan.between(before, after);
+
+        assertThat(plan.next().estimator()).isEqualTo(after.estimator());
+        assertThat(plan.changes()).extracting(ConfigChange::toString).containsExactly("estimator.coefficients: "
+                + file + " (50000, 2000, 20000, 0, 16) -> " + file + " (40000, 3000, 20000, 0, 16) (live)");
     }
 
     @Test

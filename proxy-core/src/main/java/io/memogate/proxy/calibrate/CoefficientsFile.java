@@ -1,0 +1,118 @@
+package io.memogate.proxy.calibrate;
+
+import com.fasterxml.jackson.core.JsonProcessingException;
+import com.fasterxml.jackson.core.StreamReadFeature;
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.dataformat.yaml.YAMLMapper;
+import io.memogate.estimator.planner.MemoryCoefficients;
+import java.io.IOException;
+import java.math.BigDecimal;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.NoSuchFileException;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.Iterator;
+import java.util.List;
+
+/**
+ * The coefficients file {@code memogate calibrate} writes and the configuration's
+ * {@code estimator.coefficients} names: a YAML mapping of the five {@link MemoryCoefficients#NAMES} to
+ * bytes, after a comment header that says where they came from.
+ * <pre>
+ *   # Memogate planner-memory coefficients, fitted by `memogate calibrate`
+ *   # server: PostgreSQL 18.0 ...
+ *   fixedBytes: 51200
+ *   bytesPerJoinPair: 2349.1
+ *   ...
+ * </pre>
+ * Every name is required and no other key is allowed: a misspelt name would otherwise quietly leave
+ * its default in force. Values are written exactly ({@link BigDecimal#valueOf(double)}), so a file read
+ * back gives the same coefficients.
+ */
+public final class CoefficientsFile {
+
+    /** A file that cannot be read or is not a coefficients file; the message lists every problem. */
+    public static final class InvalidCoefficientsException extends RuntimeException {
+        private final List<String> problems;
+
+        InvalidCoefficientsException(Path file, List<String> problems) {
+            super(file + ": " + String.join("; ", problems));
+            this.problems = List.copyOf(problems);
+        }
+
+        public List<String> problems() {
+            return problems;
+        }
+    }
+
+    private static final YAMLMapper MAPPER = YAMLMapper.builder()
+            .enable(StreamReadFeature.STRICT_DUPLICATE_DETECTION)
+            .build();
+
+    private CoefficientsFile() {
+    }
+
+    /** @throws InvalidCoefficientsException naming the file and each problem */
+    public static MemoryCoefficients read(Path file) {
+        String text;
+        try {
+            text = Files.readString(file, StandardCharsets.UTF_8);
+        } catch (NoSuchFileException e) {
+            throw new InvalidCoefficientsException(file, List.of("file not found"));
+        } catch (IOException e) {
+            throw new InvalidCoefficientsException(file, List.of("cannot read the file: " + e));
+        }
+        JsonNode root;
+        try {
+            root = MAPPER.readTree(text);
+        } catch (JsonProcessingException e) {
+            throw new InvalidCoefficientsException(file, List.of("not YAML: " + e.getOriginalMessage()));
+        }
+        if (root == null || !root.isObject()) {
+            throw new InvalidCoefficientsException(file, List.of("must be a mapping of "
+                    + String.join(", ", MemoryCoefficients.NAMES) + " to bytes"));
+        }
+        List<String> problems = new ArrayList<>();
+        for (Iterator<String> keys = root.fieldNames(); keys.hasNext(); ) {
+            String key = keys.next();
+            if (!MemoryCoefficients.NAMES.contains(key)) {
+                problems.add("unknown key '" + key + "' (expected " + String.join(", ", MemoryCoefficients.NAMES) + ")");
+            }
+        }
+        double[] values = new double[MemoryCoefficients.NAMES.size()];
+        for (int j = 0; j < values.length; j++) {
+            String name = MemoryCoefficients.NAMES.get(j);
+            JsonNode value = root.get(name);
+            if (value == null || value.isNull()) {
+                problems.add(name + " is required");
+            } else if (!value.isNumber() || !Double.isFinite(value.doubleValue()) || value.doubleValue() < 0) {
+                problems.add(name + " must be a number of bytes >= 0, was '" + value.asText() + "'");
+            } else {
+                values[j] = value.doubleValue();
+            }
+        }
+        if (!problems.isEmpty()) {
+            throw new InvalidCoefficientsException(file, problems);
+        }
+        return MemoryCoefficients.of(values);
+    }
+
+    /** Writes {@code coefficients} with {@code header} as comment lines (without their "# "). */
+    public static void write(Path file, MemoryCoefficients coefficients, List<String> header) throws IOException {
+        Files.writeString(file, text(coefficients, header), StandardCharsets.UTF_8);
+    }
+
+    static String text(MemoryCoefficients coefficients, List<String> header) {
+        StringBuilder out = new StringBuilder();
+        for (String line : header) {
+            out.append(line.isEmpty() ? "#" : "# " + line).append('\n');
+        }
+        double[] values = coefficients.toArray();
+        for (int j = 0; j < values.length; j++) {
+            out.append(MemoryCoefficients.NAMES.get(j)).append(": ")
+                    .append(BigDecimal.valueOf(values[j]).stripTrailingZeros().toPlainString()).append('\n');
+        }
+        return out.toString();
+    }
+}

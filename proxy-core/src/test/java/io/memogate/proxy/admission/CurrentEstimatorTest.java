@@ -1,0 +1,48 @@
+package io.memogate.proxy.admission;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import io.memogate.estimator.CompileEstimator;
+import io.memogate.estimator.EstimatorStatistics;
+import io.memogate.estimator.planner.MemoryCoefficients;
+import io.memogate.estimator.planner.PlannerSettings;
+import org.junit.jupiter.api.Test;
+
+class CurrentEstimatorTest {
+
+    private static final String CHAIN = "select * from a, b, c where a.x = b.x and b.y = c.y"; // 4 pairs, 3 relations
+
+    @Test
+    void newCoefficientsBringANewEstimatorWhoseBytesFollowThem() {
+        CurrentEstimator current = new CurrentEstimator(MemoryCoefficients.DEFAULTS);
+        long before = current.get().estimate(CHAIN, PlannerSettings.DEFAULTS).estimatedBytes();
+
+        current.use(new MemoryCoefficients(1000, 100, 0, 10, 0));
+
+        assertThat(before).isEqualTo((long) Math.ceil(MemoryCoefficients.DEFAULTS.fixedBytes()
+                + 4 * MemoryCoefficients.DEFAULTS.bytesPerJoinPair()));
+        assertThat(current.get().estimate(CHAIN, PlannerSettings.DEFAULTS).estimatedBytes()).isEqualTo(1430);
+    }
+
+    @Test
+    void theSameCoefficientsKeepTheEstimatorAndItsCache() {
+        CurrentEstimator current = new CurrentEstimator(MemoryCoefficients.DEFAULTS);
+        CompileEstimator first = current.get();
+
+        current.use(new MemoryCoefficients(50.0 * 1024, 2.294 * 1024, 25.0 * 1024, 0, 16));
+
+        assertThat(current.get()).isSameAs(first);
+    }
+
+    @Test
+    void statisticsCountAcrossSwapsSoThatRatesNeverGoNegative() {
+        CurrentEstimator current = new CurrentEstimator(MemoryCoefficients.DEFAULTS);
+        current.get().estimate(CHAIN, PlannerSettings.DEFAULTS); // miss
+        current.get().estimate(CHAIN, PlannerSettings.DEFAULTS); // hit
+
+        current.use(new MemoryCoefficients(1000, 100, 0, 10, 0));
+        current.get().estimate(CHAIN, PlannerSettings.DEFAULTS); // miss: the new estimator's cache is empty
+
+        assertThat(current.statistics()).isEqualTo(new EstimatorStatistics(1, 2, 0));
+    }
+}

@@ -1,0 +1,61 @@
+package io.memogate.proxy.calibrate;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
+import io.memogate.estimator.planner.MemoryCoefficients;
+import io.memogate.proxy.calibrate.CoefficientsFile.InvalidCoefficientsException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.List;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+class CoefficientsFileTest {
+
+    @TempDir
+    Path dir;
+
+    @Test
+    void readsBackExactlyWhatItWrote() throws Exception {
+        MemoryCoefficients fitted = new MemoryCoefficients(51_234.56789, 2_349.0123456789, 24_999.5, 0, 16.25);
+        Path file = dir.resolve("c.yaml");
+
+        CoefficientsFile.write(file, fitted, List.of("server: PostgreSQL 18.0", "", "date: today"));
+
+        assertThat(CoefficientsFile.read(file)).isEqualTo(fitted);
+        assertThat(Files.readString(file)).startsWith("# server: PostgreSQL 18.0\n#\n# date: today\nfixedBytes: ")
+                .contains("\nbytesPerRelation: 0\n");
+    }
+
+    @Test
+    void namesEveryProblem() throws Exception {
+        Path file = dir.resolve("bad.yaml");
+        Files.writeString(file, """
+                fixedBytes: -1
+                bytesPerJoinPair: lots
+                bytesPerFastStartJoinPairs: 25600
+                bytesPerRelation: 0
+                bytesPerGeqoGene: 16
+                """);
+
+        assertThatThrownBy(() -> CoefficientsFile.read(file))
+                .isInstanceOf(InvalidCoefficientsException.class)
+                .satisfies(e -> assertThat(((InvalidCoefficientsException) e).problems()).containsExactly(
+                        "unknown key 'bytesPerFastStartJoinPairs' (expected fixedBytes, bytesPerJoinPair, "
+                                + "bytesPerFastStartJoinPair, bytesPerRelation, bytesPerGeqoGene)",
+                        "fixedBytes must be a number of bytes >= 0, was '-1'",
+                        "bytesPerJoinPair must be a number of bytes >= 0, was 'lots'",
+                        "bytesPerFastStartJoinPair is required"))
+                .hasMessageStartingWith(file + ": unknown key");
+    }
+
+    @Test
+    void aMissingFileOrANonMappingIsSaidSo() throws Exception {
+        assertThatThrownBy(() -> CoefficientsFile.read(dir.resolve("none.yaml")))
+                .hasMessage(dir.resolve("none.yaml") + ": file not found");
+        Path list = dir.resolve("list.yaml");
+        Files.writeString(list, "- 1\n- 2\n");
+        assertThatThrownBy(() -> CoefficientsFile.read(list)).hasMessageContaining("must be a mapping of fixedBytes");
+    }
+}
