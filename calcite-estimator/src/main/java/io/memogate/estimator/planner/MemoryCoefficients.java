@@ -3,27 +3,34 @@ package io.memogate.estimator.planner;
 import java.util.List;
 
 /**
- * The coefficients of {@link MemoryModel}, in bytes. The defaults are fitted to PostgreSQL 17.5's
- * {@code EXPLAIN (SUMMARY, MEMORY)} "used" figures for synthetic chain, cycle, star and clique joins of
- * 4 to 16 empty tables (docs/DESIGN.md, "Why it matters"); {@code memogate calibrate} fits them to a
- * given server and schema.
+ * The coefficients of {@link MemoryModel}, in bytes; {@code memogate calibrate} fits them to a given
+ * server and schema.
  *
- * <p>Default fit: weighted least squares of {@code planner_used_kB} on {@code ccp_pairs} over all 23
- * rows, each weighted by 1/measured so that relative errors count alike (plain least squares is ruled
- * by the 5 GB clique and misses the 67 kB chain 45-fold): {@code 50.0 kB + 2.294 kB per pair},
- * predicted/measured between 0.83 (clique of 4) and 1.09 (star of 4), 0.92-1.08 for the 15 rows above
- * 1 MB, root mean square of the log ratio 0.069. Adding a term per relation gave
- * {@code 30.4 kB + 2.247 kB per pair + 4.9 kB per relation} and an RMS log ratio of 0.066: it does
- * not earn its place on this data, so its default is 0; it stays so that a calibration on real tables
- * (whose relations carry index paths and statistics) can give it one.
+ * <p><b>Defaults</b> ({@link #DEFAULTS}): chosen on PostgreSQL 18.6 against {@code EXPLAIN (SUMMARY,
+ * MEMORY)} "used" figures over tables that hold data (`memogate bench accuracy`, bench/RESULTS.md,
+ * "Estimator accuracy"): synthetic chains, cycles, stars and snowflakes of 2,000-row tables, the demo
+ * warehouse's reports and TPC-DS at scale 0.01, under default and wide planner settings. Per join pair,
+ * tables with data cost 2.6-4.2 kB (empty tables 1.9-2.3 kB: their paths all cost alike, so fewer
+ * survive); the per-relation term carries the statements dominated by many wide tables rather than by
+ * joins (TPC-DS). First-rows pairs vary most with the schema: 1.4 kB on TPC-DS (no foreign-key
+ * indexes), 7-11 kB on the synthetic tables, 16-53 kB on the warehouse, whose fact table has indexed
+ * foreign keys and so keeps a cheap-to-start nested loop per indexed dimension. 12 kB balances these;
+ * the warehouse's 13-table star with LIMIT is still under-estimated about 4x, which is what a
+ * calibration on one's own queries is for. Dense join graphs whose every edge is its own equivalence
+ * class (cliques of distinct columns) cost several times more per pair on tables with data; the
+ * model does not see that yet.
+ *
+ * <p>{@link #EMPTY_TABLES_PG17} is the earlier fit to PostgreSQL 17.5 over 4-16 empty tables
+ * (docs/DESIGN.md, "Why it matters"): weighted least squares of {@code planner_used_kB} on
+ * {@code ccp_pairs} over all 23 rows, each weighted by 1/measured, {@code 50.0 kB + 2.294 kB per pair},
+ * predicted/measured between 0.83 and 1.09.
  *
  * @param fixedBytes what planning any statement costs (the floor of small queries)
  * @param bytesPerJoinPair one join relation with its paths: one csg-cmp pair of a DP search
  * @param bytesPerFastStartJoinPair the same in a search planned for its first rows (a LIMIT, FETCH
  *     FIRST or cursor gives PostgreSQL a tuple fraction below 1, and {@code add_path} then also keeps
  *     every path that is cheaper to start, which on tables with data and indexes multiplies the paths
- *     per join relation). The default is fitted on the demo warehouse (see below); empty tables show no
- *     such growth, since all their paths cost alike
+ *     per join relation); empty tables show no such growth, since all their paths cost alike
  * @param bytesPerRelation per item of a join search problem
  * @param bytesPerGeqoGene GEQO's pool: per chromosome (pool member) and relation. The default, 16, is
  *     a rough figure from the allocations in geqo_pool.c ({@code (relations + 1) * sizeof(Gene)} per
@@ -39,7 +46,11 @@ public record MemoryCoefficients(
             "fixedBytes", "bytesPerJoinPair", "bytesPerFastStartJoinPair", "bytesPerRelation", "bytesPerGeqoGene");
 
     public static final MemoryCoefficients DEFAULTS =
-            new MemoryCoefficients(50.0 * 1024, 2.294 * 1024, 25.0 * 1024, 0, 16);
+            new MemoryCoefficients(20.0 * 1024, 3.2 * 1024, 12.0 * 1024, 20.0 * 1024, 16);
+
+    /** The fit to PostgreSQL 17.5 over empty tables (see above); first-rows pairs cost alike there. */
+    public static final MemoryCoefficients EMPTY_TABLES_PG17 =
+            new MemoryCoefficients(50.0 * 1024, 2.294 * 1024, 2.294 * 1024, 0, 16);
 
     public MemoryCoefficients {
         check("fixedBytes", fixedBytes);

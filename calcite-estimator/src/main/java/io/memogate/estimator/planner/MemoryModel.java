@@ -5,7 +5,7 @@ import java.util.Objects;
 /**
  * The planner memory a statement's join searches need, from their sizes: linear in the join
  * relations they build, since PostgreSQL keeps every join relation and its paths until planning ends
- * (measured at 2.2-2.6 kB per csg-cmp pair across shapes, docs/DESIGN.md). See
+ * (2.6-4.2 kB per csg-cmp pair on tables with data). See
  * {@link MemoryCoefficients} for the fit.
  *
  * <pre>
@@ -28,7 +28,7 @@ public final class MemoryModel {
         this.coefficients = Objects.requireNonNull(coefficients, "coefficients");
     }
 
-    /** With the coefficients fitted to PostgreSQL 17.5. */
+    /** With the default coefficients ({@link MemoryCoefficients#DEFAULTS}). */
     public MemoryModel() {
         this(MemoryCoefficients.DEFAULTS);
     }
