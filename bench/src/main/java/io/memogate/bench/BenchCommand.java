@@ -1,5 +1,6 @@
 package io.memogate.bench;
 
+import io.memogate.bench.accuracy.AccuracyCommand;
 import io.memogate.bench.jmh.JmhCommand;
 import io.memogate.bench.passthrough.PassthroughCommand;
 import io.memogate.bench.storm.StormCommand;
@@ -15,7 +16,7 @@ import picocli.CommandLine.Command;
         mixinStandardHelpOptions = true,
         versionProvider = BenchCommand.Version.class,
         description = "Benchmarks that measure the proxy side by side with its alternatives, in one run.",
-        subcommands = {PassthroughCommand.class, StormCommand.class, JmhCommand.class})
+        subcommands = {PassthroughCommand.class, StormCommand.class, JmhCommand.class, AccuracyCommand.class})
 public final class BenchCommand implements Runnable {
 
     @CommandLine.Spec

@@ -154,7 +154,7 @@ public final class StormCommand implements Callable<Integer> {
     }
 
     /** PostgreSQL's spellings, as the configuration file takes them: 6GiB, 1024MB, 512MiB. */
-    static final class SizeConverter implements CommandLine.ITypeConverter<Long> {
+    public static final class SizeConverter implements CommandLine.ITypeConverter<Long> {
         @Override
         public Long convert(String value) {
             return ByteSize.parse(value).bytes();

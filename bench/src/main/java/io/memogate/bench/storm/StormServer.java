@@ -1,6 +1,7 @@
 package io.memogate.bench.storm;
 
 import io.memogate.bench.storm.governor.MemoryGovernor;
+import io.memogate.bench.storm.governor.Postmaster;
 import io.memogate.bench.storm.governor.ProcFs;
 import io.memogate.bench.storm.load.Endpoint;
 import io.memogate.proxy.embedded.DemoSchema;
@@ -63,7 +64,7 @@ final class StormServer implements AutoCloseable {
         MemoryGovernor governor = null;
         try {
             ProcFs proc = new ProcFs();
-            long postmaster = postmasterPid(postgres.dataDirectory());
+            long postmaster = Postmaster.pid(postgres.dataDirectory());
             // Backends forked from now on inherit the postmaster's value; the auxiliaries already exist.
             proc.preferForOomKill(postmaster);
             proc.children(postmaster).forEach(proc::preferForOomKill);
@@ -77,12 +78,6 @@ final class StormServer implements AutoCloseable {
             }
             throw e;
         }
-    }
-
-    /** Line 1 of postmaster.pid (src/include/utils/pidfile.h): the postmaster itself, not a wrapper. */
-    static long postmasterPid(Path dataDirectory) throws IOException {
-        List<String> lines = Files.readAllLines(dataDirectory.resolve("postmaster.pid"), StandardCharsets.US_ASCII);
-        return Long.parseLong(lines.getFirst().strip());
     }
 
     Endpoint endpoint() {

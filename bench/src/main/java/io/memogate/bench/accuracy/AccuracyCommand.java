@@ -1,0 +1,97 @@
+package io.memogate.bench.accuracy;
+
+import io.memogate.bench.storm.StormCommand;
+import io.memogate.estimator.CompileEstimator;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.time.LocalDateTime;
+import java.time.ZoneOffset;
+import java.util.List;
+import java.util.Locale;
+import java.util.concurrent.Callable;
+import picocli.CommandLine.Command;
+import picocli.CommandLine.Option;
+
+/**
+ * `memogate bench accuracy`: the estimator against PostgreSQL 18's own account of its planner memory,
+ * over TPC-H, TPC-DS and the demo warehouse, under PostgreSQL's default planner settings and under wide
+ * ones. Writes observations.csv and report.md to --output; exits 0 when the run completed, whatever the
+ * figures.
+ */
+@Command(name = "accuracy", mixinStandardHelpOptions = true, sortOptions = false,
+        description = {
+                "The estimator's accuracy: plans TPC-H, TPC-DS and the demo warehouse's reports on an embedded"
+                        + " PostgreSQL 18 with EXPLAIN (SUMMARY, MEMORY) and compares the estimates.",
+                "A memory governor kills any backend whose planning outgrows --host-memory, as the storm's does."})
+public final class AccuracyCommand implements Callable<Integer> {
+
+    @Option(names = "--output", defaultValue = "accuracy-report", paramLabel = "DIR",
+            description = "Where observations.csv and report.md go (default: ${DEFAULT-VALUE}).")
+    Path output;
+
+    @Option(names = "--corpora", split = ",", defaultValue = "synthetic,tpch,tpcds,warehouse",
+            paramLabel = "NAME", description = "synthetic, tpch, tpcds, warehouse (default: ${DEFAULT-VALUE}).")
+    List<String> corpora;
+
+    @Option(names = "--profiles", split = ",", defaultValue = "default,wide", paramLabel = "NAME",
+            description = "default: PostgreSQL's planner settings; wide: both collapse limits and geqo_threshold"
+                    + " at 20 (default: ${DEFAULT-VALUE}).")
+    List<String> profiles;
+
+    @Option(names = "--host-memory", defaultValue = "4GiB", paramLabel = "SIZE",
+            converter = StormCommand.SizeConverter.class,
+            description = "The emulated host: planning that outgrows it is killed (default: 4GiB).")
+    long hostBytes;
+
+    @Option(names = "--max-estimate", paramLabel = "SIZE", converter = StormCommand.SizeConverter.class,
+            description = "Statements estimated above this are not planned (default: the host memory).")
+    Long maxEstimateBytes;
+
+    @Option(names = "--statement-timeout", defaultValue = "120", paramLabel = "SECONDS",
+            description = "statement_timeout for each EXPLAIN (default: ${DEFAULT-VALUE}).")
+    long statementTimeoutSeconds;
+
+    @Option(names = "--target", defaultValue = "1GiB", paramLabel = "SIZE",
+            converter = StormCommand.SizeConverter.class,
+            description = "Compile-memory target the tiers of tier agreement are drawn from (default: 1GiB).")
+    long targetBytes;
+
+    @Override
+    public Integer call() throws Exception {
+        List<Corpus> selected = new ArrayList<>();
+        for (String name : corpora) {
+            selected.add(switch (name) {
+                case "synthetic" -> Corpora.synthetic();
+                case "tpch" -> Corpora.tpch();
+                case "tpcds" -> Corpora.tpcds();
+                case "warehouse" -> Corpora.warehouse();
+                default -> throw new IllegalArgumentException("unknown corpus " + name + " (synthetic, tpch, tpcds, warehouse)");
+            });
+        }
+        List<Profile> chosen = new ArrayList<>();
+        for (String name : profiles) {
+            chosen.add(switch (name) {
+                case "default" -> Profile.DEFAULT;
+                case "wide" -> Profile.WIDE;
+                default -> throw new IllegalArgumentException("unknown profile " + name + " (default, wide)");
+            });
+        }
+        Files.createDirectories(output);
+        AccuracyRun run = new AccuracyRun(hostBytes, maxEstimateBytes == null ? hostBytes : maxEstimateBytes,
+                Duration.ofSeconds(statementTimeoutSeconds), new CompileEstimator());
+        AccuracyRun.Result result = run.run(selected, chosen, o -> System.out.println(ObservationsCsv.row(o)));
+        ObservationsCsv.write(output.resolve("observations.csv"), result.planned());
+        String header = String.format(Locale.ROOT, "`memogate bench accuracy --corpora %s --profiles %s --host-memory %d"
+                        + " --target %d`, %s UTC, %d CPUs. Planner memory as `EXPLAIN (SUMMARY, MEMORY, COSTS OFF)` reports"
+                        + " it (\"Planning: Memory: used\"); profiles: default = PostgreSQL's planner settings, wide ="
+                        + " join_collapse_limit = from_collapse_limit = geqo_threshold = 20.",
+                String.join(",", corpora), String.join(",", profiles), hostBytes, targetBytes,
+                LocalDateTime.now(ZoneOffset.UTC).withNano(0), Runtime.getRuntime().availableProcessors());
+        new AccuracyReport(result, selected, AccuracyReport.tiersFor(targetBytes), header)
+                .write(output.resolve("report.md"));
+        System.out.println("wrote " + output.resolve("report.md") + " and observations.csv");
+        return 0;
+    }
+}

@@ -1,0 +1,189 @@
+package io.memogate.bench.accuracy;
+
+import io.memogate.broker.gateway.GatewaySettings;
+import io.memogate.estimator.planner.MemoryCoefficients;
+import io.memogate.estimator.planner.MemoryModel;
+import io.memogate.proxy.calibrate.AccuracyStatistics;
+import io.memogate.proxy.calibrate.CoefficientFit;
+import io.memogate.proxy.calibrate.Observation;
+import io.memogate.proxy.calibrate.StaticTiers;
+import java.io.IOException;
+import java.io.PrintWriter;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.LinkedHashSet;
+import java.util.List;
+import java.util.Locale;
+import java.util.Set;
+import java.util.function.Predicate;
+
+/**
+ * report.md: issue 3's accuracy figures (Spearman and share within 2x over statements measured above
+ * 1 MiB, tier agreement over all) per corpus and profile with the coefficients the estimator ships, then
+ * what calibrating on each corpus alone gives (as {@code memogate calibrate} would on that schema), then
+ * every miss and every statement PostgreSQL would not plan.
+ */
+final class AccuracyReport {
+
+    private final AccuracyRun.Result result;
+    private final List<Corpus> corpora;
+    private final StaticTiers tiers;
+    private final String header;
+
+    AccuracyReport(AccuracyRun.Result result, List<Corpus> corpora, StaticTiers tiers, String header) {
+        this.result = result;
+        this.corpora = corpora;
+        this.tiers = tiers;
+        this.header = header;
+    }
+
+    /** The idle tiers of Memogate's defaults on a 2-CPU database host under this compile-memory target. */
+    static StaticTiers tiersFor(long targetBytes) {
+        return StaticTiers.of(GatewaySettings.defaults(2), targetBytes);
+    }
+
+    void write(Path file) throws IOException {
+        try (PrintWriter out = new PrintWriter(Files.newBufferedWriter(file, StandardCharsets.UTF_8))) {
+            out.println("# Estimator accuracy");
+            out.println();
+            out.println(header);
+            out.println();
+            out.printf(Locale.ROOT, "Server: %s. Tiers for tier agreement: t0 %s, t1 %s, t2 %s.%n", result.serverVersion(),
+                    mib(tiers.t0()), mib(tiers.t1()), mib(tiers.t2()));
+            out.println();
+            for (Corpus corpus : corpora) {
+                out.printf(Locale.ROOT, "- **%s**: %s; %d statements.%n", corpus.name(), corpus.description(),
+                        corpus.statements().size());
+            }
+            shipped(out);
+            calibrated(out);
+            misses(out);
+            unmeasured(out);
+        }
+    }
+
+    private void shipped(PrintWriter out) {
+        out.println();
+        out.println("## With the shipped coefficients");
+        out.println();
+        out.println("Coefficients: " + describe(MemoryCoefficients.DEFAULTS) + ".");
+        out.println();
+        out.println("| corpus | profile | statements | parsed by Calcite | measured | above 1 MiB | Spearman | within 2x |"
+                + " tier agreement |");
+        out.println("|---|---|---:|---:|---:|---:|---:|---:|---:|");
+        List<String> names = new ArrayList<>(corpora.stream().map(Corpus::name).toList());
+        names.add("all");
+        for (String corpus : names) {
+            for (String profile : profiles()) {
+                List<Planned> rows = select(p -> (corpus.equals("all") || p.corpus().equals(corpus))
+                        && p.profile().equals(profile));
+                if (rows.isEmpty()) {
+                    continue;
+                }
+                List<Planned> measured = rows.stream().filter(Planned::measured).toList();
+                long planned = rows.stream().filter(p -> !p.estimate().bypass()).count();
+                long calcite = rows.stream().filter(p -> !p.estimate().bypass()
+                        && p.estimate().parser() == io.memogate.estimator.CompileEstimate.Parser.CALCITE).count();
+                AccuracyStatistics s = AccuracyStatistics.of(measured.stream().map(Planned::observation).toList(), tiers);
+                out.printf(Locale.ROOT, "| %s | %s | %d | %s | %d | %d | %s | %s | %s |%n", corpus, profile, rows.size(),
+                        percent(planned == 0 ? Double.NaN : (double) calcite / planned), measured.size(), s.aboveFloor(),
+                        decimal(s.spearman()), percent(s.withinTwice()), percent(s.tierAgreement()));
+            }
+        }
+    }
+
+    private void calibrated(PrintWriter out) {
+        out.println();
+        out.println("## Calibrated on each corpus alone");
+        out.println();
+        out.println("What `memogate calibrate --corpus` on that schema would fit (both profiles' measurements), and"
+                + " the figures with it:");
+        out.println();
+        out.println("| corpus | fitted coefficients | above 1 MiB | Spearman | within 2x | tier agreement |");
+        out.println("|---|---|---:|---:|---:|---:|");
+        for (Corpus corpus : corpora) {
+            List<Planned> measured = select(p -> p.corpus().equals(corpus.name()) && p.measured()
+                    && !p.estimate().bypass());
+            if (measured.size() < 2) {
+                continue;
+            }
+            CoefficientFit fit = CoefficientFit.of(measured.stream().map(Planned::measurement).toList(),
+                    MemoryCoefficients.DEFAULTS);
+            MemoryModel model = new MemoryModel(fit.coefficients());
+            List<Observation> refitted = measured.stream()
+                    .map(p -> new Observation(p.measuredBytes(), (long) Math.ceil(p.estimate().terms()
+                            .bytes(fit.coefficients()))))
+                    .toList();
+            AccuracyStatistics s = AccuracyStatistics.of(refitted, tiers);
+            out.printf(Locale.ROOT, "| %s | %s | %d | %s | %s | %s |%n", corpus.name(), describe(model.coefficients()),
+                    s.aboveFloor(), decimal(s.spearman()), percent(s.withinTwice()), percent(s.tierAgreement()));
+        }
+    }
+
+    private void misses(PrintWriter out) {
+        List<Planned> misses = select(p -> p.measured() && p.measuredBytes() > AccuracyStatistics.FLOOR_BYTES
+                && !p.observation().withinTwice());
+        out.println();
+        out.println("## Statements above 1 MiB estimated outside 2x (shipped coefficients)");
+        out.println();
+        if (misses.isEmpty()) {
+            out.println("None.");
+            return;
+        }
+        out.println("| corpus | statement | profile | measured | estimated | estimate / measured | relations | join pairs |"
+                + " of them for first rows |");
+        out.println("|---|---|---|---:|---:|---:|---:|---:|---:|");
+        for (Planned p : misses) {
+            out.printf(Locale.ROOT, "| %s | %s | %s | %s | %s | %.2f | %d | %,d | %,.0f |%n", p.corpus(), p.id(),
+                    p.profile(), mib(p.measuredBytes()), mib(p.estimate().estimatedBytes()), p.ratio(),
+                    p.estimate().relations(), p.estimate().memoPairs(), p.estimate().terms().fastStartJoinPairs());
+        }
+    }
+
+    private void unmeasured(PrintWriter out) {
+        List<Planned> unmeasured = select(p -> !p.measured());
+        out.println();
+        out.println("## Not measured");
+        out.println();
+        if (unmeasured.isEmpty()) {
+            out.println("None: PostgreSQL planned every statement.");
+            return;
+        }
+        out.println("| corpus | statement | profile | why |");
+        out.println("|---|---|---|---|");
+        for (Planned p : unmeasured) {
+            out.printf(Locale.ROOT, "| %s | %s | %s | %s |%n", p.corpus(), p.id(), p.profile(),
+                    p.outcome().replace('|', '/').replace('\n', ' '));
+        }
+    }
+
+    private List<Planned> select(Predicate<Planned> filter) {
+        return result.planned().stream().filter(filter).toList();
+    }
+
+    private Set<String> profiles() {
+        Set<String> profiles = new LinkedHashSet<>();
+        result.planned().forEach(p -> profiles.add(p.profile()));
+        return profiles;
+    }
+
+    static String describe(MemoryCoefficients c) {
+        return String.format(Locale.ROOT, "%.1f kB a statement, %.2f kB a join pair, %.2f kB a first-rows join pair,"
+                        + " %.1f kB a relation, %.0f B a GEQO gene", c.fixedBytes() / 1024, c.bytesPerJoinPair() / 1024,
+                c.bytesPerFastStartJoinPair() / 1024, c.bytesPerRelation() / 1024, c.bytesPerGeqoGene());
+    }
+
+    private static String mib(long bytes) {
+        return String.format(Locale.ROOT, "%.1f MiB", bytes / 1048576.0);
+    }
+
+    private static String percent(double share) {
+        return Double.isNaN(share) ? "n/a" : String.format(Locale.ROOT, "%.0f%%", 100 * share);
+    }
+
+    private static String decimal(double value) {
+        return Double.isNaN(value) ? "n/a" : String.format(Locale.ROOT, "%.3f", value);
+    }
+}

@@ -1,0 +1,50 @@
+package io.memogate.bench.accuracy;
+
+import io.memogate.estimator.CompileEstimate;
+import io.memogate.estimator.planner.MemoryTerms;
+import java.io.IOException;
+import java.io.Writer;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.List;
+import java.util.Locale;
+
+/** observations.csv: one row per statement and profile, with the model's terms, for re-fitting elsewhere. */
+final class ObservationsCsv {
+
+    static final String HEADER = "corpus,id,profile,outcome,measured_bytes,estimated_bytes,ratio,parser,relations,"
+            + "largest_problem,search,memo_pairs,join_pairs,fast_start_join_pairs,relations_in_searches,geqo_genes";
+
+    private ObservationsCsv() {
+    }
+
+    static void write(Path file, List<Planned> observations) throws IOException {
+        try (Writer out = Files.newBufferedWriter(file, StandardCharsets.UTF_8)) {
+            out.write(HEADER);
+            out.write('\n');
+            for (Planned o : observations) {
+                out.write(row(o));
+                out.write('\n');
+            }
+        }
+    }
+
+    static String row(Planned o) {
+        CompileEstimate e = o.estimate();
+        MemoryTerms t = e.terms();
+        return String.join(",", o.corpus(), o.id(), o.profile(), quote(o.outcome()), Long.toString(o.measuredBytes()),
+                Long.toString(e.estimatedBytes()), o.measured() ? String.format(Locale.ROOT, "%.3f", o.ratio()) : "",
+                e.parser().name().toLowerCase(Locale.ROOT), Integer.toString(e.relations()),
+                Integer.toString(e.largestProblem()), e.search().name(), Long.toString(e.memoPairs()),
+                number(t.joinPairs()), number(t.fastStartJoinPairs()), number(t.relations()), number(t.geqoGenes()));
+    }
+
+    private static String number(double value) {
+        return String.format(Locale.ROOT, "%.0f", value);
+    }
+
+    private static String quote(String text) {
+        return '"' + text.replace("\"", "\"\"") + '"';
+    }
+}
