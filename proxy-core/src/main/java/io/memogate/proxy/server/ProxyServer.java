@@ -144,7 +144,7 @@ public final class ProxyServer implements AutoCloseable, ConnectionsView {
      * does not load changes nothing.
      *
      * @throws IllegalArgumentException when the listeners' addresses differ: sockets move only on restart
-     * @throws RuntimeException when a TLS certificate or key cannot be loaded
+     * @throws io.memogate.proxy.config.ConfigException when a TLS certificate or key cannot be loaded
      */
     public void reconfigure(MemogateConfig next) {
         List<String> bound = listeners.stream().map(ListenerConfig::address).toList();
@@ -163,7 +163,9 @@ public final class ProxyServer implements AutoCloseable, ConnectionsView {
         Map<String, BackendTarget> targets = targetsOf(config);
         Optional<BackendTarget> defaultBackend = config.defaultBackend().map(backend -> targets.get(backend.name()));
         List<SessionServices> built = new ArrayList<>();
-        for (ListenerConfig listener : config.listeners()) {
+        for (int i = 0; i < config.listeners().size(); i++) {
+            ListenerConfig listener = config.listeners().get(i);
+            String tlsPath = "listeners[" + i + "].tls";
             built.add(new SessionServices(
                     database -> config.backendFor(database).map(backend -> targets.get(backend.name())),
                     connector,
@@ -171,7 +173,7 @@ public final class ProxyServer implements AutoCloseable, ConnectionsView {
                     admission,
                     support,
                     cancels,
-                    listener.tls().map(TlsContexts::forListener),
+                    listener.tls().map(tls -> TlsContexts.forListener(tls, tlsPath)),
                     config.limits().maxMessageBytes(),
                     config.limits().maxClientConnections(),
                     config.limits().connectTimeout(),
@@ -184,9 +186,10 @@ public final class ProxyServer implements AutoCloseable, ConnectionsView {
 
     private static Map<String, BackendTarget> targetsOf(MemogateConfig config) {
         Map<String, BackendTarget> targets = new HashMap<>();
-        for (BackendConfig backend : config.backends()) {
+        for (int i = 0; i < config.backends().size(); i++) {
+            BackendConfig backend = config.backends().get(i);
             targets.put(backend.name(), new BackendTarget(backend.name(), backend.host(), backend.port(),
-                    backend.tls().mode(), TlsContexts.forBackend(backend.tls()),
+                    backend.tls().mode(), TlsContexts.forBackend(backend.tls(), "backends[" + i + "].tls"),
                     backend.tls().serverName().orElse(backend.host())));
         }
         return Map.copyOf(targets);

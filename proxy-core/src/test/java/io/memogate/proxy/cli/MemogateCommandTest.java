@@ -2,6 +2,8 @@ package io.memogate.proxy.cli;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import io.memogate.proxy.embedded.SelfSignedCertificate;
+import java.io.IOException;
 import java.io.PrintWriter;
 import java.io.StringWriter;
 import java.nio.file.Files;
@@ -50,6 +52,57 @@ class MemogateCommandTest {
 
         assertThat(exit).isEqualTo(MemogateCommand.EXIT_BAD_CONFIGURATION);
         assertThat(err.toString()).contains("file not found").contains("absent.yaml");
+    }
+
+    @Test
+    void aConfigurationFileThatIsADirectoryIsOneLine(@TempDir Path dir) {
+        int exit = execute("run", "--config", dir.toString());
+
+        assertThat(exit).isEqualTo(MemogateCommand.EXIT_BAD_CONFIGURATION);
+        assertThat(err.toString()).isEqualTo("memogate: cannot read the configuration file " + dir.toAbsolutePath()
+                + ": it is a directory, not a YAML file\n");
+    }
+
+    @Test
+    void aYamlSyntaxErrorNamesItsLine(@TempDir Path dir) throws Exception {
+        Path config = dir.resolve("memogate.yaml");
+        Files.writeString(config, "backends:\n\t- name: main\n"); // YAML forbids tabs in indentation
+
+        assertThat(execute("run", "--config", config.toString())).isEqualTo(MemogateCommand.EXIT_BAD_CONFIGURATION);
+        assertThat(err.toString()).startsWith("memogate: invalid configuration " + config + " (1 problem):\n  YAML syntax "
+                + "error (line 2, column 1): ").doesNotContain("\tat ");
+    }
+
+    @Test
+    void aCertificateThatIsNotPemNamesItsField(@TempDir Path dir) throws Exception {
+        SelfSignedCertificate real = SelfSignedCertificate.generate(dir);
+        Path notPem = Files.writeString(dir.resolve("server.crt"), "not a certificate\n");
+        Path config = config(dir, "127.0.0.1", 0, 0, "tls: {certificate: " + notPem + ", privateKey: " + real.keyFile() + "}");
+
+        assertThat(execute("run", "--config", config.toString())).isEqualTo(MemogateCommand.EXIT_BAD_CONFIGURATION);
+        assertThat(err.toString()).startsWith("memogate: invalid configuration (1 problem):\n  listeners[0].tls.certificate: "
+                + notPem + " is not a PEM certificate file (-----BEGIN CERTIFICATE-----): ").doesNotContain("\tat ");
+    }
+
+    @Test
+    void aKeyThatIsNotPemNamesItsField(@TempDir Path dir) throws Exception {
+        SelfSignedCertificate real = SelfSignedCertificate.generate(dir);
+        Path config = config(dir, "127.0.0.1", 0, 0,
+                "tls: {certificate: " + real.certificateFile() + ", privateKey: " + real.certificateFile() + "}");
+
+        assertThat(execute("run", "--config", config.toString())).isEqualTo(MemogateCommand.EXIT_BAD_CONFIGURATION);
+        assertThat(err.toString()).startsWith("memogate: invalid configuration (1 problem):\n  listeners[0].tls.privateKey: "
+                + real.certificateFile() + " is not an unencrypted PEM private key").doesNotContain("\tat ");
+    }
+
+    /** A configuration with one listener (with {@code tls}, a flow mapping, when not empty) and admin HTTP. */
+    private static Path config(Path dir, String host, int port, int adminPort, String tls) throws IOException {
+        return Files.writeString(dir.resolve("memogate.yaml"), """
+                listeners: [{host: %s, port: %d%s}]
+                backends: [{name: main, host: 127.0.0.1, port: 5432, tls: {mode: disable}}]
+                admin: {http: {port: %d}}
+                admission: {enabled: false}
+                """.formatted(host, port, tls.isEmpty() ? "" : ", " + tls, adminPort));
     }
 
     @Test
