@@ -6,6 +6,8 @@ import io.memogate.proxy.embedded.SelfSignedCertificate;
 import java.io.IOException;
 import java.io.PrintWriter;
 import java.io.StringWriter;
+import java.net.InetAddress;
+import java.net.ServerSocket;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import org.junit.jupiter.api.Test;
@@ -74,6 +76,45 @@ class MemogateCommandTest {
     }
 
     @Test
+    void aTakenProxyPortIsOneLineAndFreesWhatHadStarted(@TempDir Path dir) throws Exception {
+        int admin = freePort();
+        try (ServerSocket taken = new ServerSocket(0, 1, InetAddress.getByName("127.0.0.1"))) {
+            Path config = config(dir, "127.0.0.1", taken.getLocalPort(), admin, "");
+
+            int exit = execute("run", "--config", config.toString());
+
+            assertThat(exit).isEqualTo(MemogateCommand.EXIT_CANNOT_LISTEN);
+            assertThat(err.toString()).isEqualTo("memogate: cannot listen on 127.0.0.1:" + taken.getLocalPort()
+                    + ": address already in use (is another proxy or PgBouncer running? stop it or change "
+                    + "listeners[0].port in " + config + ")\n");
+        }
+        // The admin endpoint had started before the proxy's bind failed: its port is free again.
+        new ServerSocket(admin, 1, InetAddress.getByName("127.0.0.1")).close();
+    }
+
+    @Test
+    void aTakenAdminPortIsOneLine(@TempDir Path dir) throws Exception {
+        try (ServerSocket taken = new ServerSocket(0, 1, InetAddress.getByName("127.0.0.1"))) {
+            Path config = config(dir, "127.0.0.1", 0, taken.getLocalPort(), "");
+
+            assertThat(execute("run", "--config", config.toString())).isEqualTo(MemogateCommand.EXIT_CANNOT_LISTEN);
+            assertThat(err.toString()).isEqualTo("memogate: cannot listen for admin HTTP on 127.0.0.1:"
+                    + taken.getLocalPort() + ": address already in use (is another Memogate running? stop it or "
+                    + "change admin.http.port in " + config + ")\n");
+        }
+    }
+
+    @Test
+    void aListenAddressOfAnotherMachineIsOneLine(@TempDir Path dir) throws Exception {
+        Path config = config(dir, "203.0.113.7", 6432, 0, ""); // TEST-NET-3: no machine's address
+
+        assertThat(execute("run", "--config", config.toString())).isEqualTo(MemogateCommand.EXIT_CANNOT_LISTEN);
+        assertThat(err.toString()).isEqualTo("memogate: cannot listen on 203.0.113.7:6432: not an address of this "
+                + "machine (use an address of this machine, 127.0.0.1, or 0.0.0.0 for all: change listeners[0].host in "
+                + config + ")\n");
+    }
+
+    @Test
     void aCertificateThatIsNotPemNamesItsField(@TempDir Path dir) throws Exception {
         SelfSignedCertificate real = SelfSignedCertificate.generate(dir);
         Path notPem = Files.writeString(dir.resolve("server.crt"), "not a certificate\n");
@@ -103,6 +144,12 @@ class MemogateCommandTest {
                 admin: {http: {port: %d}}
                 admission: {enabled: false}
                 """.formatted(host, port, tls.isEmpty() ? "" : ", " + tls, adminPort));
+    }
+
+    private static int freePort() throws IOException {
+        try (ServerSocket socket = new ServerSocket(0, 1, InetAddress.getByName("127.0.0.1"))) {
+            return socket.getLocalPort();
+        }
     }
 
     @Test
