@@ -33,7 +33,7 @@ import picocli.CommandLine.Spec;
  */
 @Command(name = "demo", mixinStandardHelpOptions = true,
         description = "Start an embedded PostgreSQL 18 with a demo warehouse and the proxy in front of it.")
-final class DemoCommand implements Callable<Integer> {
+final class DemoCommand implements Callable<Integer>, StartupFailures.Settings {
 
     @Spec
     CommandSpec spec;
@@ -86,7 +86,11 @@ final class DemoCommand implements Callable<Integer> {
             new DemoSchema(postgres).load();
             running = RunningProxy.start(configFor(postgres));
         } catch (Exception | Error e) {
-            postgres.close();
+            try {
+                postgres.close(); // stops the server and removes its directory
+            } catch (RuntimeException cleanup) {
+                e.addSuppressed(cleanup);
+            }
             throw e;
         }
         ProxyServer proxy = running.server();
@@ -113,6 +117,17 @@ final class DemoCommand implements Callable<Integer> {
             }
         });
         return 0;
+    }
+
+    /** The fields of the configuration {@link #configFor} builds that an option sets. */
+    @Override
+    public String howToChange(String field) {
+        return switch (field) {
+            case "listeners[0].port" -> "choose another --port";
+            case "admin.http.port" -> "choose another --metrics-port, or 0 for a free one";
+            case StartupFailures.EMBEDDED_PORT -> "choose another --postgres-port, or leave it out for a free one";
+            default -> "change " + field;
+        };
     }
 
     private MemogateConfig configFor(EmbeddedPostgres postgres) {

@@ -1,6 +1,5 @@
 package io.memogate.proxy.cli;
 
-import io.memogate.proxy.config.ConfigException;
 import picocli.CommandLine;
 import picocli.CommandLine.Command;
 
@@ -21,8 +20,12 @@ public final class MemogateCommand implements Runnable {
         throw new CommandLine.ParameterException(spec.commandLine(), "a sub-command is required");
     }
 
-    /** Exit code for a configuration that cannot be used (picocli uses 2 for bad arguments too). */
+    /** Exit code for a bad configuration or command line (picocli uses 2 for bad arguments too). */
     static final int EXIT_BAD_CONFIGURATION = 2;
+    /** Exit code when an address of the proxy or of its admin HTTP endpoint cannot be listened on. */
+    static final int EXIT_CANNOT_LISTEN = 3;
+    /** Exit code when `demo` cannot start its embedded PostgreSQL. */
+    static final int EXIT_EMBEDDED_POSTGRES = 4;
 
     public static void main(String[] args) {
         // Netty's leak detector samples buffer allocations and records stack traces: measurable CPU on
@@ -34,19 +37,13 @@ public final class MemogateCommand implements Runnable {
     }
 
     /**
-     * The command line with Memogate's error handling: a configuration error prints its message, which
-     * names every problem's field, and no stack trace; anything else is a bug and keeps its trace.
+     * The command line with Memogate's error handling ({@link StartupFailures}): a mistake the operator
+     * can fix prints one line and no stack trace; anything else is a bug and keeps its trace.
      */
     static CommandLine commandLine() {
         CommandLine commandLine = new CommandLine(new MemogateCommand());
         commandLine.setCaseInsensitiveEnumValuesAllowed(true); // --planner wide
-        commandLine.setExecutionExceptionHandler((error, command, parseResult) -> {
-            if (error instanceof ConfigException) {
-                command.getErr().println("memogate: " + error.getMessage());
-                return EXIT_BAD_CONFIGURATION;
-            }
-            throw error;
-        });
+        commandLine.setExecutionExceptionHandler(new StartupFailures());
         return commandLine;
     }
 }

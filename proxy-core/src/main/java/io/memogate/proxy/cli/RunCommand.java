@@ -15,7 +15,7 @@ import picocli.CommandLine.Option;
  * file, as do a change of it and the admin console's RELOAD.
  */
 @Command(name = "run", mixinStandardHelpOptions = true, description = "Run the proxy with a configuration file.")
-final class RunCommand implements Callable<Integer> {
+final class RunCommand implements Callable<Integer>, StartupFailures.Settings {
 
     @Option(names = {"-c", "--config"}, required = true, paramLabel = "FILE", description = "YAML configuration file.")
     Path config;
@@ -27,6 +27,11 @@ final class RunCommand implements Callable<Integer> {
         HangupSignal.reloads(proxy.reloader());
         awaitTermination(proxy::close);
         return 0;
+    }
+
+    @Override
+    public String howToChange(String field) {
+        return "change " + field + " in " + config;
     }
 
     /**

@@ -1,5 +1,6 @@
 package io.memogate.proxy.config;
 
+import java.nio.file.Path;
 import java.util.List;
 
 /**
@@ -19,8 +20,23 @@ public final class ConfigException extends RuntimeException {
      * @param problems one line each, at least one
      */
     public ConfigException(String source, List<String> problems) {
-        super(message(source, problems));
+        this(problems, message(source, problems));
+    }
+
+    private ConfigException(List<String> problems, String message) {
+        super(message);
         this.problems = List.copyOf(problems);
+    }
+
+    /**
+     * The file itself cannot be read (missing, a directory, no permission): one line, as there is
+     * nothing in it to list, e.g. {@code cannot read the configuration file /etc/memogate.yaml: file not found}.
+     * The one problem is {@code why} followed by the file, for a reload's report.
+     */
+    static ConfigException unreadable(Path file, String why) {
+        Path absolute = file.toAbsolutePath();
+        return new ConfigException(List.of(why + ": " + absolute),
+                "cannot read the configuration file " + absolute + ": " + why);
     }
 
     /** Each problem as one line that names its field, in the order they were found. */

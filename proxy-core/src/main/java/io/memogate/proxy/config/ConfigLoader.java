@@ -2,6 +2,7 @@ package io.memogate.proxy.config;
 
 import java.io.IOException;
 import java.nio.charset.CharacterCodingException;
+import java.nio.file.AccessDeniedException;
 import java.nio.file.Files;
 import java.nio.file.NoSuchFileException;
 import java.nio.file.Path;
@@ -39,14 +40,20 @@ public final class ConfigLoader {
      * @throws ConfigException if the file cannot be read, naming the file and why
      */
     public String read(Path file) {
+        if (Files.isDirectory(file)) {
+            throw ConfigException.unreadable(file, "it is a directory, not a YAML file");
+        }
         try {
             return Files.readString(file);
         } catch (NoSuchFileException e) {
-            throw new ConfigException(file.toString(), List.of("file not found: " + file.toAbsolutePath()));
+            throw ConfigException.unreadable(file, "file not found");
+        } catch (AccessDeniedException e) {
+            throw ConfigException.unreadable(file, "permission denied (make it readable to user "
+                    + System.getProperty("user.name") + ", who runs the proxy)");
         } catch (CharacterCodingException e) {
             throw new ConfigException(file.toString(), List.of("the file is not UTF-8 text"));
         } catch (IOException e) {
-            throw new ConfigException(file.toString(), List.of("cannot read the file: " + e));
+            throw ConfigException.unreadable(file, e.getMessage() != null ? e.getMessage() : e.toString());
         }
     }
 

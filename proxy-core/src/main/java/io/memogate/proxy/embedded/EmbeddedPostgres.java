@@ -5,6 +5,7 @@ import java.net.InetAddress;
 import java.net.ServerSocket;
 import java.net.URLEncoder;
 import java.nio.charset.StandardCharsets;
+import java.nio.file.FileSystemException;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.security.SecureRandom;
@@ -112,7 +113,7 @@ public final class EmbeddedPostgres implements AutoCloseable {
                 }
                 if (options.port() != 0 || attempt == PORT_ATTEMPTS) {
                     throw new EmbeddedPostgresException("port " + port + " on " + HOST + " is in use; end of "
-                            + log + ":\n" + LogTail.read(log));
+                            + log + ":\n" + LogTail.read(log), port);
                 }
             }
         } catch (IOException | InterruptedException | RuntimeException e) {
@@ -120,7 +121,7 @@ public final class EmbeddedPostgres implements AutoCloseable {
                 Thread.currentThread().interrupt();
             }
             EmbeddedPostgresException failure = e instanceof EmbeddedPostgresException known ? known
-                    : new EmbeddedPostgresException("cannot start the embedded PostgreSQL: " + e, e);
+                    : new EmbeddedPostgresException("cannot start the embedded PostgreSQL: " + describe(e), e);
             discard(server, instance, failure);
             throw failure;
         }
@@ -248,6 +249,17 @@ public final class EmbeddedPostgres implements AutoCloseable {
             }
             failure.addSuppressed(cleanup);
         }
+    }
+
+    /**
+     * The exception's message, which our own IOExceptions write for the operator; a file-system
+     * exception's message is only the path, so its kind (AccessDeniedException, ...) stays in front.
+     */
+    private static String describe(Exception e) {
+        if (e.getMessage() == null || e instanceof FileSystemException || !(e instanceof IOException)) {
+            return e.getClass().getSimpleName() + (e.getMessage() == null ? "" : ": " + e.getMessage());
+        }
+        return e.getMessage();
     }
 
     private static int freePort() throws IOException {

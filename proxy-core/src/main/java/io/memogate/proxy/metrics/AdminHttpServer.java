@@ -1,5 +1,7 @@
 package io.memogate.proxy.metrics;
 
+import io.memogate.proxy.server.ListenException;
+import io.memogate.proxy.server.ServerSockets;
 import io.memogate.proxy.server.Transport;
 import io.micrometer.prometheusmetrics.PrometheusMeterRegistry;
 import io.netty.bootstrap.ServerBootstrap;
@@ -8,7 +10,6 @@ import io.netty.channel.ChannelInitializer;
 import io.netty.channel.EventLoopGroup;
 import io.netty.handler.codec.http.HttpObjectAggregator;
 import io.netty.handler.codec.http.HttpServerCodec;
-import java.net.BindException;
 import java.net.InetSocketAddress;
 import java.net.URI;
 import java.util.concurrent.TimeUnit;
@@ -38,39 +39,30 @@ public final class AdminHttpServer implements AutoCloseable {
     /**
      * Binds {@code host:port} (port 0: a free one) and serves until closed.
      *
-     * @throws BindException naming the address and the cause when it cannot be bound
+     * @throws ListenException naming admin.http, the address and why when it cannot be bound
      */
     public static AdminHttpServer start(String host, int port, PrometheusMeterRegistry prometheus, HealthCheck health)
-            throws BindException, InterruptedException {
+            throws InterruptedException {
         Transport transport = Transport.best();
         EventLoopGroup group = transport.newEventLoopGroup(1);
         AdminRequestHandler handler = new AdminRequestHandler(prometheus, health);
+        ServerBootstrap bootstrap = new ServerBootstrap()
+                .group(group)
+                .channel(transport.serverChannelClass())
+                .childHandler(new ChannelInitializer<>() {
+                    @Override
+                    protected void initChannel(Channel client) {
+                        client.pipeline().addLast("http", new HttpServerCodec());
+                        client.pipeline().addLast("aggregator", new HttpObjectAggregator(MAX_REQUEST_BYTES));
+                        client.pipeline().addLast("admin", handler);
+                    }
+                });
         Channel channel;
         try {
-            channel = new ServerBootstrap()
-                    .group(group)
-                    .channel(transport.serverChannelClass())
-                    .childHandler(new ChannelInitializer<>() {
-                        @Override
-                        protected void initChannel(Channel client) {
-                            client.pipeline().addLast("http", new HttpServerCodec());
-                            client.pipeline().addLast("aggregator", new HttpObjectAggregator(MAX_REQUEST_BYTES));
-                            client.pipeline().addLast("admin", handler);
-                        }
-                    })
-                    .bind(host, port)
-                    .sync()
-                    .channel();
-        } catch (Exception e) { // sync() rethrows the bind's cause, checked or not
-            group.shutdownGracefully(0, 0, TimeUnit.SECONDS);
-            if (e instanceof InterruptedException interrupted) {
-                throw interrupted;
-            }
-            String address = (host.indexOf(':') >= 0 ? "[" + host + "]" : host) + ":" + port;
-            BindException bind = new BindException("cannot listen for admin HTTP (admin.http) on " + address + ": "
-                    + (e.getMessage() != null ? e.getMessage() : e.getClass().getSimpleName()));
-            bind.initCause(e);
-            throw bind;
+            channel = ServerSockets.bind(bootstrap, ListenException.Endpoint.ADMIN_HTTP, "admin.http", host, port);
+        } catch (InterruptedException | RuntimeException e) {
+            group.shutdownGracefully(0, 0, TimeUnit.SECONDS).syncUninterruptibly();
+            throw e;
         }
         AdminHttpServer server = new AdminHttpServer(group, channel);
         log.info("admin HTTP: metrics on {}, health on {}", server.url("/metrics"), server.url("/health"));
@@ -88,8 +80,7 @@ public final class AdminHttpServer implements AutoCloseable {
 
     /** {@code http://host:port/path} for this server, e.g. for {@code /metrics}. */
     public URI url(String path) {
-        String host = address().getAddress().getHostAddress();
-        return URI.create("http://" + (host.indexOf(':') >= 0 ? "[" + host + "]" : host) + ":" + port() + path);
+        return URI.create("http://" + ServerSockets.address(address().getAddress().getHostAddress(), port()) + path);
     }
 
     @Override

@@ -1,9 +1,9 @@
 package io.memogate.proxy.metrics;
 
 import io.memogate.proxy.config.AdminHttpConfig;
+import io.memogate.proxy.server.ListenException;
 import io.micrometer.core.instrument.MeterRegistry;
 import io.micrometer.core.instrument.binder.MeterBinder;
-import java.net.BindException;
 import java.net.URI;
 import java.util.ArrayList;
 import java.util.List;
@@ -42,9 +42,9 @@ public final class MetricsEndpoint implements AutoCloseable {
     /**
      * Creates the registries and, if enabled, binds the HTTP endpoint.
      *
-     * @throws BindException naming the address when admin.http cannot be bound
+     * @throws ListenException naming the address when admin.http cannot be bound
      */
-    public static MetricsEndpoint start(AdminHttpConfig config) throws BindException, InterruptedException {
+    public static MetricsEndpoint start(AdminHttpConfig config) throws InterruptedException {
         MetricsRegistries registries = new MetricsRegistries();
         ServingState serving = new ServingState();
         HealthChecks health = new HealthChecks();
@@ -53,7 +53,7 @@ public final class MetricsEndpoint implements AutoCloseable {
         if (config.enabled()) {
             try {
                 http = Optional.of(AdminHttpServer.start(config.host(), config.port(), registries.prometheus(), health));
-            } catch (BindException | InterruptedException | RuntimeException e) {
+            } catch (InterruptedException | RuntimeException e) {
                 registries.close();
                 throw e;
             }

@@ -170,8 +170,11 @@ public final class ConfigReloader implements AutoCloseable {
         try {
             server.reconfigure(plan.next());
         } catch (RuntimeException e) {
+            // A ConfigException names the field of a TLS file that does not load.
+            List<String> problems = e instanceof ConfigException config ? config.problems()
+                    : List.of(String.valueOf(e.getMessage()));
             return record(trigger, new ReloadOutcome.Refused("the configuration file " + path + " could not be "
-                    + "applied; the running configuration stays", List.of(String.valueOf(e.getMessage()))));
+                    + "applied; the running configuration stays", problems));
         }
         gateways.ifPresent(g -> g.reconfigure(plan.next().admission().gatewaySettings()));
         current.set(plan.next());

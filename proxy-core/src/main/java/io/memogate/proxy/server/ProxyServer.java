@@ -92,7 +92,11 @@ public final class ProxyServer implements AutoCloseable, ConnectionsView {
     /**
      * Starts listening, with the admin console {@code console} makes. It is given the server before the
      * server listens, because the console observes the server's sessions and the server routes the
-     * console's logins: neither can be built complete without the other.
+     * console's logins: neither can be built complete without the other. On failure nothing is left
+     * bound and the event loops are stopped.
+     *
+     * @throws ListenException when a listener's address cannot be bound
+     * @throws io.memogate.proxy.config.ConfigException when a TLS certificate or key cannot be loaded
      */
     public static ProxyServer start(MemogateConfig config, AdmissionHook admission, AdmissionSupport support,
                                     Function<ProxyServer, ConsoleService> console) throws InterruptedException {
@@ -104,8 +108,8 @@ public final class ProxyServer implements AutoCloseable, ConnectionsView {
             server.services = server.servicesFor(config);
             server.bind();
         } catch (RuntimeException | InterruptedException e) {
-            server.serverChannels.forEach(Channel::close);
-            server.group.shutdownGracefully(0, 0, TimeUnit.SECONDS);
+            server.serverChannels.forEach(channel -> channel.close().syncUninterruptibly());
+            server.group.shutdownGracefully(0, 0, TimeUnit.SECONDS).syncUninterruptibly();
             throw e;
         }
         return server;
@@ -115,7 +119,7 @@ public final class ProxyServer implements AutoCloseable, ConnectionsView {
         for (int i = 0; i < listeners.size(); i++) {
             ListenerConfig listener = listeners.get(i);
             int index = i;
-            Channel channel = new ServerBootstrap()
+            ServerBootstrap bootstrap = new ServerBootstrap()
                     .group(group)
                     .channel(transport.serverChannelClass())
                     .childOption(ChannelOption.AUTO_READ, false)
@@ -128,10 +132,9 @@ public final class ProxyServer implements AutoCloseable, ConnectionsView {
                             client.pipeline().addLast("framer", PgFrameDecoders.startup());
                             client.pipeline().addLast("session", new ClientHandler(new PgSession(client, current)));
                         }
-                    })
-                    .bind(listener.host(), listener.port())
-                    .sync()
-                    .channel();
+                    });
+            Channel channel = ServerSockets.bind(bootstrap, ListenException.Endpoint.CLIENTS, "listeners[" + i + "]",
+                    listener.host(), listener.port());
             serverChannels.add(channel);
             log.info("listening on {} ({}{})", channel.localAddress(), transport.name(),
                     listener.tls().isPresent() ? ", TLS available" : "");
@@ -144,7 +147,7 @@ public final class ProxyServer implements AutoCloseable, ConnectionsView {
      * does not load changes nothing.
      *
      * @throws IllegalArgumentException when the listeners' addresses differ: sockets move only on restart
-     * @throws RuntimeException when a TLS certificate or key cannot be loaded
+     * @throws io.memogate.proxy.config.ConfigException when a TLS certificate or key cannot be loaded
      */
     public void reconfigure(MemogateConfig next) {
         List<String> bound = listeners.stream().map(ListenerConfig::address).toList();
@@ -163,7 +166,9 @@ public final class ProxyServer implements AutoCloseable, ConnectionsView {
         Map<String, BackendTarget> targets = targetsOf(config);
         Optional<BackendTarget> defaultBackend = config.defaultBackend().map(backend -> targets.get(backend.name()));
         List<SessionServices> built = new ArrayList<>();
-        for (ListenerConfig listener : config.listeners()) {
+        for (int i = 0; i < config.listeners().size(); i++) {
+            ListenerConfig listener = config.listeners().get(i);
+            String tlsPath = "listeners[" + i + "].tls";
             built.add(new SessionServices(
                     database -> config.backendFor(database).map(backend -> targets.get(backend.name())),
                     connector,
@@ -171,7 +176,7 @@ public final class ProxyServer implements AutoCloseable, ConnectionsView {
                     admission,
                     support,
                     cancels,
-                    listener.tls().map(TlsContexts::forListener),
+                    listener.tls().map(tls -> TlsContexts.forListener(tls, tlsPath)),
                     config.limits().maxMessageBytes(),
                     config.limits().maxClientConnections(),
                     config.limits().connectTimeout(),
@@ -184,9 +189,10 @@ public final class ProxyServer implements AutoCloseable, ConnectionsView {
 
     private static Map<String, BackendTarget> targetsOf(MemogateConfig config) {
         Map<String, BackendTarget> targets = new HashMap<>();
-        for (BackendConfig backend : config.backends()) {
+        for (int i = 0; i < config.backends().size(); i++) {
+            BackendConfig backend = config.backends().get(i);
             targets.put(backend.name(), new BackendTarget(backend.name(), backend.host(), backend.port(),
-                    backend.tls().mode(), TlsContexts.forBackend(backend.tls()),
+                    backend.tls().mode(), TlsContexts.forBackend(backend.tls(), "backends[" + i + "].tls"),
                     backend.tls().serverName().orElse(backend.host())));
         }
         return Map.copyOf(targets);

@@ -1,28 +1,43 @@
 package io.memogate.proxy.tls;
 
 import io.memogate.proxy.config.BackendTlsConfig;
+import io.memogate.proxy.config.ConfigException;
 import io.memogate.proxy.config.ServerTlsConfig;
 import io.memogate.proxy.config.TlsMode;
 import io.netty.handler.ssl.SslContext;
 import io.netty.handler.ssl.SslContextBuilder;
 import io.netty.handler.ssl.util.InsecureTrustManagerFactory;
-import java.io.IOException;
-import java.io.UncheckedIOException;
+import java.io.File;
+import java.nio.file.Path;
+import java.util.List;
 import java.util.Optional;
 import javax.net.ssl.SSLException;
 
-/** Builds Netty {@link SslContext}s from the TLS sections of the configuration. */
+/**
+ * Builds Netty {@link SslContext}s from the TLS sections of the configuration. The configuration checks
+ * that the files exist and are readable; their contents are checked here, and a file that is not what
+ * its field says is a {@link ConfigException} naming that field, like any other configuration mistake.
+ */
 public final class TlsContexts {
 
     private TlsContexts() {}
 
-    /** TLS termination for clients that send SSLRequest to a listener. */
-    public static SslContext forListener(ServerTlsConfig tls) {
+    /**
+     * TLS termination for clients that send SSLRequest to a listener.
+     *
+     * @param path the listener's TLS section as the file spells it, {@code listeners[0].tls}
+     * @throws ConfigException naming {@code path.certificate} or {@code path.privateKey} when it cannot be loaded
+     */
+    public static SslContext forListener(ServerTlsConfig tls, String path) {
+        checkCertificates(tls.certificate(), path + ".certificate");
         try {
             return SslContextBuilder.forServer(tls.certificate().toFile(), tls.privateKey().toFile()).build();
-        } catch (SSLException | IllegalArgumentException e) {
-            throw new IllegalStateException("cannot load the listener's TLS certificate " + tls.certificate()
-                    + " and key " + tls.privateKey() + ": " + e.getMessage(), e);
+        } catch (IllegalArgumentException e) { // the certificates parsed above: it is the key
+            throw problem(path + ".privateKey", tls.privateKey() + " is not an unencrypted PEM private key "
+                    + "(-----BEGIN PRIVATE KEY----- or -----BEGIN RSA PRIVATE KEY-----)", e);
+        } catch (SSLException e) {
+            throw problem(path, "the certificate " + tls.certificate() + " and the key " + tls.privateKey()
+                    + " cannot be used together", e);
         }
     }
 
@@ -30,25 +45,52 @@ public final class TlsContexts {
      * TLS to a backend. prefer and require encrypt without checking the certificate, as libpq's modes
      * of the same names do; verify-full checks the chain against the configured trust bundle and the
      * host name. Empty for disable.
+     *
+     * @param path the backend's TLS section as the file spells it, {@code backends[0].tls}
+     * @throws ConfigException naming {@code path.trustedCertificates} when the bundle cannot be loaded
      */
-    public static Optional<SslContext> forBackend(BackendTlsConfig tls) {
+    public static Optional<SslContext> forBackend(BackendTlsConfig tls, String path) {
         if (tls.mode() == TlsMode.DISABLE) {
             return Optional.empty();
         }
+        SslContextBuilder builder = SslContextBuilder.forClient();
+        if (tls.mode() == TlsMode.VERIFY_FULL) {
+            Path trusted = tls.trustedCertificates()
+                    .orElseThrow(() -> new IllegalStateException("verify-full needs trustedCertificates"));
+            builder.trustManager(checkCertificates(trusted, path + ".trustedCertificates"));
+            builder.endpointIdentificationAlgorithm("HTTPS");
+        } else {
+            builder.trustManager(InsecureTrustManagerFactory.INSTANCE);
+            builder.endpointIdentificationAlgorithm(null);
+        }
         try {
-            SslContextBuilder builder = SslContextBuilder.forClient();
-            if (tls.mode() == TlsMode.VERIFY_FULL) {
-                builder.trustManager(tls.trustedCertificates()
-                        .orElseThrow(() -> new IllegalStateException("verify-full needs trustedCertificates"))
-                        .toFile());
-                builder.endpointIdentificationAlgorithm("HTTPS");
-            } else {
-                builder.trustManager(InsecureTrustManagerFactory.INSTANCE);
-                builder.endpointIdentificationAlgorithm(null);
-            }
             return Optional.of(builder.build());
         } catch (SSLException e) {
-            throw new UncheckedIOException(new IOException("cannot build the backend TLS context: " + e.getMessage(), e));
+            throw problem(path, "cannot build the TLS context", e);
         }
+    }
+
+    /**
+     * {@code file}, once Netty's PEM reader found certificates in it: the same reader the context uses,
+     * so that what is accepted here is what the context accepts.
+     */
+    private static File checkCertificates(Path file, String field) {
+        try {
+            SslContextBuilder.forClient().trustManager(file.toFile());
+            return file.toFile();
+        } catch (IllegalArgumentException e) {
+            throw problem(field, file + " is not a PEM certificate file (-----BEGIN CERTIFICATE-----)", e);
+        }
+    }
+
+    private static ConfigException problem(String field, String what, Exception cause) {
+        Throwable root = cause;
+        while (root.getCause() != null) {
+            root = root.getCause();
+        }
+        String why = root.getMessage() == null ? root.getClass().getSimpleName() : root.getMessage();
+        ConfigException problem = new ConfigException(null, List.of(field + ": " + what + ": " + why));
+        problem.initCause(cause);
+        return problem;
     }
 }

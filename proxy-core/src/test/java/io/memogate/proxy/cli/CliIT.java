@@ -8,6 +8,7 @@ import io.memogate.proxy.embedded.TestUsers;
 import io.memogate.proxy.metrics.PrometheusText;
 import java.io.IOException;
 import java.lang.module.ModuleFinder;
+import java.net.InetAddress;
 import java.net.ServerSocket;
 import java.net.URI;
 import java.net.http.HttpClient;
@@ -16,6 +17,7 @@ import java.net.http.HttpResponse;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.nio.file.attribute.PosixFilePermissions;
 import java.sql.Connection;
 import java.sql.DriverManager;
 import java.sql.ResultSet;
@@ -26,6 +28,7 @@ import java.util.concurrent.TimeUnit;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
 import java.util.stream.Collectors;
+import java.util.stream.Stream;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.ExtendWith;
 import org.junit.jupiter.api.io.TempDir;
@@ -201,6 +204,119 @@ class CliIT {
         assertThat(dataDirectory).as("temporary files removed").doesNotExist();
     }
 
+    @Test
+    void runOnATakenPortSaysSoInOneLineAndExits3(@TempDir Path dir) throws Exception {
+        try (ServerSocket taken = new ServerSocket(0, 1, InetAddress.getByName("127.0.0.1"))) {
+            Path config = dir.resolve("memogate.yaml");
+            Files.writeString(config, """
+                    listeners: [{host: 127.0.0.1, port: %d}]
+                    backends: [{name: main, host: 127.0.0.1, port: 5432, tls: {mode: disable}}]
+                    admin: {http: {port: 0}}
+                    """.formatted(taken.getLocalPort()));
+
+            Failure failure = failedStart(List.of(), List.of("run", "--config", config.toString()), dir);
+
+            assertThat(failure.exit()).isEqualTo(MemogateCommand.EXIT_CANNOT_LISTEN);
+            assertThat(failure.line()).isEqualTo("memogate: cannot listen on 127.0.0.1:" + taken.getLocalPort()
+                    + ": address already in use (is another proxy or PgBouncer running? stop it or change "
+                    + "listeners[0].port in " + config + ")");
+        }
+    }
+
+    @Test
+    void runOnATakenAdminPortSaysSoInOneLineAndExits3(@TempDir Path dir) throws Exception {
+        try (ServerSocket taken = new ServerSocket(0, 1, InetAddress.getByName("127.0.0.1"))) {
+            Path config = dir.resolve("memogate.yaml");
+            Files.writeString(config, """
+                    listeners: [{host: 127.0.0.1, port: 0}]
+                    backends: [{name: main, host: 127.0.0.1, port: 5432, tls: {mode: disable}}]
+                    admin: {http: {port: %d}}
+                    """.formatted(taken.getLocalPort()));
+
+            Failure failure = failedStart(List.of(), List.of("run", "--config", config.toString()), dir);
+
+            assertThat(failure.exit()).isEqualTo(MemogateCommand.EXIT_CANNOT_LISTEN);
+            assertThat(failure.line()).isEqualTo("memogate: cannot listen for admin HTTP on 127.0.0.1:"
+                    + taken.getLocalPort() + ": address already in use (is another Memogate running? stop it or "
+                    + "change admin.http.port in " + config + ")");
+        }
+    }
+
+    @Test
+    void demoOnATakenPortStopsItsPostgresAndRemovesItsFiles(@TempDir Path dir) throws Exception {
+        try (ServerSocket taken = new ServerSocket(0, 1, InetAddress.getByName("127.0.0.1"))) {
+            Failure failure = failedStart(List.of(),
+                    List.of("demo", "--port", String.valueOf(taken.getLocalPort()), "--metrics-port", "0"), dir);
+
+            assertThat(failure.exit()).isEqualTo(MemogateCommand.EXIT_CANNOT_LISTEN);
+            assertThat(failure.line()).isEqualTo("memogate: cannot listen on 127.0.0.1:" + taken.getLocalPort()
+                    + ": address already in use (is another proxy or PgBouncer running? stop it or choose another --port)");
+            // PostgreSQL had started, and the schema was loaded, before the proxy's bind failed.
+            Matcher data = Pattern.compile("data in (\\S+)").matcher(failure.output());
+            assertThat(data.find()).as(failure.output()).isTrue();
+            Path instance = Path.of(data.group(1)).getParent();
+            assertThat(instance).as("temporary files removed").doesNotExist();
+            assertNoServerRunsFrom(instance.toString());
+        }
+    }
+
+    @Test
+    void demoWithATakenPostgresPortLeavesNothingBehindAndExits4(@TempDir Path dir) throws Exception {
+        // The embedded server's directories go to java.io.tmpdir: here, a directory of this test's own,
+        // which the server's account (nobody, when the tests run as root) must be able to enter.
+        Files.setPosixFilePermissions(dir, PosixFilePermissions.fromString("rwxr-xr-x"));
+        Path tmp = Files.createDirectory(dir.resolve("tmp"));
+        try (ServerSocket taken = new ServerSocket(0, 1, InetAddress.getByName("127.0.0.1"))) {
+            Failure failure = failedStart(List.of("-Djava.io.tmpdir=" + tmp),
+                    List.of("demo", "--postgres-port", String.valueOf(taken.getLocalPort()), "--port", "0",
+                            "--metrics-port", "0"), dir);
+
+            assertThat(failure.exit()).isEqualTo(MemogateCommand.EXIT_EMBEDDED_POSTGRES);
+            assertThat(failure.line()).isEqualTo("memogate: cannot start the embedded PostgreSQL: port "
+                    + taken.getLocalPort() + " on 127.0.0.1 is already in use (is a PostgreSQL server running there? "
+                    + "choose another --postgres-port, or leave it out for a free one)");
+        }
+        try (Stream<Path> left = Files.list(tmp)) {
+            assertThat(left.map(path -> path.getFileName().toString()))
+                    .as("only the unpacked binaries, which are kept for the next start")
+                    .allMatch(name -> name.startsWith("memogate-postgres-"));
+        }
+        assertNoServerRunsFrom(tmp.resolve("memogate-pg-").toString());
+    }
+
+    /** No process runs with a path that starts with {@code instance} on its command line (postgres -D ...). */
+    private static void assertNoServerRunsFrom(String instance) {
+        assertThat(ProcessHandle.allProcesses()
+                .filter(process -> process.info().commandLine().orElse("").contains(instance)))
+                .as("postgres processes of the failed start").isEmpty();
+    }
+
+    /** How a start that failed ended: the exit code, and what it printed. */
+    private record Failure(int exit, String stderr, String output) {
+
+        /** The one line Memogate printed itself, after checking there is one and no stack trace. */
+        String line() {
+            List<String> own = stderr.lines().filter(line -> line.startsWith("memogate:")).toList();
+            assertThat(own).as(output).hasSize(1);
+            assertThat(output).doesNotContain("Exception").doesNotContain("at io.netty").doesNotContain("\tat ");
+            return own.getFirst();
+        }
+    }
+
+    /** Starts the jar, which must exit within a minute (a demo unpacks and starts PostgreSQL first). */
+    private static Failure failedStart(List<String> jvmOptions, List<String> arguments, Path dir) throws Exception {
+        Path stdout = dir.resolve("stdout.log");
+        Path stderr = dir.resolve("stderr.log");
+        Process process = command(jvmOptions, arguments)
+                .redirectOutput(stdout.toFile()).redirectError(stderr.toFile()).start();
+        if (!process.waitFor(60, TimeUnit.SECONDS)) {
+            process.destroyForcibly();
+            throw new AssertionError("still running after a minute:\n" + Files.readString(stderr));
+        }
+        String errors = Files.readString(stderr);
+        return new Failure(process.exitValue(), errors, Files.readString(stdout) + errors);
+    }
+
     /** Status and body of /health once it is 200, or after 10 seconds: UP follows "listening on" by a moment. */
     private static String awaitHealthy(URI health) throws IOException, InterruptedException {
         HttpClient client = HttpClient.newHttpClient();
@@ -219,13 +335,17 @@ class CliIT {
     }
 
     private static Process start(List<String> jvmOptions, List<String> arguments, Path output) throws IOException {
+        return command(jvmOptions, arguments).redirectErrorStream(true).redirectOutput(output.toFile()).start();
+    }
+
+    private static ProcessBuilder command(List<String> jvmOptions, List<String> arguments) {
         assertThat(JAR).as("the packaged jar (built in the package phase)").exists();
         String java = ProcessHandle.current().info().command().orElse("java");
         List<String> command = new java.util.ArrayList<>(List.of(java, "--enable-native-access=ALL-UNNAMED"));
         command.addAll(jvmOptions);
         command.addAll(List.of("-jar", JAR.toString()));
         command.addAll(arguments);
-        return new ProcessBuilder(command).redirectErrorStream(true).redirectOutput(output.toFile()).start();
+        return new ProcessBuilder(command);
     }
 
     private static int freePort() throws IOException {

@@ -4,10 +4,10 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import io.memogate.proxy.config.AdminHttpConfig;
+import io.memogate.proxy.server.ListenException;
 import io.micrometer.core.instrument.Gauge;
 import io.micrometer.core.instrument.binder.BaseUnits;
 import java.io.IOException;
-import java.net.BindException;
 import java.net.URI;
 import java.net.http.HttpClient;
 import java.net.http.HttpRequest;
@@ -128,9 +128,9 @@ class AdminHttpServerTest {
         int taken = endpoint.http().orElseThrow().port();
 
         assertThatThrownBy(() -> MetricsEndpoint.start(AdminHttpConfig.of("127.0.0.1", taken)))
-                .isInstanceOf(BindException.class)
-                .hasMessageStartingWith("cannot listen for admin HTTP (admin.http) on 127.0.0.1:" + taken + ": ")
-                .hasMessageContaining("in use");
+                .isInstanceOfSatisfying(ListenException.class,
+                        e -> assertThat(e.reason()).isEqualTo(ListenException.Reason.ADDRESS_IN_USE))
+                .hasMessage("cannot listen for admin HTTP on 127.0.0.1:" + taken + " (admin.http): address already in use");
     }
 
     @Test
