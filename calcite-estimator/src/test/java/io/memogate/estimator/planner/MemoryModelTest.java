@@ -11,6 +11,7 @@ import io.memogate.estimator.PlannerMemoryMeasurements;
 import io.memogate.estimator.PlannerMemoryMeasurements.Row;
 import java.util.ArrayList;
 import java.util.List;
+import org.assertj.core.data.Offset;
 import org.junit.jupiter.api.Test;
 
 class MemoryModelTest {
@@ -21,6 +22,11 @@ class MemoryModelTest {
 
     private final PostgresPlannerModel planner = new PostgresPlannerModel(MEASURED);
     private final MemoryModel model = new MemoryModel();
+    /**
+     * The data file's tables are empty: all their merge-join paths cost alike and PostgreSQL keeps no
+     * more of them for a second clause between the sides, so the defaults without that term.
+     */
+    private final MemoryModel emptyTables = new MemoryModel(withExtraJoinClause(MemoryCoefficients.DEFAULTS, 0));
 
     /** What users notice: a statement that needs megabytes or more is estimated within a factor of 2. */
     @Test
@@ -31,7 +37,7 @@ class MemoryModelTest {
             if (row.plannerUsedKb() <= 1000) {
                 continue;
             }
-            long estimate = model.bytes(planner.plan(statement(row.shape(), row.n())));
+            long estimate = emptyTables.bytes(planner.plan(statement(row.shape(), row.n())));
             assertThat((double) estimate / usedBytes).as("%s of %d tables", row.shape(), row.n()).isBetween(0.5, 2.0);
             checked++;
         }
@@ -42,9 +48,52 @@ class MemoryModelTest {
     void theFitIsCloserThanThatOnEveryRow() {
         for (Row row : PlannerMemoryMeasurements.rows()) {
             long usedBytes = row.plannerUsedKb() * 1024;
-            long estimate = model.bytes(planner.plan(statement(row.shape(), row.n())));
+            long estimate = emptyTables.bytes(planner.plan(statement(row.shape(), row.n())));
             assertThat((double) estimate / usedBytes).as("%s of %d tables", row.shape(), row.n()).isBetween(0.8, 1.1);
         }
+    }
+
+    /**
+     * PostgreSQL 18, tables of 2,000 rows with primary keys, every search by dynamic programming:
+     * cliques with a class per edge, in MB (see {@link MemoryCoefficients}).
+     */
+    private static final double[] CLIQUE_MB_WITH_DATA = {0.57, 2.59, 11.98, 53.96, 237.3, 1019.9};
+
+    @Test
+    void cliquesOnTablesWithDataAreEstimatedWithinAFactorOf2() {
+        for (int n = 5; n <= 10; n++) {
+            double used = CLIQUE_MB_WITH_DATA[n - 5] * 1024 * 1024;
+            PlannerWork work = planner.plan(statement("clique", n));
+            assertThat(model.bytes(work) / used).as("clique of %d", n).isBetween(0.5, 2.0);
+        }
+    }
+
+    /** The fit as MemoryCoefficients documents it, with 3.4 kB per pair: 1.31 at 5 tables down to 0.67 at 10. */
+    @Test
+    void theExtraClauseFitIsAsDocumented() {
+        MemoryCoefficients d = MemoryCoefficients.DEFAULTS;
+        MemoryModel fitted = new MemoryModel(new MemoryCoefficients(d.fixedBytes(), 3.4 * 1024,
+                d.bytesPerFastStartJoinPair(), d.bytesPerRelation(), d.bytesPerGeqoGene(), d.bytesPerExtraJoinClause()));
+        double[] documented = {1.31, 1.19, 1.04, 0.90, 0.78, 0.67};
+        for (int n = 5; n <= 10; n++) {
+            double used = CLIQUE_MB_WITH_DATA[n - 5] * 1024 * 1024;
+            assertThat(fitted.bytes(planner.plan(statement("clique", n))) / used).as("clique of %d", n)
+                    .isCloseTo(documented[n - 5], Offset.offset(0.005));
+        }
+    }
+
+    @Test
+    void aCliqueOnOneKeyCostsPerPairAlone() {
+        // 6 relations, one equivalence class: 301 pairs, each linked by one clause
+        List<Predicate> sameKey = new ArrayList<>();
+        for (int i = 1; i < 6; i++) {
+            sameKey.add(Blocks.eq("t0.k", "t" + i + ".k"));
+        }
+        PlannerWork work = planner.plan(block(from(rels("t", 6)), sameKey));
+        assertThat(MemoryTerms.of(work).extraJoinClauses()).isZero();
+        assertThat(model.bytes(work)).isEqualTo((long) Math.ceil(51200 + 301 * 2.294 * 1024));
+        // with a class per edge the same 301 pairs cross 6·5·81/2 = 1215 clauses
+        assertThat(MemoryTerms.of(planner.plan(statement("clique", 6))).extraJoinClauses()).isEqualTo(1215 - 301);
     }
 
     @Test
@@ -75,11 +124,19 @@ class MemoryModelTest {
 
     @Test
     void coefficientsCanBeReplaced() {
-        MemoryModel calibrated = new MemoryModel(new MemoryCoefficients(100_000, 3000, 30_000, 10_000, 0));
+        MemoryModel calibrated = new MemoryModel(new MemoryCoefficients(100_000, 3000, 30_000, 10_000, 0, 0));
         PlannerWork chain = planner.plan(statement("chain", 4));
         assertThat(calibrated.bytes(chain)).isEqualTo(100_000 + 10 * 3000 + 4 * 10_000);
-        assertThatThrownBy(() -> new MemoryCoefficients(-1, 0, 0, 0, 0)).isInstanceOf(IllegalArgumentException.class)
+        assertThat(MemoryCoefficients.of(MemoryCoefficients.DEFAULTS.toArray())).isEqualTo(MemoryCoefficients.DEFAULTS);
+        assertThat(MemoryTerms.of(chain).toArray()).hasSameSizeAs(MemoryCoefficients.NAMES);
+        assertThatThrownBy(() -> new MemoryCoefficients(-1, 0, 0, 0, 0, 0)).isInstanceOf(IllegalArgumentException.class)
                 .hasMessage("fixedBytes must be finite and >= 0, was -1.0");
+    }
+
+    private static MemoryCoefficients withExtraJoinClause(MemoryCoefficients c, double bytes) {
+        double[] values = c.toArray();
+        values[MemoryCoefficients.NAMES.indexOf("bytesPerExtraJoinClause")] = bytes;
+        return MemoryCoefficients.of(values);
     }
 
     /** The data file's statement for a shape: one clause per edge, on columns unique to the edge. */
