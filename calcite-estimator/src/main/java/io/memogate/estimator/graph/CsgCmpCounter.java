@@ -31,6 +31,19 @@ import java.util.List;
  * count). It is the number of {@code make_join_rel} calls PostgreSQL makes for inner joins; outer-join
  * order restrictions ({@code have_join_order_restriction}) can only remove pairs from it.
  *
+ * <p><b>Extra clauses</b> ({@link MemoSize#extraClauses()}) come with the pairs. A tree with one
+ * clause per edge has none, by definition; a tree with more is summed per edge ({@link TreeCount});
+ * other graphs count each pair's crossings during the enumeration ({@link Dpccp}). When the pairs are
+ * extrapolated, the extra clauses are scaled with them: extrapolated pairs times the crossings per
+ * pair of the part enumerated, less one. That ratio grows with the size of a dense graph (an
+ * {@code n}-clique with a class per edge has {@code n(n-1)3^(n-2)/2} crossings, about {@code n(n-1)/9}
+ * per pair), so for such graphs a capped count's extra clauses fall short of the truth, and a cycle
+ * closed only outside the enumerated part gets none (its {@code n(n-1)/2} are about {@code 1/n} of its pairs). A
+ * count is capped only above about 1.6 million pairs with the default budget, gigabytes of planner
+ * memory from the pairs alone, or above 64 relations. Across components only the pairs
+ * {@code (U1 ∪ I1, U2 ∪ I2)} have crossings, those of their split {@code {I1, I2}}, since each
+ * finished component lies wholly on one side; so the extra clauses are {@code 3^(k-1) * sum(E_j)}.
+ *
  * <p>The step budget is shared by the components, smallest first, each taking an equal share of what
  * is left. Instances are immutable and thread-safe; each count has its own working state.
  */
@@ -69,18 +82,22 @@ public final class CsgCmpCounter {
         }
         components.sort(Comparator.comparingInt(c -> c.length));
         double componentPairs = 0;
+        double componentExtra = 0;
         boolean exact = true;
         long steps = 0;
         for (int i = 0; i < components.size(); i++) {
             long share = Math.max(1, (stepBudget - steps) / (components.size() - i));
             MemoSize part = countConnected(graph.induced(components.get(i)), share);
             componentPairs += part.pairs();
+            componentExtra += part.extraClauses();
             exact &= part.exact();
             steps += part.steps();
         }
         int k = components.size();
         double pairs = Math.pow(3, k - 1) * componentPairs + (Math.pow(2, k - 1) - 1) * graph.size();
-        return new MemoSize(Double.isFinite(pairs) ? pairs : Double.MAX_VALUE, exact, steps);
+        // 3^(k-1) overflows above 647 components; 0 extra clauses stay 0 rather than 0 * infinity.
+        double extra = componentExtra == 0 ? 0 : Math.pow(3, k - 1) * componentExtra;
+        return new MemoSize(saturate(pairs), saturate(extra), exact, steps);
     }
 
     /** Pairs of a connected graph: a tree by formula, anything else by enumeration with {@code budget}. */
@@ -90,7 +107,9 @@ public final class CsgCmpCounter {
             return MemoSize.NONE;
         }
         if (graph.edgeCount() == n - 1) {
-            return new MemoSize(TreeCount.pairs(graph), true, n);
+            double pairs = TreeCount.pairs(graph);
+            double extra = graph.clauseCount() == graph.edgeCount() ? 0 : TreeCount.crossings(graph) - pairs;
+            return new MemoSize(pairs, saturate(Math.max(0, extra)), true, n);
         }
         return enumerate(graph, budget);
     }
@@ -111,7 +130,7 @@ public final class CsgCmpCounter {
         JoinGraph ball = graph.induced(numbering);
         Dpccp.Result result = Dpccp.run(ball, budget);
         if (result.completed() == n) {
-            return new MemoSize(result.pairs(), true, result.steps());
+            return new MemoSize(result.pairs(), result.crossings() - result.pairs(), true, result.steps());
         }
         int completed = result.completed();
         int[] covered = new int[completed];
@@ -119,7 +138,14 @@ public final class CsgCmpCounter {
         double unseenCycles = Extrapolation.unseenCycles(
                 completed, graph.induced(covered).edgeCount(), n, graph.edgeCount());
         double pairs = Extrapolation.estimate(result.ballPairs(), completed, n, result.pairs(), unseenCycles);
-        return new MemoSize(pairs, false, result.steps());
+        // Nothing enumerated (a budget of a step or two): one clause per pair, the least a pair has.
+        double crossingsPerPair = result.pairs() > 0 ? result.crossings() / result.pairs() : 1;
+        return new MemoSize(pairs, saturate(pairs * (crossingsPerPair - 1)), false, result.steps());
+    }
+
+    /** Counts past a double's range (or 0 * infinity) are "more than any server has". */
+    private static double saturate(double count) {
+        return Double.isFinite(count) ? count : Double.MAX_VALUE;
     }
 
     /**

@@ -1,5 +1,8 @@
 package io.memogate.estimator.graph;
 
+import java.util.LinkedHashMap;
+import java.util.Map;
+
 /**
  * Counts csg-cmp pairs by DPccp's enumeration (Moerkotte &amp; Neumann, "Analysis of Two Existing and One
  * New Dynamic Programming Algorithm for the Generation of Optimal Bushy Join Trees without Cross
@@ -16,8 +19,17 @@ package io.memogate.estimator.graph;
  * lies inside it, and every pair inside it has its smallest vertex there). Those prefix counts are
  * what {@link Extrapolation} grows from when the budget runs out.
  *
- * <p>One instance per count: the running totals are fields only to keep the recursion's signatures
- * short.
+ * <p>Alongside the pairs it sums their crossings: the clauses of the graph with relations on both
+ * sides of a pair (see {@link MemoSize}). Clauses over exactly two relations, the common case, are
+ * counted by popcount: for each vertex {@code v} of the smaller side, {@code bitCount(binary[v] &
+ * other side)}, where {@code binary[v]} holds the first two-relation clause of each of {@code v}'s
+ * partners. Every other clause (over three or more relations, or a second clause over the same two)
+ * is one mask among {@code wide}, with identical masks merged into one with a multiplicity, and
+ * crosses the pair when it meets both sides. So a pair costs {@code min(|S1|, |S2|)} popcounts plus
+ * one test per distinct wide mask, and nothing is allocated per pair.
+ *
+ * <p>One instance per count: the running totals (and the {@code S1} whose complements are being
+ * enumerated) are fields only to keep the recursion's signatures short.
  */
 final class Dpccp {
 
@@ -26,21 +38,46 @@ final class Dpccp {
      *     {@code k} highest-numbered vertices, for {@code k <= completed}
      * @param completed how many start vertices were finished; {@code n} when the count is exact
      * @param pairs pairs visited in all, including those of an unfinished start vertex
+     * @param crossings the crossings of those {@code pairs}, summed
      */
-    record Result(double[] ballPairs, int completed, double pairs, long steps) {
+    record Result(double[] ballPairs, int completed, double pairs, double crossings, long steps) {
     }
 
     private final long[] adjacency;
+    /** Per vertex, the partners it shares a two-relation clause with (the first such clause of each). */
+    private final long[] binary;
+    /** The other clauses as masks, distinct, with how many clauses each stands for. */
+    private final long[] wide;
+    private final int[] wideCount;
     private final long budget;
     private long steps;
     private double pairs;
+    private double crossings;
+    private long s1;
     private boolean exhausted;
 
     private Dpccp(JoinGraph graph, long budget) {
         adjacency = new long[graph.size()];
+        binary = new long[graph.size()];
         for (int v = 0; v < adjacency.length; v++) {
             adjacency[v] = graph.neighbourMask(v);
         }
+        Map<Long, Integer> others = new LinkedHashMap<>();
+        for (int c = 0; c < graph.clauseCount(); c++) {
+            int[] clause = graph.clause(c);
+            if (clause.length == 2 && (binary[clause[0]] & (1L << clause[1])) == 0) {
+                binary[clause[0]] |= 1L << clause[1];
+                binary[clause[1]] |= 1L << clause[0];
+            } else {
+                long mask = 0;
+                for (int v : clause) {
+                    mask |= 1L << v;
+                }
+                others.merge(mask, 1, Integer::sum);
+            }
+        }
+        wide = others.keySet().stream().mapToLong(Long::longValue).toArray();
+        wideCount = others.values().stream().mapToInt(Integer::intValue).toArray();
         this.budget = budget;
     }
 
@@ -62,7 +99,7 @@ final class Dpccp {
                 ballPairs[completed] = pairs;
             }
         }
-        return new Result(ballPairs, completed, pairs, steps);
+        return new Result(ballPairs, completed, pairs, crossings, steps);
     }
 
     /**
@@ -80,7 +117,7 @@ final class Dpccp {
                 return;
             }
             if (complement) {
-                pairs++;
+                pair(s | sub);
             } else {
                 enumerateCmp(s | sub);
                 if (exhausted) {
@@ -102,6 +139,7 @@ final class Dpccp {
         if (!step()) {
             return;
         }
+        this.s1 = s1;
         long excluded = upTo(Long.numberOfTrailingZeros(s1)) | s1;
         long neighbourhood = neighbours(s1) & ~excluded;
         for (long rest = neighbourhood; rest != 0; ) {
@@ -110,12 +148,30 @@ final class Dpccp {
             if (!step()) {
                 return;
             }
-            pairs++;
+            pair(1L << v);
             enumerateCsgRec(1L << v, excluded | (upTo(v) & neighbourhood), true);
             if (exhausted) {
                 return;
             }
         }
+    }
+
+    /** One more pair: {@link #s1} with {@code s2}. */
+    private void pair(long s2) {
+        pairs++;
+        boolean firstSmaller = Long.bitCount(s1) <= Long.bitCount(s2);
+        long small = firstSmaller ? s1 : s2;
+        long other = firstSmaller ? s2 : s1;
+        long count = 0;
+        for (long bits = small; bits != 0; bits &= bits - 1) {
+            count += Long.bitCount(binary[Long.numberOfTrailingZeros(bits)] & other);
+        }
+        for (int c = 0; c < wide.length; c++) {
+            if ((wide[c] & s1) != 0 && (wide[c] & s2) != 0) {
+                count += wideCount[c];
+            }
+        }
+        crossings += count;
     }
 
     private long neighbours(long set) {

@@ -9,7 +9,15 @@ import java.util.StringJoiner;
 
 /**
  * The join graph of one join search problem: the relations (vertices {@code 0..n-1}, with names for
- * messages) and an undirected edge wherever a join clause links two of them. Immutable.
+ * messages), the join clauses over them, and an undirected edge wherever a clause links two of them.
+ * Immutable.
+ *
+ * <p><b>Clauses keep their identity.</b> Besides the edges the graph keeps each clause as the set of
+ * relations it references: an equivalence class is one clause however many equalities made it, and
+ * two clauses over the same two relations stay two (a join on a two-column key). The edges decide
+ * which pairs a join search builds; the clauses decide how many join clauses link the two sides of a
+ * pair, which is what PostgreSQL's merge-join path generation multiplies with (see
+ * {@link MemoSize#extraClauses()}).
  *
  * <p><b>Clauses over three or more relations.</b> {@link Builder#addClause} records such a clause as an
  * edge between every pair of its relations. That is what PostgreSQL's join search enumerates:
@@ -33,11 +41,14 @@ public final class JoinGraph {
     private final List<String> names;
     private final long[][] adjacency;
     private final int edgeCount;
+    /** Each clause as its distinct relations, ascending; every one has at least two. */
+    private final int[][] clauses;
 
-    private JoinGraph(List<String> names, long[][] adjacency, int edgeCount) {
+    private JoinGraph(List<String> names, long[][] adjacency, int edgeCount, int[][] clauses) {
         this.names = names;
         this.adjacency = adjacency;
         this.edgeCount = edgeCount;
+        this.clauses = clauses;
     }
 
     public static Builder builder() {
@@ -59,6 +70,16 @@ public final class JoinGraph {
 
     public int edgeCount() {
         return edgeCount;
+    }
+
+    /** Number of clauses: equivalence classes and other clauses, each counted once (see the class comment). */
+    public int clauseCount() {
+        return clauses.length;
+    }
+
+    /** The relations of clause {@code index}, ascending and distinct, at least two. */
+    public int[] clause(int index) {
+        return clauses[index].clone();
     }
 
     public boolean adjacent(int a, int b) {
@@ -147,7 +168,8 @@ public final class JoinGraph {
 
     /**
      * The subgraph induced by {@code vertices}; vertex {@code i} of the result is {@code vertices[i]}
-     * of this graph, so callers choose the numbering.
+     * of this graph, so callers choose the numbering. Each clause keeps the relations it has among
+     * {@code vertices}, and is dropped when fewer than two remain.
      */
     public JoinGraph induced(int[] vertices) {
         Builder builder = builder();
@@ -156,12 +178,8 @@ public final class JoinGraph {
         for (int v : vertices) {
             position[v] = builder.addRelation(name(v));
         }
-        for (int v : vertices) {
-            for (int w : neighbours(v)) {
-                if (position[w] > position[v]) {
-                    builder.addJoin(position[v], position[w]);
-                }
-            }
+        for (int[] clause : clauses) {
+            builder.addClause(Arrays.stream(clause).map(v -> position[v]).filter(p -> p >= 0).boxed().toList());
         }
         return builder.build();
     }
@@ -176,13 +194,14 @@ public final class JoinGraph {
                 }
             }
         }
-        return "JoinGraph[" + size() + " relations, " + edgeCount + " edges: " + edges + "]";
+        return "JoinGraph[" + size() + " relations, " + edgeCount + " edges, " + clauses.length + " clauses: " + edges
+                + "]";
     }
 
     /** Collects relations and clauses; relations are numbered in the order they are added. */
     public static final class Builder {
         private final List<String> names = new ArrayList<>();
-        private final List<int[]> pairs = new ArrayList<>();
+        private final List<int[]> clauses = new ArrayList<>();
 
         private Builder() {
         }
@@ -193,23 +212,25 @@ public final class JoinGraph {
             return names.size() - 1;
         }
 
-        /** A clause between two relations. A clause over one relation is a filter, not an edge: ignored. */
+        /**
+         * A clause between two relations; called twice, two clauses. A clause over one relation is a
+         * filter, not an edge: ignored.
+         */
         public Builder addJoin(int a, int b) {
-            check(a);
-            check(b);
-            if (a != b) {
-                pairs.add(new int[] {a, b});
-            }
-            return this;
+            return addClause(List.of(a, b));
         }
 
-        /** A clause over any number of relations: an edge between every pair of them (see the class comment). */
+        /**
+         * One clause (or equivalence class) over any number of relations: an edge between every pair
+         * of them (see the class comment). Fewer than two distinct relations: a filter, ignored.
+         */
         public Builder addClause(Collection<Integer> relations) {
-            int[] distinct = relations.stream().mapToInt(Integer::intValue).distinct().toArray();
-            for (int i = 0; i < distinct.length; i++) {
-                for (int j = i + 1; j < distinct.length; j++) {
-                    addJoin(distinct[i], distinct[j]);
-                }
+            int[] distinct = relations.stream().mapToInt(Integer::intValue).distinct().sorted().toArray();
+            for (int v : distinct) {
+                check(v);
+            }
+            if (distinct.length >= 2) {
+                clauses.add(distinct);
             }
             return this;
         }
@@ -219,16 +240,20 @@ public final class JoinGraph {
             int words = (n + 63) >>> 6;
             long[][] adjacency = new long[n][words];
             int edges = 0;
-            for (int[] pair : pairs) {
-                int a = pair[0];
-                int b = pair[1];
-                if ((adjacency[a][b >>> 6] & (1L << b)) == 0) {
-                    adjacency[a][b >>> 6] |= 1L << b;
-                    adjacency[b][a >>> 6] |= 1L << a;
-                    edges++;
+            for (int[] clause : clauses) {
+                for (int i = 0; i < clause.length; i++) {
+                    for (int j = i + 1; j < clause.length; j++) {
+                        int a = clause[i];
+                        int b = clause[j];
+                        if ((adjacency[a][b >>> 6] & (1L << b)) == 0) {
+                            adjacency[a][b >>> 6] |= 1L << b;
+                            adjacency[b][a >>> 6] |= 1L << a;
+                            edges++;
+                        }
+                    }
                 }
             }
-            return new JoinGraph(List.copyOf(names), adjacency, edges);
+            return new JoinGraph(List.copyOf(names), adjacency, edges, clauses.toArray(int[][]::new));
         }
 
         private void check(int vertex) {

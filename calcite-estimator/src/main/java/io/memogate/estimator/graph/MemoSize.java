@@ -6,19 +6,34 @@ package io.memogate.estimator.graph;
  * Neumann, VLDB 2006, section 2). PostgreSQL calls {@code make_join_rel} once per such pair, and each
  * call leaves its join relation and paths in the planner's memory until planning ends.
  *
+ * <p>How many of those paths it keeps grows with the join clauses between the two sides. For every
+ * pair {@code sort_inner_and_outer} and {@code match_unsorted_outer} (src/backend/optimizer/path/
+ * joinpath.c) try a merge join per ordering of the mergejoinable clauses and keep paths per useful
+ * pathkey, and each equivalence class with members on both sides is a potential pathkey; a class gives
+ * one clause per pair however many of its members lie on each side ({@code generate_join_implied_equalities}).
+ * A pair's <em>crossings</em> are therefore the distinct classes, and other clauses, with relations on
+ * both sides; {@code extraClauses} sums what they add beyond the first.
+ *
  * @param pairs unordered pairs; a {@code double} because a 60-relation clique has about 2·10^28
+ * @param extraClauses the sum over pairs linked by a clause of their crossings less one, so 0 when
+ *     every pair is linked by a single clause (any tree-shaped graph with one clause per edge). A
+ *     Cartesian pair of a disconnected graph has no crossing and adds nothing. Extrapolated with
+ *     {@code pairs}, by the same factor, when the count is not exact
  * @param exact whether {@code pairs} was counted exactly; {@code false} when the enumeration ran out of
  *     its step budget (or the graph was too large to enumerate) and {@code pairs} is an extrapolation
  * @param steps enumeration steps spent, the work this count cost
  */
-public record MemoSize(double pairs, boolean exact, long steps) {
+public record MemoSize(double pairs, double extraClauses, boolean exact, long steps) {
 
     /** No join to plan. */
-    public static final MemoSize NONE = new MemoSize(0, true, 0);
+    public static final MemoSize NONE = new MemoSize(0, 0, true, 0);
 
     public MemoSize {
         if (!(pairs >= 0) || Double.isInfinite(pairs)) {
             throw new IllegalArgumentException("pairs must be finite and >= 0, was " + pairs);
+        }
+        if (!(extraClauses >= 0) || Double.isInfinite(extraClauses)) {
+            throw new IllegalArgumentException("extraClauses must be finite and >= 0, was " + extraClauses);
         }
         if (steps < 0) {
             throw new IllegalArgumentException("steps must be >= 0, was " + steps);

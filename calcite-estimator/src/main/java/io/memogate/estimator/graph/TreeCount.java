@@ -12,6 +12,14 @@ import java.util.Arrays;
  * {@code f(v) = prod(1 + f(c))} over its children {@code c}, and {@code g(v)} follows as each child is
  * merged in (below). Chains give (n^3-n)/6 and stars (n-1)2^(n-2), the closed forms of Moerkotte &amp; Neumann.
  * Trees (chains, stars, snowflakes) are the commonest join graphs, so they never need the budget.
+ *
+ * <p>Crossings (see {@link MemoSize}): every clause of a tree is over the two ends of one edge (a
+ * clause over three relations would close a triangle), and a pair {@code (S1, S2)} is linked only by
+ * the edge it was cut at, so its crossings are that edge's clauses. The pairs cut at edge
+ * {@code (p, c)}, {@code c} a child of {@code p}, are the subtrees holding both ends: {@code f(c)} ways
+ * below times {@code up(c)}, the connected sets holding {@code p} but nothing of {@code c}'s subtree.
+ * Summing {@code clauses(e) * pairs(e)} over the edges gives the crossings; with one clause per edge it
+ * is the pair count again, the fast path {@link CsgCmpCounter} takes.
  */
 final class TreeCount {
 
@@ -24,28 +32,8 @@ final class TreeCount {
         if (n <= 1) {
             return 0;
         }
-        // Depth-first order from vertex 0; children come after their parent, so a reverse sweep
-        // sees every child before its parent.
-        int[] order = new int[n];
         int[] parent = new int[n];
-        boolean[] seen = new boolean[n];
-        int[] stack = new int[n];
-        int top = 0;
-        int visited = 0;
-        stack[top++] = 0;
-        seen[0] = true;
-        parent[0] = -1;
-        while (top > 0) {
-            int v = stack[--top];
-            order[visited++] = v;
-            for (int w : tree.neighbours(v)) {
-                if (!seen[w]) {
-                    seen[w] = true;
-                    parent[w] = v;
-                    stack[top++] = w;
-                }
-            }
-        }
+        int[] order = depthFirst(tree, parent);
         // Per vertex, over the children merged so far: f = subtrees topped here, g = their size sum.
         // Merging a child (fc, gc): g' = g (1 + fc) + f gc, f' = f (1 + fc). No division, so the
         // result stays an exact integer while it fits a double's 53 bits.
@@ -67,5 +55,78 @@ final class TreeCount {
         }
         double pairs = sizes - subtrees;
         return Double.isFinite(pairs) ? pairs : Double.MAX_VALUE;
+    }
+
+    /**
+     * The crossings summed over the pairs of {@code tree} (connected, {@code size() - 1} edges), counting
+     * every clause on the edge each pair is cut at; saturates at {@link Double#MAX_VALUE}.
+     */
+    static double crossings(JoinGraph tree) {
+        int n = tree.size();
+        if (n <= 1) {
+            return 0;
+        }
+        int[] parent = new int[n];
+        int[] order = depthFirst(tree, parent);
+        // The clauses on the edge from each vertex up to its parent.
+        int[] clauses = new int[n];
+        for (int c = 0; c < tree.clauseCount(); c++) {
+            int[] ends = tree.clause(c);
+            clauses[parent[ends[0]] == ends[1] ? ends[0] : ends[1]]++;
+        }
+        // f(v): subtrees topped at v, as in pairs().
+        double[] f = new double[n];
+        Arrays.fill(f, 1);
+        for (int i = n - 1; i > 0; i--) {
+            f[parent[order[i]]] *= 1 + f[order[i]];
+        }
+        // up(c) for each child c of v: (1 + up(v)) ways above v (1 for the root) times (1 + f) of each
+        // sibling, taken as the product of the siblings before c and of those after it (no division,
+        // so the counts stay exact integers while they fit 53 bits).
+        double[] up = new double[n];
+        double total = 0;
+        for (int i = 0; i < n; i++) {
+            int v = order[i];
+            double above = parent[v] < 0 ? 1 : 1 + up[v];
+            int[] children = Arrays.stream(tree.neighbours(v)).filter(w -> w != parent[v]).toArray();
+            double[] after = new double[children.length + 1];
+            after[children.length] = 1;
+            for (int k = children.length - 1; k >= 0; k--) {
+                after[k] = after[k + 1] * (1 + f[children[k]]);
+            }
+            double before = 1;
+            for (int k = 0; k < children.length; k++) {
+                int c = children[k];
+                up[c] = above * before * after[k + 1];
+                total += clauses[c] * f[c] * up[c];
+                before *= 1 + f[c];
+            }
+        }
+        return Double.isFinite(total) ? total : Double.MAX_VALUE;
+    }
+
+    /** Depth-first order from vertex 0, filling {@code parent} (-1 for the root); parents come before children. */
+    private static int[] depthFirst(JoinGraph tree, int[] parent) {
+        int n = tree.size();
+        int[] order = new int[n];
+        boolean[] seen = new boolean[n];
+        int[] stack = new int[n];
+        int top = 0;
+        int visited = 0;
+        stack[top++] = 0;
+        seen[0] = true;
+        parent[0] = -1;
+        while (top > 0) {
+            int v = stack[--top];
+            order[visited++] = v;
+            for (int w : tree.neighbours(v)) {
+                if (!seen[w]) {
+                    seen[w] = true;
+                    parent[w] = v;
+                    stack[top++] = w;
+                }
+            }
+        }
+        return order;
     }
 }

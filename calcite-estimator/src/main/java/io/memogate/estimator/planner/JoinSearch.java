@@ -22,6 +22,14 @@ public sealed interface JoinSearch {
     /** Join relations (one per {@code make_join_rel} call) whose paths are held in memory at the peak. */
     double joinPairs();
 
+    /**
+     * Join clauses linking the two sides of a join relation beyond the first, summed over the join
+     * relations: each one more mergejoinable clause, and so more merge-join paths and pathkeys
+     * ({@code sort_inner_and_outer}, {@code match_unsorted_outer} in src/backend/optimizer/path/
+     * joinpath.c). See {@link MemoSize#extraClauses()}.
+     */
+    double extraJoinClauses();
+
     /** Whether {@link #joinPairs()} is a count rather than an extrapolation. */
     boolean exact();
 
@@ -42,6 +50,11 @@ public sealed interface JoinSearch {
         @Override
         public double joinPairs() {
             return memo.pairs();
+        }
+
+        @Override
+        public double extraJoinClauses() {
+            return memo.extraClauses();
         }
 
         @Override
@@ -75,6 +88,12 @@ public sealed interface JoinSearch {
         @Override
         public double joinPairs() {
             return 2.0 * Math.max(0, relations() - 1);
+        }
+
+        /** Not modelled: two trees' join relations are little beside the pool, whatever their clauses. */
+        @Override
+        public double extraJoinClauses() {
+            return 0;
         }
 
         @Override

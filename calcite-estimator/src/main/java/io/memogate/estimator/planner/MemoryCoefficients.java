@@ -17,13 +17,26 @@ import java.util.List;
  * foreign keys and so keeps a cheap-to-start nested loop per indexed dimension. 12 kB balances these;
  * the warehouse's 13-table star with LIMIT is still under-estimated about 4x, which is what a
  * calibration on one's own queries is for. Dense join graphs whose every edge is its own equivalence
- * class (cliques of distinct columns) cost several times more per pair on tables with data; the
- * model does not see that yet.
+ * class cost more per pair on tables with data: {@code bytesPerExtraJoinClause} below.
  *
  * <p>{@link #EMPTY_TABLES_PG17} is the earlier fit to PostgreSQL 17.5 over 4-16 empty tables
  * (docs/DESIGN.md, "Why it matters"): weighted least squares of {@code planner_used_kB} on
  * {@code ccp_pairs} over all 23 rows, each weighted by 1/measured, {@code 50.0 kB + 2.294 kB per pair},
  * predicted/measured between 0.83 and 1.09.
+ *
+ * <p>{@code bytesPerExtraJoinClause} is fitted to PostgreSQL 18 with tables that hold data (2,000 rows
+ * each, analyzed, with primary keys), planned with the collapse limits and geqo_threshold at 20 so
+ * that every search is dynamic programming: cliques of 5 to 10 tables joined by
+ * {@code ti.cj = tj.ci}, a column pair and so an equivalence class per edge, used 0.57, 2.59, 11.98,
+ * 53.96, 237.3 and 1019.9 MB (10^6 bytes) for 90 to 28,501 pairs and 180 to 266,744 extra
+ * clauses ({@code n(n-1)3^(n-2)/2} crossings less the pairs). Weighted least squares on relative
+ * error (each row weighted by 1/measured, as above) of {@code used} less the other defaults' terms
+ * (20 kB, 3.2 kB a pair, 20 kB a relation) on the extra clauses gives {@code 2.1 kB per extra clause}:
+ * predicted/measured 1.42, 1.20, 1.02, 0.88, 0.76, 0.65 from 5 to 10 tables. Within 2x, but the trend is
+ * plain: the memory grows about 4.4-fold per table where the extra clauses grow {@code 3n/(n-2)}-fold,
+ * so larger cliques come out lower still. A term growing with the square of the clauses crossing a pair
+ * (PostgreSQL tries a merge join per clause, each with a list of all the clauses) fitted these six rows
+ * within 3% with one coefficient of about 271 bytes; it is not built, for want of data beyond cliques.
  *
  * @param fixedBytes what planning any statement costs (the floor of small queries)
  * @param bytesPerJoinPair one join relation with its paths: one csg-cmp pair of a DP search
@@ -36,21 +49,28 @@ import java.util.List;
  *     a rough figure from the allocations in geqo_pool.c ({@code (relations + 1) * sizeof(Gene)} per
  *     chromosome, rounded up to a power of two with a chunk header, plus the pool array) and has not
  *     been measured; calibrate it where GEQO matters
+ * @param bytesPerExtraJoinClause per join clause linking the two sides of a join relation beyond the
+ *     first ({@link MemoryTerms#extraJoinClauses()}): each is one more merge-join ordering and pathkey
+ *     PostgreSQL tries and keeps paths for. The default is fitted on cliques with data (see above)
  */
 public record MemoryCoefficients(
         double fixedBytes, double bytesPerJoinPair, double bytesPerFastStartJoinPair, double bytesPerRelation,
-        double bytesPerGeqoGene) {
+        double bytesPerGeqoGene, double bytesPerExtraJoinClause) {
 
     /** The names of the coefficients, in the order of {@link #toArray()} and {@link MemoryTerms#toArray()}. */
     public static final List<String> NAMES = List.of(
-            "fixedBytes", "bytesPerJoinPair", "bytesPerFastStartJoinPair", "bytesPerRelation", "bytesPerGeqoGene");
+            "fixedBytes", "bytesPerJoinPair", "bytesPerFastStartJoinPair", "bytesPerRelation", "bytesPerGeqoGene",
+            "bytesPerExtraJoinClause");
 
     public static final MemoryCoefficients DEFAULTS =
-            new MemoryCoefficients(20.0 * 1024, 3.2 * 1024, 12.0 * 1024, 20.0 * 1024, 16);
+            new MemoryCoefficients(20.0 * 1024, 3.2 * 1024, 12.0 * 1024, 20.0 * 1024, 16, 2.1 * 1024);
 
-    /** The fit to PostgreSQL 17.5 over empty tables (see above); first-rows pairs cost alike there. */
+    /**
+     * The fit to PostgreSQL 17.5 over empty tables (see above): first-rows pairs cost alike there, and
+     * extra join clauses add nothing, all merge-join paths costing alike.
+     */
     public static final MemoryCoefficients EMPTY_TABLES_PG17 =
-            new MemoryCoefficients(50.0 * 1024, 2.294 * 1024, 2.294 * 1024, 0, 16);
+            new MemoryCoefficients(50.0 * 1024, 2.294 * 1024, 2.294 * 1024, 0, 16, 0);
 
     public MemoryCoefficients {
         check("fixedBytes", fixedBytes);
@@ -58,6 +78,7 @@ public record MemoryCoefficients(
         check("bytesPerFastStartJoinPair", bytesPerFastStartJoinPair);
         check("bytesPerRelation", bytesPerRelation);
         check("bytesPerGeqoGene", bytesPerGeqoGene);
+        check("bytesPerExtraJoinClause", bytesPerExtraJoinClause);
     }
 
     /** From a vector in the order of {@link #NAMES}. */
@@ -65,12 +86,12 @@ public record MemoryCoefficients(
         if (values.length != NAMES.size()) {
             throw new IllegalArgumentException("expected " + NAMES.size() + " coefficients, got " + values.length);
         }
-        return new MemoryCoefficients(values[0], values[1], values[2], values[3], values[4]);
+        return new MemoryCoefficients(values[0], values[1], values[2], values[3], values[4], values[5]);
     }
 
     public double[] toArray() {
         return new double[] {fixedBytes, bytesPerJoinPair, bytesPerFastStartJoinPair, bytesPerRelation,
-            bytesPerGeqoGene};
+            bytesPerGeqoGene, bytesPerExtraJoinClause};
     }
 
     private static void check(String field, double value) {

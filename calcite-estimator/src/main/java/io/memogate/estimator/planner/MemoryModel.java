@@ -11,11 +11,16 @@ import java.util.Objects;
  * <pre>
  *   bytes(statement) = fixedBytes + sum over searches of bytes(search)
  *   bytes(DP)        = perPair * pairs + bytesPerRelation * relations
+ *                      + bytesPerExtraJoinClause * extraJoinClauses
  *   bytes(GEQO)      = perPair * 2 (relations - 1) + bytesPerRelation * relations
  *                      + bytesPerGeqoGene * poolSize * relations
  *   perPair          = bytesPerFastStartJoinPair when the search is planned for its first rows
  *                      (LIMIT, cursors), else bytesPerJoinPair
+ *   extraJoinClauses = sum over pairs of (join clauses linking its sides - 1)
  * </pre>
+ * The last term is what makes a clique with a clause per edge cost far more per pair than a chain:
+ * PostgreSQL tries merge joins per mergejoinable clause of each pair and keeps paths per useful
+ * pathkey ({@link JoinSearch#extraJoinClauses()}).
  * {@link MemoryTerms} holds the quantities, so that a calibration can fit the coefficients.
  * Results saturate at {@link Long#MAX_VALUE}; an extrapolated count of 10^28 pairs is simply "more
  * than any server has".

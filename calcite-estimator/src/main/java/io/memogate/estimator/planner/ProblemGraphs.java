@@ -19,8 +19,11 @@ import java.util.StringJoiner;
  * all three pairs, see {@link JoinGraph}). Equalities between columns are first merged into
  * equivalence classes, as {@code process_equivalence} does (src/backend/optimizer/path/equivclass.c),
  * and each class is one clause over all its members' relations: PostgreSQL can derive a join clause
- * between any two of them ({@code have_relevant_eclass_joinclause}). Classes are merged across the
- * whole block, ignoring that PostgreSQL 16+ keeps the nullable side of an outer join in its own join
+ * between any two of them ({@code have_relevant_eclass_joinclause}). Each class, and each other
+ * clause, stays one clause of the graph, so that a pair's crossing classes are counted once each, as
+ * PostgreSQL generates one join clause per class for a join ({@link JoinGraph}). A clause whose
+ * relations fall into one item of a problem is a filter there. Classes are merged across the whole
+ * block, ignoring that PostgreSQL 16+ keeps the nullable side of an outer join in its own join
  * domain; that can only add edges. A name used by several relations links all of them, the
  * conservative reading of an ambiguous reference; a name of no relation (an outer reference) is a
  * parameter and links nothing.

@@ -24,6 +24,19 @@ class JoinGraphTest {
                 .addClause(List.of(1)).build();
         assertThat(graph.edgeCount()).isEqualTo(1);
         assertThat(graph.degree(0)).isEqualTo(1);
+        // ... but a repeated clause is still a second clause between the two relations
+        assertThat(graph.clauseCount()).isEqualTo(2);
+    }
+
+    @Test
+    void anInducedSubgraphKeepsWhatItHoldsOfEachClause() {
+        JoinGraph graph = Shapes.relations(4).addClause(List.of(0, 1, 3)).addJoin(1, 2).addJoin(2, 3).build()
+                .induced(new int[] {3, 1, 2});
+        assertThat(graph.clauseCount()).isEqualTo(3);
+        assertThat(graph.clause(0)).containsExactly(0, 1);
+        assertThat(graph.clause(1)).containsExactly(1, 2);
+        assertThat(graph.clause(2)).containsExactly(0, 2);
+        assertThat(Shapes.CHAIN.graph(4).induced(new int[] {0, 2}).clauseCount()).isZero();
     }
 
     @Test

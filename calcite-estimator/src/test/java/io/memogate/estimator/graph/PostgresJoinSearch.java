@@ -7,19 +7,29 @@ import java.util.List;
 /**
  * A test oracle: PostgreSQL's standard_join_search / join_search_one_level
  * (src/backend/optimizer/path/joinrels.c) for inner joins, transcribed over bitmasks, counting its
- * make_join_rel calls. Slow (levels of lists), for graphs of a dozen relations.
+ * make_join_rel calls, and for each call the clauses (as the graph keeps them: one per equivalence
+ * class) with relations on both sides beyond the first. Slow (levels of lists), for graphs of a dozen
+ * relations.
  */
 final class PostgresJoinSearch {
 
     private final long[] adjacency;
+    private final long[] clauses;
     private final long all;
     private final List<List<Long>> levels = new ArrayList<>();
     private long makeJoinRelCalls;
+    private long extraClauses;
 
     private PostgresJoinSearch(JoinGraph graph) {
         adjacency = new long[graph.size()];
         for (int v = 0; v < adjacency.length; v++) {
             adjacency[v] = graph.neighbourMask(v);
+        }
+        clauses = new long[graph.clauseCount()];
+        for (int c = 0; c < clauses.length; c++) {
+            for (int v : graph.clause(c)) {
+                clauses[c] |= 1L << v;
+            }
         }
         all = graph.size() == 64 ? -1L : (1L << graph.size()) - 1;
     }
@@ -28,6 +38,13 @@ final class PostgresJoinSearch {
         PostgresJoinSearch search = new PostgresJoinSearch(graph);
         search.run();
         return search.makeJoinRelCalls;
+    }
+
+    /** Summed over the make_join_rel calls: the clauses linking the two sides, less one (none for a Cartesian one). */
+    static long extraClauses(JoinGraph graph) {
+        PostgresJoinSearch search = new PostgresJoinSearch(graph);
+        search.run();
+        return search.extraClauses;
     }
 
     private void run() {
@@ -92,6 +109,13 @@ final class PostgresJoinSearch {
 
     private void makeJoinRel(long a, long b, LinkedHashSet<Long> built) {
         makeJoinRelCalls++;
+        long crossings = 0;
+        for (long clause : clauses) {
+            if ((clause & a) != 0 && (clause & b) != 0) {
+                crossings++;
+            }
+        }
+        extraClauses += Math.max(0, crossings - 1);
         built.add(a | b);
     }
 

@@ -11,6 +11,7 @@ import io.memogate.estimator.PlannerMemoryMeasurements;
 import io.memogate.estimator.PlannerMemoryMeasurements.Row;
 import java.util.ArrayList;
 import java.util.List;
+import org.assertj.core.data.Offset;
 import org.junit.jupiter.api.Test;
 
 class MemoryModelTest {
@@ -21,6 +22,11 @@ class MemoryModelTest {
 
     private final PostgresPlannerModel planner = new PostgresPlannerModel(MEASURED);
     private final MemoryModel model = new MemoryModel();
+    /**
+     * The data file's tables are empty: all their merge-join paths cost alike and PostgreSQL keeps no
+     * more of them for a second clause between the sides, so the defaults without that term.
+     */
+    private final MemoryModel emptyTables = new MemoryModel(withExtraJoinClause(MemoryCoefficients.DEFAULTS, 0));
 
     /** What users notice: a statement that needs megabytes or more is estimated within a factor of 2. */
     @Test
@@ -31,7 +37,7 @@ class MemoryModelTest {
             if (row.plannerUsedKb() <= 1000) {
                 continue;
             }
-            long estimate = model.bytes(planner.plan(statement(row.shape(), row.n())));
+            long estimate = emptyTables.bytes(planner.plan(statement(row.shape(), row.n())));
             assertThat((double) estimate / usedBytes).as("%s of %d tables", row.shape(), row.n()).isBetween(0.5, 2.0);
             checked++;
         }
@@ -47,6 +53,47 @@ class MemoryModelTest {
             long estimate = emptyTables.bytes(planner.plan(statement(row.shape(), row.n())));
             assertThat((double) estimate / usedBytes).as("%s of %d tables", row.shape(), row.n()).isBetween(0.8, 1.1);
         }
+    }
+
+    /**
+     * PostgreSQL 18, tables of 2,000 rows with primary keys, every search by dynamic programming:
+     * cliques of 5 to 10 tables with a class per edge, in bytes (`memogate bench accuracy`, synthetic).
+     */
+    private static final double[] CLIQUE_BYTES_WITH_DATA = {565_248, 2_588_672, 11_983_872, 53_957_632, 237_303_808,
+        1_019_870_208};
+
+    @Test
+    void cliquesOnTablesWithDataAreEstimatedWithinAFactorOf2() {
+        for (int n = 5; n <= 10; n++) {
+            double used = CLIQUE_BYTES_WITH_DATA[n - 5];
+            PlannerWork work = planner.plan(statement("clique", n));
+            assertThat(model.bytes(work) / used).as("clique of %d", n).isBetween(0.5, 2.0);
+        }
+    }
+
+    /** The fit as MemoryCoefficients documents it: 1.42 at 5 tables down to 0.65 at 10. */
+    @Test
+    void theExtraClauseFitIsAsDocumented() {
+        double[] documented = {1.42, 1.20, 1.02, 0.88, 0.76, 0.65};
+        for (int n = 5; n <= 10; n++) {
+            double used = CLIQUE_BYTES_WITH_DATA[n - 5];
+            assertThat(model.bytes(planner.plan(statement("clique", n))) / used).as("clique of %d", n)
+                    .isCloseTo(documented[n - 5], Offset.offset(0.005));
+        }
+    }
+
+    @Test
+    void aCliqueOnOneKeyCostsPerPairAlone() {
+        // 6 relations, one equivalence class: 301 pairs, each linked by one clause
+        List<Predicate> sameKey = new ArrayList<>();
+        for (int i = 1; i < 6; i++) {
+            sameKey.add(Blocks.eq("t0.k", "t" + i + ".k"));
+        }
+        PlannerWork work = planner.plan(block(from(rels("t", 6)), sameKey));
+        assertThat(MemoryTerms.of(work).extraJoinClauses()).isZero();
+        assertThat(model.bytes(work)).isEqualTo((long) Math.ceil(20 * 1024 + 301 * 3.2 * 1024 + 6 * 20 * 1024));
+        // with a class per edge the same 301 pairs cross 6·5·81/2 = 1215 clauses
+        assertThat(MemoryTerms.of(planner.plan(statement("clique", 6))).extraJoinClauses()).isEqualTo(1215 - 301);
     }
 
     @Test
@@ -78,11 +125,19 @@ class MemoryModelTest {
 
     @Test
     void coefficientsCanBeReplaced() {
-        MemoryModel calibrated = new MemoryModel(new MemoryCoefficients(100_000, 3000, 30_000, 10_000, 0));
+        MemoryModel calibrated = new MemoryModel(new MemoryCoefficients(100_000, 3000, 30_000, 10_000, 0, 0));
         PlannerWork chain = planner.plan(statement("chain", 4));
         assertThat(calibrated.bytes(chain)).isEqualTo(100_000 + 10 * 3000 + 4 * 10_000);
-        assertThatThrownBy(() -> new MemoryCoefficients(-1, 0, 0, 0, 0)).isInstanceOf(IllegalArgumentException.class)
+        assertThat(MemoryCoefficients.of(MemoryCoefficients.DEFAULTS.toArray())).isEqualTo(MemoryCoefficients.DEFAULTS);
+        assertThat(MemoryTerms.of(chain).toArray()).hasSameSizeAs(MemoryCoefficients.NAMES);
+        assertThatThrownBy(() -> new MemoryCoefficients(-1, 0, 0, 0, 0, 0)).isInstanceOf(IllegalArgumentException.class)
                 .hasMessage("fixedBytes must be finite and >= 0, was -1.0");
+    }
+
+    private static MemoryCoefficients withExtraJoinClause(MemoryCoefficients c, double bytes) {
+        double[] values = c.toArray();
+        values[MemoryCoefficients.NAMES.indexOf("bytesPerExtraJoinClause")] = bytes;
+        return MemoryCoefficients.of(values);
     }
 
     /** The data file's statement for a shape: one clause per edge, on columns unique to the edge. */

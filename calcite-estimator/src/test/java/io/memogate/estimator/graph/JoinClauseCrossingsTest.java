@@ -1,0 +1,163 @@
+package io.memogate.estimator.graph;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Random;
+import java.util.stream.IntStream;
+import java.util.stream.Stream;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.Arguments;
+import org.junit.jupiter.params.provider.MethodSource;
+
+/** {@link MemoSize#extraClauses()}: the join clauses linking the two sides of each pair, beyond the first. */
+class JoinClauseCrossingsTest {
+
+    private final CsgCmpCounter counter = new CsgCmpCounter();
+
+    /**
+     * A clique with a clause per edge: a pair's crossings are the edges between its sides, |S1|·|S2|.
+     * Summed over ordered pairs that is n(n-1)3^(n-2) (choose a in S1, b in S2, and put each other
+     * relation in S1, S2 or neither), so n(n-1)3^(n-2)/2 unordered; checked here against brute force.
+     */
+    @Test
+    void aCliqueWithAClausePerEdgeCrossesTheProductOfItsSidesSizes() {
+        for (int n = 2; n <= 10; n++) {
+            double closedForm = n * (n - 1) * Math.pow(3, n - 2) / 2;
+            assertThat(sideSizeProducts(n)).as("brute force, clique of %d", n).isEqualTo((long) closedForm);
+            MemoSize memo = counter.count(Shapes.CLIQUE.graph(n));
+            assertThat(memo.pairs() + memo.extraClauses()).as("clique of %d", n).isEqualTo(closedForm);
+        }
+    }
+
+    /** Sum of |S1|·|S2| over unordered pairs of disjoint non-empty subsets of n relations, by listing them. */
+    private static long sideSizeProducts(int n) {
+        long ordered = 0;
+        for (int assignment = 0; assignment < Math.pow(3, n); assignment++) {
+            int[] sizes = new int[3];
+            for (int v = 0, a = assignment; v < n; v++, a /= 3) {
+                sizes[a % 3]++;
+            }
+            ordered += (long) sizes[1] * sizes[2];
+        }
+        return ordered / 2;
+    }
+
+    @Test
+    void aCliqueOnOneEquivalenceClassHasOneClausePerPair() {
+        for (int n = 2; n <= 12; n++) {
+            JoinGraph graph = Shapes.relations(n).addClause(IntStream.range(0, n).boxed().toList()).build();
+            MemoSize memo = counter.count(graph);
+            assertThat(memo.pairs()).isEqualTo(Shapes.CLIQUE.pairs(n));
+            assertThat(memo.extraClauses()).as("clique of %d on one class", n).isZero();
+        }
+    }
+
+    @Test
+    void treesWithAClausePerEdgeHaveNoExtraClausesAtAnySize() {
+        assertThat(counter.count(Shapes.CHAIN.graph(100)).extraClauses()).isZero();
+        assertThat(counter.count(Shapes.STAR.graph(40)).extraClauses()).isZero();
+        Random random = new Random(11);
+        for (int trial = 0; trial < 100; trial++) {
+            JoinGraph tree = randomTree(random, 2 + random.nextInt(14), 0);
+            assertThat(TreeCount.crossings(tree)).as("%s", tree).isEqualTo(TreeCount.pairs(tree));
+        }
+    }
+
+    /** A join on a two-column key: the pairs cut at that edge cross two clauses. */
+    @Test
+    void treesWithSeveralClausesOnAnEdgeAgreeWithTheEnumeration() {
+        // t0 =2= t1 - t2: the pairs cut at t0-t1 are t0|t1 and t0|t1t2.
+        JoinGraph chain = Shapes.relations(3).addJoin(0, 1).addJoin(0, 1).addJoin(1, 2).build();
+        assertThat(counter.count(chain)).extracting(MemoSize::pairs, MemoSize::extraClauses, MemoSize::exact)
+                .containsExactly(4.0, 2.0, true);
+        Random random = new Random(5);
+        for (int trial = 0; trial < 100; trial++) {
+            JoinGraph tree = randomTree(random, 2 + random.nextInt(14), 1 + random.nextInt(4));
+            assertThat(counter.count(tree).extraClauses()).as("%s", tree)
+                    .isEqualTo(CsgCmpCounter.enumerate(tree, Long.MAX_VALUE).extraClauses());
+        }
+    }
+
+    /** A cycle's pair crosses twice exactly when its sides are two arcs covering the cycle: n(n-1)/2 cuts. */
+    @Test
+    void aCycleCrossesTwiceWhereTwoArcsMakeTheWholeCycle() {
+        for (int n = 3; n <= 14; n++) {
+            MemoSize memo = counter.count(Shapes.CYCLE.graph(n));
+            assertThat(memo.extraClauses()).as("cycle of %d", n).isEqualTo(n * (n - 1) / 2.0);
+        }
+    }
+
+    /** PostgreSQL's own join search, transcribed, agrees on connected and disconnected graphs. */
+    @ParameterizedTest
+    @MethodSource("randomClauses")
+    void extraClausesEqualThoseOfPostgresJoinSearch(JoinGraph graph) {
+        MemoSize memo = counter.count(graph);
+        assertThat(memo.exact()).isTrue();
+        assertThat(memo.extraClauses()).as("%s", graph).isEqualTo((double) PostgresJoinSearch.extraClauses(graph));
+    }
+
+    /** Random graphs of 2-9 relations with two-relation clauses (some repeated) and wider ones. */
+    static Stream<Arguments> randomClauses() {
+        Random random = new Random(99);
+        List<Arguments> graphs = new ArrayList<>();
+        for (int trial = 0; trial < 150; trial++) {
+            int n = 2 + random.nextInt(8);
+            JoinGraph.Builder builder = Shapes.relations(n);
+            int clauses = random.nextInt(2 * n);
+            for (int c = 0; c < clauses; c++) {
+                int width = random.nextInt(10) < 8 ? 2 : 3 + random.nextInt(Math.max(1, n - 2));
+                builder.addClause(random.ints(width, 0, n).boxed().toList());
+            }
+            graphs.add(Arguments.of(builder.build()));
+        }
+        return graphs.stream();
+    }
+
+    @Test
+    void aCappedCountScalesItsExtraClausesByTheEnumeratedPartsRatio() {
+        MemoSize exact = CsgCmpCounter.enumerate(Shapes.CLIQUE.graph(14), Long.MAX_VALUE);
+        MemoSize capped = CsgCmpCounter.enumerate(Shapes.CLIQUE.graph(14), 200_000);
+        assertThat(capped.capped()).isTrue();
+        // The part enumerated has fewer crossings per pair than the whole clique: short, but not by 2x.
+        double exactRatio = exact.extraClauses() / exact.pairs();
+        assertThat(capped.extraClauses() / capped.pairs()).isLessThanOrEqualTo(exactRatio)
+                .isGreaterThan(exactRatio / 2);
+        // A cycle past 64 relations: its first 64 are a chain, one clause per pair, so none are
+        // extrapolated; the truth, 100·99/2 = 4,950, is 1% of its pairs.
+        MemoSize cycle = counter.count(Shapes.CYCLE.graph(100));
+        assertThat(cycle.capped()).isTrue();
+        assertThat(cycle.extraClauses()).isZero();
+    }
+
+    @Test
+    void aSixtyRelationCliqueWithAClausePerEdgeStaysWithinTheBudget() {
+        MemoSize memo = counter.count(Shapes.CLIQUE.graph(60));
+        assertThat(memo.steps()).isLessThanOrEqualTo(CsgCmpCounter.DEFAULT_STEP_BUDGET + 1);
+        assertThat(memo.extraClauses()).isGreaterThan(memo.pairs());
+    }
+
+    @Test
+    void cartesianPairsCrossNothing() {
+        // Two relations without a clause, and two joined on a two-column key: only that pair's
+        // second clause is extra, once per way of placing the others (3^(k-1) = 9 for 3 components).
+        JoinGraph graph = Shapes.relations(4).addJoin(0, 1).addJoin(0, 1).build();
+        assertThat(counter.count(graph).extraClauses()).isEqualTo(9.0);
+        assertThat(PostgresJoinSearch.extraClauses(graph)).isEqualTo(9);
+        assertThat(counter.count(Shapes.relations(700).build()).extraClauses()).isZero();
+    }
+
+    /** A random tree of n relations, each edge with 1 + up to {@code extra} clauses. */
+    private static JoinGraph randomTree(Random random, int n, int extra) {
+        JoinGraph.Builder builder = Shapes.relations(n);
+        for (int v = 1; v < n; v++) {
+            int parent = random.nextInt(v);
+            for (int c = 0, k = 1 + (extra == 0 ? 0 : random.nextInt(extra + 1)); c < k; c++) {
+                builder.addJoin(parent, v);
+            }
+        }
+        return builder.build();
+    }
+}
