@@ -17,7 +17,7 @@ import java.util.List;
 
 /**
  * The coefficients file {@code memogate calibrate} writes and the configuration's
- * {@code estimator.coefficients} names: a YAML mapping of the five {@link MemoryCoefficients#NAMES} to
+ * {@code estimator.coefficients} names: a YAML mapping of every one of {@link MemoryCoefficients#NAMES} to
  * bytes, after a comment header that says where they came from.
  * <pre>
  *   # Memogate planner-memory coefficients, fitted by `memogate calibrate`

@@ -5,7 +5,7 @@ import java.util.stream.IntStream;
 /**
  * Non-negative least squares: the x >= 0 that minimises |Ax - b|, by Lawson and Hanson's active-set
  * algorithm ("Solving Least Squares Problems", 1974, chapter 23, algorithm NNLS). Meant for a handful
- * of unknowns (the memory model has five), so each inner step solves the passive columns' normal
+ * of unknowns (the memory model has six), so each inner step solves the passive columns' normal
  * equations directly; columns are scaled to unit norm first, since the model's terms range from 1
  * (statements) to millions (join pairs), and scaled back at the end, which keeps x >= 0.
  *

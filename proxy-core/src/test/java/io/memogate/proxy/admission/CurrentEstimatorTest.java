@@ -17,10 +17,10 @@ class CurrentEstimatorTest {
         CurrentEstimator current = new CurrentEstimator(MemoryCoefficients.DEFAULTS);
         long before = current.get().estimate(CHAIN, PlannerSettings.DEFAULTS).estimatedBytes();
 
-        current.use(new MemoryCoefficients(1000, 100, 0, 10, 0));
+        current.use(new MemoryCoefficients(1000, 100, 0, 10, 0, 0));
 
-        assertThat(before).isEqualTo((long) Math.ceil(MemoryCoefficients.DEFAULTS.fixedBytes()
-                + 4 * MemoryCoefficients.DEFAULTS.bytesPerJoinPair()));
+        MemoryCoefficients d = MemoryCoefficients.DEFAULTS;
+        assertThat(before).isEqualTo((long) Math.ceil(d.fixedBytes() + 4 * d.bytesPerJoinPair() + 3 * d.bytesPerRelation()));
         assertThat(current.get().estimate(CHAIN, PlannerSettings.DEFAULTS).estimatedBytes()).isEqualTo(1430);
     }
 
@@ -29,7 +29,7 @@ class CurrentEstimatorTest {
         CurrentEstimator current = new CurrentEstimator(MemoryCoefficients.DEFAULTS);
         CompileEstimator first = current.get();
 
-        current.use(new MemoryCoefficients(50.0 * 1024, 2.294 * 1024, 25.0 * 1024, 0, 16));
+        current.use(MemoryCoefficients.of(MemoryCoefficients.DEFAULTS.toArray()));
 
         assertThat(current.get()).isSameAs(first);
     }
@@ -40,7 +40,7 @@ class CurrentEstimatorTest {
         current.get().estimate(CHAIN, PlannerSettings.DEFAULTS); // miss
         current.get().estimate(CHAIN, PlannerSettings.DEFAULTS); // hit
 
-        current.use(new MemoryCoefficients(1000, 100, 0, 10, 0));
+        current.use(new MemoryCoefficients(1000, 100, 0, 10, 0, 0));
         current.get().estimate(CHAIN, PlannerSettings.DEFAULTS); // miss: the new estimator's cache is empty
 
         assertThat(current.statistics()).isEqualTo(new EstimatorStatistics(1, 2, 0));

@@ -18,7 +18,7 @@ class CoefficientsFileTest {
 
     @Test
     void readsBackExactlyWhatItWrote() throws Exception {
-        MemoryCoefficients fitted = new MemoryCoefficients(51_234.56789, 2_349.0123456789, 24_999.5, 0, 16.25);
+        MemoryCoefficients fitted = new MemoryCoefficients(51_234.56789, 2_349.0123456789, 24_999.5, 0, 16.25, 0);
         Path file = dir.resolve("c.yaml");
 
         CoefficientsFile.write(file, fitted, List.of("server: PostgreSQL 18.0", "", "date: today"));
@@ -43,10 +43,10 @@ class CoefficientsFileTest {
                 .isInstanceOf(InvalidCoefficientsException.class)
                 .satisfies(e -> assertThat(((InvalidCoefficientsException) e).problems()).containsExactly(
                         "unknown key 'bytesPerFastStartJoinPairs' (expected fixedBytes, bytesPerJoinPair, "
-                                + "bytesPerFastStartJoinPair, bytesPerRelation, bytesPerGeqoGene)",
+                                + "bytesPerFastStartJoinPair, bytesPerRelation, bytesPerGeqoGene, bytesPerExtraJoinClause)",
                         "fixedBytes must be a number of bytes >= 0, was '-1'",
                         "bytesPerJoinPair must be a number of bytes >= 0, was 'lots'",
-                        "bytesPerFastStartJoinPair is required"))
+                        "bytesPerFastStartJoinPair is required", "bytesPerExtraJoinClause is required"))
                 .hasMessageStartingWith(file + ": unknown key");
     }
 
