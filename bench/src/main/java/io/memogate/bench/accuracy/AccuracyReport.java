@@ -171,8 +171,9 @@ final class AccuracyReport {
 
     static String describe(MemoryCoefficients c) {
         return String.format(Locale.ROOT, "%.1f kB a statement, %.2f kB a join pair, %.2f kB a first-rows join pair,"
-                        + " %.1f kB a relation, %.0f B a GEQO gene", c.fixedBytes() / 1024, c.bytesPerJoinPair() / 1024,
-                c.bytesPerFastStartJoinPair() / 1024, c.bytesPerRelation() / 1024, c.bytesPerGeqoGene());
+                        + " %.1f kB a relation, %.0f B a GEQO gene, %.2f kB an extra join clause", c.fixedBytes() / 1024,
+                c.bytesPerJoinPair() / 1024, c.bytesPerFastStartJoinPair() / 1024, c.bytesPerRelation() / 1024,
+                c.bytesPerGeqoGene(), c.bytesPerExtraJoinClause() / 1024);
     }
 
     private static String mib(long bytes) {

@@ -14,7 +14,8 @@ import java.util.Locale;
 final class ObservationsCsv {
 
     static final String HEADER = "corpus,id,profile,outcome,measured_bytes,estimated_bytes,ratio,parser,relations,"
-            + "largest_problem,search,memo_pairs,join_pairs,fast_start_join_pairs,relations_in_searches,geqo_genes";
+            + "largest_problem,search,memo_pairs,join_pairs,fast_start_join_pairs,relations_in_searches,geqo_genes,"
+            + "extra_join_clauses";
 
     private ObservationsCsv() {
     }
@@ -37,7 +38,8 @@ final class ObservationsCsv {
                 Long.toString(e.estimatedBytes()), o.measured() ? String.format(Locale.ROOT, "%.3f", o.ratio()) : "",
                 e.parser().name().toLowerCase(Locale.ROOT), Integer.toString(e.relations()),
                 Integer.toString(e.largestProblem()), e.search().name(), Long.toString(e.memoPairs()),
-                number(t.joinPairs()), number(t.fastStartJoinPairs()), number(t.relations()), number(t.geqoGenes()));
+                number(t.joinPairs()), number(t.fastStartJoinPairs()), number(t.relations()), number(t.geqoGenes()),
+                number(t.extraJoinClauses()));
     }
 
     private static String number(double value) {
