@@ -29,9 +29,9 @@ import org.openjdk.jmh.annotations.State;
  * p50 can be read against the target:
  * <ul>
  *   <li>{@link #cachedHit}: the cached path, lexer + fingerprint + Caffeine hit, for q17 of tpcds-like.sql
- *   (1,186 characters, 8 relations), p50 &lt;= 2 us;</li>
+ *   (1,184 characters, 8 relations), p50 &lt;= 2 us;</li>
  *   <li>{@link #lexer}: the lexer's public facade {@link LexicalAnalyzer#analyze(String)} (split, classify,
- *   fingerprint, bound the relations, read a setting change) on q64 (2,278 characters), &lt;= 10 us;
+ *   fingerprint, bound the relations, read a setting change) on q64 (2,276 characters), &lt;= 10 us;
  *   {@link #lexerReusingTokens} is the same with a per-thread token stream;</li>
  *   <li>{@link #uncached}: a full estimate of each tpcds-like.sql statement, p50 &lt;= 1 ms. Every call
  *   replaces {@code {n}} in an output alias with a new number: an identifier stays in the fingerprint (a
