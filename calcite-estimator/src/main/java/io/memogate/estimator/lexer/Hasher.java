@@ -33,33 +33,25 @@ final class Hasher {
         }
     }
 
-    /** Puts {@code s[from, to)}; the state lives in locals for the loop (this is the fingerprint's hot path). */
+    /** Puts {@code s[from, to)} char by char: for texts off the hot path (a normalized text, oversized samples). */
     void put(CharSequence s, int from, int to) {
-        long hash = h;
-        long b = block;
-        int in = inBlock;
         for (int p = from; p < to; p++) {
-            b = (b << 16) | s.charAt(p);
-            if (++in == 4) {
-                hash = mix(hash, b);
-                b = 0;
-                in = 0;
-            }
+            put(s.charAt(p));
         }
-        h = hash;
-        block = b;
-        inBlock = in;
-        length += to - from;
     }
 
-    /** As {@link #put(CharSequence, int, int)} with ASCII letters in lower case, as identifiers are folded. */
-    void putLowerCase(String s, int from, int to) {
+    /**
+     * Puts {@code s[from, to)}, with ASCII letters in lower case when asked (as identifiers are folded). This is
+     * the fingerprint's hot path: the state lives in locals for the loop, and callers pass a constant
+     * {@code lowerCase} so that the compiled loop does not test it.
+     */
+    void put(char[] s, int from, int to, boolean lowerCase) {
         long hash = h;
         long b = block;
         int in = inBlock;
         for (int p = from; p < to; p++) {
-            char c = s.charAt(p);
-            b = (b << 16) | (c >= 'A' && c <= 'Z' ? c + ('a' - 'A') : c);
+            char c = s[p];
+            b = (b << 16) | (lowerCase && c >= 'A' && c <= 'Z' ? c + ('a' - 'A') : c);
             if (++in == 4) {
                 hash = mix(hash, b);
                 b = 0;

@@ -56,14 +56,14 @@ public enum Keyword {
                 return NONE;
             }
         }
-        return lookup(text, start, end, tail(text, start, end));
+        return lookup(text.toCharArray(), start, end, tail(text, start, end));
     }
 
     /**
      * As {@link #lookup(String, int, int)} for an ASCII identifier whose {@link #tail} the lexer computed
      * while scanning it: one hash and, nearly always, one comparison of a long.
      */
-    static Keyword lookup(String text, int start, int end, long tail) {
+    static Keyword lookup(char[] text, int start, int end, long tail) {
         int length = end - start;
         if (length > MAX_LENGTH) {
             return NONE;
@@ -95,9 +95,9 @@ public enum Keyword {
     }
 
     /** The characters before the last eight, which the tail does not cover. */
-    private boolean headSpelledBy(String text, int start) {
+    private boolean headSpelledBy(char[] text, int start) {
         for (int i = 0; i < word.length() - 8; i++) {
-            if (lower(text.charAt(start + i)) != word.charAt(i)) {
+            if (lower(text[start + i]) != word.charAt(i)) {
                 return false;
             }
         }

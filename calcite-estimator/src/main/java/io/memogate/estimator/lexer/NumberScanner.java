@@ -13,9 +13,9 @@ final class NumberScanner {
     }
 
     /** A number starting with a digit at p. */
-    static int number(String s, int n, int p) {
-        if (s.charAt(p) == '0' && p + 2 < n) {
-            int radix = switch (s.charAt(p + 1)) {
+    static int number(char[] s, int n, int p) {
+        if (s[p] == '0' && p + 2 < n) {
+            int radix = switch (s[p + 1]) {
                 case 'x', 'X' -> 16;
                 case 'o', 'O' -> 8;
                 case 'b', 'B' -> 2;
@@ -30,12 +30,12 @@ final class NumberScanner {
             }
         }
         int q = decimalInteger(s, n, p);
-        if (q < n && s.charAt(q) == '.') {
-            if (q + 1 < n && s.charAt(q + 1) == '.') {
+        if (q < n && s[q] == '.') {
+            if (q + 1 < n && s[q + 1] == '.') {
                 return q; // 1..10: an integer, then ".." (scan.l's numericfail)
             }
             q++;
-            if (q < n && SqlLexer.isDigit(s.charAt(q))) {
+            if (q < n && SqlLexer.isDigit(s[q])) {
                 q = decimalInteger(s, n, q);
             }
         }
@@ -43,18 +43,18 @@ final class NumberScanner {
     }
 
     /** The digits after a leading point: {@code .5}, {@code .5e3}; p is the first digit. */
-    static int fraction(String s, int n, int p) {
+    static int fraction(char[] s, int n, int p) {
         return exponent(s, n, decimalInteger(s, n, p));
     }
 
     /** {@code digit (_? digit)*} starting with a digit at p. */
-    static int decimalInteger(String s, int n, int p) {
+    static int decimalInteger(char[] s, int n, int p) {
         p++;
         while (p < n) {
-            char c = s.charAt(p);
+            char c = s[p];
             if (SqlLexer.isDigit(c)) {
                 p++;
-            } else if (c == '_' && p + 1 < n && SqlLexer.isDigit(s.charAt(p + 1))) {
+            } else if (c == '_' && p + 1 < n && SqlLexer.isDigit(s[p + 1])) {
                 p += 2;
             } else {
                 break;
@@ -63,12 +63,12 @@ final class NumberScanner {
         return p;
     }
 
-    private static int radixDigits(String s, int n, int p, int radix) {
+    private static int radixDigits(char[] s, int n, int p, int radix) {
         while (p < n) {
-            char c = s.charAt(p);
+            char c = s[p];
             if (Character.digit(c, radix) >= 0 && c < 128) {
                 p++;
-            } else if (c == '_' && p + 1 < n && s.charAt(p + 1) < 128 && Character.digit(s.charAt(p + 1), radix) >= 0) {
+            } else if (c == '_' && p + 1 < n && s[p + 1] < 128 && Character.digit(s[p + 1], radix) >= 0) {
                 p += 2;
             } else {
                 break;
@@ -77,13 +77,13 @@ final class NumberScanner {
         return p;
     }
 
-    private static int exponent(String s, int n, int p) {
-        if (p < n && (s.charAt(p) == 'e' || s.charAt(p) == 'E')) {
+    private static int exponent(char[] s, int n, int p) {
+        if (p < n && (s[p] == 'e' || s[p] == 'E')) {
             int q = p + 1;
-            if (q < n && (s.charAt(q) == '+' || s.charAt(q) == '-')) {
+            if (q < n && (s[q] == '+' || s[q] == '-')) {
                 q++;
             }
-            if (q < n && SqlLexer.isDigit(s.charAt(q))) {
+            if (q < n && SqlLexer.isDigit(s[q])) {
                 return decimalInteger(s, n, q);
             }
         }

@@ -14,36 +14,36 @@ final class OperatorScanner {
     private OperatorScanner() {
     }
 
-    static boolean operator(SqlLexer lexer, String s, int n, int start) {
+    static boolean operator(SqlLexer lexer, char[] s, int n, int start) {
         int q = start + 1;
-        while (q < n && SqlLexer.isOperatorChar(s.charAt(q))) {
+        while (q < n && SqlLexer.isOperatorChar(s[q])) {
             q++;
         }
         if (q - start > 1) {
             for (int i = start + 1; i < q - 1; i++) {
-                char a = s.charAt(i);
-                char b = s.charAt(i + 1);
+                char a = s[i];
+                char b = s[i + 1];
                 if ((a == '/' && b == '*') || (a == '-' && b == '-')) {
                     q = i;
                     break;
                 }
             }
-            char last = s.charAt(q - 1);
+            char last = s[q - 1];
             if (q - start > 1 && (last == '+' || last == '-') && !hasNonSqlOperatorChar(s, start, q - 1)) {
                 do {
                     q--;
-                } while (q - start > 1 && (s.charAt(q - 1) == '+' || s.charAt(q - 1) == '-'));
+                } while (q - start > 1 && (s[q - 1] == '+' || s[q - 1] == '-'));
             }
         }
-        if (q - start == 1 && s.charAt(start) == '?') {
+        if (q - start == 1 && s[start] == '?') {
             return lexer.emit(TokenKind.PLACEHOLDER, start, q);
         }
         return lexer.emit(TokenKind.OPERATOR, start, q);
     }
 
-    private static boolean hasNonSqlOperatorChar(String s, int from, int to) {
+    private static boolean hasNonSqlOperatorChar(char[] s, int from, int to) {
         for (int i = from; i < to; i++) {
-            switch (s.charAt(i)) {
+            switch (s[i]) {
                 case '~', '!', '@', '#', '^', '&', '|', '`', '?', '%':
                     return true;
                 default:

@@ -1,5 +1,7 @@
 package io.memogate.estimator.lexer;
 
+import java.util.Arrays;
+
 /**
  * The quoted forms of PostgreSQL text: string constants, quoted identifiers and dollar quotes
  * (<a href="https://www.postgresql.org/docs/current/sql-syntax-lexical.html#SQL-SYNTAX-CONSTANTS">4.1.2</a>).
@@ -17,7 +19,7 @@ final class QuotedScanner {
     private QuotedScanner() {
     }
 
-    static boolean string(SqlLexer lexer, String s, int n, int start, int body, int mode, TokenKind kind) {
+    static boolean string(SqlLexer lexer, char[] s, int n, int start, int body, int mode, TokenKind kind) {
         int p = body;
         while (true) {
             int close = closingQuote(s, n, p, mode);
@@ -33,15 +35,15 @@ final class QuotedScanner {
     }
 
     /** Index of the quote ending a string body that starts at p, or -1. */
-    private static int closingQuote(String s, int n, int p, int mode) {
+    private static int closingQuote(char[] s, int n, int p, int mode) {
         if (mode == ESCAPE) {
             while (p < n) {
-                char c = s.charAt(p);
+                char c = s[p];
                 if (c == '\\') {
                     p += 2;
                 } else if (c != '\'') {
                     p++;
-                } else if (p + 1 < n && s.charAt(p + 1) == '\'') {
+                } else if (p + 1 < n && s[p + 1] == '\'') {
                     p += 2;
                 } else {
                     return p;
@@ -50,11 +52,11 @@ final class QuotedScanner {
             return -1;
         }
         while (true) {
-            int q = s.indexOf('\'', p);
+            int q = SqlLexer.indexOf(s, '\'', p, n);
             if (q < 0 || q >= n) {
                 return -1;
             }
-            if (mode == STANDARD && q + 1 < n && s.charAt(q + 1) == '\'') {
+            if (mode == STANDARD && q + 1 < n && s[q + 1] == '\'') {
                 p = q + 2;
             } else {
                 return q;
@@ -68,36 +70,36 @@ final class QuotedScanner {
      * comments may stand between them (scan.l's whitespace_with_newline). Returns the continuing quote's
      * index, or -1.
      */
-    private static int continuation(String s, int n, int p) {
+    private static int continuation(char[] s, int n, int p) {
         boolean newline = false;
         while (p < n) {
-            char c = s.charAt(p);
+            char c = s[p];
             if (c == '\n' || c == '\r') {
                 newline = true;
                 p++;
             } else if (c == ' ' || c == '\t' || c == '\f' || c == '\u000B') {
                 p++;
-            } else if (c == '-' && p + 1 < n && s.charAt(p + 1) == '-') {
+            } else if (c == '-' && p + 1 < n && s[p + 1] == '-') {
                 p += 2;
-                while (p < n && s.charAt(p) != '\n' && s.charAt(p) != '\r') {
+                while (p < n && s[p] != '\n' && s[p] != '\r') {
                     p++;
                 }
             } else {
                 break;
             }
         }
-        return newline && p < n && s.charAt(p) == '\'' ? p : -1;
+        return newline && p < n && s[p] == '\'' ? p : -1;
     }
 
     /** {@code "..."} or {@code U&"..."}: {@code ""} is a quote inside. */
-    static boolean identifier(SqlLexer lexer, String s, int n, int start, int body) {
+    static boolean identifier(SqlLexer lexer, char[] s, int n, int start, int body) {
         int p = body;
         while (true) {
-            int q = s.indexOf('"', p);
+            int q = SqlLexer.indexOf(s, '"', p, n);
             if (q < 0 || q >= n) {
                 return lexer.emit(TokenKind.UNTERMINATED, start, n);
             }
-            if (q + 1 < n && s.charAt(q + 1) == '"') {
+            if (q + 1 < n && s[q + 1] == '"') {
                 p = q + 2;
             } else {
                 return lexer.emit(TokenKind.QUOTED_IDENT, start, q + 1);
@@ -110,30 +112,30 @@ final class QuotedScanner {
      * (4.1.2.4: the tag "follows the same rules as an unquoted identifier, except that it cannot contain a
      * dollar sign"), or else a lone {@code $}, which PostgreSQL rejects.
      */
-    static boolean dollar(SqlLexer lexer, String s, int n, int start) {
+    static boolean dollar(SqlLexer lexer, char[] s, int n, int start) {
         int p = start + 1;
-        if (p < n && SqlLexer.isDigit(s.charAt(p))) {
+        if (p < n && SqlLexer.isDigit(s[p])) {
             return lexer.emit(TokenKind.PARAM, start, NumberScanner.decimalInteger(s, n, p));
         }
-        if (p < n && s.charAt(p) != '$') {
-            if (!SqlLexer.isIdentifierStart(s.charAt(p))) {
+        if (p < n && s[p] != '$') {
+            if (!SqlLexer.isIdentifierStart(s[p])) {
                 return lexer.emit(TokenKind.OTHER, start, start + 1);
             }
             p++;
-            while (p < n && SqlLexer.isTagPart(s.charAt(p))) {
+            while (p < n && SqlLexer.isTagPart(s[p])) {
                 p++;
             }
         }
-        if (p >= n || s.charAt(p) != '$') {
+        if (p >= n || s[p] != '$') {
             return lexer.emit(TokenKind.OTHER, start, start + 1);
         }
         int delimiter = p + 1 - start;
         for (int q = p + 1; ; q++) {
-            q = s.indexOf('$', q);
+            q = SqlLexer.indexOf(s, '$', q, n);
             if (q < 0 || q + delimiter > n) {
                 return lexer.emit(TokenKind.UNTERMINATED, start, n);
             }
-            if (s.regionMatches(q, s, start, delimiter)) {
+            if (Arrays.equals(s, q, q + delimiter, s, start, start + delimiter)) {
                 return lexer.emit(TokenKind.DOLLAR_STRING, start, q + delimiter);
             }
         }

@@ -29,7 +29,8 @@ import java.util.Objects;
  * </ul>
  * Nothing throws: an unterminated quote, quoted identifier, dollar quote or comment becomes one
  * {@link TokenKind#UNTERMINATED} token to the end, and any other character one {@link TokenKind#OTHER}.
- * A lexer is used by one thread; it holds no state beyond its position.
+ * A lexer is used by one thread; it holds no state beyond its position and the characters it reads (a copy
+ * of the text, or an array the analyzer shares with its token stream).
  */
 public final class SqlLexer {
 
@@ -41,7 +42,8 @@ public final class SqlLexer {
     /** Classes of the ASCII characters; every character from 0x80 up is an identifier character. */
     private static final byte[] CLASSES = classes();
 
-    private final String text;
+    /** The text's characters: array reads, where String.charAt checks the coder and the bounds each time. */
+    private final char[] chars;
     private final int limit;
     private int pos;
 
@@ -56,8 +58,13 @@ public final class SqlLexer {
 
     /** Lexes {@code text[from, to)} only; offsets stay those of the whole text. */
     public SqlLexer(String text, int from, int to) {
-        Objects.checkFromToIndex(from, to, text.length());
-        this.text = text;
+        this(text.toCharArray(), from, to);
+    }
+
+    /** Lexes {@code chars[from, to)}, an array the caller shares and does not change. */
+    SqlLexer(char[] chars, int from, int to) {
+        Objects.checkFromToIndex(from, to, chars.length);
+        this.chars = chars;
         this.limit = to;
         this.pos = from;
     }
@@ -71,16 +78,16 @@ public final class SqlLexer {
 
     /** Moves to the next token; false at the end of the text. */
     public boolean next() {
-        final String s = text;
+        final char[] s = chars;
         final int n = limit;
         int p = pos;
         while (p < n) {
-            char c = s.charAt(p);
+            char c = s[p];
             if (c < 128 && (CLASSES[c] & SPACE) != 0) {
                 p++;
-            } else if (c == '-' && p + 1 < n && s.charAt(p + 1) == '-') {
+            } else if (c == '-' && p + 1 < n && s[p + 1] == '-') {
                 p = lineEnd(p + 2);
-            } else if (c == '/' && p + 1 < n && s.charAt(p + 1) == '*') {
+            } else if (c == '/' && p + 1 < n && s[p + 1] == '*') {
                 int e = blockCommentEnd(p + 2);
                 if (e < 0) {
                     return emit(TokenKind.UNTERMINATED, p, n);
@@ -114,12 +121,12 @@ public final class SqlLexer {
     }
 
     private boolean token(int p, char c) {
-        final String s = text;
+        final char[] s = chars;
         final int n = limit;
         if (c >= 128) {
             return identifier(p);
         }
-        char c1 = p + 1 < n ? s.charAt(p + 1) : 0;
+        char c1 = p + 1 < n ? s[p + 1] : 0;
         switch (c) {
             case '\'':
                 return QuotedScanner.string(this, s, n, p, p + 1, QuotedScanner.STANDARD, TokenKind.STRING);
@@ -166,7 +173,7 @@ public final class SqlLexer {
                 return identifier(p);
             case 'u', 'U':
                 if (c1 == '&' && p + 2 < n) {
-                    char c2 = s.charAt(p + 2);
+                    char c2 = s[p + 2];
                     if (c2 == '\'') {
                         return QuotedScanner.string(this, s, n, p, p + 3, QuotedScanner.STANDARD, TokenKind.STRING);
                     }
@@ -191,13 +198,13 @@ public final class SqlLexer {
     }
 
     private boolean identifier(int p) {
-        final String s = text;
+        final char[] s = chars;
         final int n = limit;
         int q = p;
         long tail = 0;
         int all = 0;
         while (q < n) {
-            char c = s.charAt(q);
+            char c = s[q];
             if (c < 128 && (CLASSES[c] & IDENT_PART) == 0) {
                 break;
             }
@@ -215,9 +222,9 @@ public final class SqlLexer {
 
     /** Index of the newline ending a {@code --} comment (or the limit). */
     private int lineEnd(int p) {
-        final String s = text;
+        final char[] s = chars;
         while (p < limit) {
-            char c = s.charAt(p);
+            char c = s[p];
             if (c == '\n' || c == '\r') {
                 return p;
             }
@@ -228,17 +235,17 @@ public final class SqlLexer {
 
     /** Index just past the {@code *}{@code /} closing a block comment opened before p, or -1. */
     private int blockCommentEnd(int p) {
-        final String s = text;
+        final char[] s = chars;
         final int n = limit;
         int depth = 1;
         while (p < n - 1) {
-            char c = s.charAt(p);
-            if (c == '*' && s.charAt(p + 1) == '/') {
+            char c = s[p];
+            if (c == '*' && s[p + 1] == '/') {
                 p += 2;
                 if (--depth == 0) {
                     return p;
                 }
-            } else if (c == '/' && s.charAt(p + 1) == '*') {
+            } else if (c == '/' && s[p + 1] == '*') {
                 p += 2;
                 depth++;
             } else {
@@ -255,6 +262,16 @@ public final class SqlLexer {
         this.end = end;
         this.pos = end;
         return true;
+    }
+
+    /** Index of the first {@code c} in {@code s[from, n)}, or -1. */
+    static int indexOf(char[] s, char c, int from, int n) {
+        for (int p = from; p < n; p++) {
+            if (s[p] == c) {
+                return p;
+            }
+        }
+        return -1;
     }
 
     static boolean isIdentifierStart(char c) {

@@ -38,7 +38,7 @@ public final class StatementSplitter {
 
     /** The statements of {@code text}. */
     public static Split split(String text) {
-        StatementSplitter splitter = new StatementSplitter(text, TokenSink.NONE);
+        StatementSplitter splitter = new StatementSplitter(text.toCharArray(), TokenSink.NONE);
         List<StatementSpan> spans = new ArrayList<>();
         while (splitter.next()) {
             spans.add(new StatementSpan(splitter.start(), splitter.end()));
@@ -46,8 +46,8 @@ public final class StatementSplitter {
         return new Split(spans, splitter.emptyStatements());
     }
 
-    StatementSplitter(String text, TokenSink sink) {
-        this.lexer = new SqlLexer(text);
+    StatementSplitter(char[] text, TokenSink sink) {
+        this.lexer = new SqlLexer(text, 0, text.length);
         this.sink = sink;
     }
 

@@ -14,6 +14,8 @@ public final class TokenStream {
     private static final int INITIAL_CAPACITY = 64;
 
     private String text = "";
+    /** The text's characters, shared with the lexer that produced the tokens; read, never written. */
+    private char[] chars = new char[0];
     private byte[] kinds;
     private short[] words;
     private int[] starts;
@@ -39,17 +41,24 @@ public final class TokenStream {
 
     /** Replaces the contents with the tokens of {@code text[from, to)}. */
     public void lex(String text, int from, int to) {
-        reset(text);
-        SqlLexer lexer = new SqlLexer(text, from, to);
+        char[] c = text.toCharArray();
+        reset(text, c);
+        SqlLexer lexer = new SqlLexer(c, from, to);
         while (lexer.next()) {
             add(lexer.kind(), lexer.keyword(), lexer.start(), lexer.end());
         }
     }
 
-    /** Empties the stream; tokens of {@code text} follow through {@link #add}. */
-    void reset(String text) {
+    /** Empties the stream; tokens of {@code text}, whose characters are {@code chars}, follow through {@link #add}. */
+    void reset(String text, char[] chars) {
         this.text = text;
+        this.chars = chars;
         this.size = 0;
+    }
+
+    /** The text's characters (package-private: callers must not write them). */
+    char[] chars() {
+        return chars;
     }
 
     void add(TokenKind kind, Keyword word, int start, int end) {
@@ -110,7 +119,7 @@ public final class TokenStream {
             return false;
         }
         for (int k = 0, p = starts[i]; k < lowerCaseWord.length(); k++, p++) {
-            if (Keyword.lower(text.charAt(p)) != lowerCaseWord.charAt(k)) {
+            if (Keyword.lower(chars[p]) != lowerCaseWord.charAt(k)) {
                 return false;
             }
         }

@@ -243,6 +243,23 @@ class SqlLexerTest {
     }
 
     @Test
+    void everyQuotedFormClosingOnlyBeyondTheRangeIsUnterminatedWithinIt() {
+        String sql = "select \"a\", $q$b$q$, 'c', E'd'";
+        for (String quoted : List.of("\"a\"", "$q$b$q$", "'c'", "E'd'")) {
+            int start = sql.indexOf(quoted);
+            int cutEnd = start + quoted.length() - 1; // the range stops just before the closing character
+            SqlLexer cut = new SqlLexer(sql, start, cutEnd);
+            assertThat(cut.next()).as(quoted).isTrue();
+            assertThat(cut.kind()).as(quoted).isEqualTo(TokenKind.UNTERMINATED);
+            assertThat(cut.end()).as(quoted).isEqualTo(cutEnd);
+            SqlLexer whole = new SqlLexer(sql, start, cutEnd + 1);
+            assertThat(whole.next()).as(quoted).isTrue();
+            assertThat(whole.kind()).as(quoted).isNotEqualTo(TokenKind.UNTERMINATED);
+            assertThat(whole.end()).as(quoted).isEqualTo(cutEnd + 1);
+        }
+    }
+
+    @Test
     void tokenStreamHoldsTheSameTokens() {
         TokenStream ts = TokenStream.of("SELECT x FROM t");
         assertThat(ts.size()).isEqualTo(4);
