@@ -50,19 +50,26 @@ public record GatewaySettings(long staticThresholdBytes, TierSettings small, Tie
      * the thresholds fall, so under load smaller statements are already serialized (the paper's
      * behaviour).
      *
-     * <p>Timeouts 30 s, 120 s, 300 s grow with the tier: a statement in a higher tier queues behind
-     * compilations that themselves take seconds to minutes (a 16-table star plans in 7.5 s with 615 MB),
-     * so a wait that is alarming for a small statement is normal for a large one. Queue lengths shrink
-     * with the tier for the same reason: 50 statements waiting for LARGE are already minutes of work.
+     * <p>Timeouts 2, 4 and 8 minutes. A refusal does not make the work go away: the client retries or
+     * fails, so the gateway should refuse only what will not be served in any reasonable time. SMALL
+     * waits as long as PgBouncer lets a client wait for a server connection ({@code query_wait_timeout},
+     * 120 s), and a compile storm needs that: 40 clients planning 13-18-table reports on 2 CPUs
+     * complete about one a second, so each waits about 40 s (Little's law), and the earlier 30 s refused
+     * 17% of attempts in the storm benchmark (bench/RESULTS.md). The timeouts double with the tier: a
+     * statement in a higher tier queues behind compilations that themselves take seconds to minutes (a
+     * 16-table star plans in 7.5 s with 615 MB). Queue lengths shrink with the tier for the same reason:
+     * 50 statements waiting for LARGE are already minutes of work. The wait in a gateway does not count
+     * against the session's {@code statement_timeout}, which the server starts when the statement
+     * reaches it (as with PgBouncer's queue).
      */
     public static GatewaySettings defaults(int cpus) {
         if (cpus < 1 || cpus > MAX_CPUS) {
             throw new IllegalArgumentException("cpus must be in [1, " + MAX_CPUS + "], was " + cpus);
         }
         return new GatewaySettings(DEFAULT_STATIC_THRESHOLD_BYTES,
-                new TierSettings(4 * cpus, 0.25, 1000, Duration.ofSeconds(30)),
-                new TierSettings(cpus, 0.5, 200, Duration.ofSeconds(120)),
-                new TierSettings(1, 1.0, 50, Duration.ofSeconds(300)));
+                new TierSettings(4 * cpus, 0.25, 1000, Duration.ofMinutes(2)),
+                new TierSettings(cpus, 0.5, 200, Duration.ofMinutes(4)),
+                new TierSettings(1, 1.0, 50, Duration.ofMinutes(8)));
     }
 
     public TierSettings tier(Tier tier) {

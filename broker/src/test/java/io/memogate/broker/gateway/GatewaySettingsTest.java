@@ -13,9 +13,9 @@ class GatewaySettingsTest {
     @Test
     void defaultsFollowThePaperForTheServersCpus() {
         assertThat(DEFAULTS.staticThresholdBytes()).isEqualTo(1L << 20);
-        assertThat(DEFAULTS.small()).isEqualTo(new TierSettings(32, 0.25, 1000, Duration.ofSeconds(30)));
-        assertThat(DEFAULTS.medium()).isEqualTo(new TierSettings(8, 0.5, 200, Duration.ofSeconds(120)));
-        assertThat(DEFAULTS.large()).isEqualTo(new TierSettings(1, 1.0, 50, Duration.ofSeconds(300)));
+        assertThat(DEFAULTS.small()).isEqualTo(new TierSettings(32, 0.25, 1000, Duration.ofMinutes(2)));
+        assertThat(DEFAULTS.medium()).isEqualTo(new TierSettings(8, 0.5, 200, Duration.ofMinutes(4)));
+        assertThat(DEFAULTS.large()).isEqualTo(new TierSettings(1, 1.0, 50, Duration.ofMinutes(8)));
     }
 
     @Test

@@ -32,9 +32,9 @@ class TierFieldTest {
         assertThat(new TierField(Tier.SMALL, "fraction").apply(config, ".125").admission().gatewaySettings().small()
                 .fraction()).isEqualTo(0.125);
         assertThat(new TierField(Tier.SMALL, "limit").valueIn(config)).isEqualTo("16");
-        assertThat(new TierField(Tier.LARGE, "timeout").valueIn(config)).isEqualTo("5min");
+        assertThat(new TierField(Tier.LARGE, "timeout").valueIn(config)).isEqualTo("8min");
         assertThat(config.admission().gatewaySettings().medium().timeout()).as("the original is untouched")
-                .isEqualTo(Duration.ofMinutes(2));
+                .isEqualTo(Duration.ofMinutes(4));
     }
 
     @Test
