@@ -1,8 +1,8 @@
 package io.memogate.bench.accuracy;
 
 import io.memogate.broker.gateway.GatewaySettings;
+import io.memogate.estimator.CompileEstimate.Parser;
 import io.memogate.estimator.planner.MemoryCoefficients;
-import io.memogate.estimator.planner.MemoryModel;
 import io.memogate.proxy.calibrate.AccuracyStatistics;
 import io.memogate.proxy.calibrate.CoefficientFit;
 import io.memogate.proxy.calibrate.Observation;
@@ -85,7 +85,7 @@ final class AccuracyReport {
                 List<Planned> measured = rows.stream().filter(Planned::measured).toList();
                 long planned = rows.stream().filter(p -> !p.estimate().bypass()).count();
                 long calcite = rows.stream().filter(p -> !p.estimate().bypass()
-                        && p.estimate().parser() == io.memogate.estimator.CompileEstimate.Parser.CALCITE).count();
+                        && p.estimate().parser() == Parser.CALCITE).count();
                 AccuracyStatistics s = AccuracyStatistics.of(measured.stream().map(Planned::observation).toList(), tiers);
                 out.printf(Locale.ROOT, "| %s | %s | %d | %s | %d | %d | %s | %s | %s |%n", corpus, profile, rows.size(),
                         percent(planned == 0 ? Double.NaN : (double) calcite / planned), measured.size(), s.aboveFloor(),
@@ -111,13 +111,12 @@ final class AccuracyReport {
             }
             CoefficientFit fit = CoefficientFit.of(measured.stream().map(Planned::measurement).toList(),
                     MemoryCoefficients.DEFAULTS);
-            MemoryModel model = new MemoryModel(fit.coefficients());
             List<Observation> refitted = measured.stream()
                     .map(p -> new Observation(p.measuredBytes(), (long) Math.ceil(p.estimate().terms()
                             .bytes(fit.coefficients()))))
                     .toList();
             AccuracyStatistics s = AccuracyStatistics.of(refitted, tiers);
-            out.printf(Locale.ROOT, "| %s | %s | %d | %s | %s | %s |%n", corpus.name(), describe(model.coefficients()),
+            out.printf(Locale.ROOT, "| %s | %s | %d | %s | %s | %s |%n", corpus.name(), describe(fit.coefficients()),
                     s.aboveFloor(), decimal(s.spearman()), percent(s.withinTwice()), percent(s.tierAgreement()));
         }
     }
