@@ -14,7 +14,9 @@ import io.memogate.proxy.config.TlsMode;
 import io.memogate.proxy.embedded.DemoSchema;
 import io.memogate.proxy.embedded.EmbeddedPostgres;
 import io.memogate.proxy.embedded.EmbeddedPostgresOptions;
+import io.memogate.proxy.server.ListenException.Endpoint;
 import io.memogate.proxy.server.ProxyServer;
+import io.memogate.proxy.server.ServerSockets;
 import java.io.PrintWriter;
 import java.time.Duration;
 import java.util.List;
@@ -34,6 +36,9 @@ import picocli.CommandLine.Spec;
 @Command(name = "demo", mixinStandardHelpOptions = true,
         description = "Start an embedded PostgreSQL 18 with a demo warehouse and the proxy in front of it.")
 final class DemoCommand implements Callable<Integer>, StartupFailures.Settings {
+
+    /** The demo listens on the loopback only. */
+    private static final String LOCALHOST = "127.0.0.1";
 
     @Spec
     CommandSpec spec;
@@ -72,6 +77,9 @@ final class DemoCommand implements Callable<Integer>, StartupFailures.Settings {
     @Override
     public Integer call() throws Exception {
         PrintWriter out = spec.commandLine().getOut();
+        // Before the slow part: a taken port should not cost a PostgreSQL start and a schema load first.
+        ServerSockets.checkFree(Endpoint.CLIENTS, "listeners[0]", LOCALHOST, port);
+        ServerSockets.checkFree(Endpoint.ADMIN_HTTP, "admin.http", LOCALHOST, metricsPort);
         out.println("starting PostgreSQL 18 (embedded) ...");
         out.flush();
         EmbeddedPostgresOptions.Builder options = EmbeddedPostgresOptions.builder().port(postgresPort);
@@ -141,9 +149,9 @@ final class DemoCommand implements Callable<Integer>, StartupFailures.Settings {
         if (hostMemory != null) {
             broker = broker.withHostMemory(hostMemory);
         }
-        return new MemogateConfig(List.of(new ListenerConfig("127.0.0.1", port, Optional.empty())), List.of(backend), limits,
+        return new MemogateConfig(List.of(new ListenerConfig(LOCALHOST, port, Optional.empty())), List.of(backend), limits,
                 // The demo's user may use the admin console: psql .../memogate, then SHOW TIERS.
-                new AdminConfig(AdminHttpConfig.of("127.0.0.1", metricsPort)).withUsers(DemoSchema.OWNER))
+                new AdminConfig(AdminHttpConfig.of(LOCALHOST, metricsPort)).withUsers(DemoSchema.OWNER))
                 .withBroker(broker);
     }
 }

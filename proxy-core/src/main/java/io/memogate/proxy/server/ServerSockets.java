@@ -5,7 +5,9 @@ import io.memogate.proxy.server.ListenException.Reason;
 import io.netty.bootstrap.ServerBootstrap;
 import io.netty.channel.Channel;
 import io.netty.channel.ChannelFuture;
+import java.io.IOException;
 import java.net.InetSocketAddress;
+import java.net.ServerSocket;
 
 /** Binds a server socket and reports a failure as a {@link ListenException} that names the setting. */
 public final class ServerSockets {
@@ -37,5 +39,24 @@ public final class ServerSockets {
             throw new ListenException(endpoint, setting, address(host, port), Reason.of(cause), cause);
         }
         return bound.channel();
+    }
+
+    /**
+     * Fails now, as {@link #bind} would later, when {@code host:port} cannot be bound: for a command that
+     * has slow work to do first (the demo starts PostgreSQL and loads a schema before its proxy binds).
+     * The socket is closed again at once; port 0 (any free port) is not checked.
+     *
+     * @throws ListenException when the address cannot be bound now
+     */
+    public static void checkFree(Endpoint endpoint, String setting, String host, int port) {
+        if (port == 0) {
+            return;
+        }
+        try (ServerSocket socket = new ServerSocket()) {
+            socket.setReuseAddress(true); // as Netty binds: a port left in TIME_WAIT is free
+            socket.bind(new InetSocketAddress(host, port));
+        } catch (IOException e) {
+            throw new ListenException(endpoint, setting, address(host, port), Reason.of(e), e);
+        }
     }
 }

@@ -37,6 +37,25 @@ class ServerSocketsTest {
         }
     }
 
+    /** The early check a slow command makes before it binds: the same failure, nothing held afterwards. */
+    @Test
+    void checkFreeFailsAsBindWouldAndHoldsNothing() throws Exception {
+        int free;
+        try (ServerSocket taken = new ServerSocket(0, 1, InetAddress.getByName("127.0.0.1"))) {
+            ListenException e = catchThrowableOfType(ListenException.class,
+                    () -> ServerSockets.checkFree(Endpoint.CLIENTS, "listeners[0]", "127.0.0.1", taken.getLocalPort()));
+            assertThat(e.reason()).isEqualTo(Reason.ADDRESS_IN_USE);
+            assertThat(e.explain(field -> "change " + field)).startsWith("cannot listen on 127.0.0.1:"
+                    + taken.getLocalPort() + ": address already in use");
+            free = taken.getLocalPort();
+        }
+        ServerSockets.checkFree(Endpoint.CLIENTS, "listeners[0]", "127.0.0.1", free);
+        ServerSockets.checkFree(Endpoint.CLIENTS, "listeners[0]", "127.0.0.1", 0); // any free port: not checked
+        try (ServerSocket again = new ServerSocket(free, 1, InetAddress.getByName("127.0.0.1"))) {
+            assertThat(again.getLocalPort()).as("the check released the port").isEqualTo(free);
+        }
+    }
+
     @ParameterizedTest
     @ValueSource(booleans = {true, false})
     void anAddressOfAnotherMachineIsNotLocal(boolean epoll) throws Exception {
