@@ -1,6 +1,6 @@
 package io.memogate.bench.accuracy;
 
-import io.memogate.bench.storm.StormCommand;
+import io.memogate.proxy.cli.ByteSizeConverter;
 import io.memogate.estimator.CompileEstimator;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -41,11 +41,11 @@ public final class AccuracyCommand implements Callable<Integer> {
     List<String> profiles;
 
     @Option(names = "--host-memory", defaultValue = "4GiB", paramLabel = "SIZE",
-            converter = StormCommand.SizeConverter.class,
+            converter = ByteSizeConverter.class,
             description = "The emulated host: planning that outgrows it is killed (default: 4GiB).")
     long hostBytes;
 
-    @Option(names = "--max-estimate", paramLabel = "SIZE", converter = StormCommand.SizeConverter.class,
+    @Option(names = "--max-estimate", paramLabel = "SIZE", converter = ByteSizeConverter.class,
             description = "Statements estimated above this are not planned (default: the host memory).")
     Long maxEstimateBytes;
 
@@ -54,7 +54,7 @@ public final class AccuracyCommand implements Callable<Integer> {
     long statementTimeoutSeconds;
 
     @Option(names = "--target", defaultValue = "1GiB", paramLabel = "SIZE",
-            converter = StormCommand.SizeConverter.class,
+            converter = ByteSizeConverter.class,
             description = "Compile-memory target the tiers of tier agreement are drawn from (default: 1GiB).")
     long targetBytes;
 

@@ -4,7 +4,7 @@ import io.memogate.bench.storm.load.ConnectionStyle;
 import io.memogate.bench.storm.load.Mode;
 import io.memogate.bench.storm.load.QueryTemplates;
 import io.memogate.bench.storm.load.Template;
-import io.memogate.proxy.config.ByteSize;
+import io.memogate.proxy.cli.ByteSizeConverter;
 import java.io.IOException;
 import java.io.PrintWriter;
 import java.net.URISyntaxException;
@@ -65,7 +65,7 @@ public final class StormCommand implements Callable<Integer> {
             description = "Width of a time slice in the charts (default: ${DEFAULT-VALUE}).")
     long sliceSeconds;
 
-    @Option(names = "--host-memory", defaultValue = "6GiB", paramLabel = "SIZE", converter = SizeConverter.class,
+    @Option(names = "--host-memory", defaultValue = "6GiB", paramLabel = "SIZE", converter = ByteSizeConverter.class,
             description = "The emulated database host: the server's private memory may not exceed it (default: 6GiB).")
     long hostMemory;
 
@@ -150,14 +150,6 @@ public final class StormCommand implements Callable<Integer> {
         @Override
         public Mode convert(String value) {
             return Mode.parse(value);
-        }
-    }
-
-    /** PostgreSQL's spellings, as the configuration file takes them: 6GiB, 1024MB, 512MiB. */
-    public static final class SizeConverter implements CommandLine.ITypeConverter<Long> {
-        @Override
-        public Long convert(String value) {
-            return ByteSize.parse(value).bytes();
         }
     }
 }

@@ -22,8 +22,6 @@ import java.time.Duration;
 import java.util.List;
 import java.util.Optional;
 import java.util.concurrent.Callable;
-import io.memogate.proxy.config.ByteSize;
-import picocli.CommandLine;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Model.CommandSpec;
 import picocli.CommandLine.Option;
@@ -65,14 +63,6 @@ final class DemoCommand implements Callable<Integer>, StartupFailures.Settings {
     @Option(names = "--metrics-port", defaultValue = "" + AdminHttpConfig.DEFAULT_PORT,
             description = "Port of the metrics and health endpoint (default: ${DEFAULT-VALUE}; 0: a free one).")
     int metricsPort;
-
-    /** Sizes as the configuration file writes them (3GiB, 512MB, ...). */
-    static final class ByteSizeConverter implements CommandLine.ITypeConverter<Long> {
-        @Override
-        public Long convert(String value) {
-            return ByteSize.parse(value).bytes();
-        }
-    }
 
     @Override
     public Integer call() throws Exception {
