@@ -69,6 +69,11 @@ public final class StormCommand implements Callable<Integer> {
             description = "The emulated database host: the server's private memory may not exceed it (default: 6GiB).")
     long hostMemory;
 
+    @Option(names = "--recycle-above", defaultValue = "64MiB", paramLabel = "SIZE", converter = ByteSizeConverter.class,
+            description = "Gateways-on: recycle an idle session's server connection that keeps more than this, "
+                    + "as recycle.retainedAbove does; 0 turns recycling off (default: ${DEFAULT-VALUE}).")
+    long recycleAbove;
+
     @Option(names = "--governor-interval", defaultValue = "25", paramLabel = "MS",
             description = "How often the memory governor samples the server, at most 50 (default: ${DEFAULT-VALUE}).")
     long governorIntervalMillis;
@@ -132,11 +137,12 @@ public final class StormCommand implements Callable<Integer> {
         if (smoke) {
             return new StormPlan(List.of(4), List.of(ConnectionStyle.PERSISTENT), List.of(Mode.DIRECT, Mode.GATEWAYS_ON),
                     Duration.ofSeconds(5), Duration.ofSeconds(10), Duration.ofSeconds(2), 1L << 30,
-                    Duration.ofMillis(governorIntervalMillis), retries, Duration.ofMillis(retryPauseMillis), seed, directory);
+                    Duration.ofMillis(governorIntervalMillis), retries, Duration.ofMillis(retryPauseMillis), seed, directory,
+                    recycleAbove);
         }
         return new StormPlan(clients, styles, modes, Duration.ofSeconds(warmupSeconds), Duration.ofSeconds(seconds),
                 Duration.ofSeconds(sliceSeconds), hostMemory, Duration.ofMillis(governorIntervalMillis), retries,
-                Duration.ofMillis(retryPauseMillis), seed, directory);
+                Duration.ofMillis(retryPauseMillis), seed, directory, recycleAbove);
     }
 
     /** bench/target/storm-TIMESTAMP, next to the jar bin/memogate runs (or to the classes directory). */

@@ -19,10 +19,12 @@ import java.util.List;
  * @param governorInterval how often the governor samples, at most {@link MemoryGovernor#MAX_INTERVAL}
  * @param retryPause       wait after a lost connection before the next attempt
  * @param slice            the width of one time slice in the charts
+ * @param recycleAboveBytes gateways-on: recycle an idle session's server connection that keeps more than this
+ *                         (recycle.retainedAbove); 0 turns recycling off
  */
 public record StormPlan(List<Integer> clients, List<ConnectionStyle> styles, List<Mode> modes, Duration warmup,
                         Duration measured, Duration slice, long hostMemoryBytes, Duration governorInterval,
-                        int retries, Duration retryPause, long seed, Path outputDirectory) {
+                        int retries, Duration retryPause, long seed, Path outputDirectory, long recycleAboveBytes) {
 
     /** One measured run: a number of clients, a connection style, a mode. */
     public record Cell(int clients, ConnectionStyle style, Mode mode) {
@@ -64,6 +66,9 @@ public record StormPlan(List<Integer> clients, List<ConnectionStyle> styles, Lis
         }
         if (retries < 0) {
             throw new IllegalArgumentException("--retries must be >= 0, was " + retries);
+        }
+        if (recycleAboveBytes < 0) {
+            throw new IllegalArgumentException("--recycle-above must be >= 0, was " + recycleAboveBytes);
         }
         if (retryPause.isNegative()) {
             throw new IllegalArgumentException("--retry-pause must be >= 0, was " + retryPause.toMillis() + " ms");

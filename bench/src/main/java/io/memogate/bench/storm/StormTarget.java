@@ -14,9 +14,14 @@ import io.memogate.proxy.config.BackendTlsConfig;
 import io.memogate.proxy.config.LimitsConfig;
 import io.memogate.proxy.config.ListenerConfig;
 import io.memogate.proxy.config.MemogateConfig;
+import io.memogate.proxy.config.RecycleConfig;
 import io.memogate.proxy.config.TlsMode;
 import io.memogate.proxy.embedded.DemoSchema;
+import io.memogate.proxy.pg.auth.AuthFile;
 import io.memogate.proxy.server.ProxyServer;
+import java.io.IOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
 import java.time.Duration;
 import java.util.List;
 import java.util.Optional;
@@ -80,10 +85,11 @@ final class StormTarget implements AutoCloseable {
         GatewaySettings gateways = GatewaySettings.defaults(CPUS);
         AdmissionControl control = new AdmissionControl(gateways, plan.staticTargetBytes(), Optional.of(broker),
                 WAIT_NOTICE, counter, estimate -> { });
+        RecycleConfig recycle = recycling(plan, direct);
         ProxyServer proxy;
         try {
             control.start();
-            proxy = ProxyServer.start(config, control.hook(), control.support());
+            proxy = ProxyServer.start(config.withRecycle(recycle), control.hook(), control.support());
         } catch (Exception | Error e) {
             control.close();
             throw e;
@@ -92,7 +98,25 @@ final class StormTarget implements AutoCloseable {
                 "Memogate in this JVM on 127.0.0.1:" + proxy.port() + ", gateways " + describe(gateways)
                         + ", broker co-located (RssAnon per backend from /proc), host memory "
                         + Sizes.bytes(plan.hostMemoryBytes()) + ", static target "
-                        + Sizes.bytes(plan.staticTargetBytes()));
+                        + Sizes.bytes(plan.staticTargetBytes()) + ", " + (recycle.enabled()
+                        ? "server connections recycled above " + Sizes.bytes(recycle.retainedAboveBytes())
+                                + " (auth file with the benchmark user's password)"
+                        : "no recycling"));
+    }
+
+    /**
+     * As a DBA would configure it: recycle.retainedAbove, and an auth file with the user's password so
+     * that the proxy can repeat the SCRAM login. Written to the report directory; it holds only the
+     * demo's well-known password.
+     */
+    private static RecycleConfig recycling(StormPlan plan, Endpoint direct) throws IOException {
+        if (plan.recycleAboveBytes() == 0) {
+            return RecycleConfig.DEFAULTS.withRetainedAbove(0);
+        }
+        Files.createDirectories(plan.outputDirectory());
+        Path file = plan.outputDirectory().resolve("userlist.txt");
+        Files.writeString(file, "\"" + direct.user() + "\" \"" + direct.password() + "\"\n");
+        return new RecycleConfig(plan.recycleAboveBytes(), Optional.of(file), AuthFile.read(file));
     }
 
     private static Endpoint endpointOf(Endpoint direct, ProxyServer proxy) {
@@ -118,9 +142,9 @@ final class StormTarget implements AutoCloseable {
         return description;
     }
 
-    /** What the gateways decided (all zero without them). */
+    /** What the gateways decided and how often the proxy recycled a server connection (all zero without them). */
     GatewayFigures gatewayCounts() {
-        return counter.counts();
+        return counter.counts().withRecycled(proxy.map(p -> p.recycles().recycledCount()).orElse(0L));
     }
 
     /** The proxy first, so its sessions end before the broker and gateways go. */

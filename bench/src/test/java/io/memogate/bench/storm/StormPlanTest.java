@@ -15,7 +15,7 @@ class StormPlanTest {
     private static StormPlan plan(List<Integer> clients, List<ConnectionStyle> styles, Duration interval) {
         return new StormPlan(clients, styles, List.of(Mode.DIRECT, Mode.GATEWAYS_OFF, Mode.GATEWAYS_ON),
                 Duration.ofSeconds(10), Duration.ofSeconds(60), Duration.ofSeconds(15), 6L << 30, interval, 15,
-                Duration.ofSeconds(1), 1, Path.of("out"));
+                Duration.ofSeconds(1), 1, Path.of("out"), 64L << 20);
     }
 
     @Test

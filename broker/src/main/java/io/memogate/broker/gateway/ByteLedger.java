@@ -51,6 +51,11 @@ final class ByteLedger {
         target = bytes;
     }
 
+    long retainedBy(long connection) {
+        Connection c = connections.get(connection);
+        return c == null ? 0 : c.retained;
+    }
+
     /** What admitting {@code estimate} on {@code connection} adds to the total. */
     long cost(long connection, long estimate) {
         Connection c = connections.get(connection);

@@ -226,6 +226,19 @@ public final class Gateways {
         deliver(done);
     }
 
+    /**
+     * What the ledger counts a server connection as retaining: measured (RssAnon, Pss) when the broker
+     * has measured it since, else the largest estimate admitted on it; 0 for a connection it does not know.
+     */
+    public long retainedBy(long connection) {
+        lock.lock();
+        try {
+            return machine.ledger().retainedBy(connection);
+        } finally {
+            lock.unlock();
+        }
+    }
+
     public GatewaySettings settings() {
         return settings;
     }

@@ -19,4 +19,12 @@ public interface AdmissionHook {
      * {@code serverConnection} is the id {@link StatementRequest#serverConnection()} carried.
      */
     default void serverConnectionClosed(long serverConnection) {}
+
+    /**
+     * The memory a server connection is counted as keeping after its statements (the ledger's figure);
+     * 0 when it is not known, as without gateways. A session recycles its connection above a limit.
+     */
+    default long retainedBytes(long serverConnection) {
+        return 0;
+    }
 }

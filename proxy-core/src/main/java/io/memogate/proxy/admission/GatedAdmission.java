@@ -72,6 +72,11 @@ public final class GatedAdmission implements AdmissionHook {
         closedConnections.accept(serverConnection);
     }
 
+    @Override
+    public long retainedBytes(long serverConnection) {
+        return gateways.retainedBy(serverConnection);
+    }
+
     private AdmissionRejectedException refused(GatewayRejectedException rejection, CompileEstimate estimate,
             StatementRequest request) {
         SessionInfo session = request.session();

@@ -24,6 +24,7 @@ final class ConfigDocument {
     Admission admission;
     Broker broker;
     Estimator estimator;
+    Recycle recycle;
 
     static final class Listener {
         String host;
@@ -113,6 +114,11 @@ final class ConfigDocument {
 
     static final class Estimator {
         String coefficients;
+    }
+
+    static final class Recycle {
+        String retainedAbove;
+        String authFile;
     }
 
     static final class Monitor {

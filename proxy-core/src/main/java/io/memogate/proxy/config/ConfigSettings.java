@@ -62,6 +62,7 @@ public final class ConfigSettings {
         flat.admission(config.admission());
         flat.broker(config.broker());
         flat.estimator(config.estimator());
+        flat.recycle(config.recycle());
         return List.copyOf(flat.settings);
     }
 
@@ -154,6 +155,13 @@ public final class ConfigSettings {
         add("estimator.coefficients", estimator.coefficientsFile().map(file -> file + " ("
                 + Arrays.stream(estimator.coefficients().toArray()).mapToObj(ConfigSettings::number)
                         .collect(Collectors.joining(", ")) + ")"), Applies.LIVE);
+    }
+
+    /** The auth file's path and how many users it held when read; never a secret. */
+    private void recycle(RecycleConfig recycle) {
+        add("recycle.retainedAbove", ByteSize.ofBytes(recycle.retainedAboveBytes()), Applies.NEW_SESSIONS);
+        add("recycle.authFile", recycle.authFile().map(file -> file + " (" + recycle.secrets().size() + " users)"),
+                Applies.NEW_SESSIONS);
     }
 
     private void add(String key, Object value, Applies applies) {

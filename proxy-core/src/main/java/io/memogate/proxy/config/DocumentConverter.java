@@ -3,7 +3,10 @@ package io.memogate.proxy.config;
 import io.memogate.broker.gateway.GatewaySettings;
 import io.memogate.broker.gateway.TierSettings;
 import io.memogate.proxy.calibrate.CoefficientsFile;
+import io.memogate.proxy.pg.auth.AuthFile;
+import java.io.IOException;
 import java.nio.file.InvalidPathException;
+import java.nio.file.NoSuchFileException;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.ArrayList;
@@ -165,6 +168,30 @@ final class DocumentConverter {
             problems.add(path, path + ": " + e.getMessage());
             return EstimatorConfig.DEFAULTS;
         }
+    }
+
+    /** The auth file is read here, like the coefficients file, so its problems are reported with the rest. */
+    RecycleConfig recycle(ConfigDocument.Recycle recycle) {
+        if (recycle == null) {
+            return RecycleConfig.DEFAULTS;
+        }
+        long retainedAbove = parse("recycle.retainedAbove", recycle.retainedAbove, ByteSize::parse,
+                ByteSize.ofBytes(RecycleConfig.DEFAULT_RETAINED_ABOVE_BYTES)).bytes();
+        String path = "recycle.authFile";
+        Optional<Path> file = optionalPath(path, recycle.authFile);
+        if (file.isEmpty()) {
+            return new RecycleConfig(retainedAbove, file, AuthFile.EMPTY);
+        }
+        try {
+            return new RecycleConfig(retainedAbove, file, AuthFile.read(file.get()));
+        } catch (NoSuchFileException e) {
+            problems.add(path, path + ": " + file.get() + ": file not found");
+        } catch (IOException e) {
+            problems.add(path, path + ": " + file.get() + ": cannot be read: " + e);
+        } catch (IllegalArgumentException e) {
+            problems.add(path, path + ": " + file.get() + " " + e.getMessage());
+        }
+        return new RecycleConfig(retainedAbove, Optional.empty(), AuthFile.EMPTY);
     }
 
     private TierSettings tier(String path, ConfigDocument.Tier doc, TierSettings defaults) {

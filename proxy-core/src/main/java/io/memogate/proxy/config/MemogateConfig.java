@@ -7,7 +7,8 @@ import java.util.Optional;
 
 /**
  * The whole proxy configuration: where it listens, where it forwards, its limits, its admin endpoint,
- * compile admission, the broker that sets the admission target, and the estimator's coefficients.
+ * compile admission, the broker that sets the admission target, the estimator's coefficients, and when
+ * server connections are recycled.
  *
  * <p>An instance is always valid: the constructor runs every rule of {@link ConfigValidator} (ranges,
  * unique names, routing, TLS files that exist) and throws {@link ConfigException} listing each problem
@@ -18,7 +19,7 @@ import java.util.Optional;
  */
 public record MemogateConfig(List<ListenerConfig> listeners, List<BackendConfig> backends, LimitsConfig limits,
                              AdminConfig admin, AdmissionConfig admission, BrokerConfig broker,
-                             EstimatorConfig estimator) {
+                             EstimatorConfig estimator, RecycleConfig recycle) {
 
     public MemogateConfig {
         listeners = List.copyOf(listeners);
@@ -28,6 +29,7 @@ public record MemogateConfig(List<ListenerConfig> listeners, List<BackendConfig>
         Objects.requireNonNull(admission, "admission");
         Objects.requireNonNull(broker, "broker");
         Objects.requireNonNull(estimator, "estimator");
+        Objects.requireNonNull(recycle, "recycle");
         Problems problems = new Problems();
         ConfigValidator.validate(listeners, backends, limits, problems);
         ConfigValidator.validateAdmin(admin, listeners, backends, problems);
@@ -36,7 +38,13 @@ public record MemogateConfig(List<ListenerConfig> listeners, List<BackendConfig>
         problems.throwIfAny(null);
     }
 
-    /** With the default estimator section, as a file without it gets. */
+    /** With the default recycle section, as a file without it gets. */
+    public MemogateConfig(List<ListenerConfig> listeners, List<BackendConfig> backends, LimitsConfig limits,
+                          AdminConfig admin, AdmissionConfig admission, BrokerConfig broker, EstimatorConfig estimator) {
+        this(listeners, backends, limits, admin, admission, broker, estimator, RecycleConfig.DEFAULTS);
+    }
+
+    /** With the default estimator and recycle sections, as a file without them gets. */
     public MemogateConfig(List<ListenerConfig> listeners, List<BackendConfig> backends, LimitsConfig limits,
                           AdminConfig admin, AdmissionConfig admission, BrokerConfig broker) {
         this(listeners, backends, limits, admin, admission, broker, EstimatorConfig.DEFAULTS);
@@ -59,31 +67,35 @@ public record MemogateConfig(List<ListenerConfig> listeners, List<BackendConfig>
     }
 
     public MemogateConfig withListeners(ListenerConfig... listeners) {
-        return new MemogateConfig(List.of(listeners), backends, limits, admin, admission, broker, estimator);
+        return new MemogateConfig(List.of(listeners), backends, limits, admin, admission, broker, estimator, recycle);
     }
 
     public MemogateConfig withBackends(BackendConfig... backends) {
-        return new MemogateConfig(listeners, List.of(backends), limits, admin, admission, broker, estimator);
+        return new MemogateConfig(listeners, List.of(backends), limits, admin, admission, broker, estimator, recycle);
     }
 
     public MemogateConfig withLimits(LimitsConfig limits) {
-        return new MemogateConfig(listeners, backends, limits, admin, admission, broker, estimator);
+        return new MemogateConfig(listeners, backends, limits, admin, admission, broker, estimator, recycle);
     }
 
     public MemogateConfig withAdmin(AdminConfig admin) {
-        return new MemogateConfig(listeners, backends, limits, admin, admission, broker, estimator);
+        return new MemogateConfig(listeners, backends, limits, admin, admission, broker, estimator, recycle);
     }
 
     public MemogateConfig withAdmission(AdmissionConfig admission) {
-        return new MemogateConfig(listeners, backends, limits, admin, admission, broker, estimator);
+        return new MemogateConfig(listeners, backends, limits, admin, admission, broker, estimator, recycle);
     }
 
     public MemogateConfig withBroker(BrokerConfig broker) {
-        return new MemogateConfig(listeners, backends, limits, admin, admission, broker, estimator);
+        return new MemogateConfig(listeners, backends, limits, admin, admission, broker, estimator, recycle);
     }
 
     public MemogateConfig withEstimator(EstimatorConfig estimator) {
-        return new MemogateConfig(listeners, backends, limits, admin, admission, broker, estimator);
+        return new MemogateConfig(listeners, backends, limits, admin, admission, broker, estimator, recycle);
+    }
+
+    public MemogateConfig withRecycle(RecycleConfig recycle) {
+        return new MemogateConfig(listeners, backends, limits, admin, admission, broker, estimator, recycle);
     }
 
     /**

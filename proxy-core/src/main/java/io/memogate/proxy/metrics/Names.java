@@ -84,4 +84,5 @@ public final class Names {
     public static final String CLIENT_CONNECTIONS = "memogate.client.connections";
     /** Gauge, unit connections: backend server connections open. {@code memogate_server_connections} */
     public static final String SERVER_CONNECTIONS = "memogate.server.connections";
+    public static final String SERVER_RECYCLES = "memogate.server.recycles";
 }

@@ -1,6 +1,8 @@
 package io.memogate.proxy.metrics;
 
+import io.memogate.proxy.pg.session.RecycleCounts;
 import io.memogate.proxy.server.ProxyServer;
+import io.micrometer.core.instrument.FunctionCounter;
 import io.micrometer.core.instrument.Gauge;
 import io.micrometer.core.instrument.MeterRegistry;
 import io.micrometer.core.instrument.binder.BaseUnits;
@@ -32,6 +34,16 @@ public final class ProxyMeters implements MeterBinder {
                 .description("Connections from the proxy to backend servers now open")
                 .baseUnit(BaseUnits.CONNECTIONS)
                 .strongReference(true)
+                .register(registry);
+        FunctionCounter.builder(Names.SERVER_RECYCLES, server.recycles(), RecycleCounts::recycledCount)
+                .description("Replacements of a server connection whose process kept more memory than "
+                        + "recycle.retainedAbove, by outcome")
+                .tag("outcome", "recycled")
+                .register(registry);
+        FunctionCounter.builder(Names.SERVER_RECYCLES, server.recycles(), RecycleCounts::failedLoginCount)
+                .description("Replacements of a server connection whose process kept more memory than "
+                        + "recycle.retainedAbove, by outcome")
+                .tag("outcome", "login_failed")
                 .register(registry);
     }
 }

@@ -40,7 +40,7 @@ record ReloadPlan(MemogateConfig next, List<ConfigChange> changes) {
         AdmissionConfig admission = new AdmissionConfig(running.admission().enabled(), file.admission().waitNotice(),
                 file.admission().cpus(), file.admission().gatewaySettings());
         MemogateConfig next = new MemogateConfig(sameSockets ? file.listeners() : running.listeners(),
-                file.backends(), file.limits(), admin, admission, running.broker(), file.estimator());
+                file.backends(), file.limits(), admin, admission, running.broker(), file.estimator(), file.recycle());
         return new ReloadPlan(next, changes(running, file, sameSockets));
     }
 

@@ -15,6 +15,7 @@ import io.memogate.proxy.pg.session.CancelForwarder;
 import io.memogate.proxy.pg.session.CancelRegistry;
 import io.memogate.proxy.pg.session.ClientHandler;
 import io.memogate.proxy.pg.session.PgSession;
+import io.memogate.proxy.pg.session.RecycleCounts;
 import io.memogate.proxy.pg.session.SessionServices;
 import io.memogate.proxy.tls.TlsContexts;
 import io.netty.bootstrap.ServerBootstrap;
@@ -55,6 +56,7 @@ public final class ProxyServer implements AutoCloseable, ConnectionsView {
     private final SessionTracker sessions;
     private final CancelRegistry cancels = new CancelRegistry();
     private final CancelForwarder cancelForwarder;
+    private final RecycleCounts recycles = new RecycleCounts();
     private final BackendConnector connector;
     private final AdmissionHook admission;
     private final AdmissionSupport support;
@@ -182,6 +184,8 @@ public final class ProxyServer implements AutoCloseable, ConnectionsView {
                     config.limits().connectTimeout(),
                     console,
                     defaultBackend,
+                    config.recycle(),
+                    recycles,
                     sessions));
         }
         return List.copyOf(built);
@@ -209,6 +213,11 @@ public final class ProxyServer implements AutoCloseable, ConnectionsView {
 
     public int sessionCount() {
         return sessions.count();
+    }
+
+    /** How often sessions' server connections were replaced since the start. */
+    public RecycleCounts recycles() {
+        return recycles;
     }
 
     /** Connections to backend servers now open, including any still negotiating TLS. */

@@ -108,6 +108,7 @@ class ConfigLoaderTest {
         assertThat(config.limits()).isEqualTo(new LimitsConfig(16 * 1024 * 1024, Duration.ofMillis(500),
                 Duration.ofMinutes(2), 250));
         assertThat(config.backends().get(1).tlsServerName()).isEqualTo("reports.db.internal");
+        assertThat(config.recycle()).isEqualTo(RecycleConfig.DEFAULTS);
         assertThat(config.backends().get(0).tlsServerName()).isEqualTo("db1.internal");
         assertThat(config.admin()).isEqualTo(new AdminConfig(new AdminHttpConfig("::1", 19930, false),
                 List.of("dba", "ops team"), "admin_auth", Duration.ofMillis(500)));

@@ -8,6 +8,7 @@ import io.memogate.proxy.config.BackendTlsConfig;
 import io.memogate.proxy.config.LimitsConfig;
 import io.memogate.proxy.config.ListenerConfig;
 import io.memogate.proxy.config.MemogateConfig;
+import io.memogate.proxy.config.RecycleConfig;
 import io.memogate.proxy.config.ServerTlsConfig;
 import io.memogate.proxy.config.TlsMode;
 import io.memogate.proxy.server.ProxyServer;
@@ -92,6 +93,7 @@ public final class ProxyFixture implements AutoCloseable {
         private int maxMessageBytes = LimitsConfig.DEFAULTS.maxMessageBytes();
         private int maxClientConnections = LimitsConfig.DEFAULTS.maxClientConnections();
         private Duration shutdownTimeout = Duration.ofSeconds(5);
+        private RecycleConfig recycle = RecycleConfig.DEFAULTS;
 
         private Builder(String host, int port) {
             this.host = host;
@@ -147,12 +149,18 @@ public final class ProxyFixture implements AutoCloseable {
             return this;
         }
 
+        public Builder recycle(RecycleConfig recycle) {
+            this.recycle = recycle;
+            return this;
+        }
+
         public ProxyFixture start() throws InterruptedException {
             BackendConfig backend = new BackendConfig("test", host, port, databases, isDefault, backendTlsConfig);
             LimitsConfig limits = new LimitsConfig(maxMessageBytes, Duration.ofSeconds(5), shutdownTimeout,
                     maxClientConnections);
             MemogateConfig config = new MemogateConfig(
-                    List.of(new ListenerConfig("127.0.0.1", 0, listenerTls)), List.of(backend), limits);
+                    List.of(new ListenerConfig("127.0.0.1", 0, listenerTls)), List.of(backend), limits)
+                    .withRecycle(recycle);
             return new ProxyFixture(ProxyServer.start(config, admission, support));
         }
     }

@@ -131,7 +131,7 @@ public final class StormReport {
     private String details() {
         StringBuilder out = new StringBuilder("### Per cell, in the order run\n\n");
         out.append("| # | cell | target | attempts | governor kills | governor samples, longest gap | gateways:"
-                + " admitted, timeouts, queue full, longest wait |\n|---:|---|---|---:|---:|---|---|\n");
+                + " admitted, timeouts, queue full, longest wait, connections recycled |\n|---:|---|---|---:|---:|---|---|\n");
         cells.stream().sorted((a, b) -> Integer.compare(a.record().order(), b.record().order())).forEach(cell -> {
             CellRecord r = cell.record();
             out.append("| ").append(r.order()).append(" | ").append(label(cell)).append(" | ").append(r.target())
@@ -139,7 +139,7 @@ public final class StormReport {
                     .append(" | ").append(r.kills()).append(" | ").append(r.governorSamples()).append(", ")
                     .append(fixed(r.governorLongestGapNanos() / 1e6, 0)).append(" ms | ")
                     .append(r.gateways().map(g -> g.admitted() + ", " + g.timeouts() + ", " + g.queueFull() + ", "
-                            + fixed(g.longestWaitNanos() / 1e9, 1) + " s").orElse("-")).append(" |\n");
+                            + fixed(g.longestWaitNanos() / 1e9, 1) + " s, " + g.recycled()).orElse("-")).append(" |\n");
         });
         return out.toString();
     }

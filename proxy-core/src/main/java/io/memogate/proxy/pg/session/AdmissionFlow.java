@@ -61,6 +61,11 @@ final class AdmissionFlow {
      * so they pass ungated.
      */
     private boolean skippingToSync;
+    /**
+     * Extended-protocol messages were sent since the last Sync: the server may be part-way through a
+     * batch (a Parse and Describe before a Flush, say), though it owes no ReadyForQuery yet.
+     */
+    private boolean midCycle;
 
     AdmissionFlow(PgSession session, ReleaseTracker tracker, RefusedStatements refused, ServerResponses responses,
                   SessionSettings settings, PreparedQueries preparedQueries) {
@@ -79,6 +84,11 @@ final class AdmissionFlow {
         } else {
             dispatchClientFrame(frame);
         }
+    }
+
+    /** Extended-protocol messages were sent and no Sync after them yet. */
+    boolean midCycle() {
+        return midCycle;
     }
 
     /** A statement waits for admission. */
@@ -126,6 +136,11 @@ final class AdmissionFlow {
 
     private void dispatch(ByteBuf frame) {
         byte type = frame.getByte(frame.readerIndex());
+        switch (type) {
+            case Parse.TYPE, Bind.TYPE, Close.TYPE, 'D', 'E', 'H' -> midCycle = true;
+            case 'S' -> midCycle = false;
+            default -> { } // a Query is its own cycle; COPY data belongs to the statement that started it
+        }
         switch (type) {
             case Query.TYPE -> admitThenForward(frame, Query.decode(frame).sql(), AdmissionPoint.SIMPLE_QUERY, null);
             case Bind.TYPE -> {

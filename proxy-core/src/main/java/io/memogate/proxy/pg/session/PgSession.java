@@ -38,6 +38,8 @@ import org.slf4j.LoggerFactory;
  * READY           frames relayed in order; Query and Bind pass the admission hook ({@link AdmissionFlow});
  *                 responses drive the release signals ({@link ServerResponses}); a refused statement
  *                 is failed on the server itself ({@link RefusedStatements})
+ * RECYCLING       READY and idle, the server connection is being replaced by a new one ({@link ServerRecycler});
+ *                 client reads paused, frames already read wait in order                   -> READY
  * CONSOLE         a login to the virtual database "memogate", authenticated by the server like any
  *                 other, then served by the proxy itself, the server connection ended ({@link ConsolePhase})
  * CLOSED          both legs closing; everything held or in flight released
@@ -52,7 +54,7 @@ public final class PgSession implements CancelRegistry.Cancellable {
 
     private static final Logger log = LoggerFactory.getLogger(PgSession.class);
 
-    enum State { STARTUP, CONNECTING, AUTHENTICATING, READY, CONSOLE, CLOSED }
+    enum State { STARTUP, CONNECTING, AUTHENTICATING, READY, RECYCLING, CONSOLE, CLOSED }
 
     final Channel client;
     final SessionServices services;
@@ -60,7 +62,8 @@ public final class PgSession implements CancelRegistry.Cancellable {
     private final ReleaseTracker tracker = new ReleaseTracker();
     private final ServerResponses responses;
     private final AdmissionFlow admission;
-    /** Frames the client sent while the backend was being connected (CONNECTING). */
+    final ServerRecycler recycler;
+    /** Frames the client sent while the backend was being connected (CONNECTING) or replaced (RECYCLING). */
     private final ArrayDeque<ByteBuf> held = new ArrayDeque<>();
     final SessionSettings settings;
     private final Instant connectedAt = Instant.now();
@@ -85,6 +88,7 @@ public final class PgSession implements CancelRegistry.Cancellable {
         this.responses = new ServerResponses(this, tracker, refused, settings);
         this.admission = new AdmissionFlow(this, tracker, refused, responses, settings,
                 services.admissionSupport().newPreparedQueries());
+        this.recycler = new ServerRecycler(this, services.recycle());
     }
 
     // ---- client leg -------------------------------------------------------------------------------
@@ -100,8 +104,8 @@ public final class PgSession implements CancelRegistry.Cancellable {
     void clientFrame(ByteBuf frame) {
         switch (state) {
             case STARTUP -> startup.packet(frame);
-            case CONNECTING -> held.add(frame);
-            case AUTHENTICATING -> forwardToBackend(frame);
+            case CONNECTING, RECYCLING -> held.add(frame);
+            case AUTHENTICATING -> startup.clientFrame(frame);
             case CONSOLE -> console.frame(frame);
             case READY -> admission.frame(frame);
             case CLOSED -> frame.release();
@@ -158,14 +162,57 @@ public final class PgSession implements CancelRegistry.Cancellable {
         switch (state) {
             case AUTHENTICATING -> startup.backendFrame(messages);
             case READY -> client.write(messages, client.voidPromise());
+            case RECYCLING -> recycler.serverRun(messages);
             default -> messages.release();
         }
     }
 
     void backendReadComplete() {
         client.flush();
+        if (state == State.RECYCLING) {
+            backend.read(); // the state check's answer, whatever the client's pace
+            return;
+        }
         if (client.isWritable() && state != State.CLOSED) {
             backend.read();
+        }
+        if (state == State.READY) {
+            recycler.serverQuiet();
+        }
+    }
+
+    /**
+     * The server has answered everything the client sent, the client sent nothing since, and no
+     * transaction is open: the moment a server connection can be replaced.
+     */
+    boolean quietAndIdle() {
+        return state == State.READY && !admission.busy() && !admission.midCycle() && held.isEmpty()
+                && responses.transactionStatus() == TransactionStatus.IDLE;
+    }
+
+    /**
+     * {@link ServerRecycler} logged in again on {@code channel}: it becomes this session's server
+     * connection. The client keeps the key the proxy issued; cancels now go to the new process.
+     */
+    void serverReplaced(Channel channel, BackendKeyData key) {
+        backend = channel;
+        serverKey = key;
+        channel.pipeline().replace(BackendConnector.HANDLER, BackendConnector.HANDLER, new BackendHandler(this));
+        channel.pipeline().replace(BackendConnector.FRAMER, BackendConnector.FRAMER,
+                new MessageRunDecoder(responses::inspect, BackendConnector.MAX_BACKEND_FRAME_BYTES));
+        channel.closeFuture().addListener((ChannelFutureListener) closed -> backendClosed(channel));
+    }
+
+    /** Recycling is over, done or not: frames the client sent meanwhile go on in order. */
+    void recyclingEnded() {
+        state = State.READY;
+        while (!held.isEmpty() && state == State.READY) {
+            admission.frame(held.poll());
+        }
+        if (state == State.READY) {
+            backend.flush();
+            backend.read();
+            readClientIfPossible();
         }
     }
 
@@ -173,9 +220,10 @@ public final class PgSession implements CancelRegistry.Cancellable {
         readClientIfPossible();
     }
 
-    void backendClosed() {
-        if (state == State.CLOSED || state == State.CONSOLE) { // a console ends its server connection itself
-            return;
+    /** A server connection closed: the session's own, or one it has replaced (then nothing happens). */
+    void backendClosed(Channel channel) {
+        if (channel != backend || state == State.CLOSED || state == State.CONSOLE) {
+            return; // a console ends its server connection itself
         }
         if (!closeExpected && client.isActive()) {
             sendFatalAndClose(PgErrors.backendClosed());
@@ -290,6 +338,7 @@ public final class PgSession implements CancelRegistry.Cancellable {
         state = State.CLOSED;
         tracker.disconnect();
         admission.closed();
+        recycler.closed();
         if (serverKey != null) {
             services.admission().serverConnectionClosed(serverKey.processId());
         }

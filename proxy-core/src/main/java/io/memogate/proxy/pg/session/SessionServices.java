@@ -3,6 +3,7 @@ package io.memogate.proxy.pg.session;
 import io.memogate.proxy.admin.ConsoleService;
 import io.memogate.proxy.admission.AdmissionHook;
 import io.memogate.proxy.admission.AdmissionSupport;
+import io.memogate.proxy.config.RecycleConfig;
 import io.netty.handler.ssl.SslContext;
 import java.time.Duration;
 import java.util.Optional;
@@ -18,6 +19,8 @@ import java.util.function.Function;
  * @param console the admin console, served for the database "memogate"; empty: that name is routed like
  *     any other (a proxy started without a console, as in tests and benchmarks)
  * @param defaultBackend the backend console logins are relayed to
+ * @param recycle when a session's server connection is replaced, and the auth file for logging in again
+ * @param recycles counts of replaced connections, shared by every listener and reload
  */
 public record SessionServices(
         Function<String, Optional<BackendTarget>> router,
@@ -32,6 +35,8 @@ public record SessionServices(
         Duration connectTimeout,
         Optional<ConsoleService> console,
         Optional<BackendTarget> defaultBackend,
+        RecycleConfig recycle,
+        RecycleCounts recycles,
         SessionListener listener) {
 
     /** Told when a session starts and when it has ended, e.g. to count them and to drain on shutdown. */

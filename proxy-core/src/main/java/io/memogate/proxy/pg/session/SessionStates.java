@@ -17,6 +17,7 @@ final class SessionStates {
         return switch (state) {
             case STARTUP, CONNECTING, AUTHENTICATING -> "login";
             case CONSOLE -> "console";
+            case RECYCLING -> "recycling server connection";
             case CLOSED -> "closed";
             case READY -> {
                 if (holding) {

@@ -3,6 +3,7 @@ package io.memogate.proxy.pg.session;
 import io.memogate.proxy.admin.ConsoleService;
 import io.memogate.proxy.admission.SessionInfo;
 import io.memogate.proxy.config.AdminConfig;
+import io.memogate.proxy.pg.auth.LoginObserver;
 import io.memogate.proxy.pg.codec.PgFrameDecoders;
 import io.memogate.proxy.pg.codec.PgFrameDecoders.StartupFrameDecoder;
 import io.memogate.proxy.pg.message.MalformedMessageException;
@@ -44,6 +45,10 @@ final class StartupPhase {
     private static final byte REFUSED = 'N';
 
     private final PgSession session;
+    /** The client's StartupMessage, for a login the proxy repeats ({@link ServerRecycler}). */
+    private StartupMessage startupMessage;
+    /** Watches the relayed login when recycling could use it; null for console logins or with recycling off. */
+    private LoginObserver login;
 
     StartupPhase(PgSession session) {
         this.session = session;
@@ -125,6 +130,10 @@ final class StartupPhase {
             frame = forDatabase(startup, console.get().authDatabase(), frame);
         } else {
             target = session.services.router().apply(startup.database());
+            if (session.services.recycle().enabled()) {
+                startupMessage = startup;
+                login = new LoginObserver(startup.user(), session.services.recycle().secrets()::secretOf);
+            }
         }
         if (target.isEmpty()) {
             frame.release();
@@ -156,7 +165,7 @@ final class StartupPhase {
                         return;
                     }
                     session.backend = backend;
-                    backend.closeFuture().addListener((ChannelFutureListener) closed -> session.backendClosed());
+                    backend.closeFuture().addListener((ChannelFutureListener) closed -> session.backendClosed(backend));
                     session.state = PgSession.State.AUTHENTICATING;
                     backend.write(startupFrame);
                     session.replayHeld();
@@ -166,13 +175,31 @@ final class StartupPhase {
                 });
     }
 
+    /** A client message during authentication (a password or SASL answer): seen by the login observer, relayed. */
+    void clientFrame(ByteBuf frame) {
+        if (login != null) {
+            login.client(frame);
+        }
+        session.forwardToBackend(frame);
+    }
+
     /** A server message during authentication: relayed, with the two rewrites described above. */
     void backendFrame(ByteBuf frame) {
         Channel client = session.client;
         switch (frame.getByte(frame.readerIndex())) {
             case Authentication.TYPE -> {
-                if (Authentication.decode(frame) instanceof Authentication.Sasl sasl
-                        && sasl.offersChannelBinding() && legsDifferInTls()) {
+                Authentication request;
+                try {
+                    request = Authentication.decode(frame);
+                } catch (MalformedMessageException e) {
+                    // Not ours to judge: the client gets it as it came, and the login is not repeatable.
+                    login = null;
+                    break;
+                }
+                if (login != null) {
+                    login.server(request);
+                }
+                if (request instanceof Authentication.Sasl sasl && sasl.offersChannelBinding() && legsDifferInTls()) {
                     frame.release();
                     write(sasl.withoutChannelBinding());
                     return;
@@ -188,6 +215,10 @@ final class StartupPhase {
                 if (session.console != null) {
                     session.console.loggedIn(frame);
                     return;
+                }
+                if (login != null) {
+                    session.recycler.loggedIn(startupMessage, login.outcome());
+                    login = null;
                 }
                 session.authenticated(ReadyForQuery.decode(frame).status());
             }

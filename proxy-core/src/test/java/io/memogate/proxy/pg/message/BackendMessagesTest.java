@@ -2,6 +2,7 @@ package io.memogate.proxy.pg.message;
 
 import static io.memogate.proxy.pg.message.FrontendMessagesTest.wrap;
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import io.memogate.proxy.pg.message.backend.Authentication;
 import io.memogate.proxy.pg.message.backend.BackendKeyData;
@@ -92,11 +93,21 @@ class BackendMessagesTest {
     }
 
     @Test
-    void otherAuthenticationRequestsStayOpaque() {
+    void passwordRequestsAreDecodedAndGssStaysOpaque() {
         // 'R', length 12, 5 = AuthenticationMD5Password, 4-byte salt
-        assertThat(Authentication.decode(wrap("52" + "0000000c" + "00000005" + "a1b2c3d4")))
-                .isEqualTo(new Authentication.Other(5));
+        String md5 = "52" + "0000000c" + "00000005" + "a1b2c3d4";
+        Authentication.Md5Password request = (Authentication.Md5Password) Authentication.decode(wrap(md5));
+        assertThat(request.salt()).containsExactly(0xa1, 0xb2, 0xc3, 0xd4);
+        assertThat(encoded(request)).isEqualTo(md5);
+        assertThat(Authentication.decode(wrap("52" + "00000008" + "00000003"))).isSameAs(Authentication.CleartextPassword.INSTANCE);
+        // 11 = AuthenticationSASLContinue with "r=x"
+        assertThat(((Authentication.SaslContinue) Authentication.decode(wrap("52" + "0000000b" + "0000000b" + "723d78"))).text())
+                .isEqualTo("r=x");
         assertThat(Authentication.decode(wrap("52" + "00000008" + "00000000"))).isSameAs(Authentication.Ok.INSTANCE);
+        // 7 = AuthenticationGSS
+        assertThat(Authentication.decode(wrap("52" + "00000008" + "00000007"))).isEqualTo(new Authentication.Other(7));
+        assertThatThrownBy(() -> Authentication.decode(wrap("52" + "0000000a" + "00000005" + "a1b2")))
+                .isInstanceOf(MalformedMessageException.class).hasMessageContaining("truncated");
     }
 
     @Test
