@@ -61,6 +61,10 @@ class RecycleIT {
     }
 
     private ProxyFixture proxy(EmbeddedPostgres pg, String... authFileLines) throws Exception {
+        return proxy(pg.port(), authFileLines);
+    }
+
+    private ProxyFixture proxy(int serverPort, String... authFileLines) throws Exception {
         GatewaySettings settings = GatewaySettings.defaults(2).withStaticThreshold(1024);
         control = new AdmissionControl(settings, 1L << 30, Optional.empty(), Duration.ofSeconds(1), new GatewayMeters(),
                 e -> { });
@@ -69,7 +73,7 @@ class RecycleIT {
             Path file = Files.write(directory.resolve("userlist.txt"), List.of(authFileLines));
             recycle = new RecycleConfig(1, Optional.of(file), AuthFile.read(file));
         }
-        return ProxyFixture.to(pg.host(), pg.port()).admission(control.hook()).admissionSupport(control.support())
+        return ProxyFixture.to("127.0.0.1", serverPort).admission(control.hook()).admissionSupport(control.support())
                 .recycle(recycle).start();
     }
 
@@ -297,6 +301,25 @@ class RecycleIT {
                     .hasRootCauseInstanceOf(PSQLException.class)
                     .rootCause().satisfies(e -> assertThat(((PSQLException) e).getSQLState()).isEqualTo("57014"));
             assertThat(join(connection)).isPositive();
+        }
+    }
+
+    @Test
+    void aServerThatDoesNotAnswerTheNewLoginLeavesTheOldConnection(EmbeddedPostgres pg) throws Exception {
+        for (TcpRelay.NewConnections failure : List.of(TcpRelay.NewConnections.CLOSE, TcpRelay.NewConnections.HANG)) {
+            try (TcpRelay relay = new TcpRelay(pg.port());
+                    ProxyFixture proxy = proxy(relay.port());
+                    Connection connection = proxy.connect(DATABASE, TestUsers.TRUST_USER, null)) {
+                int before = pid(connection);
+                relay.newConnections(failure);
+                long count = join(connection);
+                // The pid query waited while the proxy tried to log in again (HANG: limits.connectTimeout).
+                assertThat(pid(connection)).as("%s: the old process serves on", failure).isEqualTo(before);
+                assertThat(join(connection)).isEqualTo(count);
+                relay.newConnections(TcpRelay.NewConnections.RELAY);
+                join(connection);
+                assertThat(pid(connection)).as("%s: a failed login is not tried again", failure).isEqualTo(before);
+            }
         }
     }
 }

@@ -17,6 +17,11 @@ final class TcpRelay implements AutoCloseable {
 
     private final ServerSocket listener;
     private final List<Socket> sockets = new CopyOnWriteArrayList<>();
+    /** What happens to connections accepted from now on. */
+    private volatile NewConnections newConnections = NewConnections.RELAY;
+
+    /** How the relay treats a new connection: as a working server, one that hangs, or one that is down. */
+    enum NewConnections { RELAY, HANG, CLOSE }
 
     TcpRelay(int targetPort) throws IOException {
         listener = new ServerSocket(0, 50, InetAddress.getLoopbackAddress());
@@ -27,6 +32,10 @@ final class TcpRelay implements AutoCloseable {
 
     int port() {
         return listener.getLocalPort();
+    }
+
+    void newConnections(NewConnections treatment) {
+        newConnections = treatment;
     }
 
     /** Closes every relayed connection at once, both directions. */
@@ -40,8 +49,15 @@ final class TcpRelay implements AutoCloseable {
         while (!listener.isClosed()) {
             try {
                 Socket client = listener.accept();
-                Socket server = new Socket(InetAddress.getLoopbackAddress(), targetPort);
                 sockets.add(client);
+                if (newConnections == NewConnections.HANG) {
+                    continue; // accepted, never answered
+                }
+                if (newConnections == NewConnections.CLOSE) {
+                    client.close();
+                    continue;
+                }
+                Socket server = new Socket(InetAddress.getLoopbackAddress(), targetPort);
                 sockets.add(server);
                 pump(client, server);
                 pump(server, client);

@@ -267,6 +267,10 @@ public final class PgSession implements CancelRegistry.Cancellable {
         clientKey = services.cancels().register(this, key.secretKey().length());
     }
 
+    BackendKeyData serverKey() {
+        return serverKey;
+    }
+
     BackendKeyData clientKey() {
         return clientKey;
     }

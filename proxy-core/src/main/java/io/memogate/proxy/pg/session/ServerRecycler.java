@@ -65,6 +65,8 @@ final class ServerRecycler {
     private boolean toldWhyNot;
     private long notBeforeNanos = Long.MIN_VALUE;
     private Step step = Step.IDLE;
+    /** Counts attempts, so that a timer set for one finds it over when a later one runs. */
+    private long attempt;
     private long retainedWhenStarted;
     // CHECKING
     private CarriedState carried = new CarriedState();
@@ -110,6 +112,10 @@ final class ServerRecycler {
         }
         retainedWhenStarted = retained;
         step = Step.CHECKING;
+        long thisAttempt = ++attempt;
+        // Nothing here may hold the client for long: a check or a login that does not answer in time ends.
+        session.client.eventLoop().schedule(() -> timedOut(thisAttempt), session.services.connectTimeout().toNanos(),
+                TimeUnit.NANOSECONDS);
         carried = new CarriedState();
         checkError = null;
         session.state = PgSession.State.RECYCLING;
@@ -121,6 +127,20 @@ final class ServerRecycler {
         Sync.INSTANCE.encode(out);
         session.backend.writeAndFlush(out, session.backend.voidPromise());
         session.backend.read();
+    }
+
+    private void timedOut(long timedAttempt) {
+        if (timedAttempt != attempt || step == Step.IDLE) {
+            return;
+        }
+        if (step == Step.CHECKING) {
+            // The check fails with 57014 and the session goes on, trying again no sooner than later.
+            log.warn("server connection {} of {}: the state check did not answer within {} ms; cancelling it",
+                    session.serverConnection(), session.info, session.services.connectTimeout().toMillis());
+            session.services.cancelForwarder().cancel(session.client.eventLoop(), session.target, session.serverKey());
+        } else {
+            loginFailed("no answer within " + session.services.connectTimeout().toMillis() + " ms (limits.connectTimeout)");
+        }
     }
 
     /** Messages from the current server connection while RECYCLING, already inspected by {@link ServerResponses}. */
@@ -293,6 +313,7 @@ final class ServerRecycler {
     /** The session closed: a login in progress is abandoned. */
     void closed() {
         step = Step.IDLE;
+        attempt++;
         if (fresh != null) {
             fresh.close();
             fresh = null;
