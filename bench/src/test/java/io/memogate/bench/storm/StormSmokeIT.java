@@ -66,7 +66,8 @@ class StormSmokeIT {
         assertThat(report).contains("## The emulated host").contains("SIGKILLs the largest backend")
                 .containsPattern("\\| 4 \\| persistent \\| direct \\| [\\d.]+ \\|")
                 .containsPattern("\\| 4 \\| persistent \\| gateways-on \\| [\\d.]+ \\|")
-                .contains("gateways-on / direct");
+                .contains("gateways-on / direct")
+                .contains("connections recycled");
         for (String chart : List.of("throughput", "reliability", "memory")) {
             Path png = output.resolve(chart + "-4-persistent.png");
             assertThat(Arrays.copyOf(Files.readAllBytes(png), 4)).as(chart)

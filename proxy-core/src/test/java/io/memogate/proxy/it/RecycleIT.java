@@ -322,4 +322,30 @@ class RecycleIT {
             }
         }
     }
+
+    @Test
+    void anIdleConnectionIsRecycledWithoutWaitingForItsNextStatement(EmbeddedPostgres pg) throws Exception {
+        try (ProxyFixture proxy = proxy(pg);
+                Connection connection = proxy.connect(DATABASE, TestUsers.TRUST_USER, null)) {
+            int before = pid(connection);
+            join(connection);
+            awaitGone(pg, before); // nothing sent through the proxy meanwhile
+            assertThat(proxy.server().recycles().recycledCount()).isEqualTo(1);
+            assertThat(pid(connection)).isNotEqualTo(before);
+        }
+    }
+
+    @Test
+    void aClientThatLeavesRightAfterItsQueryCostsNoNewLogin(EmbeddedPostgres pg) throws Exception {
+        try (ProxyFixture proxy = proxy(pg)) {
+            for (int i = 0; i < 3; i++) {
+                try (Connection connection = proxy.connect(DATABASE, TestUsers.TRUST_USER, null)) {
+                    join(connection);
+                }
+            }
+            assertThat(proxy.awaitSessionCount(0)).isZero();
+            Thread.sleep(500); // twice the idle grace: a timer left behind would have fired
+            assertThat(proxy.server().recycles().recycledCount()).as("no login for a session that ended").isZero();
+        }
+    }
 }

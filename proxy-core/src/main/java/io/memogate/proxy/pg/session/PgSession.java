@@ -107,7 +107,13 @@ public final class PgSession implements CancelRegistry.Cancellable {
             case CONNECTING, RECYCLING -> held.add(frame);
             case AUTHENTICATING -> startup.clientFrame(frame);
             case CONSOLE -> console.frame(frame);
-            case READY -> admission.frame(frame);
+            case READY -> {
+                if (recycler.clientFrameWhileQuiet(frame)) {
+                    held.add(frame); // replayed in order once the server connection is replaced
+                } else {
+                    admission.frame(frame);
+                }
+            }
             case CLOSED -> frame.release();
         }
     }

@@ -36,7 +36,8 @@ import org.slf4j.LoggerFactory;
  * <p>Steps, each a state of this class while the session is {@link PgSession.State#RECYCLING} (client
  * not read; frames already read wait in order and are replayed after):
  * <ol>
- *   <li>when the server has answered everything and the session is idle outside a transaction, with
+ *   <li>when the server has answered everything and the session is idle outside a transaction (at the
+ *       client's next message, or after {@link #IDLE_GRACE_NANOS} of quiet), with
  *       a known way to log in again ({@link LoginObserver}) and the ledger's figure for its process above
  *       the limit: ask the server itself whether the session holds anything a new connection would lack
  *       ({@link SessionStateCheck}); the answer is consumed here, never forwarded;
@@ -53,6 +54,7 @@ final class ServerRecycler {
     private static final Logger log = LoggerFactory.getLogger(ServerRecycler.class);
 
     static final long RECHECK_AFTER_NANOS = TimeUnit.SECONDS.toNanos(30);
+    static final long IDLE_GRACE_NANOS = TimeUnit.MILLISECONDS.toNanos(250);
 
     private enum Step { IDLE, CHECKING, LOGGING_IN, RESTORING }
 
@@ -68,6 +70,7 @@ final class ServerRecycler {
     /** Counts attempts, so that a timer set for one finds it over when a later one runs. */
     private long attempt;
     private long retainedWhenStarted;
+    private boolean timerPending;
     // CHECKING
     private CarriedState carried = new CarriedState();
     private String checkError;
@@ -91,16 +94,49 @@ final class ServerRecycler {
     }
 
     /**
-     * The server leg delivered everything it had and the session is READY: start if every condition
-     * holds. The cheap ones come first; the ledger lookup takes the gateways' lock.
+     * The server leg delivered everything it had and the session is READY. A connection that stays quiet
+     * for {@link #IDLE_GRACE_NANOS} is recycled then: not at once, because a client that is about to
+     * disconnect (one connection per query) would make the proxy log in for nobody.
      */
     void serverQuiet() {
-        if (!config.enabled() || startup == null || !session.quietAndIdle() || System.nanoTime() < notBeforeNanos) {
+        if (timerPending || !wanted()) {
             return;
+        }
+        timerPending = true;
+        session.client.eventLoop().schedule(() -> {
+            timerPending = false;
+            if (wanted()) {
+                start();
+            }
+        }, IDLE_GRACE_NANOS, TimeUnit.NANOSECONDS);
+    }
+
+    /**
+     * A client frame arrives while the session is quiet: a client that sends its next statement at once
+     * (a pool, a loop) is never quiet for long, so its connection is recycled now, before the statement
+     * goes on, and the caller holds the frame until then. Returns whether that happened. A Terminate
+     * never starts it: the connection is about to end anyway.
+     */
+    boolean clientFrameWhileQuiet(ByteBuf frame) {
+        if (frame.getByte(frame.readerIndex()) == 'X' || !wanted()) {
+            return false;
+        }
+        start();
+        return true;
+    }
+
+    /**
+     * Every condition for recycling now holds: enabled, the session quiet and idle, not backing off, the
+     * ledger's figure above the limit, and a way to log in again (else, once, a line saying why not). The
+     * cheap conditions come first; the ledger lookup takes the gateways' lock.
+     */
+    private boolean wanted() {
+        if (!config.enabled() || startup == null || !session.quietAndIdle() || System.nanoTime() < notBeforeNanos) {
+            return false;
         }
         long retained = session.services.admission().retainedBytes(session.serverConnection());
         if (retained <= config.retainedAboveBytes()) {
-            return;
+            return false;
         }
         if (relogin.isEmpty()) {
             if (!toldWhyNot) {
@@ -108,9 +144,14 @@ final class ServerRecycler {
                 log.info("server connection {} of {} keeps {} MB but cannot be recycled: {}", session.serverConnection(),
                         session.info, retained >> 20, whyNot);
             }
-            return;
+            return false;
         }
         retainedWhenStarted = retained;
+        return true;
+    }
+
+    /** Step 1: the state check on the current connection. */
+    private void start() {
         step = Step.CHECKING;
         long thisAttempt = ++attempt;
         // Nothing here may hold the client for long: a check or a login that does not answer in time ends.
