@@ -8,6 +8,7 @@ import io.memogate.proxy.admission.AdmissionSupport;
 import io.memogate.proxy.admission.CurrentEstimator;
 import io.memogate.proxy.admission.ImmediateAdmission;
 import io.memogate.proxy.config.AdmissionConfig;
+import io.memogate.proxy.config.ConfigException;
 import io.memogate.proxy.config.ConfigLoader;
 import io.memogate.proxy.config.MemogateConfig;
 import io.memogate.proxy.metrics.BrokerMeters;
@@ -87,6 +88,9 @@ public final class RunningProxy implements AutoCloseable {
             Optional.ofNullable(reloader.get()).ifPresent(ConfigReloader::close);
             admission.ifPresent(AdmissionControl::close);
             metrics.close();
+            if (e instanceof ConfigException problems && file.isPresent()) {
+                throw problems.from(file.get()); // a TLS file found wrong while the server started
+            }
             throw e;
         }
         metrics.bind(new ProxyMeters(server));

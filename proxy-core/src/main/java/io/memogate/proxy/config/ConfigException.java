@@ -39,6 +39,16 @@ public final class ConfigException extends RuntimeException {
                 "cannot read the configuration file " + absolute + ": " + why);
     }
 
+    /**
+     * The same problems said of {@code source}: for problems found after the file was read (a TLS file
+     * that is not PEM is found when the proxy builds its TLS contexts), so the message names the file.
+     */
+    public ConfigException from(Path source) {
+        ConfigException named = new ConfigException(source.toString(), problems);
+        named.initCause(getCause() != null ? getCause() : this);
+        return named;
+    }
+
     /** Each problem as one line that names its field, in the order they were found. */
     public List<String> problems() {
         return problems;

@@ -121,8 +121,8 @@ class MemogateCommandTest {
         Path config = config(dir, "127.0.0.1", 0, 0, "tls: {certificate: " + notPem + ", privateKey: " + real.keyFile() + "}");
 
         assertThat(execute("run", "--config", config.toString())).isEqualTo(MemogateCommand.EXIT_BAD_CONFIGURATION);
-        assertThat(err.toString()).startsWith("memogate: invalid configuration (1 problem):\n  listeners[0].tls.certificate: "
-                + notPem + " is not a PEM certificate file (-----BEGIN CERTIFICATE-----): ").doesNotContain("\tat ");
+        assertThat(err.toString()).startsWith("memogate: invalid configuration " + config
+                + " (1 problem):\n  listeners[0].tls.certificate: " + notPem + " is not a PEM certificate file (-----BEGIN CERTIFICATE-----): ").doesNotContain("\tat ");
     }
 
     @Test
@@ -132,8 +132,8 @@ class MemogateCommandTest {
                 "tls: {certificate: " + real.certificateFile() + ", privateKey: " + real.certificateFile() + "}");
 
         assertThat(execute("run", "--config", config.toString())).isEqualTo(MemogateCommand.EXIT_BAD_CONFIGURATION);
-        assertThat(err.toString()).startsWith("memogate: invalid configuration (1 problem):\n  listeners[0].tls.privateKey: "
-                + real.certificateFile() + " is not an unencrypted PEM private key").doesNotContain("\tat ");
+        assertThat(err.toString()).startsWith("memogate: invalid configuration " + config
+                + " (1 problem):\n  listeners[0].tls.privateKey: " + real.certificateFile() + " is not an unencrypted PEM private key").doesNotContain("\tat ");
     }
 
     /** A configuration with one listener (with {@code tls}, a flow mapping, when not empty) and admin HTTP. */
