@@ -5,15 +5,13 @@ import static org.assertj.core.api.Assertions.assertThat;
 import io.memogate.estimator.CompileEstimate;
 import io.memogate.estimator.CompileEstimator;
 import io.memogate.estimator.planner.PlannerSettings;
+import io.memogate.proxy.calibrate.PlannerMemory;
 import io.memogate.proxy.embedded.EmbeddedPostgres;
 import io.memogate.proxy.embedded.EmbeddedPostgresExtension;
 import java.sql.Connection;
-import java.sql.ResultSet;
 import java.sql.Statement;
 import java.util.ArrayList;
 import java.util.List;
-import java.util.regex.Matcher;
-import java.util.regex.Pattern;
 import java.util.stream.Collectors;
 import java.util.stream.IntStream;
 import org.junit.jupiter.api.Test;
@@ -33,7 +31,6 @@ import org.junit.jupiter.api.extension.ExtendWith;
 class EstimatorAccuracyIT {
 
     private static final int TABLES = 14;
-    private static final Pattern PLANNING_MEMORY = Pattern.compile("Memory: used=(\\d+)kB");
 
     private final CompileEstimator estimator = new CompileEstimator();
     private final PlannerSettings wide = PlannerSettings.DEFAULTS
@@ -106,15 +103,6 @@ class EstimatorAccuracyIT {
     }
 
     private static long plannerMemory(Statement statement, String sql) throws Exception {
-        StringBuilder plan = new StringBuilder();
-        try (ResultSet rows = statement.executeQuery("explain (summary, memory, costs off) " + sql)) {
-            while (rows.next()) {
-                plan.append(rows.getString(1)).append('\n');
-            }
-        }
-        String planning = plan.substring(plan.indexOf("Planning:"));
-        Matcher used = PLANNING_MEMORY.matcher(planning);
-        assertThat(used.find()).as("planning memory in:%n%s", plan).isTrue();
-        return Long.parseLong(used.group(1)) * 1024;
+        return new PlannerMemory(statement.getConnection()).measure(sql);
     }
 }
