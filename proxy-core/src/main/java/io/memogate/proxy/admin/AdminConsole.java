@@ -141,6 +141,7 @@ public final class AdminConsole implements ConsoleService {
         table.row("client_connections", sessions.stream().filter(s -> !s.state().equals("console")).count());
         table.row("console_sessions", sessions.stream().filter(s -> s.state().equals("console")).count());
         table.row("server_connections", connections.serverConnectionCount());
+        table.row("server_recycles", connections.serverRecycleCount());
         table.row("waiting_for_admission", sessions.stream().filter(s -> s.waiting() != null).count());
         table.row("admission", admission.isPresent() ? "enabled" : "disabled");
         admission.map(AdmissionControl::gateways).ifPresent(gateways -> {

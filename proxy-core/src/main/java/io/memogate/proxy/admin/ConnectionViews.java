@@ -25,11 +25,11 @@ final class ConnectionViews {
 
     static ResultTable servers(List<ClientView> sessions) {
         ResultTable.Builder table = ResultTable.of("backend", "server_addr", "server_pid", "tls", "user", "database",
-                "client_addr", "state");
+                "client_addr", "state", "recycled", "relogin");
         for (ClientView s : sessions) {
             if (s.hasServer()) {
                 table.row(s.backend(), s.serverAddress(), s.serverPid(), s.serverTls(), s.user(), s.database(),
-                        s.clientAddress(), s.state());
+                        s.clientAddress(), s.state(), s.recycled(), s.relogin());
             }
         }
         return table.build();

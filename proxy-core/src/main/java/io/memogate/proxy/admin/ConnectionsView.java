@@ -14,4 +14,7 @@ public interface ConnectionsView {
 
     /** Connections to backend servers now open, including those still negotiating. */
     int serverConnectionCount();
+
+    /** Server connections replaced by a new one since the start (recycle.retainedAbove). */
+    long serverRecycleCount();
 }

@@ -220,6 +220,11 @@ public final class ProxyServer implements AutoCloseable, ConnectionsView {
         return recycles;
     }
 
+    @Override
+    public long serverRecycleCount() {
+        return recycles.recycledCount();
+    }
+
     /** Connections to backend servers now open, including any still negotiating TLS. */
     @Override
     public int serverConnectionCount() {

@@ -130,11 +130,16 @@ class AdminConsoleIT {
             List<Map<String, String>> servers = rows(console, "SHOW SERVERS");
             assertThat(servers).singleElement().satisfies(server -> assertThat(server)
                     .containsEntry("server_pid", String.valueOf(serverPid)).containsEntry("backend", "main")
-                    .containsEntry("server_addr", pg.host() + ":" + pg.port()).containsEntry("database", "demo"));
+                    .containsEntry("server_addr", pg.host() + ":" + pg.port()).containsEntry("database", "demo")
+                    .containsEntry("recycled", "0")
+                    // A SCRAM login and no recycle.authFile: the proxy could not log this session in again.
+                    .containsEntry("relogin", "none: the server asked for SCRAM-SHA-256 and the auth file has no entry for "
+                            + ADMIN));
 
             Map<String, String> stats = values(console, "SHOW STATS");
             assertThat(stats).containsEntry("client_connections", "1").containsEntry("console_sessions", "1")
-                    .containsEntry("server_connections", "1").containsEntry("paused", "false")
+                    .containsEntry("server_connections", "1").containsEntry("server_recycles", "0")
+                    .containsEntry("paused", "false")
                     .containsEntry("admission", "enabled").containsEntry("config_reloads", "0");
 
             Map<String, String> broker = values(console, "SHOW BROKER");

@@ -378,7 +378,7 @@ public final class PgSession implements CancelRegistry.Cancellable {
                 SessionStates.describe(state, admission.holding(), tracker.isIdle(), responses.transactionStatus()),
                 connectedAt, state == State.CONSOLE || target == null ? null : target.name(),
                 target == null ? null : target.address(), serverKey == null ? 0 : serverKey.processId(), serverTls,
-                admission.waitingWhere().orElse(null));
+                admission.waitingWhere().orElse(null), recycler.recycled(), recycler.reloginDescription());
     }
 
     /** {@link #view()} taken on the session's own event loop, from any thread. */

@@ -71,6 +71,7 @@ final class ServerRecycler {
     private long attempt;
     private long retainedWhenStarted;
     private boolean timerPending;
+    private int recycled;
     // CHECKING
     private CarriedState carried = new CarriedState();
     private String checkError;
@@ -320,6 +321,7 @@ final class ServerRecycler {
         old.writeAndFlush(bye).addListener(ChannelFutureListener.CLOSE);
         session.services.admission().serverConnectionClosed(oldPid);
         session.services.recycles().recycled();
+        recycled++;
         log.info("recycled server connection of {}: process {} kept {} MB; now process {}", session.info, oldPid,
                 retainedWhenStarted >> 20, freshKey.processId());
         freshKey = null;
@@ -349,6 +351,22 @@ final class ServerRecycler {
         if (session.state == PgSession.State.RECYCLING) {
             session.recyclingEnded();
         }
+    }
+
+    /** How often this session's server connection was replaced. */
+    int recycled() {
+        return recycled;
+    }
+
+    /** For SHOW SERVERS: how the proxy would log in again, or why it cannot. */
+    String reloginDescription() {
+        if (!config.enabled()) {
+            return "off";
+        }
+        if (startup == null) {
+            return "none: " + whyNot;
+        }
+        return relogin.map(Relogin::method).orElse("none: " + whyNot);
     }
 
     /** The session closed: a login in progress is abandoned. */
