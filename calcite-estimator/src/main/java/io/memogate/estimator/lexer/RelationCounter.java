@@ -62,7 +62,9 @@ final class RelationCounter implements TokenSink {
     }
 
     @Override
-    public void token(TokenKind kind, Keyword keyword, int start, int end) {
+    public void token(int kindOrdinal, int wordOrdinal, int start, int end) {
+        TokenKind kind = TokenKind.ofOrdinal(kindOrdinal);
+        Keyword keyword = Keyword.ofOrdinal(wordOrdinal);
         // after a dot every word is a name, even a reserved one (attr_name is a ColLabel): t.where, s.table
         Keyword word = afterDot ? Keyword.NONE : keyword;
         afterDot = kind == TokenKind.DOT;
