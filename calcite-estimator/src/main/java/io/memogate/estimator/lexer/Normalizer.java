@@ -241,8 +241,11 @@ final class Normalizer {
 
     private void hashRaw(int start, int end) {
         char[] o = reserve(end - start);
-        System.arraycopy(chars, start, o, length, end - start);
-        length += end - start;
+        int k = length;
+        for (int p = start; p < end; p++) { // tokens of one or two chars: cheaper than arraycopy's stub
+            o[k++] = chars[p];
+        }
+        length = k;
     }
 
     /** Writes the separator that goes before a token of this kind (tables: one load instead of a switch). */
