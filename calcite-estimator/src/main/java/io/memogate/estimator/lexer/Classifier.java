@@ -13,6 +13,12 @@ final class Classifier {
     /** EXPLAIN PREPARE ... nests at most a few levels in valid SQL; deeper text is not worth a stack. */
     private static final int MAX_NESTING = 8;
 
+    private static final int LPAREN = TokenKind.LPAREN.ordinal();
+    private static final int RPAREN = TokenKind.RPAREN.ordinal();
+    private static final int LBRACKET = TokenKind.LBRACKET.ordinal();
+    private static final int RBRACKET = TokenKind.RBRACKET.ordinal();
+    private static final int DOT = TokenKind.DOT.ordinal();
+
     private final TokenStream ts;
 
     Classifier(TokenStream ts) {
@@ -254,19 +260,23 @@ final class Classifier {
         return simple(StatementKind.UTILITY);
     }
 
-    /** Index of the first {@code word} outside parentheses and brackets in [from, to), or -1; not after a dot. */
+    /**
+     * Index of the first {@code word} outside parentheses and brackets in [from, to), or -1; not after a dot.
+     * It may walk every token of a SELECT (looking for INTO), so it reads the stream's arrays.
+     */
     private int depthZero(Keyword word, int from, int to) {
+        byte[] kinds = ts.kinds();
+        short[] words = ts.words();
+        int wanted = word.ordinal();
         int depth = 0;
         for (int i = from; i < to; i++) {
-            switch (ts.kind(i)) {
-                case LPAREN, LBRACKET -> depth++;
-                case RPAREN, RBRACKET -> depth = Math.max(0, depth - 1);
-                case IDENT -> {
-                    if (depth == 0 && ts.is(i, word) && !ts.is(i - 1, TokenKind.DOT)) {
-                        return i;
-                    }
-                }
-                default -> { }
+            int kind = kinds[i];
+            if (kind == LPAREN || kind == LBRACKET) {
+                depth++;
+            } else if (kind == RPAREN || kind == RBRACKET) {
+                depth = Math.max(0, depth - 1);
+            } else if (depth == 0 && words[i] == wanted && (i == 0 || kinds[i - 1] != DOT)) {
+                return i;
             }
         }
         return -1;

@@ -5,8 +5,8 @@ package io.memogate.estimator.lexer;
  * that differ only in constants, parameters, whitespace, comments or key word case share it; any other
  * difference in tokens changes it. {@link Normalizer} has the rules.
  *
- * <p>{@link #hash()} is computed from the tokens without building the text; {@link #text()} is built on
- * first use by lexing the statement again. Equality is the hash's (and oversize) equality, as in the cache.
+ * <p>{@link #hash()} is computed from the tokens, through a char buffer the token stream reuses, without
+ * building a String; {@link #text()} is built on first use by lexing the statement again. Equality is the hash's (and oversize) equality, as in the cache.
  *
  * <p>An oversized statement (longer than {@link LexicalAnalyzer}'s maximum) is not normalized: its hash is
  * taken over its length and its first and last {@value #OVERSIZED_SAMPLE} characters. Such statements are

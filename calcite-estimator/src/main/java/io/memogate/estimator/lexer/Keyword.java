@@ -1,5 +1,6 @@
 package io.memogate.estimator.lexer;
 
+import java.util.Arrays;
 import java.util.Locale;
 
 /**
@@ -24,25 +25,15 @@ public enum Keyword {
 
     private static final Keyword[] BY_ORDINAL = values();
     private static final int MAX_LENGTH = 15;
-    private static final int MASK = 511;
-    /** Open addressing, ordinal per slot (0 = empty). Filled once here and never written again. */
-    private static final short[] SLOTS = new short[MASK + 1];
-
-    static {
-        for (Keyword k : BY_ORDINAL) {
-            if (k == NONE) {
-                continue;
-            }
-            int slot = slot(k.tail, k.word.length());
-            while (SLOTS[slot] != 0) {
-                slot = (slot + 1) & MASK;
-            }
-            SLOTS[slot] = (short) k.ordinal();
-        }
-    }
+    private static final Keyword[] NO_WORDS = {};
+    /**
+     * The words by first letter and length, {@code (letter - 'a') * 16 + length}: a bucket holds at most a few
+     * words, so most identifiers are rejected by one load (aliases, names with no word of their first letter
+     * and length) and the rest by comparing their first differing character. Never written after this.
+     */
+    private static final Keyword[][] BUCKETS = buckets();
 
     private final String word = name().toLowerCase(Locale.ROOT);
-    private final long tail = tail(word, 0, word.length());
 
     /** The word in lower case, as a fingerprint spells it. */
     public String word() {
@@ -56,47 +47,27 @@ public enum Keyword {
                 return NONE;
             }
         }
-        return lookup(text.toCharArray(), start, end, tail(text, start, end));
+        return lookup(text.toCharArray(), start, end);
     }
 
-    /**
-     * As {@link #lookup(String, int, int)} for an ASCII identifier whose {@link #tail} the lexer computed
-     * while scanning it: one hash and, nearly always, one comparison of a long.
-     */
-    static Keyword lookup(char[] text, int start, int end, long tail) {
+    /** As {@link #lookup(String, int, int)} for an ASCII identifier in {@code text[start, end)}, which the lexer found. */
+    static Keyword lookup(char[] text, int start, int end) {
         int length = end - start;
-        if (length > MAX_LENGTH) {
+        int letter = lower(text[start]) - 'a';
+        if (length > MAX_LENGTH || letter < 0 || letter >= 26) {
             return NONE;
         }
-        for (int slot = slot(tail, length), code; (code = SLOTS[slot]) != 0; slot = (slot + 1) & MASK) {
-            Keyword k = BY_ORDINAL[code];
-            if (k.tail == tail && k.word.length() == length && (length <= 8 || k.headSpelledBy(text, start))) {
+        for (Keyword k : BUCKETS[letter * 16 + length]) {
+            if (k.spelledBy(text, start)) {
                 return k;
             }
         }
         return NONE;
     }
 
-    /**
-     * The last eight characters of an ASCII identifier, one byte each, {@code | 0x20} so that upper and lower
-     * case letters agree (digits, {@code $} keep their value; {@code _} becomes 0x7F, which no identifier
-     * character is).
-     */
-    static long tail(String text, int start, int end) {
-        long tail = 0;
-        for (int p = start; p < end; p++) {
-            tail = (tail << 8) | ((text.charAt(p) | 0x20) & 0xFF);
-        }
-        return tail;
-    }
-
-    static Keyword ofOrdinal(int ordinal) {
-        return BY_ORDINAL[ordinal];
-    }
-
-    /** The characters before the last eight, which the tail does not cover. */
-    private boolean headSpelledBy(char[] text, int start) {
-        for (int i = 0; i < word.length() - 8; i++) {
+    /** Whether the characters after the first spell this word (the bucket matched the first and the length). */
+    private boolean spelledBy(char[] text, int start) {
+        for (int i = 1; i < word.length(); i++) {
             if (lower(text[start + i]) != word.charAt(i)) {
                 return false;
             }
@@ -104,8 +75,22 @@ public enum Keyword {
         return true;
     }
 
-    private static int slot(long tail, int length) {
-        return ((int) ((tail * 0x9E3779B97F4A7C15L) >>> 40) ^ length) & MASK;
+    private static Keyword[][] buckets() {
+        Keyword[][] buckets = new Keyword[26 * 16][];
+        Arrays.fill(buckets, NO_WORDS);
+        for (Keyword k : BY_ORDINAL) {
+            if (k == NONE) {
+                continue;
+            }
+            int b = (k.word.charAt(0) - 'a') * 16 + k.word.length();
+            buckets[b] = Arrays.copyOf(buckets[b], buckets[b].length + 1);
+            buckets[b][buckets[b].length - 1] = k;
+        }
+        return buckets;
+    }
+
+    static Keyword ofOrdinal(int ordinal) {
+        return BY_ORDINAL[ordinal];
     }
 
     static char lower(char c) {

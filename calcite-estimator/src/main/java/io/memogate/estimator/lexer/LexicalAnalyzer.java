@@ -86,7 +86,7 @@ public final class LexicalAnalyzer {
         }
 
         @Override
-        public void token(TokenKind kind, Keyword word, int start, int end) {
+        public void token(int kind, int word, int start, int end) {
             if (first < 0) {
                 first = start;
             }

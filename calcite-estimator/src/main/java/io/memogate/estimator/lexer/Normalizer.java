@@ -1,8 +1,12 @@
 package io.memogate.estimator.lexer;
 
+import java.util.Arrays;
+
 /**
- * Writes the normalized form of a statement's tokens into a {@link Hasher} and, for display, a
- * StringBuilder. The same method produces both, so {@code hash == Fingerprint.hashOf(text)} always.
+ * Writes the normalized form of a statement's tokens into a char buffer that the token stream keeps for
+ * reuse, then hashes the buffer in one pass or makes it the display text. The hash is therefore
+ * {@code Fingerprint.hashOf(text)} by construction, and the per-token work is plain char stores: the
+ * hasher's state is not loaded and stored again for every token.
  *
  * <p>The form: one space between tokens, none after {@code ( [ . ::} and none before
  * {@code ) ] , . :: [ ;}; unquoted identifiers and key words in lower case (ASCII, as PostgreSQL folds
@@ -22,96 +26,115 @@ final class Normalizer {
             TokenKind.DOT, TokenKind.TYPECAST, TokenKind.LBRACKET, TokenKind.SEMICOLON);
     private static final boolean[] GLUE_AFTER = kinds(TokenKind.LPAREN, TokenKind.LBRACKET, TokenKind.DOT,
             TokenKind.TYPECAST);
+    /** Kinds a sign before a number may follow and still be unary, and clause words likewise. */
+    private static final boolean[] UNARY_AFTER_KIND = kinds(TokenKind.LPAREN, TokenKind.LBRACKET, TokenKind.COMMA,
+            TokenKind.OPERATOR);
+    private static final boolean[] UNARY_AFTER_WORD = words(Keyword.SELECT, Keyword.WHERE, Keyword.AND, Keyword.OR,
+            Keyword.NOT, Keyword.THEN, Keyword.ELSE, Keyword.WHEN, Keyword.CASE, Keyword.BETWEEN, Keyword.LIMIT,
+            Keyword.OFFSET, Keyword.ON, Keyword.HAVING, Keyword.RETURNING, Keyword.TO, Keyword.DEFAULT);
+    private static final boolean[] CONSTANT = constants();
+
+    // Kind and word ordinals as the token stream stores them (static finals: constants to the compiler).
+    private static final int IDENT = TokenKind.IDENT.ordinal();
+    private static final int NUMBER = TokenKind.NUMBER.ordinal();
+    private static final int OPERATOR = TokenKind.OPERATOR.ordinal();
+    private static final int LPAREN = TokenKind.LPAREN.ordinal();
+    private static final int RPAREN = TokenKind.RPAREN.ordinal();
+    private static final int LBRACKET = TokenKind.LBRACKET.ordinal();
+    private static final int RBRACKET = TokenKind.RBRACKET.ordinal();
+    private static final int COMMA = TokenKind.COMMA.ordinal();
+    private static final int IN = Keyword.IN.ordinal();
+    private static final int ARRAY = Keyword.ARRAY.ordinal();
+    private static final int VALUES = Keyword.VALUES.ordinal();
 
     private static final String COLLAPSED = "?...";
     private static final String MORE_ROWS = "...";
 
-    private final TokenStream ts;
+    // The stream's arrays, read directly: this pass touches every token.
+    private final byte[] kinds;
+    private final short[] words;
+    private final int[] starts;
+    private final int[] ends;
+    private final char[] chars;
     private final int to;
-    private final StringBuilder out;
-    private final Hasher hasher = new Hasher(Hasher.NORMALIZED_SEED);
+    private char[] out;
+    private int length;
     private boolean glue = true;
     /** Elements of the last list {@link #constantList} accepted. */
     private int elements;
 
-    private Normalizer(TokenStream ts, int to, StringBuilder out) {
-        this.ts = ts;
-        this.to = to;
-        this.out = out;
+    private Normalizer(TokenStream ts, int to) {
+        this.kinds = ts.kinds();
+        this.words = ts.words();
+        this.starts = ts.starts();
+        this.ends = ts.ends();
+        this.chars = ts.chars();
+        this.to = Math.min(to, ts.size());
+        this.out = ts.normalizedBuffer();
     }
 
     static long hash(TokenStream ts, int from, int to) {
-        Normalizer n = new Normalizer(ts, to, null);
-        n.run(from);
-        return n.hasher.finish();
+        Normalizer n = new Normalizer(ts, to);
+        n.run(ts, from);
+        return Hasher.hash(Hasher.NORMALIZED_SEED, n.out, n.length);
     }
 
     static String text(TokenStream ts, int from, int to) {
-        StringBuilder out = new StringBuilder();
-        new Normalizer(ts, to, out).run(from);
-        return out.toString();
+        Normalizer n = new Normalizer(ts, to);
+        n.run(ts, from);
+        return new String(n.out, 0, n.length);
     }
 
-    private void run(int from) {
+    private void run(TokenStream ts, int from) {
         int i = from;
         while (i < to) {
             i = piece(from, i);
         }
+        ts.keepNormalizedBuffer(out);
     }
 
     /** Writes what starts at token i; returns the index after it. */
     private int piece(int from, int i) {
-        TokenKind kind = ts.kind(i);
-        switch (kind) {
-            case LPAREN -> {
-                if (i > from && ts.is(i - 1, Keyword.IN)) {
-                    int close = constantList(i + 1, TokenKind.RPAREN);
-                    if (close >= 0) {
-                        collapsedList(TokenKind.LPAREN, '(', ')');
-                        return close + 1;
-                    }
+        int kind = kinds[i];
+        if (kind == IDENT) {
+            if (words[i] == VALUES && at(i + 1, LPAREN)) {
+                int end = rows(i + 1);
+                if (end >= 0) {
+                    word(i);
+                    collapsedRows();
+                    return end;
                 }
             }
-            case LBRACKET -> {
-                if (i > from && ts.is(i - 1, Keyword.ARRAY)) {
-                    int close = constantList(i + 1, TokenKind.RBRACKET);
-                    if (close >= 0) {
-                        collapsedList(TokenKind.LBRACKET, '[', ']');
-                        return close + 1;
-                    }
-                }
-            }
-            case IDENT -> {
-                if (ts.keyword(i) == Keyword.VALUES && at(i + 1, TokenKind.LPAREN)) {
-                    int end = rows(i + 1);
-                    if (end >= 0) {
-                        word(i);
-                        collapsedRows();
-                        return end;
-                    }
-                }
-                word(i);
-                return i + 1;
-            }
-            case OPERATOR -> {
-                if (isSign(i) && at(i + 1, TokenKind.NUMBER) && unaryPosition(from, i)) {
-                    constant();
-                    return i + 2;
-                }
-            }
-            default -> { }
+            word(i);
+            return i + 1;
         }
-        if (kind.isConstant()) {
+        if (CONSTANT[kind]) {
             constant();
-        } else {
-            begin(kind);
-            hashRaw(ts.start(i), ts.end(i));
+            return i + 1;
         }
+        if (kind == LPAREN && i > from && words[i - 1] == IN) {
+            int close = constantList(i + 1, RPAREN);
+            if (close >= 0) {
+                collapsedList(LPAREN, '(', ')');
+                return close + 1;
+            }
+        } else if (kind == LBRACKET && i > from && words[i - 1] == ARRAY) {
+            int close = constantList(i + 1, RBRACKET);
+            if (close >= 0) {
+                collapsedList(LBRACKET, '[', ']');
+                return close + 1;
+            }
+        } else if (kind == OPERATOR && isSign(i) && at(i + 1, NUMBER) && unaryPosition(from, i)) {
+            constant();
+            return i + 2;
+        }
+        begin(kind);
+        hashRaw(starts[i], ends[i]);
         return i + 1;
     }
 
     /** The index of the closing token if tokens from i are {@code c (, c)* close}, else -1. */
-    private int constantList(int i, TokenKind close) {
+    private int constantList(int i, int close) {
         int count = 0;
         while (true) {
             int after = constantEnd(i);
@@ -123,7 +146,7 @@ final class Normalizer {
                 elements = count;
                 return after;
             }
-            if (!at(after, TokenKind.COMMA)) {
+            if (!at(after, COMMA)) {
                 return -1;
             }
             i = after + 1;
@@ -134,24 +157,24 @@ final class Normalizer {
         if (i >= to) {
             return -1;
         }
-        if (ts.kind(i).isConstant()) {
+        if (CONSTANT[kinds[i]]) {
             return i + 1;
         }
-        return isSign(i) && at(i + 1, TokenKind.NUMBER) ? i + 2 : -1;
+        return isSign(i) && at(i + 1, NUMBER) ? i + 2 : -1;
     }
 
     /** From the first row's parenthesis: the index after the last row if every row is constants, else -1. */
     private int rows(int i) {
         int arity = -1;
         while (true) {
-            int close = constantList(i + 1, TokenKind.RPAREN);
+            int close = constantList(i + 1, RPAREN);
             if (close < 0) {
                 return -1;
             }
             if (arity < 0) {
                 arity = elements;
             }
-            if (at(close + 1, TokenKind.COMMA) && at(close + 2, TokenKind.LPAREN)) {
+            if (at(close + 1, COMMA) && at(close + 2, LPAREN)) {
                 i = close + 2;
             } else {
                 elements = arity;
@@ -164,48 +187,40 @@ final class Normalizer {
         if (i == from) {
             return true;
         }
-        return switch (ts.kind(i - 1)) {
-            case LPAREN, LBRACKET, COMMA, OPERATOR -> true;
-            case IDENT -> switch (ts.keyword(i - 1)) {
-                case SELECT, WHERE, AND, OR, NOT, THEN, ELSE, WHEN, CASE, BETWEEN, LIMIT, OFFSET, ON, HAVING,
-                        RETURNING, TO, DEFAULT -> true;
-                default -> false;
-            };
-            default -> false;
-        };
+        int previous = kinds[i - 1];
+        return UNARY_AFTER_KIND[previous] || previous == IDENT && UNARY_AFTER_WORD[words[i - 1]];
     }
 
     private boolean isSign(int i) {
-        if (!at(i, TokenKind.OPERATOR) || ts.end(i) - ts.start(i) != 1) {
+        if (!at(i, OPERATOR) || ends[i] - starts[i] != 1) {
             return false;
         }
-        char c = ts.chars()[ts.start(i)];
+        char c = chars[starts[i]];
         return c == '-' || c == '+';
     }
 
-    private boolean at(int i, TokenKind kind) {
-        return i < to && ts.is(i, kind);
+    private boolean at(int i, int kind) {
+        return i < to && kinds[i] == kind;
     }
 
     private void word(int i) {
-        begin(TokenKind.IDENT);
-        char[] s = ts.chars();
-        int start = ts.start(i);
-        int end = ts.end(i);
-        hasher.put(s, start, end, true);
-        if (out != null) {
-            for (int p = start; p < end; p++) {
-                out.append(Keyword.lower(s[p]));
-            }
+        begin(IDENT);
+        int start = starts[i];
+        int end = ends[i];
+        char[] o = reserve(end - start);
+        int k = length;
+        for (int p = start; p < end; p++) {
+            o[k++] = Keyword.lower(chars[p]);
         }
+        length = k;
     }
 
     private void constant() {
-        begin(TokenKind.NUMBER);
+        begin(NUMBER);
         put('?');
     }
 
-    private void collapsedList(TokenKind open, char openChar, char closeChar) {
+    private void collapsedList(int open, char openChar, char closeChar) {
         begin(open);
         put(openChar);
         putAll(COLLAPSED);
@@ -214,7 +229,7 @@ final class Normalizer {
     }
 
     private void collapsedRows() {
-        begin(TokenKind.LPAREN);
+        begin(LPAREN);
         put('(');
         for (int k = 0; k < elements; k++) {
             putAll(k == 0 ? "?" : ", ?");
@@ -225,24 +240,42 @@ final class Normalizer {
     }
 
     private void hashRaw(int start, int end) {
-        hasher.put(ts.chars(), start, end, false);
-        if (out != null) {
-            out.append(ts.chars(), start, end - start);
+        char[] o = reserve(end - start);
+        int k = length;
+        for (int p = start; p < end; p++) { // tokens of one or two chars: cheaper than arraycopy's stub
+            o[k++] = chars[p];
         }
+        length = k;
     }
 
     /** Writes the separator that goes before a token of this kind (tables: one load instead of a switch). */
-    private void begin(TokenKind kind) {
-        if (!glue && !GLUE_BEFORE[kind.ordinal()]) {
+    private void begin(int kind) {
+        if (!glue && !GLUE_BEFORE[kind]) {
             put(' ');
         }
-        glue = GLUE_AFTER[kind.ordinal()];
+        glue = GLUE_AFTER[kind];
     }
 
     private static boolean[] kinds(TokenKind... kinds) {
         boolean[] table = new boolean[TokenKind.values().length];
         for (TokenKind k : kinds) {
             table[k.ordinal()] = true;
+        }
+        return table;
+    }
+
+    private static boolean[] words(Keyword... words) {
+        boolean[] table = new boolean[Keyword.values().length];
+        for (Keyword k : words) {
+            table[k.ordinal()] = true;
+        }
+        return table;
+    }
+
+    private static boolean[] constants() {
+        boolean[] table = new boolean[TokenKind.values().length];
+        for (TokenKind k : TokenKind.values()) {
+            table[k.ordinal()] = k.isConstant();
         }
         return table;
     }
@@ -254,9 +287,14 @@ final class Normalizer {
     }
 
     private void put(char c) {
-        hasher.put(c);
-        if (out != null) {
-            out.append(c);
+        reserve(1)[length++] = c;
+    }
+
+    /** The buffer, with room for n more chars. */
+    private char[] reserve(int n) {
+        if (length + n > out.length) {
+            out = Arrays.copyOf(out, Math.max(out.length * 2, length + n));
         }
+        return out;
     }
 }

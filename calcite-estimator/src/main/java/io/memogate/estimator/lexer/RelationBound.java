@@ -23,7 +23,7 @@ public record RelationBound(int relations, int maxNestingDepth) {
     public static RelationBound of(TokenStream tokens) {
         RelationCounter counter = new RelationCounter();
         for (int i = 0; i < tokens.size(); i++) {
-            counter.token(tokens.kind(i), tokens.keyword(i), 0, 0);
+            counter.token(tokens.kinds()[i], tokens.words()[i], 0, 0);
         }
         return counter.result();
     }

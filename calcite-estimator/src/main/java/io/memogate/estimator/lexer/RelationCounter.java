@@ -36,6 +36,11 @@ final class RelationCounter implements TokenSink {
     private static final byte USING_PENDING = 2;
     private static final byte NO_FROM_CLAUSE = 4;
 
+    private static final int NONE = Keyword.NONE.ordinal();
+    private static final int DOT = TokenKind.DOT.ordinal();
+    /** The kinds {@link #token} acts on whatever the word: nesting, list commas, statement ends. */
+    private static final boolean[] STRUCTURE = structure();
+
     private byte[] levels = new byte[16];
     private int depth;
     private int maxDepth;
@@ -62,10 +67,20 @@ final class RelationCounter implements TokenSink {
     }
 
     @Override
-    public void token(TokenKind kind, Keyword keyword, int start, int end) {
+    public void token(int kindOrdinal, int wordOrdinal, int start, int end) {
         // after a dot every word is a name, even a reserved one (attr_name is a ColLabel): t.where, s.table
-        Keyword word = afterDot ? Keyword.NONE : keyword;
-        afterDot = kind == TokenKind.DOT;
+        int wordAfterDot = afterDot ? NONE : wordOrdinal;
+        afterDot = kindOrdinal == DOT;
+        if (!rowsFrom && wordAfterDot == NONE && !STRUCTURE[kindOrdinal]) {
+            // Most tokens (names, constants, operators) count nothing: only the look-behind moves.
+            if (previous != Keyword.NONE || beforePrevious != Keyword.NONE) {
+                beforePrevious = previous;
+                previous = Keyword.NONE;
+            }
+            return;
+        }
+        TokenKind kind = TokenKind.ofOrdinal(kindOrdinal);
+        Keyword word = Keyword.ofOrdinal(wordAfterDot);
         if (rowsFrom) {
             rowsFrom = false;
             if (kind != TokenKind.LPAREN) {
@@ -166,6 +181,15 @@ final class RelationCounter implements TokenSink {
         }
         levels[depth] = functionSyntax ? NO_FROM_CLAUSE : 0;
         maxDepth = Math.max(maxDepth, depth);
+    }
+
+    private static boolean[] structure() {
+        boolean[] table = new boolean[TokenKind.values().length];
+        for (TokenKind k : new TokenKind[] {TokenKind.LPAREN, TokenKind.LBRACKET, TokenKind.RPAREN,
+                TokenKind.RBRACKET, TokenKind.COMMA, TokenKind.SEMICOLON}) {
+            table[k.ordinal()] = true;
+        }
+        return table;
     }
 
     private static boolean opensFunctionSyntax(Keyword word) {

@@ -39,6 +39,10 @@ public final class SqlLexer {
     private static final byte IDENT_PART = 4;
     private static final byte DIGIT = 8;
     private static final byte OPERATOR_CHAR = 16;
+    /** An identifier's first character that cannot start a prefixed quote ({@code E'}, {@code B'}, {@code U&"}, ...). */
+    private static final byte WORD_START = 32;
+    private static final int IDENT = TokenKind.IDENT.ordinal();
+    private static final int NONE = Keyword.NONE.ordinal();
     /** Classes of the ASCII characters; every character from 0x80 up is an identifier character. */
     private static final byte[] CLASSES = classes();
 
@@ -47,8 +51,9 @@ public final class SqlLexer {
     private final int limit;
     private int pos;
 
-    private TokenKind kind = TokenKind.OTHER;
-    private Keyword keyword = Keyword.NONE;
+    // Ordinals, not enum references: a reference store pays the collector's write barrier on every token.
+    private int kind = TokenKind.OTHER.ordinal();
+    private int keyword = Keyword.NONE.ordinal();
     private int start;
     private int end;
 
@@ -85,6 +90,8 @@ public final class SqlLexer {
             char c = s[p];
             if (c < 128 && (CLASSES[c] & SPACE) != 0) {
                 p++;
+            } else if (c < 128 && (CLASSES[c] & WORD_START) != 0) {
+                return identifier(p); // most tokens: a word that no quote or prefix can follow
             } else if (c == '-' && p + 1 < n && s[p + 1] == '-') {
                 p = lineEnd(p + 2);
             } else if (c == '/' && p + 1 < n && s[p + 1] == '*') {
@@ -102,11 +109,21 @@ public final class SqlLexer {
     }
 
     public TokenKind kind() {
-        return kind;
+        return TokenKind.ofOrdinal(kind);
     }
 
     /** The word an {@link TokenKind#IDENT} spells, {@link Keyword#NONE} for other words and other tokens. */
     public Keyword keyword() {
+        return Keyword.ofOrdinal(keyword);
+    }
+
+    /** {@link #kind()}'s ordinal, as a {@link TokenStream} stores it. */
+    int kindOrdinal() {
+        return kind;
+    }
+
+    /** {@link #keyword()}'s ordinal, as a {@link TokenStream} stores it. */
+    int keywordOrdinal() {
         return keyword;
     }
 
@@ -200,20 +217,19 @@ public final class SqlLexer {
     private boolean identifier(int p) {
         final char[] s = chars;
         final int n = limit;
-        int q = p;
-        long tail = 0;
-        int all = 0;
+        int q = p + 1; // the caller has seen an identifier's first character
+        boolean ascii = s[p] < 128;
         while (q < n) {
             char c = s[q];
-            if (c < 128 && (CLASSES[c] & IDENT_PART) == 0) {
+            if (c >= 128) {
+                ascii = false;
+            } else if ((CLASSES[c] & IDENT_PART) == 0) {
                 break;
             }
-            tail = (tail << 8) | ((c | 0x20) & 0xFF); // the key word lookup's key, see Keyword.tail
-            all |= c;
             q++;
         }
-        kind = TokenKind.IDENT;
-        keyword = all < 128 ? Keyword.lookup(s, p, q, tail) : Keyword.NONE;
+        kind = IDENT;
+        keyword = ascii ? Keyword.lookup(s, p, q).ordinal() : NONE;
         start = p;
         end = q;
         pos = q;
@@ -256,8 +272,8 @@ public final class SqlLexer {
     }
 
     boolean emit(TokenKind kind, int start, int end) {
-        this.kind = kind;
-        this.keyword = Keyword.NONE;
+        this.kind = kind.ordinal();
+        this.keyword = NONE;
         this.start = start;
         this.end = end;
         this.pos = end;
@@ -301,6 +317,9 @@ public final class SqlLexer {
             classes[Character.toUpperCase(c)] = IDENT_START | IDENT_PART;
         }
         classes['_'] = IDENT_START | IDENT_PART;
+        for (char c : "acdfghijklmopqrstvwyzACDFGHIJKLMOPQRSTVWYZ_".toCharArray()) {
+            classes[c] |= WORD_START;
+        }
         classes['$'] = IDENT_PART;
         for (char c = '0'; c <= '9'; c++) {
             classes[c] = DIGIT | IDENT_PART;

@@ -22,6 +22,21 @@ import java.util.List;
  */
 public final class StatementSplitter {
 
+    // Ordinals, compared as the lexer reports them.
+    private static final int SEMICOLON = TokenKind.SEMICOLON.ordinal();
+    private static final int LPAREN = TokenKind.LPAREN.ordinal();
+    private static final int RPAREN = TokenKind.RPAREN.ordinal();
+    private static final int IDENT = TokenKind.IDENT.ordinal();
+    private static final int NONE = Keyword.NONE.ordinal();
+    private static final int BEGIN = Keyword.BEGIN.ordinal();
+    private static final int CASE = Keyword.CASE.ordinal();
+    private static final int END = Keyword.END.ordinal();
+    private static final int CREATE = Keyword.CREATE.ordinal();
+    private static final int OR = Keyword.OR.ordinal();
+    private static final int REPLACE = Keyword.REPLACE.ordinal();
+    private static final int FUNCTION = Keyword.FUNCTION.ordinal();
+    private static final int PROCEDURE = Keyword.PROCEDURE.ordinal();
+
     private final SqlLexer lexer;
     private final TokenSink sink;
     private int start;
@@ -34,7 +49,8 @@ public final class StatementSplitter {
     private int parenDepth;
     private int blockDepth;
     private int identifiers;
-    private final Keyword[] leading = new Keyword[4];
+    /** Ordinals of the statement's first words. */
+    private final int[] leading = new int[4];
 
     /** The statements of {@code text}. */
     public static Split split(String text) {
@@ -60,8 +76,8 @@ public final class StatementSplitter {
         int first = -1;
         int last = -1;
         while (lexer.next()) {
-            TokenKind kind = lexer.kind();
-            if (kind == TokenKind.SEMICOLON && parenDepth == 0 && blockDepth == 0) {
+            int kind = lexer.kindOrdinal();
+            if (kind == SEMICOLON && parenDepth == 0 && blockDepth == 0) {
                 sawSemicolon = true;
                 if (first >= 0) {
                     start = first;
@@ -72,18 +88,19 @@ public final class StatementSplitter {
                 resetStatement();
                 continue;
             }
-            if (kind == TokenKind.LPAREN) {
+            int word = lexer.keywordOrdinal();
+            if (kind == LPAREN) {
                 parenDepth++;
-            } else if (kind == TokenKind.RPAREN) {
+            } else if (kind == RPAREN) {
                 parenDepth = Math.max(0, parenDepth - 1);
-            } else if (kind == TokenKind.IDENT) {
-                identifier(lexer.keyword());
+            } else if (kind == IDENT) {
+                identifier(word);
             }
             if (first < 0) {
                 first = lexer.start();
             }
             last = lexer.end();
-            sink.token(kind, lexer.keyword(), lexer.start(), last);
+            sink.token(kind, word, lexer.start(), last);
         }
         done = true;
         if (first >= 0) {
@@ -109,41 +126,42 @@ public final class StatementSplitter {
         return empty;
     }
 
-    private void identifier(Keyword word) {
+    private void identifier(int word) {
         if (identifiers < leading.length) {
             leading[identifiers] = word;
         }
         identifiers++;
         if (parenDepth == 0 && definesFunction()) {
-            switch (word) {
-                case BEGIN -> blockDepth++;
-                case CASE -> blockDepth += blockDepth > 0 ? 1 : 0;
-                case END -> blockDepth -= blockDepth > 0 ? 1 : 0;
-                default -> { }
+            if (word == BEGIN) {
+                blockDepth++;
+            } else if (word == CASE) {
+                blockDepth += blockDepth > 0 ? 1 : 0;
+            } else if (word == END) {
+                blockDepth -= blockDepth > 0 ? 1 : 0;
             }
         }
     }
 
     /** psqlscan.l: the first identifiers are CREATE [OR REPLACE] FUNCTION|PROCEDURE. */
     private boolean definesFunction() {
-        if (leading[0] != Keyword.CREATE) {
+        if (leading[0] != CREATE) {
             return false;
         }
         if (routine(leading[1])) {
             return true;
         }
-        return leading[1] == Keyword.OR && leading[2] == Keyword.REPLACE && routine(leading[3]);
+        return leading[1] == OR && leading[2] == REPLACE && routine(leading[3]);
     }
 
-    private static boolean routine(Keyword word) {
-        return word == Keyword.FUNCTION || word == Keyword.PROCEDURE;
+    private static boolean routine(int word) {
+        return word == FUNCTION || word == PROCEDURE;
     }
 
     private void resetStatement() {
         parenDepth = 0;
         blockDepth = 0;
         identifiers = 0;
-        Arrays.fill(leading, Keyword.NONE);
+        Arrays.fill(leading, NONE);
     }
 
     /** The statements of a text and how many empty ones were dropped. */

@@ -21,6 +21,8 @@ public final class TokenStream {
     private int[] starts;
     private int[] ends;
     private int size;
+    /** The normalizer's output, kept for the next statement (see {@link Normalizer}). */
+    private char[] normalized = new char[0];
 
     public TokenStream() {
         this(INITIAL_CAPACITY);
@@ -45,7 +47,7 @@ public final class TokenStream {
         reset(text, c);
         SqlLexer lexer = new SqlLexer(c, from, to);
         while (lexer.next()) {
-            add(lexer.kind(), lexer.keyword(), lexer.start(), lexer.end());
+            add(lexer.kindOrdinal(), lexer.keywordOrdinal(), lexer.start(), lexer.end());
         }
     }
 
@@ -61,7 +63,42 @@ public final class TokenStream {
         return chars;
     }
 
-    void add(TokenKind kind, Keyword word, int start, int end) {
+    /*
+     * The arrays themselves, for the package's passes over every token (Normalizer, Classifier): indexes up to
+     * size() only; callers must not write them. Array reads skip the enum look-ups of kind(i) and keyword(i).
+     */
+
+    byte[] kinds() {
+        return kinds;
+    }
+
+    short[] words() {
+        return words;
+    }
+
+    int[] starts() {
+        return starts;
+    }
+
+    int[] ends() {
+        return ends;
+    }
+
+    /** A buffer for the normalized text, at least as long as the text's characters (it may grow). */
+    char[] normalizedBuffer() {
+        if (normalized.length < chars.length + 16) {
+            normalized = new char[chars.length + 16];
+        }
+        return normalized;
+    }
+
+    /** Keeps the buffer the normalizer grew, for the next statement. */
+    void keepNormalizedBuffer(char[] buffer) {
+        normalized = buffer;
+    }
+
+    /** Appends a token; kind and word are ordinals of {@link TokenKind} and {@link Keyword}. */
+    void add(int kind, int word, int start, int end) {
         if (size == kinds.length) {
             int c = size * 2;
             kinds = Arrays.copyOf(kinds, c);
@@ -69,8 +106,8 @@ public final class TokenStream {
             starts = Arrays.copyOf(starts, c);
             ends = Arrays.copyOf(ends, c);
         }
-        kinds[size] = (byte) kind.ordinal();
-        words[size] = (short) word.ordinal();
+        kinds[size] = (byte) kind;
+        words[size] = (short) word;
         starts[size] = start;
         ends[size] = end;
         size++;
