@@ -56,6 +56,13 @@ public final class CompileEstimator {
     }
 
     private final LexicalAnalyzer analyzer;
+    /**
+     * Each thread's token stream for the statement text, reused: the per-statement path (lexer, fingerprint,
+     * cache hit) then allocates no arrays once the stream has grown to the thread's largest statement (at
+     * most {@link LexicalAnalyzer#DEFAULT_MAX_STATEMENT_CHARS}-sized). Estimates of EXECUTE and EXPLAIN inner
+     * texts take their own streams.
+     */
+    private final ThreadLocal<TokenStream> scratch = ThreadLocal.withInitial(TokenStream::new);
     private final MemoryModel memory;
     private final int maxParseDepth;
     private final Cache<Key, CompileEstimate> cache;
@@ -115,7 +122,7 @@ public final class CompileEstimator {
     public List<CompileEstimate> estimateAll(String sql, PlannerSettings settings, PreparedStatementTexts prepared) {
         String text = sql == null ? "" : sql;
         PlannerSettings s = settings == null ? PlannerSettings.DEFAULTS : settings;
-        LexicalAnalysis analysis = analyzer.analyze(text);
+        LexicalAnalysis analysis = analyzer.analyze(text, scratch.get());
         List<CompileEstimate> out = new ArrayList<>(analysis.statements().size());
         for (StatementAnalysis statement : analysis.statements()) {
             out.add(statement(text, statement, s, prepared == null ? PreparedStatementTexts.NONE : prepared, true));
