@@ -29,7 +29,6 @@ public final class LoginObserver {
     /** The last request the server made; null before the first. */
     private Authentication request;
     private String clearPassword;
-    private byte[] md5Salt;
     private String md5Answer;
     private String scramClientFirst;
     private String scramServerFirst;
@@ -46,10 +45,7 @@ public final class LoginObserver {
         switch (message) {
             case Authentication.Ok ok -> { }
             case Authentication.CleartextPassword clear -> request = clear;
-            case Authentication.Md5Password md5 -> {
-                request = md5;
-                md5Salt = md5.salt();
-            }
+            case Authentication.Md5Password md5 -> request = md5;
             case Authentication.Sasl sasl -> request = sasl;
             case Authentication.SaslContinue next -> scramServerFirst = next.text();
             case Authentication.SaslFinal done -> { }
@@ -92,7 +88,7 @@ public final class LoginObserver {
                 case Authentication.CleartextPassword clear -> clearPassword == null
                         ? Outcome.impossible("no password was seen")
                         : Outcome.of(new Relogin.Cleartext(clearPassword));
-                case Authentication.Md5Password md5 -> md5();
+                case Authentication.Md5Password md5 -> md5(md5.salt());
                 case Authentication.Sasl sasl -> scram();
                 default -> Outcome.impossible("the server asked for " + request);
             };
@@ -101,7 +97,7 @@ public final class LoginObserver {
         }
     }
 
-    private Outcome md5() {
+    private Outcome md5(byte[] salt) {
         Optional<Secret> secret = secrets.apply(user);
         if (secret.isEmpty()) {
             return Outcome.impossible("the server asked for md5 and the auth file has no entry for " + user);
@@ -112,7 +108,7 @@ public final class LoginObserver {
             case Secret.ScramVerifier verifier -> null;
         };
         if (inner == null || md5Answer == null || !MessageDigest.isEqual(
-                Md5Answer.answer(inner, md5Salt).getBytes(StandardCharsets.US_ASCII),
+                Md5Answer.answer(inner, salt).getBytes(StandardCharsets.US_ASCII),
                 md5Answer.getBytes(StandardCharsets.US_ASCII))) {
             return Outcome.impossible("the auth file's secret for " + user + " does not give the client's md5 answer");
         }

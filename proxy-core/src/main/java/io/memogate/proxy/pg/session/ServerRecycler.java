@@ -6,6 +6,7 @@ import io.memogate.proxy.pg.auth.Relogin;
 import io.memogate.proxy.pg.auth.ServerLogin;
 import io.memogate.proxy.pg.message.backend.Authentication;
 import io.memogate.proxy.pg.message.backend.BackendKeyData;
+import io.memogate.proxy.pg.message.backend.DataRow;
 import io.memogate.proxy.pg.message.backend.ErrorResponse;
 import io.memogate.proxy.pg.message.backend.ReadyForQuery;
 import io.memogate.proxy.pg.message.frontend.Bind;
@@ -21,7 +22,6 @@ import io.netty.channel.ChannelFutureListener;
 import io.netty.channel.ChannelHandlerContext;
 import io.netty.channel.ChannelInboundHandlerAdapter;
 import io.netty.util.ReferenceCountUtil;
-import java.nio.charset.StandardCharsets;
 import java.util.List;
 import java.util.Optional;
 import java.util.concurrent.TimeUnit;
@@ -61,7 +61,6 @@ final class ServerRecycler {
     private final PgSession session;
     private final RecycleConfig config;
     private StartupMessage startup;
-    private String stateCheck;
     private Optional<Relogin> relogin = Optional.empty();
     private String whyNot = "the login was not seen";
     private boolean toldWhyNot;
@@ -71,6 +70,8 @@ final class ServerRecycler {
     private long attempt;
     private long retainedWhenStarted;
     private boolean timerPending;
+    /** {@link #serverQuiet} found every condition holding at the last ReadyForQuery. */
+    private boolean due;
     private int recycled;
     // CHECKING
     private CarriedState carried = new CarriedState();
@@ -89,7 +90,6 @@ final class ServerRecycler {
     /** The client's login succeeded: remember how to repeat it. */
     void loggedIn(StartupMessage startup, LoginObserver.Outcome outcome) {
         this.startup = startup;
-        this.stateCheck = SessionStateCheck.sql(startup.parameters());
         this.relogin = outcome.relogin();
         this.whyNot = outcome.reason();
     }
@@ -100,7 +100,8 @@ final class ServerRecycler {
      * disconnect (one connection per query) would make the proxy log in for nobody.
      */
     void serverQuiet() {
-        if (timerPending || !wanted()) {
+        due = wanted();
+        if (!due || timerPending) {
             return;
         }
         timerPending = true;
@@ -116,10 +117,11 @@ final class ServerRecycler {
      * A client frame arrives while the session is quiet: a client that sends its next statement at once
      * (a pool, a loop) is never quiet for long, so its connection is recycled now, before the statement
      * goes on, and the caller holds the frame until then. Returns whether that happened. A Terminate
-     * never starts it: the connection is about to end anyway.
+     * never starts it: the connection is about to end anyway. Decided by what {@link #serverQuiet} found
+     * at the last ReadyForQuery, so the client's messages never take the gateways' lock here.
      */
     boolean clientFrameWhileQuiet(ByteBuf frame) {
-        if (frame.getByte(frame.readerIndex()) == 'X' || !wanted()) {
+        if (!due || frame.getByte(frame.readerIndex()) == 'X' || !session.quietAndIdle()) {
             return false;
         }
         start();
@@ -132,7 +134,8 @@ final class ServerRecycler {
      * cheap conditions come first; the ledger lookup takes the gateways' lock.
      */
     private boolean wanted() {
-        if (!config.enabled() || startup == null || !session.quietAndIdle() || System.nanoTime() < notBeforeNanos) {
+        if (!config.enabled() || startup == null || !session.quietAndIdle() || System.nanoTime() < notBeforeNanos
+                || relogin.isEmpty() && toldWhyNot) { // said why not once: the ledger need not be asked again
             return false;
         }
         long retained = session.services.admission().retainedBytes(session.serverConnection());
@@ -153,6 +156,7 @@ final class ServerRecycler {
 
     /** Step 1: the state check on the current connection. */
     private void start() {
+        due = false;
         step = Step.CHECKING;
         long thisAttempt = ++attempt;
         // Nothing here may hold the client for long: a check or a login that does not answer in time ends.
@@ -162,7 +166,7 @@ final class ServerRecycler {
         checkError = null;
         session.state = PgSession.State.RECYCLING;
         ByteBuf out = session.backend.alloc().buffer();
-        new Parse(SessionStateCheck.STATEMENT, stateCheck, List.of()).encode(out);
+        new Parse(SessionStateCheck.STATEMENT, SessionStateCheck.sql(startup.parameters()), List.of()).encode(out);
         new Bind("", SessionStateCheck.STATEMENT).encode(out);
         new Execute("", 0).encode(out);
         new Close(Close.Target.STATEMENT, SessionStateCheck.STATEMENT).encode(out);
@@ -203,21 +207,14 @@ final class ServerRecycler {
 
     private void checkMessage(byte type, ByteBuf run, int at) {
         switch (type) {
-            case 'D' -> carried.row(column(run, at, 0), column(run, at, 1), column(run, at, 2), column(run, at, 3));
+            case 'D' -> {
+                List<String> row = DataRow.decode(run.slice(at, 1 + run.getInt(at + 1))).values();
+                carried.row(row.get(0), row.get(1), row.get(2), row.get(3));
+            }
             case 'E' -> checkError = ErrorResponse.decode(run.slice(at, 1 + run.getInt(at + 1))).message();
             case 'Z' -> checked();
             default -> { } // ParseComplete, BindComplete, CommandComplete, CloseComplete, notices
         }
-    }
-
-    /** Column {@code index} of the DataRow at {@code at} as text, or null. */
-    private static String column(ByteBuf run, int at, int index) {
-        int field = at + 7; // type, length, column count
-        for (int i = 0; i < index; i++) {
-            field += 4 + Math.max(run.getInt(field), 0);
-        }
-        int length = run.getInt(field);
-        return length < 0 ? null : run.toString(field + 4, length, StandardCharsets.UTF_8);
     }
 
     private void checked() {
