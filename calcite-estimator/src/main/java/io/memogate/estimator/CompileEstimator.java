@@ -15,7 +15,6 @@ import io.memogate.estimator.lexer.StatementAnalysis;
 import io.memogate.estimator.lexer.StatementKind;
 import io.memogate.estimator.lexer.TokenStream;
 import io.memogate.estimator.planner.JoinSearch;
-import io.memogate.estimator.planner.JoinTreeNode;
 import io.memogate.estimator.planner.MemoryModel;
 import io.memogate.estimator.planner.MemoryTerms;
 import io.memogate.estimator.planner.PlannerSettings;
@@ -192,8 +191,9 @@ public final class CompileEstimator {
         String query = st.classification().hasQueryText()
                 ? st.classification().queryText(text)
                 : text.substring(st.span().start(), st.span().end());
+        TokenStream tokens = TokenStream.of(query);
         if (st.maxNestingDepth() > maxParseDepth) {
-            return lexical(st, TokenStream.of(query), settings, "nesting depth " + st.maxNestingDepth()
+            return lexical(st, tokens, settings, "nesting depth " + st.maxNestingDepth()
                     + " is over " + maxParseDepth + ": not parsed, lexical star estimate per block", null);
         }
         PostgresRewriter.Rewrite rewrite;
@@ -207,7 +207,7 @@ public final class CompileEstimator {
             if (message.length() > 120) {
                 message = message.substring(0, 120) + "...";
             }
-            return lexical(st, TokenStream.of(query), settings,
+            return lexical(st, tokens, settings,
                     "Calcite could not read it (" + message + "): lexical star estimate per block", null);
         }
         StringBuilder reason = new StringBuilder("parsed by Calcite");
@@ -218,21 +218,25 @@ public final class CompileEstimator {
             reason.append("; ").append(translation.unattributedColumns())
                     .append(" unqualified column(s) not tied to a relation");
         }
-        return estimate(st, settings, translation.block(), Parser.CALCITE, reason.toString());
+        return estimate(st, settings, translation.block(), tokens.size(), Parser.CALCITE, reason.toString());
     }
 
+    /**
+     * A lexical estimate: from {@code tokens} when there are any, else from {@code block} (a star of the
+     * relation bound, for a statement whose tokens are not at hand: then its expressions are not counted).
+     */
     private CompileEstimate lexical(StatementAnalysis st, TokenStream tokens, PlannerSettings settings, String why,
                                     QueryBlock block) {
         QueryBlock b = block != null ? block : fallback.estimate(tokens);
         lexicalFallbacks.increment();
-        return estimate(st, settings, b, Parser.LEXICAL, why);
+        return estimate(st, settings, b, tokens == null ? 0 : tokens.size(), Parser.LEXICAL, why);
     }
 
-    private CompileEstimate estimate(StatementAnalysis st, PlannerSettings settings, QueryBlock statement,
+    private CompileEstimate estimate(StatementAnalysis st, PlannerSettings settings, QueryBlock statement, int tokens,
                                      Parser parser, String why) {
         // cursor_tuple_fraction (0.1 unless a session changes it) plans a cursor's query for its first rows.
         QueryBlock block = st.kind() == StatementKind.DECLARE_CURSOR ? statement.forFirstRows() : statement;
-        PlannerWork work = new PostgresPlannerModel(settings).plan(block);
+        PlannerWork work = new PostgresPlannerModel(settings).plan(block).withTokens(tokens);
         long bytes = memory.bytes(work);
         String firstRows = work.searches().stream().anyMatch(JoinSearch::fastStart) ? "; planned for its first rows" : "";
         double pairs = work.totalJoinPairs();
@@ -241,7 +245,7 @@ public final class CompileEstimator {
         Search search = largest.map(s -> s instanceof JoinSearch.Geqo ? Search.GEQO : Search.DP).orElse(Search.NONE);
         String dominant = largest.map(s -> "; largest problem " + s.relations() + " relations by " + search
                 + (s.exact() ? "" : " (count capped, extrapolated)")).orElse("; no join search");
-        return new CompileEstimate(st.fingerprint().text(), st.fingerprint().hash(), st.relations(), blocks(block),
+        return new CompileEstimate(st.fingerprint().text(), st.fingerprint().hash(), st.relations(), work.blocks(),
                 memoPairs, bytes, parser, false, why + dominant + firstRows, largest.map(JoinSearch::relations).orElse(0),
                 search, !work.exact(), 1, MemoryTerms.of(work));
     }
@@ -253,37 +257,5 @@ public final class CompileEstimator {
     private static CompileEstimate bypass(String fingerprint, long hash, int relations, String reason) {
         return new CompileEstimate(fingerprint, hash, relations, 0, 0, 0, Parser.NONE, true, reason, 0, Search.NONE,
                 false, 1, MemoryTerms.ZERO);
-    }
-
-    /** Query blocks PostgreSQL plans: this one, those planned apart, FROM sub-selects not pulled up. */
-    static int blocks(QueryBlock block) {
-        int n = 1;
-        List<Object> todo = new ArrayList<>(block.separatelyPlanned());
-        todo.add(block.from());
-        while (!todo.isEmpty()) {
-            Object o = todo.remove(todo.size() - 1);
-            switch (o) {
-                case QueryBlock b -> {
-                    n++;
-                    todo.addAll(b.separatelyPlanned());
-                    todo.add(b.from());
-                }
-                case JoinTreeNode.JoinNode j -> {
-                    todo.add(j.left());
-                    todo.add(j.right());
-                }
-                case JoinTreeNode.FromList l -> todo.addAll(l.items());
-                case JoinTreeNode.SubqueryRef s -> {
-                    if (s.pulledUp()) {
-                        todo.addAll(s.block().separatelyPlanned());
-                        todo.add(s.block().from());
-                    } else {
-                        todo.add(s.block());
-                    }
-                }
-                default -> { }
-            }
-        }
-        return n;
     }
 }

@@ -15,6 +15,7 @@ import java.util.Deque;
 import java.util.HashMap;
 import java.util.HashSet;
 import java.util.LinkedHashMap;
+import java.util.Collections;
 import java.util.LinkedHashSet;
 import java.util.List;
 import java.util.Map;
@@ -310,7 +311,7 @@ public final class QueryBlockBuilder {
             }
             String relation = unique(name);
             scope.put(name, new Scope.Source.Relation(relation, table));
-            return new RelationRef(relation);
+            return new RelationRef(relation, cte == null);
         }
         if (SqlKinds.isQuery(target.getKind()) && target.getKind() != SqlKind.VALUES) {
             return subquery(alias == null ? "subquery" : alias, query(target, scope), scope);
@@ -327,10 +328,10 @@ public final class QueryBlockBuilder {
         String relation = unique(name);
         arguments.add(relation);
         if (arguments.size() >= 2) {
-            predicates.add(new Predicate.Clause(arguments));
+            predicates.add(Predicate.Clause.filter(arguments));
         }
         scope.put(name, new Scope.Source.Relation(relation, name));
-        return new RelationRef(relation);
+        return new RelationRef(relation, false);
     }
 
     private JoinTreeNode subquery(String alias, Built built, Scope scope) {
@@ -357,11 +358,15 @@ public final class QueryBlockBuilder {
         }
         Set<String> relations = ReferencedRelations.of(conjunct, scope, q -> separate.add(query(q, scope).block()));
         if (relations.size() >= 2) {
-            predicates.add(new Predicate.Clause(relations));
+            predicates.add(Predicate.Clause.filter(relations));
         }
     }
 
-    /** An equality when both sides are one relation each and {@code equality} holds, else a clause. */
+    /**
+     * An equality between {@code left} and {@code right}: a column equality (joining an equivalence class)
+     * when both sides are one relation each and {@code equality} holds, else a clause, usable by merge and
+     * hash joins when the sides' relations differ.
+     */
     private static void link(Set<String> left, Set<String> right, String column, List<Predicate> predicates,
                              boolean equality) {
         if (equality && left.size() == 1 && right.size() == 1 && !left.equals(right)) {
@@ -372,7 +377,8 @@ public final class QueryBlockBuilder {
         Set<String> all = new LinkedHashSet<>(left);
         all.addAll(right);
         if (all.size() >= 2) {
-            predicates.add(new Predicate.Clause(all));
+            boolean splits = !left.isEmpty() && !right.isEmpty() && Collections.disjoint(left, right);
+            predicates.add(new Predicate.Clause(all, splits));
         }
     }
 

@@ -34,15 +34,17 @@ import java.util.List;
  * <p><b>Extra clauses</b> ({@link MemoSize#extraClauses()}) come with the pairs. A tree with one
  * clause per edge has none, by definition; a tree with more is summed per edge ({@link TreeCount});
  * other graphs count each pair's crossings during the enumeration ({@link Dpccp}). When the pairs are
- * extrapolated, the extra clauses are scaled with them: extrapolated pairs times the crossings per
- * pair of the part enumerated, less one. That ratio grows with the size of a dense graph (an
+ * extrapolated, the extra clauses are scaled with them: extrapolated pairs times the extra clauses per
+ * pair of the part enumerated. That ratio grows with the size of a dense graph (an
  * {@code n}-clique with a class per edge has {@code n(n-1)3^(n-2)/2} crossings, about {@code n(n-1)/9}
  * per pair), so for such graphs a capped count's extra clauses fall short of the truth, and a cycle
  * closed only outside the enumerated part gets none (its {@code n(n-1)/2} are about {@code 1/n} of its pairs). A
  * count is capped only above about 1.6 million pairs with the default budget, gigabytes of planner
  * memory from the pairs alone, or above 64 relations. Across components only the pairs
  * {@code (U1 ∪ I1, U2 ∪ I2)} have crossings, those of their split {@code {I1, I2}}, since each
- * finished component lies wholly on one side; so the extra clauses are {@code 3^(k-1) * sum(E_j)}.
+ * finished component lies wholly on one side; so the extra clauses are {@code 3^(k-1) * sum(E_j)}, and the
+ * pairs {@code (U, v)}, {@code (2^(k-1) - 1) * n} of them, are the {@link MemoSize#cartesianPairs() Cartesian}
+ * ones.
  *
  * <p>The step budget is shared by the components, smallest first, each taking an equal share of what
  * is left. Instances are immutable and thread-safe; each count has its own working state.
@@ -94,10 +96,11 @@ public final class CsgCmpCounter {
             steps += part.steps();
         }
         int k = components.size();
-        double pairs = Math.pow(3, k - 1) * componentPairs + (Math.pow(2, k - 1) - 1) * graph.size();
+        double cartesian = saturate((Math.pow(2, k - 1) - 1) * graph.size());
+        double pairs = saturate(Math.pow(3, k - 1) * componentPairs + cartesian);
         // 3^(k-1) overflows above 647 components; 0 extra clauses stay 0 rather than 0 * infinity.
         double extra = componentExtra == 0 ? 0 : Math.pow(3, k - 1) * componentExtra;
-        return new MemoSize(saturate(pairs), saturate(extra), exact, steps);
+        return new MemoSize(pairs, saturate(extra), Math.min(cartesian, pairs), exact, steps);
     }
 
     /** Pairs of a connected graph: a tree by formula, anything else by enumeration with {@code budget}. */
@@ -108,8 +111,7 @@ public final class CsgCmpCounter {
         }
         if (graph.edgeCount() == n - 1) {
             double pairs = TreeCount.pairs(graph);
-            double extra = graph.clauseCount() == graph.edgeCount() ? 0 : TreeCount.crossings(graph) - pairs;
-            return new MemoSize(pairs, saturate(Math.max(0, extra)), true, n);
+            return new MemoSize(pairs, TreeCount.extraClauses(graph), true, n);
         }
         return enumerate(graph, budget);
     }
@@ -130,7 +132,7 @@ public final class CsgCmpCounter {
         JoinGraph ball = graph.induced(numbering);
         Dpccp.Result result = Dpccp.run(ball, budget);
         if (result.completed() == n) {
-            return new MemoSize(result.pairs(), result.crossings() - result.pairs(), true, result.steps());
+            return new MemoSize(result.pairs(), result.extraClauses(), true, result.steps());
         }
         int completed = result.completed();
         int[] covered = new int[completed];
@@ -138,9 +140,9 @@ public final class CsgCmpCounter {
         double unseenCycles = Extrapolation.unseenCycles(
                 completed, graph.induced(covered).edgeCount(), n, graph.edgeCount());
         double pairs = Extrapolation.estimate(result.ballPairs(), completed, n, result.pairs(), unseenCycles);
-        // Nothing enumerated (a budget of a step or two): one clause per pair, the least a pair has.
-        double crossingsPerPair = result.pairs() > 0 ? result.crossings() / result.pairs() : 1;
-        return new MemoSize(pairs, saturate(pairs * (crossingsPerPair - 1)), false, result.steps());
+        // Nothing enumerated (a budget of a step or two): one clause per pair, the least a linked pair has.
+        double extraPerPair = result.pairs() > 0 ? result.extraClauses() / result.pairs() : 0;
+        return new MemoSize(pairs, saturate(pairs * extraPerPair), false, result.steps());
     }
 
     /** Counts past a double's range (or 0 * infinity) are "more than any server has". */

@@ -19,8 +19,8 @@ import java.util.Map;
  * lies inside it, and every pair inside it has its smallest vertex there). Those prefix counts are
  * what {@link Extrapolation} grows from when the budget runs out.
  *
- * <p>Alongside the pairs it sums their crossings: the clauses of the graph with relations on both
- * sides of a pair (see {@link MemoSize}). Clauses over exactly two relations, the common case, are
+ * <p>Alongside the pairs it sums their crossings beyond the first: the clauses of the graph with
+ * relations on both sides of a pair (see {@link MemoSize}; join filters are edges, not clauses). Clauses over exactly two relations, the common case, are
  * counted by popcount: for each vertex {@code v} of the smaller side, {@code bitCount(binary[v] &
  * other side)}, where {@code binary[v]} holds the first two-relation clause of each of {@code v}'s
  * partners. Every other clause (over three or more relations, or a second clause over the same two)
@@ -38,9 +38,9 @@ final class Dpccp {
      *     {@code k} highest-numbered vertices, for {@code k <= completed}
      * @param completed how many start vertices were finished; {@code n} when the count is exact
      * @param pairs pairs visited in all, including those of an unfinished start vertex
-     * @param crossings the crossings of those {@code pairs}, summed
+     * @param extraClauses the crossings of each of those {@code pairs} beyond its first, summed
      */
-    record Result(double[] ballPairs, int completed, double pairs, double crossings, long steps) {
+    record Result(double[] ballPairs, int completed, double pairs, double extraClauses, long steps) {
     }
 
     private final long[] adjacency;
@@ -52,7 +52,7 @@ final class Dpccp {
     private final long budget;
     private long steps;
     private double pairs;
-    private double crossings;
+    private double extraClauses;
     private long s1;
     private boolean exhausted;
 
@@ -99,7 +99,7 @@ final class Dpccp {
                 ballPairs[completed] = pairs;
             }
         }
-        return new Result(ballPairs, completed, pairs, crossings, steps);
+        return new Result(ballPairs, completed, pairs, extraClauses, steps);
     }
 
     /**
@@ -171,7 +171,8 @@ final class Dpccp {
                 count += wideCount[c];
             }
         }
-        crossings += count;
+        // A pair linked only by join filters crosses no clause: it adds nothing, not -1.
+        extraClauses += Math.max(0, count - 1);
     }
 
     private long neighbours(long set) {

@@ -29,6 +29,11 @@ import java.util.StringJoiner;
  * behave the same way ({@code have_relevant_eclass_joinclause} in equivclass.c), so callers add one
  * clause per class.
  *
+ * <p><b>Join filters.</b> A clause that is not an equality ({@code a.x < b.y}, an OR over several
+ * relations, {@code f(a.x, b.y)}) makes pairs like any other, but no merge or hash join can use it,
+ * so it adds no join paths: {@link Builder#addJoinFilter} records its edges only, and it is not among
+ * {@link #clause the clauses} that {@link MemoSize#extraClauses()} counts.
+ *
  * <p>Vertex sets are {@code long} bitmasks when {@code size() <= 64} ({@link #neighbourMask}); larger
  * graphs are still represented (adjacency as multi-word bitsets) so that they can be counted by
  * extrapolation rather than rejected.
@@ -43,12 +48,15 @@ public final class JoinGraph {
     private final int edgeCount;
     /** Each clause as its distinct relations, ascending; every one has at least two. */
     private final int[][] clauses;
+    /** Each join filter likewise: edges, but no clause that merge or hash joins use. */
+    private final int[][] joinFilters;
 
-    private JoinGraph(List<String> names, long[][] adjacency, int edgeCount, int[][] clauses) {
+    private JoinGraph(List<String> names, long[][] adjacency, int edgeCount, int[][] clauses, int[][] joinFilters) {
         this.names = names;
         this.adjacency = adjacency;
         this.edgeCount = edgeCount;
         this.clauses = clauses;
+        this.joinFilters = joinFilters;
     }
 
     public static Builder builder() {
@@ -72,7 +80,10 @@ public final class JoinGraph {
         return edgeCount;
     }
 
-    /** Number of clauses: equivalence classes and other clauses, each counted once (see the class comment). */
+    /**
+     * Number of clauses that merge and hash joins can use: equivalence classes and other equalities,
+     * each counted once (see the class comment); join filters are not among them.
+     */
     public int clauseCount() {
         return clauses.length;
     }
@@ -179,9 +190,16 @@ public final class JoinGraph {
             position[v] = builder.addRelation(name(v));
         }
         for (int[] clause : clauses) {
-            builder.addClause(Arrays.stream(clause).map(v -> position[v]).filter(p -> p >= 0).boxed().toList());
+            builder.addClause(inducedRelations(clause, position));
+        }
+        for (int[] filter : joinFilters) {
+            builder.addJoinFilter(inducedRelations(filter, position));
         }
         return builder.build();
+    }
+
+    private static List<Integer> inducedRelations(int[] relations, int[] position) {
+        return Arrays.stream(relations).map(v -> position[v]).filter(p -> p >= 0).boxed().toList();
     }
 
     @Override
@@ -202,6 +220,7 @@ public final class JoinGraph {
     public static final class Builder {
         private final List<String> names = new ArrayList<>();
         private final List<int[]> clauses = new ArrayList<>();
+        private final List<int[]> joinFilters = new ArrayList<>();
 
         private Builder() {
         }
@@ -225,12 +244,24 @@ public final class JoinGraph {
          * of them (see the class comment). Fewer than two distinct relations: a filter, ignored.
          */
         public Builder addClause(Collection<Integer> relations) {
+            return add(relations, clauses);
+        }
+
+        /**
+         * A clause that links its relations (an edge between every pair of them) but that no merge or
+         * hash join can use (see the class comment). Fewer than two distinct relations: ignored.
+         */
+        public Builder addJoinFilter(Collection<Integer> relations) {
+            return add(relations, joinFilters);
+        }
+
+        private Builder add(Collection<Integer> relations, List<int[]> into) {
             int[] distinct = relations.stream().mapToInt(Integer::intValue).distinct().sorted().toArray();
             for (int v : distinct) {
                 check(v);
             }
             if (distinct.length >= 2) {
-                clauses.add(distinct);
+                into.add(distinct);
             }
             return this;
         }
@@ -240,7 +271,7 @@ public final class JoinGraph {
             int words = (n + 63) >>> 6;
             long[][] adjacency = new long[n][words];
             int edges = 0;
-            for (int[] clause : clauses) {
+            for (int[] clause : concat(clauses, joinFilters)) {
                 for (int i = 0; i < clause.length; i++) {
                     for (int j = i + 1; j < clause.length; j++) {
                         int a = clause[i];
@@ -253,7 +284,14 @@ public final class JoinGraph {
                     }
                 }
             }
-            return new JoinGraph(List.copyOf(names), adjacency, edges, clauses.toArray(int[][]::new));
+            return new JoinGraph(List.copyOf(names), adjacency, edges, clauses.toArray(int[][]::new),
+                    joinFilters.toArray(int[][]::new));
+        }
+
+        private static List<int[]> concat(List<int[]> a, List<int[]> b) {
+            List<int[]> all = new ArrayList<>(a);
+            all.addAll(b);
+            return all;
         }
 
         private void check(int vertex) {

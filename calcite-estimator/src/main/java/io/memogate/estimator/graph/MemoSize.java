@@ -11,22 +11,34 @@ package io.memogate.estimator.graph;
  * joinpath.c) try a merge join per ordering of the mergejoinable clauses and keep paths per useful
  * pathkey, and each equivalence class with members on both sides is a potential pathkey; a class gives
  * one clause per pair however many of its members lie on each side ({@code generate_join_implied_equalities}).
- * A pair's <em>crossings</em> are therefore the distinct classes, and other clauses, with relations on
- * both sides; {@code extraClauses} sums what they add beyond the first.
+ * A pair's <em>crossings</em> are therefore the distinct classes, and other equalities, with relations
+ * on both sides; {@code extraClauses} sums what they add beyond the first. Join filters (clauses no
+ * merge or hash join can use, {@link JoinGraph}) make pairs but are not crossings.
+ *
+ * <p>A Cartesian pair (of a disconnected graph: no clause of any kind links its sides) can only be
+ * joined by a nested loop, so it keeps far fewer paths than a pair with a join clause;
+ * {@code cartesianPairs} counts them apart.
  *
  * @param pairs unordered pairs; a {@code double} because a 60-relation clique has about 2·10^28
  * @param extraClauses the sum over pairs linked by a clause of their crossings less one, so 0 when
  *     every pair is linked by a single clause (any tree-shaped graph with one clause per edge). A
- *     Cartesian pair of a disconnected graph has no crossing and adds nothing. Extrapolated with
- *     {@code pairs}, by the same factor, when the count is not exact
+ *     Cartesian pair of a disconnected graph has no crossing and adds nothing, nor does a pair linked
+ *     only by join filters. Extrapolated with {@code pairs}, by the same factor, when the count is not
+ *     exact
+ * @param cartesianPairs how many of {@code pairs} no clause links (see above); never more than {@code pairs}
  * @param exact whether {@code pairs} was counted exactly; {@code false} when the enumeration ran out of
  *     its step budget (or the graph was too large to enumerate) and {@code pairs} is an extrapolation
  * @param steps enumeration steps spent, the work this count cost
  */
-public record MemoSize(double pairs, double extraClauses, boolean exact, long steps) {
+public record MemoSize(double pairs, double extraClauses, double cartesianPairs, boolean exact, long steps) {
 
     /** No join to plan. */
-    public static final MemoSize NONE = new MemoSize(0, 0, true, 0);
+    public static final MemoSize NONE = new MemoSize(0, 0, 0, true, 0);
+
+    /** A connected graph's memo: no Cartesian pair. */
+    public MemoSize(double pairs, double extraClauses, boolean exact, long steps) {
+        this(pairs, extraClauses, 0, exact, steps);
+    }
 
     public MemoSize {
         if (!(pairs >= 0) || Double.isInfinite(pairs)) {
@@ -34,6 +46,10 @@ public record MemoSize(double pairs, double extraClauses, boolean exact, long st
         }
         if (!(extraClauses >= 0) || Double.isInfinite(extraClauses)) {
             throw new IllegalArgumentException("extraClauses must be finite and >= 0, was " + extraClauses);
+        }
+        if (!(cartesianPairs >= 0) || cartesianPairs > pairs) {
+            throw new IllegalArgumentException("cartesianPairs must be between 0 and pairs " + pairs + ", was "
+                    + cartesianPairs);
         }
         if (steps < 0) {
             throw new IllegalArgumentException("steps must be >= 0, was " + steps);

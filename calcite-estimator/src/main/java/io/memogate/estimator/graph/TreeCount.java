@@ -18,8 +18,8 @@ import java.util.Arrays;
  * the edge it was cut at, so its crossings are that edge's clauses. The pairs cut at edge
  * {@code (p, c)}, {@code c} a child of {@code p}, are the subtrees holding both ends: {@code f(c)} ways
  * below times {@code up(c)}, the connected sets holding {@code p} but nothing of {@code c}'s subtree.
- * Summing {@code clauses(e) * pairs(e)} over the edges gives the crossings; with one clause per edge it
- * is the pair count again, the fast path {@link CsgCmpCounter} takes.
+ * Summing {@code (clauses(e) - 1) * pairs(e)} over the edges with clauses gives the extra clauses: none
+ * with one clause per edge.
  */
 final class TreeCount {
 
@@ -58,12 +58,13 @@ final class TreeCount {
     }
 
     /**
-     * The crossings summed over the pairs of {@code tree} (connected, {@code size() - 1} edges), counting
-     * every clause on the edge each pair is cut at; saturates at {@link Double#MAX_VALUE}.
+     * The extra clauses of {@code tree} (connected, {@code size() - 1} edges): over its pairs, the clauses on
+     * the edge each pair is cut at, less one, and none for an edge that only join filters make; saturates at
+     * {@link Double#MAX_VALUE}.
      */
-    static double crossings(JoinGraph tree) {
+    static double extraClauses(JoinGraph tree) {
         int n = tree.size();
-        if (n <= 1) {
+        if (n <= 1 || tree.clauseCount() == 0) {
             return 0;
         }
         int[] parent = new int[n];
@@ -98,7 +99,7 @@ final class TreeCount {
             for (int k = 0; k < children.length; k++) {
                 int c = children[k];
                 up[c] = above * before * after[k + 1];
-                total += clauses[c] * f[c] * up[c];
+                total += Math.max(0, clauses[c] - 1) * f[c] * up[c];
                 before *= 1 + f[c];
             }
         }

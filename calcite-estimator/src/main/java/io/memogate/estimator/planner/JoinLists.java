@@ -5,7 +5,9 @@ import io.memogate.estimator.planner.JoinTreeNode.JoinNode;
 import io.memogate.estimator.planner.JoinTreeNode.RelationRef;
 import io.memogate.estimator.planner.JoinTreeNode.SubqueryRef;
 import java.util.ArrayList;
+import java.util.HashSet;
 import java.util.List;
+import java.util.Set;
 
 /**
  * PostgreSQL's {@code deconstruct_recurse} (src/backend/optimizer/plan/initsplan.c, PostgreSQL 17),
@@ -29,6 +31,8 @@ final class JoinLists {
 
     private final PlannerSettings settings;
     final List<String> relationNames = new ArrayList<>();
+    /** Relations (indexes into {@link #relationNames}) with a single access path: CTE, function, sub-select scans. */
+    final Set<Integer> singlePath = new HashSet<>();
     final List<Predicate> predicates = new ArrayList<>();
     final List<QueryBlock> separatelyPlanned = new ArrayList<>();
     final List<Item> joinlist;
@@ -42,7 +46,7 @@ final class JoinLists {
 
     private List<Item> deconstruct(JoinTreeNode node) {
         return switch (node) {
-            case RelationRef relation -> List.of(leaf(relation.name()));
+            case RelationRef relation -> List.of(leaf(relation.name(), relation.table()));
             case FromList list -> fromList(list);
             case JoinNode join -> join(join);
             case SubqueryRef sub when sub.pulledUp() -> {
@@ -53,7 +57,7 @@ final class JoinLists {
             }
             case SubqueryRef sub -> {
                 separatelyPlanned.add(sub.block());
-                yield List.of(leaf(sub.alias()));
+                yield List.of(leaf(sub.alias(), false));
             }
         };
     }
@@ -103,8 +107,11 @@ final class JoinLists {
         return joinlist.size() == 1 ? joinlist.get(0) : new Item.Sub(joinlist);
     }
 
-    private Item leaf(String name) {
+    private Item leaf(String name, boolean table) {
         relationNames.add(name);
+        if (!table) {
+            singlePath.add(relationNames.size() - 1);
+        }
         return new Item.Leaf(relationNames.size() - 1);
     }
 

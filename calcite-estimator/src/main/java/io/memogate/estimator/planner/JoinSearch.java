@@ -30,6 +30,12 @@ public sealed interface JoinSearch {
      */
     double extraJoinClauses();
 
+    /**
+     * How many of {@link #joinPairs()} no clause links: Cartesian products, which only a nested loop joins
+     * and so keep far fewer paths ({@link MemoSize#cartesianPairs()}).
+     */
+    double cartesianPairs();
+
     /** Whether {@link #joinPairs()} is a count rather than an extrapolation. */
     boolean exact();
 
@@ -40,8 +46,18 @@ public sealed interface JoinSearch {
      */
     boolean fastStart();
 
+    /**
+     * Items with a single access path: CTE, function and sub-select scans. A search planned for its first
+     * rows keeps, beside each join relation's cheapest paths, those cheapest to start, and those come from
+     * the base relations' alternatives (index scans that start at once or return rows in order); a
+     * problem made mostly of scans that have one path has few such alternatives to keep. Tables and
+     * sub-problems are not counted.
+     */
+    int singlePathItems();
+
     /** Exhaustive dynamic programming: every csg-cmp pair is built and kept until planning ends. */
-    record DynamicProgramming(JoinGraph graph, MemoSize memo, boolean fastStart) implements JoinSearch {
+    record DynamicProgramming(JoinGraph graph, MemoSize memo, boolean fastStart, int singlePathItems)
+            implements JoinSearch {
         public DynamicProgramming {
             Objects.requireNonNull(graph, "graph");
             Objects.requireNonNull(memo, "memo");
@@ -58,6 +74,11 @@ public sealed interface JoinSearch {
         }
 
         @Override
+        public double cartesianPairs() {
+            return memo.cartesianPairs();
+        }
+
+        @Override
         public boolean exact() {
             return memo.exact();
         }
@@ -71,7 +92,8 @@ public sealed interface JoinSearch {
      * trees' join relations plus the pool ({@code poolSize} chromosomes of {@code relations} genes)
      * however many generations run; the generations are its time.
      */
-    record Geqo(JoinGraph graph, int poolSize, int generations, boolean fastStart) implements JoinSearch {
+    record Geqo(JoinGraph graph, int poolSize, int generations, boolean fastStart, int singlePathItems)
+            implements JoinSearch {
         public Geqo {
             Objects.requireNonNull(graph, "graph");
             if (poolSize < 2 || generations < 1) {
@@ -93,6 +115,12 @@ public sealed interface JoinSearch {
         /** Not modelled: two trees' join relations are little beside the pool, whatever their clauses. */
         @Override
         public double extraJoinClauses() {
+            return 0;
+        }
+
+        /** Not modelled: a GEQO tree's joins are counted as linked pairs, the dearer kind. */
+        @Override
+        public double cartesianPairs() {
             return 0;
         }
 

@@ -33,10 +33,18 @@ public sealed interface JoinTreeNode {
      * A table, function or CTE scan: one relation. A view is a sub-select once PostgreSQL's rewriter
      * has expanded it; a builder that cannot see its definition can only make it one relation, which
      * under-counts the joins inside it.
+     *
+     * @param table whether it is a table, which has access paths to choose from (sequential, index and
+     *     bitmap scans); a CTE, function or VALUES scan has one ({@link JoinSearch#singlePathItems()})
      */
-    record RelationRef(String name) implements JoinTreeNode {
+    record RelationRef(String name, boolean table) implements JoinTreeNode {
         public RelationRef {
             Objects.requireNonNull(name, "name");
+        }
+
+        /** A table (or view): the relation a builder cannot tell apart is taken for one. */
+        public RelationRef(String name) {
+            this(name, true);
         }
     }
 

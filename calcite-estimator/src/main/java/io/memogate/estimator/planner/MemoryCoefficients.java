@@ -8,16 +8,22 @@ import java.util.List;
  *
  * <p><b>Defaults</b> ({@link #DEFAULTS}): chosen on PostgreSQL 18.6 against {@code EXPLAIN (SUMMARY,
  * MEMORY)} "used" figures over tables that hold data (`memogate bench accuracy`, bench/RESULTS.md,
- * "Estimator accuracy"): synthetic chains, cycles, stars and snowflakes of 2,000-row tables, the demo
- * warehouse's reports and TPC-DS at scale 0.01, under default and wide planner settings. Per join pair,
- * tables with data cost 2.6-4.2 kB (empty tables 1.9-2.3 kB: their paths all cost alike, so fewer
- * survive); the per-relation term carries the statements dominated by many wide tables rather than by
- * joins (TPC-DS). First-rows pairs vary most with the schema: 1.4 kB on TPC-DS (no foreign-key
- * indexes), 7-11 kB on the synthetic tables, 16-53 kB on the warehouse, whose fact table has indexed
- * foreign keys and so keeps a cheap-to-start nested loop per indexed dimension. 12 kB balances these;
- * the warehouse's 13-table star with LIMIT is still under-estimated about 4x, which is what a
- * calibration on one's own queries is for. Dense join graphs whose every edge is its own equivalence
- * class cost more per pair on tables with data: {@code bytesPerExtraJoinClause} below.
+ * "Estimator accuracy"): synthetic chains, cycles, stars, cliques and snowflakes of 2,000-row tables,
+ * TPC-H and TPC-DS at scale 0.01 and the demo warehouse's reports, under default and wide planner
+ * settings, 342 measured statements. Fitted by least squares on the logarithm of estimate over measured
+ * (non-negative coefficients, the GEQO gene's fixed) over the statements of 256 kB and more, those above
+ * 1 MiB weighted three times, then rounded: 8 kB a statement, 24 kB a query block, 400 bytes a token,
+ * 3.2 kB a join pair, 12 kB a first-rows join pair, 0.4 kB a Cartesian pair, 10 kB a relation of a
+ * search, 2.3 kB an extra join clause. Per join pair, tables with data cost 2.6-4.2 kB (empty tables
+ * 1.9-2.3 kB: their paths all cost alike, so fewer survive). Blocks and tokens carry what does not grow
+ * with joins: each {@code subquery_planner} call's own state and upper paths, and the expression trees
+ * (TPC-DS q66's 1,358 tokens of {@code sum(CASE ...)} over 64 pairs used 1.0 MiB). First-rows pairs vary
+ * most with the schema: 1-5 kB on TPC-DS (no foreign-key indexes), 7-11 kB on the synthetic tables,
+ * 16-55 kB on the warehouse, whose fact table has indexed foreign keys and so keeps a cheap-to-start
+ * nested loop per indexed dimension. 12 kB balances these; the warehouse's 13- and 15-table stars with
+ * LIMIT are still under-estimated 3-4x, which is what a calibration on one's own queries is for (the
+ * estimator reads SQL, not the catalog's indexes). Dense join graphs whose every edge is its own
+ * equivalence class cost more per pair on tables with data: {@code bytesPerExtraJoinClause} below.
  *
  * <p>{@link #EMPTY_TABLES_PG17} is the earlier fit to PostgreSQL 17.5 over 4-16 empty tables
  * (docs/DESIGN.md, "Why it matters"): weighted least squares of {@code planner_used_kB} on
@@ -31,8 +37,9 @@ import java.util.List;
  * 53.96, 237.3 and 1019.9 MB (10^6 bytes) for 90 to 28,501 pairs and 180 to 266,744 extra
  * clauses ({@code n(n-1)3^(n-2)/2} crossings less the pairs). Weighted least squares on relative
  * error (each row weighted by 1/measured, as above) of {@code used} less the other defaults' terms
- * (20 kB, 3.2 kB a pair, 20 kB a relation) on the extra clauses gives {@code 2.1 kB per extra clause}:
- * predicted/measured 1.42, 1.20, 1.02, 0.88, 0.76, 0.65 from 5 to 10 tables. Within 2x, but the trend is
+ * of the time (20 kB, 3.2 kB a pair, 20 kB a relation) on the extra clauses gave {@code 2.1 kB per extra
+ * clause}: predicted/measured 1.42, 1.20, 1.02, 0.88, 0.76, 0.65 from 5 to 10 tables (2.3 kB in the
+ * fit of all corpora above). Within 2x, but the trend is
  * plain: the memory grows about 4.4-fold per table where the extra clauses grow {@code 3n/(n-2)}-fold,
  * so larger cliques come out lower still. A term growing with the square of the clauses crossing a pair
  * (PostgreSQL tries a merge join per clause, each with a list of all the clauses) fitted these six rows
@@ -52,25 +59,33 @@ import java.util.List;
  * @param bytesPerExtraJoinClause per join clause linking the two sides of a join relation beyond the
  *     first ({@link MemoryTerms#extraJoinClauses()}): each is one more merge-join ordering and pathkey
  *     PostgreSQL tries and keeps paths for. The default is fitted on cliques with data (see above)
+ * @param bytesPerCartesianPair a join relation that no clause links: only nested loops join it, so it keeps
+ *     few paths (TPC-DS q28 and q88 cross-join single-row aggregates: 0.4-1.5 kB a pair)
+ * @param bytesPerBlock per query block planned ({@code subquery_planner} call): its planner state, base
+ *     relations and upper-level paths (grouping, sorting, set operations)
+ * @param bytesPerToken per token of the statement's text: the parse tree, the rewritten query and the
+ *     planner's copies of its expressions
  */
 public record MemoryCoefficients(
         double fixedBytes, double bytesPerJoinPair, double bytesPerFastStartJoinPair, double bytesPerRelation,
-        double bytesPerGeqoGene, double bytesPerExtraJoinClause) {
+        double bytesPerGeqoGene, double bytesPerExtraJoinClause, double bytesPerCartesianPair, double bytesPerBlock,
+        double bytesPerToken) {
 
     /** The names of the coefficients, in the order of {@link #toArray()} and {@link MemoryTerms#toArray()}. */
     public static final List<String> NAMES = List.of(
             "fixedBytes", "bytesPerJoinPair", "bytesPerFastStartJoinPair", "bytesPerRelation", "bytesPerGeqoGene",
-            "bytesPerExtraJoinClause");
+            "bytesPerExtraJoinClause", "bytesPerCartesianPair", "bytesPerBlock", "bytesPerToken");
 
     public static final MemoryCoefficients DEFAULTS =
-            new MemoryCoefficients(20.0 * 1024, 3.2 * 1024, 12.0 * 1024, 20.0 * 1024, 16, 2.1 * 1024);
+            new MemoryCoefficients(8.0 * 1024, 3.2 * 1024, 12.0 * 1024, 10.0 * 1024, 16, 2.3 * 1024, 0.4 * 1024, 24.0 * 1024,
+                    400);
 
     /**
      * The fit to PostgreSQL 17.5 over empty tables (see above): first-rows pairs cost alike there, and
      * extra join clauses add nothing, all merge-join paths costing alike.
      */
     public static final MemoryCoefficients EMPTY_TABLES_PG17 =
-            new MemoryCoefficients(50.0 * 1024, 2.294 * 1024, 2.294 * 1024, 0, 16, 0);
+            new MemoryCoefficients(50.0 * 1024, 2.294 * 1024, 2.294 * 1024, 0, 16, 0, 2.294 * 1024, 0, 0);
 
     public MemoryCoefficients {
         check("fixedBytes", fixedBytes);
@@ -79,6 +94,9 @@ public record MemoryCoefficients(
         check("bytesPerRelation", bytesPerRelation);
         check("bytesPerGeqoGene", bytesPerGeqoGene);
         check("bytesPerExtraJoinClause", bytesPerExtraJoinClause);
+        check("bytesPerCartesianPair", bytesPerCartesianPair);
+        check("bytesPerBlock", bytesPerBlock);
+        check("bytesPerToken", bytesPerToken);
     }
 
     /** From a vector in the order of {@link #NAMES}. */
@@ -86,12 +104,13 @@ public record MemoryCoefficients(
         if (values.length != NAMES.size()) {
             throw new IllegalArgumentException("expected " + NAMES.size() + " coefficients, got " + values.length);
         }
-        return new MemoryCoefficients(values[0], values[1], values[2], values[3], values[4], values[5]);
+        return new MemoryCoefficients(values[0], values[1], values[2], values[3], values[4], values[5], values[6],
+                values[7], values[8]);
     }
 
     public double[] toArray() {
         return new double[] {fixedBytes, bytesPerJoinPair, bytesPerFastStartJoinPair, bytesPerRelation,
-            bytesPerGeqoGene, bytesPerExtraJoinClause};
+            bytesPerGeqoGene, bytesPerExtraJoinClause, bytesPerCartesianPair, bytesPerBlock, bytesPerToken};
     }
 
     private static void check(String field, double value) {

@@ -9,9 +9,10 @@ import java.util.Objects;
  * {@link MemoryCoefficients} for the fit.
  *
  * <pre>
- *   bytes(statement) = fixedBytes + sum over searches of bytes(search)
- *   bytes(DP)        = perPair * pairs + bytesPerRelation * relations
- *                      + bytesPerExtraJoinClause * extraJoinClauses
+ *   bytes(statement) = fixedBytes + bytesPerBlock * blocks + bytesPerToken * tokens
+ *                      + sum over searches of bytes(search)
+ *   bytes(DP)        = perPair * (pairs - cartesianPairs) + bytesPerCartesianPair * cartesianPairs
+ *                      + bytesPerRelation * relations + bytesPerExtraJoinClause * extraJoinClauses
  *   bytes(GEQO)      = perPair * 2 (relations - 1) + bytesPerRelation * relations
  *                      + bytesPerGeqoGene * poolSize * relations
  *   perPair          = bytesPerFastStartJoinPair when the search is planned for its first rows
@@ -44,7 +45,12 @@ public final class MemoryModel {
 
     /** Bytes to plan a statement with this work. */
     public long bytes(PlannerWork work) {
-        return saturate(MemoryTerms.of(work).bytes(coefficients));
+        return bytes(MemoryTerms.of(work));
+    }
+
+    /** Bytes for these terms. */
+    public long bytes(MemoryTerms terms) {
+        return saturate(terms.bytes(coefficients));
     }
 
     /** Bytes one search adds (without the statement's fixed cost). */

@@ -1,66 +1,87 @@
 package io.memogate.estimator.planner;
 
+import java.util.List;
+
 /**
  * The quantities {@link MemoryModel} weighs for one statement; its bytes are the dot product with
  * {@link MemoryCoefficients}. Kept apart from the coefficients so that a calibration can fit them
  * ({@code memogate calibrate}) without planning anything twice.
  *
  * @param statements statements planned (each pays {@link MemoryCoefficients#fixedBytes()})
- * @param joinPairs join relations built by searches that keep only the cheapest total-cost paths
- * @param fastStartJoinPairs join relations built by searches planned for their first rows (LIMIT,
- *     FETCH FIRST, cursors), which also keep the paths cheapest to start
+ * @param joinPairs join relations, linked by a join clause, built by searches that keep only the cheapest
+ *     total-cost paths
+ * @param fastStartJoinPairs the same for searches planned for their first rows (LIMIT, FETCH FIRST,
+ *     cursors), which also keep the paths cheapest to start: their linked pairs times the share of their
+ *     items that are not single-path scans ({@link JoinSearch#singlePathItems()}), the rest counted in
+ *     {@code joinPairs}
  * @param relations items of every search
  * @param geqoGenes GEQO's pool: chromosomes times relations, summed over GEQO searches
- * @param extraJoinClauses join clauses (equivalence classes, other clauses) linking the two sides of a
+ * @param extraJoinClauses join clauses (equivalence classes, other equalities) linking the two sides of a
  *     join relation beyond the first, summed over the join relations of every dynamic-programming
  *     search, planned for all rows or the first ({@link JoinSearch#extraJoinClauses()}); 0 for
  *     tree-shaped join graphs with one clause per edge, and for GEQO
+ * @param cartesianPairs join relations that no clause links (Cartesian products), in any search; not
+ *     among {@code joinPairs} or {@code fastStartJoinPairs}
+ * @param blocks query blocks planned ({@link PlannerWork#blocks()})
+ * @param tokens tokens of the statement's text ({@link PlannerWork#tokens()})
  */
 public record MemoryTerms(
         double statements, double joinPairs, double fastStartJoinPairs, double relations, double geqoGenes,
-        double extraJoinClauses) {
+        double extraJoinClauses, double cartesianPairs, double blocks, double tokens) {
 
     /** Nothing planned. */
-    public static final MemoryTerms ZERO = new MemoryTerms(0, 0, 0, 0, 0, 0);
+    public static final MemoryTerms ZERO = new MemoryTerms(0, 0, 0, 0, 0, 0, 0, 0, 0);
 
-    /** The terms of one statement that runs these searches. */
+    /** The terms of one statement that does this work. */
     public static MemoryTerms of(PlannerWork work) {
+        MemoryTerms searches = of(work.searches());
+        return new MemoryTerms(1, searches.joinPairs, searches.fastStartJoinPairs, searches.relations,
+                searches.geqoGenes, searches.extraJoinClauses, searches.cartesianPairs, work.blocks(), work.tokens());
+    }
+
+    /** The terms of one search, without a statement's fixed cost, blocks or tokens. */
+    public static MemoryTerms of(JoinSearch search) {
+        return of(List.of(search));
+    }
+
+    private static MemoryTerms of(List<JoinSearch> searches) {
         double pairs = 0;
         double fastStartPairs = 0;
         double relations = 0;
         double genes = 0;
         double extraClauses = 0;
-        for (JoinSearch search : work.searches()) {
-            if (search.fastStart()) {
-                fastStartPairs += search.joinPairs();
-            } else {
-                pairs += search.joinPairs();
-            }
+        double cartesian = 0;
+        for (JoinSearch search : searches) {
+            double linked = search.joinPairs() - search.cartesianPairs();
+            // First-rows pairs in the share of the problem's items that have paths to choose from.
+            double firstRows = search.fastStart()
+                    ? linked * (search.relations() - search.singlePathItems()) / search.relations() : 0;
+            fastStartPairs += firstRows;
+            pairs += linked - firstRows;
+            cartesian += search.cartesianPairs();
             relations += search.relations();
             extraClauses += search.extraJoinClauses();
             if (search instanceof JoinSearch.Geqo geqo) {
                 genes += (double) geqo.poolSize() * geqo.relations();
             }
         }
-        return new MemoryTerms(1, pairs, fastStartPairs, relations, genes, extraClauses);
-    }
-
-    /** The terms of one search, without a statement's fixed cost. */
-    public static MemoryTerms of(JoinSearch search) {
-        MemoryTerms terms = of(new PlannerWork(java.util.List.of(search)));
-        return new MemoryTerms(0, terms.joinPairs, terms.fastStartJoinPairs, terms.relations, terms.geqoGenes,
-                terms.extraJoinClauses);
+        return new MemoryTerms(0, pairs, fastStartPairs, relations, genes, extraClauses, cartesian, 0, 0);
     }
 
     /** Bytes, by these coefficients. */
     public double bytes(MemoryCoefficients c) {
-        return c.fixedBytes() * statements + c.bytesPerJoinPair() * joinPairs
-                + c.bytesPerFastStartJoinPair() * fastStartJoinPairs + c.bytesPerRelation() * relations
-                + c.bytesPerGeqoGene() * geqoGenes + c.bytesPerExtraJoinClause() * extraJoinClauses;
+        double[] terms = toArray();
+        double[] coefficients = c.toArray();
+        double bytes = 0;
+        for (int j = 0; j < terms.length; j++) {
+            bytes += coefficients[j] * terms[j];
+        }
+        return bytes;
     }
 
-    /** The terms as a vector, in the order of {@link MemoryCoefficients#of(double[])}. */
+    /** The terms as a vector, in the order of {@link MemoryCoefficients#NAMES}. */
     public double[] toArray() {
-        return new double[] {statements, joinPairs, fastStartJoinPairs, relations, geqoGenes, extraJoinClauses};
+        return new double[] {statements, joinPairs, fastStartJoinPairs, relations, geqoGenes, extraJoinClauses,
+            cartesianPairs, blocks, tokens};
     }
 }

@@ -8,6 +8,7 @@ import java.util.ArrayList;
 import java.util.Deque;
 import java.util.List;
 import java.util.Objects;
+import java.util.Set;
 
 /**
  * The join search problems PostgreSQL (17) solves to plan a statement, and how large each one is.
@@ -60,40 +61,49 @@ public final class PostgresPlannerModel {
         return settings;
     }
 
-    /** The searches for {@code statement} and, after them, for every block planned separately. */
+    /**
+     * The searches for {@code statement} and, after them, for every block planned separately, with the
+     * blocks counted; tokens are the caller's to add ({@link PlannerWork#withTokens}).
+     */
     public PlannerWork plan(QueryBlock statement) {
         List<JoinSearch> searches = new ArrayList<>();
         Deque<QueryBlock> blocks = new ArrayDeque<>();
         blocks.add(statement);
+        int planned = 0;
         while (!blocks.isEmpty()) {
             QueryBlock block = blocks.removeFirst();
+            planned++;
             JoinLists lists = new JoinLists(block, settings);
             ProblemGraphs graphs = new ProblemGraphs(lists.relationNames, lists.predicates);
-            solve(lists.joinlist, graphs, block.fastStart(), searches);
+            solve(lists.joinlist, graphs, block.fastStart(), lists.singlePath, searches);
             blocks.addAll(lists.separatelyPlanned);
         }
-        return new PlannerWork(searches);
+        return new PlannerWork(searches, planned, 0);
     }
 
     /** {@code make_rel_from_joinlist}: sub-lists first, then this list if it has anything to join. */
-    private void solve(List<Item> joinlist, ProblemGraphs graphs, boolean fastStart, List<JoinSearch> searches) {
+    private void solve(List<Item> joinlist, ProblemGraphs graphs, boolean fastStart, Set<Integer> singlePath,
+                       List<JoinSearch> searches) {
         for (Item item : joinlist) {
             if (item instanceof Item.Sub sub) {
-                solve(sub.items(), graphs, fastStart, searches);
+                solve(sub.items(), graphs, fastStart, singlePath, searches);
             }
         }
         if (joinlist.size() >= 2) {
-            searches.add(search(graphs.graph(joinlist), fastStart));
+            int singlePathItems = (int) joinlist.stream()
+                    .filter(item -> item instanceof Item.Leaf leaf && singlePath.contains(leaf.relation())).count();
+            searches.add(search(graphs.graph(joinlist), fastStart, singlePathItems));
         }
     }
 
     /** One problem: GEQO at or above geqo_threshold items when geqo is on, dynamic programming otherwise. */
-    JoinSearch search(JoinGraph graph, boolean fastStart) {
+    JoinSearch search(JoinGraph graph, boolean fastStart, int singlePathItems) {
         int items = graph.size();
         if (settings.geqo() && items >= settings.geqoThreshold()) {
             int poolSize = settings.geqoPoolSizeFor(items);
-            return new JoinSearch.Geqo(graph, poolSize, settings.geqoGenerationsFor(poolSize), fastStart);
+            return new JoinSearch.Geqo(graph, poolSize, settings.geqoGenerationsFor(poolSize), fastStart,
+                    singlePathItems);
         }
-        return new JoinSearch.DynamicProgramming(graph, counter.count(graph), fastStart);
+        return new JoinSearch.DynamicProgramming(graph, counter.count(graph), fastStart, singlePathItems);
     }
 }

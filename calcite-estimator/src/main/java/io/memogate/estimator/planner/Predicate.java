@@ -13,14 +13,25 @@ public sealed interface Predicate {
     /** The relations the conjunct references; names not in the block (outer references) are ignored. */
     Set<String> relations();
 
-    /** Any conjunct: {@code a.x < b.y}, {@code f(a.x, b.y, c.z)}, an OR of several relations' columns. */
-    record Clause(Set<String> relations) implements Predicate {
+    /**
+     * Any other conjunct over its relations. An {@code equality} ({@code a.x + b.y = c.z}, the ON
+     * equality of an outer join) is a join clause that merge and hash joins can use; anything else
+     * ({@code a.x < b.y}, {@code f(a.x, b.y, c.z)}, an OR of several relations' columns) only filters
+     * the join and so adds pairs but no join paths.
+     */
+    record Clause(Set<String> relations, boolean equality) implements Predicate {
         public Clause {
             relations = Set.copyOf(relations);
         }
 
+        /** An equality over these relations, as a plain join condition is. */
         public static Clause of(String... relations) {
-            return new Clause(Set.of(relations));
+            return new Clause(Set.of(relations), true);
+        }
+
+        /** A conjunct that is not an equality. */
+        public static Clause filter(Set<String> relations) {
+            return new Clause(relations, false);
         }
     }
 

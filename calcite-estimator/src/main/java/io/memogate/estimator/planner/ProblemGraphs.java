@@ -21,7 +21,8 @@ import java.util.StringJoiner;
  * and each class is one clause over all its members' relations: PostgreSQL can derive a join clause
  * between any two of them ({@code have_relevant_eclass_joinclause}). Each class, and each other
  * clause, stays one clause of the graph, so that a pair's crossing classes are counted once each, as
- * PostgreSQL generates one join clause per class for a join ({@link JoinGraph}). A clause whose
+ * PostgreSQL generates one join clause per class for a join ({@link JoinGraph}); a clause that is not an
+ * equality is a join filter there. A clause whose
  * relations fall into one item of a problem is a filter there. Classes are merged across the whole
  * block, ignoring that PostgreSQL 16+ keeps the nullable side of an outer join in its own join
  * domain; that can only add edges. A name used by several relations links all of them, the
@@ -30,8 +31,10 @@ import java.util.StringJoiner;
  */
 final class ProblemGraphs {
 
-    /** Each clause or equivalence class as the set of relations (leaf numbers) it references. */
+    /** Each equivalence class or other equality as the set of relations (leaf numbers) it references. */
     private final List<int[]> clauses = new ArrayList<>();
+    /** Each other join clause likewise ({@link JoinGraph.Builder#addJoinFilter}). */
+    private final List<int[]> joinFilters = new ArrayList<>();
     private final List<String> relationNames;
 
     ProblemGraphs(List<String> relationNames, List<Predicate> predicates) {
@@ -44,20 +47,21 @@ final class ProblemGraphs {
         for (Predicate predicate : predicates) {
             switch (predicate) {
                 case Predicate.Equality equality -> classes.merge(equality.left(), equality.right());
-                case Predicate.Clause clause -> addClause(clause.relations(), relationsByName);
+                case Predicate.Clause clause -> add(clause.relations(), relationsByName,
+                        clause.equality() ? clauses : joinFilters);
             }
         }
         for (Set<String> relations : classes.relationSets()) {
-            addClause(relations, relationsByName);
+            add(relations, relationsByName, clauses);
         }
     }
 
-    private void addClause(Set<String> names, Map<String, List<Integer>> relationsByName) {
+    private static void add(Set<String> names, Map<String, List<Integer>> relationsByName, List<int[]> into) {
         int[] relations = names.stream()
                 .flatMap(name -> relationsByName.getOrDefault(name, List.of()).stream())
                 .mapToInt(Integer::intValue).distinct().toArray();
         if (relations.length >= 2) {
-            clauses.add(relations);
+            into.add(relations);
         }
     }
 
@@ -76,15 +80,22 @@ final class ProblemGraphs {
                     ? relationNames.get(leaf.relation()) : name.toString());
         }
         for (int[] clause : clauses) {
-            Set<Integer> touched = new LinkedHashSet<>();
-            for (int relation : clause) {
-                if (itemOf[relation] >= 0) {
-                    touched.add(itemOf[relation]);
-                }
-            }
-            builder.addClause(touched);
+            builder.addClause(itemsOf(clause, itemOf));
+        }
+        for (int[] filter : joinFilters) {
+            builder.addJoinFilter(itemsOf(filter, itemOf));
         }
         return builder.build();
+    }
+
+    private static Set<Integer> itemsOf(int[] relations, int[] itemOf) {
+        Set<Integer> touched = new LinkedHashSet<>();
+        for (int relation : relations) {
+            if (itemOf[relation] >= 0) {
+                touched.add(itemOf[relation]);
+            }
+        }
+        return touched;
     }
 
     private static List<Integer> relationsOf(Item item, List<Integer> into) {

@@ -62,7 +62,7 @@ class JoinClauseCrossingsTest {
         Random random = new Random(11);
         for (int trial = 0; trial < 100; trial++) {
             JoinGraph tree = randomTree(random, 2 + random.nextInt(14), 0);
-            assertThat(TreeCount.crossings(tree)).as("%s", tree).isEqualTo(TreeCount.pairs(tree));
+            assertThat(TreeCount.extraClauses(tree)).as("%s", tree).isZero();
         }
     }
 
@@ -99,7 +99,38 @@ class JoinClauseCrossingsTest {
         assertThat(memo.extraClauses()).as("%s", graph).isEqualTo((double) PostgresJoinSearch.extraClauses(graph));
     }
 
-    /** Random graphs of 2-9 relations with two-relation clauses (some repeated) and wider ones. */
+    /** The pairs no clause links are those PostgreSQL joins without one, on connected and disconnected graphs. */
+    @ParameterizedTest
+    @MethodSource("randomClauses")
+    void cartesianPairsEqualThoseOfPostgresJoinSearch(JoinGraph graph) {
+        assertThat(counter.count(graph).cartesianPairs()).as("%s", graph)
+                .isEqualTo((double) PostgresJoinSearch.cartesianPairs(graph));
+    }
+
+    /** {@code a.x < b.y}: a pair to build, but no merge join to try, so no extra clause. */
+    @Test
+    void joinFiltersMakePairsButNoExtraClauses() {
+        JoinGraph equalities = Shapes.relations(3).addJoin(0, 1).addJoin(0, 1).addJoin(1, 2).build();
+        JoinGraph filtered = Shapes.relations(3).addJoin(0, 1).addJoinFilter(List.of(0, 1)).addJoin(1, 2).build();
+        JoinGraph onlyFilters = Shapes.relations(3).addJoinFilter(List.of(0, 1, 2)).build();
+        assertThat(counter.count(equalities)).extracting(MemoSize::pairs, MemoSize::extraClauses)
+                .containsExactly(4.0, 2.0);
+        assertThat(counter.count(filtered)).extracting(MemoSize::pairs, MemoSize::extraClauses)
+                .containsExactly(4.0, 0.0);
+        assertThat(counter.count(onlyFilters)).extracting(MemoSize::pairs, MemoSize::extraClauses,
+                MemoSize::cartesianPairs).containsExactly(6.0, 0.0, 0.0);
+    }
+
+    /** Eight cross-joined sub-selects (TPC-DS q88): every pair Cartesian, n (2^(n-1) - 1) of them. */
+    @Test
+    void relationsWithoutClausesMakeOnlyCartesianPairs() {
+        MemoSize memo = counter.count(Shapes.relations(8).build());
+        assertThat(memo.pairs()).isEqualTo(8 * 127.0);
+        assertThat(memo.cartesianPairs()).isEqualTo(memo.pairs());
+        assertThat(counter.count(Shapes.CHAIN.graph(6)).cartesianPairs()).isZero();
+    }
+
+    /** Random graphs of 2-9 relations with two-relation clauses (some repeated), wider ones and join filters. */
     static Stream<Arguments> randomClauses() {
         Random random = new Random(99);
         List<Arguments> graphs = new ArrayList<>();
@@ -109,7 +140,12 @@ class JoinClauseCrossingsTest {
             int clauses = random.nextInt(2 * n);
             for (int c = 0; c < clauses; c++) {
                 int width = random.nextInt(10) < 8 ? 2 : 3 + random.nextInt(Math.max(1, n - 2));
-                builder.addClause(random.ints(width, 0, n).boxed().toList());
+                List<Integer> relations = random.ints(width, 0, n).boxed().toList();
+                if (random.nextInt(5) == 0) {
+                    builder.addJoinFilter(relations);
+                } else {
+                    builder.addClause(relations);
+                }
             }
             graphs.add(Arguments.of(builder.build()));
         }

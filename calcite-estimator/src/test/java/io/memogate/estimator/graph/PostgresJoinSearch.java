@@ -19,6 +19,7 @@ final class PostgresJoinSearch {
     private final List<List<Long>> levels = new ArrayList<>();
     private long makeJoinRelCalls;
     private long extraClauses;
+    private long cartesianCalls;
 
     private PostgresJoinSearch(JoinGraph graph) {
         adjacency = new long[graph.size()];
@@ -45,6 +46,13 @@ final class PostgresJoinSearch {
         PostgresJoinSearch search = new PostgresJoinSearch(graph);
         search.run();
         return search.extraClauses;
+    }
+
+    /** The make_join_rel calls whose sides no clause or join filter links. */
+    static long cartesianPairs(JoinGraph graph) {
+        PostgresJoinSearch search = new PostgresJoinSearch(graph);
+        search.run();
+        return search.cartesianCalls;
     }
 
     private void run() {
@@ -116,6 +124,9 @@ final class PostgresJoinSearch {
             }
         }
         extraClauses += Math.max(0, crossings - 1);
+        if (!relevant(a, b)) {
+            cartesianCalls++;
+        }
         built.add(a | b);
     }
 

@@ -71,13 +71,18 @@ class MemoryModelTest {
         }
     }
 
-    /** The fit as MemoryCoefficients documents it: 1.42 at 5 tables down to 0.65 at 10. */
+    /**
+     * The fit as MemoryCoefficients documents it, with the coefficients of its time (20 kB a statement,
+     * 3.2 kB a pair, 20 kB a relation, 2.1 kB an extra clause): 1.42 at 5 tables down to 0.65 at 10.
+     */
     @Test
     void theExtraClauseFitIsAsDocumented() {
+        MemoryModel ofItsTime = new MemoryModel(
+                new MemoryCoefficients(20 * 1024, 3.2 * 1024, 12 * 1024, 20 * 1024, 16, 2.1 * 1024, 0, 0, 0));
         double[] documented = {1.42, 1.20, 1.02, 0.88, 0.76, 0.65};
         for (int n = 5; n <= 10; n++) {
             double used = CLIQUE_BYTES_WITH_DATA[n - 5];
-            assertThat(model.bytes(planner.plan(statement("clique", n))) / used).as("clique of %d", n)
+            assertThat(ofItsTime.bytes(planner.plan(statement("clique", n))) / used).as("clique of %d", n)
                     .isCloseTo(documented[n - 5], Offset.offset(0.005));
         }
     }
@@ -91,23 +96,28 @@ class MemoryModelTest {
         }
         PlannerWork work = planner.plan(block(from(rels("t", 6)), sameKey));
         assertThat(MemoryTerms.of(work).extraJoinClauses()).isZero();
-        assertThat(model.bytes(work)).isEqualTo((long) Math.ceil(20 * 1024 + 301 * 3.2 * 1024 + 6 * 20 * 1024));
+        // a statement, one block, the pairs, the relations
+        assertThat(model.bytes(work))
+                .isEqualTo((long) Math.ceil(8 * 1024 + 24 * 1024 + 301 * 3.2 * 1024 + 6 * 10 * 1024));
         // with a class per edge the same 301 pairs cross 6·5·81/2 = 1215 clauses
         assertThat(MemoryTerms.of(planner.plan(statement("clique", 6))).extraJoinClauses()).isEqualTo(1215 - 301);
     }
 
     @Test
     void aStatementWithoutJoinsCostsTheFloor() {
-        assertThat(model.bytes(PlannerWork.NONE)).isEqualTo(20 * 1024);
+        assertThat(model.bytes(PlannerWork.NONE)).isEqualTo(8 * 1024);
+        // planned: a statement and its one block
+        assertThat(model.bytes(planner.plan(block(from(rels("t", 1)))))).isEqualTo(32 * 1024);
     }
 
     @Test
     void geqoNeedsLittleMemoryWhateverTheJoinGraph() {
         PlannerWork clique = new PostgresPlannerModel(PlannerSettings.DEFAULTS).plan(statement("clique", 14));
         assertThat(clique.searches()).singleElement().isInstanceOf(JoinSearch.Geqo.class);
-        // 2 x 13 join relations at 3.2 kB, 14 relations at 20 kB, and 250 chromosomes of 14 genes at 16 bytes
-        assertThat(model.bytes(clique))
-                .isEqualTo((long) Math.ceil(20 * 1024 + 26 * 3.2 * 1024 + 14 * 20 * 1024 + 250 * 14 * 16));
+        // a statement and its block, 2 x 13 join relations at 3.2 kB, 14 relations at 10 kB, and 250
+        // chromosomes of 14 genes at 16 bytes
+        assertThat(model.bytes(clique)).isEqualTo(
+                (long) Math.ceil(8 * 1024 + 24 * 1024 + 26 * 3.2 * 1024 + 14 * 10 * 1024 + 250 * 14 * 16));
     }
 
     @Test
@@ -125,12 +135,13 @@ class MemoryModelTest {
 
     @Test
     void coefficientsCanBeReplaced() {
-        MemoryModel calibrated = new MemoryModel(new MemoryCoefficients(100_000, 3000, 30_000, 10_000, 0, 0));
-        PlannerWork chain = planner.plan(statement("chain", 4));
-        assertThat(calibrated.bytes(chain)).isEqualTo(100_000 + 10 * 3000 + 4 * 10_000);
+        MemoryModel calibrated = new MemoryModel(new MemoryCoefficients(100_000, 3000, 30_000, 10_000, 0, 0, 500,
+                7_000, 90));
+        PlannerWork chain = planner.plan(statement("chain", 4)).withTokens(40);
+        assertThat(calibrated.bytes(chain)).isEqualTo(100_000 + 10 * 3000 + 4 * 10_000 + 7_000 + 40 * 90);
         assertThat(MemoryCoefficients.of(MemoryCoefficients.DEFAULTS.toArray())).isEqualTo(MemoryCoefficients.DEFAULTS);
         assertThat(MemoryTerms.of(chain).toArray()).hasSameSizeAs(MemoryCoefficients.NAMES);
-        assertThatThrownBy(() -> new MemoryCoefficients(-1, 0, 0, 0, 0, 0)).isInstanceOf(IllegalArgumentException.class)
+        assertThatThrownBy(() -> new MemoryCoefficients(-1, 0, 0, 0, 0, 0, 0, 0, 0)).isInstanceOf(IllegalArgumentException.class)
                 .hasMessage("fixedBytes must be finite and >= 0, was -1.0");
     }
 

@@ -104,7 +104,7 @@ class PostgresPlannerModelTest {
 
         PlannerWork twelve = plan(PlannerSettings.DEFAULTS, block(from(rels("t", 12)), chain("t", 12)));
         assertThat(twelve.searches()).singleElement().isEqualTo(
-                new JoinSearch.Geqo(twelve.searches().get(0).graph(), 250, 250, false));
+                new JoinSearch.Geqo(twelve.searches().get(0).graph(), 250, 250, false, 0));
         JoinSearch.Geqo geqo = (JoinSearch.Geqo) twelve.searches().get(0);
         assertThat(geqo.evaluations()).isEqualTo(500);
         assertThat(geqo.joinPairs()).isEqualTo(22);

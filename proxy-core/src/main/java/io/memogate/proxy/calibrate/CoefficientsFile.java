@@ -14,6 +14,8 @@ import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.Iterator;
 import java.util.List;
+import java.util.Map;
+import java.util.function.ToDoubleFunction;
 
 /**
  * The coefficients file {@code memogate calibrate} writes and the configuration's
@@ -27,7 +29,9 @@ import java.util.List;
  *   ...
  * </pre>
  * Every name is required and no other key is allowed: a misspelt name would otherwise quietly leave
- * its default in force. Values are written exactly ({@link BigDecimal#valueOf(double)}), so a file read
+ * its default in force. The exceptions are the terms added after the first files were written
+ * ({@link #ADDED_LATER}): a file fitted before them lacks them and keeps the model it was fitted for
+ * (Cartesian pairs cost what other join pairs cost, blocks and tokens nothing). Values are written exactly ({@link BigDecimal#valueOf(double)}), so a file read
  * back gives the same coefficients.
  */
 public final class CoefficientsFile {
@@ -49,6 +53,12 @@ public final class CoefficientsFile {
     private static final YAMLMapper MAPPER = YAMLMapper.builder()
             .enable(StreamReadFeature.STRICT_DUPLICATE_DETECTION)
             .build();
+
+    /** Coefficients a file may leave out, each with the value that gives the model the file was fitted for. */
+    static final Map<String, ToDoubleFunction<double[]>> ADDED_LATER = Map.of(
+            "bytesPerCartesianPair", values -> values[MemoryCoefficients.NAMES.indexOf("bytesPerJoinPair")],
+            "bytesPerBlock", values -> 0,
+            "bytesPerToken", values -> 0);
 
     private CoefficientsFile() {
     }
@@ -81,10 +91,13 @@ public final class CoefficientsFile {
             }
         }
         double[] values = new double[MemoryCoefficients.NAMES.size()];
+        List<Integer> leftOut = new ArrayList<>();
         for (int j = 0; j < values.length; j++) {
             String name = MemoryCoefficients.NAMES.get(j);
             JsonNode value = root.get(name);
-            if (value == null || value.isNull()) {
+            if ((value == null || value.isNull()) && ADDED_LATER.containsKey(name)) {
+                leftOut.add(j);
+            } else if (value == null || value.isNull()) {
                 problems.add(name + " is required");
             } else if (!value.isNumber() || !Double.isFinite(value.doubleValue()) || value.doubleValue() < 0) {
                 problems.add(name + " must be a number of bytes >= 0, was '" + value.asText() + "'");
@@ -94,6 +107,9 @@ public final class CoefficientsFile {
         }
         if (!problems.isEmpty()) {
             throw new InvalidCoefficientsException(file, problems);
+        }
+        for (int j : leftOut) {
+            values[j] = ADDED_LATER.get(MemoryCoefficients.NAMES.get(j)).applyAsDouble(values);
         }
         return MemoryCoefficients.of(values);
     }

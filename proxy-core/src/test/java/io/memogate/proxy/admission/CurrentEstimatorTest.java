@@ -2,6 +2,7 @@ package io.memogate.proxy.admission;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import io.memogate.estimator.CompileEstimate;
 import io.memogate.estimator.CompileEstimator;
 import io.memogate.estimator.EstimatorStatistics;
 import io.memogate.estimator.planner.MemoryCoefficients;
@@ -15,12 +16,13 @@ class CurrentEstimatorTest {
     @Test
     void newCoefficientsBringANewEstimatorWhoseBytesFollowThem() {
         CurrentEstimator current = new CurrentEstimator(MemoryCoefficients.DEFAULTS);
-        long before = current.get().estimate(CHAIN, PlannerSettings.DEFAULTS).estimatedBytes();
+        CompileEstimate first = current.get().estimate(CHAIN, PlannerSettings.DEFAULTS);
 
-        current.use(new MemoryCoefficients(1000, 100, 0, 10, 0, 0));
+        current.use(new MemoryCoefficients(1000, 100, 0, 10, 0, 0, 0, 0, 0));
 
         MemoryCoefficients d = MemoryCoefficients.DEFAULTS;
-        assertThat(before).isEqualTo((long) Math.ceil(d.fixedBytes() + 4 * d.bytesPerJoinPair() + 3 * d.bytesPerRelation()));
+        assertThat(first.estimatedBytes()).isEqualTo((long) Math.ceil(d.fixedBytes() + d.bytesPerBlock()
+                + first.terms().tokens() * d.bytesPerToken() + 4 * d.bytesPerJoinPair() + 3 * d.bytesPerRelation()));
         assertThat(current.get().estimate(CHAIN, PlannerSettings.DEFAULTS).estimatedBytes()).isEqualTo(1430);
     }
 
@@ -40,7 +42,7 @@ class CurrentEstimatorTest {
         current.get().estimate(CHAIN, PlannerSettings.DEFAULTS); // miss
         current.get().estimate(CHAIN, PlannerSettings.DEFAULTS); // hit
 
-        current.use(new MemoryCoefficients(1000, 100, 0, 10, 0, 0));
+        current.use(new MemoryCoefficients(1000, 100, 0, 10, 0, 0, 0, 0, 0));
         current.get().estimate(CHAIN, PlannerSettings.DEFAULTS); // miss: the new estimator's cache is empty
 
         assertThat(current.statistics()).isEqualTo(new EstimatorStatistics(1, 2, 0));

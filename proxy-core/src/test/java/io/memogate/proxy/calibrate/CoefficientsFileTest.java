@@ -18,7 +18,7 @@ class CoefficientsFileTest {
 
     @Test
     void readsBackExactlyWhatItWrote() throws Exception {
-        MemoryCoefficients fitted = new MemoryCoefficients(51_234.56789, 2_349.0123456789, 24_999.5, 0, 16.25, 0);
+        MemoryCoefficients fitted = new MemoryCoefficients(51_234.56789, 2_349.0123456789, 24_999.5, 0, 16.25, 0, 0, 0, 0);
         Path file = dir.resolve("c.yaml");
 
         CoefficientsFile.write(file, fitted, List.of("server: PostgreSQL 18.0", "", "date: today"));
@@ -43,11 +43,29 @@ class CoefficientsFileTest {
                 .isInstanceOf(InvalidCoefficientsException.class)
                 .satisfies(e -> assertThat(((InvalidCoefficientsException) e).problems()).containsExactly(
                         "unknown key 'bytesPerFastStartJoinPairs' (expected fixedBytes, bytesPerJoinPair, "
-                                + "bytesPerFastStartJoinPair, bytesPerRelation, bytesPerGeqoGene, bytesPerExtraJoinClause)",
+                                + "bytesPerFastStartJoinPair, bytesPerRelation, bytesPerGeqoGene, bytesPerExtraJoinClause, "
+                                + "bytesPerCartesianPair, bytesPerBlock, bytesPerToken)",
                         "fixedBytes must be a number of bytes >= 0, was '-1'",
                         "bytesPerJoinPair must be a number of bytes >= 0, was 'lots'",
                         "bytesPerFastStartJoinPair is required", "bytesPerExtraJoinClause is required"))
                 .hasMessageStartingWith(file + ": unknown key");
+    }
+
+    /** A file calibrated before the Cartesian, block and token terms existed keeps the model it was fitted for. */
+    @Test
+    void aFileWithoutTheLaterTermsKeepsItsModel() throws Exception {
+        Path file = dir.resolve("old.yaml");
+        Files.writeString(file, """
+                fixedBytes: 50000
+                bytesPerJoinPair: 2500
+                bytesPerFastStartJoinPair: 9000
+                bytesPerRelation: 7000
+                bytesPerGeqoGene: 16
+                bytesPerExtraJoinClause: 2000
+                """);
+
+        assertThat(CoefficientsFile.read(file))
+                .isEqualTo(new MemoryCoefficients(50_000, 2_500, 9_000, 7_000, 16, 2_000, 2_500, 0, 0));
     }
 
     @Test
