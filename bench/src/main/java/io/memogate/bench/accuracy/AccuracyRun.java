@@ -7,6 +7,9 @@ import io.memogate.estimator.CompileEstimate;
 import io.memogate.estimator.CompileEstimator;
 import io.memogate.proxy.calibrate.CalibrationException;
 import io.memogate.proxy.calibrate.PlannerMemory;
+import io.memogate.proxy.calibrate.tpc.TableLifetime;
+import io.memogate.proxy.calibrate.tpc.TpcdsDatabase;
+import io.memogate.proxy.calibrate.tpc.TpchDatabase;
 import io.memogate.proxy.embedded.DemoSchema;
 import io.memogate.proxy.embedded.EmbeddedPostgres;
 import io.memogate.proxy.embedded.EmbeddedPostgresOptions;
@@ -92,8 +95,8 @@ final class AccuracyRun {
 
     private static void load(Corpus corpus, Connection connection) throws SQLException {
         switch (corpus.database()) {
-            case Corpora.TPCH_DATABASE -> TpchDatabase.load(connection);
-            case Corpora.TPCDS_DATABASE -> TpcdsDatabase.load(connection);
+            case Corpora.TPCH_DATABASE -> TpchDatabase.load(connection, TableLifetime.PERMANENT);
+            case Corpora.TPCDS_DATABASE -> TpcdsDatabase.load(connection, TableLifetime.PERMANENT);
             case Corpora.SYNTHETIC_DATABASE -> SyntheticDatabase.load(connection);
             default -> { } // the demo warehouse is loaded with the server
         }

@@ -28,9 +28,22 @@ public final class Calibration {
      * @param bypassed statements the estimator bypasses (not planned, or at most one relation)
      */
     public record Result(List<Measurement> measured, List<Skipped> skipped, int bypassed) {
+
+        /** Nothing measured yet. */
+        public static final Result NONE = new Result(List.of(), List.of(), 0);
+
         public Result {
             measured = List.copyOf(measured);
             skipped = List.copyOf(skipped);
+        }
+
+        /** This result followed by {@code next}'s (corpora measured one after another). */
+        public Result plus(Result next) {
+            List<Measurement> allMeasured = new ArrayList<>(measured);
+            allMeasured.addAll(next.measured);
+            List<Skipped> allSkipped = new ArrayList<>(skipped);
+            allSkipped.addAll(next.skipped);
+            return new Result(allMeasured, allSkipped, bypassed + next.bypassed);
         }
     }
 

@@ -13,7 +13,7 @@ import io.memogate.proxy.calibrate.CorpusFiles;
 import io.memogate.proxy.calibrate.CorpusStatement;
 import io.memogate.proxy.calibrate.PlannerMemory;
 import io.memogate.proxy.calibrate.StaticTiers;
-import io.memogate.proxy.calibrate.SyntheticCorpus;
+import io.memogate.proxy.calibrate.BuiltInCorpus;
 import io.memogate.proxy.config.ByteSize;
 import io.memogate.proxy.config.Durations;
 import java.io.IOException;
@@ -22,16 +22,19 @@ import java.nio.file.Path;
 import java.sql.Connection;
 import java.sql.DriverManager;
 import java.sql.SQLException;
-import java.sql.Statement;
 import java.time.Duration;
 import java.time.Instant;
 import java.time.temporal.ChronoUnit;
 import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.EnumSet;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Properties;
+import java.util.Set;
 import java.util.concurrent.Callable;
+import java.util.function.Consumer;
 import java.util.function.Function;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Model.CommandSpec;
@@ -41,15 +44,15 @@ import picocli.CommandLine.Spec;
 
 /**
  * `memogate calibrate --url JDBC_URL ...`: fits the estimator's memory coefficients to a PostgreSQL 17+
- * server (issue 3, item 6). Builds a corpus (synthetic join shapes on temporary tables of its own session,
- * and the statements of every *.sql file under each --corpus directory), measures each statement's
+ * server (issue 3, item 6). Builds a corpus (synthetic join shapes, TPC-H and TPC-DS, each on temporary tables
+ * of its own session, and the statements of every *.sql file under each --corpus directory), measures each statement's
  * planner memory with EXPLAIN (SUMMARY, MEMORY), fits ({@link CoefficientFit}), prints a table and the
  * accuracy before and after, and writes the coefficients file the configuration's
  * {@code estimator.coefficients} can name.
  *
  * <p>Safe on a server in use: EXPLAIN plans without running, each statement is bounded by
- * statement_timeout, statements estimated above --max-estimate are not planned at all, and the synthetic
- * tables are temporary.
+ * statement_timeout, statements estimated above --max-estimate are not planned at all, and the built-in
+ * corpora's tables are temporary (and dropped before the --corpus statements are measured).
  */
 @Command(name = "calibrate", mixinStandardHelpOptions = true,
         description = "Fit the estimator's memory coefficients to a PostgreSQL 17+ server and write them to a file.")
@@ -81,8 +84,10 @@ final class CalibrateCommand implements Callable<Integer> {
             description = "Where to write the coefficients (default: ${DEFAULT-VALUE}).")
     Path output;
 
-    @Option(names = "--no-synthetic", description = "Measure only the --corpus statements.")
-    boolean noSynthetic;
+    @Option(names = "--builtin", split = ",", paramLabel = "NAME", defaultValue = "synthetic,tpch,tpcds",
+            description = "Built-in corpora, each on temporary tables of calibrate's own session: synthetic, tpch, "
+                    + "tpcds, or none (e.g. on a read-only standby, with a --corpus) (default: ${DEFAULT-VALUE}).")
+    List<String> builtin = new ArrayList<>();
 
     @Option(names = "--statement-timeout", paramLabel = "DURATION", defaultValue = "60s",
             description = "statement_timeout of each EXPLAIN (default: ${DEFAULT-VALUE}).")
@@ -107,13 +112,14 @@ final class CalibrateCommand implements Callable<Integer> {
         for (Map.Entry<String, String> s : settings.entrySet()) {
             planner = planner.with(s.getKey(), s.getValue());
         }
-        List<CorpusStatement> statements = new ArrayList<>(noSynthetic ? List.of() : SyntheticCorpus.statements());
+        Set<BuiltInCorpus> builtIns = builtIns();
+        List<CorpusStatement> own = new ArrayList<>();
         CorpusFiles files = new CorpusFiles();
         for (Path directory : corpus) {
-            statements.addAll(files.read(directory));
+            own.addAll(files.read(directory));
         }
-        if (statements.isEmpty()) {
-            throw new ParameterException(spec.commandLine(), "nothing to measure: --no-synthetic and no statement "
+        if (builtIns.isEmpty() && own.isEmpty()) {
+            throw new ParameterException(spec.commandLine(), "nothing to measure: --builtin none and no statement "
                     + "in " + (corpus.isEmpty() ? "any --corpus (none given)" : corpus));
         }
         PrintWriter out = spec.commandLine().getOut();
@@ -125,12 +131,17 @@ final class CalibrateCommand implements Callable<Integer> {
             for (Map.Entry<String, String> s : settings.entrySet()) {
                 memory.set(s.getKey(), s.getValue());
             }
-            if (!noSynthetic) {
-                createTables(connection);
-            }
             MemoryCoefficients start = MemoryCoefficients.DEFAULTS;
-            Calibration.Result result = new Calibration(CurrentEstimator.estimatorFor(start), planner, maxEstimateBytes)
-                    .measure(memory, statements, line -> err.println("calibrate: " + line));
+            Calibration calibration = new Calibration(CurrentEstimator.estimatorFor(start), planner, maxEstimateBytes);
+            Consumer<String> progress = line -> err.println("calibrate: " + line);
+            Calibration.Result result = Calibration.Result.NONE;
+            for (BuiltInCorpus builtIn : builtIns) {
+                progress.accept(builtIn.label() + ": creating its temporary tables");
+                createTables(connection, builtIn);
+                result = result.plus(calibration.measure(memory, builtIn.statements(), progress));
+                BuiltInCorpus.dropTables(connection);
+            }
+            result = result.plus(calibration.measure(memory, own, progress));
             err.flush();
             if (result.measured().isEmpty()) {
                 err.println("memogate: no statement could be measured (" + result.skipped().size() + " skipped, "
@@ -167,15 +178,27 @@ final class CalibrateCommand implements Callable<Integer> {
         return DriverManager.getConnection(url, properties);
     }
 
-    private static void createTables(Connection connection) {
-        try (Statement statement = connection.createStatement()) {
-            for (String sql : SyntheticCorpus.setup()) {
-                statement.execute(sql);
-            }
+    private static void createTables(Connection connection, BuiltInCorpus builtIn) {
+        try {
+            builtIn.createTables(connection);
         } catch (SQLException e) {
-            throw new CalibrationException("cannot create the synthetic shapes' temporary tables (" + e.getMessage()
-                    + "); on a read-only server use --no-synthetic with a --corpus");
+            throw new CalibrationException("cannot create the " + builtIn.label() + " corpus's temporary tables ("
+                    + e.getMessage() + "); on a read-only server use --builtin none with a --corpus");
         }
+    }
+
+    /** The corpora --builtin names (measured in the order synthetic, tpch, tpcds); "none" alone for none. */
+    private Set<BuiltInCorpus> builtIns() {
+        Set<BuiltInCorpus> chosen = EnumSet.noneOf(BuiltInCorpus.class);
+        for (String name : builtin) {
+            if (name.equalsIgnoreCase("none") && builtin.size() == 1) {
+                return chosen;
+            }
+            chosen.add(Arrays.stream(BuiltInCorpus.values()).filter(c -> c.label().equalsIgnoreCase(name.strip()))
+                    .findFirst().orElseThrow(() -> new ParameterException(spec.commandLine(), "--builtin: unknown corpus '"
+                            + name + "' (expected synthetic, tpch, tpcds, or none alone)")));
+        }
+        return chosen;
     }
 
     private <T> T parse(String option, String text, Function<String, T> parser) {

@@ -84,20 +84,15 @@ class CalibrateCommandIT {
                 vacuum sales;
                 """);
         Path output = dir.resolve("coefficients.yaml");
-        StringWriter out = new StringWriter();
-        StringWriter err = new StringWriter();
-        CommandLine command = MemogateCommand.commandLine();
-        command.setOut(new PrintWriter(out));
-        command.setErr(new PrintWriter(err));
 
-        int exit = command.execute("calibrate", "--url", pg.jdbcUrl(DATABASE), "--user", pg.superuser(),
+        Run run = calibrate("--url", pg.jdbcUrl(DATABASE), "--user", pg.superuser(),
                 "--password", pg.superuserPassword(), "--corpus", corpus.toString(), "--output", output.toString(),
-                "--setting", "join_collapse_limit=12", "--setting", "from_collapse_limit=12",
+                "--builtin", "synthetic", "--setting", "join_collapse_limit=12", "--setting", "from_collapse_limit=12",
                 "--setting", "geqo_threshold=14");
-        System.out.println(out);
+        System.out.println(run.out());
 
-        assertThat(exit).as(err.toString()).isZero();
-        assertThat(out.toString())
+        assertThat(run.exit()).as(run.err()).isZero();
+        assertThat(run.out())
                 .contains("skipped queries/broken.sql#1: the server refused it: ERROR: relation \"no_such_table\"")
                 .contains("skipped queries/broken.sql#2: the server refused it: ERROR: syntax error")
                 .contains("star-10-limit", "queries/warehouse.sql#1", "queries/warehouse.sql#16")
@@ -137,6 +132,61 @@ class CalibrateCommandIT {
         }
         assertThat(aboveOneMegabyte).as("warehouse statements above 1 MB").isGreaterThanOrEqualTo(4);
         assertThat(failures).as("fitted estimates off by more than 2x").isEmpty();
+    }
+
+    /**
+     * TPC-H and TPC-DS come along on temporary tables, measured and then dropped before the user's own
+     * statements: the warehouse's {@code store} (not TPC-DS's) is the one they plan against, and no table
+     * is left behind.
+     */
+    @Test
+    void tpcCorporaAreMeasuredOnTemporaryTablesThatLeaveNothingBehind(EmbeddedPostgres pg, @TempDir Path dir)
+            throws Exception {
+        Path corpus = Files.createDirectories(dir.resolve("mine"));
+        // store.name and store.region exist in the warehouse's store only, not in TPC-DS's.
+        Files.writeString(corpus.resolve("own.sql"), "select st.name from sales s join store st on st.id = s.store_id"
+                + " join day d on d.id = s.day_id where st.region = 2;\n");
+        Path output = dir.resolve("coefficients.yaml");
+
+        Run run = calibrate("--url", pg.jdbcUrl(DATABASE), "--user", pg.superuser(),
+                "--password", pg.superuserPassword(), "--builtin", "tpch,tpcds", "--corpus", corpus.toString(),
+                "--output", output.toString());
+
+        assertThat(run.exit()).as(run.err()).isZero();
+        assertThat(run.out()).contains("tpch/q5", "tpch/q21", "tpcds/q72", "tpcds/q14a", "mine/own.sql#1")
+                .doesNotContain("skipped mine/own.sql#1").doesNotContain("synthetic").doesNotContain("star-10");
+        assertThat(CoefficientsFile.read(output)).isNotEqualTo(MemoryCoefficients.DEFAULTS);
+        try (Connection connection = pg.connect(DATABASE); Statement statement = connection.createStatement();
+             ResultSet left = statement.executeQuery("select count(*) from pg_class where relname in"
+                     + " ('lineitem', 'nation', 'store_sales', 'date_dim', 'revenue')")) {
+            left.next();
+            assertThat(left.getInt(1)).as("TPC tables or views left in the database").isZero();
+        }
+    }
+
+    @Test
+    void anUnknownBuiltInCorpusIsNamed(@TempDir Path dir) {
+        Run run = calibrate("--url", "jdbc:postgresql://127.0.0.1:1/none", "--builtin", "tpch,tpce",
+                "--output", dir.resolve("c.yaml").toString());
+
+        assertThat(run.exit()).isEqualTo(2);
+        assertThat(run.err()).contains("--builtin: unknown corpus 'tpce' (expected synthetic, tpch, tpcds, or none alone)");
+    }
+
+    private record Run(int exit, String out, String err) {
+    }
+
+    private static Run calibrate(String... arguments) {
+        StringWriter out = new StringWriter();
+        StringWriter err = new StringWriter();
+        CommandLine command = MemogateCommand.commandLine();
+        command.setOut(new PrintWriter(out));
+        command.setErr(new PrintWriter(err));
+        String[] all = new String[arguments.length + 1];
+        all[0] = "calibrate";
+        System.arraycopy(arguments, 0, all, 1, arguments.length);
+        int exit = command.execute(all);
+        return new Run(exit, out.toString(), err.toString());
     }
 
     /**

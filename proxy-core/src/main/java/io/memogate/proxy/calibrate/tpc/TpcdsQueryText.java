@@ -1,4 +1,4 @@
-package io.memogate.bench.accuracy;
+package io.memogate.proxy.calibrate.tpc;
 
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;

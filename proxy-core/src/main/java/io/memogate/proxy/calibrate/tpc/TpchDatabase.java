@@ -1,5 +1,7 @@
-package io.memogate.bench.accuracy;
+package io.memogate.proxy.calibrate.tpc;
 
+import io.memogate.estimator.lexer.StatementKind;
+import io.memogate.proxy.calibrate.CorpusStatement;
 import io.trino.tpch.TpchColumn;
 import io.trino.tpch.TpchColumnType;
 import io.trino.tpch.TpchEntity;
@@ -7,6 +9,7 @@ import io.trino.tpch.TpchTable;
 import java.sql.Connection;
 import java.sql.SQLException;
 import java.sql.Statement;
+import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.List;
 import java.util.Locale;
@@ -17,10 +20,10 @@ import java.util.stream.Collectors;
  * as the specification names them, analyzed: small data, but the statistics and indexes of the real
  * thing, which decide how many paths the planner keeps.
  */
-final class TpchDatabase {
+public final class TpchDatabase {
 
     /** 0.01: 60,000 lineitem rows, loaded in seconds. */
-    static final double SCALE = 0.01;
+    public static final double SCALE = 0.01;
 
     private static final List<String> PRIMARY_KEYS = List.of(
             "region (r_regionkey)", "nation (n_nationkey)", "part (p_partkey)", "supplier (s_suppkey)",
@@ -30,24 +33,65 @@ final class TpchDatabase {
     private TpchDatabase() {
     }
 
-    static void load(Connection connection) throws SQLException {
+    /** Creates and fills the eight tables, adds their primary keys and analyzes them. */
+    public static void load(Connection connection, TableLifetime lifetime) throws SQLException {
         try (Statement statement = connection.createStatement()) {
             for (TpchTable<?> table : TpchTable.getTables()) {
-                statement.execute(createTable(table));
+                statement.execute(createTable(table, lifetime));
                 copy(connection, table);
             }
             for (String key : PRIMARY_KEYS) {
                 String table = key.substring(0, key.indexOf(' '));
                 statement.execute("ALTER TABLE " + table + " ADD PRIMARY KEY " + key.substring(key.indexOf(' ') + 1));
             }
-            statement.execute("ANALYZE");
+            for (TpchTable<?> table : TpchTable.getTables()) {
+                statement.execute("ANALYZE " + table.getTableName());
+            }
         }
     }
 
-    private static String createTable(TpchTable<?> table) {
+    /** trino's copies of the 22 queries, with their substitution parameters' validation values, named q1 to q22. */
+    public static List<CorpusStatement> queries() {
+        List<CorpusStatement> queries = new ArrayList<>();
+        for (int q = 1; q <= 22; q++) {
+            for (StatementText statement : statements(q)) {
+                if (statement.query()) {
+                    queries.add(new CorpusStatement("q" + q, statement.sql()));
+                }
+            }
+        }
+        return queries;
+    }
+
+    /** What the queries need first: query 15's view (its DROP VIEW left out). */
+    public static List<String> setup() {
+        List<String> setup = new ArrayList<>();
+        for (int q = 1; q <= 22; q++) {
+            for (StatementText statement : statements(q)) {
+                if (!statement.query() && !statement.sql().regionMatches(true, 0, "DROP", 0, 4)) {
+                    setup.add(statement.sql());
+                }
+            }
+        }
+        return setup;
+    }
+
+    private record StatementText(String sql, boolean query) {
+    }
+
+    private static List<StatementText> statements(int q) {
+        String text = Scripts.resource("/io/trino/tpch/queries/q" + q + ".sql");
+        return Scripts.analyze(text).stream()
+                .map(s -> new StatementText(s.span().of(text).strip(),
+                        s.kind() == StatementKind.SELECT || s.kind() == StatementKind.WITH))
+                .filter(s -> !s.sql().isEmpty())
+                .toList();
+    }
+
+    private static String createTable(TpchTable<?> table, TableLifetime lifetime) {
         return table.getColumns().stream()
                 .map(c -> c.getColumnName() + " " + sqlType(c))
-                .collect(Collectors.joining(", ", "CREATE TABLE " + table.getTableName() + " (", ")"));
+                .collect(Collectors.joining(", ", lifetime.create() + table.getTableName() + " (", ")"));
     }
 
     private static String sqlType(TpchColumn<?> column) {
@@ -72,7 +116,7 @@ final class TpchDatabase {
         copy.flush();
     }
 
-    static String describe() {
+    public static String describe() {
         return String.format(Locale.ROOT, "TPC-H at scale %s (trino's dbgen), primary keys, analyzed", SCALE);
     }
 }

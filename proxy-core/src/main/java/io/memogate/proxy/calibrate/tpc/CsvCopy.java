@@ -1,4 +1,4 @@
-package io.memogate.bench.accuracy;
+package io.memogate.proxy.calibrate.tpc;
 
 import java.io.IOException;
 import java.io.Reader;

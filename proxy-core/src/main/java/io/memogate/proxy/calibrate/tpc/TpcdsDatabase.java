@@ -1,5 +1,6 @@
-package io.memogate.bench.accuracy;
+package io.memogate.proxy.calibrate.tpc;
 
+import io.memogate.proxy.calibrate.CorpusStatement;
 import io.trino.tpcds.Results;
 import io.trino.tpcds.Session;
 import io.trino.tpcds.Table;
@@ -12,26 +13,29 @@ import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.List;
 import java.util.Locale;
+import java.util.Random;
 import java.util.stream.Collectors;
+import net.hydromatic.tpcds.query.Query;
 
 /**
  * TPC-DS's 24 tables with dsdgen's data at a small scale factor (trino's port of dsdgen), each table cut
  * at {@link #MAX_ROWS} rows, the dimensions' surrogate keys as primary keys, analyzed.
  */
-final class TpcdsDatabase {
+public final class TpcdsDatabase {
 
-    static final double SCALE = 0.01;
+    public static final double SCALE = 0.01;
     /** customer_demographics alone has 1.9 million rows at any scale; statistics need far fewer. */
-    static final int MAX_ROWS = 100_000;
+    public static final int MAX_ROWS = 100_000;
 
     private TpcdsDatabase() {
     }
 
-    static void load(Connection connection) throws SQLException {
+    /** Creates and fills the 24 tables, adds the dimensions' primary keys and analyzes them. */
+    public static void load(Connection connection, TableLifetime lifetime) throws SQLException {
         Session session = Session.getDefaultSession().withScale(SCALE);
         try (Statement statement = connection.createStatement()) {
             for (Table table : Table.getBaseTables()) {
-                statement.execute(createTable(table));
+                statement.execute(createTable(table, lifetime));
             }
             for (Table table : Table.getBaseTables()) {
                 if (!table.isChild()) {
@@ -44,8 +48,26 @@ final class TpcdsDatabase {
                             + table.getColumns()[0].getName() + ")");
                 }
             }
-            statement.execute("ANALYZE");
+            for (Table table : Table.getBaseTables()) {
+                statement.execute("ANALYZE " + table.getName());
+            }
         }
+    }
+
+    /**
+     * hydromatic's 99 query templates, their parameters drawn with a fixed seed per query, made plannable
+     * ({@link TpcdsQueryText}); named q1 to q99, with a letter where a template holds several statements (q14a).
+     */
+    public static List<CorpusStatement> queries() {
+        List<CorpusStatement> queries = new ArrayList<>();
+        for (Query query : Query.values()) {
+            List<String> statements = Scripts.split(TpcdsQueryText.forPostgres(query.sql(new Random(query.id))));
+            for (int i = 0; i < statements.size(); i++) {
+                String id = "q" + query.id + (statements.size() > 1 ? String.valueOf((char) ('a' + i)) : "");
+                queries.add(new CorpusStatement(id, statements.get(i)));
+            }
+        }
+        return queries;
     }
 
     /** Dimensions start with their surrogate key; facts (sales, returns, inventory) have none of their own. */
@@ -55,10 +77,10 @@ final class TpcdsDatabase {
                 && !name.endsWith("_returns") && !name.equals("inventory");
     }
 
-    private static String createTable(Table table) {
+    private static String createTable(Table table, TableLifetime lifetime) {
         return Arrays.stream(table.getColumns())
                 .map(c -> c.getName() + " " + sqlType(c))
-                .collect(Collectors.joining(", ", "CREATE TABLE " + table.getName() + " (", ")"));
+                .collect(Collectors.joining(", ", lifetime.create() + table.getName() + " (", ")"));
     }
 
     private static String sqlType(Column column) {
@@ -102,7 +124,7 @@ final class TpcdsDatabase {
         return values;
     }
 
-    static String describe() {
+    public static String describe() {
         return String.format(Locale.ROOT,
                 "TPC-DS at scale %s (trino's dsdgen), at most %,d rows a table, dimension keys, analyzed", SCALE,
                 MAX_ROWS);

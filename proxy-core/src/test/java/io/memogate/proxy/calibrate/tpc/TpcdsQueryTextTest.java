@@ -1,4 +1,4 @@
-package io.memogate.bench.accuracy;
+package io.memogate.proxy.calibrate.tpc;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
