@@ -9,11 +9,13 @@ import io.memogate.estimator.calcite.LexicalFallback;
 import io.memogate.estimator.calcite.PostgresParser;
 import io.memogate.estimator.calcite.PostgresRewriter;
 import io.memogate.estimator.calcite.QueryBlockBuilder;
+import io.memogate.estimator.graph.CsgCmpCounter;
 import io.memogate.estimator.lexer.LexicalAnalysis;
 import io.memogate.estimator.lexer.LexicalAnalyzer;
 import io.memogate.estimator.lexer.StatementAnalysis;
 import io.memogate.estimator.lexer.StatementKind;
 import io.memogate.estimator.lexer.TokenStream;
+import io.memogate.estimator.planner.IndexedColumns;
 import io.memogate.estimator.planner.JoinSearch;
 import io.memogate.estimator.planner.MemoryModel;
 import io.memogate.estimator.planner.MemoryTerms;
@@ -51,7 +53,7 @@ public final class CompileEstimator {
     public static final int DEFAULT_MAX_PARSE_DEPTH = 100;
     public static final int DEFAULT_CACHE_SIZE = 10_000;
 
-    private record Key(long hash, boolean oversized, PlannerSettings settings) {
+    private record Key(long hash, boolean oversized, PlannerSettings settings, IndexedColumns indexes) {
     }
 
     private final LexicalAnalyzer analyzer;
@@ -61,6 +63,9 @@ public final class CompileEstimator {
      * most {@link LexicalAnalyzer#DEFAULT_MAX_STATEMENT_CHARS}-sized). Estimates of EXECUTE and EXPLAIN inner
      * texts take their own streams.
      */
+    /** Immutable and thread-safe: one for every count. */
+    private static final CsgCmpCounter COUNTER = new CsgCmpCounter();
+
     private final ThreadLocal<TokenStream> scratch = ThreadLocal.withInitial(TokenStream::new);
     private final MemoryModel memory;
     private final int maxParseDepth;
@@ -100,7 +105,16 @@ public final class CompileEstimator {
 
     /** As {@link #estimate(String, PlannerSettings)}, finding EXECUTE's statements in {@code prepared}. */
     public CompileEstimate estimate(String sql, PlannerSettings settings, PreparedStatementTexts prepared) {
-        List<CompileEstimate> all = estimateAll(sql, settings, prepared);
+        return estimate(sql, settings, prepared, IndexedColumns.NONE);
+    }
+
+    /**
+     * As {@link #estimate(String, PlannerSettings, PreparedStatementTexts)}, counting the parameterized index
+     * scans that {@code indexes}, the catalog of the database the statement runs in, allows.
+     */
+    public CompileEstimate estimate(String sql, PlannerSettings settings, PreparedStatementTexts prepared,
+                                    IndexedColumns indexes) {
+        List<CompileEstimate> all = estimateAll(sql, settings, prepared, indexes);
         if (all.isEmpty()) {
             return bypass("", 0, 0, "empty statement: nothing to plan");
         }
@@ -119,21 +133,30 @@ public final class CompileEstimator {
     }
 
     public List<CompileEstimate> estimateAll(String sql, PlannerSettings settings, PreparedStatementTexts prepared) {
+        return estimateAll(sql, settings, prepared, IndexedColumns.NONE);
+    }
+
+    public List<CompileEstimate> estimateAll(String sql, PlannerSettings settings, PreparedStatementTexts prepared,
+                                             IndexedColumns indexes) {
         String text = sql == null ? "" : sql;
-        PlannerSettings s = settings == null ? PlannerSettings.DEFAULTS : settings;
+        Context context = new Context(settings == null ? PlannerSettings.DEFAULTS : settings,
+                prepared == null ? PreparedStatementTexts.NONE : prepared, indexes == null ? IndexedColumns.NONE : indexes);
         LexicalAnalysis analysis = analyzer.analyze(text, scratch.get());
         List<CompileEstimate> out = new ArrayList<>(analysis.statements().size());
         for (StatementAnalysis statement : analysis.statements()) {
-            out.add(statement(text, statement, s, prepared == null ? PreparedStatementTexts.NONE : prepared, true));
+            out.add(statement(text, statement, context, true));
         }
         return out;
     }
 
-    private CompileEstimate statement(String text, StatementAnalysis st, PlannerSettings settings,
-                                      PreparedStatementTexts prepared, boolean followExecute) {
+    /** What an estimate depends on besides the text: the session's settings and prepared statements, the catalog. */
+    private record Context(PlannerSettings settings, PreparedStatementTexts prepared, IndexedColumns indexes) {
+    }
+
+    private CompileEstimate statement(String text, StatementAnalysis st, Context context, boolean followExecute) {
         try {
             if (st.kind() == StatementKind.EXECUTE && followExecute) {
-                return execute(st, settings, prepared);
+                return execute(st, context);
             }
             if (!st.classification().isPlanned()) {
                 return bypass(st, st.kind() + " is not planned by the server");
@@ -141,12 +164,13 @@ public final class CompileEstimator {
             if (st.relationBound().atMostOneRelation()) {
                 return bypass(st, "at most one relation: no join search");
             }
-            Key key = new Key(st.fingerprint().hash(), st.fingerprint().oversized(), settings);
-            return cache.get(key, k -> plan(text, st, settings));
+            Key key = new Key(st.fingerprint().hash(), st.fingerprint().oversized(), context.settings(),
+                    context.indexes());
+            return cache.get(key, k -> plan(text, st, context));
         } catch (RuntimeException | StackOverflowError e) {
             // Not expected: each path below already falls back. Still never fail the caller's statement.
             try {
-                return lexical(st, null, settings, "estimation failed (" + e + "); relation bound as a star",
+                return lexical(st, null, context, "estimation failed (" + e + "); relation bound as a star",
                         LexicalFallback.star(st.relations()));
             } catch (RuntimeException | StackOverflowError again) {
                 return new CompileEstimate(st.fingerprint().text(), st.fingerprint().hash(), st.relations(), 0, 0,
@@ -157,8 +181,8 @@ public final class CompileEstimator {
         }
     }
 
-    private CompileEstimate execute(StatementAnalysis st, PlannerSettings settings, PreparedStatementTexts prepared) {
-        Optional<String> text = st.classification().name().flatMap(prepared::textOf);
+    private CompileEstimate execute(StatementAnalysis st, Context context) {
+        Optional<String> text = st.classification().name().flatMap(context.prepared()::textOf);
         if (text.isEmpty()) {
             return bypass(st, "EXECUTE of a prepared statement whose text is unknown");
         }
@@ -175,17 +199,17 @@ public final class CompileEstimator {
                 return bypass(st, "EXECUTE of an empty prepared statement");
             }
             prepare = inner.statements().get(0);
-            CompileEstimate e = statement(query, prepare, settings, prepared, false);
+            CompileEstimate e = statement(query, prepare, context, false);
             return e.covering(1, "EXECUTE " + st.classification().name().orElse("?") + ": ");
         }
-        CompileEstimate e = statement(text.get(), prepare, settings, prepared, false);
+        CompileEstimate e = statement(text.get(), prepare, context, false);
         return e.covering(1, "EXECUTE " + st.classification().name().orElse("?") + ": ");
     }
 
-    private CompileEstimate plan(String text, StatementAnalysis st, PlannerSettings settings) {
+    private CompileEstimate plan(String text, StatementAnalysis st, Context context) {
         if (st.oversized()) {
             int chars = st.span().end() - st.span().start();
-            return lexical(st, null, settings, "statement of " + chars + " characters is over the lexer's maximum:"
+            return lexical(st, null, context, "statement of " + chars + " characters is over the lexer's maximum:"
                     + " estimated by size, its relation bound as a star", LexicalFallback.star(st.relations()));
         }
         String query = st.classification().hasQueryText()
@@ -193,7 +217,7 @@ public final class CompileEstimator {
                 : text.substring(st.span().start(), st.span().end());
         TokenStream tokens = TokenStream.of(query);
         if (st.maxNestingDepth() > maxParseDepth) {
-            return lexical(st, tokens, settings, "nesting depth " + st.maxNestingDepth()
+            return lexical(st, tokens, context, "nesting depth " + st.maxNestingDepth()
                     + " is over " + maxParseDepth + ": not parsed, lexical star estimate per block", null);
         }
         PostgresRewriter.Rewrite rewrite;
@@ -207,7 +231,7 @@ public final class CompileEstimator {
             if (message.length() > 120) {
                 message = message.substring(0, 120) + "...";
             }
-            return lexical(st, tokens, settings,
+            return lexical(st, tokens, context,
                     "Calcite could not read it (" + message + "): lexical star estimate per block", null);
         }
         StringBuilder reason = new StringBuilder("parsed by Calcite");
@@ -218,25 +242,26 @@ public final class CompileEstimator {
             reason.append("; ").append(translation.unattributedColumns())
                     .append(" unqualified column(s) not tied to a relation");
         }
-        return estimate(st, settings, translation.block(), tokens.size(), Parser.CALCITE, reason.toString());
+        return estimate(st, context, translation.block(), tokens.size(), Parser.CALCITE, reason.toString());
     }
 
     /**
      * A lexical estimate: from {@code tokens} when there are any, else from {@code block} (a star of the
      * relation bound, for a statement whose tokens are not at hand: then its expressions are not counted).
      */
-    private CompileEstimate lexical(StatementAnalysis st, TokenStream tokens, PlannerSettings settings, String why,
+    private CompileEstimate lexical(StatementAnalysis st, TokenStream tokens, Context context, String why,
                                     QueryBlock block) {
         QueryBlock b = block != null ? block : fallback.estimate(tokens);
         lexicalFallbacks.increment();
-        return estimate(st, settings, b, tokens == null ? 0 : tokens.size(), Parser.LEXICAL, why);
+        return estimate(st, context, b, tokens == null ? 0 : tokens.size(), Parser.LEXICAL, why);
     }
 
-    private CompileEstimate estimate(StatementAnalysis st, PlannerSettings settings, QueryBlock statement, int tokens,
+    private CompileEstimate estimate(StatementAnalysis st, Context context, QueryBlock statement, int tokens,
                                      Parser parser, String why) {
         // cursor_tuple_fraction (0.1 unless a session changes it) plans a cursor's query for its first rows.
         QueryBlock block = st.kind() == StatementKind.DECLARE_CURSOR ? statement.forFirstRows() : statement;
-        PlannerWork work = new PostgresPlannerModel(settings).plan(block).withTokens(tokens);
+        PlannerWork work = new PostgresPlannerModel(context.settings(), COUNTER, context.indexes()).plan(block)
+                .withTokens(tokens);
         long bytes = memory.bytes(work);
         String firstRows = work.searches().stream().anyMatch(JoinSearch::fastStart) ? "; planned for its first rows" : "";
         double pairs = work.totalJoinPairs();

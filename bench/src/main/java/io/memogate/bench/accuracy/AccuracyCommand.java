@@ -58,6 +58,11 @@ public final class AccuracyCommand implements Callable<Integer> {
             description = "Compile-memory target the tiers of tier agreement are drawn from (default: 1GiB).")
     long targetBytes;
 
+    @Option(names = "--no-catalog",
+            description = "Estimate from the SQL alone, as the proxy does without broker.monitor; by default the"
+                    + " estimates read each database's indexes, as the proxy does with one.")
+    boolean noCatalog;
+
     @Override
     public Integer call() throws Exception {
         List<Corpus> selected = new ArrayList<>();
@@ -80,11 +85,11 @@ public final class AccuracyCommand implements Callable<Integer> {
         }
         Files.createDirectories(output);
         AccuracyRun run = new AccuracyRun(hostBytes, maxEstimateBytes == null ? hostBytes : maxEstimateBytes,
-                Duration.ofSeconds(statementTimeoutSeconds), new CompileEstimator());
+                Duration.ofSeconds(statementTimeoutSeconds), new CompileEstimator(), !noCatalog);
         AccuracyRun.Result result = run.run(selected, chosen, o -> System.out.println(ObservationsCsv.row(o)));
         ObservationsCsv.write(output.resolve("observations.csv"), result.planned());
         String header = String.format(Locale.ROOT, "`memogate bench accuracy --corpora %s --profiles %s --host-memory %d"
-                        + " --target %d`, %s UTC, %d CPUs. Planner memory as `EXPLAIN (SUMMARY, MEMORY, COSTS OFF)` reports"
+                        + " --target %d" + (noCatalog ? " --no-catalog" : "") + "`, %s UTC, %d CPUs. Planner memory as `EXPLAIN (SUMMARY, MEMORY, COSTS OFF)` reports"
                         + " it (\"Planning: Memory: used\"); profiles: default = PostgreSQL's planner settings, wide ="
                         + " join_collapse_limit = from_collapse_limit = geqo_threshold = 20.",
                 String.join(",", corpora), String.join(",", profiles), hostBytes, targetBytes,

@@ -5,9 +5,12 @@ import io.memogate.bench.storm.governor.Postmaster;
 import io.memogate.bench.storm.governor.ProcFs;
 import io.memogate.estimator.CompileEstimate;
 import io.memogate.estimator.CompileEstimator;
+import io.memogate.estimator.PreparedStatementTexts;
+import io.memogate.estimator.planner.IndexedColumns;
 import io.memogate.proxy.calibrate.CalibrationException;
 import io.memogate.proxy.calibrate.PlannerMemory;
 import io.memogate.proxy.calibrate.tpc.TableLifetime;
+import io.memogate.proxy.catalog.IndexCatalog;
 import io.memogate.proxy.calibrate.tpc.TpcdsDatabase;
 import io.memogate.proxy.calibrate.tpc.TpchDatabase;
 import io.memogate.proxy.embedded.DemoSchema;
@@ -41,16 +44,21 @@ final class AccuracyRun {
     private final long maxEstimateBytes;
     private final Duration statementTimeout;
     private final CompileEstimator estimator;
+    private final boolean catalog;
 
     /**
      * @param hostBytes the emulated host: the governor kills planning that outgrows it
      * @param maxEstimateBytes statements estimated above this are not planned at all
+     * @param catalog whether the estimates read each database's indexes ({@link IndexCatalog}), as the proxy
+     *     does with a broker monitor; without, they read the SQL alone
      */
-    AccuracyRun(long hostBytes, long maxEstimateBytes, Duration statementTimeout, CompileEstimator estimator) {
+    AccuracyRun(long hostBytes, long maxEstimateBytes, Duration statementTimeout, CompileEstimator estimator,
+                boolean catalog) {
         this.hostBytes = hostBytes;
         this.maxEstimateBytes = maxEstimateBytes;
         this.statementTimeout = statementTimeout;
         this.estimator = estimator;
+        this.catalog = catalog;
     }
 
     /** What a run planned, and on which server. */
@@ -71,12 +79,15 @@ final class AccuracyRun {
             postgres.createDatabase(Corpora.SYNTHETIC_DATABASE, EmbeddedPostgres.SUPERUSER);
             for (Corpus corpus : corpora) {
                 long started = System.nanoTime();
+                IndexedColumns indexes;
                 try (Connection c = postgres.connect(corpus.database())) {
                     load(corpus, c);
+                    indexes = catalog ? IndexCatalog.read(c) : IndexedColumns.NONE;
                 }
-                LOG.info("{}: loaded in {} ms", corpus.name(), (System.nanoTime() - started) / 1_000_000);
+                LOG.info("{}: loaded in {} ms, {} tables with indexes", corpus.name(),
+                        (System.nanoTime() - started) / 1_000_000, indexes.tables());
                 for (Profile profile : profiles) {
-                    for (Planned o : plan(postgres, governor, corpus, profile)) {
+                    for (Planned o : plan(postgres, governor, corpus, profile, indexes)) {
                         observations.add(o);
                         progress.accept(o);
                     }
@@ -107,13 +118,14 @@ final class AccuracyRun {
         }
     }
 
-    private List<Planned> plan(EmbeddedPostgres postgres, MemoryGovernor governor, Corpus corpus, Profile profile)
-            throws Exception {
+    private List<Planned> plan(EmbeddedPostgres postgres, MemoryGovernor governor, Corpus corpus, Profile profile,
+                               IndexedColumns indexes) throws Exception {
         List<Planned> out = new ArrayList<>();
         Connection connection = session(postgres, corpus, profile);
         try {
             for (Corpus.Member member : corpus.statements()) {
-                CompileEstimate estimate = estimator.estimate(member.sql(), profile.plannerSettings());
+                CompileEstimate estimate = estimator.estimate(member.sql(), profile.plannerSettings(),
+                        PreparedStatementTexts.NONE, indexes);
                 if (estimate.estimatedBytes() > maxEstimateBytes) {
                     out.add(new Planned(corpus.name(), member.id(), profile.name(), estimate, -1,
                             "not planned: estimated above " + maxEstimateBytes / (1 << 20) + " MiB"));

@@ -33,7 +33,7 @@ class AccuracyRunIT {
                 List.of(shapes.get(0), shapes.get(1), new Corpus.Member("missing", "SELECT * FROM nowhere n, s1 WHERE"
                         + " n.id = s1.id"), shapes.get(2), shapes.get(3)));
 
-        AccuracyRun.Result result = new AccuracyRun(HOST_BYTES, Long.MAX_VALUE, Duration.ofSeconds(60), new CompileEstimator())
+        AccuracyRun.Result result = new AccuracyRun(HOST_BYTES, Long.MAX_VALUE, Duration.ofSeconds(60), new CompileEstimator(), true)
                 .run(List.of(corpus), List.of(Profile.WIDE), p -> { });
 
         Map<String, Planned> byId = result.planned().stream()

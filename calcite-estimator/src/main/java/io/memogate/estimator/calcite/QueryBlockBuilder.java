@@ -11,14 +11,15 @@ import io.memogate.estimator.planner.Predicate;
 import io.memogate.estimator.planner.QueryBlock;
 import java.util.ArrayDeque;
 import java.util.ArrayList;
+import java.util.Collections;
 import java.util.Deque;
 import java.util.HashMap;
 import java.util.HashSet;
 import java.util.LinkedHashMap;
-import java.util.Collections;
 import java.util.LinkedHashSet;
 import java.util.List;
 import java.util.Map;
+import java.util.Optional;
 import java.util.Set;
 import org.apache.calcite.sql.SqlBasicCall;
 import org.apache.calcite.sql.SqlCall;
@@ -311,7 +312,7 @@ public final class QueryBlockBuilder {
             }
             String relation = unique(name);
             scope.put(name, new Scope.Source.Relation(relation, table));
-            return new RelationRef(relation, cte == null);
+            return new RelationRef(relation, cte == null ? Optional.of(table) : Optional.empty());
         }
         if (SqlKinds.isQuery(target.getKind()) && target.getKind() != SqlKind.VALUES) {
             return subquery(alias == null ? "subquery" : alias, query(target, scope), scope);
@@ -331,7 +332,7 @@ public final class QueryBlockBuilder {
             predicates.add(Predicate.Clause.filter(arguments));
         }
         scope.put(name, new Scope.Source.Relation(relation, name));
-        return new RelationRef(relation, false);
+        return new RelationRef(relation, Optional.empty());
     }
 
     private JoinTreeNode subquery(String alias, Built built, Scope scope) {

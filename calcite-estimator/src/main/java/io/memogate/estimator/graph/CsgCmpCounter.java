@@ -46,6 +46,11 @@ import java.util.List;
  * pairs {@code (U, v)}, {@code (2^(k-1) - 1) * n} of them, are the {@link MemoSize#cartesianPairs() Cartesian}
  * ones.
  *
+ * <p><b>Parameterizations</b> ({@link MemoSize#parameterizations()}) are counted per connected set: by
+ * formula on trees ({@link TreeCount}), during the enumeration otherwise (each connected set is visited
+ * once as a pair's first side), scaled like the pairs when extrapolated, and summed over the components
+ * of a disconnected graph (the Cartesian join relations' are not counted).
+ *
  * <p>The step budget is shared by the components, smallest first, each taking an equal share of what
  * is left. Instances are immutable and thread-safe; each count has its own working state.
  */
@@ -85,6 +90,7 @@ public final class CsgCmpCounter {
         components.sort(Comparator.comparingInt(c -> c.length));
         double componentPairs = 0;
         double componentExtra = 0;
+        double parameterizations = 0;
         boolean exact = true;
         long steps = 0;
         for (int i = 0; i < components.size(); i++) {
@@ -92,6 +98,7 @@ public final class CsgCmpCounter {
             MemoSize part = countConnected(graph.induced(components.get(i)), share);
             componentPairs += part.pairs();
             componentExtra += part.extraClauses();
+            parameterizations += part.parameterizations();
             exact &= part.exact();
             steps += part.steps();
         }
@@ -100,7 +107,7 @@ public final class CsgCmpCounter {
         double pairs = saturate(Math.pow(3, k - 1) * componentPairs + cartesian);
         // 3^(k-1) overflows above 647 components; 0 extra clauses stay 0 rather than 0 * infinity.
         double extra = componentExtra == 0 ? 0 : Math.pow(3, k - 1) * componentExtra;
-        return new MemoSize(pairs, saturate(extra), Math.min(cartesian, pairs), exact, steps);
+        return new MemoSize(pairs, saturate(extra), Math.min(cartesian, pairs), saturate(parameterizations), exact, steps);
     }
 
     /** Pairs of a connected graph: a tree by formula, anything else by enumeration with {@code budget}. */
@@ -111,7 +118,7 @@ public final class CsgCmpCounter {
         }
         if (graph.edgeCount() == n - 1) {
             double pairs = TreeCount.pairs(graph);
-            return new MemoSize(pairs, TreeCount.extraClauses(graph), true, n);
+            return new MemoSize(pairs, TreeCount.extraClauses(graph), 0, TreeCount.parameterizations(graph), true, n);
         }
         return enumerate(graph, budget);
     }
@@ -132,7 +139,8 @@ public final class CsgCmpCounter {
         JoinGraph ball = graph.induced(numbering);
         Dpccp.Result result = Dpccp.run(ball, budget);
         if (result.completed() == n) {
-            return new MemoSize(result.pairs(), result.extraClauses(), true, result.steps());
+            return new MemoSize(result.pairs(), result.extraClauses(), 0, result.parameterizations(), true,
+                    result.steps());
         }
         int completed = result.completed();
         int[] covered = new int[completed];
@@ -142,7 +150,9 @@ public final class CsgCmpCounter {
         double pairs = Extrapolation.estimate(result.ballPairs(), completed, n, result.pairs(), unseenCycles);
         // Nothing enumerated (a budget of a step or two): one clause per pair, the least a linked pair has.
         double extraPerPair = result.pairs() > 0 ? result.extraClauses() / result.pairs() : 0;
-        return new MemoSize(pairs, saturate(pairs * extraPerPair), false, result.steps());
+        double parameterizationsPerPair = result.pairs() > 0 ? result.parameterizations() / result.pairs() : 0;
+        return new MemoSize(pairs, saturate(pairs * extraPerPair), 0, saturate(pairs * parameterizationsPerPair), false,
+                result.steps());
     }
 
     /** Counts past a double's range (or 0 * infinity) are "more than any server has". */

@@ -39,11 +39,16 @@ final class Dpccp {
      * @param completed how many start vertices were finished; {@code n} when the count is exact
      * @param pairs pairs visited in all, including those of an unfinished start vertex
      * @param extraClauses the crossings of each of those {@code pairs} beyond its first, summed
+     * @param parameterizations over the connected sets visited as a pair's first side (each once), the
+     *     relations outside it an index scan inside it can be parameterized by
      */
-    record Result(double[] ballPairs, int completed, double pairs, double extraClauses, long steps) {
+    record Result(double[] ballPairs, int completed, double pairs, double extraClauses, double parameterizations,
+                  long steps) {
     }
 
     private final long[] adjacency;
+    /** Per vertex, the neighbours an index scan of it can be parameterized by. */
+    private final long[] indexScanParameters;
     /** Per vertex, the partners it shares a two-relation clause with (the first such clause of each). */
     private final long[] binary;
     /** The other clauses as masks, distinct, with how many clauses each stands for. */
@@ -53,14 +58,17 @@ final class Dpccp {
     private long steps;
     private double pairs;
     private double extraClauses;
+    private double parameterizations;
     private long s1;
     private boolean exhausted;
 
     private Dpccp(JoinGraph graph, long budget) {
         adjacency = new long[graph.size()];
+        indexScanParameters = new long[graph.size()];
         binary = new long[graph.size()];
         for (int v = 0; v < adjacency.length; v++) {
             adjacency[v] = graph.neighbourMask(v);
+            indexScanParameters[v] = graph.indexScanParameterMask(v);
         }
         Map<Long, Integer> others = new LinkedHashMap<>();
         for (int c = 0; c < graph.clauseCount(); c++) {
@@ -99,7 +107,7 @@ final class Dpccp {
                 ballPairs[completed] = pairs;
             }
         }
-        return new Result(ballPairs, completed, pairs, extraClauses, steps);
+        return new Result(ballPairs, completed, pairs, extraClauses, parameterizations, steps);
     }
 
     /**
@@ -140,6 +148,12 @@ final class Dpccp {
             return;
         }
         this.s1 = s1;
+        // Every connected set comes here once as s1: its relation's parameterizations.
+        long parameters = 0;
+        for (long bits = s1; bits != 0; bits &= bits - 1) {
+            parameters |= indexScanParameters[Long.numberOfTrailingZeros(bits)];
+        }
+        parameterizations += Long.bitCount(parameters & ~s1);
         long excluded = upTo(Long.numberOfTrailingZeros(s1)) | s1;
         long neighbourhood = neighbours(s1) & ~excluded;
         for (long rest = neighbourhood; rest != 0; ) {

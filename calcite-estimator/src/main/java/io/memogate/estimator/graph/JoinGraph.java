@@ -34,6 +34,12 @@ import java.util.StringJoiner;
  * so it adds no join paths: {@link Builder#addJoinFilter} records its edges only, and it is not among
  * {@link #clause the clauses} that {@link MemoSize#extraClauses()} counts.
  *
+ * <p><b>Index scans.</b> {@link Builder#markIndexScan} records that a relation can be scanned by an index
+ * parameterized by a neighbour (an equality between them whose column on the relation's side leads one of
+ * its indexes): PostgreSQL then keeps, for every join relation holding the first but not the second,
+ * paths parameterized by the second ({@link MemoSize#parameterizations()}). Without a catalog nothing is
+ * marked.
+ *
  * <p>Vertex sets are {@code long} bitmasks when {@code size() <= 64} ({@link #neighbourMask}); larger
  * graphs are still represented (adjacency as multi-word bitsets) so that they can be counted by
  * extrapolation rather than rejected.
@@ -50,13 +56,17 @@ public final class JoinGraph {
     private final int[][] clauses;
     /** Each join filter likewise: edges, but no clause that merge or hash joins use. */
     private final int[][] joinFilters;
+    /** Per vertex, the neighbours an index scan of it can be parameterized by ({@link Builder#markIndexScan}). */
+    private final long[][] indexScanParameters;
 
-    private JoinGraph(List<String> names, long[][] adjacency, int edgeCount, int[][] clauses, int[][] joinFilters) {
+    private JoinGraph(List<String> names, long[][] adjacency, int edgeCount, int[][] clauses, int[][] joinFilters,
+                      long[][] indexScanParameters) {
         this.names = names;
         this.adjacency = adjacency;
         this.edgeCount = edgeCount;
         this.clauses = clauses;
         this.joinFilters = joinFilters;
+        this.indexScanParameters = indexScanParameters;
     }
 
     public static Builder builder() {
@@ -136,6 +146,35 @@ public final class JoinGraph {
         return adjacency[vertex][0];
     }
 
+    /**
+     * The neighbours an index scan of {@code vertex} can be parameterized by, as a bitmask.
+     *
+     * @throws IllegalStateException if the graph has more than {@link #MASK_LIMIT} relations
+     */
+    public long indexScanParameterMask(int vertex) {
+        if (!fitsMask()) {
+            throw new IllegalStateException("a join graph of " + size() + " relations has no long bitmasks");
+        }
+        return indexScanParameters[vertex][0];
+    }
+
+    /** Whether an index scan of {@code vertex} can be parameterized by {@code neighbour}. */
+    public boolean indexScannableBy(int vertex, int neighbour) {
+        return (indexScanParameters[vertex][neighbour >>> 6] & (1L << neighbour)) != 0;
+    }
+
+    /** Whether any relation has an index scan parameterized by a neighbour. */
+    public boolean hasIndexScans() {
+        for (long[] words : indexScanParameters) {
+            for (long word : words) {
+                if (word != 0) {
+                    return true;
+                }
+            }
+        }
+        return false;
+    }
+
     /** The connected components, each as ascending vertices, ordered by their smallest vertex. */
     public List<int[]> components() {
         int n = size();
@@ -195,6 +234,13 @@ public final class JoinGraph {
         for (int[] filter : joinFilters) {
             builder.addJoinFilter(inducedRelations(filter, position));
         }
+        for (int v : vertices) {
+            for (int w : vertices) {
+                if (indexScannableBy(v, w)) {
+                    builder.markIndexScan(position[v], position[w]);
+                }
+            }
+        }
         return builder.build();
     }
 
@@ -221,6 +267,7 @@ public final class JoinGraph {
         private final List<String> names = new ArrayList<>();
         private final List<int[]> clauses = new ArrayList<>();
         private final List<int[]> joinFilters = new ArrayList<>();
+        private final List<int[]> indexScans = new ArrayList<>();
 
         private Builder() {
         }
@@ -255,6 +302,20 @@ public final class JoinGraph {
             return add(relations, joinFilters);
         }
 
+        /**
+         * {@code vertex} can be scanned by an index parameterized by {@code neighbour}: they share an
+         * equality whose column on {@code vertex}'s side leads an index (see the class comment). Takes
+         * effect only where the two are linked.
+         */
+        public Builder markIndexScan(int vertex, int neighbour) {
+            check(vertex);
+            check(neighbour);
+            if (vertex != neighbour) {
+                indexScans.add(new int[] {vertex, neighbour});
+            }
+            return this;
+        }
+
         private Builder add(Collection<Integer> relations, List<int[]> into) {
             int[] distinct = relations.stream().mapToInt(Integer::intValue).distinct().sorted().toArray();
             for (int v : distinct) {
@@ -284,8 +345,16 @@ public final class JoinGraph {
                     }
                 }
             }
+            long[][] indexScanParameters = new long[n][words];
+            for (int[] scan : indexScans) {
+                int v = scan[0];
+                int w = scan[1];
+                if ((adjacency[v][w >>> 6] & (1L << w)) != 0) {
+                    indexScanParameters[v][w >>> 6] |= 1L << w;
+                }
+            }
             return new JoinGraph(List.copyOf(names), adjacency, edges, clauses.toArray(int[][]::new),
-                    joinFilters.toArray(int[][]::new));
+                    joinFilters.toArray(int[][]::new), indexScanParameters);
         }
 
         private static List<int[]> concat(List<int[]> a, List<int[]> b) {

@@ -26,18 +26,24 @@ package io.memogate.estimator.graph;
  *     only by join filters. Extrapolated with {@code pairs}, by the same factor, when the count is not
  *     exact
  * @param cartesianPairs how many of {@code pairs} no clause links (see above); never more than {@code pairs}
+ * @param parameterizations over the connected relation sets the search builds (its base and join
+ *     relations), the relations outside each that an index scan inside it can be parameterized by
+ *     ({@link JoinGraph#indexScanParameterMask}): each is a family of parameterized paths the relation keeps
+ *     ({@code get_index_paths}, src/backend/optimizer/path/indxpath.c, and the join paths built on them).
+ *     0 when no index scan is marked. Extrapolated with {@code pairs} when the count is not exact
  * @param exact whether {@code pairs} was counted exactly; {@code false} when the enumeration ran out of
  *     its step budget (or the graph was too large to enumerate) and {@code pairs} is an extrapolation
  * @param steps enumeration steps spent, the work this count cost
  */
-public record MemoSize(double pairs, double extraClauses, double cartesianPairs, boolean exact, long steps) {
+public record MemoSize(double pairs, double extraClauses, double cartesianPairs, double parameterizations,
+                       boolean exact, long steps) {
 
     /** No join to plan. */
-    public static final MemoSize NONE = new MemoSize(0, 0, 0, true, 0);
+    public static final MemoSize NONE = new MemoSize(0, 0, 0, 0, true, 0);
 
-    /** A connected graph's memo: no Cartesian pair. */
+    /** A connected graph's memo without index scans: no Cartesian pair, no parameterization. */
     public MemoSize(double pairs, double extraClauses, boolean exact, long steps) {
-        this(pairs, extraClauses, 0, exact, steps);
+        this(pairs, extraClauses, 0, 0, exact, steps);
     }
 
     public MemoSize {
@@ -50,6 +56,9 @@ public record MemoSize(double pairs, double extraClauses, double cartesianPairs,
         if (!(cartesianPairs >= 0) || cartesianPairs > pairs) {
             throw new IllegalArgumentException("cartesianPairs must be between 0 and pairs " + pairs + ", was "
                     + cartesianPairs);
+        }
+        if (!(parameterizations >= 0) || Double.isInfinite(parameterizations)) {
+            throw new IllegalArgumentException("parameterizations must be finite and >= 0, was " + parameterizations);
         }
         if (steps < 0) {
             throw new IllegalArgumentException("steps must be >= 0, was " + steps);

@@ -63,47 +63,84 @@ final class TreeCount {
      * {@link Double#MAX_VALUE}.
      */
     static double extraClauses(JoinGraph tree) {
-        int n = tree.size();
-        if (n <= 1 || tree.clauseCount() == 0) {
+        if (tree.size() <= 1 || tree.clauseCount() == 0) {
             return 0;
         }
-        int[] parent = new int[n];
-        int[] order = depthFirst(tree, parent);
+        Rooted rooted = Rooted.of(tree);
         // The clauses on the edge from each vertex up to its parent.
-        int[] clauses = new int[n];
+        int[] clauses = new int[tree.size()];
         for (int c = 0; c < tree.clauseCount(); c++) {
             int[] ends = tree.clause(c);
-            clauses[parent[ends[0]] == ends[1] ? ends[0] : ends[1]]++;
+            clauses[rooted.parent[ends[0]] == ends[1] ? ends[0] : ends[1]]++;
         }
-        // f(v): subtrees topped at v, as in pairs().
-        double[] f = new double[n];
-        Arrays.fill(f, 1);
-        for (int i = n - 1; i > 0; i--) {
-            f[parent[order[i]]] *= 1 + f[order[i]];
-        }
-        // up(c) for each child c of v: (1 + up(v)) ways above v (1 for the root) times (1 + f) of each
-        // sibling, taken as the product of the siblings before c and of those after it (no division,
-        // so the counts stay exact integers while they fit 53 bits).
-        double[] up = new double[n];
         double total = 0;
-        for (int i = 0; i < n; i++) {
-            int v = order[i];
-            double above = parent[v] < 0 ? 1 : 1 + up[v];
-            int[] children = Arrays.stream(tree.neighbours(v)).filter(w -> w != parent[v]).toArray();
-            double[] after = new double[children.length + 1];
-            after[children.length] = 1;
-            for (int k = children.length - 1; k >= 0; k--) {
-                after[k] = after[k + 1] * (1 + f[children[k]]);
-            }
-            double before = 1;
-            for (int k = 0; k < children.length; k++) {
-                int c = children[k];
-                up[c] = above * before * after[k + 1];
-                total += Math.max(0, clauses[c] - 1) * f[c] * up[c];
-                before *= 1 + f[c];
+        for (int c = 0; c < tree.size(); c++) {
+            if (rooted.parent[c] >= 0) {
+                // The pairs cut at the edge above c: a subtree topped at c, and a connected set above it.
+                total += Math.max(0, clauses[c] - 1) * rooted.f[c] * rooted.up[c];
             }
         }
         return Double.isFinite(total) ? total : Double.MAX_VALUE;
+    }
+
+    /**
+     * The parameterizations of {@code tree} (see {@link MemoSize#parameterizations()}): across the edge above
+     * each child {@code c} of {@code p}, the {@code f(c)} connected sets holding {@code c} but not {@code p}
+     * count one if {@code c} can be scanned by an index parameterized by {@code p}, and the {@code up(c)}
+     * sets holding {@code p} but nothing of {@code c}'s subtree one if {@code p} can by {@code c}.
+     */
+    static double parameterizations(JoinGraph tree) {
+        if (tree.size() <= 1 || !tree.hasIndexScans()) {
+            return 0;
+        }
+        Rooted rooted = Rooted.of(tree);
+        double total = 0;
+        for (int c = 0; c < tree.size(); c++) {
+            int p = rooted.parent[c];
+            if (p >= 0) {
+                total += (tree.indexScannableBy(c, p) ? rooted.f[c] : 0) + (tree.indexScannableBy(p, c) ? rooted.up[c] : 0);
+            }
+        }
+        return Double.isFinite(total) ? total : Double.MAX_VALUE;
+    }
+
+    /**
+     * The tree rooted at vertex 0, with per vertex {@code f(v)}, the subtrees topped at {@code v}, and
+     * {@code up(v)}, the connected sets holding {@code v}'s parent but nothing of {@code v}'s subtree.
+     */
+    private record Rooted(int[] parent, double[] f, double[] up) {
+
+        static Rooted of(JoinGraph tree) {
+            int n = tree.size();
+            int[] parent = new int[n];
+            int[] order = depthFirst(tree, parent);
+            double[] f = new double[n];
+            Arrays.fill(f, 1);
+            for (int i = n - 1; i > 0; i--) {
+                f[parent[order[i]]] *= 1 + f[order[i]];
+            }
+            // up(c) for each child c of v: (1 + up(v)) ways above v (1 for the root) times (1 + f) of each
+            // sibling, taken as the product of the siblings before c and of those after it (no division,
+            // so the counts stay exact integers while they fit 53 bits).
+            double[] up = new double[n];
+            for (int i = 0; i < n; i++) {
+                int v = order[i];
+                double above = parent[v] < 0 ? 1 : 1 + up[v];
+                int[] children = Arrays.stream(tree.neighbours(v)).filter(w -> w != parent[v]).toArray();
+                double[] after = new double[children.length + 1];
+                after[children.length] = 1;
+                for (int k = children.length - 1; k >= 0; k--) {
+                    after[k] = after[k + 1] * (1 + f[children[k]]);
+                }
+                double before = 1;
+                for (int k = 0; k < children.length; k++) {
+                    int c = children[k];
+                    up[c] = above * before * after[k + 1];
+                    before *= 1 + f[c];
+                }
+            }
+            return new Rooted(parent, f, up);
+        }
     }
 
     /** Depth-first order from vertex 0, filling {@code parent} (-1 for the root); parents come before children. */

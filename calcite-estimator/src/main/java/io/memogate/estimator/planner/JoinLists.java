@@ -5,9 +5,8 @@ import io.memogate.estimator.planner.JoinTreeNode.JoinNode;
 import io.memogate.estimator.planner.JoinTreeNode.RelationRef;
 import io.memogate.estimator.planner.JoinTreeNode.SubqueryRef;
 import java.util.ArrayList;
-import java.util.HashSet;
 import java.util.List;
-import java.util.Set;
+import java.util.Optional;
 
 /**
  * PostgreSQL's {@code deconstruct_recurse} (src/backend/optimizer/plan/initsplan.c, PostgreSQL 17),
@@ -31,8 +30,8 @@ final class JoinLists {
 
     private final PlannerSettings settings;
     final List<String> relationNames = new ArrayList<>();
-    /** Relations (indexes into {@link #relationNames}) with a single access path: CTE, function, sub-select scans. */
-    final Set<Integer> singlePath = new HashSet<>();
+    /** Each relation's table, by leaf number; empty for the single-path scans of CTEs, functions, sub-selects. */
+    final List<Optional<String>> tables = new ArrayList<>();
     final List<Predicate> predicates = new ArrayList<>();
     final List<QueryBlock> separatelyPlanned = new ArrayList<>();
     final List<Item> joinlist;
@@ -57,7 +56,7 @@ final class JoinLists {
             }
             case SubqueryRef sub -> {
                 separatelyPlanned.add(sub.block());
-                yield List.of(leaf(sub.alias(), false));
+                yield List.of(leaf(sub.alias(), Optional.empty()));
             }
         };
     }
@@ -107,11 +106,9 @@ final class JoinLists {
         return joinlist.size() == 1 ? joinlist.get(0) : new Item.Sub(joinlist);
     }
 
-    private Item leaf(String name, boolean table) {
+    private Item leaf(String name, Optional<String> table) {
         relationNames.add(name);
-        if (!table) {
-            singlePath.add(relationNames.size() - 1);
-        }
+        tables.add(table);
         return new Item.Leaf(relationNames.size() - 1);
     }
 

@@ -36,6 +36,13 @@ public sealed interface JoinSearch {
      */
     double cartesianPairs();
 
+    /**
+     * Families of parameterized paths the search's relations keep: per connected set, the relations outside
+     * it that an index scan inside it can be parameterized by ({@link MemoSize#parameterizations()}); 0
+     * without a catalog.
+     */
+    double parameterizations();
+
     /** Whether {@link #joinPairs()} is a count rather than an extrapolation. */
     boolean exact();
 
@@ -76,6 +83,11 @@ public sealed interface JoinSearch {
         @Override
         public double cartesianPairs() {
             return memo.cartesianPairs();
+        }
+
+        @Override
+        public double parameterizations() {
+            return memo.parameterizations();
         }
 
         @Override
@@ -121,6 +133,12 @@ public sealed interface JoinSearch {
         /** Not modelled: a GEQO tree's joins are counted as linked pairs, the dearer kind. */
         @Override
         public double cartesianPairs() {
+            return 0;
+        }
+
+        /** Not modelled: two trees' relations are little beside the pool, whatever their paths. */
+        @Override
+        public double parameterizations() {
             return 0;
         }
 

@@ -2,6 +2,7 @@ package io.memogate.estimator.planner;
 
 import java.util.List;
 import java.util.Objects;
+import java.util.Optional;
 
 /**
  * One query block's FROM clause as PostgreSQL's parser leaves it (a {@code FromExpr} of
@@ -34,17 +35,19 @@ public sealed interface JoinTreeNode {
      * has expanded it; a builder that cannot see its definition can only make it one relation, which
      * under-counts the joins inside it.
      *
-     * @param table whether it is a table, which has access paths to choose from (sequential, index and
-     *     bitmap scans); a CTE, function or VALUES scan has one ({@link JoinSearch#singlePathItems()})
+     * @param table the table's name (unqualified) when it is a table, which has access paths to choose from
+     *     (sequential, index and bitmap scans, {@link IndexedColumns}); empty for a CTE, function or VALUES
+     *     scan, which has one ({@link JoinSearch#singlePathItems()})
      */
-    record RelationRef(String name, boolean table) implements JoinTreeNode {
+    record RelationRef(String name, Optional<String> table) implements JoinTreeNode {
         public RelationRef {
             Objects.requireNonNull(name, "name");
+            Objects.requireNonNull(table, "table");
         }
 
-        /** A table (or view): the relation a builder cannot tell apart is taken for one. */
+        /** A table (or view) of that name: the relation a builder cannot tell apart is taken for one. */
         public RelationRef(String name) {
-            this(name, true);
+            this(name, Optional.of(name));
         }
     }
 

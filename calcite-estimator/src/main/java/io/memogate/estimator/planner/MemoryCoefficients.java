@@ -21,8 +21,9 @@ import java.util.List;
  * most with the schema: 1-5 kB on TPC-DS (no foreign-key indexes), 7-11 kB on the synthetic tables,
  * 16-55 kB on the warehouse, whose fact table has indexed foreign keys and so keeps a cheap-to-start
  * nested loop per indexed dimension. 12 kB balances these; the warehouse's 13- and 15-table stars with
- * LIMIT are still under-estimated 3-4x, which is what a calibration on one's own queries is for (the
- * estimator reads SQL, not the catalog's indexes). Dense join graphs whose every edge is its own
+ * LIMIT are still under-estimated 3-4x from their SQL alone; with the catalog's indexes
+ * ({@link IndexedColumns}, the parameterization terms below) 0.3-0.5x, and what is left is what a calibration
+ * on one's own queries is for. Dense join graphs whose every edge is its own
  * equivalence class cost more per pair on tables with data: {@code bytesPerExtraJoinClause} below.
  *
  * <p>{@link #EMPTY_TABLES_PG17} is the earlier fit to PostgreSQL 17.5 over 4-16 empty tables
@@ -65,27 +66,34 @@ import java.util.List;
  *     relations and upper-level paths (grouping, sorting, set operations)
  * @param bytesPerToken per token of the statement's text: the parse tree, the rewritten query and the
  *     planner's copies of its expressions
+ * @param bytesPerParameterization per family of paths a relation keeps parameterized by a join partner
+ *     that one of its index scans can take as a parameter ({@link JoinSearch#parameterizations()}; counted
+ *     only when a catalog is given). From stars of 8 and 10 tables of 2,000 rows on PostgreSQL 18.6 whose
+ *     hub was indexed on its join columns (bench/RESULTS.md, "How much the indexes on join columns add"):
+ *     the memory added over the parameterizations added, 2.7-3.2 kB
+ * @param bytesPerFastStartParameterization the same in a search planned for its first rows: 14-19 kB there
  */
 public record MemoryCoefficients(
         double fixedBytes, double bytesPerJoinPair, double bytesPerFastStartJoinPair, double bytesPerRelation,
         double bytesPerGeqoGene, double bytesPerExtraJoinClause, double bytesPerCartesianPair, double bytesPerBlock,
-        double bytesPerToken) {
+        double bytesPerToken, double bytesPerParameterization, double bytesPerFastStartParameterization) {
 
     /** The names of the coefficients, in the order of {@link #toArray()} and {@link MemoryTerms#toArray()}. */
     public static final List<String> NAMES = List.of(
             "fixedBytes", "bytesPerJoinPair", "bytesPerFastStartJoinPair", "bytesPerRelation", "bytesPerGeqoGene",
-            "bytesPerExtraJoinClause", "bytesPerCartesianPair", "bytesPerBlock", "bytesPerToken");
+            "bytesPerExtraJoinClause", "bytesPerCartesianPair", "bytesPerBlock", "bytesPerToken",
+            "bytesPerParameterization", "bytesPerFastStartParameterization");
 
     public static final MemoryCoefficients DEFAULTS =
             new MemoryCoefficients(8.0 * 1024, 3.2 * 1024, 12.0 * 1024, 10.0 * 1024, 16, 2.3 * 1024, 0.4 * 1024, 24.0 * 1024,
-                    400);
+                    400, 2.9 * 1024, 16.0 * 1024);
 
     /**
      * The fit to PostgreSQL 17.5 over empty tables (see above): first-rows pairs cost alike there, and
      * extra join clauses add nothing, all merge-join paths costing alike.
      */
     public static final MemoryCoefficients EMPTY_TABLES_PG17 =
-            new MemoryCoefficients(50.0 * 1024, 2.294 * 1024, 2.294 * 1024, 0, 16, 0, 2.294 * 1024, 0, 0);
+            new MemoryCoefficients(50.0 * 1024, 2.294 * 1024, 2.294 * 1024, 0, 16, 0, 2.294 * 1024, 0, 0, 0, 0);
 
     public MemoryCoefficients {
         check("fixedBytes", fixedBytes);
@@ -97,6 +105,8 @@ public record MemoryCoefficients(
         check("bytesPerCartesianPair", bytesPerCartesianPair);
         check("bytesPerBlock", bytesPerBlock);
         check("bytesPerToken", bytesPerToken);
+        check("bytesPerParameterization", bytesPerParameterization);
+        check("bytesPerFastStartParameterization", bytesPerFastStartParameterization);
     }
 
     /** From a vector in the order of {@link #NAMES}. */
@@ -105,12 +115,13 @@ public record MemoryCoefficients(
             throw new IllegalArgumentException("expected " + NAMES.size() + " coefficients, got " + values.length);
         }
         return new MemoryCoefficients(values[0], values[1], values[2], values[3], values[4], values[5], values[6],
-                values[7], values[8]);
+                values[7], values[8], values[9], values[10]);
     }
 
     public double[] toArray() {
         return new double[] {fixedBytes, bytesPerJoinPair, bytesPerFastStartJoinPair, bytesPerRelation,
-            bytesPerGeqoGene, bytesPerExtraJoinClause, bytesPerCartesianPair, bytesPerBlock, bytesPerToken};
+            bytesPerGeqoGene, bytesPerExtraJoinClause, bytesPerCartesianPair, bytesPerBlock, bytesPerToken,
+            bytesPerParameterization, bytesPerFastStartParameterization};
     }
 
     private static void check(String field, double value) {

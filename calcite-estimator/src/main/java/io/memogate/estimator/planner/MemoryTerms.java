@@ -24,19 +24,26 @@ import java.util.List;
  *     among {@code joinPairs} or {@code fastStartJoinPairs}
  * @param blocks query blocks planned ({@link PlannerWork#blocks()})
  * @param tokens tokens of the statement's text ({@link PlannerWork#tokens()})
+ * @param parameterizations families of parameterized paths from index scans
+ *     ({@link JoinSearch#parameterizations()}) in searches planned for all rows, and in the share of a
+ *     first-rows search that {@code joinPairs} takes; 0 without a catalog
+ * @param fastStartParameterizations the same in the first-rows share of searches planned for their first
+ *     rows (as {@code fastStartJoinPairs})
  */
 public record MemoryTerms(
         double statements, double joinPairs, double fastStartJoinPairs, double relations, double geqoGenes,
-        double extraJoinClauses, double cartesianPairs, double blocks, double tokens) {
+        double extraJoinClauses, double cartesianPairs, double blocks, double tokens, double parameterizations,
+        double fastStartParameterizations) {
 
     /** Nothing planned. */
-    public static final MemoryTerms ZERO = new MemoryTerms(0, 0, 0, 0, 0, 0, 0, 0, 0);
+    public static final MemoryTerms ZERO = new MemoryTerms(0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0);
 
     /** The terms of one statement that does this work. */
     public static MemoryTerms of(PlannerWork work) {
         MemoryTerms searches = of(work.searches());
         return new MemoryTerms(1, searches.joinPairs, searches.fastStartJoinPairs, searches.relations,
-                searches.geqoGenes, searches.extraJoinClauses, searches.cartesianPairs, work.blocks(), work.tokens());
+                searches.geqoGenes, searches.extraJoinClauses, searches.cartesianPairs, work.blocks(), work.tokens(),
+                searches.parameterizations, searches.fastStartParameterizations);
     }
 
     /** The terms of one search, without a statement's fixed cost, blocks or tokens. */
@@ -51,13 +58,17 @@ public record MemoryTerms(
         double genes = 0;
         double extraClauses = 0;
         double cartesian = 0;
+        double parameterizations = 0;
+        double fastStartParameterizations = 0;
         for (JoinSearch search : searches) {
             double linked = search.joinPairs() - search.cartesianPairs();
             // First-rows pairs in the share of the problem's items that have paths to choose from.
-            double firstRows = search.fastStart()
-                    ? linked * (search.relations() - search.singlePathItems()) / search.relations() : 0;
-            fastStartPairs += firstRows;
-            pairs += linked - firstRows;
+            double firstRowsShare = search.fastStart()
+                    ? (double) (search.relations() - search.singlePathItems()) / search.relations() : 0;
+            fastStartPairs += linked * firstRowsShare;
+            pairs += linked * (1 - firstRowsShare);
+            fastStartParameterizations += search.parameterizations() * firstRowsShare;
+            parameterizations += search.parameterizations() * (1 - firstRowsShare);
             cartesian += search.cartesianPairs();
             relations += search.relations();
             extraClauses += search.extraJoinClauses();
@@ -65,7 +76,8 @@ public record MemoryTerms(
                 genes += (double) geqo.poolSize() * geqo.relations();
             }
         }
-        return new MemoryTerms(0, pairs, fastStartPairs, relations, genes, extraClauses, cartesian, 0, 0);
+        return new MemoryTerms(0, pairs, fastStartPairs, relations, genes, extraClauses, cartesian, 0, 0,
+                parameterizations, fastStartParameterizations);
     }
 
     /** Bytes, by these coefficients. */
@@ -82,6 +94,6 @@ public record MemoryTerms(
     /** The terms as a vector, in the order of {@link MemoryCoefficients#NAMES}. */
     public double[] toArray() {
         return new double[] {statements, joinPairs, fastStartJoinPairs, relations, geqoGenes, extraJoinClauses,
-            cartesianPairs, blocks, tokens};
+            cartesianPairs, blocks, tokens, parameterizations, fastStartParameterizations};
     }
 }

@@ -8,7 +8,7 @@ import java.util.ArrayList;
 import java.util.Deque;
 import java.util.List;
 import java.util.Objects;
-import java.util.Set;
+import java.util.Optional;
 
 /**
  * The join search problems PostgreSQL (17) solves to plan a statement, and how large each one is.
@@ -46,13 +46,21 @@ public final class PostgresPlannerModel {
 
     private final PlannerSettings settings;
     private final CsgCmpCounter counter;
+    private final IndexedColumns indexes;
 
-    public PostgresPlannerModel(PlannerSettings settings, CsgCmpCounter counter) {
+    /** @param indexes the catalog's indexed columns, for the parameterized index scans; {@link IndexedColumns#NONE} */
+    public PostgresPlannerModel(PlannerSettings settings, CsgCmpCounter counter, IndexedColumns indexes) {
         this.settings = Objects.requireNonNull(settings, "settings");
         this.counter = Objects.requireNonNull(counter, "counter");
+        this.indexes = Objects.requireNonNull(indexes, "indexes");
     }
 
-    /** With the default step budget. */
+    /** Without a catalog. */
+    public PostgresPlannerModel(PlannerSettings settings, CsgCmpCounter counter) {
+        this(settings, counter, IndexedColumns.NONE);
+    }
+
+    /** With the default step budget, without a catalog. */
     public PostgresPlannerModel(PlannerSettings settings) {
         this(settings, new CsgCmpCounter());
     }
@@ -74,24 +82,24 @@ public final class PostgresPlannerModel {
             QueryBlock block = blocks.removeFirst();
             planned++;
             JoinLists lists = new JoinLists(block, settings);
-            ProblemGraphs graphs = new ProblemGraphs(lists.relationNames, lists.predicates);
-            solve(lists.joinlist, graphs, block.fastStart(), lists.singlePath, searches);
+            ProblemGraphs graphs = new ProblemGraphs(lists.relationNames, lists.tables, lists.predicates, indexes);
+            solve(lists.joinlist, graphs, block.fastStart(), lists.tables, searches);
             blocks.addAll(lists.separatelyPlanned);
         }
         return new PlannerWork(searches, planned, 0);
     }
 
     /** {@code make_rel_from_joinlist}: sub-lists first, then this list if it has anything to join. */
-    private void solve(List<Item> joinlist, ProblemGraphs graphs, boolean fastStart, Set<Integer> singlePath,
+    private void solve(List<Item> joinlist, ProblemGraphs graphs, boolean fastStart, List<Optional<String>> tables,
                        List<JoinSearch> searches) {
         for (Item item : joinlist) {
             if (item instanceof Item.Sub sub) {
-                solve(sub.items(), graphs, fastStart, singlePath, searches);
+                solve(sub.items(), graphs, fastStart, tables, searches);
             }
         }
         if (joinlist.size() >= 2) {
             int singlePathItems = (int) joinlist.stream()
-                    .filter(item -> item instanceof Item.Leaf leaf && singlePath.contains(leaf.relation())).count();
+                    .filter(item -> item instanceof Item.Leaf leaf && tables.get(leaf.relation()).isEmpty()).count();
             searches.add(search(graphs.graph(joinlist), fastStart, singlePathItems));
         }
     }

@@ -8,6 +8,7 @@ import java.util.HashMap;
 import java.util.LinkedHashSet;
 import java.util.List;
 import java.util.Map;
+import java.util.Optional;
 import java.util.Set;
 import java.util.StringJoiner;
 
@@ -22,7 +23,9 @@ import java.util.StringJoiner;
  * between any two of them ({@code have_relevant_eclass_joinclause}). Each class, and each other
  * clause, stays one clause of the graph, so that a pair's crossing classes are counted once each, as
  * PostgreSQL generates one join clause per class for a join ({@link JoinGraph}); a clause that is not an
- * equality is a join filter there. A clause whose
+ * equality is a join filter there. With the catalog's indexes, a class member whose column leads an index of
+ * its table can be scanned by it parameterized by the class's other members ({@link IndexedColumns},
+ * {@link JoinGraph.Builder#markIndexScan}). A clause whose
  * relations fall into one item of a problem is a filter there. Classes are merged across the whole
  * block, ignoring that PostgreSQL 16+ keeps the nullable side of an outer join in its own join
  * domain; that can only add edges. A name used by several relations links all of them, the
@@ -35,9 +38,17 @@ final class ProblemGraphs {
     private final List<int[]> clauses = new ArrayList<>();
     /** Each other join clause likewise ({@link JoinGraph.Builder#addJoinFilter}). */
     private final List<int[]> joinFilters = new ArrayList<>();
+    /** Index scans as {relation, partner} (leaf numbers): see {@link JoinGraph.Builder#markIndexScan}. */
+    private final List<int[]> indexScans = new ArrayList<>();
     private final List<String> relationNames;
 
-    ProblemGraphs(List<String> relationNames, List<Predicate> predicates) {
+    /**
+     * @param relationNames the block's relations, by leaf number
+     * @param tables each relation's table, empty for a CTE, function or sub-select scan
+     * @param indexes the catalog's indexed columns, for the index scans of equivalence classes' members
+     */
+    ProblemGraphs(List<String> relationNames, List<Optional<String>> tables, List<Predicate> predicates,
+                  IndexedColumns indexes) {
         this.relationNames = relationNames;
         Map<String, List<Integer>> relationsByName = new HashMap<>();
         for (int r = 0; r < relationNames.size(); r++) {
@@ -51,8 +62,35 @@ final class ProblemGraphs {
                         clause.equality() ? clauses : joinFilters);
             }
         }
-        for (Set<String> relations : classes.relationSets()) {
+        for (List<ColumnRef> members : classes.members()) {
+            Set<String> relations = new LinkedHashSet<>();
+            members.forEach(column -> relations.add(column.relation()));
             add(relations, relationsByName, clauses);
+            if (indexes != IndexedColumns.NONE) {
+                addIndexScans(members, relationsByName, tables, indexes);
+            }
+        }
+    }
+
+    /**
+     * A member whose column in the class leads an index of its table can be scanned by that index
+     * parameterized by any other relation of the class (the class gives a join clause between them).
+     */
+    private void addIndexScans(List<ColumnRef> members, Map<String, List<Integer>> relationsByName,
+                               List<Optional<String>> tables, IndexedColumns indexes) {
+        for (ColumnRef member : members) {
+            for (int scanned : relationsByName.getOrDefault(member.relation(), List.of())) {
+                if (tables.get(scanned).filter(table -> indexes.leadsIndex(table, member.column())).isEmpty()) {
+                    continue;
+                }
+                for (ColumnRef partner : members) {
+                    for (int by : relationsByName.getOrDefault(partner.relation(), List.of())) {
+                        if (by != scanned) {
+                            indexScans.add(new int[] {scanned, by});
+                        }
+                    }
+                }
+            }
         }
     }
 
@@ -85,6 +123,11 @@ final class ProblemGraphs {
         for (int[] filter : joinFilters) {
             builder.addJoinFilter(itemsOf(filter, itemOf));
         }
+        for (int[] scan : indexScans) {
+            if (itemOf[scan[0]] >= 0 && itemOf[scan[1]] >= 0) {
+                builder.markIndexScan(itemOf[scan[0]], itemOf[scan[1]]);
+            }
+        }
         return builder.build();
     }
 
@@ -106,7 +149,7 @@ final class ProblemGraphs {
         return into;
     }
 
-    /** Union-find over columns; each class's relations come out at the end. */
+    /** Union-find over columns; each class's columns come out at the end. */
     private static final class EquivalenceClasses {
         private final Map<ColumnRef, ColumnRef> parent = new HashMap<>();
 
@@ -123,10 +166,11 @@ final class ProblemGraphs {
             return root;
         }
 
-        List<Set<String>> relationSets() {
-            Map<ColumnRef, Set<String>> byRoot = new HashMap<>();
+        /** Each class's columns. */
+        List<List<ColumnRef>> members() {
+            Map<ColumnRef, List<ColumnRef>> byRoot = new HashMap<>();
             for (ColumnRef column : List.copyOf(parent.keySet())) {
-                byRoot.computeIfAbsent(find(column), root -> new LinkedHashSet<>()).add(column.relation());
+                byRoot.computeIfAbsent(find(column), root -> new ArrayList<>()).add(column);
             }
             return List.copyOf(byRoot.values());
         }

@@ -64,9 +64,14 @@ enum Shapes {
     abstract double pairs(int n);
 
     JoinGraph graph(int n) {
+        return builder(n).build();
+    }
+
+    /** The shape's builder, for more clauses or marks before it is built. */
+    JoinGraph.Builder builder(int n) {
         JoinGraph.Builder builder = relations(n);
         join(builder, n);
-        return builder.build();
+        return builder;
     }
 
     static Shapes named(String name) {

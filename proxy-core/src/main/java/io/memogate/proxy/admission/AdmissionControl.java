@@ -13,6 +13,7 @@ import io.memogate.estimator.CompileEstimate;
 import io.memogate.estimator.lexer.LexicalAnalyzer;
 import io.memogate.estimator.planner.MemoryCoefficients;
 import io.memogate.estimator.planner.PlannerSettings;
+import io.memogate.proxy.catalog.IndexCatalogs;
 import java.time.Duration;
 import java.util.HashSet;
 import java.util.Map;
@@ -38,6 +39,7 @@ public final class AdmissionControl implements AutoCloseable {
     private final ScheduledGatewayTimer timer = new ScheduledGatewayTimer();
     private final Gateways gateways;
     private final Optional<Broker> broker;
+    private final IndexCatalogs indexCatalogs;
     private final AtomicReference<PlannerSettings> plannerDefaults = new AtomicReference<>(PlannerSettings.DEFAULTS);
     private final AdmissionSupport support;
     private final GatedAdmission hook;
@@ -57,20 +59,24 @@ public final class AdmissionControl implements AutoCloseable {
      */
     public AdmissionControl(GatewaySettings gatewaySettings, long staticTargetBytes, Optional<BrokerSettings> brokerSettings,
             Duration waitNoticeAfter, GatewayListener gatewayListener, Consumer<CompileEstimate> estimates) {
-        this(new CurrentEstimator(MemoryCoefficients.DEFAULTS), gatewaySettings, staticTargetBytes, brokerSettings, () -> waitNoticeAfter,
-                gatewayListener, estimates);
+        this(new CurrentEstimator(MemoryCoefficients.DEFAULTS), IndexCatalogs.NONE, gatewaySettings, staticTargetBytes,
+                brokerSettings, () -> waitNoticeAfter, gatewayListener, estimates);
     }
 
-    /** @param waitNoticeAfter read at each wait, so that a reload changes it for statements from then on */
-    public AdmissionControl(CurrentEstimator estimator, GatewaySettings gatewaySettings, long staticTargetBytes,
-            Optional<BrokerSettings> brokerSettings, Supplier<Duration> waitNoticeAfter, GatewayListener gatewayListener,
-            Consumer<CompileEstimate> estimates) {
+    /**
+     * @param indexCatalogs the databases' indexes for the estimates; closed with this
+     * @param waitNoticeAfter read at each wait, so that a reload changes it for statements from then on
+     */
+    public AdmissionControl(CurrentEstimator estimator, IndexCatalogs indexCatalogs, GatewaySettings gatewaySettings,
+            long staticTargetBytes, Optional<BrokerSettings> brokerSettings, Supplier<Duration> waitNoticeAfter,
+            GatewayListener gatewayListener, Consumer<CompileEstimate> estimates) {
         this.estimator = estimator;
+        this.indexCatalogs = indexCatalogs;
         this.gateways = new Gateways(gatewaySettings, staticTargetBytes, System::nanoTime, timer, gatewayListener);
         this.broker = brokerSettings.map(settings -> new Broker(settings,
                 new PostgresProbe(settings.probeSettings(), System::nanoTime), System::nanoTime, this::published));
         this.support = new AdmissionSupport(plannerDefaults::get, waitNoticeAfter, new LexicalAnalyzer());
-        this.hook = new GatedAdmission(estimator, gateways, estimates,
+        this.hook = new GatedAdmission(estimator, indexCatalogs::of, gateways, estimates,
                 pid -> closedAt.put(pid, System.nanoTime()));
     }
 
@@ -145,6 +151,7 @@ public final class AdmissionControl implements AutoCloseable {
     @Override
     public void close() {
         broker.ifPresent(Broker::close);
+        indexCatalogs.close();
         timer.close();
     }
 }

@@ -6,9 +6,11 @@ import io.memogate.broker.gateway.Sizes;
 import io.memogate.broker.gateway.Ticket;
 import io.memogate.estimator.CompileEstimate;
 import io.memogate.estimator.CompileEstimator;
+import io.memogate.estimator.planner.IndexedColumns;
 import java.util.Locale;
 import java.util.Objects;
 import java.util.function.Consumer;
+import java.util.function.Function;
 import java.util.function.Supplier;
 import java.util.function.LongConsumer;
 import org.slf4j.Logger;
@@ -27,6 +29,7 @@ public final class GatedAdmission implements AdmissionHook {
     private static final Logger log = LoggerFactory.getLogger(GatedAdmission.class);
 
     private final Supplier<CompileEstimator> estimator;
+    private final Function<String, IndexedColumns> indexes;
     private final Gateways gateways;
     private final Consumer<CompileEstimate> estimates;
     private final LongConsumer closedConnections;
@@ -37,14 +40,18 @@ public final class GatedAdmission implements AdmissionHook {
      */
     public GatedAdmission(CompileEstimator estimator, Gateways gateways, Consumer<CompileEstimate> estimates,
             LongConsumer closedConnections) {
-        this(() -> estimator, gateways, estimates, closedConnections);
+        this(() -> estimator, database -> IndexedColumns.NONE, gateways, estimates, closedConnections);
         Objects.requireNonNull(estimator, "estimator");
     }
 
-    /** @param estimator the estimator in force, asked for each statement (a reload may replace it) */
-    public GatedAdmission(Supplier<CompileEstimator> estimator, Gateways gateways, Consumer<CompileEstimate> estimates,
-            LongConsumer closedConnections) {
+    /**
+     * @param estimator the estimator in force, asked for each statement (a reload may replace it)
+     * @param indexes the index catalog of a database, as far as it is known ({@code IndexCatalogs})
+     */
+    public GatedAdmission(Supplier<CompileEstimator> estimator, Function<String, IndexedColumns> indexes,
+            Gateways gateways, Consumer<CompileEstimate> estimates, LongConsumer closedConnections) {
         this.estimator = Objects.requireNonNull(estimator, "estimator");
+        this.indexes = Objects.requireNonNull(indexes, "indexes");
         this.gateways = Objects.requireNonNull(gateways, "gateways");
         this.estimates = Objects.requireNonNull(estimates, "estimates");
         this.closedConnections = Objects.requireNonNull(closedConnections, "closedConnections");
@@ -52,7 +59,8 @@ public final class GatedAdmission implements AdmissionHook {
 
     @Override
     public Admission admit(StatementRequest request) {
-        CompileEstimate estimate = estimator.get().estimate(request.sql(), request.settings(), request.prepared());
+        CompileEstimate estimate = estimator.get().estimate(request.sql(), request.settings(), request.prepared(),
+                indexes.apply(request.session().database()));
         if (estimate.bypass()) {
             // What an EXECUTE runs depends on what the session prepared since: never remembered as a bypass.
             return PreparedQueries.containsIgnoreCase(request.sql(), "execute") ? Admission.IMMEDIATE : Admission.BYPASS;

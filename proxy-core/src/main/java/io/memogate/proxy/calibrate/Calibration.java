@@ -2,6 +2,8 @@ package io.memogate.proxy.calibrate;
 
 import io.memogate.estimator.CompileEstimate;
 import io.memogate.estimator.CompileEstimator;
+import io.memogate.estimator.PreparedStatementTexts;
+import io.memogate.estimator.planner.IndexedColumns;
 import io.memogate.estimator.planner.PlannerSettings;
 import io.memogate.proxy.config.ByteSize;
 import java.sql.SQLException;
@@ -57,13 +59,18 @@ public final class Calibration {
         this.maxEstimateBytes = maxEstimateBytes;
     }
 
-    /** @param progress told each statement's outcome as it comes, for a user watching a long run */
-    public Result measure(PlannerMemory memory, List<CorpusStatement> corpus, Consumer<String> progress) {
+    /**
+     * @param indexes the indexed columns of the database measured on ({@code IndexCatalog}), which the
+     *     estimate's terms count as the proxy counts them
+     * @param progress told each statement's outcome as it comes, for a user watching a long run
+     */
+    public Result measure(PlannerMemory memory, List<CorpusStatement> corpus, IndexedColumns indexes,
+                          Consumer<String> progress) {
         List<Measurement> measured = new ArrayList<>();
         List<Skipped> skipped = new ArrayList<>();
         int bypassed = 0;
         for (CorpusStatement statement : corpus) {
-            CompileEstimate estimate = estimator.estimate(statement.sql(), settings);
+            CompileEstimate estimate = estimator.estimate(statement.sql(), settings, PreparedStatementTexts.NONE, indexes);
             if (estimate.bypass()) {
                 bypassed++;
                 continue;

@@ -31,7 +31,7 @@ import java.util.function.ToDoubleFunction;
  * Every name is required and no other key is allowed: a misspelt name would otherwise quietly leave
  * its default in force. The exceptions are the terms added after the first files were written
  * ({@link #ADDED_LATER}): a file fitted before them lacks them and keeps the model it was fitted for
- * (Cartesian pairs cost what other join pairs cost, blocks and tokens nothing). Values are written exactly ({@link BigDecimal#valueOf(double)}), so a file read
+ * (Cartesian pairs cost what other join pairs cost; blocks, tokens and parameterized index scans nothing). Values are written exactly ({@link BigDecimal#valueOf(double)}), so a file read
  * back gives the same coefficients.
  */
 public final class CoefficientsFile {
@@ -58,7 +58,9 @@ public final class CoefficientsFile {
     static final Map<String, ToDoubleFunction<double[]>> ADDED_LATER = Map.of(
             "bytesPerCartesianPair", values -> values[MemoryCoefficients.NAMES.indexOf("bytesPerJoinPair")],
             "bytesPerBlock", values -> 0,
-            "bytesPerToken", values -> 0);
+            "bytesPerToken", values -> 0,
+            "bytesPerParameterization", values -> 0,
+            "bytesPerFastStartParameterization", values -> 0);
 
     private CoefficientsFile() {
     }

@@ -3,6 +3,7 @@ package io.memogate.proxy.cli;
 import io.memogate.estimator.planner.PlannerSettings;
 import io.memogate.proxy.admin.AdminConsole;
 import io.memogate.proxy.admission.AdmissionControl;
+import io.memogate.proxy.catalog.IndexCatalogs;
 import io.memogate.proxy.admission.AdmissionHook;
 import io.memogate.proxy.admission.AdmissionSupport;
 import io.memogate.proxy.admission.CurrentEstimator;
@@ -108,7 +109,10 @@ public final class RunningProxy implements AutoCloseable {
         }
         GatewayMeters gatewayMeters = new GatewayMeters();
         EstimatorMeters estimatorMeters = new EstimatorMeters(estimator::statistics);
-        AdmissionControl control = new AdmissionControl(estimator, settings.gatewaySettings(),
+        IndexCatalogs indexCatalogs = config.broker().monitor()
+                .map(m -> new IndexCatalogs(config::catalogUrl, m.user(), m.password().orElse(null)))
+                .orElse(IndexCatalogs.NONE);
+        AdmissionControl control = new AdmissionControl(estimator, indexCatalogs, settings.gatewaySettings(),
                 config.broker().staticTargetBytes(), config.brokerSettings(),
                 () -> current.get().admission().waitNotice(), gatewayMeters, estimatorMeters.recorder()::record);
         gatewayMeters.gateways(control.gateways());

@@ -115,6 +115,15 @@ public record MemogateConfig(List<ListenerConfig> listeners, List<BackendConfig>
     }
 
     /**
+     * Where to read {@code database}'s index catalog with {@code broker.monitor}'s role: the JDBC URL of the
+     * server of the backend that serves it, TLS as the proxy uses toward it. Empty without a monitor or a
+     * backend for the database.
+     */
+    public Optional<String> catalogUrl(String database) {
+        return broker.monitor().flatMap(monitor -> backendFor(database).map(b -> BrokerConfig.jdbcUrl(b, database)));
+    }
+
+    /**
      * The backend that serves {@code database}: the one that lists it (validation guarantees at most
      * one does), else the default backend, else none, in which case the client is told the database is
      * not served here. A linear scan: it runs once per client connection over a handful of backends.

@@ -11,6 +11,8 @@ import java.nio.file.Path;
 import java.security.SecureRandom;
 import java.sql.Connection;
 import java.sql.DriverManager;
+import java.sql.PreparedStatement;
+import java.sql.ResultSet;
 import java.sql.SQLException;
 import java.sql.Statement;
 import java.time.Duration;
@@ -202,6 +204,25 @@ public final class EmbeddedPostgres implements AutoCloseable {
 
     public void createDatabase(String name, String owner) throws SQLException {
         execute("postgres", "CREATE DATABASE " + SqlText.identifier(name) + " OWNER " + SqlText.identifier(owner));
+    }
+
+    /**
+     * Creates the database unless it exists, for fixtures that several test classes share on one server.
+     *
+     * @return whether it was created (and so needs its tables)
+     */
+    public boolean createDatabaseIfMissing(String name, String owner) throws SQLException {
+        try (Connection connection = connect("postgres");
+             PreparedStatement exists = connection.prepareStatement("SELECT 1 FROM pg_database WHERE datname = ?")) {
+            exists.setString(1, name);
+            try (ResultSet row = exists.executeQuery()) {
+                if (row.next()) {
+                    return false;
+                }
+            }
+        }
+        createDatabase(name, owner);
+        return true;
     }
 
     /**

@@ -18,7 +18,7 @@ class CoefficientsFileTest {
 
     @Test
     void readsBackExactlyWhatItWrote() throws Exception {
-        MemoryCoefficients fitted = new MemoryCoefficients(51_234.56789, 2_349.0123456789, 24_999.5, 0, 16.25, 0, 0, 0, 0);
+        MemoryCoefficients fitted = new MemoryCoefficients(51_234.56789, 2_349.0123456789, 24_999.5, 0, 16.25, 0, 0, 0, 0, 0, 0);
         Path file = dir.resolve("c.yaml");
 
         CoefficientsFile.write(file, fitted, List.of("server: PostgreSQL 18.0", "", "date: today"));
@@ -44,7 +44,8 @@ class CoefficientsFileTest {
                 .satisfies(e -> assertThat(((InvalidCoefficientsException) e).problems()).containsExactly(
                         "unknown key 'bytesPerFastStartJoinPairs' (expected fixedBytes, bytesPerJoinPair, "
                                 + "bytesPerFastStartJoinPair, bytesPerRelation, bytesPerGeqoGene, bytesPerExtraJoinClause, "
-                                + "bytesPerCartesianPair, bytesPerBlock, bytesPerToken)",
+                                + "bytesPerCartesianPair, bytesPerBlock, bytesPerToken, bytesPerParameterization, "
+                                + "bytesPerFastStartParameterization)",
                         "fixedBytes must be a number of bytes >= 0, was '-1'",
                         "bytesPerJoinPair must be a number of bytes >= 0, was 'lots'",
                         "bytesPerFastStartJoinPair is required", "bytesPerExtraJoinClause is required"))
@@ -65,7 +66,7 @@ class CoefficientsFileTest {
                 """);
 
         assertThat(CoefficientsFile.read(file))
-                .isEqualTo(new MemoryCoefficients(50_000, 2_500, 9_000, 7_000, 16, 2_000, 2_500, 0, 0));
+                .isEqualTo(new MemoryCoefficients(50_000, 2_500, 9_000, 7_000, 16, 2_000, 2_500, 0, 0, 0, 0));
     }
 
     @Test

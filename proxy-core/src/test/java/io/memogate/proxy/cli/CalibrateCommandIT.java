@@ -4,12 +4,15 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import io.memogate.estimator.CompileEstimate;
 import io.memogate.estimator.CompileEstimator;
+import io.memogate.estimator.PreparedStatementTexts;
 import io.memogate.estimator.lexer.LexicalAnalyzer;
+import io.memogate.estimator.planner.IndexedColumns;
 import io.memogate.estimator.planner.MemoryCoefficients;
 import io.memogate.estimator.planner.MemoryModel;
 import io.memogate.estimator.planner.PlannerSettings;
 import io.memogate.proxy.calibrate.CoefficientsFile;
 import io.memogate.proxy.calibrate.PlannerMemory;
+import io.memogate.proxy.catalog.IndexCatalog;
 import io.memogate.proxy.embedded.EmbeddedPostgres;
 import io.memogate.proxy.embedded.EmbeddedPostgresExtension;
 import java.io.PrintWriter;
@@ -49,13 +52,9 @@ class CalibrateCommandIT {
 
     @BeforeAll
     static void warehouse(EmbeddedPostgres pg) throws Exception {
-        try (Connection connection = pg.connect("postgres"); Statement statement = connection.createStatement();
-             ResultSet exists = statement.executeQuery("select 1 from pg_database where datname = '" + DATABASE + "'")) {
-            if (exists.next()) {
-                return;
-            }
+        if (!pg.createDatabaseIfMissing(DATABASE, "postgres")) {
+            return;
         }
-        pg.createDatabase(DATABASE, "postgres");
         List<String> ddl = new ArrayList<>();
         StringBuilder fact = new StringBuilder("create table sales (id int primary key, quantity int, amount numeric");
         for (String d : DIMENSIONS) {
@@ -109,6 +108,8 @@ class CalibrateCommandIT {
         List<String> failures = new ArrayList<>();
         int aboveOneMegabyte = 0;
         try (Connection connection = pg.connect(DATABASE)) {
+            // As calibrate and the proxy with broker.monitor estimate: with the database's indexes.
+            IndexedColumns indexes = IndexCatalog.read(connection);
             PlannerMemory memory = new PlannerMemory(connection);
             memory.set("join_collapse_limit", "12");
             memory.set("from_collapse_limit", "12");
@@ -122,7 +123,7 @@ class CalibrateCommandIT {
                     continue;
                 }
                 aboveOneMegabyte++;
-                CompileEstimate estimate = estimator.estimate(sql, settings);
+                CompileEstimate estimate = estimator.estimate(sql, settings, PreparedStatementTexts.NONE, indexes);
                 double ratio = (double) estimate.estimatedBytes() / measured;
                 if (ratio < 0.5 || ratio > 2) {
                     failures.add(String.format("%.2fx (estimated %d, measured %d): %s", ratio,

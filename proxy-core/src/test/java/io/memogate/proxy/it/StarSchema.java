@@ -1,10 +1,7 @@
 package io.memogate.proxy.it;
 
 import io.memogate.proxy.embedded.EmbeddedPostgres;
-import java.sql.Connection;
-import java.sql.ResultSet;
 import java.sql.SQLException;
-import java.sql.Statement;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.stream.Collectors;
@@ -25,13 +22,9 @@ final class StarSchema {
     }
 
     static synchronized void ensure(EmbeddedPostgres pg) throws SQLException {
-        try (Connection connection = pg.connect("postgres"); Statement statement = connection.createStatement();
-                ResultSet exists = statement.executeQuery("select 1 from pg_database where datname = '" + DATABASE + "'")) {
-            if (exists.next()) {
-                return;
-            }
+        if (!pg.createDatabaseIfMissing(DATABASE, "memogate")) {
+            return;
         }
-        pg.createDatabase(DATABASE, "memogate");
         List<String> ddl = new ArrayList<>();
         for (int i = 0; i <= ARMS; i++) {
             // t0 is the star's centre with a distinct column per arm: arms on one column would form one

@@ -1,0 +1,70 @@
+package io.memogate.estimator;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import io.memogate.estimator.planner.IndexedColumns;
+import io.memogate.estimator.planner.PlannerSettings;
+import java.util.Map;
+import java.util.Set;
+import org.junit.jupiter.api.Test;
+
+/** With the catalog's indexed columns, the parameterized index scans PostgreSQL keeps paths for. */
+class CatalogEstimateTest {
+
+    private static final String STAR = "SELECT * FROM f, d1, d2, d3 WHERE f.d1_id = d1.id AND f.d2_id = d2.id"
+            + " AND f.d3_id = d3.id";
+    private static final IndexedColumns FOREIGN_KEYS = IndexedColumns.of(Map.of("F", Set.of("d1_id", "D2_ID", "d3_id")));
+    private static final IndexedColumns PRIMARY_KEYS = IndexedColumns.of(
+            Map.of("d1", Set.of("id"), "d2", Set.of("id"), "d3", Set.of("id")));
+
+    private final CompileEstimator estimator = new CompileEstimator();
+
+    /** A fact indexed on its foreign keys: every set holding it but not dimension j, (n-1) 2^(n-2) in all. */
+    @Test
+    void anIndexedFactIsParameterizedByEachDimensionOutsideASet() {
+        CompileEstimate plain = estimate(STAR, IndexedColumns.NONE);
+        CompileEstimate indexed = estimate(STAR, FOREIGN_KEYS);
+
+        assertThat(plain.terms().parameterizations()).isZero();
+        assertThat(indexed.terms().parameterizations()).isEqualTo(3 * 4);
+        assertThat(indexed.memoPairs()).isEqualTo(plain.memoPairs());
+        assertThat(indexed.estimatedBytes()).isGreaterThan(plain.estimatedBytes());
+        // the dimensions' keys: each dimension alone, parameterized by the fact
+        assertThat(estimate(STAR, PRIMARY_KEYS).terms().parameterizations()).isEqualTo(3);
+    }
+
+    @Test
+    void aliasesAreReadAsTheirTablesAndFirstRowsCountApart() {
+        String aliased = "SELECT * FROM f AS x JOIN d1 AS a ON x.d1_id = a.id JOIN d2 AS b ON b.id = x.d2_id"
+                + " JOIN d3 AS c ON c.id = x.d3_id";
+        assertThat(estimate(aliased, FOREIGN_KEYS).terms().parameterizations()).isEqualTo(12);
+
+        CompileEstimate limited = estimate(STAR + " LIMIT 10", FOREIGN_KEYS);
+        assertThat(limited.terms().fastStartParameterizations()).isEqualTo(12);
+        assertThat(limited.terms().parameterizations()).isZero();
+    }
+
+    /** A CTE scan, a function scan or a column that leads no index gives no index scan. */
+    @Test
+    void onlyTablesIndexedOnTheJoinedColumnCount() {
+        String cte = "WITH f AS MATERIALIZED (SELECT * FROM sales) SELECT * FROM f, d1 WHERE f.d1_id = d1.id";
+        assertThat(estimate(cte, FOREIGN_KEYS).terms().parameterizations()).isZero();
+        String otherColumn = "SELECT * FROM f, d1 WHERE f.region = d1.id";
+        assertThat(estimate(otherColumn, FOREIGN_KEYS).terms().parameterizations()).isZero();
+    }
+
+    /** The cache keeps estimates per catalog: a new catalog read is estimated anew. */
+    @Test
+    void estimatesAreCachedPerCatalog() {
+        long plain = estimate(STAR, IndexedColumns.NONE).estimatedBytes();
+        long indexed = estimate(STAR, FOREIGN_KEYS).estimatedBytes();
+        assertThat(estimate(STAR, IndexedColumns.NONE).estimatedBytes()).isEqualTo(plain);
+        assertThat(estimate(STAR, IndexedColumns.of(Map.of("f", Set.of("d1_id", "d2_id", "d3_id")))).estimatedBytes())
+                .isEqualTo(indexed);
+        assertThat(estimator.statistics().cacheHits()).isEqualTo(1);
+    }
+
+    private CompileEstimate estimate(String sql, IndexedColumns indexes) {
+        return estimator.estimate(sql, PlannerSettings.DEFAULTS, PreparedStatementTexts.NONE, indexes);
+    }
+}

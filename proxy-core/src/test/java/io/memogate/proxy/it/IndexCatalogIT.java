@@ -1,0 +1,99 @@
+package io.memogate.proxy.it;
+
+import static io.memogate.proxy.it.ConsoleClient.await;
+import static org.assertj.core.api.Assertions.assertThat;
+
+import io.memogate.estimator.CompileEstimator;
+import io.memogate.estimator.PreparedStatementTexts;
+import io.memogate.estimator.planner.IndexedColumns;
+import io.memogate.estimator.planner.PlannerSettings;
+import io.memogate.proxy.catalog.IndexCatalog;
+import io.memogate.proxy.cli.RunningProxy;
+import io.memogate.proxy.config.BrokerConfig;
+import io.memogate.proxy.config.MonitorConfig;
+import io.memogate.proxy.embedded.DemoSchema;
+import io.memogate.proxy.embedded.EmbeddedPostgres;
+import io.memogate.proxy.embedded.EmbeddedPostgresExtension;
+import io.memogate.proxy.embedded.TestUsers;
+import io.memogate.proxy.metrics.PrometheusText;
+import java.net.URI;
+import java.sql.Connection;
+import java.sql.ResultSet;
+import java.sql.SQLException;
+import java.sql.Statement;
+import java.util.ArrayList;
+import java.util.List;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.ExtendWith;
+
+/**
+ * With {@code broker.monitor}, admission reads each database's indexes: a star whose fact table is indexed on
+ * its foreign keys is estimated as the catalog-aware estimator says, once the catalog has been read, and the
+ * statements before that are estimated from their SQL and served all the same.
+ */
+@ExtendWith(EmbeddedPostgresExtension.class)
+class IndexCatalogIT {
+
+    private static final String DATABASE = "catalog";
+    private static final String STAR = "select count(*) from f, d1, d2, d3, d4, d5 where f.k1 = d1.id and f.k2 = d2.id"
+            + " and f.k3 = d3.id and f.k4 = d4.id and f.k5 = d5.id and d1.v < 50 limit 5";
+
+    private RunningProxy proxy;
+
+    @BeforeAll
+    static void star(EmbeddedPostgres pg) throws SQLException {
+        if (!pg.createDatabaseIfMissing(DATABASE, "memogate")) {
+            return;
+        }
+        List<String> ddl = new ArrayList<>();
+        ddl.add("create table f (id int primary key, k1 int, k2 int, k3 int, k4 int, k5 int)");
+        ddl.add("insert into f select g, g % 100, g % 90, g % 80, g % 70, g % 60 from generate_series(1, 5000) g");
+        for (int d = 1; d <= 5; d++) {
+            ddl.add("create table d" + d + " (id int primary key, v int)");
+            ddl.add("insert into d" + d + " select g, g % 100 from generate_series(1, 100) g");
+            ddl.add("create index on f (k" + d + ")");
+        }
+        ddl.add("analyze");
+        ddl.add("grant select on all tables in schema public to public");
+        pg.execute(DATABASE, ddl.toArray(String[]::new));
+    }
+
+    @AfterEach
+    void stop() {
+        if (proxy != null) {
+            proxy.close();
+        }
+    }
+
+    @Test
+    void admissionEstimatesCountTheIndexesOfTheStatementsDatabase(EmbeddedPostgres pg) throws Exception {
+        CompileEstimator estimator = new CompileEstimator();
+        long fromSql = estimator.estimate(STAR, PlannerSettings.DEFAULTS).estimatedBytes();
+        IndexedColumns indexes;
+        try (Connection connection = pg.connect(DATABASE)) {
+            indexes = IndexCatalog.read(connection);
+        }
+        long withIndexes = estimator.estimate(STAR, PlannerSettings.DEFAULTS, PreparedStatementTexts.NONE, indexes)
+                .estimatedBytes();
+        assertThat(withIndexes).as("the fact's five indexes").isGreaterThan(fromSql);
+
+        proxy = RunningProxy.start(AdminConsoleIT.config(pg).withBroker(BrokerConfig.DEFAULTS
+                .withMonitor(MonitorConfig.of(DemoSchema.MONITOR).withPassword(DemoSchema.MONITOR_PASSWORD))));
+        URI metrics = proxy.metrics().metricsUrl().orElseThrow();
+        try (Connection client = ConsoleClient.session(proxy.server().port(), DATABASE, TestUsers.SCRAM_USER,
+                TestUsers.SCRAM_PASSWORD); Statement statement = client.createStatement()) {
+            // The first statement starts the catalog's read; until it is in, statements are estimated from SQL.
+            await(() -> {
+                try (ResultSet rows = statement.executeQuery(STAR)) {
+                    assertThat(rows.next()).isTrue();
+                    return PrometheusText.scrape(metrics).value("memogate_estimate_bytes_max").orElse(0.0)
+                            == withIndexes;
+                } catch (Exception e) {
+                    throw new AssertionError(e);
+                }
+            });
+        }
+    }
+}
