@@ -21,7 +21,6 @@ import java.io.IOException;
 import java.io.PrintWriter;
 import java.nio.file.Path;
 import java.sql.Connection;
-import java.sql.DriverManager;
 import java.sql.SQLException;
 import java.time.Duration;
 import java.time.Instant;
@@ -32,7 +31,6 @@ import java.util.EnumSet;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
-import java.util.Properties;
 import java.util.Set;
 import java.util.concurrent.Callable;
 import java.util.function.Consumer;
@@ -125,7 +123,7 @@ final class CalibrateCommand implements Callable<Integer> {
         }
         PrintWriter out = spec.commandLine().getOut();
         PrintWriter err = spec.commandLine().getErr();
-        try (Connection connection = connect()) {
+        try (Connection connection = JdbcLogin.connect(url, user, password, "memogate calibrate")) {
             PlannerMemory memory = new PlannerMemory(connection);
             String version = memory.requireMemoryOption();
             memory.set("statement_timeout", timeout.toMillis() + "ms");
@@ -166,18 +164,6 @@ final class CalibrateCommand implements Callable<Integer> {
             err.println("memogate: " + e.getMessage());
             return 1;
         }
-    }
-
-    private Connection connect() throws SQLException {
-        Properties properties = new Properties();
-        if (user != null) {
-            properties.setProperty("user", user);
-        }
-        if (password != null) {
-            properties.setProperty("password", password);
-        }
-        properties.setProperty("ApplicationName", "memogate calibrate");
-        return DriverManager.getConnection(url, properties);
     }
 
     private static void createTables(Connection connection, BuiltInCorpus builtIn) {

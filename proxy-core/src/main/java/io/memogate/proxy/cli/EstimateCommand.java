@@ -2,15 +2,20 @@ package io.memogate.proxy.cli;
 
 import io.memogate.estimator.CompileEstimate;
 import io.memogate.estimator.CompileEstimator;
+import io.memogate.estimator.PreparedStatementTexts;
+import io.memogate.estimator.planner.IndexedColumns;
 import io.memogate.estimator.planner.PlannerSettings;
 import io.memogate.proxy.admin.EstimateJson;
 import io.memogate.proxy.admission.CurrentEstimator;
 import io.memogate.proxy.calibrate.CoefficientsFile;
+import io.memogate.proxy.catalog.IndexCatalog;
 import java.io.IOException;
 import java.io.PrintWriter;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.sql.Connection;
+import java.sql.SQLException;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Locale;
@@ -26,9 +31,10 @@ import picocli.CommandLine.Parameters;
 import picocli.CommandLine.Spec;
 
 /**
- * `memogate estimate [--setting NAME=VALUE ...] [--coefficients FILE] (--file FILE | SQL...)`: the estimator
- * on its own, one JSON line per statement, for trying statements and checking the estimator against
- * EXPLAIN (MEMORY); --coefficients takes the file `memogate calibrate` wrote.
+ * `memogate estimate [--setting NAME=VALUE ...] [--coefficients FILE] [--catalog-url JDBC_URL] (--file FILE | SQL...)`:
+ * the estimator on its own, one JSON line per statement, for trying statements and checking the estimator
+ * against EXPLAIN (MEMORY); --coefficients takes the file `memogate calibrate` wrote, --catalog-url a database
+ * whose indexes to count, as the proxy does with broker.monitor.
  * SQL words given on the command line are joined with spaces into one text, which may hold several
  * statements separated by semicolons, as a file may.
  */
@@ -53,6 +59,17 @@ final class EstimateCommand implements Callable<Integer> {
             description = "Memory coefficients written by `memogate calibrate` (default: the built-in ones).")
     Path coefficients;
 
+    @Option(names = "--catalog-url", paramLabel = "JDBC_URL",
+            description = "Read this database's indexes (pg_index) and count the parameterized index scans they allow,"
+                    + " as the proxy does with broker.monitor (default: estimate from the SQL alone).")
+    String catalogUrl;
+
+    @Option(names = "--user", paramLabel = "USER", description = "Login role for --catalog-url.")
+    String user;
+
+    @Option(names = "--password", paramLabel = "PASSWORD", description = "Its password, if the server asks for one.")
+    String password;
+
     @ArgGroup(multiplicity = "1")
     Input input;
 
@@ -68,12 +85,29 @@ final class EstimateCommand implements Callable<Integer> {
     public Integer call() throws IOException {
         PlannerSettings planner = plannerSettings();
         String text = input.file != null ? Files.readString(input.file, StandardCharsets.UTF_8) : String.join(" ", input.sql);
+        IndexedColumns indexes;
+        try {
+            indexes = indexes();
+        } catch (SQLException e) {
+            spec.commandLine().getErr().println("memogate: estimate: cannot read the index catalog at " + catalogUrl + ": "
+                    + e.getMessage());
+            return 1;
+        }
         PrintWriter out = spec.commandLine().getOut();
-        for (CompileEstimate e : estimator().estimateAll(text, planner)) {
+        for (CompileEstimate e : estimator().estimateAll(text, planner, PreparedStatementTexts.NONE, indexes)) {
             out.println(json(e));
         }
         out.flush();
         return 0;
+    }
+
+    private IndexedColumns indexes() throws SQLException {
+        if (catalogUrl == null) {
+            return IndexedColumns.NONE;
+        }
+        try (Connection connection = JdbcLogin.connect(catalogUrl, user, password, "memogate estimate")) {
+            return IndexCatalog.read(connection);
+        }
     }
 
     private CompileEstimator estimator() {

@@ -165,6 +165,30 @@ class CalibrateCommandIT {
         }
     }
 
+    /** `estimate --catalog-url` counts the indexes of the database it names, as calibrate and the proxy do. */
+    @Test
+    void estimateReadsTheIndexesOfTheDatabaseItIsPointedAt(EmbeddedPostgres pg) throws Exception {
+        String star = warehouseQueries().get(6);
+        long withIndexes;
+        try (Connection connection = pg.connect(DATABASE)) {
+            withIndexes = new CompileEstimator().estimate(star, PlannerSettings.DEFAULTS, PreparedStatementTexts.NONE,
+                    IndexCatalog.read(connection)).estimatedBytes();
+        }
+        assertThat(withIndexes).isGreaterThan(new CompileEstimator().estimate(star, PlannerSettings.DEFAULTS)
+                .estimatedBytes());
+
+        Run run = command("estimate", "--catalog-url", pg.jdbcUrl(DATABASE), "--user", pg.superuser(),
+                "--password", pg.superuserPassword(), star);
+        Run refused = command("estimate", "--catalog-url", pg.jdbcUrl("no_such_database"), "--user", pg.superuser(),
+                "--password", pg.superuserPassword(), star);
+
+        assertThat(run.exit()).as(run.err()).isZero();
+        assertThat(run.out()).contains("\"estimatedBytes\":" + withIndexes + ",");
+        assertThat(refused.exit()).isEqualTo(1);
+        assertThat(refused.err()).contains("memogate: estimate: cannot read the index catalog at "
+                + pg.jdbcUrl("no_such_database")).contains("\"no_such_database\" does not exist");
+    }
+
     @Test
     void anUnknownBuiltInCorpusIsNamed(@TempDir Path dir) {
         Run run = calibrate("--url", "jdbc:postgresql://127.0.0.1:1/none", "--builtin", "tpch,tpce",
@@ -178,15 +202,19 @@ class CalibrateCommandIT {
     }
 
     private static Run calibrate(String... arguments) {
+        String[] all = new String[arguments.length + 1];
+        all[0] = "calibrate";
+        System.arraycopy(arguments, 0, all, 1, arguments.length);
+        return command(all);
+    }
+
+    private static Run command(String... arguments) {
         StringWriter out = new StringWriter();
         StringWriter err = new StringWriter();
         CommandLine command = MemogateCommand.commandLine();
         command.setOut(new PrintWriter(out));
         command.setErr(new PrintWriter(err));
-        String[] all = new String[arguments.length + 1];
-        all[0] = "calibrate";
-        System.arraycopy(arguments, 0, all, 1, arguments.length);
-        int exit = command.execute(all);
+        int exit = command.execute(arguments);
         return new Run(exit, out.toString(), err.toString());
     }
 

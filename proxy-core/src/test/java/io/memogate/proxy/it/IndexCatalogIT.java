@@ -69,14 +69,8 @@ class IndexCatalogIT {
 
     @Test
     void admissionEstimatesCountTheIndexesOfTheStatementsDatabase(EmbeddedPostgres pg) throws Exception {
-        CompileEstimator estimator = new CompileEstimator();
-        long fromSql = estimator.estimate(STAR, PlannerSettings.DEFAULTS).estimatedBytes();
-        IndexedColumns indexes;
-        try (Connection connection = pg.connect(DATABASE)) {
-            indexes = IndexCatalog.read(connection);
-        }
-        long withIndexes = estimator.estimate(STAR, PlannerSettings.DEFAULTS, PreparedStatementTexts.NONE, indexes)
-                .estimatedBytes();
+        long fromSql = new CompileEstimator().estimate(STAR, PlannerSettings.DEFAULTS).estimatedBytes();
+        long withIndexes = withIndexes(pg);
         assertThat(withIndexes).as("the fact's five indexes").isGreaterThan(fromSql);
 
         proxy = RunningProxy.start(AdminConsoleIT.config(pg).withBroker(BrokerConfig.DEFAULTS
@@ -95,5 +89,14 @@ class IndexCatalogIT {
                 }
             });
         }
+    }
+
+    private static long withIndexes(EmbeddedPostgres pg) throws SQLException {
+        IndexedColumns indexes;
+        try (Connection connection = pg.connect(DATABASE)) {
+            indexes = IndexCatalog.read(connection);
+        }
+        return new CompileEstimator().estimate(STAR, PlannerSettings.DEFAULTS, PreparedStatementTexts.NONE, indexes)
+                .estimatedBytes();
     }
 }
