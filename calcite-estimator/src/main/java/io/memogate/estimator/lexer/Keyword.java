@@ -93,6 +93,15 @@ public enum Keyword {
         return BY_ORDINAL[ordinal];
     }
 
+    /** A table by ordinal, true for the words given: for the per-token passes, one load instead of a switch. */
+    static boolean[] table(Keyword... words) {
+        boolean[] table = new boolean[BY_ORDINAL.length];
+        for (Keyword k : words) {
+            table[k.ordinal()] = true;
+        }
+        return table;
+    }
+
     static char lower(char c) {
         return c >= 'A' && c <= 'Z' ? (char) (c + ('a' - 'A')) : c;
     }

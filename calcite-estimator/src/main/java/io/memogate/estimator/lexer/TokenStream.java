@@ -84,10 +84,10 @@ public final class TokenStream {
         return ends;
     }
 
-    /** A buffer for the normalized text, at least as long as the text's characters (it may grow). */
-    char[] normalizedBuffer() {
-        if (normalized.length < chars.length + 16) {
-            normalized = new char[chars.length + 16];
+    /** A buffer for the normalized form of a text of this length, at least as long (the normalizer may grow it). */
+    char[] normalizedBuffer(int textLength) {
+        if (normalized.length < textLength + 16) {
+            normalized = new char[textLength + 16];
         }
         return normalized;
     }
