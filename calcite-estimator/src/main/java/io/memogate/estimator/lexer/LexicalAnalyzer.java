@@ -46,9 +46,9 @@ public final class LexicalAnalyzer {
     public LexicalAnalysis analyze(String sql, TokenStream scratch) {
         Objects.requireNonNull(sql, "sql");
         Objects.requireNonNull(scratch, "scratch");
-        char[] chars = sql.toCharArray(); // lexed and hashed from the array; see SqlLexer
+        char[] chars = scratch.charsOf(sql); // lexed and hashed from the array; see SqlLexer
         Collector collector = new Collector(sql, chars, scratch, maxStatementChars);
-        StatementSplitter splitter = new StatementSplitter(chars, collector);
+        StatementSplitter splitter = new StatementSplitter(chars, sql.length(), collector);
         List<StatementAnalysis> statements = new ArrayList<>(1);
         while (splitter.next()) {
             statements.add(statement(sql, splitter.start(), splitter.end(), collector));

@@ -104,8 +104,18 @@ final class Normalizer implements TokenSink {
 
     @Override
     public void token(int kind, int word, int start, int end) {
-        boolean sign = kind == OPERATOR && end - start == 1 && (chars[start] == '-' || chars[start] == '+');
-        int verdict = lists.isOpen() ? lists.token(kind, sign) : ConstantLists.CONTINUE;
+        if (signMark < 0 && !lists.isOpen()) {
+            write(kind, word, start, end); // most tokens: nothing pending for them to settle
+        } else {
+            settle(kind, word, start, end);
+        }
+        previousKind = kind;
+        previousWord = word;
+    }
+
+    /** A token after a sign in unary position or inside a list that may collapse. */
+    private void settle(int kind, int word, int start, int end) {
+        int verdict = lists.isOpen() ? lists.token(kind, isSign(kind, start, end)) : ConstantLists.CONTINUE;
         if (signMark >= 0 && kind == NUMBER) {
             // "- 1" in unary position: the sign and the number are one constant
             length = signMark;
@@ -115,11 +125,9 @@ final class Normalizer implements TokenSink {
         } else {
             signMark = -1;
             if (!settles(verdict)) {
-                write(kind, word, start, end, sign);
+                write(kind, word, start, end);
             }
         }
-        previousKind = kind;
-        previousWord = word;
     }
 
     /**
@@ -147,28 +155,47 @@ final class Normalizer implements TokenSink {
         return false;
     }
 
-    /** Writes one token as itself, and notes what it may begin: a sign's number, a list of constants. */
-    private void write(int kind, int word, int start, int end, boolean sign) {
+    /**
+     * Writes one token as itself, and notes what it may begin: a sign's number, a list of constants. The
+     * buffer position stays in a local: this runs for every token.
+     */
+    private void write(int kind, int word, int start, int end) {
+        if (kind == OPERATOR && isSign(kind, start, end) && unaryPosition()) {
+            signMark = length;
+            signGlue = glue;
+        }
+        char[] o = reserve(end - start + 1);
+        int k = length;
+        if (!glue && !GLUE_BEFORE[kind]) {
+            o[k++] = ' ';
+        }
+        glue = GLUE_AFTER[kind];
         if (kind == IDENT) {
-            word(start, end);
+            for (int p = start; p < end; p++) {
+                o[k++] = Keyword.lower(chars[p]);
+            }
             if (word == VALUES) {
-                listMark = length;
                 lists.openRows();
+                listMark = k;
             }
         } else if (CONSTANT[kind]) {
-            constant();
-        } else {
-            if (sign && unaryPosition()) {
-                signMark = length;
-                signGlue = glue;
-            }
-            begin(kind);
-            raw(start, end);
+            o[k++] = '?';
+        } else if (end - start == 1) {
+            o[k++] = chars[start]; // most punctuation: one character, where a loop would cost its setup
             if (kind == LPAREN && previousWord == IN || kind == LBRACKET && previousWord == ARRAY) {
-                listMark = length;
                 lists.openList(kind == LPAREN ? RPAREN : RBRACKET);
+                listMark = k;
+            }
+        } else {
+            for (int p = start; p < end; p++) {
+                o[k++] = chars[p];
             }
         }
+        length = k;
+    }
+
+    private boolean isSign(int kind, int start, int end) {
+        return kind == OPERATOR && end - start == 1 && (chars[start] == '-' || chars[start] == '+');
     }
 
     private void finish() {
@@ -179,16 +206,6 @@ final class Normalizer implements TokenSink {
     private boolean unaryPosition() {
         return previousKind == START || UNARY_AFTER_KIND[previousKind]
                 || previousKind == IDENT && UNARY_AFTER_WORD[previousWord];
-    }
-
-    private void word(int start, int end) {
-        begin(IDENT);
-        char[] o = reserve(end - start);
-        int k = length;
-        for (int p = start; p < end; p++) {
-            o[k++] = Keyword.lower(chars[p]);
-        }
-        length = k;
     }
 
     private void constant() {
@@ -208,15 +225,6 @@ final class Normalizer implements TokenSink {
         putAll("), ");
         putAll(MORE_ROWS);
         glue = false;
-    }
-
-    private void raw(int start, int end) {
-        char[] o = reserve(end - start);
-        int k = length;
-        for (int p = start; p < end; p++) { // tokens of one or two chars: cheaper than arraycopy's stub
-            o[k++] = chars[p];
-        }
-        length = k;
     }
 
     /** Writes the separator that goes before a token of this kind (tables: one load instead of a switch). */

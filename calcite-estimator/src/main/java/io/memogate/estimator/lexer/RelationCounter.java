@@ -117,7 +117,7 @@ final class RelationCounter implements TokenSink {
         }
         if (word != NONE) {
             word(word);
-        } else {
+        } else if (KIND_RULES[kind] != NOTHING) { // names, constants, operators count nothing
             switch (KIND_RULES[kind]) {
                 case OPEN -> open(kind == LPAREN && FUNCTION_SYNTAX[previous]);
                 case CLOSE -> {
@@ -126,7 +126,7 @@ final class RelationCounter implements TokenSink {
                 }
                 case COMMA -> relations += levels[depth] & LIST;
                 case SEMICOLON -> levels[depth] = 0;
-                default -> { } // names, constants, operators count nothing
+                default -> { }
             }
         }
         beforePrevious = previous;

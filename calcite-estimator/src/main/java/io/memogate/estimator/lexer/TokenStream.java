@@ -21,6 +21,8 @@ public final class TokenStream {
     private int[] starts;
     private int[] ends;
     private int size;
+    /** The characters of the last text {@link #charsOf} copied, kept for the next text. */
+    private char[] textBuffer = new char[0];
     /** The normalizer's output, kept for the next statement (see {@link Normalizer}). */
     private char[] normalized = new char[0];
 
@@ -56,6 +58,18 @@ public final class TokenStream {
         this.text = text;
         this.chars = chars;
         this.size = 0;
+    }
+
+    /**
+     * {@code text}'s characters in an array the stream keeps for the next text, so that a reused stream
+     * allocates nothing for them; the array may be longer than the text.
+     */
+    char[] charsOf(String text) {
+        if (textBuffer.length < text.length()) {
+            textBuffer = new char[text.length()];
+        }
+        text.getChars(0, text.length(), textBuffer, 0);
+        return textBuffer;
     }
 
     /** The text's characters (package-private: callers must not write them). */
