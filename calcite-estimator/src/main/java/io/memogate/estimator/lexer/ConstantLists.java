@@ -155,4 +155,5 @@ final class ConstantLists {
     private int forget() {
         state = CLOSED;
         return CONTINUE;
-    }}
+    }
+}

@@ -43,14 +43,14 @@ public final class Fingerprint {
     /** The fingerprint of all tokens of the stream, taken as one statement. */
     public static Fingerprint of(TokenStream tokens) {
         int n = tokens.size();
-        long hash = normalized(tokens).hash();
+        long hash = normalizer(tokens).hash();
         return n == 0
                 ? new Fingerprint(hash, false, "", 0, 0)
                 : new Fingerprint(hash, false, tokens.text(), tokens.start(0), tokens.end(n - 1));
     }
 
     /** The normalizer, having been given every token of the stream. */
-    private static Normalizer normalized(TokenStream tokens) {
+    private static Normalizer normalizer(TokenStream tokens) {
         Normalizer normalizer = new Normalizer(tokens, tokens.chars());
         byte[] kinds = tokens.kinds();
         short[] words = tokens.words();
@@ -107,7 +107,7 @@ public final class Fingerprint {
             } else {
                 TokenStream tokens = new TokenStream();
                 tokens.lex(source, start, end);
-                t = normalized(tokens).text();
+                t = normalizer(tokens).text();
             }
             text = t;
         }

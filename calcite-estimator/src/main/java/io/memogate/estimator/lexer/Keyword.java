@@ -125,8 +125,8 @@ public enum Keyword {
         return table;
     }
 
-    /** ASCII upper case to lower case; one unsigned compare, which the compiler turns into a conditional move. */
+    /** ASCII upper case to lower case, with one compare: a char is unsigned, so below 'A' wraps to a large one. */
     static char lower(char c) {
-        return (char) (c + ((char) (c - 'A') < 26 ? 'a' - 'A' : 0)); // below 'A' wraps around to a large char
+        return (char) (c + ((char) (c - 'A') < 26 ? 'a' - 'A' : 0));
     }
 }

@@ -160,7 +160,7 @@ final class Normalizer implements TokenSink {
      * buffer position stays in a local: this runs for every token.
      */
     private void write(int kind, int word, int start, int end) {
-        if (kind == OPERATOR && isSign(kind, start, end) && unaryPosition()) {
+        if (isSign(kind, start, end) && unaryPosition()) {
             signMark = length;
             signGlue = glue;
         }
@@ -180,15 +180,13 @@ final class Normalizer implements TokenSink {
             }
         } else if (CONSTANT[kind]) {
             o[k++] = '?';
-        } else if (end - start == 1) {
-            o[k++] = chars[start]; // most punctuation: one character, where a loop would cost its setup
-            if (kind == LPAREN && previousWord == IN || kind == LBRACKET && previousWord == ARRAY) {
-                lists.openList(kind == LPAREN ? RPAREN : RBRACKET);
-                listMark = k;
-            }
         } else {
             for (int p = start; p < end; p++) {
                 o[k++] = chars[p];
+            }
+            if (kind == LPAREN && previousWord == IN || kind == LBRACKET && previousWord == ARRAY) {
+                lists.openList(kind == LPAREN ? RPAREN : RBRACKET);
+                listMark = k;
             }
         }
         length = k;
