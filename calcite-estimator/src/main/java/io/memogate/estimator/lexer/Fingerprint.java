@@ -5,8 +5,9 @@ package io.memogate.estimator.lexer;
  * that differ only in constants, parameters, whitespace, comments or key word case share it; any other
  * difference in tokens changes it. {@link Normalizer} has the rules.
  *
- * <p>{@link #hash()} is computed from the tokens, through a char buffer the token stream reuses, without
- * building a String; {@link #text()} is built on first use by lexing the statement again. Equality is the hash's (and oversize) equality, as in the cache.
+ * <p>{@link #hash()} is computed as the tokens are lexed (in {@link LexicalAnalyzer}'s single pass over the
+ * text), through a char buffer the token stream reuses, without building a String; {@link #text()} is built
+ * on first use by lexing the statement again. Equality is the hash's (and oversize) equality, as in the cache.
  *
  * <p>An oversized statement (longer than {@link LexicalAnalyzer}'s maximum) is not normalized: its hash is
  * taken over its length and its first and last {@value #OVERSIZED_SAMPLE} characters. Such statements are
@@ -42,10 +43,28 @@ public final class Fingerprint {
     /** The fingerprint of all tokens of the stream, taken as one statement. */
     public static Fingerprint of(TokenStream tokens) {
         int n = tokens.size();
-        long hash = Normalizer.hash(tokens, 0, n);
+        long hash = normalizer(tokens).hash();
         return n == 0
                 ? new Fingerprint(hash, false, "", 0, 0)
                 : new Fingerprint(hash, false, tokens.text(), tokens.start(0), tokens.end(n - 1));
+    }
+
+    /** The normalizer, having been given every token of the stream. */
+    private static Normalizer normalizer(TokenStream tokens) {
+        Normalizer normalizer = new Normalizer(tokens, tokens.chars());
+        byte[] kinds = tokens.kinds();
+        short[] words = tokens.words();
+        int[] starts = tokens.starts();
+        int[] ends = tokens.ends();
+        for (int i = 0; i < tokens.size(); i++) {
+            normalizer.token(kinds[i], words[i], starts[i], ends[i]);
+        }
+        return normalizer;
+    }
+
+    /** The fingerprint of the statement {@code source[start, end)}, whose normalized form hashes to {@code hash}. */
+    static Fingerprint normalized(long hash, String source, int start, int end) {
+        return new Fingerprint(hash, false, source, start, end);
     }
 
     /** The fingerprint of {@code source[start, end)} taken as too long to normalize. */
@@ -88,7 +107,7 @@ public final class Fingerprint {
             } else {
                 TokenStream tokens = new TokenStream();
                 tokens.lex(source, start, end);
-                t = Normalizer.text(tokens, 0, tokens.size());
+                t = normalizer(tokens).text();
             }
             text = t;
         }

@@ -32,8 +32,15 @@ public enum Keyword {
      * and length) and the rest by comparing their first differing character. Never written after this.
      */
     private static final Keyword[][] BUCKETS = buckets();
+    /**
+     * Per bucket, bit {@code c - 'a'} set when one of its words has {@code c} second: one load of this small
+     * table rejects most names (i_item_id, ss, sr_returned_date_sk) before a bucket is read.
+     */
+    private static final int[] SECOND_LETTERS = secondLetters();
 
     private final String word = name().toLowerCase(Locale.ROOT);
+    /** The word's characters: the lookup compares arrays, without String.charAt's coder and bounds checks. */
+    private final char[] spelling = word.toCharArray();
 
     /** The word in lower case, as a fingerprint spells it. */
     public String word() {
@@ -54,10 +61,15 @@ public enum Keyword {
     static Keyword lookup(char[] text, int start, int end) {
         int length = end - start;
         int letter = lower(text[start]) - 'a';
-        if (length > MAX_LENGTH || letter < 0 || letter >= 26) {
+        if (length < 2 || length > MAX_LENGTH || letter < 0 || letter >= 26) {
+            return NONE; // no word here has one letter
+        }
+        int bucket = letter * 16 + length;
+        int second = lower(text[start + 1]) - 'a';
+        if (second < 0 || second >= 26 || (SECOND_LETTERS[bucket] >>> second & 1) == 0) {
             return NONE;
         }
-        for (Keyword k : BUCKETS[letter * 16 + length]) {
+        for (Keyword k : BUCKETS[bucket]) {
             if (k.spelledBy(text, start)) {
                 return k;
             }
@@ -67,8 +79,9 @@ public enum Keyword {
 
     /** Whether the characters after the first spell this word (the bucket matched the first and the length). */
     private boolean spelledBy(char[] text, int start) {
-        for (int i = 1; i < word.length(); i++) {
-            if (lower(text[start + i]) != word.charAt(i)) {
+        char[] w = spelling;
+        for (int i = 1; i < w.length; i++) {
+            if (lower(text[start + i]) != w[i]) {
                 return false;
             }
         }
@@ -89,11 +102,31 @@ public enum Keyword {
         return buckets;
     }
 
+    private static int[] secondLetters() {
+        int[] masks = new int[26 * 16];
+        for (Keyword k : BY_ORDINAL) {
+            if (k != NONE) {
+                masks[(k.word.charAt(0) - 'a') * 16 + k.word.length()] |= 1 << (k.word.charAt(1) - 'a');
+            }
+        }
+        return masks;
+    }
+
     static Keyword ofOrdinal(int ordinal) {
         return BY_ORDINAL[ordinal];
     }
 
+    /** A table by ordinal, true for the words given: for the per-token passes, one load instead of a switch. */
+    static boolean[] table(Keyword... words) {
+        boolean[] table = new boolean[BY_ORDINAL.length];
+        for (Keyword k : words) {
+            table[k.ordinal()] = true;
+        }
+        return table;
+    }
+
+    /** ASCII upper case to lower case, with one compare: a char is unsigned, so below 'A' wraps to a large one. */
     static char lower(char c) {
-        return c >= 'A' && c <= 'Z' ? (char) (c + ('a' - 'A')) : c;
+        return (char) (c + ((char) (c - 'A') < 26 ? 'a' - 'A' : 0));
     }
 }

@@ -7,10 +7,12 @@ import java.util.Optional;
 
 /**
  * The lexer's facade: splits a text into statements and, for each, classifies it, fingerprints it, bounds its
- * relations and reads a setting change, lexing the text once. Work and memory are bounded: a statement
- * longer than {@code maxStatementChars} keeps the tokens of its first {@code maxStatementChars} characters
- * only and is fingerprinted by length and samples ({@link Fingerprint}); its relation bound is counted over
- * all its tokens as they stream past, so a large statement never slips under the bypass threshold.
+ * relations and reads a setting change, lexing the text once: the fingerprint and the relation bound are
+ * computed token by token in that pass, the classification and the setting change read the stored tokens
+ * after it. Work and memory are bounded: a statement longer than {@code maxStatementChars} keeps the tokens
+ * of its first {@code maxStatementChars} characters only and is fingerprinted by length and samples
+ * ({@link Fingerprint}); its relation bound is counted over all its tokens as they stream past, so a large
+ * statement never slips under the bypass threshold.
  *
  * <p>Thread-safe: an analyzer holds only its limit. {@link #analyze(String, TokenStream)} lets a thread
  * reuse one token stream; {@link #analyze(String)} allocates one per call. Never throws on any text.
@@ -44,9 +46,9 @@ public final class LexicalAnalyzer {
     public LexicalAnalysis analyze(String sql, TokenStream scratch) {
         Objects.requireNonNull(sql, "sql");
         Objects.requireNonNull(scratch, "scratch");
-        char[] chars = sql.toCharArray(); // lexed and hashed from the array; see SqlLexer
+        char[] chars = scratch.charsOf(sql); // lexed and hashed from the array; see SqlLexer
         Collector collector = new Collector(sql, chars, scratch, maxStatementChars);
-        StatementSplitter splitter = new StatementSplitter(chars, collector);
+        StatementSplitter splitter = new StatementSplitter(chars, sql.length(), collector);
         List<StatementAnalysis> statements = new ArrayList<>(1);
         while (splitter.next()) {
             statements.add(statement(sql, splitter.start(), splitter.end(), collector));
@@ -59,7 +61,8 @@ public final class LexicalAnalyzer {
         TokenStream tokens = collector.tokens;
         boolean oversized = end - start > maxStatementChars;
         Classification classification = Classification.of(tokens);
-        Fingerprint fingerprint = oversized ? Fingerprint.oversized(sql, start, end) : Fingerprint.of(tokens);
+        Fingerprint fingerprint = oversized ? Fingerprint.oversized(sql, start, end)
+                : Fingerprint.normalized(collector.normalizer.hash(), sql, start, end);
         Optional<SettingChange> setting = switch (classification.kind()) {
             case SET, RESET, SELECT -> SettingChange.of(tokens);
             default -> Optional.empty();
@@ -68,12 +71,16 @@ public final class LexicalAnalyzer {
                 collector.counter.result(), setting, oversized);
     }
 
-    /** Keeps a statement's tokens up to the limit and counts relations over all of them. */
+    /**
+     * Keeps a statement's tokens and writes its normalized form up to the limit, and counts relations over
+     * all of them: the fingerprint and the relation bound are done when the lexer reaches the statement's end.
+     */
     private static final class Collector implements TokenSink {
         private final String sql;
         private final char[] chars;
         private final TokenStream tokens;
         private final RelationCounter counter = new RelationCounter();
+        private final Normalizer normalizer;
         private final int maxChars;
         private int first = -1;
 
@@ -83,6 +90,7 @@ public final class LexicalAnalyzer {
             this.tokens = tokens;
             this.maxChars = maxChars;
             tokens.reset(sql, chars);
+            this.normalizer = new Normalizer(tokens, chars);
         }
 
         @Override
@@ -92,6 +100,7 @@ public final class LexicalAnalyzer {
             }
             if (end - first <= maxChars) {
                 tokens.add(kind, word, start, end);
+                normalizer.token(kind, word, start, end);
             }
             counter.token(kind, word, start, end);
         }
@@ -99,6 +108,7 @@ public final class LexicalAnalyzer {
         void reset() {
             tokens.reset(sql, chars);
             counter.reset();
+            normalizer.reset();
             first = -1;
         }
     }

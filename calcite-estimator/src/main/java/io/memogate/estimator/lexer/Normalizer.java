@@ -3,10 +3,10 @@ package io.memogate.estimator.lexer;
 import java.util.Arrays;
 
 /**
- * Writes the normalized form of a statement's tokens into a char buffer that the token stream keeps for
- * reuse, then hashes the buffer in one pass or makes it the display text. The hash is therefore
- * {@code Fingerprint.hashOf(text)} by construction, and the per-token work is plain char stores: the
- * hasher's state is not loaded and stored again for every token.
+ * Writes the normalized form of a statement token by token, as the lexer hands the tokens over, into a char
+ * buffer that the token stream keeps for reuse; {@link #hash()} then hashes the buffer in one pass and
+ * {@link #text()} makes it the display text. The hash is therefore {@code Fingerprint.hashOf(text)} by
+ * construction, and the per-token work is plain char stores.
  *
  * <p>The form: one space between tokens, none after {@code ( [ . ::} and none before
  * {@code ) ] , . :: [ ;}; unquoted identifiers and key words in lower case (ASCII, as PostgreSQL folds
@@ -18,23 +18,29 @@ import java.util.Arrays;
  * {@code VALUES (c, ...), (c, ...)} keeps the first row's arity as {@code values (?, ?), ...}, so inserts of
  * 1 and 1000 rows share a key. Only lists of nothing but constants collapse; a function's arguments
  * ({@code f(1, 2)}) and row constructors keep their arity.
+ *
+ * <p>Whether a sign belongs to a number, or a list is all constants, shows only in later tokens. Instead of
+ * looking ahead, the normalizer writes each token as it comes and remembers where the sign or the list
+ * began; when the later token settles it, it rewinds the buffer there and writes the {@code ?} or the
+ * collapsed list ({@link ConstantLists} follows the lists).
  */
-final class Normalizer {
+final class Normalizer implements TokenSink {
 
     /** Kinds with no space before them, and kinds with none after them. */
-    private static final boolean[] GLUE_BEFORE = kinds(TokenKind.RPAREN, TokenKind.RBRACKET, TokenKind.COMMA,
-            TokenKind.DOT, TokenKind.TYPECAST, TokenKind.LBRACKET, TokenKind.SEMICOLON);
-    private static final boolean[] GLUE_AFTER = kinds(TokenKind.LPAREN, TokenKind.LBRACKET, TokenKind.DOT,
-            TokenKind.TYPECAST);
+    private static final boolean[] GLUE_BEFORE = TokenKind.table(TokenKind.RPAREN, TokenKind.RBRACKET,
+            TokenKind.COMMA, TokenKind.DOT, TokenKind.TYPECAST, TokenKind.LBRACKET, TokenKind.SEMICOLON);
+    private static final boolean[] GLUE_AFTER = TokenKind.table(TokenKind.LPAREN, TokenKind.LBRACKET,
+            TokenKind.DOT, TokenKind.TYPECAST);
     /** Kinds a sign before a number may follow and still be unary, and clause words likewise. */
-    private static final boolean[] UNARY_AFTER_KIND = kinds(TokenKind.LPAREN, TokenKind.LBRACKET, TokenKind.COMMA,
-            TokenKind.OPERATOR);
-    private static final boolean[] UNARY_AFTER_WORD = words(Keyword.SELECT, Keyword.WHERE, Keyword.AND, Keyword.OR,
-            Keyword.NOT, Keyword.THEN, Keyword.ELSE, Keyword.WHEN, Keyword.CASE, Keyword.BETWEEN, Keyword.LIMIT,
-            Keyword.OFFSET, Keyword.ON, Keyword.HAVING, Keyword.RETURNING, Keyword.TO, Keyword.DEFAULT);
-    private static final boolean[] CONSTANT = constants();
+    private static final boolean[] UNARY_AFTER_KIND = TokenKind.table(TokenKind.LPAREN, TokenKind.LBRACKET,
+            TokenKind.COMMA, TokenKind.OPERATOR);
+    private static final boolean[] UNARY_AFTER_WORD = Keyword.table(Keyword.SELECT, Keyword.WHERE, Keyword.AND,
+            Keyword.OR, Keyword.NOT, Keyword.THEN, Keyword.ELSE, Keyword.WHEN, Keyword.CASE, Keyword.BETWEEN,
+            Keyword.LIMIT, Keyword.OFFSET, Keyword.ON, Keyword.HAVING, Keyword.RETURNING, Keyword.TO,
+            Keyword.DEFAULT);
+    private static final boolean[] CONSTANT = TokenKind.constants();
 
-    // Kind and word ordinals as the token stream stores them (static finals: constants to the compiler).
+    // Kind and word ordinals as the lexer reports them (static finals: constants to the compiler).
     private static final int IDENT = TokenKind.IDENT.ordinal();
     private static final int NUMBER = TokenKind.NUMBER.ordinal();
     private static final int OPERATOR = TokenKind.OPERATOR.ordinal();
@@ -43,176 +49,161 @@ final class Normalizer {
     private static final int LBRACKET = TokenKind.LBRACKET.ordinal();
     private static final int RBRACKET = TokenKind.RBRACKET.ordinal();
     private static final int COMMA = TokenKind.COMMA.ordinal();
+    private static final int NONE = Keyword.NONE.ordinal();
     private static final int IN = Keyword.IN.ordinal();
     private static final int ARRAY = Keyword.ARRAY.ordinal();
     private static final int VALUES = Keyword.VALUES.ordinal();
+    /** No token yet: the statement's first token is in unary position and after no IN. */
+    private static final int START = -1;
 
     private static final String COLLAPSED = "?...";
     private static final String MORE_ROWS = "...";
 
-    // The stream's arrays, read directly: this pass touches every token.
-    private final byte[] kinds;
-    private final short[] words;
-    private final int[] starts;
-    private final int[] ends;
+    private final TokenStream buffers;
     private final char[] chars;
-    private final int to;
+    private final ConstantLists lists = new ConstantLists();
     private char[] out;
     private int length;
     private boolean glue = true;
-    /** Elements of the last list {@link #constantList} accepted. */
-    private int elements;
+    private int previousKind = START;
+    private int previousWord = NONE;
+    /** Where the open list's replacement starts: after its opening character, or after VALUES. */
+    private int listMark;
+    /** Where a sign that a number may follow was written, and the glue before it; -1 when there is none. */
+    private int signMark = -1;
+    private boolean signGlue;
 
-    private Normalizer(TokenStream ts, int to) {
-        this.kinds = ts.kinds();
-        this.words = ts.words();
-        this.starts = ts.starts();
-        this.ends = ts.ends();
-        this.chars = ts.chars();
-        this.to = Math.min(to, ts.size());
-        this.out = ts.normalizedBuffer();
+    /** A normalizer of tokens of {@code chars}, writing into (and keeping) the buffer of {@code buffers}. */
+    Normalizer(TokenStream buffers, char[] chars) {
+        this.buffers = buffers;
+        this.chars = chars;
+        this.out = buffers.normalizedBuffer(chars.length);
     }
 
-    static long hash(TokenStream ts, int from, int to) {
-        Normalizer n = new Normalizer(ts, to);
-        n.run(ts, from);
-        return Hasher.hash(Hasher.NORMALIZED_SEED, n.out, n.length);
+    /** Empties the output for the next statement. */
+    void reset() {
+        length = 0;
+        glue = true;
+        previousKind = START;
+        previousWord = NONE;
+        signMark = -1;
+        lists.end();
     }
 
-    static String text(TokenStream ts, int from, int to) {
-        Normalizer n = new Normalizer(ts, to);
-        n.run(ts, from);
-        return new String(n.out, 0, n.length);
+    /** The hash of the statement's normalized form; call after its last token. */
+    long hash() {
+        finish();
+        return Hasher.hash(Hasher.NORMALIZED_SEED, out, length);
     }
 
-    private void run(TokenStream ts, int from) {
-        int i = from;
-        while (i < to) {
-            i = piece(from, i);
+    /** The statement's normalized form; call after its last token. */
+    String text() {
+        finish();
+        return new String(out, 0, length);
+    }
+
+    @Override
+    public void token(int kind, int word, int start, int end) {
+        if (signMark < 0 && !lists.isOpen()) {
+            write(kind, word, start, end); // most tokens: nothing pending for them to settle
+        } else {
+            settle(kind, word, start, end);
         }
-        ts.keepNormalizedBuffer(out);
+        previousKind = kind;
+        previousWord = word;
     }
 
-    /** Writes what starts at token i; returns the index after it. */
-    private int piece(int from, int i) {
-        int kind = kinds[i];
-        if (kind == IDENT) {
-            if (words[i] == VALUES && at(i + 1, LPAREN)) {
-                int end = rows(i + 1);
-                if (end >= 0) {
-                    word(i);
-                    collapsedRows();
-                    return end;
-                }
-            }
-            word(i);
-            return i + 1;
-        }
-        if (CONSTANT[kind]) {
+    /** A token after a sign in unary position or inside a list that may collapse. */
+    private void settle(int kind, int word, int start, int end) {
+        int verdict = lists.isOpen() ? lists.token(kind, isSign(kind, start, end)) : ConstantLists.CONTINUE;
+        if (signMark >= 0 && kind == NUMBER) {
+            // "- 1" in unary position: the sign and the number are one constant
+            length = signMark;
+            glue = signGlue;
             constant();
-            return i + 1;
-        }
-        if (kind == LPAREN && i > from && words[i - 1] == IN) {
-            int close = constantList(i + 1, RPAREN);
-            if (close >= 0) {
-                collapsedList(LPAREN, '(', ')');
-                return close + 1;
-            }
-        } else if (kind == LBRACKET && i > from && words[i - 1] == ARRAY) {
-            int close = constantList(i + 1, RBRACKET);
-            if (close >= 0) {
-                collapsedList(LBRACKET, '[', ']');
-                return close + 1;
-            }
-        } else if (kind == OPERATOR && isSign(i) && at(i + 1, NUMBER) && unaryPosition(from, i)) {
-            constant();
-            return i + 2;
-        }
-        begin(kind);
-        hashRaw(starts[i], ends[i]);
-        return i + 1;
-    }
-
-    /** The index of the closing token if tokens from i are {@code c (, c)* close}, else -1. */
-    private int constantList(int i, int close) {
-        int count = 0;
-        while (true) {
-            int after = constantEnd(i);
-            if (after < 0) {
-                return -1;
-            }
-            count++;
-            if (at(after, close)) {
-                elements = count;
-                return after;
-            }
-            if (!at(after, COMMA)) {
-                return -1;
-            }
-            i = after + 1;
-        }
-    }
-
-    private int constantEnd(int i) {
-        if (i >= to) {
-            return -1;
-        }
-        if (CONSTANT[kinds[i]]) {
-            return i + 1;
-        }
-        return isSign(i) && at(i + 1, NUMBER) ? i + 2 : -1;
-    }
-
-    /** From the first row's parenthesis: the index after the last row if every row is constants, else -1. */
-    private int rows(int i) {
-        int arity = -1;
-        while (true) {
-            int close = constantList(i + 1, RPAREN);
-            if (close < 0) {
-                return -1;
-            }
-            if (arity < 0) {
-                arity = elements;
-            }
-            if (at(close + 1, COMMA) && at(close + 2, LPAREN)) {
-                i = close + 2;
-            } else {
-                elements = arity;
-                return close + 1;
+            signMark = -1;
+        } else {
+            signMark = -1;
+            if (!settles(verdict)) {
+                write(kind, word, start, end);
             }
         }
     }
 
-    private boolean unaryPosition(int from, int i) {
-        if (i == from) {
-            return true;
+    /**
+     * Acts on what the open list said of the token; true when that consumed the token (it closed an IN or
+     * ARRAY list of constants), false when the token is still to be written.
+     */
+    private boolean settles(int verdict) {
+        switch (verdict) {
+            case ConstantLists.LIST -> {
+                char open = out[listMark - 1];
+                length = listMark;
+                putAll(COLLAPSED);
+                put(open == '(' ? ')' : ']');
+                glue = false;
+                return true;
+            }
+            case ConstantLists.ROWS -> collapseRows();
+            case ConstantLists.ROWS_THEN_COMMA -> {
+                collapseRows();
+                begin(COMMA); // the comma after the last row was written, then replaced with the rows
+                put(',');
+            }
+            default -> { }
         }
-        int previous = kinds[i - 1];
-        return UNARY_AFTER_KIND[previous] || previous == IDENT && UNARY_AFTER_WORD[words[i - 1]];
+        return false;
     }
 
-    private boolean isSign(int i) {
-        if (!at(i, OPERATOR) || ends[i] - starts[i] != 1) {
-            return false;
+    /**
+     * Writes one token as itself, and notes what it may begin: a sign's number, a list of constants. The
+     * buffer position stays in a local: this runs for every token.
+     */
+    private void write(int kind, int word, int start, int end) {
+        if (isSign(kind, start, end) && unaryPosition()) {
+            signMark = length;
+            signGlue = glue;
         }
-        char c = chars[starts[i]];
-        return c == '-' || c == '+';
-    }
-
-    private boolean at(int i, int kind) {
-        return i < to && kinds[i] == kind;
-    }
-
-    private void word(int i) {
-        begin(IDENT);
-        int start = starts[i];
-        int end = ends[i];
-        char[] o = reserve(end - start);
+        char[] o = reserve(end - start + 1);
         int k = length;
-        for (int p = start; p < end; p++) {
-            o[k++] = Keyword.lower(chars[p]);
+        if (!glue && !GLUE_BEFORE[kind]) {
+            o[k++] = ' ';
+        }
+        glue = GLUE_AFTER[kind];
+        if (kind == IDENT) {
+            for (int p = start; p < end; p++) {
+                o[k++] = Keyword.lower(chars[p]);
+            }
+            if (word == VALUES) {
+                lists.openRows();
+                listMark = k;
+            }
+        } else if (CONSTANT[kind]) {
+            o[k++] = '?';
+        } else {
+            for (int p = start; p < end; p++) {
+                o[k++] = chars[p];
+            }
+            if (kind == LPAREN && previousWord == IN || kind == LBRACKET && previousWord == ARRAY) {
+                lists.openList(kind == LPAREN ? RPAREN : RBRACKET);
+                listMark = k;
+            }
         }
         length = k;
+    }
+
+    private boolean isSign(int kind, int start, int end) {
+        return kind == OPERATOR && end - start == 1 && (chars[start] == '-' || chars[start] == '+');
+    }
+
+    private void finish() {
+        signMark = -1;
+        settles(lists.end());
+    }
+
+    private boolean unaryPosition() {
+        return previousKind == START || UNARY_AFTER_KIND[previousKind]
+                || previousKind == IDENT && UNARY_AFTER_WORD[previousWord];
     }
 
     private void constant() {
@@ -220,32 +211,18 @@ final class Normalizer {
         put('?');
     }
 
-    private void collapsedList(int open, char openChar, char closeChar) {
-        begin(open);
-        put(openChar);
-        putAll(COLLAPSED);
-        put(closeChar);
+    /** Replaces what follows VALUES with its first row's arity in {@code ?} and the mark of more rows. */
+    private void collapseRows() {
+        length = listMark;
         glue = false;
-    }
-
-    private void collapsedRows() {
         begin(LPAREN);
         put('(');
-        for (int k = 0; k < elements; k++) {
+        for (int k = 0; k < lists.arity(); k++) {
             putAll(k == 0 ? "?" : ", ?");
         }
         putAll("), ");
         putAll(MORE_ROWS);
         glue = false;
-    }
-
-    private void hashRaw(int start, int end) {
-        char[] o = reserve(end - start);
-        int k = length;
-        for (int p = start; p < end; p++) { // tokens of one or two chars: cheaper than arraycopy's stub
-            o[k++] = chars[p];
-        }
-        length = k;
     }
 
     /** Writes the separator that goes before a token of this kind (tables: one load instead of a switch). */
@@ -254,30 +231,6 @@ final class Normalizer {
             put(' ');
         }
         glue = GLUE_AFTER[kind];
-    }
-
-    private static boolean[] kinds(TokenKind... kinds) {
-        boolean[] table = new boolean[TokenKind.values().length];
-        for (TokenKind k : kinds) {
-            table[k.ordinal()] = true;
-        }
-        return table;
-    }
-
-    private static boolean[] words(Keyword... words) {
-        boolean[] table = new boolean[Keyword.values().length];
-        for (Keyword k : words) {
-            table[k.ordinal()] = true;
-        }
-        return table;
-    }
-
-    private static boolean[] constants() {
-        boolean[] table = new boolean[TokenKind.values().length];
-        for (TokenKind k : TokenKind.values()) {
-            table[k.ordinal()] = k.isConstant();
-        }
-        return table;
     }
 
     private void putAll(String s) {
@@ -290,10 +243,11 @@ final class Normalizer {
         reserve(1)[length++] = c;
     }
 
-    /** The buffer, with room for n more chars. */
+    /** The buffer, with room for n more chars; a grown buffer goes back to the token stream for reuse. */
     private char[] reserve(int n) {
         if (length + n > out.length) {
             out = Arrays.copyOf(out, Math.max(out.length * 2, length + n));
+            buffers.keepNormalizedBuffer(out);
         }
         return out;
     }

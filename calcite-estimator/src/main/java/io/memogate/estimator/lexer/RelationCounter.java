@@ -36,17 +36,55 @@ final class RelationCounter implements TokenSink {
     private static final byte USING_PENDING = 2;
     private static final byte NO_FROM_CLAUSE = 4;
 
+    // What a token does, looked up by kind and by word: the per-token work is one table load and a switch
+    // on small constants, with no enum conversions (this runs for every token, inside the lexer's pass).
+    private static final byte NOTHING = 0;
+    private static final byte OPEN = 1;
+    private static final byte CLOSE = 2;
+    private static final byte COMMA = 3;
+    private static final byte SEMICOLON = 4;
+    private static final byte[] KIND_RULES = kindRules();
+    private static final byte FROM_RULE = 1;
+    private static final byte JOIN_RULE = 2;
+    private static final byte USING_RULE = 3;
+    private static final byte UPDATE_RULE = 4;
+    private static final byte INSERT_RULE = 5;
+    private static final byte DELETE_RULE = 6;
+    private static final byte MERGE_RULE = 7;
+    private static final byte TABLE_RULE = 8;
+    private static final byte GROUP_RULE = 9;
+    private static final byte ENDS_LIST_RULE = 10;
+    private static final byte SET_RULE = 11;
+    private static final byte[] WORD_RULES = wordRules();
+    /** Words after which TABLE is DDL, not a relation; words whose parentheses hold no FROM clause. */
+    private static final boolean[] DDL_BEFORE_TABLE = Keyword.table(Keyword.CREATE, Keyword.TEMP,
+            Keyword.TEMPORARY, Keyword.UNLOGGED, Keyword.ALTER, Keyword.DROP, Keyword.TRUNCATE, Keyword.LOCK,
+            Keyword.ON, Keyword.FOREIGN);
+    private static final boolean[] FUNCTION_SYNTAX = Keyword.table(Keyword.EXTRACT, Keyword.SUBSTRING, Keyword.TRIM,
+            Keyword.OVERLAY);
+
     private static final int NONE = Keyword.NONE.ordinal();
     private static final int DOT = TokenKind.DOT.ordinal();
-    /** The kinds {@link #token} acts on whatever the word: nesting, list commas, statement ends. */
-    private static final boolean[] STRUCTURE = structure();
+    private static final int LPAREN = TokenKind.LPAREN.ordinal();
+    private static final int FOR = Keyword.FOR.ordinal();
+    private static final int KEY = Keyword.KEY.ordinal();
+    private static final int DO = Keyword.DO.ordinal();
+    private static final int THEN = Keyword.THEN.ordinal();
+    private static final int ON = Keyword.ON.ordinal();
+    private static final int WITHIN = Keyword.WITHIN.ordinal();
+    private static final int UPDATE = Keyword.UPDATE.ordinal();
+    private static final int DISTINCT = Keyword.DISTINCT.ordinal();
+    private static final int IS = Keyword.IS.ordinal();
+    private static final int NOT = Keyword.NOT.ordinal();
+    private static final int ROWS = Keyword.ROWS.ordinal();
 
     private byte[] levels = new byte[16];
     private int depth;
     private int maxDepth;
     private int relations;
-    private Keyword previous = Keyword.NONE;
-    private Keyword beforePrevious = Keyword.NONE;
+    /** Ordinals of the words of the two tokens before this one (NONE for other tokens). */
+    private int previous = NONE;
+    private int beforePrevious = NONE;
     private boolean afterDot;
     /** FROM after ROWS: ROWS FROM (...) if a parenthesis follows, else a column named rows and a FROM clause. */
     private boolean rowsFrom;
@@ -56,8 +94,8 @@ final class RelationCounter implements TokenSink {
         depth = 0;
         maxDepth = 0;
         relations = 0;
-        previous = Keyword.NONE;
-        beforePrevious = Keyword.NONE;
+        previous = NONE;
+        beforePrevious = NONE;
         afterDot = false;
         rowsFrom = false;
     }
@@ -67,73 +105,65 @@ final class RelationCounter implements TokenSink {
     }
 
     @Override
-    public void token(int kindOrdinal, int wordOrdinal, int start, int end) {
+    public void token(int kind, int wordOrdinal, int start, int end) {
         // after a dot every word is a name, even a reserved one (attr_name is a ColLabel): t.where, s.table
-        int wordAfterDot = afterDot ? NONE : wordOrdinal;
-        afterDot = kindOrdinal == DOT;
-        if (!rowsFrom && wordAfterDot == NONE && !STRUCTURE[kindOrdinal]) {
-            // Most tokens (names, constants, operators) count nothing: only the look-behind moves.
-            if (previous != Keyword.NONE || beforePrevious != Keyword.NONE) {
-                beforePrevious = previous;
-                previous = Keyword.NONE;
-            }
-            return;
-        }
-        TokenKind kind = TokenKind.ofOrdinal(kindOrdinal);
-        Keyword word = Keyword.ofOrdinal(wordAfterDot);
+        int word = afterDot ? NONE : wordOrdinal;
+        afterDot = kind == DOT;
         if (rowsFrom) {
             rowsFrom = false;
-            if (kind != TokenKind.LPAREN) {
+            if (kind != LPAREN) {
                 countFrom(); // "rows" was a column: SELECT rows FROM t
             }
         }
-        switch (kind) {
-            case LPAREN, LBRACKET -> open(kind == TokenKind.LPAREN && opensFunctionSyntax(previous));
-            case RPAREN, RBRACKET -> {
-                levels[depth] = 0;
-                depth = Math.max(0, depth - 1);
+        if (word != NONE) {
+            word(word);
+        } else if (KIND_RULES[kind] != NOTHING) { // names, constants, operators count nothing
+            switch (KIND_RULES[kind]) {
+                case OPEN -> open(kind == LPAREN && FUNCTION_SYNTAX[previous]);
+                case CLOSE -> {
+                    levels[depth] = 0;
+                    depth = Math.max(0, depth - 1);
+                }
+                case COMMA -> relations += levels[depth] & LIST;
+                case SEMICOLON -> levels[depth] = 0;
+                default -> { }
             }
-            case COMMA -> relations += (levels[depth] & LIST) != 0 ? 1 : 0;
-            case SEMICOLON -> levels[depth] = 0;
-            case IDENT -> word(word);
-            default -> { }
         }
         beforePrevious = previous;
         previous = word;
     }
 
-    private void word(Keyword word) {
-        switch (word) {
-            case FROM -> from();
-            case JOIN -> relations++;
-            case USING -> {
+    private void word(int word) {
+        switch (WORD_RULES[word]) {
+            case FROM_RULE -> from();
+            case JOIN_RULE -> relations++;
+            case USING_RULE -> {
                 if ((levels[depth] & USING_PENDING) != 0) {
                     relations++;
                     levels[depth] = (byte) ((levels[depth] & ~USING_PENDING) | LIST);
                 }
             }
-            case UPDATE -> relations += namesTarget() && previous != Keyword.FOR && previous != Keyword.KEY
-                    && previous != Keyword.DO ? 1 : 0;
-            case INSERT -> relations += namesTarget() ? 1 : 0;
-            case DELETE -> {
+            case UPDATE_RULE -> relations += namesTarget() && previous != FOR && previous != KEY && previous != DO
+                    ? 1 : 0;
+            case INSERT_RULE -> relations += namesTarget() ? 1 : 0;
+            case DELETE_RULE -> {
                 if (namesTarget()) {
                     levels[depth] |= USING_PENDING; // the target is counted by its FROM
                 }
             }
-            case MERGE -> {
+            case MERGE_RULE -> {
                 relations++;
                 levels[depth] |= USING_PENDING;
             }
-            case TABLE -> relations += followsDdlWord() ? 0 : 1;
-            case GROUP -> {
-                if (previous != Keyword.WITHIN) {
+            case TABLE_RULE -> relations += DDL_BEFORE_TABLE[previous] ? 0 : 1;
+            case GROUP_RULE -> {
+                if (previous != WITHIN) {
                     endList();
                 }
             }
-            case WHERE, HAVING, WINDOW, ORDER, LIMIT, OFFSET, FETCH, FOR, UNION, INTERSECT, EXCEPT, RETURNING ->
-                    endList();
-            case SET -> {
-                if (previous == Keyword.UPDATE) {
+            case ENDS_LIST_RULE -> endList();
+            case SET_RULE -> {
+                if (previous == UPDATE) {
                     endList(); // ON CONFLICT DO UPDATE SET, MERGE ... THEN UPDATE SET
                 }
             }
@@ -143,10 +173,10 @@ final class RelationCounter implements TokenSink {
 
     private void from() {
         if ((levels[depth] & NO_FROM_CLAUSE) != 0
-                || (previous == Keyword.DISTINCT && (beforePrevious == Keyword.IS || beforePrevious == Keyword.NOT))) {
+                || (previous == DISTINCT && (beforePrevious == IS || beforePrevious == NOT))) {
             return;
         }
-        if (previous == Keyword.ROWS) {
+        if (previous == ROWS) {
             rowsFrom = true;
             return;
         }
@@ -160,14 +190,7 @@ final class RelationCounter implements TokenSink {
 
     /** A DML word names a target unless it is a MERGE action (after THEN) or a DDL event (after ON). */
     private boolean namesTarget() {
-        return previous != Keyword.THEN && previous != Keyword.ON;
-    }
-
-    private boolean followsDdlWord() {
-        return switch (previous) {
-            case CREATE, TEMP, TEMPORARY, UNLOGGED, ALTER, DROP, TRUNCATE, LOCK, ON, FOREIGN -> true;
-            default -> false;
-        };
+        return previous != THEN && previous != ON;
     }
 
     private void endList() {
@@ -183,16 +206,33 @@ final class RelationCounter implements TokenSink {
         maxDepth = Math.max(maxDepth, depth);
     }
 
-    private static boolean[] structure() {
-        boolean[] table = new boolean[TokenKind.values().length];
-        for (TokenKind k : new TokenKind[] {TokenKind.LPAREN, TokenKind.LBRACKET, TokenKind.RPAREN,
-                TokenKind.RBRACKET, TokenKind.COMMA, TokenKind.SEMICOLON}) {
-            table[k.ordinal()] = true;
-        }
+    private static byte[] kindRules() {
+        byte[] table = new byte[TokenKind.values().length];
+        table[TokenKind.LPAREN.ordinal()] = OPEN;
+        table[TokenKind.LBRACKET.ordinal()] = OPEN;
+        table[TokenKind.RPAREN.ordinal()] = CLOSE;
+        table[TokenKind.RBRACKET.ordinal()] = CLOSE;
+        table[TokenKind.COMMA.ordinal()] = COMMA;
+        table[TokenKind.SEMICOLON.ordinal()] = SEMICOLON;
         return table;
     }
 
-    private static boolean opensFunctionSyntax(Keyword word) {
-        return word == Keyword.EXTRACT || word == Keyword.SUBSTRING || word == Keyword.TRIM || word == Keyword.OVERLAY;
-    }
-}
+    private static byte[] wordRules() {
+        byte[] table = new byte[Keyword.values().length];
+        table[Keyword.FROM.ordinal()] = FROM_RULE;
+        table[Keyword.JOIN.ordinal()] = JOIN_RULE;
+        table[Keyword.USING.ordinal()] = USING_RULE;
+        table[Keyword.UPDATE.ordinal()] = UPDATE_RULE;
+        table[Keyword.INSERT.ordinal()] = INSERT_RULE;
+        table[Keyword.DELETE.ordinal()] = DELETE_RULE;
+        table[Keyword.MERGE.ordinal()] = MERGE_RULE;
+        table[Keyword.TABLE.ordinal()] = TABLE_RULE;
+        table[Keyword.GROUP.ordinal()] = GROUP_RULE;
+        for (Keyword k : new Keyword[] {Keyword.WHERE, Keyword.HAVING, Keyword.WINDOW, Keyword.ORDER, Keyword.LIMIT,
+                Keyword.OFFSET, Keyword.FETCH, Keyword.FOR, Keyword.UNION, Keyword.INTERSECT, Keyword.EXCEPT,
+                Keyword.RETURNING}) {
+            table[k.ordinal()] = ENDS_LIST_RULE;
+        }
+        table[Keyword.SET.ordinal()] = SET_RULE;
+        return table;
+    }}

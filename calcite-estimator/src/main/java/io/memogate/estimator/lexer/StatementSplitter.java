@@ -54,7 +54,7 @@ public final class StatementSplitter {
 
     /** The statements of {@code text}. */
     public static Split split(String text) {
-        StatementSplitter splitter = new StatementSplitter(text.toCharArray(), TokenSink.NONE);
+        StatementSplitter splitter = new StatementSplitter(text.toCharArray(), text.length(), TokenSink.NONE);
         List<StatementSpan> spans = new ArrayList<>();
         while (splitter.next()) {
             spans.add(new StatementSpan(splitter.start(), splitter.end()));
@@ -62,8 +62,9 @@ public final class StatementSplitter {
         return new Split(spans, splitter.emptyStatements());
     }
 
-    StatementSplitter(char[] text, TokenSink sink) {
-        this.lexer = new SqlLexer(text, 0, text.length);
+    /** A splitter of {@code text[0, length)}. */
+    StatementSplitter(char[] text, int length, TokenSink sink) {
+        this.lexer = new SqlLexer(text, 0, length);
         this.sink = sink;
     }
 

@@ -63,4 +63,22 @@ public enum TokenKind {
     static TokenKind ofOrdinal(int ordinal) {
         return VALUES[ordinal];
     }
+
+    /** A table by ordinal, true for the kinds given: for the per-token passes, one load instead of a switch. */
+    static boolean[] table(TokenKind... kinds) {
+        boolean[] table = new boolean[VALUES.length];
+        for (TokenKind k : kinds) {
+            table[k.ordinal()] = true;
+        }
+        return table;
+    }
+
+    /** A table by ordinal of {@link #isConstant()}. */
+    static boolean[] constants() {
+        boolean[] table = new boolean[VALUES.length];
+        for (TokenKind k : VALUES) {
+            table[k.ordinal()] = k.constant;
+        }
+        return table;
+    }
 }

@@ -21,6 +21,8 @@ public final class TokenStream {
     private int[] starts;
     private int[] ends;
     private int size;
+    /** The characters of the last text {@link #charsOf} copied, kept for the next text. */
+    private char[] textBuffer = new char[0];
     /** The normalizer's output, kept for the next statement (see {@link Normalizer}). */
     private char[] normalized = new char[0];
 
@@ -58,6 +60,18 @@ public final class TokenStream {
         this.size = 0;
     }
 
+    /**
+     * {@code text}'s characters in an array the stream keeps for the next text, so that a reused stream
+     * allocates nothing for them; the array may be longer than the text.
+     */
+    char[] charsOf(String text) {
+        if (textBuffer.length < text.length()) {
+            textBuffer = new char[text.length()];
+        }
+        text.getChars(0, text.length(), textBuffer, 0);
+        return textBuffer;
+    }
+
     /** The text's characters (package-private: callers must not write them). */
     char[] chars() {
         return chars;
@@ -84,10 +98,10 @@ public final class TokenStream {
         return ends;
     }
 
-    /** A buffer for the normalized text, at least as long as the text's characters (it may grow). */
-    char[] normalizedBuffer() {
-        if (normalized.length < chars.length + 16) {
-            normalized = new char[chars.length + 16];
+    /** A buffer for the normalized form of a text of this length, at least as long (the normalizer may grow it). */
+    char[] normalizedBuffer(int textLength) {
+        if (normalized.length < textLength + 16) {
+            normalized = new char[textLength + 16];
         }
         return normalized;
     }

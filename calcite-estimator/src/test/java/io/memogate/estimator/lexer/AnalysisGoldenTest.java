@@ -1,0 +1,93 @@
+package io.memogate.estimator.lexer;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import java.io.IOException;
+import java.io.InputStream;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.security.MessageDigest;
+import java.security.NoSuchAlgorithmException;
+import java.util.ArrayList;
+import java.util.HexFormat;
+import java.util.List;
+import org.junit.jupiter.api.Test;
+
+/**
+ * Everything the lexical analysis tells about {@value #TEXTS} random texts ({@link RandomStatements}) is
+ * what the lexer of commit 8cb4c87 told, before the single-pass rewrite: tokens, statement spans,
+ * classifications, fingerprint hashes and texts, relation bounds, setting changes, with a reused token
+ * stream and with a statement limit small enough to make statements oversized. The golden file holds a
+ * digest of each text's description; {@link #main} wrote it, run against that commit's classes.
+ */
+class AnalysisGoldenTest {
+
+    static final long SEED = 20261122L;
+    static final int TEXTS = 6000;
+    static final String GOLDEN = "analysis-golden.txt";
+
+    private static final LexicalAnalyzer DEFAULT = new LexicalAnalyzer();
+    private static final LexicalAnalyzer SMALL_LIMIT = new LexicalAnalyzer(60);
+
+    @Test
+    void everyRandomTextIsAnalysedAsBeforeTheRewrite() throws IOException {
+        List<String> golden;
+        try (InputStream in = AnalysisGoldenTest.class.getResourceAsStream(GOLDEN)) {
+            assertThat(in).as(GOLDEN).isNotNull();
+            golden = new String(in.readAllBytes(), StandardCharsets.US_ASCII).lines().toList();
+        }
+        assertThat(golden).hasSize(TEXTS);
+        RandomStatements texts = new RandomStatements(SEED);
+        TokenStream scratch = new TokenStream(4);
+        List<String> differences = new ArrayList<>();
+        for (int i = 0; i < TEXTS; i++) {
+            String text = texts.next();
+            String description = describe(text, scratch);
+            if (!digest(description).equals(golden.get(i)) && differences.size() < 5) {
+                differences.add("text " + i + ": " + text.replace("\n", "\\n") + "\n" + description);
+            }
+        }
+        assertThat(differences).as("texts analysed differently from commit 8cb4c87").isEmpty();
+    }
+
+    /** What the analysis says about a text, through each public entry point. */
+    static String describe(String text, TokenStream scratch) {
+        StringBuilder b = new StringBuilder();
+        b.append("tokens ").append(TokenStream.of(text)).append('\n');
+        b.append("fingerprint ").append(Fingerprint.of(text)).append('\n');
+        b.append("bound ").append(RelationBound.of(text)).append('\n');
+        b.append("classification ").append(Classification.of(text)).append('\n');
+        b.append("setting ").append(SettingChange.of(text)).append('\n');
+        b.append("split ").append(StatementSplitter.split(text)).append('\n');
+        for (LexicalAnalysis analysis : List.of(DEFAULT.analyze(text), DEFAULT.analyze(text, scratch),
+                SMALL_LIMIT.analyze(text, scratch))) {
+            b.append("analysis, ").append(analysis.emptyStatements()).append(" empty\n");
+            for (StatementAnalysis s : analysis.statements()) {
+                b.append(s).append(' ').append(s.fingerprint().hash()).append(' ').append(s.fingerprint().oversized())
+                        .append('\n');
+            }
+        }
+        return b.toString();
+    }
+
+    static String digest(String description) {
+        try {
+            byte[] sha = MessageDigest.getInstance("SHA-256").digest(description.getBytes(StandardCharsets.UTF_8));
+            return HexFormat.of().formatHex(sha, 0, 8);
+        } catch (NoSuchAlgorithmException e) {
+            throw new IllegalStateException(e);
+        }
+    }
+
+    /** Writes the golden file to the path given: run against the classes of the commit it pins. */
+    public static void main(String[] args) throws IOException {
+        RandomStatements texts = new RandomStatements(SEED);
+        TokenStream scratch = new TokenStream(4);
+        StringBuilder out = new StringBuilder();
+        for (int i = 0; i < TEXTS; i++) {
+            out.append(digest(describe(texts.next(), scratch))).append('\n');
+        }
+        Files.writeString(Path.of(args[0]), out, StandardCharsets.US_ASCII);
+    }
+}
