@@ -21,6 +21,13 @@ public final class TokenStream {
     private int[] starts;
     private int[] ends;
     private int size;
+    /**
+     * The largest text buffers a stream keeps for the next text, in chars: a stream reused by a thread for
+     * its whole life (the proxy's event loops) keeps what ordinary statements need, not what the largest text
+     * it ever saw needed; larger texts get buffers that go with them.
+     */
+    static final int MAX_KEPT_CHARS = 1 << 16;
+
     /** The characters of the last text {@link #charsOf} copied, kept for the next text. */
     private char[] textBuffer = new char[0];
     /** The normalizer's output, kept for the next statement (see {@link Normalizer}). */
@@ -65,6 +72,9 @@ public final class TokenStream {
      * allocates nothing for them; the array may be longer than the text.
      */
     char[] charsOf(String text) {
+        if (text.length() > MAX_KEPT_CHARS) {
+            return text.toCharArray();
+        }
         if (textBuffer.length < text.length()) {
             textBuffer = new char[text.length()];
         }
@@ -100,15 +110,21 @@ public final class TokenStream {
 
     /** A buffer for the normalized form of a text of this length, at least as long (the normalizer may grow it). */
     char[] normalizedBuffer(int textLength) {
-        if (normalized.length < textLength + 16) {
-            normalized = new char[textLength + 16];
+        int wanted = textLength + 16;
+        if (wanted > MAX_KEPT_CHARS) {
+            return new char[wanted];
+        }
+        if (normalized.length < wanted) {
+            normalized = new char[wanted];
         }
         return normalized;
     }
 
-    /** Keeps the buffer the normalizer grew, for the next statement. */
+    /** Keeps the buffer the normalizer grew, for the next statement, unless it is over {@link #MAX_KEPT_CHARS}. */
     void keepNormalizedBuffer(char[] buffer) {
-        normalized = buffer;
+        if (buffer.length <= MAX_KEPT_CHARS) {
+            normalized = buffer;
+        }
     }
 
     /** Appends a token; kind and word are ordinals of {@link TokenKind} and {@link Keyword}. */

@@ -37,4 +37,29 @@ class NormalizerBufferTest {
             }
         }
     }
+
+    /**
+     * A stream an event loop keeps for its life holds the buffers of ordinary statements only: after a text
+     * larger than {@link TokenStream#MAX_KEPT_CHARS} its buffers go with that text, and the fingerprints of
+     * the texts before and after are the same as from a fresh stream.
+     */
+    @Test
+    void aReusedStreamKeepsNoBufferOfAnOversizedText() {
+        TokenStream scratch = new TokenStream();
+        String small = "select * from a, b where a.x = b.y and a.z in (1, 2, 3)";
+        String large = "select * from a, b where a.x = b.y" + " and a.z = 1".repeat(TokenStream.MAX_KEPT_CHARS / 10);
+        char[] kept = scratch.charsOf(small);
+
+        assertThat(scratch.charsOf(small)).isSameAs(kept);
+        assertThat(scratch.charsOf(large)).isNotSameAs(scratch.charsOf(large)).hasSize(large.length());
+        assertThat(scratch.normalizedBuffer(large.length())).isNotSameAs(scratch.normalizedBuffer(large.length()));
+        assertThat(scratch.charsOf(small)).isSameAs(kept);
+
+        long smallHash = analyzer.analyze(small).statements().get(0).fingerprint().hash();
+        long largeHash = analyzer.analyze(large).statements().get(0).fingerprint().hash();
+        assertThat(analyzer.analyze(small, scratch).statements().get(0).fingerprint().hash()).isEqualTo(smallHash);
+        assertThat(analyzer.analyze(large, scratch).statements().get(0).fingerprint().hash()).isEqualTo(largeHash);
+        assertThat(analyzer.analyze(small, scratch).statements().get(0).fingerprint().hash()).isEqualTo(smallHash);
+        assertThat(scratch.normalizedBuffer(small.length()).length).isLessThanOrEqualTo(TokenStream.MAX_KEPT_CHARS);
+    }
 }
