@@ -32,7 +32,8 @@ public final class AccuracyCommand implements Callable<Integer> {
     Path output;
 
     @Option(names = "--corpora", split = ",", defaultValue = "synthetic,tpch,tpcds,warehouse",
-            paramLabel = "NAME", description = "synthetic, tpch, tpcds, warehouse (default: ${DEFAULT-VALUE}).")
+            paramLabel = "NAME", description = "synthetic, tpch, tpcds, warehouse, and synthetic-indexed (the synthetic"
+                    + " shapes with every join column indexed) (default: ${DEFAULT-VALUE}).")
     List<String> corpora;
 
     @Option(names = "--profiles", split = ",", defaultValue = "default,wide", paramLabel = "NAME",
@@ -69,10 +70,12 @@ public final class AccuracyCommand implements Callable<Integer> {
         for (String name : corpora) {
             selected.add(switch (name) {
                 case "synthetic" -> Corpora.synthetic();
+                case "synthetic-indexed" -> Corpora.syntheticIndexed();
                 case "tpch" -> Corpora.tpch();
                 case "tpcds" -> Corpora.tpcds();
                 case "warehouse" -> Corpora.warehouse();
-                default -> throw new IllegalArgumentException("unknown corpus " + name + " (synthetic, tpch, tpcds, warehouse)");
+                default -> throw new IllegalArgumentException("unknown corpus " + name
+                        + " (synthetic, synthetic-indexed, tpch, tpcds, warehouse)");
             });
         }
         List<Profile> chosen = new ArrayList<>();

@@ -77,6 +77,7 @@ final class AccuracyRun {
             postgres.createDatabase(Corpora.TPCH_DATABASE, EmbeddedPostgres.SUPERUSER);
             postgres.createDatabase(Corpora.TPCDS_DATABASE, EmbeddedPostgres.SUPERUSER);
             postgres.createDatabase(Corpora.SYNTHETIC_DATABASE, EmbeddedPostgres.SUPERUSER);
+            postgres.createDatabase(Corpora.SYNTHETIC_INDEXED_DATABASE, EmbeddedPostgres.SUPERUSER);
             for (Corpus corpus : corpora) {
                 long started = System.nanoTime();
                 IndexedColumns indexes;
@@ -108,7 +109,7 @@ final class AccuracyRun {
         switch (corpus.database()) {
             case Corpora.TPCH_DATABASE -> TpchDatabase.load(connection, TableLifetime.PERMANENT);
             case Corpora.TPCDS_DATABASE -> TpcdsDatabase.load(connection, TableLifetime.PERMANENT);
-            case Corpora.SYNTHETIC_DATABASE -> SyntheticDatabase.load(connection);
+            case Corpora.SYNTHETIC_DATABASE, Corpora.SYNTHETIC_INDEXED_DATABASE -> SyntheticDatabase.load(connection);
             default -> { } // the demo warehouse is loaded with the server
         }
         try (Statement statement = connection.createStatement()) {

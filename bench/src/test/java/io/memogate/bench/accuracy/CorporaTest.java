@@ -46,6 +46,16 @@ class CorporaTest {
         }
     }
 
+    /** The indexed variant plans the same shapes over the same tables, with an index on every join column. */
+    @Test
+    void syntheticIndexedIndexesEveryJoinColumnOfTheSameShapes() {
+        Corpus indexed = Corpora.syntheticIndexed();
+        assertThat(indexed.setup()).hasSize(16 * 15).contains("CREATE INDEX ON s0 (k1)", "CREATE INDEX ON s15 (k14)");
+        assertThat(indexed.statements()).extracting(Corpus.Member::id).contains("star14-limit", "clique8")
+                .doesNotContain("clique9", "clique10");
+        assertThat(Corpora.synthetic().statements()).containsAll(indexed.statements());
+    }
+
     @Test
     void warehouseReportsComeWithAndWithoutTheirLimit() {
         List<String> ids = Corpora.warehouse().statements().stream().map(Corpus.Member::id).toList();
