@@ -13,13 +13,15 @@ import java.util.Objects;
  *                      + sum over searches of bytes(search)
  *   bytes(DP)        = perPair * (pairs - cartesianPairs) + bytesPerCartesianPair * cartesianPairs
  *                      + bytesPerRelation * relations + bytesPerExtraJoinClause * extraJoinClauses
+ *                      + perParameterization * parameterizations
  *   bytes(GEQO)      = perPair * 2 (relations - 1) + bytesPerRelation * relations
  *                      + bytesPerGeqoGene * poolSize * relations
  *   perPair          = bytesPerFastStartJoinPair when the search is planned for its first rows
- *                      (LIMIT, cursors), else bytesPerJoinPair
- *   extraJoinClauses = sum over pairs of (join clauses linking its sides - 1)
+ *                      (LIMIT, cursors), in the share of its items that are tables, else bytesPerJoinPair;
+ *                      perParameterization likewise (parameterized index scans, with a catalog only)
+ *   extraJoinClauses = sum over pairs of max(0, equalities linking its sides - 1)
  * </pre>
- * The last term is what makes a clique with a clause per edge cost far more per pair than a chain:
+ * The extra clauses are what makes a clique with a clause per edge cost far more per pair than a chain:
  * PostgreSQL tries merge joins per mergejoinable clause of each pair and keeps paths per useful
  * pathkey ({@link JoinSearch#extraJoinClauses()}).
  * {@link MemoryTerms} holds the quantities, so that a calibration can fit the coefficients.
