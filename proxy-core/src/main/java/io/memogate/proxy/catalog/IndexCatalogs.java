@@ -1,7 +1,10 @@
 package io.memogate.proxy.catalog;
 
+import com.github.benmanes.caffeine.cache.AsyncCacheLoader;
 import com.github.benmanes.caffeine.cache.AsyncLoadingCache;
 import com.github.benmanes.caffeine.cache.Caffeine;
+import com.github.benmanes.caffeine.cache.Expiry;
+import com.github.benmanes.caffeine.cache.Ticker;
 import io.memogate.estimator.planner.IndexedColumns;
 import java.sql.Connection;
 import java.sql.DriverManager;
@@ -12,6 +15,7 @@ import java.util.Properties;
 import java.util.Set;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.Executor;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 import java.util.function.Function;
@@ -21,30 +25,44 @@ import org.slf4j.LoggerFactory;
 /**
  * Each served database's {@link IndexedColumns}, read with the broker's monitoring role ({@link IndexCatalog})
  * on a thread of its own and read again every {@link #REFRESH}. A statement never waits for it: until a
- * database's first read completes, or when it fails, its statements are estimated from their SQL alone
- * ({@link IndexedColumns#NONE}), and a failure is logged once per database.
+ * database's first read completes, or while reads fail, its statements are estimated from their SQL alone
+ * ({@link IndexedColumns#NONE}). A failed first read is tried again after {@link #RETRY} (the server may have
+ * started after the proxy); a failed refresh keeps the catalog read before. A failure is logged once per
+ * database, and its end once.
  */
 public final class IndexCatalogs implements AutoCloseable {
 
     /** How long an index read is used before it is read again (new indexes count from then on). */
     public static final Duration REFRESH = Duration.ofMinutes(5);
+    /** How long a database whose catalog could not be read is estimated from SQL before the next try. */
+    public static final Duration RETRY = Duration.ofSeconds(30);
     /** pgjdbc's connect and socket timeouts for a read, in seconds: a server that hangs costs a thread, not a statement. */
     private static final String TIMEOUT_SECONDS = "10";
+    /** A good read is kept until refreshed or evicted. */
+    private static final Duration KEPT = Duration.ofDays(3650);
     private static final Logger LOG = LoggerFactory.getLogger(IndexCatalogs.class);
 
     /** Without a monitoring role: every statement is estimated from its SQL alone. */
     public static final IndexCatalogs NONE = new IndexCatalogs();
 
-    private final Function<String, Optional<String>> urls;
-    private final Properties login;
-    private final ExecutorService reader;
-    private final AsyncLoadingCache<String, IndexedColumns> cache;
-    private final Set<String> failedOnce = ConcurrentHashMap.newKeySet();
+    /** Reads one database's catalog. */
+    @FunctionalInterface
+    interface Reader {
+        IndexedColumns read(String database) throws SQLException;
+    }
+
+    /** One read's outcome: a failed one is kept only until {@link #RETRY}. */
+    private record Read(IndexedColumns indexes, boolean failed) {
+    }
+
+    private final Reader reader;
+    private final ExecutorService ownThread;
+    private final AsyncLoadingCache<String, Read> cache;
+    private final Set<String> failing = ConcurrentHashMap.newKeySet();
 
     private IndexCatalogs() {
-        this.urls = null;
-        this.login = null;
         this.reader = null;
+        this.ownThread = null;
         this.cache = null;
     }
 
@@ -54,8 +72,62 @@ public final class IndexCatalogs implements AutoCloseable {
      * @param password its password, or null
      */
     public IndexCatalogs(Function<String, Optional<String>> urls, String user, String password) {
-        this.urls = urls;
-        this.login = new Properties();
+        this(jdbcReader(urls, user, password),
+                Executors.newSingleThreadExecutor(Thread.ofPlatform().name("memogate-catalog").daemon().factory()),
+                Ticker.systemTicker());
+    }
+
+    /** @param executor where reads run; owned (shut down on close) when it is an {@link ExecutorService} */
+    IndexCatalogs(Reader reader, Executor executor, Ticker ticker) {
+        this.reader = reader;
+        this.ownThread = executor instanceof ExecutorService service ? service : null;
+        this.cache = Caffeine.newBuilder().executor(executor).ticker(ticker).maximumSize(10_000)
+                .refreshAfterWrite(REFRESH)
+                .expireAfter(Expiry.<String, Read>writing((database, read) -> read.failed() ? RETRY : KEPT))
+                .buildAsync(new AsyncCacheLoader<>() {
+                    @Override
+                    public CompletableFuture<Read> asyncLoad(String database, Executor runner) {
+                        return CompletableFuture.supplyAsync(() -> read(database), runner);
+                    }
+
+                    @Override
+                    public CompletableFuture<Read> asyncReload(String database, Read before, Executor runner) {
+                        return CompletableFuture.supplyAsync(() -> {
+                            Read now = read(database);
+                            return now.failed() && !before.failed() ? before : now;
+                        }, runner);
+                    }
+                });
+    }
+
+    /** The indexes of {@code database} as last read; {@link IndexedColumns#NONE} until a read has succeeded. */
+    public IndexedColumns of(String database) {
+        if (cache == null || database == null) {
+            return IndexedColumns.NONE;
+        }
+        CompletableFuture<Read> read = cache.get(database);
+        return read.isDone() && !read.isCompletedExceptionally() ? read.join().indexes() : IndexedColumns.NONE;
+    }
+
+    private Read read(String database) {
+        try {
+            IndexedColumns indexes = reader.read(database);
+            if (failing.remove(database)) {
+                LOG.info("index catalog of database {} read: {} tables with indexes", database, indexes.tables());
+            }
+            return new Read(indexes, false);
+        } catch (SQLException e) {
+            if (failing.add(database)) {
+                LOG.warn("cannot read the index catalog of database {} ({}): its statements are estimated from their"
+                        + " SQL alone until a read works; trying again every {} s", database, e.getMessage(),
+                        RETRY.toSeconds());
+            }
+            return new Read(IndexedColumns.NONE, true);
+        }
+    }
+
+    private static Reader jdbcReader(Function<String, Optional<String>> urls, String user, String password) {
+        Properties login = new Properties();
         login.setProperty("user", user);
         if (password != null) {
             login.setProperty("password", password);
@@ -63,44 +135,21 @@ public final class IndexCatalogs implements AutoCloseable {
         login.setProperty("ApplicationName", "memogate catalog");
         login.setProperty("connectTimeout", TIMEOUT_SECONDS);
         login.setProperty("socketTimeout", TIMEOUT_SECONDS);
-        this.reader = Executors.newSingleThreadExecutor(Thread.ofPlatform().name("memogate-catalog").daemon().factory());
-        this.cache = Caffeine.newBuilder().executor(reader).maximumSize(10_000).refreshAfterWrite(REFRESH)
-                .buildAsync(this::read);
-    }
-
-    /** The indexes of {@code database} as last read; {@link IndexedColumns#NONE} until a read has completed. */
-    public IndexedColumns of(String database) {
-        if (cache == null || database == null) {
-            return IndexedColumns.NONE;
-        }
-        CompletableFuture<IndexedColumns> read = cache.get(database);
-        return read.isDone() && !read.isCompletedExceptionally() ? read.join() : IndexedColumns.NONE;
-    }
-
-    private IndexedColumns read(String database) {
-        Optional<String> url = urls.apply(database);
-        if (url.isEmpty()) {
-            return IndexedColumns.NONE;
-        }
-        try (Connection connection = DriverManager.getConnection(url.get(), login)) {
-            IndexedColumns indexes = IndexCatalog.read(connection);
-            if (failedOnce.remove(database)) {
-                LOG.info("index catalog of database {} read again: {} tables with indexes", database, indexes.tables());
+        return database -> {
+            Optional<String> url = urls.apply(database);
+            if (url.isEmpty()) {
+                return IndexedColumns.NONE;
             }
-            return indexes;
-        } catch (SQLException e) {
-            if (failedOnce.add(database)) {
-                LOG.warn("cannot read the index catalog of database {} as {} ({}): its statements are estimated"
-                        + " from their SQL alone until a read works", database, login.getProperty("user"), e.getMessage());
+            try (Connection connection = DriverManager.getConnection(url.get(), login)) {
+                return IndexCatalog.read(connection);
             }
-            return IndexedColumns.NONE;
-        }
+        };
     }
 
     @Override
     public void close() {
-        if (reader != null) {
-            reader.shutdownNow();
+        if (ownThread != null) {
+            ownThread.shutdownNow();
         }
     }
 }

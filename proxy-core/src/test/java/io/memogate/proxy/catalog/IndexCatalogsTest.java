@@ -1,0 +1,73 @@
+package io.memogate.proxy.catalog;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import io.memogate.estimator.planner.IndexedColumns;
+import java.sql.SQLException;
+import java.time.Duration;
+import java.util.ArrayDeque;
+import java.util.Deque;
+import java.util.Map;
+import java.util.Optional;
+import java.util.Set;
+import java.util.concurrent.atomic.AtomicLong;
+import org.junit.jupiter.api.Test;
+
+/** When catalogs are read again: a failed first read after {@link IndexCatalogs#RETRY}, a good one at refresh. */
+class IndexCatalogsTest {
+
+    private static final IndexedColumns SALES = IndexedColumns.of(Map.of("sales", Set.of("store_id")));
+    private static final IndexedColumns SALES_AND_DAYS = IndexedColumns.of(
+            Map.of("sales", Set.of("store_id", "day_id")));
+
+    private final AtomicLong nanos = new AtomicLong();
+    /** What the next reads give: a catalog, or empty for a read that fails. */
+    private final Deque<Optional<IndexedColumns>> answers = new ArrayDeque<>();
+    private int reads;
+    private final IndexCatalogs catalogs = new IndexCatalogs(database -> {
+        reads++;
+        return answers.isEmpty() ? IndexedColumns.NONE
+                : answers.removeFirst().orElseThrow(() -> new SQLException("connection refused"));
+    }, Runnable::run, nanos::get);
+
+    /** A server that comes up after the proxy: its statements get the catalog within RETRY, not REFRESH. */
+    @Test
+    void aFailedFirstReadIsTriedAgainAfterTheRetryDelay() {
+        answers.add(Optional.empty());
+        answers.add(Optional.of(SALES));
+
+        assertThat(catalogs.of("shop")).isSameAs(IndexedColumns.NONE);
+        advance(IndexCatalogs.RETRY.minusSeconds(1));
+        assertThat(catalogs.of("shop")).as("not yet tried again").isSameAs(IndexedColumns.NONE);
+        assertThat(reads).isEqualTo(1);
+        advance(Duration.ofSeconds(2));
+        assertThat(catalogs.of("shop")).isSameAs(SALES);
+        assertThat(reads).isEqualTo(2);
+    }
+
+    /** New indexes count after a refresh; a refresh that fails keeps what was read before. */
+    @Test
+    void refreshesReplaceAGoodReadButAFailureKeepsIt() {
+        answers.add(Optional.of(SALES));
+        answers.add(Optional.empty());
+        answers.add(Optional.of(SALES_AND_DAYS));
+
+        assertThat(catalogs.of("shop")).isSameAs(SALES);
+        advance(IndexCatalogs.REFRESH.plusSeconds(1));
+        catalogs.of("shop"); // starts the refresh, which fails
+        assertThat(catalogs.of("shop")).isSameAs(SALES);
+        advance(IndexCatalogs.REFRESH.plusSeconds(1));
+        catalogs.of("shop");
+        assertThat(catalogs.of("shop")).isSameAs(SALES_AND_DAYS);
+        assertThat(reads).isEqualTo(3);
+    }
+
+    @Test
+    void withoutAMonitorNothingIsRead() {
+        assertThat(IndexCatalogs.NONE.of("shop")).isSameAs(IndexedColumns.NONE);
+    }
+
+    private void advance(Duration duration) {
+        nanos.addAndGet(duration.toNanos());
+    }
+}
