@@ -8,6 +8,7 @@ import io.memogate.estimator.planner.PlannerSettings;
 import io.memogate.proxy.admission.AdmissionControl;
 import io.memogate.proxy.admission.CurrentEstimator;
 import io.memogate.proxy.admission.SessionInfo;
+import io.memogate.proxy.catalog.IndexCatalogs;
 import io.memogate.proxy.config.ConfigException;
 import io.memogate.proxy.config.ConfigSettings;
 import io.memogate.proxy.config.TierField;
@@ -97,6 +98,8 @@ public final class AdminConsole implements ConsoleService {
             case QUEUE -> done(ConsoleResult.rows("SHOW", AdmissionViews.queue(gateways("SHOW QUEUE"))));
             case BROKER -> done(ConsoleResult.rows("SHOW", AdmissionViews.broker(
                     admission.flatMap(AdmissionControl::broker), gateways("SHOW BROKER"))));
+            case CATALOGS -> done(ConsoleResult.rows("SHOW", AdmissionViews.catalogs(
+                    admission.map(AdmissionControl::indexCatalogs).orElse(IndexCatalogs.NONE))));
             case CONFIG -> done(ConsoleResult.rows("SHOW", config()));
             case HELP -> done(ConsoleResult.rows("SHOW", help()));
             case CLIENTS -> connections.clients().thenApply(all -> ConsoleResult.rows("SHOW", ConnectionViews.clients(all)));
@@ -122,6 +125,7 @@ public final class AdminConsole implements ConsoleService {
                 "client sessions: who, from where, state, server process, what they wait for",
                 "server connections: backend, process id, whose session",
                 "the broker: mode, compile-memory target, snapshot age, pressure signals, failures",
+                "each database's index catalog the estimates read: state, tables with indexes, age of the read",
                 "every setting in force, and whether a change applies live, to new sessions, or on restart",
                 "this list",
                 "the estimator's dry run for a statement, and the gateways it would take now; nothing runs",

@@ -15,6 +15,7 @@ import io.memogate.estimator.CompileEstimate;
 import io.memogate.estimator.CompileEstimator;
 import io.memogate.estimator.planner.PlannerSettings;
 import io.memogate.proxy.admission.QueuedStatement;
+import io.memogate.proxy.catalog.IndexCatalogs;
 import io.memogate.proxy.config.Durations;
 import java.math.BigDecimal;
 import java.time.Duration;
@@ -25,7 +26,7 @@ import java.util.Optional;
 import java.util.stream.Collectors;
 
 /**
- * The console's views of admission: SHOW TIERS, SHOW QUEUE, SHOW BROKER and EXPLAIN ADMISSION. Each
+ * The console's views of admission: SHOW TIERS, SHOW QUEUE, SHOW BROKER, SHOW CATALOGS and EXPLAIN ADMISSION. Each
  * reads state the gateways and the broker already keep; none touches the server.
  *
  * <p>Byte figures come twice, as a number for scripts ({@code _bytes}) and in words for people.
@@ -161,6 +162,15 @@ final class AdmissionViews {
             }
         }
         return String.join(", ", tiers);
+    }
+
+    /** SHOW CATALOGS: one row per database whose index catalog the estimates asked for; none without a monitor. */
+    static ResultTable catalogs(IndexCatalogs catalogs) {
+        ResultTable.Builder table = ResultTable.of("database", "state", "tables_with_indexes", "age_s");
+        for (IndexCatalogs.CatalogState state : catalogs.states()) {
+            table.row(state.database(), state.state(), state.tables(), seconds(state.age()));
+        }
+        return table.build();
     }
 
     static String seconds(Duration duration) {

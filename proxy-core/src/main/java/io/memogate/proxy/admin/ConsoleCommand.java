@@ -6,7 +6,7 @@ import java.util.List;
  * The admin console's commands, PgBouncer's habits: one per query, words in any letter case, an optional
  * trailing semicolon.
  * <pre>
- *   SHOW TIERS | QUEUE | STATS | CLIENTS | SERVERS | BROKER | CONFIG | HELP
+ *   SHOW TIERS | QUEUE | STATS | CLIENTS | SERVERS | BROKER | CATALOGS | CONFIG | HELP
  *   EXPLAIN ADMISSION statement
  *   SET tiers.tier.field = value        (or TO; the value may be quoted: '2min')
  *   RELOAD | PAUSE | RESUME
@@ -15,7 +15,7 @@ import java.util.List;
  */
 public sealed interface ConsoleCommand {
 
-    enum Show { TIERS, QUEUE, STATS, CLIENTS, SERVERS, BROKER, CONFIG, HELP }
+    enum Show { TIERS, QUEUE, STATS, CLIENTS, SERVERS, BROKER, CATALOGS, CONFIG, HELP }
 
     record ShowCommand(Show what) implements ConsoleCommand {}
 
@@ -40,7 +40,8 @@ public sealed interface ConsoleCommand {
 
     /** Every command, for the message that answers an unknown one and for SHOW HELP. */
     List<String> SYNOPSIS = List.of(
-            "SHOW TIERS", "SHOW QUEUE", "SHOW STATS", "SHOW CLIENTS", "SHOW SERVERS", "SHOW BROKER", "SHOW CONFIG",
+            "SHOW TIERS", "SHOW QUEUE", "SHOW STATS", "SHOW CLIENTS", "SHOW SERVERS", "SHOW BROKER", "SHOW CATALOGS",
+            "SHOW CONFIG",
             "SHOW HELP", "EXPLAIN ADMISSION <statement>", "SET tiers.<small|medium|large>.<field> = <value>",
             "RELOAD", "PAUSE", "RESUME");
 }

@@ -98,6 +98,11 @@ public final class AdmissionControl implements AutoCloseable {
         return gateways;
     }
 
+    /** The databases' index catalogs the estimates read. */
+    public IndexCatalogs indexCatalogs() {
+        return indexCatalogs;
+    }
+
     public Optional<Broker> broker() {
         return broker;
     }

@@ -10,6 +10,9 @@ import java.sql.Connection;
 import java.sql.DriverManager;
 import java.sql.SQLException;
 import java.time.Duration;
+import java.util.ArrayList;
+import java.util.Comparator;
+import java.util.List;
 import java.util.Optional;
 import java.util.Properties;
 import java.util.Set;
@@ -36,7 +39,7 @@ public final class IndexCatalogs implements AutoCloseable {
     public static final Duration REFRESH = Duration.ofMinutes(5);
     /** How long a database whose catalog could not be read is estimated from SQL before the next try. */
     public static final Duration RETRY = Duration.ofSeconds(30);
-    /** pgjdbc's connect and socket timeouts for a read, in seconds: a server that hangs costs a thread, not a statement. */
+    /** pgjdbc's connect and socket timeouts for a read, in seconds: a hung server costs a thread, not a statement. */
     private static final String TIMEOUT_SECONDS = "10";
     /** A good read is kept until refreshed or evicted. */
     private static final Duration KEPT = Duration.ofDays(3650);
@@ -51,17 +54,30 @@ public final class IndexCatalogs implements AutoCloseable {
         IndexedColumns read(String database) throws SQLException;
     }
 
-    /** One read's outcome: a failed one is kept only until {@link #RETRY}. */
-    private record Read(IndexedColumns indexes, boolean failed) {
+    /** One read's outcome, and when it was made (ticker nanos): a failed one is kept only until {@link #RETRY}. */
+    private record Read(IndexedColumns indexes, boolean failed, long nanos) {
+    }
+
+    /**
+     * What SHOW CATALOGS says of one database.
+     *
+     * @param state {@code read}, {@code failed} (estimated from SQL until a read works) or {@code reading}
+     *     (the first read is under way)
+     * @param tables tables with an index on a column, as last read
+     * @param age since the read shown (zero while reading)
+     */
+    public record CatalogState(String database, String state, int tables, Duration age) {
     }
 
     private final Reader reader;
+    private final Ticker ticker;
     private final ExecutorService ownThread;
     private final AsyncLoadingCache<String, Read> cache;
     private final Set<String> failing = ConcurrentHashMap.newKeySet();
 
     private IndexCatalogs() {
         this.reader = null;
+        this.ticker = null;
         this.ownThread = null;
         this.cache = null;
     }
@@ -80,6 +96,7 @@ public final class IndexCatalogs implements AutoCloseable {
     /** @param executor where reads run; owned (shut down on close) when it is an {@link ExecutorService} */
     IndexCatalogs(Reader reader, Executor executor, Ticker ticker) {
         this.reader = reader;
+        this.ticker = ticker;
         this.ownThread = executor instanceof ExecutorService service ? service : null;
         this.cache = Caffeine.newBuilder().executor(executor).ticker(ticker).maximumSize(10_000)
                 .refreshAfterWrite(REFRESH)
@@ -109,20 +126,40 @@ public final class IndexCatalogs implements AutoCloseable {
         return read.isDone() && !read.isCompletedExceptionally() ? read.join().indexes() : IndexedColumns.NONE;
     }
 
+    /** Every database whose catalog was asked for, by name. */
+    public List<CatalogState> states() {
+        if (cache == null) {
+            return List.of();
+        }
+        long now = ticker.read();
+        List<CatalogState> states = new ArrayList<>();
+        cache.asMap().forEach((database, future) -> {
+            if (!future.isDone()) {
+                states.add(new CatalogState(database, "reading", 0, Duration.ZERO));
+            } else if (!future.isCompletedExceptionally()) {
+                Read read = future.join();
+                states.add(new CatalogState(database, read.failed() ? "failed" : "read", read.indexes().tables(),
+                        Duration.ofNanos(Math.max(0, now - read.nanos()))));
+            }
+        });
+        states.sort(Comparator.comparing(CatalogState::database));
+        return states;
+    }
+
     private Read read(String database) {
         try {
             IndexedColumns indexes = reader.read(database);
             if (failing.remove(database)) {
                 LOG.info("index catalog of database {} read: {} tables with indexes", database, indexes.tables());
             }
-            return new Read(indexes, false);
+            return new Read(indexes, false, ticker.read());
         } catch (SQLException e) {
             if (failing.add(database)) {
                 LOG.warn("cannot read the index catalog of database {} ({}): its statements are estimated from their"
                         + " SQL alone until a read works; trying again every {} s", database, e.getMessage(),
                         RETRY.toSeconds());
             }
-            return new Read(IndexedColumns.NONE, true);
+            return new Read(IndexedColumns.NONE, true, ticker.read());
         }
     }
 

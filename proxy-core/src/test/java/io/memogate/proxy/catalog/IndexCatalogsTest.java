@@ -40,9 +40,14 @@ class IndexCatalogsTest {
         advance(IndexCatalogs.RETRY.minusSeconds(1));
         assertThat(catalogs.of("shop")).as("not yet tried again").isSameAs(IndexedColumns.NONE);
         assertThat(reads).isEqualTo(1);
+        assertThat(catalogs.states()).containsExactly(
+                new IndexCatalogs.CatalogState("shop", "failed", 0, IndexCatalogs.RETRY.minusSeconds(1)));
         advance(Duration.ofSeconds(2));
         assertThat(catalogs.of("shop")).isSameAs(SALES);
         assertThat(reads).isEqualTo(2);
+        advance(Duration.ofSeconds(7));
+        assertThat(catalogs.states()).containsExactly(new IndexCatalogs.CatalogState("shop", "read", 1,
+                Duration.ofSeconds(7)));
     }
 
     /** New indexes count after a refresh; a refresh that fails keeps what was read before. */
@@ -65,6 +70,7 @@ class IndexCatalogsTest {
     @Test
     void withoutAMonitorNothingIsRead() {
         assertThat(IndexCatalogs.NONE.of("shop")).isSameAs(IndexedColumns.NONE);
+        assertThat(IndexCatalogs.NONE.states()).isEmpty();
     }
 
     private void advance(Duration duration) {

@@ -89,6 +89,13 @@ class IndexCatalogIT {
                 }
             });
         }
+        try (Connection console = ConsoleClient.connect(proxy.server().port(), TestUsers.SCRAM_USER,
+                TestUsers.SCRAM_PASSWORD)) {
+            // f and d1..d5, each with at least its primary key
+            assertThat(ConsoleClient.rows(console, "SHOW CATALOGS")).singleElement().satisfies(row -> assertThat(row)
+                    .containsEntry("database", DATABASE).containsEntry("state", "read")
+                    .containsEntry("tables_with_indexes", "6"));
+        }
     }
 
     private static long withIndexes(EmbeddedPostgres pg) throws SQLException {
