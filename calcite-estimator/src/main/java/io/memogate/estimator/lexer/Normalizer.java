@@ -73,11 +73,14 @@ final class Normalizer implements TokenSink {
     private int signMark = -1;
     private boolean signGlue;
 
-    /** A normalizer of tokens of {@code chars}, writing into (and keeping) the buffer of {@code buffers}. */
+    /**
+     * A normalizer of tokens of {@code chars}, writing into (and keeping) the buffer of {@code buffers}, sized
+     * for the stream's text: {@code chars} may be a reused array longer than the text.
+     */
     Normalizer(TokenStream buffers, char[] chars) {
         this.buffers = buffers;
         this.chars = chars;
-        this.out = buffers.normalizedBuffer(chars.length);
+        this.out = buffers.normalizedBuffer(buffers.text().length());
     }
 
     /** Empties the output for the next statement. */

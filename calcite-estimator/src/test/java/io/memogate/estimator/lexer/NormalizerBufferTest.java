@@ -62,4 +62,25 @@ class NormalizerBufferTest {
         assertThat(analyzer.analyze(small, scratch).statements().get(0).fingerprint().hash()).isEqualTo(smallHash);
         assertThat(scratch.normalizedBuffer(small.length()).length).isLessThanOrEqualTo(TokenStream.MAX_KEPT_CHARS);
     }
+
+    /**
+     * A stream that once held a text just under {@link TokenStream#MAX_KEPT_CHARS} keeps a text buffer that
+     * long; the statements after it still normalize into the kept buffer rather than a new one each time.
+     */
+    @Test
+    void aLongReusedTextBufferDoesNotMakeEveryStatementAllocateAnother() {
+        TokenStream scratch = new TokenStream();
+        String small = "select * from a, b where a.x = b.y and a.z in (1, 2, 3)";
+        analyzer.analyze("select 1" + " ".repeat(TokenStream.MAX_KEPT_CHARS - 10), scratch);
+        analyzer.analyze(small, scratch);
+
+        com.sun.management.ThreadMXBean threads =
+                (com.sun.management.ThreadMXBean) java.lang.management.ManagementFactory.getThreadMXBean();
+        long before = threads.getCurrentThreadAllocatedBytes();
+        for (int i = 0; i < 100; i++) {
+            analyzer.analyze(small, scratch);
+        }
+        // A buffer sized for the long text would be 128 kB a statement, 12.8 MB for the hundred.
+        assertThat(threads.getCurrentThreadAllocatedBytes() - before).isLessThan(2_000_000);
+    }
 }
