@@ -46,10 +46,11 @@ import java.util.List;
  * pairs {@code (U, v)}, {@code (2^(k-1) - 1) * n} of them, are the {@link MemoSize#cartesianPairs() Cartesian}
  * ones.
  *
- * <p><b>Parameterizations</b> ({@link MemoSize#parameterizations()}) are counted per connected set: by
- * formula on trees ({@link TreeCount}), during the enumeration otherwise (each connected set is visited
- * once as a pair's first side), scaled like the pairs when extrapolated, and summed over the components
- * of a disconnected graph (the Cartesian join relations' are not counted).
+ * <p><b>Parameterizations</b> ({@link MemoSize#parameterizations()}) are counted per pair: by formula on
+ * trees ({@link TreeCount}), during the enumeration otherwise, scaled like the pairs when extrapolated.
+ * Across the components of a disconnected graph they go like the extra clauses: a finished component has
+ * no relation outside it to be parameterized by, so a pair {@code (U1 ∪ I1, U2 ∪ I2)} has those of its
+ * split {@code {I1, I2}}, {@code 3^(k-1)} times each, and the pairs {@code (U, v)} none.
  *
  * <p>The step budget is shared by the components, smallest first, each taking an equal share of what
  * is left. Instances are immutable and thread-safe; each count has its own working state.
@@ -107,7 +108,8 @@ public final class CsgCmpCounter {
         double pairs = saturate(Math.pow(3, k - 1) * componentPairs + cartesian);
         // 3^(k-1) overflows above 647 components; 0 extra clauses stay 0 rather than 0 * infinity.
         double extra = componentExtra == 0 ? 0 : Math.pow(3, k - 1) * componentExtra;
-        return new MemoSize(pairs, saturate(extra), Math.min(cartesian, pairs), saturate(parameterizations), exact, steps);
+        double parameterized = parameterizations == 0 ? 0 : Math.pow(3, k - 1) * parameterizations;
+        return new MemoSize(pairs, saturate(extra), Math.min(cartesian, pairs), saturate(parameterized), exact, steps);
     }
 
     /** Pairs of a connected graph: a tree by formula, anything else by enumeration with {@code budget}. */

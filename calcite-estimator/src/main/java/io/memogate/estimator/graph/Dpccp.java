@@ -39,8 +39,8 @@ final class Dpccp {
      * @param completed how many start vertices were finished; {@code n} when the count is exact
      * @param pairs pairs visited in all, including those of an unfinished start vertex
      * @param extraClauses the crossings of each of those {@code pairs} beyond its first, summed
-     * @param parameterizations over the connected sets visited as a pair's first side (each once), the
-     *     relations outside it an index scan inside it can be parameterized by
+     * @param parameterizations over the pairs visited, the relations outside the pair's join relation that
+     *     an index scan inside it can be parameterized by
      */
     record Result(double[] ballPairs, int completed, double pairs, double extraClauses, double parameterizations,
                   long steps) {
@@ -59,7 +59,11 @@ final class Dpccp {
     private double pairs;
     private double extraClauses;
     private double parameterizations;
+    /** Whether any vertex has an index scan parameterized by a neighbour: else no pair looks for one. */
+    private final boolean indexScans;
     private long s1;
+    /** The neighbours an index scan inside {@link #s1} can be parameterized by. */
+    private long s1Parameters;
     private boolean exhausted;
 
     private Dpccp(JoinGraph graph, long budget) {
@@ -70,6 +74,7 @@ final class Dpccp {
             adjacency[v] = graph.neighbourMask(v);
             indexScanParameters[v] = graph.indexScanParameterMask(v);
         }
+        indexScans = graph.hasIndexScans();
         Map<Long, Integer> others = new LinkedHashMap<>();
         for (int c = 0; c < graph.clauseCount(); c++) {
             int[] clause = graph.clause(c);
@@ -148,12 +153,7 @@ final class Dpccp {
             return;
         }
         this.s1 = s1;
-        // Every connected set comes here once as s1: its relation's parameterizations.
-        long parameters = 0;
-        for (long bits = s1; bits != 0; bits &= bits - 1) {
-            parameters |= indexScanParameters[Long.numberOfTrailingZeros(bits)];
-        }
-        parameterizations += Long.bitCount(parameters & ~s1);
+        s1Parameters = indexScans ? parameters(s1) : 0;
         long excluded = upTo(Long.numberOfTrailingZeros(s1)) | s1;
         long neighbourhood = neighbours(s1) & ~excluded;
         for (long rest = neighbourhood; rest != 0; ) {
@@ -187,6 +187,19 @@ final class Dpccp {
         }
         // A pair linked only by join filters crosses no clause: it adds nothing, not -1.
         extraClauses += Math.max(0, count - 1);
+        if (indexScans) {
+            long joined = s1 | s2;
+            parameterizations += Long.bitCount((s1Parameters | parameters(s2)) & ~joined);
+        }
+    }
+
+    /** The neighbours an index scan of some relation of {@code set} can be parameterized by (some may be inside). */
+    private long parameters(long set) {
+        long result = 0;
+        for (long bits = set; bits != 0; bits &= bits - 1) {
+            result |= indexScanParameters[Long.numberOfTrailingZeros(bits)];
+        }
+        return result;
     }
 
     private long neighbours(long set) {

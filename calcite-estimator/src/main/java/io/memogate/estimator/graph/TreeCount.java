@@ -84,10 +84,12 @@ final class TreeCount {
     }
 
     /**
-     * The parameterizations of {@code tree} (see {@link MemoSize#parameterizations()}): across the edge above
-     * each child {@code c} of {@code p}, the {@code f(c)} connected sets holding {@code c} but not {@code p}
-     * count one if {@code c} can be scanned by an index parameterized by {@code p}, and the {@code up(c)}
-     * sets holding {@code p} but nothing of {@code c}'s subtree one if {@code p} can by {@code c}.
+     * The parameterizations of {@code tree} (see {@link MemoSize#parameterizations()}), summed over its pairs.
+     * A tree's connected set {@code S} is made by {@code |S| - 1} pairs (one per edge inside it), and an
+     * outside relation reaches {@code S} through exactly one edge. So across the edge above each child
+     * {@code c} of {@code p}: the connected sets holding {@code c} but not {@code p} count {@code |S| - 1}
+     * each if {@code c} can be scanned by an index parameterized by {@code p}, and the sets holding {@code p}
+     * but nothing of {@code c}'s subtree likewise if {@code p} can by {@code c}.
      */
     static double parameterizations(JoinGraph tree) {
         if (tree.size() <= 1 || !tree.hasIndexScans()) {
@@ -98,7 +100,8 @@ final class TreeCount {
         for (int c = 0; c < tree.size(); c++) {
             int p = rooted.parent[c];
             if (p >= 0) {
-                total += (tree.indexScannableBy(c, p) ? rooted.f[c] : 0) + (tree.indexScannableBy(p, c) ? rooted.up[c] : 0);
+                total += (tree.indexScannableBy(c, p) ? rooted.fSizes[c] - rooted.f[c] : 0)
+                        + (tree.indexScannableBy(p, c) ? rooted.upSizes[c] - rooted.up[c] : 0);
             }
         }
         return Double.isFinite(total) ? total : Double.MAX_VALUE;
@@ -106,40 +109,84 @@ final class TreeCount {
 
     /**
      * The tree rooted at vertex 0, with per vertex {@code f(v)}, the subtrees topped at {@code v}, and
-     * {@code up(v)}, the connected sets holding {@code v}'s parent but nothing of {@code v}'s subtree.
+     * {@code up(v)}, the connected sets holding {@code v}'s parent but nothing of {@code v}'s subtree; and
+     * for each family the sum of its sets' sizes ({@code fSizes}, {@code upSizes}).
+     *
+     * <p>Both families are products of independent choices (per child subtree: leave it out, or take one
+     * of its sets), so each is computed as a {@link Family}, a count with a size sum, combined with
+     * {@link Family#times}; no division, so the counts stay exact integers while they fit 53 bits.
      */
-    private record Rooted(int[] parent, double[] f, double[] up) {
+    private record Rooted(int[] parent, double[] f, double[] up, double[] fSizes, double[] upSizes) {
 
         static Rooted of(JoinGraph tree) {
             int n = tree.size();
             int[] parent = new int[n];
             int[] order = depthFirst(tree, parent);
-            double[] f = new double[n];
-            Arrays.fill(f, 1);
-            for (int i = n - 1; i > 0; i--) {
-                f[parent[order[i]]] *= 1 + f[order[i]];
+            Family[] below = new Family[n];
+            for (int i = n - 1; i >= 0; i--) {
+                int v = order[i];
+                Family family = Family.ONE_VERTEX;
+                for (int w : tree.neighbours(v)) {
+                    if (w != parent[v]) {
+                        family = family.times(below[w].orNothing());
+                    }
+                }
+                below[v] = family;
             }
-            // up(c) for each child c of v: (1 + up(v)) ways above v (1 for the root) times (1 + f) of each
-            // sibling, taken as the product of the siblings before c and of those after it (no division,
-            // so the counts stay exact integers while they fit 53 bits).
-            double[] up = new double[n];
+            // up(c) for each child c of v: the ways above v (none for the root), times each sibling's
+            // choices, taken as the product of the siblings before c and of those after it, then v itself.
+            Family[] above = new Family[n];
             for (int i = 0; i < n; i++) {
                 int v = order[i];
-                double above = parent[v] < 0 ? 1 : 1 + up[v];
+                Family overV = parent[v] < 0 ? Family.NOTHING : above[v].orNothing();
                 int[] children = Arrays.stream(tree.neighbours(v)).filter(w -> w != parent[v]).toArray();
-                double[] after = new double[children.length + 1];
-                after[children.length] = 1;
+                Family[] after = new Family[children.length + 1];
+                after[children.length] = Family.NOTHING;
                 for (int k = children.length - 1; k >= 0; k--) {
-                    after[k] = after[k + 1] * (1 + f[children[k]]);
+                    after[k] = after[k + 1].times(below[children[k]].orNothing());
                 }
-                double before = 1;
+                Family before = Family.NOTHING;
                 for (int k = 0; k < children.length; k++) {
                     int c = children[k];
-                    up[c] = above * before * after[k + 1];
-                    before *= 1 + f[c];
+                    above[c] = overV.times(before).times(after[k + 1]).times(Family.ONE_VERTEX);
+                    before = before.times(below[c].orNothing());
                 }
             }
-            return new Rooted(parent, f, up);
+            double[] f = new double[n];
+            double[] fSizes = new double[n];
+            double[] up = new double[n];
+            double[] upSizes = new double[n];
+            for (int v = 0; v < n; v++) {
+                f[v] = below[v].count;
+                fSizes[v] = below[v].sizes;
+                if (above[v] != null) {
+                    up[v] = above[v].count;
+                    upSizes[v] = above[v].sizes;
+                }
+            }
+            return new Rooted(parent, f, up, fSizes, upSizes);
+        }
+    }
+
+    /**
+     * A family of vertex sets: how many, and their sizes summed. The product of two families, each set
+     * of one joined with each set of the other, has {@code count * count'} sets whose sizes sum to
+     * {@code count * sizes' + sizes * count'}.
+     */
+    private record Family(double count, double sizes) {
+
+        /** Only the empty set: the choice to take nothing. */
+        static final Family NOTHING = new Family(1, 0);
+        /** One set of one vertex. */
+        static final Family ONE_VERTEX = new Family(1, 1);
+
+        Family times(Family other) {
+            return new Family(count * other.count, count * other.sizes + sizes * other.count);
+        }
+
+        /** This family, or nothing of it: the empty set added. */
+        Family orNothing() {
+            return new Family(count + 1, sizes);
         }
     }
 

@@ -37,9 +37,9 @@ public sealed interface JoinSearch {
     double cartesianPairs();
 
     /**
-     * Families of parameterized paths the search's relations keep: per connected set, the relations outside
-     * it that an index scan inside it can be parameterized by ({@link MemoSize#parameterizations()}); 0
-     * without a catalog.
+     * Parameterized path families the search's pairs build join paths for: per pair, the relations outside
+     * its join relation that an index scan inside it can be parameterized by
+     * ({@link MemoSize#parameterizations()}); 0 without a catalog.
      */
     double parameterizations();
 

@@ -22,8 +22,8 @@ import java.util.List;
  * 16-55 kB on the warehouse, whose fact table has indexed foreign keys and so keeps a cheap-to-start
  * nested loop per indexed dimension. 12 kB balances these; the warehouse's 13- and 15-table stars with
  * LIMIT are still under-estimated 3-4x from their SQL alone; with the catalog's indexes
- * ({@link IndexedColumns}, the parameterization terms below) 0.3-0.5x, and what is left is what a calibration
- * on one's own queries is for. Dense join graphs whose every edge is its own
+ * ({@link IndexedColumns}, the parameterized-pair terms below) 0.3-0.5x, and what is left is what a
+ * calibration on one's own queries is for. Dense join graphs whose every edge is its own
  * equivalence class cost more per pair on tables with data: {@code bytesPerExtraJoinClause} below.
  *
  * <p>{@link #EMPTY_TABLES_PG17} is the earlier fit to PostgreSQL 17.5 over 4-16 empty tables
@@ -66,27 +66,32 @@ import java.util.List;
  *     relations and upper-level paths (grouping, sorting, set operations)
  * @param bytesPerToken per token of the statement's text: the parse tree, the rewritten query and the
  *     planner's copies of its expressions
- * @param bytesPerParameterization per family of paths a relation keeps parameterized by a join partner
- *     that one of its index scans can take as a parameter ({@link JoinSearch#parameterizations()}; counted
- *     only when a catalog is given). From stars of 8 and 10 tables of 2,000 rows on PostgreSQL 18.6 whose
- *     hub was indexed on its join columns (bench/RESULTS.md, "How much the indexes on join columns add"):
- *     the memory added over the parameterizations added, 2.7-3.2 kB
- * @param bytesPerFastStartParameterization the same in a search planned for its first rows: 14-19 kB there
+ * @param bytesPerParameterizedPair per parameterized path family a pair builds join paths for: over the
+ *     pairs, the relations outside the pair's join relation that an index scan inside it can take as a
+ *     parameter ({@link JoinSearch#parameterizations()}; counted only when a catalog is given). From stars
+ *     of 8 and 10 tables of 2,000 rows on PostgreSQL 18.6 whose hub was indexed on its join columns
+ *     (bench/RESULTS.md, "How much the indexes on join columns add"): the memory added over the
+ *     parameterized pairs added, 0.80-0.91 kB; per join relation instead it was 2.7-3.2 kB and grew with
+ *     the star, since every pair that makes a relation builds its parameterized paths again
+ * @param bytesPerFastStartParameterizedPair the same in a search planned for its first rows: 4.6-4.8 kB there,
+ *     and 5.1 and 5.6 kB for stars of 12 and 14 tables (Memoize paths, one per parameterized inner path
+ *     a nested loop tries, are most of it: see bench/RESULTS.md, "Where first-rows planning spends its
+ *     memory")
  */
 public record MemoryCoefficients(
         double fixedBytes, double bytesPerJoinPair, double bytesPerFastStartJoinPair, double bytesPerRelation,
         double bytesPerGeqoGene, double bytesPerExtraJoinClause, double bytesPerCartesianPair, double bytesPerBlock,
-        double bytesPerToken, double bytesPerParameterization, double bytesPerFastStartParameterization) {
+        double bytesPerToken, double bytesPerParameterizedPair, double bytesPerFastStartParameterizedPair) {
 
     /** The names of the coefficients, in the order of {@link #toArray()} and {@link MemoryTerms#toArray()}. */
     public static final List<String> NAMES = List.of(
             "fixedBytes", "bytesPerJoinPair", "bytesPerFastStartJoinPair", "bytesPerRelation", "bytesPerGeqoGene",
             "bytesPerExtraJoinClause", "bytesPerCartesianPair", "bytesPerBlock", "bytesPerToken",
-            "bytesPerParameterization", "bytesPerFastStartParameterization");
+            "bytesPerParameterizedPair", "bytesPerFastStartParameterizedPair");
 
     public static final MemoryCoefficients DEFAULTS =
             new MemoryCoefficients(8.0 * 1024, 3.2 * 1024, 12.0 * 1024, 10.0 * 1024, 16, 2.3 * 1024, 0.4 * 1024, 24.0 * 1024,
-                    400, 2.9 * 1024, 16.0 * 1024);
+                    400, 0.85 * 1024, 5.0 * 1024);
 
     /**
      * The fit to PostgreSQL 17.5 over empty tables (see above): first-rows pairs cost alike there, and
@@ -105,8 +110,8 @@ public record MemoryCoefficients(
         check("bytesPerCartesianPair", bytesPerCartesianPair);
         check("bytesPerBlock", bytesPerBlock);
         check("bytesPerToken", bytesPerToken);
-        check("bytesPerParameterization", bytesPerParameterization);
-        check("bytesPerFastStartParameterization", bytesPerFastStartParameterization);
+        check("bytesPerParameterizedPair", bytesPerParameterizedPair);
+        check("bytesPerFastStartParameterizedPair", bytesPerFastStartParameterizedPair);
     }
 
     /** From a vector in the order of {@link #NAMES}. */
@@ -121,7 +126,7 @@ public record MemoryCoefficients(
     public double[] toArray() {
         return new double[] {fixedBytes, bytesPerJoinPair, bytesPerFastStartJoinPair, bytesPerRelation,
             bytesPerGeqoGene, bytesPerExtraJoinClause, bytesPerCartesianPair, bytesPerBlock, bytesPerToken,
-            bytesPerParameterization, bytesPerFastStartParameterization};
+            bytesPerParameterizedPair, bytesPerFastStartParameterizedPair};
     }
 
     private static void check(String field, double value) {

@@ -13,12 +13,12 @@ import java.util.Objects;
  *                      + sum over searches of bytes(search)
  *   bytes(DP)        = perPair * (pairs - cartesianPairs) + bytesPerCartesianPair * cartesianPairs
  *                      + bytesPerRelation * relations + bytesPerExtraJoinClause * extraJoinClauses
- *                      + perParameterization * parameterizations
+ *                      + perParameterizedPair * parameterizations
  *   bytes(GEQO)      = perPair * 2 (relations - 1) + bytesPerRelation * relations
  *                      + bytesPerGeqoGene * poolSize * relations
  *   perPair          = bytesPerFastStartJoinPair when the search is planned for its first rows
  *                      (LIMIT, cursors), in the share of its items that are tables, else bytesPerJoinPair;
- *                      perParameterization likewise (parameterized index scans, with a catalog only)
+ *                      perParameterizedPair likewise (parameterized index scans per pair, with a catalog only)
  *   extraJoinClauses = sum over pairs of max(0, equalities linking its sides - 1)
  * </pre>
  * The extra clauses are what makes a clique with a clause per edge cost far more per pair than a chain:

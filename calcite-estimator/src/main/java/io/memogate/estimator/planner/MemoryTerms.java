@@ -24,8 +24,8 @@ import java.util.List;
  *     among {@code joinPairs} or {@code fastStartJoinPairs}
  * @param blocks query blocks planned ({@link PlannerWork#blocks()})
  * @param tokens tokens of the statement's text ({@link PlannerWork#tokens()})
- * @param parameterizations families of parameterized paths from index scans
- *     ({@link JoinSearch#parameterizations()}) in searches planned for all rows, and in the share of a
+ * @param parameterizations parameterized path families from index scans, counted per pair
+ *     ({@link JoinSearch#parameterizations()}), in searches planned for all rows, and in the share of a
  *     first-rows search that {@code joinPairs} takes; 0 without a catalog
  * @param fastStartParameterizations the same in the first-rows share of searches planned for their first
  *     rows (as {@code fastStartJoinPairs})

@@ -5,18 +5,19 @@ import static org.assertj.core.api.Assertions.assertThat;
 import java.util.Random;
 import org.junit.jupiter.api.Test;
 
-/** {@link MemoSize#parameterizations()}: index scans parameterized by a neighbour, counted per connected set. */
+/** {@link MemoSize#parameterizations()}: index scans parameterized by a neighbour, counted per pair. */
 class ParameterizationsTest {
 
     private final CsgCmpCounter counter = new CsgCmpCounter();
 
     /**
-     * A star whose hub has an index per arm: every connected set holding the hub but not leaf j keeps paths
-     * parameterized by j, (n-1) 2^(n-2) of them, as many as the star's pairs; the leaves' own keys add one
-     * each (a leaf alone, parameterized by the hub).
+     * A star whose hub has an index per arm: a join relation holding the hub and k of the n-1 leaves keeps
+     * paths parameterized by each of the n-1-k leaves outside it, and k pairs make it (the hub's side with
+     * one leaf less, and that leaf), so (n-1)(n-2)2^(n-3) in all. The leaves' own keys add none: a leaf
+     * alone is parameterized by the hub, but no pair makes a base relation.
      */
     @Test
-    void anIndexedHubIsParameterizedByEveryLeafOutsideEachSet() {
+    void anIndexedHubIsParameterizedByEveryLeafOutsideEachPair() {
         for (int n = 3; n <= 14; n++) {
             JoinGraph.Builder hub = Shapes.STAR.builder(n);
             JoinGraph.Builder both = Shapes.STAR.builder(n);
@@ -26,12 +27,49 @@ class ParameterizationsTest {
                 both.markIndexScan(0, leaf).markIndexScan(leaf, 0);
                 leaves.markIndexScan(leaf, 0);
             }
-            double pairs = Shapes.STAR.pairs(n);
-            assertThat(counter.count(hub.build()).parameterizations()).as("star of %d", n).isEqualTo(pairs);
-            assertThat(counter.count(both.build()).parameterizations()).isEqualTo(pairs + n - 1);
-            assertThat(counter.count(leaves.build()).parameterizations()).isEqualTo(n - 1.0);
+            double expected = (n - 1) * (n - 2) * Math.pow(2, n - 3);
+            assertThat(counter.count(hub.build()).parameterizations()).as("star of %d", n).isEqualTo(expected);
+            assertThat(CsgCmpCounter.enumerate(hub.build(), Long.MAX_VALUE).parameterizations()).isEqualTo(expected);
+            assertThat(counter.count(both.build()).parameterizations()).isEqualTo(expected);
+            assertThat(counter.count(leaves.build()).parameterizations()).isZero();
         }
         assertThat(counter.count(Shapes.STAR.graph(8)).parameterizations()).as("no index marked").isZero();
+    }
+
+    /**
+     * A chain whose every relation can be scanned by an index parameterized by either neighbour: a segment
+     * [i, j] is parameterized by each neighbour it has outside (two, or one at an end) and made by j - i
+     * pairs.
+     */
+    @Test
+    void aFullyIndexedChainCountsEachSegmentsOutsideNeighboursPerPair() {
+        int n = 7;
+        JoinGraph.Builder chain = Shapes.CHAIN.builder(n);
+        for (int v = 0; v + 1 < n; v++) {
+            chain.markIndexScan(v, v + 1).markIndexScan(v + 1, v);
+        }
+        double expected = 0;
+        for (int i = 0; i < n; i++) {
+            for (int j = i + 1; j < n; j++) {
+                int outside = (i > 0 ? 1 : 0) + (j < n - 1 ? 1 : 0);
+                expected += (j - i) * outside;
+            }
+        }
+        assertThat(counter.count(chain.build()).parameterizations()).isEqualTo(expected);
+    }
+
+    /**
+     * Two components: each pair of a component's search appears once per way of sharing the other
+     * component's relations between the sides (3^(k-1), as its extra clauses do); the Cartesian pairs
+     * have none, a finished component having nothing outside to be parameterized by.
+     */
+    @Test
+    void disconnectedComponentsCountTheirPairsOncePerWayOfSharingTheOthers() {
+        JoinGraph.Builder builder = Shapes.relations(5).addJoin(0, 1).addJoin(1, 2).addJoin(3, 4);
+        builder.markIndexScan(1, 0).markIndexScan(1, 2);
+        // Alone, 0-1-2 has the pairs ({0},{1}), parameterized by 2, and ({1},{2}), by 0, and two making the
+        // whole, with nothing outside: 2 in all.
+        assertThat(counter.count(builder.build()).parameterizations()).isEqualTo(3 * 2.0);
     }
 
     /** The trees' formula agrees with the enumeration, and the enumeration with counting every subset. */
@@ -72,6 +110,7 @@ class ParameterizationsTest {
         assertThat(counter.count(chain).parameterizations()).isZero();
     }
 
+    /** Over every connected set, its parameterizations times the splits of it into two connected sides. */
     private static double bruteForce(JoinGraph graph) {
         int n = graph.size();
         double total = 0;
@@ -85,7 +124,14 @@ class ParameterizationsTest {
                     parameters |= graph.indexScanParameterMask(v);
                 }
             }
-            total += Long.bitCount(parameters & ~set);
+            long lowest = Long.lowestOneBit(set);
+            int splits = 0;
+            for (long side = (set - 1) & set; side != 0; side = (side - 1) & set) {
+                if ((side & lowest) != 0 && connected(graph, side) && connected(graph, set & ~side)) {
+                    splits++;
+                }
+            }
+            total += splits * Long.bitCount(parameters & ~set);
         }
         return total;
     }

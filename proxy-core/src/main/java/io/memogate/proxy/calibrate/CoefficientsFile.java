@@ -15,6 +15,7 @@ import java.util.ArrayList;
 import java.util.Iterator;
 import java.util.List;
 import java.util.Map;
+import java.util.Set;
 import java.util.function.ToDoubleFunction;
 
 /**
@@ -31,8 +32,12 @@ import java.util.function.ToDoubleFunction;
  * Every name is required and no other key is allowed: a misspelt name would otherwise quietly leave
  * its default in force. The exceptions are the terms added after the first files were written
  * ({@link #ADDED_LATER}): a file fitted before them lacks them and keeps the model it was fitted for
- * (Cartesian pairs cost what other join pairs cost; blocks, tokens and parameterized index scans nothing). Values are written exactly ({@link BigDecimal#valueOf(double)}), so a file read
- * back gives the same coefficients.
+ * (Cartesian pairs cost what other join pairs cost; blocks, tokens and parameterized index scans nothing),
+ * and the terms since replaced ({@link #RETIRED}), which are read and ignored: {@code bytesPerParameterization}
+ * priced parameterized index scans per join relation, which the model now counts per pair, so its
+ * value does not carry over; such a file estimates without the indexes until it is calibrated again.
+ * Values are written exactly ({@link BigDecimal#valueOf(double)}), so a file read back gives the same
+ * coefficients.
  */
 public final class CoefficientsFile {
 
@@ -59,8 +64,11 @@ public final class CoefficientsFile {
             "bytesPerCartesianPair", values -> values[MemoryCoefficients.NAMES.indexOf("bytesPerJoinPair")],
             "bytesPerBlock", values -> 0,
             "bytesPerToken", values -> 0,
-            "bytesPerParameterization", values -> 0,
-            "bytesPerFastStartParameterization", values -> 0);
+            "bytesPerParameterizedPair", values -> 0,
+            "bytesPerFastStartParameterizedPair", values -> 0);
+
+    /** Coefficients of terms the model no longer has: accepted in a file, and ignored. */
+    static final Set<String> RETIRED = Set.of("bytesPerParameterization", "bytesPerFastStartParameterization");
 
     private CoefficientsFile() {
     }
@@ -88,7 +96,7 @@ public final class CoefficientsFile {
         List<String> problems = new ArrayList<>();
         for (Iterator<String> keys = root.fieldNames(); keys.hasNext(); ) {
             String key = keys.next();
-            if (!MemoryCoefficients.NAMES.contains(key)) {
+            if (!MemoryCoefficients.NAMES.contains(key) && !RETIRED.contains(key)) {
                 problems.add("unknown key '" + key + "' (expected " + String.join(", ", MemoryCoefficients.NAMES) + ")");
             }
         }

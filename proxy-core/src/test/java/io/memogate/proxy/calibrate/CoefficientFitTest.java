@@ -61,8 +61,8 @@ class CoefficientFitTest {
         CoefficientFit fit = CoefficientFit.of(rows, start);
 
         assertThat(fit.kept()).containsExactly("bytesPerFastStartJoinPair", "bytesPerGeqoGene", "bytesPerExtraJoinClause",
-                "bytesPerCartesianPair", "bytesPerBlock", "bytesPerToken", "bytesPerParameterization",
-                "bytesPerFastStartParameterization");
+                "bytesPerCartesianPair", "bytesPerBlock", "bytesPerToken", "bytesPerParameterizedPair",
+                "bytesPerFastStartParameterizedPair");
         assertThat(fit.coefficients().bytesPerFastStartJoinPair()).isEqualTo(start.bytesPerFastStartJoinPair());
         assertThat(fit.coefficients().bytesPerGeqoGene()).isEqualTo(start.bytesPerGeqoGene());
         assertThat(fit.coefficients().bytesPerJoinPair()).isCloseTo(2_500, within(1e-3));

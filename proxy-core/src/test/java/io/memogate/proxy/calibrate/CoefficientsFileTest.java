@@ -44,8 +44,8 @@ class CoefficientsFileTest {
                 .satisfies(e -> assertThat(((InvalidCoefficientsException) e).problems()).containsExactly(
                         "unknown key 'bytesPerFastStartJoinPairs' (expected fixedBytes, bytesPerJoinPair, "
                                 + "bytesPerFastStartJoinPair, bytesPerRelation, bytesPerGeqoGene, bytesPerExtraJoinClause, "
-                                + "bytesPerCartesianPair, bytesPerBlock, bytesPerToken, bytesPerParameterization, "
-                                + "bytesPerFastStartParameterization)",
+                                + "bytesPerCartesianPair, bytesPerBlock, bytesPerToken, bytesPerParameterizedPair, "
+                                + "bytesPerFastStartParameterizedPair)",
                         "fixedBytes must be a number of bytes >= 0, was '-1'",
                         "bytesPerJoinPair must be a number of bytes >= 0, was 'lots'",
                         "bytesPerFastStartJoinPair is required", "bytesPerExtraJoinClause is required"))
@@ -67,6 +67,31 @@ class CoefficientsFileTest {
 
         assertThat(CoefficientsFile.read(file))
                 .isEqualTo(new MemoryCoefficients(50_000, 2_500, 9_000, 7_000, 16, 2_000, 2_500, 0, 0, 0, 0));
+    }
+
+    /**
+     * A file from when parameterized index scans were priced per join relation: those values do not fit the
+     * per-pair count, so they are ignored and the file estimates without the indexes until recalibrated.
+     */
+    @Test
+    void aFileWithTheRetiredPerRelationParameterizationsIgnoresThem() throws Exception {
+        Path file = dir.resolve("per-relation.yaml");
+        Files.writeString(file, """
+                fixedBytes: 8192
+                bytesPerJoinPair: 3276.8
+                bytesPerFastStartJoinPair: 12288
+                bytesPerRelation: 10240
+                bytesPerGeqoGene: 16
+                bytesPerExtraJoinClause: 2355.2
+                bytesPerCartesianPair: 409.6
+                bytesPerBlock: 24576
+                bytesPerToken: 400
+                bytesPerParameterization: 2969.6
+                bytesPerFastStartParameterization: 16384
+                """);
+
+        assertThat(CoefficientsFile.read(file)).isEqualTo(
+                new MemoryCoefficients(8192, 3276.8, 12288, 10240, 16, 2355.2, 409.6, 24576, 400, 0, 0));
     }
 
     @Test

@@ -60,8 +60,8 @@ class EstimatorConfigTest {
         assertThat(problems(BACKEND + "estimator: {coefficients: bad.yaml}\n")).containsExactly(
                 "estimator.coefficients: " + dir.resolve("bad.yaml") + ": unknown key 'bytesPerPair' (expected "
                         + "fixedBytes, bytesPerJoinPair, bytesPerFastStartJoinPair, bytesPerRelation, bytesPerGeqoGene, "
-                        + "bytesPerExtraJoinClause, bytesPerCartesianPair, bytesPerBlock, bytesPerToken, bytesPerParameterization, "
-                        + "bytesPerFastStartParameterization); "
+                        + "bytesPerExtraJoinClause, bytesPerCartesianPair, bytesPerBlock, bytesPerToken, bytesPerParameterizedPair, "
+                        + "bytesPerFastStartParameterizedPair); "
                         + "bytesPerJoinPair must be a number of bytes >= 0, was '-5'; bytesPerFastStartJoinPair is "
                         + "required; bytesPerRelation is required; bytesPerGeqoGene is required; bytesPerExtraJoinClause is required");
     }
