@@ -4,6 +4,7 @@ import io.memogate.broker.gateway.Gateways;
 import io.memogate.broker.gateway.Tier;
 import io.memogate.broker.gateway.TierState;
 import io.memogate.estimator.EstimatorStatistics;
+import io.memogate.estimator.planner.IndexedColumns;
 import io.memogate.estimator.planner.PlannerSettings;
 import io.memogate.proxy.admission.AdmissionControl;
 import io.memogate.proxy.admission.CurrentEstimator;
@@ -24,6 +25,7 @@ import java.util.Optional;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CompletionException;
 import java.util.concurrent.CompletionStage;
+import java.util.concurrent.TimeUnit;
 import java.util.function.Supplier;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -38,6 +40,8 @@ import org.slf4j.LoggerFactory;
 public final class AdminConsole implements ConsoleService {
 
     private static final Logger log = LoggerFactory.getLogger(AdminConsole.class);
+    /** The longest EXPLAIN ADMISSION DATABASE waits for a catalog read (a read's own timeouts are 10 s). */
+    static final Duration CATALOG_WAIT = Duration.ofSeconds(30);
 
     private final ConfigReloader reloader;
     private final Optional<AdmissionControl> admission;
@@ -78,9 +82,7 @@ public final class AdminConsole implements ConsoleService {
         try {
             return switch (ConsoleCommandParser.parse(command)) {
                 case ConsoleCommand.ShowCommand show -> show(show.what());
-                case ConsoleCommand.ExplainAdmission explain -> done(ConsoleResult.rows("EXPLAIN",
-                        AdmissionViews.explain(estimator.get(), plannerDefaults.get(), explain.statements(),
-                                admission.map(AdmissionControl::gateways))));
+                case ConsoleCommand.ExplainAdmission explain -> explain(explain);
                 case ConsoleCommand.Set set -> set(set, caller);
                 case ConsoleCommand.ClientSet ignored -> done(ConsoleResult.done("SET"));
                 case ConsoleCommand.Reload ignored -> reload(caller);
@@ -90,6 +92,22 @@ public final class AdminConsole implements ConsoleService {
         } catch (ConsoleException e) {
             return CompletableFuture.failedFuture(e);
         }
+    }
+
+    /**
+     * EXPLAIN ADMISSION: with DATABASE, estimated with that database's indexes as its sessions are, after
+     * waiting for its catalog's read when none is in yet (at most {@link #CATALOG_WAIT}); else from the SQL.
+     */
+    private CompletionStage<ConsoleResult> explain(ConsoleCommand.ExplainAdmission explain) {
+        IndexCatalogs catalogs = admission.map(AdmissionControl::indexCatalogs).orElse(IndexCatalogs.NONE);
+        CompletableFuture<IndexedColumns> indexes = explain.database()
+                .map(database -> catalogs.whenRead(database).completeOnTimeout(IndexedColumns.NONE,
+                        CATALOG_WAIT.toSeconds(), TimeUnit.SECONDS))
+                .orElse(CompletableFuture.completedFuture(IndexedColumns.NONE));
+        return indexes.thenApply(read -> ConsoleResult.rows("EXPLAIN", AdmissionViews.explain(estimator.get(),
+                plannerDefaults.get(), explain.statements(), read,
+                AdmissionViews.catalogUsed(explain.database(), catalogs, read),
+                admission.map(AdmissionControl::gateways))));
     }
 
     private CompletionStage<ConsoleResult> show(ConsoleCommand.Show what) {
@@ -128,7 +146,8 @@ public final class AdminConsole implements ConsoleService {
                 "each database's index catalog the estimates read: state, tables with indexes, age of the read",
                 "every setting in force, and whether a change applies live, to new sessions, or on restart",
                 "this list",
-                "the estimator's dry run for a statement, and the gateways it would take now; nothing runs",
+                "the estimator's dry run for a statement (with DATABASE, counting that database's indexes),"
+                        + " and the gateways it would take now; nothing runs",
                 "change a gateway setting now (limit, fraction, maxQueue, timeout); not written to the file",
                 "read the configuration file again; a file that does not validate changes nothing",
                 "admit no new statement at or above t0; admitted ones finish",

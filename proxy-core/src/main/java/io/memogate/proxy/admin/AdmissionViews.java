@@ -13,6 +13,8 @@ import io.memogate.broker.gateway.WaitingStatement;
 import io.memogate.broker.probe.MemorySnapshot;
 import io.memogate.estimator.CompileEstimate;
 import io.memogate.estimator.CompileEstimator;
+import io.memogate.estimator.PreparedStatementTexts;
+import io.memogate.estimator.planner.IndexedColumns;
 import io.memogate.estimator.planner.PlannerSettings;
 import io.memogate.proxy.admission.QueuedStatement;
 import io.memogate.proxy.catalog.IndexCatalogs;
@@ -121,22 +123,47 @@ final class AdmissionViews {
 
     /**
      * The estimator's dry run, one row per statement: what {@code bin/memogate estimate} prints (the
-     * {@code json} column is that very line), under the planner settings a new session starts with, and
-     * the gateways the statement would take as they stand now.
+     * {@code json} column is that very line), under the planner settings a new session starts with, with
+     * the indexes given (a database's, as its sessions are estimated, or none), and the gateways the
+     * statement would take as they stand now.
+     *
+     * @param catalog what {@code indexes} are, in words: the {@code catalog} column
      */
     static ResultTable explain(CompileEstimator estimator, PlannerSettings settings, String statements,
-                               Optional<Gateways> gateways) {
+                               IndexedColumns indexes, String catalog, Optional<Gateways> gateways) {
         ResultTable.Builder table = ResultTable.of("statement", "estimated_bytes", "estimated", "gateways",
-                "relations", "blocks", "memo_pairs", "parser", "bypass", "reason", "fingerprint", "json");
-        List<CompileEstimate> estimates = estimator.estimateAll(statements, settings);
+                "relations", "blocks", "memo_pairs", "parser", "bypass", "reason", "catalog", "fingerprint", "json");
+        List<CompileEstimate> estimates = estimator.estimateAll(statements, settings, PreparedStatementTexts.NONE,
+                indexes);
         for (int i = 0; i < estimates.size(); i++) {
             CompileEstimate e = estimates.get(i);
             table.row(i + 1, e.estimatedBytes(), Sizes.bytes(e.estimatedBytes()),
                     gateways.map(g -> tiersFor(e, g)).orElse("admission disabled"), e.relations(), e.blocks(),
-                    e.memoPairs(), e.parser().name().toLowerCase(Locale.ROOT), e.bypass(), e.reason(),
+                    e.memoPairs(), e.parser().name().toLowerCase(Locale.ROOT), e.bypass(), e.reason(), catalog,
                     QueuedStatement.shorten(e.fingerprint(), FINGERPRINT_CHARS), EstimateJson.of(e));
         }
         return table.build();
+    }
+
+    /** EXPLAIN ADMISSION's {@code catalog} column: which indexes the estimate counted, and why none. */
+    static String catalogUsed(Optional<String> database, IndexCatalogs catalogs, IndexedColumns read) {
+        if (database.isEmpty()) {
+            return "none: from the SQL (EXPLAIN ADMISSION DATABASE name ... reads a database's indexes)";
+        }
+        String name = database.get();
+        if (catalogs == IndexCatalogs.NONE) {
+            return "none: no broker.monitor to read the indexes of " + name + " with";
+        }
+        if (read != IndexedColumns.NONE) {
+            return name + ": " + read.tables() + " tables with indexes";
+        }
+        String state = catalogs.state(name).map(IndexCatalogs.CatalogState::state).orElse("failed");
+        return switch (state) {
+            case "read" -> name + ": no table with an index";
+            case "reading" -> "none: the index catalog of " + name + " was still being read after "
+                    + AdminConsole.CATALOG_WAIT.toSeconds() + " s";
+            default -> "none: the index catalog of " + name + " could not be read (see SHOW CATALOGS and the log)";
+        };
     }
 
     /**

@@ -1,13 +1,14 @@
 package io.memogate.proxy.admin;
 
 import java.util.List;
+import java.util.Optional;
 
 /**
  * The admin console's commands, PgBouncer's habits: one per query, words in any letter case, an optional
  * trailing semicolon.
  * <pre>
  *   SHOW TIERS | QUEUE | STATS | CLIENTS | SERVERS | BROKER | CATALOGS | CONFIG | HELP
- *   EXPLAIN ADMISSION statement
+ *   EXPLAIN ADMISSION [DATABASE name] statement
  *   SET tiers.tier.field = value        (or TO; the value may be quoted: '2min')
  *   RELOAD | PAUSE | RESUME
  * </pre>
@@ -19,8 +20,13 @@ public sealed interface ConsoleCommand {
 
     record ShowCommand(Show what) implements ConsoleCommand {}
 
-    /** @param statements the SQL text after EXPLAIN ADMISSION, as written (it may hold several statements) */
-    record ExplainAdmission(String statements) implements ConsoleCommand {}
+    /**
+     * @param database the database whose indexes the estimate reads, as a session of it would be estimated
+     *     ({@code EXPLAIN ADMISSION DATABASE name ...}); empty: from the SQL alone
+     * @param statements the SQL text after EXPLAIN ADMISSION [DATABASE name], as written (it may hold
+     *     several statements)
+     */
+    record ExplainAdmission(Optional<String> database, String statements) implements ConsoleCommand {}
 
     /** @param key as written, e.g. {@code tiers.small.limit}; @param value unquoted */
     record Set(String key, String value) implements ConsoleCommand {}
@@ -42,6 +48,6 @@ public sealed interface ConsoleCommand {
     List<String> SYNOPSIS = List.of(
             "SHOW TIERS", "SHOW QUEUE", "SHOW STATS", "SHOW CLIENTS", "SHOW SERVERS", "SHOW BROKER", "SHOW CATALOGS",
             "SHOW CONFIG",
-            "SHOW HELP", "EXPLAIN ADMISSION <statement>", "SET tiers.<small|medium|large>.<field> = <value>",
+            "SHOW HELP", "EXPLAIN ADMISSION [DATABASE <name>] <statement>", "SET tiers.<small|medium|large>.<field> = <value>",
             "RELOAD", "PAUSE", "RESUME");
 }

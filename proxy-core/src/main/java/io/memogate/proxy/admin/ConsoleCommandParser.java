@@ -1,6 +1,7 @@
 package io.memogate.proxy.admin;
 
 import java.util.Locale;
+import java.util.Optional;
 import java.util.Set;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
@@ -9,12 +10,32 @@ import java.util.regex.Pattern;
 public final class ConsoleCommandParser {
 
     private static final Pattern EXPLAIN = Pattern.compile("(?is)EXPLAIN\\s+ADMISSION(?:\\s+(.*))?");
+    /**
+     * EXPLAIN ADMISSION's optional {@code DATABASE name} (no SQL statement starts with DATABASE): a name as
+     * PostgreSQL writes one, plain or double-quoted with "" for a quote.
+     */
+    private static final Pattern DATABASE = Pattern.compile("(?is)DATABASE\\s+(?:\"((?:[^\"]|\"\")+)\"|([^\\s\"]+))(?:\\s+(.*))?");
     /** A key of letters, digits, '.' and '_'; then = or TO; then a quoted value ('' escapes ') or the rest. */
     private static final Pattern SET = Pattern.compile("(?is)SET\\s+([A-Za-z0-9_.]+)\\s*(?:=|\\s+TO\\s)\\s*(?:'((?:[^']|'')*)'|(\\S.*?))\\s*");
     private static final Pattern WORDS = Pattern.compile("\\s+");
     /** The client settings drivers set at connect; any other SET must name a console setting. */
     private static final Set<String> CLIENT_SETTINGS = Set.of("application_name",
             "extra_float_digits", "client_encoding", "datestyle", "timezone", "intervalstyle", "search_path");
+
+    private static ConsoleCommand explainAdmission(String rest, String text) {
+        Optional<String> database = Optional.empty();
+        String statements = rest;
+        Matcher named = rest == null ? null : DATABASE.matcher(rest);
+        if (named != null && named.matches()) {
+            database = Optional.of(named.group(1) != null ? named.group(1).replace("\"\"", "\"") : named.group(2));
+            statements = named.group(3);
+        }
+        if (statements == null || statements.isBlank()) {
+            throw syntax("EXPLAIN ADMISSION needs a statement: EXPLAIN ADMISSION [DATABASE name] select ... from ...",
+                    text);
+        }
+        return new ConsoleCommand.ExplainAdmission(database, statements);
+    }
 
     /**
      * Reads one command.
@@ -25,10 +46,7 @@ public final class ConsoleCommandParser {
         String command = stripTrailingSemicolons(text);
         Matcher explain = EXPLAIN.matcher(command);
         if (explain.matches()) {
-            if (explain.group(1) == null || explain.group(1).isBlank()) {
-                throw syntax("EXPLAIN ADMISSION needs a statement: EXPLAIN ADMISSION select ... from ...", text);
-            }
-            return new ConsoleCommand.ExplainAdmission(explain.group(1));
+            return explainAdmission(explain.group(1), text);
         }
         if (command.indexOf(';') >= 0) {
             throw syntax("the admin console runs one command per query", text);

@@ -126,6 +126,23 @@ public final class IndexCatalogs implements AutoCloseable {
         return read.isDone() && !read.isCompletedExceptionally() ? read.join().indexes() : IndexedColumns.NONE;
     }
 
+    /**
+     * The indexes of {@code database} once its read is in: at once when it is, else when the read under way
+     * (or started now) ends; {@link IndexedColumns#NONE} when it fails or without a monitoring role. For
+     * what may wait (the console's EXPLAIN ADMISSION), never for a statement.
+     */
+    public CompletableFuture<IndexedColumns> whenRead(String database) {
+        if (cache == null || database == null) {
+            return CompletableFuture.completedFuture(IndexedColumns.NONE);
+        }
+        return cache.get(database).handle((read, failure) -> failure == null ? read.indexes() : IndexedColumns.NONE);
+    }
+
+    /** What SHOW CATALOGS says of {@code database}; empty when its catalog was never asked for. */
+    public Optional<CatalogState> state(String database) {
+        return states().stream().filter(state -> state.database().equals(database)).findFirst();
+    }
+
     /** Every database whose catalog was asked for, by name. */
     public List<CatalogState> states() {
         if (cache == null) {

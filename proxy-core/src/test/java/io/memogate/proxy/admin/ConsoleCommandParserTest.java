@@ -3,6 +3,7 @@ package io.memogate.proxy.admin;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
+import java.util.Optional;
 import org.junit.jupiter.api.Test;
 
 /** What an operator may type at the console, and what happens to what they may not. */
@@ -24,10 +25,21 @@ class ConsoleCommandParserTest {
     @Test
     void explainAdmissionKeepsTheStatementsAsWritten() {
         assertThat(ConsoleCommandParser.parse("explain admission select 'a;b' from t; select 2;"))
-                .isEqualTo(new ConsoleCommand.ExplainAdmission("select 'a;b' from t; select 2"));
+                .isEqualTo(new ConsoleCommand.ExplainAdmission(Optional.empty(), "select 'a;b' from t; select 2"));
         assertThat(ConsoleCommandParser.parse("EXPLAIN\n  ADMISSION\nselect *\nfrom a join b on a.x = b.x"))
-                .isEqualTo(new ConsoleCommand.ExplainAdmission("select *\nfrom a join b on a.x = b.x"));
+                .isEqualTo(new ConsoleCommand.ExplainAdmission(Optional.empty(), "select *\nfrom a join b on a.x = b.x"));
         assertThatThrownBy(() -> ConsoleCommandParser.parse("explain admission ;"))
+                .isInstanceOf(ConsoleException.class).hasMessageContaining("needs a statement");
+    }
+
+    /** DATABASE names the database whose indexes the estimate reads; no SQL statement starts with it. */
+    @Test
+    void explainAdmissionTakesADatabaseBeforeTheStatements() {
+        assertThat(ConsoleCommandParser.parse("explain admission database demo select * from a, b where a.x = b.x;"))
+                .isEqualTo(new ConsoleCommand.ExplainAdmission(Optional.of("demo"), "select * from a, b where a.x = b.x"));
+        assertThat(ConsoleCommandParser.parse("EXPLAIN ADMISSION DATABASE \"My \"\"db\"\"\"\nselect 1"))
+                .isEqualTo(new ConsoleCommand.ExplainAdmission(Optional.of("My \"db\""), "select 1"));
+        assertThatThrownBy(() -> ConsoleCommandParser.parse("explain admission database demo"))
                 .isInstanceOf(ConsoleException.class).hasMessageContaining("needs a statement");
     }
 

@@ -10,6 +10,7 @@ import java.util.Deque;
 import java.util.Map;
 import java.util.Optional;
 import java.util.Set;
+import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.atomic.AtomicLong;
 import org.junit.jupiter.api.Test;
 
@@ -67,10 +68,41 @@ class IndexCatalogsTest {
         assertThat(reads).isEqualTo(3);
     }
 
+    /** What may wait (the console) gets the read when it is in; a statement meanwhile gets none. */
+    @Test
+    void aWaitingReadCompletesWhenTheCatalogIsIn() {
+        Deque<Runnable> pending = new ArrayDeque<>();
+        answers.add(Optional.of(SALES));
+        answers.add(Optional.empty());
+        IndexCatalogs later = new IndexCatalogs(database -> answers.removeFirst()
+                .orElseThrow(() -> new SQLException("connection refused")), pending::add, nanos::get);
+
+        CompletableFuture<IndexedColumns> shop = later.whenRead("shop");
+        assertThat(shop).isNotDone();
+        assertThat(later.of("shop")).as("a statement does not wait").isSameAs(IndexedColumns.NONE);
+        assertThat(later.state("shop")).hasValueSatisfying(state -> assertThat(state.state()).isEqualTo("reading"));
+        runAll(pending);
+        assertThat(shop).isCompletedWithValue(SALES);
+
+        CompletableFuture<IndexedColumns> broken = later.whenRead("broken");
+        runAll(pending);
+        assertThat(broken).as("a failed read is no catalog, not an error").isCompletedWithValue(IndexedColumns.NONE);
+        assertThat(later.state("broken")).hasValueSatisfying(state -> assertThat(state.state()).isEqualTo("failed"));
+        assertThat(later.state("never asked")).isEmpty();
+    }
+
     @Test
     void withoutAMonitorNothingIsRead() {
         assertThat(IndexCatalogs.NONE.of("shop")).isSameAs(IndexedColumns.NONE);
+        assertThat(IndexCatalogs.NONE.whenRead("shop")).isCompletedWithValue(IndexedColumns.NONE);
         assertThat(IndexCatalogs.NONE.states()).isEmpty();
+    }
+
+    /** Runs what the cache handed its executor: the reads, and its own upkeep. */
+    private static void runAll(Deque<Runnable> pending) {
+        while (!pending.isEmpty()) {
+            pending.removeFirst().run();
+        }
     }
 
     private void advance(Duration duration) {

@@ -153,7 +153,7 @@ class AdminConsoleIT {
             assertThat(row(config, "key", "backends[0].host")).containsEntry("applies", "new sessions");
 
             assertThat(rows(console, "SHOW HELP")).extracting(r -> r.get("command")).contains("SHOW TIERS", "RELOAD",
-                    "EXPLAIN ADMISSION <statement>");
+                    "EXPLAIN ADMISSION [DATABASE <name>] <statement>");
             // PgBouncer's habits: any letter case, an optional trailing semicolon.
             assertThat(rows(console, "  show   Tiers ;")).hasSize(3);
         }
@@ -292,7 +292,7 @@ class AdminConsoleIT {
             assertThat(unknown.getSQLState()).isEqualTo("42601");
             assertThat(unknown.getServerErrorMessage().getMessage()).isEqualTo("unknown admin console command: \"select 1\"");
             assertThat(unknown.getServerErrorMessage().getDetail()).contains("SHOW TIERS", "SHOW QUEUE", "PAUSE",
-                    "RESUME", "RELOAD", "EXPLAIN ADMISSION <statement>");
+                    "RESUME", "RELOAD", "EXPLAIN ADMISSION [DATABASE <name>] <statement>");
 
             assertThat(failure(console, "SHOW TIERS; SHOW QUEUE").getServerErrorMessage().getMessage())
                     .isEqualTo("the admin console runs one command per query");

@@ -98,6 +98,31 @@ class IndexCatalogIT {
         }
     }
 
+    /**
+     * EXPLAIN ADMISSION DATABASE estimates as that database's sessions are: it waits for the catalog's first
+     * read (nothing else asked for it yet) and says which indexes it counted; without DATABASE, from the SQL.
+     */
+    @Test
+    void explainAdmissionWithADatabaseWaitsForItsIndexes(EmbeddedPostgres pg) throws Exception {
+        long fromSql = new CompileEstimator().estimate(STAR, PlannerSettings.DEFAULTS).estimatedBytes();
+        long withIndexes = withIndexes(pg);
+        proxy = RunningProxy.start(AdminConsoleIT.config(pg).withBroker(BrokerConfig.DEFAULTS
+                .withMonitor(MonitorConfig.of(DemoSchema.MONITOR).withPassword(DemoSchema.MONITOR_PASSWORD))));
+        try (Connection console = ConsoleClient.connect(proxy.server().port(), TestUsers.SCRAM_USER,
+                TestUsers.SCRAM_PASSWORD)) {
+            assertThat(ConsoleClient.rows(console, "EXPLAIN ADMISSION DATABASE " + DATABASE + " " + STAR))
+                    .singleElement().satisfies(row -> assertThat(row)
+                            .containsEntry("estimated_bytes", Long.toString(withIndexes))
+                            .containsEntry("catalog", DATABASE + ": 6 tables with indexes"));
+            assertThat(ConsoleClient.rows(console, "EXPLAIN ADMISSION " + STAR)).singleElement()
+                    .satisfies(row -> assertThat(row).containsEntry("estimated_bytes", Long.toString(fromSql))
+                            .extractingByKey("catalog").asString().startsWith("none: from the SQL"));
+            assertThat(ConsoleClient.rows(console, "EXPLAIN ADMISSION DATABASE no_such_db " + STAR)).singleElement()
+                    .satisfies(row -> assertThat(row).containsEntry("estimated_bytes", Long.toString(fromSql))
+                            .extractingByKey("catalog").asString().contains("no_such_db"));
+        }
+    }
+
     private static long withIndexes(EmbeddedPostgres pg) throws SQLException {
         IndexedColumns indexes;
         try (Connection connection = pg.connect(DATABASE)) {
