@@ -30,6 +30,25 @@ class FirstRowsEstimateTest {
         assertThat(sql(CHAIN + " LIMIT $1").estimates(10).terms().fastStartJoinPairs()).isEqualTo(10);
     }
 
+    /**
+     * A 10-table chain of explicit JOINs under join_collapse_limit 8: the first eight written are one search
+     * (a chain of 8: 84 pairs) and the second joins their result J with t9 and t10 (4 pairs), three of which
+     * hold J: planned for the first rows, those three cost more ({@code fastStartSubProblemPairs}).
+     */
+    @Test
+    void firstRowsPairsHoldingASubProblemCountAgain() {
+        StringBuilder chain = new StringBuilder("SELECT * FROM t1");
+        for (int i = 2; i <= 10; i++) {
+            chain.append(" JOIN t").append(i).append(" ON t").append(i - 1).append(".ref = t").append(i).append(".id");
+        }
+        CompileEstimate limited = sql(chain + " LIMIT 10").estimates(84 + 4);
+        assertThat(limited.terms().fastStartSubProblemPairs()).isEqualTo(3);
+        assertThat(sql(chain.toString()).estimates(84 + 4).terms().fastStartSubProblemPairs())
+                .as("planned for all rows").isZero();
+        CompileEstimate oneSearch = sql(chain + " LIMIT 10").settings("join_collapse_limit", "20").estimates(165);
+        assertThat(oneSearch.terms().fastStartSubProblemPairs()).as("no collapse limit reached").isZero();
+    }
+
     @Test
     void offsetAloneAndLimitAllReadEveryRow() {
         assertThat(sql(CHAIN + " OFFSET 10").estimates(10).terms().fastStartJoinPairs()).isZero();

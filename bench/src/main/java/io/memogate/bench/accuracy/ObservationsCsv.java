@@ -15,7 +15,8 @@ final class ObservationsCsv {
 
     static final String HEADER = "corpus,id,profile,outcome,measured_bytes,estimated_bytes,ratio,parser,relations,"
             + "largest_problem,search,memo_pairs,join_pairs,fast_start_join_pairs,relations_in_searches,geqo_genes,"
-            + "extra_join_clauses,cartesian_pairs,blocks_planned,tokens,parameterizations,fast_start_parameterizations";
+            + "extra_join_clauses,cartesian_pairs,blocks_planned,tokens,parameterizations,fast_start_parameterizations,"
+            + "fast_start_sub_problem_pairs";
 
     private ObservationsCsv() {
     }
@@ -40,7 +41,8 @@ final class ObservationsCsv {
                 Integer.toString(e.largestProblem()), e.search().name(), Long.toString(e.memoPairs()),
                 number(t.joinPairs()), number(t.fastStartJoinPairs()), number(t.relations()), number(t.geqoGenes()),
                 number(t.extraJoinClauses()), number(t.cartesianPairs()), number(t.blocks()), number(t.tokens()),
-                number(t.parameterizations()), number(t.fastStartParameterizations()));
+                number(t.parameterizations()), number(t.fastStartParameterizations()),
+                number(t.fastStartSubProblemPairs()));
     }
 
     private static String number(double value) {

@@ -3,6 +3,7 @@ package io.memogate.estimator.graph;
 import java.util.Arrays;
 import java.util.Comparator;
 import java.util.List;
+import java.util.stream.IntStream;
 
 /**
  * Counts the csg-cmp pairs of a join graph: the memo size of a dynamic-programming join search over
@@ -110,6 +111,29 @@ public final class CsgCmpCounter {
         double extra = componentExtra == 0 ? 0 : Math.pow(3, k - 1) * componentExtra;
         double parameterized = parameterizations == 0 ? 0 : Math.pow(3, k - 1) * parameterizations;
         return new MemoSize(pairs, saturate(extra), Math.min(cartesian, pairs), saturate(parameterized), exact, steps);
+    }
+
+    /**
+     * Of {@code memo}'s linked pairs (the count of {@code graph}), those whose join relation holds one of
+     * {@code vertices}: all of them less the pairs of the graph without those vertices, whose connected
+     * sets are exactly the ones holding none of them. Counted like any other graph (within the budget, per
+     * component); never below 0 when {@code memo} was extrapolated.
+     */
+    public double linkedPairsHolding(JoinGraph graph, MemoSize memo, int[] vertices) {
+        if (vertices.length == 0) {
+            return 0;
+        }
+        boolean[] held = new boolean[graph.size()];
+        for (int v : vertices) {
+            held[v] = true;
+        }
+        int[] rest = IntStream.range(0, graph.size()).filter(v -> !held[v]).toArray();
+        JoinGraph without = graph.induced(rest);
+        double pairsWithout = 0;
+        for (int[] component : without.components()) {
+            pairsWithout += countConnected(without.induced(component), stepBudget).pairs();
+        }
+        return Math.max(0, memo.pairs() - memo.cartesianPairs() - pairsWithout);
     }
 
     /** Pairs of a connected graph: a tree by formula, anything else by enumeration with {@code budget}. */

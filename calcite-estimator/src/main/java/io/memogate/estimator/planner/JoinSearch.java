@@ -62,9 +62,23 @@ public sealed interface JoinSearch {
      */
     int singlePathItems();
 
-    /** Exhaustive dynamic programming: every csg-cmp pair is built and kept until planning ends. */
-    record DynamicProgramming(JoinGraph graph, MemoSize memo, boolean fastStart, int singlePathItems)
-            implements JoinSearch {
+    /**
+     * Linked pairs whose join relation holds a sub-problem's result: an item that is itself a join, left
+     * whole by a collapse limit ({@code join_collapse_limit}, {@code from_collapse_limit}) and planned
+     * first. Such an item brings every path its own search kept (sorted orders, those cheap to start,
+     * parameterized ones), and planned for the first rows each is tried as a nested loop's outer against
+     * every parameterized inner, with a Memoize path each (bench/RESULTS.md, "Where first-rows planning
+     * spends its memory"). 0 for a search of base relations only, and for GEQO.
+     */
+    double subProblemPairs();
+
+    /**
+     * Exhaustive dynamic programming: every csg-cmp pair is built and kept until planning ends.
+     *
+     * @param subProblemPairs see {@link JoinSearch#subProblemPairs()}
+     */
+    record DynamicProgramming(JoinGraph graph, MemoSize memo, boolean fastStart, int singlePathItems,
+                              double subProblemPairs) implements JoinSearch {
         public DynamicProgramming {
             Objects.requireNonNull(graph, "graph");
             Objects.requireNonNull(memo, "memo");
@@ -139,6 +153,12 @@ public sealed interface JoinSearch {
         /** Not modelled: two trees' relations are little beside the pool, whatever their paths. */
         @Override
         public double parameterizations() {
+            return 0;
+        }
+
+        /** Not modelled, like the parameterizations. */
+        @Override
+        public double subProblemPairs() {
             return 0;
         }
 

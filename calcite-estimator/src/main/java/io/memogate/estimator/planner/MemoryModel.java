@@ -14,6 +14,7 @@ import java.util.Objects;
  *   bytes(DP)        = perPair * (pairs - cartesianPairs) + bytesPerCartesianPair * cartesianPairs
  *                      + bytesPerRelation * relations + bytesPerExtraJoinClause * extraJoinClauses
  *                      + perParameterizedPair * parameterizations
+ *                      + bytesPerFastStartSubProblemPair * (first-rows pairs holding a sub-problem's result)
  *   bytes(GEQO)      = perPair * 2 (relations - 1) + bytesPerRelation * relations
  *                      + bytesPerGeqoGene * poolSize * relations
  *   perPair          = bytesPerFastStartJoinPair when the search is planned for its first rows

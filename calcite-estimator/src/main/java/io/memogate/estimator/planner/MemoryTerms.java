@@ -29,21 +29,24 @@ import java.util.List;
  *     first-rows search that {@code joinPairs} takes; 0 without a catalog
  * @param fastStartParameterizations the same in the first-rows share of searches planned for their first
  *     rows (as {@code fastStartJoinPairs})
+ * @param fastStartSubProblemPairs of the first-rows pairs, those whose join relation holds a sub-problem's
+ *     result ({@link JoinSearch#subProblemPairs()}), counted again: they cost more than their
+ *     {@code fastStartJoinPairs} share says; nothing for searches planned for all rows, where they do not
  */
 public record MemoryTerms(
         double statements, double joinPairs, double fastStartJoinPairs, double relations, double geqoGenes,
         double extraJoinClauses, double cartesianPairs, double blocks, double tokens, double parameterizations,
-        double fastStartParameterizations) {
+        double fastStartParameterizations, double fastStartSubProblemPairs) {
 
     /** Nothing planned. */
-    public static final MemoryTerms ZERO = new MemoryTerms(0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0);
+    public static final MemoryTerms ZERO = new MemoryTerms(0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0);
 
     /** The terms of one statement that does this work. */
     public static MemoryTerms of(PlannerWork work) {
         MemoryTerms searches = of(work.searches());
         return new MemoryTerms(1, searches.joinPairs, searches.fastStartJoinPairs, searches.relations,
                 searches.geqoGenes, searches.extraJoinClauses, searches.cartesianPairs, work.blocks(), work.tokens(),
-                searches.parameterizations, searches.fastStartParameterizations);
+                searches.parameterizations, searches.fastStartParameterizations, searches.fastStartSubProblemPairs);
     }
 
     /** The terms of one search, without a statement's fixed cost, blocks or tokens. */
@@ -60,6 +63,7 @@ public record MemoryTerms(
         double cartesian = 0;
         double parameterizations = 0;
         double fastStartParameterizations = 0;
+        double fastStartSubProblemPairs = 0;
         for (JoinSearch search : searches) {
             double linked = search.joinPairs() - search.cartesianPairs();
             // First-rows pairs in the share of the problem's items that have paths to choose from.
@@ -69,6 +73,7 @@ public record MemoryTerms(
             pairs += linked * (1 - firstRowsShare);
             fastStartParameterizations += search.parameterizations() * firstRowsShare;
             parameterizations += search.parameterizations() * (1 - firstRowsShare);
+            fastStartSubProblemPairs += search.subProblemPairs() * firstRowsShare;
             cartesian += search.cartesianPairs();
             relations += search.relations();
             extraClauses += search.extraJoinClauses();
@@ -77,7 +82,7 @@ public record MemoryTerms(
             }
         }
         return new MemoryTerms(0, pairs, fastStartPairs, relations, genes, extraClauses, cartesian, 0, 0,
-                parameterizations, fastStartParameterizations);
+                parameterizations, fastStartParameterizations, fastStartSubProblemPairs);
     }
 
     /** Bytes, by these coefficients. */
@@ -94,6 +99,6 @@ public record MemoryTerms(
     /** The terms as a vector, in the order of {@link MemoryCoefficients#NAMES}. */
     public double[] toArray() {
         return new double[] {statements, joinPairs, fastStartJoinPairs, relations, geqoGenes, extraJoinClauses,
-            cartesianPairs, blocks, tokens, parameterizations, fastStartParameterizations};
+            cartesianPairs, blocks, tokens, parameterizations, fastStartParameterizations, fastStartSubProblemPairs};
     }
 }

@@ -2,6 +2,7 @@ package io.memogate.estimator.planner;
 
 import io.memogate.estimator.graph.CsgCmpCounter;
 import io.memogate.estimator.graph.JoinGraph;
+import io.memogate.estimator.graph.MemoSize;
 import io.memogate.estimator.planner.JoinLists.Item;
 import java.util.ArrayDeque;
 import java.util.ArrayList;
@@ -9,6 +10,7 @@ import java.util.Deque;
 import java.util.List;
 import java.util.Objects;
 import java.util.Optional;
+import java.util.stream.IntStream;
 
 /**
  * The join search problems PostgreSQL (17) solves to plan a statement, and how large each one is.
@@ -100,18 +102,27 @@ public final class PostgresPlannerModel {
         if (joinlist.size() >= 2) {
             int singlePathItems = (int) joinlist.stream()
                     .filter(item -> item instanceof Item.Leaf leaf && tables.get(leaf.relation()).isEmpty()).count();
-            searches.add(search(graphs.graph(joinlist), fastStart, singlePathItems));
+            // The graph's vertex i is joinlist item i.
+            int[] subProblems = IntStream.range(0, joinlist.size())
+                    .filter(i -> joinlist.get(i) instanceof Item.Sub).toArray();
+            searches.add(search(graphs.graph(joinlist), fastStart, singlePathItems, subProblems));
         }
     }
 
-    /** One problem: GEQO at or above geqo_threshold items when geqo is on, dynamic programming otherwise. */
-    JoinSearch search(JoinGraph graph, boolean fastStart, int singlePathItems) {
+    /**
+     * One problem: GEQO at or above geqo_threshold items when geqo is on, dynamic programming otherwise.
+     *
+     * @param subProblems the vertices that are sub-problems' results, planned before this search
+     */
+    JoinSearch search(JoinGraph graph, boolean fastStart, int singlePathItems, int[] subProblems) {
         int items = graph.size();
         if (settings.geqo() && items >= settings.geqoThreshold()) {
             int poolSize = settings.geqoPoolSizeFor(items);
             return new JoinSearch.Geqo(graph, poolSize, settings.geqoGenerationsFor(poolSize), fastStart,
                     singlePathItems);
         }
-        return new JoinSearch.DynamicProgramming(graph, counter.count(graph), fastStart, singlePathItems);
+        MemoSize memo = counter.count(graph);
+        return new JoinSearch.DynamicProgramming(graph, memo, fastStart, singlePathItems,
+                counter.linkedPairsHolding(graph, memo, subProblems));
     }
 }

@@ -34,6 +34,27 @@ class CsgCmpCounterTest {
         }
     }
 
+    /** The pairs whose join relation holds given vertices: all pairs less those of the graph without them. */
+    @Test
+    void linkedPairsHoldingAVertexAreThoseNotInTheGraphWithoutIt() {
+        JoinGraph chain = Shapes.CHAIN.graph(4);
+        MemoSize memo = counter.count(chain);
+        assertThat(counter.linkedPairsHolding(chain, memo, new int[] {0})).as("10 less chain 1-2-3's 4").isEqualTo(6);
+        assertThat(counter.linkedPairsHolding(chain, memo, new int[] {0, 3})).as("10 less pair 1-2").isEqualTo(9);
+        assertThat(counter.linkedPairsHolding(chain, memo, new int[0])).isZero();
+        for (int n = 3; n <= 12; n++) {
+            JoinGraph star = Shapes.STAR.graph(n);
+            MemoSize stars = counter.count(star);
+            assertThat(counter.linkedPairsHolding(star, stars, new int[] {0})).as("every pair holds the hub")
+                    .isEqualTo(Shapes.STAR.pairs(n));
+            assertThat(counter.linkedPairsHolding(star, stars, new int[] {n - 1}))
+                    .isEqualTo(Shapes.STAR.pairs(n) - Shapes.STAR.pairs(n - 1));
+        }
+        JoinGraph clique = Shapes.CLIQUE.graph(6);
+        assertThat(counter.linkedPairsHolding(clique, counter.count(clique), new int[] {2}))
+                .isEqualTo(Shapes.CLIQUE.pairs(6) - Shapes.CLIQUE.pairs(5));
+    }
+
     @Test
     void aTriangleWithATailHas15Pairs() {
         // a-b-c a triangle, d hangs off c. Unions of 2: ab bc ca cd (4). Unions of 3: abc splits 3 ways,

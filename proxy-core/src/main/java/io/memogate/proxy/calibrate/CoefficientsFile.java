@@ -32,7 +32,8 @@ import java.util.function.ToDoubleFunction;
  * Every name is required and no other key is allowed: a misspelt name would otherwise quietly leave
  * its default in force. The exceptions are the terms added after the first files were written
  * ({@link #ADDED_LATER}): a file fitted before them lacks them and keeps the model it was fitted for
- * (Cartesian pairs cost what other join pairs cost; blocks, tokens and parameterized index scans nothing),
+ * (Cartesian pairs cost what other join pairs cost; blocks, tokens, parameterized index scans and first-rows
+ * pairs holding a sub-problem nothing extra),
  * and the terms since replaced ({@link #RETIRED}), which are read and ignored: {@code bytesPerParameterization}
  * priced parameterized index scans per join relation, which the model now counts per pair, so its
  * value does not carry over; such a file estimates without the indexes until it is calibrated again.
@@ -65,7 +66,8 @@ public final class CoefficientsFile {
             "bytesPerBlock", values -> 0,
             "bytesPerToken", values -> 0,
             "bytesPerParameterizedPair", values -> 0,
-            "bytesPerFastStartParameterizedPair", values -> 0);
+            "bytesPerFastStartParameterizedPair", values -> 0,
+            "bytesPerFastStartSubProblemPair", values -> 0);
 
     /** Coefficients of terms the model no longer has: accepted in a file, and ignored. */
     static final Set<String> RETIRED = Set.of("bytesPerParameterization", "bytesPerFastStartParameterization");
