@@ -69,7 +69,10 @@ public final class ProxyServer implements AutoCloseable, ConnectionsView {
     private volatile Duration shutdownTimeout;
 
     private ProxyServer(MemogateConfig config, AdmissionHook admission, AdmissionSupport support) {
-        this.transport = Transport.best();
+        TransportSelector.Selection selection = TransportSelector.select(config.network().transport(),
+                TransportSelector.NativeSupport.NETTY);
+        selection.fallback().ifPresent(log::warn);
+        this.transport = Transport.of(selection.transport());
         this.group = transport.newEventLoopGroup(Runtime.getRuntime().availableProcessors());
         this.sessions = new SessionTracker(config.limits().maxClientConnections());
         this.cancelForwarder = new CancelForwarder(transport);
@@ -209,6 +212,11 @@ public final class ProxyServer implements AutoCloseable, ConnectionsView {
 
     public int port() {
         return addresses().getFirst().getPort();
+    }
+
+    /** The socket implementation in use: "io_uring", "epoll" or "nio". */
+    public String transportName() {
+        return transport.name();
     }
 
     public int sessionCount() {
