@@ -10,7 +10,6 @@ import io.memogate.proxy.config.LimitsConfig;
 import io.memogate.proxy.config.ListenerConfig;
 import io.memogate.proxy.config.MemogateConfig;
 import io.memogate.proxy.config.NetworkConfig;
-import io.memogate.proxy.config.NetworkTransport;
 import io.memogate.proxy.config.TlsMode;
 import io.memogate.proxy.server.ProxyServer;
 import java.time.Duration;
@@ -21,7 +20,7 @@ import java.util.Optional;
  * The proxy, started in this JVM as `memogate run` starts it, on a free port, without TLS on either
  * leg (the other targets use none either), in one of two admission set-ups that differ in nothing else
  * (and, without the gateways, on a chosen transport: {@link TargetKind#MEMOGATE_EPOLL},
- * {@link TargetKind#MEMOGATE_IO_URING}):
+ * {@link TargetKind#MEMOGATE_IO_URING}, and with one event loop: {@link TargetKind#MEMOGATE_ONE_LOOP}):
  *
  * <ul>
  *   <li>{@link TargetKind#MEMOGATE}: every statement admitted at once ({@link ImmediateAdmission});
@@ -51,15 +50,15 @@ public final class MemogateTarget implements Target {
         this.control = control;
     }
 
-    /** Every statement admitted at once, on the transport network.transport's default picks. */
+    /** Every statement admitted at once, with the default network section. */
     public static MemogateTarget start(Backend backend) throws InterruptedException {
-        return start(TargetKind.MEMOGATE, backend, NetworkConfig.DEFAULTS.transport());
+        return start(TargetKind.MEMOGATE, backend, NetworkConfig.DEFAULTS);
     }
 
-    /** Every statement admitted at once, on {@code transport} (the caller has checked it can be used here). */
-    public static MemogateTarget start(TargetKind kind, Backend backend, NetworkTransport transport)
+    /** Every statement admitted at once, on {@code network} (the caller has checked its transport works here). */
+    public static MemogateTarget start(TargetKind kind, Backend backend, NetworkConfig network)
             throws InterruptedException {
-        MemogateConfig config = config(backend).withNetwork(new NetworkConfig(transport));
+        MemogateConfig config = config(backend).withNetwork(network);
         return new MemogateTarget(kind, ProxyServer.start(config, new ImmediateAdmission()), Optional.empty());
     }
 
@@ -101,7 +100,7 @@ public final class MemogateTarget implements Target {
                 : "admission through the estimator and the gateways (default settings for "
                         + Runtime.getRuntime().availableProcessors() + " CPUs, static target 256 MiB, no broker)";
         return "Memogate (in the benchmark's JVM: " + Runtime.version() + ", "
-                + Runtime.getRuntime().availableProcessors() + " event-loop threads on " + server.transportName()
+                + server.eventLoops() + " event-loop threads on " + server.transportName()
                 + "), session mode, " + admission
                 + ", on 127.0.0.1:" + port();
     }

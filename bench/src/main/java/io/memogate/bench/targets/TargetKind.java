@@ -16,6 +16,8 @@ public enum TargetKind {
     MEMOGATE_EPOLL,
     /** As MEMOGATE, on io_uring; skipped where io_uring cannot be used. */
     MEMOGATE_IO_URING,
+    /** As MEMOGATE, with one event loop (network.eventLoops: 1) instead of one per processor. */
+    MEMOGATE_ONE_LOOP,
     /** PgBouncer in session mode, the connection pooler most deployments already run. */
     PGBOUNCER,
     /** HAProxy as a plain TCP relay: the cost of a proxy hop that parses nothing. */
@@ -40,7 +42,7 @@ public enum TargetKind {
         throw new IllegalArgumentException("unknown target '" + label + "', expected one of " + labels());
     }
 
-    /** "direct, memogate, memogate-gated, memogate-epoll, memogate-io-uring, pgbouncer, haproxy". */
+    /** "direct, memogate, memogate-gated, memogate-epoll, memogate-io-uring, memogate-one-loop, pgbouncer, haproxy". */
     public static String labels() {
         return Arrays.stream(values()).map(TargetKind::label).collect(Collectors.joining(", "));
     }

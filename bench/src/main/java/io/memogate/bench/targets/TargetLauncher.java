@@ -2,6 +2,7 @@ package io.memogate.bench.targets;
 
 import io.memogate.bench.process.Executables;
 import io.memogate.bench.process.RunAs;
+import io.memogate.proxy.config.NetworkConfig;
 import io.memogate.proxy.config.NetworkTransport;
 import io.memogate.proxy.server.TransportSelector;
 import java.nio.file.Path;
@@ -42,12 +43,17 @@ public final class TargetLauncher {
             case MEMOGATE_EPOLL -> {
                 Optional<Throwable> unavailable = TransportSelector.NativeSupport.NETTY.epollUnavailable();
                 return unavailable.isPresent() ? new Launch.Skipped(kind, cannotUse("epoll", unavailable.get()))
-                        : new Launch.Started(MemogateTarget.start(kind, backend, NetworkTransport.EPOLL));
+                        : new Launch.Started(MemogateTarget.start(kind, backend,
+                                NetworkConfig.DEFAULTS.withTransport(NetworkTransport.EPOLL)));
             }
             case MEMOGATE_IO_URING -> {
                 Optional<Throwable> unavailable = TransportSelector.NativeSupport.NETTY.ioUringUnavailable();
                 return unavailable.isPresent() ? new Launch.Skipped(kind, cannotUse("io_uring", unavailable.get()))
-                        : new Launch.Started(MemogateTarget.start(kind, backend, NetworkTransport.IO_URING));
+                        : new Launch.Started(MemogateTarget.start(kind, backend,
+                                NetworkConfig.DEFAULTS.withTransport(NetworkTransport.IO_URING)));
+            }
+            case MEMOGATE_ONE_LOOP -> {
+                return new Launch.Started(MemogateTarget.start(kind, backend, NetworkConfig.DEFAULTS.withEventLoops(1)));
             }
             case PGBOUNCER -> {
                 Optional<Path> executable = executables.find("pgbouncer");

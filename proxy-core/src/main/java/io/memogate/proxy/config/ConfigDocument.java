@@ -124,6 +124,7 @@ final class ConfigDocument {
 
     static final class Network {
         String transport;
+        String eventLoops;
     }
 
     static final class Monitor {

@@ -168,6 +168,7 @@ public final class ConfigSettings {
     /** The event loops and every socket are made with the transport when the proxy starts. */
     private void network(NetworkConfig network) {
         add("network.transport", network.transport().configName(), Applies.RESTART);
+        add("network.eventLoops", network.eventLoops(), Applies.RESTART);
     }
 
     private void add(String key, Object value, Applies applies) {

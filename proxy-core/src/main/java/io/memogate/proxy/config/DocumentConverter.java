@@ -198,8 +198,13 @@ final class DocumentConverter {
         if (network == null) {
             return NetworkConfig.DEFAULTS;
         }
-        return new NetworkConfig(parse("network.transport", network.transport, DocumentConverter::transport,
-                NetworkConfig.DEFAULTS.transport()));
+        NetworkTransport transport = parse("network.transport", network.transport, DocumentConverter::transport,
+                NetworkConfig.DEFAULTS.transport());
+        long eventLoops = whole("network.eventLoops", network.eventLoops, NetworkConfig.DEFAULTS.eventLoops());
+        if (!ConfigValidator.checkEventLoops(problems, "network.eventLoops", eventLoops)) {
+            eventLoops = NetworkConfig.DEFAULTS.eventLoops();
+        }
+        return new NetworkConfig(transport, (int) eventLoops);
     }
 
     private TierSettings tier(String path, ConfigDocument.Tier doc, TierSettings defaults) {

@@ -36,6 +36,7 @@ public record MemogateConfig(List<ListenerConfig> listeners, List<BackendConfig>
         ConfigValidator.validateAdmin(admin, listeners, backends, problems);
         ConfigValidator.validateAdmission(admission, problems);
         ConfigValidator.validateBroker(broker, backends, problems);
+        ConfigValidator.validateNetwork(network, problems);
         problems.throwIfAny(null);
     }
 

@@ -346,6 +346,14 @@ class ConfigLoaderTest {
     }
 
     @Test
+    void eventLoopsDefaultToOnePerProcessor() {
+        assertThat(loader.parse(BACKEND_ONLY, dir).network().eventLoops())
+                .isEqualTo(Runtime.getRuntime().availableProcessors());
+        assertThat(loader.parse(BACKEND_ONLY + "network: {transport: epoll, eventLoops: 1}\n", dir).network())
+                .isEqualTo(new NetworkConfig(NetworkTransport.EPOLL, 1));
+    }
+
+    @Test
     void reportsAMissingFile() {
         Path missing = dir.resolve("nope.yaml");
         assertThatThrownBy(() -> loader.load(missing))

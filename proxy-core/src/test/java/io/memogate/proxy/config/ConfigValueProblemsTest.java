@@ -418,7 +418,17 @@ class ConfigValueProblemsTest {
         assertThat(problems(BACKEND + "network:\n  transport: EPOLL\n")).containsExactly(
                 "network.transport must be one of auto, io_uring, epoll, nio, was 'EPOLL'");
         assertThat(problems(BACKEND + "network:\n  transprot: epoll\n")).singleElement().asString()
-                .isEqualTo("network: unknown field 'transprot' (line 4, column 3); known fields: transport");
+                .isEqualTo("network: unknown field 'transprot' (line 4, column 3); known fields: eventLoops, transport");
+    }
+
+    @Test
+    void eventLoopsOutOfRangeOrNotANumber() {
+        assertThat(problems(BACKEND + "network:\n  eventLoops: 0\n")).containsExactly(
+                "network.eventLoops must be in 1..1024, was 0");
+        assertThat(problems(BACKEND + "network:\n  eventLoops: two\n")).containsExactly(
+                "network.eventLoops must be a whole number, was 'two'");
+        assertThat(problems(BACKEND + "network:\n  eventLoops: 99999999999\n")).containsExactly(
+                "network.eventLoops must be in 1..1024, was 99999999999");
     }
 
     private List<String> problems(String yaml) {

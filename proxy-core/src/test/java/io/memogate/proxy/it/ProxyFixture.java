@@ -158,7 +158,7 @@ public final class ProxyFixture implements AutoCloseable {
         }
 
         public Builder transport(NetworkTransport transport) {
-            this.network = new NetworkConfig(transport);
+            this.network = NetworkConfig.DEFAULTS.withTransport(transport);
             return this;
         }
 

@@ -87,7 +87,7 @@ class ReloadPlanTest {
                 .withAdmin(new AdminConfig(AdminHttpConfig.of("127.0.0.1", 9931)))
                 .withAdmission(running.admission().withEnabled(false))
                 .withBroker(BrokerConfig.DEFAULTS.withHostMemory(8L << 30))
-                .withNetwork(new NetworkConfig(NetworkTransport.IO_URING));
+                .withNetwork(NetworkConfig.DEFAULTS.withTransport(NetworkTransport.IO_URING));
 
         ReloadPlan plan = ReloadPlan.between(running, file);
 
