@@ -100,7 +100,8 @@ public final class MemogateTarget implements Target {
                 : "admission through the estimator and the gateways (default settings for "
                         + Runtime.getRuntime().availableProcessors() + " CPUs, static target 256 MiB, no broker)";
         return "Memogate (in the benchmark's JVM: " + Runtime.version() + ", "
-                + server.eventLoops() + " event-loop threads on " + server.transportName()
+                + server.eventLoops() + (server.eventLoops() == 1 ? " event-loop thread" : " event-loop threads")
+                + " on " + server.transportName()
                 + "), session mode, " + admission
                 + ", on 127.0.0.1:" + port();
     }
