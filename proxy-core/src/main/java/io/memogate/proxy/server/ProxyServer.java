@@ -38,9 +38,10 @@ import org.slf4j.LoggerFactory;
 
 /**
  * The proxy's network side: one server socket per listener, sessions on a shared event loop group
- * (network.eventLoops threads, by default one per core; each session's two legs on one of them). {@link #close()} is the graceful
- * shutdown: stop accepting, let sessions end on their own for limits.shutdownTimeout, then tell the
- * rest the proxy is going away and close them.
+ * (network.eventLoops threads, by default one per core; each session's two legs on one of them), all
+ * on the transport network.transport selects. {@link #close()} is the graceful shutdown: stop
+ * accepting, let sessions end on their own for limits.shutdownTimeout, then tell the rest the proxy is
+ * going away and close them.
  *
  * <p>{@link #reconfigure} takes a reloaded configuration: each listener's {@link SessionServices} (routing,
  * backend TLS, message limit, connect timeout, the listener's own TLS) is rebuilt and handed to the
