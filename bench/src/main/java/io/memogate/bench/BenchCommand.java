@@ -4,6 +4,7 @@ import io.memogate.bench.accuracy.AccuracyCommand;
 import io.memogate.bench.jmh.JmhCommand;
 import io.memogate.bench.passthrough.PassthroughCommand;
 import io.memogate.bench.storm.StormCommand;
+import io.memogate.proxy.server.LeakDetection;
 import picocli.CommandLine;
 import picocli.CommandLine.Command;
 
@@ -38,6 +39,8 @@ public final class BenchCommand implements Runnable {
     }
 
     public static void main(String[] args) {
+        // The in-process proxy is measured as `memogate run` runs it.
+        LeakDetection.offUnlessAsked();
         System.exit(commandLine().execute(args));
     }
 

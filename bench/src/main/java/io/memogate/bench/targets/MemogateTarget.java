@@ -9,6 +9,7 @@ import io.memogate.proxy.config.BackendTlsConfig;
 import io.memogate.proxy.config.LimitsConfig;
 import io.memogate.proxy.config.ListenerConfig;
 import io.memogate.proxy.config.MemogateConfig;
+import io.memogate.proxy.config.NetworkConfig;
 import io.memogate.proxy.config.TlsMode;
 import io.memogate.proxy.server.ProxyServer;
 import java.time.Duration;
@@ -17,7 +18,9 @@ import java.util.Optional;
 
 /**
  * The proxy, started in this JVM as `memogate run` starts it, on a free port, without TLS on either
- * leg (the other targets use none either), in one of two admission set-ups that differ in nothing else:
+ * leg (the other targets use none either), in one of two admission set-ups that differ in nothing else
+ * (and, without the gateways, on a chosen transport: {@link TargetKind#MEMOGATE_EPOLL},
+ * {@link TargetKind#MEMOGATE_IO_URING}, and with one event loop: {@link TargetKind#MEMOGATE_ONE_LOOP}):
  *
  * <ul>
  *   <li>{@link TargetKind#MEMOGATE}: every statement admitted at once ({@link ImmediateAdmission});
@@ -47,10 +50,16 @@ public final class MemogateTarget implements Target {
         this.control = control;
     }
 
-    /** Every statement admitted at once. */
+    /** Every statement admitted at once, with the default network section. */
     public static MemogateTarget start(Backend backend) throws InterruptedException {
-        return new MemogateTarget(TargetKind.MEMOGATE, ProxyServer.start(config(backend), new ImmediateAdmission()),
-                Optional.empty());
+        return start(TargetKind.MEMOGATE, backend, NetworkConfig.DEFAULTS);
+    }
+
+    /** Every statement admitted at once, on {@code network} (the caller has checked its transport works here). */
+    public static MemogateTarget start(TargetKind kind, Backend backend, NetworkConfig network)
+            throws InterruptedException {
+        MemogateConfig config = config(backend).withNetwork(network);
+        return new MemogateTarget(kind, ProxyServer.start(config, new ImmediateAdmission()), Optional.empty());
     }
 
     /** Statements admitted through the estimator and the gateways. */
@@ -91,7 +100,9 @@ public final class MemogateTarget implements Target {
                 : "admission through the estimator and the gateways (default settings for "
                         + Runtime.getRuntime().availableProcessors() + " CPUs, static target 256 MiB, no broker)";
         return "Memogate (in the benchmark's JVM: " + Runtime.version() + ", "
-                + Runtime.getRuntime().availableProcessors() + " event-loop threads), session mode, " + admission
+                + server.eventLoops() + (server.eventLoops() == 1 ? " event-loop thread" : " event-loop threads")
+                + " on " + server.transportName()
+                + "), session mode, " + admission
                 + ", on 127.0.0.1:" + port();
     }
 

@@ -8,10 +8,16 @@ import java.util.stream.Collectors;
 public enum TargetKind {
     /** PostgreSQL itself: the baseline the "ratio to direct" column divides by. */
     DIRECT,
-    /** Memogate in this JVM, every statement admitted at once. */
+    /** Memogate in this JVM, every statement admitted at once, on the transport network.transport auto picks. */
     MEMOGATE,
     /** Memogate in this JVM with the estimator and gateways on: what admission adds per statement. */
     MEMOGATE_GATED,
+    /** As MEMOGATE, on epoll: with MEMOGATE_IO_URING, the two transports side by side in one run. */
+    MEMOGATE_EPOLL,
+    /** As MEMOGATE, on io_uring; skipped where io_uring cannot be used. */
+    MEMOGATE_IO_URING,
+    /** As MEMOGATE, with one event loop (network.eventLoops: 1) instead of one per processor. */
+    MEMOGATE_ONE_LOOP,
     /** PgBouncer in session mode, the connection pooler most deployments already run. */
     PGBOUNCER,
     /** HAProxy as a plain TCP relay: the cost of a proxy hop that parses nothing. */
@@ -22,7 +28,10 @@ public enum TargetKind {
         return name().toLowerCase(Locale.ROOT).replace('_', '-');
     }
 
-    /** The kind a label names, in any case; the enum constant's name ("MEMOGATE_GATED") is accepted too. */
+    /**
+     * The kind a label names, in any case; the enum constant's name ("MEMOGATE_GATED") is accepted too, and
+     * so is the transport's own spelling ("memogate-io_uring").
+     */
     public static TargetKind fromLabel(String label) {
         String wanted = label.strip().toLowerCase(Locale.ROOT).replace('_', '-');
         for (TargetKind kind : values()) {
@@ -33,7 +42,7 @@ public enum TargetKind {
         throw new IllegalArgumentException("unknown target '" + label + "', expected one of " + labels());
     }
 
-    /** "direct, memogate, memogate-gated, pgbouncer, haproxy". */
+    /** "direct, memogate, memogate-gated, memogate-epoll, memogate-io-uring, memogate-one-loop, pgbouncer, haproxy". */
     public static String labels() {
         return Arrays.stream(values()).map(TargetKind::label).collect(Collectors.joining(", "));
     }

@@ -2,6 +2,9 @@ package io.memogate.bench.targets;
 
 import io.memogate.bench.process.Executables;
 import io.memogate.bench.process.RunAs;
+import io.memogate.proxy.config.NetworkConfig;
+import io.memogate.proxy.config.NetworkTransport;
+import io.memogate.proxy.server.TransportSelector;
 import java.nio.file.Path;
 import java.util.Optional;
 
@@ -37,6 +40,21 @@ public final class TargetLauncher {
             case MEMOGATE_GATED -> {
                 return new Launch.Started(MemogateTarget.startGated(backend));
             }
+            case MEMOGATE_EPOLL -> {
+                Optional<Throwable> unavailable = TransportSelector.NativeSupport.NETTY.epollUnavailable();
+                return unavailable.isPresent() ? new Launch.Skipped(kind, cannotUse("epoll", unavailable.get()))
+                        : new Launch.Started(MemogateTarget.start(kind, backend,
+                                NetworkConfig.DEFAULTS.withTransport(NetworkTransport.EPOLL)));
+            }
+            case MEMOGATE_IO_URING -> {
+                Optional<Throwable> unavailable = TransportSelector.NativeSupport.NETTY.ioUringUnavailable();
+                return unavailable.isPresent() ? new Launch.Skipped(kind, cannotUse("io_uring", unavailable.get()))
+                        : new Launch.Started(MemogateTarget.start(kind, backend,
+                                NetworkConfig.DEFAULTS.withTransport(NetworkTransport.IO_URING)));
+            }
+            case MEMOGATE_ONE_LOOP -> {
+                return new Launch.Started(MemogateTarget.start(kind, backend, NetworkConfig.DEFAULTS.withEventLoops(1)));
+            }
             case PGBOUNCER -> {
                 Optional<Path> executable = executables.find("pgbouncer");
                 return executable.isEmpty() ? new Launch.Skipped(kind, NOT_INSTALLED)
@@ -49,5 +67,13 @@ public final class TargetLauncher {
             }
             default -> throw new IllegalArgumentException("unknown target " + kind);
         }
+    }
+
+    /**
+     * Skipped rather than started on the proxy's fallback: a column labelled io_uring that measured epoll
+     * would make the comparison it exists for meaningless.
+     */
+    private static String cannotUse(String transport, Throwable cause) {
+        return transport + " cannot be used in this JVM (" + cause + "): skipped";
     }
 }

@@ -1,6 +1,9 @@
 package io.memogate.bench.passthrough;
 
+import static io.memogate.bench.targets.TargetKind.DIRECT;
 import static io.memogate.bench.targets.TargetKind.MEMOGATE;
+import static io.memogate.bench.targets.TargetKind.MEMOGATE_EPOLL;
+import static io.memogate.bench.targets.TargetKind.MEMOGATE_IO_URING;
 import static io.memogate.bench.targets.TargetKind.MEMOGATE_GATED;
 import static org.assertj.core.api.Assertions.assertThat;
 
@@ -29,6 +32,17 @@ class PassthroughCommandTest {
         assertThat(plan.targets()).containsExactly(MEMOGATE, MEMOGATE_GATED);
     }
 
+    /** Both spellings of the transport: the bench's label and network.transport's word. */
+    @Test
+    void theTwoTransportsAreTargetsOfTheirOwn() {
+        ParseResult parsed = BenchCommand.commandLine()
+                .parseArgs("passthrough", "--targets", "direct,memogate-epoll,memogate-io_uring,MEMOGATE-IO-URING");
+        PassthroughCommand command = (PassthroughCommand) parsed.subcommand().commandSpec().userObject();
+
+        assertThat(command.targets).containsExactly(DIRECT, MEMOGATE_EPOLL, MEMOGATE_IO_URING, MEMOGATE_IO_URING);
+        assertThat(MEMOGATE_IO_URING.label()).isEqualTo("memogate-io-uring");
+    }
+
     @Test
     void anUnknownTargetIsRefusedWithTheNamesThatExist() {
         StringWriter err = new StringWriter();
@@ -38,6 +52,6 @@ class PassthroughCommandTest {
 
         assertThat(exit).isEqualTo(2);
         assertThat(err.toString()).contains("unknown target 'gated', expected one of direct, memogate, memogate-gated,"
-                + " pgbouncer, haproxy");
+                + " memogate-epoll, memogate-io-uring, memogate-one-loop, pgbouncer, haproxy");
     }
 }

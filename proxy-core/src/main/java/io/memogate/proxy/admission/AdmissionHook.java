@@ -15,6 +15,16 @@ public interface AdmissionHook {
     Admission admit(StatementRequest request);
 
     /**
+     * Whether {@link #admit} looks at the request. A hook that admits every statement at once whatever
+     * it says returns false, and sessions then skip everything they do only to describe the statement:
+     * decoding its text, following its SETs and PREPAREs, building the request. Fixed for the hook's
+     * life; the default, true, is always correct.
+     */
+    default boolean readsStatements() {
+        return true;
+    }
+
+    /**
      * A server connection ended (PostgreSQL: the backend process exits), giving back the memory it kept;
      * {@code serverConnection} is the id {@link StatementRequest#serverConnection()} carried.
      */

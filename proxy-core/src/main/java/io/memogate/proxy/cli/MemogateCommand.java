@@ -1,5 +1,6 @@
 package io.memogate.proxy.cli;
 
+import io.memogate.proxy.server.LeakDetection;
 import picocli.CommandLine;
 import picocli.CommandLine.Command;
 
@@ -28,11 +29,7 @@ public final class MemogateCommand implements Runnable {
     static final int EXIT_EMBEDDED_POSTGRES = 4;
 
     public static void main(String[] args) {
-        // Netty's leak detector samples buffer allocations and records stack traces: measurable CPU on
-        // the relay path (about 2% under pgbench). Off unless the operator asks for it.
-        if (System.getProperty("io.netty.leakDetection.level") == null) {
-            System.setProperty("io.netty.leakDetection.level", "disabled");
-        }
+        LeakDetection.offUnlessAsked();
         System.exit(commandLine().execute(args));
     }
 

@@ -25,6 +25,7 @@ final class ConfigDocument {
     Broker broker;
     Estimator estimator;
     Recycle recycle;
+    Network network;
 
     static final class Listener {
         String host;
@@ -119,6 +120,11 @@ final class ConfigDocument {
     static final class Recycle {
         String retainedAbove;
         String authFile;
+    }
+
+    static final class Network {
+        String transport;
+        String eventLoops;
     }
 
     static final class Monitor {

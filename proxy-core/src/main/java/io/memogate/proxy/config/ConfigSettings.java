@@ -63,6 +63,7 @@ public final class ConfigSettings {
         flat.broker(config.broker());
         flat.estimator(config.estimator());
         flat.recycle(config.recycle());
+        flat.network(config.network());
         return List.copyOf(flat.settings);
     }
 
@@ -162,6 +163,12 @@ public final class ConfigSettings {
         add("recycle.retainedAbove", ByteSize.ofBytes(recycle.retainedAboveBytes()), Applies.NEW_SESSIONS);
         add("recycle.authFile", recycle.authFile().map(file -> file + " (" + recycle.secrets().size() + " users)"),
                 Applies.NEW_SESSIONS);
+    }
+
+    /** The event loops and every socket are made with the transport when the proxy starts. */
+    private void network(NetworkConfig network) {
+        add("network.transport", network.transport().configName(), Applies.RESTART);
+        add("network.eventLoops", network.eventLoops(), Applies.RESTART);
     }
 
     private void add(String key, Object value, Applies applies) {

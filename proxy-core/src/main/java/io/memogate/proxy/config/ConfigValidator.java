@@ -338,6 +338,18 @@ final class ConfigValidator {
         return true;
     }
 
+    static void validateNetwork(NetworkConfig network, Problems problems) {
+        checkEventLoops(problems, "network.eventLoops", network.eventLoops());
+    }
+
+    static boolean checkEventLoops(Problems problems, String path, long eventLoops) {
+        if (eventLoops < 1 || eventLoops > NetworkConfig.MAX_EVENT_LOOPS) {
+            problems.add(path, path + " must be in 1.." + NetworkConfig.MAX_EVENT_LOOPS + ", was " + eventLoops);
+            return false;
+        }
+        return true;
+    }
+
     static boolean checkCpus(Problems problems, String path, long cpus) {
         if (cpus < 1 || cpus > GatewaySettings.MAX_CPUS) {
             problems.add(path, path + " must be in 1.." + GatewaySettings.MAX_CPUS + ", was " + cpus);

@@ -19,7 +19,7 @@ import java.util.regex.Pattern;
 
 /**
  * Turns the bound {@link ConfigDocument} into records: applies defaults, parses numbers, sizes,
- * durations, booleans and TLS modes, and resolves relative paths against the configuration file's
+ * durations, booleans, TLS modes and transports, and resolves relative paths against the configuration file's
  * directory. A value that cannot be parsed is recorded as a problem and replaced by its default, so
  * that the validator can still check everything else; the problems make sure such a result is never
  * used.
@@ -194,6 +194,19 @@ final class DocumentConverter {
         return new RecycleConfig(retainedAbove, Optional.empty(), AuthFile.EMPTY);
     }
 
+    NetworkConfig network(ConfigDocument.Network network) {
+        if (network == null) {
+            return NetworkConfig.DEFAULTS;
+        }
+        NetworkTransport transport = parse("network.transport", network.transport, DocumentConverter::transport,
+                NetworkConfig.DEFAULTS.transport());
+        long eventLoops = whole("network.eventLoops", network.eventLoops, NetworkConfig.DEFAULTS.eventLoops());
+        if (!ConfigValidator.checkEventLoops(problems, "network.eventLoops", eventLoops)) {
+            eventLoops = NetworkConfig.DEFAULTS.eventLoops();
+        }
+        return new NetworkConfig(transport, (int) eventLoops);
+    }
+
     private TierSettings tier(String path, ConfigDocument.Tier doc, TierSettings defaults) {
         return doc == null ? defaults : tier(path, doc.limit, doc.fraction, doc.maxQueue, doc.timeout, defaults);
     }
@@ -341,6 +354,11 @@ final class DocumentConverter {
     private static TlsMode tlsMode(String text) {
         return TlsMode.fromConfigName(text.strip()).orElseThrow(() -> new IllegalArgumentException(
                 "must be one of " + TlsMode.configNames() + ", was '" + text + "'"));
+    }
+
+    private static NetworkTransport transport(String text) {
+        return NetworkTransport.fromConfigName(text.strip()).orElseThrow(() -> new IllegalArgumentException(
+                "must be one of " + NetworkTransport.configNames() + ", was '" + text + "'"));
     }
 
     private static String orEmpty(String text) {

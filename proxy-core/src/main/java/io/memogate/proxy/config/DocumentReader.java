@@ -57,7 +57,7 @@ final class DocumentReader {
             }
             if (first != JsonToken.START_OBJECT) {
                 problems.addGeneral("the configuration must be a mapping with the keys listeners, backends, "
-                        + "limits, admin, admission, broker, estimator and recycle, was " + ProblemRecorder.describe(parser)
+                        + "limits, admin, admission, broker, estimator, recycle and network, was " + ProblemRecorder.describe(parser)
                         + ProblemRecorder.at(parser.currentTokenLocation()));
                 return null;
             }

@@ -7,8 +7,8 @@ import java.util.Optional;
 
 /**
  * The whole proxy configuration: where it listens, where it forwards, its limits, its admin endpoint,
- * compile admission, the broker that sets the admission target, the estimator's coefficients, and when
- * server connections are recycled.
+ * compile admission, the broker that sets the admission target, the estimator's coefficients, when
+ * server connections are recycled, and which socket transport drives it all.
  *
  * <p>An instance is always valid: the constructor runs every rule of {@link ConfigValidator} (ranges,
  * unique names, routing, TLS files that exist) and throws {@link ConfigException} listing each problem
@@ -19,7 +19,7 @@ import java.util.Optional;
  */
 public record MemogateConfig(List<ListenerConfig> listeners, List<BackendConfig> backends, LimitsConfig limits,
                              AdminConfig admin, AdmissionConfig admission, BrokerConfig broker,
-                             EstimatorConfig estimator, RecycleConfig recycle) {
+                             EstimatorConfig estimator, RecycleConfig recycle, NetworkConfig network) {
 
     public MemogateConfig {
         listeners = List.copyOf(listeners);
@@ -30,15 +30,24 @@ public record MemogateConfig(List<ListenerConfig> listeners, List<BackendConfig>
         Objects.requireNonNull(broker, "broker");
         Objects.requireNonNull(estimator, "estimator");
         Objects.requireNonNull(recycle, "recycle");
+        Objects.requireNonNull(network, "network");
         Problems problems = new Problems();
         ConfigValidator.validate(listeners, backends, limits, problems);
         ConfigValidator.validateAdmin(admin, listeners, backends, problems);
         ConfigValidator.validateAdmission(admission, problems);
         ConfigValidator.validateBroker(broker, backends, problems);
+        ConfigValidator.validateNetwork(network, problems);
         problems.throwIfAny(null);
     }
 
-    /** With the default recycle section, as a file without it gets. */
+    /** With the default network section, as a file without it gets. */
+    public MemogateConfig(List<ListenerConfig> listeners, List<BackendConfig> backends, LimitsConfig limits,
+                          AdminConfig admin, AdmissionConfig admission, BrokerConfig broker, EstimatorConfig estimator,
+                          RecycleConfig recycle) {
+        this(listeners, backends, limits, admin, admission, broker, estimator, recycle, NetworkConfig.DEFAULTS);
+    }
+
+    /** With the default recycle and network sections, as a file without them gets. */
     public MemogateConfig(List<ListenerConfig> listeners, List<BackendConfig> backends, LimitsConfig limits,
                           AdminConfig admin, AdmissionConfig admission, BrokerConfig broker, EstimatorConfig estimator) {
         this(listeners, backends, limits, admin, admission, broker, estimator, RecycleConfig.DEFAULTS);
@@ -67,35 +76,39 @@ public record MemogateConfig(List<ListenerConfig> listeners, List<BackendConfig>
     }
 
     public MemogateConfig withListeners(ListenerConfig... listeners) {
-        return new MemogateConfig(List.of(listeners), backends, limits, admin, admission, broker, estimator, recycle);
+        return new MemogateConfig(List.of(listeners), backends, limits, admin, admission, broker, estimator, recycle, network);
     }
 
     public MemogateConfig withBackends(BackendConfig... backends) {
-        return new MemogateConfig(listeners, List.of(backends), limits, admin, admission, broker, estimator, recycle);
+        return new MemogateConfig(listeners, List.of(backends), limits, admin, admission, broker, estimator, recycle, network);
     }
 
     public MemogateConfig withLimits(LimitsConfig limits) {
-        return new MemogateConfig(listeners, backends, limits, admin, admission, broker, estimator, recycle);
+        return new MemogateConfig(listeners, backends, limits, admin, admission, broker, estimator, recycle, network);
     }
 
     public MemogateConfig withAdmin(AdminConfig admin) {
-        return new MemogateConfig(listeners, backends, limits, admin, admission, broker, estimator, recycle);
+        return new MemogateConfig(listeners, backends, limits, admin, admission, broker, estimator, recycle, network);
     }
 
     public MemogateConfig withAdmission(AdmissionConfig admission) {
-        return new MemogateConfig(listeners, backends, limits, admin, admission, broker, estimator, recycle);
+        return new MemogateConfig(listeners, backends, limits, admin, admission, broker, estimator, recycle, network);
     }
 
     public MemogateConfig withBroker(BrokerConfig broker) {
-        return new MemogateConfig(listeners, backends, limits, admin, admission, broker, estimator, recycle);
+        return new MemogateConfig(listeners, backends, limits, admin, admission, broker, estimator, recycle, network);
     }
 
     public MemogateConfig withEstimator(EstimatorConfig estimator) {
-        return new MemogateConfig(listeners, backends, limits, admin, admission, broker, estimator, recycle);
+        return new MemogateConfig(listeners, backends, limits, admin, admission, broker, estimator, recycle, network);
     }
 
     public MemogateConfig withRecycle(RecycleConfig recycle) {
-        return new MemogateConfig(listeners, backends, limits, admin, admission, broker, estimator, recycle);
+        return new MemogateConfig(listeners, backends, limits, admin, admission, broker, estimator, recycle, network);
+    }
+
+    public MemogateConfig withNetwork(NetworkConfig network) {
+        return new MemogateConfig(listeners, backends, limits, admin, admission, broker, estimator, recycle, network);
     }
 
     /**

@@ -38,9 +38,10 @@ import org.slf4j.LoggerFactory;
 
 /**
  * The proxy's network side: one server socket per listener, sessions on a shared event loop group
- * (one thread per core; each session's two legs on one of them). {@link #close()} is the graceful
- * shutdown: stop accepting, let sessions end on their own for limits.shutdownTimeout, then tell the
- * rest the proxy is going away and close them.
+ * (network.eventLoops threads, by default one per core; each session's two legs on one of them), all
+ * on the transport network.transport selects. {@link #close()} is the graceful shutdown: stop
+ * accepting, let sessions end on their own for limits.shutdownTimeout, then tell the rest the proxy is
+ * going away and close them.
  *
  * <p>{@link #reconfigure} takes a reloaded configuration: each listener's {@link SessionServices} (routing,
  * backend TLS, message limit, connect timeout, the listener's own TLS) is rebuilt and handed to the
@@ -52,6 +53,7 @@ public final class ProxyServer implements AutoCloseable, ConnectionsView {
     private static final Logger log = LoggerFactory.getLogger(ProxyServer.class);
 
     private final Transport transport;
+    private final int eventLoops;
     private final EventLoopGroup group;
     private final SessionTracker sessions;
     private final CancelRegistry cancels = new CancelRegistry();
@@ -69,8 +71,12 @@ public final class ProxyServer implements AutoCloseable, ConnectionsView {
     private volatile Duration shutdownTimeout;
 
     private ProxyServer(MemogateConfig config, AdmissionHook admission, AdmissionSupport support) {
-        this.transport = Transport.best();
-        this.group = transport.newEventLoopGroup(Runtime.getRuntime().availableProcessors());
+        TransportSelector.Selection selection = TransportSelector.select(config.network().transport(),
+                TransportSelector.NativeSupport.NETTY);
+        selection.fallback().ifPresent(log::warn);
+        this.transport = Transport.of(selection.transport());
+        this.eventLoops = config.network().eventLoops();
+        this.group = transport.newEventLoopGroup(eventLoops);
         this.sessions = new SessionTracker(config.limits().maxClientConnections());
         this.cancelForwarder = new CancelForwarder(transport);
         // One for all listeners, so that it counts every server connection.
@@ -209,6 +215,16 @@ public final class ProxyServer implements AutoCloseable, ConnectionsView {
 
     public int port() {
         return addresses().getFirst().getPort();
+    }
+
+    /** How many threads run the sessions' I/O (network.eventLoops). */
+    public int eventLoops() {
+        return eventLoops;
+    }
+
+    /** The socket implementation in use: "io_uring", "epoll" or "nio". */
+    public String transportName() {
+        return transport.name();
     }
 
     public int sessionCount() {

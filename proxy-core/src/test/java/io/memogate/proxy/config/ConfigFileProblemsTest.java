@@ -32,7 +32,8 @@ class ConfigFileProblemsTest {
     @Test
     void aFileThatIsNotAMapping() {
         assertThat(problems("- listeners\n- backends\n")).containsExactly("the configuration must be a mapping "
-                + "with the keys listeners, backends, limits, admin, admission, broker, estimator and recycle, was a list (line 1, column 1)");
+                + "with the keys listeners, backends, limits, admin, admission, broker, estimator, recycle and network, "
+                + "was a list (line 1, column 1)");
     }
 
     @Test
@@ -62,7 +63,7 @@ class ConfigFileProblemsTest {
                   target: 1GiB
                 """)).containsExactly(
                 "unknown field 'listners' (line 3, column 1); known fields: admin, admission, backends, broker, estimator, "
-                        + "limits, listeners, recycle",
+                        + "limits, listeners, network, recycle",
                 "backends[0].tls: unknown field 'sni' (line 10, column 7); known fields: mode, serverName, "
                         + "trustedCertificates",
                 "limits: unknown field 'maxMessageSize' (line 12, column 3); known fields: connectTimeout, "

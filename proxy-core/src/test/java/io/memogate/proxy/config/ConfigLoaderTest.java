@@ -28,6 +28,8 @@ class ConfigLoaderTest {
     @TempDir
     Path dir;
 
+    private static final String BACKEND_ONLY = "backends:\n  - {name: main, host: localhost}\n";
+
     @Test
     void readsEveryField() throws IOException {
         Path certificate = touch("server.crt");
@@ -329,6 +331,26 @@ class ConfigLoaderTest {
                 .withHostMemory(16L << 30));
         assertThat(config.brokerSettings().orElseThrow().jdbcUrl())
                 .isEqualTo("jdbc:postgresql://127.0.0.1:5432/postgres?sslmode=prefer&ApplicationName=memogate-broker");
+        assertThat(config.network()).isEqualTo(NetworkConfig.DEFAULTS);
+    }
+
+    @Test
+    void readsTheTransportEachWayItIsSpelt() {
+        for (NetworkTransport transport : NetworkTransport.values()) {
+            MemogateConfig config = loader.parse(BACKEND_ONLY + "network:\n  transport: " + transport.configName() + "\n",
+                    dir);
+            assertThat(config.network().transport()).isEqualTo(transport);
+        }
+        assertThat(loader.parse(BACKEND_ONLY + "network: {}\n", dir).network()).isEqualTo(NetworkConfig.DEFAULTS);
+        assertThat(loader.parse(BACKEND_ONLY, dir).network().transport()).isEqualTo(NetworkTransport.AUTO);
+    }
+
+    @Test
+    void eventLoopsDefaultToOnePerProcessor() {
+        assertThat(loader.parse(BACKEND_ONLY, dir).network().eventLoops())
+                .isEqualTo(Runtime.getRuntime().availableProcessors());
+        assertThat(loader.parse(BACKEND_ONLY + "network: {transport: epoll, eventLoops: 1}\n", dir).network())
+                .isEqualTo(new NetworkConfig(NetworkTransport.EPOLL, 1));
     }
 
     @Test

@@ -400,7 +400,7 @@ class ConfigValueProblemsTest {
                 """);
         assertThat(problems).containsExactly(
                 "unknown field 'listners' (line 1, column 1); known fields: admin, admission, backends, broker, "
-                        + "estimator, limits, listeners, recycle",
+                        + "estimator, limits, listeners, network, recycle",
                 "backends[0].host must be a single value, was a list (line 4, column 11)",
                 "limits.connectTimeout: 'soon' is not a duration: write a whole number with unit ms, s, min, h or d "
                         + "(e.g. 500ms, 5s, 2min), or a plain number of milliseconds",
@@ -408,6 +408,27 @@ class ConfigValueProblemsTest {
                 "backends: name 'main' is used by more than one backend (backends[0], backends[1])",
                 "backends: at most one backend may be default, found 2 (main, main); "
                         + "a backend that lists no databases is the default unless it says default: false");
+    }
+
+    /** io-uring and epoll's capitals are near misses of the words; the message lists the real ones. */
+    @Test
+    void aTransportThatDoesNotExist() {
+        assertThat(problems(BACKEND + "network:\n  transport: io-uring\n")).containsExactly(
+                "network.transport must be one of auto, io_uring, epoll, nio, was 'io-uring'");
+        assertThat(problems(BACKEND + "network:\n  transport: EPOLL\n")).containsExactly(
+                "network.transport must be one of auto, io_uring, epoll, nio, was 'EPOLL'");
+        assertThat(problems(BACKEND + "network:\n  transprot: epoll\n")).singleElement().asString()
+                .isEqualTo("network: unknown field 'transprot' (line 4, column 3); known fields: eventLoops, transport");
+    }
+
+    @Test
+    void eventLoopsOutOfRangeOrNotANumber() {
+        assertThat(problems(BACKEND + "network:\n  eventLoops: 0\n")).containsExactly(
+                "network.eventLoops must be in 1..1024, was 0");
+        assertThat(problems(BACKEND + "network:\n  eventLoops: two\n")).containsExactly(
+                "network.eventLoops must be a whole number, was 'two'");
+        assertThat(problems(BACKEND + "network:\n  eventLoops: 99999999999\n")).containsExactly(
+                "network.eventLoops must be in 1..1024, was 99999999999");
     }
 
     private List<String> problems(String yaml) {

@@ -33,6 +33,16 @@ class MemogateConfigTest {
     private final BackendConfig reports = BackendConfig.of("reports", "db2", 5432)
             .withDatabases("reports", "analytics").withDefault(false);
 
+    /** A configuration built in code (the bench, the tests) gets the file's rule for eventLoops. */
+    @Test
+    void eventLoopsAreCheckedInCodeToo() {
+        assertThatThrownBy(() -> MemogateConfig.of(main).withNetwork(NetworkConfig.DEFAULTS.withEventLoops(0)))
+                .isInstanceOf(ConfigException.class)
+                .hasMessageContaining("network.eventLoops must be in 1..1024, was 0");
+        assertThat(MemogateConfig.of(main).withNetwork(NetworkConfig.DEFAULTS.withEventLoops(1)).network().eventLoops())
+                .isEqualTo(1);
+    }
+
     @Test
     void routesAListedDatabaseToTheBackendThatListsIt() {
         MemogateConfig config = MemogateConfig.of(main.withDatabases("demo"), reports);

@@ -3,6 +3,9 @@ package io.memogate.proxy.it;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
+import io.memogate.proxy.admission.Admission;
+import io.memogate.proxy.admission.AdmissionHook;
+import io.memogate.proxy.admission.ImmediateAdmission;
 import io.memogate.proxy.embedded.EmbeddedPostgres;
 import io.memogate.proxy.embedded.EmbeddedPostgresExtension;
 import io.memogate.proxy.it.RawPgClient.Message;
@@ -18,6 +21,8 @@ import java.util.concurrent.Future;
 import java.util.concurrent.TimeUnit;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.ExtendWith;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.ValueSource;
 import org.postgresql.util.PSQLException;
 
 /**
@@ -74,9 +79,14 @@ class FaultsIT {
         }
     }
 
-    @Test
-    void aMalformedBodyIsAProtocolViolation(EmbeddedPostgres pg) throws Exception {
-        try (ProxyFixture proxy = ProxyFixture.to(pg.host(), pg.port()).start();
+    /**
+     * Whether or not the admission hook reads statements: with gateways off the proxy checks a Query or Bind
+     * without decoding it, and must refuse the same frames.
+     */
+    @ParameterizedTest
+    @ValueSource(booleans = {true, false})
+    void aMalformedBodyIsAProtocolViolation(boolean hookReadsStatements, EmbeddedPostgres pg) throws Exception {
+        try (ProxyFixture proxy = ProxyFixture.to(pg.host(), pg.port()).admission(hook(hookReadsStatements)).start();
                 RawPgClient client = new RawPgClient(proxy.port())) {
             assertReady(client.startup(TRUSTED, "demo"));
             client.send('Q', "select 1".getBytes(StandardCharsets.UTF_8)); // no terminating NUL
@@ -85,6 +95,26 @@ class FaultsIT {
             assertThat(error.fields().get('M')).contains("NUL");
             assertThat(client.closedByPeer()).isTrue();
         }
+    }
+
+    @ParameterizedTest
+    @ValueSource(booleans = {true, false})
+    void aBindWithoutItsStatementNameIsAProtocolViolation(boolean hookReadsStatements, EmbeddedPostgres pg)
+            throws Exception {
+        try (ProxyFixture proxy = ProxyFixture.to(pg.host(), pg.port()).admission(hook(hookReadsStatements)).start();
+                RawPgClient client = new RawPgClient(proxy.port())) {
+            assertReady(client.startup(TRUSTED, "demo"));
+            client.send('B', new byte[] {0, 's', '1'}); // the portal name, then a statement name cut short
+            Message error = client.read();
+            assertThat(error.sqlState()).isEqualTo("08P01");
+            assertThat(error.fields().get('M')).contains("NUL");
+            assertThat(client.closedByPeer()).isTrue();
+        }
+    }
+
+    /** The proxy's own relay-only hook, or one that admits the same but declares that it reads statements. */
+    private static AdmissionHook hook(boolean readsStatements) {
+        return readsStatements ? request -> Admission.IMMEDIATE : new ImmediateAdmission();
     }
 
     @Test

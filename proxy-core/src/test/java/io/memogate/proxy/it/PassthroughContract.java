@@ -3,6 +3,7 @@ package io.memogate.proxy.it;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
+import io.memogate.proxy.config.NetworkTransport;
 import java.io.ByteArrayOutputStream;
 import java.io.StringReader;
 import java.nio.charset.StandardCharsets;
@@ -27,7 +28,7 @@ import org.postgresql.util.PSQLException;
 /**
  * What a client must see through the proxy exactly as it would see it from the server. Each server
  * version or flavour (embedded PostgreSQL 18, the machine's PostgreSQL 15, the postgres:18 image)
- * runs these same bodies by extending this class.
+ * runs these same bodies by extending this class, and so does each network transport other than the default.
  */
 abstract class PassthroughContract {
 
@@ -38,10 +39,15 @@ abstract class PassthroughContract {
 
     protected ProxyFixture proxy;
 
+    /** The network.transport the proxy is started with; the same bodies must pass on each. */
+    protected NetworkTransport transport() {
+        return NetworkTransport.AUTO;
+    }
+
     @BeforeEach
     void startProxy() throws Exception {
         Backend backend = backend();
-        proxy = ProxyFixture.to(backend.host(), backend.port()).start();
+        proxy = ProxyFixture.to(backend.host(), backend.port()).transport(transport()).start();
     }
 
     @AfterEach

@@ -8,6 +8,8 @@ import io.memogate.proxy.config.BackendTlsConfig;
 import io.memogate.proxy.config.LimitsConfig;
 import io.memogate.proxy.config.ListenerConfig;
 import io.memogate.proxy.config.MemogateConfig;
+import io.memogate.proxy.config.NetworkConfig;
+import io.memogate.proxy.config.NetworkTransport;
 import io.memogate.proxy.config.RecycleConfig;
 import io.memogate.proxy.config.ServerTlsConfig;
 import io.memogate.proxy.config.TlsMode;
@@ -94,6 +96,7 @@ public final class ProxyFixture implements AutoCloseable {
         private int maxClientConnections = LimitsConfig.DEFAULTS.maxClientConnections();
         private Duration shutdownTimeout = Duration.ofSeconds(5);
         private RecycleConfig recycle = RecycleConfig.DEFAULTS;
+        private NetworkConfig network = NetworkConfig.DEFAULTS;
 
         private Builder(String host, int port) {
             this.host = host;
@@ -154,13 +157,19 @@ public final class ProxyFixture implements AutoCloseable {
             return this;
         }
 
+        public Builder transport(NetworkTransport transport) {
+            this.network = NetworkConfig.DEFAULTS.withTransport(transport);
+            return this;
+        }
+
         public ProxyFixture start() throws InterruptedException {
             BackendConfig backend = new BackendConfig("test", host, port, databases, isDefault, backendTlsConfig);
             LimitsConfig limits = new LimitsConfig(maxMessageBytes, Duration.ofSeconds(5), shutdownTimeout,
                     maxClientConnections);
             MemogateConfig config = new MemogateConfig(
                     List.of(new ListenerConfig("127.0.0.1", 0, listenerTls)), List.of(backend), limits)
-                    .withRecycle(recycle);
+                    .withRecycle(recycle)
+                    .withNetwork(network);
             return new ProxyFixture(ProxyServer.start(config, admission, support));
         }
     }

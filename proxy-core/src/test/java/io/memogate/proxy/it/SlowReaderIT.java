@@ -2,14 +2,18 @@ package io.memogate.proxy.it;
 
 import static io.memogate.proxy.it.FaultsIT.assertReady;
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.junit.jupiter.api.Assumptions.assumeTrue;
 
+import io.memogate.proxy.config.NetworkTransport;
 import io.memogate.proxy.embedded.EmbeddedPostgres;
 import io.memogate.proxy.embedded.EmbeddedPostgresExtension;
 import io.memogate.proxy.it.RawPgClient.Message;
 import io.netty.buffer.ByteBufAllocator;
 import io.netty.buffer.ByteBufAllocatorMetricProvider;
-import org.junit.jupiter.api.Test;
+import io.netty.channel.uring.IoUring;
 import org.junit.jupiter.api.extension.ExtendWith;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.EnumSource;
 
 /**
  * A 100 MB result to a client that does not read: the proxy stops reading the server instead of
@@ -20,10 +24,14 @@ class SlowReaderIT {
 
     private static final long MB = 1024 * 1024;
 
-    @Test
-    void memoryStaysBoundedWhileTheClientDoesNotRead(EmbeddedPostgres pg) throws Exception {
+    /** On each transport: io_uring submits reads ahead, so pausing them is its own code path in Netty. */
+    @ParameterizedTest
+    @EnumSource(value = NetworkTransport.class, names = {"AUTO", "IO_URING"})
+    void memoryStaysBoundedWhileTheClientDoesNotRead(NetworkTransport transport, EmbeddedPostgres pg) throws Exception {
+        assumeTrue(transport != NetworkTransport.IO_URING || IoUring.isAvailable(),
+                () -> "io_uring cannot be used here: " + IoUring.unavailabilityCause());
         ByteBufAllocatorMetricProvider allocator = (ByteBufAllocatorMetricProvider) ByteBufAllocator.DEFAULT;
-        try (ProxyFixture proxy = ProxyFixture.to(pg.host(), pg.port()).start();
+        try (ProxyFixture proxy = ProxyFixture.to(pg.host(), pg.port()).transport(transport).start();
                 RawPgClient client = new RawPgClient(proxy.port())) {
             client.setReceiveBuffer(64 * 1024);
             assertReady(client.startup("memogate_trust", "demo"));

@@ -13,6 +13,8 @@ import io.memogate.proxy.config.ConfigSettings.Applies;
 import io.memogate.proxy.config.EstimatorConfig;
 import io.memogate.proxy.config.ListenerConfig;
 import io.memogate.proxy.config.MemogateConfig;
+import io.memogate.proxy.config.NetworkConfig;
+import io.memogate.proxy.config.NetworkTransport;
 import io.memogate.proxy.config.ServerTlsConfig;
 import io.memogate.proxy.config.TierField;
 import java.io.IOException;
@@ -84,13 +86,14 @@ class ReloadPlanTest {
                 .withAdmin(running.admin().withWatchInterval(Duration.ofSeconds(5)))
                 .withAdmin(new AdminConfig(AdminHttpConfig.of("127.0.0.1", 9931)))
                 .withAdmission(running.admission().withEnabled(false))
-                .withBroker(BrokerConfig.DEFAULTS.withHostMemory(8L << 30));
+                .withBroker(BrokerConfig.DEFAULTS.withHostMemory(8L << 30))
+                .withNetwork(NetworkConfig.DEFAULTS.withTransport(NetworkTransport.IO_URING));
 
         ReloadPlan plan = ReloadPlan.between(running, file);
 
         assertThat(plan.next()).isEqualTo(running);
         assertThat(plan.changes()).extracting(ConfigChange::key).containsExactly("listeners[0].host",
-                "listeners[0].port", "admin.http.port", "admission.enabled", "broker.hostMemory");
+                "listeners[0].port", "admin.http.port", "admission.enabled", "broker.hostMemory", "network.transport");
         assertThat(plan.changes()).allSatisfy(change -> {
             assertThat(change.applied()).isFalse();
             assertThat(change.applies()).isEqualTo(Applies.RESTART);

@@ -2,31 +2,34 @@ package io.memogate.proxy.server;
 
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.catchThrowableOfType;
+import static org.junit.jupiter.api.Assumptions.assumeTrue;
 
+import io.memogate.proxy.config.NetworkTransport;
 import io.memogate.proxy.server.ListenException.Endpoint;
 import io.memogate.proxy.server.ListenException.Reason;
 import io.netty.bootstrap.ServerBootstrap;
 import io.netty.channel.ChannelInboundHandlerAdapter;
 import io.netty.channel.EventLoopGroup;
+import io.netty.channel.uring.IoUring;
 import java.net.BindException;
 import java.net.InetAddress;
 import java.net.ServerSocket;
 import java.util.concurrent.TimeUnit;
 import org.junit.jupiter.params.ParameterizedTest;
-import org.junit.jupiter.params.provider.ValueSource;
+import org.junit.jupiter.params.provider.EnumSource;
 import org.junit.jupiter.api.Test;
 
 /**
- * The bind failures an operator makes, as each transport reports them: epoll's NativeIoException and
- * NIO's BindException must come out as the same {@link Reason}, with the same advice.
+ * The bind failures an operator makes, as each transport reports them: io_uring's and epoll's
+ * NativeIoException and NIO's BindException must come out as the same {@link Reason}, with the same advice.
  */
 class ServerSocketsTest {
 
     @ParameterizedTest
-    @ValueSource(booleans = {true, false})
-    void aTakenPortIsAddressInUse(boolean epoll) throws Exception {
+    @EnumSource(value = NetworkTransport.class, names = {"IO_URING", "EPOLL", "NIO"})
+    void aTakenPortIsAddressInUse(NetworkTransport transport) throws Exception {
         try (ServerSocket taken = new ServerSocket(0, 1, InetAddress.getByName("127.0.0.1"))) {
-            ListenException e = bindFailure(epoll, "127.0.0.1", taken.getLocalPort());
+            ListenException e = bindFailure(transport, "127.0.0.1", taken.getLocalPort());
 
             assertThat(e.reason()).isEqualTo(Reason.ADDRESS_IN_USE);
             assertThat(e).hasMessage("cannot listen on 127.0.0.1:" + taken.getLocalPort()
@@ -57,10 +60,10 @@ class ServerSocketsTest {
     }
 
     @ParameterizedTest
-    @ValueSource(booleans = {true, false})
-    void anAddressOfAnotherMachineIsNotLocal(boolean epoll) throws Exception {
+    @EnumSource(value = NetworkTransport.class, names = {"IO_URING", "EPOLL", "NIO"})
+    void anAddressOfAnotherMachineIsNotLocal(NetworkTransport transport) throws Exception {
         // TEST-NET-3 (RFC 5737): assigned to no machine.
-        ListenException e = bindFailure(epoll, "203.0.113.7", 6432);
+        ListenException e = bindFailure(transport, "203.0.113.7", 6432);
 
         assertThat(e.reason()).isEqualTo(Reason.ADDRESS_NOT_LOCAL);
         assertThat(e.explain(field -> "change " + field)).isEqualTo("cannot listen on 203.0.113.7:6432: not an "
@@ -70,7 +73,7 @@ class ServerSocketsTest {
 
     @Test
     void aHostNameThatDoesNotResolveIsSaidSo() throws Exception {
-        ListenException e = bindFailure(false, "no-such-host.invalid", 6432);
+        ListenException e = bindFailure(NetworkTransport.NIO, "no-such-host.invalid", 6432);
 
         assertThat(e.reason()).isEqualTo(Reason.UNKNOWN_HOST);
         assertThat(e.explain(field -> "change " + field)).isEqualTo("cannot listen on no-such-host.invalid:6432: "
@@ -84,9 +87,11 @@ class ServerSocketsTest {
         assertThat(Reason.of(new IllegalStateException(new BindException("something else")))).isEqualTo(Reason.OTHER);
     }
 
-    private static ListenException bindFailure(boolean epoll, String host, int port) throws InterruptedException {
-        Transport transport = epoll ? Transport.best() : Transport.nio();
-        assertThat(transport.name()).isEqualTo(epoll ? "epoll" : "nio");
+    private static ListenException bindFailure(NetworkTransport kind, String host, int port)
+            throws InterruptedException {
+        assumeTrue(kind != NetworkTransport.IO_URING || IoUring.isAvailable(),
+                () -> "io_uring cannot be used here: " + IoUring.unavailabilityCause());
+        Transport transport = Transport.of(kind);
         EventLoopGroup group = transport.newEventLoopGroup(1);
         try {
             ServerBootstrap bootstrap = new ServerBootstrap().group(group).channel(transport.serverChannelClass())

@@ -51,6 +51,11 @@ final class AdmissionFlow {
     private final SessionSettings settings;
     private final PreparedQueries preparedQueries;
     private final PreparedStatements statements = new PreparedStatements();
+    /**
+     * The hook admits everything unread (gateways off): Query and Bind are checked and forwarded without
+     * their text being decoded or followed, since nothing would read it.
+     */
+    private final boolean statementBlind;
     private final ArrayDeque<ByteBuf> held = new ArrayDeque<>();
     /** The statement {@link #holding} waits for: a cancel withdraws it, a long wait sends a notice. */
     private final AdmissionWait waiting = new AdmissionWait();
@@ -75,6 +80,7 @@ final class AdmissionFlow {
         this.responses = responses;
         this.settings = settings;
         this.preparedQueries = preparedQueries;
+        this.statementBlind = !session.services.admission().readsStatements();
     }
 
     /** A client frame in READY state: queued behind a statement waiting for admission, else handled now. */
@@ -142,13 +148,25 @@ final class AdmissionFlow {
             default -> { } // a Query is its own cycle; COPY data belongs to the statement that started it
         }
         switch (type) {
-            case Query.TYPE -> admitThenForward(frame, Query.decode(frame).sql(), AdmissionPoint.SIMPLE_QUERY, null);
+            case Query.TYPE -> {
+                if (statementBlind) {
+                    Query.check(frame);
+                    forwardAdmitted(frame, AdmissionPoint.SIMPLE_QUERY, AdmittedStatement.UNGATED);
+                } else {
+                    admitThenForward(frame, Query.decode(frame).sql(), AdmissionPoint.SIMPLE_QUERY, null);
+                }
+            }
             case Bind.TYPE -> {
-                String name = Bind.decode(frame).statementName();
-                if (statements.bypasses(name)) {
+                if (statementBlind) {
+                    Bind.check(frame);
                     forwardAdmitted(frame, AdmissionPoint.BIND, AdmittedStatement.UNGATED);
                 } else {
-                    admitThenForward(frame, statements.sqlOf(name), AdmissionPoint.BIND, name);
+                    String name = Bind.decode(frame).statementName();
+                    if (statements.bypasses(name)) {
+                        forwardAdmitted(frame, AdmissionPoint.BIND, AdmittedStatement.UNGATED);
+                    } else {
+                        admitThenForward(frame, statements.sqlOf(name), AdmissionPoint.BIND, name);
+                    }
                 }
             }
             case Parse.TYPE -> {

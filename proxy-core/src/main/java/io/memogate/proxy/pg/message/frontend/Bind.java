@@ -18,6 +18,17 @@ public record Bind(String portalName, String statementName) implements FrontendM
         return new Bind(portal, PgWire.readCString(body));
     }
 
+    /**
+     * Checks the frame as {@link #decode} would, without making the names' Strings.
+     *
+     * @throws io.memogate.proxy.pg.message.MalformedMessageException as decode
+     */
+    public static void check(ByteBuf frame) {
+        ByteBuf body = PgWire.body(frame, TYPE);
+        PgWire.skipCString(body);
+        PgWire.skipCString(body);
+    }
+
     @Override
     public void encode(ByteBuf out) {
         int lengthIndex = PgWire.beginMessage(out, TYPE);

@@ -12,6 +12,16 @@ public record Query(String sql) implements FrontendMessage {
         return new Query(PgWire.readCString(PgWire.body(frame, TYPE)));
     }
 
+    /**
+     * Checks the frame as {@link #decode} would, without making the String: for a proxy that forwards
+     * the query unread but must refuse a malformed one all the same.
+     *
+     * @throws io.memogate.proxy.pg.message.MalformedMessageException as decode
+     */
+    public static void check(ByteBuf frame) {
+        PgWire.skipCString(PgWire.body(frame, TYPE));
+    }
+
     @Override
     public void encode(ByteBuf out) {
         int lengthIndex = PgWire.beginMessage(out, TYPE);
