@@ -19,11 +19,11 @@ import java.util.List;
  * with joins: each {@code subquery_planner} call's own state and upper paths, and the expression trees
  * (TPC-DS q66's 1,358 tokens of {@code sum(CASE ...)} over 64 pairs used 1.0 MiB). First-rows pairs vary
  * most with the schema: 1-5 kB on TPC-DS (no foreign-key indexes), 7-11 kB on the synthetic tables,
- * 16-55 kB on the warehouse, whose fact table has indexed foreign keys and so keeps a cheap-to-start
- * nested loop per indexed dimension. 12 kB balances these; the warehouse's 13- and 15-table stars with
- * LIMIT are still under-estimated 3-4x from their SQL alone; with the catalog's indexes
- * ({@link IndexedColumns}, the parameterized-pair terms below) 0.3-0.5x, and what is left is what a
- * calibration on one's own queries is for. Dense join graphs whose every edge is its own
+ * 16-55 kB on the warehouse; most of it is Memoize paths, one per parameterized inner path a nested loop
+ * tries (bench/RESULTS.md, "Where first-rows planning spends its memory"). 12 kB balances these; the
+ * catalog's indexes ({@link IndexedColumns}) and a split search's sub-problems add their own terms below;
+ * the warehouse's 13-table star with LIMIT under wide settings is still at 0.43 (run 11), and what is left
+ * is what a calibration on one's own queries is for. Dense join graphs whose every edge is its own
  * equivalence class cost more per pair on tables with data: {@code bytesPerExtraJoinClause} below.
  *
  * <p>{@link #EMPTY_TABLES_PG17} is the earlier fit to PostgreSQL 17.5 over 4-16 empty tables
