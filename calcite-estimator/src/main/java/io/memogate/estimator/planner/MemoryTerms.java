@@ -38,6 +38,11 @@ public record MemoryTerms(
         double extraJoinClauses, double cartesianPairs, double blocks, double tokens, double parameterizations,
         double fastStartParameterizations, double fastStartSubProblemPairs) {
 
+    /** The terms' names, in the order of {@link #toArray()} (and of {@link MemoryCoefficients#NAMES}). */
+    public static final List<String> NAMES = List.of("statements", "joinPairs", "fastStartJoinPairs", "relations",
+            "geqoGenes", "extraJoinClauses", "cartesianPairs", "blocks", "tokens", "parameterizations",
+            "fastStartParameterizations", "fastStartSubProblemPairs");
+
     /** Nothing planned. */
     public static final MemoryTerms ZERO = new MemoryTerms(0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0);
 

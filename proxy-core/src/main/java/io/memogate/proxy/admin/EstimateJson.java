@@ -3,6 +3,7 @@ package io.memogate.proxy.admin;
 import com.fasterxml.jackson.core.JsonProcessingException;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import io.memogate.estimator.CompileEstimate;
+import io.memogate.estimator.planner.MemoryTerms;
 import java.io.UncheckedIOException;
 import java.util.LinkedHashMap;
 import java.util.Locale;
@@ -33,11 +34,27 @@ public final class EstimateJson {
         line.put("largestProblem", e.largestProblem());
         line.put("search", e.search().name().toLowerCase(Locale.ROOT));
         line.put("capped", e.capped());
+        line.put("terms", terms(e.terms()));
         try {
             return JSON.writeValueAsString(line);
         } catch (JsonProcessingException e1) {
             // Strings, numbers and booleans always serialize: a failure here is a bug, not an input problem.
             throw new UncheckedIOException("writing an estimate as JSON", e1);
         }
+    }
+
+    /**
+     * What the estimate's bytes were made of ({@link MemoryTerms}, each times its coefficient): counts,
+     * whole where they are (first-rows shares and extrapolations are not), so an operator can see which
+     * term an estimate comes from.
+     */
+    private static Map<String, Number> terms(MemoryTerms terms) {
+        Map<String, Number> out = new LinkedHashMap<>();
+        double[] values = terms.toArray();
+        for (int j = 0; j < values.length; j++) {
+            double v = values[j];
+            out.put(MemoryTerms.NAMES.get(j), v == Math.rint(v) && Math.abs(v) < 1e15 ? (Number) (long) v : v);
+        }
+        return out;
     }
 }

@@ -53,6 +53,13 @@ class EstimateCommandTest {
         assertThat(chain.get("relations").asInt()).isEqualTo(3);
         assertThat(chain.get("fingerprint").asText()).contains("from a, b, c");
         assertThat(chain.get("reason").asText()).contains("Calcite");
+        // What the bytes are made of: one statement, its 4 pairs planned for all rows, 3 relations.
+        JsonNode terms = chain.get("terms");
+        assertThat(terms.get("statements").asLong()).isEqualTo(1);
+        assertThat(terms.get("joinPairs").asLong()).isEqualTo(4);
+        assertThat(terms.get("fastStartJoinPairs").asLong()).isZero();
+        assertThat(terms.get("relations").asLong()).isEqualTo(3);
+        assertThat(terms.size()).isEqualTo(12);
         assertThat(lines.get(1).get("bypass").asBoolean()).isTrue();
         assertThat(lines.get(1).get("parser").asText()).isEqualTo("none");
     }
