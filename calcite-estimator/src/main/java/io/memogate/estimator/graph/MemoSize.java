@@ -32,8 +32,8 @@ package io.memogate.estimator.graph;
  *     pair builds join paths for and the join relation keeps. Counted per pair, not per join relation,
  *     because every pair that makes a relation joins its sides' parameterized paths again: a star with an
  *     indexed hub has {@code (n-1)(n-2)2^(n-3)}, and what PostgreSQL 18 used per added one stayed at
- *     0.8-0.9 kB (4.6-5.6 kB for the first rows) from 8 to 14 tables, where per join relation it grew
- *     with the star. 0 when no index scan is marked. Extrapolated with {@code pairs} when the count is not
+ *     0.8-0.9 kB for stars of 8 and 10 tables, 4.6-5.6 kB for the first rows from 8 to 14 tables, where
+ *     per join relation it grew with the star. 0 when no index scan is marked. Extrapolated with {@code pairs} when the count is not
  *     exact
  * @param exact whether {@code pairs} was counted exactly; {@code false} when the enumeration ran out of
  *     its step budget (or the graph was too large to enumerate) and {@code pairs} is an extrapolation
