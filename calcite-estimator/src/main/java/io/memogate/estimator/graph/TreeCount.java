@@ -77,7 +77,7 @@ final class TreeCount {
         for (int c = 0; c < tree.size(); c++) {
             if (rooted.parent[c] >= 0) {
                 // The pairs cut at the edge above c: a subtree topped at c, and a connected set above it.
-                total += Math.max(0, clauses[c] - 1) * rooted.f[c] * rooted.up[c];
+                total += Math.max(0, clauses[c] - 1) * rooted.below[c].count() * rooted.above[c].count();
             }
         }
         return Double.isFinite(total) ? total : Double.MAX_VALUE;
@@ -100,23 +100,23 @@ final class TreeCount {
         for (int c = 0; c < tree.size(); c++) {
             int p = rooted.parent[c];
             if (p >= 0) {
-                total += (tree.indexScannableBy(c, p) ? rooted.fSizes[c] - rooted.f[c] : 0)
-                        + (tree.indexScannableBy(p, c) ? rooted.upSizes[c] - rooted.up[c] : 0);
+                total += (tree.indexScannableBy(c, p) ? rooted.below[c].pairs() : 0)
+                        + (tree.indexScannableBy(p, c) ? rooted.above[c].pairs() : 0);
             }
         }
         return Double.isFinite(total) ? total : Double.MAX_VALUE;
     }
 
     /**
-     * The tree rooted at vertex 0, with per vertex {@code f(v)}, the subtrees topped at {@code v}, and
-     * {@code up(v)}, the connected sets holding {@code v}'s parent but nothing of {@code v}'s subtree; and
-     * for each family the sum of its sets' sizes ({@code fSizes}, {@code upSizes}).
+     * The tree rooted at vertex 0, with per vertex {@code below[v]}, the subtrees topped at {@code v}
+     * ({@code f(v)} sets), and {@code above[v]}, the connected sets holding {@code v}'s parent but nothing of
+     * {@code v}'s subtree ({@code up(v)} sets; none for the root), each counted with its sets' sizes.
      *
      * <p>Both families are products of independent choices (per child subtree: leave it out, or take one
      * of its sets), so each is computed as a {@link Family}, a count with a size sum, combined with
      * {@link Family#times}; no division, so the counts stay exact integers while they fit 53 bits.
      */
-    private record Rooted(int[] parent, double[] f, double[] up, double[] fSizes, double[] upSizes) {
+    private record Rooted(int[] parent, Family[] below, Family[] above) {
 
         static Rooted of(JoinGraph tree) {
             int n = tree.size();
@@ -152,19 +152,7 @@ final class TreeCount {
                     before = before.times(below[c].orNothing());
                 }
             }
-            double[] f = new double[n];
-            double[] fSizes = new double[n];
-            double[] up = new double[n];
-            double[] upSizes = new double[n];
-            for (int v = 0; v < n; v++) {
-                f[v] = below[v].count;
-                fSizes[v] = below[v].sizes;
-                if (above[v] != null) {
-                    up[v] = above[v].count;
-                    upSizes[v] = above[v].sizes;
-                }
-            }
-            return new Rooted(parent, f, up, fSizes, upSizes);
+            return new Rooted(parent, below, above);
         }
     }
 
@@ -182,6 +170,11 @@ final class TreeCount {
 
         Family times(Family other) {
             return new Family(count * other.count, count * other.sizes + sizes * other.count);
+        }
+
+        /** The pairs that make this family's sets, each set of a tree being made by one pair per edge inside it. */
+        double pairs() {
+            return sizes - count;
         }
 
         /** This family, or nothing of it: the empty set added. */
