@@ -2,7 +2,6 @@ package io.memogate.estimator;
 
 import com.github.benmanes.caffeine.cache.Cache;
 import com.github.benmanes.caffeine.cache.Caffeine;
-import com.github.benmanes.caffeine.cache.stats.CacheStats;
 import io.memogate.estimator.CompileEstimate.Parser;
 import io.memogate.estimator.CompileEstimate.Search;
 import io.memogate.estimator.calcite.LexicalFallback;
@@ -13,6 +12,7 @@ import io.memogate.estimator.graph.CsgCmpCounter;
 import io.memogate.estimator.lexer.LexicalAnalysis;
 import io.memogate.estimator.lexer.LexicalAnalyzer;
 import io.memogate.estimator.lexer.StatementAnalysis;
+import io.memogate.estimator.lexer.StatementKeys;
 import io.memogate.estimator.lexer.StatementKind;
 import io.memogate.estimator.lexer.TokenStream;
 import io.memogate.estimator.planner.IndexedColumns;
@@ -34,8 +34,13 @@ import org.apache.calcite.sql.SqlNode;
  * SQL text to compile-memory estimates (docs/DESIGN.md, "Data flow of one statement", step 3):
  * <ol>
  *   <li>the lexer splits the text, classifies, fingerprints and bounds each statement;
- *   <li>statements the server does not plan, and those naming at most one relation, bypass: no parsing;
- *   <li>a bounded Caffeine cache keyed by fingerprint and planner settings answers repeated statements;
+ *   <li>a text seen before with the same settings and catalog is answered from a cache of texts, without
+ *   lexing it again (what a driver sends for every execution of a prepared statement);
+ *   <li>a bounded Caffeine cache keyed by fingerprint, planner settings and catalog answers repeated
+ *   statements: a first pass over the text only splits and fingerprints it, and when every statement's key is
+ *   cached that is all the work;
+ *   <li>otherwise the text is analysed: statements the server does not plan, and those naming at most one
+ *   relation, bypass (their verdict is cached like an estimate): no parsing;
  *   <li>otherwise the planned query (inside EXPLAIN, CREATE TABLE AS, DECLARE, COPY, PREPARE, ... as the
  *   lexer's classification locates it) is rewritten where Babel needs it ({@link PostgresRewriter}),
  *   parsed by Calcite and turned into query blocks ({@link QueryBlockBuilder});
@@ -52,9 +57,23 @@ public final class CompileEstimator {
     /** Deepest parenthesis nesting handed to Calcite; deeper statements go to the lexical fallback. */
     public static final int DEFAULT_MAX_PARSE_DEPTH = 100;
     public static final int DEFAULT_CACHE_SIZE = 10_000;
+    /**
+     * What the cache of texts holds at most, in bytes of text (two a character, as a String holding any
+     * non-Latin-1 character stores them), plus {@link #TEXT_ENTRY_BYTES} an entry.
+     */
+    public static final long DEFAULT_TEXT_CACHE_BYTES = 16L << 20;
+    /** A text cache entry's key, list and estimates besides the text itself, roughly. */
+    private static final int TEXT_ENTRY_BYTES = 512;
 
     private record Key(long hash, boolean oversized, PlannerSettings settings, IndexedColumns indexes) {
     }
+
+    /** A whole text with what its estimates depend on besides it (none of its statements is an EXECUTE). */
+    private record TextKey(String text, PlannerSettings settings, IndexedColumns indexes) {
+    }
+
+    /** Immutable and thread-safe: one for every count. */
+    private static final CsgCmpCounter COUNTER = new CsgCmpCounter();
 
     private final LexicalAnalyzer analyzer;
     /**
@@ -63,18 +82,18 @@ public final class CompileEstimator {
      * most {@link LexicalAnalyzer#DEFAULT_MAX_STATEMENT_CHARS}-sized). Estimates of EXECUTE and EXPLAIN inner
      * texts take their own streams.
      */
-    /** Immutable and thread-safe: one for every count. */
-    private static final CsgCmpCounter COUNTER = new CsgCmpCounter();
-
     private final ThreadLocal<TokenStream> scratch = ThreadLocal.withInitial(TokenStream::new);
     private final MemoryModel memory;
     private final int maxParseDepth;
     private final Cache<Key, CompileEstimate> cache;
+    private final Cache<TextKey, List<CompileEstimate>> texts;
     private final PostgresParser parser = new PostgresParser();
     private final PostgresRewriter rewriter = new PostgresRewriter();
     private final LexicalFallback fallback = new LexicalFallback();
-    /** LongAdder: estimates run on every event loop at once, and the count is only read at scrape time. */
+    // LongAdders: estimates run on every event loop at once, and the counts are only read at scrape time.
     private final LongAdder lexicalFallbacks = new LongAdder();
+    private final LongAdder cacheHits = new LongAdder();
+    private final LongAdder cacheMisses = new LongAdder();
 
     public CompileEstimator() {
         this(new LexicalAnalyzer(), new MemoryModel(), DEFAULT_CACHE_SIZE, DEFAULT_MAX_PARSE_DEPTH);
@@ -88,14 +107,17 @@ public final class CompileEstimator {
                     + cacheSize + " and " + maxParseDepth);
         }
         this.maxParseDepth = maxParseDepth;
-        // recordStats: a few LongAdder increments per lookup, for the hit rate in statistics().
-        this.cache = Caffeine.newBuilder().maximumSize(cacheSize).recordStats().build();
+        this.cache = Caffeine.newBuilder().maximumSize(cacheSize).build();
+        this.texts = Caffeine.newBuilder()
+                .maximumWeight(cacheSize == 0 ? 0 : DEFAULT_TEXT_CACHE_BYTES)
+                .<TextKey, List<CompileEstimate>>weigher((key, estimates) ->
+                        (int) Math.min(Integer.MAX_VALUE, 2L * key.text().length() + TEXT_ENTRY_BYTES))
+                .build();
     }
 
     /** Cache hits and misses and lexical fallbacks so far; cheap, for metrics scrapes. */
     public EstimatorStatistics statistics() {
-        CacheStats stats = cache.stats();
-        return new EstimatorStatistics(stats.hitCount(), stats.missCount(), lexicalFallbacks.sum());
+        return new EstimatorStatistics(cacheHits.sum(), cacheMisses.sum(), lexicalFallbacks.sum());
     }
 
     /** The largest estimate of the text's statements; for an empty text, a bypass saying so. */
@@ -141,12 +163,40 @@ public final class CompileEstimator {
         String text = sql == null ? "" : sql;
         Context context = new Context(settings == null ? PlannerSettings.DEFAULTS : settings,
                 prepared == null ? PreparedStatementTexts.NONE : prepared, indexes == null ? IndexedColumns.NONE : indexes);
-        LexicalAnalysis analysis = analyzer.analyze(text, scratch.get());
-        List<CompileEstimate> out = new ArrayList<>(analysis.statements().size());
-        for (StatementAnalysis statement : analysis.statements()) {
-            out.add(statement(text, statement, context, true));
+        TextKey textKey = new TextKey(text, context.settings(), context.indexes());
+        List<CompileEstimate> known = texts.getIfPresent(textKey);
+        if (known != null) {
+            cacheHits.add(known.size());
+            return known;
         }
-        return out;
+        TokenStream tokens = scratch.get();
+        StatementKeys keys = analyzer.keys(text, tokens);
+        List<CompileEstimate> estimates = keys.executes() ? null : cached(keys, context);
+        if (estimates == null) {
+            LexicalAnalysis analysis = analyzer.analyze(text, tokens);
+            estimates = new ArrayList<>(analysis.statements().size());
+            for (StatementAnalysis statement : analysis.statements()) {
+                estimates.add(statement(text, statement, context, true));
+            }
+            estimates = List.copyOf(estimates);
+        }
+        if (!keys.executes()) {
+            texts.put(textKey, estimates);
+        }
+        return estimates;
+    }
+
+    /** The estimates cached under every statement's key, counted as hits; null when one is not cached. */
+    private List<CompileEstimate> cached(StatementKeys keys, Context context) {
+        CompileEstimate[] found = new CompileEstimate[keys.size()];
+        for (int i = 0; i < found.length; i++) {
+            found[i] = cache.getIfPresent(new Key(keys.hash(i), keys.oversized(i), context.settings(), context.indexes()));
+            if (found[i] == null) {
+                return null;
+            }
+        }
+        cacheHits.add(found.length);
+        return List.of(found);
     }
 
     /** What an estimate depends on besides the text: the session's settings and prepared statements, the catalog. */
@@ -158,15 +208,15 @@ public final class CompileEstimator {
             if (st.kind() == StatementKind.EXECUTE && followExecute) {
                 return execute(st, context);
             }
-            if (!st.classification().isPlanned()) {
-                return bypass(st, st.kind() + " is not planned by the server");
-            }
-            if (st.relationBound().atMostOneRelation()) {
-                return bypass(st, "at most one relation: no join search");
-            }
             Key key = new Key(st.fingerprint().hash(), st.fingerprint().oversized(), context.settings(),
                     context.indexes());
-            return cache.get(key, k -> plan(text, st, context));
+            CompileEstimate known = cache.getIfPresent(key);
+            if (known != null) {
+                cacheHits.increment();
+                return known;
+            }
+            cacheMisses.increment();
+            return cache.get(key, k -> fresh(text, st, context));
         } catch (RuntimeException | StackOverflowError e) {
             // Not expected: each path below already falls back. Still never fail the caller's statement.
             try {
@@ -204,6 +254,17 @@ public final class CompileEstimator {
         }
         CompileEstimate e = statement(text.get(), prepare, context, false);
         return e.covering(1, "EXECUTE " + st.classification().name().orElse("?") + ": ");
+    }
+
+    /** The estimate of a statement not in the cache: a bypass, or what the planner model makes of it. */
+    private CompileEstimate fresh(String text, StatementAnalysis st, Context context) {
+        if (!st.classification().isPlanned()) {
+            return bypass(st, st.kind() + " is not planned by the server");
+        }
+        if (st.relationBound().atMostOneRelation()) {
+            return bypass(st, "at most one relation: no join search");
+        }
+        return plan(text, st, context);
     }
 
     private CompileEstimate plan(String text, StatementAnalysis st, Context context) {

@@ -5,8 +5,9 @@ package io.memogate.estimator;
  * workload and how often the estimates rest on the coarser lexical reading. Monotonic, so a monitoring
  * system can take rates.
  *
- * @param cacheHits statements answered from the cache
- * @param cacheMisses statements that had to be estimated (each then cached)
+ * @param cacheHits statements answered from the caches (of texts, or of fingerprints); bypassed
+ *     statements count too, their verdict is cached like an estimate
+ * @param cacheMisses statements that had to be analysed and estimated or bypassed (each then cached)
  * @param lexicalFallbacks estimates computed from the token stream ({@link CompileEstimate.Parser#LEXICAL})
  *     because Calcite could not read the statement, it nested too deep, or it was over the lexer's
  *     maximum; counted once per estimate computed, not again for each cache hit on it

@@ -26,11 +26,23 @@ class EstimatorStatisticsTest {
         assertThat(estimator.statistics()).isEqualTo(new EstimatorStatistics(1, 2, 0));
     }
 
+    /** A bypass is a verdict cached like an estimate: the statements of an OLTP workload are counted too. */
     @Test
-    void bypassedStatementsNeverReachTheCache() {
+    void bypassedStatementsAreCountedLikeEstimates() {
         estimator.estimate("SELECT 1; SELECT * FROM t WHERE id = 3; SET work_mem = '1GB'", PlannerSettings.DEFAULTS);
+        estimator.estimate("SELECT 2; SELECT * FROM t WHERE id = 4; SET work_mem = '2GB'", PlannerSettings.DEFAULTS);
 
-        assertThat(estimator.statistics()).isEqualTo(new EstimatorStatistics(0, 0, 0));
+        assertThat(estimator.statistics()).isEqualTo(new EstimatorStatistics(3, 3, 0));
+    }
+
+    /** The same text again is answered whole from the cache of texts: one hit per statement, as before. */
+    @Test
+    void aRepeatedTextCountsAHitPerStatement() {
+        String two = JOIN + "; " + JOIN.replace("a.z", "c.z");
+        estimator.estimate(two, PlannerSettings.DEFAULTS);
+        estimator.estimate(two, PlannerSettings.DEFAULTS);
+
+        assertThat(estimator.statistics()).isEqualTo(new EstimatorStatistics(2, 2, 0));
     }
 
     @Test

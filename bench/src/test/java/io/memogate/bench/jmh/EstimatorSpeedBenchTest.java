@@ -41,8 +41,11 @@ class EstimatorSpeedBenchTest {
     @Test
     void theCachedPathIsAHitOnAKilobyteStatementAndTheLexerGetsTwoKilobytes() {
         EstimatorSpeedBench bench = new EstimatorSpeedBench();
-        bench.setUp(); // throws unless the second estimate was a hit
+        bench.setUp(); // throws unless q17 with another literal was a hit
+        String first = bench.withNewLiteral();
+        assertThat(bench.withNewLiteral()).isNotEqualTo(first);
         assertThat(bench.cachedHit().bypass()).isFalse();
+        assertThat(bench.sameTextHit().bypass()).isFalse();
         List<String> statements = EstimatorSpeedBench.statements();
         assertThat(EstimatorSpeedBench.fixed(statements.get(0)).length()).isBetween(1_000, 1_300);
         assertThat(EstimatorSpeedBench.fixed(statements.get(2)).length()).isBetween(2_000, 2_400);

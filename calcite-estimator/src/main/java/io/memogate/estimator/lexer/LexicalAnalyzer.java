@@ -21,6 +21,8 @@ public final class LexicalAnalyzer {
 
     /** 1 MiB of characters. */
     public static final int DEFAULT_MAX_STATEMENT_CHARS = 1 << 20;
+    private static final int NO_WORD = Keyword.NONE.ordinal();
+    private static final int EXECUTE = Keyword.EXECUTE.ordinal();
     /** What {@link #analyze(String)} allocates up front at most: 16 Ki tokens, 176 kB. */
     private static final int MAX_INITIAL_TOKENS = 1 << 14;
 
@@ -47,7 +49,7 @@ public final class LexicalAnalyzer {
         Objects.requireNonNull(sql, "sql");
         Objects.requireNonNull(scratch, "scratch");
         char[] chars = scratch.charsOf(sql); // lexed and hashed from the array; see SqlLexer
-        Collector collector = new Collector(sql, chars, scratch, maxStatementChars);
+        Collector collector = new Collector(sql, chars, scratch, maxStatementChars, true);
         StatementSplitter splitter = new StatementSplitter(chars, sql.length(), collector);
         List<StatementAnalysis> statements = new ArrayList<>(1);
         while (splitter.next()) {
@@ -55,6 +57,29 @@ public final class LexicalAnalyzer {
             collector.reset();
         }
         return new LexicalAnalysis(statements, splitter.emptyStatements());
+    }
+
+    /**
+     * The statements' cache keys only: what {@link #analyze(String, TokenStream)} would give as their
+     * fingerprint hashes and oversize, from the same single pass over the text but without storing the tokens,
+     * classifying or bounding the statements. A cache hit needs nothing more; a miss then analyzes the text.
+     */
+    public StatementKeys keys(String sql, TokenStream scratch) {
+        Objects.requireNonNull(sql, "sql");
+        Objects.requireNonNull(scratch, "scratch");
+        char[] chars = scratch.charsOf(sql);
+        Collector collector = new Collector(sql, chars, scratch, maxStatementChars, false);
+        StatementSplitter splitter = new StatementSplitter(chars, sql.length(), collector);
+        StatementKeys keys = new StatementKeys();
+        while (splitter.next()) {
+            int start = splitter.start();
+            int end = splitter.end();
+            boolean oversized = end - start > maxStatementChars;
+            keys.add(oversized ? Fingerprint.oversized(sql, start, end).hash() : collector.normalizer.hash(), oversized,
+                    collector.firstWord == EXECUTE);
+            collector.reset();
+        }
+        return keys;
     }
 
     private StatementAnalysis statement(String sql, int start, int end, Collector collector) {
@@ -74,6 +99,7 @@ public final class LexicalAnalyzer {
     /**
      * Keeps a statement's tokens and writes its normalized form up to the limit, and counts relations over
      * all of them: the fingerprint and the relation bound are done when the lexer reaches the statement's end.
+     * For {@link #keys} ({@code analyzing} false) it only writes the normalized form and notes the first word.
      */
     private static final class Collector implements TokenSink {
         private final String sql;
@@ -82,13 +108,16 @@ public final class LexicalAnalyzer {
         private final RelationCounter counter = new RelationCounter();
         private final Normalizer normalizer;
         private final int maxChars;
+        private final boolean analyzing;
         private int first = -1;
+        private int firstWord = NO_WORD;
 
-        Collector(String sql, char[] chars, TokenStream tokens, int maxChars) {
+        Collector(String sql, char[] chars, TokenStream tokens, int maxChars, boolean analyzing) {
             this.sql = sql;
             this.chars = chars;
             this.tokens = tokens;
             this.maxChars = maxChars;
+            this.analyzing = analyzing;
             tokens.reset(sql, chars);
             this.normalizer = new Normalizer(tokens, chars);
         }
@@ -97,12 +126,17 @@ public final class LexicalAnalyzer {
         public void token(int kind, int word, int start, int end) {
             if (first < 0) {
                 first = start;
+                firstWord = word;
             }
             if (end - first <= maxChars) {
-                tokens.add(kind, word, start, end);
                 normalizer.token(kind, word, start, end);
+                if (analyzing) {
+                    tokens.add(kind, word, start, end);
+                }
             }
-            counter.token(kind, word, start, end);
+            if (analyzing) {
+                counter.token(kind, word, start, end);
+            }
         }
 
         void reset() {
@@ -110,6 +144,7 @@ public final class LexicalAnalyzer {
             counter.reset();
             normalizer.reset();
             first = -1;
+            firstWord = NO_WORD;
         }
     }
 }

@@ -1,0 +1,59 @@
+package io.memogate.estimator.lexer;
+
+import java.util.Arrays;
+
+/**
+ * The cache keys of a text's statements, from {@link LexicalAnalyzer#keys}: each statement's fingerprint hash
+ * and whether it was oversized, in order, computed without keeping the tokens, classifying the statements
+ * or bounding their relations. An estimate cached under a statement's key answers for it; only EXECUTE, whose
+ * estimate depends on what the session prepared, cannot be answered by its key, so the keys say whether one
+ * is among the statements.
+ */
+public final class StatementKeys {
+
+    private long[] hashes = new long[1];
+    private boolean[] oversized = new boolean[1];
+    private int size;
+    private boolean executes;
+
+    StatementKeys() {
+    }
+
+    void add(long hash, boolean oversizedStatement, boolean execute) {
+        if (size == hashes.length) {
+            hashes = Arrays.copyOf(hashes, size * 2);
+            oversized = Arrays.copyOf(oversized, size * 2);
+        }
+        hashes[size] = hash;
+        oversized[size] = oversizedStatement;
+        size++;
+        executes |= execute;
+    }
+
+    /** Statements with tokens, as {@link LexicalAnalysis#statements()} has them. */
+    public int size() {
+        return size;
+    }
+
+    /** Statement i's {@link Fingerprint#hash()}. */
+    public long hash(int i) {
+        return hashes[checked(i)];
+    }
+
+    /** Statement i's {@link Fingerprint#oversized()}. */
+    public boolean oversized(int i) {
+        return oversized[checked(i)];
+    }
+
+    /** True when a statement is an EXECUTE (its first word), whose estimate its key alone cannot give. */
+    public boolean executes() {
+        return executes;
+    }
+
+    private int checked(int i) {
+        if (i < 0 || i >= size) {
+            throw new IndexOutOfBoundsException("statement " + i + " of " + size);
+        }
+        return i;
+    }
+}

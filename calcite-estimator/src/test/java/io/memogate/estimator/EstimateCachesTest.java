@@ -1,0 +1,74 @@
+package io.memogate.estimator;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import io.memogate.estimator.planner.PlannerSettings;
+import java.util.Map;
+import java.util.Optional;
+import org.junit.jupiter.api.Test;
+
+/**
+ * The estimator answers a text it has seen from a cache of texts, and a statement whose fingerprint it has
+ * seen from the fingerprint cache. Either way the answer must be what estimating afresh gives, for the
+ * session's settings and prepared statements as they are now.
+ */
+class EstimateCachesTest {
+
+    private static final String STAR = "SELECT * FROM f JOIN d1 ON f.a = d1.id JOIN d2 ON f.b = d2.id"
+            + " JOIN d3 ON f.c = d3.id JOIN d4 ON f.d = d4.id JOIN d5 ON f.e = d5.id WHERE d1.x = 1";
+
+    private final CompileEstimator estimator = new CompileEstimator();
+
+    @Test
+    void aTextSeenAgainGetsWhatItGotTheFirstTime() {
+        CompileEstimate first = estimator.estimate(STAR, PlannerSettings.DEFAULTS);
+        CompileEstimate again = estimator.estimate(new String(STAR.toCharArray()), PlannerSettings.DEFAULTS);
+        CompileEstimate fresh = new CompileEstimator().estimate(STAR, PlannerSettings.DEFAULTS);
+
+        assertThat(again).isEqualTo(first).isEqualTo(fresh);
+        assertThat(estimator.statistics().cacheHits()).isEqualTo(1);
+    }
+
+    @Test
+    void theSameTextUnderOtherSettingsIsEstimatedForThem() {
+        CompileEstimate defaults = estimator.estimate(STAR, PlannerSettings.DEFAULTS);
+        PlannerSettings noReordering = PlannerSettings.DEFAULTS.with("join_collapse_limit", "1");
+        CompileEstimate written = estimator.estimate(STAR, noReordering);
+
+        assertThat(written.memoPairs()).isLessThan(defaults.memoPairs())
+                .isEqualTo(new CompileEstimator().estimate(STAR, noReordering).memoPairs());
+        assertThat(estimator.estimate(STAR, PlannerSettings.DEFAULTS)).isEqualTo(defaults);
+    }
+
+    /** What EXECUTE runs is whatever the session prepared under that name last, whatever the text repeats. */
+    @Test
+    void executeFollowsThePreparedStatementEvenWhenItsTextRepeats() {
+        PreparedStatementTexts three = prepared("PREPARE p AS SELECT * FROM a, b, c WHERE a.x = b.x AND b.y = c.y");
+        PreparedStatementTexts star = prepared("PREPARE p AS " + STAR);
+
+        for (String text : new String[] {"EXECUTE p", "SELECT 1; EXECUTE p"}) {
+            long small = estimator.estimate(text, PlannerSettings.DEFAULTS, three).memoPairs();
+            long large = estimator.estimate(text, PlannerSettings.DEFAULTS, star).memoPairs();
+            assertThat(small).as(text).isEqualTo(4);
+            assertThat(large).as(text).isEqualTo(new CompileEstimator().estimate(STAR, PlannerSettings.DEFAULTS).memoPairs())
+                    .isGreaterThan(small);
+            assertThat(estimator.estimate(text, PlannerSettings.DEFAULTS, PreparedStatementTexts.NONE).bypass()).as(text)
+                    .isTrue();
+        }
+    }
+
+    @Test
+    void statementsDifferingOnlyInConstantsShareAnEstimate() {
+        CompileEstimate first = estimator.estimate(STAR, PlannerSettings.DEFAULTS);
+        CompileEstimate other = estimator.estimate(STAR.replace("= 1", "= 'x' /* another literal */"),
+                PlannerSettings.DEFAULTS);
+
+        assertThat(other).isEqualTo(first);
+        assertThat(estimator.statistics().cacheHits()).isEqualTo(1);
+    }
+
+    private static PreparedStatementTexts prepared(String text) {
+        Map<String, String> texts = Map.of("p", text);
+        return name -> Optional.ofNullable(texts.get(name));
+    }
+}

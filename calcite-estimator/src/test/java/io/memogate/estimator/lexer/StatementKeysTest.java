@@ -1,0 +1,60 @@
+package io.memogate.estimator.lexer;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import java.util.List;
+import org.junit.jupiter.api.Test;
+
+/**
+ * The estimator answers a cache hit from {@link LexicalAnalyzer#keys} alone and fills the cache from
+ * {@link LexicalAnalyzer#analyze}: if the two ever disagreed on a statement's key, every execution of it would
+ * miss, or worse, find another statement's estimate. They must give the same keys for every text.
+ */
+class StatementKeysTest {
+
+    private final LexicalAnalyzer analyzer = new LexicalAnalyzer();
+
+    @Test
+    void keysAreTheAnalysisFingerprintsOfRandomTexts() {
+        RandomStatements texts = new RandomStatements(20261122L);
+        TokenStream scratch = new TokenStream();
+        for (int i = 0; i < 3_000; i++) {
+            String text = texts.next();
+            assertSameKeys(analyzer, text, scratch);
+        }
+    }
+
+    @Test
+    void keysOfSeveralStatementsOversizedOnesAndEmptyTexts() {
+        LexicalAnalyzer small = new LexicalAnalyzer(40);
+        TokenStream scratch = new TokenStream(4);
+        for (String text : List.of("", " -- nothing\n", ";;", "select 1; select * from a, b where a.x in (1, 2, -3);",
+                "select * from a, b where a.x = b.y and b.z = 'a long literal that crosses the limit';"
+                        + " values (1, 2), (3, 4); select 2",
+                "/* unterminated", "select 'open")) {
+            assertSameKeys(analyzer, text, scratch);
+            assertSameKeys(small, text, scratch);
+        }
+    }
+
+    @Test
+    void executeAnywhereInTheTextIsReported() {
+        TokenStream scratch = new TokenStream();
+        assertThat(analyzer.keys("EXECUTE p(1)", scratch).executes()).isTrue();
+        assertThat(analyzer.keys("select 1; execute p; select 2", scratch).executes()).isTrue();
+        assertThat(analyzer.keys("select 1; select 2", scratch).executes()).isFalse();
+        assertThat(analyzer.keys("select execute from t", scratch).executes()).isFalse();
+        assertThat(analyzer.keys("prepare p as select 1", scratch).executes()).isFalse();
+    }
+
+    private static void assertSameKeys(LexicalAnalyzer analyzer, String text, TokenStream scratch) {
+        List<StatementAnalysis> statements = analyzer.analyze(text).statements();
+        StatementKeys keys = analyzer.keys(text, scratch);
+        assertThat(keys.size()).as(text).isEqualTo(statements.size());
+        for (int k = 0; k < statements.size(); k++) {
+            Fingerprint f = statements.get(k).fingerprint();
+            assertThat(keys.hash(k)).as("statement %d of %s", k, text).isEqualTo(f.hash());
+            assertThat(keys.oversized(k)).as("statement %d of %s", k, text).isEqualTo(f.oversized());
+        }
+    }
+}
