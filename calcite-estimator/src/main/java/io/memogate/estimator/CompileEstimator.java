@@ -35,7 +35,9 @@ import org.apache.calcite.sql.SqlNode;
  * <ol>
  *   <li>the lexer splits the text, classifies, fingerprints and bounds each statement;
  *   <li>a text seen before with the same settings and catalog is answered from a cache of texts, without
- *   lexing it again (what a driver sends for every execution of a prepared statement);
+ *   lexing it again (what a driver sends for every execution of a prepared statement). It keeps the texts
+ *   that had to be estimated and those with parameters, not every text with known statements and new
+ *   constants: those are seldom sent twice;
  *   <li>a bounded Caffeine cache keyed by fingerprint, planner settings and catalog answers repeated
  *   statements: a first pass over the text only splits and fingerprints it, and when every statement's key is
  *   cached that is all the work;
@@ -171,19 +173,34 @@ public final class CompileEstimator {
         }
         TokenStream tokens = scratch.get();
         StatementKeys keys = analyzer.keys(text, tokens);
-        List<CompileEstimate> estimates = keys.executes() ? null : cached(keys, context);
-        if (estimates == null) {
-            LexicalAnalysis analysis = analyzer.analyze(text, tokens);
-            estimates = new ArrayList<>(analysis.statements().size());
-            for (StatementAnalysis statement : analysis.statements()) {
-                estimates.add(statement(text, statement, context, true));
-            }
-            estimates = List.copyOf(estimates);
+        if (keys.executes()) {
+            return analyzed(text, context, tokens);
         }
-        if (!keys.executes()) {
+        List<CompileEstimate> estimates = cached(keys, context);
+        if (estimates == null) {
+            estimates = analyzed(text, context, tokens);
+            texts.put(textKey, estimates);
+        } else if (keys.parameters()) {
+            // A known statement with other constants is seldom sent again verbatim (keeping every such
+            // text would fill the cache with texts seen once); a prepared statement's text is, at every Bind.
             texts.put(textKey, estimates);
         }
         return estimates;
+    }
+
+    private List<CompileEstimate> analyzed(String text, Context context, TokenStream tokens) {
+        LexicalAnalysis analysis = analyzer.analyze(text, tokens);
+        List<CompileEstimate> estimates = new ArrayList<>(analysis.statements().size());
+        for (StatementAnalysis statement : analysis.statements()) {
+            estimates.add(statement(text, statement, context, true));
+        }
+        return List.copyOf(estimates);
+    }
+
+    /** Texts in the cache of texts (for tests: which texts it keeps is a question of memory). */
+    long cachedTexts() {
+        texts.cleanUp();
+        return texts.estimatedSize();
     }
 
     /** The estimates cached under every statement's key, counted as hits; null when one is not cached. */

@@ -67,6 +67,24 @@ class EstimateCachesTest {
         assertThat(estimator.statistics().cacheHits()).isEqualTo(1);
     }
 
+    /**
+     * An application that writes its constants into the text sends a new text each time: the fingerprint
+     * cache answers it, and the cache of texts does not fill up with texts it will not see again. A prepared
+     * statement's text, with parameters, is sent verbatim at every Bind and is kept, even when its statement
+     * was first estimated from a text with constants.
+     */
+    @Test
+    void theCacheOfTextsKeepsTextsThatRepeat() {
+        for (int i = 0; i < 100; i++) {
+            estimator.estimate(STAR.replace("= 1", "= " + i), PlannerSettings.DEFAULTS);
+        }
+        assertThat(estimator.cachedTexts()).isEqualTo(1);
+        assertThat(estimator.statistics()).isEqualTo(new EstimatorStatistics(99, 1, 0));
+
+        estimator.estimate(STAR.replace("= 1", "= $1"), PlannerSettings.DEFAULTS);
+        assertThat(estimator.cachedTexts()).isEqualTo(2);
+    }
+
     private static PreparedStatementTexts prepared(String text) {
         Map<String, String> texts = Map.of("p", text);
         return name -> Optional.ofNullable(texts.get(name));

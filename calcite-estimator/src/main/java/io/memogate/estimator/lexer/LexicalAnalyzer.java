@@ -23,6 +23,8 @@ public final class LexicalAnalyzer {
     public static final int DEFAULT_MAX_STATEMENT_CHARS = 1 << 20;
     private static final int NO_WORD = Keyword.NONE.ordinal();
     private static final int EXECUTE = Keyword.EXECUTE.ordinal();
+    private static final int PARAM = TokenKind.PARAM.ordinal();
+    private static final int PLACEHOLDER = TokenKind.PLACEHOLDER.ordinal();
     /** What {@link #analyze(String)} allocates up front at most: 16 Ki tokens, 176 kB. */
     private static final int MAX_INITIAL_TOKENS = 1 << 14;
 
@@ -76,7 +78,7 @@ public final class LexicalAnalyzer {
             int end = splitter.end();
             boolean oversized = end - start > maxStatementChars;
             keys.add(oversized ? Fingerprint.oversized(sql, start, end).hash() : collector.normalizer.hash(), oversized,
-                    collector.firstWord == EXECUTE);
+                    collector.firstWord == EXECUTE, collector.parameters);
             collector.reset();
         }
         return keys;
@@ -99,7 +101,8 @@ public final class LexicalAnalyzer {
     /**
      * Keeps a statement's tokens and writes its normalized form up to the limit, and counts relations over
      * all of them: the fingerprint and the relation bound are done when the lexer reaches the statement's end.
-     * For {@link #keys} ({@code analyzing} false) it only writes the normalized form and notes the first word.
+     * For {@link #keys} ({@code analyzing} false) it only writes the normalized form and notes the first word
+     * and whether there are parameters.
      */
     private static final class Collector implements TokenSink {
         private final String sql;
@@ -111,6 +114,7 @@ public final class LexicalAnalyzer {
         private final boolean analyzing;
         private int first = -1;
         private int firstWord = NO_WORD;
+        private boolean parameters;
 
         Collector(String sql, char[] chars, TokenStream tokens, int maxChars, boolean analyzing) {
             this.sql = sql;
@@ -136,6 +140,8 @@ public final class LexicalAnalyzer {
             }
             if (analyzing) {
                 counter.token(kind, word, start, end);
+            } else if (kind == PARAM || kind == PLACEHOLDER) {
+                parameters = true;
             }
         }
 
@@ -145,6 +151,7 @@ public final class LexicalAnalyzer {
             normalizer.reset();
             first = -1;
             firstWord = NO_WORD;
+            parameters = false;
         }
     }
 }

@@ -7,7 +7,8 @@ import java.util.Arrays;
  * and whether it was oversized, in order, computed without keeping the tokens, classifying the statements
  * or bounding their relations. An estimate cached under a statement's key answers for it; only EXECUTE, whose
  * estimate depends on what the session prepared, cannot be answered by its key, so the keys say whether one
- * is among the statements.
+ * is among the statements. They also say whether the text has parameters ({@code $1}, {@code ?}): such a text
+ * is a prepared statement's, sent again verbatim at every execution.
  */
 public final class StatementKeys {
 
@@ -15,11 +16,12 @@ public final class StatementKeys {
     private boolean[] oversized = new boolean[1];
     private int size;
     private boolean executes;
+    private boolean parameters;
 
     StatementKeys() {
     }
 
-    void add(long hash, boolean oversizedStatement, boolean execute) {
+    void add(long hash, boolean oversizedStatement, boolean execute, boolean withParameters) {
         if (size == hashes.length) {
             hashes = Arrays.copyOf(hashes, size * 2);
             oversized = Arrays.copyOf(oversized, size * 2);
@@ -28,6 +30,7 @@ public final class StatementKeys {
         oversized[size] = oversizedStatement;
         size++;
         executes |= execute;
+        parameters |= withParameters;
     }
 
     /** Statements with tokens, as {@link LexicalAnalysis#statements()} has them. */
@@ -48,6 +51,11 @@ public final class StatementKeys {
     /** True when a statement is an EXECUTE (its first word), whose estimate its key alone cannot give. */
     public boolean executes() {
         return executes;
+    }
+
+    /** True when a statement has a parameter, {@code $n} or {@code ?}. */
+    public boolean parameters() {
+        return parameters;
     }
 
     private int checked(int i) {

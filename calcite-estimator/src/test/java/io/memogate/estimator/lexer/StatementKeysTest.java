@@ -47,6 +47,14 @@ class StatementKeysTest {
         assertThat(analyzer.keys("prepare p as select 1", scratch).executes()).isFalse();
     }
 
+    @Test
+    void parametersAnywhereInTheTextAreReported() {
+        TokenStream scratch = new TokenStream();
+        assertThat(analyzer.keys("select * from a, b where a.x = $1", scratch).parameters()).isTrue();
+        assertThat(analyzer.keys("select 1; select * from t where id = ?", scratch).parameters()).isTrue();
+        assertThat(analyzer.keys("select * from a, b where a.x = 1 and b.y = '$1'", scratch).parameters()).isFalse();
+    }
+
     private static void assertSameKeys(LexicalAnalyzer analyzer, String text, TokenStream scratch) {
         List<StatementAnalysis> statements = analyzer.analyze(text).statements();
         StatementKeys keys = analyzer.keys(text, scratch);
