@@ -14,24 +14,29 @@ import org.openjdk.jmh.annotations.State;
 /**
  * What the gated admission hook adds to a statement that bypasses the gateways: the estimator's lexer
  * (split, classify, fingerprint, bound the relations) and the bypass estimate, for pgbench -S's one
- * statement as simple mode sends it (a literal) and as prepared mode's Bind names it ($1). This is the
- * difference between the passthrough targets memogate-gated and memogate, less the gateways, which
- * such a statement never reaches. Run: {@code bin/memogate bench jmh EstimatorBench -f 1 -wi 3 -i 5}.
+ * statement as simple mode sends it (a literal, another one each time, so each call is a new text; the
+ * call includes making that String) and as prepared mode's Bind names it ($1, the same text each time).
+ * This is the difference between the passthrough targets memogate-gated and memogate, less the gateways,
+ * which such a statement never reaches. Run: {@code bin/memogate bench jmh EstimatorBench -f 1 -wi 3 -i 5}.
  */
 @State(Scope.Thread)
 @BenchmarkMode(Mode.AverageTime)
 @OutputTimeUnit(TimeUnit.NANOSECONDS)
 public class EstimatorBench {
 
-    /** pgbench's built-in select-only script, with one value for :aid. */
-    private static final String SIMPLE = "SELECT abalance FROM pgbench_accounts WHERE aid = 731408;";
+    /** pgbench's built-in select-only script, as simple mode writes it with a value for :aid. */
+    private static final String SIMPLE = "SELECT abalance FROM pgbench_accounts WHERE aid = ";
     private static final String PREPARED = "SELECT abalance FROM pgbench_accounts WHERE aid = $1;";
+    /** pgbench -s 10 has a million accounts. */
+    private static final int ACCOUNTS = 1_000_000;
 
     private final CompileEstimator estimator = new CompileEstimator();
+    private int aid;
 
     @Benchmark
     public CompileEstimate pgbenchSelectSimple() {
-        return estimator.estimate(SIMPLE, PlannerSettings.DEFAULTS);
+        aid = aid == ACCOUNTS ? 1 : aid + 1;
+        return estimator.estimate(SIMPLE + aid + ";", PlannerSettings.DEFAULTS);
     }
 
     @Benchmark
