@@ -109,8 +109,12 @@ public final class CompileEstimator {
                     + cacheSize + " and " + maxParseDepth);
         }
         this.maxParseDepth = maxParseDepth;
-        this.cache = Caffeine.newBuilder().maximumSize(cacheSize).build();
+        // Maintenance (eviction, draining the read buffers) on the calling thread: handing it to the common
+        // pool wakes one of its threads every few hundred lookups, a futex call and a context switch on a
+        // machine whose cores are what the proxy trades for throughput.
+        this.cache = Caffeine.newBuilder().executor(Runnable::run).maximumSize(cacheSize).build();
         this.texts = Caffeine.newBuilder()
+                .executor(Runnable::run)
                 .maximumWeight(cacheSize == 0 ? 0 : DEFAULT_TEXT_CACHE_BYTES)
                 .<TextKey, List<CompileEstimate>>weigher((key, estimates) ->
                         (int) Math.min(Integer.MAX_VALUE, 2L * key.text().length() + TEXT_ENTRY_BYTES))
