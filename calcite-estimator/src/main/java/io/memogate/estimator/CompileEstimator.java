@@ -33,7 +33,6 @@ import org.apache.calcite.sql.SqlNode;
 /**
  * SQL text to compile-memory estimates (docs/DESIGN.md, "Data flow of one statement", step 3):
  * <ol>
- *   <li>the lexer splits the text, classifies, fingerprints and bounds each statement;
  *   <li>a text seen before with the same settings and catalog is answered from a cache of texts, without
  *   lexing it again (what a driver sends for every execution of a prepared statement). It keeps the texts
  *   that had to be estimated and those with parameters, not every text with known statements and new
@@ -41,8 +40,9 @@ import org.apache.calcite.sql.SqlNode;
  *   <li>a bounded Caffeine cache keyed by fingerprint, planner settings and catalog answers repeated
  *   statements: a first pass over the text only splits and fingerprints it, and when every statement's key is
  *   cached that is all the work;
- *   <li>otherwise the text is analysed: statements the server does not plan, and those naming at most one
- *   relation, bypass (their verdict is cached like an estimate): no parsing;
+ *   <li>otherwise the lexer analyses the text (classifies each statement and bounds its relations, in the
+ *   same kind of single pass): statements the server does not plan, and those naming at most one relation,
+ *   bypass (their verdict is cached like an estimate): no parsing;
  *   <li>otherwise the planned query (inside EXPLAIN, CREATE TABLE AS, DECLARE, COPY, PREPARE, ... as the
  *   lexer's classification locates it) is rewritten where Babel needs it ({@link PostgresRewriter}),
  *   parsed by Calcite and turned into query blocks ({@link QueryBlockBuilder});
