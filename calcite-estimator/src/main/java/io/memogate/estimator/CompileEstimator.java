@@ -36,7 +36,8 @@ import org.apache.calcite.sql.SqlNode;
  *   <li>a text seen before with the same settings and catalog is answered from a cache of texts, without
  *   lexing it again (what a driver sends for every execution of a prepared statement). It keeps the texts
  *   that had to be estimated and those with parameters, not every text with known statements and new
- *   constants: those are seldom sent twice;
+ *   constants: those are seldom sent twice; nor texts longer than the lexer's maximum, which go straight to
+ *   the analysis;
  *   <li>a bounded Caffeine cache keyed by fingerprint, planner settings and catalog answers repeated
  *   statements: a first pass over the text only splits and fingerprints it, and when every statement's key is
  *   cached that is all the work;
@@ -169,13 +170,19 @@ public final class CompileEstimator {
         String text = sql == null ? "" : sql;
         Context context = new Context(settings == null ? PlannerSettings.DEFAULTS : settings,
                 prepared == null ? PreparedStatementTexts.NONE : prepared, indexes == null ? IndexedColumns.NONE : indexes);
+        TokenStream tokens = scratch.get();
+        if (text.length() > analyzer.maxStatementChars()) {
+            // Generated bulk text (a huge VALUES or IN list): hashing it whole for the cache of texts, and a
+            // first pass for the keys before the analysis, would each cost as much as lexing it once more;
+            // and kept whole, one such text would crowd out thousands of others.
+            return analyzed(text, context, tokens);
+        }
         TextKey textKey = new TextKey(text, context.settings(), context.indexes());
         List<CompileEstimate> known = texts.getIfPresent(textKey);
         if (known != null) {
             cacheHits.add(known.size());
             return known;
         }
-        TokenStream tokens = scratch.get();
         StatementKeys keys = analyzer.keys(text, tokens);
         if (keys.executes()) {
             return analyzed(text, context, tokens);

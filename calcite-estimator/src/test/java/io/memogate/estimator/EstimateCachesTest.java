@@ -2,6 +2,8 @@ package io.memogate.estimator;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import io.memogate.estimator.lexer.LexicalAnalyzer;
+import io.memogate.estimator.planner.MemoryModel;
 import io.memogate.estimator.planner.PlannerSettings;
 import java.util.Map;
 import java.util.Optional;
@@ -83,6 +85,19 @@ class EstimateCachesTest {
 
         estimator.estimate(STAR.replace("= 1", "= $1"), PlannerSettings.DEFAULTS);
         assertThat(estimator.cachedTexts()).isEqualTo(2);
+    }
+
+    /** Generated bulk text over the lexer's maximum is not kept whole; its estimate is still cached. */
+    @Test
+    void aTextOverTheLexersMaximumIsNotKeptWhole() {
+        CompileEstimator small = new CompileEstimator(new LexicalAnalyzer(STAR.length() - 1), new MemoryModel(),
+                CompileEstimator.DEFAULT_CACHE_SIZE, CompileEstimator.DEFAULT_MAX_PARSE_DEPTH);
+        CompileEstimate first = small.estimate(STAR, PlannerSettings.DEFAULTS);
+
+        assertThat(first.reason()).contains("over the lexer's maximum");
+        assertThat(small.estimate(STAR, PlannerSettings.DEFAULTS)).isEqualTo(first);
+        assertThat(small.cachedTexts()).isZero();
+        assertThat(small.statistics()).isEqualTo(new EstimatorStatistics(1, 1, 1));
     }
 
     private static PreparedStatementTexts prepared(String text) {

@@ -41,6 +41,11 @@ public final class LexicalAnalyzer {
         this.maxStatementChars = maxStatementChars;
     }
 
+    /** The longest statement normalized whole; longer ones are fingerprinted by length and samples. */
+    public int maxStatementChars() {
+        return maxStatementChars;
+    }
+
     public LexicalAnalysis analyze(String sql) {
         // Sized for the text (SQL runs about one token per five characters), so the arrays seldom grow.
         return analyze(sql, new TokenStream(Math.min(sql.length() / 4, MAX_INITIAL_TOKENS)));
