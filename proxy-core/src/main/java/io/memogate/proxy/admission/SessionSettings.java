@@ -162,7 +162,7 @@ public final class SessionSettings {
     }
 
     /** Whether the text contains "set" in any case: every SET, RESET and set_config does. */
-    static boolean mayChangeSettings(String sql) {
+    public static boolean mayChangeSettings(String sql) {
         int last = sql.length() - 3;
         for (int i = 0; i <= last; i++) {
             char c = sql.charAt(i);

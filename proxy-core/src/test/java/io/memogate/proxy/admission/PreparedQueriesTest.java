@@ -45,4 +45,21 @@ class PreparedQueriesTest {
         prepared.sent("prepare q as select 2");
         assertThat(prepared.textOf("q")).hasValue("prepare q as select 1 from a, b");
     }
+
+    /** The filter that spares most statements the lexer must never spare one that changes them. */
+    @Test
+    void theWordsThatChangePreparedStatementsAreFoundInAnyCaseAnywhere() {
+        for (String sql : new String[] {"PREPARE p AS SELECT 1", "select 1; prepare p as select 2", "Deallocate p",
+                "/* x */ DEALLOCATE ALL", "discard all", "DISCARD ALL", "select 1;DisCard  all"}) {
+            assertThat(PreparedQueries.mayPrepareOrDeallocate(sql)).as(sql).isTrue();
+        }
+        for (String sql : new String[] {"", "p", "d", "prepar", "SELECT * FROM prep, deal WHERE discar = 1",
+                "SELECT 'preparation'"}) {
+            assertThat(PreparedQueries.mayPrepareOrDeallocate(sql)).as(sql).isFalse();
+        }
+        assertThat(PreparedQueries.containsIgnoreCase("SELECT 1; EXECUTE p", "execute")).isTrue();
+        assertThat(PreparedQueries.containsIgnoreCase("SELECT executed FROM t", "execute")).isTrue();
+        assertThat(PreparedQueries.containsIgnoreCase("SELECT exec FROM t", "execute")).isFalse();
+        assertThat(PreparedQueries.containsIgnoreCase("execut", "execute")).isFalse();
+    }
 }

@@ -202,8 +202,10 @@ final class AdmissionFlow {
     /** @param statementName for a Bind, the prepared statement's name; null for a simple query */
     private void admitThenForward(ByteBuf frame, String sql, AdmissionPoint point, String statementName) {
         TransactionStatus transactionStatus = responses.transactionStatus();
-        settings.sent(sql, transactionStatus != TransactionStatus.IDLE);
-        preparedQueries.sent(sql);
+        if (statementName == null || statements.mayChangeSession(statementName)) {
+            settings.sent(sql, transactionStatus != TransactionStatus.IDLE);
+            preparedQueries.sent(sql);
+        }
         // The server plans nothing in a failed transaction (25P02) or while skipping to Sync: no gate.
         if (transactionStatus == TransactionStatus.FAILED || skippingToSync) {
             forwardAdmitted(frame, point, AdmittedStatement.UNGATED);

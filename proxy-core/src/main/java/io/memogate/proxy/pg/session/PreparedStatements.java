@@ -1,5 +1,7 @@
 package io.memogate.proxy.pg.session;
 
+import io.memogate.proxy.admission.PreparedQueries;
+import io.memogate.proxy.admission.SessionSettings;
 import java.util.HashMap;
 import java.util.Map;
 
@@ -12,11 +14,17 @@ final class PreparedStatements {
 
     private static final class Prepared {
         final String sql;
+        /**
+         * The text may change the session's planner settings or its statements prepared in SQL (it holds
+         * "set", "prepare", ...): only then does each Bind need to show it to them. Read once, at Parse.
+         */
+        final boolean mayChangeSession;
         /** Admission said the text never needs a gateway (not planned, or one relation), whatever the settings. */
         boolean bypasses;
 
         Prepared(String sql) {
             this.sql = sql;
+            this.mayChangeSession = SessionSettings.mayChangeSettings(sql) || PreparedQueries.mayPrepareOrDeallocate(sql);
         }
     }
 
@@ -42,6 +50,16 @@ final class PreparedStatements {
     String sqlOf(String name) {
         Prepared prepared = byName.get(name);
         return prepared == null ? "" : prepared.sql;
+    }
+
+    /**
+     * Whether a Bind of the statement must be shown to the session's settings and SQL-prepared statements:
+     * false for a text that holds none of the words that change them, whose filters would otherwise scan it
+     * at every Bind (about 2 µs for a 1.2 kB query). True for a statement never prepared here.
+     */
+    boolean mayChangeSession(String name) {
+        Prepared prepared = byName.get(name);
+        return prepared == null || prepared.mayChangeSession;
     }
 
     /**

@@ -1,0 +1,41 @@
+package io.memogate.proxy.pg.session;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import org.junit.jupiter.api.Test;
+
+/**
+ * A Bind shows its statement's text to the session's settings and SQL-prepared statements only when the
+ * text may change them; the others skip those scans at every Bind. A SET sent through the extended
+ * protocol (as pgjdbc sends every statement) must never be skipped.
+ */
+class PreparedStatementsTest {
+
+    private final PreparedStatements statements = new PreparedStatements();
+
+    @Test
+    void onlyTextsThatMayChangeTheSessionAreShownAtBind() {
+        statements.parsed("join", "SELECT * FROM a JOIN b ON a.id = b.id WHERE a.x = $1");
+        statements.parsed("set", "SET join_collapse_limit = 20");
+        statements.parsed("config", "SELECT set_config('geqo_threshold', '20', false)");
+        statements.parsed("prepare", "PREPARE q AS SELECT * FROM a, b WHERE a.x = b.x");
+        statements.parsed("deallocate", "DEALLOCATE ALL");
+
+        assertThat(statements.mayChangeSession("join")).isFalse();
+        assertThat(statements.mayChangeSession("set")).isTrue();
+        assertThat(statements.mayChangeSession("config")).isTrue();
+        assertThat(statements.mayChangeSession("prepare")).isTrue();
+        assertThat(statements.mayChangeSession("deallocate")).isTrue();
+        assertThat(statements.mayChangeSession("never parsed")).as("the server will refuse it; shown anyway").isTrue();
+    }
+
+    @Test
+    void theUnnamedStatementIsJudgedByItsLatestText() {
+        statements.parsed("", "SELECT * FROM a JOIN b ON a.id = b.id");
+        assertThat(statements.mayChangeSession("")).isFalse();
+        statements.parsed("", "set geqo = off");
+        assertThat(statements.mayChangeSession("")).isTrue();
+        statements.closed("");
+        assertThat(statements.mayChangeSession("")).isTrue();
+    }
+}
