@@ -58,13 +58,12 @@ public class EstimatorSpeedBench {
     static final List<String> NAMES = List.of("q17", "q72", "q64", "q10", "q5");
     static final String VARIABLE = "{n}";
     static final int CLIQUE = 60;
+    /** q17's own literal that {@link #cachedHit} changes: {@code '2001Q1'} becomes {@code '2001Q1<n>'}. */
+    static final String LITERAL = "'2001Q1";
 
     private final LexicalAnalyzer analyzer = new LexicalAnalyzer();
     private final TokenStream scratch = new TokenStream();
     private final PlannerSettings geqoOff = PlannerSettings.DEFAULTS.with("geqo", "off");
-    /** q17's own literal that {@link #cachedHit} changes: {@code '2001Q1'} becomes {@code '2001Q1<n>'}. */
-    static final String LITERAL = "'2001Q1";
-
     private CompileEstimator estimator;
     private String cached;
     /** q17 up to and after the point where {@link #cachedHit} writes its number. */
