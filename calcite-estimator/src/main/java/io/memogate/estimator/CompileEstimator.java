@@ -14,6 +14,7 @@ import io.memogate.estimator.lexer.LexicalAnalyzer;
 import io.memogate.estimator.lexer.StatementAnalysis;
 import io.memogate.estimator.lexer.StatementKeys;
 import io.memogate.estimator.lexer.StatementKind;
+import io.memogate.estimator.lexer.TextSkeleton;
 import io.memogate.estimator.lexer.TokenStream;
 import io.memogate.estimator.planner.IndexedColumns;
 import io.memogate.estimator.planner.JoinSearch;
@@ -38,9 +39,12 @@ import org.apache.calcite.sql.SqlNode;
  *   that had to be estimated and those with parameters, not every text with known statements and new
  *   constants: those are seldom sent twice; nor texts longer than the lexer's maximum, which go straight to
  *   the analysis;
+ *   <li>a text that differs from one seen before only inside its constants and comments (an application
+ *   writing its constants into the text) is answered by its {@link TextSkeleton} key: one pass over the
+ *   characters, the lexer called only where a constant, a quoted identifier or a comment may start;
  *   <li>a bounded Caffeine cache keyed by fingerprint, planner settings and catalog answers repeated
- *   statements: a first pass over the text only splits and fingerprints it, and when every statement's key is
- *   cached that is all the work;
+ *   statements written differently (case, spacing): a first pass over the text only splits and
+ *   fingerprints it, and when every statement's key is cached that is all the work;
  *   <li>otherwise the lexer analyses the text (classifies each statement and bounds its relations, in the
  *   same kind of single pass): statements the server does not plan, and those naming at most one relation,
  *   bypass (their verdict is cached like an estimate): no parsing;
@@ -75,6 +79,10 @@ public final class CompileEstimator {
     private record TextKey(String text, PlannerSettings settings, IndexedColumns indexes) {
     }
 
+    /** A text's {@link TextSkeleton} key, likewise. */
+    private record SkeletonKey(long skeleton, PlannerSettings settings, IndexedColumns indexes) {
+    }
+
     /** Immutable and thread-safe: one for every count. */
     private static final CsgCmpCounter COUNTER = new CsgCmpCounter();
 
@@ -90,6 +98,7 @@ public final class CompileEstimator {
     private final int maxParseDepth;
     private final Cache<Key, CompileEstimate> cache;
     private final Cache<TextKey, List<CompileEstimate>> texts;
+    private final Cache<SkeletonKey, List<CompileEstimate>> skeletons;
     private final PostgresParser parser = new PostgresParser();
     private final PostgresRewriter rewriter = new PostgresRewriter();
     private final LexicalFallback fallback = new LexicalFallback();
@@ -120,6 +129,7 @@ public final class CompileEstimator {
                 .<TextKey, List<CompileEstimate>>weigher((key, estimates) ->
                         (int) Math.min(Integer.MAX_VALUE, 2L * key.text().length() + TEXT_ENTRY_BYTES))
                 .build();
+        this.skeletons = Caffeine.newBuilder().executor(Runnable::run).maximumSize(cacheSize).build();
     }
 
     /** Cache hits and misses and lexical fallbacks so far; cheap, for metrics scrapes. */
@@ -183,6 +193,16 @@ public final class CompileEstimator {
             cacheHits.add(known.size());
             return known;
         }
+        long skeleton = TextSkeleton.key(text, tokens);
+        SkeletonKey skeletonKey = skeleton == TextSkeleton.NONE ? null
+                : new SkeletonKey(skeleton, context.settings(), context.indexes());
+        if (skeletonKey != null) {
+            known = skeletons.getIfPresent(skeletonKey);
+            if (known != null) {
+                cacheHits.add(known.size());
+                return known;
+            }
+        }
         StatementKeys keys = analyzer.keys(text, tokens);
         if (keys.executes()) {
             return analyzed(text, context, tokens);
@@ -195,6 +215,9 @@ public final class CompileEstimator {
             // A known statement with other constants is seldom sent again verbatim (keeping every such
             // text would fill the cache with texts seen once); a prepared statement's text is, at every Bind.
             texts.put(textKey, estimates);
+        }
+        if (skeletonKey != null) {
+            skeletons.put(skeletonKey, estimates);
         }
         return estimates;
     }

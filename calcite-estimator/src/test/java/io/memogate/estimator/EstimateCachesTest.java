@@ -87,6 +87,17 @@ class EstimateCachesTest {
         assertThat(estimator.cachedTexts()).isEqualTo(2);
     }
 
+    /** Written in another case or spacing, a known statement is still a hit: on its fingerprint. */
+    @Test
+    void aKnownStatementWrittenDifferentlyIsAnsweredByItsFingerprint() {
+        CompileEstimate first = estimator.estimate(STAR, PlannerSettings.DEFAULTS);
+        CompileEstimate lower = estimator.estimate(STAR.toLowerCase(java.util.Locale.ROOT).replace(" join ", "\n  join "),
+                PlannerSettings.DEFAULTS);
+
+        assertThat(lower).isEqualTo(first);
+        assertThat(estimator.statistics()).isEqualTo(new EstimatorStatistics(1, 1, 0));
+    }
+
     /** Generated bulk text over the lexer's maximum is not kept whole; its estimate is still cached. */
     @Test
     void aTextOverTheLexersMaximumIsNotKeptWhole() {

@@ -30,9 +30,11 @@ import org.openjdk.jmh.annotations.State;
  * <ul>
  *   <li>{@link #cachedHit}: the cached path, lexer + fingerprint + Caffeine hit, for q17 of tpcds-like.sql
  *   (1,184 characters, 8 relations), p50 &lt;= 2 us. Every call puts a new number in one of its string
- *   literals, so the text is new (the cache of texts misses) and its fingerprint is not (the fingerprint
- *   cache hits), as when an application sends one query with other constants; the call includes making that
- *   String (a copy of 1.2 kB, tens of ns);</li>
+ *   literals, so the text is new (the cache of texts misses) and its statement is not, as when an
+ *   application sends one query with other constants: the skeleton key ({@code TextSkeleton}) answers it.
+ *   The call includes making that String (a copy of 1.2 kB, tens of ns);</li>
+ *   <li>{@link #fingerprintHit}: q17 with new whitespace each call (a counter written in spaces and tabs):
+ *   a new text and a new skeleton key, a known fingerprint, so the fingerprint pass answers it;</li>
  *   <li>{@link #sameTextHit}: q17 again, as a new String with the same characters each call (as the proxy
  *   decodes every message it relays): the cache of texts answers it;</li>
  *   <li>{@link #lexer}: the lexer's public facade {@link LexicalAnalyzer#analyze(String)} (split, classify,
@@ -107,6 +109,23 @@ public class EstimatorSpeedBench {
     @Benchmark
     public CompileEstimate sameTextHit() {
         return estimator.estimate(new String(cachedChars), PlannerSettings.DEFAULTS);
+    }
+
+    @Benchmark
+    public CompileEstimate fingerprintHit() {
+        return estimator.estimate(withNewSpacing(), PlannerSettings.DEFAULTS);
+    }
+
+    /** q17 with whitespace no call has used yet after its first word: the call number in spaces and tabs. */
+    String withNewSpacing() {
+        long n = calls++;
+        StringBuilder spacing = new StringBuilder(cached.length() + 64);
+        int cut = cached.indexOf(' ');
+        spacing.append(cached, 0, cut);
+        for (int bit = 0; bit < 40; bit++) {
+            spacing.append((n >>> bit & 1) == 0 ? ' ' : '\t');
+        }
+        return spacing.append(cached, cut, cached.length()).toString();
     }
 
     /** q17 with a number no call has used yet in its literal. */

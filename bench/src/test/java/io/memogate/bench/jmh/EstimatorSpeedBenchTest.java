@@ -46,6 +46,8 @@ class EstimatorSpeedBenchTest {
         assertThat(bench.withNewLiteral()).isNotEqualTo(first);
         assertThat(bench.cachedHit().bypass()).isFalse();
         assertThat(bench.sameTextHit().bypass()).isFalse();
+        assertThat(bench.fingerprintHit().bypass()).isFalse();
+        assertThat(bench.withNewSpacing()).isNotEqualTo(bench.withNewSpacing());
         List<String> statements = EstimatorSpeedBench.statements();
         assertThat(EstimatorSpeedBench.fixed(statements.get(0)).length()).isBetween(1_000, 1_300);
         assertThat(EstimatorSpeedBench.fixed(statements.get(2)).length()).isBetween(2_000, 2_400);

@@ -81,6 +81,12 @@ public final class SqlLexer {
         return tokens;
     }
 
+    /** Moves to the first token at or after {@code position} (whitespace and comments skipped); false at the end. */
+    boolean nextFrom(int position) {
+        pos = position;
+        return next();
+    }
+
     /** Moves to the next token; false at the end of the text. */
     public boolean next() {
         final char[] s = chars;

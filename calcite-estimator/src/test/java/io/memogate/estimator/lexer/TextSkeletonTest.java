@@ -1,0 +1,111 @@
+package io.memogate.estimator.lexer;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Random;
+import org.junit.jupiter.api.Test;
+
+/**
+ * The estimator answers a text from its skeleton key alone: two texts with one key must have the same
+ * statements, fingerprint for fingerprint, or one would get the other's estimate. Texts differing only in
+ * their constants and comments must share a key, or the key is useless.
+ */
+class TextSkeletonTest {
+
+    /** Constants of every kind and spelling, some of which change how the text around them lexes. */
+    private static final String[] CONSTANTS = {"1", "42", "3.5", ".5", "4.", "1e3", "2E-4", "0x1F", "0o17", "1_000",
+        "1e", "1..2", "'x'", "''", "'it''s'", "'a\\'", "E'a\\'b'", "e'\\\\'", "E'", "B'101'", "X'1F'", "N'n'",
+        "U&'d\\0061t'", "$$a$$", "$q$x;y'$q$", "$1", "$23", "'a'\n'b'", "'a' 'b'", "'--'", "'/*'", "$", "$$"};
+    private static final String[] COMMENTS = {"/* c */", "/* it's */", "-- x\n", "-- 'y\n", "/* /* nested */ */",
+        "/**/", "--\n"};
+
+    private final LexicalAnalyzer analyzer = new LexicalAnalyzer();
+    private final TokenStream scratch = new TokenStream();
+    private final Random random = new Random(20261122L);
+    /** Each key seen, with the fingerprints of the first text that had it. */
+    private final Map<Long, List<Long>> fingerprintsByKey = new HashMap<>();
+    private final Map<Long, String> textByKey = new HashMap<>();
+
+    @Test
+    void textsWithOneKeyHaveTheSameFingerprints() {
+        RandomStatements texts = new RandomStatements(7L);
+        for (int i = 0; i < 20_000; i++) {
+            String text = texts.next();
+            check(text);
+            for (int v = 0; v < 6; v++) {
+                check(variant(text));
+            }
+        }
+        assertThat(fingerprintsByKey).as("distinct keys seen").hasSizeGreaterThan(20_000);
+    }
+
+    @Test
+    void whatConstantsAndCommentsHoldDoesNotChangeTheKey() {
+        String sql = "SELECT * FROM a JOIN b ON a.id = b.id WHERE a.x = 'one' AND b.y IN (1, 2) LIMIT 10";
+        long key = TextSkeleton.key(sql);
+        assertThat(TextSkeleton.key(sql.replace("'one'", "E'it\\'s'"))).isEqualTo(key);
+        assertThat(TextSkeleton.key(sql.replace("(1, 2)", "(0x1F, 2.5e3)"))).isEqualTo(key);
+        assertThat(TextSkeleton.key(sql.replace("'one'", "$1"))).isEqualTo(key);
+        assertThat(TextSkeleton.key(sql.replace("'one'", "$$one$$"))).isEqualTo(key);
+        assertThat(TextSkeleton.key(sql.replace("(1, 2)", "($1, 2)")))
+                .as("a number is marked apart: a sign folds into a number only").isNotEqualTo(key);
+        assertThat(TextSkeleton.key(sql.replace(" WHERE", " /* why */ WHERE")))
+                .as("what a comment says").isEqualTo(TextSkeleton.key(sql.replace(" WHERE", " /* it's */\n WHERE")));
+
+        assertThat(TextSkeleton.key(sql.replace("(1, 2)", "(1, 2, 3)"))).as("a list's length").isNotEqualTo(key);
+        assertThat(TextSkeleton.key(sql.replace("b.y", "b.z"))).isNotEqualTo(key);
+        assertThat(TextSkeleton.key(sql.replace("'one'", "one"))).as("a constant became a column").isNotEqualTo(key);
+        assertThat(TextSkeleton.key(sql.replace("SELECT", "select"))).as("case: a miss, not an error").isNotEqualTo(key);
+    }
+
+    @Test
+    void unterminatedTextsHaveNoKey() {
+        assertThat(TextSkeleton.key("select 'open")).isEqualTo(TextSkeleton.NONE);
+        assertThat(TextSkeleton.key("select 1 /* open")).isEqualTo(TextSkeleton.NONE);
+        assertThat(TextSkeleton.key("select $q$ open")).isEqualTo(TextSkeleton.NONE);
+        assertThat(TextSkeleton.key("")).isNotEqualTo(TextSkeleton.NONE);
+    }
+
+    /** The text with some constants replaced by others and comments added or changed. */
+    private String variant(String text) {
+        TokenStream tokens = TokenStream.of(text);
+        StringBuilder b = new StringBuilder();
+        int at = 0;
+        for (int i = 0; i < tokens.size(); i++) {
+            int start = tokens.start(i);
+            String between = text.substring(at, start);
+            if (random.nextInt(8) == 0) {
+                between = between + COMMENTS[random.nextInt(COMMENTS.length)];
+            }
+            b.append(between);
+            String token = tokens.tokenText(i);
+            b.append(tokens.kind(i).isConstant() && random.nextBoolean() ? CONSTANTS[random.nextInt(CONSTANTS.length)]
+                    : token);
+            at = tokens.end(i);
+        }
+        b.append(text.substring(at));
+        return b.toString();
+    }
+
+    private void check(String text) {
+        long key = TextSkeleton.key(text);
+        if (key == TextSkeleton.NONE) {
+            return;
+        }
+        StatementKeys keys = analyzer.keys(text, scratch);
+        List<Long> fingerprints = new ArrayList<>();
+        for (int k = 0; k < keys.size(); k++) {
+            fingerprints.add(keys.hash(k));
+        }
+        List<Long> first = fingerprintsByKey.putIfAbsent(key, fingerprints);
+        if (first != null) {
+            assertThat(fingerprints).as("%s%nand%n%s%nshare a key", textByKey.get(key), text).isEqualTo(first);
+        } else {
+            textByKey.put(key, text);
+        }
+    }
+}
