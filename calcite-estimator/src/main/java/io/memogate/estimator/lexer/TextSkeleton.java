@@ -3,10 +3,10 @@ package io.memogate.estimator.lexer;
 /**
  * A 64-bit key of a text that leaves out what its constants hold: the hash of the text as written, with
  * each constant (string, parameter, dollar-quoted string, bit string) replaced by one mark, each number by
- * another, and each comment, with the whitespace after it, by a separator. Two texts with the same key differ only inside their constants and
- * comments, so their statements have the same fingerprints ({@link Fingerprint}) and the same estimates;
- * the converse does not hold (case, spacing and the spelling of a number change the key, not the
- * fingerprint), which only costs a cache miss.
+ * another, and each comment, with the whitespace after it, by a third. Two texts with the same key differ
+ * only inside their constants and comments, so their statements have the same fingerprints
+ * ({@link Fingerprint}) and the same estimates. The converse does not hold (case and spacing change the
+ * key, not the fingerprint, and so does a parameter where a number was), which only costs a cache miss.
  *
  * <p>Why: an application that writes its constants into the text sends a new text each time. This key
  * answers such a text from a cache without the lexer's work per token (keyword look-up, classification,
@@ -21,9 +21,12 @@ public final class TextSkeleton {
     public static final long NONE = 0;
 
     private static final long SEED = 0x2545F4914F6CDD1DL;
-    /** Marks a constant or a separator in the hashed sequence; a U+FFFF of the text is hashed twice. */
+    /**
+     * Opens a mark in the hashed sequence (a constant, a number, a comment), or, hashed twice, stands for a
+     * U+FFFF of the text: the sequence reads back one way only.
+     */
     private static final char ESCAPE = '\uFFFF';
-    private static final char SEPARATOR = 0xFFFE;
+    private static final char COMMENT_MARK = '/';
     private static final char CONSTANT_MARK = '?';
     private static final char NUMBER_MARK = '#';
     private static final int NUMBER = TokenKind.NUMBER.ordinal();
@@ -93,7 +96,8 @@ public final class TextSkeleton {
                 lexer = new SqlLexer(s, 0, n);
             }
             if (!lexer.nextFrom(p)) {
-                h.put(SEPARATOR);
+                h.put(ESCAPE);
+                h.put(COMMENT_MARK); // a comment to the end
                 run = p = n;
                 break;
             }
@@ -102,7 +106,8 @@ public final class TextSkeleton {
                 return NONE;
             }
             if (lexer.start() > p) {
-                h.put(SEPARATOR); // a comment, and the whitespace after it
+                h.put(ESCAPE);
+                h.put(COMMENT_MARK); // a comment, and the whitespace after it
             }
             if (CONSTANT[kind]) {
                 h.put(ESCAPE);

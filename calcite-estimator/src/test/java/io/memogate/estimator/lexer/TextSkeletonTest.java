@@ -62,6 +62,14 @@ class TextSkeletonTest {
         assertThat(TextSkeleton.key(sql.replace("SELECT", "select"))).as("case: a miss, not an error").isNotEqualTo(key);
     }
 
+    /** The marks cannot be spelled by the text itself: a U+FFFF of the text is hashed so that none reads as one. */
+    @Test
+    void theTextCannotSpellAMark() {
+        assertThat(TextSkeleton.key("select x\uFFFF?")).isNotEqualTo(TextSkeleton.key("select x'1'"));
+        assertThat(TextSkeleton.key("select x\uFFFF#")).isNotEqualTo(TextSkeleton.key("select x 1"));
+        assertThat(TextSkeleton.key("a\uFFFF/b")).isNotEqualTo(TextSkeleton.key("a/* c */b"));
+    }
+
     @Test
     void unterminatedTextsHaveNoKey() {
         assertThat(TextSkeleton.key("select 'open")).isEqualTo(TextSkeleton.NONE);
