@@ -200,6 +200,9 @@ public final class CompileEstimator {
             known = skeletons.getIfPresent(skeletonKey);
             if (known != null) {
                 cacheHits.add(known.size());
+                if (text.indexOf('$') >= 0 || text.indexOf('?') >= 0) {
+                    texts.put(textKey, known); // perhaps a prepared statement's text: see below
+                }
                 return known;
             }
         }

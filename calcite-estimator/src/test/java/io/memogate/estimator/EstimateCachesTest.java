@@ -85,6 +85,13 @@ class EstimateCachesTest {
 
         estimator.estimate(STAR.replace("= 1", "= $1"), PlannerSettings.DEFAULTS);
         assertThat(estimator.cachedTexts()).isEqualTo(2);
+        // A string literal where $1 was: the skeleton key of the $1 text answers, nothing more is kept...
+        estimator.estimate(STAR.replace("= 1", "= 'a'"), PlannerSettings.DEFAULTS);
+        estimator.estimate(STAR.replace("= 1", "= 'b'"), PlannerSettings.DEFAULTS);
+        assertThat(estimator.cachedTexts()).isEqualTo(2);
+        // ...but another prepared statement's text answered by that key is kept for its Binds.
+        estimator.estimate(STAR.replace("= 1", "= $2"), PlannerSettings.DEFAULTS);
+        assertThat(estimator.cachedTexts()).isEqualTo(3);
     }
 
     /** Written in another case or spacing, a known statement is still a hit: on its fingerprint. */
