@@ -10,9 +10,10 @@ import java.util.Optional;
 import org.junit.jupiter.api.Test;
 
 /**
- * The estimator answers a text it has seen from a cache of texts, and a statement whose fingerprint it has
- * seen from the fingerprint cache. Either way the answer must be what estimating afresh gives, for the
- * session's settings and prepared statements as they are now.
+ * The estimator answers a text it has seen from a cache of texts, a text that differs from one it has seen
+ * only in constants and comments by its skeleton key, and a statement whose fingerprint it has seen from the
+ * fingerprint cache. Whichever answers, it must be what estimating afresh gives, for the session's settings
+ * and prepared statements as they are now.
  */
 class EstimateCachesTest {
 
