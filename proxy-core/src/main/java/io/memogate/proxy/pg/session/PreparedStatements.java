@@ -15,16 +15,23 @@ final class PreparedStatements {
     private static final class Prepared {
         final String sql;
         /**
-         * The text may change the session's planner settings or its statements prepared in SQL (it holds
-         * "set", "prepare", ...): only then does each Bind need to show it to them. Read once, at Parse.
+         * Whether the text may change the session's planner settings or its statements prepared in SQL (it
+         * holds "set", "prepare", ...): only then does each Bind need to show it to them. Read at the first
+         * Bind that asks, not at Parse: with gateways off no Bind asks, and a Parse costs no scan.
          */
-        final boolean mayChangeSession;
+        private Boolean mayChangeSession;
         /** Admission said the text never needs a gateway (not planned, or one relation), whatever the settings. */
         boolean bypasses;
 
         Prepared(String sql) {
             this.sql = sql;
-            this.mayChangeSession = SessionSettings.mayChangeSettings(sql) || PreparedQueries.mayPrepareOrDeallocate(sql);
+        }
+
+        boolean mayChangeSession() {
+            if (mayChangeSession == null) {
+                mayChangeSession = SessionSettings.mayChangeSettings(sql) || PreparedQueries.mayPrepareOrDeallocate(sql);
+            }
+            return mayChangeSession;
         }
     }
 
@@ -59,7 +66,7 @@ final class PreparedStatements {
      */
     boolean mayChangeSession(String name) {
         Prepared prepared = byName.get(name);
-        return prepared == null || prepared.mayChangeSession;
+        return prepared == null || prepared.mayChangeSession();
     }
 
     /**
