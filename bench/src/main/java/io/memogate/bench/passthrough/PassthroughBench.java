@@ -10,6 +10,7 @@ import io.memogate.bench.process.Commands;
 import io.memogate.bench.process.Executables;
 import io.memogate.bench.process.RunAs;
 import io.memogate.bench.report.BenchRecord;
+import io.memogate.bench.report.MachineLoad;
 import io.memogate.bench.report.Measurement;
 import io.memogate.bench.report.TargetInfo;
 import io.memogate.bench.targets.Launch;
@@ -117,10 +118,15 @@ final class PassthroughBench {
                     TargetKind kind = order.get(position - 1);
                     Target target = running.get(kind);
                     Optional<Duration> cpuBefore = target.cpuTime();
+                    Optional<CpuCounters> machineBefore = CpuCounters.read();
+                    long started = System.nanoTime();
                     PgbenchRun run = pgbench.run(target.port(), plan.load(mode));
+                    Duration wall = Duration.ofNanos(System.nanoTime() - started);
+                    Optional<MachineLoad> machine = machineBefore.flatMap(before -> CpuCounters.read()
+                            .flatMap(after -> after.since(before, wall)));
                     Optional<Duration> cpu = cpuBefore.flatMap(before -> target.cpuTime().map(after -> after.minus(before)));
                     save(runs.resolve("round" + round + "-" + mode.label() + "-" + kind.label() + ".txt"), run.command());
-                    measurements.add(new Measurement(mode, round, position, kind, run.result(), cpu));
+                    measurements.add(new Measurement(mode, round, position, kind, run.result(), cpu, machine));
                     report("round " + round + "/" + plan.rounds(), mode, kind, run.result());
                 }
             }

@@ -6,13 +6,16 @@ import io.memogate.bench.targets.TargetKind;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Locale;
+import java.util.Map;
 import java.util.OptionalDouble;
 
 /**
  * Renders a {@link BenchRecord}: as text for the terminal, as Markdown for report.md, and as CSV with
  * one line per run for further analysis. Text and Markdown hold the same tables: per query mode the TPS
- * of every target in every round, its median and its ratio to direct; then the comparisons to goals
- * between the targets that were asked for (a skipped one shows as n/a).
+ * of every target in every round, its median, its ratio to direct, the relay's and the whole machine's
+ * CPU per transaction; then the comparisons to goals between the targets that were asked for (a skipped
+ * one shows as n/a); then, for a goal of being ahead of another relay, what it leaves a relay to spend
+ * ({@link Summary#relayBudget}).
  */
 public final class ReportWriter {
 
@@ -40,6 +43,10 @@ public final class ReportWriter {
         if (!comparisons.isEmpty()) {
             out.append(System.lineSeparator()).append(comparisons.text());
         }
+        Table budgets = budgetTable();
+        if (!budgets.isEmpty()) {
+            out.append(System.lineSeparator()).append(budgets.text());
+        }
         return out.toString();
     }
 
@@ -65,6 +72,16 @@ public final class ReportWriter {
         if (!comparisons.isEmpty()) {
             out.append("\n## Comparisons (ratio of medians)\n\n").append(comparisons.markdown());
         }
+        Table budgets = budgetTable();
+        if (!budgets.isEmpty()) {
+            out.append("\n## What a goal leaves a relay to spend\n\n")
+                    .append("The whole machine's CPU per transaction with the reference relay, divided by the goal,"
+                            + " less what pgbench and the server took under the reference (its machine CPU per"
+                            + " transaction less its own): the CPU per transaction a relay may spend to reach the"
+                            + " goal while the cores are as busy. The reference's own figure follows in brackets;"
+                            + " a negative budget means no relay could reach the goal.\n\n")
+                    .append(budgets.markdown());
+        }
         out.append("\n## Order of the runs\n\n");
         for (int round = 1; round <= record.orders().size(); round++) {
             out.append("- round ").append(round).append(": ").append(String.join(", ", record.orders().get(round - 1)))
@@ -76,15 +93,17 @@ public final class ReportWriter {
 
     public String csv() {
         StringBuilder out = new StringBuilder(
-                "mode,round,position,target,status,tps,transactions,tps_basis,target_cpu_ms,detail\n");
+                "mode,round,position,target,status,tps,transactions,tps_basis,target_cpu_ms,machine_busy,machine_idle,detail\n");
         for (Measurement m : record.measurements()) {
             List<String> cells = new ArrayList<>(List.of(m.mode().label(), Integer.toString(m.round()),
                     Integer.toString(m.position()), m.target().label()));
             String cpu = m.targetCpu().map(d -> String.format(Locale.ROOT, "%.1f", d.toNanos() / 1e6)).orElse("");
+            String busy = m.machine().map(l -> String.format(Locale.ROOT, "%.4f", l.busyShare())).orElse("");
+            String idle = m.machine().map(l -> String.format(Locale.ROOT, "%.4f", l.idleShare())).orElse("");
             switch (m.result()) {
                 case PgbenchResult.Succeeded ok -> cells.addAll(List.of("ok", String.format(Locale.ROOT, "%.6f", ok.tps()),
-                        Long.toString(ok.transactions()), ok.tpsBasis(), cpu, ""));
-                case PgbenchResult.Failed failed -> cells.addAll(List.of("failed", "", "", "", cpu, failed.reason()));
+                        Long.toString(ok.transactions()), ok.tpsBasis(), cpu, busy, idle, ""));
+                case PgbenchResult.Failed failed -> cells.addAll(List.of("failed", "", "", "", cpu, busy, idle, failed.reason()));
             }
             out.append(String.join(",", cells.stream().map(ReportWriter::csvCell).toList())).append('\n');
         }
@@ -96,7 +115,7 @@ public final class ReportWriter {
         for (int round = 1; round <= record.rounds(); round++) {
             header.add("round " + round);
         }
-        header.addAll(List.of("median", "ratio to direct", "proxy CPU us/tx"));
+        header.addAll(List.of("median", "ratio to direct", "proxy CPU us/tx", "machine CPU us/tx", "idle"));
         Table table = new Table(header);
         for (TargetInfo target : record.targets()) {
             List<String> row = new ArrayList<>(List.of(target.kind().label()));
@@ -104,12 +123,14 @@ public final class ReportWriter {
                 row.add(summary.measurement(mode, target.kind(), round).map(ReportWriter::cell).orElse(MISSING));
             }
             if (target.skipped()) {
-                row.addAll(List.of("skipped", MISSING, MISSING));
+                row.addAll(List.of("skipped", MISSING, MISSING, MISSING, MISSING));
             } else {
                 row.add(tps(summary.median(mode, target.kind())));
                 row.add(ratio(summary.ratioToDirect(mode, target.kind())));
-                OptionalDouble cpu = summary.medianCpuPerTransaction(mode, target.kind());
-                row.add(cpu.isEmpty() ? MISSING : String.format(Locale.ROOT, "%.1f", cpu.getAsDouble()));
+                row.add(micros(summary.medianCpuPerTransaction(mode, target.kind())));
+                row.add(micros(summary.medianMachineCpuPerTransaction(mode, target.kind())));
+                OptionalDouble idle = summary.medianIdleShare(mode, target.kind());
+                row.add(idle.isEmpty() ? MISSING : String.format(Locale.ROOT, "%.0f%%", idle.getAsDouble() * 100));
             }
             table.row(row);
         }
@@ -139,6 +160,30 @@ public final class ReportWriter {
         return table;
     }
 
+    /** Per goal of being ahead of a reference (goal above 1), what that leaves a relay to spend. */
+    private Table budgetTable() {
+        List<String> header = new ArrayList<>(List.of("relay CPU us/tx to reach"));
+        record.modes().forEach(mode -> header.add(mode.label()));
+        Table table = new Table(header);
+        List<TargetKind> ran = record.targets().stream().filter(t -> !t.skipped()).map(TargetInfo::kind).toList();
+        Summary.GOALS.stream()
+                .filter(goal -> goal.goal() > 1 && ran.contains(goal.denominator()) && ran.contains(goal.numerator()))
+                .map(goal -> Map.entry(goal.denominator(), goal.goal()))
+                .distinct()
+                .forEach(goal -> {
+                    List<String> row = new ArrayList<>(List.of(String.format(Locale.ROOT, "%.2f x %s",
+                            goal.getValue(), goal.getKey().label())));
+                    for (QueryMode mode : record.modes()) {
+                        OptionalDouble budget = summary.relayBudget(mode, goal.getKey(), goal.getValue());
+                        OptionalDouble own = summary.medianCpuPerTransaction(mode, goal.getKey());
+                        row.add(budget.isEmpty() ? "n/a" : String.format(Locale.ROOT, "%.1f (%s: %.1f)",
+                                budget.getAsDouble(), goal.getKey().label(), own.getAsDouble()));
+                    }
+                    table.row(row);
+                });
+        return table;
+    }
+
     private List<String> failures(QueryMode mode) {
         return record.measurements().stream()
                 .filter(m -> m.mode() == mode && m.result() instanceof PgbenchResult.Failed)
@@ -152,6 +197,10 @@ public final class ReportWriter {
             case PgbenchResult.Succeeded ok -> String.format(Locale.ROOT, "%.0f", ok.tps());
             case PgbenchResult.Failed failed -> "FAILED";
         };
+    }
+
+    private static String micros(OptionalDouble value) {
+        return value.isEmpty() ? MISSING : String.format(Locale.ROOT, "%.1f", value.getAsDouble());
     }
 
     private static String tps(OptionalDouble value) {

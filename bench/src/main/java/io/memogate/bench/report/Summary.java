@@ -6,6 +6,7 @@ import io.memogate.bench.targets.TargetKind;
 import java.util.List;
 import java.util.Optional;
 import java.util.OptionalDouble;
+import java.util.function.Function;
 
 /**
  * The figures the report derives: per mode and target the median TPS of its successful runs and its
@@ -72,12 +73,45 @@ public final class Summary {
 
     /** The median over the successful runs of the relaying process's CPU per transaction (µs). */
     public OptionalDouble medianCpuPerTransaction(QueryMode mode, TargetKind target) {
+        return medianOf(mode, target, Measurement::cpuMicrosPerTransaction);
+    }
+
+    /** The median over the successful runs of the whole machine's CPU per transaction (µs). */
+    public OptionalDouble medianMachineCpuPerTransaction(QueryMode mode, TargetKind target) {
+        return medianOf(mode, target, Measurement::machineMicrosPerTransaction);
+    }
+
+    /** The median over the successful runs of the share of the machine's CPU time left idle. */
+    public OptionalDouble medianIdleShare(QueryMode mode, TargetKind target) {
+        return medianOf(mode, target, m -> m.succeeded() ? m.idleShare() : OptionalDouble.empty());
+    }
+
+    /** The median of {@code figure} over the runs of {@code target} in {@code mode} that have one. */
+    private OptionalDouble medianOf(QueryMode mode, TargetKind target, Function<Measurement, OptionalDouble> figure) {
         return median(record.measurements().stream()
                 .filter(m -> m.mode() == mode && m.target() == target)
-                .map(Measurement::cpuMicrosPerTransaction)
+                .map(figure)
                 .filter(OptionalDouble::isPresent)
                 .mapToDouble(OptionalDouble::getAsDouble)
                 .toArray());
+    }
+
+    /**
+     * The CPU per transaction a relay may spend to reach {@code goal} times {@code reference}'s
+     * throughput on a machine as busy as under the reference. With the cores saturated, throughput is
+     * the CPUs' time over the machine's CPU per transaction, so that must fall to the reference's
+     * divided by the goal; pgbench and the server are taken to need what they needed under the
+     * reference (its machine CPU per transaction less its own), and the relay gets the rest. Negative
+     * means no relay could, however little it spent.
+     */
+    public OptionalDouble relayBudget(QueryMode mode, TargetKind reference, double goal) {
+        OptionalDouble machine = medianMachineCpuPerTransaction(mode, reference);
+        OptionalDouble own = medianCpuPerTransaction(mode, reference);
+        if (machine.isEmpty() || own.isEmpty()) {
+            return OptionalDouble.empty();
+        }
+        double others = machine.getAsDouble() - own.getAsDouble();
+        return OptionalDouble.of(machine.getAsDouble() / goal - others);
     }
 
     public OptionalDouble ratio(QueryMode mode, TargetKind numerator, TargetKind denominator) {

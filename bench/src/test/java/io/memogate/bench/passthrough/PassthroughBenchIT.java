@@ -40,7 +40,8 @@ class PassthroughBenchIT {
         String markdown = Files.readString(report);
         for (String mode : List.of("simple", "prepared")) {
             String section = markdown.substring(markdown.indexOf("## Query mode " + mode));
-            assertThat(section).as(mode).containsPattern("\\| direct \\| \\d+ \\| \\d+ \\| 1\\.00 \\| - \\|")
+            // direct: no relay of its own, but the whole machine's CPU per transaction and idle share.
+            assertThat(section).as(mode).containsPattern("\\| direct \\| \\d+ \\| \\d+ \\| 1\\.00 \\| - \\| \\d+\\.\\d \\| \\d+% \\|")
                     .containsPattern("\\| memogate \\| \\d+ \\| \\d+ \\| \\d\\.\\d\\d \\| \\d+\\.\\d \\|")
                     .containsPattern("\\| memogate-gated \\| \\d+ \\| \\d+ \\| \\d\\.\\d\\d \\| \\d+\\.\\d \\|");
         }
@@ -57,6 +58,7 @@ class PassthroughBenchIT {
             String[] cells = run.split(",");
             assertThat(cells[4]).as(run).isEqualTo("ok");
             assertThat(Double.parseDouble(cells[5])).as(run).isPositive();
+            assertThat(Double.parseDouble(cells[9])).as("machine busy share of " + run).isBetween(0.0, 1.0).isPositive();
         }
         assertThat(output.resolve("runs").resolve("round1-prepared-memogate-gated.txt")).content()
                 .contains("query mode: prepared").contains("exit status 0");
