@@ -17,6 +17,7 @@ import io.memogate.proxy.pg.session.ClientHandler;
 import io.memogate.proxy.pg.session.PgSession;
 import io.memogate.proxy.pg.session.RecycleCounts;
 import io.memogate.proxy.pg.session.SessionServices;
+import io.memogate.proxy.tls.DirectTlsDetector;
 import io.memogate.proxy.tls.TlsContexts;
 import io.netty.bootstrap.ServerBootstrap;
 import io.netty.channel.Channel;
@@ -137,6 +138,7 @@ public final class ProxyServer implements AutoCloseable, ConnectionsView {
                         protected void initChannel(Channel client) {
                             // The services in force when the client connects: a reload changes new sessions only.
                             SessionServices current = services.get(index);
+                            client.pipeline().addLast("direct-tls", new DirectTlsDetector(current.listenerTls()));
                             client.pipeline().addLast("framer", PgFrameDecoders.startup());
                             client.pipeline().addLast("session", new ClientHandler(new PgSession(client, current)));
                         }

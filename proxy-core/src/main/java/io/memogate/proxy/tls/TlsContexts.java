@@ -4,6 +4,7 @@ import io.memogate.proxy.config.BackendTlsConfig;
 import io.memogate.proxy.config.ConfigException;
 import io.memogate.proxy.config.ServerTlsConfig;
 import io.memogate.proxy.config.TlsMode;
+import io.netty.handler.ssl.ApplicationProtocolConfig;
 import io.netty.handler.ssl.SslContext;
 import io.netty.handler.ssl.SslContextBuilder;
 import io.netty.handler.ssl.util.InsecureTrustManagerFactory;
@@ -23,7 +24,9 @@ public final class TlsContexts {
     private TlsContexts() {}
 
     /**
-     * TLS termination for clients that send SSLRequest to a listener.
+     * TLS termination for clients of a listener, whether they send an SSLRequest first or start TLS
+     * directly ({@link DirectTlsDetector}). ALPN offers "postgresql", as PostgreSQL 17 does; a client that
+     * offers ALPN without it is refused in the handshake, as PostgreSQL refuses it.
      *
      * @param path the listener's TLS section as the file spells it, {@code listeners[0].tls}
      * @throws ConfigException naming {@code path.certificate} or {@code path.privateKey} when it cannot be loaded
@@ -31,7 +34,12 @@ public final class TlsContexts {
     public static SslContext forListener(ServerTlsConfig tls, String path) {
         checkCertificates(tls.certificate(), path + ".certificate");
         try {
-            return SslContextBuilder.forServer(tls.certificate().toFile(), tls.privateKey().toFile()).build();
+            return SslContextBuilder.forServer(tls.certificate().toFile(), tls.privateKey().toFile())
+                    .applicationProtocolConfig(new ApplicationProtocolConfig(ApplicationProtocolConfig.Protocol.ALPN,
+                            ApplicationProtocolConfig.SelectorFailureBehavior.FATAL_ALERT,
+                            ApplicationProtocolConfig.SelectedListenerFailureBehavior.ACCEPT,
+                            DirectTlsDetector.ALPN_PROTOCOL))
+                    .build();
         } catch (IllegalArgumentException e) { // the certificates parsed above: it is the key
             throw problem(path + ".privateKey", tls.privateKey() + " is not an unencrypted PEM private key "
                     + "(-----BEGIN PRIVATE KEY----- or -----BEGIN RSA PRIVATE KEY-----)", e);

@@ -10,10 +10,17 @@ import io.memogate.proxy.embedded.SelfSignedCertificate;
 import io.memogate.proxy.embedded.SharedPostgres;
 import io.memogate.proxy.embedded.EmbeddedPostgresExtension;
 import io.memogate.proxy.embedded.TestUsers;
+import java.nio.ByteBuffer;
 import java.nio.file.Path;
+import java.security.KeyStore;
 import java.sql.Connection;
 import java.sql.ResultSet;
 import java.sql.Statement;
+import java.util.Arrays;
+import javax.net.ssl.SSLContext;
+import javax.net.ssl.SSLEngine;
+import javax.net.ssl.SSLException;
+import javax.net.ssl.TrustManagerFactory;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.ExtendWith;
 import org.junit.jupiter.api.io.TempDir;
@@ -56,6 +63,59 @@ class AuthAndTlsIT {
             }
             // Without TLS configured the proxy still serves plain clients on the same port.
             assertUser(proxy.connect("demo", TestUsers.MD5_USER, TestUsers.MD5_PASSWORD), TestUsers.MD5_USER);
+        }
+    }
+
+    @Test
+    void directTlsNamingPostgresByAlpnIsServedAndWithoutItIsRefusedInPostgresTerms(EmbeddedPostgres pg,
+                                                                                    @TempDir Path dir) throws Exception {
+        SelfSignedCertificate proxyCertificate = SelfSignedCertificate.generate(dir);
+        try (ProxyFixture proxy = ProxyFixture.to(pg.host(), pg.port())
+                .listenerTls(new ServerTlsConfig(proxyCertificate.certificateFile(), proxyCertificate.keyFile()))
+                .start()) {
+            // pgjdbc's sslNegotiation=direct (libpq's sslnegotiation=direct): TLS at once, no SSLRequest.
+            assertUser(proxy.connect("demo", TestUsers.SCRAM_USER, TestUsers.SCRAM_PASSWORD, "sslmode", "verify-full",
+                    "sslrootcert", proxyCertificate.certificateFile().toString(), "sslNegotiation", "direct"),
+                    TestUsers.SCRAM_USER);
+
+            SSLContext trusting = trusting(proxyCertificate);
+            try (RawPgClient client = RawPgClient.directTls(proxy.port(), trusting, "postgresql")) {
+                assertThat(client.startup(TestUsers.TRUST_USER, "demo").getLast().type()).isEqualTo('Z');
+                client.query("select current_user");
+                assertThat(client.readUntilReady()).extracting(RawPgClient.Message::type).contains('D');
+            }
+            // PostgreSQL 17 refuses a direct TLS client that does not name the protocol by ALPN.
+            try (RawPgClient client = RawPgClient.directTls(proxy.port(), trusting)) {
+                RawPgClient.Message refusal = client.startup(TestUsers.TRUST_USER, "demo").getLast();
+                assertThat(refusal.type()).isEqualTo('E');
+                assertThat(refusal.sqlState()).isEqualTo("08P01");
+                assertThat(refusal.fields().get('M')).contains("ALPN").contains("postgresql");
+                assertThat(client.closedByPeer()).isTrue();
+            }
+            // One that names only another protocol fails in the handshake (no_application_protocol).
+            try (RawPgClient client = RawPgClient.directTls(proxy.port(), trusting, "http/1.1")) {
+                assertThatThrownBy(() -> client.startup(TestUsers.TRUST_USER, "demo")).isInstanceOf(SSLException.class);
+            }
+            // Asking first with an SSLRequest still works, with or without ALPN (pgjdbc sends none there).
+            assertUser(proxy.connect("demo", TestUsers.MD5_USER, TestUsers.MD5_PASSWORD, "sslmode", "require"),
+                    TestUsers.MD5_USER);
+            assertThat(proxy.awaitSessionCount(0)).as("every session ended").isZero();
+        }
+    }
+
+    @Test
+    void directTlsToAListenerWithoutTlsIsClosedAndPlainClientsAreStillServed(EmbeddedPostgres pg) throws Exception {
+        try (ProxyFixture proxy = ProxyFixture.to(pg.host(), pg.port()).start()) {
+            assertThatThrownBy(() -> proxy.connect("demo", TestUsers.SCRAM_USER, TestUsers.SCRAM_PASSWORD,
+                    "sslmode", "require", "sslNegotiation", "direct"))
+                    .isInstanceOf(PSQLException.class);
+            // Nothing the client's TLS stack would take for a broken handshake: no plain-text error, just the end.
+            try (RawPgClient client = new RawPgClient(proxy.port())) {
+                client.sendRaw(clientHello());
+                assertThat(client.input().read()).as("first byte the proxy sent").isEqualTo(-1);
+            }
+            assertUser(proxy.connect("demo", TestUsers.SCRAM_USER, TestUsers.SCRAM_PASSWORD), TestUsers.SCRAM_USER);
+            assertThat(proxy.awaitSessionCount(0)).as("the refused connection left nothing behind").isZero();
         }
     }
 
@@ -128,6 +188,27 @@ class AuthAndTlsIT {
             assertUser(proxy.connect("demo", TestUsers.SCRAM_USER, TestUsers.SCRAM_PASSWORD, "sslmode", "require"),
                     TestUsers.SCRAM_USER);
         }
+    }
+
+    /** The first flight of a JDK TLS client, as it goes on the wire. */
+    private static byte[] clientHello() throws Exception {
+        SSLEngine engine = SSLContext.getDefault().createSSLEngine("localhost", 6432);
+        engine.setUseClientMode(true);
+        ByteBuffer hello = ByteBuffer.allocate(engine.getSession().getPacketBufferSize());
+        engine.wrap(ByteBuffer.allocate(0), hello);
+        return Arrays.copyOf(hello.array(), hello.position());
+    }
+
+    /** A client TLS context that trusts {@code certificate} alone. */
+    private static SSLContext trusting(SelfSignedCertificate certificate) throws Exception {
+        KeyStore trusted = KeyStore.getInstance(KeyStore.getDefaultType());
+        trusted.load(null, null);
+        trusted.setCertificateEntry("proxy", certificate.certificate());
+        TrustManagerFactory trust = TrustManagerFactory.getInstance(TrustManagerFactory.getDefaultAlgorithm());
+        trust.init(trusted);
+        SSLContext context = SSLContext.getInstance("TLS");
+        context.init(null, trust.getTrustManagers(), null);
+        return context;
     }
 
     private static boolean backendUsesTls(Connection connection) throws Exception {

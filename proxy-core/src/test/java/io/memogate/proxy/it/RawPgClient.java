@@ -12,11 +12,14 @@ import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
+import javax.net.ssl.SSLContext;
+import javax.net.ssl.SSLParameters;
+import javax.net.ssl.SSLSocket;
 
 /**
- * A deliberately primitive protocol-3 client over a plain socket, for what drivers will not do:
- * send malformed bytes, pipeline raw messages, read slowly, vanish mid-query. Authenticates only by
- * trust (the embedded test server trusts user memogate_trust).
+ * A deliberately primitive protocol-3 client over a plain socket (or a TLS one started directly), for
+ * what drivers will not do: send malformed bytes, pipeline raw messages, read slowly, vanish mid-query.
+ * Authenticates only by trust (the embedded test server trusts user memogate_trust).
  */
 final class RawPgClient implements AutoCloseable {
 
@@ -52,10 +55,26 @@ final class RawPgClient implements AutoCloseable {
     private final DataOutputStream out;
 
     RawPgClient(int port) throws IOException {
-        socket = new Socket("127.0.0.1", port);
+        this(new Socket("127.0.0.1", port));
+    }
+
+    private RawPgClient(Socket socket) throws IOException {
+        this.socket = socket;
         socket.setSoTimeout(20_000);
         in = new DataInputStream(socket.getInputStream());
         out = new DataOutputStream(socket.getOutputStream());
+    }
+
+    /**
+     * A client that starts TLS at once, with no SSLRequest (PostgreSQL 17's direct TLS), offering
+     * {@code alpn} (none when empty). The handshake happens at the first write.
+     */
+    static RawPgClient directTls(int port, SSLContext tls, String... alpn) throws IOException {
+        SSLSocket socket = (SSLSocket) tls.getSocketFactory().createSocket("127.0.0.1", port);
+        SSLParameters parameters = socket.getSSLParameters();
+        parameters.setApplicationProtocols(alpn);
+        socket.setSSLParameters(parameters);
+        return new RawPgClient(socket);
     }
 
     /** Sends a StartupMessage and reads to the first ReadyForQuery (or the error that ends it). */

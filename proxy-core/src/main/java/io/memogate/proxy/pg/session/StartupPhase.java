@@ -17,6 +17,7 @@ import io.memogate.proxy.pg.message.frontend.GssEncRequest;
 import io.memogate.proxy.pg.message.frontend.SslRequest;
 import io.memogate.proxy.pg.message.frontend.StartupMessage;
 import io.memogate.proxy.pg.message.frontend.StartupPacket;
+import io.memogate.proxy.tls.DirectTlsDetector;
 import io.netty.buffer.ByteBuf;
 import io.netty.buffer.Unpooled;
 import io.netty.channel.Channel;
@@ -31,7 +32,8 @@ import org.slf4j.LoggerFactory;
 
 /**
  * The start of a session (https://www.postgresql.org/docs/current/protocol-flow.html#PROTOCOL-FLOW-START-UP):
- * the untyped packets before the StartupMessage, routing to a backend, and the relay of the
+ * the untyped packets before the StartupMessage (through TLS already when the client started it directly,
+ * see {@link DirectTlsDetector}), routing to a backend, and the relay of the
  * authentication exchange, which the proxy never decides. Two rewrites only: the server's
  * BackendKeyData is replaced by the proxy's, and SCRAM-SHA-256-PLUS is withdrawn when the two legs'
  * TLS differ, because channel binding ties the SCRAM exchange to one TLS connection and the proxy
@@ -49,6 +51,8 @@ final class StartupPhase {
     private StartupMessage startupMessage;
     /** Watches the relayed login when recycling could use it; null for console logins or with recycling off. */
     private LoginObserver login;
+    /** The client asked for TLS with an SSLRequest; TLS without one was started directly. */
+    private boolean tlsRequested;
 
     StartupPhase(PgSession session) {
         this.session = session;
@@ -57,6 +61,11 @@ final class StartupPhase {
     /** An untyped packet from the client, before its StartupMessage. */
     void packet(ByteBuf frame) {
         try {
+            if (directTlsWithoutAlpn()) {
+                session.protocolViolation("direct TLS connection without the ALPN protocol negotiation extension"
+                        + " naming \"" + DirectTlsDetector.ALPN_PROTOCOL + "\"");
+                return;
+            }
             switch (StartupPacket.decode(frame)) {
                 case SslRequest ignored -> sslRequested();
                 case GssEncRequest ignored -> answer(REFUSED);
@@ -68,6 +77,16 @@ final class StartupPhase {
         } finally {
             frame.release();
         }
+    }
+
+    /**
+     * The client started TLS without an SSLRequest and did not name PostgreSQL by ALPN. PostgreSQL 17
+     * refuses such a connection: ALPN is what keeps a TLS connection meant for another protocol (a
+     * browser's, say) from being taken for PostgreSQL's.
+     */
+    private boolean directTlsWithoutAlpn() {
+        SslHandler tls = session.client.pipeline().get(SslHandler.class);
+        return tls != null && !tlsRequested && !DirectTlsDetector.negotiatedPostgres(tls);
     }
 
     private void sslRequested() {
@@ -88,7 +107,8 @@ final class StartupPhase {
         // Answer in plain text first, then put TLS in front: the client starts its handshake only
         // once it has read the 'S', and nothing is read meanwhile (AUTO_READ is off).
         client.writeAndFlush(client.alloc().buffer(1).writeByte(TLS_ACCEPTED));
-        client.pipeline().addFirst("tls", tls.get().newHandler(client.alloc()));
+        tlsRequested = true;
+        client.pipeline().addFirst(DirectTlsDetector.TLS_HANDLER, tls.get().newHandler(client.alloc()));
         client.read();
     }
 
