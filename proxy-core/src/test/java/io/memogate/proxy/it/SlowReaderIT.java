@@ -11,13 +11,16 @@ import io.memogate.proxy.it.RawPgClient.Message;
 import io.netty.buffer.ByteBufAllocator;
 import io.netty.buffer.ByteBufAllocatorMetricProvider;
 import io.netty.channel.uring.IoUring;
+import java.nio.ByteBuffer;
+import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.ExtendWith;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.EnumSource;
 
 /**
  * A 100 MB result to a client that does not read: the proxy stops reading the server instead of
- * buffering the result (AUTO_READ off, reads driven by the client's writability).
+ * buffering the result (AUTO_READ off, reads driven by the client's writability), whether it comes as
+ * many rows or as one row holding a 100 MB value.
  */
 @ExtendWith(EmbeddedPostgresExtension.class)
 class SlowReaderIT {
@@ -53,6 +56,38 @@ class SlowReaderIT {
                 }
             }
             assertThat(rows).isEqualTo(100_000);
+        }
+    }
+
+    /** One row holding a 100 MB value: relayed in parts, not gathered whole in the proxy first. */
+    @Test
+    void aSingleHugeValueIsRelayedWithoutBeingBufferedWhole(EmbeddedPostgres pg) throws Exception {
+        ByteBufAllocatorMetricProvider allocator = (ByteBufAllocatorMetricProvider) ByteBufAllocator.DEFAULT;
+        try (ProxyFixture proxy = ProxyFixture.to(pg.host(), pg.port()).start();
+                RawPgClient client = new RawPgClient(proxy.port())) {
+            client.setReceiveBuffer(64 * 1024);
+            assertReady(client.startup("memogate_trust", "demo"));
+            client.query("select repeat('v', 100 * 1024 * 1024)");
+
+            long peak = 0;
+            for (int i = 0; i < 30; i++) {
+                Thread.sleep(100);
+                peak = Math.max(peak, allocator.metric().usedDirectMemory() + allocator.metric().usedHeapMemory());
+            }
+            assertThat(peak).as("proxy buffer memory while the client reads nothing of a 100 MB row")
+                    .isLessThan(32 * MB);
+
+            assertThat(client.read().type()).isEqualTo('T');
+            Message row = client.read();
+            assertThat(row.type()).isEqualTo('D');
+            ByteBuffer columns = ByteBuffer.wrap(row.body());
+            assertThat(columns.getShort()).isEqualTo((short) 1);
+            assertThat(columns.getInt()).as("the value's length").isEqualTo(100 * 1024 * 1024);
+            assertThat(row.body()[row.body().length - 1]).isEqualTo((byte) 'v');
+            assertThat(client.readUntilReady()).extracting(Message::type).containsExactly('C', 'Z');
+            // The session goes on after the streamed row.
+            client.query("select 1");
+            assertThat(client.readUntilReady()).extracting(Message::type).containsExactly('T', 'D', 'C', 'Z');
         }
     }
 }

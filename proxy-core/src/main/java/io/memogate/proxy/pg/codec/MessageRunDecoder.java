@@ -14,6 +14,11 @@ import java.util.List;
  * ReadyForQuery) costs one slice and one write instead of four, and nothing is copied; only a
  * trailing partial message stays behind for the next read.
  *
+ * <p>A message too big to wait for (a DataRow holding a 500 MB value, say) is not buffered whole when
+ * the inspector allows it ({@link Inspector#mayStream}): from {@value #STREAM_AFTER_BYTES} bytes on,
+ * what has arrived of it is forwarded with the run and the rest as it comes, so the proxy holds at
+ * most one read of it, and a client that reads slowly holds the server back through TCP instead.
+ *
  * <p>{@link PgFrameDecoders#typed} stays in use wherever a message may be rewritten or held (the
  * client direction, and the server's authentication phase).
  */
@@ -30,12 +35,25 @@ public final class MessageRunDecoder extends ByteToMessageDecoder {
          *     place; the decoder takes ownership of the replacement
          */
         ByteBuf message(byte type, ByteBuf buf, int index, int length);
+
+        /**
+         * Whether a message of this type may be forwarded in parts before it has all arrived. The
+         * inspector is then not shown it: say yes only for types it has nothing to learn from.
+         */
+        default boolean mayStream(byte type) {
+            return false;
+        }
     }
+
+    /** Messages this long wait to be whole only if the inspector needs them whole. */
+    static final int STREAM_AFTER_BYTES = 64 * 1024;
 
     private static final int HEADER_BYTES = 5;
 
     private final Inspector inspector;
     private final int maxMessageBytes;
+    /** Bytes still to come of a message being streamed: forwarded as they arrive. */
+    private int streamRemaining;
 
     public MessageRunDecoder(Inspector inspector, int maxMessageBytes) {
         this.inspector = inspector;
@@ -44,6 +62,14 @@ public final class MessageRunDecoder extends ByteToMessageDecoder {
 
     @Override
     protected void decode(ChannelHandlerContext ctx, ByteBuf in, List<Object> out) {
+        if (streamRemaining > 0) {
+            int part = Math.min(streamRemaining, in.readableBytes());
+            out.add(in.readRetainedSlice(part));
+            streamRemaining -= part;
+            if (streamRemaining > 0) {
+                return;
+            }
+        }
         int start = in.readerIndex();
         int end = in.writerIndex();
         int position = start;
@@ -61,6 +87,11 @@ public final class MessageRunDecoder extends ByteToMessageDecoder {
                 throw new TooLongFrameException("message of " + length + " bytes exceeds " + maxMessageBytes);
             }
             if (end - position - 1 < length) {
+                if (length >= STREAM_AFTER_BYTES && inspector.mayStream(in.getByte(position))) {
+                    // Forward what has arrived with the run; the rest follows read by read.
+                    streamRemaining = 1 + length - (end - position);
+                    position = end;
+                }
                 break;
             }
             ByteBuf replacement = inspector.message(in.getByte(position), in, position, length);

@@ -162,7 +162,8 @@ public final class PgSession implements CancelRegistry.Cancellable {
 
     /**
      * What the backend leg delivers: single frames during authentication (they may be rewritten), then
-     * runs of whole messages, already shown to {@link ServerResponses#inspect}, forwarded as they came.
+     * runs of whole messages, already shown to {@link ServerResponses#message}, forwarded as they came
+     * (a big row may come in parts, see {@link ServerResponses#mayStream}).
      */
     void backendRead(ByteBuf messages) {
         switch (state) {
@@ -205,7 +206,7 @@ public final class PgSession implements CancelRegistry.Cancellable {
         serverKey = key;
         channel.pipeline().replace(BackendConnector.HANDLER, BackendConnector.HANDLER, new BackendHandler(this));
         channel.pipeline().replace(BackendConnector.FRAMER, BackendConnector.FRAMER,
-                new MessageRunDecoder(responses::inspect, BackendConnector.MAX_BACKEND_FRAME_BYTES));
+                new MessageRunDecoder(responses, BackendConnector.MAX_BACKEND_FRAME_BYTES));
         channel.closeFuture().addListener((ChannelFutureListener) closed -> backendClosed(channel));
     }
 
@@ -254,7 +255,7 @@ public final class PgSession implements CancelRegistry.Cancellable {
         responses.authenticated(status);
         state = State.READY;
         backend.pipeline().replace(BackendConnector.FRAMER, BackendConnector.FRAMER,
-                new MessageRunDecoder(responses::inspect, BackendConnector.MAX_BACKEND_FRAME_BYTES));
+                new MessageRunDecoder(responses, BackendConnector.MAX_BACKEND_FRAME_BYTES));
     }
 
     /**

@@ -1,19 +1,20 @@
 package io.memogate.proxy.pg.session;
 
 import io.memogate.proxy.admission.SessionSettings;
+import io.memogate.proxy.pg.codec.MessageRunDecoder;
 import io.memogate.proxy.pg.message.backend.ErrorResponse;
 import io.memogate.proxy.pg.message.backend.ReadyForQuery.TransactionStatus;
 import io.netty.buffer.ByteBuf;
 
 /**
  * What the session learns from the server's messages in READY state, each seen in place before its run
- * is forwarded (the {@link io.memogate.proxy.pg.codec.MessageRunDecoder}'s inspector): the release
+ * is forwarded (the {@link MessageRunDecoder}'s inspector): the release
  * signals of admitted statements ({@link ReleaseTracker}), the transaction status of each
  * ReadyForQuery, a ROLLBACK inside a transaction (it undoes that transaction's SETs), a FATAL that ends the session,
  * and the server's error for a refused statement's stand-in, which is replaced by the refusal
  * ({@link RefusedStatements}). Used on the session's event loop only.
  */
-final class ServerResponses {
+final class ServerResponses implements MessageRunDecoder.Inspector {
 
     private final PgSession session;
     private final ReleaseTracker tracker;
@@ -39,10 +40,20 @@ final class ServerResponses {
     }
 
     /**
+     * Rows (DataRow, CopyData) teach nothing, so a big one is relayed as it arrives; but not while the
+     * server answers the recycler's state check, which reads its rows whole ({@link ServerRecycler}).
+     */
+    @Override
+    public boolean mayStream(byte type) {
+        return (type == 'D' || type == 'd') && session.state == PgSession.State.READY;
+    }
+
+    /**
      * Called for each server message of a run, in place, before the run is forwarded; returns what to
      * forward instead, or null (almost always) to forward the message itself.
      */
-    ByteBuf inspect(byte type, ByteBuf buf, int index, int length) {
+    @Override
+    public ByteBuf message(byte type, ByteBuf buf, int index, int length) {
         switch (type) {
             case 'D' -> { } // DataRow: the common case, nothing to learn
             case 'C' -> {

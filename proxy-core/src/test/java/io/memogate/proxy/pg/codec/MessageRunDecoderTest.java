@@ -11,6 +11,7 @@ import io.netty.channel.embedded.EmbeddedChannel;
 import io.netty.handler.codec.CorruptedFrameException;
 import io.netty.handler.codec.TooLongFrameException;
 import java.util.ArrayList;
+import java.util.Arrays;
 import java.util.HexFormat;
 import java.util.List;
 import org.junit.jupiter.api.Test;
@@ -82,6 +83,48 @@ class MessageRunDecoderTest {
     }
 
     @Test
+    void aBigRowIsForwardedAsItArrivesAndWhatFollowsItIsInspectedAsUsual() {
+        EmbeddedChannel channel = streamingRows();
+        byte[] row = dataRow(200_000);
+        byte[] tail = HexFormat.of().parseHex(ANSWER.substring(2 * (1 + 0x21) + 2 * (1 + 0x0b))); // C, Z
+        byte[] rowDescription = HexFormat.of().parseHex(ANSWER.substring(0, 2 * (1 + 0x21)));
+
+        // Read 1: the RowDescription and the row's first 70,000 bytes go on at once, as one run.
+        channel.writeInbound(Unpooled.wrappedBuffer(rowDescription, Arrays.copyOfRange(row, 0, 70_000)));
+        assertRun(channel.readInbound(), hex(rowDescription) + hex(Arrays.copyOfRange(row, 0, 70_000)));
+        // Read 2: the middle, forwarded as it came.
+        channel.writeInbound(Unpooled.wrappedBuffer(Arrays.copyOfRange(row, 70_000, 150_000)));
+        assertRun(channel.readInbound(), hex(Arrays.copyOfRange(row, 70_000, 150_000)));
+        // Read 3: the row's end and the next messages, which are framed and inspected as always.
+        channel.writeInbound(Unpooled.wrappedBuffer(Arrays.copyOfRange(row, 150_000, row.length), tail));
+        assertRun(channel.readInbound(), hex(Arrays.copyOfRange(row, 150_000, row.length)));
+        assertRun(channel.readInbound(), hex(tail));
+
+        assertThat((Object) channel.readInbound()).isNull();
+        assertThat(inspected).as("the streamed row is not shown").containsExactly("T:33", "C:13", "Z:5");
+        assertFalse(channel.finish());
+    }
+
+    @Test
+    void aRowUnderTheStreamingSizeAndABigMessageTheInspectorNeedsWaitToBeWhole() {
+        EmbeddedChannel channel = streamingRows();
+        byte[] smallRow = dataRow(MessageRunDecoder.STREAM_AFTER_BYTES - 100);
+        channel.writeInbound(Unpooled.wrappedBuffer(Arrays.copyOfRange(smallRow, 0, 1000)));
+        assertThat((Object) channel.readInbound()).isNull();
+        channel.writeInbound(Unpooled.wrappedBuffer(Arrays.copyOfRange(smallRow, 1000, smallRow.length)));
+        assertRun(channel.readInbound(), hex(smallRow));
+
+        byte[] bigNotice = dataRow(200_000);
+        bigNotice[0] = 'N'; // the inspector allows rows only
+        channel.writeInbound(Unpooled.wrappedBuffer(Arrays.copyOfRange(bigNotice, 0, 100_000)));
+        assertThat((Object) channel.readInbound()).isNull();
+        channel.writeInbound(Unpooled.wrappedBuffer(Arrays.copyOfRange(bigNotice, 100_000, bigNotice.length)));
+        assertRun(channel.readInbound(), hex(bigNotice));
+        assertThat(inspected).containsExactly("D:" + (smallRow.length - 1), "N:" + (bigNotice.length - 1));
+        assertFalse(channel.finish());
+    }
+
+    @Test
     void aLengthBelowFourIsCorrupt() {
         EmbeddedChannel channel = channel(1 << 20);
         assertThatThrownBy(() -> channel.writeInbound(Unpooled.wrappedBuffer(HexFormat.of().parseHex("4400000003"))))
@@ -95,6 +138,36 @@ class MessageRunDecoderTest {
         assertThatThrownBy(() -> channel.writeInbound(Unpooled.wrappedBuffer(HexFormat.of().parseHex("4400100000"))))
                 .isInstanceOf(TooLongFrameException.class);
         channel.finishAndReleaseAll();
+    }
+
+    /** A decoder whose inspector records what it is shown and lets DataRows stream. */
+    private EmbeddedChannel streamingRows() {
+        return new EmbeddedChannel(new MessageRunDecoder(new MessageRunDecoder.Inspector() {
+            @Override
+            public ByteBuf message(byte type, ByteBuf buf, int index, int length) {
+                inspected.add((char) type + ":" + length);
+                return null;
+            }
+
+            @Override
+            public boolean mayStream(byte type) {
+                return type == 'D';
+            }
+        }, 1 << 20));
+    }
+
+    /** A DataRow of one column of {@code valueBytes} bytes, whole: type, length, 1 column, its length, the value. */
+    private static byte[] dataRow(int valueBytes) {
+        ByteBuf row = Unpooled.buffer();
+        row.writeByte('D').writeInt(4 + 2 + 4 + valueBytes).writeShort(1).writeInt(valueBytes);
+        for (int i = 0; i < valueBytes; i++) {
+            row.writeByte('a' + i % 26);
+        }
+        return ByteBufUtil.getBytes(row);
+    }
+
+    private static String hex(byte[] bytes) {
+        return HexFormat.of().formatHex(bytes);
     }
 
     private static void assertRun(ByteBuf run, String expectedHex) {
