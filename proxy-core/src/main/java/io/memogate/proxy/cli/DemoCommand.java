@@ -132,7 +132,7 @@ final class DemoCommand implements Callable<Integer>, StartupFailures.Settings {
         BackendConfig backend = new BackendConfig("demo", postgres.host(), postgres.port(), List.of(), true,
                 BackendTlsConfig.of(TlsMode.DISABLE));
         LimitsConfig limits = new LimitsConfig(LimitsConfig.DEFAULT_MAX_MESSAGE_BYTES, LimitsConfig.DEFAULT_CONNECT_TIMEOUT,
-                Duration.ofSeconds(2), LimitsConfig.DEFAULT_MAX_CLIENT_CONNECTIONS);
+                Duration.ofSeconds(2), LimitsConfig.DEFAULT_MAX_CLIENT_CONNECTIONS, LimitsConfig.DEFAULT_LOGIN_TIMEOUT);
         // The broker watches the embedded server with its own login, and measures its processes from /proc.
         BrokerConfig broker = BrokerConfig.DEFAULTS.withCoLocated(true)
                 .withMonitor(MonitorConfig.of(DemoSchema.MONITOR).withPassword(DemoSchema.MONITOR_PASSWORD));

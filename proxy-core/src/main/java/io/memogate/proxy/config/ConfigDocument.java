@@ -59,6 +59,7 @@ final class ConfigDocument {
         String connectTimeout;
         String shutdownTimeout;
         String maxClientConnections;
+        String loginTimeout;
     }
 
     static final class Admin {

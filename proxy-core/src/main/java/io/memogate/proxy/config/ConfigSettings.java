@@ -100,6 +100,7 @@ public final class ConfigSettings {
         add("limits.connectTimeout", limits.connectTimeout(), Applies.NEW_SESSIONS);
         add("limits.shutdownTimeout", limits.shutdownTimeout(), Applies.LIVE);
         add("limits.maxClientConnections", limits.maxClientConnections(), Applies.LIVE);
+        add("limits.loginTimeout", limits.loginTimeout(), Applies.NEW_SESSIONS);
     }
 
     private void admin(AdminConfig admin) {

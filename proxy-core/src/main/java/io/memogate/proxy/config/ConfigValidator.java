@@ -24,9 +24,12 @@ final class ConfigValidator {
     static final int MIN_MESSAGE_BYTES = 1024;
     /** PostgreSQL refuses longer messages itself (pqcomm.c, PQ_LARGE_MESSAGE_LIMIT = MaxAllocSize - 1). */
     static final int MAX_MESSAGE_BYTES = 1024 * 1024 * 1024;
-    static final Duration MIN_CONNECT_TIMEOUT = Duration.ofMillis(1);
-    /** Linux gives up on an unanswered SYN after about two minutes anyway (tcp_syn_retries = 6). */
-    static final Duration MAX_CONNECT_TIMEOUT = Duration.ofHours(1);
+    static final Duration MIN_TIMEOUT = Duration.ofMillis(1);
+    /**
+     * For limits.connectTimeout and loginTimeout. Linux gives up on an unanswered SYN after about two
+     * minutes anyway (tcp_syn_retries = 6); PostgreSQL's authentication_timeout stops at 10 minutes.
+     */
+    static final Duration MAX_TIMEOUT = Duration.ofHours(1);
     /**
      * A poll is several catalog queries on the server being protected; polling faster than this would
      * add load of its own without seeing a compile storm (which builds over seconds) any sooner.
@@ -162,17 +165,20 @@ final class ConfigValidator {
 
     private static void validateLimits(LimitsConfig limits, Problems problems) {
         checkMaxMessageBytes(problems, "limits.maxMessageBytes", limits.maxMessageBytes());
-        Duration connect = limits.connectTimeout();
-        if (connect.compareTo(MIN_CONNECT_TIMEOUT) < 0 || connect.compareTo(MAX_CONNECT_TIMEOUT) > 0) {
-            problems.add("limits.connectTimeout", "limits.connectTimeout must be between "
-                    + Durations.format(MIN_CONNECT_TIMEOUT) + " and " + Durations.format(MAX_CONNECT_TIMEOUT)
-                    + ", was " + Durations.format(connect));
-        }
+        checkTimeout(problems, "limits.connectTimeout", limits.connectTimeout());
+        checkTimeout(problems, "limits.loginTimeout", limits.loginTimeout());
         if (limits.shutdownTimeout().isNegative()) {
             problems.add("limits.shutdownTimeout", "limits.shutdownTimeout must not be negative, was "
                     + Durations.format(limits.shutdownTimeout()));
         }
         checkMaxClientConnections(problems, "limits.maxClientConnections", limits.maxClientConnections());
+    }
+
+    private static void checkTimeout(Problems problems, String path, Duration timeout) {
+        if (timeout.compareTo(MIN_TIMEOUT) < 0 || timeout.compareTo(MAX_TIMEOUT) > 0) {
+            problems.add(path, path + " must be between " + Durations.format(MIN_TIMEOUT) + " and "
+                    + Durations.format(MAX_TIMEOUT) + ", was " + Durations.format(timeout));
+        }
     }
 
     /**

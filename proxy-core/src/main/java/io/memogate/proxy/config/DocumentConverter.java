@@ -76,7 +76,9 @@ final class DocumentConverter {
             ConfigValidator.checkMaxClientConnections(problems, path + "maxClientConnections", connections);
             connections = LimitsConfig.DEFAULT_MAX_CLIENT_CONNECTIONS;
         }
-        return new LimitsConfig((int) messageBytes, connectTimeout, shutdownTimeout, (int) connections);
+        Duration loginTimeout = parse(path + "loginTimeout", limits.loginTimeout, Durations::parse,
+                LimitsConfig.DEFAULT_LOGIN_TIMEOUT);
+        return new LimitsConfig((int) messageBytes, connectTimeout, shutdownTimeout, (int) connections, loginTimeout);
     }
 
     AdminConfig admin(ConfigDocument.Admin admin) {

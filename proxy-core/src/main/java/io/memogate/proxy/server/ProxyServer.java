@@ -190,6 +190,7 @@ public final class ProxyServer implements AutoCloseable, ConnectionsView {
                     config.limits().maxMessageBytes(),
                     config.limits().maxClientConnections(),
                     config.limits().connectTimeout(),
+                    config.limits().loginTimeout(),
                     console,
                     defaultBackend,
                     config.recycle(),

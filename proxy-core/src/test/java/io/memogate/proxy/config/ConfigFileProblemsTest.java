@@ -67,7 +67,7 @@ class ConfigFileProblemsTest {
                 "backends[0].tls: unknown field 'sni' (line 10, column 7); known fields: mode, serverName, "
                         + "trustedCertificates",
                 "limits: unknown field 'maxMessageSize' (line 12, column 3); known fields: connectTimeout, "
-                        + "maxClientConnections, maxMessageBytes, shutdownTimeout",
+                        + "loginTimeout, maxClientConnections, maxMessageBytes, shutdownTimeout",
                 "admin.http: unknown field 'address' (line 15, column 5); known fields: enabled, host, port",
                 // LARGE has no next tier, so no fraction to say when to take it.
                 "admission.tiers.large: unknown field 'fraction' (line 18, column 23); known fields: limit, maxQueue, "

@@ -67,6 +67,7 @@ class ConfigLoaderTest {
                   connectTimeout: 500ms
                   shutdownTimeout: 2min
                   maxClientConnections: 250
+                  loginTimeout: 15s
                 admin:
                   http:
                     host: "::1"
@@ -108,7 +109,7 @@ class ConfigLoaderTest {
                 new BackendConfig("reports_2.eu-west", "10.0.0.7", 6000, List.of("reports"), false,
                         new BackendTlsConfig(TlsMode.VERIFY_FULL, Optional.of(ca), Optional.of("reports.db.internal"))));
         assertThat(config.limits()).isEqualTo(new LimitsConfig(16 * 1024 * 1024, Duration.ofMillis(500),
-                Duration.ofMinutes(2), 250));
+                Duration.ofMinutes(2), 250, Duration.ofSeconds(15)));
         assertThat(config.backends().get(1).tlsServerName()).isEqualTo("reports.db.internal");
         assertThat(config.recycle()).isEqualTo(RecycleConfig.DEFAULTS);
         assertThat(config.backends().get(0).tlsServerName()).isEqualTo("db1.internal");
@@ -160,7 +161,7 @@ class ConfigLoaderTest {
                 new BackendConfig("main", "localhost", 5432, List.of(), true,
                         new BackendTlsConfig(TlsMode.PREFER, Optional.empty(), Optional.empty())));
         assertThat(config.limits()).isEqualTo(new LimitsConfig(64 * 1024 * 1024, Duration.ofSeconds(5),
-                Duration.ofSeconds(30), 1000));
+                Duration.ofSeconds(30), 1000, Duration.ofSeconds(60)));
         assertThat(config.admin()).isEqualTo(new AdminConfig(new AdminHttpConfig("127.0.0.1", 9930, true)));
         assertThat(config.admin().users()).as("nobody may use the console until listed").isEmpty();
         assertThat(config.admin().authDatabase()).isEqualTo("postgres");

@@ -79,9 +79,11 @@ class ConfigValueProblemsTest {
                   connectTimeout: 0
                   shutdownTimeout: 0
                   maxClientConnections: 0
+                  loginTimeout: 0
                 """)).containsExactly(
                 "limits.maxMessageBytes must be between 1KiB and 1GiB, was 2GiB",
                 "limits.connectTimeout must be between 1ms and 1h, was 0s",
+                "limits.loginTimeout must be between 1ms and 1h, was 0s",
                 "limits.maxClientConnections must be at least 1, was 0");
         assertThat(problems(BACKEND + "limits: {maxMessageBytes: 1000, connectTimeout: 2h}\n")).containsExactly(
                 "limits.maxMessageBytes must be between 1KiB and 1GiB, was 1000B",

@@ -231,6 +231,28 @@ class FaultsIT {
     }
 
     @Test
+    void aConnectionThatSendsNoStartupPacketInTimeIsClosedAndFreesItsSlot(EmbeddedPostgres pg) throws Exception {
+        try (ProxyFixture proxy = ProxyFixture.to(pg.host(), pg.port()).loginTimeout(Duration.ofMillis(500))
+                .maxClientConnections(2).start();
+                RawPgClient silent = new RawPgClient(proxy.port());
+                RawPgClient partial = new RawPgClient(proxy.port())) {
+            partial.sendRaw(new byte[] {0, 0, 0, 40, 0, 3}); // the start of a StartupMessage, never finished
+            assertThat(proxy.awaitSessionCount(2)).as("both hold a slot at first").isEqualTo(2);
+
+            assertThat(silent.closedByPeer()).as("a connection that says nothing").isTrue();
+            assertThat(partial.closedByPeer()).as("a startup packet left unfinished").isTrue();
+            assertThat(proxy.awaitSessionCount(0)).as("their slots are free again").isZero();
+
+            // A client that logged in may then idle for longer than the timeout: it only bounds the login.
+            try (RawPgClient client = new RawPgClient(proxy.port())) {
+                assertReady(client.startup(TRUSTED, "demo"));
+                Thread.sleep(1000);
+                assertQueryWorks(client);
+            }
+        }
+    }
+
+    @Test
     void shutdownLetsIdleSessionsGoWithAFatalMessage(EmbeddedPostgres pg) throws Exception {
         ProxyFixture proxy = ProxyFixture.to(pg.host(), pg.port()).shutdownTimeout(Duration.ofMillis(500)).start();
         try (RawPgClient client = new RawPgClient(proxy.port())) {

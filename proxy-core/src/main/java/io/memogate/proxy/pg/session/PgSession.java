@@ -3,6 +3,7 @@ package io.memogate.proxy.pg.session;
 import io.memogate.proxy.admin.ClientView;
 import io.memogate.proxy.admission.SessionInfo;
 import io.memogate.proxy.admission.SessionSettings;
+import io.memogate.proxy.config.Durations;
 import io.memogate.proxy.pg.codec.MessageRunDecoder;
 import io.memogate.proxy.pg.message.backend.BackendKeyData;
 import io.memogate.proxy.pg.message.backend.ErrorResponse;
@@ -19,6 +20,8 @@ import java.util.ArrayDeque;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CompletionStage;
 import java.util.concurrent.RejectedExecutionException;
+import java.util.concurrent.ScheduledFuture;
+import java.util.concurrent.TimeUnit;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -78,6 +81,8 @@ public final class PgSession implements CancelRegistry.Cancellable {
     private BackendKeyData clientKey;
     /** The server sent FATAL (or the client sent Terminate): its closing is expected, not a failure. */
     private boolean closeExpected;
+    /** Closes a connection that sends no StartupMessage in time (limits.loginTimeout); null once one came. */
+    private ScheduledFuture<?> loginTimer;
 
     public PgSession(Channel client, SessionServices services) {
         this.client = client;
@@ -98,7 +103,34 @@ public final class PgSession implements CancelRegistry.Cancellable {
             sendFatalAndClose(PgErrors.tooManyClients(services.maxClientConnections()));
             return;
         }
+        loginTimer = client.eventLoop().schedule(this::loginTimedOut, services.loginTimeout().toNanos(),
+                TimeUnit.NANOSECONDS);
         client.read();
+    }
+
+    /**
+     * Nothing but a silent connection, a stalled TLS handshake or part of a startup packet in
+     * limits.loginTimeout: the connection is closed without a message, as PostgreSQL closes it, so that
+     * such connections cannot hold the slots of limits.maxClientConnections.
+     */
+    private void loginTimedOut() {
+        if (state == State.STARTUP) {
+            log.info("closing client {}: no startup packet within {} (limits.loginTimeout)", client.remoteAddress(),
+                    Durations.format(services.loginTimeout()));
+            close();
+        }
+    }
+
+    /** The client's StartupMessage came: from here the server's authentication_timeout bounds the login. */
+    void startupMessageReceived() {
+        stopLoginTimer();
+    }
+
+    private void stopLoginTimer() {
+        if (loginTimer != null) {
+            loginTimer.cancel(false);
+            loginTimer = null;
+        }
     }
 
     void clientFrame(ByteBuf frame) {
@@ -347,6 +379,7 @@ public final class PgSession implements CancelRegistry.Cancellable {
             return;
         }
         state = State.CLOSED;
+        stopLoginTimer();
         tracker.disconnect();
         admission.closed();
         recycler.closed();

@@ -33,6 +33,7 @@ public record SessionServices(
         int maxMessageBytes,
         int maxClientConnections,
         Duration connectTimeout,
+        Duration loginTimeout,
         Optional<ConsoleService> console,
         Optional<BackendTarget> defaultBackend,
         RecycleConfig recycle,

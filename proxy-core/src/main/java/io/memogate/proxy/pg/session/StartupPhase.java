@@ -127,6 +127,7 @@ final class StartupPhase {
     }
 
     private void startupMessage(StartupMessage startup, ByteBuf frame) {
+        session.startupMessageReceived();
         if (startup.majorVersion() != 3) {
             frame.release();
             session.sendFatalAndClose(PgErrors.unsupportedProtocol(startup.majorVersion(), startup.minorVersion()));
