@@ -5,6 +5,7 @@ import io.memogate.broker.gateway.Tier;
 import io.memogate.broker.gateway.TierState;
 import io.memogate.estimator.EstimatorStatistics;
 import io.memogate.estimator.planner.IndexedColumns;
+import io.memogate.proxy.MemogateVersion;
 import io.memogate.estimator.planner.PlannerSettings;
 import io.memogate.proxy.admission.AdmissionControl;
 import io.memogate.proxy.admission.CurrentEstimator;
@@ -119,6 +120,7 @@ public final class AdminConsole implements ConsoleService {
             case CATALOGS -> done(ConsoleResult.rows("SHOW", AdmissionViews.catalogs(
                     admission.map(AdmissionControl::indexCatalogs).orElse(IndexCatalogs.NONE))));
             case CONFIG -> done(ConsoleResult.rows("SHOW", config()));
+            case VERSION -> done(ConsoleResult.rows("SHOW", ResultTable.of("version").row(MemogateVersion.text()).build()));
             case HELP -> done(ConsoleResult.rows("SHOW", help()));
             case CLIENTS -> connections.clients().thenApply(all -> ConsoleResult.rows("SHOW", ConnectionViews.clients(all)));
             case SERVERS -> connections.clients().thenApply(all -> ConsoleResult.rows("SHOW", ConnectionViews.servers(all)));
@@ -145,6 +147,7 @@ public final class AdminConsole implements ConsoleService {
                 "the broker: mode, compile-memory target, snapshot age, pressure signals, failures",
                 "each database's index catalog the estimates read: state, tables with indexes, age of the read",
                 "every setting in force, and whether a change applies live, to new sessions, or on restart",
+                "the running Memogate's version, as memogate --version prints it",
                 "this list",
                 "the estimator's dry run for a statement (with DATABASE, counting that database's indexes),"
                         + " and the gateways it would take now; nothing runs",

@@ -1,5 +1,6 @@
 package io.memogate.proxy.cli;
 
+import io.memogate.proxy.MemogateVersion;
 import picocli.CommandLine;
 
 /** The version from the jar's manifest (set by the build), or "development" when run from classes. */
@@ -7,7 +8,6 @@ final class VersionProvider implements CommandLine.IVersionProvider {
 
     @Override
     public String[] getVersion() {
-        String version = MemogateCommand.class.getPackage().getImplementationVersion();
-        return new String[] {"memogate " + (version != null ? version : "development")};
+        return new String[] {MemogateVersion.text()};
     }
 }

@@ -153,7 +153,10 @@ class AdminConsoleIT {
             assertThat(row(config, "key", "backends[0].host")).containsEntry("applies", "new sessions");
 
             assertThat(rows(console, "SHOW HELP")).extracting(r -> r.get("command")).contains("SHOW TIERS", "RELOAD",
-                    "EXPLAIN ADMISSION [DATABASE <name>] <statement>");
+                    "SHOW VERSION", "EXPLAIN ADMISSION [DATABASE <name>] <statement>");
+            // Run from compiled classes here, so no jar manifest: "development"; from the jar, its version.
+            assertThat(rows(console, "show version;")).singleElement()
+                    .satisfies(r -> assertThat(r.get("version")).isEqualTo("memogate development"));
             // PgBouncer's habits: any letter case, an optional trailing semicolon.
             assertThat(rows(console, "  show   Tiers ;")).hasSize(3);
         }
