@@ -205,6 +205,14 @@ class CliIT {
     }
 
     @Test
+    void versionNamesTheReleaseTheJarWasBuiltFrom(@TempDir Path dir) throws Exception {
+        Failure finished = failedStart(List.of(), List.of("--version"), dir);
+
+        assertThat(finished.exit()).isZero();
+        assertThat(finished.output().strip()).isEqualTo("memogate " + System.getProperty("memogate.version"));
+    }
+
+    @Test
     void runOnATakenPortSaysSoInOneLineAndExits3(@TempDir Path dir) throws Exception {
         try (ServerSocket taken = new ServerSocket(0, 1, InetAddress.getByName("127.0.0.1"))) {
             Path config = dir.resolve("memogate.yaml");

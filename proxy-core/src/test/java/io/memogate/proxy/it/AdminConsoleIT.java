@@ -154,9 +154,9 @@ class AdminConsoleIT {
 
             assertThat(rows(console, "SHOW HELP")).extracting(r -> r.get("command")).contains("SHOW TIERS", "RELOAD",
                     "SHOW VERSION", "EXPLAIN ADMISSION [DATABASE <name>] <statement>");
-            // Run from compiled classes here, so no jar manifest: "development"; from the jar, its version.
-            assertThat(rows(console, "show version;")).singleElement()
-                    .satisfies(r -> assertThat(r.get("version")).isEqualTo("memogate development"));
+            // From compiled classes there is no jar manifest: "development"; from the jar, its version.
+            assertThat(rows(console, "show version;")).singleElement().satisfies(r -> assertThat(r.get("version"))
+                    .isIn("memogate development", "memogate " + System.getProperty("memogate.version")));
             // PgBouncer's habits: any letter case, an optional trailing semicolon.
             assertThat(rows(console, "  show   Tiers ;")).hasSize(3);
         }
