@@ -14,7 +14,7 @@ import java.util.OptionalDouble;
  * one line per run for further analysis. Text and Markdown hold the same tables: per query mode the TPS
  * of every target in every round, its median, its ratio to direct, the relay's and the whole machine's
  * CPU per transaction; then the comparisons to goals between the targets that were asked for (a skipped
- * one shows as n/a); then, for a goal of being ahead of another relay, what it leaves a relay to spend
+ * one shows as n/a), with the range of the same ratio taken within each round; then, for a goal of being ahead of another relay, what it leaves a relay to spend
  * ({@link Summary#relayBudget}).
  */
 public final class ReportWriter {
@@ -150,9 +150,12 @@ public final class ReportWriter {
             List<String> row = new ArrayList<>(List.of(goal.label()));
             for (QueryMode mode : record.modes()) {
                 OptionalDouble ratio = summary.ratio(mode, goal.numerator(), goal.denominator());
+                double[] rounds = summary.roundRatios(mode, goal.numerator(), goal.denominator());
                 // Three decimals: 0.947 against 0.95 must not print as "0.95 not met".
                 row.add(ratio.isEmpty() ? "n/a" : String.format(Locale.ROOT, "%.3f", ratio.getAsDouble())
-                        + (ratio.getAsDouble() >= goal.goal() ? " met" : " not met"));
+                        + (ratio.getAsDouble() >= goal.goal() ? " met" : " not met")
+                        + (rounds.length < 2 ? "" : String.format(Locale.ROOT, ", rounds %.3f-%.3f",
+                                rounds[0], rounds[rounds.length - 1])));
             }
             row.add(String.format(Locale.ROOT, ">= %.2f", goal.goal()));
             table.row(row);

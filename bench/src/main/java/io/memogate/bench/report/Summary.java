@@ -7,6 +7,7 @@ import java.util.List;
 import java.util.Optional;
 import java.util.OptionalDouble;
 import java.util.function.Function;
+import java.util.stream.IntStream;
 
 /**
  * The figures the report derives: per mode and target the median TPS of its successful runs and its
@@ -121,6 +122,26 @@ public final class Summary {
             return OptionalDouble.empty();
         }
         return OptionalDouble.of(top.getAsDouble() / bottom.getAsDouble());
+    }
+
+    /**
+     * The ratio within each round where both ran successfully, lowest first. The two runs of a round
+     * are minutes apart at most, so their ratio is spared the drift between rounds; the spread of these
+     * ratios shows how far the ratio of medians can be trusted.
+     */
+    public double[] roundRatios(QueryMode mode, TargetKind numerator, TargetKind denominator) {
+        return IntStream.rangeClosed(1, record.rounds())
+                .mapToObj(round -> measurement(mode, numerator, round).flatMap(top -> measurement(mode, denominator, round)
+                        .filter(bottom -> top.succeeded() && bottom.succeeded())
+                        .map(bottom -> tps(top) / tps(bottom))))
+                .flatMap(Optional::stream)
+                .mapToDouble(Double::doubleValue)
+                .sorted()
+                .toArray();
+    }
+
+    private static double tps(Measurement measurement) {
+        return ((PgbenchResult.Succeeded) measurement.result()).tps();
     }
 
     public OptionalDouble ratioToDirect(QueryMode mode, TargetKind target) {

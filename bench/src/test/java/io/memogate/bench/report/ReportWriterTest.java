@@ -48,7 +48,9 @@ class ReportWriterTest {
                 """.replace("\n", System.lineSeparator()));
         assertThat(text).contains("round 3, haproxy: exit 2");
         assertThat(text).containsPattern("memogate / pgbouncer +n/a +>= 1\\.15")
-                .containsPattern("memogate / haproxy +0\\.935 not met +>= 0\\.95"); // 650 / 695
+                .containsPattern("memogate / haproxy +0\\.935 not met, rounds 0\\.857-1\\.014 +>= 0\\.95"); // 650 / 695
+        // Within rounds 1 and 2 (round 3 failed for haproxy): 600 / 700 and 700 / 690.
+        assertThat(summary.roundRatios(QueryMode.SIMPLE, MEMOGATE, HAPROXY)).containsExactly(600.0 / 700, 700.0 / 690);
 
         String csv = new ReportWriter(record).csv();
         assertThat(csv).startsWith("mode,round,position,target,status,tps,transactions,tps_basis,target_cpu_ms,"
@@ -98,10 +100,10 @@ class ReportWriterTest {
 
         String text = new ReportWriter(record).text();
         assertThat(text).containsPattern("memogate-gated +990 +1050 +1170 +1050 +n/a")
-                .containsPattern("memogate-gated / memogate +0\\.955 not met +>= 0\\.97")
+                .containsPattern("memogate-gated / memogate +0\\.955 not met, rounds 0\\.955-0\\.990 +>= 0\\.97")
                 .doesNotContain("pgbouncer").doesNotContain("haproxy");
         assertThat(new ReportWriter(record).markdown("bench"))
-                .contains("| memogate-gated / memogate | 0.955 not met | >= 0.97 |");
+                .contains("| memogate-gated / memogate | 0.955 not met, rounds 0.955-0.990 | >= 0.97 |");
         assertThat(new ReportWriter(record).csv()).contains("simple,1,2,memogate-gated,ok,990.000000,9900,");
     }
 
