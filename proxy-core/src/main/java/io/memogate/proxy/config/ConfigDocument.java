@@ -126,6 +126,13 @@ final class ConfigDocument {
     static final class Network {
         String transport;
         String eventLoops;
+        Keepalive keepalive;
+    }
+
+    static final class Keepalive {
+        String idle;
+        String interval;
+        String count;
     }
 
     static final class Monitor {

@@ -170,6 +170,9 @@ public final class ConfigSettings {
     private void network(NetworkConfig network) {
         add("network.transport", network.transport().configName(), Applies.RESTART);
         add("network.eventLoops", network.eventLoops(), Applies.RESTART);
+        add("network.keepalive.idle", network.keepalive().idle(), Applies.RESTART);
+        add("network.keepalive.interval", network.keepalive().interval(), Applies.RESTART);
+        add("network.keepalive.count", network.keepalive().count(), Applies.RESTART);
     }
 
     private void add(String key, Object value, Applies applies) {

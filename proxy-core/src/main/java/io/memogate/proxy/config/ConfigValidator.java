@@ -346,6 +346,24 @@ final class ConfigValidator {
 
     static void validateNetwork(NetworkConfig network, Problems problems) {
         checkEventLoops(problems, "network.eventLoops", network.eventLoops());
+        TcpKeepalive keepalive = network.keepalive();
+        checkKeepaliveSeconds(problems, "network.keepalive.idle", keepalive.idle(), TcpKeepalive.MAX_IDLE);
+        checkKeepaliveSeconds(problems, "network.keepalive.interval", keepalive.interval(), TcpKeepalive.MAX_INTERVAL);
+        checkKeepaliveCount(problems, "network.keepalive.count", keepalive.count());
+    }
+
+    /** The kernel takes whole seconds: a value it would round is refused rather than changed unseen. */
+    private static void checkKeepaliveSeconds(Problems problems, String path, Duration value, Duration max) {
+        if (value.isNegative() || value.compareTo(max) > 0 || value.toNanos() % 1_000_000_000L != 0) {
+            problems.add(path, path + " must be 0 (the system's) or whole seconds up to " + Durations.format(max)
+                    + ", was " + Durations.format(value));
+        }
+    }
+
+    static void checkKeepaliveCount(Problems problems, String path, long count) {
+        if (count < 0 || count > TcpKeepalive.MAX_COUNT) {
+            problems.add(path, path + " must be in 0.." + TcpKeepalive.MAX_COUNT + " (0: the system's), was " + count);
+        }
     }
 
     static boolean checkEventLoops(Problems problems, String path, long eventLoops) {

@@ -206,7 +206,22 @@ final class DocumentConverter {
         if (!ConfigValidator.checkEventLoops(problems, "network.eventLoops", eventLoops)) {
             eventLoops = NetworkConfig.DEFAULTS.eventLoops();
         }
-        return new NetworkConfig(transport, (int) eventLoops);
+        return new NetworkConfig(transport, (int) eventLoops, keepalive(network.keepalive));
+    }
+
+    private TcpKeepalive keepalive(ConfigDocument.Keepalive keepalive) {
+        if (keepalive == null) {
+            return TcpKeepalive.SYSTEM_DEFAULTS;
+        }
+        String path = "network.keepalive.";
+        Duration idle = parse(path + "idle", keepalive.idle, Durations::parse, Duration.ZERO);
+        Duration interval = parse(path + "interval", keepalive.interval, Durations::parse, Duration.ZERO);
+        long count = whole(path + "count", keepalive.count, 0);
+        if (count != (int) count) {
+            ConfigValidator.checkKeepaliveCount(problems, path + "count", count);
+            count = 0;
+        }
+        return new TcpKeepalive(idle, interval, (int) count);
     }
 
     private TierSettings tier(String path, ConfigDocument.Tier doc, TierSettings defaults) {

@@ -8,6 +8,7 @@ import io.memogate.proxy.admission.AdmissionSupport;
 import io.memogate.proxy.config.BackendConfig;
 import io.memogate.proxy.config.ListenerConfig;
 import io.memogate.proxy.config.MemogateConfig;
+import io.memogate.proxy.config.TcpKeepalive;
 import io.memogate.proxy.pg.codec.PgFrameDecoders;
 import io.memogate.proxy.pg.session.BackendConnector;
 import io.memogate.proxy.pg.session.BackendTarget;
@@ -54,6 +55,8 @@ public final class ProxyServer implements AutoCloseable, ConnectionsView {
     private static final Logger log = LoggerFactory.getLogger(ProxyServer.class);
 
     private final Transport transport;
+    /** network.keepalive, for both legs of every session. */
+    private final TcpKeepalive keepalive;
     private final int eventLoops;
     private final EventLoopGroup group;
     private final SessionTracker sessions;
@@ -81,7 +84,8 @@ public final class ProxyServer implements AutoCloseable, ConnectionsView {
         this.sessions = new SessionTracker(config.limits().maxClientConnections());
         this.cancelForwarder = new CancelForwarder(transport);
         // One for all listeners, so that it counts every server connection.
-        this.connector = new BackendConnector(transport, BackendConnector.MAX_BACKEND_FRAME_BYTES);
+        this.keepalive = config.network().keepalive();
+        this.connector = new BackendConnector(transport, BackendConnector.MAX_BACKEND_FRAME_BYTES, keepalive);
         this.admission = admission;
         this.support = support;
         this.listeners = config.listeners();
@@ -133,6 +137,10 @@ public final class ProxyServer implements AutoCloseable, ConnectionsView {
                     .channel(transport.serverChannelClass())
                     .childOption(ChannelOption.AUTO_READ, false)
                     .childOption(ChannelOption.TCP_NODELAY, true)
+                    // As PostgreSQL does on its client sockets: a client host that vanishes without a FIN
+                    // (power loss, a NAT or firewall forgetting the flow) would otherwise keep its session,
+                    // and the server connection behind it, open for ever.
+                    .childOption(ChannelOption.SO_KEEPALIVE, true)
                     .childHandler(new ChannelInitializer<>() {
                         @Override
                         protected void initChannel(Channel client) {
@@ -143,6 +151,7 @@ public final class ProxyServer implements AutoCloseable, ConnectionsView {
                             client.pipeline().addLast("session", new ClientHandler(new PgSession(client, current)));
                         }
                     });
+            transport.keepalive(keepalive).forEach(bootstrap::childOption);
             Channel channel = ServerSockets.bind(bootstrap, ListenException.Endpoint.CLIENTS, "listeners[" + i + "]",
                     listener.host(), listener.port());
             serverChannels.add(channel);

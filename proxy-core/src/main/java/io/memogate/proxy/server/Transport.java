@@ -1,21 +1,29 @@
 package io.memogate.proxy.server;
 
 import io.memogate.proxy.config.NetworkTransport;
+import io.memogate.proxy.config.TcpKeepalive;
+import io.netty.channel.ChannelOption;
 import io.netty.channel.EventLoopGroup;
 import io.netty.channel.IoHandlerFactory;
 import io.netty.channel.MultiThreadIoEventLoopGroup;
 import io.netty.channel.ServerChannel;
 import io.netty.channel.epoll.Epoll;
+import io.netty.channel.epoll.EpollChannelOption;
 import io.netty.channel.epoll.EpollIoHandler;
 import io.netty.channel.epoll.EpollServerSocketChannel;
 import io.netty.channel.epoll.EpollSocketChannel;
 import io.netty.channel.nio.NioIoHandler;
+import io.netty.channel.socket.nio.NioChannelOption;
 import io.netty.channel.socket.SocketChannel;
 import io.netty.channel.socket.nio.NioServerSocketChannel;
 import io.netty.channel.socket.nio.NioSocketChannel;
+import io.netty.channel.uring.IoUringChannelOption;
 import io.netty.channel.uring.IoUringIoHandler;
 import io.netty.channel.uring.IoUringServerSocketChannel;
 import io.netty.channel.uring.IoUringSocketChannel;
+import java.util.LinkedHashMap;
+import java.util.Map;
+import jdk.net.ExtendedSocketOptions;
 
 /**
  * A socket implementation: the event loops' I/O handler and the channel classes that go with it. Every
@@ -31,7 +39,31 @@ public record Transport(
         String name,
         IoHandlerFactory ioHandlerFactory,
         Class<? extends ServerChannel> serverChannelClass,
-        Class<? extends SocketChannel> socketChannelClass) {
+        Class<? extends SocketChannel> socketChannelClass,
+        KeepaliveOptions keepaliveOptions) {
+
+    /** This transport's spelling of the TCP_KEEPIDLE, TCP_KEEPINTVL and TCP_KEEPCNT socket options. */
+    public record KeepaliveOptions(ChannelOption<Integer> idle, ChannelOption<Integer> interval,
+                                   ChannelOption<Integer> count) {
+    }
+
+    /**
+     * The socket options that set {@code keepalive} on a channel of this transport (SO_KEEPALIVE is set
+     * by the callers, always); the system's values are left alone, so none for {@link TcpKeepalive#SYSTEM_DEFAULTS}.
+     */
+    public Map<ChannelOption<Integer>, Integer> keepalive(TcpKeepalive keepalive) {
+        Map<ChannelOption<Integer>, Integer> options = new LinkedHashMap<>();
+        if (!keepalive.idle().isZero()) {
+            options.put(keepaliveOptions.idle(), (int) keepalive.idle().toSeconds());
+        }
+        if (!keepalive.interval().isZero()) {
+            options.put(keepaliveOptions.interval(), (int) keepalive.interval().toSeconds());
+        }
+        if (keepalive.count() != 0) {
+            options.put(keepaliveOptions.count(), keepalive.count());
+        }
+        return options;
+    }
 
     /** Epoll when Netty's native library loads, else NIO: for endpoints that need no choice (admin HTTP). */
     public static Transport best() {
@@ -53,16 +85,21 @@ public record Transport(
 
     static Transport ioUring() {
         return new Transport("io_uring", IoUringIoHandler.newFactory(), IoUringServerSocketChannel.class,
-                IoUringSocketChannel.class);
+                IoUringSocketChannel.class, new KeepaliveOptions(IoUringChannelOption.TCP_KEEPIDLE,
+                        IoUringChannelOption.TCP_KEEPINTVL, IoUringChannelOption.TCP_KEEPCNT));
     }
 
     static Transport epoll() {
         return new Transport("epoll", EpollIoHandler.newFactory(), EpollServerSocketChannel.class,
-                EpollSocketChannel.class);
+                EpollSocketChannel.class, new KeepaliveOptions(EpollChannelOption.TCP_KEEPIDLE,
+                        EpollChannelOption.TCP_KEEPINTVL, EpollChannelOption.TCP_KEEPCNT));
     }
 
     public static Transport nio() {
-        return new Transport("nio", NioIoHandler.newFactory(), NioServerSocketChannel.class, NioSocketChannel.class);
+        return new Transport("nio", NioIoHandler.newFactory(), NioServerSocketChannel.class, NioSocketChannel.class,
+                new KeepaliveOptions(NioChannelOption.of(ExtendedSocketOptions.TCP_KEEPIDLE),
+                        NioChannelOption.of(ExtendedSocketOptions.TCP_KEEPINTERVAL),
+                        NioChannelOption.of(ExtendedSocketOptions.TCP_KEEPCOUNT)));
     }
 
     public EventLoopGroup newEventLoopGroup(int threads) {

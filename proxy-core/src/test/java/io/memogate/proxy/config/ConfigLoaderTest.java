@@ -351,7 +351,17 @@ class ConfigLoaderTest {
         assertThat(loader.parse(BACKEND_ONLY, dir).network().eventLoops())
                 .isEqualTo(Runtime.getRuntime().availableProcessors());
         assertThat(loader.parse(BACKEND_ONLY + "network: {transport: epoll, eventLoops: 1}\n", dir).network())
-                .isEqualTo(new NetworkConfig(NetworkTransport.EPOLL, 1));
+                .isEqualTo(new NetworkConfig(NetworkTransport.EPOLL, 1, TcpKeepalive.SYSTEM_DEFAULTS));
+    }
+
+    @Test
+    void keepaliveKeepsTheSystemsValuesUnlessTuned() {
+        assertThat(loader.parse(BACKEND_ONLY, dir).network().keepalive()).isEqualTo(TcpKeepalive.SYSTEM_DEFAULTS);
+        assertThat(loader.parse(BACKEND_ONLY + "network:\n  keepalive: {idle: 2min, interval: 10s, count: 4}\n", dir)
+                .network().keepalive())
+                .isEqualTo(new TcpKeepalive(Duration.ofMinutes(2), Duration.ofSeconds(10), 4));
+        assertThat(loader.parse(BACKEND_ONLY + "network:\n  keepalive: {idle: 60s}\n", dir).network().keepalive())
+                .isEqualTo(new TcpKeepalive(Duration.ofSeconds(60), Duration.ZERO, 0));
     }
 
     @Test

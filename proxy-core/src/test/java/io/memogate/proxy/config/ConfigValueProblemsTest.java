@@ -420,7 +420,19 @@ class ConfigValueProblemsTest {
         assertThat(problems(BACKEND + "network:\n  transport: EPOLL\n")).containsExactly(
                 "network.transport must be one of auto, io_uring, epoll, nio, was 'EPOLL'");
         assertThat(problems(BACKEND + "network:\n  transprot: epoll\n")).singleElement().asString()
-                .isEqualTo("network: unknown field 'transprot' (line 4, column 3); known fields: eventLoops, transport");
+                .isEqualTo("network: unknown field 'transprot' (line 4, column 3); known fields: eventLoops, keepalive, "
+                        + "transport");
+    }
+
+    @Test
+    void keepaliveInWholeSecondsWithinTheKernelsLimits() {
+        assertThat(problems(BACKEND + "network:\n  keepalive: {idle: 1500ms, interval: 10h, count: 200}\n"))
+                .containsExactly(
+                        "network.keepalive.idle must be 0 (the system's) or whole seconds up to 32767s, was 1500ms",
+                        "network.keepalive.interval must be 0 (the system's) or whole seconds up to 32767s, was 10h",
+                        "network.keepalive.count must be in 0..127 (0: the system's), was 200");
+        assertThat(problems(BACKEND + "network:\n  keepalive: {count: -1}\n")).containsExactly(
+                "network.keepalive.count must be in 0..127 (0: the system's), was -1");
     }
 
     @Test

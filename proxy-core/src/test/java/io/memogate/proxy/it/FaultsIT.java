@@ -6,6 +6,7 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 import io.memogate.proxy.admission.Admission;
 import io.memogate.proxy.admission.AdmissionHook;
 import io.memogate.proxy.admission.ImmediateAdmission;
+import io.memogate.proxy.config.TcpKeepalive;
 import io.memogate.proxy.embedded.EmbeddedPostgres;
 import io.memogate.proxy.embedded.EmbeddedPostgresExtension;
 import io.memogate.proxy.it.RawPgClient.Message;
@@ -250,6 +251,36 @@ class FaultsIT {
                 assertQueryWorks(client);
             }
         }
+    }
+
+    @Test
+    void bothLegsProbeForAVanishedPeerAfterTheConfiguredIdleTime(EmbeddedPostgres pg) throws Exception {
+        TcpKeepalive keepalive = new TcpKeepalive(Duration.ofSeconds(30), Duration.ofSeconds(5), 3);
+        try (ProxyFixture proxy = ProxyFixture.to(pg.host(), pg.port()).keepalive(keepalive).start();
+                Connection connection = proxy.connect("demo", "memogate", "memogate")) {
+            assertThat(connection.isValid(2)).isTrue();
+
+            assertThat(TcpTable.awaitKeepalive(socket -> socket.localPort() == proxy.port()))
+                    .as("the client's leg, on the proxy's side").singleElement()
+                    .satisfies(socket -> assertProbedAfter(socket, keepalive.idle()));
+            // pgjdbc's own sockets have no keepalive (tcpKeepAlive=false): the one that does is the proxy's.
+            assertThat(TcpTable.awaitKeepalive(socket -> socket.remotePort() == pg.port() && socket.keepaliveTimer()))
+                    .as("the server's leg").singleElement()
+                    .satisfies(socket -> assertProbedAfter(socket, keepalive.idle()));
+        }
+        // Without the setting, keepalive is still on, with the system's idle time (as PostgreSQL's sockets).
+        try (ProxyFixture proxy = ProxyFixture.to(pg.host(), pg.port()).start();
+                Connection connection = proxy.connect("demo", "memogate", "memogate")) {
+            assertThat(connection.isValid(2)).isTrue();
+            assertThat(TcpTable.awaitKeepalive(socket -> socket.localPort() == proxy.port()))
+                    .singleElement().satisfies(socket -> assertThat(socket.keepaliveTimer()).isTrue());
+        }
+    }
+
+    private static void assertProbedAfter(TcpTable.Socket socket, Duration idle) {
+        assertThat(socket.keepaliveTimer()).as("keepalive timer running").isTrue();
+        assertThat(socket.timerSeconds()).as("seconds to the first probe")
+                .isBetween(idle.toSeconds() - 10.0, (double) idle.toSeconds());
     }
 
     @Test

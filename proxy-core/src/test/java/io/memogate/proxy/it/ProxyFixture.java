@@ -9,6 +9,7 @@ import io.memogate.proxy.config.LimitsConfig;
 import io.memogate.proxy.config.ListenerConfig;
 import io.memogate.proxy.config.MemogateConfig;
 import io.memogate.proxy.config.NetworkConfig;
+import io.memogate.proxy.config.TcpKeepalive;
 import io.memogate.proxy.config.NetworkTransport;
 import io.memogate.proxy.config.RecycleConfig;
 import io.memogate.proxy.config.ServerTlsConfig;
@@ -164,7 +165,12 @@ public final class ProxyFixture implements AutoCloseable {
         }
 
         public Builder transport(NetworkTransport transport) {
-            this.network = NetworkConfig.DEFAULTS.withTransport(transport);
+            this.network = network.withTransport(transport);
+            return this;
+        }
+
+        public Builder keepalive(TcpKeepalive keepalive) {
+            this.network = network.withKeepalive(keepalive);
             return this;
         }
 

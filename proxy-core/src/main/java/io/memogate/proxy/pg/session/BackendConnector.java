@@ -1,5 +1,6 @@
 package io.memogate.proxy.pg.session;
 
+import io.memogate.proxy.config.TcpKeepalive;
 import io.memogate.proxy.config.TlsMode;
 import io.memogate.proxy.pg.codec.PgFrameDecoders;
 import io.memogate.proxy.pg.message.frontend.SslRequest;
@@ -38,12 +39,15 @@ public final class BackendConnector {
 
     private final Transport transport;
     private final int maxBackendFrameBytes;
+    private final TcpKeepalive keepalive;
     /** Sockets to servers now open, from TCP connect to close, whatever became of them in between. */
     private final AtomicInteger open = new AtomicInteger();
 
-    public BackendConnector(Transport transport, int maxBackendFrameBytes) {
+    /** @param keepalive network.keepalive: a server host that vanished is noticed as a client's would be */
+    public BackendConnector(Transport transport, int maxBackendFrameBytes, TcpKeepalive keepalive) {
         this.transport = transport;
         this.maxBackendFrameBytes = maxBackendFrameBytes;
+        this.keepalive = keepalive;
     }
 
     /**
@@ -67,6 +71,7 @@ public final class BackendConnector {
                         // Nothing until the TLS decision: the server's first byte may be the SSL answer.
                     }
                 });
+        transport.keepalive(keepalive).forEach(bootstrap::option);
         ChannelFuture connected = bootstrap.connect(target.host(), target.port());
         connected.addListener(future -> {
             if (!future.isSuccess()) {

@@ -1,0 +1,70 @@
+package io.memogate.proxy.it;
+
+import java.io.IOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.concurrent.TimeUnit;
+import java.util.function.Predicate;
+
+/**
+ * The kernel's tables of this machine's TCP sockets (/proc/net/tcp, tcp6), to see from outside what a
+ * socket option did: which established sockets run a keepalive timer, and when it fires.
+ */
+final class TcpTable {
+
+    /** One established socket: its ports and, if its keepalive timer runs, the seconds until it fires. */
+    record Socket(int localPort, int remotePort, boolean keepaliveTimer, double timerSeconds) {
+    }
+
+    private static final String ESTABLISHED = "01";
+    private static final String KEEPALIVE_TIMER = "02";
+    /** The timer is printed in clock ticks; Linux's USER_HZ is 100 on every architecture it runs on. */
+    private static final double TICKS_PER_SECOND = 100;
+
+    private TcpTable() {
+    }
+
+    /** From /proc/net/tcp and tcp6: Java and Netty open IPv6 sockets where they can, 127.0.0.1 mapped. */
+    static List<Socket> established() throws IOException {
+        List<String> lines = new ArrayList<>();
+        for (String table : List.of("/proc/net/tcp", "/proc/net/tcp6")) {
+            Path path = Path.of(table);
+            if (Files.exists(path)) {
+                List<String> rows = Files.readAllLines(path);
+                lines.addAll(rows.subList(1, rows.size())); // after the header
+            }
+        }
+        return lines.stream()
+                .map(line -> line.strip().split("\\s+"))
+                .filter(fields -> fields[3].equals(ESTABLISHED))
+                .map(fields -> {
+                    String[] timer = fields[5].split(":"); // "02:00000BB7": keepalive, 0xbb7 ticks to go
+                    return new Socket(port(fields[1]), port(fields[2]), timer[0].equals(KEEPALIVE_TIMER),
+                            Long.parseLong(timer[1], 16) / TICKS_PER_SECOND);
+                })
+                .toList();
+    }
+
+    /**
+     * The established sockets {@code which} selects, once each runs its keepalive timer, or as they are
+     * after 5 seconds. Right after traffic a socket shows its retransmission timer instead (the table
+     * shows one timer), until the peer's delayed ACK comes in.
+     */
+    static List<Socket> awaitKeepalive(Predicate<Socket> which) throws IOException, InterruptedException {
+        long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(5);
+        List<Socket> selected = established().stream().filter(which).toList();
+        while (!(selected.size() > 0 && selected.stream().allMatch(Socket::keepaliveTimer))
+                && System.nanoTime() < deadline) {
+            Thread.sleep(20);
+            selected = established().stream().filter(which).toList();
+        }
+        return selected;
+    }
+
+    /** "0100007F:C351" is 127.0.0.1:50001; an IPv6 address is longer, its port the same. */
+    private static int port(String address) {
+        return Integer.parseInt(address.substring(address.indexOf(':') + 1), 16);
+    }
+}
