@@ -2,14 +2,17 @@ package io.memogate.proxy.it;
 
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
+import static org.junit.jupiter.api.Assumptions.assumeTrue;
 
 import io.memogate.proxy.admission.Admission;
 import io.memogate.proxy.admission.AdmissionHook;
 import io.memogate.proxy.admission.ImmediateAdmission;
+import io.memogate.proxy.config.NetworkTransport;
 import io.memogate.proxy.config.TcpKeepalive;
 import io.memogate.proxy.embedded.EmbeddedPostgres;
 import io.memogate.proxy.embedded.EmbeddedPostgresExtension;
 import io.memogate.proxy.it.RawPgClient.Message;
+import io.netty.channel.uring.IoUring;
 import java.net.ServerSocket;
 import java.nio.charset.StandardCharsets;
 import java.sql.Connection;
@@ -23,6 +26,7 @@ import java.util.concurrent.TimeUnit;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.ExtendWith;
 import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.EnumSource;
 import org.junit.jupiter.params.provider.ValueSource;
 import org.postgresql.util.PSQLException;
 
@@ -253,10 +257,15 @@ class FaultsIT {
         }
     }
 
-    @Test
-    void bothLegsProbeForAVanishedPeerAfterTheConfiguredIdleTime(EmbeddedPostgres pg) throws Exception {
+    /** Each transport spells the keepalive options its own way. */
+    @ParameterizedTest
+    @EnumSource(value = NetworkTransport.class, names = {"EPOLL", "IO_URING", "NIO"})
+    void bothLegsProbeForAVanishedPeerAfterTheConfiguredIdleTime(NetworkTransport transport, EmbeddedPostgres pg)
+            throws Exception {
+        assumeTrue(transport != NetworkTransport.IO_URING || IoUring.isAvailable(),
+                () -> "io_uring cannot be used here: " + IoUring.unavailabilityCause());
         TcpKeepalive keepalive = new TcpKeepalive(Duration.ofSeconds(30), Duration.ofSeconds(5), 3);
-        try (ProxyFixture proxy = ProxyFixture.to(pg.host(), pg.port()).keepalive(keepalive).start();
+        try (ProxyFixture proxy = ProxyFixture.to(pg.host(), pg.port()).transport(transport).keepalive(keepalive).start();
                 Connection connection = proxy.connect("demo", "memogate", "memogate")) {
             assertThat(connection.isValid(2)).isTrue();
 
