@@ -36,7 +36,8 @@ record CpuCounters(long busy, long idle, long steal, int cpus) {
         List<String> lines = procStat.lines().toList();
         String[] fields = lines.isEmpty() ? new String[0] : lines.getFirst().strip().split("\\s+");
         if (fields.length < 9 || !fields[0].equals("cpu")) {
-            throw new IllegalArgumentException("no aggregate cpu line first in /proc/stat: " + procStat.lines().findFirst());
+            throw new IllegalArgumentException("no aggregate cpu line first in /proc/stat: "
+                    + (lines.isEmpty() ? "(empty)" : lines.getFirst()));
         }
         long[] ticks = new long[8];
         for (int i = 0; i < ticks.length; i++) {

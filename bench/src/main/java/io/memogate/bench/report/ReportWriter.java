@@ -14,8 +14,8 @@ import java.util.OptionalDouble;
  * one line per run for further analysis. Text and Markdown hold the same tables: per query mode the TPS
  * of every target in every round, its median, its ratio to direct, the relay's and the whole machine's
  * CPU per transaction; then the comparisons to goals between the targets that were asked for (a skipped
- * one shows as n/a), with the range of the same ratio taken within each round; then, for a goal of being ahead of another relay, what it leaves a relay to spend
- * ({@link Summary#relayBudget}).
+ * one shows as n/a), with the range of the same ratio taken within each round; then, for a goal of
+ * being ahead of another relay, what it leaves a relay to spend ({@link Summary#relayBudget}).
  */
 public final class ReportWriter {
 
