@@ -17,6 +17,8 @@ import java.sql.Connection;
 import java.sql.ResultSet;
 import java.sql.Statement;
 import java.util.Arrays;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.TimeUnit;
 import javax.net.ssl.SSLContext;
 import javax.net.ssl.SSLEngine;
 import javax.net.ssl.SSLException;
@@ -74,9 +76,27 @@ class AuthAndTlsIT {
                 .listenerTls(new ServerTlsConfig(proxyCertificate.certificateFile(), proxyCertificate.keyFile()))
                 .start()) {
             // pgjdbc's sslNegotiation=direct (libpq's sslnegotiation=direct): TLS at once, no SSLRequest.
-            assertUser(proxy.connect("demo", TestUsers.SCRAM_USER, TestUsers.SCRAM_PASSWORD, "sslmode", "verify-full",
-                    "sslrootcert", proxyCertificate.certificateFile().toString(), "sslNegotiation", "direct"),
-                    TestUsers.SCRAM_USER);
+            try (Connection direct = proxy.connect("demo", TestUsers.SCRAM_USER, TestUsers.SCRAM_PASSWORD,
+                    "sslmode", "verify-full", "sslrootcert", proxyCertificate.certificateFile().toString(),
+                    "sslNegotiation", "direct");
+                    Statement statement = direct.createStatement()) {
+                try (ResultSet rows = statement.executeQuery("select current_user")) {
+                    rows.next();
+                    assertThat(rows.getString(1)).isEqualTo(TestUsers.SCRAM_USER);
+                }
+                // The driver's cancel connection follows the same settings, and reaches the session.
+                CompletableFuture<Void> cancelled = CompletableFuture.runAsync(() -> {
+                    try {
+                        Thread.sleep(500);
+                        statement.cancel();
+                    } catch (Exception e) {
+                        throw new IllegalStateException(e);
+                    }
+                });
+                assertThatThrownBy(() -> statement.execute("select pg_sleep(30)"))
+                        .isInstanceOfSatisfying(PSQLException.class, e -> assertThat(e.getSQLState()).isEqualTo("57014"));
+                cancelled.get(10, TimeUnit.SECONDS);
+            }
 
             SSLContext trusting = trusting(proxyCertificate);
             try (RawPgClient client = RawPgClient.directTls(proxy.port(), trusting, "postgresql")) {
