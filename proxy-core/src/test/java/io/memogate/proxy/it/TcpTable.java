@@ -55,7 +55,7 @@ final class TcpTable {
     static List<Socket> awaitKeepalive(Predicate<Socket> which) throws IOException, InterruptedException {
         long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(5);
         List<Socket> selected = established().stream().filter(which).toList();
-        while (!(selected.size() > 0 && selected.stream().allMatch(Socket::keepaliveTimer))
+        while ((selected.isEmpty() || !selected.stream().allMatch(Socket::keepaliveTimer))
                 && System.nanoTime() < deadline) {
             Thread.sleep(20);
             selected = established().stream().filter(which).toList();
