@@ -49,8 +49,8 @@ public final class TextSkeleton {
     private TextSkeleton() {
     }
 
-    /** The key of {@code text}, or {@link #NONE}. */
-    public static long key(String text) {
+    /** The key of {@code text}, or {@link #NONE}; for tests (the estimator reuses a buffer, below). */
+    static long key(String text) {
         char[] s = text.toCharArray();
         return key(s, s.length);
     }

@@ -22,6 +22,7 @@ import io.netty.util.concurrent.Future;
 import io.netty.util.concurrent.Promise;
 import java.io.IOException;
 import java.time.Duration;
+import java.util.Map;
 import java.util.concurrent.atomic.AtomicInteger;
 
 /**
@@ -39,7 +40,8 @@ public final class BackendConnector {
 
     private final Transport transport;
     private final int maxBackendFrameBytes;
-    private final TcpKeepalive keepalive;
+    /** network.keepalive as this transport's socket options, worked out once for every connect. */
+    private final Map<ChannelOption<Integer>, Integer> keepaliveOptions;
     /** Sockets to servers now open, from TCP connect to close, whatever became of them in between. */
     private final AtomicInteger open = new AtomicInteger();
 
@@ -47,7 +49,7 @@ public final class BackendConnector {
     public BackendConnector(Transport transport, int maxBackendFrameBytes, TcpKeepalive keepalive) {
         this.transport = transport;
         this.maxBackendFrameBytes = maxBackendFrameBytes;
-        this.keepalive = keepalive;
+        this.keepaliveOptions = transport.keepalive(keepalive);
     }
 
     /**
@@ -71,7 +73,7 @@ public final class BackendConnector {
                         // Nothing until the TLS decision: the server's first byte may be the SSL answer.
                     }
                 });
-        transport.keepalive(keepalive).forEach(bootstrap::option);
+        keepaliveOptions.forEach(bootstrap::option);
         ChannelFuture connected = bootstrap.connect(target.host(), target.port());
         connected.addListener(future -> {
             if (!future.isSuccess()) {
