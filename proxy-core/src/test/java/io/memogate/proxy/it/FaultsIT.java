@@ -129,6 +129,7 @@ class FaultsIT {
             client.sendRaw(new byte[] {0x7f, 0, 0, 0, 0, 3, 0, 0}); // declares ~2 GB
             Message error = client.read();
             assertThat(error.sqlState()).isEqualTo("08P01");
+            assertThat(error.fields().get('M')).as("PostgreSQL's words").endsWith("invalid length of startup packet");
             assertThat(client.closedByPeer()).isTrue();
         }
     }

@@ -166,6 +166,33 @@ class RefusalIT {
         assertThat(hook.rejected.get()).isEqualTo(1);
     }
 
+    /**
+     * The refused Bind's parameter is far over limits.maxMessageBytes, so its head was held and its
+     * parts queued behind it: they are dropped with it, and the server sees only the stand-in.
+     */
+    @Test
+    void aRejectedBindWithALongParameterDropsItsPartsAndTheConnectionGoesOn(EmbeddedPostgres pg) throws Exception {
+        pg.execute("demo", "create table if not exists refused_long (data bytea)", "truncate refused_long");
+        try (ProxyFixture proxy = ProxyFixture.to(pg.host(), pg.port()).admission(hook).maxMessageBytes(16 * 1024)
+                        .start();
+                Connection connection = proxy.connect("demo", "memogate", "memogate");
+                PreparedStatement refused = connection.prepareStatement("insert into refused_long values (?) /* reject_me */");
+                PreparedStatement fine = connection.prepareStatement("insert into refused_long values (?)")) {
+            refused.setBytes(1, LongMessagesIT.value(7));
+            assertThatThrownBy(refused::executeUpdate).isInstanceOf(SQLException.class)
+                    .extracting(e -> ((SQLException) e).getSQLState()).isEqualTo("53000");
+            fine.setBytes(1, LongMessagesIT.value(8));
+            assertThat(fine.executeUpdate()).isEqualTo(1);
+        }
+        try (Connection direct = pg.connect("demo"); Statement statement = direct.createStatement();
+                ResultSet rows = statement.executeQuery("select md5(data) from refused_long")) {
+            assertThat(rows.next()).isTrue();
+            assertThat(rows.getString(1)).isEqualTo(LongMessagesIT.md5(LongMessagesIT.value(8)));
+            assertThat(rows.next()).as("only the admitted row").isFalse();
+        }
+        assertThat(hook.rejected.get()).isEqualTo(1);
+    }
+
     @Test
     void aCancelWhileQueuedIs57014AtOnceAndTheNextStatementWorks(EmbeddedPostgres pg) throws Exception {
         try (ProxyFixture proxy = proxy(pg); Connection connection = proxy.connect("demo", "memogate", "memogate");

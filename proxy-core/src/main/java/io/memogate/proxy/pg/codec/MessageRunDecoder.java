@@ -19,8 +19,8 @@ import java.util.List;
  * what has arrived of it is forwarded with the run and the rest as it comes, so the proxy holds at
  * most one read of it, and a client that reads slowly holds the server back through TCP instead.
  *
- * <p>{@link PgFrameDecoders#typed} stays in use wherever a message may be rewritten or held (the
- * client direction, and the server's authentication phase).
+ * <p>Messages that may be rewritten or held are framed one by one instead: the client's by
+ * {@link ClientMessageDecoder}, the server's during authentication by {@link PgFrameDecoders#typed}.
  */
 public final class MessageRunDecoder extends ByteToMessageDecoder {
 

@@ -55,7 +55,8 @@ public final class PgWire {
 
     /**
      * Positions a reader on the body of a typed frame (type byte + length + body), checking the type.
-     * Returns a slice that shares the frame's memory; the caller keeps ownership of the frame.
+     * Returns a slice that shares the frame's memory; the caller keeps ownership of the frame. Of a
+     * message relayed in parts, the frame is its head and the slice holds the part of the body it has.
      */
     public static ByteBuf body(ByteBuf frame, char expectedType) {
         int start = frame.readerIndex();
@@ -64,6 +65,7 @@ public final class PgWire {
                     "expected message '" + expectedType + "', got '" + (char) frame.getByte(start) + "'");
         }
         int length = frame.getInt(start + 1);
-        return frame.slice(start + 1 + LENGTH_FIELD_BYTES, length - LENGTH_FIELD_BYTES);
+        int bodyStart = start + 1 + LENGTH_FIELD_BYTES;
+        return frame.slice(bodyStart, Math.min(length - LENGTH_FIELD_BYTES, frame.writerIndex() - bodyStart));
     }
 }

@@ -8,6 +8,7 @@ import io.memogate.proxy.admission.PreparedQueries;
 import io.memogate.proxy.admission.ReleaseSignal;
 import io.memogate.proxy.admission.SessionSettings;
 import io.memogate.proxy.admission.StatementRequest;
+import io.memogate.proxy.pg.codec.ClientMessageDecoder;
 import io.memogate.proxy.pg.message.MalformedMessageException;
 import io.memogate.proxy.pg.message.backend.ErrorResponse;
 import io.memogate.proxy.pg.message.backend.PgErrors;
@@ -35,6 +36,9 @@ import org.slf4j.LoggerFactory;
  * the admission hook before it is forwarded. While one waits, later frames queue behind it in order and
  * the client is not read ({@link PgSession#readClientIfPossible}). Parse and Close keep the session's
  * prepared statements, so a Bind is admitted with the text the server is about to plan.
+ *
+ * <p>A Bind or CopyData too long to hold whole arrives as a head and parts ({@link ClientMessageDecoder}):
+ * the head is handled as the message, and the parts follow it to the server, or are dropped with it.
  *
  * <p>A refused statement (gateway rejection, or a cancel while queued) is failed on the server itself
  * through a stand-in ({@link RefusedStatements}); {@link ServerResponses} puts the refusal back in
@@ -71,6 +75,13 @@ final class AdmissionFlow {
      * batch (a Parse and Describe before a Flush, say), though it owes no ReadyForQuery yet.
      */
     private boolean midCycle;
+    /**
+     * Bytes still to come of a long Bind or CopyData relayed in parts ({@link ClientMessageDecoder}): the
+     * next frames are its parts, not messages.
+     */
+    private int partBytesToCome;
+    /** Those parts belong to a refused statement, whose stand-in took its place: they are dropped. */
+    private boolean droppingParts;
 
     AdmissionFlow(PgSession session, ReleaseTracker tracker, RefusedStatements refused, ServerResponses responses,
                   SessionSettings settings, PreparedQueries preparedQueries) {
@@ -95,6 +106,11 @@ final class AdmissionFlow {
     /** Extended-protocol messages were sent and no Sync after them yet. */
     boolean midCycle() {
         return midCycle;
+    }
+
+    /** Part of a long message has been relayed and the rest is still to come. */
+    boolean midMessage() {
+        return partBytesToCome > 0;
     }
 
     /** A statement waits for admission. */
@@ -141,6 +157,11 @@ final class AdmissionFlow {
     }
 
     private void dispatch(ByteBuf frame) {
+        if (partBytesToCome > 0) {
+            relayPart(frame);
+            return;
+        }
+        partBytesToCome = ClientMessageDecoder.missingBytes(frame);
         byte type = frame.getByte(frame.readerIndex());
         switch (type) {
             case Parse.TYPE, Bind.TYPE, Close.TYPE, 'D', 'E', 'H' -> midCycle = true;
@@ -196,6 +217,17 @@ final class AdmissionFlow {
                 frame.release();
                 session.protocolViolation("unknown message type '" + PgSession.printable(type) + "'");
             }
+        }
+    }
+
+    /** The next part of a long message whose head was dispatched: forwarded after it, or dropped with it. */
+    private void relayPart(ByteBuf part) {
+        partBytesToCome -= part.readableBytes();
+        if (droppingParts) {
+            part.release();
+            droppingParts = partBytesToCome > 0;
+        } else {
+            session.forwardToBackend(part);
         }
     }
 
@@ -269,6 +301,7 @@ final class AdmissionFlow {
      */
     private void refuse(ByteBuf frame, AdmissionPoint point, ErrorResponse error) {
         frame.release();
+        droppingParts = partBytesToCome > 0; // a long Bind's parts follow its head out
         ByteBuf out = session.backend.alloc().buffer();
         refused.standIn(error).encode(out);
         if (point == AdmissionPoint.SIMPLE_QUERY) {

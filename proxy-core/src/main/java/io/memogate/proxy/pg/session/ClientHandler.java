@@ -54,8 +54,9 @@ public final class ClientHandler extends ChannelInboundHandlerAdapter {
     @Override
     public void exceptionCaught(ChannelHandlerContext ctx, Throwable cause) {
         if (cause instanceof TooLongFrameException tooLong) {
-            session.protocolViolation("message too long: " + tooLong.getMessage()
-                    + " (limits.maxMessageBytes is " + session.services.maxMessageBytes() + ")");
+            // PostgreSQL's words for a startup packet over its 10000 bytes; after it, the decoder names the limit.
+            session.protocolViolation(session.state == PgSession.State.STARTUP ? "invalid length of startup packet"
+                    : "message too long: " + tooLong.getMessage());
         } else if (cause instanceof CorruptedFrameException corrupted) {
             session.protocolViolation("invalid message length: " + corrupted.getMessage());
         } else if (cause instanceof DecoderException && cause.getCause() instanceof MalformedMessageException bad) {

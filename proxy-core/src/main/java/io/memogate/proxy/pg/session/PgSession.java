@@ -4,11 +4,13 @@ import io.memogate.proxy.admin.ClientView;
 import io.memogate.proxy.admission.SessionInfo;
 import io.memogate.proxy.admission.SessionSettings;
 import io.memogate.proxy.config.Durations;
+import io.memogate.proxy.pg.codec.ClientMessageDecoder;
 import io.memogate.proxy.pg.codec.MessageRunDecoder;
 import io.memogate.proxy.pg.message.backend.BackendKeyData;
 import io.memogate.proxy.pg.message.backend.ErrorResponse;
 import io.memogate.proxy.pg.message.backend.PgErrors;
 import io.memogate.proxy.pg.message.backend.ReadyForQuery.TransactionStatus;
+import io.memogate.proxy.pg.message.frontend.Bind;
 import io.netty.buffer.ByteBuf;
 import io.netty.buffer.Unpooled;
 import io.netty.channel.Channel;
@@ -150,6 +152,16 @@ public final class PgSession implements CancelRegistry.Cancellable {
         }
     }
 
+    /**
+     * Whether a long client message of this type may reach {@link #clientFrame} in parts
+     * ({@link ClientMessageDecoder}): a Bind, whose admission needs only the statement name at its
+     * start, and CopyData, which nothing reads; in READY only, where {@link AdmissionFlow} follows the
+     * parts. Elsewhere (logging in, the console) every message is held whole.
+     */
+    boolean mayStreamClientMessage(byte type) {
+        return state == State.READY && (type == Bind.TYPE || type == 'd' /* CopyData */);
+    }
+
     void clientReadComplete() {
         if (backend != null) {
             backend.flush();
@@ -225,7 +237,8 @@ public final class PgSession implements CancelRegistry.Cancellable {
      * transaction is open: the moment a server connection can be replaced.
      */
     boolean quietAndIdle() {
-        return state == State.READY && !admission.busy() && !admission.midCycle() && held.isEmpty()
+        return state == State.READY && !admission.busy() && !admission.midCycle() && !admission.midMessage()
+                && held.isEmpty()
                 && responses.transactionStatus() == TransactionStatus.IDLE;
     }
 

@@ -4,7 +4,7 @@ import io.memogate.proxy.admin.ConsoleService;
 import io.memogate.proxy.admission.SessionInfo;
 import io.memogate.proxy.config.AdminConfig;
 import io.memogate.proxy.pg.auth.LoginObserver;
-import io.memogate.proxy.pg.codec.PgFrameDecoders;
+import io.memogate.proxy.pg.codec.ClientMessageDecoder;
 import io.memogate.proxy.pg.codec.PgFrameDecoders.StartupFrameDecoder;
 import io.memogate.proxy.pg.message.MalformedMessageException;
 import io.memogate.proxy.pg.message.backend.Authentication;
@@ -165,7 +165,7 @@ final class StartupPhase {
         session.state = PgSession.State.CONNECTING;
         // From now on the client speaks typed messages.
         client.pipeline().replace(StartupFrameDecoder.class, "framer",
-                PgFrameDecoders.typed(session.services.maxMessageBytes()));
+                new ClientMessageDecoder(session::mayStreamClientMessage, session.services.maxMessageBytes()));
         ByteBuf startupFrame = frame;
         session.services.connector().connect(client.eventLoop(), session.target, new BackendHandler(session),
                         session.services.connectTimeout())

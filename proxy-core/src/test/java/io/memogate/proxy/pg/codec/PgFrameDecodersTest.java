@@ -1,11 +1,12 @@
 package io.memogate.proxy.pg.codec;
 
+import static io.memogate.proxy.pg.codec.FrameAssertions.assertTwoMessagesFramedWhenFedOneByteAtATime;
+import static io.memogate.proxy.pg.codec.FrameAssertions.assertFrame;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 import static org.junit.jupiter.api.Assertions.assertFalse;
 
 import io.netty.buffer.ByteBuf;
-import io.netty.buffer.ByteBufUtil;
 import io.netty.buffer.Unpooled;
 import io.netty.channel.embedded.EmbeddedChannel;
 import io.netty.handler.codec.CorruptedFrameException;
@@ -15,19 +16,9 @@ import org.junit.jupiter.api.Test;
 
 class PgFrameDecodersTest {
 
-    private static final byte[] TWO_MESSAGES = HexFormat.of().parseHex(
-            "51" + "0000000d" + "73656c6563742031" + "00"   // Query: 'Q', length 13, "select 1", NUL
-            + "58" + "00000004");                          // Terminate: 'X', length 4
-
     @Test
     void typedFramesComeOutWholeWhenFedOneByteAtATime() {
-        EmbeddedChannel channel = new EmbeddedChannel(PgFrameDecoders.typed(1024));
-        for (byte b : TWO_MESSAGES) {
-            channel.writeInbound(Unpooled.wrappedBuffer(new byte[] {b}));
-        }
-        assertFrame(channel.readInbound(), "510000000d73656c6563742031" + "00");
-        assertFrame(channel.readInbound(), "5800000004");
-        assertFalse(channel.finish());
+        assertTwoMessagesFramedWhenFedOneByteAtATime(new EmbeddedChannel(PgFrameDecoders.typed(1024)));
     }
 
     @Test
@@ -59,15 +50,5 @@ class PgFrameDecodersTest {
                 "51" + "00000002")); // length 2 cannot even hold itself
         assertThatThrownBy(() -> channel.writeInbound(header)).isInstanceOf(CorruptedFrameException.class);
         channel.finishAndReleaseAll();
-    }
-
-    private static void assertFrame(ByteBuf frame, String expectedHex) {
-        try {
-            assertThat(ByteBufUtil.hexDump(frame))
-                    .as("frame:%n%s", ByteBufUtil.prettyHexDump(frame))
-                    .isEqualTo(expectedHex);
-        } finally {
-            frame.release();
-        }
     }
 }

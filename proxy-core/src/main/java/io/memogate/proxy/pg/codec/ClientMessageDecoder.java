@@ -1,0 +1,99 @@
+package io.memogate.proxy.pg.codec;
+
+import io.netty.buffer.ByteBuf;
+import io.netty.channel.ChannelHandlerContext;
+import io.netty.handler.codec.ByteToMessageDecoder;
+import io.netty.handler.codec.CorruptedFrameException;
+import io.netty.handler.codec.TooLongFrameException;
+import java.util.List;
+
+/**
+ * Framing of the client's typed messages: each complete message is emitted as a retained slice of the
+ * read buffer (header included), so forwarding it copies nothing, and the session can hold it for
+ * admission, decode it, or answer it itself.
+ *
+ * <p>Most messages must be whole before the proxy can act on them (a Query's text is estimated), and
+ * {@code limits.maxMessageBytes} bounds what that may cost. A message the proxy needs only the start
+ * of is not held whole when the {@link StreamPolicy} allows it: a Bind carrying a 100 MB parameter, or
+ * a CopyData carrying a 100 MB row. From {@value #STREAM_AFTER_BYTES} bytes on, what has arrived of it
+ * (at least that much) is emitted as its head, a slice that starts with the type byte and the full
+ * length like any frame but holds only the first part of the body, and the rest is emitted as plain
+ * slices, read by read, with nothing of the next message in them. The receiver tells a head by its
+ * length field (see {@link #missingBytes}) and counts the parts. Such messages are limited only by
+ * PostgreSQL's own bound, which the server enforces.
+ */
+public final class ClientMessageDecoder extends ByteToMessageDecoder {
+
+    /** Which message types may be relayed in parts, asked when such a message is too long to wait for. */
+    @FunctionalInterface
+    public interface StreamPolicy {
+        /** The receiver can act on a head of this type (has nothing to learn past its first 64 KiB). */
+        boolean mayStream(byte type);
+    }
+
+    /** A message this long is relayed in parts if its type may be; the head holds at least this much. */
+    public static final int STREAM_AFTER_BYTES = 64 * 1024;
+
+    /** PostgreSQL's PQ_LARGE_MESSAGE_LIMIT, rounded: no server takes a longer message. */
+    public static final int SERVER_MAX_MESSAGE_BYTES = 1 << 30;
+
+    private static final int HEADER_BYTES = 5;
+
+    private final StreamPolicy policy;
+    private final int maxMessageBytes;
+    /** Bytes still to come of a message being relayed in parts. */
+    private int streamRemaining;
+
+    /** @param maxMessageBytes limits.maxMessageBytes: the longest message held whole */
+    public ClientMessageDecoder(StreamPolicy policy, int maxMessageBytes) {
+        this.policy = policy;
+        this.maxMessageBytes = maxMessageBytes;
+    }
+
+    /**
+     * Bytes of the message starting at {@code frame}'s reader index that are not in {@code frame}: 0 for
+     * a whole message, the size of its remaining parts for a head.
+     */
+    public static int missingBytes(ByteBuf frame) {
+        return 1 + frame.getInt(frame.readerIndex() + 1) - frame.readableBytes();
+    }
+
+    @Override
+    protected void decode(ChannelHandlerContext ctx, ByteBuf in, List<Object> out) {
+        int readable = in.readableBytes();
+        if (streamRemaining > 0) {
+            int part = Math.min(streamRemaining, readable);
+            if (part > 0) {
+                out.add(in.readRetainedSlice(part));
+                streamRemaining -= part;
+            }
+            return;
+        }
+        if (readable < HEADER_BYTES) {
+            return;
+        }
+        int start = in.readerIndex();
+        byte type = in.getByte(start);
+        int length = in.getInt(start + 1);
+        // On a broken stream, drop what is buffered before failing: the connection is closing, and
+        // decoding the same bytes again at close would fail again.
+        if (length < 4) {
+            in.skipBytes(readable);
+            throw new CorruptedFrameException("message length " + length + " is less than 4");
+        }
+        boolean streamable = length >= STREAM_AFTER_BYTES && policy.mayStream(type);
+        if (streamable ? length > SERVER_MAX_MESSAGE_BYTES : length > maxMessageBytes) {
+            in.skipBytes(readable);
+            throw new TooLongFrameException("message of " + length + " bytes exceeds "
+                    + (streamable ? SERVER_MAX_MESSAGE_BYTES + ", the most PostgreSQL takes"
+                            : "limits.maxMessageBytes (" + maxMessageBytes + ")"));
+        }
+        int messageBytes = 1 + length;
+        if (readable >= messageBytes) {
+            out.add(in.readRetainedSlice(messageBytes));
+        } else if (streamable && readable >= STREAM_AFTER_BYTES) {
+            out.add(in.readRetainedSlice(readable));
+            streamRemaining = messageBytes - readable;
+        }
+    }
+}

@@ -1,0 +1,145 @@
+package io.memogate.proxy.pg.codec;
+
+import static io.memogate.proxy.pg.codec.FrameAssertions.assertTwoMessagesFramedWhenFedOneByteAtATime;
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+
+import io.netty.buffer.ByteBuf;
+import io.netty.buffer.ByteBufUtil;
+import io.netty.buffer.Unpooled;
+import io.netty.channel.embedded.EmbeddedChannel;
+import io.netty.handler.codec.CorruptedFrameException;
+import io.netty.handler.codec.TooLongFrameException;
+import java.io.ByteArrayOutputStream;
+import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.HexFormat;
+import java.util.List;
+import org.junit.jupiter.api.Test;
+
+class ClientMessageDecoderTest {
+
+    private static final byte[] SYNC = HexFormat.of().parseHex("53" + "00000004"); // Sync: 'S', length 4
+
+    /** Streams CopyData and Bind, as a READY session does. */
+    private static EmbeddedChannel channel(int maxMessageBytes) {
+        return new EmbeddedChannel(new ClientMessageDecoder(type -> type == 'd' || type == 'B', maxMessageBytes));
+    }
+
+    @Test
+    void messagesComeOutWholeWhenFedOneByteAtATime() {
+        assertTwoMessagesFramedWhenFedOneByteAtATime(channel(1024));
+    }
+
+    @Test
+    void aLongCopyDataComesOutAsAHeadAndPartsThatAddUpToItExactly() {
+        EmbeddedChannel channel = channel(1024);
+        byte[] copyData = message('d', 200 * 1024);
+        byte[] input = concat(copyData, SYNC);
+        List<ByteBuf> out = feedInChunks(channel, input, 16 * 1024);
+
+        ByteBuf head = out.get(0);
+        assertThat(head.readableBytes()).as("the head holds at least 64 KiB")
+                .isGreaterThanOrEqualTo(ClientMessageDecoder.STREAM_AFTER_BYTES).isLessThan(copyData.length);
+        assertThat(ByteBufUtil.hexDump(head, 0, 5)).as("type and full length").isEqualTo("6400031fff");
+        assertThat(ClientMessageDecoder.missingBytes(head)).isEqualTo(copyData.length - head.readableBytes());
+        ByteBuf last = out.get(out.size() - 1);
+        assertThat(ByteBufUtil.hexDump(last)).as("the next message comes out whole, after the parts")
+                .isEqualTo("5300000004");
+        assertThat(joined(out)).isEqualTo(input);
+        out.forEach(ByteBuf::release);
+        assertFalse(channel.finish());
+    }
+
+    @Test
+    void aLongQueryIsHeldWholeWithinTheLimit() {
+        EmbeddedChannel channel = channel(1 << 20);
+        byte[] query = message('Q', 200 * 1024);
+        List<ByteBuf> out = feedInChunks(channel, query, 16 * 1024);
+        assertThat(out).hasSize(1);
+        assertThat(joined(out)).isEqualTo(query);
+        out.forEach(ByteBuf::release);
+        assertFalse(channel.finish());
+    }
+
+    @Test
+    void aTypeThePolicyRefusesIsHeldWhole() {
+        EmbeddedChannel channel = new EmbeddedChannel(new ClientMessageDecoder(type -> false, 1 << 20));
+        byte[] copyData = message('d', 200 * 1024);
+        List<ByteBuf> out = feedInChunks(channel, copyData, 16 * 1024);
+        assertThat(out).hasSize(1);
+        out.forEach(ByteBuf::release);
+        assertFalse(channel.finish());
+    }
+
+    @Test
+    void theLimitHoldsForMessagesHeldWholeAndFailsAsSoonAsTheHeaderArrives() {
+        EmbeddedChannel channel = channel(1024);
+        ByteBuf header = Unpooled.wrappedBuffer(HexFormat.of().parseHex(
+                "51" + "00100000")); // Query declaring 1 MiB, over the 1 KiB limit
+        assertThatThrownBy(() -> channel.writeInbound(header)).isInstanceOf(TooLongFrameException.class)
+                .hasMessageContaining("limits.maxMessageBytes (1024)");
+        channel.finishAndReleaseAll();
+    }
+
+    @Test
+    void aStreamedTypeIsNotBoundByTheLimitButByPostgresqlsOwn() {
+        EmbeddedChannel within = channel(1024);
+        within.writeInbound(Unpooled.wrappedBuffer(HexFormat.of().parseHex(
+                "42" + "00100000"))); // Bind declaring 1 MiB: allowed, waits for its head
+        assertThat((Object) within.readInbound()).isNull();
+        within.finishAndReleaseAll();
+
+        EmbeddedChannel over = channel(1024);
+        ByteBuf header = Unpooled.wrappedBuffer(HexFormat.of().parseHex(
+                "42" + "7fffffff")); // Bind declaring 2 GiB
+        assertThatThrownBy(() -> over.writeInbound(header)).isInstanceOf(TooLongFrameException.class)
+                .hasMessageContaining("the most PostgreSQL takes");
+        over.finishAndReleaseAll();
+    }
+
+    @Test
+    void aLengthBelowTheHeaderSizeIsCorrupt() {
+        EmbeddedChannel channel = channel(1024);
+        ByteBuf header = Unpooled.wrappedBuffer(HexFormat.of().parseHex(
+                "51" + "00000002")); // length 2 cannot even hold itself
+        assertThatThrownBy(() -> channel.writeInbound(header)).isInstanceOf(CorruptedFrameException.class);
+        channel.finishAndReleaseAll();
+    }
+
+    /** A message of {@code totalBytes} (type byte included) whose body counts up, so misplaced bytes show. */
+    private static byte[] message(char type, int totalBytes) {
+        byte[] bytes = new byte[totalBytes];
+        bytes[0] = (byte) type;
+        Unpooled.wrappedBuffer(bytes).setInt(1, totalBytes - 1);
+        for (int i = 5; i < totalBytes; i++) {
+            bytes[i] = (byte) i;
+        }
+        return bytes;
+    }
+
+    private static List<ByteBuf> feedInChunks(EmbeddedChannel channel, byte[] input, int chunk) {
+        List<ByteBuf> out = new ArrayList<>();
+        for (int offset = 0; offset < input.length; offset += chunk) {
+            channel.writeInbound(Unpooled.wrappedBuffer(input, offset, Math.min(chunk, input.length - offset)));
+            ByteBuf frame;
+            while ((frame = channel.readInbound()) != null) {
+                out.add(frame);
+            }
+        }
+        return out;
+    }
+
+    private static byte[] joined(List<ByteBuf> frames) {
+        ByteArrayOutputStream all = new ByteArrayOutputStream();
+        frames.forEach(frame -> all.writeBytes(ByteBufUtil.getBytes(frame)));
+        return all.toByteArray();
+    }
+
+    private static byte[] concat(byte[] first, byte[] second) {
+        byte[] both = Arrays.copyOf(first, first.length + second.length);
+        System.arraycopy(second, 0, both, first.length, second.length);
+        return both;
+    }
+}
