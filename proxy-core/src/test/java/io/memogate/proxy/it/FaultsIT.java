@@ -8,13 +8,16 @@ import io.memogate.proxy.admission.Admission;
 import io.memogate.proxy.admission.AdmissionHook;
 import io.memogate.proxy.admission.ImmediateAdmission;
 import io.memogate.proxy.config.NetworkTransport;
+import io.memogate.proxy.config.ServerTlsConfig;
 import io.memogate.proxy.config.TcpKeepalive;
 import io.memogate.proxy.embedded.EmbeddedPostgres;
 import io.memogate.proxy.embedded.EmbeddedPostgresExtension;
+import io.memogate.proxy.embedded.SelfSignedCertificate;
 import io.memogate.proxy.it.RawPgClient.Message;
 import io.netty.channel.uring.IoUring;
 import java.net.ServerSocket;
 import java.nio.charset.StandardCharsets;
+import java.nio.file.Path;
 import java.sql.Connection;
 import java.sql.ResultSet;
 import java.sql.Statement;
@@ -25,6 +28,7 @@ import java.util.concurrent.Future;
 import java.util.concurrent.TimeUnit;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.ExtendWith;
+import org.junit.jupiter.api.io.TempDir;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.EnumSource;
 import org.junit.jupiter.params.provider.ValueSource;
@@ -81,6 +85,32 @@ class FaultsIT {
             assertThat(error.sqlState()).isEqualTo("08P01");
             assertThat(error.fields().get('M')).contains("message too long").contains("limits.maxMessageBytes");
             assertThat(client.closedByPeer()).isTrue();
+        }
+    }
+
+    /**
+     * A driver still writing a message over the limit when the proxy refuses it reads the FATAL, not a
+     * connection reset: the proxy drains what follows before it closes, with TLS as without.
+     */
+    @ParameterizedTest
+    @ValueSource(booleans = {false, true})
+    void aDriverStillSendingAQueryOverTheLimitReadsWhy(boolean tls, EmbeddedPostgres pg, @TempDir Path dir)
+            throws Exception {
+        ProxyFixture.Builder builder = ProxyFixture.to(pg.host(), pg.port()).maxMessageBytes(16 * 1024);
+        String[] properties = {};
+        if (tls) {
+            SelfSignedCertificate certificate = SelfSignedCertificate.generate(dir);
+            builder.listenerTls(new ServerTlsConfig(certificate.certificateFile(), certificate.keyFile()));
+            properties = new String[] {"sslmode", "require"};
+        }
+        try (ProxyFixture proxy = builder.start();
+                Connection connection = proxy.connect("demo", "memogate", "memogate", properties);
+                Statement statement = connection.createStatement()) {
+            String query = "select '" + "x".repeat(4 * 1024 * 1024) + "'"; // more than the sockets' buffers hold
+            assertThatThrownBy(() -> statement.execute(query)).isInstanceOfSatisfying(PSQLException.class, e -> {
+                assertThat(e.getSQLState()).isEqualTo("08P01");
+                assertThat(e.getMessage()).contains("message too long").contains("limits.maxMessageBytes");
+            });
         }
     }
 

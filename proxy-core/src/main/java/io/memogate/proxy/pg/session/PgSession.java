@@ -408,7 +408,7 @@ public final class PgSession implements CancelRegistry.Cancellable {
         if (console != null) {
             console.closed();
         }
-        client.writeAndFlush(Unpooled.EMPTY_BUFFER).addListener(ChannelFutureListener.CLOSE);
+        LingeringClose.close(client);
         if (backend != null) {
             backend.writeAndFlush(Unpooled.EMPTY_BUFFER).addListener(ChannelFutureListener.CLOSE);
         }

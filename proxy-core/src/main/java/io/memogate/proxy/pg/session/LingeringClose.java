@@ -1,0 +1,73 @@
+package io.memogate.proxy.pg.session;
+
+import io.netty.buffer.Unpooled;
+import io.netty.channel.Channel;
+import io.netty.channel.ChannelHandler;
+import io.netty.channel.ChannelHandlerContext;
+import io.netty.channel.ChannelInboundHandlerAdapter;
+import io.netty.channel.ChannelPipeline;
+import io.netty.channel.socket.DuplexChannel;
+import io.netty.handler.ssl.SslHandler;
+import io.netty.util.ReferenceCountUtil;
+import java.time.Duration;
+import java.util.List;
+import java.util.concurrent.TimeUnit;
+
+/**
+ * Closes a client connection so that the last thing the proxy wrote to it (a FATAL, say) is read even
+ * by a client that is still sending. A socket closed with unread bytes in it is answered by the kernel
+ * with a reset, and a client still writing (a driver sending a 100 MB query the proxy refused as too
+ * long) then reports only "connection reset" and never reads why. So: flush, end the proxy's side of
+ * the connection (TLS close_notify, then FIN), and read and drop what the client still sends until it
+ * closes its side or {@link #LINGER} has passed, then close.
+ */
+final class LingeringClose {
+
+    /** How long a client may go on sending after the proxy ended the connection. */
+    static final Duration LINGER = Duration.ofSeconds(2);
+
+    private LingeringClose() {}
+
+    static void close(Channel client) {
+        client.writeAndFlush(Unpooled.EMPTY_BUFFER).addListener(flushed -> {
+            if (!flushed.isSuccess() || !client.isActive() || !(client instanceof DuplexChannel duplex)) {
+                client.close();
+                return;
+            }
+            dropInput(client.pipeline());
+            SslHandler tls = client.pipeline().get(SslHandler.class);
+            if (tls != null) {
+                tls.closeOutbound().addListener(notified -> duplex.shutdownOutput());
+            } else {
+                duplex.shutdownOutput();
+            }
+            client.eventLoop().schedule(() -> client.close(), LINGER.toMillis(), TimeUnit.MILLISECONDS);
+            client.config().setAutoRead(true);
+        });
+    }
+
+    /** Puts a sink after TLS in place of the session's handlers; what the framer held goes into it. */
+    private static void dropInput(ChannelPipeline pipeline) {
+        pipeline.addLast(new Sink());
+        List<String> names = pipeline.names();
+        for (int i = names.size() - 1; i >= 0; i--) { // tail first: a decoder's leftovers then reach the sink only
+            ChannelHandler handler = pipeline.get(names.get(i));
+            if (handler != null && !(handler instanceof SslHandler) && !(handler instanceof Sink)) {
+                pipeline.remove(handler);
+            }
+        }
+    }
+
+    /** Drops everything read. When the client ends its side, Netty closes the channel (no half-closure). */
+    private static final class Sink extends ChannelInboundHandlerAdapter {
+        @Override
+        public void channelRead(ChannelHandlerContext ctx, Object msg) {
+            ReferenceCountUtil.release(msg);
+        }
+
+        @Override
+        public void exceptionCaught(ChannelHandlerContext ctx, Throwable cause) {
+            ctx.close();
+        }
+    }
+}
