@@ -8,6 +8,9 @@ import io.memogate.proxy.admission.AdmittedStatement;
 import io.memogate.proxy.admission.ImmediateAdmission;
 import io.memogate.proxy.embedded.EmbeddedPostgres;
 import io.memogate.proxy.embedded.EmbeddedPostgresExtension;
+import io.netty.buffer.ByteBufAllocator;
+import io.netty.buffer.ByteBufAllocatorMetric;
+import io.netty.buffer.ByteBufAllocatorMetricProvider;
 import java.nio.charset.StandardCharsets;
 import java.security.MessageDigest;
 import java.sql.Connection;
@@ -19,6 +22,10 @@ import java.util.HexFormat;
 import java.util.Random;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicBoolean;
+import java.util.concurrent.atomic.AtomicLong;
+import java.util.concurrent.locks.LockSupport;
+import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.ExtendWith;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.EnumSource;
@@ -28,7 +35,7 @@ import org.postgresql.copy.CopyIn;
 /**
  * A client message far over limits.maxMessageBytes reaches the server when the proxy needs only its
  * start: a Bind carrying a big parameter and a CopyData carrying a big row are relayed in parts, with
- * the gateways off, on, and while the Bind waits for admission. (A Query must be held whole: over the
+ * the gateways off, on, and while the Bind waits for admission, in bounded memory. (A Query must be held whole: over the
  * limit it is refused, FaultsIT.)
  */
 @ExtendWith(EmbeddedPostgresExtension.class)
@@ -105,6 +112,41 @@ class LongMessagesIT {
                 ResultSet rows = statement.executeQuery("select length(note) from " + table)) {
             assertThat(rows.next()).isTrue();
             assertThat(rows.getInt(1)).isEqualTo(VALUE_BYTES);
+        }
+    }
+
+    /**
+     * 100 MB in one Bind, over the default limit of 64 MiB, with the proxy's buffers sampled meanwhile:
+     * the value goes through a part at a time, as a 100 MB result goes the other way (SlowReaderIT).
+     */
+    @Test
+    void aHundredMegabyteParameterGoesThroughInBoundedMemory(EmbeddedPostgres pg) throws Exception {
+        pg.execute("demo", "create table if not exists long_hundred (data bytea)", "truncate long_hundred");
+        byte[] value = new byte[100 * 1024 * 1024];
+        new Random(100).nextBytes(value);
+        ByteBufAllocatorMetric buffers = ((ByteBufAllocatorMetricProvider) ByteBufAllocator.DEFAULT).metric();
+        AtomicLong peak = new AtomicLong();
+        AtomicBoolean inserting = new AtomicBoolean(true);
+        Thread sampler = Thread.ofVirtual().start(() -> {
+            while (inserting.get()) {
+                peak.accumulateAndGet(buffers.usedDirectMemory() + buffers.usedHeapMemory(), Math::max);
+                LockSupport.parkNanos(1_000_000);
+            }
+        });
+        try (ProxyFixture proxy = ProxyFixture.to(pg.host(), pg.port()).start();
+                Connection connection = proxy.connect("demo", "memogate", "memogate");
+                PreparedStatement insert = connection.prepareStatement("insert into long_hundred values (?)")) {
+            insert.setBytes(1, value);
+            assertThat(insert.executeUpdate()).isEqualTo(1);
+        } finally {
+            inserting.set(false);
+            sampler.join();
+        }
+        assertThat(peak.get()).as("proxy buffer memory while relaying 100 MB").isLessThan(32L * 1024 * 1024);
+        try (Connection direct = pg.connect("demo"); Statement statement = direct.createStatement();
+                ResultSet rows = statement.executeQuery("select md5(data) from long_hundred")) {
+            assertThat(rows.next()).isTrue();
+            assertThat(rows.getString(1)).isEqualTo(md5(value));
         }
     }
 
