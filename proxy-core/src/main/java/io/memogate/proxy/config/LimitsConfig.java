@@ -8,8 +8,8 @@ import java.util.Objects;
  *
  * @param maxMessageBytes the largest frontend message the proxy holds whole (a Query, a Parse, any
  *     message while logging in), length word included; a client that announces a longer one gets an
- *     error and is disconnected instead of making the proxy buffer it. A Bind or CopyData over 64 KiB
- *     is relayed as it arrives and not limited here. Between 1KiB and 1GiB (PostgreSQL's own
+ *     error and is disconnected instead of making the proxy buffer it. A Bind, CopyData or FunctionCall
+ *     over 64 KiB is relayed as it arrives and not limited here. Between 1KiB and 1GiB (PostgreSQL's own
  *     PQ_LARGE_MESSAGE_LIMIT is just under 1GiB).
  * @param connectTimeout how long a backend TCP connect may take, at least 1ms, at most 1h
  * @param shutdownTimeout on graceful shutdown, how long sessions may go on before they are closed; 0 closes

@@ -31,10 +31,13 @@ import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.EnumSource;
 import org.postgresql.PGConnection;
 import org.postgresql.copy.CopyIn;
+import org.postgresql.largeobject.LargeObject;
+import org.postgresql.largeobject.LargeObjectManager;
 
 /**
  * A client message far over limits.maxMessageBytes reaches the server when the proxy needs only its
- * start: a Bind carrying a big parameter and a CopyData carrying a big row are relayed in parts, with
+ * start: a Bind carrying a big parameter, a CopyData carrying a big row and a FunctionCall writing a big
+ * large object are relayed in parts, with
  * the gateways off, on, and while the Bind waits for admission, in bounded memory. (A Query must be held whole: over the
  * limit it is refused, FaultsIT.)
  */
@@ -113,6 +116,31 @@ class LongMessagesIT {
             assertThat(rows.next()).isTrue();
             assertThat(rows.getInt(1)).isEqualTo(VALUE_BYTES);
         }
+    }
+
+    /** pgjdbc writes a large object in one FunctionCall (lo_write over the fastpath). */
+    @ParameterizedTest
+    @EnumSource(Gateways.class)
+    void aLongLargeObjectWriteArrivesWhole(Gateways gateways, EmbeddedPostgres pg) throws Exception {
+        byte[] value = value(4);
+        long oid;
+        try (ProxyFixture proxy = proxy(pg, gateways.hook);
+                Connection connection = proxy.connect("demo", "memogate", "memogate")) {
+            connection.setAutoCommit(false); // large objects live in transactions
+            LargeObjectManager objects = connection.unwrap(PGConnection.class).getLargeObjectAPI();
+            oid = objects.createLO();
+            try (LargeObject object = objects.open(oid, LargeObjectManager.WRITE)) {
+                object.write(value);
+            }
+            connection.commit();
+            assertStillUsable(connection);
+        }
+        try (Connection direct = pg.connect("demo"); Statement statement = direct.createStatement();
+                ResultSet rows = statement.executeQuery("select md5(lo_get(" + oid + "))")) {
+            assertThat(rows.next()).isTrue();
+            assertThat(rows.getString(1)).isEqualTo(md5(value));
+        }
+        pg.execute("demo", "select lo_unlink(" + oid + ")");
     }
 
     /**

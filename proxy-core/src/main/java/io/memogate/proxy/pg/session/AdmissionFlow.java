@@ -37,7 +37,7 @@ import org.slf4j.LoggerFactory;
  * the client is not read ({@link PgSession#readClientIfPossible}). Parse and Close keep the session's
  * prepared statements, so a Bind is admitted with the text the server is about to plan.
  *
- * <p>A Bind or CopyData too long to hold whole arrives as a head and parts ({@link ClientMessageDecoder}):
+ * <p>A Bind, CopyData or FunctionCall too long to hold whole arrives as a head and parts ({@link ClientMessageDecoder}):
  * the head is handled as the message, and the parts follow it to the server, or are dropped with it.
  *
  * <p>A refused statement (gateway rejection, or a cancel while queued) is failed on the server itself
@@ -76,7 +76,7 @@ final class AdmissionFlow {
      */
     private boolean midCycle;
     /**
-     * Bytes still to come of a long Bind or CopyData relayed in parts ({@link ClientMessageDecoder}): the
+     * Bytes still to come of a long Bind, CopyData or FunctionCall relayed in parts ({@link ClientMessageDecoder}): the
      * next frames are its parts, not messages.
      */
     private int partBytesToCome;

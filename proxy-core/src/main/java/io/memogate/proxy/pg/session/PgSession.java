@@ -155,11 +155,13 @@ public final class PgSession implements CancelRegistry.Cancellable {
     /**
      * Whether a long client message of this type may reach {@link #clientFrame} in parts
      * ({@link ClientMessageDecoder}): a Bind, whose admission needs only the statement name at its
-     * start, and CopyData, which nothing reads; in READY only, where {@link AdmissionFlow} follows the
-     * parts. Elsewhere (logging in, the console) every message is held whole.
+     * start, and CopyData and FunctionCall (a driver's large-object writes), which nothing reads; in
+     * READY only, where {@link AdmissionFlow} follows the parts. Elsewhere (logging in, the console)
+     * every message is held whole.
      */
     boolean mayStreamClientMessage(byte type) {
-        return state == State.READY && (type == Bind.TYPE || type == 'd' /* CopyData */);
+        return state == State.READY
+                && (type == Bind.TYPE || type == 'd' /* CopyData */ || type == 'F' /* FunctionCall */);
     }
 
     void clientReadComplete() {

@@ -22,7 +22,7 @@ class ClientMessageDecoderTest {
 
     private static final byte[] SYNC = HexFormat.of().parseHex("53" + "00000004"); // Sync: 'S', length 4
 
-    /** Streams CopyData and Bind, as a READY session does. */
+    /** Streams CopyData and Bind, as a READY session does (FunctionCall too). */
     private static EmbeddedChannel channel(int maxMessageBytes) {
         return new EmbeddedChannel(new ClientMessageDecoder(type -> type == 'd' || type == 'B', maxMessageBytes));
     }
