@@ -37,9 +37,8 @@ import org.postgresql.largeobject.LargeObjectManager;
 /**
  * A client message far over limits.maxMessageBytes reaches the server when the proxy needs only its
  * start: a Bind carrying a big parameter, a CopyData carrying a big row and a FunctionCall writing a big
- * large object are relayed in parts, with
- * the gateways off, on, and while the Bind waits for admission, in bounded memory. (A Query must be held whole: over the
- * limit it is refused, FaultsIT.)
+ * large object are relayed in parts, with the gateways off, on, and while the Bind waits for admission,
+ * in bounded memory. (A Query must be held whole: over the limit it is refused, FaultsIT.)
  */
 @ExtendWith(EmbeddedPostgresExtension.class)
 class LongMessagesIT {
