@@ -3,8 +3,6 @@ package io.memogate.proxy.pg.codec;
 import io.netty.buffer.ByteBuf;
 import io.netty.channel.ChannelHandlerContext;
 import io.netty.handler.codec.ByteToMessageDecoder;
-import io.netty.handler.codec.CorruptedFrameException;
-import io.netty.handler.codec.TooLongFrameException;
 import java.util.List;
 
 /**
@@ -32,15 +30,17 @@ public final class ClientMessageDecoder extends ByteToMessageDecoder {
     }
 
     /** A message this long is relayed in parts if its type may be; the head holds at least this much. */
-    public static final int STREAM_AFTER_BYTES = 64 * 1024;
+    public static final int STREAM_AFTER_BYTES = FrameLength.STREAM_AFTER_BYTES;
 
     /** PostgreSQL's PQ_LARGE_MESSAGE_LIMIT, rounded: no server takes a longer message. */
     public static final int SERVER_MAX_MESSAGE_BYTES = 1 << 30;
+    private static final String SERVER_LIMIT_TEXT = SERVER_MAX_MESSAGE_BYTES + ", the most PostgreSQL takes";
 
     private static final int HEADER_BYTES = 5;
 
     private final StreamPolicy policy;
     private final int maxMessageBytes;
+    private final String limitText;
     /** Bytes still to come of a message being relayed in parts. */
     private int streamRemaining;
 
@@ -48,6 +48,7 @@ public final class ClientMessageDecoder extends ByteToMessageDecoder {
     public ClientMessageDecoder(StreamPolicy policy, int maxMessageBytes) {
         this.policy = policy;
         this.maxMessageBytes = maxMessageBytes;
+        this.limitText = "limits.maxMessageBytes (" + maxMessageBytes + ")";
     }
 
     /**
@@ -75,18 +76,11 @@ public final class ClientMessageDecoder extends ByteToMessageDecoder {
         int start = in.readerIndex();
         byte type = in.getByte(start);
         int length = in.getInt(start + 1);
-        // On a broken stream, drop what is buffered before failing: the connection is closing, and
-        // decoding the same bytes again at close would fail again.
-        if (length < 4) {
-            in.skipBytes(readable);
-            throw new CorruptedFrameException("message length " + length + " is less than 4");
-        }
         boolean streamable = length >= STREAM_AFTER_BYTES && policy.mayStream(type);
-        if (streamable ? length > SERVER_MAX_MESSAGE_BYTES : length > maxMessageBytes) {
-            in.skipBytes(readable);
-            throw new TooLongFrameException("message of " + length + " bytes exceeds "
-                    + (streamable ? SERVER_MAX_MESSAGE_BYTES + ", the most PostgreSQL takes"
-                            : "limits.maxMessageBytes (" + maxMessageBytes + ")"));
+        if (streamable) {
+            FrameLength.check(in, length, SERVER_MAX_MESSAGE_BYTES, SERVER_LIMIT_TEXT);
+        } else {
+            FrameLength.check(in, length, maxMessageBytes, limitText);
         }
         int messageBytes = 1 + length;
         if (readable >= messageBytes) {

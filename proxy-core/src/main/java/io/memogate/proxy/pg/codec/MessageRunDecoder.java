@@ -3,8 +3,6 @@ package io.memogate.proxy.pg.codec;
 import io.netty.buffer.ByteBuf;
 import io.netty.channel.ChannelHandlerContext;
 import io.netty.handler.codec.ByteToMessageDecoder;
-import io.netty.handler.codec.CorruptedFrameException;
-import io.netty.handler.codec.TooLongFrameException;
 import java.util.List;
 
 /**
@@ -15,7 +13,7 @@ import java.util.List;
  * trailing partial message stays behind for the next read.
  *
  * <p>A message too big to wait for (a DataRow holding a 500 MB value, say) is not buffered whole when
- * the inspector allows it ({@link Inspector#mayStream}): from {@value #STREAM_AFTER_BYTES} bytes on,
+ * the inspector allows it ({@link Inspector#mayStream}): from {@value FrameLength#STREAM_AFTER_BYTES} bytes on,
  * what has arrived of it is forwarded with the run and the rest as it comes, so the proxy holds at
  * most one read of it, and a client that reads slowly holds the server back through TCP instead.
  *
@@ -45,19 +43,18 @@ public final class MessageRunDecoder extends ByteToMessageDecoder {
         }
     }
 
-    /** Messages this long wait to be whole only if the inspector needs them whole. */
-    static final int STREAM_AFTER_BYTES = 64 * 1024;
-
     private static final int HEADER_BYTES = 5;
 
     private final Inspector inspector;
     private final int maxMessageBytes;
+    private final String limitText;
     /** Bytes still to come of a message being streamed: forwarded as they arrive. */
     private int streamRemaining;
 
     public MessageRunDecoder(Inspector inspector, int maxMessageBytes) {
         this.inspector = inspector;
         this.maxMessageBytes = maxMessageBytes;
+        this.limitText = String.valueOf(maxMessageBytes);
     }
 
     @Override
@@ -76,18 +73,9 @@ public final class MessageRunDecoder extends ByteToMessageDecoder {
         int runStart = start;
         while (end - position >= HEADER_BYTES) {
             int length = in.getInt(position + 1);
-            // On a broken stream, drop what is buffered before failing: the connection is closing, and
-            // decoding the same bytes again at close would fail again.
-            if (length < 4) {
-                in.skipBytes(in.readableBytes());
-                throw new CorruptedFrameException("message length " + length + " is less than 4");
-            }
-            if (length > maxMessageBytes) {
-                in.skipBytes(in.readableBytes());
-                throw new TooLongFrameException("message of " + length + " bytes exceeds " + maxMessageBytes);
-            }
+            FrameLength.check(in, length, maxMessageBytes, limitText);
             if (end - position - 1 < length) {
-                if (length >= STREAM_AFTER_BYTES && inspector.mayStream(in.getByte(position))) {
+                if (length >= FrameLength.STREAM_AFTER_BYTES && inspector.mayStream(in.getByte(position))) {
                     // Forward what has arrived with the run; the rest follows read by read.
                     streamRemaining = 1 + length - (end - position);
                     position = end;

@@ -108,7 +108,7 @@ class MessageRunDecoderTest {
     @Test
     void aRowUnderTheStreamingSizeAndABigMessageTheInspectorNeedsWaitToBeWhole() {
         EmbeddedChannel channel = streamingRows();
-        byte[] smallRow = dataRow(MessageRunDecoder.STREAM_AFTER_BYTES - 100);
+        byte[] smallRow = dataRow(FrameLength.STREAM_AFTER_BYTES - 100);
         channel.writeInbound(Unpooled.wrappedBuffer(Arrays.copyOfRange(smallRow, 0, 1000)));
         assertThat((Object) channel.readInbound()).isNull();
         channel.writeInbound(Unpooled.wrappedBuffer(Arrays.copyOfRange(smallRow, 1000, smallRow.length)));
