@@ -147,6 +147,21 @@ class FaultsIT {
         }
     }
 
+    @ParameterizedTest
+    @ValueSource(booleans = {true, false})
+    void aParseCutShortInItsParameterCountIsAProtocolViolation(boolean hookReadsStatements, EmbeddedPostgres pg)
+            throws Exception {
+        try (ProxyFixture proxy = ProxyFixture.to(pg.host(), pg.port()).admission(hook(hookReadsStatements)).start();
+                RawPgClient client = new RawPgClient(proxy.port())) {
+            assertReady(client.startup(TRUSTED, "demo"));
+            client.send('P', "\0select 1\0\0".getBytes(StandardCharsets.UTF_8)); // one of the count's two bytes
+            Message error = client.read();
+            assertThat(error.sqlState()).isEqualTo("08P01");
+            assertThat(error.fields().get('M')).contains("before its last field");
+            assertThat(client.closedByPeer()).isTrue();
+        }
+    }
+
     /** The proxy's own relay-only hook, or one that admits the same but declares that it reads statements. */
     private static AdmissionHook hook(boolean readsStatements) {
         return readsStatements ? request -> Admission.IMMEDIATE : new ImmediateAdmission();

@@ -36,6 +36,51 @@ public final class PgWire {
         buf.readerIndex(end + 1);
     }
 
+    /** Reads a byte, or fails as a malformed message when the body ends first. */
+    public static byte readByte(ByteBuf buf) {
+        need(buf, Byte.BYTES);
+        return buf.readByte();
+    }
+
+    /** Reads an int16 as unsigned (a count), or fails as a malformed message when the body ends first. */
+    public static int readUnsignedShort(ByteBuf buf) {
+        need(buf, Short.BYTES);
+        return buf.readUnsignedShort();
+    }
+
+    /** Reads an int16 (a format code), or fails as a malformed message when the body ends first. */
+    public static short readShort(ByteBuf buf) {
+        need(buf, Short.BYTES);
+        return buf.readShort();
+    }
+
+    /** Reads an int32, or fails as a malformed message when the body ends first. */
+    public static int readInt(ByteBuf buf) {
+        need(buf, Integer.BYTES);
+        return buf.readInt();
+    }
+
+    /** Skips {@code bytes} bytes, or fails as a malformed message when the body ends first. */
+    public static void skip(ByteBuf buf, int bytes) {
+        need(buf, bytes);
+        buf.skipBytes(bytes);
+    }
+
+    /** Fails as a malformed message unless the body was read to its end. */
+    public static void expectEnd(ByteBuf buf, char type) {
+        if (buf.isReadable()) {
+            throw new MalformedMessageException("message '" + type + "' has " + buf.readableBytes()
+                    + " bytes after its last field");
+        }
+    }
+
+    private static void need(ByteBuf buf, int bytes) {
+        if (bytes < 0 || buf.readableBytes() < bytes) {
+            throw new MalformedMessageException("message ends " + (bytes - buf.readableBytes())
+                    + " bytes before its last field");
+        }
+    }
+
     public static void writeCString(ByteBuf buf, String value) {
         ByteBufUtil.writeUtf8(buf, value);
         buf.writeByte(0);

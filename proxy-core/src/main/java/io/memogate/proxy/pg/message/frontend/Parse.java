@@ -22,7 +22,7 @@ public record Parse(String statementName, String sql, List<Integer> parameterTyp
         ByteBuf body = PgWire.body(frame, TYPE);
         String name = PgWire.readCString(body);
         String sql = PgWire.readCString(body);
-        int count = body.readUnsignedShort();
+        int count = PgWire.readUnsignedShort(body);
         if (body.readableBytes() != count * 4) {
             throw new MalformedMessageException("Parse declares " + count + " parameter types but carries "
                     + body.readableBytes() + " bytes");
