@@ -16,6 +16,14 @@ import java.util.Optional;
  */
 public sealed interface ConsoleCommand {
 
+    /**
+     * Whether the command answers with rows (SHOW, EXPLAIN ADMISSION). Those are exactly the commands that
+     * change nothing, so a protocol may run one just to describe its columns (PostgreSQL's Describe).
+     */
+    default boolean returnsRows() {
+        return this instanceof ShowCommand || this instanceof ExplainAdmission;
+    }
+
     enum Show { TIERS, QUEUE, STATS, CLIENTS, SERVERS, BROKER, CATALOGS, CONFIG, VERSION, HELP }
 
     record ShowCommand(Show what) implements ConsoleCommand {}

@@ -33,7 +33,6 @@ import io.memogate.proxy.embedded.EmbeddedPostgresExtension;
 import io.memogate.proxy.embedded.TestUsers;
 import io.memogate.proxy.it.RawPgClient.Message;
 import java.nio.ByteBuffer;
-import java.nio.charset.StandardCharsets;
 import java.sql.Connection;
 import java.sql.ResultSet;
 import java.sql.SQLException;
@@ -343,29 +342,13 @@ class AdminConsoleIT {
         assertThat(proxy.server().sessionCount()).isLessThanOrEqualTo(1);
     }
 
+    /** The simple protocol's answer on the wire; the extended protocol's is in ConsoleExtendedProtocolIT. */
     @Test
-    void theExtendedProtocolIsAnswered0A000AndTheConsoleStaysUsable(EmbeddedPostgres pg) throws Exception {
+    void aCommandsAnswerOnTheWire(EmbeddedPostgres pg) throws Exception {
         MemogateConfig config = config(pg);
         proxy = RunningProxy.start(config.withAdmin(config.admin().withUsers(ADMIN, TestUsers.TRUST_USER)));
-        try (Connection extended = ConsoleClient.connect(proxy.server().port(), ADMIN, PASSWORD,
-                "preferQueryMode", "extended")) {
-            for (int attempt = 0; attempt < 2; attempt++) {
-                PSQLException refused = failure(extended, "SHOW TIERS");
-                assertThat(refused.getSQLState()).isEqualTo("0A000");
-                assertThat(refused.getServerErrorMessage().getHint()).contains("preferQueryMode=simple");
-            }
-            assertThat(extended.isClosed()).isFalse();
-        }
         try (RawPgClient client = new RawPgClient(proxy.server().port())) {
             assertThat(client.startup(TestUsers.TRUST_USER, "memogate")).last().extracting(Message::type).isEqualTo('Z');
-            client.send('P', bytes("\0SHOW TIERS\0\0\0"));        // Parse: unnamed, SHOW TIERS, no types
-            client.send('B', bytes("\0\0\0\0\0\0\0\0"));          // Bind: unnamed portal and statement, nothing
-            client.send('E', bytes("\0\0\0\0\0"));                // Execute: unnamed, all rows
-            client.send('S', new byte[0]);                        // Sync
-            List<Message> batch = client.readUntilReady();
-            assertThat(batch).extracting(Message::type).containsExactly('E', 'Z');
-            assertThat(batch.get(0).sqlState()).isEqualTo("0A000");
-
             client.query("SHOW TIERS");
             List<Message> answer = client.readUntilReady();
             assertThat(answer).extracting(Message::type).containsExactly('T', 'D', 'D', 'D', 'C', 'Z');
@@ -401,10 +384,6 @@ class AdminConsoleIT {
             assertThat(row(rows(console, "SHOW CONFIG"), "key", "admission.enabled")).containsEntry("value", "false")
                     .containsEntry("applies", "restart");
         }
-    }
-
-    private static byte[] bytes(String text) {
-        return text.getBytes(StandardCharsets.UTF_8);
     }
 
     private static void execute(Statement statement, String sql) {

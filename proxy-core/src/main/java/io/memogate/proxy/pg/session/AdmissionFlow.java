@@ -17,6 +17,7 @@ import io.memogate.proxy.pg.message.frontend.Bind;
 import io.memogate.proxy.pg.message.frontend.Close;
 import io.memogate.proxy.pg.message.frontend.Parse;
 import io.memogate.proxy.pg.message.frontend.Query;
+import io.memogate.proxy.pg.message.frontend.StatementOrPortal;
 import io.memogate.proxy.pg.message.frontend.Sync;
 import io.netty.buffer.ByteBuf;
 import io.netty.channel.ChannelFutureListener;
@@ -197,7 +198,7 @@ final class AdmissionFlow {
             }
             case Close.TYPE -> {
                 Close close = Close.decode(frame);
-                if (close.target() == Close.Target.STATEMENT) {
+                if (close.target() == StatementOrPortal.STATEMENT) {
                     statements.closed(close.name());
                 }
                 session.forwardToBackend(frame);

@@ -6,20 +6,38 @@ import io.memogate.proxy.admin.ConsoleService;
 import io.memogate.proxy.admin.ResultTable;
 import io.memogate.proxy.pg.message.MalformedMessageException;
 import io.memogate.proxy.pg.message.backend.BackendMessage;
+import io.memogate.proxy.pg.message.backend.BindComplete;
+import io.memogate.proxy.pg.message.backend.BodilessMessage;
 import io.memogate.proxy.pg.message.backend.CommandComplete;
 import io.memogate.proxy.pg.message.backend.DataRow;
 import io.memogate.proxy.pg.message.backend.EmptyQueryResponse;
+import io.memogate.proxy.pg.message.backend.ErrorResponse;
+import io.memogate.proxy.pg.message.backend.ParameterDescription;
 import io.memogate.proxy.pg.message.backend.PgErrors;
 import io.memogate.proxy.pg.message.backend.ReadyForQuery;
 import io.memogate.proxy.pg.message.backend.ReadyForQuery.TransactionStatus;
 import io.memogate.proxy.pg.message.backend.RowDescription;
+import io.memogate.proxy.pg.message.frontend.Bind;
+import io.memogate.proxy.pg.message.frontend.BoundPortal;
+import io.memogate.proxy.pg.message.frontend.Close;
+import io.memogate.proxy.pg.message.frontend.Describe;
+import io.memogate.proxy.pg.message.frontend.Execute;
+import io.memogate.proxy.pg.message.frontend.Flush;
+import io.memogate.proxy.pg.message.frontend.Parse;
 import io.memogate.proxy.pg.message.frontend.Query;
+import io.memogate.proxy.pg.message.frontend.StatementOrPortal;
+import io.memogate.proxy.pg.message.frontend.Sync;
+import io.memogate.proxy.pg.message.frontend.Terminate;
+import io.memogate.proxy.pg.session.ConsoleStatements.Portal;
+import io.memogate.proxy.pg.session.ConsoleStatements.Prepared;
+import io.memogate.proxy.pg.session.ConsoleStatements.StepFailed;
 import io.netty.buffer.ByteBuf;
 import io.netty.util.ReferenceCountUtil;
 import java.util.ArrayDeque;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.CompletionException;
+import java.util.function.Consumer;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -32,8 +50,11 @@ import org.slf4j.LoggerFactory;
  *   <li>Query: one console command, answered as a result set (RowDescription of text columns, DataRows,
  *       CommandComplete, ReadyForQuery) or an ErrorResponse, then ReadyForQuery 'I': the console has no
  *       transactions;</li>
- *   <li>the extended protocol (Parse, Bind, Describe, Execute, Close): one 0A000 error, then everything
- *       is ignored until Sync, which gets ReadyForQuery, as PostgreSQL does after an error in a batch;</li>
+ *   <li>the extended protocol (Parse, Bind, Describe, Execute, Close, Sync, Flush), as drivers use it by
+ *       default (pgjdbc, pgx): statements and portals are kept by {@link ConsoleStatements}, answers are
+ *       sent at Sync or Flush as PostgreSQL sends them, and after an error everything is ignored until Sync,
+ *       as PostgreSQL does after an error in a batch;</li>
+ *   <li>FunctionCall: an error (0A000), then ReadyForQuery;</li>
  *   <li>Terminate closes the session.</li>
  * </ul>
  * A command may complete on another thread; while it runs the client is not read and frames already read
@@ -50,6 +71,7 @@ final class ConsolePhase {
     private boolean busy;
     /** An extended-protocol message was answered with an error: ignore everything until Sync. */
     private boolean skippingToSync;
+    private final ConsoleStatements statements = new ConsoleStatements();
 
     ConsolePhase(PgSession session, ConsoleService console) {
         this.session = session;
@@ -84,73 +106,160 @@ final class ConsolePhase {
 
     private void handle(ByteBuf frame) {
         byte type = frame.getByte(frame.readerIndex());
-        String sql = null;
         try {
-            if (type == Query.TYPE) {
-                sql = Query.decode(frame).sql();
-            }
-        } catch (MalformedMessageException e) {
-            frame.release();
-            session.protocolViolation(e.getMessage());
-            return;
-        }
-        frame.release();
-        switch (type) {
-            case Query.TYPE -> {
-                if (!skippingToSync) {
-                    run(sql);
-                }
-            }
-            case 'S' -> { // Sync ends the batch, answered or skipped
+            if (type == Sync.TYPE) {
                 skippingToSync = false;
+                statements.synced();
                 write(List.of(ready()));
-            }
-            case 'P', 'B', 'D', 'E', 'C' -> {
-                if (!skippingToSync) {
-                    skippingToSync = true;
-                    write(List.of(PgErrors.consoleNeedsSimpleQueries()));
-                }
-            }
-            case 'H' -> { } // Flush: everything is written at once anyway
-            case 'F' -> write(List.of(PgErrors.consoleNeedsSimpleQueries(), ready())); // FunctionCall ends in its own ReadyForQuery
-            case 'X' -> {
+                flush();
+            } else if (type == Terminate.TYPE) {
                 session.sessionEndExpected();
                 session.close();
+            } else if (!skippingToSync) { // after an error in a batch only Sync and Terminate count, as in PostgreSQL
+                step(type, frame);
+            }
+        } catch (MalformedMessageException e) {
+            session.protocolViolation(e.getMessage());
+        } catch (StepFailed e) {
+            batchFailed(e.error());
+        } finally {
+            frame.release();
+        }
+    }
+
+    private void step(byte type, ByteBuf frame) throws StepFailed {
+        switch (type) {
+            case Query.TYPE -> simpleQuery(Query.decode(frame).sql());
+            case Parse.TYPE -> {
+                statements.parse(Parse.decode(frame));
+                write(List.of(BodilessMessage.PARSE_COMPLETE));
+            }
+            case Bind.TYPE -> {
+                statements.bind(BoundPortal.decode(frame));
+                write(List.of(BindComplete.INSTANCE));
+            }
+            case Describe.TYPE -> describe(Describe.decode(frame));
+            case Execute.TYPE -> execute(Execute.decode(frame));
+            case Close.TYPE -> {
+                Close close = Close.decode(frame);
+                statements.close(close.target(), close.name());
+                write(List.of(BodilessMessage.CLOSE_COMPLETE));
+            }
+            case Flush.TYPE -> flush();
+            case 'F' -> { // FunctionCall ends in its own ReadyForQuery
+                write(List.of(PgErrors.consoleHasNoFunctions(), ready()));
+                flush();
             }
             default -> session.protocolViolation("unknown message type '" + PgSession.printable(type) + "'");
         }
     }
 
-    private void run(String sql) {
-        if (sql.chars().allMatch(c -> Character.isWhitespace(c) || c == ';')) {
+    private void simpleQuery(String sql) {
+        statements.simpleQuery();
+        if (ConsoleStatements.isEmptyQuery(sql)) {
             write(List.of(EmptyQueryResponse.INSTANCE, ready()));
+            flush();
             return;
         }
-        busy = true;
-        console.execute(sql, session.info).whenComplete((result, failure) ->
-                session.client.eventLoop().execute(() -> answered(result, failure)));
+        run(sql, result -> {
+            List<BackendMessage> answer = new ArrayList<>();
+            result.notices().forEach(notice -> answer.add(PgErrors.consoleNotice(notice)));
+            result.table().ifPresent(table -> rows(table, answer));
+            answer.add(new CommandComplete(result.tag()));
+            answer.add(ready());
+            write(answer);
+            flush();
+        }, error -> {
+            write(List.of(error, ready()));
+            flush();
+        });
     }
 
-    private void answered(ConsoleResult result, Throwable failure) {
+    /**
+     * Describe: a command that returns rows runs to tell its columns (those commands change nothing); a
+     * portal keeps that run's result for its Execute, so the rows match the description.
+     */
+    private void describe(Describe describe) throws StepFailed {
+        if (describe.target() == StatementOrPortal.STATEMENT) {
+            Prepared statement = statements.statement(describe.name());
+            if (!statement.returnsRows()) {
+                write(List.of(ParameterDescription.NONE, BodilessMessage.NO_DATA));
+                return;
+            }
+            run(statement.sql(), result -> write(List.of(ParameterDescription.NONE, result.table()
+                    .<BackendMessage>map(table -> RowDescription.ofText(table.columns()))
+                    .orElse(BodilessMessage.NO_DATA))), this::batchFailed);
+            return;
+        }
+        Portal portal = statements.portal(describe.name());
+        afterRun(portal, portal.statement().returnsRows(), () -> write(List.of(portal.describe())));
+    }
+
+    private void execute(Execute execute) throws StepFailed {
+        Portal portal = statements.portal(execute.portal());
+        afterRun(portal, true, () -> write(portal.execute(execute.maxRows())));
+    }
+
+    /** Answers for a portal, after running its command if {@code runFirst} and it has not run yet. */
+    private void afterRun(Portal portal, boolean runFirst, PortalAnswer answer) throws StepFailed {
+        if (runFirst && portal.needsRun()) {
+            run(portal.statement().sql(), result -> {
+                portal.ran(result);
+                answer.send();
+            }, this::batchFailed);
+        } else {
+            answer.send();
+        }
+    }
+
+    /** An error in an extended-protocol batch: sent at once, then everything up to the Sync is skipped. */
+    private void batchFailed(ErrorResponse error) {
+        skippingToSync = true;
+        write(List.of(error));
+        flush();
+    }
+
+    /** A portal's answer; may fail the step as a batch step fails. */
+    @FunctionalInterface
+    private interface PortalAnswer {
+        void send() throws StepFailed;
+    }
+
+    /** What to do with a command's result; may fail the step as a batch step fails. */
+    @FunctionalInterface
+    private interface Answer {
+        void accept(ConsoleResult result) throws StepFailed;
+    }
+
+    /**
+     * Runs a command, which may complete on another thread; until it has, the client is not read and
+     * frames already read wait, so answers keep their order.
+     */
+    private void run(String sql, Answer answer, Consumer<ErrorResponse> failed) {
+        busy = true;
+        console.execute(sql, session.info).whenComplete((result, failure) ->
+                session.client.eventLoop().execute(() -> answered(result, failure, answer, failed)));
+    }
+
+    private void answered(ConsoleResult result, Throwable failure, Answer answer, Consumer<ErrorResponse> failed) {
         busy = false;
         if (session.state != PgSession.State.CONSOLE) {
             return;
         }
         Throwable cause = failure instanceof CompletionException wrapped && wrapped.getCause() != null
                 ? wrapped.getCause() : failure;
-        List<BackendMessage> answer = new ArrayList<>();
-        if (cause instanceof ConsoleException refused) {
-            answer.add(PgErrors.consoleError(refused));
-        } else if (cause != null) {
-            log.error("admin console command of {} failed", session.info, cause);
-            answer.add(PgErrors.consoleFailed(cause));
-        } else {
-            result.notices().forEach(notice -> answer.add(PgErrors.consoleNotice(notice)));
-            result.table().ifPresent(table -> rows(table, answer));
-            answer.add(new CommandComplete(result.tag()));
+        try {
+            if (cause instanceof ConsoleException refused) {
+                failed.accept(PgErrors.consoleError(refused));
+            } else if (cause != null) {
+                log.error("admin console command of {} failed", session.info, cause);
+                failed.accept(PgErrors.consoleFailed(cause));
+            } else {
+                answer.accept(result);
+            }
+        } catch (StepFailed e) {
+            failed.accept(e.error());
         }
-        answer.add(ready());
-        write(answer);
         while (!busy && !waiting.isEmpty() && session.state == PgSession.State.CONSOLE) {
             handle(waiting.poll());
         }
@@ -166,10 +275,15 @@ final class ConsolePhase {
         return new ReadyForQuery(TransactionStatus.IDLE);
     }
 
+    /** Queues answers; they leave at the next {@link #flush}, at a Sync, a Flush or an error, as PostgreSQL's do. */
     private void write(List<? extends BackendMessage> messages) {
         ByteBuf out = session.client.alloc().buffer();
         messages.forEach(message -> message.encode(out));
-        session.client.writeAndFlush(out, session.client.voidPromise());
+        session.client.write(out, session.client.voidPromise());
+    }
+
+    private void flush() {
+        session.client.flush();
     }
 
     /** The session ended: frames still waiting are dropped. */

@@ -14,6 +14,7 @@ import io.memogate.proxy.pg.message.frontend.Close;
 import io.memogate.proxy.pg.message.frontend.Execute;
 import io.memogate.proxy.pg.message.frontend.Parse;
 import io.memogate.proxy.pg.message.frontend.StartupMessage;
+import io.memogate.proxy.pg.message.frontend.StatementOrPortal;
 import io.memogate.proxy.pg.message.frontend.Sync;
 import io.memogate.proxy.pg.message.frontend.Terminate;
 import io.netty.buffer.ByteBuf;
@@ -169,7 +170,7 @@ final class ServerRecycler {
         new Parse(SessionStateCheck.STATEMENT, SessionStateCheck.sql(startup.parameters()), List.of()).encode(out);
         new Bind("", SessionStateCheck.STATEMENT).encode(out);
         new Execute("", 0).encode(out);
-        new Close(Close.Target.STATEMENT, SessionStateCheck.STATEMENT).encode(out);
+        new Close(StatementOrPortal.STATEMENT, SessionStateCheck.STATEMENT).encode(out);
         Sync.INSTANCE.encode(out);
         session.backend.writeAndFlush(out, session.backend.voidPromise());
         session.backend.read();

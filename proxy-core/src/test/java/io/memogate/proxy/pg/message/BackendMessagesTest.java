@@ -7,9 +7,11 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 import io.memogate.proxy.pg.message.backend.Authentication;
 import io.memogate.proxy.pg.message.backend.BackendKeyData;
 import io.memogate.proxy.pg.message.backend.BackendMessage;
+import io.memogate.proxy.pg.message.backend.BodilessMessage;
 import io.memogate.proxy.pg.message.backend.CommandComplete;
 import io.memogate.proxy.pg.message.backend.DataRow;
 import io.memogate.proxy.pg.message.backend.ErrorResponse;
+import io.memogate.proxy.pg.message.backend.ParameterDescription;
 import io.memogate.proxy.pg.message.backend.PgErrors;
 import io.memogate.proxy.pg.message.backend.ReadyForQuery;
 import io.memogate.proxy.pg.message.backend.ReadyForQuery.TransactionStatus;
@@ -51,6 +53,33 @@ class BackendMessagesTest {
         RowDescription description = RowDescription.ofText(List.of("tier", "limit"));
         assertThat(encoded(description)).isEqualTo(golden);
         assertThat(RowDescription.decode(wrap(golden))).isEqualTo(description);
+    }
+
+    @Test
+    void rowDescriptionOfTextColumnsInTheFormatsABindAskedFor() {
+        String golden = "54" + "00000035"              // 'T', length 53
+                + "0002"                               // two fields
+                + "7469657200"                         // "tier"
+                + "00000000" + "0000" + "00000019" + "ffff" + "ffffffff"
+                + "0001"                               // binary format (text's binary form is its text)
+                + "6c696d697400"                       // "limit"
+                + "00000000" + "0000" + "00000019" + "ffff" + "ffffffff"
+                + "0000";                              // text format
+        assertThat(encoded(RowDescription.ofText(List.of("tier", "limit"), List.of((short) 1, (short) 0))))
+                .isEqualTo(golden);
+    }
+
+    @Test
+    void parameterDescriptionOfAStatementWithoutParameters() {
+        assertThat(encoded(ParameterDescription.NONE)).isEqualTo("74" + "00000006" + "0000"); // 't', length 6, none
+    }
+
+    @Test
+    void theExtendedProtocolsBodilessAnswers() {
+        assertThat(encoded(BodilessMessage.PARSE_COMPLETE)).isEqualTo("31" + "00000004");   // '1', length 4
+        assertThat(encoded(BodilessMessage.CLOSE_COMPLETE)).isEqualTo("33" + "00000004");   // '3'
+        assertThat(encoded(BodilessMessage.NO_DATA)).isEqualTo("6e" + "00000004");          // 'n'
+        assertThat(encoded(BodilessMessage.PORTAL_SUSPENDED)).isEqualTo("73" + "00000004"); // 's'
     }
 
     @Test

@@ -4,14 +4,18 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import io.memogate.proxy.pg.message.frontend.Bind;
+import io.memogate.proxy.pg.message.frontend.BoundPortal;
 import io.memogate.proxy.pg.message.frontend.CancelRequest;
 import io.memogate.proxy.pg.message.frontend.Close;
+import io.memogate.proxy.pg.message.frontend.Describe;
+import io.memogate.proxy.pg.message.frontend.Execute;
 import io.memogate.proxy.pg.message.frontend.FrontendMessage;
 import io.memogate.proxy.pg.message.frontend.Parse;
 import io.memogate.proxy.pg.message.frontend.Query;
 import io.memogate.proxy.pg.message.frontend.SslRequest;
 import io.memogate.proxy.pg.message.frontend.StartupMessage;
 import io.memogate.proxy.pg.message.frontend.StartupPacket;
+import io.memogate.proxy.pg.message.frontend.StatementOrPortal;
 import io.netty.buffer.ByteBuf;
 import io.netty.buffer.ByteBufUtil;
 import io.netty.buffer.Unpooled;
@@ -109,8 +113,60 @@ class FrontendMessagesTest {
     @Test
     void closeStatement() {
         String golden = "43" + "00000008" + "53" + "733100"; // 'C', length 8, 'S'tatement, "s1"
-        assertThat(Close.decode(wrap(golden))).isEqualTo(new Close(Close.Target.STATEMENT, "s1"));
-        assertThat(encoded(new Close(Close.Target.STATEMENT, "s1"))).isEqualTo(golden);
+        assertThat(Close.decode(wrap(golden))).isEqualTo(new Close(StatementOrPortal.STATEMENT, "s1"));
+        assertThat(encoded(new Close(StatementOrPortal.STATEMENT, "s1"))).isEqualTo(golden);
+    }
+
+    @Test
+    void boundPortalCountsTheValuesAndReadsTheResultFormats() {
+        String golden = "42" + "0000001f"      // 'B', length 31
+                + "7000"                        // portal "p"
+                + "733100"                      // statement "s1"
+                + "0001" + "0000"               // one parameter format code: text
+                + "0002"                        // two parameters:
+                + "00000002" + "3432"           //   length 2, "42"
+                + "ffffffff"                    //   NULL, no bytes
+                + "0002" + "0001" + "0000";     // two result format codes: binary, text
+        assertThat(BoundPortal.decode(wrap(golden)))
+                .isEqualTo(new BoundPortal("p", "s1", 2, List.of((short) 1, (short) 0)));
+    }
+
+    @Test
+    void boundPortalWhoseValueRunsPastTheEndIsMalformed() {
+        String golden = "42" + "0000000e"      // 'B', length 14
+                + "00" + "00"                   // unnamed portal and statement
+                + "0000"                        // no parameter format codes
+                + "0001" + "00000010";          // one parameter of 16 bytes, none of them sent
+        assertThatThrownBy(() -> BoundPortal.decode(wrap(golden))).isInstanceOf(MalformedMessageException.class)
+                .hasMessageContaining("before its last field");
+    }
+
+    @Test
+    void describePortal() {
+        String golden = "44" + "00000008" + "50" + "703100"; // 'D', length 8, 'P'ortal, "p1"
+        assertThat(Describe.decode(wrap(golden))).isEqualTo(new Describe(StatementOrPortal.PORTAL, "p1"));
+        assertThat(encoded(new Describe(StatementOrPortal.PORTAL, "p1"))).isEqualTo(golden);
+    }
+
+    @Test
+    void describeOfNeitherStatementNorPortalIsMalformed() {
+        assertThatThrownBy(() -> Describe.decode(wrap("44" + "00000006" + "58" + "00"))) // 'X', ""
+                .isInstanceOf(MalformedMessageException.class).hasMessageContaining("'S' or 'P', was 'X'");
+    }
+
+    @Test
+    void execute() {
+        String golden = "45" + "0000000b"      // 'E', length 11
+                + "703100"                      // portal "p1"
+                + "00000064";                   // at most 100 rows
+        assertThat(Execute.decode(wrap(golden))).isEqualTo(new Execute("p1", 100));
+        assertThat(encoded(new Execute("p1", 100))).isEqualTo(golden);
+    }
+
+    @Test
+    void parseCutBeforeItsParameterCountIsMalformed() {
+        String golden = "50" + "00000008" + "00" + "3b00" + "00"; // 'P', length 8, "", ";", one byte of the count
+        assertThatThrownBy(() -> Parse.decode(wrap(golden))).isInstanceOf(MalformedMessageException.class);
     }
 
     static ByteBuf wrap(String hex) {

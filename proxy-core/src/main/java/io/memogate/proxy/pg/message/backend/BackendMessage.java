@@ -9,8 +9,8 @@ import io.netty.buffer.ByteBuf;
  * from the server and the rest are forwarded as retained frames and never become objects.
  */
 public sealed interface BackendMessage
-        permits Authentication, BackendKeyData, BindComplete, CommandComplete, DataRow, EmptyQueryResponse,
-                ErrorResponse, ParameterStatus, ReadyForQuery, RowDescription {
+        permits Authentication, BackendKeyData, BindComplete, BodilessMessage, CommandComplete, DataRow,
+                EmptyQueryResponse, ErrorResponse, ParameterDescription, ParameterStatus, ReadyForQuery, RowDescription {
 
     /** Appends the message's wire form, frame header included. */
     void encode(ByteBuf out);

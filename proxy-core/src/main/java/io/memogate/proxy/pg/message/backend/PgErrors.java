@@ -29,6 +29,10 @@ public final class PgErrors {
     public static final String INVALID_PARAMETER_VALUE = "22023";
     public static final String CONFIG_FILE_ERROR = "F0000";
     public static final String OBJECT_NOT_IN_PREREQUISITE_STATE = "55000";
+    public static final String DUPLICATE_PREPARED_STATEMENT = "42P05";
+    public static final String UNDEFINED_PREPARED_STATEMENT = "26000";
+    public static final String DUPLICATE_CURSOR = "42P03";
+    public static final String UNDEFINED_CURSOR = "34000";
 
     private PgErrors() {}
 
@@ -121,17 +125,50 @@ public final class PgErrors {
                 "List the console's roles in admin.users and set default: true on one backend.");
     }
 
-    /**
-     * The extended query protocol on the console. PgBouncer's console answers 08P01 and closes the
-     * connection; this one answers once per batch and skips to Sync, like any error in an extended batch,
-     * so the connection stays usable for simple queries.
-     */
-    public static ErrorResponse consoleNeedsSimpleQueries() {
-        return error(FEATURE_NOT_SUPPORTED, "the admin console supports only the simple query protocol",
-                "The client sent Parse, Bind or Execute (the extended query protocol); the console answers only Query "
-                        + "messages, whose text is a console command.",
-                "Use psql, or a driver in simple query mode: pgjdbc preferQueryMode=simple, pgx QueryExecModeSimpleProtocol, "
-                        + "psycopg's ClientCursor.");
+    /** A FunctionCall on the console, which has no functions to call. */
+    public static ErrorResponse consoleHasNoFunctions() {
+        return error(FEATURE_NOT_SUPPORTED, "the admin console has no functions to call",
+                "The client sent a FunctionCall (the fast-path interface, as large objects use); the console answers "
+                        + "only console commands.",
+                "Send a console command as a query, e.g. SHOW HELP.");
+    }
+
+    /** Parse of a name already taken (PostgreSQL's words and code). */
+    public static ErrorResponse duplicatePreparedStatement(String name) {
+        return error(DUPLICATE_PREPARED_STATEMENT, "prepared statement \"" + name + "\" already exists", null, null);
+    }
+
+    /** Bind or Describe of a statement never parsed, or closed (PostgreSQL's words and code). */
+    public static ErrorResponse unknownPreparedStatement(String name) {
+        return error(UNDEFINED_PREPARED_STATEMENT, name.isEmpty() ? "unnamed prepared statement does not exist"
+                : "prepared statement \"" + name + "\" does not exist", null, null);
+    }
+
+    /** Bind to a portal name already taken (PostgreSQL's words and code). */
+    public static ErrorResponse duplicatePortal(String name) {
+        return error(DUPLICATE_CURSOR, "cursor \"" + name + "\" already exists", null, null);
+    }
+
+    /** Describe or Execute of a portal never bound, closed, or ended by a Sync (PostgreSQL's words and code). */
+    public static ErrorResponse unknownPortal(String name) {
+        return error(UNDEFINED_CURSOR, "portal \"" + name + "\" does not exist", null, null);
+    }
+
+    /** A Bind with parameter values for a statement that takes none, as every console command is. */
+    public static ErrorResponse bindParameterCount(int supplied, String statement) {
+        return error(PROTOCOL_VIOLATION, "bind message supplies " + supplied + " parameters, but prepared statement \""
+                + statement + "\" requires 0", "Console commands take no parameters.", null);
+    }
+
+    /** A Bind asking for a result format other than text (0) and binary (1). */
+    public static ErrorResponse unsupportedFormatCode(int code) {
+        return error(INVALID_PARAMETER_VALUE, "unsupported format code: " + code, null, null);
+    }
+
+    /** A Bind whose result format codes are neither none, one, nor one per column. */
+    public static ErrorResponse resultFormatCount(int formats, int columns) {
+        return error(PROTOCOL_VIOLATION, "bind message has " + formats + " result formats but query has " + columns
+                + " columns", null, null);
     }
 
     /** A console command that failed; the console session goes on. */

@@ -31,7 +31,15 @@ public record RowDescription(List<Field> fields) implements BackendMessage {
 
         /** A computed text column, as {@code select 'x' as name} describes it. */
         public static Field text(String name) {
-            return new Field(name, 0, (short) 0, TEXT_OID, (short) -1, -1, (short) 0);
+            return text(name, (short) 0);
+        }
+
+        /**
+         * A computed text column sent in {@code format}. Text's binary form is its text, so the values are
+         * the same bytes in either format.
+         */
+        public static Field text(String name, short format) {
+            return new Field(name, 0, (short) 0, TEXT_OID, (short) -1, -1, format);
         }
     }
 
@@ -42,6 +50,18 @@ public record RowDescription(List<Field> fields) implements BackendMessage {
     /** Text columns with these names. */
     public static RowDescription ofText(List<String> names) {
         return new RowDescription(names.stream().map(Field::text).toList());
+    }
+
+    /** Text columns with these names, each sent in the format of the same position. */
+    public static RowDescription ofText(List<String> names, List<Short> formats) {
+        if (names.size() != formats.size()) {
+            throw new IllegalArgumentException(formats.size() + " formats for " + names.size() + " columns");
+        }
+        List<Field> fields = new ArrayList<>(names.size());
+        for (int i = 0; i < names.size(); i++) {
+            fields.add(Field.text(names.get(i), formats.get(i)));
+        }
+        return new RowDescription(fields);
     }
 
     public static RowDescription decode(ByteBuf frame) {

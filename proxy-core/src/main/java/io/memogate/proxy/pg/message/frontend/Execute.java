@@ -4,13 +4,21 @@ import io.memogate.proxy.pg.message.PgWire;
 import io.netty.buffer.ByteBuf;
 
 /**
- * Execute ('E'): runs a bound portal. Clients' Executes are forwarded untouched and never decoded; the
- * proxy writes its own only to make the server fail a statement it refused (an Execute of a portal that
- * does not exist fails exactly where the refused statement would have, with no other effect).
+ * Execute ('E'): runs a bound portal; {@code maxRows} 0 means all rows. Clients' Executes are forwarded
+ * untouched to servers and decoded only where the proxy answers itself (the console); the proxy writes
+ * its own only to make the server fail a statement it refused (an Execute of a portal that does not
+ * exist fails exactly where the refused statement would have, with no other effect).
  */
 public record Execute(String portal, int maxRows) implements FrontendMessage {
 
     public static final char TYPE = 'E';
+
+    public static Execute decode(ByteBuf frame) {
+        ByteBuf body = PgWire.body(frame, TYPE);
+        Execute execute = new Execute(PgWire.readCString(body), PgWire.readInt(body));
+        PgWire.expectEnd(body, TYPE);
+        return execute;
+    }
 
     @Override
     public void encode(ByteBuf out) {

@@ -8,7 +8,7 @@ import io.netty.buffer.ByteBuf;
  * frame it arrived in and never becomes an object.
  */
 public sealed interface FrontendMessage
-        permits StartupPacket, Query, Parse, Bind, Execute, Close, Sync, Flush, Terminate, CopyDone, CopyFail,
+        permits StartupPacket, Query, Parse, Bind, Describe, Execute, Close, Sync, Flush, Terminate, CopyDone, CopyFail,
                 PasswordResponse {
 
     /** Appends the message's wire form, frame header included. */
