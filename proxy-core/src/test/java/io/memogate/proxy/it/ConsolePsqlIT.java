@@ -86,12 +86,34 @@ class ConsolePsqlIT {
         assertThat(wrongPassword.output()).contains("password authentication failed for user \"memogate\"");
     }
 
+    /** libpq's extended protocol as pgbench sends it: Parse, Bind, Describe, Execute, Sync; named statements. */
+    @Test
+    void pgbenchRunsConsoleCommandsInTheExtendedAndPreparedModes(EmbeddedPostgres pg) throws Exception {
+        proxy = RunningProxy.start(AdminConsoleIT.config(pg));
+        Path script = Files.writeString(dir.resolve("console-load.sql"), """
+                SHOW TIERS;
+                SHOW STATS;
+                EXPLAIN ADMISSION select * from sales join customers on sales.customer_id = customers.id;
+                """);
+        for (String mode : List.of("extended", "prepared")) {
+            Result load = run(List.of("pgbench", "-n", "-M", mode, "-c", "2", "-t", "20", "-f", script.toString(),
+                    "-h", "127.0.0.1", "-p", String.valueOf(proxy.server().port()), "-U", TestUsers.SCRAM_USER,
+                    "memogate"), TestUsers.SCRAM_PASSWORD);
+            assertThat(load.exitCode()).as(load.output()).isZero();
+            assertThat(load.output()).as(mode).contains("number of transactions actually processed: 40/40");
+        }
+    }
+
     private record Result(int exitCode, String output) {}
 
     private Result psql(String user, String password, String... arguments) throws IOException, InterruptedException {
         List<String> command = new ArrayList<>(List.of("psql", "-X", "-h", "127.0.0.1", "-p",
                 String.valueOf(proxy.server().port()), "-U", user, "-d", "memogate"));
         command.addAll(List.of(arguments));
+        return run(command, password);
+    }
+
+    private Result run(List<String> command, String password) throws IOException, InterruptedException {
         ProcessBuilder builder = new ProcessBuilder(command).directory(dir.toFile()).redirectErrorStream(true);
         builder.environment().put("PGPASSWORD", password);
         builder.environment().put("PGSSLMODE", "disable");
