@@ -184,6 +184,14 @@ class ConsoleExtendedProtocolIT {
 
             client.query("SHOW TIERS");
             assertThat(client.readUntilReady()).extracting(Message::type).containsExactly('T', 'D', 'D', 'D', 'C', 'Z');
+
+            client.send('D', body(new byte[] {'S'}, cstring("never parsed")));    // an error: skip to Sync ...
+            client.send('z', new byte[0]);                                         // ... but not past an unknown type
+            Message unknownStatement = client.read();
+            assertThat(unknownStatement.sqlState()).isEqualTo("26000");
+            Message violation = client.read();
+            assertThat(violation.fields()).containsEntry('S', "FATAL").containsEntry('C', "08P01");
+            assertThat(client.closedByPeer()).isTrue();
         }
     }
 

@@ -63,6 +63,8 @@ import org.slf4j.LoggerFactory;
 final class ConsolePhase {
 
     private static final Logger log = LoggerFactory.getLogger(ConsolePhase.class);
+    /** The message types {@link #step} answers; any other is a protocol violation, even while skipping to Sync. */
+    private static final String STEPS = "QPBDECHF";
 
     private final PgSession session;
     private final ConsoleService console;
@@ -115,8 +117,8 @@ final class ConsolePhase {
             } else if (type == Terminate.TYPE) {
                 session.sessionEndExpected();
                 session.close();
-            } else if (!skippingToSync) { // after an error in a batch only Sync and Terminate count, as in PostgreSQL
-                step(type, frame);
+            } else if (!skippingToSync || STEPS.indexOf(type) < 0) {
+                step(type, frame); // after an error in a batch, as in PostgreSQL, only an unknown type still counts
             }
         } catch (MalformedMessageException e) {
             session.protocolViolation(e.getMessage());
