@@ -162,6 +162,18 @@ class FaultsIT {
         }
     }
 
+    @Test
+    void aCancelRequestWithoutItsKeyIsAProtocolViolation(EmbeddedPostgres pg) throws Exception {
+        try (ProxyFixture proxy = ProxyFixture.to(pg.host(), pg.port()).start();
+                RawPgClient client = new RawPgClient(proxy.port())) {
+            client.sendRaw(new byte[] {0, 0, 0, 8, 0x04, (byte) 0xd2, 0x16, 0x2e}); // length 8, cancel code, no pid
+            Message error = client.read();
+            assertThat(error.sqlState()).isEqualTo("08P01");
+            assertThat(error.fields().get('M')).endsWith("invalid length of query cancel packet");
+            assertThat(client.closedByPeer()).isTrue();
+        }
+    }
+
     /** The proxy's own relay-only hook, or one that admits the same but declares that it reads statements. */
     private static AdmissionHook hook(boolean readsStatements) {
         return readsStatements ? request -> Admission.IMMEDIATE : new ImmediateAdmission();

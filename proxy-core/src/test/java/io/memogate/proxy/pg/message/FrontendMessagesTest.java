@@ -1,16 +1,19 @@
 package io.memogate.proxy.pg.message;
 
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatCode;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import io.memogate.proxy.pg.message.frontend.Bind;
 import io.memogate.proxy.pg.message.frontend.BoundPortal;
 import io.memogate.proxy.pg.message.frontend.CancelRequest;
 import io.memogate.proxy.pg.message.frontend.Close;
+import io.memogate.proxy.pg.message.frontend.CopyFail;
 import io.memogate.proxy.pg.message.frontend.Describe;
 import io.memogate.proxy.pg.message.frontend.Execute;
 import io.memogate.proxy.pg.message.frontend.FrontendMessage;
 import io.memogate.proxy.pg.message.frontend.Parse;
+import io.memogate.proxy.pg.message.frontend.PasswordResponse;
 import io.memogate.proxy.pg.message.frontend.Query;
 import io.memogate.proxy.pg.message.frontend.SslRequest;
 import io.memogate.proxy.pg.message.frontend.StartupMessage;
@@ -19,6 +22,7 @@ import io.memogate.proxy.pg.message.frontend.StatementOrPortal;
 import io.netty.buffer.ByteBuf;
 import io.netty.buffer.ByteBufUtil;
 import io.netty.buffer.Unpooled;
+import java.util.ArrayList;
 import java.util.HexFormat;
 import java.util.LinkedHashMap;
 import java.util.List;
@@ -167,6 +171,90 @@ class FrontendMessagesTest {
     void parseCutBeforeItsParameterCountIsMalformed() {
         String golden = "50" + "00000008" + "00" + "3b00" + "00"; // 'P', length 8, "", ";", one byte of the count
         assertThatThrownBy(() -> Parse.decode(wrap(golden))).isInstanceOf(MalformedMessageException.class);
+    }
+
+    /**
+     * A client's message cut short anywhere (its length word saying so) is either still a valid message or a
+     * malformed one, answered 08P01; never another exception, which a session would report as an internal
+     * error. Each message is written whole as a client sends it, then cut at every byte.
+     */
+    @Test
+    void everyMessageCutShortAnywhereIsValidOrMalformed() {
+        Map<String, Decoder> decoders = new LinkedHashMap<>();
+        decoders.put("Query", Query::decode);
+        decoders.put("Query.check", Query::check);
+        decoders.put("Parse", Parse::decode);
+        decoders.put("Bind", Bind::decode);
+        decoders.put("Bind.check", Bind::check);
+        decoders.put("BoundPortal", BoundPortal::decode);
+        decoders.put("Describe", Describe::decode);
+        decoders.put("Execute", Execute::decode);
+        decoders.put("Close", Close::decode);
+        decoders.put("CopyFail", CopyFail::decode);
+        decoders.put("Password", PasswordResponse.Password::decode);
+        decoders.put("SaslInitial", PasswordResponse.SaslInitial::decode);
+        decoders.put("SaslResponse", PasswordResponse.SaslResponse::decode);
+        String query = "51" + "73656c6563742031" + "00";                  // 'Q', "select 1"
+        String bind = "42" + "7000" + "733100"                             // 'B', portal "p", statement "s1"
+                + "0001" + "0000"                                          // one parameter format: text
+                + "0002" + "00000002" + "3432" + "ffffffff"                // two values: "42", NULL
+                + "0002" + "0001" + "0000";                                // two result formats
+        Map<String, String> whole = Map.ofEntries(                         // the type, then the body
+                Map.entry("Query", query),
+                Map.entry("Query.check", query),
+                Map.entry("Parse", "50" + "733100" + "73656c656374202431" + "00" // "s1", "select $1"
+                        + "0001" + "00000017"),                            // one parameter type: int4
+                Map.entry("Bind", bind),
+                Map.entry("Bind.check", bind),
+                Map.entry("BoundPortal", bind),
+                Map.entry("Describe", "44" + "50" + "703100"),             // 'P'ortal "p1"
+                Map.entry("Execute", "45" + "703100" + "00000064"),        // "p1", 100 rows
+                Map.entry("Close", "43" + "53" + "733100"),                // 'S'tatement "s1"
+                Map.entry("CopyFail", "66" + "6f6f707300"),                // "oops"
+                Map.entry("Password", "70" + "7365637200"),                // "secr"
+                Map.entry("SaslInitial", "70" + "534352414d2d5348412d32353600" // "SCRAM-SHA-256"
+                        + "00000005" + "6e2c2c6e3d"),                      // 5 bytes: "n,,n="
+                Map.entry("SaslResponse", "70" + "632c723d"));             // "c,r="
+        List<String> failures = new ArrayList<>();
+        decoders.forEach((name, decoder) -> {
+            byte[] typeAndBody = HexFormat.of().parseHex(whole.get(name));
+            for (int body = 0; body <= typeAndBody.length - 1; body++) {
+                ByteBuf cut = Unpooled.buffer().writeByte(typeAndBody[0]).writeInt(4 + body)
+                        .writeBytes(typeAndBody, 1, body);
+                if (body == typeAndBody.length - 1) {
+                    assertThatCode(() -> decoder.decode(cut)).as(name + " whole").doesNotThrowAnyException();
+                    continue;
+                }
+                try {
+                    decoder.decode(cut);
+                } catch (MalformedMessageException expected) {
+                    // answered 08P01
+                } catch (RuntimeException e) {
+                    failures.add(name + " cut to " + body + " body bytes: " + e);
+                }
+            }
+        });
+        Map<String, String> untyped = Map.of(                               // the body after the length word
+                "StartupMessage", "00030000" + "7573657200" + "616c69636500" + "00", // 3.0, user alice
+                "CancelRequest", "04d2162e" + "00003039" + "deadbeef");             // pid 12345, its key
+        untyped.forEach((name, hex) -> {
+            byte[] body = HexFormat.of().parseHex(hex);
+            for (int length = 0; length < body.length; length++) {
+                try {
+                    StartupPacket.decode(Unpooled.buffer().writeInt(4 + length).writeBytes(body, 0, length));
+                } catch (MalformedMessageException expected) {
+                    // answered 08P01
+                } catch (RuntimeException e) {
+                    failures.add(name + " cut to " + length + " body bytes: " + e);
+                }
+            }
+        });
+        assertThat(failures).isEmpty();
+    }
+
+    @FunctionalInterface
+    private interface Decoder {
+        void decode(ByteBuf frame);
     }
 
     static ByteBuf wrap(String hex) {

@@ -1,5 +1,6 @@
 package io.memogate.proxy.pg.message.frontend;
 
+import io.memogate.proxy.pg.message.MalformedMessageException;
 import io.memogate.proxy.pg.message.SecretKey;
 import io.netty.buffer.ByteBuf;
 
@@ -12,6 +13,9 @@ public record CancelRequest(int processId, SecretKey secretKey) implements Start
     static CancelRequest decode(ByteBuf frame) {
         int start = frame.readerIndex();
         int length = frame.getInt(start);
+        if (length < 16 || frame.readableBytes() < length) { // PostgreSQL's words for the same fault
+            throw new MalformedMessageException("invalid length of query cancel packet");
+        }
         int processId = frame.getInt(start + 8);
         ByteBuf secret = frame.slice(start + 12, length - 12);
         return new CancelRequest(processId, SecretKey.read(secret, secret.readableBytes()));
