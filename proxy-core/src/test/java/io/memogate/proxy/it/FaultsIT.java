@@ -16,12 +16,14 @@ import io.memogate.proxy.embedded.SelfSignedCertificate;
 import io.memogate.proxy.it.RawPgClient.Message;
 import io.netty.channel.uring.IoUring;
 import java.net.ServerSocket;
+import java.nio.ByteBuffer;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Path;
 import java.sql.Connection;
 import java.sql.ResultSet;
 import java.sql.Statement;
 import java.time.Duration;
+import java.util.Arrays;
 import java.util.List;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.Future;
@@ -111,6 +113,31 @@ class FaultsIT {
                 assertThat(e.getSQLState()).isEqualTo("08P01");
                 assertThat(e.getMessage()).contains("message too long").contains("limits.maxMessageBytes");
             });
+        }
+    }
+
+    /**
+     * A client on a slow link still sending a message over the limit, for twice as long as it may pause:
+     * the proxy drains while bytes keep coming, so the client finishes and reads the FATAL.
+     */
+    @Test
+    void aSlowClientStillSendingAQueryOverTheLimitReadsWhy(EmbeddedPostgres pg) throws Exception {
+        try (ProxyFixture proxy = ProxyFixture.to(pg.host(), pg.port()).maxMessageBytes(16 * 1024).start();
+                RawPgClient client = new RawPgClient(proxy.port())) {
+            assertReady(client.startup(TRUSTED, "demo"));
+            byte[] chunk = new byte[8192];
+            Arrays.fill(chunk, (byte) 'x');
+            int chunks = 40; // one every 100 ms: 4 s, twice the 2 s a client may pause (LingeringClose)
+            client.sendRaw(ByteBuffer.allocate(5).put((byte) 'Q').putInt(4 + chunks * chunk.length + 1).array());
+            for (int i = 0; i < chunks; i++) {
+                client.sendRaw(chunk);
+                Thread.sleep(100);
+            }
+            client.sendRaw(new byte[] {0}); // the query's NUL: the whole message is sent
+            Message error = client.read();
+            assertThat(error.sqlState()).isEqualTo("08P01");
+            assertThat(error.fields().get('M')).contains("message too long");
+            assertThat(client.closedByPeer()).isTrue();
         }
     }
 

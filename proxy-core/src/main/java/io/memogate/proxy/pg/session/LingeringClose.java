@@ -8,6 +8,7 @@ import io.netty.channel.ChannelInboundHandlerAdapter;
 import io.netty.channel.ChannelPipeline;
 import io.netty.channel.socket.DuplexChannel;
 import io.netty.handler.ssl.SslHandler;
+import io.netty.handler.timeout.ReadTimeoutHandler;
 import io.netty.util.ReferenceCountUtil;
 import java.time.Duration;
 import java.util.List;
@@ -19,12 +20,16 @@ import java.util.concurrent.TimeUnit;
  * with a reset, and a client still writing (a driver sending a 100 MB query the proxy refused as too
  * long) then reports only "connection reset" and never reads why. So: flush, end the proxy's side of
  * the connection (TLS close_notify, then FIN), and read and drop what the client still sends until it
- * closes its side or {@link #LINGER} has passed, then close.
+ * closes its side, sends nothing for {@link #LINGER_IDLE}, or {@link #LINGER_MAX} has passed; then close.
+ * The idle limit, not a fixed time, is what lets a client on a slow link finish its message and read
+ * the FATAL; the cap bounds how long a client that keeps trickling bytes holds the socket.
  */
 final class LingeringClose {
 
-    /** How long a client may go on sending after the proxy ended the connection. */
-    static final Duration LINGER = Duration.ofSeconds(2);
+    /** How long a client may pause while it goes on sending after the proxy ended the connection. */
+    static final Duration LINGER_IDLE = Duration.ofSeconds(2);
+    /** How long a client may go on sending at most. */
+    static final Duration LINGER_MAX = Duration.ofSeconds(30);
 
     private LingeringClose() {}
 
@@ -41,7 +46,9 @@ final class LingeringClose {
             } else {
                 duplex.shutdownOutput();
             }
-            client.eventLoop().schedule(() -> client.close(), LINGER.toMillis(), TimeUnit.MILLISECONDS);
+            // first in the pipeline, so that bytes count as input before TLS has made records of them
+            client.pipeline().addFirst(new ReadTimeoutHandler(LINGER_IDLE.toMillis(), TimeUnit.MILLISECONDS));
+            client.eventLoop().schedule(() -> client.close(), LINGER_MAX.toMillis(), TimeUnit.MILLISECONDS);
             client.config().setAutoRead(true);
         });
     }
