@@ -15,7 +15,11 @@ import io.memogate.proxy.embedded.EmbeddedPostgresExtension;
 import io.memogate.proxy.embedded.SelfSignedCertificate;
 import io.memogate.proxy.it.RawPgClient.Message;
 import io.netty.channel.uring.IoUring;
+import java.io.IOException;
+import java.io.UncheckedIOException;
+import java.net.InetAddress;
 import java.net.ServerSocket;
+import java.net.Socket;
 import java.nio.ByteBuffer;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Path;
@@ -245,6 +249,36 @@ class FaultsIT {
                         assertThat(e.getMessage()).contains("backend \"test\"").contains("127.0.0.1:" + closedPort)
                                 .containsIgnoringCase("refused");
                     });
+        }
+    }
+
+    /**
+     * A backend that is not a PostgreSQL server (here an HTTP port, as a MySQL port would be): the client
+     * gets a FATAL naming the backend and what it answered, not the server's bytes taken for messages.
+     */
+    @Test
+    void aBackendThatIsNotPostgresIsNamed() throws Exception {
+        try (ServerSocket http = new ServerSocket(0, 1, InetAddress.getLoopbackAddress())) {
+            CompletableFuture<Void> answered = CompletableFuture.runAsync(() -> {
+                try (Socket connection = http.accept()) {
+                    connection.getInputStream().read(new byte[1024]); // the proxy's StartupMessage
+                    connection.getOutputStream().write(
+                            "HTTP/1.1 400 Bad Request\r\nContent-Length: 0\r\n\r\n".getBytes(StandardCharsets.US_ASCII));
+                    connection.getInputStream().read(); // until the proxy closes
+                } catch (IOException e) {
+                    throw new UncheckedIOException(e);
+                }
+            });
+            try (ProxyFixture proxy = ProxyFixture.to("127.0.0.1", http.getLocalPort()).start()) {
+                assertThatThrownBy(() -> proxy.connect("demo", "memogate", "memogate"))
+                        .isInstanceOfSatisfying(PSQLException.class, e -> {
+                            assertThat(e.getSQLState()).isEqualTo("08001");
+                            assertThat(e.getMessage()).contains("backend \"test\"")
+                                    .contains("127.0.0.1:" + http.getLocalPort())
+                                    .contains("does not speak PostgreSQL's protocol: its first byte was 0x48 ('H')");
+                        });
+            }
+            answered.get(10, TimeUnit.SECONDS);
         }
     }
 

@@ -2,6 +2,7 @@ package io.memogate.proxy.pg.session;
 
 import io.memogate.proxy.config.TcpKeepalive;
 import io.memogate.proxy.config.TlsMode;
+import io.memogate.proxy.pg.codec.FirstAnswerCheck;
 import io.memogate.proxy.pg.codec.PgFrameDecoders;
 import io.memogate.proxy.pg.message.frontend.SslRequest;
 import io.memogate.proxy.server.Transport;
@@ -32,6 +33,7 @@ import java.util.concurrent.atomic.AtomicInteger;
  */
 public final class BackendConnector {
 
+    static final String FIRST_ANSWER = "first-answer";
     static final String FRAMER = "framer";
     static final String HANDLER = "backend";
 
@@ -103,6 +105,7 @@ public final class BackendConnector {
     }
 
     private void frame(Channel channel, ChannelHandler backendHandler) {
+        channel.pipeline().addLast(FIRST_ANSWER, new FirstAnswerCheck());
         channel.pipeline().addLast(FRAMER, PgFrameDecoders.typed(maxBackendFrameBytes));
         channel.pipeline().addLast(HANDLER, backendHandler);
     }

@@ -5,6 +5,7 @@ import io.memogate.proxy.admission.SessionInfo;
 import io.memogate.proxy.admission.SessionSettings;
 import io.memogate.proxy.config.Durations;
 import io.memogate.proxy.pg.codec.ClientMessageDecoder;
+import io.memogate.proxy.pg.codec.FirstAnswerCheck;
 import io.memogate.proxy.pg.codec.MessageRunDecoder;
 import io.memogate.proxy.pg.message.backend.BackendKeyData;
 import io.memogate.proxy.pg.message.backend.ErrorResponse;
@@ -289,6 +290,10 @@ public final class PgSession implements CancelRegistry.Cancellable {
     void backendFailed(Throwable cause) {
         log.warn("backend connection of {} to {} failed: {}", info, target == null ? "?" : target.address(),
                 BackendConnector.rootMessage(cause));
+        if (cause instanceof FirstAnswerCheck.NotPostgresException notPostgres && client.isActive()) {
+            sendFatalAndClose(PgErrors.backendNotPostgres(target.name(), target.address(), notPostgres.getMessage()));
+            return;
+        }
         backend.close();
     }
 

@@ -62,6 +62,13 @@ public final class PgErrors {
                 "Check that the server is running and accepts TCP connections on that address.");
     }
 
+    /** The backend answered the login with bytes no PostgreSQL server sends: it is something else. */
+    public static ErrorResponse backendNotPostgres(String backend, String address, String what) {
+        return fatal(SQLCLIENT_UNABLE_TO_ESTABLISH_SQLCONNECTION,
+                "Memogate could not log in to backend \"" + backend + "\" at " + address + ": " + what, null,
+                "Check backends[].host and port in the configuration: they must name a PostgreSQL server.");
+    }
+
     public static ErrorResponse backendClosed() {
         return fatal(CONNECTION_FAILURE, "server closed the connection unexpectedly",
                 "The backend connection ended while this session was using it; any statement in progress may or may not have completed.",

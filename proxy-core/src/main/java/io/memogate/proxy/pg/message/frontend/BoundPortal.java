@@ -20,7 +20,7 @@ public record BoundPortal(String portalName, String statementName, int parameter
         resultFormats = List.copyOf(resultFormats);
     }
 
-    /** @throws io.memogate.proxy.pg.message.MalformedMessageException when a count or length does not fit the frame */
+    /** @throws MalformedMessageException when a count or length does not fit the frame */
     public static BoundPortal decode(ByteBuf frame) {
         ByteBuf body = PgWire.body(frame, Bind.TYPE);
         String portal = PgWire.readCString(body);
