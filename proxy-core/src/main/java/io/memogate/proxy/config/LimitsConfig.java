@@ -11,7 +11,8 @@ import java.util.Objects;
  *     error and is disconnected instead of making the proxy buffer it. A Bind, CopyData or FunctionCall
  *     over 64 KiB is relayed as it arrives and not limited here. Between 1KiB and 1GiB (PostgreSQL's own
  *     PQ_LARGE_MESSAGE_LIMIT is just under 1GiB).
- * @param connectTimeout how long a backend TCP connect may take, at least 1ms, at most 1h
+ * @param connectTimeout how long a backend TCP connect may take, and again how long the server may then take
+ *     to send its first answer (to the SSLRequest or the StartupMessage); at least 1ms, at most 1h
  * @param shutdownTimeout on graceful shutdown, how long sessions may go on before they are closed; 0 closes
  *     them at once
  * @param maxClientConnections client connections accepted at once; further ones are refused, at least 1

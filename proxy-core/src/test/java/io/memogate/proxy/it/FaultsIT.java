@@ -10,6 +10,7 @@ import io.memogate.proxy.admission.ImmediateAdmission;
 import io.memogate.proxy.config.NetworkTransport;
 import io.memogate.proxy.config.ServerTlsConfig;
 import io.memogate.proxy.config.TcpKeepalive;
+import io.memogate.proxy.config.TlsMode;
 import io.memogate.proxy.embedded.EmbeddedPostgres;
 import io.memogate.proxy.embedded.EmbeddedPostgresExtension;
 import io.memogate.proxy.embedded.SelfSignedCertificate;
@@ -279,6 +280,26 @@ class FaultsIT {
                         });
             }
             answered.get(10, TimeUnit.SECONDS);
+        }
+    }
+
+    /**
+     * A backend that accepts the connection and never answers (a stopped server, a port whose server waits
+     * for the client to speak first): after limits.connectTimeout the client gets a FATAL, with or without
+     * an SSLRequest first, where it would otherwise wait for as long as it is willing to.
+     */
+    @ParameterizedTest
+    @EnumSource(value = TlsMode.class, names = {"DISABLE", "PREFER"})
+    void aBackendThatNeverAnswersIsNamedAfterTheConnectTimeout(TlsMode tls) throws Exception {
+        try (ServerSocket silent = new ServerSocket(0, 1, InetAddress.getLoopbackAddress());
+                ProxyFixture proxy = ProxyFixture.to("127.0.0.1", silent.getLocalPort()).backendTls(tls)
+                        .connectTimeout(Duration.ofMillis(500)).start()) {
+            assertThatThrownBy(() -> proxy.connect("demo", "memogate", "memogate"))
+                    .isInstanceOfSatisfying(PSQLException.class, e -> {
+                        assertThat(e.getSQLState()).isEqualTo("08001");
+                        assertThat(e.getMessage()).contains("backend \"test\"")
+                                .contains("no answer from the server within 500ms (limits.connectTimeout)");
+                    });
         }
     }
 

@@ -96,6 +96,7 @@ public final class ProxyFixture implements AutoCloseable {
         private int maxMessageBytes = LimitsConfig.DEFAULTS.maxMessageBytes();
         private int maxClientConnections = LimitsConfig.DEFAULTS.maxClientConnections();
         private Duration shutdownTimeout = Duration.ofSeconds(5);
+        private Duration connectTimeout = Duration.ofSeconds(5);
         private Duration loginTimeout = LimitsConfig.DEFAULT_LOGIN_TIMEOUT;
         private RecycleConfig recycle = RecycleConfig.DEFAULTS;
         private NetworkConfig network = NetworkConfig.DEFAULTS;
@@ -149,6 +150,11 @@ public final class ProxyFixture implements AutoCloseable {
             return this;
         }
 
+        public Builder connectTimeout(Duration timeout) {
+            this.connectTimeout = timeout;
+            return this;
+        }
+
         public Builder loginTimeout(Duration timeout) {
             this.loginTimeout = timeout;
             return this;
@@ -176,7 +182,7 @@ public final class ProxyFixture implements AutoCloseable {
 
         public ProxyFixture start() throws InterruptedException {
             BackendConfig backend = new BackendConfig("test", host, port, databases, isDefault, backendTlsConfig);
-            LimitsConfig limits = new LimitsConfig(maxMessageBytes, Duration.ofSeconds(5), shutdownTimeout,
+            LimitsConfig limits = new LimitsConfig(maxMessageBytes, connectTimeout, shutdownTimeout,
                     maxClientConnections, loginTimeout);
             MemogateConfig config = new MemogateConfig(
                     List.of(new ListenerConfig("127.0.0.1", 0, listenerTls)), List.of(backend), limits)

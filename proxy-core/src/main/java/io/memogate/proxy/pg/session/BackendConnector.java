@@ -1,8 +1,8 @@
 package io.memogate.proxy.pg.session;
 
+import io.memogate.proxy.config.Durations;
 import io.memogate.proxy.config.TcpKeepalive;
 import io.memogate.proxy.config.TlsMode;
-import io.memogate.proxy.pg.codec.FirstAnswerCheck;
 import io.memogate.proxy.pg.codec.PgFrameDecoders;
 import io.memogate.proxy.pg.message.frontend.SslRequest;
 import io.memogate.proxy.server.Transport;
@@ -24,6 +24,7 @@ import io.netty.util.concurrent.Promise;
 import java.io.IOException;
 import java.time.Duration;
 import java.util.Map;
+import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicInteger;
 
 /**
@@ -85,11 +86,12 @@ public final class BackendConnector {
             Channel channel = connected.channel();
             open.incrementAndGet();
             channel.closeFuture().addListener(closed -> open.decrementAndGet());
+            Future<?> answerDeadline = answerDeadline(channel, ready, connectTimeout);
             if (target.tlsMode() == TlsMode.DISABLE) {
-                frame(channel, backendHandler);
+                frame(channel, backendHandler, answerDeadline);
                 ready.trySuccess(channel);
             } else {
-                channel.pipeline().addLast(new SslAnswerHandler(target, backendHandler, ready));
+                channel.pipeline().addLast(new SslAnswerHandler(target, backendHandler, ready, answerDeadline));
                 ByteBuf request = channel.alloc().buffer(8);
                 SslRequest.INSTANCE.encode(request);
                 channel.writeAndFlush(request);
@@ -99,13 +101,33 @@ public final class BackendConnector {
         return ready;
     }
 
+    /**
+     * limits.connectTimeout once more, from the TCP connect to the server's first login message: a server
+     * that accepts connections but never answers (a stopped process, or a port whose server waits for the
+     * client to speak first) fails the connect, or the login once the connection is ready, where the
+     * client would otherwise wait for as long as it is willing to.
+     */
+    private static Future<?> answerDeadline(Channel channel, Promise<Channel> ready, Duration timeout) {
+        String silence = "no answer from the server within " + Durations.format(timeout) + " (limits.connectTimeout)";
+        Future<?> deadline = channel.eventLoop().schedule(() -> {
+            BackendConnectException overdue = new BackendConnectException(silence, null);
+            if (ready.tryFailure(overdue)) {
+                channel.close();
+            } else {
+                channel.pipeline().fireExceptionCaught(overdue);
+            }
+        }, timeout.toNanos(), TimeUnit.NANOSECONDS);
+        channel.closeFuture().addListener(closed -> deadline.cancel(false));
+        return deadline;
+    }
+
     /** Server connections this connector opened that are not closed yet (a metric). */
     public int openConnections() {
         return open.get();
     }
 
-    private void frame(Channel channel, ChannelHandler backendHandler) {
-        channel.pipeline().addLast(FIRST_ANSWER, new FirstAnswerCheck());
+    private void frame(Channel channel, ChannelHandler backendHandler, Future<?> answerDeadline) {
+        channel.pipeline().addLast(FIRST_ANSWER, new FirstAnswerCheck(answerDeadline));
         channel.pipeline().addLast(FRAMER, PgFrameDecoders.typed(maxBackendFrameBytes));
         channel.pipeline().addLast(HANDLER, backendHandler);
     }
@@ -116,11 +138,14 @@ public final class BackendConnector {
         private final BackendTarget target;
         private final ChannelHandler backendHandler;
         private final Promise<Channel> ready;
+        private final Future<?> answerDeadline;
 
-        SslAnswerHandler(BackendTarget target, ChannelHandler backendHandler, Promise<Channel> ready) {
+        SslAnswerHandler(BackendTarget target, ChannelHandler backendHandler, Promise<Channel> ready,
+                         Future<?> answerDeadline) {
             this.target = target;
             this.backendHandler = backendHandler;
             this.ready = ready;
+            this.answerDeadline = answerDeadline;
         }
 
         @Override
@@ -138,7 +163,7 @@ public final class BackendConnector {
                 if (code == 'S') {
                     startTls(ctx.channel());
                 } else if (code == 'N' && target.tlsMode() == TlsMode.PREFER) {
-                    frame(ctx.channel(), backendHandler);
+                    frame(ctx.channel(), backendHandler, answerDeadline);
                     ready.trySuccess(ctx.channel());
                 } else if (code == 'N') {
                     fail(ctx, "the server does not support TLS, but backends." + target.name()
@@ -166,7 +191,7 @@ public final class BackendConnector {
             tls.handshakeFuture().addListener(handshake -> {
                 if (handshake.isSuccess()) {
                     channel.pipeline().remove("tls-failure");
-                    frame(channel, backendHandler);
+                    frame(channel, backendHandler, answerDeadline);
                     ready.trySuccess(channel);
                 } else {
                     ready.tryFailure(new BackendConnectException("TLS handshake failed: "

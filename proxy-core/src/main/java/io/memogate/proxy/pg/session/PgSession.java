@@ -5,7 +5,6 @@ import io.memogate.proxy.admission.SessionInfo;
 import io.memogate.proxy.admission.SessionSettings;
 import io.memogate.proxy.config.Durations;
 import io.memogate.proxy.pg.codec.ClientMessageDecoder;
-import io.memogate.proxy.pg.codec.FirstAnswerCheck;
 import io.memogate.proxy.pg.codec.MessageRunDecoder;
 import io.memogate.proxy.pg.message.backend.BackendKeyData;
 import io.memogate.proxy.pg.message.backend.ErrorResponse;
@@ -290,8 +289,8 @@ public final class PgSession implements CancelRegistry.Cancellable {
     void backendFailed(Throwable cause) {
         log.warn("backend connection of {} to {} failed: {}", info, target == null ? "?" : target.address(),
                 BackendConnector.rootMessage(cause));
-        if (cause instanceof FirstAnswerCheck.NotPostgresException notPostgres && client.isActive()) {
-            sendFatalAndClose(PgErrors.backendNotPostgres(target.name(), target.address(), notPostgres.getMessage()));
+        if (cause instanceof BackendConnector.BackendConnectException refused && client.isActive()) {
+            sendFatalAndClose(PgErrors.backendLoginFailed(target.name(), target.address(), refused.getMessage()));
             return;
         }
         backend.close();

@@ -62,11 +62,14 @@ public final class PgErrors {
                 "Check that the server is running and accepts TCP connections on that address.");
     }
 
-    /** The backend answered the login with bytes no PostgreSQL server sends: it is something else. */
-    public static ErrorResponse backendNotPostgres(String backend, String address, String what) {
+    /**
+     * The backend accepted the TCP connection but did not log in as a PostgreSQL server does: it answered
+     * with bytes no PostgreSQL server sends (it is something else), or nothing within limits.connectTimeout.
+     */
+    public static ErrorResponse backendLoginFailed(String backend, String address, String what) {
         return fatal(SQLCLIENT_UNABLE_TO_ESTABLISH_SQLCONNECTION,
                 "Memogate could not log in to backend \"" + backend + "\" at " + address + ": " + what, null,
-                "Check backends[].host and port in the configuration: they must name a PostgreSQL server.");
+                "Check backends[].host and port in the configuration: they must name a running PostgreSQL server.");
     }
 
     public static ErrorResponse backendClosed() {
