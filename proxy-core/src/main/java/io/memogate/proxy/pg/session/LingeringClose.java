@@ -10,6 +10,7 @@ import io.netty.channel.socket.DuplexChannel;
 import io.netty.handler.ssl.SslHandler;
 import io.netty.handler.timeout.ReadTimeoutHandler;
 import io.netty.util.ReferenceCountUtil;
+import io.netty.util.concurrent.Future;
 import java.time.Duration;
 import java.util.List;
 import java.util.concurrent.TimeUnit;
@@ -48,7 +49,9 @@ final class LingeringClose {
             }
             // first in the pipeline, so that bytes count as input before TLS has made records of them
             client.pipeline().addFirst(new ReadTimeoutHandler(LINGER_IDLE.toMillis(), TimeUnit.MILLISECONDS));
-            client.eventLoop().schedule(() -> client.close(), LINGER_MAX.toMillis(), TimeUnit.MILLISECONDS);
+            Future<?> cap = client.eventLoop().schedule(() -> client.close(), LINGER_MAX.toMillis(),
+                    TimeUnit.MILLISECONDS);
+            client.closeFuture().addListener(closed -> cap.cancel(false)); // or it holds the channel for 30 s
             client.config().setAutoRead(true);
         });
     }
