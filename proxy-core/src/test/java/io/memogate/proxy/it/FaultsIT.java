@@ -31,6 +31,8 @@ import java.time.Duration;
 import java.util.Arrays;
 import java.util.List;
 import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
 import java.util.concurrent.Future;
 import java.util.concurrent.TimeUnit;
 import org.junit.jupiter.api.Test;
@@ -259,7 +261,9 @@ class FaultsIT {
      */
     @Test
     void aBackendThatIsNotPostgresIsNamed() throws Exception {
-        try (ServerSocket http = new ServerSocket(0, 1, InetAddress.getLoopbackAddress())) {
+        // Not the common pool: on two cores it has one thread, and this task blocks it.
+        try (ServerSocket http = new ServerSocket(0, 1, InetAddress.getLoopbackAddress());
+                ExecutorService serverThread = Executors.newSingleThreadExecutor()) {
             CompletableFuture<Void> answered = CompletableFuture.runAsync(() -> {
                 try (Socket connection = http.accept()) {
                     connection.getInputStream().read(new byte[1024]); // the proxy's StartupMessage
@@ -269,7 +273,7 @@ class FaultsIT {
                 } catch (IOException e) {
                     throw new UncheckedIOException(e);
                 }
-            });
+            }, serverThread);
             try (ProxyFixture proxy = ProxyFixture.to("127.0.0.1", http.getLocalPort()).start()) {
                 assertThatThrownBy(() -> proxy.connect("demo", "memogate", "memogate"))
                         .isInstanceOfSatisfying(PSQLException.class, e -> {
