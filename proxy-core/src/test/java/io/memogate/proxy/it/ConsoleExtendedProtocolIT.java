@@ -28,6 +28,7 @@ import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.ExtendWith;
+import org.postgresql.PGStatement;
 import org.postgresql.util.PSQLException;
 
 /**
@@ -75,7 +76,7 @@ class ConsoleExtendedProtocolIT {
                     .startsWith("small");
 
             try (PreparedStatement version = extended.prepareStatement("SHOW VERSION")) {
-                assertThat(version.unwrap(org.postgresql.PGStatement.class).getPrepareThreshold()).isEqualTo(5);
+                assertThat(version.unwrap(PGStatement.class).getPrepareThreshold()).isEqualTo(5);
                 for (int use = 1; use <= 8; use++) { // from the fifth use on, a named statement, bound again and again
                     try (ResultSet result = version.executeQuery()) {
                         assertThat(read(result)).as("use " + use)
