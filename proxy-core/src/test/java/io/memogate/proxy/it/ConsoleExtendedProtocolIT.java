@@ -22,8 +22,11 @@ import java.sql.PreparedStatement;
 import java.sql.ResultSet;
 import java.sql.SQLException;
 import java.sql.Statement;
+import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
+import java.util.Random;
+import java.util.stream.Collectors;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
@@ -194,6 +197,75 @@ class ConsoleExtendedProtocolIT {
             assertThat(violation.fields()).containsEntry('S', "FATAL").containsEntry('C', "08P01");
             assertThat(client.closedByPeer()).isTrue();
         }
+    }
+
+    /**
+     * Random batches of extended-protocol messages, right and wrong (a seeded Random, so a failure repeats):
+     * each Sync is answered with exactly one ReadyForQuery, each step before the first error with the
+     * messages of its kind, and nothing after an error but the ReadyForQuery; the session never ends.
+     */
+    @Test
+    void randomBatchesAreEachAnsweredStepByStep() throws Exception {
+        Random random = new Random(20261122);
+        List<String> names = List.of("", "a", "b");
+        List<String> commands = List.of("SHOW TIERS", "SHOW QUEUE", "SHOW VERSION", "show stats;", ";",
+                "SET application_name = 'x'", "SHOW TIERZ");
+        try (RawPgClient client = new RawPgClient(proxy.server().port())) {
+            assertThat(client.startup(TestUsers.TRUST_USER, "memogate")).last().extracting(Message::type).isEqualTo('Z');
+            for (int batch = 0; batch < 300; batch++) {
+                List<Character> steps = new ArrayList<>();
+                int count = 1 + random.nextInt(6);
+                for (int i = 0; i < count; i++) {
+                    char step = "PBDECH".charAt(random.nextInt(6));
+                    steps.add(step);
+                    String name = names.get(random.nextInt(names.size()));
+                    switch (step) {
+                        case 'P' -> client.send('P', body(cstring(name),
+                                cstring(commands.get(random.nextInt(commands.size()))), int16(0)));
+                        case 'B' -> client.send('B', random.nextInt(10) == 0 // one value: refused
+                                ? body(cstring(""), cstring(name), int16(0), int16(1), int32(1), new byte[] {'1'},
+                                        int16(0))
+                                : body(cstring(random.nextBoolean() ? "" : "p"), cstring(name), int16(0), int16(0),
+                                        int16(1), int16(random.nextInt(2))));
+                        case 'D' -> client.send('D', body(new byte[] {random.nextBoolean() ? (byte) 'S' : (byte) 'P'},
+                                cstring(random.nextBoolean() ? name : "p")));
+                        case 'E' -> client.send('E', body(cstring(random.nextBoolean() ? "" : "p"),
+                                int32(random.nextInt(3))));
+                        case 'C' -> client.send('C', body(new byte[] {random.nextBoolean() ? (byte) 'S' : (byte) 'P'},
+                                cstring(name)));
+                        default -> client.send('H', new byte[0]);
+                    }
+                }
+                client.send('S', new byte[0]);
+                assertAnsweredStepByStep("batch " + batch + " " + steps, steps, client.readUntilReady());
+            }
+            client.query("SHOW TIERS");
+            assertThat(client.readUntilReady()).extracting(Message::type).containsExactly('T', 'D', 'D', 'D', 'C', 'Z');
+        }
+    }
+
+    /** The answer of each step in order, as its kind allows, up to an error; then only the ReadyForQuery. */
+    private static void assertAnsweredStepByStep(String batch, List<Character> steps, List<Message> answer) {
+        List<String> answers = new ArrayList<>(); // per step, a regular expression of its messages' types
+        for (char kind : steps) {
+            switch (kind) {
+                case 'P' -> answers.add("1");
+                case 'B' -> answers.add("2");
+                case 'C' -> answers.add("3");
+                case 'D' -> answers.add("t?[Tn]");      // of a statement with 't', of a portal without
+                case 'E' -> answers.add("N*D*[sCI]");   // notices, rows, then suspended, complete or empty
+                default -> { }                          // Flush answers nothing itself
+            }
+        }
+        // all the steps' answers, or those of the steps before one that failed, its error; then 'Z'
+        List<String> accepted = new ArrayList<>(List.of(String.join("", answers) + "Z"));
+        for (int failed = 0; failed < answers.size(); failed++) {
+            accepted.add(String.join("", answers.subList(0, failed)) + "EZ");
+        }
+        String types = answer.stream().map(message -> String.valueOf(message.type())).collect(Collectors.joining());
+        assertThat(types).as(batch).matches(String.join("|", accepted));
+        assertThat(answer).as(batch)
+                .noneMatch(message -> message.type() == 'E' && "FATAL".equals(message.fields().get('S')));
     }
 
     private static int lastShort(byte[] body) {

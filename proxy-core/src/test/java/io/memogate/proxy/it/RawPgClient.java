@@ -61,6 +61,7 @@ final class RawPgClient implements AutoCloseable {
     private RawPgClient(Socket socket) throws IOException {
         this.socket = socket;
         socket.setSoTimeout(20_000);
+        socket.setTcpNoDelay(true); // as libpq and pgjdbc set it: each message leaves at once, not after an ACK
         in = new DataInputStream(socket.getInputStream());
         out = new DataOutputStream(socket.getOutputStream());
     }
