@@ -17,7 +17,6 @@ import io.memogate.proxy.embedded.SelfSignedCertificate;
 import io.memogate.proxy.it.RawPgClient.Message;
 import io.netty.channel.uring.IoUring;
 import java.io.IOException;
-import java.io.UncheckedIOException;
 import java.net.InetAddress;
 import java.net.ServerSocket;
 import java.net.Socket;
@@ -261,19 +260,11 @@ class FaultsIT {
      */
     @Test
     void aBackendThatIsNotPostgresIsNamed() throws Exception {
-        // Not the common pool: on two cores it has one thread, and this task blocks it.
+        // Not the common pool: on two cores it has one thread, and the fake server blocks it.
         try (ServerSocket http = new ServerSocket(0, 1, InetAddress.getLoopbackAddress());
                 ExecutorService serverThread = Executors.newSingleThreadExecutor()) {
-            CompletableFuture<Void> answered = CompletableFuture.runAsync(() -> {
-                try (Socket connection = http.accept()) {
-                    connection.getInputStream().read(new byte[1024]); // the proxy's StartupMessage
-                    connection.getOutputStream().write(
-                            "HTTP/1.1 400 Bad Request\r\nContent-Length: 0\r\n\r\n".getBytes(StandardCharsets.US_ASCII));
-                    connection.getInputStream().read(); // until the proxy closes
-                } catch (IOException e) {
-                    throw new UncheckedIOException(e);
-                }
-            }, serverThread);
+            Future<?> answered = serverThread.submit(() -> answerOnce(http,
+                    "HTTP/1.1 400 Bad Request\r\nContent-Length: 0\r\n\r\n".getBytes(StandardCharsets.US_ASCII)));
             try (ProxyFixture proxy = ProxyFixture.to("127.0.0.1", http.getLocalPort()).start()) {
                 assertThatThrownBy(() -> proxy.connect("demo", "memogate", "memogate"))
                         .isInstanceOfSatisfying(PSQLException.class, e -> {
@@ -285,6 +276,35 @@ class FaultsIT {
             }
             answered.get(10, TimeUnit.SECONDS);
         }
+    }
+
+    /** A server whose BackendKeyData is cut short: the client is told, not left with "server closed". */
+    @Test
+    void aMalformedMessageFromTheServerIsNamed() throws Exception {
+        try (ServerSocket broken = new ServerSocket(0, 1, InetAddress.getLoopbackAddress());
+                ExecutorService serverThread = Executors.newSingleThreadExecutor()) {
+            Future<?> answered = serverThread.submit(() -> answerOnce(broken, new byte[] {
+                'R', 0, 0, 0, 8, 0, 0, 0, 0,   // AuthenticationOk
+                'K', 0, 0, 0, 6, 0, 1}));      // BackendKeyData with 2 of its at least 8 bytes
+            try (ProxyFixture proxy = ProxyFixture.to("127.0.0.1", broken.getLocalPort()).start()) {
+                assertThatThrownBy(() -> proxy.connect("demo", "memogate", "memogate"))
+                        .isInstanceOfSatisfying(PSQLException.class, e -> {
+                            assertThat(e.getSQLState()).isEqualTo("08P01");
+                            assertThat(e.getMessage()).contains("malformed message from backend \"test\"");
+                        });
+            }
+            answered.get(10, TimeUnit.SECONDS);
+        }
+    }
+
+    /** Accepts one connection, reads the proxy's StartupMessage, sends {@code answer}, waits for the close. */
+    private static Void answerOnce(ServerSocket server, byte[] answer) throws IOException {
+        try (Socket connection = server.accept()) {
+            connection.getInputStream().read(new byte[1024]);
+            connection.getOutputStream().write(answer);
+            connection.getInputStream().read();
+        }
+        return null;
     }
 
     /**

@@ -60,6 +60,12 @@ public final class PgWire {
         return buf.readInt();
     }
 
+    /** Reads {@code bytes} bytes of UTF-8, or fails as a malformed message when the body ends first. */
+    public static String readUtf8(ByteBuf buf, int bytes) {
+        need(buf, bytes);
+        return buf.readCharSequence(bytes, StandardCharsets.UTF_8).toString();
+    }
+
     /** Skips {@code bytes} bytes, or fails as a malformed message when the body ends first. */
     public static void skip(ByteBuf buf, int bytes) {
         need(buf, bytes);

@@ -6,6 +6,7 @@ import io.memogate.proxy.admission.SessionSettings;
 import io.memogate.proxy.config.Durations;
 import io.memogate.proxy.pg.codec.ClientMessageDecoder;
 import io.memogate.proxy.pg.codec.MessageRunDecoder;
+import io.memogate.proxy.pg.message.MalformedMessageException;
 import io.memogate.proxy.pg.message.backend.BackendKeyData;
 import io.memogate.proxy.pg.message.backend.ErrorResponse;
 import io.memogate.proxy.pg.message.backend.PgErrors;
@@ -15,6 +16,7 @@ import io.netty.buffer.ByteBuf;
 import io.netty.buffer.Unpooled;
 import io.netty.channel.Channel;
 import io.netty.channel.ChannelFutureListener;
+import io.netty.handler.codec.DecoderException;
 import io.netty.handler.ssl.SslHandler;
 import io.netty.util.ReferenceCountUtil;
 import java.time.Instant;
@@ -291,6 +293,13 @@ public final class PgSession implements CancelRegistry.Cancellable {
                 BackendConnector.rootMessage(cause));
         if (cause instanceof BackendConnector.BackendConnectException refused && client.isActive()) {
             sendFatalAndClose(PgErrors.backendLoginFailed(target.name(), target.address(), refused.getMessage()));
+            return;
+        }
+        MalformedMessageException malformed = cause instanceof MalformedMessageException direct ? direct
+                : cause instanceof DecoderException && cause.getCause() instanceof MalformedMessageException framed
+                ? framed : null;
+        if (malformed != null && client.isActive()) {
+            sendFatalAndClose(PgErrors.backendMalformed(target.name(), target.address(), malformed.getMessage()));
             return;
         }
         backend.close();

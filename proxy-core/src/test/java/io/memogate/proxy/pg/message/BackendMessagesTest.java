@@ -12,6 +12,7 @@ import io.memogate.proxy.pg.message.backend.CommandComplete;
 import io.memogate.proxy.pg.message.backend.DataRow;
 import io.memogate.proxy.pg.message.backend.ErrorResponse;
 import io.memogate.proxy.pg.message.backend.ParameterDescription;
+import io.memogate.proxy.pg.message.backend.ParameterStatus;
 import io.memogate.proxy.pg.message.backend.PgErrors;
 import io.memogate.proxy.pg.message.backend.ReadyForQuery;
 import io.memogate.proxy.pg.message.backend.ReadyForQuery.TransactionStatus;
@@ -19,6 +20,7 @@ import io.memogate.proxy.pg.message.backend.RowDescription;
 import io.netty.buffer.ByteBuf;
 import io.netty.buffer.ByteBufUtil;
 import io.netty.buffer.Unpooled;
+import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.List;
 import org.junit.jupiter.api.Test;
@@ -163,6 +165,35 @@ class BackendMessagesTest {
         assertThat(roundTrip.endsSession()).isTrue();
         assertThat(roundTrip.message()).isEqualTo("database \"nowhere\" does not exist");
         assertThat(roundTrip.fields()).containsKey(ErrorResponse.HINT);
+    }
+
+    /**
+     * A server's message cut short anywhere is valid or malformed, never another exception: a session
+     * answers a malformed one with FATAL 08P01 naming the backend, where any other exception would be
+     * an internal error.
+     */
+    @Test
+    void everyServerMessageCutShortAnywhereIsValidOrMalformed() {
+        List<String> failures = new ArrayList<>();
+        failures.addAll(CutMessages.typedFailures("ReadyForQuery", "5a" + "49", ReadyForQuery::decode)); // 'I'dle
+        failures.addAll(CutMessages.typedFailures("ErrorResponse", "45"
+                + "53" + "4552524f5200" + "43" + "343250303100" + "4d" + "6e6f00" // S ERROR, C 42P01, M no
+                + "00", ErrorResponse::decode));
+        failures.addAll(CutMessages.typedFailures("BackendKeyData", "4b" + "00003039" + "deadbeef", // pid, key
+                BackendKeyData::decode));
+        failures.addAll(CutMessages.typedFailures("AuthenticationMD5Password", "52" + "00000005" + "01020304",
+                Authentication::decode));                                                 // its salt
+        failures.addAll(CutMessages.typedFailures("AuthenticationSASL", "52" + "0000000a"
+                + "534352414d2d5348412d32353600" + "00", Authentication::decode));         // SCRAM-SHA-256
+        failures.addAll(CutMessages.typedFailures("ParameterStatus", "53" + "54696d655a6f6e6500" + "55544300",
+                ParameterStatus::decode));                                               // TimeZone UTC
+        failures.addAll(CutMessages.typedFailures("CommandComplete", "43" + "53454c454354203100",
+                CommandComplete::decode));                                               // SELECT 1
+        failures.addAll(CutMessages.typedFailures("DataRow", "44" + "0002" + "00000001" + "31" + "ffffffff",
+                DataRow::decode));                                                       // "1", NULL
+        failures.addAll(CutMessages.typedFailures("RowDescription", "54" + "0001" + "6100" + "00000000" + "0000"
+                + "00000019" + "ffff" + "ffffffff" + "0000", RowDescription::decode));   // a text column "a"
+        assertThat(failures).isEmpty();
     }
 
     static String encoded(BackendMessage message) {

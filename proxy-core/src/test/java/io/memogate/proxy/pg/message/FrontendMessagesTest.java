@@ -1,7 +1,6 @@
 package io.memogate.proxy.pg.message;
 
 import static org.assertj.core.api.Assertions.assertThat;
-import static org.assertj.core.api.Assertions.assertThatCode;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import io.memogate.proxy.pg.message.frontend.Bind;
@@ -180,7 +179,7 @@ class FrontendMessagesTest {
      */
     @Test
     void everyMessageCutShortAnywhereIsValidOrMalformed() {
-        Map<String, Decoder> decoders = new LinkedHashMap<>();
+        Map<String, CutMessages.Decoder> decoders = new LinkedHashMap<>();
         decoders.put("Query", Query::decode);
         decoders.put("Query.check", Query::check);
         decoders.put("Parse", Parse::decode);
@@ -216,45 +215,12 @@ class FrontendMessagesTest {
                         + "00000005" + "6e2c2c6e3d"),                      // 5 bytes: "n,,n="
                 Map.entry("SaslResponse", "70" + "632c723d"));             // "c,r="
         List<String> failures = new ArrayList<>();
-        decoders.forEach((name, decoder) -> {
-            byte[] typeAndBody = HexFormat.of().parseHex(whole.get(name));
-            for (int body = 0; body <= typeAndBody.length - 1; body++) {
-                ByteBuf cut = Unpooled.buffer().writeByte(typeAndBody[0]).writeInt(4 + body)
-                        .writeBytes(typeAndBody, 1, body);
-                if (body == typeAndBody.length - 1) {
-                    assertThatCode(() -> decoder.decode(cut)).as(name + " whole").doesNotThrowAnyException();
-                    continue;
-                }
-                try {
-                    decoder.decode(cut);
-                } catch (MalformedMessageException expected) {
-                    // answered 08P01
-                } catch (RuntimeException e) {
-                    failures.add(name + " cut to " + body + " body bytes: " + e);
-                }
-            }
-        });
-        Map<String, String> untyped = Map.of(                               // the body after the length word
-                "StartupMessage", "00030000" + "7573657200" + "616c69636500" + "00", // 3.0, user alice
-                "CancelRequest", "04d2162e" + "00003039" + "deadbeef");             // pid 12345, its key
-        untyped.forEach((name, hex) -> {
-            byte[] body = HexFormat.of().parseHex(hex);
-            for (int length = 0; length < body.length; length++) {
-                try {
-                    StartupPacket.decode(Unpooled.buffer().writeInt(4 + length).writeBytes(body, 0, length));
-                } catch (MalformedMessageException expected) {
-                    // answered 08P01
-                } catch (RuntimeException e) {
-                    failures.add(name + " cut to " + length + " body bytes: " + e);
-                }
-            }
-        });
+        decoders.forEach((name, decoder) -> failures.addAll(CutMessages.typedFailures(name, whole.get(name), decoder)));
+        failures.addAll(CutMessages.untypedFailures("StartupMessage", "00030000" // protocol 3.0
+                + "7573657200" + "616c69636500" + "00", StartupPacket::decode));    // user alice
+        failures.addAll(CutMessages.untypedFailures("CancelRequest", "04d2162e"  // the cancel code
+                + "00003039" + "deadbeef", StartupPacket::decode));                // pid 12345, its key
         assertThat(failures).isEmpty();
-    }
-
-    @FunctionalInterface
-    private interface Decoder {
-        void decode(ByteBuf frame);
     }
 
     static ByteBuf wrap(String hex) {

@@ -27,7 +27,7 @@ public sealed interface Authentication extends BackendMessage {
 
     static Authentication decode(ByteBuf frame) {
         ByteBuf body = PgWire.body(frame, TYPE);
-        int code = body.readInt();
+        int code = PgWire.readInt(body);
         return switch (code) {
             case OK -> Ok.INSTANCE;
             case CLEARTEXT_PASSWORD -> CleartextPassword.INSTANCE;

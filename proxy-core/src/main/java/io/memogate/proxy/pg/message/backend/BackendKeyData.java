@@ -14,7 +14,7 @@ public record BackendKeyData(int processId, SecretKey secretKey) implements Back
 
     public static BackendKeyData decode(ByteBuf frame) {
         ByteBuf body = PgWire.body(frame, TYPE);
-        int processId = body.readInt();
+        int processId = PgWire.readInt(body);
         return new BackendKeyData(processId, SecretKey.read(body, body.readableBytes()));
     }
 

@@ -3,7 +3,6 @@ package io.memogate.proxy.pg.message.backend;
 import io.memogate.proxy.pg.message.PgWire;
 import io.netty.buffer.ByteBuf;
 import io.netty.buffer.ByteBufUtil;
-import java.nio.charset.StandardCharsets;
 import java.util.ArrayList;
 import java.util.Collections;
 import java.util.List;
@@ -24,11 +23,11 @@ public record DataRow(List<String> values) implements BackendMessage {
 
     public static DataRow decode(ByteBuf frame) {
         ByteBuf body = PgWire.body(frame, TYPE);
-        int count = body.readUnsignedShort();
+        int count = PgWire.readUnsignedShort(body);
         List<String> values = new ArrayList<>(count);
         for (int i = 0; i < count; i++) {
-            int length = body.readInt();
-            values.add(length < 0 ? null : body.readCharSequence(length, StandardCharsets.UTF_8).toString());
+            int length = PgWire.readInt(body);
+            values.add(length < 0 ? null : PgWire.readUtf8(body, length));
         }
         return new DataRow(values);
     }

@@ -72,6 +72,13 @@ public final class PgErrors {
                 "Check backends[].host and port in the configuration: they must name a running PostgreSQL server.");
     }
 
+    /** The server sent a message the proxy had to read and could not: the session cannot go on in step. */
+    public static ErrorResponse backendMalformed(String backend, String address, String what) {
+        return fatal(PROTOCOL_VIOLATION, "Memogate received a malformed message from backend \"" + backend + "\" at "
+                + address + ": " + what, null,
+                "The server broke PostgreSQL's protocol, or the backend is not a PostgreSQL server.");
+    }
+
     public static ErrorResponse backendClosed() {
         return fatal(CONNECTION_FAILURE, "server closed the connection unexpectedly",
                 "The backend connection ended while this session was using it; any statement in progress may or may not have completed.",

@@ -36,7 +36,7 @@ public record ReadyForQuery(TransactionStatus status) implements BackendMessage 
     }
 
     public static ReadyForQuery decode(ByteBuf frame) {
-        return new ReadyForQuery(TransactionStatus.of(PgWire.body(frame, TYPE).readByte()));
+        return new ReadyForQuery(TransactionStatus.of(PgWire.readByte(PgWire.body(frame, TYPE))));
     }
 
     @Override

@@ -66,11 +66,11 @@ public record RowDescription(List<Field> fields) implements BackendMessage {
 
     public static RowDescription decode(ByteBuf frame) {
         ByteBuf body = PgWire.body(frame, TYPE);
-        int count = body.readUnsignedShort();
+        int count = PgWire.readUnsignedShort(body);
         List<Field> fields = new ArrayList<>(count);
         for (int i = 0; i < count; i++) {
-            fields.add(new Field(PgWire.readCString(body), body.readInt(), body.readShort(), body.readInt(),
-                    body.readShort(), body.readInt(), body.readShort()));
+            fields.add(new Field(PgWire.readCString(body), PgWire.readInt(body), PgWire.readShort(body),
+                    PgWire.readInt(body), PgWire.readShort(body), PgWire.readInt(body), PgWire.readShort(body)));
         }
         return new RowDescription(fields);
     }
