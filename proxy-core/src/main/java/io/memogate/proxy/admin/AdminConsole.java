@@ -124,6 +124,8 @@ public final class AdminConsole implements ConsoleService {
             case HELP -> done(ConsoleResult.rows("SHOW", help()));
             case CLIENTS -> connections.clients().thenApply(all -> ConsoleResult.rows("SHOW", ConnectionViews.clients(all)));
             case SERVERS -> connections.clients().thenApply(all -> ConsoleResult.rows("SHOW", ConnectionViews.servers(all)));
+            case BACKENDS -> connections.clients().thenApply(all -> ConsoleResult.rows("SHOW",
+                    ConnectionViews.backends(reloader.current().get().backends(), all)));
             case STATS -> connections.clients().thenApply(all -> ConsoleResult.rows("SHOW", stats(all)));
         };
     }
@@ -144,6 +146,8 @@ public final class AdminConsole implements ConsoleService {
                 "sessions, server connections, pause, the byte budget, the estimator, reloads",
                 "client sessions: who, from where, state, server process, what they wait for",
                 "server connections: backend, process id, whose session",
+                "each backend: address, TLS, the databases routed to it, its sessions and server connections now"
+                        + " (also SHOW DATABASES)",
                 "the broker: mode, compile-memory target, snapshot age, pressure signals, failures",
                 "each database's index catalog the estimates read: state, tables with indexes, age of the read",
                 "every setting in force, and whether a change applies live, to new sessions, or on restart",

@@ -1,7 +1,10 @@
 package io.memogate.proxy.admin;
 
+import io.memogate.proxy.config.BackendConfig;
 import java.time.temporal.ChronoUnit;
+import java.util.HashSet;
 import java.util.List;
+import java.util.Set;
 
 /**
  * SHOW CLIENTS and SHOW SERVERS, from one snapshot of the sessions. In session mode every server connection
@@ -21,6 +24,30 @@ final class ConnectionViews {
                     s.connectedAt().truncatedTo(ChronoUnit.MILLIS), s.backend(), s.hasServer() ? s.serverPid() : null, s.waiting());
         }
         return table.build();
+    }
+
+    /**
+     * SHOW BACKENDS: the routing in force (the configuration's backends, as a reload left them) with the
+     * sessions on each now. A backend a reload removed still has a row while sessions use it.
+     */
+    static ResultTable backends(List<BackendConfig> configured, List<ClientView> sessions) {
+        ResultTable.Builder table = ResultTable.of("backend", "host", "port", "tls", "databases", "default",
+                "sessions", "server_connections");
+        Set<String> listed = new HashSet<>();
+        for (BackendConfig backend : configured) {
+            listed.add(backend.name());
+            table.row(backend.name(), backend.host(), backend.port(), backend.tls().mode().configName(),
+                    backend.databases().isEmpty() ? null : String.join(", ", backend.databases()), backend.isDefault(),
+                    sessionsOn(backend.name(), sessions, false), sessionsOn(backend.name(), sessions, true));
+        }
+        sessions.stream().map(ClientView::backend).filter(name -> name != null && !listed.contains(name)).distinct()
+                .forEach(removed -> table.row(removed, null, null, null, "(removed from the configuration)", false,
+                        sessionsOn(removed, sessions, false), sessionsOn(removed, sessions, true)));
+        return table.build();
+    }
+
+    private static long sessionsOn(String backend, List<ClientView> sessions, boolean withServer) {
+        return sessions.stream().filter(s -> backend.equals(s.backend()) && (!withServer || s.hasServer())).count();
     }
 
     static ResultTable servers(List<ClientView> sessions) {

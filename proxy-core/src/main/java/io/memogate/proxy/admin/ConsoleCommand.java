@@ -7,7 +7,7 @@ import java.util.Optional;
  * The admin console's commands, PgBouncer's habits: one per query, words in any letter case, an optional
  * trailing semicolon.
  * <pre>
- *   SHOW TIERS | QUEUE | STATS | CLIENTS | SERVERS | BROKER | CATALOGS | CONFIG | VERSION | HELP
+ *   SHOW TIERS | QUEUE | STATS | CLIENTS | SERVERS | BACKENDS (or DATABASES) | BROKER | CATALOGS | CONFIG | VERSION | HELP
  *   EXPLAIN ADMISSION [DATABASE name] statement
  *   SET tiers.tier.field = value        (or TO; the value may be quoted: '2min')
  *   RELOAD | PAUSE | RESUME
@@ -24,7 +24,8 @@ public sealed interface ConsoleCommand {
         return this instanceof ShowCommand || this instanceof ExplainAdmission;
     }
 
-    enum Show { TIERS, QUEUE, STATS, CLIENTS, SERVERS, BROKER, CATALOGS, CONFIG, VERSION, HELP }
+    /** BACKENDS is also read as SHOW DATABASES, PgBouncer's name for its routing table. */
+    enum Show { TIERS, QUEUE, STATS, CLIENTS, SERVERS, BACKENDS, BROKER, CATALOGS, CONFIG, VERSION, HELP }
 
     record ShowCommand(Show what) implements ConsoleCommand {}
 
@@ -54,7 +55,8 @@ public sealed interface ConsoleCommand {
 
     /** Every command, for the message that answers an unknown one and for SHOW HELP. */
     List<String> SYNOPSIS = List.of(
-            "SHOW TIERS", "SHOW QUEUE", "SHOW STATS", "SHOW CLIENTS", "SHOW SERVERS", "SHOW BROKER", "SHOW CATALOGS",
+            "SHOW TIERS", "SHOW QUEUE", "SHOW STATS", "SHOW CLIENTS", "SHOW SERVERS", "SHOW BACKENDS", "SHOW BROKER",
+            "SHOW CATALOGS",
             "SHOW CONFIG", "SHOW VERSION",
             "SHOW HELP", "EXPLAIN ADMISSION [DATABASE <name>] <statement>", "SET tiers.<small|medium|large>.<field> = <value>",
             "RELOAD", "PAUSE", "RESUME");

@@ -61,6 +61,9 @@ public final class ConsoleCommandParser {
         }
         String[] words = WORDS.split(command.strip().toUpperCase(Locale.ROOT));
         if (words.length == 2 && words[0].equals("SHOW")) {
+            if (words[1].equals("DATABASES")) { // PgBouncer's name for its routing table
+                return new ConsoleCommand.ShowCommand(ConsoleCommand.Show.BACKENDS);
+            }
             for (ConsoleCommand.Show show : ConsoleCommand.Show.values()) {
                 if (show.name().equals(words[1])) {
                     return new ConsoleCommand.ShowCommand(show);

@@ -17,6 +17,10 @@ class ConsoleCommandParserTest {
                 .isEqualTo(new ConsoleCommand.ShowCommand(ConsoleCommand.Show.QUEUE));
         assertThat(ConsoleCommandParser.parse("Show Config;"))
                 .isEqualTo(new ConsoleCommand.ShowCommand(ConsoleCommand.Show.CONFIG));
+        assertThat(ConsoleCommandParser.parse("show backends"))
+                .isEqualTo(new ConsoleCommand.ShowCommand(ConsoleCommand.Show.BACKENDS));
+        assertThat(ConsoleCommandParser.parse("SHOW DATABASES;")).as("PgBouncer's name for the routing table")
+                .isEqualTo(new ConsoleCommand.ShowCommand(ConsoleCommand.Show.BACKENDS));
         assertThat(ConsoleCommandParser.parse("reload")).isEqualTo(new ConsoleCommand.Reload());
         assertThat(ConsoleCommandParser.parse("PAUSE;")).isEqualTo(new ConsoleCommand.Pause());
         assertThat(ConsoleCommandParser.parse("Resume")).isEqualTo(new ConsoleCommand.Resume());

@@ -135,6 +135,14 @@ class AdminConsoleIT {
                     .containsEntry("relogin", "none: the server asked for SCRAM-SHA-256 and the auth file has no entry for "
                             + ADMIN));
 
+            List<Map<String, String>> backends = rows(console, "SHOW BACKENDS");
+            assertThat(backends).singleElement().satisfies(backend -> assertThat(backend)
+                    .containsEntry("backend", "main").containsEntry("host", pg.host())
+                    .containsEntry("port", String.valueOf(pg.port())).containsEntry("tls", "disable")
+                    .containsEntry("databases", null).containsEntry("default", "true")
+                    .containsEntry("sessions", "1").containsEntry("server_connections", "1"));
+            assertThat(rows(console, "SHOW DATABASES")).isEqualTo(backends);
+
             Map<String, String> stats = values(console, "SHOW STATS");
             assertThat(stats).containsEntry("client_connections", "1").containsEntry("console_sessions", "1")
                     .containsEntry("server_connections", "1").containsEntry("server_recycles", "0")

@@ -257,6 +257,26 @@ class ReloadIT {
         }
     }
 
+    @Test
+    void showBackendsKeepsABackendARenameRemovedWhileASessionUsesIt(EmbeddedPostgres pg) throws Exception {
+        Path file = write(pg, "0", pg.port(), ADMIN, "0", tiers(1, "1s"));
+        start(file);
+        try (Connection console = console();
+                Connection open = ConsoleClient.session(proxy.server().port(), "demo", ADMIN, PASSWORD)) {
+            replace(file, Files.readString(file).replace("name: main", "name: renamed"));
+            assertThat(row(rows(console, "RELOAD"), "setting", "backends[0].name")).containsEntry("new", "renamed");
+
+            List<Map<String, String>> backends = rows(console, "SHOW BACKENDS");
+            assertThat(backends).extracting(backend -> backend.get("backend")).containsExactly("renamed", "main");
+            assertThat(row(backends, "backend", "renamed")).containsEntry("host", pg.host())
+                    .containsEntry("sessions", "0").containsEntry("server_connections", "0");
+            assertThat(row(backends, "backend", "main")).containsEntry("host", null)
+                    .containsEntry("databases", "(removed from the configuration)")
+                    .containsEntry("sessions", "1").containsEntry("server_connections", "1");
+            assertQueryWorks(open);
+        }
+    }
+
     private static void assertQueryWorks(Connection connection) throws SQLException {
         try (Statement statement = connection.createStatement(); ResultSet rows = statement.executeQuery("select 42")) {
             rows.next();
