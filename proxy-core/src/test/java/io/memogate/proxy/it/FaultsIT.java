@@ -278,14 +278,20 @@ class FaultsIT {
         }
     }
 
-    /** A server whose BackendKeyData is cut short: the client is told, not left with "server closed". */
-    @Test
-    void aMalformedMessageFromTheServerIsNamed() throws Exception {
+    /**
+     * A server whose BackendKeyData is cut short, or whose length word cannot hold itself: the client is
+     * told, not left with "server closed the connection unexpectedly".
+     */
+    @ParameterizedTest
+    @ValueSource(strings = {"key cut short", "length under 4"})
+    void aMalformedMessageFromTheServerIsNamed(String fault) throws Exception {
+        byte[] answer = fault.equals("key cut short")
+                ? new byte[] {'R', 0, 0, 0, 8, 0, 0, 0, 0,   // AuthenticationOk
+                              'K', 0, 0, 0, 6, 0, 1}         // BackendKeyData with 2 of its at least 8 bytes
+                : new byte[] {'R', 0, 0, 0, 2};              // a length that does not count itself
         try (ServerSocket broken = new ServerSocket(0, 1, InetAddress.getLoopbackAddress());
                 ExecutorService serverThread = Executors.newSingleThreadExecutor()) {
-            Future<?> answered = serverThread.submit(() -> answerOnce(broken, new byte[] {
-                'R', 0, 0, 0, 8, 0, 0, 0, 0,   // AuthenticationOk
-                'K', 0, 0, 0, 6, 0, 1}));      // BackendKeyData with 2 of its at least 8 bytes
+            Future<?> answered = serverThread.submit(() -> answerOnce(broken, answer));
             try (ProxyFixture proxy = ProxyFixture.to("127.0.0.1", broken.getLocalPort()).start()) {
                 assertThatThrownBy(() -> proxy.connect("demo", "memogate", "memogate"))
                         .isInstanceOfSatisfying(PSQLException.class, e -> {

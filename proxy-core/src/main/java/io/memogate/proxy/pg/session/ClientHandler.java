@@ -4,10 +4,10 @@ import io.memogate.proxy.pg.message.MalformedMessageException;
 import io.netty.buffer.ByteBuf;
 import io.netty.channel.ChannelHandlerContext;
 import io.netty.channel.ChannelInboundHandlerAdapter;
-import io.netty.handler.codec.CorruptedFrameException;
 import io.netty.handler.codec.DecoderException;
 import io.netty.handler.codec.TooLongFrameException;
 import java.io.IOException;
+import java.util.Optional;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -53,14 +53,12 @@ public final class ClientHandler extends ChannelInboundHandlerAdapter {
 
     @Override
     public void exceptionCaught(ChannelHandlerContext ctx, Throwable cause) {
-        if (cause instanceof TooLongFrameException tooLong) {
+        Optional<String> fault = ProtocolFaults.describe(cause);
+        if (cause instanceof TooLongFrameException && session.state == PgSession.State.STARTUP) {
             // PostgreSQL's words for a startup packet over its 10000 bytes; after it, the decoder names the limit.
-            session.protocolViolation(session.state == PgSession.State.STARTUP ? "invalid length of startup packet"
-                    : "message too long: " + tooLong.getMessage());
-        } else if (cause instanceof CorruptedFrameException corrupted) {
-            session.protocolViolation("invalid message length: " + corrupted.getMessage());
-        } else if (cause instanceof DecoderException && cause.getCause() instanceof MalformedMessageException bad) {
-            session.protocolViolation(bad.getMessage());
+            session.protocolViolation("invalid length of startup packet");
+        } else if (fault.isPresent()) {
+            session.protocolViolation(fault.get());
         } else if (cause instanceof IOException || cause instanceof DecoderException) {
             // Connection reset, TLS failure: nothing can be sent any more.
             log.debug("client connection {} failed: {}", ctx.channel().remoteAddress(), cause.toString());

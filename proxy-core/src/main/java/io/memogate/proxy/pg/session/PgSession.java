@@ -6,7 +6,6 @@ import io.memogate.proxy.admission.SessionSettings;
 import io.memogate.proxy.config.Durations;
 import io.memogate.proxy.pg.codec.ClientMessageDecoder;
 import io.memogate.proxy.pg.codec.MessageRunDecoder;
-import io.memogate.proxy.pg.message.MalformedMessageException;
 import io.memogate.proxy.pg.message.backend.BackendKeyData;
 import io.memogate.proxy.pg.message.backend.ErrorResponse;
 import io.memogate.proxy.pg.message.backend.PgErrors;
@@ -16,11 +15,11 @@ import io.netty.buffer.ByteBuf;
 import io.netty.buffer.Unpooled;
 import io.netty.channel.Channel;
 import io.netty.channel.ChannelFutureListener;
-import io.netty.handler.codec.DecoderException;
 import io.netty.handler.ssl.SslHandler;
 import io.netty.util.ReferenceCountUtil;
 import java.time.Instant;
 import java.util.ArrayDeque;
+import java.util.Optional;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CompletionStage;
 import java.util.concurrent.RejectedExecutionException;
@@ -295,11 +294,9 @@ public final class PgSession implements CancelRegistry.Cancellable {
             sendFatalAndClose(PgErrors.backendLoginFailed(target.name(), target.address(), refused.getMessage()));
             return;
         }
-        MalformedMessageException malformed = cause instanceof MalformedMessageException direct ? direct
-                : cause instanceof DecoderException && cause.getCause() instanceof MalformedMessageException framed
-                ? framed : null;
-        if (malformed != null && client.isActive()) {
-            sendFatalAndClose(PgErrors.backendMalformed(target.name(), target.address(), malformed.getMessage()));
+        Optional<String> fault = ProtocolFaults.describe(cause);
+        if (fault.isPresent() && client.isActive()) {
+            sendFatalAndClose(PgErrors.backendMalformed(target.name(), target.address(), fault.get()));
             return;
         }
         backend.close();
