@@ -69,10 +69,11 @@ public final class PassthroughCommand implements Callable<Integer> {
     @Option(names = "--targets", split = ",", defaultValue = "direct,memogate,pgbouncer,haproxy", paramLabel = "TARGET",
             converter = TargetConverter.class,
             description = {"direct, memogate, memogate-gated, memogate-epoll, memogate-io-uring, memogate-one-loop,"
-                    + " pgbouncer, haproxy (default: ${DEFAULT-VALUE}).",
+                    + " pgbouncer, haproxy, haproxy-one-thread (default: ${DEFAULT-VALUE}).",
                     "Ratios to direct need direct; memogate-gated is memogate with the estimator and gateways on;"
                             + " memogate-epoll and memogate-io-uring are memogate on that network transport;"
-                            + " memogate-one-loop is memogate with network.eventLoops 1."})
+                            + " memogate-one-loop is memogate with network.eventLoops 1;"
+                            + " haproxy-one-thread is haproxy with nbthread 1."})
     List<TargetKind> targets;
 
     @Option(names = "--scale", defaultValue = "10", description = "pgbench -i -s data scale (default: ${DEFAULT-VALUE}).")

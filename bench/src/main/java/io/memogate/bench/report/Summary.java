@@ -14,8 +14,9 @@ import java.util.stream.IntStream;
  * ratio to direct's median; and the comparisons the project set itself: Memogate at least 15% ahead of
  * PgBouncer and within 5% of HAProxy's plain TCP relay (issue "bench passthrough"), and with the gateways
  * on within 3% of the gateways off (issue 4); the first two also for Memogate on a chosen transport or
- * with one event loop, and those variants against epoll with the default loops. The median, not the mean: with a few rounds on a shared
- * machine one disturbed run must not move the figure.
+ * with one event loop, and those variants against epoll with the default loops; the HAProxy one also
+ * against HAProxy with one thread, and that HAProxy against its default threading. The median, not the
+ * mean: with a few rounds on a shared machine one disturbed run must not move the figure.
  */
 public final class Summary {
 
@@ -29,6 +30,7 @@ public final class Summary {
     public static final List<Comparison> GOALS = List.of(
             new Comparison(TargetKind.MEMOGATE, TargetKind.PGBOUNCER, 1.15),
             new Comparison(TargetKind.MEMOGATE, TargetKind.HAPROXY, 0.95),
+            new Comparison(TargetKind.MEMOGATE, TargetKind.HAPROXY_ONE_THREAD, 0.95),
             new Comparison(TargetKind.MEMOGATE_GATED, TargetKind.MEMOGATE, 0.97),
             new Comparison(TargetKind.MEMOGATE_EPOLL, TargetKind.PGBOUNCER, 1.15),
             new Comparison(TargetKind.MEMOGATE_EPOLL, TargetKind.HAPROXY, 0.95),
@@ -38,7 +40,8 @@ public final class Summary {
             new Comparison(TargetKind.MEMOGATE_IO_URING, TargetKind.MEMOGATE_EPOLL, 1.00),
             new Comparison(TargetKind.MEMOGATE_ONE_LOOP, TargetKind.PGBOUNCER, 1.15),
             new Comparison(TargetKind.MEMOGATE_ONE_LOOP, TargetKind.HAPROXY, 0.95),
-            new Comparison(TargetKind.MEMOGATE_ONE_LOOP, TargetKind.MEMOGATE_EPOLL, 1.00));
+            new Comparison(TargetKind.MEMOGATE_ONE_LOOP, TargetKind.MEMOGATE_EPOLL, 1.00),
+            new Comparison(TargetKind.HAPROXY_ONE_THREAD, TargetKind.HAPROXY, 1.00));
 
     private final BenchRecord record;
 

@@ -9,51 +9,63 @@ import java.nio.file.Path;
 import java.time.Duration;
 import java.util.List;
 import java.util.Optional;
+import java.util.OptionalInt;
 
 /**
  * HAProxy as a plain TCP relay (mode tcp: bytes in, bytes out, no protocol parsing): the floor any
- * proxy hop costs on this machine. Foreground (-db), no logging, default threading (one thread per
- * core, as Memogate's event loops), timeouts long enough never to cut a run.
+ * proxy hop costs on this machine. Foreground (-db), no logging, timeouts long enough never to cut a run.
+ * {@link TargetKind#HAPROXY} has HAProxy's default threading, one thread per core as Memogate's event loops;
+ * {@link TargetKind#HAPROXY_ONE_THREAD} has one thread.
  */
 public final class HaproxyTarget implements Target {
 
     private static final Duration START_TIMEOUT = Duration.ofSeconds(15);
 
+    private final TargetKind kind;
     private final String version;
     private final int port;
     private final ChildProcess process;
     private final TempDirectory directory;
 
-    private HaproxyTarget(String version, int port, ChildProcess process, TempDirectory directory) {
+    private HaproxyTarget(TargetKind kind, String version, int port, ChildProcess process, TempDirectory directory) {
+        this.kind = kind;
         this.version = version;
         this.port = port;
         this.process = process;
         this.directory = directory;
     }
 
-    public static HaproxyTarget start(Path executable, Backend backend) throws IOException, InterruptedException {
+    /** Starts HAProxy as {@code kind}: {@link TargetKind#HAPROXY} or {@link TargetKind#HAPROXY_ONE_THREAD}. */
+    public static HaproxyTarget start(TargetKind kind, Path executable, Backend backend)
+            throws IOException, InterruptedException {
+        OptionalInt threads = switch (kind) {
+            case HAPROXY -> OptionalInt.empty();
+            case HAPROXY_ONE_THREAD -> OptionalInt.of(1);
+            default -> throw new IllegalArgumentException(kind + " is not HAProxy");
+        };
         String version = ToolVersion.of(executable, "-v");
         TempDirectory directory = TempDirectory.create("memogate-bench-haproxy-");
         try {
             int port = FreePort.find();
             Path config = directory.resolve("haproxy.cfg");
-            Files.writeString(config, config(backend, port));
+            Files.writeString(config, config(backend, port, threads));
             Path log = directory.resolve("stdout.log");
             ChildProcess process = ChildProcess.start("haproxy",
                     List.of(executable.toString(), "-db", "-f", config.toString()), directory.path(), log);
             process.awaitPortOrStop(port, START_TIMEOUT);
-            return new HaproxyTarget(version, port, process, directory);
+            return new HaproxyTarget(kind, version, port, process, directory);
         } catch (IOException | InterruptedException | RuntimeException e) {
             directory.close();
             throw e;
         }
     }
 
-    static String config(Backend backend, int port) {
+    static String config(Backend backend, int port, OptionalInt threads) {
+        String threading = threads.isPresent() ? "    nbthread " + threads.getAsInt() + "\n" : "";
         return """
                 global
                     maxconn 4096
-
+                %s
                 defaults
                     mode tcp
                     timeout connect 5s
@@ -63,12 +75,12 @@ public final class HaproxyTarget implements Target {
                 listen postgres
                     bind 127.0.0.1:%d
                     server postgres %s:%d
-                """.formatted(port, backend.host(), backend.port());
+                """.formatted(threading, port, backend.host(), backend.port());
     }
 
     @Override
     public TargetKind kind() {
-        return TargetKind.HAPROXY;
+        return kind;
     }
 
     @Override
@@ -78,8 +90,13 @@ public final class HaproxyTarget implements Target {
 
     @Override
     public String description() {
-        return version.replaceFirst(" - https?://\\S+", "") + " (pid " + process.pid() + "), mode tcp, on 127.0.0.1:"
-                + port;
+        return version.replaceFirst(" - https?://\\S+", "") + " (pid " + process.pid() + "), mode tcp, "
+                + (kind == TargetKind.HAPROXY_ONE_THREAD ? "one thread" : "default threads") + ", on 127.0.0.1:" + port;
+    }
+
+    /** The HAProxy process. */
+    long pid() {
+        return process.pid();
     }
 
     @Override

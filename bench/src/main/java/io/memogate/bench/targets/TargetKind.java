@@ -21,7 +21,12 @@ public enum TargetKind {
     /** PgBouncer in session mode, the connection pooler most deployments already run. */
     PGBOUNCER,
     /** HAProxy as a plain TCP relay: the cost of a proxy hop that parses nothing. */
-    HAPROXY;
+    HAPROXY,
+    /**
+     * As HAPROXY with one thread (nbthread 1): on two cores a relay's second thread competes with pgbench and
+     * the server, so the plain relay at its best may be this one.
+     */
+    HAPROXY_ONE_THREAD;
 
     /** The name in the CLI, the report and the file names of the runs: "memogate-gated". */
     public String label() {
@@ -42,7 +47,7 @@ public enum TargetKind {
         throw new IllegalArgumentException("unknown target '" + label + "', expected one of " + labels());
     }
 
-    /** "direct, memogate, memogate-gated, memogate-epoll, memogate-io-uring, memogate-one-loop, pgbouncer, haproxy". */
+    /** "direct, memogate, memogate-gated, memogate-epoll, memogate-io-uring, memogate-one-loop, pgbouncer, haproxy, haproxy-one-thread". */
     public static String labels() {
         return Arrays.stream(values()).map(TargetKind::label).collect(Collectors.joining(", "));
     }

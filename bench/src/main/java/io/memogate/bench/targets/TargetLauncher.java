@@ -60,10 +60,10 @@ public final class TargetLauncher {
                 return executable.isEmpty() ? new Launch.Skipped(kind, NOT_INSTALLED)
                         : new Launch.Started(PgBouncerTarget.start(executable.get(), backend, account));
             }
-            case HAPROXY -> {
+            case HAPROXY, HAPROXY_ONE_THREAD -> {
                 Optional<Path> executable = executables.find("haproxy");
                 return executable.isEmpty() ? new Launch.Skipped(kind, NOT_INSTALLED)
-                        : new Launch.Started(HaproxyTarget.start(executable.get(), backend));
+                        : new Launch.Started(HaproxyTarget.start(kind, executable.get(), backend));
             }
             default -> throw new IllegalArgumentException("unknown target " + kind);
         }

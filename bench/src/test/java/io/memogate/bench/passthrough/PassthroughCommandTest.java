@@ -52,6 +52,6 @@ class PassthroughCommandTest {
 
         assertThat(exit).isEqualTo(2);
         assertThat(err.toString()).contains("unknown target 'gated', expected one of direct, memogate, memogate-gated,"
-                + " memogate-epoll, memogate-io-uring, memogate-one-loop, pgbouncer, haproxy");
+                + " memogate-epoll, memogate-io-uring, memogate-one-loop, pgbouncer, haproxy, haproxy-one-thread");
     }
 }
