@@ -2,6 +2,7 @@ package io.memogate.estimator.planner;
 
 import java.math.BigInteger;
 import java.util.Locale;
+import java.util.Optional;
 import java.util.regex.Pattern;
 
 /**
@@ -51,17 +52,31 @@ public record PlannerSettings(
      * {@code this}: the server refuses that SET and keeps its old value, and so does the model.
      */
     public PlannerSettings with(String name, String value) {
+        return applied(name, value).orElse(this);
+    }
+
+    /**
+     * Whether PostgreSQL would accept {@code SET name = value} for a setting this model uses: false for
+     * a value it refuses ("invalid value for parameter", "outside the valid range") and for a name not
+     * modelled. Whoever keeps a value to apply later keeps only accepted ones, so that a refused SET
+     * leaves the value before it in force, as on the server.
+     */
+    public static boolean accepts(String name, String value) {
+        return DEFAULTS.applied(name, value).isPresent();
+    }
+
+    private Optional<PlannerSettings> applied(String name, String value) {
         String key = name.strip().toLowerCase(Locale.ROOT);
         String text = value.strip();
         if (text.equalsIgnoreCase("default")) {
             String defaultText = DEFAULTS.text(key);
-            return defaultText == null ? this : with(key, defaultText);
+            return defaultText == null ? Optional.empty() : applied(key, defaultText);
         }
         if (text.length() >= 2 && text.startsWith("'") && text.endsWith("'")) {
             text = text.substring(1, text.length() - 1).replace("''", "'");
         }
         try {
-            return switch (key) {
+            return Optional.ofNullable(switch (key) {
                 case "geqo" -> new PlannerSettings(joinCollapseLimit, fromCollapseLimit, parseBool(text),
                         geqoThreshold, geqoEffort, geqoPoolSize, geqoGenerations);
                 case "join_collapse_limit" -> new PlannerSettings(parseInt(text), fromCollapseLimit, geqo,
@@ -76,10 +91,10 @@ public record PlannerSettings(
                         geqoThreshold, geqoEffort, parseInt(text), geqoGenerations);
                 case "geqo_generations" -> new PlannerSettings(joinCollapseLimit, fromCollapseLimit, geqo,
                         geqoThreshold, geqoEffort, geqoPoolSize, parseInt(text));
-                default -> this;
-            };
+                default -> null;
+            });
         } catch (IllegalArgumentException rejected) {
-            return this;
+            return Optional.empty();
         }
     }
 

@@ -48,6 +48,21 @@ class PlannerSettingsTest {
         "join_collapse_limit, NaN", "join_collapse_limit, ''"})
     void aValuePostgresRejectsKeepsTheOldSettings(String name, String value) {
         assertThat(defaults.with(name, value)).isSameAs(defaults);
+        assertThat(PlannerSettings.accepts(name, value)).as("accepts %s = %s", name, value).isFalse();
+    }
+
+    @ParameterizedTest
+    @CsvSource(quoteCharacter = '"', value = {
+        "join_collapse_limit, 1", "JOIN_COLLAPSE_LIMIT, '20'", "from_collapse_limit, 0x10", "geqo_threshold, 2",
+        "geqo_effort, 10", "geqo_pool_size, 0", "geqo_generations, 7.5", "geqo, 'Off'", "geqo, DEFAULT",
+        "join_collapse_limit, 8"})
+    void aValuePostgresTakesIsAccepted(String name, String value) {
+        assertThat(PlannerSettings.accepts(name, value)).as("accepts %s = %s", name, value).isTrue();
+    }
+
+    @Test
+    void aSettingNotModelledIsNotAccepted() {
+        assertThat(PlannerSettings.accepts("work_mem", "64MB")).isFalse();
     }
 
     @Test

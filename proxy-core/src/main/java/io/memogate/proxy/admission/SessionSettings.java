@@ -17,12 +17,17 @@ import java.util.function.Supplier;
  * own SET and RESET, then SET LOCAL for the current transaction — the order in which PostgreSQL's GUC
  * sources override each other.
  *
- * <p>Changes are applied when the statement is sent, not when the server confirms it: a SET the server
- * refuses (a bad value) is also refused by {@link PlannerSettings#with}, and the rest succeed. SET LOCAL
- * ends with the transaction. A session SET made inside a transaction that then rolls back is undone at
- * the ReadyForQuery that follows, as PostgreSQL undoes it. One imprecision is accepted: ROLLBACK TO
- * SAVEPOINT reports the same "ROLLBACK" tag, so a SET before it is undone too at the end of the
- * transaction even when the transaction commits. It only affects the estimate.
+ * <p>Changes are applied when the statement is sent, not when the server confirms it, so that the
+ * statements after a SET in the same query string are estimated with it. A SET whose value the server
+ * refuses ({@link PlannerSettings#accepts}) changes nothing, as on the server: the value before it stays
+ * in force. SET LOCAL ends with the transaction. The session SETs of a transaction block that rolls back
+ * are undone at the ReadyForQuery that ends it, as PostgreSQL undoes them; so are those sent outside a
+ * block when the server then reports an error before that ReadyForQuery, since the server ran them in an
+ * implicit transaction that the error rolled back (a query string of several statements, or an extended
+ * protocol batch up to its Sync). Two imprecisions are accepted, and only affect the estimate: ROLLBACK
+ * TO SAVEPOINT (its tag is "ROLLBACK" too) and an error inside a savepoint undo the transaction's SETs
+ * even when it then commits; and a client that pipelines a SET behind a batch that fails loses that SET
+ * here, though the server applies it.
  *
  * <p>Not thread-safe: one instance per session, used on its event loop.
  */
@@ -37,8 +42,11 @@ public final class SessionSettings {
     private final Map<String, String> startup = new LinkedHashMap<>();
     private Map<String, String> session = new LinkedHashMap<>();
     private final Map<String, String> local = new LinkedHashMap<>();
-    /** The session layer as it was when the current transaction began; null outside a transaction. */
-    private Map<String, String> beforeTransaction;
+    /**
+     * The session layer as it was before the changes not yet committed by the server: those of the open
+     * transaction block, or those sent outside one since the last idle ReadyForQuery. Null when none.
+     */
+    private Map<String, String> beforeUncommitted;
     private boolean rolledBack;
 
     private PlannerSettings cachedBase;
@@ -93,16 +101,24 @@ public final class SessionSettings {
         rolledBack = true;
     }
 
+    /**
+     * The server reported an error: the transaction it happened in, implicit or not, can only roll back,
+     * so the SETs not yet committed are undone at the idle ReadyForQuery that ends it.
+     */
+    public void errorSeen() {
+        rolledBack = true;
+    }
+
     /** ReadyForQuery: {@code idle} when no transaction block is open any more. */
     public void readyForQuery(boolean idle) {
         if (!idle) {
             return;
         }
-        if (rolledBack && beforeTransaction != null) {
-            session = beforeTransaction;
+        if (rolledBack && beforeUncommitted != null) {
+            session = beforeUncommitted;
             cached = null;
         }
-        beforeTransaction = null;
+        beforeUncommitted = null;
         rolledBack = false;
         if (!local.isEmpty()) {
             local.clear();
@@ -131,8 +147,13 @@ public final class SessionSettings {
         if (change.action() != SettingChange.Action.RESET_ALL && !PLANNER_SETTINGS.contains(name)) {
             return;
         }
-        if (inTransaction && beforeTransaction == null) {
-            beforeTransaction = new LinkedHashMap<>(session);
+        boolean refused = change.action() == SettingChange.Action.SET
+                && !PlannerSettings.accepts(name, change.value().orElseThrow());
+        if (refused) {
+            return; // the server refuses it too: "invalid value for parameter"
+        }
+        if (beforeUncommitted == null) {
+            beforeUncommitted = new LinkedHashMap<>(session);
         }
         Map<String, String> layer = change.scope() == SettingChange.Scope.LOCAL ? local : session;
         if (layer == session) {

@@ -73,6 +73,39 @@ class SessionSettingsTest {
     }
 
     @Test
+    void aValueTheServerRefusesLeavesTheValueBeforeItInForce() {
+        settings.sent("set join_collapse_limit = 20; set geqo_threshold = 20", false);
+        settings.readyForQuery(true);
+        settings.sent("set geqo_threshold = 'x'", false);
+        settings.errorSeen(); // 22023 invalid value for parameter
+        settings.readyForQuery(true);
+        settings.sent("set join_collapse_limit = 0", false);
+        settings.errorSeen(); // 22023 outside the valid range
+        settings.readyForQuery(true);
+        assertThat(settings.current().geqoThreshold()).isEqualTo(20);
+        assertThat(settings.current().joinCollapseLimit()).isEqualTo(20);
+    }
+
+    @Test
+    void anErrorUndoesTheSetsOfItsImplicitTransactionButNotThoseCommittedBefore() {
+        settings.sent("set from_collapse_limit = 16", false);
+        settings.readyForQuery(true);
+        settings.sent("set join_collapse_limit = 1; select 1/0", false);
+        assertThat(settings.current().joinCollapseLimit()).as("applied when sent").isEqualTo(1);
+        settings.errorSeen();
+        settings.readyForQuery(true);
+        assertThat(settings.current().joinCollapseLimit()).as("rolled back with the query string").isEqualTo(8);
+        assertThat(settings.current().fromCollapseLimit()).as("committed before").isEqualTo(16);
+
+        settings.sent("set join_collapse_limit = 2", false);
+        settings.readyForQuery(true);
+        settings.sent("select 1/0", false);
+        settings.errorSeen();
+        settings.readyForQuery(true);
+        assertThat(settings.current().joinCollapseLimit()).isEqualTo(2);
+    }
+
+    @Test
     void onlyTextsContainingSetCanChangeSettings() {
         assertThat(SessionSettings.mayChangeSettings("select * from t limit 1 offset 2")).isTrue();
         assertThat(SessionSettings.mayChangeSettings("SELECT 1")).isFalse();

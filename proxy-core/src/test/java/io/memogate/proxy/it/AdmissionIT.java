@@ -154,6 +154,39 @@ class AdmissionIT {
         }
     }
 
+    /**
+     * A SET the server refuses, and a SET rolled back with the query string whose later statement failed,
+     * leave the wide settings in force on the server; the estimate must follow them, or a 14-table star
+     * would be estimated under GEQO or a collapse limit of 1 and pass the gateways it needs.
+     */
+    @Test
+    void setsTheServerRefusesOrRollsBackDoNotChangeTheEstimate(EmbeddedPostgres pg) throws Exception {
+        GatewaySettings settings = GatewaySettings.defaults(2)
+                .with(Tier.SMALL, GatewaySettings.defaults(2).small().withFraction(0.05))
+                .with(Tier.MEDIUM, GatewaySettings.defaults(2).medium().withFraction(0.05));
+        try (ProxyFixture proxy = proxy(pg, settings, 2L << 30);
+                Connection connection = proxy.connect(DATABASE, "memogate", "memogate");
+                Statement statement = connection.createStatement()) {
+            statement.execute(WIDE);
+            assertThatThrownBy(() -> statement.execute("set geqo_threshold = 'x'"))
+                    .isInstanceOfSatisfying(SQLException.class, e -> assertThat(e.getSQLState()).isEqualTo("22023"));
+            assertThatThrownBy(() -> statement.execute("set join_collapse_limit = 1; select 1/0"))
+                    .isInstanceOfSatisfying(SQLException.class, e -> assertThat(e.getSQLState()).isEqualTo("22012"));
+            try (ResultSet shown = statement.executeQuery("select current_setting('geqo_threshold'), "
+                    + "current_setting('join_collapse_limit')")) {
+                shown.next();
+                assertThat(List.of(shown.getString(1), shown.getString(2))).as("the server kept the wide settings")
+                        .containsExactly("20", "20");
+            }
+            try (ResultSet rows = statement.executeQuery(star(14, "after refused sets"))) {
+                rows.next();
+                assertThat(rows.getLong(1)).isZero();
+            }
+            assertThat(control.gateways().state(Tier.LARGE).admittedTotal())
+                    .as("the star estimated under the settings the server planned it with").isEqualTo(1);
+        }
+    }
+
     /** One slot in every tier, and statements held until ReadyForQuery by a second statement that sleeps. */
     private static GatewaySettings oneAtATime(Duration timeout) {
         TierSettings one = new TierSettings(1, 0.25, 10, timeout);

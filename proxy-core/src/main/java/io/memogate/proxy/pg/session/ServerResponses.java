@@ -8,11 +8,11 @@ import io.netty.buffer.ByteBuf;
 
 /**
  * What the session learns from the server's messages in READY state, each seen in place before its run
- * is forwarded (the {@link MessageRunDecoder}'s inspector): the release
- * signals of admitted statements ({@link ReleaseTracker}), the transaction status of each
- * ReadyForQuery, a ROLLBACK inside a transaction (it undoes that transaction's SETs), a FATAL that ends the session,
- * and the server's error for a refused statement's stand-in, which is replaced by the refusal
- * ({@link RefusedStatements}). Used on the session's event loop only.
+ * is forwarded (the {@link MessageRunDecoder}'s inspector): the release signals of admitted statements
+ * ({@link ReleaseTracker}), the transaction status of each ReadyForQuery, a ROLLBACK inside a transaction
+ * or an error (either undoes the SETs not yet committed), a FATAL that ends the session, and the server's
+ * error for a refused statement's stand-in, which is replaced by the refusal ({@link RefusedStatements}).
+ * Used on the session's event loop only.
  */
 final class ServerResponses implements MessageRunDecoder.Inspector {
 
@@ -66,6 +66,7 @@ final class ServerResponses implements MessageRunDecoder.Inspector {
             case '2' -> tracker.bindComplete();
             case 'E' -> {
                 tracker.error();
+                settings.errorSeen();
                 ErrorResponse error = ErrorResponse.decode(buf.slice(index, 1 + length));
                 if (error.endsSession()) {
                     session.sessionEndExpected();
