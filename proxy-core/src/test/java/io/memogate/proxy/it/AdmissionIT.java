@@ -76,14 +76,17 @@ class AdmissionIT {
         return StarSchema.star(tables, tag);
     }
 
-    @Test
-    void twelveSessionsPlanningStarJoinsQueueAndAllFinish(EmbeddedPostgres pg) throws Exception {
-        // Fractions low enough that a 14-table star (about 125 MB) needs LARGE: t1 = t2 = 102 MB at most.
-        GatewaySettings settings = GatewaySettings.defaults(2)
+    /** Fractions low enough that a 14-table star (about 125 MB) needs LARGE: t1 = t2 = 102 MB at most. */
+    private static GatewaySettings fourteenTablesNeedLarge() {
+        return GatewaySettings.defaults(2)
                 .with(Tier.SMALL, GatewaySettings.defaults(2).small().withFraction(0.05))
                 .with(Tier.MEDIUM, GatewaySettings.defaults(2).medium().withFraction(0.05));
+    }
+
+    @Test
+    void twelveSessionsPlanningStarJoinsQueueAndAllFinish(EmbeddedPostgres pg) throws Exception {
         int sessions = 12;
-        try (ProxyFixture proxy = proxy(pg, settings, 2L << 30)) {
+        try (ProxyFixture proxy = proxy(pg, fourteenTablesNeedLarge(), 2L << 30)) {
             Gauge largeActive = registry.get("memogate.gateway.active").tag("tier", "large").gauge();
             Gauge largeWaiting = registry.get("memogate.gateway.waiting").tag("tier", "large").gauge();
             AtomicInteger largestLargeActive = new AtomicInteger();
@@ -136,10 +139,7 @@ class AdmissionIT {
 
     @Test
     void anExecuteOfAStatementPreparedInSqlGoesThroughTheGateways(EmbeddedPostgres pg) throws Exception {
-        GatewaySettings settings = GatewaySettings.defaults(2)
-                .with(Tier.SMALL, GatewaySettings.defaults(2).small().withFraction(0.05))
-                .with(Tier.MEDIUM, GatewaySettings.defaults(2).medium().withFraction(0.05));
-        try (ProxyFixture proxy = proxy(pg, settings, 2L << 30);
+        try (ProxyFixture proxy = proxy(pg, fourteenTablesNeedLarge(), 2L << 30);
                 Connection connection = proxy.connect(DATABASE, "memogate", "memogate");
                 Statement statement = connection.createStatement()) {
             statement.execute(WIDE);
@@ -161,10 +161,7 @@ class AdmissionIT {
      */
     @Test
     void setsTheServerRefusesOrRollsBackDoNotChangeTheEstimate(EmbeddedPostgres pg) throws Exception {
-        GatewaySettings settings = GatewaySettings.defaults(2)
-                .with(Tier.SMALL, GatewaySettings.defaults(2).small().withFraction(0.05))
-                .with(Tier.MEDIUM, GatewaySettings.defaults(2).medium().withFraction(0.05));
-        try (ProxyFixture proxy = proxy(pg, settings, 2L << 30);
+        try (ProxyFixture proxy = proxy(pg, fourteenTablesNeedLarge(), 2L << 30);
                 Connection connection = proxy.connect(DATABASE, "memogate", "memogate");
                 Statement statement = connection.createStatement()) {
             statement.execute(WIDE);
