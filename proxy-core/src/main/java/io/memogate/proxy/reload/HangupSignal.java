@@ -3,6 +3,7 @@ package io.memogate.proxy.reload;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 import sun.misc.Signal;
+import sun.misc.SignalHandler;
 
 /**
  * SIGHUP reloads the configuration, as it does for PostgreSQL and PgBouncer.
@@ -15,8 +16,11 @@ import sun.misc.Signal;
  * block.
  *
  * <p>Where SIGHUP cannot be had, the proxy runs on without it and says so in one line: a JVM started with
- * -Xrs, and a runtime image built without jdk.unsupported (jlink), where the class is missing. The
- * console's RELOAD and the file watch reload as before.
+ * -Xrs; a runtime image built without jdk.unsupported (jlink), where the class is missing; and a process
+ * started with SIGHUP ignored, as {@code nohup} starts it, for which the JVM keeps the signal ignored
+ * and installs no handler ({@code bin/memogate run} restores SIGHUP's default action before it starts
+ * the JVM, so that it reloads under nohup too, as PostgreSQL and PgBouncer do). The console's RELOAD and
+ * the file watch reload as before.
  */
 public final class HangupSignal {
 
@@ -30,7 +34,11 @@ public final class HangupSignal {
     /** From now on SIGHUP runs {@code reloader.reload("SIGHUP")}, where the JVM allows it. */
     public static void reloads(ConfigReloader reloader) {
         try {
-            Handler.install(reloader);
+            if (!Handler.install(reloader)) {
+                log.warn("SIGHUP cannot be handled: this process was started with SIGHUP ignored (as nohup does),"
+                        + " and the JVM keeps it so; {} (bin/memogate run restores SIGHUP before it starts Java)",
+                        OTHER_WAYS);
+            }
         } catch (NoClassDefFoundError e) {
             log.warn("SIGHUP cannot be handled: this Java runtime has no module jdk.unsupported (sun.misc.Signal); {}",
                     OTHER_WAYS);
@@ -46,8 +54,9 @@ public final class HangupSignal {
      */
     private static final class Handler {
 
-        static void install(ConfigReloader reloader) {
-            Signal.handle(new Signal("HUP"), signal -> reloader.reload("SIGHUP"));
+        /** False when the JVM left SIGHUP ignored: it says so by returning SIG_IGN and installing nothing. */
+        static boolean install(ConfigReloader reloader) {
+            return Signal.handle(new Signal("HUP"), signal -> reloader.reload("SIGHUP")) != SignalHandler.SIG_IGN;
         }
     }
 }

@@ -22,9 +22,11 @@ import java.sql.Connection;
 import java.sql.DriverManager;
 import java.sql.ResultSet;
 import java.sql.Statement;
+import java.util.ArrayList;
 import java.util.List;
 import java.util.Properties;
 import java.util.concurrent.TimeUnit;
+import java.util.function.Function;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
 import java.util.stream.Collectors;
@@ -41,6 +43,7 @@ import org.junit.jupiter.api.io.TempDir;
 class CliIT {
 
     private static final Path JAR = Path.of("target", "memogate.jar");
+    private static final Path LAUNCHER = Path.of("..", "bin", "memogate").toAbsolutePath().normalize();
 
     @Test
     void runServesFromAConfigurationFileAndStopsOnSigterm(EmbeddedPostgres pg, @TempDir Path dir) throws Exception {
@@ -84,6 +87,32 @@ class CliIT {
 
     @Test
     void runReloadsItsFileOnSighupAndKeepsServing(EmbeddedPostgres pg, @TempDir Path dir) throws Exception {
+        reloadsOnSighupAndKeepsServing(pg, dir,
+                config -> command(List.of(), List.of("run", "--config", config.toString())));
+    }
+
+    /** nohup starts its command with SIGHUP ignored, which the JVM would keep; the launcher restores it. */
+    @Test
+    void theLaunchersRunReloadsOnSighupEvenUnderNohup(EmbeddedPostgres pg, @TempDir Path dir) throws Exception {
+        reloadsOnSighupAndKeepsServing(pg, dir, config -> {
+            ProcessBuilder launcher = new ProcessBuilder("nohup", LAUNCHER.toString(), "run", "--config",
+                    config.toString());
+            launcher.environment().put("JAVA_HOME", System.getProperty("java.home"));
+            return launcher;
+        });
+    }
+
+    @Test
+    void theJarStartedWithSighupIgnoredSaysSighupCannotReloadIt(@TempDir Path dir) throws Exception {
+        warnsOnceThatSighupCannotReload(dir, config -> {
+            List<String> nohupJava = new ArrayList<>(List.of("nohup"));
+            nohupJava.addAll(command(List.of(), List.of("run", "--config", config.toString())).command());
+            return new ProcessBuilder(nohupJava);
+        }, "started with SIGHUP ignored (as nohup does)");
+    }
+
+    private void reloadsOnSighupAndKeepsServing(EmbeddedPostgres pg, Path dir, Function<Path, ProcessBuilder> starter)
+            throws Exception {
         int port = freePort();
         Path config = dir.resolve("memogate.yaml");
         String yaml = """
@@ -98,7 +127,7 @@ class CliIT {
                 """;
         Files.writeString(config, yaml.formatted(port, pg.host(), pg.port(), TestUsers.SCRAM_USER, 3));
         Path log = dir.resolve("memogate.log");
-        Process process = start(List.of("run", "--config", config.toString()), log);
+        Process process = starter.apply(config).redirectErrorStream(true).redirectOutput(log.toFile()).start();
         Lines output = new Lines(log);
         try {
             output.await("listening on");
@@ -125,6 +154,14 @@ class CliIT {
                 .map(module -> module.descriptor().name())
                 .filter(name -> !name.equals("jdk.unsupported"))
                 .collect(Collectors.joining(","));
+        List<String> jvmOptions = List.of("--limit-modules", withoutUnsupported);
+        warnsOnceThatSighupCannotReload(dir, config -> command(jvmOptions, List.of("run", "--config", config.toString())),
+                "no module jdk.unsupported");
+    }
+
+    /** `run` started by {@code starter} says at start that SIGHUP cannot reload it, why, and what can. */
+    private static void warnsOnceThatSighupCannotReload(Path dir, Function<Path, ProcessBuilder> starter, String why)
+            throws Exception {
         Path config = dir.resolve("memogate.yaml");
         Files.writeString(config, """
                 listeners: [{host: 127.0.0.1, port: 0}]
@@ -133,11 +170,10 @@ class CliIT {
                 admin: {http: {port: 0}}
                 """);
         Path log = dir.resolve("memogate.log");
-        Process process = start(List.of("--limit-modules", withoutUnsupported),
-                List.of("run", "--config", config.toString()), log);
+        Process process = starter.apply(config).redirectErrorStream(true).redirectOutput(log.toFile()).start();
         Lines output = new Lines(log);
         try {
-            assertThat(output.await("SIGHUP cannot be handled")).contains("no module jdk.unsupported")
+            assertThat(output.await("SIGHUP cannot be handled")).contains(why)
                     .contains("reload with the console's RELOAD or by editing the file");
         } finally {
             process.destroy(); // SIGTERM
