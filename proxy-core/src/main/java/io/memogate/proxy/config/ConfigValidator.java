@@ -41,11 +41,23 @@ final class ConfigValidator {
     private ConfigValidator() {
     }
 
+    /**
+     * Every section's rules, in the order of the file. The one list both callers run: the loader, so
+     * that these problems come out with the parsing ones and under the file's name, and
+     * {@link MemogateConfig}'s constructor, so that a configuration built in code obeys them too. A
+     * section checked by only one of them would be reported by the constructor alone, in a second
+     * report after the first is fixed, without the file's name.
+     */
     static void validate(List<ListenerConfig> listeners, List<BackendConfig> backends, LimitsConfig limits,
+                         AdminConfig admin, AdmissionConfig admission, BrokerConfig broker, NetworkConfig network,
                          Problems problems) {
         validateListeners(listeners, problems);
         validateBackends(backends, problems);
         validateLimits(limits, problems);
+        validateAdmin(admin, listeners, backends, problems);
+        validateAdmission(admission, problems);
+        validateBroker(broker, backends, problems);
+        validateNetwork(network, problems);
     }
 
     private static void validateListeners(List<ListenerConfig> listeners, Problems problems) {
@@ -186,8 +198,8 @@ final class ConfigValidator {
      * the endpoint and a listener on one address would fail at start with a bind error that names neither
      * setting. Console users need a default backend: their logins are relayed to its server.
      */
-    static void validateAdmin(AdminConfig admin, List<ListenerConfig> listeners, List<BackendConfig> backends,
-                              Problems problems) {
+    private static void validateAdmin(AdminConfig admin, List<ListenerConfig> listeners, List<BackendConfig> backends,
+                                      Problems problems) {
         validateConsole(admin, backends, problems);
         AdminHttpConfig http = admin.http();
         if (http.host().isBlank()) {
@@ -235,7 +247,7 @@ final class ConfigValidator {
      * The admission section as far as its record can be wrong: the tiers are GatewaySettings', which
      * checks them when it is built (the loader checks them first, with their paths, see {@link #checkTier}).
      */
-    static void validateAdmission(AdmissionConfig admission, Problems problems) {
+    private static void validateAdmission(AdmissionConfig admission, Problems problems) {
         checkCpus(problems, "admission.cpus", admission.cpus());
         if (admission.waitNotice().isNegative()) {
             problems.add("admission.waitNotice", "admission.waitNotice must not be negative, was "
@@ -247,7 +259,7 @@ final class ConfigValidator {
      * The broker section, and whether its monitor can reach a server: it watches the backend it names,
      * else the default backend.
      */
-    static void validateBroker(BrokerConfig broker, List<BackendConfig> backends, Problems problems) {
+    private static void validateBroker(BrokerConfig broker, List<BackendConfig> backends, Problems problems) {
         broker.monitor().ifPresent(monitor -> validateMonitor(monitor, backends, problems));
         if (broker.interval().compareTo(MIN_BROKER_INTERVAL) < 0) {
             problems.add("broker.interval", "broker.interval must be at least " + Durations.format(MIN_BROKER_INTERVAL)
@@ -344,7 +356,7 @@ final class ConfigValidator {
         return true;
     }
 
-    static void validateNetwork(NetworkConfig network, Problems problems) {
+    private static void validateNetwork(NetworkConfig network, Problems problems) {
         checkEventLoops(problems, "network.eventLoops", network.eventLoops());
         TcpKeepalive keepalive = network.keepalive();
         checkKeepaliveSeconds(problems, "network.keepalive.idle", keepalive.idle(), TcpKeepalive.MAX_IDLE);

@@ -1,6 +1,7 @@
 package io.memogate.proxy.config;
 
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
 import static org.assertj.core.api.Assertions.fail;
 
 import java.io.IOException;
@@ -433,6 +434,24 @@ class ConfigValueProblemsTest {
                         "network.keepalive.count must be in 0..127 (0: the system's), was 200");
         assertThat(problems(BACKEND + "network:\n  keepalive: {count: -1}\n")).containsExactly(
                 "network.keepalive.count must be in 0..127 (0: the system's), was -1");
+    }
+
+    /**
+     * The sections checked last (network) come out with the rest, in one report under the file's name,
+     * not in a second one, without it, once the others are fixed.
+     */
+    @Test
+    void aFilesProblemsInEverySectionComeInOneReportNamingTheFile() throws IOException {
+        Path file = Files.writeString(dir.resolve("memogate.yaml"), """
+                backends:
+                  - {name: main, host: localhost, port: 70000}
+                network:
+                  keepalive: {idle: 1500ms}
+                """);
+
+        assertThatThrownBy(() -> loader.load(file)).hasMessage("invalid configuration " + file + " (2 problems):\n"
+                + "  backends[0].port must be in 1..65535, was 70000\n"
+                + "  network.keepalive.idle must be 0 (the system's) or whole seconds up to 32767s, was 1500ms");
     }
 
     @Test
