@@ -437,6 +437,31 @@ class ConfigValueProblemsTest {
     }
 
     /**
+     * A plain number is milliseconds in every duration field, as the README says; where PostgreSQL reads
+     * it as seconds (tcp_keepalives_idle) and the field would take it as seconds, the refusal says how
+     * to write that. Not when the unit was written, nor when seconds would be refused too.
+     */
+    @Test
+    void aRefusedPlainNumberThatWouldDoAsSecondsSaysHowToWriteSeconds() {
+        assertThat(problems(BACKEND + """
+                limits:
+                  connectTimeout: 0
+                broker:
+                  interval: 5
+                network:
+                  keepalive: {idle: 60, interval: 1500ms}
+                """)).containsExactly(
+                "limits.connectTimeout must be between 1ms and 1h, was 0s",
+                "broker.interval must be at least 10ms, was 5ms; a number without a unit is milliseconds: write 5s "
+                        + "for seconds",
+                "network.keepalive.idle must be 0 (the system's) or whole seconds up to 32767s, was 60ms; a number "
+                        + "without a unit is milliseconds: write 60s for seconds",
+                "network.keepalive.interval must be 0 (the system's) or whole seconds up to 32767s, was 1500ms");
+        assertThat(loader.parse(BACKEND + "network:\n  keepalive: {idle: 60000}\n", dir).network().keepalive().idle())
+                .as("a plain number keeps its meaning: milliseconds").isEqualTo(java.time.Duration.ofSeconds(60));
+    }
+
+    /**
      * The sections checked last (network) come out with the rest, in one report under the file's name,
      * not in a second one, without it, once the others are fixed.
      */
