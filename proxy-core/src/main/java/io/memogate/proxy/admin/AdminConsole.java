@@ -241,9 +241,7 @@ public final class AdminConsole implements ConsoleService {
                     table.row(change.key(), change.oldValue(), change.newValue(), change.effect());
                 }
                 ConsoleResult result = ConsoleResult.rows("RELOAD", table.build());
-                yield result.withNotice(applied.changes().isEmpty() ? "configuration unchanged"
-                        : applied.changes().size() + " settings changed, " + applied.notApplied()
-                        + " of them need a restart of the proxy to take effect");
+                yield result.withNotice(applied.changes().isEmpty() ? "configuration unchanged" : applied.summary());
             }
         });
     }

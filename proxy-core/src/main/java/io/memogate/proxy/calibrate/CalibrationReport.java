@@ -52,7 +52,8 @@ public record CalibrationReport(Calibration.Result result, MemoryCoefficients be
         out.println("coefficients before: " + coefficients(before));
         out.println("coefficients after:  " + coefficients(fit.coefficients()));
         if (!fit.kept().isEmpty()) {
-            out.println("kept (no statement in the corpus exercises them): " + String.join(", ", fit.kept()));
+            out.println("kept at their starting values (exercised by fewer than " + CoefficientFit.MIN_SUPPORT
+                    + " measured statements, too few to fit): " + String.join(", ", fit.kept()));
         }
         out.println("before: " + statisticsBefore().summary());
         out.println("after:  " + statisticsAfter().summary());

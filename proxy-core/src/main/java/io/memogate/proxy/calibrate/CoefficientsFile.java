@@ -5,11 +5,12 @@ import com.fasterxml.jackson.core.StreamReadFeature;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.dataformat.yaml.YAMLMapper;
 import io.memogate.estimator.planner.MemoryCoefficients;
+import io.memogate.proxy.files.TextFiles;
+import io.memogate.proxy.files.UnreadableFileException;
 import java.io.IOException;
 import java.math.BigDecimal;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
-import java.nio.file.NoSuchFileException;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.Iterator;
@@ -79,11 +80,9 @@ public final class CoefficientsFile {
     public static MemoryCoefficients read(Path file) {
         String text;
         try {
-            text = Files.readString(file, StandardCharsets.UTF_8);
-        } catch (NoSuchFileException e) {
-            throw new InvalidCoefficientsException(file, List.of("file not found"));
-        } catch (IOException e) {
-            throw new InvalidCoefficientsException(file, List.of("cannot read the file: " + e));
+            text = TextFiles.read(file);
+        } catch (UnreadableFileException e) {
+            throw new InvalidCoefficientsException(file, List.of(e.why()));
         }
         JsonNode root;
         try {

@@ -17,8 +17,11 @@ import io.memogate.proxy.calibrate.StaticTiers;
 import io.memogate.proxy.catalog.IndexCatalog;
 import io.memogate.proxy.config.ByteSize;
 import io.memogate.proxy.config.Durations;
+import io.memogate.proxy.files.TextFiles;
+import io.memogate.proxy.files.UnreadableFileException;
 import java.io.IOException;
 import java.io.PrintWriter;
+import java.nio.file.Files;
 import java.nio.file.Path;
 import java.sql.Connection;
 import java.sql.SQLException;
@@ -112,11 +115,8 @@ final class CalibrateCommand implements Callable<Integer> {
             planner = planner.with(s.getKey(), s.getValue());
         }
         Set<BuiltInCorpus> builtIns = builtIns();
-        List<CorpusStatement> own = new ArrayList<>();
-        CorpusFiles files = new CorpusFiles();
-        for (Path directory : corpus) {
-            own.addAll(files.read(directory));
-        }
+        List<CorpusStatement> own = corpusStatements();
+        requireOutputDirectory();
         if (builtIns.isEmpty() && own.isEmpty()) {
             throw new ParameterException(spec.commandLine(), "nothing to measure: --builtin none and no statement "
                     + "in " + (corpus.isEmpty() ? "any --corpus (none given)" : corpus));
@@ -163,6 +163,32 @@ final class CalibrateCommand implements Callable<Integer> {
         } catch (CalibrationException e) {
             err.println("memogate: " + e.getMessage());
             return 1;
+        }
+    }
+
+    private List<CorpusStatement> corpusStatements() {
+        List<CorpusStatement> statements = new ArrayList<>();
+        CorpusFiles files = new CorpusFiles();
+        for (Path directory : corpus) {
+            try {
+                statements.addAll(files.read(directory));
+            } catch (UnreadableFileException e) {
+                throw new OptionFileException("--corpus", e);
+            }
+        }
+        return statements;
+    }
+
+    /** Checked before measuring, which takes minutes, so that a fit is never lost for want of a directory. */
+    private void requireOutputDirectory() {
+        Path directory = output.toAbsolutePath().getParent();
+        try {
+            TextFiles.requireDirectory(directory);
+        } catch (UnreadableFileException e) {
+            throw new OptionFileException("--output", e);
+        }
+        if (!Files.isWritable(directory)) {
+            throw new OptionFileException("--output", directory, "directory not writable");
         }
     }
 

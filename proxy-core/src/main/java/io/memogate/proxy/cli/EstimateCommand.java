@@ -9,10 +9,9 @@ import io.memogate.proxy.admin.EstimateJson;
 import io.memogate.proxy.admission.CurrentEstimator;
 import io.memogate.proxy.calibrate.CoefficientsFile;
 import io.memogate.proxy.catalog.IndexCatalog;
-import java.io.IOException;
+import io.memogate.proxy.files.TextFiles;
+import io.memogate.proxy.files.UnreadableFileException;
 import java.io.PrintWriter;
-import java.nio.charset.StandardCharsets;
-import java.nio.file.Files;
 import java.nio.file.Path;
 import java.sql.Connection;
 import java.sql.SQLException;
@@ -82,9 +81,10 @@ final class EstimateCommand implements Callable<Integer> {
     }
 
     @Override
-    public Integer call() throws IOException {
+    public Integer call() {
         PlannerSettings planner = plannerSettings();
-        String text = input.file != null ? Files.readString(input.file, StandardCharsets.UTF_8) : String.join(" ", input.sql);
+        String text = input.file != null ? read(input.file) : String.join(" ", input.sql);
+        CompileEstimator estimator = estimator(); // before --catalog-url connects: a wrong file is quicker to say
         IndexedColumns indexes;
         try {
             indexes = indexes();
@@ -94,11 +94,19 @@ final class EstimateCommand implements Callable<Integer> {
             return 1;
         }
         PrintWriter out = spec.commandLine().getOut();
-        for (CompileEstimate e : estimator().estimateAll(text, planner, PreparedStatementTexts.NONE, indexes)) {
+        for (CompileEstimate e : estimator.estimateAll(text, planner, PreparedStatementTexts.NONE, indexes)) {
             out.println(json(e));
         }
         out.flush();
         return 0;
+    }
+
+    private static String read(Path file) {
+        try {
+            return TextFiles.read(file);
+        } catch (UnreadableFileException e) {
+            throw new OptionFileException("--file", e);
+        }
     }
 
     private IndexedColumns indexes() throws SQLException {
@@ -117,7 +125,7 @@ final class EstimateCommand implements Callable<Integer> {
         try {
             return CurrentEstimator.estimatorFor(CoefficientsFile.read(coefficients));
         } catch (CoefficientsFile.InvalidCoefficientsException e) {
-            throw new ParameterException(spec.commandLine(), "--coefficients " + e.getMessage());
+            throw new OptionFileException("--coefficients", coefficients, String.join("; ", e.problems()));
         }
     }
 

@@ -4,13 +4,23 @@ import io.memogate.proxy.server.LeakDetection;
 import picocli.CommandLine;
 import picocli.CommandLine.Command;
 
-/** The `memogate` command line: one sub-command per job (see bin/memogate, which builds and starts it). */
+/**
+ * The `memogate` command line: one sub-command per job (see bin/memogate, which builds and starts it).
+ * `test` and `bench` are the launcher's own (one runs Maven, the other a separate jar), so this jar has
+ * no sub-command for them; the footer lists them, because --help is where a user looks for them.
+ */
 @Command(
         name = "memogate",
         mixinStandardHelpOptions = true,
         versionProvider = VersionProvider.class,
         description = "SQL-aware PostgreSQL proxy with compile admission control.",
-        subcommands = {DemoCommand.class, RunCommand.class, EstimateCommand.class, CalibrateCommand.class})
+        subcommands = {DemoCommand.class, RunCommand.class, EstimateCommand.class, CalibrateCommand.class},
+        footer = {
+                "Run by bin/memogate itself (not by this jar):",
+                "  test       Run the whole test suite, unit and integration tests (mvnw",
+                "               verify).",
+                "  bench      Run the benchmarks, a separate jar: passthrough, storm, jmh,",
+                "               accuracy (bin/memogate bench --help)."})
 public final class MemogateCommand implements Runnable {
 
     @CommandLine.Spec

@@ -46,6 +46,10 @@ final class StartupFailures implements CommandLine.IExecutionExceptionHandler {
                 line = e.getMessage();
                 exit = MemogateCommand.EXIT_BAD_CONFIGURATION;
             }
+            case OptionFileException e -> {
+                line = e.getMessage();
+                exit = MemogateCommand.EXIT_BAD_CONFIGURATION;
+            }
             case ListenException e -> {
                 line = e.explain(howToChange);
                 exit = MemogateCommand.EXIT_CANNOT_LISTEN;

@@ -93,10 +93,7 @@ public final class ConfigLoader {
         EstimatorConfig estimator = converter.estimator(document.estimator);
         RecycleConfig recycle = converter.recycle(document.recycle);
         NetworkConfig network = converter.network(document.network);
-        ConfigValidator.validate(listeners, backends, limits, problems);
-        ConfigValidator.validateAdmin(admin, listeners, backends, problems);
-        ConfigValidator.validateAdmission(admission, problems);
-        ConfigValidator.validateBroker(broker, backends, problems);
+        ConfigValidator.validate(listeners, backends, limits, admin, admission, broker, network, problems);
         problems.throwIfAny(source);
         return new MemogateConfig(listeners, backends, limits, admin, admission, broker, estimator, recycle, network);
     }

@@ -10,6 +10,7 @@ import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
+import java.util.function.Predicate;
 import java.util.regex.Pattern;
 import java.util.stream.Collectors;
 
@@ -41,11 +42,23 @@ final class ConfigValidator {
     private ConfigValidator() {
     }
 
+    /**
+     * Every section's rules, in the order of the file. The one list both callers run: the loader, so
+     * that these problems come out with the parsing ones and under the file's name, and
+     * {@link MemogateConfig}'s constructor, so that a configuration built in code obeys them too. A
+     * section checked by only one of them would be reported by the constructor alone, in a second
+     * report after the first is fixed, without the file's name.
+     */
     static void validate(List<ListenerConfig> listeners, List<BackendConfig> backends, LimitsConfig limits,
+                         AdminConfig admin, AdmissionConfig admission, BrokerConfig broker, NetworkConfig network,
                          Problems problems) {
         validateListeners(listeners, problems);
         validateBackends(backends, problems);
         validateLimits(limits, problems);
+        validateAdmin(admin, listeners, backends, problems);
+        validateAdmission(admission, problems);
+        validateBroker(broker, backends, problems);
+        validateNetwork(network, problems);
     }
 
     private static void validateListeners(List<ListenerConfig> listeners, Problems problems) {
@@ -167,18 +180,13 @@ final class ConfigValidator {
         checkMaxMessageBytes(problems, "limits.maxMessageBytes", limits.maxMessageBytes());
         checkTimeout(problems, "limits.connectTimeout", limits.connectTimeout());
         checkTimeout(problems, "limits.loginTimeout", limits.loginTimeout());
-        if (limits.shutdownTimeout().isNegative()) {
-            problems.add("limits.shutdownTimeout", "limits.shutdownTimeout must not be negative, was "
-                    + Durations.format(limits.shutdownTimeout()));
-        }
+        checkNotNegative(problems, "limits.shutdownTimeout", limits.shutdownTimeout());
         checkMaxClientConnections(problems, "limits.maxClientConnections", limits.maxClientConnections());
     }
 
     private static void checkTimeout(Problems problems, String path, Duration timeout) {
-        if (timeout.compareTo(MIN_TIMEOUT) < 0 || timeout.compareTo(MAX_TIMEOUT) > 0) {
-            problems.add(path, path + " must be between " + Durations.format(MIN_TIMEOUT) + " and "
-                    + Durations.format(MAX_TIMEOUT) + ", was " + Durations.format(timeout));
-        }
+        checkDuration(problems, path, timeout, t -> t.compareTo(MIN_TIMEOUT) >= 0 && t.compareTo(MAX_TIMEOUT) <= 0,
+                "must be between " + Durations.format(MIN_TIMEOUT) + " and " + Durations.format(MAX_TIMEOUT));
     }
 
     /**
@@ -186,8 +194,8 @@ final class ConfigValidator {
      * the endpoint and a listener on one address would fail at start with a bind error that names neither
      * setting. Console users need a default backend: their logins are relayed to its server.
      */
-    static void validateAdmin(AdminConfig admin, List<ListenerConfig> listeners, List<BackendConfig> backends,
-                              Problems problems) {
+    private static void validateAdmin(AdminConfig admin, List<ListenerConfig> listeners, List<BackendConfig> backends,
+                                      Problems problems) {
         validateConsole(admin, backends, problems);
         AdminHttpConfig http = admin.http();
         if (http.host().isBlank()) {
@@ -214,10 +222,7 @@ final class ConfigValidator {
         if (admin.authDatabase().isBlank()) {
             problems.add("admin.authDatabase", "admin.authDatabase must not be empty");
         }
-        if (admin.watchInterval().isNegative()) {
-            problems.add("admin.watchInterval", "admin.watchInterval must not be negative, was "
-                    + Durations.format(admin.watchInterval()));
-        }
+        checkNotNegative(problems, "admin.watchInterval", admin.watchInterval());
         if (!users.isEmpty() && !backends.isEmpty() && backends.stream().noneMatch(BackendConfig::isDefault)) {
             problems.add("admin.users", "admin.users needs a default backend: console logins are authenticated "
                     + "by its server (database admin.authDatabase); set default: true on one backend");
@@ -235,28 +240,20 @@ final class ConfigValidator {
      * The admission section as far as its record can be wrong: the tiers are GatewaySettings', which
      * checks them when it is built (the loader checks them first, with their paths, see {@link #checkTier}).
      */
-    static void validateAdmission(AdmissionConfig admission, Problems problems) {
+    private static void validateAdmission(AdmissionConfig admission, Problems problems) {
         checkCpus(problems, "admission.cpus", admission.cpus());
-        if (admission.waitNotice().isNegative()) {
-            problems.add("admission.waitNotice", "admission.waitNotice must not be negative, was "
-                    + Durations.format(admission.waitNotice()));
-        }
+        checkNotNegative(problems, "admission.waitNotice", admission.waitNotice());
     }
 
     /**
      * The broker section, and whether its monitor can reach a server: it watches the backend it names,
      * else the default backend.
      */
-    static void validateBroker(BrokerConfig broker, List<BackendConfig> backends, Problems problems) {
+    private static void validateBroker(BrokerConfig broker, List<BackendConfig> backends, Problems problems) {
         broker.monitor().ifPresent(monitor -> validateMonitor(monitor, backends, problems));
-        if (broker.interval().compareTo(MIN_BROKER_INTERVAL) < 0) {
-            problems.add("broker.interval", "broker.interval must be at least " + Durations.format(MIN_BROKER_INTERVAL)
-                    + ", was " + Durations.format(broker.interval()));
-        }
-        if (broker.gracePeriod().isNegative()) {
-            problems.add("broker.gracePeriod", "broker.gracePeriod must not be negative, was "
-                    + Durations.format(broker.gracePeriod()));
-        }
+        checkDuration(problems, "broker.interval", broker.interval(), i -> i.compareTo(MIN_BROKER_INTERVAL) >= 0,
+                "must be at least " + Durations.format(MIN_BROKER_INTERVAL));
+        checkNotNegative(problems, "broker.gracePeriod", broker.gracePeriod());
         checkFraction(problems, "broker.compileShare", broker.compileShare());
         broker.hostMemoryBytes().ifPresent(bytes -> checkPositiveSize(problems, "broker.hostMemory", bytes));
         boolean sizesPositive = checkPositiveSize(problems, "broker.staticTarget", broker.staticTargetBytes())
@@ -304,10 +301,7 @@ final class ConfigValidator {
         boolean valid = checkInt(problems, path + ".limit", limit, 1);
         valid &= checkFraction(problems, path + ".fraction", fraction);
         valid &= checkInt(problems, path + ".maxQueue", maxQueue, 0);
-        if (timeout.isNegative() || timeout.isZero()) {
-            problems.add(path + ".timeout", path + ".timeout must be positive, was " + Durations.format(timeout));
-            valid = false;
-        }
+        valid &= checkDuration(problems, path + ".timeout", timeout, Duration::isPositive, "must be positive");
         return valid;
     }
 
@@ -344,7 +338,7 @@ final class ConfigValidator {
         return true;
     }
 
-    static void validateNetwork(NetworkConfig network, Problems problems) {
+    private static void validateNetwork(NetworkConfig network, Problems problems) {
         checkEventLoops(problems, "network.eventLoops", network.eventLoops());
         TcpKeepalive keepalive = network.keepalive();
         checkKeepaliveSeconds(problems, "network.keepalive.idle", keepalive.idle(), TcpKeepalive.MAX_IDLE);
@@ -354,10 +348,9 @@ final class ConfigValidator {
 
     /** The kernel takes whole seconds: a value it would round is refused rather than changed unseen. */
     private static void checkKeepaliveSeconds(Problems problems, String path, Duration value, Duration max) {
-        if (value.isNegative() || value.compareTo(max) > 0 || value.toNanos() % 1_000_000_000L != 0) {
-            problems.add(path, path + " must be 0 (the system's) or whole seconds up to " + Durations.format(max)
-                    + ", was " + Durations.format(value));
-        }
+        checkDuration(problems, path, value,
+                v -> !v.isNegative() && v.compareTo(max) <= 0 && v.toNanos() % 1_000_000_000L == 0,
+                "must be 0 (the system's) or whole seconds up to " + Durations.format(max));
     }
 
     static void checkKeepaliveCount(Problems problems, String path, long count) {
@@ -389,6 +382,33 @@ final class ConfigValidator {
             return false;
         }
         return true;
+    }
+
+    /** For durations whose 0 means "never" or "at once". */
+    private static void checkNotNegative(Problems problems, String path, Duration value) {
+        checkDuration(problems, path, value, v -> !v.isNegative(), "must not be negative");
+    }
+
+    /**
+     * Every duration's range check, so that each refusal reads alike: "{@code path} {@code rule}, was 60ms".
+     * A plain number in the file is milliseconds, for every duration alike (Durations); PostgreSQL and
+     * PgBouncer read the plain numbers of some settings as seconds (tcp_keepalives_idle, tcp_keepidle,
+     * authentication_timeout), so when a refused plain number would have been accepted as seconds,
+     * the message says how to write that rather than leave the user to wonder at "60ms".
+     *
+     * @return whether {@code accepts} takes {@code value}
+     */
+    private static boolean checkDuration(Problems problems, String path, Duration value, Predicate<Duration> accepts,
+                                         String rule) {
+        if (accepts.test(value)) {
+            return true;
+        }
+        String hint = "";
+        if (problems.wrotePlainNumber(path) && accepts.test(Duration.ofSeconds(value.toMillis()))) {
+            hint = "; a number without a unit is milliseconds: write " + value.toMillis() + "s for seconds";
+        }
+        problems.add(path, path + " " + rule + ", was " + Durations.format(value) + hint);
+        return false;
     }
 
     private static boolean checkPositiveSize(Problems problems, String path, long bytes) {

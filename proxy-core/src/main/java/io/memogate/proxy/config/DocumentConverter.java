@@ -66,9 +66,9 @@ final class DocumentConverter {
             ConfigValidator.checkMaxMessageBytes(problems, path + "maxMessageBytes", messageBytes);
             messageBytes = LimitsConfig.DEFAULT_MAX_MESSAGE_BYTES;
         }
-        Duration connectTimeout = parse(path + "connectTimeout", limits.connectTimeout, Durations::parse,
+        Duration connectTimeout = duration(path + "connectTimeout", limits.connectTimeout,
                 LimitsConfig.DEFAULT_CONNECT_TIMEOUT);
-        Duration shutdownTimeout = parse(path + "shutdownTimeout", limits.shutdownTimeout, Durations::parse,
+        Duration shutdownTimeout = duration(path + "shutdownTimeout", limits.shutdownTimeout,
                 LimitsConfig.DEFAULT_SHUTDOWN_TIMEOUT);
         long connections = whole(path + "maxClientConnections", limits.maxClientConnections,
                 LimitsConfig.DEFAULT_MAX_CLIENT_CONNECTIONS);
@@ -76,8 +76,7 @@ final class DocumentConverter {
             ConfigValidator.checkMaxClientConnections(problems, path + "maxClientConnections", connections);
             connections = LimitsConfig.DEFAULT_MAX_CLIENT_CONNECTIONS;
         }
-        Duration loginTimeout = parse(path + "loginTimeout", limits.loginTimeout, Durations::parse,
-                LimitsConfig.DEFAULT_LOGIN_TIMEOUT);
+        Duration loginTimeout = duration(path + "loginTimeout", limits.loginTimeout, LimitsConfig.DEFAULT_LOGIN_TIMEOUT);
         return new LimitsConfig((int) messageBytes, connectTimeout, shutdownTimeout, (int) connections, loginTimeout);
     }
 
@@ -96,8 +95,7 @@ final class DocumentConverter {
         List<String> users = admin.users == null ? List.of()
                 : admin.users.stream().map(u -> u == null ? "" : u).toList();
         String authDatabase = admin.authDatabase == null ? AdminConfig.DEFAULT_AUTH_DATABASE : admin.authDatabase;
-        Duration watchInterval = parse("admin.watchInterval", admin.watchInterval, Durations::parse,
-                AdminConfig.DEFAULT_WATCH_INTERVAL);
+        Duration watchInterval = duration("admin.watchInterval", admin.watchInterval, AdminConfig.DEFAULT_WATCH_INTERVAL);
         return new AdminConfig(httpConfig, users, authDatabase, watchInterval);
     }
 
@@ -107,8 +105,7 @@ final class DocumentConverter {
         }
         String path = "admission.";
         boolean enabled = parse(path + "enabled", admission.enabled, DocumentConverter::bool, true);
-        Duration waitNotice = parse(path + "waitNotice", admission.waitNotice, Durations::parse,
-                AdmissionConfig.DEFAULT_WAIT_NOTICE);
+        Duration waitNotice = duration(path + "waitNotice", admission.waitNotice, AdmissionConfig.DEFAULT_WAIT_NOTICE);
         long cpus = whole(path + "cpus", admission.cpus, AdmissionConfig.DEFAULTS.cpus());
         if (!ConfigValidator.checkCpus(problems, path + "cpus", cpus)) {
             cpus = AdmissionConfig.DEFAULTS.cpus();
@@ -135,9 +132,8 @@ final class DocumentConverter {
         Optional<MonitorConfig> monitor = Optional.ofNullable(broker.monitor).map(m -> new MonitorConfig(
                 orEmpty(m.user), Optional.ofNullable(m.password),
                 m.database == null ? MonitorConfig.DEFAULT_DATABASE : m.database, Optional.ofNullable(m.backend)));
-        Duration interval = parse(path + "interval", broker.interval, Durations::parse, defaults.interval());
-        Duration gracePeriod = parse(path + "gracePeriod", broker.gracePeriod, Durations::parse,
-                defaults.gracePeriod());
+        Duration interval = duration(path + "interval", broker.interval, defaults.interval());
+        Duration gracePeriod = duration(path + "gracePeriod", broker.gracePeriod, defaults.gracePeriod());
         double compileShare = parse(path + "compileShare", broker.compileShare, DocumentConverter::decimal,
                 defaults.compileShare());
         ByteSize hostMemory = parse(path + "hostMemory", broker.hostMemory, ByteSize::parse, null);
@@ -214,8 +210,8 @@ final class DocumentConverter {
             return TcpKeepalive.SYSTEM_DEFAULTS;
         }
         String path = "network.keepalive.";
-        Duration idle = parse(path + "idle", keepalive.idle, Durations::parse, Duration.ZERO);
-        Duration interval = parse(path + "interval", keepalive.interval, Durations::parse, Duration.ZERO);
+        Duration idle = duration(path + "idle", keepalive.idle, Duration.ZERO);
+        Duration interval = duration(path + "interval", keepalive.interval, Duration.ZERO);
         long count = whole(path + "count", keepalive.count, 0);
         if (count != (int) count) {
             ConfigValidator.checkKeepaliveCount(problems, path + "count", count);
@@ -237,7 +233,7 @@ final class DocumentConverter {
         long limit = whole(path + ".limit", limitText, defaults.limit());
         double fraction = parse(path + ".fraction", fractionText, DocumentConverter::decimal, defaults.fraction());
         long maxQueue = whole(path + ".maxQueue", maxQueueText, defaults.maxQueue());
-        Duration timeout = parse(path + ".timeout", timeoutText, Durations::parse, defaults.timeout());
+        Duration timeout = duration(path + ".timeout", timeoutText, defaults.timeout());
         if (!ConfigValidator.checkTier(problems, path, limit, fraction, maxQueue, timeout)) {
             return defaults;
         }
@@ -303,6 +299,14 @@ final class DocumentConverter {
             return defaultPort;
         }
         return (int) port;
+    }
+
+    /** {@link Durations#parse}, noting a plain number (milliseconds) so that a refusal can say how to write seconds. */
+    private Duration duration(String path, String text, Duration defaultValue) {
+        if (text != null && Durations.isPlainNumber(text)) {
+            problems.notePlainNumber(path);
+        }
+        return parse(path, text, Durations::parse, defaultValue);
     }
 
     private long whole(String path, String text, long defaultValue) {

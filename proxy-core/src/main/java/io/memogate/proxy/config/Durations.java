@@ -50,6 +50,16 @@ public final class Durations {
     }
 
     /**
+     * Whether {@code text} is a number without a unit, which {@link #parse} reads as milliseconds: a
+     * refused one may have been meant as seconds, as PostgreSQL reads tcp_keepalives_idle and PgBouncer
+     * tcp_keepidle, and the message says how to write that.
+     */
+    static boolean isPlainNumber(String text) {
+        Matcher m = SYNTAX.matcher(text.strip());
+        return m.matches() && m.group(2).isEmpty();
+    }
+
+    /**
      * Writes {@code d} in the largest unit that divides it exactly ("30s", "2min", "1500ms"), so that
      * {@code parse(format(d))} gives {@code d} back for any positive whole number of milliseconds. Used
      * in messages, so it never throws: sub-millisecond parts, which a file cannot express, are written

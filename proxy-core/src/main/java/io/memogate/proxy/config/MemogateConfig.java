@@ -32,11 +32,7 @@ public record MemogateConfig(List<ListenerConfig> listeners, List<BackendConfig>
         Objects.requireNonNull(recycle, "recycle");
         Objects.requireNonNull(network, "network");
         Problems problems = new Problems();
-        ConfigValidator.validate(listeners, backends, limits, problems);
-        ConfigValidator.validateAdmin(admin, listeners, backends, problems);
-        ConfigValidator.validateAdmission(admission, problems);
-        ConfigValidator.validateBroker(broker, backends, problems);
-        ConfigValidator.validateNetwork(network, problems);
+        ConfigValidator.validate(listeners, backends, limits, admin, admission, broker, network, problems);
         problems.throwIfAny(null);
     }
 

@@ -1,7 +1,9 @@
 package io.memogate.proxy.config;
 
 import java.util.ArrayList;
+import java.util.HashSet;
 import java.util.List;
+import java.util.Set;
 
 /**
  * The problems found in one configuration, so that one run of the loader tells the user every mistake
@@ -21,6 +23,8 @@ final class Problems {
     }
 
     private final List<Problem> problems = new ArrayList<>();
+    /** Duration fields the file wrote as a plain number, i.e. milliseconds ({@link Durations#isPlainNumber}). */
+    private final Set<String> plainDurations = new HashSet<>();
 
     /**
      * Records a problem with the field at {@code path} (e.g. {@code backends[1].port}); {@code message}
@@ -36,6 +40,16 @@ final class Problems {
     /** Records a problem that is not about one field alone. */
     void addGeneral(String message) {
         problems.add(new Problem(null, message));
+    }
+
+    /** Notes that the duration at {@code path} was written without a unit, for {@link #wrotePlainNumber}. */
+    void notePlainNumber(String path) {
+        plainDurations.add(path);
+    }
+
+    /** Whether the duration at {@code path} was written without a unit (never, for a configuration built in code). */
+    boolean wrotePlainNumber(String path) {
+        return plainDurations.contains(path);
     }
 
     boolean isEmpty() {

@@ -17,9 +17,14 @@ public record ConfigChange(String key, String oldValue, String newValue, Applies
         return applied ? applies.label() : "requires restart (not applied)";
     }
 
+    /** "5 -> 8", "(unset) -> ********": the values as every log line that names this change shows them. */
+    public String transition() {
+        return show(oldValue) + " -> " + show(newValue);
+    }
+
     @Override
     public String toString() {
-        return key + ": " + show(oldValue) + " -> " + show(newValue) + " (" + effect() + ")";
+        return key + ": " + transition() + " (" + effect() + ")";
     }
 
     private static String show(String value) {

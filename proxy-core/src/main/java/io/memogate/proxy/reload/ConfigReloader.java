@@ -188,17 +188,17 @@ public final class ConfigReloader implements AutoCloseable {
         switch (outcome) {
             case ReloadOutcome.Applied applied when applied.changes().isEmpty() -> {
                 reloads++;
-                summary = "unchanged";
+                summary = applied.summary();
                 log.info("configuration reloaded: file={} trigger=\"{}\" unchanged", source, trigger);
             }
             case ReloadOutcome.Applied applied -> {
                 reloads++;
-                summary = applied.changes().size() + " changes, " + applied.notApplied() + " need a restart";
+                summary = applied.summary();
                 log.info("configuration reloaded: file={} trigger=\"{}\" changes=[{}]", source, trigger,
                         String.join("; ", applied.changes().stream().map(ConfigChange::toString).toList()));
                 applied.changes().stream().filter(change -> !change.applied()).forEach(change ->
-                        log.warn("configuration change requires restart, not applied: {}: {} -> {}", change.key(),
-                                change.oldValue(), change.newValue()));
+                        log.warn("configuration change requires restart, not applied: {}: {}", change.key(),
+                                change.transition()));
             }
             case ReloadOutcome.Refused refusal -> {
                 refused++;

@@ -14,6 +14,20 @@ public sealed interface ReloadOutcome {
         public long notApplied() {
             return changes.stream().filter(change -> !change.applied()).count();
         }
+
+        /**
+         * "unchanged", "1 setting changed, none needs a restart", "3 settings changed, 2 need a restart":
+         * the one way the log, SHOW STATS and RELOAD's notice count a reload's changes.
+         */
+        public String summary() {
+            int changed = changes.size();
+            if (changed == 0) {
+                return "unchanged";
+            }
+            long restart = notApplied();
+            return changed + (changed == 1 ? " setting" : " settings") + " changed, "
+                    + (restart == 0 ? "none needs" : restart == 1 ? "1 needs" : restart + " need") + " a restart";
+        }
     }
 
     /**

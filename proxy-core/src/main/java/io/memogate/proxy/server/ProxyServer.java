@@ -6,6 +6,7 @@ import io.memogate.proxy.admin.ConsoleService;
 import io.memogate.proxy.admission.AdmissionHook;
 import io.memogate.proxy.admission.AdmissionSupport;
 import io.memogate.proxy.config.BackendConfig;
+import io.memogate.proxy.config.Durations;
 import io.memogate.proxy.config.ListenerConfig;
 import io.memogate.proxy.config.MemogateConfig;
 import io.memogate.proxy.config.TcpKeepalive;
@@ -270,14 +271,19 @@ public final class ProxyServer implements AutoCloseable, ConnectionsView {
         Duration shutdownTimeout = this.shutdownTimeout;
         int open = sessions.count();
         if (open > 0) {
-            log.info("stopped accepting; waiting up to {} for {} sessions to end", shutdownTimeout, open);
+            log.info("stopped accepting; waiting up to {} for {} to end", Durations.format(shutdownTimeout),
+                    sessionCount(open));
         }
         if (!sessions.awaitNone(shutdownTimeout)) {
-            log.info("closing {} sessions still open after {}", sessions.count(), shutdownTimeout);
+            log.info("closing {} still open after {}", sessionCount(sessions.count()), Durations.format(shutdownTimeout));
             sessions.shutdownAll();
             sessions.awaitNone(Duration.ofSeconds(5));
         }
         group.shutdownGracefully(0, 2, TimeUnit.SECONDS).syncUninterruptibly();
         log.info("stopped");
+    }
+
+    private static String sessionCount(int n) {
+        return n == 1 ? "1 session" : n + " sessions";
     }
 }

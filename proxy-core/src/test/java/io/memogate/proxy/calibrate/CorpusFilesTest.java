@@ -4,6 +4,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import java.io.IOException;
+import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import org.junit.jupiter.api.Test;
@@ -32,7 +33,18 @@ class CorpusFilesTest {
     }
 
     @Test
-    void aMissingDirectoryIsSaidSo() {
-        assertThatThrownBy(() -> new CorpusFiles().read(dir.resolve("none"))).hasMessageContaining("not a directory");
+    void aMissingDirectoryOrAFileIsSaidSo() throws IOException {
+        assertThatThrownBy(() -> new CorpusFiles().read(dir.resolve("none")))
+                .hasMessage(dir.resolve("none") + ": directory not found");
+        Path file = Files.writeString(dir.resolve("q.sql"), "select 1");
+        assertThatThrownBy(() -> new CorpusFiles().read(file)).hasMessage(file + ": not a directory");
+    }
+
+    @Test
+    void aFileThatIsNotUtf8IsNamed() throws IOException {
+        Path corpus = Files.createDirectories(dir.resolve("mine"));
+        Path latin1 = Files.write(corpus.resolve("q.sql"), "select 'caf\u00e9'".getBytes(StandardCharsets.ISO_8859_1));
+
+        assertThatThrownBy(() -> new CorpusFiles().read(corpus)).hasMessage(latin1 + ": not UTF-8 text");
     }
 }

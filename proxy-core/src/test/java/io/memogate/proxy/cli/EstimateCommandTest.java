@@ -6,6 +6,7 @@ import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import java.io.PrintWriter;
 import java.io.StringWriter;
+import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
@@ -23,7 +24,7 @@ class EstimateCommandTest {
     private final StringWriter err = new StringWriter();
 
     private int run(String... args) {
-        CommandLine cli = new CommandLine(new MemogateCommand());
+        CommandLine cli = MemogateCommand.commandLine(); // with the error handling a user gets
         cli.setOut(new PrintWriter(out));
         cli.setErr(new PrintWriter(err));
         return cli.execute(args);
@@ -105,8 +106,34 @@ class EstimateCommandTest {
     }
 
     @Test
-    void aBadCoefficientsFileIsSaidSo(@TempDir Path dir) {
-        assertThat(run("estimate", "--coefficients", dir.resolve("none.yaml").toString(), "select 1")).isNotZero();
-        assertThat(err.toString()).contains("--coefficients " + dir.resolve("none.yaml") + ": file not found");
+    void aBadCoefficientsFileIsOneLine(@TempDir Path dir) {
+        Path none = dir.resolve("none.yaml");
+
+        assertThat(run("estimate", "--coefficients", none.toString(), "select 1"))
+                .isEqualTo(MemogateCommand.EXIT_BAD_CONFIGURATION);
+        assertThat(err.toString()).isEqualTo("memogate: --coefficients " + none + ": file not found\n");
+    }
+
+    @Test
+    void aMissingFileIsOneLineNamingTheOptionAndTheFile(@TempDir Path dir) {
+        Path none = dir.resolve("none.sql");
+
+        assertThat(run("estimate", "--file", none.toString())).isEqualTo(MemogateCommand.EXIT_BAD_CONFIGURATION);
+        assertThat(err.toString()).isEqualTo("memogate: --file " + none + ": file not found\n");
+        assertThat(out.toString()).isEmpty();
+    }
+
+    @Test
+    void aDirectoryGivenAsFileIsOneLine(@TempDir Path dir) {
+        assertThat(run("estimate", "--file", dir.toString())).isEqualTo(MemogateCommand.EXIT_BAD_CONFIGURATION);
+        assertThat(err.toString()).isEqualTo("memogate: --file " + dir + ": is a directory, not a file\n");
+    }
+
+    @Test
+    void aFileThatIsNotUtf8IsOneLine(@TempDir Path dir) throws Exception {
+        Path latin1 = Files.write(dir.resolve("latin1.sql"), "select 'caf\u00e9'".getBytes(StandardCharsets.ISO_8859_1));
+
+        assertThat(run("estimate", "--file", latin1.toString())).isEqualTo(MemogateCommand.EXIT_BAD_CONFIGURATION);
+        assertThat(err.toString()).isEqualTo("memogate: --file " + latin1 + ": not UTF-8 text\n");
     }
 }

@@ -26,6 +26,16 @@ class MemogateCommandTest {
         return commandLine.execute(args);
     }
 
+    /** README documents `bin/memogate test` and `bench`; the launcher runs them, and --help names them. */
+    @Test
+    void helpListsTheLaunchersTestAndBenchToo() {
+        assertThat(execute("--help")).isZero();
+
+        assertThat(out.toString()).contains("\n  run        Run the proxy with a configuration file.\n")
+                .contains("\n  test       Run the whole test suite")
+                .contains("\n  bench      Run the benchmarks");
+    }
+
     @Test
     void anInvalidConfigurationNamesEveryProblemAndNoStackTrace(@TempDir Path dir) throws Exception {
         Path config = dir.resolve("memogate.yaml");

@@ -1,6 +1,7 @@
 package io.memogate.proxy.config;
 
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
 import static org.assertj.core.api.Assertions.fail;
 
 import java.io.IOException;
@@ -433,6 +434,49 @@ class ConfigValueProblemsTest {
                         "network.keepalive.count must be in 0..127 (0: the system's), was 200");
         assertThat(problems(BACKEND + "network:\n  keepalive: {count: -1}\n")).containsExactly(
                 "network.keepalive.count must be in 0..127 (0: the system's), was -1");
+    }
+
+    /**
+     * A plain number is milliseconds in every duration field, as the README says; where PostgreSQL reads
+     * it as seconds (tcp_keepalives_idle) and the field would take it as seconds, the refusal says how
+     * to write that. Not when the unit was written, nor when seconds would be refused too.
+     */
+    @Test
+    void aRefusedPlainNumberThatWouldDoAsSecondsSaysHowToWriteSeconds() {
+        assertThat(problems(BACKEND + """
+                limits:
+                  connectTimeout: 0
+                broker:
+                  interval: 5
+                network:
+                  keepalive: {idle: 60, interval: 1500ms}
+                """)).containsExactly(
+                "limits.connectTimeout must be between 1ms and 1h, was 0s",
+                "broker.interval must be at least 10ms, was 5ms; a number without a unit is milliseconds: write 5s "
+                        + "for seconds",
+                "network.keepalive.idle must be 0 (the system's) or whole seconds up to 32767s, was 60ms; a number "
+                        + "without a unit is milliseconds: write 60s for seconds",
+                "network.keepalive.interval must be 0 (the system's) or whole seconds up to 32767s, was 1500ms");
+        assertThat(loader.parse(BACKEND + "network:\n  keepalive: {idle: 60000}\n", dir).network().keepalive().idle())
+                .as("a plain number keeps its meaning: milliseconds").isEqualTo(java.time.Duration.ofSeconds(60));
+    }
+
+    /**
+     * The sections checked last (network) come out with the rest, in one report under the file's name,
+     * not in a second one, without it, once the others are fixed.
+     */
+    @Test
+    void aFilesProblemsInEverySectionComeInOneReportNamingTheFile() throws IOException {
+        Path file = Files.writeString(dir.resolve("memogate.yaml"), """
+                backends:
+                  - {name: main, host: localhost, port: 70000}
+                network:
+                  keepalive: {idle: 1500ms}
+                """);
+
+        assertThatThrownBy(() -> loader.load(file)).hasMessage("invalid configuration " + file + " (2 problems):\n"
+                + "  backends[0].port must be in 1..65535, was 70000\n"
+                + "  network.keepalive.idle must be 0 (the system's) or whole seconds up to 32767s, was 1500ms");
     }
 
     @Test

@@ -4,6 +4,9 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 import static org.junit.jupiter.api.Assumptions.assumeTrue;
 
+import ch.qos.logback.classic.Logger;
+import ch.qos.logback.classic.spi.ILoggingEvent;
+import ch.qos.logback.core.read.ListAppender;
 import io.memogate.proxy.admission.Admission;
 import io.memogate.proxy.admission.AdmissionHook;
 import io.memogate.proxy.admission.ImmediateAdmission;
@@ -15,6 +18,7 @@ import io.memogate.proxy.embedded.EmbeddedPostgres;
 import io.memogate.proxy.embedded.EmbeddedPostgresExtension;
 import io.memogate.proxy.embedded.SelfSignedCertificate;
 import io.memogate.proxy.it.RawPgClient.Message;
+import io.memogate.proxy.server.ProxyServer;
 import io.netty.channel.uring.IoUring;
 import java.io.IOException;
 import java.net.InetAddress;
@@ -41,6 +45,7 @@ import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.EnumSource;
 import org.junit.jupiter.params.provider.ValueSource;
 import org.postgresql.util.PSQLException;
+import org.slf4j.LoggerFactory;
 
 /**
  * Bad input and faults: each is answered in PostgreSQL's own terms, affects only the connection it
@@ -462,9 +467,14 @@ class FaultsIT {
                 .isBetween(idle.toSeconds() - 10.0, (double) idle.toSeconds());
     }
 
+    /** The log says the wait as the configuration writes it (500ms, not PT0.5S) and counts in words. */
     @Test
     void shutdownLetsIdleSessionsGoWithAFatalMessage(EmbeddedPostgres pg) throws Exception {
         ProxyFixture proxy = ProxyFixture.to(pg.host(), pg.port()).shutdownTimeout(Duration.ofMillis(500)).start();
+        ListAppender<ILoggingEvent> log = new ListAppender<>();
+        Logger serverLog = (Logger) LoggerFactory.getLogger(ProxyServer.class);
+        log.start();
+        serverLog.addAppender(log);
         try (RawPgClient client = new RawPgClient(proxy.port())) {
             assertReady(client.startup(TRUSTED, "demo"));
             proxy.close();
@@ -472,9 +482,14 @@ class FaultsIT {
             assertThat(fatal.type()).isEqualTo('E');
             assertThat(fatal.sqlState()).isEqualTo("57P01");
             assertThat(client.closedByPeer()).isTrue();
+        } finally {
+            serverLog.detachAppender(log);
         }
         assertThatThrownBy(() -> new RawPgClient(proxy.port()).startup(TRUSTED, "demo"))
                 .as("no longer accepting").isInstanceOf(java.io.IOException.class);
+        assertThat(log.list).extracting(ILoggingEvent::getFormattedMessage).contains(
+                "stopped accepting; waiting up to 500ms for 1 session to end",
+                "closing 1 session still open after 500ms");
     }
 
     static void assertReady(List<Message> startup) {

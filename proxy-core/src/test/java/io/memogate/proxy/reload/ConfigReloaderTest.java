@@ -3,6 +3,10 @@ package io.memogate.proxy.reload;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
+import ch.qos.logback.classic.Level;
+import ch.qos.logback.classic.Logger;
+import ch.qos.logback.classic.spi.ILoggingEvent;
+import ch.qos.logback.core.read.ListAppender;
 import io.memogate.broker.gateway.GatewayListener;
 import io.memogate.broker.gateway.GatewayRejectedException;
 import io.memogate.broker.gateway.Gateways;
@@ -10,6 +14,7 @@ import io.memogate.broker.gateway.ScheduledGatewayTimer;
 import io.memogate.broker.gateway.Tier;
 import io.memogate.proxy.config.ConfigException;
 import io.memogate.proxy.config.ConfigLoader;
+import io.memogate.proxy.config.ConfigSettings.Applies;
 import io.memogate.proxy.config.MemogateConfig;
 import io.memogate.proxy.config.TierField;
 import java.io.IOException;
@@ -24,6 +29,7 @@ import java.util.concurrent.TimeUnit;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
+import org.slf4j.LoggerFactory;
 
 /** Reloads and SETs, without a network: the configuration in force, the gateways, and the server's part. */
 class ConfigReloaderTest {
@@ -82,7 +88,51 @@ class ConfigReloaderTest {
         assertThat(reloader.current().get().admission().gatewaySettings().small().limit()).isEqualTo(5);
         assertThat(serverGot).containsExactly(reloader.current().get());
         assertThat(reloader.statistics().reloads()).isEqualTo(1);
-        assertThat(reloader.statistics().lastOutcome()).contains("1 changes, 0 need a restart (test)");
+        assertThat(reloader.statistics().lastOutcome()).contains("1 setting changed, none needs a restart (test)");
+    }
+
+    /**
+     * The warning for a change that waits for a restart shows its values as the info line does: a
+     * password set where there was none is "(unset) -> ********", not ": -> ********".
+     */
+    @Test
+    void aChangeThatNeedsARestartIsLoggedAsTheSummarySaysIt() throws Exception {
+        Path file = Files.writeString(dir.resolve("memogate.yaml"), """
+                backends: [{name: main, host: localhost}]
+                broker: {monitor: {user: watcher}}
+                """);
+        MemogateConfig initial = loader.load(file);
+        reloader = new ConfigReloader(new CurrentConfig(initial), Optional.of(file), loader, serverGot::add,
+                Optional.empty(), Instant::now);
+        Files.writeString(file, """
+                backends: [{name: main, host: localhost}]
+                broker: {monitor: {user: watcher, password: secret}}
+                """);
+        ListAppender<ILoggingEvent> log = new ListAppender<>();
+        Logger logger = (Logger) LoggerFactory.getLogger(ConfigReloader.class);
+        log.start();
+        logger.addAppender(log);
+        try {
+            reloader.reload("test").get(10, TimeUnit.SECONDS);
+        } finally {
+            logger.detachAppender(log);
+        }
+
+        assertThat(log.list).filteredOn(e -> e.getLevel() == Level.WARN).extracting(ILoggingEvent::getFormattedMessage)
+                .containsExactly("configuration change requires restart, not applied: broker.monitor.password: "
+                        + "(unset) -> ********");
+        assertThat(reloader.statistics().lastOutcome()).contains("1 setting changed, 1 needs a restart (test)");
+    }
+
+    @Test
+    void aSummaryCountsInWords() {
+        ConfigChange live = new ConfigChange("admin.users", "a", "b", Applies.LIVE, true);
+        ConfigChange restart = new ConfigChange("network.eventLoops", "1", "2", Applies.RESTART, false);
+
+        assertThat(new ReloadOutcome.Applied(List.of()).summary()).isEqualTo("unchanged");
+        assertThat(new ReloadOutcome.Applied(List.of(restart)).summary()).isEqualTo("1 setting changed, 1 needs a restart");
+        assertThat(new ReloadOutcome.Applied(List.of(live, restart, restart)).summary())
+                .isEqualTo("3 settings changed, 2 need a restart");
     }
 
     @Test

@@ -1,5 +1,6 @@
 package io.memogate.proxy.pg.session;
 
+import io.memogate.proxy.config.Durations;
 import io.memogate.proxy.config.RecycleConfig;
 import io.memogate.proxy.pg.auth.LoginObserver;
 import io.memogate.proxy.pg.auth.Relogin;
@@ -182,11 +183,13 @@ final class ServerRecycler {
         }
         if (step == Step.CHECKING) {
             // The check fails with 57014 and the session goes on, trying again no sooner than later.
-            log.warn("server connection {} of {}: the state check did not answer within {} ms; cancelling it",
-                    session.serverConnection(), session.info, session.services.connectTimeout().toMillis());
+            log.warn("server connection {} of {}: the state check did not answer within {} (limits.connectTimeout); "
+                    + "cancelling it", session.serverConnection(), session.info,
+                    Durations.format(session.services.connectTimeout()));
             session.services.cancelForwarder().cancel(session.client.eventLoop(), session.target, session.serverKey());
         } else {
-            loginFailed("no answer within " + session.services.connectTimeout().toMillis() + " ms (limits.connectTimeout)");
+            loginFailed("no answer within " + Durations.format(session.services.connectTimeout())
+                    + " (limits.connectTimeout)");
         }
     }
 
