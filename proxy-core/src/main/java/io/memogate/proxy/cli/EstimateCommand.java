@@ -138,6 +138,10 @@ final class EstimateCommand implements Callable<Integer> {
                         "--setting " + s.getKey() + ": not a planner setting the estimator models; use one of "
                                 + String.join(", ", SETTINGS.stream().sorted().toList()));
             }
+            if (!PlannerSettings.accepts(name, s.getValue())) {
+                throw new ParameterException(spec.commandLine(), "--setting " + s.getKey() + "=" + s.getValue()
+                        + ": PostgreSQL would refuse this value (invalid, or outside the setting's range)");
+            }
             planner = planner.with(name, s.getValue());
         }
         return planner;

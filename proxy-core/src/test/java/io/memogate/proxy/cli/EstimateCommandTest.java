@@ -4,6 +4,8 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
+import io.memogate.estimator.planner.MemoryCoefficients;
+import io.memogate.proxy.calibrate.CoefficientsFile;
 import java.io.PrintWriter;
 import java.io.StringWriter;
 import java.nio.charset.StandardCharsets;
@@ -11,10 +13,10 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
-import io.memogate.estimator.planner.MemoryCoefficients;
-import io.memogate.proxy.calibrate.CoefficientsFile;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.ValueSource;
 import picocli.CommandLine;
 
 /** `memogate estimate` as a user runs it: arguments in, one JSON line per statement out. */
@@ -92,6 +94,15 @@ class EstimateCommandTest {
         assertThat(run("estimate", "--setting", "work_mem=64MB", "select 1")).isNotZero();
         assertThat(err.toString()).contains("work_mem");
         assertThat(run("estimate")).isNotZero();
+    }
+
+    /** Estimating under the defaults instead of a mistyped value would answer a question not asked. */
+    @ParameterizedTest
+    @ValueSource(strings = {"join_collapse_limit=abc", "join_collapse_limit=0", "join_collapse_limit=",
+        "geqo=maybe", "geqo_threshold=1", "geqo_effort=50"})
+    void refusesAValuePostgresWouldRefuse(String setting) {
+        assertThat(run("estimate", "--setting", setting, "select 1")).isEqualTo(CommandLine.ExitCode.USAGE);
+        assertThat(err.toString()).contains("--setting " + setting + ": PostgreSQL would refuse this value");
     }
 
     @Test
