@@ -2,6 +2,7 @@ package io.memogate.broker.probe;
 
 import java.io.IOException;
 import java.nio.charset.StandardCharsets;
+import java.nio.file.FileSystemException;
 import java.nio.file.Files;
 import java.nio.file.NoSuchFileException;
 import java.nio.file.Path;
@@ -62,11 +63,21 @@ public final class ProcMemoryReader {
         } catch (NoSuchFileException gone) {
             return OptionalLong.empty();
         } catch (IOException e) {
-            if (PROCESS_GONE.equals(e.getMessage())) {
+            if (processGone(e)) {
                 return OptionalLong.empty();
             }
             throw e;
         }
+    }
+
+    /**
+     * Whether a read failed because the process exited meanwhile: opening its file gives a
+     * FileSystemException whose reason (its message is "path: reason") is ESRCH's text; reading an open
+     * one, an IOException with that text alone.
+     */
+    static boolean processGone(IOException e) {
+        String reason = e instanceof FileSystemException file ? file.getReason() : e.getMessage();
+        return PROCESS_GONE.equals(reason);
     }
 
     /** MemTotal and MemAvailable from meminfo; each empty when the kernel does not report it. */

@@ -4,6 +4,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import java.io.IOException;
+import java.nio.file.FileSystemException;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.OptionalLong;
@@ -32,6 +33,16 @@ class ProcMemoryReaderTest {
     @Test
     void aProcessThatIsGoneHasNoValueRatherThanZero() throws IOException {
         assertThat(reader().privateBytes(4242)).isEmpty();
+    }
+
+    /** The kernel's ESRCH when a server process exits mid-read; seen as "broker fallback: mode=stale". */
+    @Test
+    void aProcessExitingWhileItsFileIsOpenedOrReadIsGoneNotAFailure() {
+        assertThat(ProcMemoryReader.processGone(
+                new FileSystemException("/proc/22030/smaps_rollup", null, "No such process"))).isTrue();
+        assertThat(ProcMemoryReader.processGone(new IOException("No such process"))).isTrue();
+        assertThat(ProcMemoryReader.processGone(
+                new FileSystemException("/proc/1/smaps_rollup", null, "Permission denied"))).isFalse();
     }
 
     @Test
