@@ -20,6 +20,7 @@ import io.memogate.proxy.embedded.SelfSignedCertificate;
 import io.memogate.proxy.it.RawPgClient.Message;
 import io.memogate.proxy.server.ProxyServer;
 import io.netty.channel.uring.IoUring;
+import java.io.EOFException;
 import java.io.IOException;
 import java.net.InetAddress;
 import java.net.ServerSocket;
@@ -31,6 +32,7 @@ import java.sql.Connection;
 import java.sql.ResultSet;
 import java.sql.Statement;
 import java.time.Duration;
+import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.List;
 import java.util.concurrent.CompletableFuture;
@@ -72,6 +74,56 @@ class FaultsIT {
             assertThat(error.fields().get('M')).contains("unknown message type 'z'");
             assertThat(offender.closedByPeer()).isTrue();
             assertQueryWorks(bystander);
+        }
+    }
+
+    /**
+     * Terminate after pipelined statements: PostgreSQL runs and answers every one before it reaches the
+     * Terminate and exits, whether the client waits for the answers or leaves at once. Through the proxy
+     * too: it lets the server close the connection rather than closing it under the running statements.
+     */
+    @ParameterizedTest
+    @ValueSource(booleans = {true, false})
+    void statementsPipelinedBeforeTerminateAllRun(boolean clientWaitsForTheEnd, EmbeddedPostgres pg) throws Exception {
+        String table = "terminated_" + (clientWaitsForTheEnd ? "waiting" : "leaving") + "_" + System.nanoTime();
+        pg.execute("demo", "create table " + table + " (i int)", "grant insert on " + table + " to public");
+        int statements = 20;
+        try (ProxyFixture proxy = ProxyFixture.to(pg.host(), pg.port()).start();
+                RawPgClient client = new RawPgClient(proxy.port())) {
+            assertReady(client.startup(TRUSTED, "demo"));
+            for (int i = 0; i < statements; i++) {
+                client.query("insert into " + table + " values (" + i + "); select pg_sleep(0.01)");
+            }
+            client.send('X', new byte[0]);
+            if (clientWaitsForTheEnd) {
+                List<Message> answers = new ArrayList<>();
+                try {
+                    while (true) {
+                        answers.add(client.read());
+                    }
+                } catch (EOFException closedByTheServer) {
+                    // the end of the session
+                }
+                assertThat(answers).filteredOn(m -> m.type() == 'Z').as("answered every query").hasSize(statements);
+            } else {
+                client.close();
+            }
+        }
+        // A client that left does not wait for the server: give it time to finish.
+        long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(20);
+        int rows = rows(pg, table);
+        while (rows < statements && System.nanoTime() < deadline) {
+            Thread.sleep(50);
+            rows = rows(pg, table);
+        }
+        assertThat(rows).as("rows inserted before the Terminate").isEqualTo(statements);
+    }
+
+    private static int rows(EmbeddedPostgres pg, String table) throws Exception {
+        try (Connection admin = pg.connect("demo"); Statement statement = admin.createStatement();
+                ResultSet count = statement.executeQuery("select count(*) from " + table)) {
+            count.next();
+            return count.getInt(1);
         }
     }
 

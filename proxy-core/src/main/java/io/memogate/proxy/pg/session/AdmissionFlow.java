@@ -20,7 +20,6 @@ import io.memogate.proxy.pg.message.frontend.Query;
 import io.memogate.proxy.pg.message.frontend.StatementOrPortal;
 import io.memogate.proxy.pg.message.frontend.Sync;
 import io.netty.buffer.ByteBuf;
-import io.netty.channel.ChannelFutureListener;
 import io.netty.util.ReferenceCountUtil;
 import java.util.ArrayDeque;
 import java.util.Optional;
@@ -83,6 +82,8 @@ final class AdmissionFlow {
     private int partBytesToCome;
     /** Those parts belong to a refused statement, whose stand-in took its place: they are dropped. */
     private boolean droppingParts;
+    /** The client sent Terminate: what it sends after is dropped. */
+    private boolean terminated;
 
     AdmissionFlow(PgSession session, ReleaseTracker tracker, RefusedStatements refused, ServerResponses responses,
                   SessionSettings settings, PreparedQueries preparedQueries) {
@@ -148,6 +149,10 @@ final class AdmissionFlow {
     }
 
     private void dispatchClientFrame(ByteBuf frame) {
+        if (terminated) {
+            frame.release(); // after Terminate, as PostgreSQL, which exits at it
+            return;
+        }
         try {
             dispatch(frame);
         } catch (MalformedMessageException e) {
@@ -210,8 +215,8 @@ final class AdmissionFlow {
                 session.forwardToBackend(frame);
             }
             case 'X' -> {
-                session.sessionEndExpected();
-                session.backend.writeAndFlush(frame).addListener(ChannelFutureListener.CLOSE);
+                terminated = true;
+                session.terminate(frame);
             }
             case 'D', 'E', 'H', 'd', 'c', 'f' -> session.forwardToBackend(frame);
             default -> {

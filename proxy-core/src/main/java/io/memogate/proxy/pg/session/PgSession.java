@@ -84,6 +84,10 @@ public final class PgSession implements CancelRegistry.Cancellable {
     private BackendKeyData clientKey;
     /** The server sent FATAL (or the client sent Terminate): its closing is expected, not a failure. */
     private boolean closeExpected;
+    /** The client sent Terminate: the server ends the session when it reaches it, and closes. */
+    private boolean terminating;
+    /** The client closed after its Terminate, before the server: the server's last answers are dropped. */
+    private boolean clientGone;
     /** Closes a connection that sends no StartupMessage in time (limits.loginTimeout); null once one came. */
     private ScheduledFuture<?> loginTimer;
 
@@ -189,6 +193,12 @@ public final class PgSession implements CancelRegistry.Cancellable {
         if (state == State.CLOSED) {
             return;
         }
+        if (terminating) {
+            // The server still runs what the client pipelined before its Terminate, then closes.
+            clientGone = true;
+            backend.config().setAutoRead(true);
+            return;
+        }
         // A client gone mid-statement: cancel it so the server stops working for nobody, then close.
         if (backend != null && serverKey != null && admission.busy()) {
             services.cancelForwarder().cancel(client.eventLoop(), target, serverKey);
@@ -215,7 +225,13 @@ public final class PgSession implements CancelRegistry.Cancellable {
     void backendRead(ByteBuf messages) {
         switch (state) {
             case AUTHENTICATING -> startup.backendFrame(messages);
-            case READY -> client.write(messages, client.voidPromise());
+            case READY -> {
+                if (clientGone) {
+                    messages.release();
+                } else {
+                    client.write(messages, client.voidPromise());
+                }
+            }
             case RECYCLING -> recycler.serverRun(messages);
             default -> messages.release();
         }
@@ -341,6 +357,18 @@ public final class PgSession implements CancelRegistry.Cancellable {
 
     void sessionEndExpected() {
         closeExpected = true;
+    }
+
+    /**
+     * The client's Terminate, forwarded: the server reaches it after the statements the client pipelined
+     * before it, ends the session and closes the connection, and that closes the client's
+     * ({@link #backendClosed}). Closing the server connection here instead would lose those statements: a
+     * server process exits at its first write to a closed socket.
+     */
+    void terminate(ByteBuf frame) {
+        terminating = true;
+        closeExpected = true;
+        backend.writeAndFlush(frame, backend.voidPromise());
     }
 
     /** Frames the client sent while the backend was being connected, replayed in order. */
