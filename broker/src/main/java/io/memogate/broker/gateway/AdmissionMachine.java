@@ -219,7 +219,7 @@ final class AdmissionMachine {
         givePermitsBack(t);
         t.waitedNanos = waited;
         t.failure = new GatewayRejectedException(reason, tier, forBudget, Duration.ofNanos(waited),
-                t.estimateBytes());
+                t.estimateBytes(), paused);
         done(t);
     }
 
@@ -351,7 +351,7 @@ final class AdmissionMachine {
     private WaitingStatement describe(Ticket t, int position, long now) {
         boolean forBudget = t.queue == budget;
         return new WaitingStatement(forBudget ? null : t.queue.tier, forBudget, position, t.estimateBytes(),
-                t.connection(), Duration.ofNanos(now - t.waitStart), t.tag());
+                t.connection(), Duration.ofNanos(now - t.waitStart), t.tag(), paused);
     }
 
     void checkInvariants() {

@@ -2,6 +2,7 @@ package io.memogate.proxy.pg.message.backend;
 
 import io.memogate.proxy.admin.ConsoleException;
 import io.memogate.proxy.admission.AdmissionRejectedException;
+import io.memogate.proxy.admission.WaitNotice;
 import java.util.LinkedHashMap;
 import java.util.Map;
 
@@ -111,14 +112,14 @@ public final class PgErrors {
                 "Memogate removed the statement from the admission queue before it reached the server.", null);
     }
 
-    /** Told once to a client whose statement has been waiting for admission for a while. */
-    public static ErrorResponse waitingNotice(String where) {
+    /** Told once to a client whose statement has been waiting for admission for a while: where, and why. */
+    public static ErrorResponse waitingNotice(WaitNotice notice) {
         Map<Character, String> fields = new LinkedHashMap<>();
         fields.put(ErrorResponse.SEVERITY, "NOTICE");
         fields.put(ErrorResponse.SEVERITY_NONLOCALIZED, "NOTICE");
         fields.put(ErrorResponse.SQLSTATE, SUCCESSFUL_COMPLETION);
-        fields.put(ErrorResponse.MESSAGE, where);
-        fields.put(ErrorResponse.HINT, "The server is busy compiling large statements; this one runs when its turn comes.");
+        fields.put(ErrorResponse.MESSAGE, notice.where());
+        fields.put(ErrorResponse.HINT, notice.hint());
         return new ErrorResponse(ErrorResponse.NOTICE_TYPE, fields);
     }
 
