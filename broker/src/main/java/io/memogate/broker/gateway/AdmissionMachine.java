@@ -61,13 +61,18 @@ final class AdmissionMachine {
         return ledger;
     }
 
-    void pause() {
+    /** True when this paused them, false when they already were. */
+    boolean pause() {
+        boolean changed = !paused;
         paused = true;
+        return changed;
     }
 
-    /** Lifts the pause; the caller settles, which grants the queues in their order. */
-    void resume() {
+    /** Lifts the pause, true when there was one; the caller settles, which grants the queues in their order. */
+    boolean resume() {
+        boolean changed = paused;
         paused = false;
+        return changed;
     }
 
     boolean paused() {

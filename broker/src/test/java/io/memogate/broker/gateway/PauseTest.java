@@ -138,12 +138,12 @@ class PauseTest {
     @Test
     void pauseAndResumeAreIdempotent() {
         Fixture f = Fixture.forTiers(1, 1, 1);
-        f.gateways.resume();
-        f.gateways.pause();
-        f.gateways.pause();
+        assertThat(f.gateways.resume()).as("not paused: nothing changed").isFalse();
+        assertThat(f.gateways.pause()).isTrue();
+        assertThat(f.gateways.pause()).as("already paused").isFalse();
         Ticket a = f.acquire(10 * MB, 1);
-        f.gateways.resume();
-        f.gateways.resume();
+        assertThat(f.gateways.resume()).isTrue();
+        assertThat(f.gateways.resume()).isFalse();
 
         assertAdmitted(a);
         assertThat(f.gateways.paused()).isFalse();

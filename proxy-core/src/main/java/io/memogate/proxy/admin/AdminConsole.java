@@ -248,23 +248,31 @@ public final class AdminConsole implements ConsoleService {
         });
     }
 
+    /** Logged at INFO only when it paused the gateways: the log is the record of what changed, and when. */
     private ConsoleResult pause(SessionInfo caller) {
         Gateways gateways = gateways("PAUSE");
-        boolean was = gateways.paused();
-        gateways.pause();
+        boolean paused = gateways.pause();
         int holding = gateways.state(Tier.SMALL).active();
-        log.info("gateways paused by {}: {} statements hold permits and finish; new ones queue", who(caller), holding);
-        return ConsoleResult.done("PAUSE", (was ? "already paused: " : "paused: ") + holding + " admitted statements "
+        if (paused) {
+            log.info("gateways paused by {}: {} statements hold permits and finish; new ones queue", who(caller),
+                    holding);
+        } else {
+            log.debug("PAUSE by {} changed nothing: the gateways were already paused", who(caller));
+        }
+        return ConsoleResult.done("PAUSE", (paused ? "paused: " : "already paused: ") + holding + " admitted statements "
                 + "finish; new statements estimated at or above t0 queue (their tiers' timeouts still apply) until RESUME");
     }
 
     private ConsoleResult resume(SessionInfo caller) {
         Gateways gateways = gateways("RESUME");
-        boolean was = gateways.paused();
         int waiting = gateways.waiting().size();
-        gateways.resume();
-        log.info("gateways resumed by {}: {} statements were waiting", who(caller), waiting);
-        return ConsoleResult.done("RESUME", was ? "resumed: " + waiting + " waiting statements go on in arrival order"
+        boolean resumed = gateways.resume();
+        if (resumed) {
+            log.info("gateways resumed by {}: {} statements were waiting", who(caller), waiting);
+        } else {
+            log.debug("RESUME by {} changed nothing: the gateways were not paused", who(caller));
+        }
+        return ConsoleResult.done("RESUME", resumed ? "resumed: " + waiting + " waiting statements go on in arrival order"
                 : "not paused: nothing to resume");
     }
 
