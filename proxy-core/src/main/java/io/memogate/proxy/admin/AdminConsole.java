@@ -11,6 +11,7 @@ import io.memogate.proxy.admission.AdmissionControl;
 import io.memogate.proxy.admission.CurrentEstimator;
 import io.memogate.proxy.admission.SessionInfo;
 import io.memogate.proxy.catalog.IndexCatalogs;
+import io.memogate.proxy.catalog.NoSuchDatabaseException;
 import io.memogate.proxy.config.ConfigException;
 import io.memogate.proxy.config.ConfigSettings;
 import io.memogate.proxy.config.TierField;
@@ -98,17 +99,40 @@ public final class AdminConsole implements ConsoleService {
     /**
      * EXPLAIN ADMISSION: with DATABASE, estimated with that database's indexes as its sessions are, after
      * waiting for its catalog's read when none is in yet (at most {@link #CATALOG_WAIT}); else from the SQL.
+     * A database no backend serves, or that its server says does not exist, is an error naming it: an
+     * estimate "from the SQL" would hide the typo.
      */
     private CompletionStage<ConsoleResult> explain(ConsoleCommand.ExplainAdmission explain) {
+        explain.database().filter(database -> reloader.current().get().backendFor(database).isEmpty())
+                .ifPresent(database -> {
+                    throw noSuchDatabase(database, "Memogate routes no backend for database \"" + database
+                            + "\" and no backend is marked default, so sessions cannot use it either");
+                });
         IndexCatalogs catalogs = admission.map(AdmissionControl::indexCatalogs).orElse(IndexCatalogs.NONE);
         CompletableFuture<IndexedColumns> indexes = explain.database()
                 .map(database -> catalogs.whenRead(database).completeOnTimeout(IndexedColumns.NONE,
                         CATALOG_WAIT.toSeconds(), TimeUnit.SECONDS))
                 .orElse(CompletableFuture.completedFuture(IndexedColumns.NONE));
-        return indexes.thenApply(read -> ConsoleResult.rows("EXPLAIN", AdmissionViews.explain(estimator.get(),
-                plannerDefaults.get(), explain.statements(), read,
-                AdmissionViews.catalogUsed(explain.database(), catalogs, read),
-                admission.map(AdmissionControl::gateways))));
+        return indexes.handle((read, failure) -> {
+            Throwable cause = failure instanceof CompletionException wrapped ? wrapped.getCause() : failure;
+            if (cause instanceof NoSuchDatabaseException missing) {
+                throw noSuchDatabase(missing.database(), missing.getMessage());
+            }
+            if (cause != null) {
+                throw new CompletionException(cause);
+            }
+            return ConsoleResult.rows("EXPLAIN", AdmissionViews.explain(estimator.get(), plannerDefaults.get(),
+                    explain.statements(), read, AdmissionViews.catalogUsed(explain.database(), catalogs, read),
+                    admission.map(AdmissionControl::gateways)));
+        });
+    }
+
+    /** PostgreSQL's words for a database that is not there; {@code why} (a sentence) says who found it missing. */
+    private static ConsoleException noSuchDatabase(String database, String why) {
+        return new ConsoleException(ConsoleException.Kind.UNKNOWN_DATABASE,
+                "database \"" + database + "\" does not exist", why + ".",
+                "Name a database the proxy serves (SHOW BACKENDS lists the routing), or leave DATABASE out to "
+                        + "estimate from the SQL alone.");
     }
 
     private CompletionStage<ConsoleResult> show(ConsoleCommand.Show what) {

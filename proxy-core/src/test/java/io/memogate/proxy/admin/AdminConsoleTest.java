@@ -47,7 +47,8 @@ class AdminConsoleTest {
     private final ListAppender<ILoggingEvent> log = new ListAppender<>();
     private final Logger consoleLog = (Logger) LoggerFactory.getLogger(AdminConsole.class);
     private final MemogateConfig config = new MemogateConfig(List.of(ListenerConfig.of("127.0.0.1", 0)),
-            List.of(BackendConfig.of("main", "localhost", 5432)), LimitsConfig.DEFAULTS);
+            List.of(BackendConfig.of("main", "localhost", 5432).withDatabases("shop").withDefault(false)),
+            LimitsConfig.DEFAULTS);
     private final AdmissionControl admission = new AdmissionControl(GatewaySettings.defaults(2), 1L << 30,
             Optional.empty(), Duration.ZERO, GatewayListener.NONE, estimate -> { });
     private final ConfigReloader reloader = new ConfigReloader(new CurrentConfig(config), Optional.empty(),
@@ -112,5 +113,20 @@ class AdminConsoleTest {
         assertThat(printed()).satisfiesExactly(
                 line -> assertThat(line).startsWith("gateways paused by dba"),
                 line -> assertThat(line).startsWith("gateways resumed by dba"));
+    }
+
+    /** A typo is named, as PostgreSQL names a database it does not have, rather than estimated "from the SQL". */
+    @Test
+    void explainAdmissionOfADatabaseNoBackendServesIsAnErrorNamingIt() throws Exception {
+        ConsoleException missing = failure(console.execute("EXPLAIN ADMISSION DATABASE shpo select * from a, b",
+                DBA));
+
+        assertThat(missing.kind()).isEqualTo(ConsoleException.Kind.UNKNOWN_DATABASE);
+        assertThat(missing).hasMessage("database \"shpo\" does not exist");
+        assertThat(missing.detail()).isEqualTo("Memogate routes no backend for database \"shpo\" and no backend is "
+                + "marked default, so sessions cannot use it either.");
+        assertThat(missing.hint()).contains("SHOW BACKENDS");
+        assertThat(run("EXPLAIN ADMISSION DATABASE shop select * from a, b").table()).hasValueSatisfying(
+                table -> assertThat(table.rows()).hasSize(1));
     }
 }

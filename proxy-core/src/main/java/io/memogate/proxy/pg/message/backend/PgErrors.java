@@ -197,6 +197,7 @@ public final class PgErrors {
             case INVALID_VALUE -> INVALID_PARAMETER_VALUE;
             case CONFIG_FILE -> CONFIG_FILE_ERROR;
             case UNAVAILABLE -> OBJECT_NOT_IN_PREREQUISITE_STATE;
+            case UNKNOWN_DATABASE -> INVALID_CATALOG_NAME;
         };
         return error(sqlState, failure.getMessage(), failure.detail(), failure.hint());
     }
