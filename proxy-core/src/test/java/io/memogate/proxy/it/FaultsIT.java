@@ -248,8 +248,9 @@ class FaultsIT {
             assertThatThrownBy(() -> proxy.connect("demo", "memogate", "memogate"))
                     .isInstanceOfSatisfying(PSQLException.class, e -> {
                         assertThat(e.getSQLState()).isEqualTo("08001");
-                        assertThat(e.getMessage()).contains("backend \"test\"").contains("127.0.0.1:" + closedPort)
-                                .containsIgnoringCase("refused");
+                        assertThat(e.getServerErrorMessage().getMessage()).isEqualTo("Memogate could not connect to "
+                                + "backend \"test\" at 127.0.0.1:" + closedPort + ": connection refused");
+                        assertThat(e.getServerErrorMessage().getHint()).contains("accepts TCP connections");
                     });
         }
     }

@@ -289,9 +289,10 @@ public final class PgSession implements CancelRegistry.Cancellable {
 
     void backendFailed(Throwable cause) {
         log.warn("backend connection of {} to {} failed: {}", info, target == null ? "?" : target.address(),
-                BackendConnector.rootMessage(cause));
+                ConnectFailure.plainMessage(cause));
         if (cause instanceof BackendConnector.BackendConnectException refused && client.isActive()) {
-            sendFatalAndClose(PgErrors.backendLoginFailed(target.name(), target.address(), refused.getMessage()));
+            sendFatalAndClose(PgErrors.backendLoginFailed(target.name(), target.address(), target.configPath(),
+                    refused.getMessage()));
             return;
         }
         Optional<String> fault = ProtocolFaults.describe(cause);

@@ -57,20 +57,27 @@ public final class PgErrors {
                 "List the database under backends[].databases or set default: true on one backend.");
     }
 
-    public static ErrorResponse backendUnreachable(String backend, String address, String cause) {
+    /**
+     * No usable connection to the backend: the TCP connect failed, or the TLS negotiation did.
+     *
+     * @param hint what fits the cause: a server that refused TLS is not helped by checking that it listens
+     */
+    public static ErrorResponse backendUnreachable(String backend, String address, String cause, String hint) {
         return fatal(SQLCLIENT_UNABLE_TO_ESTABLISH_SQLCONNECTION,
-                "Memogate could not connect to backend \"" + backend + "\" at " + address + ": " + cause, null,
-                "Check that the server is running and accepts TCP connections on that address.");
+                "Memogate could not connect to backend \"" + backend + "\" at " + address + ": " + cause, null, hint);
     }
 
     /**
      * The backend accepted the TCP connection but did not log in as a PostgreSQL server does: it answered
      * with bytes no PostgreSQL server sends (it is something else), or nothing within limits.connectTimeout.
+     *
+     * @param configPath where the file configures the backend, {@code backends[2]}
      */
-    public static ErrorResponse backendLoginFailed(String backend, String address, String what) {
+    public static ErrorResponse backendLoginFailed(String backend, String address, String configPath, String what) {
         return fatal(SQLCLIENT_UNABLE_TO_ESTABLISH_SQLCONNECTION,
                 "Memogate could not log in to backend \"" + backend + "\" at " + address + ": " + what, null,
-                "Check backends[].host and port in the configuration: they must name a running PostgreSQL server.");
+                "Check " + configPath + ".host and port in the configuration: they must name a running PostgreSQL "
+                        + "server.");
     }
 
     /** The server sent a message the proxy had to read and could not: the session cannot go on in step. */
