@@ -232,7 +232,7 @@ public final class AdminConsole implements ConsoleService {
                 ConsoleException.Kind.UNKNOWN_SETTING, "unrecognized setting \"" + set.key() + "\"",
                 "The console can change: " + String.join(", ", TierField.paths()) + ".",
                 "Other settings change in the configuration file, then RELOAD."));
-        return reloader.set(field, set.value(), who(caller)).handle((old, failure) -> {
+        return reloader.set(field, set.value(), caller.toString()).handle((old, failure) -> {
             Throwable cause = failure instanceof CompletionException wrapped ? wrapped.getCause() : failure;
             if (cause instanceof ConfigException invalid) {
                 throw new ConsoleException(ConsoleException.Kind.INVALID_VALUE, String.join("; ", invalid.problems()),
@@ -255,7 +255,7 @@ public final class AdminConsole implements ConsoleService {
                     "bin/memogate demo builds its configuration in code.",
                     "Start the proxy with bin/memogate run --config FILE to reload it; SET changes the gateways now.");
         }
-        return reloader.reload("RELOAD by " + who(caller)).thenApply(outcome -> switch (outcome) {
+        return reloader.reload("RELOAD by " + caller).thenApply(outcome -> switch (outcome) {
             case ReloadOutcome.Refused refused -> throw new ConsoleException(ConsoleException.Kind.CONFIG_FILE,
                     refused.reason(), refused.problems().isEmpty() ? null : String.join("\n", refused.problems()),
                     "Fix the file and RELOAD again; the problem is also in the proxy's log.");
@@ -278,10 +278,10 @@ public final class AdminConsole implements ConsoleService {
         boolean paused = gateways.pause();
         int holding = gateways.state(Tier.SMALL).active();
         if (paused) {
-            log.info("gateways paused by {}: {} statements hold permits and finish; new ones queue", who(caller),
+            log.info("gateways paused by {}: {} statements hold permits and finish; new ones queue", caller,
                     holding);
         } else {
-            log.debug("PAUSE by {} changed nothing: the gateways were already paused", who(caller));
+            log.debug("PAUSE by {} changed nothing: the gateways were already paused", caller);
         }
         return ConsoleResult.done("PAUSE", (paused ? "paused: " : "already paused: ") + holding + " admitted statements "
                 + "finish; new statements estimated at or above t0 queue (their tiers' timeouts still apply) until RESUME");
@@ -292,9 +292,9 @@ public final class AdminConsole implements ConsoleService {
         int waiting = gateways.waiting().size();
         boolean resumed = gateways.resume();
         if (resumed) {
-            log.info("gateways resumed by {}: {} statements were waiting", who(caller), waiting);
+            log.info("gateways resumed by {}: {} statements were waiting", caller, waiting);
         } else {
-            log.debug("RESUME by {} changed nothing: the gateways were not paused", who(caller));
+            log.debug("RESUME by {} changed nothing: the gateways were not paused", caller);
         }
         return ConsoleResult.done("RESUME", resumed ? "resumed: " + waiting + " waiting statements go on in arrival order"
                 : "not paused: nothing to resume");
@@ -305,10 +305,6 @@ public final class AdminConsole implements ConsoleService {
                 ConsoleException.Kind.UNAVAILABLE, command + " needs the gateways, and admission is disabled",
                 "admission.enabled is false in the configuration this proxy started with.",
                 "Set admission.enabled: true and restart the proxy."));
-    }
-
-    private static String who(SessionInfo caller) {
-        return caller.user() + " from " + caller.clientAddress();
     }
 
     private static <T> CompletionStage<T> done(T value) {
