@@ -92,6 +92,8 @@ class FaultsIT {
             Message error = client.read();
             assertThat(error.sqlState()).isEqualTo("08P01");
             assertThat(error.fields().get('M')).contains("message too long").contains("limits.maxMessageBytes");
+            assertThat(error.fields().get('H')).as("a statement this long is plausible: raise the limit")
+                    .contains("raise limits.maxMessageBytes").doesNotContain("not a valid");
             assertThat(client.closedByPeer()).isTrue();
         }
     }

@@ -386,8 +386,13 @@ public final class PgSession implements CancelRegistry.Cancellable {
     }
 
     void protocolViolation(String what) {
+        protocolViolation(what, PgErrors.protocolViolation(what));
+    }
+
+    /** @param fatal the client's FATAL, when it is better said than by {@link PgErrors#protocolViolation} */
+    void protocolViolation(String what, ErrorResponse fatal) {
         log.info("closing client {}: {}", client.remoteAddress(), what);
-        sendFatalAndClose(PgErrors.protocolViolation(what));
+        sendFatalAndClose(fatal);
     }
 
     void sendFatalAndClose(ErrorResponse error) {

@@ -51,6 +51,18 @@ public final class PgErrors {
                 "The client sent bytes that are not a valid PostgreSQL protocol 3 message; only this connection was closed.");
     }
 
+    /**
+     * A message over limits.maxMessageBytes whose length PostgreSQL would take: a real statement, most
+     * likely, so the hint is the setting, not the protocol (PostgreSQL itself also closes with 08P01).
+     */
+    public static ErrorResponse messageOverLimit(String what, int limit) {
+        return fatal(PROTOCOL_VIOLATION, "invalid frontend message: " + what, null,
+                "Memogate holds a Query, a Parse or a login message whole only up to limits.maxMessageBytes ("
+                        + limit + " bytes); if clients send statements this long, raise limits.maxMessageBytes in the "
+                        + "proxy's configuration (at most 1GiB; a reload applies it to new sessions). Only this "
+                        + "connection was closed.");
+    }
+
     public static ErrorResponse unknownDatabase(String database) {
         return fatal(INVALID_CATALOG_NAME, "database \"" + database + "\" does not exist",
                 "Memogate routes no backend for database \"" + database + "\" and no backend is marked default.",
