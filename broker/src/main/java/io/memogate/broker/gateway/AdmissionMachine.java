@@ -61,13 +61,18 @@ final class AdmissionMachine {
         return ledger;
     }
 
-    void pause() {
+    /** True when this paused them, false when they already were. */
+    boolean pause() {
+        boolean changed = !paused;
         paused = true;
+        return changed;
     }
 
-    /** Lifts the pause; the caller settles, which grants the queues in their order. */
-    void resume() {
+    /** Lifts the pause, true when there was one; the caller settles, which grants the queues in their order. */
+    boolean resume() {
+        boolean changed = paused;
         paused = false;
+        return changed;
     }
 
     boolean paused() {
@@ -219,7 +224,7 @@ final class AdmissionMachine {
         givePermitsBack(t);
         t.waitedNanos = waited;
         t.failure = new GatewayRejectedException(reason, tier, forBudget, Duration.ofNanos(waited),
-                t.estimateBytes());
+                t.estimateBytes(), paused);
         done(t);
     }
 
@@ -351,7 +356,7 @@ final class AdmissionMachine {
     private WaitingStatement describe(Ticket t, int position, long now) {
         boolean forBudget = t.queue == budget;
         return new WaitingStatement(forBudget ? null : t.queue.tier, forBudget, position, t.estimateBytes(),
-                t.connection(), Duration.ofNanos(now - t.waitStart), t.tag());
+                t.connection(), Duration.ofNanos(now - t.waitStart), t.tag(), paused);
     }
 
     void checkInvariants() {

@@ -24,19 +24,24 @@ public final class GatewayRejectedException extends RuntimeException {
     private final boolean budget;
     private final Duration waited;
     private final long estimateBytes;
+    private final boolean paused;
 
     /**
      * @param tier the tier whose queue rejected it; for the byte budget the highest tier it held
      * @param budget true when it was waiting for the byte budget rather than for a tier's permit
      * @param waited time since it first had to wait
+     * @param paused true when the gateways were paused as it was refused: the pause filled the queue or
+     *     ran out the wait, whatever the server's load
      */
-    public GatewayRejectedException(Reason reason, Tier tier, boolean budget, Duration waited, long estimateBytes) {
+    public GatewayRejectedException(Reason reason, Tier tier, boolean budget, Duration waited, long estimateBytes,
+            boolean paused) {
         super(message(reason, tier, budget, waited, estimateBytes), null, false, false);
         this.reason = reason;
         this.tier = tier;
         this.budget = budget;
         this.waited = waited;
         this.estimateBytes = estimateBytes;
+        this.paused = paused;
     }
 
     private static String message(Reason reason, Tier tier, boolean budget, Duration waited, long estimateBytes) {
@@ -69,5 +74,10 @@ public final class GatewayRejectedException extends RuntimeException {
 
     public long estimateBytes() {
         return estimateBytes;
+    }
+
+    /** True when the gateways were paused (the console's PAUSE) as the statement was refused. */
+    public boolean paused() {
+        return paused;
     }
 }

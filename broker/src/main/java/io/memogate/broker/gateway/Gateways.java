@@ -126,11 +126,14 @@ public final class Gateways {
      *
      * <p>Statements below t0 still pass: they hold nothing, take no lock, and plan in a few hundred kB, so
      * holding them would stop every small query without protecting the server from anything. Idempotent.
+     *
+     * @return true when this call paused the gateways, false when they were paused already (so that two
+     *     admins' PAUSEs are told, and logged, as one change)
      */
-    public void pause() {
+    public boolean pause() {
         lock.lock();
         try {
-            machine.pause();
+            return machine.pause();
         } finally {
             lock.unlock();
         }
@@ -139,18 +142,22 @@ public final class Gateways {
     /**
      * Lifts a {@link #pause()}: the queues are granted in order, as far as limits and the byte budget
      * allow, exactly as after any release. Idempotent.
+     *
+     * @return true when this call lifted a pause, false when the gateways were not paused
      */
-    public void resume() {
+    public boolean resume() {
         Ticket done;
+        boolean changed;
         lock.lock();
         try {
-            machine.resume();
+            changed = machine.resume();
             machine.settle();
             done = machine.takeDone();
         } finally {
             lock.unlock();
         }
         deliver(done);
+        return changed;
     }
 
     public boolean paused() {

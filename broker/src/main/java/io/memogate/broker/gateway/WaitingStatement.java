@@ -11,7 +11,9 @@ import java.time.Duration;
  * @param waited time since it first had to wait (across all the queues it went through)
  * @param tag what the caller passed to {@link Gateways#acquire(long, long, Object)} (client, user,
  *     fingerprint), or null
+ * @param paused true when the gateways were paused (the console's PAUSE) as this was read: then the pause,
+ *     not the server's load, is what holds the statement, and the client should be told so
  */
 public record WaitingStatement(Tier tier, boolean forBudget, int position, long estimateBytes, long connection,
-                               Duration waited, Object tag) {
+                               Duration waited, Object tag, boolean paused) {
 }

@@ -26,6 +26,7 @@ class PauseTest {
 
         assertWaiting(gated);
         assertThat(gated.position().orElseThrow().tier()).isEqualTo(Tier.SMALL);
+        assertThat(gated.position().orElseThrow().paused()).as("the pause holds it, so clients can be told").isTrue();
         assertThat(f.state(Tier.SMALL).active()).isZero();
         assertThat(small.gated()).as("below t0: no gateway, so no pause").isFalse();
         assertAdmitted(small);
@@ -106,6 +107,7 @@ class PauseTest {
         GatewayRejectedException rejection = Fixture.rejection(timedOut);
         assertThat(rejection.reason()).isEqualTo(GatewayRejectedException.Reason.TIMEOUT);
         assertThat(rejection.tier()).isEqualTo(Tier.SMALL);
+        assertThat(rejection.paused()).as("refused because of the pause, not the load").isTrue();
         assertThat(f.gateways.waiting()).isEmpty();
     }
 
@@ -119,17 +121,29 @@ class PauseTest {
         Ticket refused = f.acquire(10 * MB, 2);
 
         assertThat(Fixture.rejection(refused).reason()).isEqualTo(GatewayRejectedException.Reason.QUEUE_FULL);
+        assertThat(Fixture.rejection(refused).paused()).isTrue();
+    }
+
+    @Test
+    void waitersAndRefusalsOfARunningGatewayAreNotBlamedOnAPause() {
+        Fixture f = Fixture.forTiers(1, 4, 1);
+        f.acquire(10 * MB, 1);
+        Ticket queued = f.acquire(10 * MB, 2);
+
+        assertThat(queued.position().orElseThrow().paused()).isFalse();
+        f.advance(Duration.ofSeconds(31));
+        assertThat(Fixture.rejection(queued).paused()).isFalse();
     }
 
     @Test
     void pauseAndResumeAreIdempotent() {
         Fixture f = Fixture.forTiers(1, 1, 1);
-        f.gateways.resume();
-        f.gateways.pause();
-        f.gateways.pause();
+        assertThat(f.gateways.resume()).as("not paused: nothing changed").isFalse();
+        assertThat(f.gateways.pause()).isTrue();
+        assertThat(f.gateways.pause()).as("already paused").isFalse();
         Ticket a = f.acquire(10 * MB, 1);
-        f.gateways.resume();
-        f.gateways.resume();
+        assertThat(f.gateways.resume()).isTrue();
+        assertThat(f.gateways.resume()).isFalse();
 
         assertAdmitted(a);
         assertThat(f.gateways.paused()).isFalse();

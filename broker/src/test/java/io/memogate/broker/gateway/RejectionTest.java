@@ -163,14 +163,14 @@ class RejectionTest {
 
     @Test
     void messagesUsePostgresUnits() {
-        assertThat(new GatewayRejectedException(Reason.TIMEOUT, Tier.LARGE, false, Duration.ofSeconds(300), 612 * MB))
+        assertThat(new GatewayRejectedException(Reason.TIMEOUT, Tier.LARGE, false, Duration.ofSeconds(300), 612 * MB, false))
                 .hasMessage("LARGE gateway: waited 300.0 s, estimate 612 MB");
-        assertThat(new GatewayRejectedException(Reason.TIMEOUT, Tier.MEDIUM, true, Duration.ofMillis(120_040), 15L << 30))
+        assertThat(new GatewayRejectedException(Reason.TIMEOUT, Tier.MEDIUM, true, Duration.ofMillis(120_040), 15L << 30, false))
                 .hasMessage("MEDIUM gateway: waited 120.0 s for the byte budget, estimate 15 GB");
         assertThat(Sizes.bytes(9000)).isEqualTo("9000 bytes");
         assertThat(Sizes.bytes(10 * 1024)).isEqualTo("10 kB");
         assertThat(Sizes.bytes(9000 * MB)).isEqualTo("9000 MB");
-        assertThat(new GatewayRejectedException(Reason.QUEUE_FULL, Tier.SMALL, false, Duration.ZERO, 1)
+        assertThat(new GatewayRejectedException(Reason.QUEUE_FULL, Tier.SMALL, false, Duration.ZERO, 1, false)
                 .getStackTrace()).isEmpty();
     }
 }

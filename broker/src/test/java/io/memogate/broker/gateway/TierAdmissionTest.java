@@ -158,9 +158,9 @@ class TierAdmissionTest {
         f.gateways.acquire(20 * MB, 4, "another small");
 
         assertThat(f.gateways.waiting()).containsExactly(
-                new WaitingStatement(Tier.SMALL, false, 1, 10 * MB, 3, Duration.ofSeconds(1), "small"),
-                new WaitingStatement(Tier.SMALL, false, 2, 20 * MB, 4, Duration.ZERO, "another small"),
-                new WaitingStatement(Tier.LARGE, false, 1, 600 * MB, 2, Duration.ofSeconds(3), "second big"));
+                new WaitingStatement(Tier.SMALL, false, 1, 10 * MB, 3, Duration.ofSeconds(1), "small", false),
+                new WaitingStatement(Tier.SMALL, false, 2, 20 * MB, 4, Duration.ZERO, "another small", false),
+                new WaitingStatement(Tier.LARGE, false, 1, 600 * MB, 2, Duration.ofSeconds(3), "second big", false));
         assertThat(second.position()).contains(f.gateways.waiting().get(2));
     }
 }

@@ -11,6 +11,7 @@ import io.memogate.proxy.admission.AdmissionControl;
 import io.memogate.proxy.admission.CurrentEstimator;
 import io.memogate.proxy.admission.SessionInfo;
 import io.memogate.proxy.catalog.IndexCatalogs;
+import io.memogate.proxy.catalog.NoSuchDatabaseException;
 import io.memogate.proxy.config.ConfigException;
 import io.memogate.proxy.config.ConfigSettings;
 import io.memogate.proxy.config.TierField;
@@ -98,17 +99,40 @@ public final class AdminConsole implements ConsoleService {
     /**
      * EXPLAIN ADMISSION: with DATABASE, estimated with that database's indexes as its sessions are, after
      * waiting for its catalog's read when none is in yet (at most {@link #CATALOG_WAIT}); else from the SQL.
+     * A database no backend serves, or that its server says does not exist, is an error naming it: an
+     * estimate "from the SQL" would hide the typo.
      */
     private CompletionStage<ConsoleResult> explain(ConsoleCommand.ExplainAdmission explain) {
+        explain.database().filter(database -> reloader.current().get().backendFor(database).isEmpty())
+                .ifPresent(database -> {
+                    throw noSuchDatabase(database, "Memogate routes no backend for database \"" + database
+                            + "\" and no backend is marked default, so sessions cannot use it either");
+                });
         IndexCatalogs catalogs = admission.map(AdmissionControl::indexCatalogs).orElse(IndexCatalogs.NONE);
         CompletableFuture<IndexedColumns> indexes = explain.database()
                 .map(database -> catalogs.whenRead(database).completeOnTimeout(IndexedColumns.NONE,
                         CATALOG_WAIT.toSeconds(), TimeUnit.SECONDS))
                 .orElse(CompletableFuture.completedFuture(IndexedColumns.NONE));
-        return indexes.thenApply(read -> ConsoleResult.rows("EXPLAIN", AdmissionViews.explain(estimator.get(),
-                plannerDefaults.get(), explain.statements(), read,
-                AdmissionViews.catalogUsed(explain.database(), catalogs, read),
-                admission.map(AdmissionControl::gateways))));
+        return indexes.handle((read, failure) -> {
+            Throwable cause = failure instanceof CompletionException wrapped ? wrapped.getCause() : failure;
+            if (cause instanceof NoSuchDatabaseException missing) {
+                throw noSuchDatabase(missing.database(), missing.getMessage());
+            }
+            if (cause != null) {
+                throw new CompletionException(cause);
+            }
+            return ConsoleResult.rows("EXPLAIN", AdmissionViews.explain(estimator.get(), plannerDefaults.get(),
+                    explain.statements(), read, AdmissionViews.catalogUsed(explain.database(), catalogs, read),
+                    admission.map(AdmissionControl::gateways)));
+        });
+    }
+
+    /** PostgreSQL's words for a database that is not there; {@code why} (a sentence) says who found it missing. */
+    private static ConsoleException noSuchDatabase(String database, String why) {
+        return new ConsoleException(ConsoleException.Kind.UNKNOWN_DATABASE,
+                "database \"" + database + "\" does not exist", why + ".",
+                "Name a database the proxy serves (SHOW BACKENDS lists the routing), or leave DATABASE out to "
+                        + "estimate from the SQL alone.");
     }
 
     private CompletionStage<ConsoleResult> show(ConsoleCommand.Show what) {
@@ -208,7 +232,7 @@ public final class AdminConsole implements ConsoleService {
                 ConsoleException.Kind.UNKNOWN_SETTING, "unrecognized setting \"" + set.key() + "\"",
                 "The console can change: " + String.join(", ", TierField.paths()) + ".",
                 "Other settings change in the configuration file, then RELOAD."));
-        return reloader.set(field, set.value(), who(caller)).handle((old, failure) -> {
+        return reloader.set(field, set.value(), caller.toString()).handle((old, failure) -> {
             Throwable cause = failure instanceof CompletionException wrapped ? wrapped.getCause() : failure;
             if (cause instanceof ConfigException invalid) {
                 throw new ConsoleException(ConsoleException.Kind.INVALID_VALUE, String.join("; ", invalid.problems()),
@@ -231,7 +255,7 @@ public final class AdminConsole implements ConsoleService {
                     "bin/memogate demo builds its configuration in code.",
                     "Start the proxy with bin/memogate run --config FILE to reload it; SET changes the gateways now.");
         }
-        return reloader.reload("RELOAD by " + who(caller)).thenApply(outcome -> switch (outcome) {
+        return reloader.reload("RELOAD by " + caller).thenApply(outcome -> switch (outcome) {
             case ReloadOutcome.Refused refused -> throw new ConsoleException(ConsoleException.Kind.CONFIG_FILE,
                     refused.reason(), refused.problems().isEmpty() ? null : String.join("\n", refused.problems()),
                     "Fix the file and RELOAD again; the problem is also in the proxy's log.");
@@ -246,23 +270,31 @@ public final class AdminConsole implements ConsoleService {
         });
     }
 
+    /** Logged at INFO only when it paused the gateways: the log is the record of what changed, and when. */
     private ConsoleResult pause(SessionInfo caller) {
         Gateways gateways = gateways("PAUSE");
-        boolean was = gateways.paused();
-        gateways.pause();
+        boolean paused = gateways.pause();
         int holding = gateways.state(Tier.SMALL).active();
-        log.info("gateways paused by {}: {} statements hold permits and finish; new ones queue", who(caller), holding);
-        return ConsoleResult.done("PAUSE", (was ? "already paused: " : "paused: ") + holding + " admitted statements "
+        if (paused) {
+            log.info("gateways paused by {}: {} statements hold permits and finish; new ones queue", caller,
+                    holding);
+        } else {
+            log.debug("PAUSE by {} changed nothing: the gateways were already paused", caller);
+        }
+        return ConsoleResult.done("PAUSE", (paused ? "paused: " : "already paused: ") + holding + " admitted statements "
                 + "finish; new statements estimated at or above t0 queue (their tiers' timeouts still apply) until RESUME");
     }
 
     private ConsoleResult resume(SessionInfo caller) {
         Gateways gateways = gateways("RESUME");
-        boolean was = gateways.paused();
         int waiting = gateways.waiting().size();
-        gateways.resume();
-        log.info("gateways resumed by {}: {} statements were waiting", who(caller), waiting);
-        return ConsoleResult.done("RESUME", was ? "resumed: " + waiting + " waiting statements go on in arrival order"
+        boolean resumed = gateways.resume();
+        if (resumed) {
+            log.info("gateways resumed by {}: {} statements were waiting", caller, waiting);
+        } else {
+            log.debug("RESUME by {} changed nothing: the gateways were not paused", caller);
+        }
+        return ConsoleResult.done("RESUME", resumed ? "resumed: " + waiting + " waiting statements go on in arrival order"
                 : "not paused: nothing to resume");
     }
 
@@ -271,10 +303,6 @@ public final class AdminConsole implements ConsoleService {
                 ConsoleException.Kind.UNAVAILABLE, command + " needs the gateways, and admission is disabled",
                 "admission.enabled is false in the configuration this proxy started with.",
                 "Set admission.enabled: true and restart the proxy."));
-    }
-
-    private static String who(SessionInfo caller) {
-        return caller.user() + " from " + caller.clientAddress();
     }
 
     private static <T> CompletionStage<T> done(T value) {

@@ -15,6 +15,8 @@ public final class ConsoleCommandParser {
      * PostgreSQL writes one, plain or double-quoted with "" for a quote.
      */
     private static final Pattern DATABASE = Pattern.compile("(?is)DATABASE\\s+(?:\"((?:[^\"]|\"\")+)\"|([^\\s\"]+))(?:\\s+(.*))?");
+    /** The word DATABASE where no name as {@link #DATABASE} reads one follows: the name was left out. */
+    private static final Pattern DATABASE_WITHOUT_NAME = Pattern.compile("(?is)DATABASE(?:\\s.*)?");
     /** A key of letters, digits, '.' and '_'; then = or TO; then a quoted value ('' escapes ') or the rest. */
     private static final Pattern SET = Pattern.compile("(?is)SET\\s+([A-Za-z0-9_.]+)\\s*(?:=|\\s+TO\\s)\\s*(?:'((?:[^']|'')*)'|(\\S.*?))\\s*");
     private static final Pattern WORDS = Pattern.compile("\\s+");
@@ -29,6 +31,10 @@ public final class ConsoleCommandParser {
         if (named != null && named.matches()) {
             database = Optional.of(named.group(1) != null ? named.group(1).replace("\"\"", "\"") : named.group(2));
             statements = named.group(3);
+        } else if (rest != null && DATABASE_WITHOUT_NAME.matcher(rest).matches()) {
+            // Else "EXPLAIN ADMISSION database" estimated the word as a statement, a utility one.
+            throw syntax("EXPLAIN ADMISSION DATABASE needs a database name: EXPLAIN ADMISSION DATABASE name "
+                    + "select ... from ...", text);
         }
         if (statements == null || statements.isBlank()) {
             throw syntax("EXPLAIN ADMISSION needs a statement: EXPLAIN ADMISSION [DATABASE name] select ... from ...",

@@ -18,7 +18,9 @@ public final class ConsoleException extends RuntimeException {
         /** RELOAD found a file that does not validate, or no file (F0000 config_file_error). */
         CONFIG_FILE,
         /** The command needs something this proxy runs without, e.g. gateways (55000 object_not_in_prerequisite_state). */
-        UNAVAILABLE
+        UNAVAILABLE,
+        /** EXPLAIN ADMISSION DATABASE of a database that is not there (3D000 invalid_catalog_name). */
+        UNKNOWN_DATABASE
     }
 
     private final Kind kind;

@@ -33,8 +33,8 @@ public interface Admission {
      */
     boolean withdraw();
 
-    /** Where the statement waits, in words for a NoticeResponse ("queued for the LARGE gateway ..."). */
-    Optional<String> waiting();
+    /** Where the statement waits and why, in words for a NoticeResponse ("queued for the LARGE gateway ..."). */
+    Optional<WaitNotice> waiting();
 
     /** A decision that cannot be withdrawn and says nothing while it waits (tests, plain relays). */
     static Admission of(CompletionStage<AdmittedStatement> decision) {
@@ -50,7 +50,7 @@ public interface Admission {
             }
 
             @Override
-            public Optional<String> waiting() {
+            public Optional<WaitNotice> waiting() {
                 return Optional.empty();
             }
         };

@@ -98,12 +98,6 @@ public final class GatedAdmission implements AdmissionHook {
         String detail = "Estimated planner memory " + Sizes.bytes(estimate.estimatedBytes()) + " ("
                 + estimate.relations() + " relations, " + estimate.memoPairs() + " join pairs to consider); "
                 + "compile-memory target " + Sizes.bytes(gateways.target()) + ".";
-        String hint = switch (rejection.reason()) {
-            case QUEUE_FULL -> "Too many large statements are waiting; retry later, or raise tiers."
-                    + rejection.tier().name().toLowerCase(Locale.ROOT) + ".maxQueue.";
-            case TIMEOUT -> "The server was busy compiling other large statements; retry later, or raise tiers."
-                    + rejection.tier().name().toLowerCase(Locale.ROOT) + ".timeout.";
-        };
-        return new AdmissionRejectedException(message, detail, hint);
+        return new AdmissionRejectedException(message, detail, AdmissionHints.refused(rejection));
     }
 }

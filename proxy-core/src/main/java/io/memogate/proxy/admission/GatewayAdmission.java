@@ -61,8 +61,8 @@ final class GatewayAdmission implements Admission, AdmittedStatement {
     }
 
     @Override
-    public Optional<String> waiting() {
-        return ticket.position().map(GatewayAdmission::describe);
+    public Optional<WaitNotice> waiting() {
+        return ticket.position().map(waiting -> new WaitNotice(describe(waiting), AdmissionHints.queued(waiting.paused())));
     }
 
     @Override

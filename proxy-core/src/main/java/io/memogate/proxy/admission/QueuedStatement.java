@@ -13,7 +13,6 @@ public record QueuedStatement(SessionInfo session, String fingerprint) {
 
     @Override
     public String toString() {
-        return session.user() + "@" + session.database() + " from " + session.clientAddress() + ": "
-                + shorten(fingerprint, 80);
+        return session + ": " + shorten(fingerprint, 80);
     }
 }

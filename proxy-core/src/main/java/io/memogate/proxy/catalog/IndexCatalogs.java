@@ -32,6 +32,11 @@ import org.slf4j.LoggerFactory;
  * ({@link IndexedColumns#NONE}). A failed first read is tried again after {@link #RETRY} (the server may have
  * started after the proxy); a failed refresh keeps the catalog read before. A failure is logged once per
  * database, and its end once.
+ *
+ * <p>A database that does not exist (the server answers 3D000, or no backend serves it) is no failure to
+ * retry: a typo in EXPLAIN ADMISSION DATABASE would otherwise stay in SHOW CATALOGS as {@code failed} and
+ * warn in the log about retries that cannot help. Nothing is kept of it (the next lookup reads again, so a
+ * database created since is found), and {@link #whenRead} fails with {@link NoSuchDatabaseException}.
  */
 public final class IndexCatalogs implements AutoCloseable {
 
@@ -43,6 +48,8 @@ public final class IndexCatalogs implements AutoCloseable {
     private static final String TIMEOUT_SECONDS = "10";
     /** A good read is kept until refreshed or evicted. */
     private static final Duration KEPT = Duration.ofDays(3650);
+    /** PostgreSQL's invalid_catalog_name: "database ... does not exist". */
+    private static final String INVALID_CATALOG_NAME = "3D000";
     private static final Logger LOG = LoggerFactory.getLogger(IndexCatalogs.class);
 
     /** Without a monitoring role: every statement is estimated from its SQL alone. */
@@ -54,8 +61,27 @@ public final class IndexCatalogs implements AutoCloseable {
         IndexedColumns read(String database) throws SQLException;
     }
 
-    /** One read's outcome, and when it was made (ticker nanos): a failed one is kept only until {@link #RETRY}. */
-    private record Read(IndexedColumns indexes, boolean failed, long nanos) {
+    private enum Outcome { READ, FAILED, NO_SUCH_DATABASE }
+
+    /**
+     * One read's outcome, and when it was made (ticker nanos): a failed one is kept only until {@link #RETRY},
+     * one of a database that does not exist not at all.
+     *
+     * @param why the failure, in words; null after a good read
+     */
+    private record Read(IndexedColumns indexes, Outcome outcome, String why, long nanos) {
+
+        boolean failed() {
+            return outcome == Outcome.FAILED;
+        }
+
+        Duration kept() {
+            return switch (outcome) {
+                case READ -> KEPT;
+                case FAILED -> RETRY;
+                case NO_SUCH_DATABASE -> Duration.ZERO;
+            };
+        }
     }
 
     /**
@@ -103,7 +129,7 @@ public final class IndexCatalogs implements AutoCloseable {
         // and a context switch each time on the event loops' cores. The reads themselves run on `executor`.
         this.cache = Caffeine.newBuilder().executor(Runnable::run).ticker(ticker).maximumSize(10_000)
                 .refreshAfterWrite(REFRESH)
-                .expireAfter(Expiry.<String, Read>writing((database, read) -> read.failed() ? RETRY : KEPT))
+                .expireAfter(Expiry.<String, Read>writing((database, read) -> read.kept()))
                 .buildAsync(new AsyncCacheLoader<>() {
                     @Override
                     public CompletableFuture<Read> asyncLoad(String database, Executor caller) {
@@ -114,7 +140,8 @@ public final class IndexCatalogs implements AutoCloseable {
                     public CompletableFuture<Read> asyncReload(String database, Read before, Executor caller) {
                         return CompletableFuture.supplyAsync(() -> {
                             Read now = read(database);
-                            return now.failed() && !before.failed() ? before : now;
+                            // A dropped database (NO_SUCH_DATABASE) is taken: it leaves the cache.
+                            return now.failed() && before.outcome() == Outcome.READ ? before : now;
                         }, executor);
                     }
                 });
@@ -131,14 +158,23 @@ public final class IndexCatalogs implements AutoCloseable {
 
     /**
      * The indexes of {@code database} once its read is in: at once when it is, else when the read under way
-     * (or started now) ends; {@link IndexedColumns#NONE} when it fails or without a monitoring role. For
-     * what may wait (the console's EXPLAIN ADMISSION), never for a statement.
+     * (or started now) ends; {@link IndexedColumns#NONE} when it fails or without a monitoring role, and
+     * {@link NoSuchDatabaseException} when the database does not exist. For what may wait (the console's
+     * EXPLAIN ADMISSION), never for a statement.
      */
     public CompletableFuture<IndexedColumns> whenRead(String database) {
         if (cache == null || database == null) {
             return CompletableFuture.completedFuture(IndexedColumns.NONE);
         }
-        return cache.get(database).handle((read, failure) -> failure == null ? read.indexes() : IndexedColumns.NONE);
+        return cache.get(database).handle((read, failure) -> {
+            if (failure != null) {
+                return IndexedColumns.NONE;
+            }
+            if (read.outcome() == Outcome.NO_SUCH_DATABASE) {
+                throw new NoSuchDatabaseException(database, read.why());
+            }
+            return read.indexes();
+        });
     }
 
     /** What SHOW CATALOGS says of {@code database}; empty when its catalog was never asked for. */
@@ -156,7 +192,8 @@ public final class IndexCatalogs implements AutoCloseable {
         cache.asMap().forEach((database, future) -> {
             if (!future.isDone()) {
                 states.add(new CatalogState(database, "reading", 0, Duration.ZERO));
-            } else if (!future.isCompletedExceptionally()) {
+            } else if (!future.isCompletedExceptionally()
+                    && future.join().outcome() != Outcome.NO_SUCH_DATABASE) { // not kept, but maybe not yet evicted
                 Read read = future.join();
                 states.add(new CatalogState(database, read.failed() ? "failed" : "read", read.indexes().tables(),
                         Duration.ofNanos(Math.max(0, now - read.nanos()))));
@@ -172,14 +209,19 @@ public final class IndexCatalogs implements AutoCloseable {
             if (failing.remove(database)) {
                 LOG.info("index catalog of database {} read: {} tables with indexes", database, indexes.tables());
             }
-            return new Read(indexes, false, ticker.read());
+            return new Read(indexes, Outcome.READ, null, ticker.read());
         } catch (SQLException e) {
+            if (INVALID_CATALOG_NAME.equals(e.getSQLState())) {
+                failing.remove(database);
+                LOG.debug("index catalog of database {} not read: {}", database, e.getMessage());
+                return new Read(IndexedColumns.NONE, Outcome.NO_SUCH_DATABASE, e.getMessage(), ticker.read());
+            }
             if (failing.add(database)) {
                 LOG.warn("cannot read the index catalog of database {} ({}): its statements are estimated from their"
                         + " SQL alone until a read works; trying again every {} s", database, e.getMessage(),
                         RETRY.toSeconds());
             }
-            return new Read(IndexedColumns.NONE, true, ticker.read());
+            return new Read(IndexedColumns.NONE, Outcome.FAILED, e.getMessage(), ticker.read());
         }
     }
 
@@ -194,11 +236,18 @@ public final class IndexCatalogs implements AutoCloseable {
         login.setProperty("socketTimeout", TIMEOUT_SECONDS);
         return database -> {
             Optional<String> url = urls.apply(database);
-            if (url.isEmpty()) {
-                return IndexedColumns.NONE;
+            if (url.isEmpty()) { // its sessions are refused with 3D000: so is its catalog
+                throw new SQLException("Memogate routes no backend for database \"" + database
+                        + "\" and no backend is marked default", INVALID_CATALOG_NAME);
             }
             try (Connection connection = DriverManager.getConnection(url.get(), login)) {
                 return IndexCatalog.read(connection);
+            } catch (SQLException e) {
+                if (INVALID_CATALOG_NAME.equals(e.getSQLState())) {
+                    throw new SQLException("Its index catalog was read on the server that serves it, which "
+                            + "answered: " + e.getMessage(), INVALID_CATALOG_NAME, e);
+                }
+                throw e;
             }
         };
     }

@@ -2,16 +2,19 @@ package io.memogate.proxy.reload;
 
 import io.memogate.proxy.config.AdminConfig;
 import io.memogate.proxy.config.AdmissionConfig;
+import io.memogate.proxy.config.ConfigException;
 import io.memogate.proxy.config.ConfigSettings;
 import io.memogate.proxy.config.ConfigSettings.Applies;
 import io.memogate.proxy.config.ConfigSettings.Setting;
 import io.memogate.proxy.config.ListenerConfig;
 import io.memogate.proxy.config.MemogateConfig;
+import io.memogate.proxy.config.MonitorConfig;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.LinkedHashSet;
 import java.util.List;
 import java.util.Map;
+import java.util.Optional;
 import java.util.Set;
 
 /**
@@ -34,6 +37,7 @@ record ReloadPlan(MemogateConfig next, List<ConfigChange> changes) {
      *     those that stay until a restart (e.g. the running broker watches a backend the file removes)
      */
     static ReloadPlan between(MemogateConfig running, MemogateConfig file) {
+        checkMonitoredBackendStays(running, file);
         boolean sameSockets = addresses(running.listeners()).equals(addresses(file.listeners()));
         AdminConfig admin = new AdminConfig(running.admin().http(), file.admin().users(), file.admin().authDatabase(),
                 running.admin().watchInterval());
@@ -43,6 +47,36 @@ record ReloadPlan(MemogateConfig next, List<ConfigChange> changes) {
                 file.backends(), file.limits(), admin, admission, running.broker(), file.estimator(), file.recycle(),
                 running.network());
         return new ReloadPlan(next, changes(running, file, sameSockets));
+    }
+
+    /**
+     * The running broker keeps the backend it was started with (broker.* changes need a restart), so the
+     * file's backends must still hold it. Checked here in those terms: the configuration in force would
+     * otherwise fail validation with "broker.monitor.backend must name a configured backend (primary), was
+     * 'main'", quoting the running value as if the file, which may well say 'primary', had written it.
+     */
+    private static void checkMonitoredBackendStays(MemogateConfig running, MemogateConfig file) {
+        running.broker().monitor().ifPresent(monitor -> {
+            Optional<String> monitored = monitor.backend();
+            if (monitored.isPresent() && file.backends().stream().noneMatch(b -> b.name().equals(monitored.get()))) {
+                String fileSays = file.broker().monitor().flatMap(MonitorConfig::backend)
+                        .filter(name -> !name.equals(monitored.get()))
+                        .map(name -> " (it names '" + name + "', which the broker monitors after the restart)")
+                        .orElse("");
+                throw refused("the running broker still monitors backend '" + monitored.get() + "', which the new "
+                        + "file no longer has" + fileSays, "that backend");
+            }
+            if (monitored.isEmpty() && file.defaultBackend().isEmpty()) {
+                String name = running.defaultBackend().map(b -> " ('" + b.name() + "')").orElse("");
+                throw refused("the running broker monitors the default backend" + name + ", and the new file has no "
+                        + "default backend", "a default backend");
+            }
+        });
+    }
+
+    private static ConfigException refused(String why, String keep) {
+        return new ConfigException(null, List.of("broker.monitor.backend: " + why + "; broker.monitor.backend "
+                + "changes take effect at restart, so keep " + keep + " in the file until the proxy restarts"));
     }
 
     private static List<ConfigChange> changes(MemogateConfig running, MemogateConfig file, boolean sameSockets) {

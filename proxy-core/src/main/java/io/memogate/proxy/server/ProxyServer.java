@@ -214,8 +214,9 @@ public final class ProxyServer implements AutoCloseable, ConnectionsView {
         Map<String, BackendTarget> targets = new HashMap<>();
         for (int i = 0; i < config.backends().size(); i++) {
             BackendConfig backend = config.backends().get(i);
-            targets.put(backend.name(), new BackendTarget(backend.name(), backend.host(), backend.port(),
-                    backend.tls().mode(), TlsContexts.forBackend(backend.tls(), "backends[" + i + "].tls"),
+            String path = "backends[" + i + "]";
+            targets.put(backend.name(), new BackendTarget(backend.name(), path, backend.host(), backend.port(),
+                    backend.tls().mode(), TlsContexts.forBackend(backend.tls(), path + ".tls"),
                     backend.tls().serverName().orElse(backend.host())));
         }
         return Map.copyOf(targets);

@@ -3,6 +3,7 @@ package io.memogate.proxy.admin;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
+import java.util.List;
 import java.util.Optional;
 import org.junit.jupiter.api.Test;
 
@@ -45,6 +46,18 @@ class ConsoleCommandParserTest {
                 .isEqualTo(new ConsoleCommand.ExplainAdmission(Optional.of("My \"db\""), "select 1"));
         assertThatThrownBy(() -> ConsoleCommandParser.parse("explain admission database demo"))
                 .isInstanceOf(ConsoleException.class).hasMessageContaining("needs a statement");
+    }
+
+    /** Not the word estimated as a (utility) statement: the name is missing, and the error says so. */
+    @Test
+    void explainAdmissionDatabaseWithoutANameIsASyntaxError() {
+        for (String withoutName : List.of("EXPLAIN ADMISSION database", "explain admission DATABASE;",
+                "EXPLAIN ADMISSION DATABASE \"unterminated select 1")) {
+            assertThatThrownBy(() -> ConsoleCommandParser.parse(withoutName)).as(withoutName)
+                    .isInstanceOfSatisfying(ConsoleException.class, e -> assertThat(e.kind())
+                            .isEqualTo(ConsoleException.Kind.SYNTAX))
+                    .hasMessageStartingWith("EXPLAIN ADMISSION DATABASE needs a database name");
+        }
     }
 
     @Test

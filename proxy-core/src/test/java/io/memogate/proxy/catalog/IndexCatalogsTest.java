@@ -111,6 +111,48 @@ class IndexCatalogsTest {
         assertThat(pending).isEmpty();
     }
 
+    /**
+     * A database the server does not have (3D000) is no failure to retry: EXPLAIN ADMISSION DATABASE with a
+     * typo is told so, SHOW CATALOGS keeps no row of it, and once created it is read at the next lookup.
+     */
+    @Test
+    void aDatabaseThatDoesNotExistIsAnErrorAndNotKept() {
+        Deque<SQLException> failures = new ArrayDeque<>();
+        failures.add(new SQLException("FATAL: database \"shpo\" does not exist", "3D000"));
+        IndexCatalogs server = new IndexCatalogs(database -> {
+            reads++;
+            if (!failures.isEmpty()) {
+                throw failures.removeFirst();
+            }
+            return SALES;
+        }, Runnable::run, nanos::get);
+
+        assertThat(server.whenRead("shpo")).failsWithin(Duration.ZERO).withThrowableThat()
+                .havingCause().isInstanceOf(NoSuchDatabaseException.class)
+                .withMessage("FATAL: database \"shpo\" does not exist");
+        assertThat(server.states()).as("no failed row for a typo").isEmpty();
+        assertThat(server.whenRead("shpo")).as("created since: read at once, not after RETRY")
+                .isCompletedWithValue(SALES);
+        assertThat(reads).isEqualTo(2);
+    }
+
+    /** A database dropped since its catalog was read leaves SHOW CATALOGS at its next refresh. */
+    @Test
+    void aDroppedDatabaseLeavesAtItsRefresh() {
+        IndexCatalogs server = new IndexCatalogs(database -> {
+            if (reads++ > 0) {
+                throw new SQLException("FATAL: database \"shop\" does not exist", "3D000");
+            }
+            return SALES;
+        }, Runnable::run, nanos::get);
+        assertThat(server.of("shop")).isSameAs(SALES);
+
+        advance(IndexCatalogs.REFRESH.plusSeconds(1));
+        server.of("shop"); // starts the refresh, which finds it gone
+
+        assertThat(server.states()).isEmpty();
+    }
+
     @Test
     void withoutAMonitorNothingIsRead() {
         assertThat(IndexCatalogs.NONE.of("shop")).isSameAs(IndexedColumns.NONE);

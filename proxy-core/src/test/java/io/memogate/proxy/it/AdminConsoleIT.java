@@ -373,6 +373,8 @@ class AdminConsoleIT {
 
             client.query(";");
             assertThat(client.readUntilReady()).extracting(Message::type).containsExactly('I', 'Z');
+            client.query("-- only a comment, as psql -c sends it");
+            assertThat(client.readUntilReady()).extracting(Message::type).containsExactly('I', 'Z');
         }
     }
 

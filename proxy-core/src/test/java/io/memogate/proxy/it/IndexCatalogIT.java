@@ -27,6 +27,7 @@ import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.ExtendWith;
+import org.postgresql.util.PSQLException;
 
 /**
  * With {@code broker.monitor}, admission reads each database's indexes: a star whose fact table is indexed on
@@ -100,7 +101,8 @@ class IndexCatalogIT {
 
     /**
      * EXPLAIN ADMISSION DATABASE estimates as that database's sessions are: it waits for the catalog's first
-     * read (nothing else asked for it yet) and says which indexes it counted; without DATABASE, from the SQL.
+     * read (nothing else asked for it yet) and says which indexes it counted; without DATABASE, from the SQL;
+     * a database the server does not have is an error naming it.
      */
     @Test
     void explainAdmissionWithADatabaseWaitsForItsIndexes(EmbeddedPostgres pg) throws Exception {
@@ -117,9 +119,14 @@ class IndexCatalogIT {
             assertThat(ConsoleClient.rows(console, "EXPLAIN ADMISSION " + STAR)).singleElement()
                     .satisfies(row -> assertThat(row).containsEntry("estimated_bytes", Long.toString(fromSql))
                             .extractingByKey("catalog").asString().startsWith("none: from the SQL"));
-            assertThat(ConsoleClient.rows(console, "EXPLAIN ADMISSION DATABASE no_such_db " + STAR)).singleElement()
-                    .satisfies(row -> assertThat(row).containsEntry("estimated_bytes", Long.toString(fromSql))
-                            .extractingByKey("catalog").asString().contains("no_such_db"));
+            // A database the server does not have: named in the error, and not kept as a failed catalog.
+            PSQLException missing = ConsoleClient.failure(console, "EXPLAIN ADMISSION DATABASE no_such_db " + STAR);
+            assertThat(missing.getSQLState()).isEqualTo("3D000");
+            assertThat(missing.getServerErrorMessage().getMessage()).isEqualTo("database \"no_such_db\" does not exist");
+            assertThat(missing.getServerErrorMessage().getDetail()).contains("the server that serves it")
+                    .contains("database \"no_such_db\" does not exist");
+            assertThat(ConsoleClient.rows(console, "SHOW CATALOGS")).extracting(row -> row.get("database"))
+                    .containsExactly(DATABASE);
         }
     }
 

@@ -12,6 +12,7 @@ import io.memogate.proxy.admission.AdmissionRejectedException;
 import io.memogate.proxy.admission.AdmissionSupport;
 import io.memogate.proxy.admission.AdmittedStatement;
 import io.memogate.proxy.admission.StatementRequest;
+import io.memogate.proxy.admission.WaitNotice;
 import io.memogate.proxy.embedded.EmbeddedPostgres;
 import io.memogate.proxy.embedded.EmbeddedPostgresExtension;
 import io.memogate.proxy.it.RawPgClient.Message;
@@ -32,6 +33,7 @@ import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicInteger;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.ExtendWith;
+import org.postgresql.util.PSQLWarning;
 
 /**
  * A statement the proxy refuses (53000 from the gateways, 57014 for a cancel while queued) leaves the
@@ -74,8 +76,9 @@ class RefusalIT {
                     }
 
                     @Override
-                    public Optional<String> waiting() {
-                        return Optional.of("queued for the LARGE gateway: position 1");
+                    public Optional<WaitNotice> waiting() {
+                        return Optional.of(new WaitNotice("queued for the LARGE gateway: position 1",
+                                "held by the test's hook"));
                     }
                 };
             }
@@ -212,6 +215,7 @@ class RefusalIT {
             SQLWarning notice = statement.getWarnings();
             assertThat((Object) notice).as("the client was told it waits").isNotNull();
             assertThat(notice.getMessage()).contains("queued for the LARGE gateway: position 1");
+            assertThat(((PSQLWarning) notice).getServerErrorMessage().getHint()).isEqualTo("held by the test's hook");
             try (ResultSet rows = statement.executeQuery("select 'still usable'")) {
                 rows.next();
                 assertThat(rows.getString(1)).isEqualTo("still usable");

@@ -1,6 +1,7 @@
 package io.memogate.proxy.reload;
 
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import io.memogate.broker.gateway.Tier;
 import io.memogate.estimator.planner.MemoryCoefficients;
@@ -9,10 +10,12 @@ import io.memogate.proxy.config.AdminHttpConfig;
 import io.memogate.proxy.config.BackendConfig;
 import io.memogate.proxy.config.BackendTlsConfig;
 import io.memogate.proxy.config.BrokerConfig;
+import io.memogate.proxy.config.ConfigException;
 import io.memogate.proxy.config.ConfigSettings.Applies;
 import io.memogate.proxy.config.EstimatorConfig;
 import io.memogate.proxy.config.ListenerConfig;
 import io.memogate.proxy.config.MemogateConfig;
+import io.memogate.proxy.config.MonitorConfig;
 import io.memogate.proxy.config.NetworkConfig;
 import io.memogate.proxy.config.NetworkTransport;
 import io.memogate.proxy.config.ServerTlsConfig;
@@ -132,5 +135,45 @@ class ReloadPlanTest {
                 "backends[1].name: reports -> (unset) (new sessions)",
                 "backends[1].databases: reports -> (unset) (new sessions)");
         assertThat(plan.next().backends()).containsExactly(MAIN);
+    }
+
+    /**
+     * The broker keeps monitoring the backend it started with: a file that renames it, and points
+     * broker.monitor.backend at the new name, is refused in those words, not with its running value quoted
+     * as if the file had written it.
+     */
+    @Test
+    void aRenamedMonitoredBackendIsRefusedSayingTheBrokerChangesAtRestart() {
+        BrokerConfig monitorsMain = BrokerConfig.DEFAULTS.withMonitor(MonitorConfig.of("monitor").withBackend("main"));
+        MemogateConfig before = running.withBroker(monitorsMain);
+        BackendConfig primary = new BackendConfig("primary", "db1", 5432, List.of(), true, BackendTlsConfig.DEFAULT);
+        MemogateConfig renamed = with(before, List.of(primary),
+                BrokerConfig.DEFAULTS.withMonitor(MonitorConfig.of("monitor").withBackend("primary")));
+
+        assertThatThrownBy(() -> ReloadPlan.between(before, renamed)).isInstanceOfSatisfying(ConfigException.class,
+                refused -> assertThat(refused.problems()).containsExactly("broker.monitor.backend: the running broker "
+                        + "still monitors backend 'main', which the new file no longer has (it names 'primary', which "
+                        + "the broker monitors after the restart); broker.monitor.backend changes take effect at "
+                        + "restart, so keep that backend in the file until the proxy restarts"));
+        assertThat(ReloadPlan.between(before, renamed.withBackends(MAIN.withDefault(false).withDatabases("other"),
+                primary)).changes()).as("keeping 'main' until the restart is fine")
+                .anySatisfy(change -> assertThat(change.key()).isEqualTo("broker.monitor.backend"));
+    }
+
+    @Test
+    void aMonitoredDefaultBackendMustStayADefault() {
+        MemogateConfig before = running.withBroker(BrokerConfig.DEFAULTS.withMonitor(MonitorConfig.of("monitor")));
+        MemogateConfig noDefault = with(before, List.of(MAIN.withDefault(false).withDatabases("shop")),
+                BrokerConfig.DEFAULTS.withMonitor(MonitorConfig.of("monitor").withBackend("main")));
+
+        assertThatThrownBy(() -> ReloadPlan.between(before, noDefault)).isInstanceOfSatisfying(ConfigException.class,
+                refused -> assertThat(refused.problems()).singleElement().asString().startsWith("broker.monitor.backend:"
+                        + " the running broker monitors the default backend ('main'), and the new file has no default"));
+    }
+
+    /** {@code config} with other backends and broker at once: each on its own would not validate. */
+    private static MemogateConfig with(MemogateConfig config, List<BackendConfig> backends, BrokerConfig broker) {
+        return new MemogateConfig(config.listeners(), backends, config.limits(), config.admin(), config.admission(),
+                broker);
     }
 }

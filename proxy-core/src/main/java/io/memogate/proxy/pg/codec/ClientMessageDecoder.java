@@ -79,6 +79,9 @@ public final class ClientMessageDecoder extends ByteToMessageDecoder {
         boolean streamable = length >= STREAM_AFTER_BYTES && policy.mayStream(type);
         if (streamable) {
             FrameLength.check(in, length, SERVER_MAX_MESSAGE_BYTES, SERVER_LIMIT_TEXT);
+        } else if (length > maxMessageBytes && length <= SERVER_MAX_MESSAGE_BYTES) {
+            in.skipBytes(in.readableBytes()); // the connection is closing: see FrameLength.check
+            throw new MessageOverLimitException(length, maxMessageBytes);
         } else {
             FrameLength.check(in, length, maxMessageBytes, limitText);
         }

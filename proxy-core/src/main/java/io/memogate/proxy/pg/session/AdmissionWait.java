@@ -1,6 +1,7 @@
 package io.memogate.proxy.pg.session;
 
 import io.memogate.proxy.admission.Admission;
+import io.memogate.proxy.admission.WaitNotice;
 import io.memogate.proxy.pg.message.backend.PgErrors;
 import io.netty.buffer.ByteBuf;
 import io.netty.channel.Channel;
@@ -38,7 +39,7 @@ final class AdmissionWait {
 
     /** Where the statement waits, in words ("statement queued for the LARGE gateway: ..."); empty when none does. */
     Optional<String> where() {
-        return admission == null ? Optional.empty() : admission.waiting();
+        return admission == null ? Optional.empty() : admission.waiting().map(WaitNotice::where);
     }
 
     /** Takes the statement out of its queue if it still waits; true when it did. */
@@ -50,9 +51,9 @@ final class AdmissionWait {
         if (admission != waited || !client.isActive()) {
             return;
         }
-        waited.waiting().ifPresent(where -> {
+        waited.waiting().ifPresent(why -> {
             ByteBuf out = client.alloc().buffer();
-            PgErrors.waitingNotice(where).encode(out);
+            PgErrors.waitingNotice(why).encode(out);
             client.writeAndFlush(out, client.voidPromise());
         });
     }

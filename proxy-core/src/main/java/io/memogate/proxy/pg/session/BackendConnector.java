@@ -23,6 +23,7 @@ import io.netty.util.concurrent.Future;
 import io.netty.util.concurrent.Promise;
 import java.io.IOException;
 import java.time.Duration;
+import java.util.Locale;
 import java.util.Map;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicInteger;
@@ -86,7 +87,7 @@ public final class BackendConnector {
             Channel channel = connected.channel();
             open.incrementAndGet();
             channel.closeFuture().addListener(closed -> open.decrementAndGet());
-            Future<?> answerDeadline = answerDeadline(channel, ready, connectTimeout);
+            Future<?> answerDeadline = answerDeadline(channel, target, ready, connectTimeout);
             if (target.tlsMode() == TlsMode.DISABLE) {
                 frame(channel, backendHandler, answerDeadline);
                 ready.trySuccess(channel);
@@ -107,10 +108,13 @@ public final class BackendConnector {
      * client to speak first) fails the connect, or the login once the connection is ready, where the
      * client would otherwise wait for as long as it is willing to.
      */
-    private static Future<?> answerDeadline(Channel channel, Promise<Channel> ready, Duration timeout) {
+    private static Future<?> answerDeadline(Channel channel, BackendTarget target, Promise<Channel> ready,
+                                            Duration timeout) {
         String silence = "no answer from the server within " + Durations.format(timeout) + " (limits.connectTimeout)";
         Future<?> deadline = channel.eventLoop().schedule(() -> {
-            BackendConnectException overdue = new BackendConnectException(silence, null);
+            BackendConnectException overdue = new BackendConnectException(silence, "The server accepted the "
+                    + "connection but did not answer: check that " + target.configPath() + ".host and port name a "
+                    + "running PostgreSQL server.", null);
             if (ready.tryFailure(overdue)) {
                 channel.close();
             } else {
@@ -155,7 +159,8 @@ public final class BackendConnector {
                 // Anything after the answer byte would be plaintext injected ahead of the handshake
                 // (CVE-2021-23222): refuse it.
                 if (answer.readableBytes() != 1) {
-                    fail(ctx, "the server sent " + answer.readableBytes() + " bytes in answer to SSLRequest, expected 1");
+                    fail(ctx, "the server sent " + answer.readableBytes() + " bytes in answer to SSLRequest, expected 1",
+                            notPostgres());
                     return;
                 }
                 byte code = answer.readByte();
@@ -166,10 +171,14 @@ public final class BackendConnector {
                     frame(ctx.channel(), backendHandler, answerDeadline);
                     ready.trySuccess(ctx.channel());
                 } else if (code == 'N') {
-                    fail(ctx, "the server does not support TLS, but backends." + target.name()
-                            + ".tls.mode is " + target.tlsMode().name().toLowerCase().replace('_', '-'));
+                    String mode = target.configPath() + ".tls.mode";
+                    fail(ctx, "the server does not support TLS, but " + mode + " is "
+                            + target.tlsMode().name().toLowerCase(Locale.ROOT).replace('_', '-'),
+                            "The server refused TLS, as PostgreSQL does with ssl = off: turn ssl on in the server's "
+                                    + "configuration, or set " + mode + " to prefer or disable if this backend may be "
+                                    + "reached without TLS.");
                 } else {
-                    fail(ctx, "unexpected answer to SSLRequest: " + (char) code);
+                    fail(ctx, "unexpected answer to SSLRequest: " + (char) code, notPostgres());
                 }
             } finally {
                 ReferenceCountUtil.release(answer);
@@ -195,7 +204,9 @@ public final class BackendConnector {
                     ready.trySuccess(channel);
                 } else {
                     ready.tryFailure(new BackendConnectException("TLS handshake failed: "
-                            + rootMessage(handshake.cause()), handshake.cause()));
+                            + ConnectFailure.plainMessage(handshake.cause()), "The server accepted TLS but the "
+                            + "handshake failed: check " + target.configPath() + ".tls against the server's certificate"
+                            + " (trustedCertificates and serverName, under verify-full).", handshake.cause()));
                     channel.close();
                 }
             });
@@ -204,7 +215,8 @@ public final class BackendConnector {
 
         @Override
         public void channelInactive(ChannelHandlerContext ctx) {
-            ready.tryFailure(new BackendConnectException("the server closed the connection during TLS negotiation", null));
+            ready.tryFailure(new BackendConnectException("the server closed the connection during TLS negotiation",
+                    notPostgres(), null));
         }
 
         @Override
@@ -213,29 +225,29 @@ public final class BackendConnector {
             ctx.close();
         }
 
-        private void fail(ChannelHandlerContext ctx, String message) {
-            ready.tryFailure(new BackendConnectException(message, null));
+        private String notPostgres() {
+            return "Check " + target.configPath() + ".host and port: they must name a PostgreSQL server.";
+        }
+
+        private void fail(ChannelHandlerContext ctx, String message, String hint) {
+            ready.tryFailure(new BackendConnectException(message, hint, null));
             ctx.close();
         }
     }
 
-    /** What to tell a client about a failed connect: our own message, else the root cause's. */
-    static String describe(Throwable error) {
-        return error instanceof BackendConnectException ? error.getMessage() : rootMessage(error);
-    }
-
     /** A connect failure this class diagnosed itself; its message is already fit for a client. */
     static final class BackendConnectException extends IOException {
-        BackendConnectException(String message, Throwable cause) {
-            super(message, cause);
-        }
-    }
 
-    static String rootMessage(Throwable error) {
-        Throwable root = error;
-        while (root.getCause() != null && root.getCause() != root) {
-            root = root.getCause();
+        private final String hint;
+
+        /** @param hint what the client should check, or null when the caller knows better (see {@link ConnectFailure}) */
+        BackendConnectException(String message, String hint, Throwable cause) {
+            super(message, cause);
+            this.hint = hint;
         }
-        return root.getMessage() != null ? root.getMessage() : root.getClass().getSimpleName();
+
+        String hint() {
+            return hint;
+        }
     }
 }

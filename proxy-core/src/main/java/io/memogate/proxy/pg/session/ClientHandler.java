@@ -1,6 +1,8 @@
 package io.memogate.proxy.pg.session;
 
+import io.memogate.proxy.pg.codec.MessageOverLimitException;
 import io.memogate.proxy.pg.message.MalformedMessageException;
+import io.memogate.proxy.pg.message.backend.PgErrors;
 import io.netty.buffer.ByteBuf;
 import io.netty.channel.ChannelHandlerContext;
 import io.netty.channel.ChannelInboundHandlerAdapter;
@@ -57,6 +59,8 @@ public final class ClientHandler extends ChannelInboundHandlerAdapter {
         if (cause instanceof TooLongFrameException && session.state == PgSession.State.STARTUP) {
             // PostgreSQL's words for a startup packet over its 10000 bytes; after it, the decoder names the limit.
             session.protocolViolation("invalid length of startup packet");
+        } else if (cause instanceof MessageOverLimitException over && fault.isPresent()) {
+            session.protocolViolation(fault.get(), PgErrors.messageOverLimit(fault.get(), over.limit()));
         } else if (fault.isPresent()) {
             session.protocolViolation(fault.get());
         } else if (cause instanceof IOException || cause instanceof DecoderException) {
@@ -65,7 +69,7 @@ public final class ClientHandler extends ChannelInboundHandlerAdapter {
             session.clientClosed();
         } else {
             log.error("unexpected error in session {}", session, cause);
-            session.sendFatalAndClose(io.memogate.proxy.pg.message.backend.PgErrors.internal(cause.toString()));
+            session.sendFatalAndClose(PgErrors.internal(cause.toString()));
         }
     }
 }

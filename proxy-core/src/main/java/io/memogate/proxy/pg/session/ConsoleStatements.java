@@ -1,5 +1,6 @@
 package io.memogate.proxy.pg.session;
 
+import io.memogate.estimator.lexer.StatementSplitter;
 import io.memogate.proxy.admin.ConsoleCommand;
 import io.memogate.proxy.admin.ConsoleCommandParser;
 import io.memogate.proxy.admin.ConsoleException;
@@ -150,9 +151,13 @@ final class ConsoleStatements {
         statements.put(name, new Prepared(parse.sql(), command));
     }
 
-    /** Only blanks and semicolons: PostgreSQL answers EmptyQueryResponse. */
+    /**
+     * Nothing but whitespace, comments and semicolons ({@code psql -c '-- note'}): PostgreSQL parses no
+     * statement there and answers EmptyQueryResponse, so the console does too. The estimator's splitter
+     * reads comments as PostgreSQL's lexer does (nested block comments; an unterminated one is no comment).
+     */
     static boolean isEmptyQuery(String sql) {
-        return sql.chars().allMatch(c -> Character.isWhitespace(c) || c == ';');
+        return StatementSplitter.split(sql).statements().isEmpty();
     }
 
     /** Bind: a portal of a parsed statement, without parameters, in text or binary (the same bytes for text). */

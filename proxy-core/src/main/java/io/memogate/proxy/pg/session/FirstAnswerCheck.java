@@ -39,7 +39,7 @@ final class FirstAnswerCheck extends ChannelInboundHandlerAdapter {
             ReferenceCountUtil.release(msg);
             ctx.fireExceptionCaught(new BackendConnectException(String.format(
                     "the server does not speak PostgreSQL's protocol: its first byte was 0x%02x%s", first,
-                    first >= 0x20 && first < 0x7f ? " ('" + (char) first + "')" : ""), null));
+                    first >= 0x20 && first < 0x7f ? " ('" + (char) first + "')" : ""), null, null));
         }
     }
 }

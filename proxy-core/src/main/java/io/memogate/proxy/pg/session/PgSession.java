@@ -305,9 +305,10 @@ public final class PgSession implements CancelRegistry.Cancellable {
 
     void backendFailed(Throwable cause) {
         log.warn("backend connection of {} to {} failed: {}", info, target == null ? "?" : target.address(),
-                BackendConnector.rootMessage(cause));
+                ConnectFailure.plainMessage(cause));
         if (cause instanceof BackendConnector.BackendConnectException refused && client.isActive()) {
-            sendFatalAndClose(PgErrors.backendLoginFailed(target.name(), target.address(), refused.getMessage()));
+            sendFatalAndClose(PgErrors.backendLoginFailed(target.name(), target.address(), target.configPath(),
+                    refused.getMessage()));
             return;
         }
         Optional<String> fault = ProtocolFaults.describe(cause);
@@ -413,8 +414,13 @@ public final class PgSession implements CancelRegistry.Cancellable {
     }
 
     void protocolViolation(String what) {
+        protocolViolation(what, PgErrors.protocolViolation(what));
+    }
+
+    /** @param fatal the client's FATAL, when it is better said than by {@link PgErrors#protocolViolation} */
+    void protocolViolation(String what, ErrorResponse fatal) {
         log.info("closing client {}: {}", client.remoteAddress(), what);
-        sendFatalAndClose(PgErrors.protocolViolation(what));
+        sendFatalAndClose(fatal);
     }
 
     void sendFatalAndClose(ErrorResponse error) {

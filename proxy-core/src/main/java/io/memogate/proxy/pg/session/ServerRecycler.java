@@ -239,7 +239,7 @@ final class ServerRecycler {
         session.services.connector().connect(session.client.eventLoop(), session.target, new LoginHandler(),
                 session.services.connectTimeout()).addListener(connected -> {
                     if (!connected.isSuccess()) {
-                        loginFailed(BackendConnector.describe(connected.cause()));
+                        loginFailed(ConnectFailure.of(connected.cause(), session.target).cause());
                         return;
                     }
                     Channel channel = (Channel) connected.getNow();
@@ -408,7 +408,7 @@ final class ServerRecycler {
         @Override
         public void exceptionCaught(ChannelHandlerContext ctx, Throwable cause) {
             if (ctx.channel() == fresh) {
-                loginFailed(BackendConnector.rootMessage(cause));
+                loginFailed(ConnectFailure.plainMessage(cause));
             }
             ctx.close();
         }

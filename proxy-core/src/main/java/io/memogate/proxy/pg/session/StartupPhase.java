@@ -172,11 +172,11 @@ final class StartupPhase {
                 .addListener(connected -> {
                     if (!connected.isSuccess()) {
                         startupFrame.release();
-                        String cause = BackendConnector.describe(connected.cause());
+                        ConnectFailure failure = ConnectFailure.of(connected.cause(), session.target);
                         log.warn("session of {} could not reach backend {} at {}: {}", session.info,
-                                session.target.name(), session.target.address(), cause);
+                                session.target.name(), session.target.address(), failure.cause());
                         session.sendFatalAndClose(PgErrors.backendUnreachable(session.target.name(),
-                                session.target.address(), cause));
+                                session.target.address(), failure.cause(), failure.hint()));
                         return;
                     }
                     Channel backend = (Channel) connected.getNow();

@@ -3,6 +3,7 @@ package io.memogate.proxy.pg.codec;
 import static io.memogate.proxy.pg.codec.FrameAssertions.assertTwoMessagesFramedWhenFedOneByteAtATime;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
+import static org.assertj.core.api.Assertions.catchThrowable;
 import static org.junit.jupiter.api.Assertions.assertFalse;
 
 import io.netty.buffer.ByteBuf;
@@ -73,14 +74,24 @@ class ClientMessageDecoderTest {
         assertFalse(channel.finish());
     }
 
+    /** What a decoder with a 1 KiB limit throws at the header {@code hex}, as soon as it arrives. */
+    private static Throwable headerFailure(String hex) {
+        EmbeddedChannel channel = channel(1024);
+        try {
+            return catchThrowable(() -> channel.writeInbound(Unpooled.wrappedBuffer(HexFormat.of().parseHex(hex))));
+        } finally {
+            channel.finishAndReleaseAll();
+        }
+    }
+
     @Test
     void theLimitHoldsForMessagesHeldWholeAndFailsAsSoonAsTheHeaderArrives() {
-        EmbeddedChannel channel = channel(1024);
-        ByteBuf header = Unpooled.wrappedBuffer(HexFormat.of().parseHex(
-                "51" + "00100000")); // Query declaring 1 MiB, over the 1 KiB limit
-        assertThatThrownBy(() -> channel.writeInbound(header)).isInstanceOf(TooLongFrameException.class)
-                .hasMessageContaining("limits.maxMessageBytes (1024)");
-        channel.finishAndReleaseAll();
+        assertThat(headerFailure("51" + "00100000")) // Query declaring 1 MiB, over the 1 KiB limit
+                .isInstanceOf(MessageOverLimitException.class)
+                .hasMessage("message of 1048576 bytes exceeds limits.maxMessageBytes (1024)");
+        // Over PostgreSQL's own 1 GB no message is a statement: it is not told to raise the setting.
+        assertThat(headerFailure("51" + "48545450")) // 'Q', then "HTTP" read as a length: 1.2 GB
+                .isInstanceOf(TooLongFrameException.class).isNotInstanceOf(MessageOverLimitException.class);
     }
 
     @Test
@@ -101,11 +112,8 @@ class ClientMessageDecoderTest {
 
     @Test
     void aLengthBelowTheHeaderSizeIsCorrupt() {
-        EmbeddedChannel channel = channel(1024);
-        ByteBuf header = Unpooled.wrappedBuffer(HexFormat.of().parseHex(
-                "51" + "00000002")); // length 2 cannot even hold itself
-        assertThatThrownBy(() -> channel.writeInbound(header)).isInstanceOf(CorruptedFrameException.class);
-        channel.finishAndReleaseAll();
+        assertThat(headerFailure("51" + "00000002")) // length 2 cannot even hold itself
+                .isInstanceOf(CorruptedFrameException.class);
     }
 
     /** A message of {@code totalBytes} (type byte included) whose body counts up, so misplaced bytes show. */

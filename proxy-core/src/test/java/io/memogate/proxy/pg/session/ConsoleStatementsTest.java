@@ -82,6 +82,19 @@ class ConsoleStatementsTest {
     }
 
     @Test
+    void aQueryOfOnlyCommentsIsEmptyAsInPostgresql() throws StepFailed {
+        assertThat(ConsoleStatements.isEmptyQuery("-- comment")).isTrue();
+        assertThat(ConsoleStatements.isEmptyQuery(" /* a /* nested */ one */ ;\n-- and a line\n")).isTrue();
+        assertThat(ConsoleStatements.isEmptyQuery("")).isTrue();
+        assertThat(ConsoleStatements.isEmptyQuery("/* unterminated")).as("PostgreSQL: a syntax error").isFalse();
+        assertThat(ConsoleStatements.isEmptyQuery("-- note\nSHOW TIERS")).isFalse();
+
+        statements.parse(new Parse("", "-- only a comment", List.of()));
+        statements.bind(new BoundPortal("", "", 0, List.of()));
+        assertThat(statements.portal("").execute(0)).containsExactly(EmptyQueryResponse.INSTANCE);
+    }
+
+    @Test
     void namesFollowPostgresqlsRules() throws StepFailed {
         assertThat(sqlState(() -> statements.parse(new Parse("", "SHOW TIERZ", List.of())))).isEqualTo("42601");
         statements.parse(new Parse("s1", "SHOW TIERS", List.of()));

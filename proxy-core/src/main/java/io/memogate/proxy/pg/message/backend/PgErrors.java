@@ -2,6 +2,7 @@ package io.memogate.proxy.pg.message.backend;
 
 import io.memogate.proxy.admin.ConsoleException;
 import io.memogate.proxy.admission.AdmissionRejectedException;
+import io.memogate.proxy.admission.WaitNotice;
 import java.util.LinkedHashMap;
 import java.util.Map;
 
@@ -50,26 +51,45 @@ public final class PgErrors {
                 "The client sent bytes that are not a valid PostgreSQL protocol 3 message; only this connection was closed.");
     }
 
+    /**
+     * A message over limits.maxMessageBytes whose length PostgreSQL would take: a real statement, most
+     * likely, so the hint is the setting, not the protocol (PostgreSQL itself also closes with 08P01).
+     */
+    public static ErrorResponse messageOverLimit(String what, int limit) {
+        return fatal(PROTOCOL_VIOLATION, "invalid frontend message: " + what, null,
+                "Memogate holds a Query, a Parse or a login message whole only up to limits.maxMessageBytes ("
+                        + limit + " bytes); if clients send statements this long, raise limits.maxMessageBytes in the "
+                        + "proxy's configuration (at most 1GiB; a reload applies it to new sessions). Only this "
+                        + "connection was closed.");
+    }
+
     public static ErrorResponse unknownDatabase(String database) {
         return fatal(INVALID_CATALOG_NAME, "database \"" + database + "\" does not exist",
                 "Memogate routes no backend for database \"" + database + "\" and no backend is marked default.",
                 "List the database under backends[].databases or set default: true on one backend.");
     }
 
-    public static ErrorResponse backendUnreachable(String backend, String address, String cause) {
+    /**
+     * No usable connection to the backend: the TCP connect failed, or the TLS negotiation did.
+     *
+     * @param hint what fits the cause: a server that refused TLS is not helped by checking that it listens
+     */
+    public static ErrorResponse backendUnreachable(String backend, String address, String cause, String hint) {
         return fatal(SQLCLIENT_UNABLE_TO_ESTABLISH_SQLCONNECTION,
-                "Memogate could not connect to backend \"" + backend + "\" at " + address + ": " + cause, null,
-                "Check that the server is running and accepts TCP connections on that address.");
+                "Memogate could not connect to backend \"" + backend + "\" at " + address + ": " + cause, null, hint);
     }
 
     /**
      * The backend accepted the TCP connection but did not log in as a PostgreSQL server does: it answered
      * with bytes no PostgreSQL server sends (it is something else), or nothing within limits.connectTimeout.
+     *
+     * @param configPath where the file configures the backend, {@code backends[2]}
      */
-    public static ErrorResponse backendLoginFailed(String backend, String address, String what) {
+    public static ErrorResponse backendLoginFailed(String backend, String address, String configPath, String what) {
         return fatal(SQLCLIENT_UNABLE_TO_ESTABLISH_SQLCONNECTION,
                 "Memogate could not log in to backend \"" + backend + "\" at " + address + ": " + what, null,
-                "Check backends[].host and port in the configuration: they must name a running PostgreSQL server.");
+                "Check " + configPath + ".host and port in the configuration: they must name a running PostgreSQL "
+                        + "server.");
     }
 
     /** The server sent a message the proxy had to read and could not: the session cannot go on in step. */
@@ -111,14 +131,14 @@ public final class PgErrors {
                 "Memogate removed the statement from the admission queue before it reached the server.", null);
     }
 
-    /** Told once to a client whose statement has been waiting for admission for a while. */
-    public static ErrorResponse waitingNotice(String where) {
+    /** Told once to a client whose statement has been waiting for admission for a while: where, and why. */
+    public static ErrorResponse waitingNotice(WaitNotice notice) {
         Map<Character, String> fields = new LinkedHashMap<>();
         fields.put(ErrorResponse.SEVERITY, "NOTICE");
         fields.put(ErrorResponse.SEVERITY_NONLOCALIZED, "NOTICE");
         fields.put(ErrorResponse.SQLSTATE, SUCCESSFUL_COMPLETION);
-        fields.put(ErrorResponse.MESSAGE, where);
-        fields.put(ErrorResponse.HINT, "The server is busy compiling large statements; this one runs when its turn comes.");
+        fields.put(ErrorResponse.MESSAGE, notice.where());
+        fields.put(ErrorResponse.HINT, notice.hint());
         return new ErrorResponse(ErrorResponse.NOTICE_TYPE, fields);
     }
 
@@ -196,6 +216,7 @@ public final class PgErrors {
             case INVALID_VALUE -> INVALID_PARAMETER_VALUE;
             case CONFIG_FILE -> CONFIG_FILE_ERROR;
             case UNAVAILABLE -> OBJECT_NOT_IN_PREREQUISITE_STATE;
+            case UNKNOWN_DATABASE -> INVALID_CATALOG_NAME;
         };
         return error(sqlState, failure.getMessage(), failure.detail(), failure.hint());
     }
