@@ -20,7 +20,6 @@ import io.memogate.proxy.embedded.SelfSignedCertificate;
 import io.memogate.proxy.it.RawPgClient.Message;
 import io.memogate.proxy.server.ProxyServer;
 import io.netty.channel.uring.IoUring;
-import java.io.EOFException;
 import java.io.IOException;
 import java.net.InetAddress;
 import java.net.ServerSocket;
@@ -32,7 +31,6 @@ import java.sql.Connection;
 import java.sql.ResultSet;
 import java.sql.Statement;
 import java.time.Duration;
-import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.List;
 import java.util.concurrent.CompletableFuture;
@@ -85,8 +83,7 @@ class FaultsIT {
     @ParameterizedTest
     @ValueSource(booleans = {true, false})
     void statementsPipelinedBeforeTerminateAllRun(boolean clientWaitsForTheEnd, EmbeddedPostgres pg) throws Exception {
-        String table = "terminated_" + (clientWaitsForTheEnd ? "waiting" : "leaving") + "_" + System.nanoTime();
-        pg.execute("demo", "create table " + table + " (i int)", "grant insert on " + table + " to public");
+        String table = tableAnyoneMayInsertInto(pg, "terminated");
         int statements = 20;
         try (ProxyFixture proxy = ProxyFixture.to(pg.host(), pg.port()).start();
                 RawPgClient client = new RawPgClient(proxy.port())) {
@@ -96,14 +93,7 @@ class FaultsIT {
             }
             client.send('X', new byte[0]);
             if (clientWaitsForTheEnd) {
-                List<Message> answers = new ArrayList<>();
-                try {
-                    while (true) {
-                        answers.add(client.read());
-                    }
-                } catch (EOFException closedByTheServer) {
-                    // the end of the session
-                }
+                List<Message> answers = client.readUntilClosed();
                 assertThat(answers).filteredOn(m -> m.type() == 'Z').as("answered every query").hasSize(statements);
             } else {
                 client.close();
@@ -119,12 +109,51 @@ class FaultsIT {
         assertThat(rows).as("rows inserted before the Terminate").isEqualTo(statements);
     }
 
+    /** A new table {@code prefix_<n>(i int)} in demo, so that each test counts its own rows. */
+    private static String tableAnyoneMayInsertInto(EmbeddedPostgres pg, String prefix) throws Exception {
+        String table = prefix + "_" + System.nanoTime();
+        pg.execute("demo", "create table " + table + " (i int)", "grant insert on " + table + " to public");
+        return table;
+    }
+
     private static int rows(EmbeddedPostgres pg, String table) throws Exception {
         try (Connection admin = pg.connect("demo"); Statement statement = admin.createStatement();
                 ResultSet count = statement.executeQuery("select count(*) from " + table)) {
             count.next();
             return count.getInt(1);
         }
+    }
+
+    /**
+     * A bad message after pipelined statements: PostgreSQL answers each statement before it reads the bad
+     * message, then sends its FATAL. Through the proxy too, so that a client never retries statements
+     * that ran: the statements' answers come first, then the 08P01.
+     */
+    @ParameterizedTest
+    @ValueSource(strings = {"length 0", "unknown type"})
+    void statementsSentBeforeABadMessageAreAnsweredBeforeItsFatal(String badMessage, EmbeddedPostgres pg)
+            throws Exception {
+        String table = tableAnyoneMayInsertInto(pg, "answered");
+        int statements = 10;
+        try (ProxyFixture proxy = ProxyFixture.to(pg.host(), pg.port()).start();
+                RawPgClient client = new RawPgClient(proxy.port())) {
+            assertReady(client.startup(TRUSTED, "demo"));
+            for (int i = 0; i < statements; i++) {
+                client.query("insert into " + table + " values (" + i + "); select pg_sleep(0.02)");
+            }
+            if (badMessage.equals("length 0")) {
+                client.sendRaw(new byte[] {'Q', 0, 0, 0, 0});
+            } else {
+                client.send('z', new byte[] {1, 2, 3});
+            }
+            List<Message> answers = client.readUntilClosed();
+            assertThat(answers).filteredOn(m -> m.type() == 'Z').as("every statement answered").hasSize(statements);
+            assertThat(answers).last().satisfies(last -> {
+                assertThat(last.type()).isEqualTo('E');
+                assertThat(last.sqlState()).isEqualTo("08P01");
+            });
+        }
+        assertThat(rows(pg, table)).isEqualTo(statements);
     }
 
     @Test

@@ -129,6 +129,18 @@ final class RawPgClient implements AutoCloseable {
         return messages;
     }
 
+    /** Every message until the peer closes the connection. */
+    List<Message> readUntilClosed() throws IOException {
+        List<Message> messages = new ArrayList<>();
+        try {
+            while (true) {
+                messages.add(read());
+            }
+        } catch (EOFException closed) {
+            return messages;
+        }
+    }
+
     private List<Message> readUntilReadyOrError() throws IOException {
         List<Message> messages = new ArrayList<>();
         while (true) {

@@ -31,6 +31,8 @@ final class ReleaseTracker {
     private static final PendingQuery UNGATED_QUERY = new PendingQuery(AdmittedStatement.UNGATED);
 
     private final ArrayDeque<Object> inFlight = new ArrayDeque<>();
+    /** The cycle ends in {@link #inFlight}: ReadyForQuery messages the server still owes. */
+    private int cyclesOwed;
 
     /** A statement forwarded to the server after admission. */
     void admitted(AdmissionPoint point, AdmittedStatement statement) {
@@ -45,6 +47,12 @@ final class ReleaseTracker {
     /** A message the server will answer with ReadyForQuery. */
     void cycleEnd() {
         inFlight.addLast(CYCLE_END);
+        cyclesOwed++;
+    }
+
+    /** Whether the server still owes a ReadyForQuery: a whole Query or batch up to its Sync is unanswered. */
+    boolean owesReadyForQuery() {
+        return cyclesOwed > 0;
     }
 
     boolean isIdle() {
@@ -75,6 +83,7 @@ final class ReleaseTracker {
         while (!inFlight.isEmpty()) {
             Object entry = inFlight.removeFirst();
             if (entry == CYCLE_END) {
+                cyclesOwed--;
                 return;
             }
             signal(entry, ReleaseSignal.READY_FOR_QUERY);
@@ -86,6 +95,7 @@ final class ReleaseTracker {
         while (!inFlight.isEmpty()) {
             signal(inFlight.removeFirst(), ReleaseSignal.DISCONNECT);
         }
+        cyclesOwed = 0;
     }
 
     private static void signal(Object entry, ReleaseSignal signal) {

@@ -82,6 +82,9 @@ final class ServerResponses implements MessageRunDecoder.Inspector {
                 transactionStatus = TransactionStatus.of(buf.getByte(index + 5));
                 tracker.readyForQuery();
                 settings.readyForQuery(transactionStatus == TransactionStatus.IDLE);
+                if (!tracker.owesReadyForQuery()) {
+                    session.serverCaughtUp();
+                }
                 if (tracker.isIdle()) {
                     refused.nothingInFlight();
                 }
