@@ -156,6 +156,21 @@ class FaultsIT {
         assertThat(rows(pg, table)).isEqualTo(statements);
     }
 
+    /** PostgreSQL answers an SSLRequest sent after login at once; the proxy too, not after waiting for a body. */
+    @Test
+    void anSslRequestAfterLoginIsAProtocolViolationAnsweredAtOnce(EmbeddedPostgres pg) throws Exception {
+        try (ProxyFixture proxy = ProxyFixture.to(pg.host(), pg.port()).start();
+                RawPgClient client = new RawPgClient(proxy.port())) {
+            assertReady(client.startup(TRUSTED, "demo"));
+            client.setReadTimeout(10_000);
+            client.sendRaw(new byte[] {0, 0, 0, 8, 4, (byte) 0xd2, 0x16, 0x2f});
+            Message error = client.read();
+            assertThat(error.sqlState()).isEqualTo("08P01");
+            assertThat(error.fields().get('M')).contains("unknown message type '\\x00'");
+            assertThat(client.closedByPeer()).isTrue();
+        }
+    }
+
     @Test
     void aLengthThatCannotHoldItselfIsAProtocolViolation(EmbeddedPostgres pg) throws Exception {
         try (ProxyFixture proxy = ProxyFixture.to(pg.host(), pg.port()).start();

@@ -76,6 +76,7 @@ public final class ClientMessageDecoder extends ByteToMessageDecoder {
         int start = in.readerIndex();
         byte type = in.getByte(start);
         int length = in.getInt(start + 1);
+        FrontendTypes.check(in, type, length);
         boolean streamable = length >= STREAM_AFTER_BYTES && policy.mayStream(type);
         if (streamable) {
             FrameLength.check(in, length, SERVER_MAX_MESSAGE_BYTES, SERVER_LIMIT_TEXT);

@@ -119,4 +119,9 @@ public final class PgWire {
         int bodyStart = start + 1 + LENGTH_FIELD_BYTES;
         return frame.slice(bodyStart, Math.min(length - LENGTH_FIELD_BYTES, frame.writerIndex() - bodyStart));
     }
+
+    /** A message type byte as a person reads it: the character, or \xNN for one that is not printable. */
+    public static String printableType(byte type) {
+        return type >= 0x20 && type < 0x7f ? String.valueOf((char) type) : String.format("\\x%02x", type);
+    }
 }

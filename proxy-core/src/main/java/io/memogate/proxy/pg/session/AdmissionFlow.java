@@ -10,6 +10,7 @@ import io.memogate.proxy.admission.SessionSettings;
 import io.memogate.proxy.admission.StatementRequest;
 import io.memogate.proxy.pg.codec.ClientMessageDecoder;
 import io.memogate.proxy.pg.message.MalformedMessageException;
+import io.memogate.proxy.pg.message.PgWire;
 import io.memogate.proxy.pg.message.backend.ErrorResponse;
 import io.memogate.proxy.pg.message.backend.PgErrors;
 import io.memogate.proxy.pg.message.backend.ReadyForQuery.TransactionStatus;
@@ -221,7 +222,7 @@ final class AdmissionFlow {
             case 'D', 'E', 'H', 'd', 'c', 'f' -> session.forwardToBackend(frame);
             default -> {
                 frame.release();
-                session.protocolViolation("unknown message type '" + PgSession.printable(type) + "'");
+                session.protocolViolation("unknown message type '" + PgWire.printableType(type) + "'");
             }
         }
     }

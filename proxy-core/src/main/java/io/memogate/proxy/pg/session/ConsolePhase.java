@@ -5,6 +5,7 @@ import io.memogate.proxy.admin.ConsoleResult;
 import io.memogate.proxy.admin.ConsoleService;
 import io.memogate.proxy.admin.ResultTable;
 import io.memogate.proxy.pg.message.MalformedMessageException;
+import io.memogate.proxy.pg.message.PgWire;
 import io.memogate.proxy.pg.message.backend.BackendMessage;
 import io.memogate.proxy.pg.message.backend.BindComplete;
 import io.memogate.proxy.pg.message.backend.BodilessMessage;
@@ -152,7 +153,7 @@ final class ConsolePhase {
                 write(List.of(PgErrors.consoleHasNoFunctions(), ready()));
                 flush();
             }
-            default -> session.protocolViolation("unknown message type '" + PgSession.printable(type) + "'");
+            default -> session.protocolViolation("unknown message type '" + PgWire.printableType(type) + "'");
         }
     }
 

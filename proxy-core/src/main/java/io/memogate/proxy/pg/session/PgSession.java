@@ -527,10 +527,6 @@ public final class PgSession implements CancelRegistry.Cancellable {
         return view;
     }
 
-    static String printable(byte type) {
-        return type >= 0x20 && type < 0x7f ? String.valueOf((char) type) : String.format("\\x%02x", type);
-    }
-
     @Override
     public String toString() {
         return "PgSession[" + client.remoteAddress() + ", " + info + ", " + state + "]";

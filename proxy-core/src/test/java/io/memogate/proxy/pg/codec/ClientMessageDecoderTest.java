@@ -116,6 +116,31 @@ class ClientMessageDecoderTest {
                 .isInstanceOf(CorruptedFrameException.class);
     }
 
+    /**
+     * As PostgreSQL, at the header: a byte stream out of step (here an SSLRequest sent after login, whose
+     * first byte reads as a type and the next four as a length of 2052) fails at once, not after the
+     * proxy waited for the body promised.
+     */
+    @Test
+    void aTypeNoClientSendsFailsOnItsHeader() {
+        assertThat(headerFailure("00" + "00000804")) // SSLRequest 00000008 04d2162f, framed as a typed message
+                .isInstanceOf(CorruptedFrameException.class).hasMessage("unknown message type '\\x00'");
+        assertThat(headerFailure("7a" + "00000004"))
+                .isInstanceOf(CorruptedFrameException.class).hasMessage("unknown message type 'z'");
+    }
+
+    @Test
+    void aShortTypeLongerThanPostgresqlTakesFailsOnItsHeaderAndALongTypeMayBeThatLong() {
+        assertThat(headerFailure("53" + "00002711")) // Sync of 10001 bytes: over PQ_SMALL_MESSAGE_LIMIT
+                .isInstanceOf(CorruptedFrameException.class)
+                .hasMessage("invalid message length: a 'S' message of 10001 bytes,"
+                        + " where PostgreSQL takes at most 10000");
+        EmbeddedChannel channel = channel(1 << 20);
+        channel.writeInbound(Unpooled.wrappedBuffer(HexFormat.of().parseHex("51" + "00002711"))); // a Query may
+        assertThat((Object) channel.readInbound()).as("waits for the Query's body").isNull();
+        channel.finishAndReleaseAll();
+    }
+
     /** A message of {@code totalBytes} (type byte included) whose body counts up, so misplaced bytes show. */
     private static byte[] message(char type, int totalBytes) {
         byte[] bytes = new byte[totalBytes];
