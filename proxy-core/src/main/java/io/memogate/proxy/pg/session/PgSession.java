@@ -66,6 +66,7 @@ public final class PgSession implements CancelRegistry.Cancellable {
     final SessionServices services;
     private final StartupPhase startup;
     private final ReleaseTracker tracker = new ReleaseTracker();
+    private final FatalAfterAnswers fatalAfterAnswers = new FatalAfterAnswers(this, tracker);
     private final ServerResponses responses;
     private final AdmissionFlow admission;
     final ServerRecycler recycler;
@@ -88,8 +89,6 @@ public final class PgSession implements CancelRegistry.Cancellable {
     private boolean terminating;
     /** The client closed after its Terminate, before the server: the server's last answers are dropped. */
     private boolean clientGone;
-    /** The client broke the protocol while the server owed answers: its FATAL, sent once they are relayed. */
-    private ErrorResponse fatalAfterAnswers;
     /** Closes a connection that sends no StartupMessage in time (limits.loginTimeout); null once one came. */
     private ScheduledFuture<?> loginTimer;
 
@@ -143,7 +142,7 @@ public final class PgSession implements CancelRegistry.Cancellable {
     }
 
     void clientFrame(ByteBuf frame) {
-        if (fatalAfterAnswers != null) {
+        if (fatalAfterAnswers.clientStreamBroken()) {
             frame.release(); // after the message that broke the protocol: PostgreSQL would not read it
             return;
         }
@@ -183,7 +182,7 @@ public final class PgSession implements CancelRegistry.Cancellable {
     }
 
     void readClientIfPossible() {
-        if (fatalAfterAnswers != null && state != State.CLOSED) {
+        if (fatalAfterAnswers.clientStreamBroken() && state != State.CLOSED) {
             client.read(); // and drop it, so that a client still writing does not block on a full socket
             return;
         }
@@ -428,41 +427,27 @@ public final class PgSession implements CancelRegistry.Cancellable {
     }
 
     /**
-     * The client broke the protocol: it gets {@code fatal} and the session ends. PostgreSQL reads a
-     * client's messages in order and answers each before it reads the next, so a client that pipelined
-     * whole statements (Queries, batches up to their Sync) before the bad message gets their answers
-     * first; a client that retries what it was not answered for must not run committed statements twice.
-     * So while the server still owes such answers, the FATAL waits for them ({@link #serverCaughtUp}):
-     * what the client sends meanwhile is dropped, nothing more reaches the server, and the answers are
-     * relayed as they come. Not waited for: a batch without its Sync (it would never end; closing rolls
-     * it back, as the FATAL does on PostgreSQL), and a statement still queued for admission (it never
-     * reached the server, so the client may well send it again).
+     * The client broke the protocol: it gets {@code fatal} and the session ends, once the server has
+     * answered the whole statements sent before ({@link FatalAfterAnswers}).
      *
      * @param fatal the client's FATAL, when it is better said than by {@link PgErrors#protocolViolation}
      */
     void protocolViolation(String what, ErrorResponse fatal) {
-        if (fatalAfterAnswers != null) {
-            return; // the stream is broken already; its FATAL is on its way
+        if (fatalAfterAnswers.clientStreamBroken()) {
+            return; // its FATAL is on its way
         }
-        if (state == State.READY && tracker.owesReadyForQuery() && !admission.holding() && client.isActive()) {
-            log.info("closing client {} once the server has answered what it sent before: {}", client.remoteAddress(),
-                    what);
-            fatalAfterAnswers = fatal;
-            client.pipeline().replace(ClientMessageDecoder.class, "framer", new DroppedInput());
-            backend.flush();
+        if (state == State.READY && fatalAfterAnswers.deferred(fatal, admission.holding())) {
+            log.info("closing client {} once the server has answered what it sent before: {}",
+                    client.remoteAddress(), what);
             return;
         }
         log.info("closing client {}: {}", client.remoteAddress(), what);
         sendFatalAndClose(fatal);
     }
 
-    /** The server has answered every whole statement sent: a FATAL waiting for that may go. */
+    /** The server has answered every whole statement sent. */
     void serverCaughtUp() {
-        if (fatalAfterAnswers != null) {
-            ErrorResponse fatal = fatalAfterAnswers;
-            // After the ReadyForQuery being inspected has been relayed: tasks run after the current read.
-            client.eventLoop().execute(() -> sendFatalAndClose(fatal));
-        }
+        fatalAfterAnswers.serverCaughtUp();
     }
 
     void sendFatalAndClose(ErrorResponse error) {

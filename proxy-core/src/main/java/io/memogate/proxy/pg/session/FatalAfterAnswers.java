@@ -1,0 +1,60 @@
+package io.memogate.proxy.pg.session;
+
+import io.memogate.proxy.pg.codec.ClientMessageDecoder;
+import io.memogate.proxy.pg.message.backend.ErrorResponse;
+
+/**
+ * A client that broke the protocol while the server still owed it answers. PostgreSQL reads a client's
+ * messages in order and answers each before it reads the next, so a client that pipelined whole
+ * statements (Queries, batches up to their Sync) before a bad message gets their answers first; a client
+ * that retries what it was not answered for must not run committed statements twice. So the FATAL waits
+ * for those answers, which are relayed as they come: what the client sends meanwhile is read and dropped
+ * (a {@link DroppedInput} replaces its framer) and nothing more reaches the server.
+ *
+ * <p>Not waited for: a batch without its Sync (it would never end; closing rolls it back, as the FATAL
+ * does on PostgreSQL), and a statement still queued for admission (it never reached the server, so the
+ * client may well send it again). Used on the session's event loop only.
+ */
+final class FatalAfterAnswers {
+
+    private final PgSession session;
+    private final ReleaseTracker tracker;
+    private boolean clientStreamBroken;
+    /** The FATAL to send once the server has caught up; null once on its way. */
+    private ErrorResponse fatal;
+
+    FatalAfterAnswers(PgSession session, ReleaseTracker tracker) {
+        this.session = session;
+        this.tracker = tracker;
+    }
+
+    /** The client broke the protocol and its FATAL is coming: what it sends now is dropped. */
+    boolean clientStreamBroken() {
+        return clientStreamBroken;
+    }
+
+    /**
+     * Takes {@code fatal} to send when the server has answered what came before it, if it still owes
+     * such answers; false when the FATAL should go now.
+     */
+    boolean deferred(ErrorResponse fatal, boolean statementQueued) {
+        if (!tracker.owesReadyForQuery() || statementQueued || !session.client.isActive()) {
+            return false;
+        }
+        clientStreamBroken = true;
+        this.fatal = fatal;
+        session.client.pipeline().replace(ClientMessageDecoder.class, "framer", new DroppedInput());
+        session.backend.flush();
+        return true;
+    }
+
+    /** A ReadyForQuery left the server owing nothing: the FATAL waiting for that goes. */
+    void serverCaughtUp() {
+        if (fatal != null) {
+            ErrorResponse sending = fatal;
+            fatal = null;
+            // After the ReadyForQuery being inspected has been relayed: tasks run after the current read.
+            session.client.eventLoop().execute(() -> session.sendFatalAndClose(sending));
+        }
+    }
+}
