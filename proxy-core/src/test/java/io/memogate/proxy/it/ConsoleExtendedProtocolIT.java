@@ -186,6 +186,8 @@ class ConsoleExtendedProtocolIT {
             assertThat(function).extracting(Message::type).containsExactly('E', 'Z');
             assertThat(function.getFirst().sqlState()).isEqualTo("0A000");
 
+            client.send('d', new byte[] {1, 2, 3});                                // COPY messages outside COPY:
+            client.send('c', new byte[0]);                                         // ignored, as PostgreSQL does
             client.query("SHOW TIERS");
             assertThat(client.readUntilReady()).extracting(Message::type).containsExactly('T', 'D', 'D', 'D', 'C', 'Z');
 

@@ -149,6 +149,9 @@ final class ConsolePhase {
                 write(List.of(BodilessMessage.CLOSE_COMPLETE));
             }
             case Flush.TYPE -> flush();
+            // CopyData, CopyDone, CopyFail outside COPY: ignored, as PostgreSQL ignores them (a client may
+            // still be sending a COPY's data after the statement that started it failed).
+            case 'd', 'c', 'f' -> { }
             case 'F' -> { // FunctionCall ends in its own ReadyForQuery
                 write(List.of(PgErrors.consoleHasNoFunctions(), ready()));
                 flush();
