@@ -26,6 +26,8 @@ public final class LoginObserver {
 
     private final String user;
     private final Function<String, Optional<Secret>> secrets;
+    /** Whether recycle.authFile names a file: without one, a missing secret is no missing entry. */
+    private final boolean authFileNamed;
     /** The last request the server made; null before the first. */
     private Authentication request;
     private String clearPassword;
@@ -36,8 +38,14 @@ public final class LoginObserver {
     private String impossible;
 
     public LoginObserver(String user, Function<String, Optional<Secret>> secrets) {
+        this(user, secrets, true);
+    }
+
+    /** @param authFileNamed whether {@code secrets} come from a recycle.authFile, so a missing one is its gap */
+    public LoginObserver(String user, Function<String, Optional<Secret>> secrets, boolean authFileNamed) {
         this.user = user;
         this.secrets = secrets;
+        this.authFileNamed = authFileNamed;
     }
 
     /** An Authentication request from the server, before it is relayed. */
@@ -97,10 +105,15 @@ public final class LoginObserver {
         }
     }
 
+    private String noSecret(String method) {
+        return "the server asked for " + method + (authFileNamed ? " and the auth file has no entry for " + user
+                : " and no recycle.authFile is configured to answer it");
+    }
+
     private Outcome md5(byte[] salt) {
         Optional<Secret> secret = secrets.apply(user);
         if (secret.isEmpty()) {
-            return Outcome.impossible("the server asked for md5 and the auth file has no entry for " + user);
+            return Outcome.impossible(noSecret("md5"));
         }
         String inner = switch (secret.get()) {
             case Secret.Plain plain -> Md5Answer.inner(plain.password(), user);
@@ -118,7 +131,7 @@ public final class LoginObserver {
     private Outcome scram() {
         Optional<Secret> secret = secrets.apply(user);
         if (secret.isEmpty()) {
-            return Outcome.impossible("the server asked for SCRAM-SHA-256 and the auth file has no entry for " + user);
+            return Outcome.impossible(noSecret("SCRAM-SHA-256"));
         }
         if (scramClientFirst == null || scramServerFirst == null || scramClientFinal == null) {
             return Outcome.impossible("the SCRAM exchange was not seen whole");

@@ -153,7 +153,8 @@ final class StartupPhase {
             target = session.services.router().apply(startup.database());
             if (session.services.recycle().enabled()) {
                 startupMessage = startup;
-                login = new LoginObserver(startup.user(), session.services.recycle().secrets()::secretOf);
+                login = new LoginObserver(startup.user(), session.services.recycle().secrets()::secretOf,
+                        session.services.recycle().authFile().isPresent());
             }
         }
         if (target.isEmpty()) {

@@ -134,6 +134,14 @@ class ReloginTest {
     }
 
     @Test
+    void withoutAnAuthFileTheReasonSaysSoRatherThanBlamingAnEntry() {
+        LoginObserver observer = new LoginObserver(USER, user -> Optional.empty(), false);
+        observer.server(new Authentication.Md5Password(new byte[] {1, 2, 3, 4}));
+        assertThat(observer.outcome().reason())
+                .isEqualTo("the server asked for md5 and no recycle.authFile is configured to answer it");
+    }
+
+    @Test
     void aNewSaltStopsTheLoginBeforeAProofIsSent() throws Exception {
         ScramServer server = new ScramServer();
         Relogin relogin = observeScramLogin(server, Map.of(USER, new Secret.Plain(PASSWORD))).relogin().orElseThrow();
