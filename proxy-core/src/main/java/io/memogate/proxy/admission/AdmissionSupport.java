@@ -2,18 +2,21 @@ package io.memogate.proxy.admission;
 
 import io.memogate.estimator.lexer.LexicalAnalyzer;
 import io.memogate.estimator.planner.PlannerSettings;
+import io.memogate.proxy.catalog.RoleSettings;
 import java.time.Duration;
 import java.util.Objects;
+import java.util.function.Function;
 import java.util.function.Supplier;
 
 /**
  * What sessions need around the admission hook: the server's planner defaults (kept current by the
- * broker) from which each session's own settings start, and how long a statement may wait before its
+ * broker) and each database's role and database settings (read with its index catalog), from which each
+ * session's own settings start, and how long a statement may wait before its
  * client is told that it is queued (admission.waitNotice, which a reload changes at once: hence a
  * supplier, read at each wait).
  */
-public record AdmissionSupport(Supplier<PlannerSettings> plannerDefaults, Supplier<Duration> waitNotice,
-                               LexicalAnalyzer analyzer) {
+public record AdmissionSupport(Supplier<PlannerSettings> plannerDefaults, Function<String, RoleSettings> roleSettings,
+                               Supplier<Duration> waitNotice, LexicalAnalyzer analyzer) {
 
     /** PostgreSQL's built-in planner defaults, a notice after one second. */
     public static final AdmissionSupport DEFAULTS =
@@ -21,13 +24,14 @@ public record AdmissionSupport(Supplier<PlannerSettings> plannerDefaults, Suppli
 
     public AdmissionSupport {
         Objects.requireNonNull(plannerDefaults, "plannerDefaults");
+        Objects.requireNonNull(roleSettings, "roleSettings");
         Objects.requireNonNull(waitNotice, "waitNotice");
         Objects.requireNonNull(analyzer, "analyzer");
     }
 
-    /** A wait notice that never changes. */
+    /** A wait notice that never changes, and no role or database settings. */
     public AdmissionSupport(Supplier<PlannerSettings> plannerDefaults, Duration waitNoticeAfter, LexicalAnalyzer analyzer) {
-        this(plannerDefaults, () -> waitNoticeAfter, analyzer);
+        this(plannerDefaults, database -> RoleSettings.NONE, () -> waitNoticeAfter, analyzer);
     }
 
     /** How long a statement waits before its client is told; {@link Duration#ZERO}: never. */
@@ -36,7 +40,7 @@ public record AdmissionSupport(Supplier<PlannerSettings> plannerDefaults, Suppli
     }
 
     public SessionSettings newSessionSettings() {
-        return new SessionSettings(plannerDefaults, analyzer);
+        return new SessionSettings(plannerDefaults, roleSettings, analyzer);
     }
 
     public PreparedQueries newPreparedQueries() {

@@ -4,18 +4,21 @@ import io.memogate.estimator.lexer.LexicalAnalyzer;
 import io.memogate.estimator.lexer.SettingChange;
 import io.memogate.estimator.lexer.StatementAnalysis;
 import io.memogate.estimator.planner.PlannerSettings;
+import io.memogate.proxy.catalog.RoleSettings;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Locale;
 import java.util.Map;
 import java.util.Set;
+import java.util.function.Function;
 import java.util.function.Supplier;
 
 /**
  * The planner settings one session plans with, so the estimate matches what its server process will
- * do: the server's defaults (from the broker), then the startup packet's options, then the session's
- * own SET and RESET, then SET LOCAL for the current transaction — the order in which PostgreSQL's GUC
- * sources override each other.
+ * do: the server's defaults (from the broker), then its role's and database's settings (ALTER ROLE /
+ * ALTER DATABASE ... SET, read with the index catalog: {@link RoleSettings}), then the startup packet's
+ * options, then the session's own SET and RESET, then SET LOCAL for the current transaction — the order
+ * in which PostgreSQL's GUC sources override each other.
  *
  * <p>Changes are applied when the statement is sent, not when the server confirms it, so that the
  * statements after a SET in the same query string are estimated with it. A SET whose value the server
@@ -38,7 +41,12 @@ public final class SessionSettings {
             "geqo", "geqo_threshold", "geqo_effort", "geqo_pool_size", "geqo_generations");
 
     private final Supplier<PlannerSettings> serverDefaults;
+    /** A database's ALTER ROLE / ALTER DATABASE settings as last read; {@link RoleSettings#NONE} before. */
+    private final Function<String, RoleSettings> roleSettings;
     private final LexicalAnalyzer analyzer;
+    /** The session's database and role, from its startup packet; null before it. */
+    private String database;
+    private String role;
     private final Map<String, String> startup = new LinkedHashMap<>();
     private Map<String, String> session = new LinkedHashMap<>();
     private final Map<String, String> local = new LinkedHashMap<>();
@@ -50,15 +58,25 @@ public final class SessionSettings {
     private boolean rolledBack;
 
     private PlannerSettings cachedBase;
+    private RoleSettings cachedRoles;
     private PlannerSettings cached;
 
     public SessionSettings(Supplier<PlannerSettings> serverDefaults, LexicalAnalyzer analyzer) {
+        this(serverDefaults, database -> RoleSettings.NONE, analyzer);
+    }
+
+    /** @param roleSettings a database's role and database settings as last read, never waiting for a read */
+    public SessionSettings(Supplier<PlannerSettings> serverDefaults, Function<String, RoleSettings> roleSettings,
+                           LexicalAnalyzer analyzer) {
         this.serverDefaults = serverDefaults;
+        this.roleSettings = roleSettings;
         this.analyzer = analyzer;
     }
 
     /** The StartupMessage's parameters: planner settings given directly, or in {@code options} as -c / --. */
     public void startupParameters(Map<String, String> parameters) {
+        role = parameters.get("user");
+        database = parameters.getOrDefault("database", role); // PostgreSQL's default: the user's name
         parameters.forEach((name, value) -> {
             if (name.equals("options")) {
                 StartupOptions.parse(value).forEach(this::startupOption);
@@ -129,14 +147,16 @@ public final class SessionSettings {
     /** The settings the session's next statement is planned with. */
     public PlannerSettings current() {
         PlannerSettings base = serverDefaults.get();
-        if (cached == null || base != cachedBase) {
+        RoleSettings roles = database == null ? RoleSettings.NONE : roleSettings.apply(database);
+        if (cached == null || base != cachedBase || roles != cachedRoles) {
             PlannerSettings settings = base;
-            for (Map<String, String> layer : List.of(startup, session, local)) {
+            for (Map<String, String> layer : List.of(roles.of(role), startup, session, local)) {
                 for (Map.Entry<String, String> setting : layer.entrySet()) {
                     settings = settings.with(setting.getKey(), setting.getValue());
                 }
             }
             cachedBase = base;
+            cachedRoles = roles;
             cached = settings;
         }
         return cached;

@@ -27,7 +27,8 @@ import org.slf4j.LoggerFactory;
 
 /**
  * Each served database's {@link IndexedColumns}, read with the broker's monitoring role ({@link IndexCatalog})
- * on a thread of its own and read again every {@link #REFRESH}. A statement never waits for it: until a
+ * on a thread of its own and read again every {@link #REFRESH}, and in the same read the planner settings its
+ * sessions start with per role ({@link RoleSettings}: ALTER ROLE / ALTER DATABASE ... SET). A statement never waits for it: until a
  * database's first read completes, or while reads fail, its statements are estimated from their SQL alone
  * ({@link IndexedColumns#NONE}). A failed first read is tried again after {@link #RETRY} (the server may have
  * started after the proxy); a failed refresh keeps the catalog read before. A failure is logged once per
@@ -58,7 +59,16 @@ public final class IndexCatalogs implements AutoCloseable {
     /** Reads one database's catalog. */
     @FunctionalInterface
     interface Reader {
-        IndexedColumns read(String database) throws SQLException;
+        DatabaseCatalog read(String database) throws SQLException;
+    }
+
+    /** What one read of a database gives. */
+    record DatabaseCatalog(IndexedColumns indexes, RoleSettings roles) {
+
+        /** Indexes, and no role or database settings. */
+        static DatabaseCatalog of(IndexedColumns indexes) {
+            return new DatabaseCatalog(indexes, RoleSettings.NONE);
+        }
     }
 
     private enum Outcome { READ, FAILED, NO_SUCH_DATABASE }
@@ -69,7 +79,7 @@ public final class IndexCatalogs implements AutoCloseable {
      *
      * @param why the failure, in words; null after a good read
      */
-    private record Read(IndexedColumns indexes, Outcome outcome, String why, long nanos) {
+    private record Read(IndexedColumns indexes, RoleSettings roles, Outcome outcome, String why, long nanos) {
 
         boolean failed() {
             return outcome == Outcome.FAILED;
@@ -157,6 +167,18 @@ public final class IndexCatalogs implements AutoCloseable {
     }
 
     /**
+     * The ALTER ROLE / ALTER DATABASE planner settings of {@code database}'s sessions as last read;
+     * {@link RoleSettings#NONE} until a read has succeeded. Never waits, as {@link #of}.
+     */
+    public RoleSettings roleSettingsOf(String database) {
+        if (cache == null || database == null) {
+            return RoleSettings.NONE;
+        }
+        CompletableFuture<Read> read = cache.get(database);
+        return read.isDone() && !read.isCompletedExceptionally() ? read.join().roles() : RoleSettings.NONE;
+    }
+
+    /**
      * The indexes of {@code database} once its read is in: at once when it is, else when the read under way
      * (or started now) ends; {@link IndexedColumns#NONE} when it fails or without a monitoring role, and
      * {@link NoSuchDatabaseException} when the database does not exist. For what may wait (the console's
@@ -205,23 +227,25 @@ public final class IndexCatalogs implements AutoCloseable {
 
     private Read read(String database) {
         try {
-            IndexedColumns indexes = reader.read(database);
+            DatabaseCatalog catalog = reader.read(database);
+            IndexedColumns indexes = catalog.indexes();
             if (failing.remove(database)) {
                 LOG.info("index catalog of database {} read: {} tables with indexes", database, indexes.tables());
             }
-            return new Read(indexes, Outcome.READ, null, ticker.read());
+            return new Read(indexes, catalog.roles(), Outcome.READ, null, ticker.read());
         } catch (SQLException e) {
             if (INVALID_CATALOG_NAME.equals(e.getSQLState())) {
                 failing.remove(database);
                 LOG.debug("index catalog of database {} not read: {}", database, e.getMessage());
-                return new Read(IndexedColumns.NONE, Outcome.NO_SUCH_DATABASE, e.getMessage(), ticker.read());
+                return new Read(IndexedColumns.NONE, RoleSettings.NONE, Outcome.NO_SUCH_DATABASE, e.getMessage(),
+                        ticker.read());
             }
             if (failing.add(database)) {
                 LOG.warn("cannot read the index catalog of database {} ({}): its statements are estimated from their"
                         + " SQL alone until a read works; trying again every {} s", database, e.getMessage(),
                         RETRY.toSeconds());
             }
-            return new Read(IndexedColumns.NONE, Outcome.FAILED, e.getMessage(), ticker.read());
+            return new Read(IndexedColumns.NONE, RoleSettings.NONE, Outcome.FAILED, e.getMessage(), ticker.read());
         }
     }
 
@@ -241,7 +265,7 @@ public final class IndexCatalogs implements AutoCloseable {
                         + "\" and no backend is marked default", INVALID_CATALOG_NAME);
             }
             try (Connection connection = DriverManager.getConnection(url.get(), login)) {
-                return IndexCatalog.read(connection);
+                return new DatabaseCatalog(IndexCatalog.read(connection), RoleSettings.read(connection));
             } catch (SQLException e) {
                 if (INVALID_CATALOG_NAME.equals(e.getSQLState())) {
                     throw new SQLException("Its index catalog was read on the server that serves it, which "

@@ -4,6 +4,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import io.memogate.estimator.lexer.LexicalAnalyzer;
 import io.memogate.estimator.planner.PlannerSettings;
+import io.memogate.proxy.catalog.RoleSettings;
 import java.util.Map;
 import java.util.concurrent.atomic.AtomicReference;
 import org.junit.jupiter.api.Test;
@@ -103,6 +104,39 @@ class SessionSettingsTest {
         settings.errorSeen();
         settings.readyForQuery(true);
         assertThat(settings.current().joinCollapseLimit()).isEqualTo(2);
+    }
+
+    @Test
+    void aRolesAndDatabasesSettingsComeBetweenTheServersAndTheStartupPacketsAndFollowTheirReads() {
+        AtomicReference<RoleSettings> read = new AtomicReference<>(RoleSettings.NONE);
+        SessionSettings bi = new SessionSettings(server::get, database -> database.equals("dw") ? read.get()
+                : RoleSettings.NONE, new LexicalAnalyzer());
+        bi.startupParameters(Map.of("user", "bi", "database", "dw", "options", "-c geqo_threshold=18"));
+        assertThat(bi.current()).as("until the catalog is read")
+                .isEqualTo(PlannerSettings.DEFAULTS.with("geqo_threshold", "18"));
+
+        read.set(new RoleSettings(Map.of(), Map.of("geqo_threshold", "14", "join_collapse_limit", "12"),
+                Map.of("bi", Map.of("from_collapse_limit", "16")), Map.of("bi", Map.of("join_collapse_limit", "20"))));
+        assertThat(bi.current().joinCollapseLimit()).as("the role in this database over the database").isEqualTo(20);
+        assertThat(bi.current().fromCollapseLimit()).as("the role's own").isEqualTo(16);
+        assertThat(bi.current().geqoThreshold()).as("the startup packet over the database").isEqualTo(18);
+
+        bi.sent("set join_collapse_limit = 2", false);
+        assertThat(bi.current().joinCollapseLimit()).isEqualTo(2);
+        bi.sent("reset join_collapse_limit", false);
+        assertThat(bi.current().joinCollapseLimit()).as("RESET returns to the role's value").isEqualTo(20);
+    }
+
+    @Test
+    void roleSettingsTakeRoleInDatabaseThenRoleThenDatabaseThenAllRoles() {
+        RoleSettings settings = new RoleSettings(Map.of("geqo", "off", "geqo_effort", "3", "geqo_threshold", "13"),
+                Map.of("geqo_effort", "4", "geqo_threshold", "14"), Map.of("bi", Map.of("geqo_threshold", "15")),
+                Map.of("etl", Map.of("geqo_threshold", "16")));
+        assertThat(settings.of("bi")).containsExactlyInAnyOrderEntriesOf(
+                Map.of("geqo", "off", "geqo_effort", "4", "geqo_threshold", "15"));
+        assertThat(settings.of("etl")).containsEntry("geqo_threshold", "16");
+        assertThat(settings.of("someone")).containsEntry("geqo_threshold", "14");
+        assertThat(RoleSettings.NONE.of("bi")).isEmpty();
     }
 
     @Test

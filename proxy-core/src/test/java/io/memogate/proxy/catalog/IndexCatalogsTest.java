@@ -27,8 +27,8 @@ class IndexCatalogsTest {
     private int reads;
     private final IndexCatalogs catalogs = new IndexCatalogs(database -> {
         reads++;
-        return answers.isEmpty() ? IndexedColumns.NONE
-                : answers.removeFirst().orElseThrow(() -> new SQLException("connection refused"));
+        return IndexCatalogs.DatabaseCatalog.of(answers.isEmpty() ? IndexedColumns.NONE
+                : answers.removeFirst().orElseThrow(() -> new SQLException("connection refused")));
     }, Runnable::run, nanos::get);
 
     /** A server that comes up after the proxy: its statements get the catalog within RETRY, not REFRESH. */
@@ -74,8 +74,8 @@ class IndexCatalogsTest {
         Deque<Runnable> pending = new ArrayDeque<>();
         answers.add(Optional.of(SALES));
         answers.add(Optional.empty());
-        IndexCatalogs later = new IndexCatalogs(database -> answers.removeFirst()
-                .orElseThrow(() -> new SQLException("connection refused")), pending::add, nanos::get);
+        IndexCatalogs later = new IndexCatalogs(database -> IndexCatalogs.DatabaseCatalog.of(answers.removeFirst()
+                .orElseThrow(() -> new SQLException("connection refused"))), pending::add, nanos::get);
 
         CompletableFuture<IndexedColumns> shop = later.whenRead("shop");
         assertThat(shop).isNotDone();
@@ -99,8 +99,8 @@ class IndexCatalogsTest {
     void lookingUpAReadCatalogHandsTheReadingThreadNothing() {
         Deque<Runnable> pending = new ArrayDeque<>();
         answers.add(Optional.of(SALES));
-        IndexCatalogs counted = new IndexCatalogs(database -> answers.removeFirst()
-                .orElseThrow(() -> new SQLException("connection refused")), pending::add, nanos::get);
+        IndexCatalogs counted = new IndexCatalogs(database -> IndexCatalogs.DatabaseCatalog.of(answers.removeFirst()
+                .orElseThrow(() -> new SQLException("connection refused"))), pending::add, nanos::get);
         counted.of("shop");
         assertThat(pending).as("the first read").hasSize(1);
         runAll(pending);
@@ -124,7 +124,7 @@ class IndexCatalogsTest {
             if (!failures.isEmpty()) {
                 throw failures.removeFirst();
             }
-            return SALES;
+            return IndexCatalogs.DatabaseCatalog.of(SALES);
         }, Runnable::run, nanos::get);
 
         assertThat(server.whenRead("shpo")).failsWithin(Duration.ZERO).withThrowableThat()
@@ -143,7 +143,7 @@ class IndexCatalogsTest {
             if (reads++ > 0) {
                 throw new SQLException("FATAL: database \"shop\" does not exist", "3D000");
             }
-            return SALES;
+            return IndexCatalogs.DatabaseCatalog.of(SALES);
         }, Runnable::run, nanos::get);
         assertThat(server.of("shop")).isSameAs(SALES);
 

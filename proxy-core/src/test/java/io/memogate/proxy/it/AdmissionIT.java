@@ -6,9 +6,13 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 import io.memogate.broker.gateway.GatewaySettings;
 import io.memogate.broker.gateway.Tier;
 import io.memogate.broker.gateway.TierSettings;
+import io.memogate.estimator.planner.MemoryCoefficients;
 import io.memogate.proxy.admission.AdmissionControl;
+import io.memogate.proxy.admission.CurrentEstimator;
+import io.memogate.proxy.catalog.IndexCatalogs;
 import io.memogate.proxy.embedded.EmbeddedPostgres;
 import io.memogate.proxy.embedded.EmbeddedPostgresExtension;
+import io.memogate.proxy.embedded.PasswordKind;
 import io.memogate.proxy.metrics.GatewayMeters;
 import io.micrometer.core.instrument.Gauge;
 import io.micrometer.core.instrument.Timer;
@@ -181,6 +185,40 @@ class AdmissionIT {
             }
             assertThat(control.gateways().state(Tier.LARGE).admittedTotal())
                     .as("the star estimated under the settings the server planned it with").isEqualTo(1);
+        }
+    }
+
+    /**
+     * A DBA gives a BI role its collapse limits with ALTER ROLE ... IN DATABASE ... SET, not in each session:
+     * the estimate reads them (with the database's catalog, through the monitoring role), so the role's
+     * 14-table star, planned exhaustively, takes LARGE though the session sets nothing.
+     */
+    @Test
+    void aRolesOwnSettingsInTheDatabaseReachItsEstimates(EmbeddedPostgres pg) throws Exception {
+        String role = "bi_wide";
+        pg.createUser(role, "bi", PasswordKind.SCRAM);
+        pg.execute(DATABASE, "grant select on all tables in schema public to " + role,
+                "alter role " + role + " in database " + DATABASE + " set join_collapse_limit = 20",
+                "alter role " + role + " set from_collapse_limit = 20",
+                "alter database " + DATABASE + " set geqo_threshold = 20");
+        IndexCatalogs catalogs = new IndexCatalogs(database -> Optional.of(pg.jdbcUrl(database)), pg.superuser(),
+                pg.superuserPassword());
+        control = new AdmissionControl(new CurrentEstimator(MemoryCoefficients.DEFAULTS), catalogs,
+                fourteenTablesNeedLarge(), 2L << 30, Optional.empty(), () -> Duration.ofSeconds(1), meters, e -> { });
+        try (ProxyFixture proxy = ProxyFixture.to(pg.host(), pg.port()).admission(control.hook())
+                        .admissionSupport(control.support()).start();
+                Connection connection = proxy.connect(DATABASE, role, "bi");
+                Statement statement = connection.createStatement()) {
+            statement.execute("select 1"); // the session's first statement starts its database's read
+            await(() -> catalogs.state(DATABASE).filter(state -> state.state().equals("read")).isPresent());
+            try (ResultSet rows = statement.executeQuery(star(14, "role settings"))) {
+                rows.next();
+                assertThat(rows.getLong(1)).isZero();
+            }
+            assertThat(control.gateways().state(Tier.LARGE).admittedTotal())
+                    .as("estimated under the role's and database's settings").isEqualTo(1);
+        } finally {
+            pg.execute(DATABASE, "alter database " + DATABASE + " reset geqo_threshold");
         }
     }
 
