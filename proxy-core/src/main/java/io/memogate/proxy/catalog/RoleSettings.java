@@ -70,8 +70,10 @@ public record RoleSettings(Map<String, String> allRoles, Map<String, String> dat
         }
         Map<String, String> settings = new LinkedHashMap<>(allRoles);
         settings.putAll(database);
-        settings.putAll(byRole.getOrDefault(role, Map.of()));
-        settings.putAll(byRoleHere.getOrDefault(role, Map.of()));
+        if (role != null) { // the immutable maps refuse a null key
+            settings.putAll(byRole.getOrDefault(role, Map.of()));
+            settings.putAll(byRoleHere.getOrDefault(role, Map.of()));
+        }
         return settings;
     }
 

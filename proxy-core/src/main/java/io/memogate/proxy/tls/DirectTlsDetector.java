@@ -46,6 +46,12 @@ public final class DirectTlsDetector extends ByteToMessageDecoder {
 
     @Override
     protected void decode(ChannelHandlerContext ctx, ByteBuf in, List<Object> out) {
+        // A startup packet's length word starts with a zero byte, which no TLS record does: decided at once,
+        // so that even a packet too short to be one (a length of 4, say) is answered, not left waiting.
+        if (in.isReadable() && in.getByte(in.readerIndex()) == 0) {
+            ctx.pipeline().remove(this);
+            return;
+        }
         // Every startup packet is longer than a record header, so waiting for five bytes delays nobody.
         if (in.readableBytes() < RECORD_HEADER_BYTES) {
             return;

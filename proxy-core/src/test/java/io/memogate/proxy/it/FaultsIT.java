@@ -156,6 +156,19 @@ class FaultsIT {
         assertThat(rows(pg, table)).isEqualTo(statements);
     }
 
+    /** A startup packet of 4 bytes, its length word alone: refused at once, as PostgreSQL refuses it. */
+    @Test
+    void aStartupPacketTooShortToBeOneIsRefusedAtOnce(EmbeddedPostgres pg) throws Exception {
+        try (ProxyFixture proxy = ProxyFixture.to(pg.host(), pg.port()).start();
+                RawPgClient client = new RawPgClient(proxy.port())) {
+            client.setReadTimeout(10_000);
+            client.sendRaw(new byte[] {0, 0, 0, 4});
+            Message error = client.read();
+            assertThat(error.sqlState()).isEqualTo("08P01");
+            assertThat(client.closedByPeer()).isTrue();
+        }
+    }
+
     /** PostgreSQL answers an SSLRequest sent after login at once; the proxy too, not after waiting for a body. */
     @Test
     void anSslRequestAfterLoginIsAProtocolViolationAnsweredAtOnce(EmbeddedPostgres pg) throws Exception {
