@@ -109,8 +109,10 @@ public final class RunningProxy implements AutoCloseable {
         }
         GatewayMeters gatewayMeters = new GatewayMeters();
         EstimatorMeters estimatorMeters = new EstimatorMeters(estimator::statistics);
+        // Read where a database is routed now: a reload that moves it moves its catalog's next read too.
         IndexCatalogs indexCatalogs = config.broker().monitor()
-                .map(m -> new IndexCatalogs(config::catalogUrl, m.user(), m.password().orElse(null)))
+                .map(m -> new IndexCatalogs(database -> current.get().catalogUrl(database), m.user(),
+                        m.password().orElse(null)))
                 .orElse(IndexCatalogs.NONE);
         AdmissionControl control = new AdmissionControl(estimator, indexCatalogs, settings.gatewaySettings(),
                 config.broker().staticTargetBytes(), config.brokerSettings(),

@@ -13,6 +13,7 @@ import io.memogate.estimator.planner.MemoryCoefficients;
 import io.memogate.proxy.calibrate.CoefficientsFile;
 import io.memogate.proxy.cli.RunningProxy;
 import io.memogate.proxy.config.ConfigLoader;
+import io.memogate.proxy.embedded.DemoSchema;
 import io.memogate.proxy.embedded.EmbeddedPostgres;
 import io.memogate.proxy.embedded.EmbeddedPostgresExtension;
 import io.memogate.proxy.embedded.TestUsers;
@@ -254,6 +255,30 @@ class ReloadIT {
             try (Connection again = ConsoleClient.session(port, "demo", ADMIN, PASSWORD)) {
                 assertQueryWorks(again);
             }
+        }
+    }
+
+    /**
+     * A database's index catalog, and with it its roles' planner settings, is read from the server the
+     * database is routed to now: here the backend's port is corrected by a reload before the first read.
+     */
+    @Test
+    void aDatabasesCatalogIsReadWhereTheReloadedRoutingSendsIt(EmbeddedPostgres pg) throws Exception {
+        int closedPort;
+        try (ServerSocket socket = new ServerSocket(0)) {
+            closedPort = socket.getLocalPort();
+        }
+        String monitor = """
+                broker:
+                  monitor: { user: %s, password: %s }
+                """.formatted(DemoSchema.MONITOR, DemoSchema.MONITOR_PASSWORD);
+        start(write(pg, "0", closedPort, ADMIN, "0", tiers(1, "1s") + monitor));
+        write(pg, "0", pg.port(), ADMIN, "0", tiers(1, "1s") + monitor);
+        proxy.reloader().reload("test");
+        await(() -> proxy.reloader().statistics().reloads() == 1);
+        try (Connection console = console()) {
+            rows(console, "EXPLAIN ADMISSION DATABASE demo select 1"); // waits for the first read
+            assertThat(row(rows(console, "SHOW CATALOGS"), "database", "demo")).containsEntry("state", "read");
         }
     }
 
