@@ -156,6 +156,23 @@ class FaultsIT {
         assertThat(rows(pg, table)).isEqualTo(statements);
     }
 
+    /** PostgreSQL answers an SSLRequest once per connection; a second one is FATAL 0A000, as from it. */
+    @Test
+    void aSecondSslRequestIsRefusedAsPostgresqlRefusesIt(EmbeddedPostgres pg) throws Exception {
+        byte[] sslRequest = {0, 0, 0, 8, 4, (byte) 0xd2, 0x16, 0x2f};
+        try (ProxyFixture proxy = ProxyFixture.to(pg.host(), pg.port()).start();
+                RawPgClient client = new RawPgClient(proxy.port())) {
+            client.setReadTimeout(10_000);
+            client.sendRaw(sslRequest);
+            assertThat(client.input().readByte()).as("no TLS on this listener").isEqualTo((byte) 'N');
+            client.sendRaw(sslRequest);
+            Message error = client.read();
+            assertThat(error.sqlState()).isEqualTo("0A000");
+            assertThat(error.fields().get('M')).startsWith("unsupported frontend protocol 1234.5679");
+            assertThat(client.closedByPeer()).isTrue();
+        }
+    }
+
     /** A startup packet of 4 bytes, its length word alone: refused at once, as PostgreSQL refuses it. */
     @Test
     void aStartupPacketTooShortToBeOneIsRefusedAtOnce(EmbeddedPostgres pg) throws Exception {

@@ -53,6 +53,9 @@ final class StartupPhase {
     private LoginObserver login;
     /** The client asked for TLS with an SSLRequest; TLS without one was started directly. */
     private boolean tlsRequested;
+    /** An SSLRequest, a GSSENCRequest was answered: PostgreSQL answers each once per connection. */
+    private boolean sslAnswered;
+    private boolean gssAnswered;
 
     StartupPhase(PgSession session) {
         this.session = session;
@@ -67,8 +70,16 @@ final class StartupPhase {
                 return;
             }
             switch (StartupPacket.decode(frame)) {
-                case SslRequest ignored -> sslRequested();
-                case GssEncRequest ignored -> answer(REFUSED);
+                case SslRequest ignored when sslAnswered -> askedAgain(StartupPacket.SSL_REQUEST_CODE);
+                case GssEncRequest ignored when gssAnswered -> askedAgain(StartupPacket.GSSENC_REQUEST_CODE);
+                case SslRequest ignored -> {
+                    sslAnswered = true;
+                    sslRequested();
+                }
+                case GssEncRequest ignored -> {
+                    gssAnswered = true;
+                    answer(REFUSED);
+                }
                 case CancelRequest cancel -> cancelRequested(cancel);
                 case StartupMessage startup -> startupMessage(startup, frame.retain());
             }
@@ -110,6 +121,14 @@ final class StartupPhase {
         tlsRequested = true;
         client.pipeline().addFirst(DirectTlsDetector.TLS_HANDLER, tls.get().newHandler(client.alloc()));
         client.read();
+    }
+
+    /**
+     * A second SSLRequest or GSSENCRequest: PostgreSQL reads its code as a protocol version, as it reads
+     * any request it has answered already, and refuses it ("unsupported frontend protocol 1234.5679").
+     */
+    private void askedAgain(int code) {
+        session.sendFatalAndClose(PgErrors.unsupportedProtocol(code >>> 16, code & 0xffff));
     }
 
     private void answer(byte code) {
