@@ -28,9 +28,9 @@ import org.slf4j.LoggerFactory;
 /**
  * Each served database's {@link IndexedColumns}, read with the broker's monitoring role ({@link IndexCatalog})
  * on a thread of its own and read again every {@link #REFRESH}, and in the same read the planner settings its
- * sessions start with per role ({@link RoleSettings}: ALTER ROLE / ALTER DATABASE ... SET). A statement never waits for it: until a
- * database's first read completes, or while reads fail, its statements are estimated from their SQL alone
- * ({@link IndexedColumns#NONE}). A failed first read is tried again after {@link #RETRY} (the server may have
+ * sessions start with per role ({@link RoleSettings}: ALTER ROLE / ALTER DATABASE ... SET). A statement never
+ * waits for it: until a database's first read completes, or while reads fail, its statements are estimated
+ * from their SQL alone ({@link IndexedColumns#NONE}) and the server's settings ({@link RoleSettings#NONE}). A failed first read is tried again after {@link #RETRY} (the server may have
  * started after the proxy); a failed refresh keeps the catalog read before. A failure is logged once per
  * database, and its end once.
  *
