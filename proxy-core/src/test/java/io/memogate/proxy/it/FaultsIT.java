@@ -392,20 +392,27 @@ class FaultsIT {
      * A backend that is not a PostgreSQL server (here an HTTP port, as a MySQL port would be): the client
      * gets a FATAL naming the backend and what it answered, not the server's bytes taken for messages.
      */
-    @Test
-    void aBackendThatIsNotPostgresIsNamed() throws Exception {
+    @ParameterizedTest
+    @ValueSource(strings = {"http", "mariadb"})
+    void aBackendThatIsNotPostgresIsNamed(String server) throws Exception {
+        // A MariaDB greeting of 82 bytes starts with 'R', as an authentication request does: its code tells.
+        byte[] answer = server.equals("http")
+                ? "HTTP/1.1 400 Bad Request\r\nContent-Length: 0\r\n\r\n".getBytes(StandardCharsets.US_ASCII)
+                : ByteBuffer.allocate(86).put(new byte[] {82, 0, 0, 0, 10})
+                        .put("5.5.5-10.11.6-MariaDB".getBytes(StandardCharsets.US_ASCII)).array();
+        String why = server.equals("http") ? "its first byte was 0x48 ('H')"
+                : "its first message was an authentication request of a kind PostgreSQL has not";
         // Not the common pool: on two cores it has one thread, and the fake server blocks it.
-        try (ServerSocket http = new ServerSocket(0, 1, InetAddress.getLoopbackAddress());
+        try (ServerSocket notPostgres = new ServerSocket(0, 1, InetAddress.getLoopbackAddress());
                 ExecutorService serverThread = Executors.newSingleThreadExecutor()) {
-            Future<?> answered = serverThread.submit(() -> answerOnce(http,
-                    "HTTP/1.1 400 Bad Request\r\nContent-Length: 0\r\n\r\n".getBytes(StandardCharsets.US_ASCII)));
-            try (ProxyFixture proxy = ProxyFixture.to("127.0.0.1", http.getLocalPort()).start()) {
+            Future<?> answered = serverThread.submit(() -> answerOnce(notPostgres, answer));
+            try (ProxyFixture proxy = ProxyFixture.to("127.0.0.1", notPostgres.getLocalPort()).start()) {
                 assertThatThrownBy(() -> proxy.connect("demo", "memogate", "memogate"))
                         .isInstanceOfSatisfying(PSQLException.class, e -> {
                             assertThat(e.getSQLState()).isEqualTo("08001");
                             assertThat(e.getMessage()).contains("backend \"test\"")
-                                    .contains("127.0.0.1:" + http.getLocalPort())
-                                    .contains("does not speak PostgreSQL's protocol: its first byte was 0x48 ('H')");
+                                    .contains("127.0.0.1:" + notPostgres.getLocalPort())
+                                    .contains("does not speak PostgreSQL's protocol: " + why);
                         });
             }
             answered.get(10, TimeUnit.SECONDS);
