@@ -117,7 +117,7 @@ final class AdmissionViews {
         table.row("budget_target_bytes", ledger.targetBytes());
         table.row("budget_used_bytes", ledger.totalBytes());
         table.row("budget_in_flight_bytes", ledger.inFlightBytes());
-        table.row("budget_connections", ledger.connections());
+        table.row("budget_server_processes", ledger.connections());
         table.row("budget_waiting", ledger.budgetWaiting());
     }
 
