@@ -188,6 +188,11 @@ class ConsoleExtendedProtocolIT {
 
             client.send('d', new byte[] {1, 2, 3});                                // COPY messages outside COPY:
             client.send('c', new byte[0]);                                         // ignored, as PostgreSQL does
+            client.send('Q', body(cstring("SHOW HELP"), cstring("junk")));        // bytes after the text: an
+            List<Message> junk = client.readUntilReady();                          // ERROR, as from PostgreSQL
+            assertThat(junk).extracting(Message::type).containsExactly('E', 'Z');
+            assertThat(junk.getFirst().sqlState()).isEqualTo("08P01");
+            assertThat(junk.getFirst().fields().get('M')).isEqualTo("invalid message format");
             client.query("SHOW TIERS");
             assertThat(client.readUntilReady()).extracting(Message::type).containsExactly('T', 'D', 'D', 'D', 'C', 'Z');
 

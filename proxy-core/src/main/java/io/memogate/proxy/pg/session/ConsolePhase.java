@@ -132,7 +132,14 @@ final class ConsolePhase {
 
     private void step(byte type, ByteBuf frame) throws StepFailed {
         switch (type) {
-            case Query.TYPE -> simpleQuery(Query.decode(frame).sql());
+            case Query.TYPE -> {
+                if (Query.hasBytesAfterText(frame)) {
+                    write(List.of(PgErrors.invalidMessageFormat(), ready()));
+                    flush();
+                } else {
+                    simpleQuery(Query.decode(frame).sql());
+                }
+            }
             case Parse.TYPE -> {
                 statements.parse(Parse.decode(frame));
                 write(List.of(BodilessMessage.PARSE_COMPLETE));

@@ -163,6 +163,11 @@ public final class PgErrors {
     }
 
     /** A FunctionCall on the console, which has no functions to call. */
+    /** PostgreSQL's answer to a message with bytes after its last field (pq_getmsgend); the session goes on. */
+    public static ErrorResponse invalidMessageFormat() {
+        return error(PROTOCOL_VIOLATION, "invalid message format", null, null);
+    }
+
     public static ErrorResponse consoleHasNoFunctions() {
         return error(FEATURE_NOT_SUPPORTED, "the admin console has no functions to call",
                 "The client sent a FunctionCall (the fast-path interface, as large objects use); the console answers "

@@ -22,6 +22,18 @@ public record Query(String sql) implements FrontendMessage {
         PgWire.skipCString(PgWire.body(frame, TYPE));
     }
 
+    /**
+     * Whether bytes follow the query's terminating zero byte. PostgreSQL refuses such a Query with ERROR
+     * 08P01 "invalid message format" and goes on; a proxy that forwards it leaves that to the server.
+     *
+     * @throws io.memogate.proxy.pg.message.MalformedMessageException as decode
+     */
+    public static boolean hasBytesAfterText(ByteBuf frame) {
+        ByteBuf body = PgWire.body(frame, TYPE);
+        PgWire.skipCString(body);
+        return body.isReadable();
+    }
+
     @Override
     public void encode(ByteBuf out) {
         int lengthIndex = PgWire.beginMessage(out, TYPE);
