@@ -3,7 +3,6 @@ package io.memogate.proxy.pg.session;
 import io.memogate.proxy.admin.ClientView;
 import io.memogate.proxy.admission.SessionInfo;
 import io.memogate.proxy.admission.SessionSettings;
-import io.memogate.proxy.config.Durations;
 import io.memogate.proxy.pg.codec.ClientMessageDecoder;
 import io.memogate.proxy.pg.codec.MessageRunDecoder;
 import io.memogate.proxy.pg.message.backend.BackendKeyData;
@@ -23,8 +22,6 @@ import java.util.Optional;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CompletionStage;
 import java.util.concurrent.RejectedExecutionException;
-import java.util.concurrent.ScheduledFuture;
-import java.util.concurrent.TimeUnit;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -85,12 +82,8 @@ public final class PgSession implements CancelRegistry.Cancellable {
     private BackendKeyData clientKey;
     /** The server sent FATAL (or the client sent Terminate): its closing is expected, not a failure. */
     private boolean closeExpected;
-    /** The client sent Terminate: the server ends the session when it reaches it, and closes. */
-    private boolean terminating;
-    /** The client closed after its Terminate, before the server: the server's last answers are dropped. */
-    private boolean clientGone;
-    /** Closes a connection that sends no StartupMessage in time (limits.loginTimeout); null once one came. */
-    private ScheduledFuture<?> loginTimer;
+    private final ClientTerminate terminate = new ClientTerminate(this);
+    private final LoginTimer loginTimer = new LoginTimer(this);
 
     public PgSession(Channel client, SessionServices services) {
         this.client = client;
@@ -111,34 +104,13 @@ public final class PgSession implements CancelRegistry.Cancellable {
             sendFatalAndClose(PgErrors.tooManyClients(services.maxClientConnections()));
             return;
         }
-        loginTimer = client.eventLoop().schedule(this::loginTimedOut, services.loginTimeout().toNanos(),
-                TimeUnit.NANOSECONDS);
+        loginTimer.start();
         client.read();
-    }
-
-    /**
-     * Nothing but a silent connection, a stalled TLS handshake or part of a startup packet in
-     * limits.loginTimeout: the connection is closed without a message, as PostgreSQL closes it, so that
-     * such connections cannot hold the slots of limits.maxClientConnections.
-     */
-    private void loginTimedOut() {
-        if (state == State.STARTUP) {
-            log.info("closing client {}: no startup packet within {} (limits.loginTimeout)", client.remoteAddress(),
-                    Durations.format(services.loginTimeout()));
-            close();
-        }
     }
 
     /** The client's StartupMessage came: from here the server's authentication_timeout bounds the login. */
     void startupMessageReceived() {
-        stopLoginTimer();
-    }
-
-    private void stopLoginTimer() {
-        if (loginTimer != null) {
-            loginTimer.cancel(false);
-            loginTimer = null;
-        }
+        loginTimer.stop();
     }
 
     void clientFrame(ByteBuf frame) {
@@ -202,11 +174,8 @@ public final class PgSession implements CancelRegistry.Cancellable {
         if (state == State.CLOSED) {
             return;
         }
-        if (terminating) {
-            // The server still runs what the client pipelined before its Terminate, then closes.
-            clientGone = true;
-            backend.config().setAutoRead(true);
-            return;
+        if (terminate.clientClosed()) {
+            return; // the server still runs what the client pipelined before its Terminate, then closes
         }
         // A client gone mid-statement: cancel it so the server stops working for nobody, then close.
         if (backend != null && serverKey != null && admission.busy()) {
@@ -235,7 +204,7 @@ public final class PgSession implements CancelRegistry.Cancellable {
         switch (state) {
             case AUTHENTICATING -> startup.backendFrame(messages);
             case READY -> {
-                if (clientGone) {
+                if (terminate.clientGone()) {
                     messages.release();
                 } else {
                     client.write(messages, client.voidPromise());
@@ -369,16 +338,9 @@ public final class PgSession implements CancelRegistry.Cancellable {
         closeExpected = true;
     }
 
-    /**
-     * The client's Terminate, forwarded: the server reaches it after the statements the client pipelined
-     * before it, ends the session and closes the connection, and that closes the client's
-     * ({@link #backendClosed}). Closing the server connection here instead would lose those statements: a
-     * server process exits at its first write to a closed socket.
-     */
+    /** The client's Terminate ({@link ClientTerminate}). */
     void terminate(ByteBuf frame) {
-        terminating = true;
-        closeExpected = true;
-        backend.writeAndFlush(frame, backend.voidPromise());
+        terminate.send(frame);
     }
 
     /** Frames the client sent while the backend was being connected, replayed in order. */
@@ -465,7 +427,7 @@ public final class PgSession implements CancelRegistry.Cancellable {
             return;
         }
         state = State.CLOSED;
-        stopLoginTimer();
+        loginTimer.stop();
         tracker.disconnect();
         admission.closed();
         recycler.closed();
