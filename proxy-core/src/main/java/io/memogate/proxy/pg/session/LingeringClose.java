@@ -4,12 +4,10 @@ import io.netty.buffer.Unpooled;
 import io.netty.channel.Channel;
 import io.netty.channel.ChannelHandler;
 import io.netty.channel.ChannelHandlerContext;
-import io.netty.channel.ChannelInboundHandlerAdapter;
 import io.netty.channel.ChannelPipeline;
 import io.netty.channel.socket.DuplexChannel;
 import io.netty.handler.ssl.SslHandler;
 import io.netty.handler.timeout.ReadTimeoutHandler;
-import io.netty.util.ReferenceCountUtil;
 import io.netty.util.concurrent.Future;
 import java.time.Duration;
 import java.util.List;
@@ -68,13 +66,11 @@ final class LingeringClose {
         }
     }
 
-    /** Drops everything read. When the client ends its side, Netty closes the channel (no half-closure). */
-    private static final class Sink extends ChannelInboundHandlerAdapter {
-        @Override
-        public void channelRead(ChannelHandlerContext ctx, Object msg) {
-            ReferenceCountUtil.release(msg);
-        }
-
+    /**
+     * Drops everything read, the last handler left: a failure closes the channel. When the client ends its
+     * side, Netty closes the channel (no half-closure).
+     */
+    private static final class Sink extends DroppedInput {
         @Override
         public void exceptionCaught(ChannelHandlerContext ctx, Throwable cause) {
             ctx.close();
