@@ -70,7 +70,13 @@ class AdmissionIT {
     }
 
     private ProxyFixture proxy(EmbeddedPostgres pg, GatewaySettings settings, long targetBytes) throws InterruptedException {
-        control = new AdmissionControl(settings, targetBytes, Optional.empty(), Duration.ofSeconds(1), meters, e -> { });
+        return proxy(pg, IndexCatalogs.NONE, settings, targetBytes);
+    }
+
+    private ProxyFixture proxy(EmbeddedPostgres pg, IndexCatalogs catalogs, GatewaySettings settings, long targetBytes)
+            throws InterruptedException {
+        control = new AdmissionControl(new CurrentEstimator(MemoryCoefficients.DEFAULTS), catalogs, settings,
+                targetBytes, Optional.empty(), () -> Duration.ofSeconds(1), meters, e -> { });
         meters.gateways(control.gateways());
         meters.bindTo(registry);
         return ProxyFixture.to(pg.host(), pg.port()).admission(control.hook()).admissionSupport(control.support()).start();
@@ -78,6 +84,15 @@ class AdmissionIT {
 
     static String star(int tables, String tag) {
         return StarSchema.star(tables, tag);
+    }
+
+    /** Runs the star join {@code sql} (empty tables: a count of 0) and checks it was the one statement through LARGE. */
+    private void assertRunsThroughLarge(Statement statement, String sql, String why) throws SQLException {
+        try (ResultSet rows = statement.executeQuery(sql)) {
+            rows.next();
+            assertThat(rows.getLong(1)).isZero();
+        }
+        assertThat(control.gateways().state(Tier.LARGE).admittedTotal()).as(why).isEqualTo(1);
     }
 
     /** Fractions low enough that a 14-table star (about 125 MB) needs LARGE: t1 = t2 = 102 MB at most. */
@@ -149,12 +164,7 @@ class AdmissionIT {
             statement.execute(WIDE);
             statement.execute("prepare wide_star as " + star(14, "prepared"));
             assertThat(control.gateways().state(Tier.SMALL).admittedTotal()).as("PREPARE plans nothing").isZero();
-            try (ResultSet rows = statement.executeQuery("execute wide_star")) {
-                rows.next();
-                assertThat(rows.getLong(1)).isZero();
-            }
-            assertThat(control.gateways().state(Tier.LARGE).admittedTotal())
-                    .as("EXECUTE estimated as the 14-table star it runs").isEqualTo(1);
+            assertRunsThroughLarge(statement, "execute wide_star", "EXECUTE estimated as the 14-table star it runs");
         }
     }
 
@@ -179,12 +189,8 @@ class AdmissionIT {
                 assertThat(List.of(shown.getString(1), shown.getString(2))).as("the server kept the wide settings")
                         .containsExactly("20", "20");
             }
-            try (ResultSet rows = statement.executeQuery(star(14, "after refused sets"))) {
-                rows.next();
-                assertThat(rows.getLong(1)).isZero();
-            }
-            assertThat(control.gateways().state(Tier.LARGE).admittedTotal())
-                    .as("the star estimated under the settings the server planned it with").isEqualTo(1);
+            assertRunsThroughLarge(statement, star(14, "after refused sets"),
+                    "the star estimated under the settings the server planned it with");
         }
     }
 
@@ -203,20 +209,13 @@ class AdmissionIT {
                 "alter database " + DATABASE + " set geqo_threshold = 20");
         IndexCatalogs catalogs = new IndexCatalogs(database -> Optional.of(pg.jdbcUrl(database)), pg.superuser(),
                 pg.superuserPassword());
-        control = new AdmissionControl(new CurrentEstimator(MemoryCoefficients.DEFAULTS), catalogs,
-                fourteenTablesNeedLarge(), 2L << 30, Optional.empty(), () -> Duration.ofSeconds(1), meters, e -> { });
-        try (ProxyFixture proxy = ProxyFixture.to(pg.host(), pg.port()).admission(control.hook())
-                        .admissionSupport(control.support()).start();
+        try (ProxyFixture proxy = proxy(pg, catalogs, fourteenTablesNeedLarge(), 2L << 30);
                 Connection connection = proxy.connect(DATABASE, role, "bi");
                 Statement statement = connection.createStatement()) {
             statement.execute("select 1"); // the session's first statement starts its database's read
             await(() -> catalogs.state(DATABASE).filter(state -> state.state().equals("read")).isPresent());
-            try (ResultSet rows = statement.executeQuery(star(14, "role settings"))) {
-                rows.next();
-                assertThat(rows.getLong(1)).isZero();
-            }
-            assertThat(control.gateways().state(Tier.LARGE).admittedTotal())
-                    .as("estimated under the role's and database's settings").isEqualTo(1);
+            assertRunsThroughLarge(statement, star(14, "role settings"),
+                    "estimated under the role's and database's settings");
         } finally {
             pg.execute(DATABASE, "alter database " + DATABASE + " reset geqo_threshold");
         }
