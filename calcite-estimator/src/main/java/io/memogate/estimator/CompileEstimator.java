@@ -8,13 +8,16 @@ import io.memogate.estimator.calcite.LexicalFallback;
 import io.memogate.estimator.calcite.PostgresParser;
 import io.memogate.estimator.calcite.PostgresRewriter;
 import io.memogate.estimator.calcite.QueryBlockBuilder;
+import io.memogate.estimator.calcite.ViewSource;
 import io.memogate.estimator.graph.CsgCmpCounter;
 import io.memogate.estimator.lexer.LexicalAnalysis;
 import io.memogate.estimator.lexer.LexicalAnalyzer;
+import io.memogate.estimator.lexer.RelationBound;
 import io.memogate.estimator.lexer.StatementAnalysis;
 import io.memogate.estimator.lexer.StatementKeys;
 import io.memogate.estimator.lexer.StatementKind;
 import io.memogate.estimator.lexer.TextSkeleton;
+import io.memogate.estimator.lexer.TokenKind;
 import io.memogate.estimator.lexer.TokenStream;
 import io.memogate.estimator.planner.IndexedColumns;
 import io.memogate.estimator.planner.JoinSearch;
@@ -47,10 +50,12 @@ import org.apache.calcite.sql.SqlNode;
  *   fingerprints it, and when every statement's key is cached that is all the work;
  *   <li>otherwise the lexer analyses the text (classifies each statement and bounds its relations, in the
  *   same kind of single pass): statements the server does not plan, and those naming at most one relation,
- *   bypass (their verdict is cached like an estimate): no parsing;
+ *   bypass (their verdict is cached like an estimate): no parsing, unless the one relation is a view the
+ *   {@link Catalog} knows;
  *   <li>otherwise the planned query (inside EXPLAIN, CREATE TABLE AS, DECLARE, COPY, PREPARE, ... as the
  *   lexer's classification locates it) is rewritten where Babel needs it ({@link PostgresRewriter}),
- *   parsed by Calcite and turned into query blocks ({@link QueryBlockBuilder});
+ *   parsed by Calcite and turned into query blocks ({@link QueryBlockBuilder}), the catalog's views
+ *   expanded into their queries;
  *   <li>when that fails, or the statement nests deeper than Calcite's recursive parser safely goes, the
  *   {@link LexicalFallback} reads the blocks off the tokens; statements longer than the lexer's maximum
  *   are estimated from their relation bound alone;
@@ -72,15 +77,15 @@ public final class CompileEstimator {
     /** A text cache entry's key, list and estimates besides the text itself, roughly. */
     private static final int TEXT_ENTRY_BYTES = 512;
 
-    private record Key(long hash, boolean oversized, PlannerSettings settings, IndexedColumns indexes) {
+    private record Key(long hash, boolean oversized, PlannerSettings settings, Catalog catalog) {
     }
 
     /** A whole text with what its estimates depend on besides it (none of its statements is an EXECUTE). */
-    private record TextKey(String text, PlannerSettings settings, IndexedColumns indexes) {
+    private record TextKey(String text, PlannerSettings settings, Catalog catalog) {
     }
 
     /** A text's {@link TextSkeleton} key, likewise. */
-    private record SkeletonKey(long skeleton, PlannerSettings settings, IndexedColumns indexes) {
+    private record SkeletonKey(long skeleton, PlannerSettings settings, Catalog catalog) {
     }
 
     /** Immutable and thread-safe: one for every count. */
@@ -153,7 +158,17 @@ public final class CompileEstimator {
      */
     public CompileEstimate estimate(String sql, PlannerSettings settings, PreparedStatementTexts prepared,
                                     IndexedColumns indexes) {
-        List<CompileEstimate> all = estimateAll(sql, settings, prepared, indexes);
+        return estimate(sql, settings, prepared, Catalog.of(indexes));
+    }
+
+    /**
+     * As {@link #estimate(String, PlannerSettings, PreparedStatementTexts)}, with what {@code catalog}, that of
+     * the database the statement runs in, tells: the parameterized index scans its indexes allow, and the
+     * queries of the views the statement names.
+     */
+    public CompileEstimate estimate(String sql, PlannerSettings settings, PreparedStatementTexts prepared,
+                                    Catalog catalog) {
+        List<CompileEstimate> all = estimateAll(sql, settings, prepared, catalog);
         if (all.isEmpty()) {
             return bypass("", 0, 0, "empty statement: nothing to plan");
         }
@@ -177,9 +192,14 @@ public final class CompileEstimator {
 
     public List<CompileEstimate> estimateAll(String sql, PlannerSettings settings, PreparedStatementTexts prepared,
                                              IndexedColumns indexes) {
+        return estimateAll(sql, settings, prepared, indexes == null ? Catalog.NONE : Catalog.of(indexes));
+    }
+
+    public List<CompileEstimate> estimateAll(String sql, PlannerSettings settings, PreparedStatementTexts prepared,
+                                             Catalog catalog) {
         String text = sql == null ? "" : sql;
         Context context = new Context(settings == null ? PlannerSettings.DEFAULTS : settings,
-                prepared == null ? PreparedStatementTexts.NONE : prepared, indexes == null ? IndexedColumns.NONE : indexes);
+                prepared == null ? PreparedStatementTexts.NONE : prepared, catalog == null ? Catalog.NONE : catalog);
         TokenStream tokens = scratch.get();
         if (text.length() > analyzer.maxStatementChars()) {
             // Generated bulk text (a huge VALUES or IN list): hashing it whole for the cache of texts, and a
@@ -187,7 +207,7 @@ public final class CompileEstimator {
             // and kept whole, one such text would crowd out thousands of others.
             return analyzed(text, context, tokens);
         }
-        TextKey textKey = new TextKey(text, context.settings(), context.indexes());
+        TextKey textKey = new TextKey(text, context.settings(), context.catalog());
         List<CompileEstimate> known = texts.getIfPresent(textKey);
         if (known != null) {
             cacheHits.add(known.size());
@@ -195,7 +215,7 @@ public final class CompileEstimator {
         }
         long skeleton = TextSkeleton.key(text, tokens);
         SkeletonKey skeletonKey = skeleton == TextSkeleton.NONE ? null
-                : new SkeletonKey(skeleton, context.settings(), context.indexes());
+                : new SkeletonKey(skeleton, context.settings(), context.catalog());
         if (skeletonKey != null) {
             known = skeletons.getIfPresent(skeletonKey);
             if (known != null) {
@@ -244,7 +264,8 @@ public final class CompileEstimator {
     private List<CompileEstimate> cached(StatementKeys keys, Context context) {
         CompileEstimate[] found = new CompileEstimate[keys.size()];
         for (int i = 0; i < found.length; i++) {
-            found[i] = cache.getIfPresent(new Key(keys.hash(i), keys.oversized(i), context.settings(), context.indexes()));
+            found[i] = cache.getIfPresent(new Key(keys.hash(i), keys.oversized(i), context.settings(),
+                    context.catalog()));
             if (found[i] == null) {
                 return null;
             }
@@ -254,7 +275,7 @@ public final class CompileEstimator {
     }
 
     /** What an estimate depends on besides the text: the session's settings and prepared statements, the catalog. */
-    private record Context(PlannerSettings settings, PreparedStatementTexts prepared, IndexedColumns indexes) {
+    private record Context(PlannerSettings settings, PreparedStatementTexts prepared, Catalog catalog) {
     }
 
     private CompileEstimate statement(String text, StatementAnalysis st, Context context, boolean followExecute) {
@@ -263,7 +284,7 @@ public final class CompileEstimator {
                 return execute(st, context);
             }
             Key key = new Key(st.fingerprint().hash(), st.fingerprint().oversized(), context.settings(),
-                    context.indexes());
+                    context.catalog());
             CompileEstimate known = cache.getIfPresent(key);
             if (known != null) {
                 cacheHits.increment();
@@ -315,10 +336,31 @@ public final class CompileEstimator {
         if (!st.classification().isPlanned()) {
             return bypass(st, st.kind() + " is not planned by the server");
         }
-        if (st.relationBound().atMostOneRelation()) {
+        if (st.relationBound().atMostOneRelation() && !namesView(text, st, context.catalog().views())) {
             return bypass(st, "at most one relation: no join search");
         }
         return plan(text, st, context);
+    }
+
+    /** Whether the statement names one of {@code views}, whose relations its text does not show. */
+    private static boolean namesView(String text, StatementAnalysis st, ViewDefinitions views) {
+        if (views.isEmpty() || st.oversized()) {
+            return false;
+        }
+        TokenStream tokens = TokenStream.of(text.substring(st.span().start(), st.span().end()));
+        for (int i = 0; i < tokens.size(); i++) {
+            if ((tokens.is(i, TokenKind.IDENT) || tokens.is(i, TokenKind.QUOTED_IDENT))
+                    && views.contains(identifier(tokens, i))) {
+                return true;
+            }
+        }
+        return false;
+    }
+
+    private static String identifier(TokenStream tokens, int i) {
+        String written = tokens.tokenText(i);
+        return tokens.is(i, TokenKind.QUOTED_IDENT) && written.length() >= 2
+                ? written.substring(1, written.length() - 1).replace("\"\"", "\"") : written;
     }
 
     private CompileEstimate plan(String text, StatementAnalysis st, Context context) {
@@ -340,7 +382,8 @@ public final class CompileEstimator {
         try {
             rewrite = rewriter.rewrite(query);
             SqlNode node = parser.parse(rewrite.text());
-            translation = new QueryBlockBuilder(rewrite.materialized(), rewrite.notMaterialized()).translate(node);
+            translation = new QueryBlockBuilder(rewrite.materialized(), rewrite.notMaterialized(),
+                    name -> context.catalog().views().view(name).map(this::viewBody)).translate(node);
         } catch (Exception | StackOverflowError e) {
             String message = String.valueOf(e.getMessage()).lines().findFirst().orElse("");
             if (message.length() > 120) {
@@ -353,11 +396,34 @@ public final class CompileEstimator {
         if (!rewrite.notes().isEmpty()) {
             reason.append(" after rewrites (").append(String.join("; ", rewrite.notes())).append(')');
         }
+        if (translation.viewsExpanded() > 0) {
+            reason.append("; ").append(translation.viewsExpanded()).append(" view(s) expanded");
+        }
         if (translation.unattributedColumns() > 0) {
             reason.append("; ").append(translation.unattributedColumns())
                     .append(" unqualified column(s) not tied to a relation");
         }
-        return estimate(st, context, translation.block(), tokens.size(), Parser.CALCITE, reason.toString());
+        return estimate(st, context, translation.block(), tokens.size() + translation.viewTokens(), Parser.CALCITE,
+                reason.toString());
+    }
+
+    /** A view's query as the rewriter puts it into a statement: parsed as a statement's would be. */
+    private ViewSource.ViewBody viewBody(ViewDefinitions.View view) {
+        String query = view.definition().strip();
+        if (query.endsWith(";")) {
+            query = query.substring(0, query.length() - 1);
+        }
+        TokenStream tokens = TokenStream.of(query);
+        if (RelationBound.of(tokens).maxNestingDepth() <= maxParseDepth) {
+            try {
+                PostgresRewriter.Rewrite rewrite = rewriter.rewrite(query);
+                return new ViewSource.Parsed(parser.parse(rewrite.text()), rewrite.materialized(),
+                        rewrite.notMaterialized(), view.securityBarrier(), tokens.size());
+            } catch (Exception | StackOverflowError e) {
+                // read off its tokens below
+            }
+        }
+        return new ViewSource.Unparsed(fallback.estimate(tokens), tokens.size());
     }
 
     /**
@@ -375,7 +441,7 @@ public final class CompileEstimator {
                                      Parser parser, String why) {
         // cursor_tuple_fraction (0.1 unless a session changes it) plans a cursor's query for its first rows.
         QueryBlock block = st.kind() == StatementKind.DECLARE_CURSOR ? statement.forFirstRows() : statement;
-        PlannerWork work = new PostgresPlannerModel(context.settings(), COUNTER, context.indexes()).plan(block)
+        PlannerWork work = new PostgresPlannerModel(context.settings(), COUNTER, context.catalog().indexes()).plan(block)
                 .withTokens(tokens);
         long bytes = memory.bytes(work);
         String firstRows = work.searches().stream().anyMatch(JoinSearch::fastStart) ? "; planned for its first rows" : "";

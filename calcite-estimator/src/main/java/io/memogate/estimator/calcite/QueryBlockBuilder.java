@@ -18,6 +18,7 @@ import java.util.HashSet;
 import java.util.LinkedHashMap;
 import java.util.LinkedHashSet;
 import java.util.List;
+import java.util.Locale;
 import java.util.Map;
 import java.util.Optional;
 import java.util.Set;
@@ -47,7 +48,11 @@ import org.apache.calcite.sql.JoinConditionType;
  *   (itself pulled up when simple); every other sub-query is a separately planned block;
  *   <li>a non-recursive CTE referenced once is inlined (PostgreSQL 12+) unless written MATERIALIZED; one
  *   referenced more often, MATERIALIZED or recursive is planned once, apart, and scanned as a relation;
- *   <li>each branch of UNION / INTERSECT / EXCEPT is a separate block.
+ *   <li>each branch of UNION / INTERSECT / EXCEPT is a separate block;
+ *   <li>a view that the {@link ViewSource} knows is its query, as the rewriter puts it in FROM: a sub-select,
+ *   pulled up by the rules above unless it is a security barrier. Views inside views are expanded too, up to
+ *   {@link #MAX_VIEW_DEPTH} deep and {@link #MAX_VIEW_EXPANSIONS} in all; a view that would expand itself
+ *   (two schemas' views of one name) stays one relation.
  * </ul>
  * Relation names are the aliases, made unique over the statement ({@code a}, {@code a#2}) so pulled-up
  * relations never clash. One builder per statement: not thread-safe.
@@ -60,9 +65,19 @@ public final class QueryBlockBuilder {
      * @param block the statement's outermost block
      * @param unattributedColumns unqualified column references in multi-relation SELECTs that could not
      *     be tied to a relation (their conjuncts link nothing)
+     * @param viewsExpanded views replaced by their queries (each reference counts)
+     * @param viewTokens tokens of their definitions, summed likewise
      */
-    public record Translation(QueryBlock block, int unattributedColumns) {
+    public record Translation(QueryBlock block, int unattributedColumns, int viewsExpanded, int viewTokens) {
     }
+
+    /** Views within views followed at most this deep; deeper ones are one relation each. */
+    static final int MAX_VIEW_DEPTH = 16;
+    /**
+     * Views expanded at most in one statement: a view naming another twice, which names another twice, ...
+     * doubles at each level, and the estimate need not follow every copy to know the statement is large.
+     */
+    static final int MAX_VIEW_EXPANSIONS = 256;
 
     /** What a query built into a block offers its user. */
     private record Built(QueryBlock block, boolean simple, boolean correlated, Map<String, Set<String>> columns,
@@ -80,16 +95,27 @@ public final class QueryBlockBuilder {
         }
     }
 
+    /** CTE names written MATERIALIZED / NOT MATERIALIZED, in the statement and in the views it expands. */
     private final Set<String> materialized;
     private final Set<String> notMaterialized;
+    private final ViewSource views;
+    /** The views being expanded, innermost first. */
+    private final Deque<String> expanding = new ArrayDeque<>();
+    private int viewsExpanded;
+    private int viewTokens;
     private final Set<String> usedNames = new HashSet<>();
     private final Deque<Map<String, Cte>> ctes = new ArrayDeque<>();
     private final Deque<List<QueryBlock>> cteBlocks = new ArrayDeque<>();
     private final Scope root = new Scope();
 
     public QueryBlockBuilder(Set<String> materialized, Set<String> notMaterialized) {
-        this.materialized = Set.copyOf(materialized);
-        this.notMaterialized = Set.copyOf(notMaterialized);
+        this(materialized, notMaterialized, ViewSource.NONE);
+    }
+
+    public QueryBlockBuilder(Set<String> materialized, Set<String> notMaterialized, ViewSource views) {
+        this.materialized = new HashSet<>(materialized);
+        this.notMaterialized = new HashSet<>(notMaterialized);
+        this.views = views;
     }
 
     /** The blocks of a query (SELECT, VALUES, WITH, a set operation, with ORDER BY / LIMIT). */
@@ -97,7 +123,8 @@ public final class QueryBlockBuilder {
         if (!SqlKinds.isQuery(query.getKind())) {
             throw new IllegalArgumentException("not a query: " + query.getKind());
         }
-        return new Translation(query(query, root).block(), root.unattributed());
+        QueryBlock block = query(query, root).block();
+        return new Translation(block, root.unattributed(), viewsExpanded, viewTokens);
     }
 
     private Built query(SqlNode node, Scope outer) {
@@ -306,6 +333,12 @@ public final class QueryBlockBuilder {
                 Built built = query(cte.item.query, scope);
                 return subquery(name, built, scope);
             }
+            if (cte == null && id.names.size() <= 2) {
+                JoinTreeNode view = view(table, name, scope);
+                if (view != null) {
+                    return view;
+                }
+            }
             if (cte != null && cte.planned == null) {
                 cte.planned = new RelationRef(unique(table));
                 cteBlocks.peek().add(query(cte.item.query, scope).block());
@@ -333,6 +366,41 @@ public final class QueryBlockBuilder {
         }
         scope.put(name, new Scope.Source.Relation(relation, name));
         return new RelationRef(relation, Optional.empty());
+    }
+
+    /** The view {@code table}'s query as the FROM item {@code alias}; null when it is no view to expand. */
+    private JoinTreeNode view(String table, String alias, Scope scope) {
+        String folded = table.toLowerCase(Locale.ROOT);
+        if (expanding.size() >= MAX_VIEW_DEPTH || viewsExpanded >= MAX_VIEW_EXPANSIONS
+                || expanding.contains(folded)) {
+            return null;
+        }
+        ViewSource.ViewBody body = views.view(table).orElse(null);
+        if (body == null || body instanceof ViewSource.Parsed p && !SqlKinds.isQuery(p.query().getKind())) {
+            return null; // no view, or a definition that parsed as no query: one relation
+        }
+        viewsExpanded++;
+        viewTokens += body.tokens();
+        if (body instanceof ViewSource.Unparsed unparsed) {
+            String name = unique(alias);
+            scope.put(alias, new Scope.Source.Relation(name, alias));
+            return new SubqueryRef(name, unparsed.block(), false);
+        }
+        ViewSource.Parsed parsed = (ViewSource.Parsed) body;
+        materialized.addAll(parsed.materialized());
+        notMaterialized.addAll(parsed.notMaterialized());
+        expanding.push(folded);
+        Built built;
+        try {
+            // A view's query sees none of the statement's names: it resolves against the statement's root.
+            built = query(parsed.query(), root);
+        } finally {
+            expanding.pop();
+        }
+        if (parsed.securityBarrier()) {
+            built = new Built(built.block(), false, built.correlated(), built.columns(), built.relations());
+        }
+        return subquery(alias, built, scope);
     }
 
     private JoinTreeNode subquery(String alias, Built built, Scope scope) {

@@ -39,7 +39,7 @@ public record StatementAnalysis(
      * whose text names at most one relation (the paper's "small diagnostic queries proceed unblocked").
      * False for EXECUTE and REFRESH MATERIALIZED VIEW, whose query is not in the text: the caller has to
      * look at the prepared statement or the view. Views and functions the text names are expanded by the
-     * planner unseen, as {@link RelationBound} says.
+     * planner unseen, as {@link RelationBound} says (the estimator looks for the views its catalog knows).
      */
     public boolean skipsAdmission() {
         if (!classification.isPlanned()) {

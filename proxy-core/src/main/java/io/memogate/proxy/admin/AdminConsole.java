@@ -4,7 +4,7 @@ import io.memogate.broker.gateway.Gateways;
 import io.memogate.broker.gateway.Tier;
 import io.memogate.broker.gateway.TierState;
 import io.memogate.estimator.EstimatorStatistics;
-import io.memogate.estimator.planner.IndexedColumns;
+import io.memogate.estimator.Catalog;
 import io.memogate.estimator.planner.PlannerSettings;
 import io.memogate.proxy.MemogateVersion;
 import io.memogate.proxy.admission.AdmissionControl;
@@ -109,11 +109,11 @@ public final class AdminConsole implements ConsoleService {
                             + "\" and no backend is marked default, so sessions cannot use it either");
                 });
         IndexCatalogs catalogs = admission.map(AdmissionControl::indexCatalogs).orElse(IndexCatalogs.NONE);
-        CompletableFuture<IndexedColumns> indexes = explain.database()
-                .map(database -> catalogs.whenRead(database).completeOnTimeout(IndexedColumns.NONE,
+        CompletableFuture<Catalog> catalog = explain.database()
+                .map(database -> catalogs.whenRead(database).completeOnTimeout(Catalog.NONE,
                         CATALOG_WAIT.toSeconds(), TimeUnit.SECONDS))
-                .orElse(CompletableFuture.completedFuture(IndexedColumns.NONE));
-        return indexes.handle((read, failure) -> {
+                .orElse(CompletableFuture.completedFuture(Catalog.NONE));
+        return catalog.handle((read, failure) -> {
             Throwable cause = failure instanceof CompletionException wrapped ? wrapped.getCause() : failure;
             if (cause instanceof NoSuchDatabaseException missing) {
                 throw noSuchDatabase(missing.database(), missing.getMessage());

@@ -14,7 +14,7 @@ import io.memogate.broker.probe.MemorySnapshot;
 import io.memogate.estimator.CompileEstimate;
 import io.memogate.estimator.CompileEstimator;
 import io.memogate.estimator.PreparedStatementTexts;
-import io.memogate.estimator.planner.IndexedColumns;
+import io.memogate.estimator.Catalog;
 import io.memogate.estimator.planner.PlannerSettings;
 import io.memogate.proxy.admission.QueuedStatement;
 import io.memogate.proxy.catalog.IndexCatalogs;
@@ -130,11 +130,11 @@ final class AdmissionViews {
      * @param catalog what {@code indexes} are, in words: the {@code catalog} column
      */
     static ResultTable explain(CompileEstimator estimator, PlannerSettings settings, String statements,
-                               IndexedColumns indexes, String catalog, Optional<Gateways> gateways) {
+                               Catalog read, String catalog, Optional<Gateways> gateways) {
         ResultTable.Builder table = ResultTable.of("statement", "estimated_bytes", "estimated", "gateways",
                 "relations", "blocks", "memo_pairs", "parser", "bypass", "reason", "catalog", "fingerprint", "json");
         List<CompileEstimate> estimates = estimator.estimateAll(statements, settings, PreparedStatementTexts.NONE,
-                indexes);
+                read);
         for (int i = 0; i < estimates.size(); i++) {
             CompileEstimate e = estimates.get(i);
             table.row(i + 1, e.estimatedBytes(), Sizes.bytes(e.estimatedBytes()),
@@ -146,7 +146,7 @@ final class AdmissionViews {
     }
 
     /** EXPLAIN ADMISSION's {@code catalog} column: which indexes the estimate counted, and why none. */
-    static String catalogUsed(Optional<String> database, IndexCatalogs catalogs, IndexedColumns read) {
+    static String catalogUsed(Optional<String> database, IndexCatalogs catalogs, Catalog read) {
         if (database.isEmpty()) {
             return "none: from the SQL (EXPLAIN ADMISSION DATABASE name ... reads a database's indexes)";
         }
@@ -154,12 +154,12 @@ final class AdmissionViews {
         if (catalogs == IndexCatalogs.NONE) {
             return "none: no broker.monitor to read the indexes of " + name + " with";
         }
-        if (read != IndexedColumns.NONE) {
-            return name + ": " + read.tables() + " tables with indexes";
+        if (!read.equals(Catalog.NONE)) {
+            return name + ": " + read.indexes().tables() + " tables with indexes, " + read.views().size() + " views";
         }
         String state = catalogs.state(name).map(IndexCatalogs.CatalogState::state).orElse("failed");
         return switch (state) {
-            case "read" -> name + ": no table with an index";
+            case "read" -> name + ": no table with an index, no view";
             case "reading" -> "none: the index catalog of " + name + " was still being read after "
                     + AdminConsole.CATALOG_WAIT.toSeconds() + " s";
             default -> "none: the index catalog of " + name + " could not be read (see SHOW CATALOGS and the log)";
@@ -193,9 +193,9 @@ final class AdmissionViews {
 
     /** SHOW CATALOGS: one row per database whose index catalog the estimates asked for; none without a monitor. */
     static ResultTable catalogs(IndexCatalogs catalogs) {
-        ResultTable.Builder table = ResultTable.of("database", "state", "tables_with_indexes", "age_s");
+        ResultTable.Builder table = ResultTable.of("database", "state", "tables_with_indexes", "views", "age_s");
         for (IndexCatalogs.CatalogState state : catalogs.states()) {
-            table.row(state.database(), state.state(), state.tables(), seconds(state.age()));
+            table.row(state.database(), state.state(), state.tables(), state.views(), seconds(state.age()));
         }
         return table.build();
     }

@@ -5,8 +5,8 @@ import io.memogate.broker.gateway.Gateways;
 import io.memogate.broker.gateway.Sizes;
 import io.memogate.broker.gateway.Ticket;
 import io.memogate.estimator.CompileEstimate;
+import io.memogate.estimator.Catalog;
 import io.memogate.estimator.CompileEstimator;
-import io.memogate.estimator.planner.IndexedColumns;
 import java.util.Locale;
 import java.util.Objects;
 import java.util.function.Consumer;
@@ -29,7 +29,7 @@ public final class GatedAdmission implements AdmissionHook {
     private static final Logger log = LoggerFactory.getLogger(GatedAdmission.class);
 
     private final Supplier<CompileEstimator> estimator;
-    private final Function<String, IndexedColumns> indexes;
+    private final Function<String, Catalog> catalogs;
     private final Gateways gateways;
     private final Consumer<CompileEstimate> estimates;
     private final LongConsumer closedConnections;
@@ -40,18 +40,18 @@ public final class GatedAdmission implements AdmissionHook {
      */
     public GatedAdmission(CompileEstimator estimator, Gateways gateways, Consumer<CompileEstimate> estimates,
             LongConsumer closedConnections) {
-        this(() -> estimator, database -> IndexedColumns.NONE, gateways, estimates, closedConnections);
+        this(() -> estimator, database -> Catalog.NONE, gateways, estimates, closedConnections);
         Objects.requireNonNull(estimator, "estimator");
     }
 
     /**
      * @param estimator the estimator in force, asked for each statement (a reload may replace it)
-     * @param indexes the index catalog of a database, as far as it is known ({@code IndexCatalogs})
+     * @param catalogs the catalog of a database (indexes, views), as far as it is known ({@code IndexCatalogs})
      */
-    public GatedAdmission(Supplier<CompileEstimator> estimator, Function<String, IndexedColumns> indexes,
+    public GatedAdmission(Supplier<CompileEstimator> estimator, Function<String, Catalog> catalogs,
             Gateways gateways, Consumer<CompileEstimate> estimates, LongConsumer closedConnections) {
         this.estimator = Objects.requireNonNull(estimator, "estimator");
-        this.indexes = Objects.requireNonNull(indexes, "indexes");
+        this.catalogs = Objects.requireNonNull(catalogs, "catalogs");
         this.gateways = Objects.requireNonNull(gateways, "gateways");
         this.estimates = Objects.requireNonNull(estimates, "estimates");
         this.closedConnections = Objects.requireNonNull(closedConnections, "closedConnections");
@@ -60,7 +60,7 @@ public final class GatedAdmission implements AdmissionHook {
     @Override
     public Admission admit(StatementRequest request) {
         CompileEstimate estimate = estimator.get().estimate(request.sql(), request.settings(), request.prepared(),
-                indexes.apply(request.session().database()));
+                catalogs.apply(request.session().database()));
         if (estimate.bypass()) {
             // What an EXECUTE runs depends on what the session prepared since: never remembered as a bypass.
             return PreparedQueries.containsIgnoreCase(request.sql(), "execute") ? Admission.IMMEDIATE : Admission.BYPASS;

@@ -5,6 +5,7 @@ import com.github.benmanes.caffeine.cache.AsyncLoadingCache;
 import com.github.benmanes.caffeine.cache.Caffeine;
 import com.github.benmanes.caffeine.cache.Expiry;
 import com.github.benmanes.caffeine.cache.Ticker;
+import io.memogate.estimator.Catalog;
 import io.memogate.estimator.planner.IndexedColumns;
 import java.sql.Connection;
 import java.sql.DriverManager;
@@ -26,11 +27,13 @@ import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 /**
- * Each served database's {@link IndexedColumns}, read with the broker's monitoring role ({@link IndexCatalog})
- * on a thread of its own and read again every {@link #REFRESH}, and in the same read the planner settings its
- * sessions start with per role ({@link RoleSettings}: ALTER ROLE / ALTER DATABASE ... SET). A statement never
- * waits for it: until a database's first read completes, or while reads fail, its statements are estimated
- * from their SQL alone ({@link IndexedColumns#NONE}) and the server's settings ({@link RoleSettings#NONE}). A failed first read is tried again after {@link #RETRY} (the server may have
+ * Each served database's {@link Catalog}, its indexed columns ({@link IndexCatalog}) and views
+ * ({@link ViewCatalog}), read with the broker's monitoring role on a thread of its own and read again every
+ * {@link #REFRESH}, and in the same read the planner settings its sessions start with per role
+ * ({@link RoleSettings}: ALTER ROLE / ALTER DATABASE ... SET). A statement never waits for it: until a
+ * database's first read completes, or while reads fail, its statements are estimated from their SQL alone
+ * ({@link Catalog#NONE}) and the server's settings ({@link RoleSettings#NONE}). A failed first read is tried
+ * again after {@link #RETRY} (the server may have
  * started after the proxy); a failed refresh keeps the catalog read before. A failure is logged once per
  * database, and its end once.
  *
@@ -41,7 +44,7 @@ import org.slf4j.LoggerFactory;
  */
 public final class IndexCatalogs implements AutoCloseable {
 
-    /** How long an index read is used before it is read again (new indexes count from then on). */
+    /** How long a read is used before it is read again (new indexes and views count from then on). */
     public static final Duration REFRESH = Duration.ofMinutes(5);
     /** How long a database whose catalog could not be read is estimated from SQL before the next try. */
     public static final Duration RETRY = Duration.ofSeconds(30);
@@ -63,11 +66,11 @@ public final class IndexCatalogs implements AutoCloseable {
     }
 
     /** What one read of a database gives. */
-    record DatabaseCatalog(IndexedColumns indexes, RoleSettings roles) {
+    record DatabaseCatalog(Catalog catalog, RoleSettings roles) {
 
-        /** Indexes, and no role or database settings. */
+        /** Indexes, and no views, role or database settings. */
         static DatabaseCatalog of(IndexedColumns indexes) {
-            return new DatabaseCatalog(indexes, RoleSettings.NONE);
+            return new DatabaseCatalog(Catalog.of(indexes), RoleSettings.NONE);
         }
     }
 
@@ -79,7 +82,7 @@ public final class IndexCatalogs implements AutoCloseable {
      *
      * @param why the failure, in words; null after a good read
      */
-    private record Read(IndexedColumns indexes, RoleSettings roles, Outcome outcome, String why, long nanos) {
+    private record Read(Catalog catalog, RoleSettings roles, Outcome outcome, String why, long nanos) {
 
         boolean failed() {
             return outcome == Outcome.FAILED;
@@ -100,9 +103,10 @@ public final class IndexCatalogs implements AutoCloseable {
      * @param state {@code read}, {@code failed} (estimated from SQL until a read works) or {@code reading}
      *     (the first read is under way)
      * @param tables tables with an index on a column, as last read
+     * @param views views whose queries are expanded, as last read
      * @param age since the read shown (zero while reading)
      */
-    public record CatalogState(String database, String state, int tables, Duration age) {
+    public record CatalogState(String database, String state, int tables, int views, Duration age) {
     }
 
     private final Reader reader;
@@ -157,13 +161,13 @@ public final class IndexCatalogs implements AutoCloseable {
                 });
     }
 
-    /** The indexes of {@code database} as last read; {@link IndexedColumns#NONE} until a read has succeeded. */
-    public IndexedColumns of(String database) {
+    /** The catalog of {@code database} as last read; {@link Catalog#NONE} until a read has succeeded. */
+    public Catalog of(String database) {
         if (cache == null || database == null) {
-            return IndexedColumns.NONE;
+            return Catalog.NONE;
         }
         CompletableFuture<Read> read = cache.get(database);
-        return read.isDone() && !read.isCompletedExceptionally() ? read.join().indexes() : IndexedColumns.NONE;
+        return read.isDone() && !read.isCompletedExceptionally() ? read.join().catalog() : Catalog.NONE;
     }
 
     /**
@@ -179,23 +183,23 @@ public final class IndexCatalogs implements AutoCloseable {
     }
 
     /**
-     * The indexes of {@code database} once its read is in: at once when it is, else when the read under way
-     * (or started now) ends; {@link IndexedColumns#NONE} when it fails or without a monitoring role, and
+     * The catalog of {@code database} once its read is in: at once when it is, else when the read under way
+     * (or started now) ends; {@link Catalog#NONE} when it fails or without a monitoring role, and
      * {@link NoSuchDatabaseException} when the database does not exist. For what may wait (the console's
      * EXPLAIN ADMISSION), never for a statement.
      */
-    public CompletableFuture<IndexedColumns> whenRead(String database) {
+    public CompletableFuture<Catalog> whenRead(String database) {
         if (cache == null || database == null) {
-            return CompletableFuture.completedFuture(IndexedColumns.NONE);
+            return CompletableFuture.completedFuture(Catalog.NONE);
         }
         return cache.get(database).handle((read, failure) -> {
             if (failure != null) {
-                return IndexedColumns.NONE;
+                return Catalog.NONE;
             }
             if (read.outcome() == Outcome.NO_SUCH_DATABASE) {
                 throw new NoSuchDatabaseException(database, read.why());
             }
-            return read.indexes();
+            return read.catalog();
         });
     }
 
@@ -213,11 +217,12 @@ public final class IndexCatalogs implements AutoCloseable {
         List<CatalogState> states = new ArrayList<>();
         cache.asMap().forEach((database, future) -> {
             if (!future.isDone()) {
-                states.add(new CatalogState(database, "reading", 0, Duration.ZERO));
+                states.add(new CatalogState(database, "reading", 0, 0, Duration.ZERO));
             } else if (!future.isCompletedExceptionally()
                     && future.join().outcome() != Outcome.NO_SUCH_DATABASE) { // not kept, but maybe not yet evicted
                 Read read = future.join();
-                states.add(new CatalogState(database, read.failed() ? "failed" : "read", read.indexes().tables(),
+                states.add(new CatalogState(database, read.failed() ? "failed" : "read",
+                        read.catalog().indexes().tables(), read.catalog().views().size(),
                         Duration.ofNanos(Math.max(0, now - read.nanos()))));
             }
         });
@@ -227,17 +232,18 @@ public final class IndexCatalogs implements AutoCloseable {
 
     private Read read(String database) {
         try {
-            DatabaseCatalog catalog = reader.read(database);
-            IndexedColumns indexes = catalog.indexes();
+            DatabaseCatalog read = reader.read(database);
+            Catalog catalog = read.catalog();
             if (failing.remove(database)) {
-                LOG.info("index catalog of database {} read: {} tables with indexes", database, indexes.tables());
+                LOG.info("index catalog of database {} read: {} tables with indexes, {} views", database,
+                        catalog.indexes().tables(), catalog.views().size());
             }
-            return new Read(indexes, catalog.roles(), Outcome.READ, null, ticker.read());
+            return new Read(catalog, read.roles(), Outcome.READ, null, ticker.read());
         } catch (SQLException e) {
             if (INVALID_CATALOG_NAME.equals(e.getSQLState())) {
                 failing.remove(database);
                 LOG.debug("index catalog of database {} not read: {}", database, e.getMessage());
-                return new Read(IndexedColumns.NONE, RoleSettings.NONE, Outcome.NO_SUCH_DATABASE, e.getMessage(),
+                return new Read(Catalog.NONE, RoleSettings.NONE, Outcome.NO_SUCH_DATABASE, e.getMessage(),
                         ticker.read());
             }
             if (failing.add(database)) {
@@ -245,7 +251,7 @@ public final class IndexCatalogs implements AutoCloseable {
                         + " SQL alone until a read works; trying again every {} s", database, e.getMessage(),
                         RETRY.toSeconds());
             }
-            return new Read(IndexedColumns.NONE, RoleSettings.NONE, Outcome.FAILED, e.getMessage(), ticker.read());
+            return new Read(Catalog.NONE, RoleSettings.NONE, Outcome.FAILED, e.getMessage(), ticker.read());
         }
     }
 
@@ -265,7 +271,8 @@ public final class IndexCatalogs implements AutoCloseable {
                         + "\" and no backend is marked default", INVALID_CATALOG_NAME);
             }
             try (Connection connection = DriverManager.getConnection(url.get(), login)) {
-                return new DatabaseCatalog(IndexCatalog.read(connection), RoleSettings.read(connection));
+                return new DatabaseCatalog(new Catalog(IndexCatalog.read(connection), ViewCatalog.read(connection)),
+                        RoleSettings.read(connection));
             } catch (SQLException e) {
                 if (INVALID_CATALOG_NAME.equals(e.getSQLState())) {
                     throw new SQLException("Its index catalog was read on the server that serves it, which "

@@ -3,12 +3,13 @@ package io.memogate.proxy.cli;
 import io.memogate.estimator.CompileEstimate;
 import io.memogate.estimator.CompileEstimator;
 import io.memogate.estimator.PreparedStatementTexts;
-import io.memogate.estimator.planner.IndexedColumns;
+import io.memogate.estimator.Catalog;
 import io.memogate.estimator.planner.PlannerSettings;
 import io.memogate.proxy.admin.EstimateJson;
 import io.memogate.proxy.admission.CurrentEstimator;
 import io.memogate.proxy.calibrate.CoefficientsFile;
 import io.memogate.proxy.catalog.IndexCatalog;
+import io.memogate.proxy.catalog.ViewCatalog;
 import io.memogate.proxy.files.TextFiles;
 import io.memogate.proxy.files.UnreadableFileException;
 import java.io.PrintWriter;
@@ -33,7 +34,7 @@ import picocli.CommandLine.Spec;
  * `memogate estimate [--setting NAME=VALUE ...] [--coefficients FILE] [--catalog-url JDBC_URL] (--file FILE | SQL...)`:
  * the estimator on its own, one JSON line per statement, for trying statements and checking the estimator
  * against EXPLAIN (MEMORY); --coefficients takes the file `memogate calibrate` wrote, --catalog-url a database
- * whose indexes to count, as the proxy does with broker.monitor.
+ * whose indexes to count and views to expand, as the proxy does with broker.monitor.
  * SQL words given on the command line are joined with spaces into one text, which may hold several
  * statements separated by semicolons, as a file may.
  */
@@ -59,8 +60,9 @@ final class EstimateCommand implements Callable<Integer> {
     Path coefficients;
 
     @Option(names = "--catalog-url", paramLabel = "JDBC_URL",
-            description = "Read this database's indexes (pg_index) and count the parameterized index scans they allow,"
-                    + " as the proxy does with broker.monitor (default: estimate from the SQL alone).")
+            description = "Read this database's indexes (pg_index) and views: count the parameterized index scans the"
+                    + " indexes allow and expand the views the statements name, as the proxy does with broker.monitor"
+                    + " (default: estimate from the SQL alone).")
     String catalogUrl;
 
     @Option(names = "--user", paramLabel = "USER", description = "Login role for --catalog-url.")
@@ -85,16 +87,16 @@ final class EstimateCommand implements Callable<Integer> {
         PlannerSettings planner = plannerSettings();
         String text = input.file != null ? read(input.file) : String.join(" ", input.sql);
         CompileEstimator estimator = estimator(); // before --catalog-url connects: a wrong file is quicker to say
-        IndexedColumns indexes;
+        Catalog catalog;
         try {
-            indexes = indexes();
+            catalog = catalog();
         } catch (SQLException e) {
-            spec.commandLine().getErr().println("memogate: estimate: cannot read the index catalog at " + catalogUrl + ": "
+            spec.commandLine().getErr().println("memogate: estimate: cannot read the catalog at " + catalogUrl + ": "
                     + e.getMessage());
             return 1;
         }
         PrintWriter out = spec.commandLine().getOut();
-        for (CompileEstimate e : estimator.estimateAll(text, planner, PreparedStatementTexts.NONE, indexes)) {
+        for (CompileEstimate e : estimator.estimateAll(text, planner, PreparedStatementTexts.NONE, catalog)) {
             out.println(json(e));
         }
         out.flush();
@@ -109,12 +111,12 @@ final class EstimateCommand implements Callable<Integer> {
         }
     }
 
-    private IndexedColumns indexes() throws SQLException {
+    private Catalog catalog() throws SQLException {
         if (catalogUrl == null) {
-            return IndexedColumns.NONE;
+            return Catalog.NONE;
         }
         try (Connection connection = JdbcLogin.connect(catalogUrl, user, password, "memogate estimate")) {
-            return IndexCatalog.read(connection);
+            return new Catalog(IndexCatalog.read(connection), ViewCatalog.read(connection));
         }
     }
 

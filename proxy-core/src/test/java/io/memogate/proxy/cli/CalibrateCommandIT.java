@@ -185,7 +185,7 @@ class CalibrateCommandIT {
         assertThat(run.exit()).as(run.err()).isZero();
         assertThat(run.out()).contains("\"estimatedBytes\":" + withIndexes + ",");
         assertThat(refused.exit()).isEqualTo(1);
-        assertThat(refused.err()).contains("memogate: estimate: cannot read the index catalog at "
+        assertThat(refused.err()).contains("memogate: estimate: cannot read the catalog at "
                 + pg.jdbcUrl("no_such_database")).contains("\"no_such_database\" does not exist");
     }
 

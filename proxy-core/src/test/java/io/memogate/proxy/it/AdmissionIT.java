@@ -221,6 +221,26 @@ class AdmissionIT {
         }
     }
 
+    /**
+     * A view over a 14-table star is a 14-table join search once PostgreSQL's rewriter has expanded it: with
+     * its database's catalog the estimate expands it too, so a count over the view, whose text names one
+     * relation, takes LARGE.
+     */
+    @Test
+    void aViewOverAStarIsEstimatedAsTheStar(EmbeddedPostgres pg) throws Exception {
+        pg.execute(DATABASE, "create or replace view star14_view as " + star(14, "view").replace("count(*)", "t0.a"),
+                "grant select on star14_view to public");
+        IndexCatalogs catalogs = new IndexCatalogs(database -> Optional.of(pg.jdbcUrl(database)), pg.superuser(),
+                pg.superuserPassword());
+        try (ProxyFixture proxy = proxy(pg, catalogs, fourteenTablesNeedLarge(), 2L << 30);
+                Connection connection = proxy.connect(DATABASE, "memogate", "memogate");
+                Statement statement = connection.createStatement()) {
+            statement.execute(WIDE); // the session's first statement starts its database's read
+            await(() -> catalogs.state(DATABASE).filter(state -> state.state().equals("read")).isPresent());
+            assertRunsThroughLarge(statement, "select count(*) from star14_view", "the view's fourteen tables");
+        }
+    }
+
     /** One slot in every tier, and statements held until ReadyForQuery by a second statement that sleeps. */
     private static GatewaySettings oneAtATime(Duration timeout) {
         TierSettings one = new TierSettings(1, 0.25, 10, timeout);

@@ -3,11 +3,15 @@ package io.memogate.proxy.it;
 import static io.memogate.proxy.it.ConsoleClient.await;
 import static org.assertj.core.api.Assertions.assertThat;
 
+import io.memogate.estimator.Catalog;
+import io.memogate.estimator.CompileEstimate;
 import io.memogate.estimator.CompileEstimator;
 import io.memogate.estimator.PreparedStatementTexts;
+import io.memogate.estimator.ViewDefinitions;
 import io.memogate.estimator.planner.IndexedColumns;
 import io.memogate.estimator.planner.PlannerSettings;
 import io.memogate.proxy.catalog.IndexCatalog;
+import io.memogate.proxy.catalog.ViewCatalog;
 import io.memogate.proxy.cli.RunningProxy;
 import io.memogate.proxy.config.BrokerConfig;
 import io.memogate.proxy.config.MonitorConfig;
@@ -30,9 +34,10 @@ import org.junit.jupiter.api.extension.ExtendWith;
 import org.postgresql.util.PSQLException;
 
 /**
- * With {@code broker.monitor}, admission reads each database's indexes: a star whose fact table is indexed on
- * its foreign keys is estimated as the catalog-aware estimator says, once the catalog has been read, and the
- * statements before that are estimated from their SQL and served all the same.
+ * With {@code broker.monitor}, admission reads each database's indexes and views: a star whose fact table is
+ * indexed on its foreign keys is estimated as the catalog-aware estimator says, once the catalog has been
+ * read, and the statements before that are estimated from their SQL and served all the same; a view over the
+ * star is estimated as the star.
  */
 @ExtendWith(EmbeddedPostgresExtension.class)
 class IndexCatalogIT {
@@ -40,6 +45,9 @@ class IndexCatalogIT {
     private static final String DATABASE = "catalog";
     private static final String STAR = "select count(*) from f, d1, d2, d3, d4, d5 where f.k1 = d1.id and f.k2 = d2.id"
             + " and f.k3 = d3.id and f.k4 = d4.id and f.k5 = d5.id and d1.v < 50 limit 5";
+    /** The star's join as a view, and as two security barriers (PostgreSQL stores the option as written). */
+    private static final String STAR_JOIN = "select f.id, d1.v from f join d1 on f.k1 = d1.id join d2 on f.k2 = d2.id"
+            + " join d3 on f.k3 = d3.id join d4 on f.k4 = d4.id join d5 on f.k5 = d5.id";
 
     private RunningProxy proxy;
 
@@ -56,6 +64,9 @@ class IndexCatalogIT {
             ddl.add("insert into d" + d + " select g, g % 100 from generate_series(1, 100) g");
             ddl.add("create index on f (k" + d + ")");
         }
+        ddl.add("create view star_view as " + STAR_JOIN);
+        ddl.add("create view barrier with (security_barrier) as " + STAR_JOIN);
+        ddl.add("create view barrier_on with (security_barrier = on) as " + STAR_JOIN);
         ddl.add("analyze");
         ddl.add("grant select on all tables in schema public to public");
         pg.execute(DATABASE, ddl.toArray(String[]::new));
@@ -95,7 +106,7 @@ class IndexCatalogIT {
             // f and d1..d5, each with at least its primary key
             assertThat(ConsoleClient.rows(console, "SHOW CATALOGS")).singleElement().satisfies(row -> assertThat(row)
                     .containsEntry("database", DATABASE).containsEntry("state", "read")
-                    .containsEntry("tables_with_indexes", "6"));
+                    .containsEntry("tables_with_indexes", "6").containsEntry("views", "3"));
         }
     }
 
@@ -115,7 +126,13 @@ class IndexCatalogIT {
             assertThat(ConsoleClient.rows(console, "EXPLAIN ADMISSION DATABASE " + DATABASE + " " + STAR))
                     .singleElement().satisfies(row -> assertThat(row)
                             .containsEntry("estimated_bytes", Long.toString(withIndexes))
-                            .containsEntry("catalog", DATABASE + ": 6 tables with indexes"));
+                            .containsEntry("catalog", DATABASE + ": 6 tables with indexes, 3 views"));
+            // The view's text names one relation; its query, read from the catalog, joins six.
+            assertThat(ConsoleClient.rows(console, "EXPLAIN ADMISSION DATABASE " + DATABASE
+                    + " select count(*) from star_view")).singleElement().satisfies(row -> assertThat(row)
+                            .containsEntry("bypass", "false")
+                            .extractingByKey("reason").asString().contains("1 view(s) expanded")
+                            .contains("largest problem 6 relations"));
             assertThat(ConsoleClient.rows(console, "EXPLAIN ADMISSION " + STAR)).singleElement()
                     .satisfies(row -> assertThat(row).containsEntry("estimated_bytes", Long.toString(fromSql))
                             .extractingByKey("catalog").asString().startsWith("none: from the SQL"));
@@ -128,6 +145,31 @@ class IndexCatalogIT {
             assertThat(ConsoleClient.rows(console, "SHOW CATALOGS")).extracting(row -> row.get("database"))
                     .containsExactly(DATABASE);
         }
+    }
+
+    /** The views' queries as the server prints them parse, and the barriers are told from the plain view. */
+    @Test
+    void viewsAreReadWithTheirQueriesAndBarriers(EmbeddedPostgres pg) throws SQLException {
+        ViewDefinitions views;
+        try (Connection connection = pg.connect(DATABASE)) {
+            views = ViewCatalog.read(connection);
+        }
+        assertThat(views.size()).isEqualTo(3);
+        assertThat(views.view("star_view")).hasValueSatisfying(view -> assertThat(view.securityBarrier()).isFalse());
+        assertThat(views.view("barrier")).hasValueSatisfying(view -> assertThat(view.securityBarrier()).isTrue());
+        assertThat(views.view("barrier_on")).hasValueSatisfying(view -> assertThat(view.securityBarrier()).isTrue());
+
+        Catalog catalog = new Catalog(IndexedColumns.NONE, views);
+        CompileEstimator estimator = new CompileEstimator();
+        CompileEstimate expanded = estimator.estimate("select count(*) from star_view", PlannerSettings.DEFAULTS,
+                PreparedStatementTexts.NONE, catalog);
+        assertThat(expanded.parser()).isEqualTo(CompileEstimate.Parser.CALCITE);
+        assertThat(expanded.largestProblem()).isEqualTo(6);
+        assertThat(expanded.blocks()).isEqualTo(1);
+        CompileEstimate barrier = estimator.estimate("select count(*) from barrier, d1 where barrier.v = d1.v",
+                PlannerSettings.DEFAULTS, PreparedStatementTexts.NONE, catalog);
+        assertThat(barrier.blocks()).as("the barrier is planned apart").isEqualTo(2);
+        assertThat(barrier.largestProblem()).isEqualTo(6);
     }
 
     private static long withIndexes(EmbeddedPostgres pg) throws SQLException {

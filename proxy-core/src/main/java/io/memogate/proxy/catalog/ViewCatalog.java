@@ -1,0 +1,86 @@
+package io.memogate.proxy.catalog;
+
+import io.memogate.estimator.ViewDefinitions;
+import java.sql.Array;
+import java.sql.Connection;
+import java.sql.ResultSet;
+import java.sql.SQLException;
+import java.sql.Statement;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Locale;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * Reads a database's {@link ViewDefinitions}: each view's query as {@code pg_get_viewdef} prints it, and
+ * whether it is a security barrier. System schemas are left out. Definitions are kept up to
+ * {@link #MAX_CHARS} in all (a catalog of tens of thousands of generated views should not cost the proxy
+ * hundreds of megabytes); the views past it stay one relation each, and the log says how many.
+ */
+public final class ViewCatalog {
+
+    /** Characters of definitions kept per database. */
+    static final long MAX_CHARS = 8L << 20;
+
+    static final String QUERY = """
+            SELECT relname, definition, reloptions FROM (
+                SELECT c.relname, pg_catalog.pg_get_viewdef(c.oid) AS definition, c.reloptions
+                FROM pg_catalog.pg_class c
+                JOIN pg_catalog.pg_namespace n ON n.oid = c.relnamespace
+                WHERE c.relkind = 'v'
+                  AND n.nspname NOT IN ('pg_catalog', 'information_schema', 'pg_toast')) views
+            ORDER BY length(definition)""";
+
+    private static final Logger LOG = LoggerFactory.getLogger(ViewCatalog.class);
+
+    private ViewCatalog() {
+    }
+
+    /** The views of the database {@code connection} is connected to. */
+    public static ViewDefinitions read(Connection connection) throws SQLException {
+        List<ViewDefinitions.View> views = new ArrayList<>();
+        long chars = 0;
+        int left = 0;
+        // Shortest first: when the definitions are over the bound, as many views as possible are kept.
+        try (Statement statement = connection.createStatement(); ResultSet rows = statement.executeQuery(QUERY)) {
+            while (rows.next()) {
+                String definition = rows.getString(2);
+                if (definition == null || chars + definition.length() > MAX_CHARS) {
+                    left += definition == null ? 0 : 1;
+                    continue;
+                }
+                chars += definition.length();
+                views.add(new ViewDefinitions.View(rows.getString(1), definition, securityBarrier(rows.getArray(3))));
+            }
+        }
+        if (left > 0) {
+            LOG.warn("{} views of database {} are over the {} MiB kept of view definitions: each is estimated as one"
+                    + " relation", left, connection.getCatalog(), MAX_CHARS >> 20);
+        }
+        return ViewDefinitions.of(views);
+    }
+
+    /** Whether {@code reloptions} holds {@code security_barrier} set to a value PostgreSQL reads as true. */
+    static boolean securityBarrier(Array reloptions) throws SQLException {
+        if (reloptions == null) {
+            return false;
+        }
+        for (Object option : (Object[]) reloptions.getArray()) {
+            String text = String.valueOf(option);
+            int eq = text.indexOf('=');
+            if (eq > 0 && text.substring(0, eq).equals("security_barrier") && isTrue(text.substring(eq + 1))) {
+                return true;
+            }
+        }
+        return false;
+    }
+
+    /** PostgreSQL's {@code parse_bool}, for the values a stored option can hold. */
+    static boolean isTrue(String value) {
+        return switch (value.toLowerCase(Locale.ROOT)) {
+            case "true", "t", "on", "yes", "y", "1" -> true;
+            default -> false;
+        };
+    }
+}
