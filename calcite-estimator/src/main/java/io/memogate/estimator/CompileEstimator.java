@@ -283,6 +283,10 @@ public final class CompileEstimator {
             if (st.kind() == StatementKind.EXECUTE && followExecute) {
                 return execute(st, context);
             }
+            if (st.kind() == StatementKind.REFRESH_MATERIALIZED_VIEW && st.classification().isPlanned()) {
+                // Not cached under its own key: its query is, and a nested cache computation could deadlock.
+                return refresh(st, context);
+            }
             Key key = new Key(st.fingerprint().hash(), st.fingerprint().oversized(), context.settings(),
                     context.catalog());
             CompileEstimate known = cache.getIfPresent(key);
@@ -340,6 +344,23 @@ public final class CompileEstimator {
             return bypass(st, "at most one relation: no join search");
         }
         return plan(text, st, context);
+    }
+
+    /** REFRESH MATERIALIZED VIEW plans the view's query, which the catalog holds. */
+    private CompileEstimate refresh(StatementAnalysis st, Context context) {
+        String qualified = st.classification().name().orElse("");
+        String name = qualified.substring(qualified.lastIndexOf('.') + 1);
+        Optional<ViewDefinitions.View> view = context.catalog().views().materializedView(name);
+        if (view.isEmpty()) {
+            return bypass(st, "REFRESH of a materialized view whose query is unknown (not in the catalog read)");
+        }
+        String query = withoutSemicolon(view.get().definition());
+        LexicalAnalysis inner = analyzer.analyze(query);
+        if (inner.isEmpty()) {
+            return bypass(st, "REFRESH of a materialized view whose query is empty");
+        }
+        return statement(query, inner.statements().get(0), context, false)
+                .covering(1, "REFRESH MATERIALIZED VIEW " + qualified + ": ");
     }
 
     /** Whether the statement names one of {@code views}, whose relations its text does not show. */
@@ -409,10 +430,7 @@ public final class CompileEstimator {
 
     /** A view's query as the rewriter puts it into a statement: parsed as a statement's would be. */
     private ViewSource.ViewBody viewBody(ViewDefinitions.View view) {
-        String query = view.definition().strip();
-        if (query.endsWith(";")) {
-            query = query.substring(0, query.length() - 1);
-        }
+        String query = withoutSemicolon(view.definition());
         TokenStream tokens = TokenStream.of(query);
         if (RelationBound.of(tokens).maxNestingDepth() <= maxParseDepth) {
             try {
@@ -424,6 +442,12 @@ public final class CompileEstimator {
             }
         }
         return new ViewSource.Unparsed(fallback.estimate(tokens), tokens.size());
+    }
+
+    /** A definition as {@code pg_get_viewdef} prints it, without its closing semicolon. */
+    private static String withoutSemicolon(String definition) {
+        String query = definition.strip();
+        return query.endsWith(";") ? query.substring(0, query.length() - 1) : query;
     }
 
     /**

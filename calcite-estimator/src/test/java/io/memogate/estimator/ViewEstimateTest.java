@@ -164,6 +164,23 @@ class ViewEstimateTest {
         assertThat(estimate("SELECT * FROM v", before).largestProblem()).isEqualTo(2);
     }
 
+    /** A materialized view is a table in FROM; REFRESH plans its query, as the catalog holds it. */
+    @Test
+    void aRefreshPlansTheMaterializedViewsQuery() {
+        Catalog withMv = new Catalog(IndexedColumns.NONE, ViewDefinitions.of(List.of(
+                new View("mv", V1.definition(), false, true))));
+        assertThat(estimate("REFRESH MATERIALIZED VIEW mv", Catalog.NONE).bypass()).as("no catalog").isTrue();
+
+        CompileEstimate refresh = estimate("refresh materialized view concurrently public.MV", withMv);
+        assertThat(refresh.bypass()).isFalse();
+        assertThat(refresh.largestProblem()).isEqualTo(4);
+        assertThat(refresh.reason()).startsWith("REFRESH MATERIALIZED VIEW public.mv: parsed by Calcite");
+        assertThat(estimate("REFRESH MATERIALIZED VIEW mv WITH NO DATA", withMv).bypass()).as("plans nothing")
+                .isTrue();
+        assertThat(estimate("SELECT * FROM mv", withMv).bypass()).as("a table in FROM").isTrue();
+        assertThat(estimate("SELECT * FROM mv, g WHERE mv.id = g.id", withMv).largestProblem()).isEqualTo(2);
+    }
+
     @Test
     void ofSeveralSchemasViewsOfOneNameTheLongestIsKept() {
         ViewDefinitions views = ViewDefinitions.of(List.of(new View("V", "SELECT 1", false),

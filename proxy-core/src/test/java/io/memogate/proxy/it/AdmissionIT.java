@@ -241,6 +241,25 @@ class AdmissionIT {
         }
     }
 
+    /** REFRESH MATERIALIZED VIEW plans the view's query: over a 14-table star, through LARGE. */
+    @Test
+    void aRefreshOfAMaterializedStarTakesLarge(EmbeddedPostgres pg) throws Exception {
+        pg.execute(DATABASE, "drop materialized view if exists star14_mv",
+                "create materialized view star14_mv as " + star(14, "materialized").replace("count(*)", "t0.a"),
+                "alter materialized view star14_mv owner to memogate");
+        IndexCatalogs catalogs = new IndexCatalogs(database -> Optional.of(pg.jdbcUrl(database)), pg.superuser(),
+                pg.superuserPassword());
+        try (ProxyFixture proxy = proxy(pg, catalogs, fourteenTablesNeedLarge(), 2L << 30);
+                Connection connection = proxy.connect(DATABASE, "memogate", "memogate");
+                Statement statement = connection.createStatement()) {
+            statement.execute(WIDE);
+            await(() -> catalogs.state(DATABASE).filter(state -> state.state().equals("read")).isPresent());
+            statement.execute("refresh materialized view star14_mv");
+            assertThat(control.gateways().state(Tier.LARGE).admittedTotal()).as("the refresh plans fourteen tables")
+                    .isEqualTo(1);
+        }
+    }
+
     /** One slot in every tier, and statements held until ReadyForQuery by a second statement that sleeps. */
     private static GatewaySettings oneAtATime(Duration timeout) {
         TierSettings one = new TierSettings(1, 0.25, 10, timeout);

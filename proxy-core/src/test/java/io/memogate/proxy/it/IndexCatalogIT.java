@@ -67,6 +67,7 @@ class IndexCatalogIT {
         ddl.add("create view star_view as " + STAR_JOIN);
         ddl.add("create view barrier with (security_barrier) as " + STAR_JOIN);
         ddl.add("create view barrier_on with (security_barrier = on) as " + STAR_JOIN);
+        ddl.add("create materialized view star_mv as " + STAR_JOIN);
         ddl.add("analyze");
         ddl.add("grant select on all tables in schema public to public");
         pg.execute(DATABASE, ddl.toArray(String[]::new));
@@ -106,7 +107,7 @@ class IndexCatalogIT {
             // f and d1..d5, each with at least its primary key
             assertThat(ConsoleClient.rows(console, "SHOW CATALOGS")).singleElement().satisfies(row -> assertThat(row)
                     .containsEntry("database", DATABASE).containsEntry("state", "read")
-                    .containsEntry("tables_with_indexes", "6").containsEntry("views", "3"));
+                    .containsEntry("tables_with_indexes", "6").containsEntry("views", "4"));
         }
     }
 
@@ -126,7 +127,7 @@ class IndexCatalogIT {
             assertThat(ConsoleClient.rows(console, "EXPLAIN ADMISSION DATABASE " + DATABASE + " " + STAR))
                     .singleElement().satisfies(row -> assertThat(row)
                             .containsEntry("estimated_bytes", Long.toString(withIndexes))
-                            .containsEntry("catalog", DATABASE + ": 6 tables with indexes, 3 views"));
+                            .containsEntry("catalog", DATABASE + ": 6 tables with indexes, 4 views"));
             // The view's text names one relation; its query, read from the catalog, joins six.
             assertThat(ConsoleClient.rows(console, "EXPLAIN ADMISSION DATABASE " + DATABASE
                     + " select count(*) from star_view")).singleElement().satisfies(row -> assertThat(row)
@@ -147,14 +148,19 @@ class IndexCatalogIT {
         }
     }
 
-    /** The views' queries as the server prints them parse, and the barriers are told from the plain view. */
+    /**
+     * The views' queries as the server prints them parse, the barriers are told from the plain view, and a
+     * materialized view's query is what its refresh plans.
+     */
     @Test
     void viewsAreReadWithTheirQueriesAndBarriers(EmbeddedPostgres pg) throws SQLException {
         ViewDefinitions views;
         try (Connection connection = pg.connect(DATABASE)) {
             views = ViewCatalog.read(connection);
         }
-        assertThat(views.size()).isEqualTo(3);
+        assertThat(views.size()).isEqualTo(4);
+        assertThat(views.materializedView("star_mv")).isPresent();
+        assertThat(views.view("star_mv")).as("a table in FROM").isEmpty();
         assertThat(views.view("star_view")).hasValueSatisfying(view -> assertThat(view.securityBarrier()).isFalse());
         assertThat(views.view("barrier")).hasValueSatisfying(view -> assertThat(view.securityBarrier()).isTrue());
         assertThat(views.view("barrier_on")).hasValueSatisfying(view -> assertThat(view.securityBarrier()).isTrue());
@@ -170,6 +176,9 @@ class IndexCatalogIT {
                 PlannerSettings.DEFAULTS, PreparedStatementTexts.NONE, catalog);
         assertThat(barrier.blocks()).as("the barrier is planned apart").isEqualTo(2);
         assertThat(barrier.largestProblem()).isEqualTo(6);
+        CompileEstimate refresh = estimator.estimate("refresh materialized view star_mv", PlannerSettings.DEFAULTS,
+                PreparedStatementTexts.NONE, catalog);
+        assertThat(refresh.largestProblem()).as("the refresh plans the star").isEqualTo(6);
     }
 
     private static long withIndexes(EmbeddedPostgres pg) throws SQLException {
