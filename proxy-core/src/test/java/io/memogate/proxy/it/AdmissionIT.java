@@ -207,13 +207,11 @@ class AdmissionIT {
                 "alter role " + role + " in database " + DATABASE + " set join_collapse_limit = 20",
                 "alter role " + role + " set from_collapse_limit = 20",
                 "alter database " + DATABASE + " set geqo_threshold = 20");
-        IndexCatalogs catalogs = new IndexCatalogs(database -> Optional.of(pg.jdbcUrl(database)), pg.superuser(),
-                pg.superuserPassword());
+        IndexCatalogs catalogs = catalogs(pg);
         try (ProxyFixture proxy = proxy(pg, catalogs, fourteenTablesNeedLarge(), 2L << 30);
                 Connection connection = proxy.connect(DATABASE, role, "bi");
                 Statement statement = connection.createStatement()) {
-            statement.execute("select 1"); // the session's first statement starts its database's read
-            await(() -> catalogs.state(DATABASE).filter(state -> state.state().equals("read")).isPresent());
+            readCatalog(statement, "select 1", catalogs);
             assertRunsThroughLarge(statement, star(14, "role settings"),
                     "estimated under the role's and database's settings");
         } finally {
@@ -230,13 +228,11 @@ class AdmissionIT {
     void aViewOverAStarIsEstimatedAsTheStar(EmbeddedPostgres pg) throws Exception {
         pg.execute(DATABASE, "create or replace view star14_view as " + star(14, "view").replace("count(*)", "t0.a"),
                 "grant select on star14_view to public");
-        IndexCatalogs catalogs = new IndexCatalogs(database -> Optional.of(pg.jdbcUrl(database)), pg.superuser(),
-                pg.superuserPassword());
+        IndexCatalogs catalogs = catalogs(pg);
         try (ProxyFixture proxy = proxy(pg, catalogs, fourteenTablesNeedLarge(), 2L << 30);
                 Connection connection = proxy.connect(DATABASE, "memogate", "memogate");
                 Statement statement = connection.createStatement()) {
-            statement.execute(WIDE); // the session's first statement starts its database's read
-            await(() -> catalogs.state(DATABASE).filter(state -> state.state().equals("read")).isPresent());
+            readCatalog(statement, WIDE, catalogs);
             assertRunsThroughLarge(statement, "select count(*) from star14_view", "the view's fourteen tables");
         }
     }
@@ -247,17 +243,26 @@ class AdmissionIT {
         pg.execute(DATABASE, "drop materialized view if exists star14_mv",
                 "create materialized view star14_mv as " + star(14, "materialized").replace("count(*)", "t0.a"),
                 "alter materialized view star14_mv owner to memogate");
-        IndexCatalogs catalogs = new IndexCatalogs(database -> Optional.of(pg.jdbcUrl(database)), pg.superuser(),
-                pg.superuserPassword());
+        IndexCatalogs catalogs = catalogs(pg);
         try (ProxyFixture proxy = proxy(pg, catalogs, fourteenTablesNeedLarge(), 2L << 30);
                 Connection connection = proxy.connect(DATABASE, "memogate", "memogate");
                 Statement statement = connection.createStatement()) {
-            statement.execute(WIDE);
-            await(() -> catalogs.state(DATABASE).filter(state -> state.state().equals("read")).isPresent());
+            readCatalog(statement, WIDE, catalogs);
             statement.execute("refresh materialized view star14_mv");
             assertThat(control.gateways().state(Tier.LARGE).admittedTotal()).as("the refresh plans fourteen tables")
                     .isEqualTo(1);
         }
+    }
+
+    /** The test server's catalogs, read as with broker.monitor. */
+    private static IndexCatalogs catalogs(EmbeddedPostgres pg) {
+        return new IndexCatalogs(database -> Optional.of(pg.jdbcUrl(database)), pg.superuser(), pg.superuserPassword());
+    }
+
+    /** Runs the session's first statement, which starts its database's catalog read, and waits for the read. */
+    private static void readCatalog(Statement statement, String first, IndexCatalogs catalogs) throws Exception {
+        statement.execute(first);
+        await(() -> catalogs.state(DATABASE).filter(state -> state.state().equals("read")).isPresent());
     }
 
     /** One slot in every tier, and statements held until ReadyForQuery by a second statement that sleeps. */
