@@ -5,20 +5,27 @@ import java.util.Objects;
 
 /**
  * What the estimator knows of the database a statement runs in, besides the statement: the indexes that
- * give its tables parameterized scans, and the views whose queries PostgreSQL expands in place. Equal when
- * both parts are the same instances, so an estimate cache can key on it cheaply.
+ * give its tables parameterized scans, and the views and inlinable SQL functions whose queries PostgreSQL
+ * puts in their place. Equal when its parts are the same instances, so an estimate cache can key on it
+ * cheaply.
  */
-public record Catalog(IndexedColumns indexes, ViewDefinitions views) {
+public record Catalog(IndexedColumns indexes, ViewDefinitions views, FunctionDefinitions functions) {
 
     /** Nothing read: estimates come from the SQL alone. */
-    public static final Catalog NONE = new Catalog(IndexedColumns.NONE, ViewDefinitions.NONE);
+    public static final Catalog NONE = new Catalog(IndexedColumns.NONE, ViewDefinitions.NONE, FunctionDefinitions.NONE);
 
     public Catalog {
         Objects.requireNonNull(indexes, "indexes");
         Objects.requireNonNull(views, "views");
+        Objects.requireNonNull(functions, "functions");
     }
 
-    /** Indexes, and no view known. */
+    /** Indexes and views, and no function known. */
+    public Catalog(IndexedColumns indexes, ViewDefinitions views) {
+        this(indexes, views, FunctionDefinitions.NONE);
+    }
+
+    /** Indexes, and no view or function known. */
     public static Catalog of(IndexedColumns indexes) {
         return indexes == IndexedColumns.NONE ? NONE : new Catalog(indexes, ViewDefinitions.NONE);
     }

@@ -8,16 +8,13 @@ import io.memogate.estimator.calcite.LexicalFallback;
 import io.memogate.estimator.calcite.PostgresParser;
 import io.memogate.estimator.calcite.PostgresRewriter;
 import io.memogate.estimator.calcite.QueryBlockBuilder;
-import io.memogate.estimator.calcite.ViewSource;
 import io.memogate.estimator.graph.CsgCmpCounter;
 import io.memogate.estimator.lexer.LexicalAnalysis;
 import io.memogate.estimator.lexer.LexicalAnalyzer;
-import io.memogate.estimator.lexer.RelationBound;
 import io.memogate.estimator.lexer.StatementAnalysis;
 import io.memogate.estimator.lexer.StatementKeys;
 import io.memogate.estimator.lexer.StatementKind;
 import io.memogate.estimator.lexer.TextSkeleton;
-import io.memogate.estimator.lexer.TokenKind;
 import io.memogate.estimator.lexer.TokenStream;
 import io.memogate.estimator.planner.IndexedColumns;
 import io.memogate.estimator.planner.JoinSearch;
@@ -340,7 +337,8 @@ public final class CompileEstimator {
         if (!st.classification().isPlanned()) {
             return bypass(st, st.kind() + " is not planned by the server");
         }
-        if (st.relationBound().atMostOneRelation() && !namesView(text, st, context.catalog().views())) {
+        if (st.relationBound().atMostOneRelation() && (st.oversized()
+                || !CatalogExpansions.named(text.substring(st.span().start(), st.span().end()), context.catalog()))) {
             return bypass(st, "at most one relation: no join search");
         }
         return plan(text, st, context);
@@ -354,34 +352,13 @@ public final class CompileEstimator {
         if (view.isEmpty()) {
             return bypass(st, "REFRESH of a materialized view whose query is unknown (not in the catalog read)");
         }
-        String query = withoutSemicolon(view.get().definition());
+        String query = CatalogExpansions.withoutSemicolon(view.get().definition());
         LexicalAnalysis inner = analyzer.analyze(query);
         if (inner.isEmpty()) {
             return bypass(st, "REFRESH of a materialized view whose query is empty");
         }
         return statement(query, inner.statements().get(0), context, false)
                 .covering(1, "REFRESH MATERIALIZED VIEW " + qualified + ": ");
-    }
-
-    /** Whether the statement names one of {@code views}, whose relations its text does not show. */
-    private static boolean namesView(String text, StatementAnalysis st, ViewDefinitions views) {
-        if (views.isEmpty() || st.oversized()) {
-            return false;
-        }
-        TokenStream tokens = TokenStream.of(text.substring(st.span().start(), st.span().end()));
-        for (int i = 0; i < tokens.size(); i++) {
-            if ((tokens.is(i, TokenKind.IDENT) || tokens.is(i, TokenKind.QUOTED_IDENT))
-                    && views.contains(identifier(tokens, i))) {
-                return true;
-            }
-        }
-        return false;
-    }
-
-    private static String identifier(TokenStream tokens, int i) {
-        String written = tokens.tokenText(i);
-        return tokens.is(i, TokenKind.QUOTED_IDENT) && written.length() >= 2
-                ? written.substring(1, written.length() - 1).replace("\"\"", "\"") : written;
     }
 
     private CompileEstimate plan(String text, StatementAnalysis st, Context context) {
@@ -404,7 +381,8 @@ public final class CompileEstimator {
             rewrite = rewriter.rewrite(query);
             SqlNode node = parser.parse(rewrite.text());
             translation = new QueryBlockBuilder(rewrite.materialized(), rewrite.notMaterialized(),
-                    name -> context.catalog().views().view(name).map(this::viewBody)).translate(node);
+                    new CatalogExpansions(context.catalog(), rewriter, parser, fallback, analyzer, maxParseDepth))
+                    .translate(node);
         } catch (Exception | StackOverflowError e) {
             String message = String.valueOf(e.getMessage()).lines().findFirst().orElse("");
             if (message.length() > 120) {
@@ -420,34 +398,15 @@ public final class CompileEstimator {
         if (translation.viewsExpanded() > 0) {
             reason.append("; ").append(translation.viewsExpanded()).append(" view(s) expanded");
         }
+        if (translation.functionsInlined() > 0) {
+            reason.append("; ").append(translation.functionsInlined()).append(" SQL function call(s) inlined");
+        }
         if (translation.unattributedColumns() > 0) {
             reason.append("; ").append(translation.unattributedColumns())
                     .append(" unqualified column(s) not tied to a relation");
         }
         return estimate(st, context, translation.block(), tokens.size() + translation.viewTokens(), Parser.CALCITE,
                 reason.toString());
-    }
-
-    /** A view's query as the rewriter puts it into a statement: parsed as a statement's would be. */
-    private ViewSource.ViewBody viewBody(ViewDefinitions.View view) {
-        String query = withoutSemicolon(view.definition());
-        TokenStream tokens = TokenStream.of(query);
-        if (RelationBound.of(tokens).maxNestingDepth() <= maxParseDepth) {
-            try {
-                PostgresRewriter.Rewrite rewrite = rewriter.rewrite(query);
-                return new ViewSource.Parsed(parser.parse(rewrite.text()), rewrite.materialized(),
-                        rewrite.notMaterialized(), view.securityBarrier(), tokens.size());
-            } catch (Exception | StackOverflowError e) {
-                // read off its tokens below
-            }
-        }
-        return new ViewSource.Unparsed(fallback.estimate(tokens), tokens.size());
-    }
-
-    /** A definition as {@code pg_get_viewdef} prints it, without its closing semicolon. */
-    private static String withoutSemicolon(String definition) {
-        String query = definition.strip();
-        return query.endsWith(";") ? query.substring(0, query.length() - 1) : query;
     }
 
     /**
@@ -465,7 +424,8 @@ public final class CompileEstimator {
                                      Parser parser, String why) {
         // cursor_tuple_fraction (0.1 unless a session changes it) plans a cursor's query for its first rows.
         QueryBlock block = st.kind() == StatementKind.DECLARE_CURSOR ? statement.forFirstRows() : statement;
-        PlannerWork work = new PostgresPlannerModel(context.settings(), COUNTER, context.catalog().indexes()).plan(block)
+        PlannerWork work = new PostgresPlannerModel(context.settings(), COUNTER, context.catalog().indexes())
+                .plan(block)
                 .withTokens(tokens);
         long bytes = memory.bytes(work);
         String firstRows = work.searches().stream().anyMatch(JoinSearch::fastStart) ? "; planned for its first rows" : "";

@@ -22,6 +22,7 @@ import java.util.Locale;
 import java.util.Map;
 import java.util.Optional;
 import java.util.Set;
+import java.util.function.Supplier;
 import org.apache.calcite.sql.SqlBasicCall;
 import org.apache.calcite.sql.SqlCall;
 import org.apache.calcite.sql.SqlIdentifier;
@@ -32,6 +33,7 @@ import org.apache.calcite.sql.SqlNodeList;
 import org.apache.calcite.sql.SqlOrderBy;
 import org.apache.calcite.sql.SqlSelect;
 import org.apache.calcite.sql.SqlSetOperator;
+import org.apache.calcite.sql.SqlUnresolvedFunction;
 import org.apache.calcite.sql.SqlWith;
 import org.apache.calcite.sql.SqlWithItem;
 import org.apache.calcite.sql.JoinConditionType;
@@ -49,9 +51,10 @@ import org.apache.calcite.sql.JoinConditionType;
  *   <li>a non-recursive CTE referenced once is inlined (PostgreSQL 12+) unless written MATERIALIZED; one
  *   referenced more often, MATERIALIZED or recursive is planned once, apart, and scanned as a relation;
  *   <li>each branch of UNION / INTERSECT / EXCEPT is a separate block;
- *   <li>a view that the {@link ViewSource} knows is its query, as the rewriter puts it in FROM: a sub-select,
- *   pulled up by the rules above unless it is a security barrier. Views inside views are expanded too, up to
- *   {@link #MAX_VIEW_DEPTH} deep and {@link #MAX_VIEW_EXPANSIONS} in all; a view that would expand itself
+ *   <li>a view that the {@link CatalogQueries} know is its query, as the rewriter puts it in FROM: a
+ *   sub-select, pulled up by the rules above unless it is a security barrier; likewise a call of a SQL
+ *   function that the planner inlines. Views and functions inside them are expanded too, up to
+ *   {@link #MAX_VIEW_DEPTH} deep and {@link #MAX_VIEW_EXPANSIONS} in all; one that would expand itself
  *   (two schemas' views of one name) stays one relation.
  * </ul>
  * Relation names are the aliases, made unique over the statement ({@code a}, {@code a#2}) so pulled-up
@@ -66,12 +69,14 @@ public final class QueryBlockBuilder {
      * @param unattributedColumns unqualified column references in multi-relation SELECTs that could not
      *     be tied to a relation (their conjuncts link nothing)
      * @param viewsExpanded views replaced by their queries (each reference counts)
-     * @param viewTokens tokens of their definitions, summed likewise
+     * @param functionsInlined SQL function calls replaced by their queries
+     * @param viewTokens tokens of the views' and functions' definitions, summed likewise
      */
-    public record Translation(QueryBlock block, int unattributedColumns, int viewsExpanded, int viewTokens) {
+    public record Translation(QueryBlock block, int unattributedColumns, int viewsExpanded, int functionsInlined,
+                              int viewTokens) {
     }
 
-    /** Views within views followed at most this deep; deeper ones are one relation each. */
+    /** Views (and functions) within views followed at most this deep; deeper ones are one relation each. */
     static final int MAX_VIEW_DEPTH = 16;
     /**
      * Views expanded at most in one statement: a view naming another twice, which names another twice, ...
@@ -98,10 +103,11 @@ public final class QueryBlockBuilder {
     /** CTE names written MATERIALIZED / NOT MATERIALIZED, in the statement and in the views it expands. */
     private final Set<String> materialized;
     private final Set<String> notMaterialized;
-    private final ViewSource views;
-    /** The views being expanded, innermost first. */
+    private final CatalogQueries catalog;
+    /** The views and functions being expanded, innermost first. */
     private final Deque<String> expanding = new ArrayDeque<>();
     private int viewsExpanded;
+    private int functionsInlined;
     private int viewTokens;
     private final Set<String> usedNames = new HashSet<>();
     private final Deque<Map<String, Cte>> ctes = new ArrayDeque<>();
@@ -109,13 +115,13 @@ public final class QueryBlockBuilder {
     private final Scope root = new Scope();
 
     public QueryBlockBuilder(Set<String> materialized, Set<String> notMaterialized) {
-        this(materialized, notMaterialized, ViewSource.NONE);
+        this(materialized, notMaterialized, CatalogQueries.NONE);
     }
 
-    public QueryBlockBuilder(Set<String> materialized, Set<String> notMaterialized, ViewSource views) {
+    public QueryBlockBuilder(Set<String> materialized, Set<String> notMaterialized, CatalogQueries catalog) {
         this.materialized = new HashSet<>(materialized);
         this.notMaterialized = new HashSet<>(notMaterialized);
-        this.views = views;
+        this.catalog = catalog;
     }
 
     /** The blocks of a query (SELECT, VALUES, WITH, a set operation, with ORDER BY / LIMIT). */
@@ -124,7 +130,7 @@ public final class QueryBlockBuilder {
             throw new IllegalArgumentException("not a query: " + query.getKind());
         }
         QueryBlock block = query(query, root).block();
-        return new Translation(block, root.unattributed(), viewsExpanded, viewTokens);
+        return new Translation(block, root.unattributed(), viewsExpanded, functionsInlined, viewTokens);
     }
 
     private Built query(SqlNode node, Scope outer) {
@@ -334,7 +340,8 @@ public final class QueryBlockBuilder {
                 return subquery(name, built, scope);
             }
             if (cte == null && id.names.size() <= 2) {
-                JoinTreeNode view = view(table, name, scope);
+                JoinTreeNode view = expand(false, table.toLowerCase(Locale.ROOT), () -> catalog.view(table), name,
+                        scope);
                 if (view != null) {
                     return view;
                 }
@@ -349,6 +356,18 @@ public final class QueryBlockBuilder {
         }
         if (SqlKinds.isQuery(target.getKind()) && target.getKind() != SqlKind.VALUES) {
             return subquery(alias == null ? "subquery" : alias, query(target, scope), scope);
+        }
+        if (target.getKind() == SqlKind.COLLECTION_TABLE && ((SqlCall) target).operand(0) instanceof SqlBasicCall call
+                && call.getOperator() instanceof SqlUnresolvedFunction function) {
+            String functionName = function.getName();
+            // A FROM function's name is its alias. Its arguments stand in the inlined query where the
+            // parameters were: a LATERAL reference to an earlier FROM item is not followed.
+            JoinTreeNode inlined = expand(true, functionName.toLowerCase(Locale.ROOT) + "/" + call.operandCount(),
+                    () -> catalog.function(functionName, call.operandCount()), alias == null ? functionName : alias,
+                    scope);
+            if (inlined != null) {
+                return inlined;
+            }
         }
         // A function scan, VALUES, ...: one relation; sub-queries in its arguments are planned apart.
         // Its arguments may reference earlier FROM items (LATERAL): those become a clause with it.
@@ -368,31 +387,46 @@ public final class QueryBlockBuilder {
         return new RelationRef(relation, Optional.empty());
     }
 
-    /** The view {@code table}'s query as the FROM item {@code alias}; null when it is no view to expand. */
-    private JoinTreeNode view(String table, String alias, Scope scope) {
-        String folded = table.toLowerCase(Locale.ROOT);
-        if (expanding.size() >= MAX_VIEW_DEPTH || viewsExpanded >= MAX_VIEW_EXPANSIONS
-                || expanding.contains(folded)) {
+    /**
+     * A view's or function's query (looked up by {@code lookup}) as the FROM item {@code alias}; null when
+     * there is none to expand, and it stays one relation.
+     *
+     * @param function a function call (else a view)
+     * @param name what is expanded, to stop one from expanding itself
+     */
+    private JoinTreeNode expand(boolean function, String name, Supplier<Optional<CatalogQueries.QueryBody>> lookup,
+                                String alias, Scope scope) {
+        String key = (function ? "function " : "view ") + name;
+        if (expanding.size() >= MAX_VIEW_DEPTH || viewsExpanded + functionsInlined >= MAX_VIEW_EXPANSIONS
+                || expanding.contains(key)) {
             return null;
         }
-        ViewSource.ViewBody body = views.view(table).orElse(null);
-        if (body == null || body instanceof ViewSource.Parsed p && !SqlKinds.isQuery(p.query().getKind())) {
-            return null; // no view, or a definition that parsed as no query: one relation
+        Optional<CatalogQueries.QueryBody> found = lookup.get();
+        if (found.isEmpty()) {
+            return null;
         }
-        viewsExpanded++;
+        CatalogQueries.QueryBody body = found.get();
+        if (body instanceof CatalogQueries.Parsed p && !SqlKinds.isQuery(p.query().getKind())) {
+            return null; // a definition that parsed as no query
+        }
+        if (function) {
+            functionsInlined++;
+        } else {
+            viewsExpanded++;
+        }
         viewTokens += body.tokens();
-        if (body instanceof ViewSource.Unparsed unparsed) {
-            String name = unique(alias);
-            scope.put(alias, new Scope.Source.Relation(name, alias));
-            return new SubqueryRef(name, unparsed.block(), false);
+        if (body instanceof CatalogQueries.Unparsed unparsed) {
+            String relation = unique(alias);
+            scope.put(alias, new Scope.Source.Relation(relation, alias));
+            return new SubqueryRef(relation, unparsed.block(), false);
         }
-        ViewSource.Parsed parsed = (ViewSource.Parsed) body;
+        CatalogQueries.Parsed parsed = (CatalogQueries.Parsed) body;
         materialized.addAll(parsed.materialized());
         notMaterialized.addAll(parsed.notMaterialized());
-        expanding.push(folded);
+        expanding.push(key);
         Built built;
         try {
-            // A view's query sees none of the statement's names: it resolves against the statement's root.
+            // A view's or function's query sees none of the statement's names: it resolves against the root.
             built = query(parsed.query(), root);
         } finally {
             expanding.pop();

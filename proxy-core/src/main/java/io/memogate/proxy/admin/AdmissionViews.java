@@ -155,11 +155,12 @@ final class AdmissionViews {
             return "none: no broker.monitor to read the indexes of " + name + " with";
         }
         if (!read.equals(Catalog.NONE)) {
-            return name + ": " + read.indexes().tables() + " tables with indexes, " + read.views().size() + " views";
+            return name + ": " + read.indexes().tables() + " tables with indexes, " + read.views().size() + " views, "
+                    + read.functions().size() + " inlinable functions";
         }
         String state = catalogs.state(name).map(IndexCatalogs.CatalogState::state).orElse("failed");
         return switch (state) {
-            case "read" -> name + ": no table with an index, no view";
+            case "read" -> name + ": no table with an index, no view, no inlinable function";
             case "reading" -> "none: the index catalog of " + name + " was still being read after "
                     + AdminConsole.CATALOG_WAIT.toSeconds() + " s";
             default -> "none: the index catalog of " + name + " could not be read (see SHOW CATALOGS and the log)";
@@ -193,9 +194,11 @@ final class AdmissionViews {
 
     /** SHOW CATALOGS: one row per database whose index catalog the estimates asked for; none without a monitor. */
     static ResultTable catalogs(IndexCatalogs catalogs) {
-        ResultTable.Builder table = ResultTable.of("database", "state", "tables_with_indexes", "views", "age_s");
+        ResultTable.Builder table = ResultTable.of("database", "state", "tables_with_indexes", "views",
+                "inlinable_functions", "age_s");
         for (IndexCatalogs.CatalogState state : catalogs.states()) {
-            table.row(state.database(), state.state(), state.tables(), state.views(), seconds(state.age()));
+            table.row(state.database(), state.state(), state.tables(), state.views(), state.functions(),
+                    seconds(state.age()));
         }
         return table.build();
     }

@@ -27,8 +27,8 @@ import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 /**
- * Each served database's {@link Catalog}, its indexed columns ({@link IndexCatalog}) and views
- * ({@link ViewCatalog}), read with the broker's monitoring role on a thread of its own and read again every
+ * Each served database's {@link Catalog}, its indexed columns ({@link IndexCatalog}), views
+ * ({@link ViewCatalog}) and inlinable SQL functions ({@link FunctionCatalog}), read with the broker's monitoring role on a thread of its own and read again every
  * {@link #REFRESH}, and in the same read the planner settings its sessions start with per role
  * ({@link RoleSettings}: ALTER ROLE / ALTER DATABASE ... SET). A statement never waits for it: until a
  * database's first read completes, or while reads fail, its statements are estimated from their SQL alone
@@ -103,10 +103,11 @@ public final class IndexCatalogs implements AutoCloseable {
      * @param state {@code read}, {@code failed} (estimated from SQL until a read works) or {@code reading}
      *     (the first read is under way)
      * @param tables tables with an index on a column, as last read
-     * @param views views whose queries are expanded, as last read
+     * @param views views (and materialized views) whose queries are expanded, as last read
+     * @param functions SQL functions that are inlined, as last read
      * @param age since the read shown (zero while reading)
      */
-    public record CatalogState(String database, String state, int tables, int views, Duration age) {
+    public record CatalogState(String database, String state, int tables, int views, int functions, Duration age) {
     }
 
     private final Reader reader;
@@ -217,12 +218,13 @@ public final class IndexCatalogs implements AutoCloseable {
         List<CatalogState> states = new ArrayList<>();
         cache.asMap().forEach((database, future) -> {
             if (!future.isDone()) {
-                states.add(new CatalogState(database, "reading", 0, 0, Duration.ZERO));
+                states.add(new CatalogState(database, "reading", 0, 0, 0, Duration.ZERO));
             } else if (!future.isCompletedExceptionally()
                     && future.join().outcome() != Outcome.NO_SUCH_DATABASE) { // not kept, but maybe not yet evicted
                 Read read = future.join();
                 states.add(new CatalogState(database, read.failed() ? "failed" : "read",
                         read.catalog().indexes().tables(), read.catalog().views().size(),
+                        read.catalog().functions().size(),
                         Duration.ofNanos(Math.max(0, now - read.nanos()))));
             }
         });
@@ -235,8 +237,9 @@ public final class IndexCatalogs implements AutoCloseable {
             DatabaseCatalog read = reader.read(database);
             Catalog catalog = read.catalog();
             if (failing.remove(database)) {
-                LOG.info("index catalog of database {} read: {} tables with indexes, {} views", database,
-                        catalog.indexes().tables(), catalog.views().size());
+                LOG.info("index catalog of database {} read: {} tables with indexes, {} views, {} inlinable"
+                        + " functions", database, catalog.indexes().tables(), catalog.views().size(),
+                        catalog.functions().size());
             }
             return new Read(catalog, read.roles(), Outcome.READ, null, ticker.read());
         } catch (SQLException e) {
@@ -271,8 +274,8 @@ public final class IndexCatalogs implements AutoCloseable {
                         + "\" and no backend is marked default", INVALID_CATALOG_NAME);
             }
             try (Connection connection = DriverManager.getConnection(url.get(), login)) {
-                return new DatabaseCatalog(new Catalog(IndexCatalog.read(connection), ViewCatalog.read(connection)),
-                        RoleSettings.read(connection));
+                return new DatabaseCatalog(new Catalog(IndexCatalog.read(connection), ViewCatalog.read(connection),
+                        FunctionCatalog.read(connection)), RoleSettings.read(connection));
             } catch (SQLException e) {
                 if (INVALID_CATALOG_NAME.equals(e.getSQLState())) {
                     throw new SQLException("Its index catalog was read on the server that serves it, which "

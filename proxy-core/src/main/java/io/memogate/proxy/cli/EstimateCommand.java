@@ -8,6 +8,7 @@ import io.memogate.estimator.planner.PlannerSettings;
 import io.memogate.proxy.admin.EstimateJson;
 import io.memogate.proxy.admission.CurrentEstimator;
 import io.memogate.proxy.calibrate.CoefficientsFile;
+import io.memogate.proxy.catalog.FunctionCatalog;
 import io.memogate.proxy.catalog.IndexCatalog;
 import io.memogate.proxy.catalog.ViewCatalog;
 import io.memogate.proxy.files.TextFiles;
@@ -34,7 +35,7 @@ import picocli.CommandLine.Spec;
  * `memogate estimate [--setting NAME=VALUE ...] [--coefficients FILE] [--catalog-url JDBC_URL] (--file FILE | SQL...)`:
  * the estimator on its own, one JSON line per statement, for trying statements and checking the estimator
  * against EXPLAIN (MEMORY); --coefficients takes the file `memogate calibrate` wrote, --catalog-url a database
- * whose indexes to count and views to expand, as the proxy does with broker.monitor.
+ * whose indexes to count and views and functions to expand, as the proxy does with broker.monitor.
  * SQL words given on the command line are joined with spaces into one text, which may hold several
  * statements separated by semicolons, as a file may.
  */
@@ -60,9 +61,9 @@ final class EstimateCommand implements Callable<Integer> {
     Path coefficients;
 
     @Option(names = "--catalog-url", paramLabel = "JDBC_URL",
-            description = "Read this database's indexes (pg_index) and views: count the parameterized index scans the"
-                    + " indexes allow and expand the views the statements name, as the proxy does with broker.monitor"
-                    + " (default: estimate from the SQL alone).")
+            description = "Read this database's indexes (pg_index), views and inlinable SQL functions: count the"
+                    + " parameterized index scans the indexes allow and expand the views and functions the statements"
+                    + " name, as the proxy does with broker.monitor (default: estimate from the SQL alone).")
     String catalogUrl;
 
     @Option(names = "--user", paramLabel = "USER", description = "Login role for --catalog-url.")
@@ -116,7 +117,8 @@ final class EstimateCommand implements Callable<Integer> {
             return Catalog.NONE;
         }
         try (Connection connection = JdbcLogin.connect(catalogUrl, user, password, "memogate estimate")) {
-            return new Catalog(IndexCatalog.read(connection), ViewCatalog.read(connection));
+            return new Catalog(IndexCatalog.read(connection), ViewCatalog.read(connection),
+                    FunctionCatalog.read(connection));
         }
     }
 

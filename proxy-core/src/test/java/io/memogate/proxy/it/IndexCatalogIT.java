@@ -6,10 +6,12 @@ import static org.assertj.core.api.Assertions.assertThat;
 import io.memogate.estimator.Catalog;
 import io.memogate.estimator.CompileEstimate;
 import io.memogate.estimator.CompileEstimator;
+import io.memogate.estimator.FunctionDefinitions;
 import io.memogate.estimator.PreparedStatementTexts;
 import io.memogate.estimator.ViewDefinitions;
 import io.memogate.estimator.planner.IndexedColumns;
 import io.memogate.estimator.planner.PlannerSettings;
+import io.memogate.proxy.catalog.FunctionCatalog;
 import io.memogate.proxy.catalog.IndexCatalog;
 import io.memogate.proxy.catalog.ViewCatalog;
 import io.memogate.proxy.cli.RunningProxy;
@@ -68,6 +70,13 @@ class IndexCatalogIT {
         ddl.add("create view barrier with (security_barrier) as " + STAR_JOIN);
         ddl.add("create view barrier_on with (security_barrier = on) as " + STAR_JOIN);
         ddl.add("create materialized view star_mv as " + STAR_JOIN);
+        // Inlined: stable, set-returning, one SELECT (as a string and as a SQL-standard body); not: volatile.
+        ddl.add("create function star_since(int) returns table (id int, v int) language sql stable as $$"
+                + STAR_JOIN + " where f.id > $1 $$");
+        ddl.add("create function star_atomic(since int) returns table (id int, v int) language sql stable"
+                + " begin atomic " + STAR_JOIN + " where f.id > since; end");
+        ddl.add("create function star_volatile(int) returns table (id int, v int) language sql as $$"
+                + STAR_JOIN + " where f.id > $1 $$");
         ddl.add("analyze");
         ddl.add("grant select on all tables in schema public to public");
         pg.execute(DATABASE, ddl.toArray(String[]::new));
@@ -107,7 +116,8 @@ class IndexCatalogIT {
             // f and d1..d5, each with at least its primary key
             assertThat(ConsoleClient.rows(console, "SHOW CATALOGS")).singleElement().satisfies(row -> assertThat(row)
                     .containsEntry("database", DATABASE).containsEntry("state", "read")
-                    .containsEntry("tables_with_indexes", "6").containsEntry("views", "4"));
+                    .containsEntry("tables_with_indexes", "6").containsEntry("views", "4")
+                    .containsEntry("inlinable_functions", "2"));
         }
     }
 
@@ -127,12 +137,16 @@ class IndexCatalogIT {
             assertThat(ConsoleClient.rows(console, "EXPLAIN ADMISSION DATABASE " + DATABASE + " " + STAR))
                     .singleElement().satisfies(row -> assertThat(row)
                             .containsEntry("estimated_bytes", Long.toString(withIndexes))
-                            .containsEntry("catalog", DATABASE + ": 6 tables with indexes, 4 views"));
+                            .containsEntry("catalog", DATABASE + ": 6 tables with indexes, 4 views, 2 inlinable functions"));
             // The view's text names one relation; its query, read from the catalog, joins six.
             assertThat(ConsoleClient.rows(console, "EXPLAIN ADMISSION DATABASE " + DATABASE
                     + " select count(*) from star_view")).singleElement().satisfies(row -> assertThat(row)
                             .containsEntry("bypass", "false")
                             .extractingByKey("reason").asString().contains("1 view(s) expanded")
+                            .contains("largest problem 6 relations"));
+            assertThat(ConsoleClient.rows(console, "EXPLAIN ADMISSION DATABASE " + DATABASE
+                    + " select count(*) from star_since(100)")).singleElement().satisfies(row -> assertThat(row)
+                            .extractingByKey("reason").asString().contains("1 SQL function call(s) inlined")
                             .contains("largest problem 6 relations"));
             assertThat(ConsoleClient.rows(console, "EXPLAIN ADMISSION " + STAR)).singleElement()
                     .satisfies(row -> assertThat(row).containsEntry("estimated_bytes", Long.toString(fromSql))
@@ -154,10 +168,7 @@ class IndexCatalogIT {
      */
     @Test
     void viewsAreReadWithTheirQueriesAndBarriers(EmbeddedPostgres pg) throws SQLException {
-        ViewDefinitions views;
-        try (Connection connection = pg.connect(DATABASE)) {
-            views = ViewCatalog.read(connection);
-        }
+        ViewDefinitions views = read(pg, ViewCatalog::read);
         assertThat(views.size()).isEqualTo(4);
         assertThat(views.materializedView("star_mv")).isPresent();
         assertThat(views.view("star_mv")).as("a table in FROM").isEmpty();
@@ -166,27 +177,51 @@ class IndexCatalogIT {
         assertThat(views.view("barrier_on")).hasValueSatisfying(view -> assertThat(view.securityBarrier()).isTrue());
 
         Catalog catalog = new Catalog(IndexedColumns.NONE, views);
-        CompileEstimator estimator = new CompileEstimator();
-        CompileEstimate expanded = estimator.estimate("select count(*) from star_view", PlannerSettings.DEFAULTS,
-                PreparedStatementTexts.NONE, catalog);
+        CompileEstimate expanded = estimate("select count(*) from star_view", catalog);
         assertThat(expanded.parser()).isEqualTo(CompileEstimate.Parser.CALCITE);
         assertThat(expanded.largestProblem()).isEqualTo(6);
         assertThat(expanded.blocks()).isEqualTo(1);
-        CompileEstimate barrier = estimator.estimate("select count(*) from barrier, d1 where barrier.v = d1.v",
-                PlannerSettings.DEFAULTS, PreparedStatementTexts.NONE, catalog);
+        CompileEstimate barrier = estimate("select count(*) from barrier, d1 where barrier.v = d1.v", catalog);
         assertThat(barrier.blocks()).as("the barrier is planned apart").isEqualTo(2);
         assertThat(barrier.largestProblem()).isEqualTo(6);
-        CompileEstimate refresh = estimator.estimate("refresh materialized view star_mv", PlannerSettings.DEFAULTS,
-                PreparedStatementTexts.NONE, catalog);
+        CompileEstimate refresh = estimate("refresh materialized view star_mv", catalog);
         assertThat(refresh.largestProblem()).as("the refresh plans the star").isEqualTo(6);
     }
 
-    private static long withIndexes(EmbeddedPostgres pg) throws SQLException {
-        IndexedColumns indexes;
-        try (Connection connection = pg.connect(DATABASE)) {
-            indexes = IndexCatalog.read(connection);
+    /** The functions PostgreSQL inlines are read with their bodies, SQL-standard ones too; volatile ones are not. */
+    @Test
+    void inlinableFunctionsAreReadWithTheirBodies(EmbeddedPostgres pg) throws SQLException {
+        FunctionDefinitions functions = read(pg, FunctionCatalog::read);
+        assertThat(functions.size()).isEqualTo(2);
+        assertThat(functions.function("star_volatile", 1)).isEmpty();
+        assertThat(functions.function("star_atomic", 1)).hasValueSatisfying(function ->
+                assertThat(function.body()).doesNotContain("BEGIN ATOMIC").contains("JOIN d5"));
+
+        Catalog catalog = new Catalog(IndexedColumns.NONE, ViewDefinitions.NONE, functions);
+        for (String call : List.of("star_since(100)", "star_atomic(100)")) {
+            CompileEstimate inlined = estimate("select count(*) from " + call, catalog);
+            assertThat(inlined.largestProblem()).as(call).isEqualTo(6);
+            assertThat(inlined.parser()).as(call).isEqualTo(CompileEstimate.Parser.CALCITE);
         }
-        return new CompileEstimator().estimate(STAR, PlannerSettings.DEFAULTS, PreparedStatementTexts.NONE, indexes)
-                .estimatedBytes();
+    }
+
+    private static long withIndexes(EmbeddedPostgres pg) throws SQLException {
+        return estimate(STAR, Catalog.of(read(pg, IndexCatalog::read))).estimatedBytes();
+    }
+
+    /** One of the catalog readers. */
+    @FunctionalInterface
+    private interface CatalogReader<T> {
+        T read(Connection connection) throws SQLException;
+    }
+
+    private static <T> T read(EmbeddedPostgres pg, CatalogReader<T> reader) throws SQLException {
+        try (Connection connection = pg.connect(DATABASE)) {
+            return reader.read(connection);
+        }
+    }
+
+    private static CompileEstimate estimate(String sql, Catalog catalog) {
+        return new CompileEstimator().estimate(sql, PlannerSettings.DEFAULTS, PreparedStatementTexts.NONE, catalog);
     }
 }

@@ -1,0 +1,104 @@
+package io.memogate.estimator;
+
+import io.memogate.estimator.calcite.CatalogQueries;
+import io.memogate.estimator.calcite.LexicalFallback;
+import io.memogate.estimator.calcite.PostgresParser;
+import io.memogate.estimator.calcite.PostgresRewriter;
+import io.memogate.estimator.lexer.LexicalAnalyzer;
+import io.memogate.estimator.lexer.RelationBound;
+import io.memogate.estimator.lexer.TokenKind;
+import io.memogate.estimator.lexer.TokenStream;
+import java.util.HashMap;
+import java.util.Map;
+import java.util.Optional;
+
+/**
+ * The views and inlinable functions of a {@link Catalog} as one statement's query blocks see them: each
+ * definition parsed as a statement is (rewritten where Babel needs it, parsed by Calcite, read off its tokens
+ * when Calcite cannot), once per statement however often it is named. One per statement: not thread-safe.
+ */
+final class CatalogExpansions implements CatalogQueries {
+
+    private final Catalog catalog;
+    private final PostgresRewriter rewriter;
+    private final PostgresParser parser;
+    private final LexicalFallback fallback;
+    private final LexicalAnalyzer analyzer;
+    private final int maxParseDepth;
+    private final Map<String, Optional<QueryBody>> read = new HashMap<>();
+
+    CatalogExpansions(Catalog catalog, PostgresRewriter rewriter, PostgresParser parser, LexicalFallback fallback,
+                      LexicalAnalyzer analyzer, int maxParseDepth) {
+        this.catalog = catalog;
+        this.rewriter = rewriter;
+        this.parser = parser;
+        this.fallback = fallback;
+        this.analyzer = analyzer;
+        this.maxParseDepth = maxParseDepth;
+    }
+
+    /**
+     * Whether {@code statement} names a view or an inlinable function of {@code catalog}: then its text does
+     * not show all the relations it plans, and naming one relation is no reason to let it bypass.
+     */
+    static boolean named(String statement, Catalog catalog) {
+        ViewDefinitions views = catalog.views();
+        FunctionDefinitions functions = catalog.functions();
+        if (views.isEmpty() && functions.isEmpty()) {
+            return false;
+        }
+        TokenStream tokens = TokenStream.of(statement);
+        for (int i = 0; i < tokens.size(); i++) {
+            if (tokens.is(i, TokenKind.IDENT) || tokens.is(i, TokenKind.QUOTED_IDENT)) {
+                String name = identifier(tokens, i);
+                if (views.contains(name) || tokens.is(i + 1, TokenKind.LPAREN) && functions.containsName(name)) {
+                    return true;
+                }
+            }
+        }
+        return false;
+    }
+
+    @Override
+    public Optional<QueryBody> view(String name) {
+        return catalog.views().view(name)
+                .flatMap(view -> read.computeIfAbsent("view " + view.name(),
+                        k -> Optional.of(body(view.definition(), view.securityBarrier()))));
+    }
+
+    /** PostgreSQL inlines a function whose body is one SELECT; a body of several statements stays a scan. */
+    @Override
+    public Optional<QueryBody> function(String name, int arguments) {
+        return catalog.functions().function(name, arguments)
+                .flatMap(function -> read.computeIfAbsent("function " + function.name() + "/" + arguments,
+                        k -> analyzer.analyze(function.body()).statements().size() == 1
+                                ? Optional.of(body(function.body(), false)) : Optional.empty()));
+    }
+
+    private QueryBody body(String definition, boolean securityBarrier) {
+        String query = withoutSemicolon(definition);
+        TokenStream tokens = TokenStream.of(query);
+        if (RelationBound.of(tokens).maxNestingDepth() <= maxParseDepth) {
+            try {
+                PostgresRewriter.Rewrite rewrite = rewriter.rewrite(query);
+                return new Parsed(parser.parse(rewrite.text()), rewrite.materialized(), rewrite.notMaterialized(),
+                        securityBarrier, tokens.size());
+            } catch (Exception | StackOverflowError e) {
+                // read off its tokens below
+            }
+        }
+        return new Unparsed(fallback.estimate(tokens), tokens.size());
+    }
+
+    /** A definition as {@code pg_get_viewdef} prints it (or a function body), without a closing semicolon. */
+    static String withoutSemicolon(String definition) {
+        String query = definition.strip();
+        return query.endsWith(";") ? query.substring(0, query.length() - 1).strip() : query;
+    }
+
+    private static String identifier(TokenStream tokens, int i) {
+        String written = tokens.tokenText(i);
+        return tokens.is(i, TokenKind.QUOTED_IDENT) && written.length() >= 2
+                ? written.substring(1, written.length() - 1).replace("\"\"", "\"") : written;
+    }
+}

@@ -1,0 +1,79 @@
+package io.memogate.proxy.catalog;
+
+import io.memogate.estimator.FunctionDefinitions;
+import java.sql.Connection;
+import java.sql.ResultSet;
+import java.sql.SQLException;
+import java.sql.Statement;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Locale;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * Reads a database's {@link FunctionDefinitions}: the SQL functions PostgreSQL inlines into FROM, as
+ * {@code inline_set_returning_function} picks them from {@code pg_proc} (set-returning, {@code LANGUAGE sql},
+ * STABLE or IMMUTABLE, not STRICT, not SECURITY DEFINER, no SET clause), with their bodies: {@code prosrc},
+ * or for a {@code BEGIN ATOMIC} body (PostgreSQL 14+) the statement inside it. Whether the body is one
+ * SELECT, the other condition, the estimator decides. System schemas are left out, and bodies are kept up
+ * to {@link ViewCatalog#MAX_CHARS} in all, shortest first.
+ */
+public final class FunctionCatalog {
+
+    /** PostgreSQL 14 stores SQL-standard bodies in {@code prosqlbody}, {@code prosrc} then empty. */
+    private static final int SQL_BODY_VERSION = 14;
+
+    private static final String QUERY = """
+            SELECT proname, pronargs, body FROM (
+                SELECT p.proname, p.pronargs, %s AS body
+                FROM pg_catalog.pg_proc p
+                JOIN pg_catalog.pg_namespace n ON n.oid = p.pronamespace
+                JOIN pg_catalog.pg_language l ON l.oid = p.prolang
+                WHERE l.lanname = 'sql' AND p.prokind = 'f' AND p.proretset AND NOT p.proisstrict
+                  AND p.provolatile IN ('i', 's') AND NOT p.prosecdef AND p.proconfig IS NULL
+                  AND n.nspname NOT IN ('pg_catalog', 'information_schema')) functions
+            ORDER BY length(body)""";
+
+    private static final Logger LOG = LoggerFactory.getLogger(FunctionCatalog.class);
+
+    private FunctionCatalog() {
+    }
+
+    /** The inlinable functions of the database {@code connection} is connected to. */
+    public static FunctionDefinitions read(Connection connection) throws SQLException {
+        String body = connection.getMetaData().getDatabaseMajorVersion() >= SQL_BODY_VERSION
+                ? "CASE WHEN p.prosqlbody IS NULL THEN p.prosrc ELSE pg_catalog.pg_get_function_sqlbody(p.oid) END"
+                : "p.prosrc";
+        List<FunctionDefinitions.Function> functions = new ArrayList<>();
+        long chars = 0;
+        int left = 0;
+        try (Statement statement = connection.createStatement();
+                ResultSet rows = statement.executeQuery(QUERY.formatted(body))) {
+            while (rows.next()) {
+                String text = rows.getString(3);
+                if (text == null || chars + text.length() > ViewCatalog.MAX_CHARS) {
+                    left += text == null ? 0 : 1;
+                    continue;
+                }
+                chars += text.length();
+                functions.add(new FunctionDefinitions.Function(rows.getString(1), rows.getInt(2), withinAtomic(text)));
+            }
+        }
+        if (left > 0) {
+            LOG.warn("{} inlinable functions of database {} are over the {} MiB kept of their bodies: each is"
+                    + " estimated as a function scan", left, connection.getCatalog(), ViewCatalog.MAX_CHARS >> 20);
+        }
+        return FunctionDefinitions.of(functions);
+    }
+
+    /** What is inside {@code BEGIN ATOMIC ... END}, as {@code pg_get_function_sqlbody} prints it; else the body. */
+    static String withinAtomic(String body) {
+        String text = body.strip();
+        String upper = text.toUpperCase(Locale.ROOT);
+        if (upper.startsWith("BEGIN ATOMIC") && upper.endsWith("END")) {
+            return text.substring("BEGIN ATOMIC".length(), text.length() - "END".length()).strip();
+        }
+        return text;
+    }
+}
