@@ -16,7 +16,8 @@ import java.util.function.Supplier;
 /**
  * The planner settings one session plans with, so the estimate matches what its server process will
  * do: the server's defaults (from the broker), then its role's and database's settings (ALTER ROLE /
- * ALTER DATABASE ... SET, read with the index catalog: {@link RoleSettings}), then the startup packet's
+ * ALTER DATABASE ... SET, read with the index catalog: {@link RoleSettings}; PostgreSQL applies them at
+ * login only, so the first read that has them is kept for the session's life), then the startup packet's
  * options, then the session's own SET and RESET, then SET LOCAL for the current transaction — the order
  * in which PostgreSQL's GUC sources override each other.
  *
@@ -43,6 +44,8 @@ public final class SessionSettings {
     private final Supplier<PlannerSettings> serverDefaults;
     /** A database's ALTER ROLE / ALTER DATABASE settings as last read; {@link RoleSettings#NONE} before. */
     private final Function<String, RoleSettings> roleSettings;
+    /** The first read of them this session saw; null before one. */
+    private RoleSettings loginRoles;
     private final LexicalAnalyzer analyzer;
     /** The session's database and role, from its startup packet; null before it. */
     private String database;
@@ -147,7 +150,7 @@ public final class SessionSettings {
     /** The settings the session's next statement is planned with. */
     public PlannerSettings current() {
         PlannerSettings base = serverDefaults.get();
-        RoleSettings roles = database == null ? RoleSettings.NONE : roleSettings.apply(database);
+        RoleSettings roles = loginRoles();
         if (cached == null || base != cachedBase || roles != cachedRoles) {
             PlannerSettings settings = base;
             for (Map<String, String> layer : List.of(roles.of(role), startup, session, local)) {
@@ -160,6 +163,22 @@ public final class SessionSettings {
             cached = settings;
         }
         return cached;
+    }
+
+    /**
+     * The role and database settings the session logged in with. PostgreSQL applies them at login and not
+     * again, so an ALTER ROLE made since changes new sessions only: the first read this session sees is
+     * kept (a read taken after login is still the login's unless the settings changed in between).
+     */
+    private RoleSettings loginRoles() {
+        if (loginRoles != null) {
+            return loginRoles;
+        }
+        RoleSettings read = database == null ? RoleSettings.NONE : roleSettings.apply(database);
+        if (read != RoleSettings.NONE) {
+            loginRoles = read;
+        }
+        return read;
     }
 
     private void apply(SettingChange change, boolean inTransaction) {

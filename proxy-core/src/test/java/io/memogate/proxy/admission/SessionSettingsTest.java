@@ -107,7 +107,7 @@ class SessionSettingsTest {
     }
 
     @Test
-    void aRolesAndDatabasesSettingsComeBetweenTheServersAndTheStartupPacketsAndFollowTheirReads() {
+    void aRolesAndDatabasesSettingsComeBetweenTheServersAndTheStartupPacketsAsTheSessionFirstReadsThem() {
         AtomicReference<RoleSettings> read = new AtomicReference<>(RoleSettings.NONE);
         SessionSettings bi = new SessionSettings(server::get, database -> database.equals("dw") ? read.get()
                 : RoleSettings.NONE, new LexicalAnalyzer());
@@ -125,6 +125,13 @@ class SessionSettingsTest {
         assertThat(bi.current().joinCollapseLimit()).isEqualTo(2);
         bi.sent("reset join_collapse_limit", false);
         assertThat(bi.current().joinCollapseLimit()).as("RESET returns to the role's value").isEqualTo(20);
+
+        // ALTER ROLE since, and the catalog read again: PostgreSQL applies role settings at login only.
+        read.set(new RoleSettings(Map.of(), Map.of(), Map.of(), Map.of("bi", Map.of("join_collapse_limit", "4"))));
+        assertThat(bi.current().joinCollapseLimit()).as("the open session keeps its login's").isEqualTo(20);
+        SessionSettings later = new SessionSettings(server::get, database -> read.get(), new LexicalAnalyzer());
+        later.startupParameters(Map.of("user", "bi", "database", "dw"));
+        assertThat(later.current().joinCollapseLimit()).as("a new session logs in with the new").isEqualTo(4);
     }
 
     @Test
