@@ -90,6 +90,7 @@ public final class AdminConsole implements ConsoleService {
                 case ConsoleCommand.Reload ignored -> reload(caller);
                 case ConsoleCommand.Pause ignored -> done(pause(caller));
                 case ConsoleCommand.Resume ignored -> done(resume(caller));
+                case ConsoleCommand.RefreshCatalogs refresh -> refreshCatalogs(refresh.database(), caller);
             };
         } catch (ConsoleException e) {
             return CompletableFuture.failedFuture(e);
@@ -173,7 +174,8 @@ public final class AdminConsole implements ConsoleService {
                 "each backend: address, TLS, the databases routed to it, its sessions and server connections now"
                         + " (also SHOW DATABASES)",
                 "the broker: mode, compile-memory target, snapshot age, pressure signals, failures",
-                "each database's index catalog the estimates read: state, tables with indexes, age of the read",
+                "each database's catalog the estimates read: state, tables with indexes, views, inlinable"
+                        + " functions, age of the read",
                 "every setting in force, and whether a change applies live, to new sessions, or on restart",
                 "the running Memogate's version, as memogate --version prints it",
                 "this list",
@@ -182,7 +184,9 @@ public final class AdminConsole implements ConsoleService {
                 "change a gateway setting now (limit, fraction, maxQueue, timeout); not written to the file",
                 "read the configuration file again; a file that does not validate changes nothing",
                 "admit no new statement at or above t0; admitted ones finish",
-                "admit again, in arrival order");
+                "admit again, in arrival order",
+                "read the catalogs (indexes, views, functions, role settings) of every database read so far, or of"
+                        + " the one named, again now; the reads before serve until the new ones are in");
         for (int i = 0; i < ConsoleCommand.SYNOPSIS.size(); i++) {
             table.row(ConsoleCommand.SYNOPSIS.get(i), what.get(i));
         }
@@ -267,6 +271,38 @@ public final class AdminConsole implements ConsoleService {
                 ConsoleResult result = ConsoleResult.rows("RELOAD", table.build());
                 yield result.withNotice(applied.changes().isEmpty() ? "configuration unchanged" : applied.summary());
             }
+        });
+    }
+
+    /**
+     * REFRESH CATALOGS: the catalogs read again now (a view created, an index built), answered with SHOW
+     * CATALOGS once the reads are in, or after {@link #CATALOG_WAIT} with those still reading shown so.
+     */
+    private CompletionStage<ConsoleResult> refreshCatalogs(Optional<String> database, SessionInfo caller) {
+        IndexCatalogs catalogs = admission.map(AdmissionControl::indexCatalogs).orElse(IndexCatalogs.NONE);
+        if (catalogs == IndexCatalogs.NONE) {
+            throw new ConsoleException(ConsoleException.Kind.UNAVAILABLE,
+                    "REFRESH CATALOGS needs broker.monitor, and this proxy reads no catalog without it",
+                    "Estimates come from the SQL alone.",
+                    "Configure broker.monitor (a role with pg_monitor) to have indexes, views and role settings read.");
+        }
+        database.filter(name -> reloader.current().get().backendFor(name).isEmpty()).ifPresent(name -> {
+            throw noSuchDatabase(name, "Memogate routes no backend for database \"" + name
+                    + "\" and no backend is marked default, so sessions cannot use it either");
+        });
+        log.info("catalogs of {} read again now, by {}", database.map(name -> "database " + name)
+                .orElse("every database read so far"), caller);
+        CompletableFuture<Void> reads = database.map(catalogs::refresh).orElseGet(catalogs::refreshAll);
+        return reads.completeOnTimeout(null, CATALOG_WAIT.toSeconds(), TimeUnit.SECONDS).handle((done, failure) -> {
+            Throwable cause = failure instanceof CompletionException wrapped ? wrapped.getCause() : failure;
+            if (cause instanceof NoSuchDatabaseException missing) {
+                throw noSuchDatabase(missing.database(), missing.getMessage());
+            }
+            if (cause != null) {
+                throw new CompletionException(cause);
+            }
+            return ConsoleResult.rows("REFRESH", AdmissionViews.catalogs(database
+                    .map(name -> catalogs.state(name).stream().toList()).orElseGet(catalogs::states)));
         });
     }
 

@@ -194,9 +194,14 @@ final class AdmissionViews {
 
     /** SHOW CATALOGS: one row per database whose index catalog the estimates asked for; none without a monitor. */
     static ResultTable catalogs(IndexCatalogs catalogs) {
+        return catalogs(catalogs.states());
+    }
+
+    /** The rows of SHOW CATALOGS for these databases. */
+    static ResultTable catalogs(List<IndexCatalogs.CatalogState> states) {
         ResultTable.Builder table = ResultTable.of("database", "state", "tables_with_indexes", "views",
                 "inlinable_functions", "age_s");
-        for (IndexCatalogs.CatalogState state : catalogs.states()) {
+        for (IndexCatalogs.CatalogState state : states) {
             table.row(state.database(), state.state(), state.tables(), state.views(), state.functions(),
                     seconds(state.age()));
         }

@@ -11,6 +11,7 @@ import java.util.Optional;
  *   EXPLAIN ADMISSION [DATABASE name] statement
  *   SET tiers.tier.field = value        (or TO; the value may be quoted: '2min')
  *   RELOAD | PAUSE | RESUME
+ *   REFRESH CATALOGS [database]
  * </pre>
  * {@link ConsoleCommandParser} reads them.
  */
@@ -53,11 +54,14 @@ public sealed interface ConsoleCommand {
 
     record Resume() implements ConsoleCommand {}
 
+    /** @param database the one database whose catalog to read again; empty: every one read so far */
+    record RefreshCatalogs(Optional<String> database) implements ConsoleCommand {}
+
     /** Every command, for the message that answers an unknown one and for SHOW HELP. */
     List<String> SYNOPSIS = List.of(
             "SHOW TIERS", "SHOW QUEUE", "SHOW STATS", "SHOW CLIENTS", "SHOW SERVERS", "SHOW BACKENDS", "SHOW BROKER",
             "SHOW CATALOGS",
             "SHOW CONFIG", "SHOW VERSION",
             "SHOW HELP", "EXPLAIN ADMISSION [DATABASE <name>] <statement>", "SET tiers.<small|medium|large>.<field> = <value>",
-            "RELOAD", "PAUSE", "RESUME");
+            "RELOAD", "PAUSE", "RESUME", "REFRESH CATALOGS [<database>]");
 }

@@ -20,6 +20,8 @@ public final class ConsoleCommandParser {
     /** A key of letters, digits, '.' and '_'; then = or TO; then a quoted value ('' escapes ') or the rest. */
     private static final Pattern SET = Pattern.compile("(?is)SET\\s+([A-Za-z0-9_.]+)\\s*(?:=|\\s+TO\\s)\\s*(?:'((?:[^']|'')*)'|(\\S.*?))\\s*");
     private static final Pattern WORDS = Pattern.compile("\\s+");
+    /** REFRESH CATALOGS, then perhaps a database name as {@link #DATABASE} reads one. */
+    private static final Pattern REFRESH = Pattern.compile("(?is)REFRESH\\s+CATALOGS(?:\\s+(?:\"((?:[^\"]|\"\")+)\"|([^\\s\"]+)))?");
     /** The client settings drivers set at connect; any other SET must name a console setting. */
     private static final Set<String> CLIENT_SETTINGS = Set.of("application_name",
             "extra_float_digits", "client_encoding", "datestyle", "timezone", "intervalstyle", "search_path");
@@ -64,6 +66,11 @@ public final class ConsoleCommandParser {
                 return new ConsoleCommand.ClientSet(set.group(1));
             }
             return new ConsoleCommand.Set(set.group(1), value);
+        }
+        Matcher refresh = REFRESH.matcher(command);
+        if (refresh.matches()) {
+            return new ConsoleCommand.RefreshCatalogs(refresh.group(1) != null
+                    ? Optional.of(refresh.group(1).replace("\"\"", "\"")) : Optional.ofNullable(refresh.group(2)));
         }
         String[] words = WORDS.split(command.strip().toUpperCase(Locale.ROOT));
         if (words.length == 2 && words[0].equals("SHOW")) {

@@ -111,6 +111,8 @@ public final class IndexCatalogs implements AutoCloseable {
     }
 
     private final Reader reader;
+    /** Where reads run. */
+    private final Executor reads;
     private final Ticker ticker;
     private final ExecutorService ownThread;
     private final AsyncLoadingCache<String, Read> cache;
@@ -118,6 +120,7 @@ public final class IndexCatalogs implements AutoCloseable {
 
     private IndexCatalogs() {
         this.reader = null;
+        this.reads = null;
         this.ticker = null;
         this.ownThread = null;
         this.cache = null;
@@ -137,6 +140,7 @@ public final class IndexCatalogs implements AutoCloseable {
     /** @param executor where reads run; owned (shut down on close) when it is an {@link ExecutorService} */
     IndexCatalogs(Reader reader, Executor executor, Ticker ticker) {
         this.reader = reader;
+        this.reads = executor;
         this.ticker = ticker;
         this.ownThread = executor instanceof ExecutorService service ? service : null;
         // The cache's own bookkeeping (draining its read buffers, expiring) runs on the thread that looks a
@@ -202,6 +206,47 @@ public final class IndexCatalogs implements AutoCloseable {
             }
             return read.catalog();
         });
+    }
+
+    /**
+     * Reads {@code database}'s catalog again now, not at its next refresh (a view was just created): the read
+     * before stays in use until this one is in. Completes when it is, failing with
+     * {@link NoSuchDatabaseException} when the database does not exist. A read that fails completes normally
+     * and, as a failed refresh does, keeps the good read before (SHOW CATALOGS then shows its age).
+     */
+    public CompletableFuture<Void> refresh(String database) {
+        if (cache == null) {
+            return CompletableFuture.completedFuture(null);
+        }
+        // Read and put here rather than through the cache's refresh, whose future completes before the cache
+        // holds the new read: SHOW CATALOGS right after REFRESH CATALOGS would show the old one.
+        return CompletableFuture.supplyAsync(() -> read(database), reads).thenAccept(read -> {
+            switch (read.outcome()) {
+                case NO_SUCH_DATABASE -> {
+                    cache.synchronous().invalidate(database);
+                    throw new NoSuchDatabaseException(database, read.why());
+                }
+                case FAILED -> {
+                    CompletableFuture<Read> before = cache.getIfPresent(database);
+                    boolean goodBefore = before != null && before.isDone() && !before.isCompletedExceptionally()
+                            && before.join().outcome() == Outcome.READ;
+                    if (!goodBefore) {
+                        cache.put(database, CompletableFuture.completedFuture(read));
+                    }
+                }
+                case READ -> cache.put(database, CompletableFuture.completedFuture(read));
+            }
+        });
+    }
+
+    /** {@link #refresh} of every database whose catalog was asked for. */
+    public CompletableFuture<Void> refreshAll() {
+        if (cache == null) {
+            return CompletableFuture.completedFuture(null);
+        }
+        return CompletableFuture.allOf(cache.asMap().keySet().stream()
+                .map(database -> refresh(database).exceptionally(dropped -> null)) // a dropped database leaves
+                .toArray(CompletableFuture[]::new));
     }
 
     /** What SHOW CATALOGS says of {@code database}; empty when its catalog was never asked for. */

@@ -76,14 +76,25 @@ class ConsoleCommandParserTest {
     }
 
     @Test
+    void refreshCatalogsTakesAnOptionalDatabaseName() {
+        assertThat(ConsoleCommandParser.parse("refresh catalogs;"))
+                .isEqualTo(new ConsoleCommand.RefreshCatalogs(Optional.empty()));
+        assertThat(ConsoleCommandParser.parse("REFRESH CATALOGS demo"))
+                .isEqualTo(new ConsoleCommand.RefreshCatalogs(Optional.of("demo")));
+        assertThat(ConsoleCommandParser.parse("Refresh Catalogs \"My \"\"db\"\"\""))
+                .isEqualTo(new ConsoleCommand.RefreshCatalogs(Optional.of("My \"db\"")));
+    }
+
+    @Test
     void anythingElseIsASyntaxErrorListingTheCommands() {
         for (String wrong : new String[] {"select 1", "SHOW", "SHOW TABLES", "SHOW TIERS QUEUE", "PAUSE NOW",
-                "SET tiers.small.limit", "VACUUM"}) {
+                "SET tiers.small.limit", "VACUUM", "REFRESH", "REFRESH CATALOGS a b"}) {
             assertThatThrownBy(() -> ConsoleCommandParser.parse(wrong)).as(wrong)
                     .isInstanceOfSatisfying(ConsoleException.class, e -> {
                         assertThat(e.kind()).isEqualTo(ConsoleException.Kind.SYNTAX);
                         assertThat(e.detail()).startsWith("Valid commands: SHOW TIERS, SHOW QUEUE, SHOW STATS")
-                                .contains("SET tiers.<small|medium|large>.<field> = <value>", "RELOAD", "RESUME");
+                                .contains("SET tiers.<small|medium|large>.<field> = <value>", "RELOAD", "RESUME",
+                                        "REFRESH CATALOGS [<database>]");
                     });
         }
         assertThatThrownBy(() -> ConsoleCommandParser.parse("show tiers; show queue"))

@@ -154,6 +154,25 @@ class IndexCatalogsTest {
         assertThat(server.states()).isEmpty();
     }
 
+    /** REFRESH CATALOGS: read again now, not at the refresh; a database that does not exist is an error. */
+    @Test
+    void aRefreshReadsAgainAtOnceAndTellsOfADatabaseThatIsGone() {
+        answers.add(Optional.of(SALES));
+        answers.add(Optional.of(SALES_AND_DAYS));
+        assertThat(catalogs.of("shop").indexes()).isSameAs(SALES);
+
+        assertThat(catalogs.refreshAll()).isCompleted();
+        assertThat(catalogs.of("shop").indexes()).as("no time has passed").isSameAs(SALES_AND_DAYS);
+        assertThat(reads).isEqualTo(2);
+
+        IndexCatalogs server = new IndexCatalogs(database -> {
+            throw new SQLException("FATAL: database \"" + database + "\" does not exist", "3D000");
+        }, Runnable::run, nanos::get);
+        assertThat(server.refresh("shpo")).failsWithin(Duration.ZERO).withThrowableThat()
+                .havingCause().isInstanceOf(NoSuchDatabaseException.class);
+        assertThat(server.states()).isEmpty();
+    }
+
     @Test
     void withoutAMonitorNothingIsRead() {
         assertThat(IndexCatalogs.NONE.of("shop")).isEqualTo(Catalog.NONE);

@@ -163,6 +163,36 @@ class IndexCatalogIT {
     }
 
     /**
+     * A view created after the catalog was read is one relation to the estimate until the next read;
+     * REFRESH CATALOGS reads it now.
+     */
+    @Test
+    void refreshCatalogsReadsANewViewAtOnce(EmbeddedPostgres pg) throws Exception {
+        proxy = RunningProxy.start(AdminConsoleIT.config(pg).withBroker(BrokerConfig.DEFAULTS
+                .withMonitor(MonitorConfig.of(DemoSchema.MONITOR).withPassword(DemoSchema.MONITOR_PASSWORD))));
+        String explain = "EXPLAIN ADMISSION DATABASE " + DATABASE + " select count(*) from later_view";
+        try (Connection console = ConsoleClient.connect(proxy.server().port(), TestUsers.SCRAM_USER,
+                TestUsers.SCRAM_PASSWORD)) {
+            assertThat(ConsoleClient.rows(console, explain)).singleElement()
+                    .satisfies(row -> assertThat(row).containsEntry("bypass", "true"));
+            pg.execute(DATABASE, "create view later_view as " + STAR_JOIN);
+            assertThat(ConsoleClient.rows(console, explain)).as("until the next read").singleElement()
+                    .satisfies(row -> assertThat(row).containsEntry("bypass", "true"));
+
+            assertThat(ConsoleClient.rows(console, "REFRESH CATALOGS " + DATABASE)).singleElement()
+                    .satisfies(row -> assertThat(row).containsEntry("database", DATABASE)
+                            .containsEntry("state", "read").containsEntry("views", "5"));
+            assertThat(ConsoleClient.rows(console, explain)).singleElement().satisfies(row -> assertThat(row)
+                    .containsEntry("bypass", "false")
+                    .extractingByKey("reason").asString().contains("1 view(s) expanded"));
+            PSQLException missing = ConsoleClient.failure(console, "REFRESH CATALOGS no_such_db");
+            assertThat(missing.getSQLState()).isEqualTo("3D000");
+        } finally {
+            pg.execute(DATABASE, "drop view if exists later_view");
+        }
+    }
+
+    /**
      * The views' queries as the server prints them parse, the barriers are told from the plain view, and a
      * materialized view's query is what its refresh plans.
      */
