@@ -3,16 +3,16 @@ package io.memogate.bench.accuracy;
 import io.memogate.bench.storm.governor.MemoryGovernor;
 import io.memogate.bench.storm.governor.Postmaster;
 import io.memogate.bench.storm.governor.ProcFs;
+import io.memogate.estimator.Catalog;
 import io.memogate.estimator.CompileEstimate;
 import io.memogate.estimator.CompileEstimator;
-import io.memogate.estimator.planner.IndexedColumns;
 import io.memogate.estimator.PreparedStatementTexts;
 import io.memogate.proxy.calibrate.CalibrationException;
 import io.memogate.proxy.calibrate.PlannerMemory;
 import io.memogate.proxy.calibrate.tpc.TableLifetime;
 import io.memogate.proxy.calibrate.tpc.TpcdsDatabase;
 import io.memogate.proxy.calibrate.tpc.TpchDatabase;
-import io.memogate.proxy.catalog.IndexCatalog;
+import io.memogate.proxy.catalog.ServerCatalog;
 import io.memogate.proxy.embedded.DemoSchema;
 import io.memogate.proxy.embedded.EmbeddedPostgres;
 import io.memogate.proxy.embedded.EmbeddedPostgresOptions;
@@ -49,7 +49,7 @@ final class AccuracyRun {
     /**
      * @param hostBytes the emulated host: the governor kills planning that outgrows it
      * @param maxEstimateBytes statements estimated above this are not planned at all
-     * @param catalog whether the estimates read each database's indexes ({@link IndexCatalog}), as the proxy
+     * @param catalog whether the estimates read each database's catalog ({@link ServerCatalog}), as the proxy
      *     does with a broker monitor; without, they read the SQL alone
      */
     AccuracyRun(long hostBytes, long maxEstimateBytes, Duration statementTimeout, CompileEstimator estimator,
@@ -80,15 +80,16 @@ final class AccuracyRun {
             postgres.createDatabase(Corpora.SYNTHETIC_INDEXED_DATABASE, EmbeddedPostgres.SUPERUSER);
             for (Corpus corpus : corpora) {
                 long started = System.nanoTime();
-                IndexedColumns indexes;
+                Catalog read;
                 try (Connection c = postgres.connect(corpus.database())) {
                     load(corpus, c);
-                    indexes = catalog ? IndexCatalog.read(c) : IndexedColumns.NONE;
+                    read = catalog ? ServerCatalog.read(c) : Catalog.NONE;
                 }
-                LOG.info("{}: loaded in {} ms, {} tables with indexes", corpus.name(),
-                        (System.nanoTime() - started) / 1_000_000, indexes.tables());
+                LOG.info("{}: loaded in {} ms, {} tables with indexes, {} views, {} inlinable functions",
+                        corpus.name(), (System.nanoTime() - started) / 1_000_000, read.indexes().tables(),
+                        read.views().size(), read.functions().size());
                 for (Profile profile : profiles) {
-                    for (Planned o : plan(postgres, governor, corpus, profile, indexes)) {
+                    for (Planned o : plan(postgres, governor, corpus, profile, read)) {
                         observations.add(o);
                         progress.accept(o);
                     }
@@ -120,13 +121,13 @@ final class AccuracyRun {
     }
 
     private List<Planned> plan(EmbeddedPostgres postgres, MemoryGovernor governor, Corpus corpus, Profile profile,
-                               IndexedColumns indexes) throws Exception {
+                               Catalog catalog) throws Exception {
         List<Planned> out = new ArrayList<>();
         Connection connection = session(postgres, corpus, profile);
         try {
             for (Corpus.Member member : corpus.statements()) {
                 CompileEstimate estimate = estimator.estimate(member.sql(), profile.plannerSettings(),
-                        PreparedStatementTexts.NONE, indexes);
+                        PreparedStatementTexts.NONE, catalog);
                 if (estimate.estimatedBytes() > maxEstimateBytes) {
                     out.add(new Planned(corpus.name(), member.id(), profile.name(), estimate, -1,
                             "not planned: estimated above " + maxEstimateBytes / (1 << 20) + " MiB"));

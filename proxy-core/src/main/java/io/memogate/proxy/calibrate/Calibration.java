@@ -1,9 +1,9 @@
 package io.memogate.proxy.calibrate;
 
+import io.memogate.estimator.Catalog;
 import io.memogate.estimator.CompileEstimate;
 import io.memogate.estimator.CompileEstimator;
 import io.memogate.estimator.PreparedStatementTexts;
-import io.memogate.estimator.planner.IndexedColumns;
 import io.memogate.estimator.planner.PlannerSettings;
 import io.memogate.proxy.config.ByteSize;
 import java.sql.SQLException;
@@ -60,17 +60,17 @@ public final class Calibration {
     }
 
     /**
-     * @param indexes the indexed columns of the database measured on ({@code IndexCatalog}), which the
-     *     estimate's terms count as the proxy counts them
+     * @param catalog the catalog of the database measured on ({@code ServerCatalog}), which the estimate reads
+     *     as the proxy reads it
      * @param progress told each statement's outcome as it comes, for a user watching a long run
      */
-    public Result measure(PlannerMemory memory, List<CorpusStatement> corpus, IndexedColumns indexes,
+    public Result measure(PlannerMemory memory, List<CorpusStatement> corpus, Catalog catalog,
                           Consumer<String> progress) {
         List<Measurement> measured = new ArrayList<>();
         List<Skipped> skipped = new ArrayList<>();
         int bypassed = 0;
         for (CorpusStatement statement : corpus) {
-            CompileEstimate estimate = estimator.estimate(statement.sql(), settings, PreparedStatementTexts.NONE, indexes);
+            CompileEstimate estimate = estimator.estimate(statement.sql(), settings, PreparedStatementTexts.NONE, catalog);
             if (estimate.bypass()) {
                 bypassed++;
                 continue;

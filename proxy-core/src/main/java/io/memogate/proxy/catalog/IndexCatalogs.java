@@ -319,8 +319,7 @@ public final class IndexCatalogs implements AutoCloseable {
                         + "\" and no backend is marked default", INVALID_CATALOG_NAME);
             }
             try (Connection connection = DriverManager.getConnection(url.get(), login)) {
-                return new DatabaseCatalog(new Catalog(IndexCatalog.read(connection), ViewCatalog.read(connection),
-                        FunctionCatalog.read(connection)), RoleSettings.read(connection));
+                return new DatabaseCatalog(ServerCatalog.read(connection), RoleSettings.read(connection));
             } catch (SQLException e) {
                 if (INVALID_CATALOG_NAME.equals(e.getSQLState())) {
                     throw new SQLException("Its index catalog was read on the server that serves it, which "

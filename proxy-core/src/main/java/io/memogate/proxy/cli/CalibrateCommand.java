@@ -14,7 +14,7 @@ import io.memogate.proxy.calibrate.CorpusFiles;
 import io.memogate.proxy.calibrate.CorpusStatement;
 import io.memogate.proxy.calibrate.PlannerMemory;
 import io.memogate.proxy.calibrate.StaticTiers;
-import io.memogate.proxy.catalog.IndexCatalog;
+import io.memogate.proxy.catalog.ServerCatalog;
 import io.memogate.proxy.config.ByteSize;
 import io.memogate.proxy.config.Durations;
 import io.memogate.proxy.files.TextFiles;
@@ -137,11 +137,11 @@ final class CalibrateCommand implements Callable<Integer> {
             for (BuiltInCorpus builtIn : builtIns) {
                 progress.accept(builtIn.label() + ": creating its temporary tables");
                 createTables(connection, builtIn);
-                result = result.plus(calibration.measure(memory, builtIn.statements(), IndexCatalog.read(connection),
+                result = result.plus(calibration.measure(memory, builtIn.statements(), ServerCatalog.read(connection),
                         progress));
                 BuiltInCorpus.dropTables(connection);
             }
-            result = result.plus(calibration.measure(memory, own, IndexCatalog.read(connection), progress));
+            result = result.plus(calibration.measure(memory, own, ServerCatalog.read(connection), progress));
             err.flush();
             if (result.measured().isEmpty()) {
                 err.println("memogate: no statement could be measured (" + result.skipped().size() + " skipped, "

@@ -8,9 +8,7 @@ import io.memogate.estimator.planner.PlannerSettings;
 import io.memogate.proxy.admin.EstimateJson;
 import io.memogate.proxy.admission.CurrentEstimator;
 import io.memogate.proxy.calibrate.CoefficientsFile;
-import io.memogate.proxy.catalog.FunctionCatalog;
-import io.memogate.proxy.catalog.IndexCatalog;
-import io.memogate.proxy.catalog.ViewCatalog;
+import io.memogate.proxy.catalog.ServerCatalog;
 import io.memogate.proxy.files.TextFiles;
 import io.memogate.proxy.files.UnreadableFileException;
 import java.io.PrintWriter;
@@ -117,8 +115,7 @@ final class EstimateCommand implements Callable<Integer> {
             return Catalog.NONE;
         }
         try (Connection connection = JdbcLogin.connect(catalogUrl, user, password, "memogate estimate")) {
-            return new Catalog(IndexCatalog.read(connection), ViewCatalog.read(connection),
-                    FunctionCatalog.read(connection));
+            return ServerCatalog.read(connection);
         }
     }
 
