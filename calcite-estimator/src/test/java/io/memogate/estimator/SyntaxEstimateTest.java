@@ -36,6 +36,11 @@ class SyntaxEstimateTest {
         String join = " FROM a, b WHERE a.x = b.x";
         sql("SELECT a.x" + join + " AND a.id = ANY($1::int[])").estimates(1);
         sql("SELECT a.x" + join + " AND a.t > now() - interval '1 day'").estimates(1);
+        // As pg_get_viewdef prints intervals (a view's definition is parsed like a statement).
+        assertThat(sql("SELECT a.x" + join + " AND (a.d <= ((b.d)::timestamp without time zone + '30 days'::interval))")
+                .estimates(1).reason()).contains("::interval cast removed");
+        sql("SELECT a.x" + join + " AND a.d < ('1995-09-01'::date + '1 mon'::interval month)").estimates(1);
+        sql("SELECT a.x" + join + " AND a.d < ('1995-09-01'::date + '1-2'::interval year to month)").estimates(1);
         // The standard form, as TPC-H writes it, is Calcite's own.
         assertThat(sql("SELECT a.x" + join + " AND a.d < DATE '1996-01-01' + INTERVAL '3' MONTH").estimates(1)
                 .reason()).doesNotContain("INTERVAL");

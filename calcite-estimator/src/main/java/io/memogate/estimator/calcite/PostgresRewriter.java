@@ -27,7 +27,8 @@ import java.util.Set;
  *   <li>{@code DISTINCT ON (...)} becomes {@code DISTINCT} (both keep the sub-select from being pulled up).
  *   <li>{@code AS [NOT] MATERIALIZED} in WITH is removed; the names are remembered for the builder.
  *   <li>A trailing locking clause ({@code FOR UPDATE}, {@code FOR SHARE}, ...) is removed, and so are the
- *   {@code []} of array types, {@code AT TIME ZONE zone}, the word INTERVAL before a string, and
+ *   {@code []} of array types, {@code AT TIME ZONE zone}, the word INTERVAL before a string, a cast to
+ *   {@code ::interval} (with its unit, if any), and
  *   {@code INTO table} of SELECT INTO; {@code LIKE ANY} becomes {@code = ANY}.
  * </ul>
  * Thread-safe: stateless.
@@ -86,6 +87,19 @@ public final class PostgresRewriter {
                 // INTERVAL '3' MONTH is standard SQL and Calcite reads it; PostgreSQL's INTERVAL '3 months' not.
                 add(cuts, replacements, t.start(i), t.end(i), "");
                 notes.add("INTERVAL 'text' read as a string");
+            } else if (kind == TokenKind.TYPECAST && t.isWord(i + 1, "interval")) {
+                // '30 days'::interval and '1 mon'::interval month, as pg_get_viewdef prints intervals: Calcite
+                // reads neither. The value's type changes no join.
+                int end = i + 1;
+                if (isIntervalUnit(t, end + 1)) {
+                    end++;
+                    if (t.is(end + 1, Keyword.TO) && isIntervalUnit(t, end + 2)) {
+                        end += 2;
+                    }
+                }
+                add(cuts, replacements, t.start(i), t.end(end), "");
+                notes.add("::interval cast removed");
+                i = end;
             } else if (t.isWord(i, "at") && t.is(i + 1, Keyword.TIME) && t.is(i + 2, Keyword.ZONE) && i + 3 < t.size()
                     && (t.kind(i + 3).isConstant() || t.is(i + 3, TokenKind.IDENT))) {
                 add(cuts, replacements, t.start(i), t.end(i + 3), "");
