@@ -77,7 +77,7 @@ public final class AdmissionControl implements AutoCloseable {
                 new PostgresProbe(settings.probeSettings(), System::nanoTime), System::nanoTime, this::published));
         this.support = new AdmissionSupport(plannerDefaults::get, indexCatalogs::roleSettingsOf, waitNoticeAfter,
                 new LexicalAnalyzer());
-        this.hook = new GatedAdmission(estimator, indexCatalogs::of, gateways, estimates,
+        this.hook = new GatedAdmission(estimator, indexCatalogs, gateways, estimates,
                 pid -> closedAt.put(pid, System.nanoTime()));
     }
 

@@ -7,8 +7,15 @@ import io.memogate.broker.gateway.Ticket;
 import io.memogate.estimator.CompileEstimate;
 import io.memogate.estimator.Catalog;
 import io.memogate.estimator.CompileEstimator;
+import io.memogate.estimator.planner.PlannerSettings;
+import io.memogate.proxy.catalog.IndexCatalogs;
+import io.memogate.proxy.catalog.RoleSettings;
+import java.time.Duration;
 import java.util.Locale;
 import java.util.Objects;
+import java.util.Optional;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.TimeUnit;
 import java.util.function.Consumer;
 import java.util.function.Function;
 import java.util.function.Supplier;
@@ -29,7 +36,13 @@ public final class GatedAdmission implements AdmissionHook {
     private static final Logger log = LoggerFactory.getLogger(GatedAdmission.class);
 
     private final Supplier<CompileEstimator> estimator;
-    private final Function<String, Catalog> catalogs;
+    /**
+     * How long a statement waits for its database's first catalog read (a few tens of milliseconds on a
+     * responsive server) before it is estimated from its SQL alone.
+     */
+    static final Duration FIRST_READ_WAIT = Duration.ofSeconds(2);
+
+    private final IndexCatalogs catalogs;
     private final Gateways gateways;
     private final Consumer<CompileEstimate> estimates;
     private final LongConsumer closedConnections;
@@ -40,15 +53,16 @@ public final class GatedAdmission implements AdmissionHook {
      */
     public GatedAdmission(CompileEstimator estimator, Gateways gateways, Consumer<CompileEstimate> estimates,
             LongConsumer closedConnections) {
-        this(() -> estimator, database -> Catalog.NONE, gateways, estimates, closedConnections);
+        this(() -> estimator, IndexCatalogs.NONE, gateways, estimates, closedConnections);
         Objects.requireNonNull(estimator, "estimator");
     }
 
     /**
      * @param estimator the estimator in force, asked for each statement (a reload may replace it)
-     * @param catalogs the catalog of a database (indexes, views), as far as it is known ({@code IndexCatalogs})
+     * @param catalogs the databases' catalogs (indexes, views, functions): a statement waits for its
+     *     database's first read, up to {@link #FIRST_READ_WAIT}, and is estimated with the last read after
      */
-    public GatedAdmission(Supplier<CompileEstimator> estimator, Function<String, Catalog> catalogs,
+    public GatedAdmission(Supplier<CompileEstimator> estimator, IndexCatalogs catalogs,
             Gateways gateways, Consumer<CompileEstimate> estimates, LongConsumer closedConnections) {
         this.estimator = Objects.requireNonNull(estimator, "estimator");
         this.catalogs = Objects.requireNonNull(catalogs, "catalogs");
@@ -59,8 +73,21 @@ public final class GatedAdmission implements AdmissionHook {
 
     @Override
     public Admission admit(StatementRequest request) {
+        String database = request.session().database();
+        Optional<CompletableFuture<Catalog>> firstRead = catalogs.firstRead(database);
+        if (firstRead.isPresent()) {
+            // The same read brings the role and database settings: the estimate takes them too.
+            Function<RoleSettings, PlannerSettings> settings = request.settingsWithRoles().get();
+            return new AfterCatalogRead(firstRead.get().completeOnTimeout(Catalog.NONE,
+                    FIRST_READ_WAIT.toMillis(), TimeUnit.MILLISECONDS), catalog -> admit(
+                            request.withSettings(settings.apply(catalogs.roleSettingsOf(database))), catalog));
+        }
+        return admit(request, catalogs.of(database));
+    }
+
+    private Admission admit(StatementRequest request, Catalog catalog) {
         CompileEstimate estimate = estimator.get().estimate(request.sql(), request.settings(), request.prepared(),
-                catalogs.apply(request.session().database()));
+                catalog);
         if (estimate.bypass()) {
             // What an EXECUTE runs depends on what the session prepared since: never remembered as a bypass.
             return PreparedQueries.containsIgnoreCase(request.sql(), "execute") ? Admission.IMMEDIATE : Admission.BYPASS;

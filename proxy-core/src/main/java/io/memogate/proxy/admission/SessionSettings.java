@@ -152,17 +152,37 @@ public final class SessionSettings {
         PlannerSettings base = serverDefaults.get();
         RoleSettings roles = loginRoles();
         if (cached == null || base != cachedBase || roles != cachedRoles) {
-            PlannerSettings settings = base;
-            for (Map<String, String> layer : List.of(roles.of(role), startup, session, local)) {
-                for (Map.Entry<String, String> setting : layer.entrySet()) {
-                    settings = settings.with(setting.getKey(), setting.getValue());
-                }
-            }
             cachedBase = base;
             cachedRoles = roles;
-            cached = settings;
+            cached = layered(base, roles.of(role), List.of(startup, session, local));
         }
         return cached;
+    }
+
+    /**
+     * The settings of the next statement as they will be with {@code roles} as the role and database layer,
+     * the other layers as they are now (copied): for a statement that waits for the read that brings them.
+     */
+    public Function<RoleSettings, PlannerSettings> withRoleSettings() {
+        PlannerSettings base = serverDefaults.get();
+        String loginRole = role;
+        List<Map<String, String>> above = List.of(Map.copyOf(startup), Map.copyOf(session), Map.copyOf(local));
+        return roles -> layered(base, roles.of(loginRole), above);
+    }
+
+    /** {@code base}, then the role layer, then the startup packet's, the session's and SET LOCAL's. */
+    private static PlannerSettings layered(PlannerSettings base, Map<String, String> roles,
+                                           List<Map<String, String>> above) {
+        PlannerSettings settings = base;
+        for (Map.Entry<String, String> setting : roles.entrySet()) {
+            settings = settings.with(setting.getKey(), setting.getValue());
+        }
+        for (Map<String, String> layer : above) {
+            for (Map.Entry<String, String> setting : layer.entrySet()) {
+                settings = settings.with(setting.getKey(), setting.getValue());
+            }
+        }
+        return settings;
     }
 
     /**

@@ -2,6 +2,9 @@ package io.memogate.proxy.admission;
 
 import io.memogate.estimator.PreparedStatementTexts;
 import io.memogate.estimator.planner.PlannerSettings;
+import io.memogate.proxy.catalog.RoleSettings;
+import java.util.function.Function;
+import java.util.function.Supplier;
 
 /**
  * One statement asking for admission.
@@ -15,12 +18,27 @@ import io.memogate.estimator.planner.PlannerSettings;
  * @param settings the planner settings in force for this session: the server's defaults with the
  *     session's own SET / RESET and startup options applied
  * @param prepared the statements the session PREPAREd in SQL, for its EXECUTE
+ * @param settingsWithRoles asked on the session's thread, during {@code admit}: the session's settings as they
+ *     are now, with the ALTER ROLE / ALTER DATABASE layer still to fill in, for a statement that waits for
+ *     its database's first catalog read (which brings that layer)
  */
 public record StatementRequest(String sql, AdmissionPoint point, SessionInfo session, long serverConnection,
-                               PlannerSettings settings, PreparedStatementTexts prepared) {
+                               PlannerSettings settings, PreparedStatementTexts prepared,
+                               Supplier<Function<RoleSettings, PlannerSettings>> settingsWithRoles) {
+
+    /** Settings that no role layer read later changes. */
+    public StatementRequest(String sql, AdmissionPoint point, SessionInfo session, long serverConnection,
+            PlannerSettings settings, PreparedStatementTexts prepared) {
+        this(sql, point, session, serverConnection, settings, prepared, () -> roles -> settings);
+    }
 
     public StatementRequest(String sql, AdmissionPoint point, SessionInfo session, long serverConnection,
             PlannerSettings settings) {
         this(sql, point, session, serverConnection, settings, PreparedStatementTexts.NONE);
+    }
+
+    /** This statement under other planner settings. */
+    public StatementRequest withSettings(PlannerSettings other) {
+        return new StatementRequest(sql, point, session, serverConnection, other, prepared, settingsWithRoles);
     }
 }

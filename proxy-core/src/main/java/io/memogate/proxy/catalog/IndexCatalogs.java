@@ -27,15 +27,15 @@ import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 /**
- * Each served database's {@link Catalog}, its indexed columns ({@link IndexCatalog}), views
- * ({@link ViewCatalog}) and inlinable SQL functions ({@link FunctionCatalog}), read with the broker's monitoring role on a thread of its own and read again every
- * {@link #REFRESH}, and in the same read the planner settings its sessions start with per role
- * ({@link RoleSettings}: ALTER ROLE / ALTER DATABASE ... SET). A statement never waits for it: until a
- * database's first read completes, or while reads fail, its statements are estimated from their SQL alone
- * ({@link Catalog#NONE}) and the server's settings ({@link RoleSettings#NONE}). A failed first read is tried
- * again after {@link #RETRY} (the server may have
- * started after the proxy); a failed refresh keeps the catalog read before. A failure is logged once per
- * database, and its end once.
+ * Each served database's {@link Catalog} ({@link ServerCatalog}: indexes, views, inlinable SQL functions),
+ * read with the broker's monitoring role on a thread of its own and read again every {@link #REFRESH}, and
+ * in the same read the planner settings its sessions start with per role ({@link RoleSettings}: ALTER ROLE /
+ * ALTER DATABASE ... SET). The statements that arrive while a database's first read is under way wait for
+ * it ({@link #firstRead}; the admission bounds the wait); after that no statement waits: while reads fail,
+ * statements are estimated from their SQL alone ({@link Catalog#NONE}) and the server's settings
+ * ({@link RoleSettings#NONE}), and a refresh serves the read before until it is in. A failed first read is
+ * tried again after {@link #RETRY} (the server may have started after the proxy); a failed refresh keeps the
+ * catalog read before. A failure is logged once per database, and its end once.
  *
  * <p>A database that does not exist (the server answers 3D000, or no backend serves it) is no failure to
  * retry: a typo in EXPLAIN ADMISSION DATABASE would otherwise stay in SHOW CATALOGS as {@code failed} and
@@ -117,6 +117,8 @@ public final class IndexCatalogs implements AutoCloseable {
     private final ExecutorService ownThread;
     private final AsyncLoadingCache<String, Read> cache;
     private final Set<String> failing = ConcurrentHashMap.newKeySet();
+    /** Databases whose first read has ended, well or not. */
+    private final Set<String> attempted = ConcurrentHashMap.newKeySet();
 
     private IndexCatalogs() {
         this.reader = null;
@@ -152,7 +154,9 @@ public final class IndexCatalogs implements AutoCloseable {
                 .buildAsync(new AsyncCacheLoader<>() {
                     @Override
                     public CompletableFuture<Read> asyncLoad(String database, Executor caller) {
-                        return CompletableFuture.supplyAsync(() -> read(database), executor);
+                        // Marked once the future the cache holds is done, so firstRead never misses the end.
+                        return CompletableFuture.supplyAsync(() -> read(database), executor)
+                                .whenComplete((read, failure) -> attempted.add(database));
                     }
 
                     @Override
@@ -173,6 +177,20 @@ public final class IndexCatalogs implements AutoCloseable {
         }
         CompletableFuture<Read> read = cache.get(database);
         return read.isDone() && !read.isCompletedExceptionally() ? read.join().catalog() : Catalog.NONE;
+    }
+
+    /**
+     * The first read of {@code database}'s catalog while it is under way (it starts now if none has): what a
+     * statement arriving before any read of its database has ended waits for, so that the first statements
+     * after the proxy starts are estimated with the views and indexes as later ones are. Empty once a read of
+     * it has ended, good or failed (retries of a failing read hold up no statement), and without a monitor.
+     */
+    public Optional<CompletableFuture<Catalog>> firstRead(String database) {
+        if (cache == null || database == null || attempted.contains(database)) {
+            return Optional.empty();
+        }
+        CompletableFuture<Read> read = cache.get(database);
+        return read.isDone() ? Optional.empty() : Optional.of(read.thenApply(Read::catalog));
     }
 
     /**

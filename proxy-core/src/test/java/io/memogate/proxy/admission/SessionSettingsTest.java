@@ -7,6 +7,7 @@ import io.memogate.estimator.planner.PlannerSettings;
 import io.memogate.proxy.catalog.RoleSettings;
 import java.util.Map;
 import java.util.concurrent.atomic.AtomicReference;
+import java.util.function.Function;
 import org.junit.jupiter.api.Test;
 
 class SessionSettingsTest {
@@ -132,6 +133,21 @@ class SessionSettingsTest {
         SessionSettings later = new SessionSettings(server::get, database -> read.get(), new LexicalAnalyzer());
         later.startupParameters(Map.of("user", "bi", "database", "dw"));
         assertThat(later.current().joinCollapseLimit()).as("a new session logs in with the new").isEqualTo(4);
+    }
+
+    /** A statement waiting for the catalog's first read is estimated with its role layer, under its own SETs. */
+    @Test
+    void theSettingsOfAStatementWaitingForTheRoleLayerAreTakenWhenItWasSent() {
+        SessionSettings bi = new SessionSettings(server::get, database -> RoleSettings.NONE, new LexicalAnalyzer());
+        bi.startupParameters(Map.of("user", "bi", "database", "dw"));
+        bi.sent("set from_collapse_limit = 3", false);
+        Function<RoleSettings, PlannerSettings> waiting = bi.withRoleSettings();
+        bi.sent("set from_collapse_limit = 5", false); // after the statement: not its settings
+
+        PlannerSettings settings = waiting.apply(new RoleSettings(Map.of(), Map.of(),
+                Map.of("bi", Map.of("join_collapse_limit", "20", "from_collapse_limit", "20")), Map.of()));
+        assertThat(settings.joinCollapseLimit()).as("the role's").isEqualTo(20);
+        assertThat(settings.fromCollapseLimit()).as("the session's SET over the role's").isEqualTo(3);
     }
 
     @Test

@@ -173,6 +173,29 @@ class IndexCatalogsTest {
         assertThat(server.states()).isEmpty();
     }
 
+    /** Statements wait for a database's first read only: not for refreshes, nor for the retries of a failure. */
+    @Test
+    void onlyTheFirstReadIsOneToWaitFor() {
+        Deque<Runnable> pending = new ArrayDeque<>();
+        answers.add(Optional.empty());
+        answers.add(Optional.of(SALES));
+        IndexCatalogs later = new IndexCatalogs(database -> IndexCatalogs.DatabaseCatalog.of(answers.removeFirst()
+                .orElseThrow(() -> new SQLException("connection refused"))), pending::add, nanos::get);
+
+        Optional<CompletableFuture<Catalog>> first = later.firstRead("shop");
+        assertThat(first).hasValueSatisfying(read -> assertThat(read).isNotDone());
+        runAll(pending);
+        assertThat(first.orElseThrow()).as("failed: estimated from the SQL").isCompletedWithValue(Catalog.NONE);
+        assertThat(later.firstRead("shop")).isEmpty();
+
+        advance(IndexCatalogs.RETRY.plusSeconds(1));
+        later.of("shop"); // the retry starts
+        assertThat(later.firstRead("shop")).as("a retry holds up nothing").isEmpty();
+        runAll(pending);
+        assertThat(later.of("shop").indexes()).isSameAs(SALES);
+        assertThat(IndexCatalogs.NONE.firstRead("shop")).isEmpty();
+    }
+
     @Test
     void withoutAMonitorNothingIsRead() {
         assertThat(IndexCatalogs.NONE.of("shop")).isEqualTo(Catalog.NONE);

@@ -251,7 +251,7 @@ final class AdmissionFlow {
             return;
         }
         Admission admission = session.services.admission().admit(new StatementRequest(sql, point, session.info,
-                session.serverConnection(), settings.current(), preparedQueries));
+                session.serverConnection(), settings.current(), preparedQueries, settings::withRoleSettings));
         if (admission == Admission.BYPASS && statementName != null) {
             statements.bypassing(statementName);
         }

@@ -1,0 +1,85 @@
+package io.memogate.proxy.admission;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import io.memogate.estimator.Catalog;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Optional;
+import java.util.concurrent.CompletableFuture;
+import org.junit.jupiter.api.Test;
+
+/** A statement that waits for its database's first catalog read: estimated once it is in, cancellable before. */
+class AfterCatalogReadTest {
+
+    private final CompletableFuture<Catalog> read = new CompletableFuture<>();
+    private final List<Catalog> estimatedWith = new ArrayList<>();
+
+    private AfterCatalogRead waiting(Admission then) {
+        return new AfterCatalogRead(read, catalog -> {
+            estimatedWith.add(catalog);
+            return then;
+        });
+    }
+
+    @Test
+    void theStatementIsAdmittedWithTheCatalogOnceItIsRead() {
+        AfterCatalogRead admission = waiting(Admission.IMMEDIATE);
+        assertThat(admission.decision().toCompletableFuture()).isNotDone();
+        assertThat(estimatedWith).isEmpty();
+
+        Catalog catalog = Catalog.NONE;
+        read.complete(catalog);
+        assertThat(estimatedWith).containsExactly(catalog);
+        assertThat(admission.decision().toCompletableFuture()).isCompletedWithValue(AdmittedStatement.UNGATED);
+        assertThat(admission.withdraw()).as("decided: the cancel goes to the server").isFalse();
+    }
+
+    @Test
+    void aCancelWhileTheCatalogIsReadEndsTheWaitAndNothingIsEstimated() {
+        AfterCatalogRead admission = waiting(Admission.IMMEDIATE);
+        assertThat(admission.withdraw()).isTrue();
+        assertThat(admission.decision().toCompletableFuture().isCancelled()).as("answered 57014").isTrue();
+
+        read.complete(Catalog.NONE);
+        assertThat(estimatedWith).isEmpty();
+    }
+
+    /** A read that fails (or whose wait is over) is no reason to hold the statement: estimated from the SQL. */
+    @Test
+    void aFailedReadIsEstimatedWithoutACatalog() {
+        AfterCatalogRead admission = waiting(Admission.IMMEDIATE);
+        read.completeExceptionally(new IllegalStateException("monitor refused"));
+        assertThat(estimatedWith).containsExactly(Catalog.NONE);
+        assertThat(admission.decision().toCompletableFuture()).isCompletedWithValue(AdmittedStatement.UNGATED);
+    }
+
+    /** Queued in a gateway after the read: the cancel and the notice are the gateway's. */
+    @Test
+    void afterTheReadTheAdmissionSpeaksForTheGatewaysOne() {
+        CompletableFuture<AdmittedStatement> gateway = new CompletableFuture<>();
+        boolean[] withdrawn = {false};
+        AfterCatalogRead admission = waiting(new Admission() {
+            @Override
+            public CompletableFuture<AdmittedStatement> decision() {
+                return gateway;
+            }
+
+            @Override
+            public boolean withdraw() {
+                withdrawn[0] = true;
+                return gateway.cancel(false);
+            }
+
+            @Override
+            public Optional<WaitNotice> waiting() {
+                return Optional.empty();
+            }
+        });
+        read.complete(Catalog.NONE);
+        assertThat(admission.decision().toCompletableFuture()).isNotDone();
+        assertThat(admission.withdraw()).isTrue();
+        assertThat(withdrawn[0]).isTrue();
+        assertThat(admission.decision().toCompletableFuture()).isCompletedExceptionally();
+    }
+}
