@@ -13,6 +13,7 @@ import io.memogate.estimator.planner.IndexedColumns;
 import io.memogate.estimator.planner.PlannerSettings;
 import io.memogate.proxy.catalog.FunctionCatalog;
 import io.memogate.proxy.catalog.IndexCatalog;
+import io.memogate.proxy.catalog.ServerCatalog;
 import io.memogate.proxy.catalog.ViewCatalog;
 import io.memogate.proxy.cli.RunningProxy;
 import io.memogate.proxy.config.BrokerConfig;
@@ -22,7 +23,10 @@ import io.memogate.proxy.embedded.EmbeddedPostgres;
 import io.memogate.proxy.embedded.EmbeddedPostgresExtension;
 import io.memogate.proxy.embedded.TestUsers;
 import io.memogate.proxy.metrics.PrometheusText;
+import java.io.IOException;
 import java.net.URI;
+import java.nio.file.Files;
+import java.nio.file.Path;
 import java.sql.Connection;
 import java.sql.ResultSet;
 import java.sql.SQLException;
@@ -233,6 +237,33 @@ class IndexCatalogIT {
             assertThat(inlined.largestProblem()).as(call).isEqualTo(6);
             assertThat(inlined.parser()).as(call).isEqualTo(CompileEstimate.Parser.CALCITE);
         }
+    }
+
+    /**
+     * The demo's {@code lab_star16} view hides docs/examples/star16.sql: through the view's definition, as
+     * the server prints it, the estimate is the star's (README, "Then: watch it protect the server").
+     */
+    @Test
+    void theDemosStarViewIsEstimatedAsTheStarItHides(EmbeddedPostgres pg) throws Exception {
+        Catalog demo;
+        try (Connection connection = pg.connect(DemoSchema.DATABASE)) {
+            demo = ServerCatalog.read(connection);
+        }
+        PlannerSettings wide = PlannerSettings.DEFAULTS.with("join_collapse_limit", "20")
+                .with("from_collapse_limit", "20").with("geqo_threshold", "20");
+        CompileEstimate throughView = new CompileEstimator().estimate(example("star16-view.sql"), wide,
+                PreparedStatementTexts.NONE, demo);
+        CompileEstimate written = new CompileEstimator().estimate(example("star16.sql"), wide,
+                PreparedStatementTexts.NONE, demo);
+        assertThat(throughView.largestProblem()).isEqualTo(16);
+        assertThat(throughView.memoPairs()).isEqualTo(written.memoPairs());
+        assertThat(throughView.terms()).usingRecursiveComparison().ignoringFields("tokens")
+                .isEqualTo(written.terms());
+    }
+
+    /** A file of docs/examples, from the module's directory (where Maven runs the tests). */
+    private static String example(String name) throws IOException {
+        return Files.readString(Path.of("..", "docs", "examples", name));
     }
 
     private static long withIndexes(EmbeddedPostgres pg) throws SQLException {
