@@ -47,12 +47,13 @@ import org.apache.calcite.sql.SqlNode;
  *   fingerprints it, and when every statement's key is cached that is all the work;
  *   <li>otherwise the lexer analyses the text (classifies each statement and bounds its relations, in the
  *   same kind of single pass): statements the server does not plan, and those naming at most one relation,
- *   bypass (their verdict is cached like an estimate): no parsing, unless the one relation is a view the
- *   {@link Catalog} knows;
+ *   bypass (their verdict is cached like an estimate): no parsing, unless the one relation is a view or an
+ *   inlinable SQL function the {@link Catalog} knows;
  *   <li>otherwise the planned query (inside EXPLAIN, CREATE TABLE AS, DECLARE, COPY, PREPARE, ... as the
  *   lexer's classification locates it) is rewritten where Babel needs it ({@link PostgresRewriter}),
- *   parsed by Calcite and turned into query blocks ({@link QueryBlockBuilder}), the catalog's views
- *   expanded into their queries;
+ *   parsed by Calcite and turned into query blocks ({@link QueryBlockBuilder}), the catalog's views and
+ *   inlinable functions expanded into their queries (and REFRESH MATERIALIZED VIEW estimated as the view's
+ *   query);
  *   <li>when that fails, or the statement nests deeper than Calcite's recursive parser safely goes, the
  *   {@link LexicalFallback} reads the blocks off the tokens; statements longer than the lexer's maximum
  *   are estimated from their relation bound alone;
@@ -161,7 +162,7 @@ public final class CompileEstimator {
     /**
      * As {@link #estimate(String, PlannerSettings, PreparedStatementTexts)}, with what {@code catalog}, that of
      * the database the statement runs in, tells: the parameterized index scans its indexes allow, and the
-     * queries of the views the statement names.
+     * queries of the views, inlinable functions and refreshed materialized views the statement names.
      */
     public CompileEstimate estimate(String sql, PlannerSettings settings, PreparedStatementTexts prepared,
                                     Catalog catalog) {
