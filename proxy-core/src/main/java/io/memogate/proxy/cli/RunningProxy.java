@@ -80,6 +80,13 @@ public final class RunningProxy implements AutoCloseable {
                             proxy.reconfigure(next);
                             estimator.use(next.estimator().coefficients());
                         }, control.map(AdmissionControl::gateways), Instant::now);
+                        // A database now routed elsewhere has that server's catalog: read it now, where the
+                        // configuration in force (which the reads follow) routes it.
+                        changes.afterReload((before, next) -> {
+                            if (!next.backends().equals(before.backends())) {
+                                control.ifPresent(c -> c.indexCatalogs().refreshAll());
+                            }
+                        });
                         reloader.set(changes);
                         return new AdminConsole(changes, control, estimator,
                                 () -> control.map(AdmissionControl::plannerDefaults).orElse(PlannerSettings.DEFAULTS),

@@ -13,10 +13,12 @@ import java.util.List;
 import java.util.Objects;
 import java.util.Optional;
 import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.concurrent.Executors;
 import java.util.concurrent.RejectedExecutionException;
 import java.util.concurrent.ScheduledExecutorService;
 import java.util.concurrent.TimeUnit;
+import java.util.function.BiConsumer;
 import java.util.function.Supplier;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -69,6 +71,7 @@ public final class ConfigReloader implements AutoCloseable {
     private long reloads;
     private long refused;
     private volatile Statistics statistics = new Statistics(0, 0, Optional.empty(), Optional.empty());
+    private final List<BiConsumer<MemogateConfig, MemogateConfig>> applied = new CopyOnWriteArrayList<>();
 
     /**
      * @param file the file the configuration came from; empty when it was built in code (demo), and then
@@ -87,6 +90,14 @@ public final class ConfigReloader implements AutoCloseable {
 
     public CurrentConfig current() {
         return current;
+    }
+
+    /**
+     * Tells {@code listener} of each reload applied, the configuration before it and the one now in force,
+     * once {@link #current()} holds the new one (on the configuration's thread).
+     */
+    public void afterReload(BiConsumer<MemogateConfig, MemogateConfig> listener) {
+        applied.add(Objects.requireNonNull(listener, "listener"));
     }
 
     public Optional<Path> file() {
@@ -177,7 +188,11 @@ public final class ConfigReloader implements AutoCloseable {
                     + "applied; the running configuration stays", problems));
         }
         gateways.ifPresent(g -> g.reconfigure(plan.next().admission().gatewaySettings()));
+        MemogateConfig before = current.get();
         current.set(plan.next());
+        for (BiConsumer<MemogateConfig, MemogateConfig> listener : applied) {
+            listener.accept(before, plan.next());
+        }
         return record(trigger, new ReloadOutcome.Applied(plan.changes()));
     }
 

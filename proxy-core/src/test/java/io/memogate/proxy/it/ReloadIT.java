@@ -11,6 +11,7 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 import io.memogate.broker.gateway.Tier;
 import io.memogate.estimator.planner.MemoryCoefficients;
 import io.memogate.proxy.calibrate.CoefficientsFile;
+import io.memogate.proxy.catalog.IndexCatalogs;
 import io.memogate.proxy.cli.RunningProxy;
 import io.memogate.proxy.config.ConfigLoader;
 import io.memogate.proxy.embedded.DemoSchema;
@@ -29,6 +30,7 @@ import java.sql.Statement;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
+import java.util.concurrent.TimeUnit;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.ExtendWith;
@@ -278,6 +280,38 @@ class ReloadIT {
         await(() -> proxy.reloader().statistics().reloads() == 1);
         try (Connection console = console()) {
             rows(console, "EXPLAIN ADMISSION DATABASE demo select 1"); // waits for the first read
+            assertThat(row(rows(console, "SHOW CATALOGS"), "database", "demo")).containsEntry("state", "read");
+        }
+    }
+
+    /**
+     * A catalog read where a database was routed before a reload (here it failed: nothing listens there) is
+     * read again at once from where the reload routes it, not at the retry 30 s later or the refresh.
+     */
+    @Test
+    void aReloadThatReroutesADatabaseReadsItsCatalogAgainAtOnce(EmbeddedPostgres pg) throws Exception {
+        int closedPort;
+        try (ServerSocket socket = new ServerSocket(0)) {
+            closedPort = socket.getLocalPort();
+        }
+        String monitor = """
+                broker:
+                  monitor: { user: %s, password: %s }
+                """.formatted(DemoSchema.MONITOR, DemoSchema.MONITOR_PASSWORD);
+        start(write(pg, "0", closedPort, ADMIN, "0", tiers(1, "1s") + monitor));
+        // No console yet: its logins go to the backend, which is not there.
+        IndexCatalogs catalogs = proxy.admission().orElseThrow().indexCatalogs();
+        catalogs.whenRead("demo").get(30, TimeUnit.SECONDS);
+        assertThat(catalogs.state("demo")).hasValueSatisfying(state -> assertThat(state.state()).isEqualTo("failed"));
+
+        write(pg, "0", pg.port(), ADMIN, "0", tiers(1, "1s") + monitor);
+        proxy.reloader().reload("test");
+        long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(10);
+        while (!catalogs.state("demo").map(IndexCatalogs.CatalogState::state).orElse("").equals("read")) {
+            assertThat(System.nanoTime()).as("read again well before the retry").isLessThan(deadline);
+            Thread.sleep(20);
+        }
+        try (Connection console = console()) {
             assertThat(row(rows(console, "SHOW CATALOGS"), "database", "demo")).containsEntry("state", "read");
         }
     }
