@@ -49,6 +49,12 @@ class ReloadIT {
     private static final String ADMIN = TestUsers.SCRAM_USER;
     private static final String PASSWORD = TestUsers.SCRAM_PASSWORD;
 
+    /** The broker section that has catalogs read. */
+    private static final String MONITOR = """
+            broker:
+              monitor: { user: %s, password: %s }
+            """.formatted(DemoSchema.MONITOR, DemoSchema.MONITOR_PASSWORD);
+
     @TempDir
     Path dir;
 
@@ -266,16 +272,9 @@ class ReloadIT {
      */
     @Test
     void aDatabasesCatalogIsReadWhereTheReloadedRoutingSendsIt(EmbeddedPostgres pg) throws Exception {
-        int closedPort;
-        try (ServerSocket socket = new ServerSocket(0)) {
-            closedPort = socket.getLocalPort();
-        }
-        String monitor = """
-                broker:
-                  monitor: { user: %s, password: %s }
-                """.formatted(DemoSchema.MONITOR, DemoSchema.MONITOR_PASSWORD);
-        start(write(pg, "0", closedPort, ADMIN, "0", tiers(1, "1s") + monitor));
-        write(pg, "0", pg.port(), ADMIN, "0", tiers(1, "1s") + monitor);
+        int closedPort = closedPort();
+        start(write(pg, "0", closedPort, ADMIN, "0", tiers(1, "1s") + MONITOR));
+        write(pg, "0", pg.port(), ADMIN, "0", tiers(1, "1s") + MONITOR);
         proxy.reloader().reload("test");
         await(() -> proxy.reloader().statistics().reloads() == 1);
         try (Connection console = console()) {
@@ -290,21 +289,14 @@ class ReloadIT {
      */
     @Test
     void aReloadThatReroutesADatabaseReadsItsCatalogAgainAtOnce(EmbeddedPostgres pg) throws Exception {
-        int closedPort;
-        try (ServerSocket socket = new ServerSocket(0)) {
-            closedPort = socket.getLocalPort();
-        }
-        String monitor = """
-                broker:
-                  monitor: { user: %s, password: %s }
-                """.formatted(DemoSchema.MONITOR, DemoSchema.MONITOR_PASSWORD);
-        start(write(pg, "0", closedPort, ADMIN, "0", tiers(1, "1s") + monitor));
+        int closedPort = closedPort();
+        start(write(pg, "0", closedPort, ADMIN, "0", tiers(1, "1s") + MONITOR));
         // No console yet: its logins go to the backend, which is not there.
         IndexCatalogs catalogs = proxy.admission().orElseThrow().indexCatalogs();
         catalogs.whenRead("demo").get(30, TimeUnit.SECONDS);
         assertThat(catalogs.state("demo")).hasValueSatisfying(state -> assertThat(state.state()).isEqualTo("failed"));
 
-        write(pg, "0", pg.port(), ADMIN, "0", tiers(1, "1s") + monitor);
+        write(pg, "0", pg.port(), ADMIN, "0", tiers(1, "1s") + MONITOR);
         proxy.reloader().reload("test");
         long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(10);
         while (!catalogs.state("demo").map(IndexCatalogs.CatalogState::state).orElse("").equals("read")) {
@@ -333,6 +325,13 @@ class ReloadIT {
                     .containsEntry("databases", "(removed from the configuration)")
                     .containsEntry("sessions", "1").containsEntry("server_connections", "1");
             assertQueryWorks(open);
+        }
+    }
+
+    /** A local port nothing listens on (it was free a moment ago). */
+    private static int closedPort() throws IOException {
+        try (ServerSocket socket = new ServerSocket(0)) {
+            return socket.getLocalPort();
         }
     }
 
