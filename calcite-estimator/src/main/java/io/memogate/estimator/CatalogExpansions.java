@@ -9,6 +9,7 @@ import io.memogate.estimator.lexer.RelationBound;
 import io.memogate.estimator.lexer.TokenKind;
 import io.memogate.estimator.lexer.TokenStream;
 import java.util.HashMap;
+import java.util.Locale;
 import java.util.Map;
 import java.util.Optional;
 
@@ -60,9 +61,9 @@ final class CatalogExpansions implements CatalogQueries {
     }
 
     @Override
-    public Optional<QueryBody> view(String name) {
-        return catalog.views().view(name)
-                .flatMap(view -> read.computeIfAbsent("view " + view.name(),
+    public Optional<QueryBody> view(Optional<String> schema, String name) {
+        return catalog.views().view(schema, name)
+                .flatMap(view -> read.computeIfAbsent("view " + view.schema() + "." + view.name(),
                         k -> Optional.of(body(view.definition(), view.securityBarrier()))));
     }
 
@@ -70,7 +71,7 @@ final class CatalogExpansions implements CatalogQueries {
     @Override
     public Optional<QueryBody> function(String name, int arguments) {
         return catalog.functions().function(name, arguments)
-                .flatMap(function -> read.computeIfAbsent("function " + function.name() + "/" + arguments,
+                .flatMap(function -> read.computeIfAbsent("function " + function.name() + "/" + function.arguments(),
                         k -> analyzer.analyze(function.body()).statements().size() == 1
                                 ? Optional.of(body(function.body(), false)) : Optional.empty()));
     }
@@ -96,9 +97,11 @@ final class CatalogExpansions implements CatalogQueries {
         return query.endsWith(";") ? query.substring(0, query.length() - 1).strip() : query;
     }
 
+    /** The identifier as the server stores it: unquoted in lower case, quoted as written. */
     private static String identifier(TokenStream tokens, int i) {
         String written = tokens.tokenText(i);
         return tokens.is(i, TokenKind.QUOTED_IDENT) && written.length() >= 2
-                ? written.substring(1, written.length() - 1).replace("\"\"", "\"") : written;
+                ? written.substring(1, written.length() - 1).replace("\"\"", "\"")
+                : written.toLowerCase(Locale.ROOT);
     }
 }

@@ -348,8 +348,9 @@ public final class CompileEstimator {
     /** REFRESH MATERIALIZED VIEW plans the view's query, which the catalog holds. */
     private CompileEstimate refresh(StatementAnalysis st, Context context) {
         String qualified = st.classification().name().orElse("");
-        String name = qualified.substring(qualified.lastIndexOf('.') + 1);
-        Optional<ViewDefinitions.View> view = context.catalog().views().materializedView(name);
+        int dot = qualified.lastIndexOf('.');
+        Optional<ViewDefinitions.View> view = context.catalog().views().materializedView(
+                dot < 0 ? Optional.empty() : Optional.of(qualified.substring(0, dot)), qualified.substring(dot + 1));
         if (view.isEmpty()) {
             return bypass(st, "REFRESH of a materialized view whose query is unknown (not in the catalog read)");
         }

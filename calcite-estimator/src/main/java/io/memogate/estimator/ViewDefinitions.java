@@ -1,8 +1,10 @@
 package io.memogate.estimator;
 
+import java.util.ArrayList;
 import java.util.Collection;
+import java.util.Comparator;
 import java.util.HashMap;
-import java.util.Locale;
+import java.util.List;
 import java.util.Map;
 import java.util.Objects;
 import java.util.Optional;
@@ -15,11 +17,12 @@ import java.util.Optional;
  * whoever reads the catalog passes the definitions along; without them ({@link #NONE}) a view is one relation
  * and a refresh plans nothing the estimator can see.
  *
- * <p>Views are known by their unqualified names, folded to lower case as PostgreSQL folds unquoted
- * identifiers; of views of one name in several schemas the longest definition is kept (which one a session
- * reaches depends on its search_path, which the catalog read does not know; the longer one is the likelier
- * to be the larger join). Immutable; compared by identity, as {@code IndexedColumns}: a new catalog read is
- * a new instance, which the estimate caches key on.
+ * <p>Names are compared as the server stores them: a caller folds an unquoted identifier to lower case and
+ * keeps a quoted one as written, as PostgreSQL does. A schema-qualified reference finds only that schema's
+ * view; an unqualified one, of views of one name in several schemas, the longest definition (which one a
+ * session reaches depends on its search_path, which the catalog read does not know; the longer one is the
+ * likelier to be the larger join). Immutable; compared by identity, as {@code IndexedColumns}: a new catalog
+ * read is a new instance, which the estimate caches key on.
  */
 public final class ViewDefinitions {
 
@@ -29,61 +32,97 @@ public final class ViewDefinitions {
     /**
      * One view.
      *
-     * @param name its unqualified name
+     * @param schema its schema; empty when not known, and then any qualified reference of its name finds it
+     * @param name its name, as stored (unquoted names in lower case)
      * @param definition its query as {@code pg_get_viewdef} prints it (a trailing semicolon is allowed)
      * @param securityBarrier created {@code WITH (security_barrier)}: PostgreSQL never pulls such a view up
      *     ({@code is_simple_subquery}), so its joins are planned apart from the statement's
      * @param materialized a materialized view: a relation in FROM, its query planned by a refresh
      */
-    public record View(String name, String definition, boolean securityBarrier, boolean materialized) {
+    public record View(String schema, String name, String definition, boolean securityBarrier,
+                       boolean materialized) {
         public View {
+            Objects.requireNonNull(schema, "schema");
             Objects.requireNonNull(name, "name");
             Objects.requireNonNull(definition, "definition");
         }
 
-        /** A plain view. */
+        /** A plain view of a schema not known. */
         public View(String name, String definition, boolean securityBarrier) {
-            this(name, definition, securityBarrier, false);
+            this("", name, definition, securityBarrier, false);
+        }
+
+        /** A view or materialized view of a schema not known. */
+        public View(String name, String definition, boolean securityBarrier, boolean materialized) {
+            this("", name, definition, securityBarrier, materialized);
+        }
+
+        boolean inSchema(Optional<String> wanted) {
+            return wanted.isEmpty() || schema.isEmpty() || schema.equals(wanted.get());
         }
     }
 
-    private final Map<String, View> views;
-    private final Map<String, View> materialized;
+    /** Per name, the views of that name, longest definition first. */
+    private final Map<String, List<View>> views;
+    private final Map<String, List<View>> materialized;
 
-    private ViewDefinitions(Map<String, View> views, Map<String, View> materialized) {
+    private ViewDefinitions(Map<String, List<View>> views, Map<String, List<View>> materialized) {
         this.views = views;
         this.materialized = materialized;
     }
 
     public static ViewDefinitions of(Collection<View> views) {
-        Map<String, View> plain = new HashMap<>();
-        Map<String, View> materialized = new HashMap<>();
+        Map<String, List<View>> plain = new HashMap<>();
+        Map<String, List<View>> materialized = new HashMap<>();
         for (View view : views) {
-            (view.materialized() ? materialized : plain).merge(fold(view.name()), view,
-                    (a, b) -> b.definition().length() > a.definition().length() ? b : a);
+            (view.materialized() ? materialized : plain).computeIfAbsent(view.name(), name -> new ArrayList<>())
+                    .add(view);
         }
         return plain.isEmpty() && materialized.isEmpty() ? NONE
-                : new ViewDefinitions(Map.copyOf(plain), Map.copyOf(materialized));
+                : new ViewDefinitions(longestFirst(plain), longestFirst(materialized));
     }
 
-    /** The (plain) view of that name (folded as an unquoted identifier), if the catalog has one. */
+    private static Map<String, List<View>> longestFirst(Map<String, List<View>> byName) {
+        Map<String, List<View>> sorted = new HashMap<>();
+        byName.forEach((name, list) -> sorted.put(name, list.stream()
+                .sorted(Comparator.comparingInt((View view) -> view.definition().length()).reversed()).toList()));
+        return Map.copyOf(sorted);
+    }
+
+    /** The (plain) view {@code name}, in {@code schema} when the reference names one. */
+    public Optional<View> view(Optional<String> schema, String name) {
+        return find(views, schema, name);
+    }
+
+    /** The (plain) view {@code name} of any schema. */
     public Optional<View> view(String name) {
-        return views.isEmpty() ? Optional.empty() : Optional.ofNullable(views.get(fold(name)));
+        return view(Optional.empty(), name);
     }
 
-    /** The materialized view of that name, likewise. */
+    /** The materialized view {@code name}, in {@code schema} when the reference names one. */
+    public Optional<View> materializedView(Optional<String> schema, String name) {
+        return find(materialized, schema, name);
+    }
+
+    /** The materialized view {@code name} of any schema. */
     public Optional<View> materializedView(String name) {
-        return materialized.isEmpty() ? Optional.empty() : Optional.ofNullable(materialized.get(fold(name)));
+        return materializedView(Optional.empty(), name);
     }
 
-    /** Whether a (plain) view has that name: one that FROM expands. */
+    private static Optional<View> find(Map<String, List<View>> byName, Optional<String> schema, String name) {
+        List<View> named = byName.isEmpty() ? null : byName.get(name);
+        return named == null ? Optional.empty() : named.stream().filter(view -> view.inSchema(schema)).findFirst();
+    }
+
+    /** Whether a (plain) view of some schema has that name: one that FROM expands. */
     public boolean contains(String name) {
-        return !views.isEmpty() && views.containsKey(fold(name));
+        return !views.isEmpty() && views.containsKey(name);
     }
 
     /** Views and materialized views. */
     public int size() {
-        return views.size() + materialized.size();
+        return views.values().stream().mapToInt(List::size).sum()
+                + materialized.values().stream().mapToInt(List::size).sum();
     }
 
     /** No plain view: no FROM item to expand. */
@@ -91,12 +130,8 @@ public final class ViewDefinitions {
         return views.isEmpty();
     }
 
-    private static String fold(String name) {
-        return name.toLowerCase(Locale.ROOT);
-    }
-
     @Override
     public String toString() {
-        return "ViewDefinitions[" + views.size() + " views, " + materialized.size() + " materialized]";
+        return "ViewDefinitions[" + views.size() + " view names, " + materialized.size() + " materialized]";
     }
 }

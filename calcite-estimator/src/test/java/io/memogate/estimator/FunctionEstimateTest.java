@@ -46,6 +46,27 @@ class FunctionEstimateTest {
                 .as("two() is a function scan joined to g").isEqualTo(2);
     }
 
+    /** A call that leaves defaults out, or passes a VARIADIC parameter several values, is the same function. */
+    @Test
+    void defaultsAndVariadicArgumentsAreTheSameFunction() {
+        Catalog catalog = catalog(new Function("since", 2, 1, false, SALES_SINCE.body()),
+                new Function("any_of", 1, 0, true, SALES_SINCE.body()));
+        assertThat(estimate("SELECT * FROM since('2024-01-01')", catalog).largestProblem()).isEqualTo(3);
+        assertThat(estimate("SELECT * FROM since('2024-01-01', 5)", catalog).largestProblem()).isEqualTo(3);
+        assertThat(estimate("SELECT * FROM since()", catalog).reason()).as("one argument is needed")
+                .doesNotContain("inlined");
+        assertThat(estimate("SELECT * FROM any_of(1, 2, 3)", catalog).largestProblem()).isEqualTo(3);
+    }
+
+    /** PostgreSQL inlines no call whose arguments hold a sub-select: it is a function scan. */
+    @Test
+    void aSubSelectArgumentKeepsItAFunctionScan() {
+        CompileEstimate e = estimate("SELECT * FROM sales_since((SELECT max(d) FROM cal)) s JOIN g ON g.id = s.id",
+                catalog(SALES_SINCE));
+        assertThat(e.reason()).doesNotContain("inlined");
+        assertThat(e.largestProblem()).as("the function scan and g").isEqualTo(2);
+    }
+
     /** A function over a view: both are expanded, as PostgreSQL's rewriter and planner do one after the other. */
     @Test
     void aFunctionOverAViewExpandsBoth() {

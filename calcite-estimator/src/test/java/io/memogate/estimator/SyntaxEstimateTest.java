@@ -41,6 +41,13 @@ class SyntaxEstimateTest {
                 .estimates(1).reason()).contains("::interval cast removed");
         sql("SELECT a.x" + join + " AND a.d < ('1995-09-01'::date + '1 mon'::interval month)").estimates(1);
         sql("SELECT a.x" + join + " AND a.d < ('1995-09-01'::date + '1-2'::interval year to month)").estimates(1);
+        sql("SELECT a.x" + join + " AND a.t > (now() - '00:05:00'::interval(0))").estimates(1);
+        sql("SELECT a.x" + join + " AND ((a.name)::text = (b.name COLLATE \"C\"))").estimates(1);
+        sql("SELECT a.x" + join + " ORDER BY (a.name COLLATE pg_catalog.\"default\")").estimates(1);
+        // NOT EXISTS (SELECT FROM ...), correlated: the anti join it is with a select list.
+        long antiJoin = sql("SELECT a.x" + join + " AND NOT EXISTS (SELECT 1 FROM c WHERE c.x = a.x)").estimate()
+                .memoPairs();
+        sql("SELECT a.x" + join + " AND (NOT (EXISTS ( SELECT\n FROM c WHERE (c.x = a.x))))").estimates(antiJoin);
         // The standard form, as TPC-H writes it, is Calcite's own.
         assertThat(sql("SELECT a.x" + join + " AND a.d < DATE '1996-01-01' + INTERVAL '3' MONTH").estimates(1)
                 .reason()).doesNotContain("INTERVAL");

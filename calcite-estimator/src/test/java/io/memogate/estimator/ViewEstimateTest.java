@@ -8,6 +8,7 @@ import io.memogate.estimator.planner.PlannerSettings;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
+import java.util.Optional;
 import java.util.Set;
 import java.util.stream.Collectors;
 import java.util.stream.IntStream;
@@ -110,6 +111,20 @@ class ViewEstimateTest {
         assertThat(pulledUp.largestProblem()).isEqualTo(4);
     }
 
+    /** A view's query sees none of the statement's CTEs: its tables stay tables though a CTE shares a name. */
+    @Test
+    void aStatementsCteIsNotSeenInsideAView() {
+        Catalog abc = new Catalog(IndexedColumns.NONE, ViewDefinitions.of(List.of(new View("v",
+                "SELECT a.id FROM a JOIN b ON a.id = b.id JOIN c ON c.id = b.id", false))));
+        CompileEstimate plain = estimate("SELECT * FROM v", abc);
+        CompileEstimate withCte = estimate("WITH a AS (SELECT x1.id FROM x1 JOIN x2 ON x1.id = x2.id JOIN x3 ON"
+                + " x3.id = x2.id JOIN x4 ON x4.id = x3.id) SELECT * FROM v", abc);
+        assertThat(withCte.largestProblem()).isEqualTo(3);
+        assertThat(withCte.memoPairs()).isEqualTo(plain.memoPairs());
+        CompileEstimate materialized = estimate("WITH b AS MATERIALIZED (SELECT 1) SELECT * FROM v", abc);
+        assertThat(materialized.largestProblem()).as("the view's b is its table").isEqualTo(3);
+    }
+
     /** Two schemas' views of one name, one over the other: the inner name is the other schema's view. */
     @Test
     void aViewNamingItsOwnNameStopsThere() {
@@ -182,13 +197,24 @@ class ViewEstimateTest {
     }
 
     @Test
-    void ofSeveralSchemasViewsOfOneNameTheLongestIsKept() {
-        ViewDefinitions views = ViewDefinitions.of(List.of(new View("V", "SELECT 1", false),
-                new View("v", "SELECT a.id FROM a, b WHERE a.id = b.id", false)));
-        assertThat(views.size()).isEqualTo(1);
-        assertThat(views.view("v")).map(View::definition).hasValue("SELECT a.id FROM a, b WHERE a.id = b.id");
+    void aQualifiedNameFindsItsSchemasViewAndAnUnqualifiedOneTheLongest() {
+        ViewDefinitions views = ViewDefinitions.of(List.of(
+                new View("audit", "users", "SELECT 1", false, false),
+                new View("public", "users", "SELECT a.id FROM a JOIN b ON a.id = b.id", false, false)));
+        assertThat(views.size()).isEqualTo(2);
+        assertThat(views.view("users")).map(View::schema).hasValue("public");
+        assertThat(views.view(Optional.of("audit"), "users")).map(View::schema).hasValue("audit");
+        assertThat(views.view(Optional.of("sales"), "users")).as("a table of that name there").isEmpty();
+        assertThat(views.view("USERS")).as("a quoted name is as written").isEmpty();
         assertThat(ViewDefinitions.of(List.of())).isSameAs(ViewDefinitions.NONE);
         assertThat(Catalog.of(IndexedColumns.of(Map.of("t", Set.of("id")))).views()).isSameAs(ViewDefinitions.NONE);
+
+        Catalog catalog = new Catalog(IndexedColumns.NONE, views);
+        assertThat(estimate("SELECT * FROM users", catalog).largestProblem()).isEqualTo(2);
+        assertThat(estimate("SELECT * FROM sales.users", catalog).reason()).as("sales.users is a table")
+                .doesNotContain("view(s) expanded");
+        assertThat(estimate("SELECT * FROM \"USERS\"", catalog).bypass()).as("another relation").isTrue();
+        assertThat(estimate("SELECT * FROM USERS", catalog).largestProblem()).as("folded: users").isEqualTo(2);
     }
 
     private static String body(View view) {

@@ -8,15 +8,14 @@ import org.apache.calcite.sql.SqlNode;
 /**
  * The queries that PostgreSQL puts in place of names a statement's FROM holds, for {@link QueryBlockBuilder}
  * to expand as the server does: a view's, which the rewriter substitutes, and an inlinable SQL function's,
- * which the planner substitutes ({@code inline_set_returning_function}). Looked up by the unqualified name as
- * written (the source folds it).
+ * which the planner substitutes ({@code inline_set_returning_function}).
  */
 public interface CatalogQueries {
 
     /** Nothing known: every name in FROM that is not a CTE is a table, every function a function scan. */
     CatalogQueries NONE = new CatalogQueries() {
         @Override
-        public Optional<QueryBody> view(String name) {
+        public Optional<QueryBody> view(Optional<String> schema, String name) {
             return Optional.empty();
         }
 
@@ -26,8 +25,13 @@ public interface CatalogQueries {
         }
     };
 
-    /** The view of that name, if it is one. */
-    Optional<QueryBody> view(String name);
+    /**
+     * The view of that name, if it is one.
+     *
+     * @param schema the schema the reference names, if it names one
+     * @param name as the parser leaves it: an unquoted name in lower case, a quoted one as written
+     */
+    Optional<QueryBody> view(Optional<String> schema, String name);
 
     /** The query of the SQL function of that name called with {@code arguments} arguments, if PostgreSQL inlines it. */
     Optional<QueryBody> function(String name, int arguments);

@@ -28,8 +28,9 @@ import java.util.Set;
  *   <li>{@code AS [NOT] MATERIALIZED} in WITH is removed; the names are remembered for the builder.
  *   <li>A trailing locking clause ({@code FOR UPDATE}, {@code FOR SHARE}, ...) is removed, and so are the
  *   {@code []} of array types, {@code AT TIME ZONE zone}, the word INTERVAL before a string, a cast to
- *   {@code ::interval} (with its unit, if any), and
- *   {@code INTO table} of SELECT INTO; {@code LIKE ANY} becomes {@code = ANY}.
+ *   {@code ::interval} (with its unit and precision, if any), {@code COLLATE name}, and
+ *   {@code INTO table} of SELECT INTO; {@code LIKE ANY} becomes {@code = ANY}, and an empty select list
+ *   ({@code SELECT FROM t}) becomes {@code SELECT 1}.
  * </ul>
  * Thread-safe: stateless.
  */
@@ -97,9 +98,25 @@ public final class PostgresRewriter {
                         end += 2;
                     }
                 }
+                if (t.is(end + 1, TokenKind.LPAREN) && t.is(end + 2, TokenKind.NUMBER) && t.is(end + 3, TokenKind.RPAREN)) {
+                    end += 3; // ::interval(0): a precision
+                }
                 add(cuts, replacements, t.start(i), t.end(end), "");
                 notes.add("::interval cast removed");
                 i = end;
+            } else if (t.isWord(i, "collate") && isName(t, i + 1)) {
+                // a.name COLLATE "C", as pg_get_viewdef prints a collation: Calcite reads no COLLATE there.
+                int end = i + 1;
+                while (t.is(end + 1, TokenKind.DOT) && isName(t, end + 2)) {
+                    end += 2;
+                }
+                add(cuts, replacements, t.start(i), t.end(end), "");
+                notes.add("COLLATE removed");
+                i = end;
+            } else if (t.is(i, Keyword.SELECT) && t.is(i + 1, Keyword.FROM)) {
+                // SELECT FROM t (no columns, as in EXISTS (SELECT FROM ...)): Calcite wants a select list.
+                add(cuts, replacements, t.end(i), t.end(i), " 1");
+                notes.add("empty select list given a column");
             } else if (t.isWord(i, "at") && t.is(i + 1, Keyword.TIME) && t.is(i + 2, Keyword.ZONE) && i + 3 < t.size()
                     && (t.kind(i + 3).isConstant() || t.is(i + 3, TokenKind.IDENT))) {
                 add(cuts, replacements, t.start(i), t.end(i + 3), "");
@@ -343,6 +360,11 @@ public final class PostgresRewriter {
             at = cut[1];
         }
         return b.append(text, Math.min(at, text.length()), text.length()).toString();
+    }
+
+    /** An identifier, plain or quoted. */
+    private static boolean isName(TokenStream t, int i) {
+        return t.is(i, TokenKind.IDENT) || t.is(i, TokenKind.QUOTED_IDENT);
     }
 
     /** The unit of a standard interval literal: {@code INTERVAL '3' MONTH}, {@code INTERVAL '1' DAY TO SECOND}. */

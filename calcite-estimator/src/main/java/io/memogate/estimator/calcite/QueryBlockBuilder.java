@@ -100,9 +100,12 @@ public final class QueryBlockBuilder {
         }
     }
 
-    /** CTE names written MATERIALIZED / NOT MATERIALIZED, in the statement and in the views it expands. */
-    private final Set<String> materialized;
-    private final Set<String> notMaterialized;
+    /**
+     * CTE names written MATERIALIZED / NOT MATERIALIZED, and the CTEs in scope: the statement's, or while a
+     * view or function is expanded, its definition's alone (its query sees none of the statement's names).
+     */
+    private Set<String> materialized;
+    private Set<String> notMaterialized;
     private final CatalogQueries catalog;
     /** The views and functions being expanded, innermost first. */
     private final Deque<String> expanding = new ArrayDeque<>();
@@ -110,8 +113,8 @@ public final class QueryBlockBuilder {
     private int functionsInlined;
     private int viewTokens;
     private final Set<String> usedNames = new HashSet<>();
-    private final Deque<Map<String, Cte>> ctes = new ArrayDeque<>();
-    private final Deque<List<QueryBlock>> cteBlocks = new ArrayDeque<>();
+    private Deque<Map<String, Cte>> ctes = new ArrayDeque<>();
+    private Deque<List<QueryBlock>> cteBlocks = new ArrayDeque<>();
     private final Scope root = new Scope();
 
     public QueryBlockBuilder(Set<String> materialized, Set<String> notMaterialized) {
@@ -119,8 +122,8 @@ public final class QueryBlockBuilder {
     }
 
     public QueryBlockBuilder(Set<String> materialized, Set<String> notMaterialized, CatalogQueries catalog) {
-        this.materialized = new HashSet<>(materialized);
-        this.notMaterialized = new HashSet<>(notMaterialized);
+        this.materialized = Set.copyOf(materialized);
+        this.notMaterialized = Set.copyOf(notMaterialized);
         this.catalog = catalog;
     }
 
@@ -340,8 +343,10 @@ public final class QueryBlockBuilder {
                 return subquery(name, built, scope);
             }
             if (cte == null && id.names.size() <= 2) {
-                JoinTreeNode view = expand(false, table.toLowerCase(Locale.ROOT), () -> catalog.view(table), name,
-                        scope);
+                Optional<String> schema = id.names.size() == 2 ? Optional.of(id.names.get(0)) : Optional.empty();
+                // Keyed by name alone: a view over another schema's view of its name stops there (rare),
+                // and so does one that names itself through a schema the estimate cannot tell apart.
+                JoinTreeNode view = expand(false, table, () -> catalog.view(schema, table), name, scope);
                 if (view != null) {
                     return view;
                 }
@@ -358,7 +363,9 @@ public final class QueryBlockBuilder {
             return subquery(alias == null ? "subquery" : alias, query(target, scope), scope);
         }
         if (target.getKind() == SqlKind.COLLECTION_TABLE && ((SqlCall) target).operand(0) instanceof SqlBasicCall call
-                && call.getOperator() instanceof SqlUnresolvedFunction function) {
+                && call.getOperator() instanceof SqlUnresolvedFunction function
+                && call.getOperandList().stream().noneMatch(QueryBlockBuilder::holdsQuery)) {
+            // PostgreSQL inlines no call whose arguments hold a sub-select (inline_set_returning_function).
             String functionName = function.getName();
             // A FROM function's name is its alias. Its arguments stand in the inlined query where the
             // parameters were: a LATERAL reference to an earlier FROM item is not followed.
@@ -421,15 +428,26 @@ public final class QueryBlockBuilder {
             return new SubqueryRef(relation, unparsed.block(), false);
         }
         CatalogQueries.Parsed parsed = (CatalogQueries.Parsed) body;
-        materialized.addAll(parsed.materialized());
-        notMaterialized.addAll(parsed.notMaterialized());
+        Set<String> statementMaterialized = materialized;
+        Set<String> statementNotMaterialized = notMaterialized;
+        Deque<Map<String, Cte>> statementCtes = ctes;
+        Deque<List<QueryBlock>> statementCteBlocks = cteBlocks;
+        materialized = parsed.materialized();
+        notMaterialized = parsed.notMaterialized();
+        ctes = new ArrayDeque<>();
+        cteBlocks = new ArrayDeque<>();
         expanding.push(key);
         Built built;
         try {
-            // A view's or function's query sees none of the statement's names: it resolves against the root.
+            // A view's or function's query sees none of the statement's names, CTEs included: its columns
+            // resolve against the root, its relations against its own WITH.
             built = query(parsed.query(), root);
         } finally {
             expanding.pop();
+            materialized = statementMaterialized;
+            notMaterialized = statementNotMaterialized;
+            ctes = statementCtes;
+            cteBlocks = statementCteBlocks;
         }
         if (parsed.securityBarrier()) {
             built = new Built(built.block(), false, built.correlated(), built.columns(), built.relations());
@@ -493,6 +511,20 @@ public final class QueryBlockBuilder {
             }
         }
         return null;
+    }
+
+    /** Whether a sub-select is anywhere in {@code node}. */
+    private static boolean holdsQuery(SqlNode node) {
+        if (node == null) {
+            return false;
+        }
+        if (SqlKinds.isQuery(node.getKind())) {
+            return true;
+        }
+        if (node instanceof SqlNodeList list) {
+            return list.stream().anyMatch(QueryBlockBuilder::holdsQuery);
+        }
+        return node instanceof SqlCall call && call.getOperandList().stream().anyMatch(QueryBlockBuilder::holdsQuery);
     }
 
     private String unique(String alias) {

@@ -5,6 +5,8 @@ import java.util.Optional;
 import java.util.concurrent.CancellationException;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CompletionStage;
+import java.util.concurrent.Executor;
+import java.util.concurrent.ForkJoinPool;
 import java.util.function.Function;
 
 /**
@@ -14,13 +16,16 @@ import java.util.function.Function;
  * the session. Once the read is in (or the caller's bound on the wait has passed, with {@link Catalog#NONE}),
  * the statement is admitted as any other, and this admission then speaks for that one.
  *
- * <p>Thread-safe: the read completes on the catalog's thread, withdraw comes from the session's.
+ * <p>Thread-safe: the estimate runs on the common pool (not on the catalog's thread, whose next read it would
+ * delay, nor under this object's lock), withdraw comes from the session's event loop.
  */
 final class AfterCatalogRead implements Admission {
 
     private final CompletableFuture<AdmittedStatement> decision = new CompletableFuture<>();
     /** The admission once estimated; null before. Guarded by this. */
     private Admission admitted;
+    /** The estimate is under way: a cancel now goes to the server, after the statement. Guarded by this. */
+    private boolean admitting;
     private boolean withdrawn;
 
     /**
@@ -28,13 +33,26 @@ final class AfterCatalogRead implements Admission {
      * @param admit the admission of the statement with that catalog
      */
     AfterCatalogRead(CompletionStage<Catalog> read, Function<Catalog, Admission> admit) {
-        read.whenComplete((catalog, failure) -> {
-            Admission next;
+        this(read, admit, ForkJoinPool.commonPool());
+    }
+
+    /** @param estimates where the estimate and the gateways' answer run */
+    AfterCatalogRead(CompletionStage<Catalog> read, Function<Catalog, Admission> admit, Executor estimates) {
+        read.whenCompleteAsync((catalog, failure) -> {
             synchronized (this) {
                 if (withdrawn) {
                     return;
                 }
+                admitting = true;
+            }
+            Admission next;
+            try {
                 next = admit.apply(failure == null && catalog != null ? catalog : Catalog.NONE);
+            } catch (RuntimeException e) {
+                decision.completeExceptionally(e); // the session answers it; it must not wait forever
+                return;
+            }
+            synchronized (this) {
                 admitted = next;
             }
             next.decision().whenComplete((statement, refused) -> {
@@ -44,7 +62,7 @@ final class AfterCatalogRead implements Admission {
                     decision.complete(statement);
                 }
             });
-        });
+        }, estimates);
     }
 
     @Override
@@ -53,12 +71,19 @@ final class AfterCatalogRead implements Admission {
     }
 
     @Override
-    public synchronized boolean withdraw() {
-        if (admitted != null) {
-            return admitted.withdraw();
+    public boolean withdraw() {
+        Admission next;
+        synchronized (this) {
+            if (admitted == null) {
+                if (admitting) {
+                    return false;
+                }
+                withdrawn = true;
+                return decision.completeExceptionally(new CancellationException("cancelled while its catalog was read"));
+            }
+            next = admitted;
         }
-        withdrawn = true;
-        return decision.completeExceptionally(new CancellationException("cancelled while its catalog was read"));
+        return next.withdraw();
     }
 
     @Override

@@ -15,7 +15,6 @@ import java.util.Locale;
 import java.util.Objects;
 import java.util.Optional;
 import java.util.concurrent.CompletableFuture;
-import java.util.concurrent.TimeUnit;
 import java.util.function.Consumer;
 import java.util.function.Function;
 import java.util.function.Supplier;
@@ -37,8 +36,8 @@ public final class GatedAdmission implements AdmissionHook {
 
     private final Supplier<CompileEstimator> estimator;
     /**
-     * How long a statement waits for its database's first catalog read (a few tens of milliseconds on a
-     * responsive server) before it is estimated from its SQL alone.
+     * How long after its first statement a database's first catalog read is waited for (it takes a few tens
+     * of milliseconds on a responsive server); statements after that are estimated from their SQL alone.
      */
     static final Duration FIRST_READ_WAIT = Duration.ofSeconds(2);
 
@@ -74,13 +73,12 @@ public final class GatedAdmission implements AdmissionHook {
     @Override
     public Admission admit(StatementRequest request) {
         String database = request.session().database();
-        Optional<CompletableFuture<Catalog>> firstRead = catalogs.firstRead(database);
+        Optional<CompletableFuture<Catalog>> firstRead = catalogs.firstRead(database, FIRST_READ_WAIT);
         if (firstRead.isPresent()) {
             // The same read brings the role and database settings: the estimate takes them too.
             Function<RoleSettings, PlannerSettings> settings = request.settingsWithRoles().get();
-            return new AfterCatalogRead(firstRead.get().completeOnTimeout(Catalog.NONE,
-                    FIRST_READ_WAIT.toMillis(), TimeUnit.MILLISECONDS), catalog -> admit(
-                            request.withSettings(settings.apply(catalogs.roleSettingsOf(database))), catalog));
+            return new AfterCatalogRead(firstRead.get(), catalog -> admit(
+                    request.withSettings(settings.apply(catalogs.roleSettingsOf(database))), catalog));
         }
         return admit(request, catalogs.of(database));
     }

@@ -14,9 +14,11 @@ import org.slf4j.LoggerFactory;
 /**
  * Reads a database's {@link FunctionDefinitions}: the SQL functions PostgreSQL inlines into FROM, as
  * {@code inline_set_returning_function} picks them from {@code pg_proc} (set-returning, {@code LANGUAGE sql},
- * STABLE or IMMUTABLE, not STRICT, not SECURITY DEFINER, no SET clause), with their bodies: {@code prosrc},
+ * STABLE or IMMUTABLE, not STRICT, not SECURITY DEFINER, no SET clause), with how many arguments a call may
+ * pass (defaults, VARIADIC) and their bodies: {@code prosrc},
  * or for a {@code BEGIN ATOMIC} body (PostgreSQL 14+) the statement inside it. Whether the body is one
- * SELECT, the other condition, the estimator decides. System schemas are left out, and bodies are kept up
+ * SELECT, the other condition, the estimator decides. System schemas and other sessions' temporary ones are
+ * left out, and bodies are kept up
  * to {@link ViewCatalog#MAX_CHARS} in all, shortest first.
  */
 public final class FunctionCatalog {
@@ -25,14 +27,15 @@ public final class FunctionCatalog {
     private static final int SQL_BODY_VERSION = 14;
 
     private static final String QUERY = """
-            SELECT proname, pronargs, body FROM (
-                SELECT p.proname, p.pronargs, %s AS body
+            SELECT proname, pronargs, pronargdefaults, provariadic <> 0, body FROM (
+                SELECT p.proname, p.pronargs, p.pronargdefaults, p.provariadic, %s AS body
                 FROM pg_catalog.pg_proc p
                 JOIN pg_catalog.pg_namespace n ON n.oid = p.pronamespace
                 JOIN pg_catalog.pg_language l ON l.oid = p.prolang
                 WHERE l.lanname = 'sql' AND p.prokind = 'f' AND p.proretset AND NOT p.proisstrict
                   AND p.provolatile IN ('i', 's') AND NOT p.prosecdef AND p.proconfig IS NULL
-                  AND n.nspname NOT IN ('pg_catalog', 'information_schema')) functions
+                  AND n.nspname NOT IN ('pg_catalog', 'information_schema')
+                  AND n.nspname !~ '^pg_(toast_)?temp_') functions
             ORDER BY length(body)""";
 
     private static final Logger LOG = LoggerFactory.getLogger(FunctionCatalog.class);
@@ -51,13 +54,14 @@ public final class FunctionCatalog {
         try (Statement statement = connection.createStatement();
                 ResultSet rows = statement.executeQuery(QUERY.formatted(body))) {
             while (rows.next()) {
-                String text = rows.getString(3);
+                String text = rows.getString(5);
                 if (text == null || chars + text.length() > ViewCatalog.MAX_CHARS) {
                     left += text == null ? 0 : 1;
                     continue;
                 }
                 chars += text.length();
-                functions.add(new FunctionDefinitions.Function(rows.getString(1), rows.getInt(2), withinAtomic(text)));
+                functions.add(new FunctionDefinitions.Function(rows.getString(1), rows.getInt(2), rows.getInt(3),
+                        rows.getBoolean(4), withinAtomic(text)));
             }
         }
         if (left > 0) {

@@ -14,6 +14,7 @@ import java.time.Duration;
 import java.util.ArrayList;
 import java.util.Comparator;
 import java.util.List;
+import java.util.Map;
 import java.util.Optional;
 import java.util.Properties;
 import java.util.Set;
@@ -22,6 +23,7 @@ import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.Executor;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
+import java.util.concurrent.TimeUnit;
 import java.util.function.Function;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -119,6 +121,8 @@ public final class IndexCatalogs implements AutoCloseable {
     private final Set<String> failing = ConcurrentHashMap.newKeySet();
     /** Databases whose first read has ended, well or not. */
     private final Set<String> attempted = ConcurrentHashMap.newKeySet();
+    /** When a statement first waited for a database's first read (ticker nanos). */
+    private final Map<String, Long> firstReadStarts = new ConcurrentHashMap<>();
 
     private IndexCatalogs() {
         this.reader = null;
@@ -182,15 +186,24 @@ public final class IndexCatalogs implements AutoCloseable {
     /**
      * The first read of {@code database}'s catalog while it is under way (it starts now if none has): what a
      * statement arriving before any read of its database has ended waits for, so that the first statements
-     * after the proxy starts are estimated with the views and indexes as later ones are. Empty once a read of
-     * it has ended, good or failed (retries of a failing read hold up no statement), and without a monitor.
+     * after the proxy starts are estimated with the views and indexes as later ones are. It completes with
+     * the catalog, or with {@link Catalog#NONE} when the read fails or {@code wait} after the read began,
+     * whichever comes first: one deadline for the database, not one for each statement. Empty once a read of
+     * it has ended, good or failed (retries of a failing read hold up no statement), once that deadline has
+     * passed, and without a monitor.
      */
-    public Optional<CompletableFuture<Catalog>> firstRead(String database) {
+    public Optional<CompletableFuture<Catalog>> firstRead(String database, Duration wait) {
         if (cache == null || database == null || attempted.contains(database)) {
             return Optional.empty();
         }
         CompletableFuture<Read> read = cache.get(database);
-        return read.isDone() ? Optional.empty() : Optional.of(read.thenApply(Read::catalog));
+        if (read.isDone()) {
+            return Optional.empty();
+        }
+        long started = firstReadStarts.computeIfAbsent(database, name -> ticker.read());
+        long left = started + wait.toNanos() - ticker.read();
+        return left <= 0 ? Optional.empty() : Optional.of(read.thenApply(Read::catalog)
+                .completeOnTimeout(Catalog.NONE, left, TimeUnit.NANOSECONDS));
     }
 
     /**

@@ -14,7 +14,8 @@ import org.slf4j.LoggerFactory;
 
 /**
  * Reads a database's {@link ViewDefinitions}: each view's and materialized view's query as
- * {@code pg_get_viewdef} prints it, and whether a view is a security barrier. System schemas are left out. Definitions are kept up to
+ * {@code pg_get_viewdef} prints it, its schema, and whether a view is a security barrier. System schemas and
+ * other sessions' temporary ones are left out (one session's temporary view is no one else's). Definitions are kept up to
  * {@link #MAX_CHARS} in all (a catalog of tens of thousands of generated views should not cost the proxy
  * hundreds of megabytes); the views past it stay one relation each, and the log says how many.
  */
@@ -24,12 +25,13 @@ public final class ViewCatalog {
     static final long MAX_CHARS = 8L << 20;
 
     static final String QUERY = """
-            SELECT relname, definition, reloptions, relkind FROM (
-                SELECT c.relname, pg_catalog.pg_get_viewdef(c.oid) AS definition, c.reloptions, c.relkind
+            SELECT relname, definition, reloptions, relkind, nspname FROM (
+                SELECT c.relname, pg_catalog.pg_get_viewdef(c.oid) AS definition, c.reloptions, c.relkind, n.nspname
                 FROM pg_catalog.pg_class c
                 JOIN pg_catalog.pg_namespace n ON n.oid = c.relnamespace
                 WHERE c.relkind IN ('v', 'm')
-                  AND n.nspname NOT IN ('pg_catalog', 'information_schema', 'pg_toast')) views
+                  AND n.nspname NOT IN ('pg_catalog', 'information_schema', 'pg_toast')
+                  AND n.nspname !~ '^pg_(toast_)?temp_') views
             ORDER BY length(definition)""";
 
     private static final Logger LOG = LoggerFactory.getLogger(ViewCatalog.class);
@@ -51,8 +53,8 @@ public final class ViewCatalog {
                     continue;
                 }
                 chars += definition.length();
-                views.add(new ViewDefinitions.View(rows.getString(1), definition, securityBarrier(rows.getArray(3)),
-                        "m".equals(rows.getString(4))));
+                views.add(new ViewDefinitions.View(rows.getString(5), rows.getString(1), definition,
+                        securityBarrier(rows.getArray(3)), "m".equals(rows.getString(4))));
             }
         }
         if (left > 0) {

@@ -19,7 +19,17 @@ class AfterCatalogReadTest {
         return new AfterCatalogRead(read, catalog -> {
             estimatedWith.add(catalog);
             return then;
-        });
+        }, Runnable::run);
+    }
+
+    /** An estimate that throws is an error the session answers, not a statement held for ever. */
+    @Test
+    void anEstimateThatFailsIsADecisionToo() {
+        AfterCatalogRead admission = new AfterCatalogRead(read, catalog -> {
+            throw new IllegalStateException("estimator broke");
+        }, Runnable::run);
+        read.complete(Catalog.NONE);
+        assertThat(admission.decision().toCompletableFuture()).isCompletedExceptionally();
     }
 
     @Test

@@ -22,6 +22,8 @@ class IndexCatalogsTest {
     private static final IndexedColumns SALES_AND_DAYS = IndexedColumns.of(
             Map.of("sales", Set.of("store_id", "day_id")));
 
+    private static final Duration WAIT = Duration.ofSeconds(2);
+
     private final AtomicLong nanos = new AtomicLong();
     /** What the next reads give: a catalog, or empty for a read that fails. */
     private final Deque<Optional<IndexedColumns>> answers = new ArrayDeque<>();
@@ -182,18 +184,35 @@ class IndexCatalogsTest {
         IndexCatalogs later = new IndexCatalogs(database -> IndexCatalogs.DatabaseCatalog.of(answers.removeFirst()
                 .orElseThrow(() -> new SQLException("connection refused"))), pending::add, nanos::get);
 
-        Optional<CompletableFuture<Catalog>> first = later.firstRead("shop");
+        Optional<CompletableFuture<Catalog>> first = later.firstRead("shop", WAIT);
         assertThat(first).hasValueSatisfying(read -> assertThat(read).isNotDone());
         runAll(pending);
         assertThat(first.orElseThrow()).as("failed: estimated from the SQL").isCompletedWithValue(Catalog.NONE);
-        assertThat(later.firstRead("shop")).isEmpty();
+        assertThat(later.firstRead("shop", WAIT)).isEmpty();
 
         advance(IndexCatalogs.RETRY.plusSeconds(1));
         later.of("shop"); // the retry starts
-        assertThat(later.firstRead("shop")).as("a retry holds up nothing").isEmpty();
+        assertThat(later.firstRead("shop", WAIT)).as("a retry holds up nothing").isEmpty();
         runAll(pending);
         assertThat(later.of("shop").indexes()).isSameAs(SALES);
-        assertThat(IndexCatalogs.NONE.firstRead("shop")).isEmpty();
+        assertThat(IndexCatalogs.NONE.firstRead("shop", WAIT)).isEmpty();
+    }
+
+    /** A slow first read holds up the statements of its first seconds only, not each one for as long again. */
+    @Test
+    void theWaitForASlowFirstReadHasOneDeadline() {
+        Deque<Runnable> pending = new ArrayDeque<>();
+        answers.add(Optional.of(SALES));
+        IndexCatalogs slow = new IndexCatalogs(database -> IndexCatalogs.DatabaseCatalog.of(answers.removeFirst()
+                .orElseThrow()), pending::add, nanos::get);
+
+        assertThat(slow.firstRead("shop", WAIT)).isPresent();
+        advance(WAIT.minusMillis(1));
+        assertThat(slow.firstRead("shop", WAIT)).as("within the deadline").isPresent();
+        advance(Duration.ofMillis(2));
+        assertThat(slow.firstRead("shop", WAIT)).as("past it: from the SQL").isEmpty();
+        runAll(pending);
+        assertThat(slow.of("shop").indexes()).isSameAs(SALES);
     }
 
     @Test

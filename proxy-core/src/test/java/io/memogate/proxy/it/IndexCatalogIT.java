@@ -81,6 +81,8 @@ class IndexCatalogIT {
                 + " begin atomic " + STAR_JOIN + " where f.id > since; end");
         ddl.add("create function star_volatile(int) returns table (id int, v int) language sql as $$"
                 + STAR_JOIN + " where f.id > $1 $$");
+        ddl.add("create function star_default(since int, upto int default 1000000) returns table (id int, v int)"
+                + " language sql stable as $$" + STAR_JOIN + " where f.id between since and upto $$");
         ddl.add("analyze");
         ddl.add("grant select on all tables in schema public to public");
         pg.execute(DATABASE, ddl.toArray(String[]::new));
@@ -121,7 +123,7 @@ class IndexCatalogIT {
             assertThat(ConsoleClient.rows(console, "SHOW CATALOGS")).singleElement().satisfies(row -> assertThat(row)
                     .containsEntry("database", DATABASE).containsEntry("state", "read")
                     .containsEntry("tables_with_indexes", "6").containsEntry("views", "4")
-                    .containsEntry("inlinable_functions", "2"));
+                    .containsEntry("inlinable_functions", "3"));
         }
     }
 
@@ -141,7 +143,7 @@ class IndexCatalogIT {
             assertThat(ConsoleClient.rows(console, "EXPLAIN ADMISSION DATABASE " + DATABASE + " " + STAR))
                     .singleElement().satisfies(row -> assertThat(row)
                             .containsEntry("estimated_bytes", Long.toString(withIndexes))
-                            .containsEntry("catalog", DATABASE + ": 6 tables with indexes, 4 views, 2 inlinable functions"));
+                            .containsEntry("catalog", DATABASE + ": 6 tables with indexes, 4 views, 3 inlinable functions"));
             // The view's text names one relation; its query, read from the catalog, joins six.
             assertThat(ConsoleClient.rows(console, "EXPLAIN ADMISSION DATABASE " + DATABASE
                     + " select count(*) from star_view")).singleElement().satisfies(row -> assertThat(row)
@@ -202,8 +204,14 @@ class IndexCatalogIT {
      */
     @Test
     void viewsAreReadWithTheirQueriesAndBarriers(EmbeddedPostgres pg) throws SQLException {
-        ViewDefinitions views = read(pg, ViewCatalog::read);
+        ViewDefinitions views;
+        try (Connection other = pg.connect(DATABASE); Statement statement = other.createStatement()) {
+            // Another session's temporary view of the same name, longer: no one else's view.
+            statement.execute("create temp view star_view as " + STAR_JOIN + " where f.id > 0 and d1.v > 0");
+            views = read(pg, ViewCatalog::read);
+        }
         assertThat(views.size()).isEqualTo(4);
+        assertThat(views.view("star_view")).map(ViewDefinitions.View::schema).hasValue("public");
         assertThat(views.materializedView("star_mv")).isPresent();
         assertThat(views.view("star_mv")).as("a table in FROM").isEmpty();
         assertThat(views.view("star_view")).hasValueSatisfying(view -> assertThat(view.securityBarrier()).isFalse());
@@ -226,13 +234,14 @@ class IndexCatalogIT {
     @Test
     void inlinableFunctionsAreReadWithTheirBodies(EmbeddedPostgres pg) throws SQLException {
         FunctionDefinitions functions = read(pg, FunctionCatalog::read);
-        assertThat(functions.size()).isEqualTo(2);
+        assertThat(functions.size()).isEqualTo(3);
         assertThat(functions.function("star_volatile", 1)).isEmpty();
+        assertThat(functions.function("star_default", 1)).as("its default fills the second").isPresent();
         assertThat(functions.function("star_atomic", 1)).hasValueSatisfying(function ->
                 assertThat(function.body()).doesNotContain("BEGIN ATOMIC").contains("JOIN d5"));
 
         Catalog catalog = new Catalog(IndexedColumns.NONE, ViewDefinitions.NONE, functions);
-        for (String call : List.of("star_since(100)", "star_atomic(100)")) {
+        for (String call : List.of("star_since(100)", "star_atomic(100)", "star_default(100)")) {
             CompileEstimate inlined = estimate("select count(*) from " + call, catalog);
             assertThat(inlined.largestProblem()).as(call).isEqualTo(6);
             assertThat(inlined.parser()).as(call).isEqualTo(CompileEstimate.Parser.CALCITE);
