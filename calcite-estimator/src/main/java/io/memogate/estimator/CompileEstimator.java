@@ -403,6 +403,10 @@ public final class CompileEstimator {
         if (translation.functionsInlined() > 0) {
             reason.append("; ").append(translation.functionsInlined()).append(" SQL function call(s) inlined");
         }
+        if (translation.readLexically() > 0) {
+            reason.append(" (").append(translation.readLexically())
+                    .append(" definition(s) Calcite could not read: read off their tokens, planned apart)");
+        }
         if (translation.unattributedColumns() > 0) {
             reason.append("; ").append(translation.unattributedColumns())
                     .append(" unqualified column(s) not tied to a relation");

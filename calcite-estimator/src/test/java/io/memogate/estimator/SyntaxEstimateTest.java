@@ -43,6 +43,12 @@ class SyntaxEstimateTest {
         sql("SELECT a.x" + join + " AND a.d < ('1995-09-01'::date + '1-2'::interval year to month)").estimates(1);
         sql("SELECT a.x" + join + " AND a.t > (now() - '00:05:00'::interval(0))").estimates(1);
         sql("SELECT a.x" + join + " AND ((a.name)::text = (b.name COLLATE \"C\"))").estimates(1);
+        sql("SELECT POSITION(('x'::text) IN (a.name)) AS p" + join).estimates(1);
+        // LATERAL before a function means nothing more to PostgreSQL: the same problem as without it.
+        long withoutLateral = sql("SELECT a.x FROM a, generate_series(1, a.id) g(i), b WHERE b.x = a.x AND g.i = b.y")
+                .estimate().memoPairs();
+        sql("SELECT a.x FROM a, LATERAL generate_series(1, a.id) g(i), b WHERE b.x = a.x AND g.i = b.y")
+                .estimates(withoutLateral);
         sql("SELECT a.x" + join + " ORDER BY (a.name COLLATE pg_catalog.\"default\")").estimates(1);
         // NOT EXISTS (SELECT FROM ...), correlated: the anti join it is with a select list.
         long antiJoin = sql("SELECT a.x" + join + " AND NOT EXISTS (SELECT 1 FROM c WHERE c.x = a.x)").estimate()

@@ -158,6 +158,7 @@ class ViewEstimateTest {
         CompileEstimate e = estimate("SELECT * FROM odd", odd);
         assertThat(e.bypass()).isFalse();
         assertThat(e.largestProblem()).isEqualTo(8);
+        assertThat(e.reason()).contains("1 definition(s) Calcite could not read");
     }
 
     @Test

@@ -30,7 +30,8 @@ import java.util.Set;
  *   {@code []} of array types, {@code AT TIME ZONE zone}, the word INTERVAL before a string, a cast to
  *   {@code ::interval} (with its unit and precision, if any), {@code COLLATE name}, and
  *   {@code INTO table} of SELECT INTO; {@code LIKE ANY} becomes {@code = ANY}, and an empty select list
- *   ({@code SELECT FROM t}) becomes {@code SELECT 1}.
+ *   ({@code SELECT FROM t}) becomes {@code SELECT 1}; LATERAL before a function call is removed, and
+ *   {@code POSITION(x IN y)} becomes {@code strpos(x, y)}.
  * </ul>
  * Thread-safe: stateless.
  */
@@ -113,6 +114,21 @@ public final class PostgresRewriter {
                 add(cuts, replacements, t.start(i), t.end(end), "");
                 notes.add("COLLATE removed");
                 i = end;
+            } else if (t.isWord(i, "lateral") && isName(t, i + 1)
+                    && (t.is(i + 2, TokenKind.LPAREN) || t.is(i + 2, TokenKind.DOT))) {
+                // LATERAL before a function call, which PostgreSQL allows and needs not (a FROM function may
+                // always name the items before it); Calcite takes LATERAL before a sub-select only.
+                add(cuts, replacements, t.start(i), t.end(i), "");
+                notes.add("LATERAL before a function removed");
+            } else if (t.isWord(i, "position") && t.is(i + 1, TokenKind.LPAREN)) {
+                // POSITION((x) IN (y)), as pg_get_viewdef prints it, which Calcite refuses: read as a call
+                // strpos(x, y) (the arguments' order changes no join).
+                int in = depthOneIn(t, i + 1);
+                if (in > 0) {
+                    add(cuts, replacements, t.start(i), t.end(i), "strpos");
+                    add(cuts, replacements, t.start(in), t.end(in), ",");
+                    notes.add("POSITION read as a call");
+                }
             } else if (t.is(i, Keyword.SELECT) && t.is(i + 1, Keyword.FROM)) {
                 // SELECT FROM t (no columns, as in EXISTS (SELECT FROM ...)): Calcite wants a select list.
                 add(cuts, replacements, t.end(i), t.end(i), " 1");
@@ -360,6 +376,21 @@ public final class PostgresRewriter {
             at = cut[1];
         }
         return b.append(text, Math.min(at, text.length()), text.length()).toString();
+    }
+
+    /** The IN directly inside the parentheses opening at {@code open}; -1 when there is none. */
+    private static int depthOneIn(TokenStream t, int open) {
+        int depth = 0;
+        for (int k = open; k < t.size(); k++) {
+            if (t.is(k, TokenKind.LPAREN)) {
+                depth++;
+            } else if (t.is(k, TokenKind.RPAREN) && --depth == 0) {
+                return -1;
+            } else if (depth == 1 && t.is(k, Keyword.IN)) {
+                return k;
+            }
+        }
+        return -1;
     }
 
     /** An identifier, plain or quoted. */

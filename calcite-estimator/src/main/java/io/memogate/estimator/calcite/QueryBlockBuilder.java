@@ -71,9 +71,11 @@ public final class QueryBlockBuilder {
      * @param viewsExpanded views replaced by their queries (each reference counts)
      * @param functionsInlined SQL function calls replaced by their queries
      * @param viewTokens tokens of the views' and functions' definitions, summed likewise
+     * @param readLexically of those expanded, the definitions Calcite could not parse, read off their tokens
+     *     and planned apart
      */
     public record Translation(QueryBlock block, int unattributedColumns, int viewsExpanded, int functionsInlined,
-                              int viewTokens) {
+                              int viewTokens, int readLexically) {
     }
 
     /** Views (and functions) within views followed at most this deep; deeper ones are one relation each. */
@@ -112,6 +114,7 @@ public final class QueryBlockBuilder {
     private int viewsExpanded;
     private int functionsInlined;
     private int viewTokens;
+    private int readLexically;
     private final Set<String> usedNames = new HashSet<>();
     private Deque<Map<String, Cte>> ctes = new ArrayDeque<>();
     private Deque<List<QueryBlock>> cteBlocks = new ArrayDeque<>();
@@ -133,7 +136,7 @@ public final class QueryBlockBuilder {
             throw new IllegalArgumentException("not a query: " + query.getKind());
         }
         QueryBlock block = query(query, root).block();
-        return new Translation(block, root.unattributed(), viewsExpanded, functionsInlined, viewTokens);
+        return new Translation(block, root.unattributed(), viewsExpanded, functionsInlined, viewTokens, readLexically);
     }
 
     private Built query(SqlNode node, Scope outer) {
@@ -423,6 +426,7 @@ public final class QueryBlockBuilder {
         }
         viewTokens += body.tokens();
         if (body instanceof CatalogQueries.Unparsed unparsed) {
+            readLexically++;
             String relation = unique(alias);
             scope.put(alias, new Scope.Source.Relation(relation, alias));
             return new SubqueryRef(relation, unparsed.block(), false);
