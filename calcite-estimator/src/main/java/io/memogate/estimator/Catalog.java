@@ -25,6 +25,16 @@ public record Catalog(IndexedColumns indexes, ViewDefinitions views, FunctionDef
         this(indexes, views, FunctionDefinitions.NONE);
     }
 
+    /**
+     * Whether {@code other} says the same: a catalog read again that found nothing new. The reader then
+     * keeps the instance it had, and with it every estimate cached under it (the caches key on identity),
+     * instead of estimating again and keeping the old definitions alive in the caches' keys.
+     */
+    public boolean sameContent(Catalog other) {
+        return indexes.sameContent(other.indexes) && views.sameContent(other.views)
+                && functions.sameContent(other.functions);
+    }
+
     /** Indexes, and no view or function known. */
     public static Catalog of(IndexedColumns indexes) {
         return indexes == IndexedColumns.NONE ? NONE : new Catalog(indexes, ViewDefinitions.NONE);

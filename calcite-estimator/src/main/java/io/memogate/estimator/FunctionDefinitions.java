@@ -88,6 +88,11 @@ public final class FunctionDefinitions {
         return size;
     }
 
+    /** Whether {@code other} holds the same functions (a read again that found nothing new). */
+    public boolean sameContent(FunctionDefinitions other) {
+        return functions.equals(other.functions);
+    }
+
     public boolean isEmpty() {
         return functions.isEmpty();
     }

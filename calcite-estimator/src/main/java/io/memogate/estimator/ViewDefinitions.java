@@ -119,6 +119,11 @@ public final class ViewDefinitions {
         return !views.isEmpty() && views.containsKey(name);
     }
 
+    /** Whether {@code other} holds the same views (a read again that found nothing new). */
+    public boolean sameContent(ViewDefinitions other) {
+        return views.equals(other.views) && materialized.equals(other.materialized);
+    }
+
     /** Views and materialized views. */
     public int size() {
         return views.values().stream().mapToInt(List::size).sum()

@@ -218,6 +218,20 @@ class ViewEstimateTest {
         assertThat(estimate("SELECT * FROM USERS", catalog).largestProblem()).as("folded: users").isEqualTo(2);
     }
 
+    /** A catalog read again that found nothing new says so, so its reader can keep the instance it had. */
+    @Test
+    void catalogsWithTheSameDefinitionsHaveTheSameContent() {
+        Catalog one = new Catalog(IndexedColumns.of(Map.of("f", Set.of("a"))), ViewDefinitions.of(List.of(V1, V2)),
+                FunctionDefinitions.of(List.of(new FunctionDefinitions.Function("f", 1, "SELECT 1"))));
+        Catalog again = new Catalog(IndexedColumns.of(Map.of("f", Set.of("a"))), ViewDefinitions.of(List.of(V1, V2)),
+                FunctionDefinitions.of(List.of(new FunctionDefinitions.Function("f", 1, "SELECT 1"))));
+        assertThat(one.sameContent(again)).isTrue();
+        assertThat(one).as("still two catalogs to the caches").isNotEqualTo(again);
+        assertThat(one.sameContent(new Catalog(one.indexes(), ViewDefinitions.of(List.of(V1)), one.functions())))
+                .isFalse();
+        assertThat(one.sameContent(new Catalog(one.indexes(), one.views(), FunctionDefinitions.NONE))).isFalse();
+    }
+
     private static String body(View view) {
         String d = view.definition().strip();
         return d.substring(0, d.length() - 1);

@@ -47,6 +47,11 @@ public final class IndexedColumns {
         return columns != null && columns.contains(fold(Objects.requireNonNull(column, "column")));
     }
 
+    /** Whether {@code other} holds the same indexed columns (a read again that found nothing new). */
+    public boolean sameContent(IndexedColumns other) {
+        return leadingColumns.equals(other.leadingColumns);
+    }
+
     /** Tables with at least one index on a column. */
     public int tables() {
         return leadingColumns.size();

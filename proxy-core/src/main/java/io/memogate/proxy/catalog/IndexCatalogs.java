@@ -317,7 +317,13 @@ public final class IndexCatalogs implements AutoCloseable {
                         + " functions", database, catalog.indexes().tables(), catalog.views().size(),
                         catalog.functions().size());
             }
-            return new Read(catalog, read.roles(), Outcome.READ, null, ticker.read());
+            // Nothing changed since the last good read: keep its instances, and the estimates cached under them.
+            Read before = lastGood(database);
+            if (before != null && before.catalog().sameContent(catalog)) {
+                catalog = before.catalog();
+            }
+            RoleSettings roles = before != null && before.roles().equals(read.roles()) ? before.roles() : read.roles();
+            return new Read(catalog, roles, Outcome.READ, null, ticker.read());
         } catch (SQLException e) {
             if (INVALID_CATALOG_NAME.equals(e.getSQLState())) {
                 failing.remove(database);
@@ -332,6 +338,16 @@ public final class IndexCatalogs implements AutoCloseable {
             }
             return new Read(Catalog.NONE, RoleSettings.NONE, Outcome.FAILED, e.getMessage(), ticker.read());
         }
+    }
+
+    /** The good read {@code database} has in the cache now; null when there is none. */
+    private Read lastGood(String database) {
+        CompletableFuture<Read> held = cache.getIfPresent(database);
+        if (held == null || !held.isDone() || held.isCompletedExceptionally()) {
+            return null;
+        }
+        Read read = held.join();
+        return read.outcome() == Outcome.READ ? read : null;
     }
 
     private static Reader jdbcReader(Function<String, Optional<String>> urls, String user, String password) {

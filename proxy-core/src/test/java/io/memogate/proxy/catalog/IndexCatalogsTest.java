@@ -71,6 +71,25 @@ class IndexCatalogsTest {
         assertThat(reads).isEqualTo(3);
     }
 
+    /**
+     * A refresh that finds the same indexes keeps the catalog it had: the estimates are cached under its
+     * instance, and a new one for the same content would estimate every statement again.
+     */
+    @Test
+    void aRefreshThatFindsNothingNewKeepsTheCatalogItHad() {
+        answers.add(Optional.of(SALES));
+        answers.add(Optional.of(IndexedColumns.of(Map.of("sales", Set.of("store_id")))));
+        answers.add(Optional.of(SALES_AND_DAYS));
+        Catalog first = catalogs.of("shop");
+
+        advance(IndexCatalogs.REFRESH.plusSeconds(1));
+        catalogs.of("shop"); // the refresh: the same content
+        assertThat(catalogs.of("shop")).isSameAs(first);
+        assertThat(catalogs.refreshAll()).isCompleted(); // a new index
+        assertThat(catalogs.of("shop").indexes()).isSameAs(SALES_AND_DAYS);
+        assertThat(reads).isEqualTo(3);
+    }
+
     /** What may wait (the console) gets the read when it is in; a statement meanwhile gets none. */
     @Test
     void aWaitingReadCompletesWhenTheCatalogIsIn() {
