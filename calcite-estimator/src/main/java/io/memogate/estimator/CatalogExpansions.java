@@ -26,7 +26,8 @@ final class CatalogExpansions implements CatalogQueries {
     private final LexicalFallback fallback;
     private final LexicalAnalyzer analyzer;
     private final int maxParseDepth;
-    private final Map<String, Optional<QueryBody>> read = new HashMap<>();
+    /** Per view or function (records: equal when they are the same definition), its body as read. */
+    private final Map<Object, Optional<QueryBody>> read = new HashMap<>();
 
     CatalogExpansions(Catalog catalog, PostgresRewriter rewriter, PostgresParser parser, LexicalFallback fallback,
                       LexicalAnalyzer analyzer, int maxParseDepth) {
@@ -63,7 +64,7 @@ final class CatalogExpansions implements CatalogQueries {
     @Override
     public Optional<QueryBody> view(Optional<String> schema, String name) {
         return catalog.views().view(schema, name)
-                .flatMap(view -> read.computeIfAbsent("view " + view.schema() + "." + view.name(),
+                .flatMap(view -> read.computeIfAbsent(view,
                         k -> Optional.of(body(view.definition(), view.securityBarrier()))));
     }
 
@@ -71,7 +72,7 @@ final class CatalogExpansions implements CatalogQueries {
     @Override
     public Optional<QueryBody> function(String name, int arguments) {
         return catalog.functions().function(name, arguments)
-                .flatMap(function -> read.computeIfAbsent("function " + function.name() + "/" + function.arguments(),
+                .flatMap(function -> read.computeIfAbsent(function,
                         k -> analyzer.analyze(function.body()).statements().size() == 1
                                 ? Optional.of(body(function.body(), false)) : Optional.empty()));
     }

@@ -85,7 +85,8 @@ public final class ViewDefinitions {
     private static Map<String, List<View>> longestFirst(Map<String, List<View>> byName) {
         Map<String, List<View>> sorted = new HashMap<>();
         byName.forEach((name, list) -> sorted.put(name, list.stream()
-                .sorted(Comparator.comparingInt((View view) -> view.definition().length()).reversed()).toList()));
+                .sorted(Comparator.comparingInt((View view) -> view.definition().length()).reversed()
+                        .thenComparing(View::schema)).toList()));
         return Map.copyOf(sorted);
     }
 

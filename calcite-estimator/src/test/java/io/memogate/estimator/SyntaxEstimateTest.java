@@ -44,6 +44,7 @@ class SyntaxEstimateTest {
         sql("SELECT a.x" + join + " AND a.t > (now() - '00:05:00'::interval(0))").estimates(1);
         sql("SELECT a.x" + join + " AND ((a.name)::text = (b.name COLLATE \"C\"))").estimates(1);
         sql("SELECT POSITION(('x'::text) IN (a.name)) AS p" + join).estimates(1);
+        sql("SELECT POSITION((a.name COLLATE \"C\") IN (b.name)) AS p" + join).estimates(1);
         // LATERAL before a function means nothing more to PostgreSQL: the same problem as without it.
         long withoutLateral = sql("SELECT a.x FROM a, generate_series(1, a.id) g(i), b WHERE b.x = a.x AND g.i = b.y")
                 .estimate().memoPairs();

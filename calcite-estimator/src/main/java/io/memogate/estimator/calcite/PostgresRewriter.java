@@ -4,6 +4,7 @@ import io.memogate.estimator.lexer.Keyword;
 import io.memogate.estimator.lexer.TokenKind;
 import io.memogate.estimator.lexer.TokenStream;
 import java.util.ArrayList;
+import java.util.Comparator;
 import java.util.HashSet;
 import java.util.List;
 import java.util.Locale;
@@ -366,6 +367,9 @@ public final class PostgresRewriter {
         if (cuts.isEmpty()) {
             return text;
         }
+        // In text order: a rewrite may cut ahead of the token it started at (POSITION's IN), and those it
+        // then makes inside that stretch come after it in the list.
+        cuts.sort(Comparator.comparingInt((int[] cut) -> cut[0]));
         StringBuilder b = new StringBuilder(text.length());
         int at = 0;
         for (int[] cut : cuts) {

@@ -78,6 +78,11 @@ public final class QueryBlockBuilder {
                               int viewTokens, int readLexically) {
     }
 
+    /** PostgreSQL's volatile built-ins an argument commonly calls (pg_proc.provolatile = 'v'). */
+    private static final Set<String> VOLATILE = Set.of("random", "random_normal", "nextval", "setval", "currval",
+            "lastval", "clock_timestamp", "timeofday", "gen_random_uuid", "uuid_generate_v4", "txid_current",
+            "pg_sleep");
+
     /** Views (and functions) within views followed at most this deep; deeper ones are one relation each. */
     static final int MAX_VIEW_DEPTH = 16;
     /**
@@ -367,8 +372,9 @@ public final class QueryBlockBuilder {
         }
         if (target.getKind() == SqlKind.COLLECTION_TABLE && ((SqlCall) target).operand(0) instanceof SqlBasicCall call
                 && call.getOperator() instanceof SqlUnresolvedFunction function
-                && call.getOperandList().stream().noneMatch(QueryBlockBuilder::holdsQuery)) {
-            // PostgreSQL inlines no call whose arguments hold a sub-select (inline_set_returning_function).
+                && call.getOperandList().stream().noneMatch(QueryBlockBuilder::keepsItAFunctionScan)) {
+            // PostgreSQL inlines no call whose arguments hold a sub-select or a volatile function
+            // (inline_set_returning_function).
             String functionName = function.getName();
             // A FROM function's name is its alias. Its arguments stand in the inlined query where the
             // parameters were: a LATERAL reference to an earlier FROM item is not followed.
@@ -517,8 +523,13 @@ public final class QueryBlockBuilder {
         return null;
     }
 
-    /** Whether a sub-select is anywhere in {@code node}. */
-    private static boolean holdsQuery(SqlNode node) {
+    /**
+     * Whether a sub-select, or a call of one of PostgreSQL's volatile built-ins ({@link #VOLATILE}), is anywhere
+     * in a function's argument: then the server does not inline the function. (A user's function in an
+     * argument is volatile unless declared otherwise, which the SQL does not show: it is taken as not, the
+     * reading that counts more relations.)
+     */
+    private static boolean keepsItAFunctionScan(SqlNode node) {
         if (node == null) {
             return false;
         }
@@ -526,9 +537,10 @@ public final class QueryBlockBuilder {
             return true;
         }
         if (node instanceof SqlNodeList list) {
-            return list.stream().anyMatch(QueryBlockBuilder::holdsQuery);
+            return list.stream().anyMatch(QueryBlockBuilder::keepsItAFunctionScan);
         }
-        return node instanceof SqlCall call && call.getOperandList().stream().anyMatch(QueryBlockBuilder::holdsQuery);
+        return node instanceof SqlCall call && (VOLATILE.contains(call.getOperator().getName().toLowerCase(Locale.ROOT))
+                || call.getOperandList().stream().anyMatch(QueryBlockBuilder::keepsItAFunctionScan));
     }
 
     private String unique(String alias) {

@@ -24,8 +24,10 @@ final class AfterCatalogRead implements Admission {
     private final CompletableFuture<AdmittedStatement> decision = new CompletableFuture<>();
     /** The admission once estimated; null before. Guarded by this. */
     private Admission admitted;
-    /** The estimate is under way: a cancel now goes to the server, after the statement. Guarded by this. */
+    /** The estimate is under way. Guarded by this. */
     private boolean admitting;
+    /** A cancel came while the estimate was under way: passed on to the admission it makes. Guarded by this. */
+    private boolean withdrawnWhileAdmitting;
     private boolean withdrawn;
 
     /**
@@ -48,12 +50,20 @@ final class AfterCatalogRead implements Admission {
             Admission next;
             try {
                 next = admit.apply(failure == null && catalog != null ? catalog : Catalog.NONE);
-            } catch (RuntimeException e) {
+            } catch (Throwable e) {
                 decision.completeExceptionally(e); // the session answers it; it must not wait forever
                 return;
             }
+            boolean withdrawNow;
             synchronized (this) {
                 admitted = next;
+                withdrawNow = withdrawnWhileAdmitting;
+            }
+            if (withdrawNow && !next.withdraw()) {
+                // Admitted before the cancel reached it: give the permit back and cancel, as withdraw promised.
+                next.decision().thenAccept(statement -> statement.signal(ReleaseSignal.DISCONNECT));
+                decision.completeExceptionally(new CancellationException("cancelled while it was estimated"));
+                return;
             }
             next.decision().whenComplete((statement, refused) -> {
                 if (refused != null) {
@@ -76,7 +86,9 @@ final class AfterCatalogRead implements Admission {
         synchronized (this) {
             if (admitted == null) {
                 if (admitting) {
-                    return false;
+                    // The estimate is under way: its admission will be withdrawn as soon as it exists.
+                    withdrawnWhileAdmitting = true;
+                    return true;
                 }
                 withdrawn = true;
                 return decision.completeExceptionally(new CancellationException("cancelled while its catalog was read"));

@@ -340,14 +340,13 @@ public final class IndexCatalogs implements AutoCloseable {
         }
     }
 
-    /** The good read {@code database} has in the cache now; null when there is none. */
+    /**
+     * The good read {@code database} has in the cache now; null when there is none. Looked up quietly: an
+     * ordinary lookup of a stale entry would start a refresh, a second read of the database.
+     */
     private Read lastGood(String database) {
-        CompletableFuture<Read> held = cache.getIfPresent(database);
-        if (held == null || !held.isDone() || held.isCompletedExceptionally()) {
-            return null;
-        }
-        Read read = held.join();
-        return read.outcome() == Outcome.READ ? read : null;
+        Read read = cache.synchronous().policy().getIfPresentQuietly(database);
+        return read != null && read.outcome() == Outcome.READ ? read : null;
     }
 
     private static Reader jdbcReader(Function<String, Optional<String>> urls, String user, String password) {

@@ -32,7 +32,7 @@ public final class ViewCatalog {
                 WHERE c.relkind IN ('v', 'm')
                   AND n.nspname NOT IN ('pg_catalog', 'information_schema', 'pg_toast')
                   AND n.nspname !~ '^pg_(toast_)?temp_') views
-            ORDER BY length(definition)""";
+            ORDER BY length(definition), nspname, relname""";
 
     private static final Logger LOG = LoggerFactory.getLogger(ViewCatalog.class);
 

@@ -64,6 +64,26 @@ class AfterCatalogReadTest {
         assertThat(admission.decision().toCompletableFuture()).isCompletedWithValue(AdmittedStatement.UNGATED);
     }
 
+    /** A cancel while the estimate runs reaches the admission it makes: the statement is cancelled, nothing held. */
+    @Test
+    void aCancelWhileTheEstimateRunsCancelsTheStatement() {
+        AfterCatalogRead[] self = new AfterCatalogRead[1];
+        boolean[] released = {false};
+        AdmittedStatement permit = new AdmittedStatement() {
+            @Override
+            public void signal(ReleaseSignal signal) {
+                released[0] = true;
+            }
+        };
+        self[0] = new AfterCatalogRead(read, catalog -> {
+            assertThat(self[0].withdraw()).as("cancelled while estimated").isTrue();
+            return Admission.of(CompletableFuture.completedFuture(permit)); // admitted at once
+        }, Runnable::run);
+        read.complete(Catalog.NONE);
+        assertThat(self[0].decision().toCompletableFuture().isCancelled()).isTrue();
+        assertThat(released[0]).as("the permit given back").isTrue();
+    }
+
     /** Queued in a gateway after the read: the cancel and the notice are the gateway's. */
     @Test
     void afterTheReadTheAdmissionSpeaksForTheGatewaysOne() {

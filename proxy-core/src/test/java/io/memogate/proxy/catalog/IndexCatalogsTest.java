@@ -88,6 +88,12 @@ class IndexCatalogsTest {
         assertThat(catalogs.refreshAll()).isCompleted(); // a new index
         assertThat(catalogs.of("shop").indexes()).isSameAs(SALES_AND_DAYS);
         assertThat(reads).isEqualTo(3);
+
+        // REFRESH CATALOGS on an entry due for its refresh reads once, not once more for the cache's refresh.
+        answers.add(Optional.of(SALES));
+        advance(IndexCatalogs.REFRESH.plusSeconds(1));
+        assertThat(catalogs.refresh("shop")).isCompleted();
+        assertThat(reads).isEqualTo(4);
     }
 
     /** What may wait (the console) gets the read when it is in; a statement meanwhile gets none. */
