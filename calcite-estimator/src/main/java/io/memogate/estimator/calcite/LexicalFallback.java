@@ -134,9 +134,9 @@ public final class LexicalFallback {
 
     /** Relations over all blocks of {@link #estimate}, for messages. */
     public static int relations(QueryBlock block) {
-        int n = QueryBlockBuilder.relationsOf(block.from()).size();
+        int n = QueryParts.relationsOf(block.from()).size();
         for (QueryBlock b : block.separatelyPlanned()) {
-            n += QueryBlockBuilder.relationsOf(b.from()).size();
+            n += QueryParts.relationsOf(b.from()).size();
         }
         return n;
     }

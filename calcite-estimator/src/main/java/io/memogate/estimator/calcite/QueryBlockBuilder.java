@@ -1,5 +1,10 @@
 package io.memogate.estimator.calcite;
 
+import static io.memogate.estimator.calcite.QueryParts.columnName;
+import static io.memogate.estimator.calcite.QueryParts.conjuncts;
+import static io.memogate.estimator.calcite.QueryParts.outputName;
+import static io.memogate.estimator.calcite.QueryParts.relationsOf;
+
 import io.memogate.estimator.planner.ColumnRef;
 import io.memogate.estimator.planner.JoinTreeNode;
 import io.memogate.estimator.planner.JoinTreeNode.FromList;
@@ -54,7 +59,7 @@ import org.apache.calcite.sql.JoinConditionType;
  *   <li>a view that the {@link CatalogQueries} know is its query, as the rewriter puts it in FROM: a
  *   sub-select, pulled up by the rules above unless it is a security barrier; likewise a call of a SQL
  *   function that the planner inlines. Views and functions inside them are expanded too, up to
- *   {@link #MAX_VIEW_DEPTH} deep and {@link #MAX_VIEW_EXPANSIONS} in all; one that would expand itself
+ *   {@link Expansions#MAX_DEPTH} deep and {@link Expansions#MAX_EXPANSIONS} in all; one that would expand itself
  *   (two schemas' views of one name) stays one relation.
  * </ul>
  * Relation names are the aliases, made unique over the statement ({@code a}, {@code a#2}) so pulled-up
@@ -77,19 +82,6 @@ public final class QueryBlockBuilder {
     public record Translation(QueryBlock block, int unattributedColumns, int viewsExpanded, int functionsInlined,
                               int viewTokens, int readLexically) {
     }
-
-    /** PostgreSQL's volatile built-ins an argument commonly calls (pg_proc.provolatile = 'v'). */
-    private static final Set<String> VOLATILE = Set.of("random", "random_normal", "nextval", "setval", "currval",
-            "lastval", "clock_timestamp", "timeofday", "gen_random_uuid", "uuid_generate_v4", "txid_current",
-            "pg_sleep");
-
-    /** Views (and functions) within views followed at most this deep; deeper ones are one relation each. */
-    static final int MAX_VIEW_DEPTH = 16;
-    /**
-     * Views expanded at most in one statement: a view naming another twice, which names another twice, ...
-     * doubles at each level, and the estimate need not follow every copy to know the statement is large.
-     */
-    static final int MAX_VIEW_EXPANSIONS = 256;
 
     /** What a query built into a block offers its user. */
     private record Built(QueryBlock block, boolean simple, boolean correlated, Map<String, Set<String>> columns,
@@ -115,11 +107,7 @@ public final class QueryBlockBuilder {
     private Set<String> notMaterialized;
     private final CatalogQueries catalog;
     /** The views and functions being expanded, innermost first. */
-    private final Deque<String> expanding = new ArrayDeque<>();
-    private int viewsExpanded;
-    private int functionsInlined;
-    private int viewTokens;
-    private int readLexically;
+    private final Expansions expansions = new Expansions();
     private final Set<String> usedNames = new HashSet<>();
     private Deque<Map<String, Cte>> ctes = new ArrayDeque<>();
     private Deque<List<QueryBlock>> cteBlocks = new ArrayDeque<>();
@@ -141,7 +129,8 @@ public final class QueryBlockBuilder {
             throw new IllegalArgumentException("not a query: " + query.getKind());
         }
         QueryBlock block = query(query, root).block();
-        return new Translation(block, root.unattributed(), viewsExpanded, functionsInlined, viewTokens, readLexically);
+        return new Translation(block, root.unattributed(), expansions.views(), expansions.functions(),
+                expansions.tokens(), expansions.readLexically());
     }
 
     private Built query(SqlNode node, Scope outer) {
@@ -372,9 +361,7 @@ public final class QueryBlockBuilder {
         }
         if (target.getKind() == SqlKind.COLLECTION_TABLE && ((SqlCall) target).operand(0) instanceof SqlBasicCall call
                 && call.getOperator() instanceof SqlUnresolvedFunction function
-                && call.getOperandList().stream().noneMatch(QueryBlockBuilder::keepsItAFunctionScan)) {
-            // PostgreSQL inlines no call whose arguments hold a sub-select or a volatile function
-            // (inline_set_returning_function).
+                && InlinableCall.argumentsAllow(call)) {
             String functionName = function.getName();
             // A FROM function's name is its alias. Its arguments stand in the inlined query where the
             // parameters were: a LATERAL reference to an earlier FROM item is not followed.
@@ -413,8 +400,7 @@ public final class QueryBlockBuilder {
     private JoinTreeNode expand(boolean function, String name, Supplier<Optional<CatalogQueries.QueryBody>> lookup,
                                 String alias, Scope scope) {
         String key = (function ? "function " : "view ") + name;
-        if (expanding.size() >= MAX_VIEW_DEPTH || viewsExpanded + functionsInlined >= MAX_VIEW_EXPANSIONS
-                || expanding.contains(key)) {
+        if (!expansions.mayExpand(key)) {
             return null;
         }
         Optional<CatalogQueries.QueryBody> found = lookup.get();
@@ -425,14 +411,8 @@ public final class QueryBlockBuilder {
         if (body instanceof CatalogQueries.Parsed p && !SqlKinds.isQuery(p.query().getKind())) {
             return null; // a definition that parsed as no query
         }
-        if (function) {
-            functionsInlined++;
-        } else {
-            viewsExpanded++;
-        }
-        viewTokens += body.tokens();
+        expansions.count(function, body.tokens(), body instanceof CatalogQueries.Unparsed);
         if (body instanceof CatalogQueries.Unparsed unparsed) {
-            readLexically++;
             String relation = unique(alias);
             scope.put(alias, new Scope.Source.Relation(relation, alias));
             return new SubqueryRef(relation, unparsed.block(), false);
@@ -446,14 +426,14 @@ public final class QueryBlockBuilder {
         notMaterialized = parsed.notMaterialized();
         ctes = new ArrayDeque<>();
         cteBlocks = new ArrayDeque<>();
-        expanding.push(key);
+        expansions.enter(key);
         Built built;
         try {
             // A view's or function's query sees none of the statement's names, CTEs included: its columns
             // resolve against the root, its relations against its own WITH.
             built = query(parsed.query(), root);
         } finally {
-            expanding.pop();
+            expansions.leave();
             materialized = statementMaterialized;
             notMaterialized = statementNotMaterialized;
             ctes = statementCtes;
@@ -523,86 +503,11 @@ public final class QueryBlockBuilder {
         return null;
     }
 
-    /**
-     * Whether a sub-select, or a call of one of PostgreSQL's volatile built-ins ({@link #VOLATILE}), is anywhere
-     * in a function's argument: then the server does not inline the function. (A user's function in an
-     * argument is volatile unless declared otherwise, which the SQL does not show: it is taken as not, the
-     * reading that counts more relations.)
-     */
-    private static boolean keepsItAFunctionScan(SqlNode node) {
-        if (node == null) {
-            return false;
-        }
-        if (SqlKinds.isQuery(node.getKind())) {
-            return true;
-        }
-        if (node instanceof SqlNodeList list) {
-            return list.stream().anyMatch(QueryBlockBuilder::keepsItAFunctionScan);
-        }
-        return node instanceof SqlCall call && (VOLATILE.contains(call.getOperator().getName().toLowerCase(Locale.ROOT))
-                || call.getOperandList().stream().anyMatch(QueryBlockBuilder::keepsItAFunctionScan));
-    }
-
     private String unique(String alias) {
         String name = alias;
         for (int k = 2; !usedNames.add(name); k++) {
             name = alias + "#" + k;
         }
         return name;
-    }
-
-    static List<SqlNode> conjuncts(SqlNode condition) {
-        List<SqlNode> out = new ArrayList<>();
-        Deque<SqlNode> todo = new ArrayDeque<>();
-        if (condition != null) {
-            todo.push(condition);
-        }
-        while (!todo.isEmpty()) {
-            SqlNode n = todo.pop();
-            if (n.getKind() == SqlKind.AND) {
-                List<SqlNode> operands = ((SqlCall) n).getOperandList();
-                for (int i = operands.size() - 1; i >= 0; i--) {
-                    todo.push(operands.get(i));
-                }
-            } else {
-                out.add(n);
-            }
-        }
-        return out;
-    }
-
-    private static String columnName(SqlNode expression) {
-        return expression instanceof SqlIdentifier id ? id.names.get(id.names.size() - 1) : expression.toString();
-    }
-
-    private static String outputName(SqlNode item) {
-        if (item.getKind() == SqlKind.AS) {
-            return ((SqlIdentifier) ((SqlBasicCall) item).operand(1)).getSimple();
-        }
-        return item instanceof SqlIdentifier id ? id.names.get(id.names.size() - 1) : null;
-    }
-
-    /** The relations a FROM tree puts into its block's problem, pulled-up sub-selects expanded. */
-    static Set<String> relationsOf(JoinTreeNode node) {
-        Set<String> out = new LinkedHashSet<>();
-        Deque<JoinTreeNode> todo = new ArrayDeque<>(List.of(node));
-        while (!todo.isEmpty()) {
-            switch (todo.pop()) {
-                case RelationRef r -> out.add(r.name());
-                case JoinNode j -> {
-                    todo.push(j.right());
-                    todo.push(j.left());
-                }
-                case FromList l -> l.items().forEach(todo::push);
-                case SubqueryRef s -> {
-                    if (s.pulledUp()) {
-                        todo.push(s.block().from());
-                    } else {
-                        out.add(s.alias());
-                    }
-                }
-            }
-        }
-        return out;
     }
 }

@@ -4,8 +4,8 @@ import io.memogate.broker.gateway.GatewayRejectedException;
 import io.memogate.broker.gateway.Gateways;
 import io.memogate.broker.gateway.Sizes;
 import io.memogate.broker.gateway.Ticket;
-import io.memogate.estimator.CompileEstimate;
 import io.memogate.estimator.Catalog;
+import io.memogate.estimator.CompileEstimate;
 import io.memogate.estimator.CompileEstimator;
 import io.memogate.estimator.planner.PlannerSettings;
 import io.memogate.proxy.catalog.IndexCatalogs;
@@ -34,13 +34,13 @@ public final class GatedAdmission implements AdmissionHook {
 
     private static final Logger log = LoggerFactory.getLogger(GatedAdmission.class);
 
-    private final Supplier<CompileEstimator> estimator;
     /**
      * How long after its first statement a database's first catalog read is waited for (it takes a few tens
      * of milliseconds on a responsive server); statements after that are estimated from their SQL alone.
      */
     static final Duration FIRST_READ_WAIT = Duration.ofSeconds(2);
 
+    private final Supplier<CompileEstimator> estimator;
     private final IndexCatalogs catalogs;
     private final Gateways gateways;
     private final Consumer<CompileEstimate> estimates;

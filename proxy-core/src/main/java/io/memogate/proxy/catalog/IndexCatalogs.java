@@ -258,10 +258,7 @@ public final class IndexCatalogs implements AutoCloseable {
                     throw new NoSuchDatabaseException(database, read.why());
                 }
                 case FAILED -> {
-                    CompletableFuture<Read> before = cache.getIfPresent(database);
-                    boolean goodBefore = before != null && before.isDone() && !before.isCompletedExceptionally()
-                            && before.join().outcome() == Outcome.READ;
-                    if (!goodBefore) {
+                    if (lastGood(database) == null) {
                         cache.put(database, CompletableFuture.completedFuture(read));
                     }
                 }

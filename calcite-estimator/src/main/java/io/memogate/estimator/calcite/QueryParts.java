@@ -1,0 +1,83 @@
+package io.memogate.estimator.calcite;
+
+import io.memogate.estimator.planner.JoinTreeNode;
+import io.memogate.estimator.planner.JoinTreeNode.FromList;
+import io.memogate.estimator.planner.JoinTreeNode.JoinNode;
+import io.memogate.estimator.planner.JoinTreeNode.RelationRef;
+import io.memogate.estimator.planner.JoinTreeNode.SubqueryRef;
+import java.util.ArrayDeque;
+import java.util.ArrayList;
+import java.util.Deque;
+import java.util.LinkedHashSet;
+import java.util.List;
+import java.util.Set;
+import org.apache.calcite.sql.SqlBasicCall;
+import org.apache.calcite.sql.SqlCall;
+import org.apache.calcite.sql.SqlIdentifier;
+import org.apache.calcite.sql.SqlKind;
+import org.apache.calcite.sql.SqlNode;
+
+/** Small readings of a parsed query that {@link QueryBlockBuilder} and {@link LexicalFallback} share. */
+final class QueryParts {
+
+    private QueryParts() {
+    }
+
+    /** The AND-ed terms of a condition, in order; none for no condition. */
+    static List<SqlNode> conjuncts(SqlNode condition) {
+        List<SqlNode> out = new ArrayList<>();
+        Deque<SqlNode> todo = new ArrayDeque<>();
+        if (condition != null) {
+            todo.push(condition);
+        }
+        while (!todo.isEmpty()) {
+            SqlNode n = todo.pop();
+            if (n.getKind() == SqlKind.AND) {
+                List<SqlNode> operands = ((SqlCall) n).getOperandList();
+                for (int i = operands.size() - 1; i >= 0; i--) {
+                    todo.push(operands.get(i));
+                }
+            } else {
+                out.add(n);
+            }
+        }
+        return out;
+    }
+
+    /** A column reference's name, or the expression's text for another expression. */
+    static String columnName(SqlNode expression) {
+        return expression instanceof SqlIdentifier id ? id.names.get(id.names.size() - 1) : expression.toString();
+    }
+
+    /** A select item's name: its alias, or its column's; null for an unnamed expression. */
+    static String outputName(SqlNode item) {
+        if (item.getKind() == SqlKind.AS) {
+            return ((SqlIdentifier) ((SqlBasicCall) item).operand(1)).getSimple();
+        }
+        return item instanceof SqlIdentifier id ? id.names.get(id.names.size() - 1) : null;
+    }
+
+    /** The relations a FROM tree puts into its block's problem, pulled-up sub-selects expanded. */
+    static Set<String> relationsOf(JoinTreeNode node) {
+        Set<String> out = new LinkedHashSet<>();
+        Deque<JoinTreeNode> todo = new ArrayDeque<>(List.of(node));
+        while (!todo.isEmpty()) {
+            switch (todo.pop()) {
+                case RelationRef r -> out.add(r.name());
+                case JoinNode j -> {
+                    todo.push(j.right());
+                    todo.push(j.left());
+                }
+                case FromList l -> l.items().forEach(todo::push);
+                case SubqueryRef s -> {
+                    if (s.pulledUp()) {
+                        todo.push(s.block().from());
+                    } else {
+                        out.add(s.alias());
+                    }
+                }
+            }
+        }
+        return out;
+    }
+}
