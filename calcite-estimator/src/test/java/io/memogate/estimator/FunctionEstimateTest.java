@@ -65,7 +65,8 @@ class FunctionEstimateTest {
                 catalog(SALES_SINCE));
         assertThat(e.reason()).doesNotContain("inlined");
         assertThat(e.largestProblem()).as("the function scan and g").isEqualTo(2);
-        CompileEstimate random = estimate("SELECT * FROM sales_since(current_date - 30 * random())", catalog(SALES_SINCE));
+        CompileEstimate random = estimate("SELECT * FROM sales_since(current_date - 30 * random())",
+                catalog(SALES_SINCE));
         assertThat(random.parser()).isEqualTo(CompileEstimate.Parser.CALCITE);
         assertThat(random.reason()).as("a volatile argument").doesNotContain("inlined");
         assertThat(estimate("SELECT * FROM sales_since(current_date - 30)", catalog(SALES_SINCE)).reason())

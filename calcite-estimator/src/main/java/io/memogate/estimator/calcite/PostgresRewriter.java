@@ -100,8 +100,10 @@ public final class PostgresRewriter {
                         end += 2;
                     }
                 }
-                if (t.is(end + 1, TokenKind.LPAREN) && t.is(end + 2, TokenKind.NUMBER) && t.is(end + 3, TokenKind.RPAREN)) {
-                    end += 3; // ::interval(0): a precision
+                boolean precision = t.is(end + 1, TokenKind.LPAREN) && t.is(end + 2, TokenKind.NUMBER)
+                        && t.is(end + 3, TokenKind.RPAREN);
+                if (precision) {
+                    end += 3; // ::interval(0)
                 }
                 add(cuts, replacements, t.start(i), t.end(end), "");
                 notes.add("::interval cast removed");

@@ -21,7 +21,8 @@ public final class ConsoleCommandParser {
     private static final Pattern SET = Pattern.compile("(?is)SET\\s+([A-Za-z0-9_.]+)\\s*(?:=|\\s+TO\\s)\\s*(?:'((?:[^']|'')*)'|(\\S.*?))\\s*");
     private static final Pattern WORDS = Pattern.compile("\\s+");
     /** REFRESH CATALOGS, then perhaps a database name as {@link #DATABASE} reads one. */
-    private static final Pattern REFRESH = Pattern.compile("(?is)REFRESH\\s+CATALOGS(?:\\s+(?:\"((?:[^\"]|\"\")+)\"|([^\\s\"]+)))?");
+    private static final Pattern REFRESH =
+            Pattern.compile("(?is)REFRESH\\s+CATALOGS(?:\\s+(?:\"((?:[^\"]|\"\")+)\"|([^\\s\"]+)))?");
     /** The client settings drivers set at connect; any other SET must name a console setting. */
     private static final Set<String> CLIENT_SETTINGS = Set.of("application_name",
             "extra_float_digits", "client_encoding", "datestyle", "timezone", "intervalstyle", "search_path");

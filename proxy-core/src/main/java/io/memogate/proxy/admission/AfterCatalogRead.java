@@ -91,7 +91,8 @@ final class AfterCatalogRead implements Admission {
                     return true;
                 }
                 withdrawn = true;
-                return decision.completeExceptionally(new CancellationException("cancelled while its catalog was read"));
+                return decision.completeExceptionally(
+                        new CancellationException("cancelled while its catalog was read"));
             }
             next = admitted;
         }

@@ -70,7 +70,8 @@ public final class Calibration {
         List<Skipped> skipped = new ArrayList<>();
         int bypassed = 0;
         for (CorpusStatement statement : corpus) {
-            CompileEstimate estimate = estimator.estimate(statement.sql(), settings, PreparedStatementTexts.NONE, catalog);
+            CompileEstimate estimate = estimator.estimate(statement.sql(), settings, PreparedStatementTexts.NONE,
+                    catalog);
             if (estimate.bypass()) {
                 bypassed++;
                 continue;

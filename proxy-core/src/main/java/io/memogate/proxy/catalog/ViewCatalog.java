@@ -15,9 +15,9 @@ import org.slf4j.LoggerFactory;
 /**
  * Reads a database's {@link ViewDefinitions}: each view's and materialized view's query as
  * {@code pg_get_viewdef} prints it, its schema, and whether a view is a security barrier. System schemas and
- * other sessions' temporary ones are left out (one session's temporary view is no one else's). Definitions are kept up to
- * {@link #MAX_CHARS} in all (a catalog of tens of thousands of generated views should not cost the proxy
- * hundreds of megabytes); the views past it stay one relation each, and the log says how many.
+ * other sessions' temporary ones are left out (one session's temporary view is no one else's). Definitions
+ * are kept up to {@link #MAX_CHARS} in all (a catalog of tens of thousands of generated views should not cost
+ * the proxy hundreds of megabytes); the views past it stay one relation each, and the log says how many.
  */
 public final class ViewCatalog {
 

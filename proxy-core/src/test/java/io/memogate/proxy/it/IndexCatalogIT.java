@@ -143,7 +143,8 @@ class IndexCatalogIT {
             assertThat(ConsoleClient.rows(console, "EXPLAIN ADMISSION DATABASE " + DATABASE + " " + STAR))
                     .singleElement().satisfies(row -> assertThat(row)
                             .containsEntry("estimated_bytes", Long.toString(withIndexes))
-                            .containsEntry("catalog", DATABASE + ": 6 tables with indexes, 4 views, 3 inlinable functions"));
+                            .containsEntry("catalog", DATABASE
+                                    + ": 6 tables with indexes, 4 views, 3 inlinable functions"));
             // The view's text names one relation; its query, read from the catalog, joins six.
             assertThat(ConsoleClient.rows(console, "EXPLAIN ADMISSION DATABASE " + DATABASE
                     + " select count(*) from star_view")).singleElement().satisfies(row -> assertThat(row)
