@@ -16,7 +16,6 @@ import io.memogate.estimator.lexer.StatementKeys;
 import io.memogate.estimator.lexer.StatementKind;
 import io.memogate.estimator.lexer.TextSkeleton;
 import io.memogate.estimator.lexer.TokenStream;
-import io.memogate.estimator.planner.IndexedColumns;
 import io.memogate.estimator.planner.JoinSearch;
 import io.memogate.estimator.planner.MemoryModel;
 import io.memogate.estimator.planner.MemoryTerms;
@@ -147,16 +146,7 @@ public final class CompileEstimator {
 
     /** As {@link #estimate(String, PlannerSettings)}, finding EXECUTE's statements in {@code prepared}. */
     public CompileEstimate estimate(String sql, PlannerSettings settings, PreparedStatementTexts prepared) {
-        return estimate(sql, settings, prepared, IndexedColumns.NONE);
-    }
-
-    /**
-     * As {@link #estimate(String, PlannerSettings, PreparedStatementTexts)}, counting the parameterized index
-     * scans that {@code indexes}, the catalog of the database the statement runs in, allows.
-     */
-    public CompileEstimate estimate(String sql, PlannerSettings settings, PreparedStatementTexts prepared,
-                                    IndexedColumns indexes) {
-        return estimate(sql, settings, prepared, Catalog.of(indexes));
+        return estimate(sql, settings, prepared, Catalog.NONE);
     }
 
     /**
@@ -185,12 +175,7 @@ public final class CompileEstimator {
     }
 
     public List<CompileEstimate> estimateAll(String sql, PlannerSettings settings, PreparedStatementTexts prepared) {
-        return estimateAll(sql, settings, prepared, IndexedColumns.NONE);
-    }
-
-    public List<CompileEstimate> estimateAll(String sql, PlannerSettings settings, PreparedStatementTexts prepared,
-                                             IndexedColumns indexes) {
-        return estimateAll(sql, settings, prepared, indexes == null ? Catalog.NONE : Catalog.of(indexes));
+        return estimateAll(sql, settings, prepared, Catalog.NONE);
     }
 
     public List<CompileEstimate> estimateAll(String sql, PlannerSettings settings, PreparedStatementTexts prepared,
@@ -313,24 +298,29 @@ public final class CompileEstimator {
         if (text.isEmpty()) {
             return bypass(st, "EXECUTE of a prepared statement whose text is unknown");
         }
+        String prefix = "EXECUTE " + st.classification().name().orElse("?") + ": ";
+        String empty = "EXECUTE of an empty prepared statement";
         LexicalAnalysis inner = analyzer.analyze(text.get());
-        if (inner.isEmpty()) {
-            return bypass(st, "EXECUTE of an empty prepared statement");
-        }
-        StatementAnalysis prepare = inner.statements().get(0);
-        if (prepare.kind() == StatementKind.PREPARE) {
+        if (!inner.isEmpty() && inner.statements().get(0).kind() == StatementKind.PREPARE) {
             // The prepared query itself: PREPARE is not planned, EXECUTE plans what it prepared.
-            String query = prepare.classification().queryText(text.get());
-            inner = analyzer.analyze(query);
-            if (inner.isEmpty()) {
-                return bypass(st, "EXECUTE of an empty prepared statement");
-            }
-            prepare = inner.statements().get(0);
-            CompileEstimate e = statement(query, prepare, context, false);
-            return e.covering(1, "EXECUTE " + st.classification().name().orElse("?") + ": ");
+            return planned(st, inner.statements().get(0).classification().queryText(text.get()), context, prefix,
+                    empty);
         }
-        CompileEstimate e = statement(text.get(), prepare, context, false);
-        return e.covering(1, "EXECUTE " + st.classification().name().orElse("?") + ": ");
+        return planned(st, text.get(), context, prefix, empty);
+    }
+
+    /**
+     * The estimate of {@code query}, a text that {@code st} has the server plan though it does not hold it
+     * (EXECUTE's prepared statement, REFRESH's view), said to be {@code st}'s with {@code prefix}; a bypass
+     * giving {@code empty} as its reason when the query holds no statement.
+     */
+    private CompileEstimate planned(StatementAnalysis st, String query, Context context, String prefix,
+                                    String empty) {
+        LexicalAnalysis inner = analyzer.analyze(query);
+        if (inner.isEmpty()) {
+            return bypass(st, empty);
+        }
+        return statement(query, inner.statements().get(0), context, false).covering(1, prefix);
     }
 
     /** The estimate of a statement not in the cache: a bypass, or what the planner model makes of it. */
@@ -354,13 +344,8 @@ public final class CompileEstimator {
         if (view.isEmpty()) {
             return bypass(st, "REFRESH of a materialized view whose query is unknown (not in the catalog read)");
         }
-        String query = CatalogExpansions.withoutSemicolon(view.get().definition());
-        LexicalAnalysis inner = analyzer.analyze(query);
-        if (inner.isEmpty()) {
-            return bypass(st, "REFRESH of a materialized view whose query is empty");
-        }
-        return statement(query, inner.statements().get(0), context, false)
-                .covering(1, "REFRESH MATERIALIZED VIEW " + qualified + ": ");
+        return planned(st, CatalogExpansions.withoutSemicolon(view.get().definition()), context,
+                "REFRESH MATERIALIZED VIEW " + qualified + ": ", "REFRESH of a materialized view whose query is empty");
     }
 
     private CompileEstimate plan(String text, StatementAnalysis st, Context context) {

@@ -71,6 +71,6 @@ class CatalogEstimateTest {
     }
 
     private CompileEstimate estimate(String sql, IndexedColumns indexes) {
-        return estimator.estimate(sql, PlannerSettings.DEFAULTS, PreparedStatementTexts.NONE, indexes);
+        return estimator.estimate(sql, PlannerSettings.DEFAULTS, PreparedStatementTexts.NONE, Catalog.of(indexes));
     }
 }

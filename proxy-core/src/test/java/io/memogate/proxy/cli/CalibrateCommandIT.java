@@ -2,6 +2,7 @@ package io.memogate.proxy.cli;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import io.memogate.estimator.Catalog;
 import io.memogate.estimator.CompileEstimate;
 import io.memogate.estimator.CompileEstimator;
 import io.memogate.estimator.PreparedStatementTexts;
@@ -123,7 +124,8 @@ class CalibrateCommandIT {
                     continue;
                 }
                 aboveOneMegabyte++;
-                CompileEstimate estimate = estimator.estimate(sql, settings, PreparedStatementTexts.NONE, indexes);
+                CompileEstimate estimate = estimator.estimate(sql, settings, PreparedStatementTexts.NONE,
+                        Catalog.of(indexes));
                 double ratio = (double) estimate.estimatedBytes() / measured;
                 if (ratio < 0.5 || ratio > 2) {
                     failures.add(String.format("%.2fx (estimated %d, measured %d): %s", ratio,
@@ -172,7 +174,7 @@ class CalibrateCommandIT {
         long withIndexes;
         try (Connection connection = pg.connect(DATABASE)) {
             withIndexes = new CompileEstimator().estimate(star, PlannerSettings.DEFAULTS, PreparedStatementTexts.NONE,
-                    IndexCatalog.read(connection)).estimatedBytes();
+                    Catalog.of(IndexCatalog.read(connection))).estimatedBytes();
         }
         assertThat(withIndexes).isGreaterThan(new CompileEstimator().estimate(star, PlannerSettings.DEFAULTS)
                 .estimatedBytes());
