@@ -5,11 +5,11 @@ import io.memogate.estimator.calcite.LexicalFallback;
 import io.memogate.estimator.calcite.PostgresParser;
 import io.memogate.estimator.calcite.PostgresRewriter;
 import io.memogate.estimator.lexer.LexicalAnalyzer;
+import io.memogate.estimator.lexer.Literals;
 import io.memogate.estimator.lexer.RelationBound;
 import io.memogate.estimator.lexer.TokenKind;
 import io.memogate.estimator.lexer.TokenStream;
 import java.util.HashMap;
-import java.util.Locale;
 import java.util.Map;
 import java.util.Optional;
 
@@ -51,11 +51,10 @@ final class CatalogExpansions implements CatalogQueries {
         }
         TokenStream tokens = TokenStream.of(statement);
         for (int i = 0; i < tokens.size(); i++) {
-            if (tokens.is(i, TokenKind.IDENT) || tokens.is(i, TokenKind.QUOTED_IDENT)) {
-                String name = identifier(tokens, i);
-                if (views.contains(name) || tokens.is(i + 1, TokenKind.LPAREN) && functions.containsName(name)) {
-                    return true;
-                }
+            Optional<String> name = Literals.identifier(tokens, i); // as the server stores it
+            if (name.isPresent() && (views.contains(name.get())
+                    || tokens.is(i + 1, TokenKind.LPAREN) && functions.containsName(name.get()))) {
+                return true;
             }
         }
         return false;
@@ -98,11 +97,4 @@ final class CatalogExpansions implements CatalogQueries {
         return query.endsWith(";") ? query.substring(0, query.length() - 1).strip() : query;
     }
 
-    /** The identifier as the server stores it: unquoted in lower case, quoted as written. */
-    private static String identifier(TokenStream tokens, int i) {
-        String written = tokens.tokenText(i);
-        return tokens.is(i, TokenKind.QUOTED_IDENT) && written.length() >= 2
-                ? written.substring(1, written.length() - 1).replace("\"\"", "\"")
-                : written.toLowerCase(Locale.ROOT);
-    }
 }

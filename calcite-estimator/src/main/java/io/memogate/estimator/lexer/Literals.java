@@ -3,13 +3,13 @@ package io.memogate.estimator.lexer;
 import java.util.Optional;
 
 /** The values of identifier and string tokens, as the server reads them, for names and setting values. */
-final class Literals {
+public final class Literals {
 
     private Literals() {
     }
 
     /** An identifier's name: unquoted in lower case, quoted as written; empty for other tokens. */
-    static Optional<String> identifier(TokenStream ts, int i) {
+    public static Optional<String> identifier(TokenStream ts, int i) {
         if (ts.is(i, TokenKind.IDENT)) {
             return Optional.of(lower(ts.text(), ts.start(i), ts.end(i)));
         }
