@@ -1,5 +1,6 @@
 package io.memogate.proxy.pg.session;
 
+import io.memogate.estimator.planner.PlannerSettings;
 import io.memogate.proxy.admission.Admission;
 import io.memogate.proxy.admission.AdmissionPoint;
 import io.memogate.proxy.admission.AdmissionRejectedException;
@@ -8,6 +9,7 @@ import io.memogate.proxy.admission.PreparedQueries;
 import io.memogate.proxy.admission.ReleaseSignal;
 import io.memogate.proxy.admission.SessionSettings;
 import io.memogate.proxy.admission.StatementRequest;
+import io.memogate.proxy.catalog.RoleSettings;
 import io.memogate.proxy.pg.codec.ClientMessageDecoder;
 import io.memogate.proxy.pg.message.MalformedMessageException;
 import io.memogate.proxy.pg.message.PgWire;
@@ -28,6 +30,8 @@ import java.util.concurrent.CancellationException;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CompletionException;
 import java.util.concurrent.CompletionStage;
+import java.util.function.Function;
+import java.util.function.Supplier;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -54,6 +58,8 @@ final class AdmissionFlow {
     private final RefusedStatements refused;
     private final ServerResponses responses;
     private final SessionSettings settings;
+    /** {@link SessionSettings#withRoleSettings}, bound once: each statement's request carries it. */
+    private final Supplier<Function<RoleSettings, PlannerSettings>> settingsWithRoles;
     private final PreparedQueries preparedQueries;
     private final PreparedStatements statements = new PreparedStatements();
     /**
@@ -93,6 +99,7 @@ final class AdmissionFlow {
         this.refused = refused;
         this.responses = responses;
         this.settings = settings;
+        this.settingsWithRoles = settings::withRoleSettings;
         this.preparedQueries = preparedQueries;
         this.statementBlind = !session.services.admission().readsStatements();
     }
@@ -251,7 +258,7 @@ final class AdmissionFlow {
             return;
         }
         Admission admission = session.services.admission().admit(new StatementRequest(sql, point, session.info,
-                session.serverConnection(), settings.current(), preparedQueries, settings::withRoleSettings));
+                session.serverConnection(), settings.current(), preparedQueries, settingsWithRoles));
         if (admission == Admission.BYPASS && statementName != null) {
             statements.bypassing(statementName);
         }
