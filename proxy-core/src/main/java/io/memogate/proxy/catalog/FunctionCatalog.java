@@ -18,8 +18,7 @@ import org.slf4j.LoggerFactory;
  * pass (defaults, VARIADIC) and their bodies: {@code prosrc},
  * or for a {@code BEGIN ATOMIC} body (PostgreSQL 14+) the statement inside it. Whether the body is one
  * SELECT, the other condition, the estimator decides. System schemas and other sessions' temporary ones are
- * left out, and bodies are kept up
- * to {@link ViewCatalog#MAX_CHARS} in all, shortest first.
+ * left out, and so are bodies past the {@link DefinitionBudget}, shortest kept first.
  */
 public final class FunctionCatalog {
 
@@ -49,24 +48,22 @@ public final class FunctionCatalog {
                 ? "CASE WHEN p.prosqlbody IS NULL THEN p.prosrc ELSE pg_catalog.pg_get_function_sqlbody(p.oid) END"
                 : "p.prosrc";
         List<FunctionDefinitions.Function> functions = new ArrayList<>();
-        long chars = 0;
-        int left = 0;
+        DefinitionBudget budget = new DefinitionBudget();
         try (Statement statement = connection.createStatement();
                 ResultSet rows = statement.executeQuery(QUERY.formatted(body))) {
             while (rows.next()) {
                 String text = rows.getString(5);
-                if (text == null || chars + text.length() > ViewCatalog.MAX_CHARS) {
-                    left += text == null ? 0 : 1;
+                if (!budget.keeps(text)) {
                     continue;
                 }
-                chars += text.length();
                 functions.add(new FunctionDefinitions.Function(rows.getString(1), rows.getInt(2), rows.getInt(3),
                         rows.getBoolean(4), withinAtomic(text)));
             }
         }
-        if (left > 0) {
+        if (budget.leftOut() > 0) {
             LOG.warn("{} inlinable functions of database {} are over the {} MiB kept of their bodies: each is"
-                    + " estimated as a function scan", left, connection.getCatalog(), ViewCatalog.MAX_CHARS >> 20);
+                    + " estimated as a function scan", budget.leftOut(), connection.getCatalog(),
+                    DefinitionBudget.MAX_CHARS >> 20);
         }
         return FunctionDefinitions.of(functions);
     }

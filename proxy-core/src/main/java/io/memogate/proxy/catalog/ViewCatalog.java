@@ -15,14 +15,10 @@ import org.slf4j.LoggerFactory;
 /**
  * Reads a database's {@link ViewDefinitions}: each view's and materialized view's query as
  * {@code pg_get_viewdef} prints it, its schema, and whether a view is a security barrier. System schemas and
- * other sessions' temporary ones are left out (one session's temporary view is no one else's). Definitions
- * are kept up to {@link #MAX_CHARS} in all (a catalog of tens of thousands of generated views should not cost
- * the proxy hundreds of megabytes); the views past it stay one relation each, and the log says how many.
+ * other sessions' temporary ones are left out (one session's temporary view is no one else's), and so are
+ * definitions past the {@link DefinitionBudget} (each such view stays one relation; the log says how many).
  */
 public final class ViewCatalog {
-
-    /** Characters of definitions kept per database. */
-    static final long MAX_CHARS = 8L << 20;
 
     static final String QUERY = """
             SELECT relname, definition, reloptions, relkind, nspname FROM (
@@ -42,24 +38,20 @@ public final class ViewCatalog {
     /** The views of the database {@code connection} is connected to. */
     public static ViewDefinitions read(Connection connection) throws SQLException {
         List<ViewDefinitions.View> views = new ArrayList<>();
-        long chars = 0;
-        int left = 0;
-        // Shortest first: when the definitions are over the bound, as many views as possible are kept.
+        DefinitionBudget budget = new DefinitionBudget();
         try (Statement statement = connection.createStatement(); ResultSet rows = statement.executeQuery(QUERY)) {
             while (rows.next()) {
                 String definition = rows.getString(2);
-                if (definition == null || chars + definition.length() > MAX_CHARS) {
-                    left += definition == null ? 0 : 1;
+                if (!budget.keeps(definition)) {
                     continue;
                 }
-                chars += definition.length();
                 views.add(new ViewDefinitions.View(rows.getString(5), rows.getString(1), definition,
                         securityBarrier(rows.getArray(3)), "m".equals(rows.getString(4))));
             }
         }
-        if (left > 0) {
+        if (budget.leftOut() > 0) {
             LOG.warn("{} views of database {} are over the {} MiB kept of view definitions: each is estimated as one"
-                    + " relation", left, connection.getCatalog(), MAX_CHARS >> 20);
+                    + " relation", budget.leftOut(), connection.getCatalog(), DefinitionBudget.MAX_CHARS >> 20);
         }
         return ViewDefinitions.of(views);
     }
