@@ -2,6 +2,7 @@ package io.memogate.estimator.calcite;
 
 import static io.memogate.estimator.calcite.QueryParts.columnName;
 import static io.memogate.estimator.calcite.QueryParts.conjuncts;
+import static io.memogate.estimator.calcite.QueryParts.forFirstRows;
 import static io.memogate.estimator.calcite.QueryParts.outputName;
 import static io.memogate.estimator.calcite.QueryParts.relationsOf;
 
@@ -37,7 +38,6 @@ import org.apache.calcite.sql.SqlNode;
 import org.apache.calcite.sql.SqlNodeList;
 import org.apache.calcite.sql.SqlOrderBy;
 import org.apache.calcite.sql.SqlSelect;
-import org.apache.calcite.sql.SqlSetOperator;
 import org.apache.calcite.sql.SqlUnresolvedFunction;
 import org.apache.calcite.sql.SqlWith;
 import org.apache.calcite.sql.SqlWithItem;
@@ -232,25 +232,6 @@ public final class QueryBlockBuilder {
                 && !GroupingFinder.in(select.getSelectList());
         QueryBlock block = new QueryBlock(from, predicates, separate, select.getFetch() != null);
         return new Built(block, simple, scope.correlated(), columns, relationsOf(from));
-    }
-
-    /**
-     * A block under a LIMIT or FETCH FIRST, which PostgreSQL plans for its first rows
-     * ({@code preprocess_limit}). The branches of a UNION ALL inherit the fraction; those of UNION,
-     * INTERSECT and EXCEPT read all their rows ({@code generate_union_paths}), so they do not.
-     */
-    private static QueryBlock forFirstRows(SqlNode query, QueryBlock block) {
-        if (query.getKind() == SqlKind.UNION && ((SqlCall) query).getOperator() instanceof SqlSetOperator union
-                && union.isAll()) {
-            List<SqlNode> operands = ((SqlCall) query).getOperandList();
-            List<QueryBlock> branches = new ArrayList<>();
-            for (int i = 0; i < block.separatelyPlanned().size(); i++) {
-                QueryBlock branch = block.separatelyPlanned().get(i);
-                branches.add(i < operands.size() ? forFirstRows(operands.get(i), branch) : branch);
-            }
-            return new QueryBlock(block.from(), block.predicates(), branches, true);
-        }
-        return block.forFirstRows();
     }
 
     /** {@code [NOT] EXISTS} and {@code IN (SELECT ...)} that PostgreSQL turns into a semi or anti join. */

@@ -5,6 +5,7 @@ import io.memogate.estimator.planner.JoinTreeNode.FromList;
 import io.memogate.estimator.planner.JoinTreeNode.JoinNode;
 import io.memogate.estimator.planner.JoinTreeNode.RelationRef;
 import io.memogate.estimator.planner.JoinTreeNode.SubqueryRef;
+import io.memogate.estimator.planner.QueryBlock;
 import java.util.ArrayDeque;
 import java.util.ArrayList;
 import java.util.Deque;
@@ -16,11 +17,31 @@ import org.apache.calcite.sql.SqlCall;
 import org.apache.calcite.sql.SqlIdentifier;
 import org.apache.calcite.sql.SqlKind;
 import org.apache.calcite.sql.SqlNode;
+import org.apache.calcite.sql.SqlSetOperator;
 
 /** Small readings of a parsed query that {@link QueryBlockBuilder} and {@link LexicalFallback} share. */
 final class QueryParts {
 
     private QueryParts() {
+    }
+
+    /**
+     * A block under a LIMIT or FETCH FIRST, which PostgreSQL plans for its first rows
+     * ({@code preprocess_limit}). The branches of a UNION ALL inherit the fraction; those of UNION,
+     * INTERSECT and EXCEPT read all their rows ({@code generate_union_paths}), so they do not.
+     */
+    static QueryBlock forFirstRows(SqlNode query, QueryBlock block) {
+        if (query.getKind() == SqlKind.UNION && ((SqlCall) query).getOperator() instanceof SqlSetOperator union
+                && union.isAll()) {
+            List<SqlNode> operands = ((SqlCall) query).getOperandList();
+            List<QueryBlock> branches = new ArrayList<>();
+            for (int i = 0; i < block.separatelyPlanned().size(); i++) {
+                QueryBlock branch = block.separatelyPlanned().get(i);
+                branches.add(i < operands.size() ? forFirstRows(operands.get(i), branch) : branch);
+            }
+            return new QueryBlock(block.from(), block.predicates(), branches, true);
+        }
+        return block.forFirstRows();
     }
 
     /** The AND-ed terms of a condition, in order; none for no condition. */
