@@ -22,6 +22,8 @@ import java.util.Objects;
  * @param statements statements the estimate covers (more than 1 only from {@code estimate} on a multi-statement text)
  * @param terms what the memory model weighed to get {@code estimatedBytes} ({@link MemoryTerms#ZERO} when
  *     bypassed), for calibration
+ * @param plannedWhileRunning true when the estimated query is planned while the statement runs, after its first
+ *     answers: a query of a DO block's body. Its permits are then held until the statement is over.
  */
 public record CompileEstimate(
         String fingerprint,
@@ -37,7 +39,8 @@ public record CompileEstimate(
         Search search,
         boolean capped,
         int statements,
-        MemoryTerms terms) {
+        MemoryTerms terms,
+        boolean plannedWhileRunning) {
 
     /** How the statement's join structure was read. */
     public enum Parser {
@@ -68,6 +71,12 @@ public record CompileEstimate(
     /** This estimate as covering {@code count} statements, with {@code prefix} before its reason. */
     CompileEstimate covering(int count, String prefix) {
         return new CompileEstimate(fingerprint, fingerprintHash, relations, blocks, memoPairs, estimatedBytes, parser,
-                bypass, prefix + reason, largestProblem, search, capped, count, terms);
+                bypass, prefix + reason, largestProblem, search, capped, count, terms, plannedWhileRunning);
+    }
+
+    /** This estimate, of a query planned while its statement runs, with {@code prefix} before its reason. */
+    CompileEstimate plannedWhileRunning(String prefix) {
+        return new CompileEstimate(fingerprint, fingerprintHash, relations, blocks, memoPairs, estimatedBytes, parser,
+                bypass, prefix + reason, largestProblem, search, capped, statements, terms, true);
     }
 }

@@ -11,10 +11,13 @@ import io.memogate.estimator.calcite.QueryBlockBuilder;
 import io.memogate.estimator.graph.CsgCmpCounter;
 import io.memogate.estimator.lexer.LexicalAnalysis;
 import io.memogate.estimator.lexer.LexicalAnalyzer;
+import io.memogate.estimator.lexer.Literals;
+import io.memogate.estimator.lexer.PlpgsqlStatements;
 import io.memogate.estimator.lexer.StatementAnalysis;
 import io.memogate.estimator.lexer.StatementKeys;
 import io.memogate.estimator.lexer.StatementKind;
 import io.memogate.estimator.lexer.TextSkeleton;
+import io.memogate.estimator.lexer.TokenKind;
 import io.memogate.estimator.lexer.TokenStream;
 import io.memogate.estimator.planner.JoinSearch;
 import io.memogate.estimator.planner.MemoryModel;
@@ -25,6 +28,7 @@ import io.memogate.estimator.planner.PostgresPlannerModel;
 import io.memogate.estimator.planner.QueryBlock;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Locale;
 import java.util.Objects;
 import java.util.Optional;
 import java.util.concurrent.atomic.LongAdder;
@@ -58,6 +62,8 @@ import org.apache.calcite.sql.SqlNode;
  *   are estimated from their relation bound alone;
  *   <li>the PostgreSQL planner model gives the join searches, the memory model their bytes.
  * </ol>
+ * A DO block is estimated as the largest of the queries its PL/pgSQL body runs ({@link PlpgsqlStatements}),
+ * each estimated as above; such an estimate says {@link CompileEstimate#plannedWhileRunning()}.
  * Thread-safe, and never throws on any text: every failure becomes an estimate whose reason says which
  * path produced it.
  */
@@ -210,7 +216,7 @@ public final class CompileEstimator {
             }
         }
         StatementKeys keys = analyzer.keys(text, tokens);
-        if (keys.executes()) {
+        if (keys.needsText()) {
             return analyzed(text, context, tokens);
         }
         List<CompileEstimate> estimates = cached(keys, context);
@@ -266,6 +272,9 @@ public final class CompileEstimator {
             if (st.kind() == StatementKind.EXECUTE && followExecute) {
                 return execute(st, context);
             }
+            if (st.kind() == StatementKind.DO) {
+                return doBlock(text, st, context); // its body is a constant, which its key leaves out
+            }
             if (st.kind() == StatementKind.REFRESH_MATERIALIZED_VIEW && st.classification().isPlanned()) {
                 // Not cached under its own key: its query is, and a nested cache computation could deadlock.
                 return refresh(st, context);
@@ -288,7 +297,7 @@ public final class CompileEstimator {
                 return new CompileEstimate(st.fingerprint().text(), st.fingerprint().hash(), st.relations(), 0, 0,
                         memory.bytes(PlannerWork.NONE), Parser.NONE, false,
                         "estimation failed (" + again + "): only the fixed cost is counted", 0, Search.NONE, true, 1,
-                        MemoryTerms.of(PlannerWork.NONE));
+                        MemoryTerms.of(PlannerWork.NONE), false);
             }
         }
     }
@@ -321,6 +330,47 @@ public final class CompileEstimator {
             return bypass(st, empty);
         }
         return statement(query, inner.statements().get(0), context, false).covering(1, prefix);
+    }
+
+    /**
+     * DO: PL/pgSQL plans each query of the block's body when it reaches it, so the block needs what its
+     * largest query needs, at some point while it runs. Bodies in other languages are not read.
+     */
+    private CompileEstimate doBlock(String text, StatementAnalysis st, Context context) {
+        TokenStream tokens = TokenStream.of(text.substring(st.span().start(), st.span().end()));
+        String language = "plpgsql";
+        String body = null;
+        for (int i = 1; i < tokens.size(); i++) {
+            if (tokens.isWord(i, "language") && i + 1 < tokens.size()) {
+                int name = i + 1; // LANGUAGE plpgsql, or LANGUAGE 'plpgsql'
+                language = (isString(tokens, name) ? Literals.string(tokens, name)
+                        : Literals.identifier(tokens, name).orElse("?")).toLowerCase(Locale.ROOT);
+            } else if (body == null && isString(tokens, i)) {
+                body = Literals.string(tokens, i);
+            }
+        }
+        if (!language.equals("plpgsql")) {
+            return bypass(st, "DO block in language " + language + ": the queries it runs are not read");
+        }
+        List<String> queries = body == null ? List.of() : PlpgsqlStatements.of(body);
+        CompileEstimate largest = null;
+        for (String query : queries) {
+            for (StatementAnalysis inner : analyzer.analyze(query).statements()) {
+                CompileEstimate e = statement(query, inner, context, false);
+                if (largest == null || e.estimatedBytes() > largest.estimatedBytes() || largest.bypass() && !e.bypass()) {
+                    largest = e;
+                }
+            }
+        }
+        if (largest == null || largest.bypass()) {
+            return bypass(st, "DO block: " + (queries.isEmpty() ? "its body runs no query"
+                    : "none of the " + queries.size() + " queries its body runs has a join search"));
+        }
+        return largest.plannedWhileRunning("DO block, largest of the " + queries.size() + " queries its body runs: ");
+    }
+
+    private static boolean isString(TokenStream tokens, int i) {
+        return tokens.is(i, TokenKind.STRING) || tokens.is(i, TokenKind.DOLLAR_STRING);
     }
 
     /** The estimate of a statement not in the cache: a bypass, or what the planner model makes of it. */
@@ -428,7 +478,7 @@ public final class CompileEstimator {
                 + (s.exact() ? "" : " (count capped, extrapolated)")).orElse("; no join search");
         return new CompileEstimate(st.fingerprint().text(), st.fingerprint().hash(), st.relations(), work.blocks(),
                 memoPairs, bytes, parser, false, why + dominant + firstRows, largest.map(JoinSearch::relations).orElse(0),
-                search, !work.exact(), 1, MemoryTerms.of(work));
+                search, !work.exact(), 1, MemoryTerms.of(work), false);
     }
 
     private static CompileEstimate bypass(StatementAnalysis st, String reason) {
@@ -437,6 +487,6 @@ public final class CompileEstimator {
 
     private static CompileEstimate bypass(String fingerprint, long hash, int relations, String reason) {
         return new CompileEstimate(fingerprint, hash, relations, 0, 0, 0, Parser.NONE, true, reason, 0, Search.NONE,
-                false, 1, MemoryTerms.ZERO);
+                false, 1, MemoryTerms.ZERO, false);
     }
 }

@@ -52,6 +52,7 @@ final class Classifier {
             case COPY -> copy(from, to, nesting);
             case PREPARE -> prepare(from, to, nesting);
             case EXECUTE -> Classification.withoutQuery(StatementKind.EXECUTE, true, Literals.identifier(ts, from + 1));
+            case DO -> Classification.withoutQuery(StatementKind.DO, true, Optional.empty());
             case SET -> simple(StatementKind.SET);
             case RESET -> simple(StatementKind.RESET);
             case SHOW -> simple(StatementKind.SHOW);

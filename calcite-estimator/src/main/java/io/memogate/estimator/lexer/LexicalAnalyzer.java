@@ -23,6 +23,7 @@ public final class LexicalAnalyzer {
     public static final int DEFAULT_MAX_STATEMENT_CHARS = 1 << 20;
     private static final int NO_WORD = Keyword.NONE.ordinal();
     private static final int EXECUTE = Keyword.EXECUTE.ordinal();
+    private static final int DO = Keyword.DO.ordinal();
     private static final int PARAM = TokenKind.PARAM.ordinal();
     private static final int PLACEHOLDER = TokenKind.PLACEHOLDER.ordinal();
     /** What {@link #analyze(String)} allocates up front at most: 16 Ki tokens, 176 kB. */
@@ -83,7 +84,7 @@ public final class LexicalAnalyzer {
             int end = splitter.end();
             boolean oversized = end - start > maxStatementChars;
             keys.add(oversized ? Fingerprint.oversized(sql, start, end).hash() : collector.normalizer.hash(), oversized,
-                    collector.firstWord == EXECUTE, collector.parameters);
+                    collector.firstWord == EXECUTE || collector.firstWord == DO, collector.parameters);
             collector.reset();
         }
         return keys;

@@ -5,9 +5,9 @@ import java.util.Arrays;
 /**
  * The cache keys of a text's statements, from {@link LexicalAnalyzer#keys}: each statement's fingerprint hash
  * and whether it was oversized, in order, computed without keeping the tokens, classifying the statements
- * or bounding their relations. An estimate cached under a statement's key answers for it; only EXECUTE, whose
- * estimate depends on what the session prepared, cannot be answered by its key, so the keys say whether one
- * is among the statements. They also say whether the text has parameters ({@code $1}, {@code ?}): such a text
+ * or bounding their relations. An estimate cached under a statement's key answers for it; but not for EXECUTE,
+ * whose estimate depends on what the session prepared, nor for DO, whose body is a string constant and so left
+ * out of the key; the keys say whether one is among the statements. They also say whether the text has parameters ({@code $1}, {@code ?}): such a text
  * is a prepared statement's, sent again verbatim at every execution.
  */
 public final class StatementKeys {
@@ -15,13 +15,13 @@ public final class StatementKeys {
     private long[] hashes = new long[1];
     private boolean[] oversized = new boolean[1];
     private int size;
-    private boolean executes;
+    private boolean needsText;
     private boolean parameters;
 
     StatementKeys() {
     }
 
-    void add(long hash, boolean oversizedStatement, boolean execute, boolean withParameters) {
+    void add(long hash, boolean oversizedStatement, boolean keyIsNotEnough, boolean withParameters) {
         if (size == hashes.length) {
             hashes = Arrays.copyOf(hashes, size * 2);
             oversized = Arrays.copyOf(oversized, size * 2);
@@ -29,7 +29,7 @@ public final class StatementKeys {
         hashes[size] = hash;
         oversized[size] = oversizedStatement;
         size++;
-        executes |= execute;
+        needsText |= keyIsNotEnough;
         parameters |= withParameters;
     }
 
@@ -48,9 +48,9 @@ public final class StatementKeys {
         return oversized[checked(i)];
     }
 
-    /** True when a statement is an EXECUTE (its first word), whose estimate its key alone cannot give. */
-    public boolean executes() {
-        return executes;
+    /** True when a statement is an EXECUTE or a DO (its first word), whose estimate its key alone cannot give. */
+    public boolean needsText() {
+        return needsText;
     }
 
     /** True when a statement has a parameter, {@code $n} or {@code ?}. */

@@ -49,7 +49,12 @@ public enum StatementKind {
     ROLLBACK_TO_SAVEPOINT,
     /** {@code PREPARE TRANSACTION 'id'}: ends the transaction block like COMMIT. */
     PREPARE_TRANSACTION,
-    /** Everything else: DDL, VACUUM, DO, CALL, LISTEN, COMMIT PREPARED, ... */
+    /**
+     * {@code DO [LANGUAGE name] 'body'}: an anonymous code block; not planned itself, but the queries of its
+     * body are, while it runs.
+     */
+    DO,
+    /** Everything else: DDL, VACUUM, CALL, LISTEN, COMMIT PREPARED, ... */
     UTILITY,
     /** No tokens. */
     EMPTY;

@@ -19,13 +19,17 @@ import org.junit.jupiter.api.Test;
  * what the lexer of commit 8cb4c87 told, before the single-pass rewrite: tokens, statement spans,
  * classifications, fingerprint hashes and texts, relation bounds, setting changes, with a reused token
  * stream and with a statement limit small enough to make statements oversized. The golden file holds a
- * digest of each text's description; {@link #main} wrote it, run against that commit's classes.
+ * digest of each text's description; {@link #main} wrote it, run against that commit's classes. One change
+ * since is deliberate: DO, a UTILITY then, is a kind of its own; descriptions spell it as it was.
  */
 class AnalysisGoldenTest {
 
     static final long SEED = 20261122L;
     static final int TEXTS = 6000;
     static final String GOLDEN = "analysis-golden.txt";
+
+    private static final String DO_NOW = "kind=DO, queryKind=DO, planned=true";
+    private static final String DO_BEFORE = "kind=UTILITY, queryKind=UTILITY, planned=false";
 
     private static final LexicalAnalyzer DEFAULT = new LexicalAnalyzer();
     private static final LexicalAnalyzer SMALL_LIMIT = new LexicalAnalyzer(60);
@@ -43,7 +47,7 @@ class AnalysisGoldenTest {
         List<String> differences = new ArrayList<>();
         for (int i = 0; i < TEXTS; i++) {
             String text = texts.next();
-            String description = describe(text, scratch);
+            String description = describe(text, scratch).replace(DO_NOW, DO_BEFORE);
             if (!digest(description).equals(golden.get(i)) && differences.size() < 5) {
                 differences.add("text " + i + ": " + text.replace("\n", "\\n") + "\n" + description);
             }

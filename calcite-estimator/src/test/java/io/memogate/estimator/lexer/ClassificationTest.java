@@ -184,11 +184,18 @@ class ClassificationTest {
     }
 
     @ParameterizedTest
-    @ValueSource(strings = {"vacuum t", "analyze t", "create index on t (a)", "drop table t", "do $$ begin end $$",
+    @ValueSource(strings = {"vacuum t", "analyze t", "create index on t (a)", "drop table t",
             "call p(1)", "listen x", "alter table t add column c int", "grant select on t to u", "lock table t",
             "truncate t", "fetch next from c", "close c", "discard all", "checkpoint", "(1)", "'x'", "$1", "("})
     void everythingElseIsUtility(String sql) {
         assertUtility(sql, StatementKind.UTILITY);
+    }
+
+    /** DO's body is planned while it runs; the estimator reads the body itself. */
+    @Test
+    void doBlocks() {
+        assertQuery("do $$ begin end $$", StatementKind.DO, StatementKind.DO, true, "");
+        assertQuery("DO LANGUAGE plpgsql 'begin null; end'", StatementKind.DO, StatementKind.DO, true, "");
     }
 
     @Test

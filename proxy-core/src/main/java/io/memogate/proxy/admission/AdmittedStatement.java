@@ -11,4 +11,12 @@ public interface AdmittedStatement {
     AdmittedStatement UNGATED = signal -> {};
 
     void signal(ReleaseSignal signal);
+
+    /**
+     * True when the statement's planning goes on after BindComplete, while it runs (a DO block's queries):
+     * the session then keeps it past BindComplete and releases it at the end of its query cycle instead.
+     */
+    default boolean plannedWhileRunning() {
+        return false;
+    }
 }

@@ -17,7 +17,8 @@ import java.util.concurrent.CompletionStage;
  * compilation is over (DESIGN.md, "Admission points and release points"): at the first response of a
  * single simple-protocol statement, at BindComplete for a Bind, at ReadyForQuery for a
  * multi-statement query (which holds the largest statement's permit until then), and on any error or
- * disconnect.
+ * disconnect. A statement whose estimated query is planned while it runs (a DO block's) keeps its permits
+ * until its query cycle ends: its first answers come before that planning.
  */
 final class GatewayAdmission implements Admission, AdmittedStatement {
 
@@ -30,11 +31,14 @@ final class GatewayAdmission implements Admission, AdmittedStatement {
 
     private final Ticket ticket;
     private final boolean releaseAtFirstResponse;
+    private final boolean plannedWhileRunning;
     private final CompletionStage<AdmittedStatement> decision;
 
     GatewayAdmission(Ticket ticket, CompileEstimate estimate, StatementRequest request, Refusals refusals) {
         this.ticket = ticket;
-        this.releaseAtFirstResponse = request.point() == AdmissionPoint.SIMPLE_QUERY && estimate.statements() <= 1;
+        this.plannedWhileRunning = estimate.plannedWhileRunning();
+        this.releaseAtFirstResponse = request.point() == AdmissionPoint.SIMPLE_QUERY && estimate.statements() <= 1
+                && !plannedWhileRunning;
         CompletableFuture<Ticket> admitted = ticket.admitted();
         this.decision = admitted.isDone() && !admitted.isCompletedExceptionally()
                 ? CompletableFuture.completedFuture(this)
@@ -70,6 +74,11 @@ final class GatewayAdmission implements Admission, AdmittedStatement {
         if (signal.isFinal() || signal == ReleaseSignal.FIRST_RESPONSE && releaseAtFirstResponse) {
             ticket.release(); // idempotent: later signals of the same statement change nothing
         }
+    }
+
+    @Override
+    public boolean plannedWhileRunning() {
+        return plannedWhileRunning;
     }
 
     static String describe(WaitingStatement waiting) {

@@ -254,6 +254,70 @@ class AdmissionIT {
         }
     }
 
+    /**
+     * A DO block plans its body's queries while it runs, after pgjdbc's Bind was answered: it goes through
+     * LARGE as its 14-table star would, and holds the permit until the block is over (here it waits on an
+     * advisory lock the test holds, after planning the star). The server sends BindComplete with its next
+     * flush: the block's NOTICE, before the star is planned.
+     */
+    @Test
+    void aDoBlockGoesThroughLargeAndHoldsItsPermitUntilItEnds(EmbeddedPostgres pg) throws Exception {
+        String block = "do $$ begin raise notice 'planning the star'; perform (" + star(14, "in a DO block")
+                + "); perform pg_advisory_xact_lock(4242); end $$";
+        try (ProxyFixture proxy = proxy(pg, fourteenTablesNeedLarge(), 2L << 30);
+                Connection lockHolder = pg.connect(DATABASE);
+                Connection connection = proxy.connect(DATABASE, "memogate", "memogate");
+                Statement statement = connection.createStatement()) {
+            statement.execute(WIDE);
+            int backend;
+            try (ResultSet rows = statement.executeQuery("select pg_backend_pid()")) {
+                rows.next();
+                backend = rows.getInt(1);
+            }
+            lockHolder.setAutoCommit(false);
+            try (Statement lock = lockHolder.createStatement()) {
+                lock.execute("select pg_advisory_xact_lock(4242)");
+            }
+            CompletableFuture<Boolean> running = CompletableFuture.supplyAsync(() -> {
+                try {
+                    return statement.execute(block); // the extended protocol: Parse, Bind, Execute, Sync
+                } catch (SQLException e) {
+                    throw new IllegalStateException(e);
+                }
+            }, threads);
+            await(() -> waitsOnTheAdvisoryLock(pg, backend));
+            assertThat(running).as("the block waits for the lock, its star planned").isNotDone();
+            assertThat(control.gateways().state(Tier.LARGE).active()).as("the block still holds LARGE").isEqualTo(1);
+            lockHolder.rollback();
+            running.get(60, TimeUnit.SECONDS);
+            assertThat(control.gateways().state(Tier.LARGE).admittedTotal()).isEqualTo(1);
+            assertThat(control.gateways().ledger().inFlightBytes()).as("released when the block ended").isZero();
+        }
+    }
+
+    @Test
+    void aDoBlockSentInTheSimpleProtocolGoesThroughLarge(EmbeddedPostgres pg) throws Exception {
+        try (ProxyFixture proxy = proxy(pg, fourteenTablesNeedLarge(), 2L << 30);
+                Connection connection = simpleProtocol(proxy);
+                Statement statement = connection.createStatement()) {
+            statement.execute(WIDE);
+            statement.execute("do $$ begin perform (" + star(14, "simple DO") + "); end $$");
+            assertThat(control.gateways().state(Tier.LARGE).admittedTotal()).isEqualTo(1);
+            assertThat(control.gateways().ledger().inFlightBytes()).isZero();
+        }
+    }
+
+    private static boolean waitsOnTheAdvisoryLock(EmbeddedPostgres pg, int backend) {
+        try (Connection connection = pg.connect(DATABASE);
+                Statement statement = connection.createStatement();
+                ResultSet rows = statement.executeQuery("select wait_event_type = 'Lock' from pg_stat_activity"
+                        + " where pid = " + backend)) {
+            return rows.next() && rows.getBoolean(1);
+        } catch (SQLException e) {
+            throw new IllegalStateException(e);
+        }
+    }
+
     /** The test server's catalogs, read as with broker.monitor. */
     private static IndexCatalogs catalogs(EmbeddedPostgres pg) {
         return new IndexCatalogs(database -> Optional.of(pg.jdbcUrl(database)), pg.superuser(), pg.superuserPassword());

@@ -15,10 +15,13 @@ import java.util.ArrayDeque;
  * <ul>
  *   <li>RowDescription / CommandComplete / EmptyQueryResponse / Copy*Response: FIRST_RESPONSE to the
  *       oldest simple query (once);
- *   <li>BindComplete: BIND_COMPLETE to the oldest Bind;
- *   <li>ErrorResponse: ERROR to everything before the next marker — after an error the server skips
- *       to Sync, so those Binds will never complete;
- *   <li>ReadyForQuery: READY_FOR_QUERY to everything up to and including the oldest marker.
+ *   <li>BindComplete: BIND_COMPLETE to the oldest Bind, unless its statement is
+ *       {@linkplain AdmittedStatement#plannedWhileRunning() planned while it runs}: that one is kept
+ *       running until its cycle's end;
+ *   <li>ErrorResponse: ERROR to everything before the next marker, running Binds included — after an
+ *       error the server skips to Sync, so those Binds will never complete;
+ *   <li>ReadyForQuery: READY_FOR_QUERY to the running Binds and everything up to and including the oldest
+ *       marker.
  * </ul>
  * Not thread-safe: used on the session's event loop only.
  */
@@ -31,6 +34,8 @@ final class ReleaseTracker {
     private static final PendingQuery UNGATED_QUERY = new PendingQuery(AdmittedStatement.UNGATED);
 
     private final ArrayDeque<Object> inFlight = new ArrayDeque<>();
+    /** Bound statements still planning while they run: all of the oldest cycle, which they came first in. */
+    private final ArrayDeque<AdmittedStatement> running = new ArrayDeque<>();
     /** The cycle ends in {@link #inFlight}: ReadyForQuery messages the server still owes. */
     private int cyclesOwed;
 
@@ -56,7 +61,7 @@ final class ReleaseTracker {
     }
 
     boolean isIdle() {
-        return inFlight.isEmpty();
+        return inFlight.isEmpty() && running.isEmpty();
     }
 
     void firstResponse() {
@@ -69,17 +74,23 @@ final class ReleaseTracker {
     void bindComplete() {
         if (inFlight.peekFirst() instanceof PendingBind bind) {
             inFlight.removeFirst();
-            bind.statement.signal(ReleaseSignal.BIND_COMPLETE);
+            if (bind.statement.plannedWhileRunning()) {
+                running.addLast(bind.statement);
+            } else {
+                bind.statement.signal(ReleaseSignal.BIND_COMPLETE);
+            }
         }
     }
 
     void error() {
+        releaseRunning(ReleaseSignal.ERROR);
         while (!inFlight.isEmpty() && inFlight.peekFirst() != CYCLE_END) {
             signal(inFlight.removeFirst(), ReleaseSignal.ERROR);
         }
     }
 
     void readyForQuery() {
+        releaseRunning(ReleaseSignal.READY_FOR_QUERY);
         while (!inFlight.isEmpty()) {
             Object entry = inFlight.removeFirst();
             if (entry == CYCLE_END) {
@@ -92,10 +103,17 @@ final class ReleaseTracker {
 
     /** The session is over: every statement still in flight is released. */
     void disconnect() {
+        releaseRunning(ReleaseSignal.DISCONNECT);
         while (!inFlight.isEmpty()) {
             signal(inFlight.removeFirst(), ReleaseSignal.DISCONNECT);
         }
         cyclesOwed = 0;
+    }
+
+    private void releaseRunning(ReleaseSignal signal) {
+        while (!running.isEmpty()) {
+            running.removeFirst().signal(signal);
+        }
     }
 
     private static void signal(Object entry, ReleaseSignal signal) {

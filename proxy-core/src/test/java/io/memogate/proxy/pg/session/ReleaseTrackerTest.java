@@ -91,8 +91,61 @@ class ReleaseTrackerTest {
         assertThat(gated.signals).containsExactly(ReleaseSignal.BIND_COMPLETE);
     }
 
+    @Test
+    void aBindPlannedWhileRunningIsHeldPastBindCompleteUntilItsCycleEnds() {
+        Recorder doBlock = new Recorder(true);
+        Recorder next = new Recorder();
+        tracker.admitted(AdmissionPoint.BIND, doBlock);
+        tracker.admitted(AdmissionPoint.BIND, next);
+        tracker.cycleEnd();
+
+        tracker.bindComplete(); // the DO block's: it runs now, and plans its queries
+        assertThat(doBlock.signals).isEmpty();
+        assertThat(tracker.isIdle()).isFalse();
+        tracker.bindComplete(); // the next Bind's, after the DO block's Execute
+        assertThat(next.signals).containsExactly(ReleaseSignal.BIND_COMPLETE);
+        assertThat(doBlock.signals).isEmpty();
+
+        tracker.readyForQuery();
+        assertThat(doBlock.signals).containsExactly(ReleaseSignal.READY_FOR_QUERY);
+        assertThat(tracker.isIdle()).isTrue();
+    }
+
+    @Test
+    void aRunningBindIsReleasedByAnErrorOrADisconnect() {
+        Recorder failed = new Recorder(true);
+        tracker.admitted(AdmissionPoint.BIND, failed);
+        tracker.cycleEnd();
+        tracker.bindComplete();
+        tracker.error(); // the block raised
+        assertThat(failed.signals).containsExactly(ReleaseSignal.ERROR);
+
+        tracker.readyForQuery();
+        Recorder gone = new Recorder(true);
+        tracker.admitted(AdmissionPoint.BIND, gone);
+        tracker.bindComplete(); // Execute and Flush, no Sync yet
+        assertThat(tracker.isIdle()).isFalse();
+        tracker.disconnect();
+        assertThat(gone.signals).containsExactly(ReleaseSignal.DISCONNECT);
+        assertThat(tracker.isIdle()).isTrue();
+    }
+
     private static final class Recorder implements AdmittedStatement {
         final List<ReleaseSignal> signals = new ArrayList<>();
+        private final boolean plannedWhileRunning;
+
+        Recorder() {
+            this(false);
+        }
+
+        Recorder(boolean plannedWhileRunning) {
+            this.plannedWhileRunning = plannedWhileRunning;
+        }
+
+        @Override
+        public boolean plannedWhileRunning() {
+            return plannedWhileRunning;
+        }
 
         @Override
         public void signal(ReleaseSignal signal) {

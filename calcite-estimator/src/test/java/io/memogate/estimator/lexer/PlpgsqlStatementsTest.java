@@ -1,0 +1,133 @@
+package io.memogate.estimator.lexer;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import org.junit.jupiter.api.Test;
+
+class PlpgsqlStatementsTest {
+
+    @Test
+    void statementsOfABlockInOrder() {
+        String body = """
+                declare
+                  n int;
+                begin
+                  insert into log (at) values (now());
+                  update t set a = 1 where b = 2;
+                  delete from u where c in (select c from v);
+                  with x as (select 1) select * from x join y on true;
+                end
+                """;
+        assertThat(PlpgsqlStatements.of(body)).containsExactly(
+                "insert into log (at) values (now())",
+                "update t set a = 1 where b = 2",
+                "delete from u where c in (select c from v)",
+                "with x as (select 1) select * from x join y on true");
+    }
+
+    @Test
+    void intoTargetsAreTakenOutAsPlpgsqlDoes() {
+        assertThat(PlpgsqlStatements.of("begin select a, b into strict x, r.y from t join u using (k); end"))
+                .containsExactly("select a, b from t join u using (k)");
+        assertThat(PlpgsqlStatements.of("begin insert into t values (1) returning id into new_id; end"))
+                .containsExactly("insert into t values (1) returning id");
+        assertThat(PlpgsqlStatements.of("begin merge into t using s on t.k = s.k when matched then delete; end"))
+                .containsExactly("merge into t using s on t.k = s.k when matched then delete");
+    }
+
+    @Test
+    void performIsASelect() {
+        assertThat(PlpgsqlStatements.of("begin perform pg_sleep(1); perform * from a join b on a.k = b.k; end"))
+                .containsExactly("SELECT pg_sleep(1)", "SELECT * from a join b on a.k = b.k");
+    }
+
+    @Test
+    void queriesOfLoopsCursorsAndReturnQuery() {
+        String body = """
+                declare
+                  c cursor for select * from a join b on a.k = b.k;
+                begin
+                  for r in select * from c1 join c2 on c1.k = c2.k loop
+                    insert into out values (r.k);
+                  end loop;
+                  open c2 for select * from d join e using (k);
+                  for i in 1..10 loop
+                    null;
+                  end loop;
+                  return query select * from f join g using (k);
+                end
+                """;
+        assertThat(PlpgsqlStatements.of(body)).containsExactly(
+                "select * from a join b on a.k = b.k",
+                "select * from c1 join c2 on c1.k = c2.k",
+                "insert into out values (r.k)",
+                "select * from d join e using (k)",
+                "select * from f join g using (k)");
+    }
+
+    @Test
+    void expressionsWithASubqueryArePlannedAsSelects() {
+        String body = """
+                declare
+                  total bigint := (select count(*) from a join b using (k));
+                  plain int := 1;
+                begin
+                  if exists (select 1 from c join d using (k)) then
+                    x = (select max(v) from e join f using (k));
+                  elsif n > 1 then
+                    y := n + 1;
+                  end if;
+                  while (select count(*) from q) > 0 loop
+                    delete from q where k = 1;
+                  end loop;
+                  return (select min(v) from g join h using (k));
+                end
+                """;
+        assertThat(PlpgsqlStatements.of(body)).containsExactly(
+                "SELECT (select count(*) from a join b using (k))",
+                "SELECT exists (select 1 from c join d using (k))",
+                "SELECT (select max(v) from e join f using (k))",
+                "SELECT (select count(*) from q) > 0",
+                "delete from q where k = 1",
+                "SELECT (select min(v) from g join h using (k))");
+    }
+
+    @Test
+    void caseExpressionsInsideAStatementStayWhole() {
+        assertThat(PlpgsqlStatements.of(
+                "begin update t set a = case when b then 1 else 2 end where c; end"))
+                .containsExactly("update t set a = case when b then 1 else 2 end where c");
+        assertThat(PlpgsqlStatements.of("begin select a from t for update into x; end"))
+                .containsExactly("select a from t for update");
+    }
+
+    @Test
+    void dynamicSqlAndBodiesWithoutQueriesYieldNothing() {
+        assertThat(PlpgsqlStatements.of("begin execute 'select * from ' || tbl; raise notice 'x %', 1; end"))
+                .isEmpty();
+        assertThat(PlpgsqlStatements.of("begin return query execute format('select %I', c); end")).isEmpty();
+        assertThat(PlpgsqlStatements.of("")).isEmpty();
+        assertThat(PlpgsqlStatements.of("begin null; end")).isEmpty();
+        assertThat(PlpgsqlStatements.of("begin x := 1; return x + 1; end")).isEmpty();
+    }
+
+    @Test
+    void exceptionHandlersAndLabels() {
+        String body = """
+                <<outer>> begin
+                  select 1 into x from a join b using (k);
+                exception when unique_violation then
+                  update a set v = 0;
+                end outer
+                """;
+        assertThat(PlpgsqlStatements.of(body)).containsExactly(
+                "select 1 from a join b using (k)", "update a set v = 0");
+    }
+
+    @Test
+    void unbalancedOrTruncatedBodiesDoNotThrow() {
+        assertThat(PlpgsqlStatements.of("begin select (((( from a join b")).containsExactly("select (((( from a join b");
+        assertThat(PlpgsqlStatements.of("begin select a into")).containsExactly("select a");
+        assertThat(PlpgsqlStatements.of("if then loop ;;; := = return query")).isEmpty();
+    }
+}
