@@ -5,19 +5,27 @@ import java.util.Objects;
 
 /**
  * What the estimator knows of the database a statement runs in, besides the statement: the indexes that
- * give its tables parameterized scans, and the views and inlinable SQL functions whose queries PostgreSQL
- * puts in their place. Equal when its parts are the same instances, so an estimate cache can key on it
- * cheaply.
+ * give its tables parameterized scans, the views and inlinable SQL functions whose queries PostgreSQL
+ * puts in their place, and the functions and procedures whose queries it plans while they run. Equal
+ * when its parts are the same instances, so an estimate cache can key on it cheaply.
  */
-public record Catalog(IndexedColumns indexes, ViewDefinitions views, FunctionDefinitions functions) {
+public record Catalog(IndexedColumns indexes, ViewDefinitions views, FunctionDefinitions functions,
+                      RoutineDefinitions routines) {
 
     /** Nothing read: estimates come from the SQL alone. */
-    public static final Catalog NONE = new Catalog(IndexedColumns.NONE, ViewDefinitions.NONE, FunctionDefinitions.NONE);
+    public static final Catalog NONE = new Catalog(IndexedColumns.NONE, ViewDefinitions.NONE, FunctionDefinitions.NONE,
+            RoutineDefinitions.NONE);
 
     public Catalog {
         Objects.requireNonNull(indexes, "indexes");
         Objects.requireNonNull(views, "views");
         Objects.requireNonNull(functions, "functions");
+        Objects.requireNonNull(routines, "routines");
+    }
+
+    /** Indexes, views and inlinable functions, and no routine known. */
+    public Catalog(IndexedColumns indexes, ViewDefinitions views, FunctionDefinitions functions) {
+        this(indexes, views, functions, RoutineDefinitions.NONE);
     }
 
     /** Indexes and views, and no function known. */
@@ -32,7 +40,7 @@ public record Catalog(IndexedColumns indexes, ViewDefinitions views, FunctionDef
      */
     public boolean sameContent(Catalog other) {
         return indexes.sameContent(other.indexes) && views.sameContent(other.views)
-                && functions.sameContent(other.functions);
+                && functions.sameContent(other.functions) && routines.sameContent(other.routines);
     }
 
     /** Indexes, and no view or function known. */

@@ -23,7 +23,8 @@ import java.util.Objects;
  * @param terms what the memory model weighed to get {@code estimatedBytes} ({@link MemoryTerms#ZERO} when
  *     bypassed), for calibration
  * @param plannedWhileRunning true when the estimated query is planned while the statement runs, after its first
- *     answers: a query of a DO block's body. Its permits are then held until the statement is over.
+ *     answers: a query of a DO block's body, or of a routine the statement calls. Its permits are then held
+ *     until the statement is over.
  */
 public record CompileEstimate(
         String fingerprint,

@@ -11,13 +11,11 @@ import io.memogate.estimator.calcite.QueryBlockBuilder;
 import io.memogate.estimator.graph.CsgCmpCounter;
 import io.memogate.estimator.lexer.LexicalAnalysis;
 import io.memogate.estimator.lexer.LexicalAnalyzer;
-import io.memogate.estimator.lexer.Literals;
 import io.memogate.estimator.lexer.PlpgsqlStatements;
 import io.memogate.estimator.lexer.StatementAnalysis;
 import io.memogate.estimator.lexer.StatementKeys;
 import io.memogate.estimator.lexer.StatementKind;
 import io.memogate.estimator.lexer.TextSkeleton;
-import io.memogate.estimator.lexer.TokenKind;
 import io.memogate.estimator.lexer.TokenStream;
 import io.memogate.estimator.planner.JoinSearch;
 import io.memogate.estimator.planner.MemoryModel;
@@ -28,7 +26,6 @@ import io.memogate.estimator.planner.PostgresPlannerModel;
 import io.memogate.estimator.planner.QueryBlock;
 import java.util.ArrayList;
 import java.util.List;
-import java.util.Locale;
 import java.util.Objects;
 import java.util.Optional;
 import java.util.concurrent.atomic.LongAdder;
@@ -63,7 +60,9 @@ import org.apache.calcite.sql.SqlNode;
  *   <li>the PostgreSQL planner model gives the join searches, the memory model their bytes.
  * </ol>
  * A DO block is estimated as the largest of the queries its PL/pgSQL body runs ({@link PlpgsqlStatements}),
- * each estimated as above; such an estimate says {@link CompileEstimate#plannedWhileRunning()}.
+ * each estimated as above, and so is a statement's call of a PL/pgSQL or SQL routine the catalog knows
+ * ({@link RoutineDefinitions}) when the routine's largest query is larger than the statement's own; such
+ * an estimate says {@link CompileEstimate#plannedWhileRunning()}.
  * Thread-safe, and never throws on any text: every failure becomes an estimate whose reason says which
  * path produced it.
  */
@@ -110,6 +109,7 @@ public final class CompileEstimator {
     private final PostgresParser parser = new PostgresParser();
     private final PostgresRewriter rewriter = new PostgresRewriter();
     private final LexicalFallback fallback = new LexicalFallback();
+    private final IndirectQueries indirect;
     // LongAdders: estimates run on every event loop at once, and the counts are only read at scrape time.
     private final LongAdder lexicalFallbacks = new LongAdder();
     private final LongAdder cacheHits = new LongAdder();
@@ -127,6 +127,7 @@ public final class CompileEstimator {
                     + cacheSize + " and " + maxParseDepth);
         }
         this.maxParseDepth = maxParseDepth;
+        this.indirect = new IndirectQueries(analyzer, this::statement);
         // Maintenance (eviction, draining the read buffers) on the calling thread: handing it to the common
         // pool wakes one of its threads every few hundred lookups, a futex call and a context switch on a
         // machine whose cores are what the proxy trades for throughput.
@@ -187,8 +188,9 @@ public final class CompileEstimator {
     public List<CompileEstimate> estimateAll(String sql, PlannerSettings settings, PreparedStatementTexts prepared,
                                              Catalog catalog) {
         String text = sql == null ? "" : sql;
-        Context context = new Context(settings == null ? PlannerSettings.DEFAULTS : settings,
-                prepared == null ? PreparedStatementTexts.NONE : prepared, catalog == null ? Catalog.NONE : catalog);
+        EstimateContext context = new EstimateContext(settings == null ? PlannerSettings.DEFAULTS : settings,
+                prepared == null ? PreparedStatementTexts.NONE : prepared, catalog == null ? Catalog.NONE : catalog,
+                List.of());
         TokenStream tokens = scratch.get();
         if (text.length() > analyzer.maxStatementChars()) {
             // Generated bulk text (a huge VALUES or IN list): hashing it whole for the cache of texts, and a
@@ -234,7 +236,7 @@ public final class CompileEstimator {
         return estimates;
     }
 
-    private List<CompileEstimate> analyzed(String text, Context context, TokenStream tokens) {
+    private List<CompileEstimate> analyzed(String text, EstimateContext context, TokenStream tokens) {
         LexicalAnalysis analysis = analyzer.analyze(text, tokens);
         List<CompileEstimate> estimates = new ArrayList<>(analysis.statements().size());
         for (StatementAnalysis statement : analysis.statements()) {
@@ -250,7 +252,7 @@ public final class CompileEstimator {
     }
 
     /** The estimates cached under every statement's key, counted as hits; null when one is not cached. */
-    private List<CompileEstimate> cached(StatementKeys keys, Context context) {
+    private List<CompileEstimate> cached(StatementKeys keys, EstimateContext context) {
         CompileEstimate[] found = new CompileEstimate[keys.size()];
         for (int i = 0; i < found.length; i++) {
             found[i] = cache.getIfPresent(new Key(keys.hash(i), keys.oversized(i), context.settings(),
@@ -263,21 +265,18 @@ public final class CompileEstimator {
         return List.of(found);
     }
 
-    /** What an estimate depends on besides the text: the session's settings and prepared statements, the catalog. */
-    private record Context(PlannerSettings settings, PreparedStatementTexts prepared, Catalog catalog) {
-    }
-
-    private CompileEstimate statement(String text, StatementAnalysis st, Context context, boolean followExecute) {
+    private CompileEstimate statement(String text, StatementAnalysis st, EstimateContext context,
+                                      boolean followExecute) {
         try {
             if (st.kind() == StatementKind.EXECUTE && followExecute) {
-                return execute(st, context);
+                return indirect.execute(st, context);
             }
             if (st.kind() == StatementKind.DO) {
-                return doBlock(text, st, context); // its body is a constant, which its key leaves out
+                return indirect.doBlock(text, st, context); // its body is a constant, which its key leaves out
             }
             if (st.kind() == StatementKind.REFRESH_MATERIALIZED_VIEW && st.classification().isPlanned()) {
                 // Not cached under its own key: its query is, and a nested cache computation could deadlock.
-                return refresh(st, context);
+                return indirect.refresh(st, context);
             }
             Key key = new Key(st.fingerprint().hash(), st.fingerprint().oversized(), context.settings(),
                     context.catalog());
@@ -287,7 +286,14 @@ public final class CompileEstimator {
                 return known;
             }
             cacheMisses.increment();
-            return cache.get(key, k -> fresh(text, st, context));
+            if (context.catalog().routines().isEmpty()) {
+                return cache.get(key, k -> fresh(text, st, context));
+            }
+            // Following calls estimates other statements, which must not happen inside this cache's computation
+            // of a key: a nested computation in the same cache can deadlock. Two threads may compute it at once.
+            CompileEstimate estimate = indirect.withCalls(text, st, context, fresh(text, st, context));
+            cache.put(key, estimate);
+            return estimate;
         } catch (RuntimeException | StackOverflowError e) {
             // Not expected: each path below already falls back. Still never fail the caller's statement.
             try {
@@ -302,79 +308,8 @@ public final class CompileEstimator {
         }
     }
 
-    private CompileEstimate execute(StatementAnalysis st, Context context) {
-        Optional<String> text = st.classification().name().flatMap(context.prepared()::textOf);
-        if (text.isEmpty()) {
-            return bypass(st, "EXECUTE of a prepared statement whose text is unknown");
-        }
-        String prefix = "EXECUTE " + st.classification().name().orElse("?") + ": ";
-        String empty = "EXECUTE of an empty prepared statement";
-        LexicalAnalysis inner = analyzer.analyze(text.get());
-        if (!inner.isEmpty() && inner.statements().get(0).kind() == StatementKind.PREPARE) {
-            // The prepared query itself: PREPARE is not planned, EXECUTE plans what it prepared.
-            return planned(st, inner.statements().get(0).classification().queryText(text.get()), context, prefix,
-                    empty);
-        }
-        return planned(st, text.get(), context, prefix, empty);
-    }
-
-    /**
-     * The estimate of {@code query}, a text that {@code st} has the server plan though it does not hold it
-     * (EXECUTE's prepared statement, REFRESH's view), said to be {@code st}'s with {@code prefix}; a bypass
-     * giving {@code empty} as its reason when the query holds no statement.
-     */
-    private CompileEstimate planned(StatementAnalysis st, String query, Context context, String prefix,
-                                    String empty) {
-        LexicalAnalysis inner = analyzer.analyze(query);
-        if (inner.isEmpty()) {
-            return bypass(st, empty);
-        }
-        return statement(query, inner.statements().get(0), context, false).covering(1, prefix);
-    }
-
-    /**
-     * DO: PL/pgSQL plans each query of the block's body when it reaches it, so the block needs what its
-     * largest query needs, at some point while it runs. Bodies in other languages are not read.
-     */
-    private CompileEstimate doBlock(String text, StatementAnalysis st, Context context) {
-        TokenStream tokens = TokenStream.of(text.substring(st.span().start(), st.span().end()));
-        String language = "plpgsql";
-        String body = null;
-        for (int i = 1; i < tokens.size(); i++) {
-            if (tokens.isWord(i, "language") && i + 1 < tokens.size()) {
-                int name = i + 1; // LANGUAGE plpgsql, or LANGUAGE 'plpgsql'
-                language = (isString(tokens, name) ? Literals.string(tokens, name)
-                        : Literals.identifier(tokens, name).orElse("?")).toLowerCase(Locale.ROOT);
-            } else if (body == null && isString(tokens, i)) {
-                body = Literals.string(tokens, i);
-            }
-        }
-        if (!language.equals("plpgsql")) {
-            return bypass(st, "DO block in language " + language + ": the queries it runs are not read");
-        }
-        List<String> queries = body == null ? List.of() : PlpgsqlStatements.of(body);
-        CompileEstimate largest = null;
-        for (String query : queries) {
-            for (StatementAnalysis inner : analyzer.analyze(query).statements()) {
-                CompileEstimate e = statement(query, inner, context, false);
-                if (largest == null || e.estimatedBytes() > largest.estimatedBytes() || largest.bypass() && !e.bypass()) {
-                    largest = e;
-                }
-            }
-        }
-        if (largest == null || largest.bypass()) {
-            return bypass(st, "DO block: " + (queries.isEmpty() ? "its body runs no query"
-                    : "none of the " + queries.size() + " queries its body runs has a join search"));
-        }
-        return largest.plannedWhileRunning("DO block, largest of the " + queries.size() + " queries its body runs: ");
-    }
-
-    private static boolean isString(TokenStream tokens, int i) {
-        return tokens.is(i, TokenKind.STRING) || tokens.is(i, TokenKind.DOLLAR_STRING);
-    }
-
     /** The estimate of a statement not in the cache: a bypass, or what the planner model makes of it. */
-    private CompileEstimate fresh(String text, StatementAnalysis st, Context context) {
+    private CompileEstimate fresh(String text, StatementAnalysis st, EstimateContext context) {
         if (!st.classification().isPlanned()) {
             return bypass(st, st.kind() + " is not planned by the server");
         }
@@ -385,20 +320,7 @@ public final class CompileEstimator {
         return plan(text, st, context);
     }
 
-    /** REFRESH MATERIALIZED VIEW plans the view's query, which the catalog holds. */
-    private CompileEstimate refresh(StatementAnalysis st, Context context) {
-        String qualified = st.classification().name().orElse("");
-        int dot = qualified.lastIndexOf('.');
-        Optional<ViewDefinitions.View> view = context.catalog().views().materializedView(
-                dot < 0 ? Optional.empty() : Optional.of(qualified.substring(0, dot)), qualified.substring(dot + 1));
-        if (view.isEmpty()) {
-            return bypass(st, "REFRESH of a materialized view whose query is unknown (not in the catalog read)");
-        }
-        return planned(st, CatalogExpansions.withoutSemicolon(view.get().definition()), context,
-                "REFRESH MATERIALIZED VIEW " + qualified + ": ", "REFRESH of a materialized view whose query is empty");
-    }
-
-    private CompileEstimate plan(String text, StatementAnalysis st, Context context) {
+    private CompileEstimate plan(String text, StatementAnalysis st, EstimateContext context) {
         if (st.oversized()) {
             int chars = st.span().end() - st.span().start();
             return lexical(st, null, context, "statement of " + chars + " characters is over the lexer's maximum:"
@@ -454,14 +376,14 @@ public final class CompileEstimator {
      * A lexical estimate: from {@code tokens} when there are any, else from {@code block} (a star of the
      * relation bound, for a statement whose tokens are not at hand: then its expressions are not counted).
      */
-    private CompileEstimate lexical(StatementAnalysis st, TokenStream tokens, Context context, String why,
+    private CompileEstimate lexical(StatementAnalysis st, TokenStream tokens, EstimateContext context, String why,
                                     QueryBlock block) {
         QueryBlock b = block != null ? block : fallback.estimate(tokens);
         lexicalFallbacks.increment();
         return estimate(st, context, b, tokens == null ? 0 : tokens.size(), Parser.LEXICAL, why);
     }
 
-    private CompileEstimate estimate(StatementAnalysis st, Context context, QueryBlock statement, int tokens,
+    private CompileEstimate estimate(StatementAnalysis st, EstimateContext context, QueryBlock statement, int tokens,
                                      Parser parser, String why) {
         // cursor_tuple_fraction (0.1 unless a session changes it) plans a cursor's query for its first rows.
         QueryBlock block = st.kind() == StatementKind.DECLARE_CURSOR ? statement.forFirstRows() : statement;
@@ -481,7 +403,7 @@ public final class CompileEstimator {
                 search, !work.exact(), 1, MemoryTerms.of(work), false);
     }
 
-    private static CompileEstimate bypass(StatementAnalysis st, String reason) {
+    static CompileEstimate bypass(StatementAnalysis st, String reason) {
         return bypass(st.fingerprint().text(), st.fingerprint().hash(), st.relations(), reason);
     }
 

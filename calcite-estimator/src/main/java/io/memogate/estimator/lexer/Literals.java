@@ -44,7 +44,7 @@ public final class Literals {
      * backslash escapes of {@code E''} strings applied (the common single-character ones; others are kept
      * as written). Dollar quotes lose their delimiters.
      */
-    public static String string(TokenStream ts, int i) {
+    static String string(TokenStream ts, int i) {
         String t = ts.tokenText(i);
         if (ts.is(i, TokenKind.DOLLAR_STRING)) {
             int tag = t.indexOf('$', 1) + 1;

@@ -200,10 +200,10 @@ final class AdmissionViews {
     /** The rows of SHOW CATALOGS for these databases. */
     static ResultTable catalogs(List<IndexCatalogs.CatalogState> states) {
         ResultTable.Builder table = ResultTable.of("database", "state", "tables_with_indexes", "views",
-                "inlinable_functions", "age_s");
+                "inlinable_functions", "routines", "age_s");
         for (IndexCatalogs.CatalogState state : states) {
             table.row(state.database(), state.state(), state.tables(), state.views(), state.functions(),
-                    seconds(state.age()));
+                    state.routines(), seconds(state.age()));
         }
         return table.build();
     }

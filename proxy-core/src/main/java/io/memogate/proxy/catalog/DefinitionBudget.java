@@ -1,5 +1,14 @@
 package io.memogate.proxy.catalog;
 
+import java.sql.Connection;
+import java.sql.ResultSet;
+import java.sql.SQLException;
+import java.sql.Statement;
+import java.util.ArrayList;
+import java.util.List;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
 /**
  * How many characters of definitions (views' queries, functions' bodies) one catalog read keeps for a
  * database: a catalog of tens of thousands of generated views should not cost the proxy hundreds of
@@ -10,6 +19,38 @@ final class DefinitionBudget {
 
     /** Characters kept per database and kind of definition. */
     static final long MAX_CHARS = 8L << 20;
+
+    private static final Logger LOG = LoggerFactory.getLogger(DefinitionBudget.class);
+
+    /** How one row of a definitions query becomes a definition. */
+    @FunctionalInterface
+    interface RowReader<T> {
+        T read(ResultSet row, String definition) throws SQLException;
+    }
+
+    /**
+     * The definitions {@code query} returns, shortest first, one a row with its text in column {@code column},
+     * as many as one budget keeps. When some are left out the log says how many {@code what} (say "views") of
+     * the database were, and {@code consequence}: what the estimates then miss.
+     */
+    static <T> List<T> read(Connection connection, String query, int column, String what, String consequence,
+                            RowReader<T> reader) throws SQLException {
+        List<T> kept = new ArrayList<>();
+        DefinitionBudget budget = new DefinitionBudget();
+        try (Statement statement = connection.createStatement(); ResultSet rows = statement.executeQuery(query)) {
+            while (rows.next()) {
+                String definition = rows.getString(column);
+                if (budget.keeps(definition)) {
+                    kept.add(reader.read(rows, definition));
+                }
+            }
+        }
+        if (budget.leftOut > 0) {
+            LOG.warn("{} {} of database {} are over the {} MiB kept of their definitions: {}", budget.leftOut, what,
+                    connection.getCatalog(), MAX_CHARS >> 20, consequence);
+        }
+        return kept;
+    }
 
     private long chars;
     private int leftOut;

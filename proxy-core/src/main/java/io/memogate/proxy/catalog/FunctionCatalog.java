@@ -2,14 +2,8 @@ package io.memogate.proxy.catalog;
 
 import io.memogate.estimator.FunctionDefinitions;
 import java.sql.Connection;
-import java.sql.ResultSet;
 import java.sql.SQLException;
-import java.sql.Statement;
-import java.util.ArrayList;
-import java.util.List;
 import java.util.Locale;
-import org.slf4j.Logger;
-import org.slf4j.LoggerFactory;
 
 /**
  * Reads a database's {@link FunctionDefinitions}: the SQL functions PostgreSQL inlines into FROM, as
@@ -37,35 +31,22 @@ public final class FunctionCatalog {
                   AND n.nspname !~ '^pg_(toast_)?temp_') functions
             ORDER BY length(body)""";
 
-    private static final Logger LOG = LoggerFactory.getLogger(FunctionCatalog.class);
-
     private FunctionCatalog() {
     }
 
     /** The inlinable functions of the database {@code connection} is connected to. */
     public static FunctionDefinitions read(Connection connection) throws SQLException {
-        String body = connection.getMetaData().getDatabaseMajorVersion() >= SQL_BODY_VERSION
+        return FunctionDefinitions.of(DefinitionBudget.read(connection, QUERY.formatted(bodyColumn(connection)), 5,
+                "inlinable functions", "each is estimated as a function scan",
+                (row, body) -> new FunctionDefinitions.Function(row.getString(1), row.getInt(2), row.getInt(3),
+                        row.getBoolean(4), withinAtomic(body))));
+    }
+
+    /** The body of {@code pg_proc p}: {@code prosrc}, or from PostgreSQL 14 a {@code BEGIN ATOMIC} body, printed. */
+    static String bodyColumn(Connection connection) throws SQLException {
+        return connection.getMetaData().getDatabaseMajorVersion() >= SQL_BODY_VERSION
                 ? "CASE WHEN p.prosqlbody IS NULL THEN p.prosrc ELSE pg_catalog.pg_get_function_sqlbody(p.oid) END"
                 : "p.prosrc";
-        List<FunctionDefinitions.Function> functions = new ArrayList<>();
-        DefinitionBudget budget = new DefinitionBudget();
-        try (Statement statement = connection.createStatement();
-                ResultSet rows = statement.executeQuery(QUERY.formatted(body))) {
-            while (rows.next()) {
-                String text = rows.getString(5);
-                if (!budget.keeps(text)) {
-                    continue;
-                }
-                functions.add(new FunctionDefinitions.Function(rows.getString(1), rows.getInt(2), rows.getInt(3),
-                        rows.getBoolean(4), withinAtomic(text)));
-            }
-        }
-        if (budget.leftOut() > 0) {
-            LOG.warn("{} inlinable functions of database {} are over the {} MiB kept of their bodies: each is"
-                    + " estimated as a function scan", budget.leftOut(), connection.getCatalog(),
-                    DefinitionBudget.MAX_CHARS >> 20);
-        }
-        return FunctionDefinitions.of(functions);
     }
 
     /** What is inside {@code BEGIN ATOMIC ... END}, as {@code pg_get_function_sqlbody} prints it; else the body. */

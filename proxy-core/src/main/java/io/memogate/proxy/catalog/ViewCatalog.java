@@ -3,14 +3,8 @@ package io.memogate.proxy.catalog;
 import io.memogate.estimator.ViewDefinitions;
 import java.sql.Array;
 import java.sql.Connection;
-import java.sql.ResultSet;
 import java.sql.SQLException;
-import java.sql.Statement;
-import java.util.ArrayList;
-import java.util.List;
 import java.util.Locale;
-import org.slf4j.Logger;
-import org.slf4j.LoggerFactory;
 
 /**
  * Reads a database's {@link ViewDefinitions}: each view's and materialized view's query as
@@ -30,30 +24,14 @@ public final class ViewCatalog {
                   AND n.nspname !~ '^pg_(toast_)?temp_') views
             ORDER BY length(definition), nspname, relname""";
 
-    private static final Logger LOG = LoggerFactory.getLogger(ViewCatalog.class);
-
     private ViewCatalog() {
     }
 
     /** The views of the database {@code connection} is connected to. */
     public static ViewDefinitions read(Connection connection) throws SQLException {
-        List<ViewDefinitions.View> views = new ArrayList<>();
-        DefinitionBudget budget = new DefinitionBudget();
-        try (Statement statement = connection.createStatement(); ResultSet rows = statement.executeQuery(QUERY)) {
-            while (rows.next()) {
-                String definition = rows.getString(2);
-                if (!budget.keeps(definition)) {
-                    continue;
-                }
-                views.add(new ViewDefinitions.View(rows.getString(5), rows.getString(1), definition,
-                        securityBarrier(rows.getArray(3)), "m".equals(rows.getString(4))));
-            }
-        }
-        if (budget.leftOut() > 0) {
-            LOG.warn("{} views of database {} are over the {} MiB kept of view definitions: each is estimated as one"
-                    + " relation", budget.leftOut(), connection.getCatalog(), DefinitionBudget.MAX_CHARS >> 20);
-        }
-        return ViewDefinitions.of(views);
+        return ViewDefinitions.of(DefinitionBudget.read(connection, QUERY, 2, "views",
+                "each is estimated as one relation", (row, definition) -> new ViewDefinitions.View(row.getString(5),
+                        row.getString(1), definition, securityBarrier(row.getArray(3)), "m".equals(row.getString(4)))));
     }
 
     /** Whether {@code reloptions} holds {@code security_barrier} set to a value PostgreSQL reads as true. */

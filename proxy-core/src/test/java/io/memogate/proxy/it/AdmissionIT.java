@@ -318,6 +318,31 @@ class AdmissionIT {
         }
     }
 
+    /**
+     * A PL/pgSQL function and a procedure that each count the 14-table star go through LARGE, read from the
+     * catalog; the function's NOTICE flushes pgjdbc's BindComplete before the star is planned.
+     */
+    @Test
+    void callsOfRoutinesOverAStarGoThroughLarge(EmbeddedPostgres pg) throws Exception {
+        pg.execute(DATABASE, "create or replace function star14_report() returns bigint language plpgsql as $$"
+                        + " begin raise notice 'counting'; return (" + star(14, "in a function") + "); end $$",
+                "create or replace procedure star14_load() language plpgsql as $$ begin perform ("
+                        + star(14, "in a procedure") + "); end $$");
+        try (ProxyFixture proxy = proxy(pg, catalogs(pg), fourteenTablesNeedLarge(), 2L << 30);
+                Connection connection = proxy.connect(DATABASE, "memogate", "memogate");
+                Statement statement = connection.createStatement()) {
+            statement.execute(WIDE); // waits for the database's first catalog read
+            try (ResultSet rows = statement.executeQuery("select star14_report()")) {
+                rows.next();
+                assertThat(rows.getLong(1)).isZero();
+            }
+            assertThat(control.gateways().state(Tier.LARGE).admittedTotal()).as("the function").isEqualTo(1);
+            statement.execute("call star14_load()");
+            assertThat(control.gateways().state(Tier.LARGE).admittedTotal()).as("the procedure").isEqualTo(2);
+            assertThat(control.gateways().ledger().inFlightBytes()).isZero();
+        }
+    }
+
     /** The test server's catalogs, read as with broker.monitor. */
     private static IndexCatalogs catalogs(EmbeddedPostgres pg) {
         return new IndexCatalogs(database -> Optional.of(pg.jdbcUrl(database)), pg.superuser(), pg.superuserPassword());

@@ -8,11 +8,13 @@ import io.memogate.estimator.CompileEstimate;
 import io.memogate.estimator.CompileEstimator;
 import io.memogate.estimator.FunctionDefinitions;
 import io.memogate.estimator.PreparedStatementTexts;
+import io.memogate.estimator.RoutineDefinitions;
 import io.memogate.estimator.ViewDefinitions;
 import io.memogate.estimator.planner.IndexedColumns;
 import io.memogate.estimator.planner.PlannerSettings;
 import io.memogate.proxy.catalog.FunctionCatalog;
 import io.memogate.proxy.catalog.IndexCatalog;
+import io.memogate.proxy.catalog.RoutineCatalog;
 import io.memogate.proxy.catalog.ServerCatalog;
 import io.memogate.proxy.catalog.ViewCatalog;
 import io.memogate.proxy.cli.RunningProxy;
@@ -83,6 +85,13 @@ class IndexCatalogIT {
                 + STAR_JOIN + " where f.id > $1 $$");
         ddl.add("create function star_default(since int, upto int default 1000000) returns table (id int, v int)"
                 + " language sql stable as $$" + STAR_JOIN + " where f.id between since and upto $$");
+        // Planned while they run: a PL/pgSQL function and procedure over the star; a trigger function is not called.
+        ddl.add("create function star_report() returns bigint language plpgsql stable as $$ begin"
+                + " raise notice 'counting'; return (select count(*) from (" + STAR_JOIN + ") s); end $$");
+        ddl.add("create procedure star_load() language plpgsql as $$ declare n int; begin"
+                + " select count(*) into n from (" + STAR_JOIN + ") s; end $$");
+        ddl.add("create function star_audit() returns trigger language plpgsql as $$ begin"
+                + " perform count(*) from (" + STAR_JOIN + ") s; return new; end $$");
         ddl.add("analyze");
         ddl.add("grant select on all tables in schema public to public");
         pg.execute(DATABASE, ddl.toArray(String[]::new));
@@ -123,7 +132,7 @@ class IndexCatalogIT {
             assertThat(ConsoleClient.rows(console, "SHOW CATALOGS")).singleElement().satisfies(row -> assertThat(row)
                     .containsEntry("database", DATABASE).containsEntry("state", "read")
                     .containsEntry("tables_with_indexes", "6").containsEntry("views", "4")
-                    .containsEntry("inlinable_functions", "3"));
+                    .containsEntry("inlinable_functions", "3").containsEntry("routines", "6"));
         }
     }
 
@@ -247,6 +256,25 @@ class IndexCatalogIT {
             assertThat(inlined.largestProblem()).as(call).isEqualTo(6);
             assertThat(inlined.parser()).as(call).isEqualTo(CompileEstimate.Parser.CALCITE);
         }
+    }
+
+    /**
+     * PL/pgSQL and SQL functions and procedures are read with the queries they run, trigger functions are not:
+     * a call needs what the largest of them needs, planned while the statement runs.
+     */
+    @Test
+    void routinesAreReadWithTheQueriesTheyRun(EmbeddedPostgres pg) throws SQLException {
+        RoutineDefinitions routines = read(pg, RoutineCatalog::read);
+        assertThat(routines.size()).as("the four SQL functions, star_report and star_load").isEqualTo(6);
+        assertThat(routines.calledIn("select star_audit()")).as("a trigger function").isEmpty();
+        Catalog catalog = new Catalog(IndexedColumns.NONE, ViewDefinitions.NONE, FunctionDefinitions.NONE, routines);
+        for (String call : List.of("select star_report()", "call star_load()", "select star_atomic(1)",
+                "select public.star_since(1)")) {
+            CompileEstimate estimate = estimate(call, catalog);
+            assertThat(estimate.largestProblem()).as(call).isEqualTo(6);
+            assertThat(estimate.plannedWhileRunning()).as(call).isTrue();
+        }
+        assertThat(estimate("select star_report()", Catalog.NONE).bypass()).isTrue();
     }
 
     /**

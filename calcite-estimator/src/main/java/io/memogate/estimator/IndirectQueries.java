@@ -1,0 +1,158 @@
+package io.memogate.estimator;
+
+import static io.memogate.estimator.CompileEstimator.bypass;
+
+import io.memogate.estimator.lexer.DoStatement;
+import io.memogate.estimator.lexer.LexicalAnalysis;
+import io.memogate.estimator.lexer.LexicalAnalyzer;
+import io.memogate.estimator.lexer.PlpgsqlStatements;
+import io.memogate.estimator.lexer.StatementAnalysis;
+import io.memogate.estimator.lexer.StatementKind;
+import io.memogate.estimator.lexer.TokenStream;
+import java.util.List;
+import java.util.Objects;
+import java.util.Optional;
+
+/**
+ * The queries a statement has the server plan that are not in its text, estimated as statements of their
+ * own: EXECUTE's prepared statement, REFRESH MATERIALIZED VIEW's query, the queries of a DO block's body and
+ * of the routines a statement calls. Thread-safe, as the estimator that owns it.
+ */
+final class IndirectQueries {
+
+    /** How the owning estimator estimates one statement of a text. */
+    @FunctionalInterface
+    interface StatementEstimates {
+        CompileEstimate of(String text, StatementAnalysis statement, EstimateContext context, boolean followExecute);
+    }
+
+    /** Deepest chain of routine calls followed: a routine's query that calls a routine, and so on. */
+    static final int MAX_CALL_DEPTH = 8;
+
+    private final LexicalAnalyzer analyzer;
+    private final StatementEstimates estimates;
+
+    IndirectQueries(LexicalAnalyzer analyzer, StatementEstimates estimates) {
+        this.analyzer = Objects.requireNonNull(analyzer, "analyzer");
+        this.estimates = Objects.requireNonNull(estimates, "estimates");
+    }
+
+    /** EXECUTE plans the statement the session prepared under its name. */
+    CompileEstimate execute(StatementAnalysis st, EstimateContext context) {
+        Optional<String> text = st.classification().name().flatMap(context.prepared()::textOf);
+        if (text.isEmpty()) {
+            return bypass(st, "EXECUTE of a prepared statement whose text is unknown");
+        }
+        String prefix = "EXECUTE " + st.classification().name().orElse("?") + ": ";
+        String empty = "EXECUTE of an empty prepared statement";
+        LexicalAnalysis inner = analyzer.analyze(text.get());
+        if (!inner.isEmpty() && inner.statements().get(0).kind() == StatementKind.PREPARE) {
+            // The prepared query itself: PREPARE is not planned, EXECUTE plans what it prepared.
+            return planned(st, inner.statements().get(0).classification().queryText(text.get()), context, prefix,
+                    empty);
+        }
+        return planned(st, text.get(), context, prefix, empty);
+    }
+
+    /**
+     * The estimate of {@code query}, a text that {@code st} has the server plan though it does not hold it
+     * (EXECUTE's prepared statement, REFRESH's view), said to be {@code st}'s with {@code prefix}; a bypass
+     * giving {@code empty} as its reason when the query holds no statement.
+     */
+    private CompileEstimate planned(StatementAnalysis st, String query, EstimateContext context, String prefix,
+                                    String empty) {
+        LexicalAnalysis inner = analyzer.analyze(query);
+        if (inner.isEmpty()) {
+            return bypass(st, empty);
+        }
+        return estimates.of(query, inner.statements().get(0), context, false).covering(1, prefix);
+    }
+
+    /**
+     * DO: PL/pgSQL plans each query of the block's body when it reaches it, so the block needs what its
+     * largest query needs, at some point while it runs. Bodies in other languages are not read.
+     */
+    CompileEstimate doBlock(String text, StatementAnalysis st, EstimateContext context) {
+        DoStatement block = DoStatement.of(TokenStream.of(text.substring(st.span().start(), st.span().end())));
+        if (!block.isPlpgsql()) {
+            return bypass(st, "DO block in language " + block.language() + ": the queries it runs are not read");
+        }
+        List<String> queries = block.body().map(PlpgsqlStatements::of).orElse(List.of());
+        CompileEstimate largest = largestOf(queries, context);
+        if (largest == null || largest.bypass()) {
+            return bypass(st, "DO block: " + (queries.isEmpty() ? "its body runs no query"
+                    : "none of the " + queries.size() + " queries its body runs has a join search"));
+        }
+        return largest.plannedWhileRunning("DO block, largest of the " + queries.size() + " queries its body runs: ");
+    }
+
+    /**
+     * {@code own}, the statement's estimate, or when larger the largest query of a routine it calls: PL/pgSQL
+     * and SQL routines plan their queries while the statement runs. Routines their queries call are followed
+     * too, up to {@link #MAX_CALL_DEPTH} deep; a routine already being followed (recursion) is not
+     * followed again.
+     */
+    CompileEstimate withCalls(String text, StatementAnalysis st, EstimateContext context, CompileEstimate own) {
+        if (context.following().size() >= MAX_CALL_DEPTH) {
+            return own;
+        }
+        TokenStream tokens = TokenStream.of(text.substring(st.span().start(), st.span().end()));
+        if (!runsCalls(st, tokens)) {
+            return own;
+        }
+        CompileEstimate largest = own;
+        String via = null;
+        for (RoutineDefinitions.Routine routine : context.catalog().routines().calledIn(tokens)) {
+            if (context.follows(routine)) {
+                continue;
+            }
+            CompileEstimate inner = largestOf(routine.queries(), context.into(routine));
+            if (inner != null && larger(inner, largest)) {
+                largest = inner;
+                via = routine.schema() + "." + routine.name();
+            }
+        }
+        return via == null ? own : largest.plannedWhileRunning(via + ", which it calls, plans while running: ");
+    }
+
+    /** Whether running the statement runs the functions it names: not EXPLAIN's (without ANALYZE) or DDL's. */
+    private static boolean runsCalls(StatementAnalysis st, TokenStream tokens) {
+        return switch (st.kind()) {
+            case EXPLAIN, PREPARE, DO, EMPTY -> false;
+            case UTILITY -> tokens.isWord(0, "call");
+            default -> st.classification().isPlanned();
+        };
+    }
+
+    /** The largest estimate of {@code queries}' statements (any join search beats a bypass); null for none. */
+    private CompileEstimate largestOf(List<String> queries, EstimateContext context) {
+        CompileEstimate largest = null;
+        for (String query : queries) {
+            for (StatementAnalysis inner : analyzer.analyze(query).statements()) {
+                CompileEstimate e = estimates.of(query, inner, context, false);
+                if (largest == null || larger(e, largest)) {
+                    largest = e;
+                }
+            }
+        }
+        return largest;
+    }
+
+    private static boolean larger(CompileEstimate a, CompileEstimate b) {
+        return !a.bypass() && (b.bypass() || a.estimatedBytes() > b.estimatedBytes());
+    }
+
+    /** REFRESH MATERIALIZED VIEW plans the view's query, which the catalog holds. */
+    CompileEstimate refresh(StatementAnalysis st, EstimateContext context) {
+        String qualified = st.classification().name().orElse("");
+        int dot = qualified.lastIndexOf('.');
+        Optional<ViewDefinitions.View> view = context.catalog().views().materializedView(
+                dot < 0 ? Optional.empty() : Optional.of(qualified.substring(0, dot)), qualified.substring(dot + 1));
+        if (view.isEmpty()) {
+            return bypass(st,
+                    "REFRESH of a materialized view whose query is unknown (not in the catalog read)");
+        }
+        return planned(st, CatalogExpansions.withoutSemicolon(view.get().definition()), context,
+                "REFRESH MATERIALIZED VIEW " + qualified + ": ", "REFRESH of a materialized view whose query is empty");
+    }
+}

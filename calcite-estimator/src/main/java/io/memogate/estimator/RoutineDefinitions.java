@@ -1,0 +1,141 @@
+package io.memogate.estimator;
+
+import io.memogate.estimator.lexer.Literals;
+import io.memogate.estimator.lexer.PlpgsqlStatements;
+import io.memogate.estimator.lexer.StatementSpan;
+import io.memogate.estimator.lexer.StatementSplitter;
+import io.memogate.estimator.lexer.TokenKind;
+import io.memogate.estimator.lexer.TokenStream;
+import java.util.ArrayList;
+import java.util.Collection;
+import java.util.HashMap;
+import java.util.LinkedHashSet;
+import java.util.List;
+import java.util.Locale;
+import java.util.Map;
+import java.util.Objects;
+import java.util.Set;
+
+/**
+ * Functions and procedures whose queries the server plans while they run: a PL/pgSQL routine plans each
+ * query of its body when it reaches it, a {@code LANGUAGE sql} function that is not inlined plans its body's
+ * statements at its first call in a query. A statement that calls one needs, at some point while it runs,
+ * what the largest of those queries needs. Whoever reads the catalog ({@code pg_proc}) passes the routines
+ * along; their queries are read off the bodies once, here.
+ *
+ * <p>Routines are known by their unqualified names, folded to lower case; a qualified call picks those of
+ * its schema. Overloads are not told apart (that takes argument types): a call counts every routine of its
+ * name. Immutable; compared by identity, as {@link ViewDefinitions}.
+ */
+public final class RoutineDefinitions {
+
+    /** No routine known: a call's queries are not seen. */
+    public static final RoutineDefinitions NONE = new RoutineDefinitions(Map.of(), 0);
+
+    /** The languages whose bodies are read. */
+    public enum Language { PLPGSQL, SQL }
+
+    /**
+     * One function or procedure.
+     *
+     * @param schema the schema it is in, as stored
+     * @param name its name, as stored
+     * @param body its source ({@code prosrc}, or for a {@code BEGIN ATOMIC} body its statements)
+     * @param queries what its body has the server plan, read off the body
+     */
+    public record Routine(String schema, String name, Language language, String body, List<String> queries) {
+        public Routine {
+            Objects.requireNonNull(schema, "schema");
+            Objects.requireNonNull(name, "name");
+            Objects.requireNonNull(language, "language");
+            Objects.requireNonNull(body, "body");
+            queries = List.copyOf(queries);
+        }
+
+        /** A routine with its queries read off its body. */
+        public static Routine of(String schema, String name, Language language, String body) {
+            return new Routine(schema, name, language, body, language == Language.PLPGSQL
+                    ? PlpgsqlStatements.of(body) : statements(body));
+        }
+
+        private static List<String> statements(String body) {
+            List<String> statements = new ArrayList<>();
+            for (StatementSpan span : StatementSplitter.split(body).statements()) {
+                statements.add(body.substring(span.start(), span.end()));
+            }
+            return statements;
+        }
+    }
+
+    /** Per folded name, the routines of that name. */
+    private final Map<String, List<Routine>> routines;
+    private final int size;
+
+    private RoutineDefinitions(Map<String, List<Routine>> routines, int size) {
+        this.routines = routines;
+        this.size = size;
+    }
+
+    public static RoutineDefinitions of(Collection<Routine> routines) {
+        Map<String, List<Routine>> byName = new HashMap<>();
+        for (Routine routine : routines) {
+            byName.computeIfAbsent(fold(routine.name()), name -> new ArrayList<>()).add(routine);
+        }
+        byName.replaceAll((name, list) -> List.copyOf(list));
+        return byName.isEmpty() ? NONE : new RoutineDefinitions(Map.copyOf(byName), routines.size());
+    }
+
+    /**
+     * The routines {@code sql} calls: a name, qualified or not, right before an opening parenthesis, that a
+     * routine bears. In order of first call, each once.
+     */
+    public List<Routine> calledIn(String sql) {
+        return routines.isEmpty() ? List.of() : calledIn(TokenStream.of(sql));
+    }
+
+    /** As {@link #calledIn(String)}, for a statement's tokens. */
+    public List<Routine> calledIn(TokenStream ts) {
+        if (routines.isEmpty()) {
+            return List.of();
+        }
+        Set<Routine> called = new LinkedHashSet<>();
+        for (int i = 0; i + 1 < ts.size(); i++) {
+            if (!ts.is(i + 1, TokenKind.LPAREN)) {
+                continue;
+            }
+            List<Routine> named = Literals.identifier(ts, i).map(name -> routines.get(fold(name))).orElse(null);
+            if (named == null) {
+                continue;
+            }
+            String schema = ts.is(i - 1, TokenKind.DOT) ? Literals.identifier(ts, i - 2).orElse(null) : null;
+            for (Routine routine : named) {
+                if (schema == null || routine.schema().equals(schema)) {
+                    called.add(routine);
+                }
+            }
+        }
+        return List.copyOf(called);
+    }
+
+    public int size() {
+        return size;
+    }
+
+    public boolean isEmpty() {
+        return routines.isEmpty();
+    }
+
+    /** Whether {@code other} holds the same routines (a read again that found nothing new). */
+    public boolean sameContent(RoutineDefinitions other) {
+        return routines.equals(other.routines);
+    }
+
+    private static String fold(String name) {
+        return name.toLowerCase(Locale.ROOT);
+    }
+
+    @Override
+    public String toString() {
+        return "RoutineDefinitions[" + size + " routines]";
+    }
+}

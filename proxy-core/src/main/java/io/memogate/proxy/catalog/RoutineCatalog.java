@@ -1,0 +1,41 @@
+package io.memogate.proxy.catalog;
+
+import io.memogate.estimator.RoutineDefinitions;
+import io.memogate.estimator.RoutineDefinitions.Language;
+import java.sql.Connection;
+import java.sql.SQLException;
+
+/**
+ * Reads a database's {@link RoutineDefinitions}: its functions and procedures in PL/pgSQL and SQL, whose
+ * queries the server plans while a statement that calls them runs, with their bodies: {@code prosrc}, or for
+ * a {@code BEGIN ATOMIC} body (PostgreSQL 14+) the statements inside it. Trigger functions, which no
+ * statement calls by name, system schemas and other sessions' temporary ones are left out, and so are
+ * bodies past the {@link DefinitionBudget}, shortest kept first.
+ */
+public final class RoutineCatalog {
+
+    private static final String QUERY = """
+            SELECT nspname, proname, lanname, body FROM (
+                SELECT n.nspname, p.proname, l.lanname, %s AS body
+                FROM pg_catalog.pg_proc p
+                JOIN pg_catalog.pg_namespace n ON n.oid = p.pronamespace
+                JOIN pg_catalog.pg_language l ON l.oid = p.prolang
+                WHERE l.lanname IN ('plpgsql', 'sql') AND p.prokind IN ('f', 'p')
+                  AND p.prorettype NOT IN ('pg_catalog.trigger'::pg_catalog.regtype,
+                                           'pg_catalog.event_trigger'::pg_catalog.regtype)
+                  AND n.nspname NOT IN ('pg_catalog', 'information_schema')
+                  AND n.nspname !~ '^pg_(toast_)?temp_') routines
+            ORDER BY length(body)""";
+
+    private RoutineCatalog() {
+    }
+
+    /** The PL/pgSQL and SQL routines of the database {@code connection} is connected to. */
+    public static RoutineDefinitions read(Connection connection) throws SQLException {
+        return RoutineDefinitions.of(DefinitionBudget.read(connection,
+                QUERY.formatted(FunctionCatalog.bodyColumn(connection)), 4, "functions and procedures",
+                "the queries they run are not seen", (row, body) -> RoutineDefinitions.Routine.of(row.getString(1),
+                        row.getString(2), "plpgsql".equals(row.getString(3)) ? Language.PLPGSQL : Language.SQL,
+                        FunctionCatalog.withinAtomic(body))));
+    }
+}
