@@ -449,6 +449,18 @@ JOIN lab_arm13 AS a13 ON a13.id = h.k13
 JOIN lab_arm14 AS a14 ON a14.id = h.k14
 JOIN lab_arm15 AS a15 ON a15.id = h.k15;
 
+-- The same count in a PL/pgSQL function (docs/examples/star16-function.sql calls it): the server plans the
+-- 16-table join while SELECT lab_star16_count() runs, and Memogate, which reads function bodies with
+-- broker.monitor, estimates the call so and holds its permits until the call is over.
+CREATE FUNCTION lab_star16_count() RETURNS bigint LANGUAGE plpgsql STABLE AS $$
+DECLARE
+    n bigint;
+BEGIN
+    SELECT count(*) INTO n FROM lab_star16;
+    RETURN n;
+END
+$$;
+
 -- Statistics for the planner, named table by table: a bare ANALYZE would also visit the shared system
 -- catalogs, which only a superuser may analyze, and warn about each.
 ANALYZE country, region, city, currency, fiscal_period, date_dim, day_part, time_of_day,

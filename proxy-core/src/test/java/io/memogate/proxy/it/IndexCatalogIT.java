@@ -279,10 +279,11 @@ class IndexCatalogIT {
 
     /**
      * The demo's {@code lab_star16} view hides docs/examples/star16.sql: through the view's definition, as
-     * the server prints it, the estimate is the star's (README, "Then: watch it protect the server").
+     * the server prints it, the estimate is the star's (README, "Then: watch it protect the server"); and so
+     * does its function {@code lab_star16_count}, which counts over the view.
      */
     @Test
-    void theDemosStarViewIsEstimatedAsTheStarItHides(EmbeddedPostgres pg) throws Exception {
+    void theDemosStarViewAndFunctionAreEstimatedAsTheStarTheyHide(EmbeddedPostgres pg) throws Exception {
         Catalog demo;
         try (Connection connection = pg.connect(DemoSchema.DATABASE)) {
             demo = ServerCatalog.read(connection);
@@ -297,6 +298,10 @@ class IndexCatalogIT {
         assertThat(throughView.memoPairs()).isEqualTo(written.memoPairs());
         assertThat(throughView.terms()).usingRecursiveComparison().ignoringFields("tokens")
                 .isEqualTo(written.terms());
+        CompileEstimate throughFunction = new CompileEstimator().estimate(example("star16-function.sql"), wide,
+                PreparedStatementTexts.NONE, demo);
+        assertThat(throughFunction.memoPairs()).as("the function's query is the view's").isEqualTo(written.memoPairs());
+        assertThat(throughFunction.plannedWhileRunning()).isTrue();
     }
 
     /** A file of docs/examples, from the module's directory (where Maven runs the tests). */
