@@ -11,6 +11,11 @@ public enum ReleaseSignal {
     FIRST_RESPONSE(false),
     /** BindComplete: the bound statement is planned. */
     BIND_COMPLETE(true),
+    /**
+     * CommandComplete, EmptyQueryResponse or PortalSuspended of the Execute of a Bind planned while it runs:
+     * the portal ran (or paused), so what it planned while running is planned.
+     */
+    EXECUTE_COMPLETE(true),
     /** ErrorResponse: the statement (or one before it in the same batch) failed. */
     ERROR(true),
     /** ReadyForQuery: the query cycle that carried the statement is over. */

@@ -18,6 +18,7 @@ import io.micrometer.core.instrument.Gauge;
 import io.micrometer.core.instrument.Timer;
 import io.micrometer.core.instrument.simple.SimpleMeterRegistry;
 import java.sql.Connection;
+import java.sql.PreparedStatement;
 import java.sql.ResultSet;
 import java.sql.SQLException;
 import java.sql.Statement;
@@ -339,6 +340,54 @@ class AdmissionIT {
             assertThat(control.gateways().state(Tier.LARGE).admittedTotal()).as("the function").isEqualTo(1);
             statement.execute("call star14_load()");
             assertThat(control.gateways().state(Tier.LARGE).admittedTotal()).as("the procedure").isEqualTo(2);
+            assertThat(control.gateways().ledger().inFlightBytes()).isZero();
+        }
+    }
+
+    /**
+     * pgjdbc sends a batch as Bind/Execute pairs and one Sync. With one slot per tier the second Bind waits
+     * for the permit the first holds until its BindComplete, which the server sends only at a Sync or Flush,
+     * and the Sync is behind the waiting Bind: the proxy sends a Flush, and both run.
+     */
+    @Test
+    void aBatchOfTwoStarsInOneSyncIsNotRefusedByItsOwnFirstStatement(EmbeddedPostgres pg) throws Exception {
+        pg.execute(DATABASE, "create table if not exists batch_sink (n bigint)", "truncate batch_sink",
+                "grant all on batch_sink to memogate");
+        try (ProxyFixture proxy = proxy(pg, oneAtATime(Duration.ofSeconds(2)), 2L << 30);
+                Connection connection = proxy.connect(DATABASE, "memogate", "memogate");
+                Statement statement = connection.createStatement()) {
+            statement.execute(WIDE);
+            try (PreparedStatement batch = connection.prepareStatement("insert into batch_sink " + star(14, "batch"))) {
+                batch.addBatch();
+                batch.addBatch();
+                assertThat(batch.executeBatch()).containsExactly(1, 1);
+            }
+            try (ResultSet rows = statement.executeQuery("select count(*) from batch_sink")) {
+                rows.next();
+                assertThat(rows.getInt(1)).isEqualTo(2);
+            }
+            assertThat(control.gateways().state(Tier.SMALL).admittedTotal()).as("one at a time").isEqualTo(2);
+        }
+    }
+
+    /**
+     * The same with calls of a procedure planned while it runs: the first call's permit is held past its
+     * BindComplete, until its Execute completes, which the Flush also brings.
+     */
+    @Test
+    void aBatchOfTwoRoutineCallsInOneSyncIsNotRefusedByItsOwnFirstCall(EmbeddedPostgres pg) throws Exception {
+        pg.execute(DATABASE, "create or replace procedure star14_batch() language plpgsql as $$"
+                + " begin raise notice 'counting'; perform (" + star(14, "in a batched procedure") + "); end $$");
+        try (ProxyFixture proxy = proxy(pg, catalogs(pg), oneAtATime(Duration.ofSeconds(2)), 2L << 30);
+                Connection connection = proxy.connect(DATABASE, "memogate", "memogate");
+                Statement statement = connection.createStatement()) {
+            statement.execute(WIDE); // waits for the database's first catalog read
+            try (PreparedStatement batch = connection.prepareStatement("call star14_batch()")) {
+                batch.addBatch();
+                batch.addBatch();
+                batch.executeBatch();
+            }
+            assertThat(control.gateways().state(Tier.SMALL).admittedTotal()).as("one at a time").isEqualTo(2);
             assertThat(control.gateways().ledger().inFlightBytes()).isZero();
         }
     }

@@ -18,6 +18,7 @@ import io.memogate.proxy.pg.message.backend.PgErrors;
 import io.memogate.proxy.pg.message.backend.ReadyForQuery.TransactionStatus;
 import io.memogate.proxy.pg.message.frontend.Bind;
 import io.memogate.proxy.pg.message.frontend.Close;
+import io.memogate.proxy.pg.message.frontend.Flush;
 import io.memogate.proxy.pg.message.frontend.Parse;
 import io.memogate.proxy.pg.message.frontend.Query;
 import io.memogate.proxy.pg.message.frontend.StatementOrPortal;
@@ -270,9 +271,25 @@ final class AdmissionFlow {
             return;
         }
         holding = true;
+        if (!tracker.isIdle()) {
+            flushServer();
+        }
         waiting.waitFor(admission, session.client, session.services.admissionSupport().waitNoticeAfter());
         decision.whenComplete((admitted, failure) ->
                 session.client.eventLoop().execute(() -> admissionDecided(frame, point, admitted, failure)));
+    }
+
+    /**
+     * Sends the server a Flush before a statement of this session waits while earlier ones are in flight. The
+     * server holds back what it answered them (BindComplete, CommandComplete) until a Sync or Flush, and a
+     * batch's Sync is behind the waiting statement: without the Flush an earlier statement of the batch
+     * would keep the permit this one waits for until this one timed out.
+     */
+    private void flushServer() {
+        ByteBuf flush = session.backend.alloc().buffer(5);
+        Flush.INSTANCE.encode(flush);
+        session.forwardToBackend(flush);
+        session.backend.flush();
     }
 
     private void admissionDecided(ByteBuf frame, AdmissionPoint point, AdmittedStatement admitted, Throwable failure) {

@@ -17,7 +17,8 @@ import java.util.ArrayDeque;
  *       oldest simple query (once);
  *   <li>BindComplete: BIND_COMPLETE to the oldest Bind, unless its statement is
  *       {@linkplain AdmittedStatement#plannedWhileRunning() planned while it runs}: that one is kept
- *       running until its cycle's end;
+ *       running until its Execute completes (CommandComplete, EmptyQueryResponse, PortalSuspended:
+ *       EXECUTE_COMPLETE to the oldest running one) or its cycle ends;
  *   <li>ErrorResponse: ERROR to everything before the next marker, running Binds included — after an
  *       error the server skips to Sync, so those Binds will never complete;
  *   <li>ReadyForQuery: READY_FOR_QUERY to the running Binds and everything up to and including the oldest
@@ -79,6 +80,13 @@ final class ReleaseTracker {
             } else {
                 bind.statement.signal(ReleaseSignal.BIND_COMPLETE);
             }
+        }
+    }
+
+    /** CommandComplete, EmptyQueryResponse or PortalSuspended: the oldest running Bind's Execute is done. */
+    void executeComplete() {
+        if (!running.isEmpty()) {
+            running.removeFirst().signal(ReleaseSignal.EXECUTE_COMPLETE);
         }
     }
 

@@ -58,11 +58,17 @@ final class ServerResponses implements MessageRunDecoder.Inspector {
             case 'D' -> { } // DataRow: the common case, nothing to learn
             case 'C' -> {
                 tracker.firstResponse();
+                tracker.executeComplete();
                 if (transactionStatus != TransactionStatus.IDLE && CommandTags.isRollback(buf, index, length)) {
                     settings.rollbackSeen();
                 }
             }
-            case 'T', 'I', 'G', 'H', 'W' -> tracker.firstResponse();
+            case 'I' -> {
+                tracker.firstResponse();
+                tracker.executeComplete();
+            }
+            case 's' -> tracker.executeComplete(); // PortalSuspended
+            case 'T', 'G', 'H', 'W' -> tracker.firstResponse();
             case '2' -> tracker.bindComplete();
             case 'E' -> {
                 tracker.error();

@@ -112,6 +112,24 @@ class ReleaseTrackerTest {
     }
 
     @Test
+    void aRunningBindIsReleasedWhenItsExecuteCompletes() {
+        Recorder call = new Recorder(true);
+        Recorder plain = new Recorder();
+        tracker.admitted(AdmissionPoint.BIND, plain);
+        tracker.admitted(AdmissionPoint.BIND, call);
+        tracker.admitted(AdmissionPoint.BIND, new Recorder(true));
+
+        tracker.bindComplete();
+        tracker.executeComplete(); // the plain one's Execute: nothing runs yet
+        tracker.bindComplete();
+        assertThat(call.signals).isEmpty();
+        tracker.executeComplete(); // CommandComplete of the call, before any Sync
+        assertThat(call.signals).containsExactly(ReleaseSignal.EXECUTE_COMPLETE);
+        assertThat(plain.signals).containsExactly(ReleaseSignal.BIND_COMPLETE);
+        assertThat(tracker.isIdle()).as("the third Bind is still in flight").isFalse();
+    }
+
+    @Test
     void aRunningBindIsReleasedByAnErrorOrADisconnect() {
         Recorder failed = new Recorder(true);
         tracker.admitted(AdmissionPoint.BIND, failed);
