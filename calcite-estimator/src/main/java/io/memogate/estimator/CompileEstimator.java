@@ -127,7 +127,7 @@ public final class CompileEstimator {
                     + cacheSize + " and " + maxParseDepth);
         }
         this.maxParseDepth = maxParseDepth;
-        this.indirect = new IndirectQueries(analyzer, this::statement);
+        this.indirect = new IndirectQueries(analyzer, this::statement, cacheSize);
         // Maintenance (eviction, draining the read buffers) on the calling thread: handing it to the common
         // pool wakes one of its threads every few hundred lookups, a futex call and a context switch on a
         // machine whose cores are what the proxy trades for throughput.
@@ -188,9 +188,8 @@ public final class CompileEstimator {
     public List<CompileEstimate> estimateAll(String sql, PlannerSettings settings, PreparedStatementTexts prepared,
                                              Catalog catalog) {
         String text = sql == null ? "" : sql;
-        EstimateContext context = new EstimateContext(settings == null ? PlannerSettings.DEFAULTS : settings,
-                prepared == null ? PreparedStatementTexts.NONE : prepared, catalog == null ? Catalog.NONE : catalog,
-                List.of());
+        EstimateContext context = EstimateContext.of(settings == null ? PlannerSettings.DEFAULTS : settings,
+                prepared == null ? PreparedStatementTexts.NONE : prepared, catalog == null ? Catalog.NONE : catalog);
         TokenStream tokens = scratch.get();
         if (text.length() > analyzer.maxStatementChars()) {
             // Generated bulk text (a huge VALUES or IN list): hashing it whole for the cache of texts, and a
@@ -291,8 +290,11 @@ public final class CompileEstimator {
             }
             // Following calls estimates other statements, which must not happen inside this cache's computation
             // of a key: a nested computation in the same cache can deadlock. Two threads may compute it at once.
+            int cutBefore = context.cut().count();
             CompileEstimate estimate = indirect.withCalls(text, st, context, fresh(text, st, context));
-            cache.put(key, estimate);
+            if (context.following().isEmpty() || context.cut().count() == cutBefore) {
+                cache.put(key, estimate);
+            }
             return estimate;
         } catch (RuntimeException | StackOverflowError e) {
             // Not expected: each path below already falls back. Still never fail the caller's statement.

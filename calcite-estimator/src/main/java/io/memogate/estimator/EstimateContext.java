@@ -6,10 +6,32 @@ import java.util.List;
 
 /**
  * What an estimate depends on besides the text: the session's settings and prepared statements, the catalog;
- * and the routines whose queries are being estimated, outermost first (empty for the statement sent).
+ * and, while a routine's queries are estimated, the routines being followed, outermost first (empty for the
+ * statement sent), and the calls not followed so far (a cycle, the depth limit), shared by all of them.
  */
 record EstimateContext(PlannerSettings settings, PreparedStatementTexts prepared, Catalog catalog,
-                       List<RoutineDefinitions.Routine> following) {
+                       List<RoutineDefinitions.Routine> following, CallsCut cut) {
+
+    /** The context of a statement sent with these settings, prepared statements and catalog. */
+    static EstimateContext of(PlannerSettings settings, PreparedStatementTexts prepared, Catalog catalog) {
+        return new EstimateContext(settings, prepared, catalog, List.of(), new CallsCut());
+    }
+
+    /**
+     * Calls a routine's estimate did not follow. An estimate made inside a routine while one was cut depends on
+     * the way it was reached (a cycle is cut where it closes), so it is not cached for other ways.
+     */
+    static final class CallsCut {
+        private int count;
+
+        void add() {
+            count++;
+        }
+
+        int count() {
+            return count;
+        }
+    }
 
     /** Whether {@code routine}'s queries are being estimated (by identity: records compare whole bodies). */
     boolean follows(RoutineDefinitions.Routine routine) {
@@ -25,6 +47,6 @@ record EstimateContext(PlannerSettings settings, PreparedStatementTexts prepared
     EstimateContext into(RoutineDefinitions.Routine routine) {
         List<RoutineDefinitions.Routine> deeper = new ArrayList<>(following);
         deeper.add(routine);
-        return new EstimateContext(settings, prepared, catalog, List.copyOf(deeper));
+        return new EstimateContext(settings, prepared, catalog, List.copyOf(deeper), cut);
     }
 }

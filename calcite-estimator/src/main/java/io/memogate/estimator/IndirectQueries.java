@@ -2,13 +2,18 @@ package io.memogate.estimator;
 
 import static io.memogate.estimator.CompileEstimator.bypass;
 
+import com.github.benmanes.caffeine.cache.Cache;
+import com.github.benmanes.caffeine.cache.Caffeine;
 import io.memogate.estimator.lexer.DoStatement;
+import io.memogate.estimator.lexer.Keyword;
 import io.memogate.estimator.lexer.LexicalAnalysis;
 import io.memogate.estimator.lexer.LexicalAnalyzer;
 import io.memogate.estimator.lexer.PlpgsqlStatements;
 import io.memogate.estimator.lexer.StatementAnalysis;
 import io.memogate.estimator.lexer.StatementKind;
+import io.memogate.estimator.lexer.TokenKind;
 import io.memogate.estimator.lexer.TokenStream;
+import io.memogate.estimator.planner.PlannerSettings;
 import java.util.List;
 import java.util.Objects;
 import java.util.Optional;
@@ -29,12 +34,20 @@ final class IndirectQueries {
     /** Deepest chain of routine calls followed: a routine's query that calls a routine, and so on. */
     static final int MAX_CALL_DEPTH = 8;
 
+    /** A routine's largest query under one set of settings and one catalog; the routine compared by content. */
+    private record RoutineKey(RoutineDefinitions.Routine routine, PlannerSettings settings, Catalog catalog) {
+    }
+
     private final LexicalAnalyzer analyzer;
     private final StatementEstimates estimates;
+    /** Per routine its largest query (empty: none), so each caller of a long routine does not read it again. */
+    private final Cache<RoutineKey, Optional<CompileEstimate>> routines;
 
-    IndirectQueries(LexicalAnalyzer analyzer, StatementEstimates estimates) {
+    IndirectQueries(LexicalAnalyzer analyzer, StatementEstimates estimates, long cacheSize) {
         this.analyzer = Objects.requireNonNull(analyzer, "analyzer");
         this.estimates = Objects.requireNonNull(estimates, "estimates");
+        // As the estimator's caches: maintenance on the calling thread, no wake-up of a pool thread.
+        this.routines = Caffeine.newBuilder().executor(Runnable::run).maximumSize(cacheSize).build();
     }
 
     /** EXECUTE plans the statement the session prepared under its name. */
@@ -89,11 +102,11 @@ final class IndirectQueries {
     /**
      * {@code own}, the statement's estimate, or when larger the largest query of a routine it calls: PL/pgSQL
      * and SQL routines plan their queries while the statement runs. Routines their queries call are followed
-     * too, up to {@link #MAX_CALL_DEPTH} deep; a routine already being followed (recursion) is not
-     * followed again.
+     * too, up to {@link #MAX_CALL_DEPTH} deep; a routine already being followed (recursion) is not followed
+     * again. Statements over the lexer's maximum (generated bulk text) are not read for calls.
      */
     CompileEstimate withCalls(String text, StatementAnalysis st, EstimateContext context, CompileEstimate own) {
-        if (context.following().size() >= MAX_CALL_DEPTH) {
+        if (st.oversized()) {
             return own;
         }
         TokenStream tokens = TokenStream.of(text.substring(st.span().start(), st.span().end()));
@@ -103,10 +116,11 @@ final class IndirectQueries {
         CompileEstimate largest = own;
         String via = null;
         for (RoutineDefinitions.Routine routine : context.catalog().routines().calledIn(tokens)) {
-            if (context.follows(routine)) {
+            if (context.follows(routine) || context.following().size() >= MAX_CALL_DEPTH) {
+                context.cut().add();
                 continue;
             }
-            CompileEstimate inner = largestOf(routine.queries(), context.into(routine));
+            CompileEstimate inner = largestQueryOf(routine, context);
             if (inner != null && larger(inner, largest)) {
                 largest = inner;
                 via = routine.schema() + "." + routine.name();
@@ -115,13 +129,54 @@ final class IndirectQueries {
         return via == null ? own : largest.plannedWhileRunning(via + ", which it calls, plans while running: ");
     }
 
-    /** Whether running the statement runs the functions it names: not EXPLAIN's (without ANALYZE) or DDL's. */
+    /**
+     * The largest estimate of the routine's queries, null when it has none; remembered per routine, settings
+     * and catalog, as the statements are, unless a call was cut on the way.
+     */
+    private CompileEstimate largestQueryOf(RoutineDefinitions.Routine routine, EstimateContext context) {
+        RoutineKey key = new RoutineKey(routine, context.settings(), context.catalog());
+        Optional<CompileEstimate> known = routines.getIfPresent(key);
+        if (known != null) {
+            return known.orElse(null);
+        }
+        int cutBefore = context.cut().count();
+        CompileEstimate largest = largestOf(routine.queries(), context.into(routine));
+        if (context.cut().count() == cutBefore) {
+            routines.put(key, Optional.ofNullable(largest));
+        }
+        return largest;
+    }
+
+    /**
+     * Whether running the statement runs the functions it names: not a plain EXPLAIN's (EXPLAIN ANALYZE's does),
+     * DDL's, or a cursor's at its DECLARE (they run at FETCH, which plans nothing and passes ungated).
+     */
     private static boolean runsCalls(StatementAnalysis st, TokenStream tokens) {
         return switch (st.kind()) {
-            case EXPLAIN, PREPARE, DO, EMPTY -> false;
+            case EXPLAIN -> explainsAnalyze(tokens);
+            case PREPARE, DO, EMPTY, DECLARE_CURSOR -> false;
             case UTILITY -> tokens.isWord(0, "call");
             default -> st.classification().isPlanned();
         };
+    }
+
+    /** {@code EXPLAIN ANALYZE ...}, {@code EXPLAIN (ANALYZE[ true], ...) ...}: the statement is run. */
+    private static boolean explainsAnalyze(TokenStream tokens) {
+        if (tokens.is(1, Keyword.ANALYZE) || tokens.is(1, Keyword.ANALYSE)) {
+            return true;
+        }
+        for (int i = 2; tokens.is(0, Keyword.EXPLAIN) && tokens.is(1, TokenKind.LPAREN) && i < tokens.size()
+                && !tokens.is(i, TokenKind.RPAREN); i++) {
+            if ((tokens.is(i, Keyword.ANALYZE) || tokens.is(i, Keyword.ANALYSE)) && !tokens.is(i + 1, Keyword.FALSE)
+                    && !tokens.isWord(i + 1, "off") && !"0".equals(tokenOrEmpty(tokens, i + 1))) {
+                return true;
+            }
+        }
+        return false;
+    }
+
+    private static String tokenOrEmpty(TokenStream tokens, int i) {
+        return i < tokens.size() ? tokens.tokenText(i) : "";
     }
 
     /** The largest estimate of {@code queries}' statements (any join search beats a bypass); null for none. */

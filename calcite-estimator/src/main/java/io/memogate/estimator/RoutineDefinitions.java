@@ -1,5 +1,6 @@
 package io.memogate.estimator;
 
+import io.memogate.estimator.lexer.Keyword;
 import io.memogate.estimator.lexer.Literals;
 import io.memogate.estimator.lexer.PlpgsqlStatements;
 import io.memogate.estimator.lexer.StatementSpan;
@@ -8,6 +9,7 @@ import io.memogate.estimator.lexer.TokenKind;
 import io.memogate.estimator.lexer.TokenStream;
 import java.util.ArrayList;
 import java.util.Collection;
+import java.util.Comparator;
 import java.util.HashMap;
 import java.util.LinkedHashSet;
 import java.util.List;
@@ -58,10 +60,14 @@ public final class RoutineDefinitions {
                     ? PlpgsqlStatements.of(body) : statements(body));
         }
 
+        /** A SQL body's statements; a SQL-standard {@code RETURN expression} is planned as a SELECT of it. */
         private static List<String> statements(String body) {
             List<String> statements = new ArrayList<>();
             for (StatementSpan span : StatementSplitter.split(body).statements()) {
-                statements.add(body.substring(span.start(), span.end()));
+                String statement = body.substring(span.start(), span.end());
+                TokenStream tokens = TokenStream.of(statement);
+                statements.add(tokens.isWord(0, "return") && tokens.size() > 1
+                        ? "SELECT " + statement.substring(tokens.start(1)) : statement);
             }
             return statements;
         }
@@ -81,13 +87,16 @@ public final class RoutineDefinitions {
         for (Routine routine : routines) {
             byName.computeIfAbsent(fold(routine.name()), name -> new ArrayList<>()).add(routine);
         }
-        byName.replaceAll((name, list) -> List.copyOf(list));
+        // In one order whatever order the catalog listed them in, so that a read again compares equal.
+        byName.replaceAll((name, list) -> list.stream()
+                .sorted(Comparator.comparing(Routine::schema).thenComparing(Routine::body)).toList());
         return byName.isEmpty() ? NONE : new RoutineDefinitions(Map.copyOf(byName), routines.size());
     }
 
     /**
      * The routines {@code sql} calls: a name, qualified or not, right before an opening parenthesis, that a
-     * routine bears. In order of first call, each once.
+     * routine bears, unless the parenthesis holds a column list (after INTO, AS, TABLE or WITH, or a CTE's
+     * name followed by AS). In order of first call, each once.
      */
     public List<Routine> calledIn(String sql) {
         return routines.isEmpty() ? List.of() : calledIn(TokenStream.of(sql));
@@ -100,7 +109,7 @@ public final class RoutineDefinitions {
         }
         Set<Routine> called = new LinkedHashSet<>();
         for (int i = 0; i + 1 < ts.size(); i++) {
-            if (!ts.is(i + 1, TokenKind.LPAREN)) {
+            if (!ts.is(i + 1, TokenKind.LPAREN) || isColumnList(ts, i)) {
                 continue;
             }
             List<Routine> named = Literals.identifier(ts, i).map(name -> routines.get(fold(name))).orElse(null);
@@ -115,6 +124,24 @@ public final class RoutineDefinitions {
             }
         }
         return List.copyOf(called);
+    }
+
+    /** {@code INSERT INTO name (a, b)}, {@code AS name (a)}, {@code WITH name (a) AS (...)}: not a call. */
+    private static boolean isColumnList(TokenStream ts, int name) {
+        int before = ts.is(name - 1, TokenKind.DOT) ? name - 3 : name - 1;
+        if (ts.is(before, Keyword.INTO) || ts.is(before, Keyword.AS) || ts.is(before, Keyword.TABLE)
+                || ts.is(before, Keyword.WITH) || ts.is(before, Keyword.RECURSIVE)) {
+            return true;
+        }
+        int depth = 0;
+        for (int i = name + 1; i < ts.size(); i++) {
+            if (ts.is(i, TokenKind.LPAREN)) {
+                depth++;
+            } else if (ts.is(i, TokenKind.RPAREN) && --depth == 0) {
+                return ts.is(i + 1, Keyword.AS) && ts.is(before, TokenKind.COMMA); // a later CTE: , name (a) AS
+            }
+        }
+        return false;
     }
 
     public int size() {

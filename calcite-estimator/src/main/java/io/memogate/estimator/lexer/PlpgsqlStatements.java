@@ -7,17 +7,20 @@ import java.util.function.IntPredicate;
 /**
  * The queries a PL/pgSQL body has the server plan when it runs, read off its tokens: PL/pgSQL hands every
  * SQL statement and every expression to the main planner (through SPI) as the statement is reached, so the
- * largest of them is what the body may need to compile. Found are
+ * largest of them is what the body may need to compile. Read at the start of each PL/pgSQL statement (after
+ * {@code BEGIN}, {@code THEN}, {@code ELSE}, {@code LOOP}, a label):
  * <ul>
- *   <li>SQL statements: {@code SELECT}, {@code WITH}, {@code INSERT}, {@code UPDATE}, {@code DELETE},
- *   {@code MERGE}, {@code VALUES}, also after {@code RETURN QUERY}, {@code FOR r IN}, {@code OPEN c FOR} and a
- *   cursor declaration's {@code FOR}, ending at the block's {@code ;} or a {@code LOOP}; their
+ *   <li>SQL statements: queries ({@code SELECT}, {@code WITH}, {@code INSERT}, ...), {@code CALL},
+ *   {@code CREATE ... AS}, {@code REFRESH MATERIALIZED VIEW}, {@code EXPLAIN}, {@code COPY} (the estimator
+ *   tells which of them plan what), also after {@code RETURN QUERY}, {@code FOR r IN}, {@code OPEN c FOR} and a
+ *   cursor declaration's {@code FOR}, ending at the statement's {@code ;} or the loop's {@code LOOP}; their
  *   {@code INTO [STRICT] targets} removed, as PL/pgSQL removes it;
  *   <li>{@code PERFORM query}, planned as {@code SELECT query};
- *   <li>expressions that hold a sub-query, planned as {@code SELECT expression}: conditions of {@code IF},
- *   {@code ELSIF}, {@code WHILE}, {@code WHEN}, {@code UNTIL} and {@code ASSERT}, right-hand sides of
- *   assignments and defaults ({@code :=}, {@code =}), {@code RETURN [NEXT] expression}. Expressions without
- *   one are planned too, but as one-row selects they need no join search.
+ *   <li>expressions that hold a sub-query or a function call, planned as {@code SELECT expression}: conditions of
+ *   {@code IF}, {@code ELSIF}, {@code WHILE}, {@code WHEN}, {@code UNTIL}, {@code EXIT WHEN} and {@code ASSERT},
+ *   {@code CASE}'s operand, loop bounds, right-hand sides of assignments and defaults ({@code :=}, {@code =},
+ *   {@code DEFAULT}), {@code RETURN [NEXT] expression}. Other expressions are planned too, but as one-row
+ *   selects they need no join search.
  * </ul>
  * Not seen: {@code EXECUTE} of a string built at run time, and sub-queries among {@code RAISE}'s
  * arguments. Reading the body is not parsing it: a body PL/pgSQL would refuse still yields what looks like
@@ -63,41 +66,138 @@ public final class PlpgsqlStatements {
         chunk(from, ts.size());
     }
 
-    /** One PL/pgSQL statement, up to its semicolon, with the control words that lead into it. */
+    /**
+     * One PL/pgSQL statement, up to its semicolon, with the control words that lead into it ({@code BEGIN},
+     * {@code IF ... THEN}, {@code ELSE}, {@code LOOP}, a label): what it has the server plan is read at the
+     * statement's start only, so that words inside an SQL statement ({@code AS SELECT}, {@code FOR UPDATE})
+     * start nothing.
+     */
     private void chunk(int from, int to) {
         int i = from;
         while (i < to) {
-            if (startsStatement(i)) {
-                int end = nextWord(i, to, "loop", null);
-                statement(i, end);
-                i = end;
-            } else if (ts.isWord(i, "perform")) {
-                query("SELECT " + text(i + 1, to));
-                i = to;
-            } else if (ts.is(i, Keyword.EXECUTE)) {
-                i = nextWord(i, to, "loop", null); // a string built at run time: not seen
-            } else if (ts.isWord(i, "return")) {
-                if (ts.isWord(i + 1, "query")) {
-                    i += 2;
-                } else {
-                    int next = ts.isWord(i + 1, "next") ? i + 2 : i + 1;
-                    expression(next, to);
-                    i = to;
-                }
+            if (ts.is(i, TokenKind.OPERATOR) && "<<".equals(ts.tokenText(i))) {
+                i = afterLabel(i, to);
+            } else if (isLeadingWord(i)) {
+                i++;
             } else if (isConditionWord(i)) {
                 int end = nextWord(i + 1, to, "loop", Keyword.THEN);
                 expression(i + 1, end);
                 i = end;
-            } else if (ts.is(i, TokenKind.COLON_EQUALS) || isAssignment(from, i)) {
-                expression(i + 1, to);
-                i = to;
+            } else if (ts.is(i, Keyword.CASE)) { // CASE x WHEN ...: x is an expression
+                int end = nextWord(i + 1, to, "when", Keyword.WHEN);
+                expression(i + 1, end);
+                i = end;
+            } else if (ts.is(i, Keyword.FOR) || ts.isWord(i, "foreach")) {
+                i = loopHeader(i, to);
             } else {
-                i++;
+                statementAt(i, to);
+                return;
             }
         }
     }
 
-    private boolean startsStatement(int i) {
+    /** The words that lead into a statement without being one: BEGIN, DECLARE, THEN, ELSE, LOOP, EXCEPTION. */
+    private boolean isLeadingWord(int i) {
+        return isControlWord(i) || ts.isWord(i, "exception");
+    }
+
+    /** {@code FOR r IN query LOOP}, {@code FOR i IN [REVERSE] a..b LOOP}, {@code FOREACH x IN ARRAY e LOOP}. */
+    private int loopHeader(int i, int to) {
+        int loop = nextWord(i + 1, to, "loop", null);
+        int in = atDepthZero(i + 1, loop, k -> ts.is(k, Keyword.IN));
+        if (in >= 0) {
+            int q = ts.isWord(in + 1, "reverse") ? in + 2 : in + 1;
+            if (startsQuery(q)) {
+                statement(q, loop);
+            } else if (!ts.is(q, Keyword.EXECUTE)) {
+                expression(q, loop);
+            }
+        }
+        return loop;
+    }
+
+    /** A statement that starts at {@code i}, with nothing left of it after. */
+    private void statementAt(int i, int to) {
+        if (ts.is(i, Keyword.END) || ts.is(i, Keyword.EXECUTE) || isProceduralOnly(i)) {
+            return; // END IF, a string run by EXECUTE, RAISE, GET DIAGNOSTICS, ...: nothing planned
+        }
+        if (ts.isWord(i, "exit") || ts.isWord(i, "continue")) {
+            int when = atDepthZero(i + 1, to, k -> ts.is(k, Keyword.WHEN));
+            if (when >= 0) {
+                expression(when + 1, to);
+            }
+        } else if (ts.isWord(i, "return")) {
+            if (ts.isWord(i + 1, "query")) {
+                if (!ts.is(i + 2, Keyword.EXECUTE)) {
+                    statement(i + 2, to);
+                }
+            } else {
+                expression(ts.isWord(i + 1, "next") ? i + 2 : i + 1, to);
+            }
+        } else if (ts.isWord(i, "perform")) {
+            query("SELECT " + text(i + 1, to));
+        } else if (ts.isWord(i, "open")) {
+            int forWord = atDepthZero(i + 1, to, k -> ts.is(k, Keyword.FOR));
+            if (forWord >= 0 && !ts.is(forWord + 1, Keyword.EXECUTE)) {
+                statement(forWord + 1, to);
+            }
+        } else if (isSqlCommand(i)) {
+            statement(i, to);
+        } else {
+            declarationOrAssignment(i, to);
+        }
+    }
+
+    /**
+     * {@code x := e}, {@code x = e}, {@code n int DEFAULT e}, {@code c CURSOR FOR query}: the expression or the
+     * cursor's query.
+     */
+    private void declarationOrAssignment(int i, int to) {
+        int cursor = atDepthZero(i, to, k -> ts.is(k, Keyword.CURSOR));
+        if (cursor >= 0) {
+            int forWord = atDepthZero(cursor + 1, to, k -> ts.is(k, Keyword.FOR));
+            if (forWord >= 0) {
+                statement(forWord + 1, to);
+            }
+            return;
+        }
+        int assigned = atDepthZero(i, to, k -> ts.is(k, TokenKind.COLON_EQUALS) || ts.is(k, Keyword.DEFAULT)
+                || ts.is(k, TokenKind.OPERATOR) && "=".equals(ts.tokenText(k)));
+        if (assigned >= 0) {
+            expression(assigned + 1, to);
+        }
+    }
+
+    /** Past a label {@code <<name>>}. */
+    private int afterLabel(int i, int to) {
+        int end = atDepthZero(i + 1, to, k -> ts.is(k, TokenKind.OPERATOR) && ts.tokenText(k).startsWith(">>"));
+        return end < 0 ? to : end + 1;
+    }
+
+    /** PL/pgSQL statements that plan nothing of their own (their arguments are seldom sub-queries). */
+    private boolean isProceduralOnly(int i) {
+        for (String word : PROCEDURAL_ONLY) {
+            if (ts.isWord(i, word)) {
+                return true;
+            }
+        }
+        return ts.is(i, Keyword.FETCH) || ts.is(i, Keyword.COMMIT) || ts.is(i, Keyword.ROLLBACK);
+    }
+
+    private static final String[] PROCEDURAL_ONLY = {"raise", "get", "null", "close", "move"};
+
+    /** The first word of an SQL statement the body runs as such (the estimator tells what it plans). */
+    private boolean isSqlCommand(int i) {
+        if (startsQuery(i)) {
+            return true;
+        }
+        return switch (ts.keyword(i)) {
+            case CREATE, REFRESH, EXPLAIN, COPY, TABLE -> true;
+            default -> ts.isWord(i, "call");
+        };
+    }
+
+    private boolean startsQuery(int i) {
         return switch (ts.keyword(i)) {
             case SELECT, WITH, INSERT, UPDATE, DELETE, MERGE, VALUES -> true;
             default -> false;
@@ -107,28 +207,6 @@ public final class PlpgsqlStatements {
     private boolean isConditionWord(int i) {
         return ts.is(i, Keyword.WHEN) || ts.isWord(i, "if") || ts.isWord(i, "elsif") || ts.isWord(i, "elseif")
                 || ts.isWord(i, "while") || ts.isWord(i, "until") || ts.isWord(i, "assert");
-    }
-
-    /**
-     * {@code target = expression}: an '=' after a (dotted, subscripted) name that opens a PL/pgSQL statement,
-     * at the chunk's start or after the control word before it ({@code THEN x = ...}).
-     */
-    private boolean isAssignment(int from, int i) {
-        if (!ts.is(i, TokenKind.OPERATOR) || !"=".equals(ts.tokenText(i))) {
-            return false;
-        }
-        int k = i - 1;
-        while (k >= from && isTargetPart(k)) {
-            k--;
-        }
-        return k < i - 1 && (k < from || isControlWord(k) || ">>".equals(ts.tokenText(k)));
-    }
-
-    private boolean isTargetPart(int k) {
-        return switch (ts.kind(k)) {
-            case IDENT, QUOTED_IDENT, DOT, LBRACKET, RBRACKET, NUMBER, PARAM -> !isControlWord(k);
-            default -> false;
-        };
     }
 
     private boolean isControlWord(int k) {
@@ -158,10 +236,14 @@ public final class PlpgsqlStatements {
         return -1;
     }
 
-    /** An expression PL/pgSQL plans as {@code SELECT expression}; kept only when it holds a sub-query. */
+    /**
+     * An expression PL/pgSQL plans as {@code SELECT expression}; kept when it holds a sub-query or a function
+     * call (whose own queries a catalog may know), not otherwise: a one-row select needs no join search.
+     */
     private void expression(int from, int to) {
         for (int i = from; i < to; i++) {
-            if (ts.is(i, Keyword.SELECT)) {
+            if (ts.is(i, Keyword.SELECT) || ts.is(i + 1, TokenKind.LPAREN) && i + 1 < to
+                    && (ts.is(i, TokenKind.IDENT) || ts.is(i, TokenKind.QUOTED_IDENT))) {
                 query("SELECT " + text(from, to));
                 return;
             }

@@ -125,6 +125,47 @@ class PlpgsqlStatementsTest {
     }
 
     @Test
+    void sqlCommandsAreTakenAtStatementStartsOnly() {
+        String body = """
+                begin
+                  call load_step(1);
+                  create table if not exists s as select * from a join b using (k);
+                  create view v as select * from c join d using (k);
+                  refresh materialized view concurrently mv;
+                  grant select, insert on t to app;
+                  n := heavy(2);
+                  foreach x in array (select array_agg(k) from e join f using (k)) loop
+                    exit when (select count(*) from g join h using (k)) > 1;
+                  end loop;
+                end
+                """;
+        assertThat(PlpgsqlStatements.of(body)).containsExactly(
+                "call load_step(1)",
+                "create table if not exists s as select * from a join b using (k)",
+                "create view v as select * from c join d using (k)",
+                "refresh materialized view concurrently mv",
+                "SELECT heavy(2)",
+                "SELECT array (select array_agg(k) from e join f using (k))",
+                "SELECT (select count(*) from g join h using (k)) > 1");
+    }
+
+    @Test
+    void declarationsWithDefaultsAndCursors() {
+        String body = """
+                declare
+                  a int default (select max(k) from a join b using (k));
+                  b constant int = 1;
+                  c no scroll cursor (p int) for select * from c join d using (k) where k = p;
+                begin
+                  null;
+                end
+                """;
+        assertThat(PlpgsqlStatements.of(body)).containsExactly(
+                "SELECT (select max(k) from a join b using (k))",
+                "select * from c join d using (k) where k = p");
+    }
+
+    @Test
     void unbalancedOrTruncatedBodiesDoNotThrow() {
         assertThat(PlpgsqlStatements.of("begin select (((( from a join b")).containsExactly("select (((( from a join b");
         assertThat(PlpgsqlStatements.of("begin select a into")).containsExactly("select a");

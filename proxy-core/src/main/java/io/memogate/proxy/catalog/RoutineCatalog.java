@@ -25,7 +25,7 @@ public final class RoutineCatalog {
                                            'pg_catalog.event_trigger'::pg_catalog.regtype)
                   AND n.nspname NOT IN ('pg_catalog', 'information_schema')
                   AND n.nspname !~ '^pg_(toast_)?temp_') routines
-            ORDER BY length(body)""";
+            ORDER BY length(body), nspname, proname, body""";
 
     private RoutineCatalog() {
     }

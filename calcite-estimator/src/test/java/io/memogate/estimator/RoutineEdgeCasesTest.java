@@ -1,0 +1,134 @@
+package io.memogate.estimator;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import io.memogate.estimator.RoutineDefinitions.Language;
+import io.memogate.estimator.RoutineDefinitions.Routine;
+import io.memogate.estimator.lexer.PlpgsqlStatements;
+import io.memogate.estimator.planner.IndexedColumns;
+import io.memogate.estimator.planner.PlannerSettings;
+import java.util.List;
+import org.junit.jupiter.api.Test;
+
+/** What a review found the first routine and DO block reading missed, each a test that failed then. */
+class RoutineEdgeCasesTest {
+
+    private final CompileEstimator estimator = new CompileEstimator();
+    private static final String STAR = Shapes.star(8);
+
+    private static Catalog catalog(Routine... routines) {
+        return new Catalog(IndexedColumns.NONE, ViewDefinitions.NONE, FunctionDefinitions.NONE,
+                RoutineDefinitions.of(List.of(routines)));
+    }
+
+    private static Routine plpgsql(String name, String body) {
+        return Routine.of("public", name, Language.PLPGSQL, body);
+    }
+
+    private CompileEstimate estimate(String sql, Catalog catalog) {
+        return estimator.estimate(sql, PlannerSettings.DEFAULTS, PreparedStatementTexts.NONE, catalog);
+    }
+
+    // --- CALL and plain-expression calls inside PL/pgSQL bodies are dropped, so nested routines are not followed
+
+    @Test
+    void callInsideAPlpgsqlBodyIsAQuery() {
+        assertThat(PlpgsqlStatements.of("begin call step1(); call step2(42); end")).isNotEmpty();
+    }
+
+    @Test
+    void aDoBlockThatCallsAProcedureCountsItsQueries() {
+        Catalog c = catalog(plpgsql("load_step", "begin insert into f " + STAR + "; end"));
+        assertThat(estimate("do $$ begin call load_step(); end $$", c).largestProblem()).isEqualTo(8);
+    }
+
+    @Test
+    void anOrchestratingProcedureCountsTheProceduresItCalls() {
+        Catalog c = catalog(plpgsql("nightly", "begin call load_step(); commit; end"),
+                plpgsql("load_step", "begin insert into f " + STAR + "; end"));
+        assertThat(estimate("call nightly()", c).largestProblem()).isEqualTo(8);
+    }
+
+    @Test
+    void callsInAssignmentsConditionsAndReturnsAreFollowed() {
+        Catalog c = catalog(plpgsql("heavy", "begin return query " + STAR + "; end"),
+                plpgsql("wrapper", "declare n int; begin n := heavy(); if heavy() then null; end if; return heavy(); end"));
+        assertThat(estimate("select wrapper()", c).largestProblem()).isEqualTo(8);
+    }
+
+    @Test
+    void refreshMaterializedViewInABodyIsAQuery() {
+        assertThat(PlpgsqlStatements.of("begin refresh materialized view concurrently sales_mv; end")).isNotEmpty();
+    }
+
+    @Test
+    void aMigrationDoBlockThatCreatesAViewPlansNothing() {
+        CompileEstimate e = estimate("do $$ begin if not exists (select 1 from pg_views where viewname = 'v') then"
+                + " create view v as " + STAR + "; end if; end $$", Catalog.NONE);
+        assertThat(e.bypass()).as(e.reason()).isTrue();
+    }
+
+    // --- SQL-standard bodies: pg_get_function_sqlbody prints "RETURN (SELECT ...)"
+
+    @Test
+    void aSqlStandardReturnBodyIsPlannedAsASelect() {
+        Routine f = Routine.of("public", "f_ret", Language.SQL, "RETURN (" + STAR.replace("SELECT *", "SELECT count(*)") + ")");
+        assertThat(estimate("select f_ret()", catalog(f)).largestProblem()).isEqualTo(8);
+    }
+
+    // --- estimates made with a cycle cut or at the depth limit are cached under the plain key
+
+    @Test
+    void aMutualRecursionCutIsNotCachedForTheTopLevelCall() {
+        Catalog c = catalog(plpgsql("refresh_all", "begin perform refresh_one(0); end"),
+                plpgsql("refresh_one", "begin if n = 0 then perform refresh_all(); end if; " + STAR + "; end"));
+        assertThat(estimate("select refresh_one(0)", c).largestProblem()).isEqualTo(8);
+        assertThat(estimate("select refresh_all()", c).largestProblem()).isEqualTo(8);
+    }
+
+    @Test
+    void aChainCutAtTheDepthLimitIsNotCachedForItsMiddle() {
+        Routine[] chain = new Routine[11];
+        for (int i = 0; i < 10; i++) {
+            chain[i] = plpgsql("f" + i, "begin perform f" + (i + 1) + "(); end");
+        }
+        chain[10] = plpgsql("f10", "begin " + STAR + "; end");
+        Catalog c = catalog(chain);
+        estimate("select f0()", c); // cut at 8 deep: "SELECT f9()" inside f8 is cached as a bypass
+        assertThat(estimate("select f8()", c).largestProblem()).as("f8 -> f9 -> f10: 3 deep").isEqualTo(8);
+    }
+
+    // --- false calls: a table, CTE or alias with a column list named like a routine
+
+    @Test
+    void aColumnListIsNotACall() {
+        Catalog c = catalog(plpgsql("events", "begin return query " + STAR + "; end"));
+        assertThat(estimate("insert into events (id, at) values (1, now())", c).plannedWhileRunning()).isFalse();
+        assertThat(estimate("with events(n) as (select 1) select n from events", c).plannedWhileRunning()).isFalse();
+        assertThat(estimate("select * from generate_series(1, 3) as events(n)", c).plannedWhileRunning()).isFalse();
+    }
+
+    // --- which statements run their calls
+
+    @Test
+    void explainAnalyzeRunsTheCall() {
+        Catalog c = catalog(plpgsql("report", "begin return query " + STAR + "; end"));
+        assertThat(estimate("explain analyze select * from report()", c).largestProblem()).isEqualTo(8);
+    }
+
+    @Test
+    void declareCursorDoesNotRunTheCallFetchDoes() {
+        Catalog c = catalog(plpgsql("report", "begin return query " + STAR + "; end"));
+        assertThat(estimate("declare cur cursor for select * from report()", c).plannedWhileRunning())
+                .as("DECLARE only plans 'select * from report()'").isFalse();
+    }
+
+    // --- a read again with overloads in another order is not the same content: all estimates are dropped
+
+    @Test
+    void overloadsInAnotherOrderAreTheSameContent() {
+        Routine a = plpgsql("f", "begin perform 1; end");
+        Routine b = plpgsql("f", "begin perform 2; end");
+        assertThat(RoutineDefinitions.of(List.of(a, b)).sameContent(RoutineDefinitions.of(List.of(b, a)))).isTrue();
+    }
+}
