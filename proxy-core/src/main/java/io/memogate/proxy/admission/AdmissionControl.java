@@ -64,12 +64,28 @@ public final class AdmissionControl implements AutoCloseable {
     }
 
     /**
+     * Statements planned while they run keep their permits for {@link RunningHold#DEFAULT} at most.
+     *
      * @param indexCatalogs the databases' indexes for the estimates; closed with this
      * @param waitNoticeAfter read at each wait, so that a reload changes it for statements from then on
      */
     public AdmissionControl(CurrentEstimator estimator, IndexCatalogs indexCatalogs, GatewaySettings gatewaySettings,
             long staticTargetBytes, Optional<BrokerSettings> brokerSettings, Supplier<Duration> waitNoticeAfter,
             GatewayListener gatewayListener, Consumer<CompileEstimate> estimates) {
+        this(estimator, indexCatalogs, gatewaySettings, staticTargetBytes, brokerSettings, waitNoticeAfter,
+                () -> RunningHold.DEFAULT, gatewayListener, estimates);
+    }
+
+    /**
+     * @param indexCatalogs the databases' indexes for the estimates; closed with this
+     * @param waitNoticeAfter read at each wait, so that a reload changes it for statements from then on
+     * @param holdWhileRunning how long a statement planned while it runs keeps its permits at most, read as
+     *     each statement asks for admission (a reload changes it for statements from then on); released on
+     *     the gateways' timer thread, so no thread of its own
+     */
+    public AdmissionControl(CurrentEstimator estimator, IndexCatalogs indexCatalogs, GatewaySettings gatewaySettings,
+            long staticTargetBytes, Optional<BrokerSettings> brokerSettings, Supplier<Duration> waitNoticeAfter,
+            Supplier<Duration> holdWhileRunning, GatewayListener gatewayListener, Consumer<CompileEstimate> estimates) {
         this.estimator = estimator;
         this.indexCatalogs = indexCatalogs;
         this.gateways = new Gateways(gatewaySettings, staticTargetBytes, System::nanoTime, timer, gatewayListener);
@@ -78,7 +94,7 @@ public final class AdmissionControl implements AutoCloseable {
         this.support = new AdmissionSupport(plannerDefaults::get, indexCatalogs::roleSettingsOf, waitNoticeAfter,
                 new LexicalAnalyzer());
         this.hook = new GatedAdmission(estimator, indexCatalogs, gateways, estimates,
-                pid -> closedAt.put(pid, System.nanoTime()));
+                pid -> closedAt.put(pid, System.nanoTime()), new RunningHold(holdWhileRunning, timer));
     }
 
     /** Starts polling the server, if a broker is configured. */

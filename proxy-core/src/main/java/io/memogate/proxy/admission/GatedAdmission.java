@@ -45,14 +45,17 @@ public final class GatedAdmission implements AdmissionHook {
     private final Gateways gateways;
     private final Consumer<CompileEstimate> estimates;
     private final LongConsumer closedConnections;
+    private final RunningHold runningHold;
 
     /**
+     * A statement planned while it runs keeps its permits until it ends, however long that takes.
+     *
      * @param estimates told every estimate that reaches the gateways (metrics record their sizes)
      * @param closedConnections told each server connection that closed, after the gateways
      */
     public GatedAdmission(CompileEstimator estimator, Gateways gateways, Consumer<CompileEstimate> estimates,
             LongConsumer closedConnections) {
-        this(() -> estimator, IndexCatalogs.NONE, gateways, estimates, closedConnections);
+        this(() -> estimator, IndexCatalogs.NONE, gateways, estimates, closedConnections, RunningHold.UNTIL_END);
         Objects.requireNonNull(estimator, "estimator");
     }
 
@@ -60,14 +63,16 @@ public final class GatedAdmission implements AdmissionHook {
      * @param estimator the estimator in force, asked for each statement (a reload may replace it)
      * @param catalogs the databases' catalogs (indexes, views, functions): a statement waits for its
      *     database's first read, up to {@link #FIRST_READ_WAIT}, and is estimated with the last read after
+     * @param runningHold how long a statement planned while it runs keeps its permits at most
      */
-    public GatedAdmission(Supplier<CompileEstimator> estimator, IndexCatalogs catalogs,
-            Gateways gateways, Consumer<CompileEstimate> estimates, LongConsumer closedConnections) {
+    public GatedAdmission(Supplier<CompileEstimator> estimator, IndexCatalogs catalogs, Gateways gateways,
+            Consumer<CompileEstimate> estimates, LongConsumer closedConnections, RunningHold runningHold) {
         this.estimator = Objects.requireNonNull(estimator, "estimator");
         this.catalogs = Objects.requireNonNull(catalogs, "catalogs");
         this.gateways = Objects.requireNonNull(gateways, "gateways");
         this.estimates = Objects.requireNonNull(estimates, "estimates");
         this.closedConnections = Objects.requireNonNull(closedConnections, "closedConnections");
+        this.runningHold = Objects.requireNonNull(runningHold, "runningHold");
     }
 
     @Override
@@ -96,7 +101,7 @@ public final class GatedAdmission implements AdmissionHook {
         if (!ticket.gated()) {
             return Admission.IMMEDIATE;
         }
-        return new GatewayAdmission(ticket, estimate, request, this::refused);
+        return new GatewayAdmission(ticket, estimate, request, runningHold, this::refused);
     }
 
     @Override

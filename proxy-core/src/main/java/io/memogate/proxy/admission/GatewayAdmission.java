@@ -1,10 +1,12 @@
 package io.memogate.proxy.admission;
 
 import io.memogate.broker.gateway.GatewayRejectedException;
+import io.memogate.broker.gateway.GatewayTimer;
 import io.memogate.broker.gateway.Sizes;
 import io.memogate.broker.gateway.Ticket;
 import io.memogate.broker.gateway.WaitingStatement;
 import io.memogate.estimator.CompileEstimate;
+import java.time.Duration;
 import java.util.Locale;
 import java.util.Optional;
 import java.util.concurrent.CompletableFuture;
@@ -17,8 +19,9 @@ import java.util.concurrent.CompletionStage;
  * compilation is over (DESIGN.md, "Admission points and release points"): at the first response of a
  * single simple-protocol statement, at BindComplete for a Bind, at ReadyForQuery for a
  * multi-statement query (which holds the largest statement's permit until then), and on any error or
- * disconnect. A statement whose estimated query is planned while it runs (a DO block's) keeps its permits
- * until its query cycle ends: its first answers come before that planning.
+ * disconnect. A single statement whose estimated query is planned while it runs (a DO block's) keeps its
+ * permits until its query cycle ends, since its first answers come before that planning, but for at most
+ * the {@link RunningHold} since its admission; with a hold of zero it is released like any other.
  */
 final class GatewayAdmission implements Admission, AdmittedStatement {
 
@@ -31,17 +34,31 @@ final class GatewayAdmission implements Admission, AdmittedStatement {
 
     private final Ticket ticket;
     private final boolean releaseAtFirstResponse;
-    private final boolean plannedWhileRunning;
+    /** Kept past its first answers, for {@link #hold} at most: zero when it is not planned while it runs. */
+    private final Duration hold;
+    /**
+     * The release once {@link #hold} has passed, started at admission on the thread that granted it, before the
+     * decision completes; read on the session's event loop, which signals only after the decision.
+     */
+    private volatile GatewayTimer.Cancellable timedRelease = NOT_STARTED;
+
     private final CompletionStage<AdmittedStatement> decision;
 
-    GatewayAdmission(Ticket ticket, CompileEstimate estimate, StatementRequest request, Refusals refusals) {
+    private static final GatewayTimer.Cancellable NOT_STARTED = () -> { };
+
+    GatewayAdmission(Ticket ticket, CompileEstimate estimate, StatementRequest request, RunningHold runningHold,
+            Refusals refusals) {
         this.ticket = ticket;
-        this.plannedWhileRunning = estimate.plannedWhileRunning();
-        this.releaseAtFirstResponse = request.point() == AdmissionPoint.SIMPLE_QUERY && estimate.statements() <= 1
-                && !plannedWhileRunning;
+        boolean single = request.point() == AdmissionPoint.BIND || estimate.statements() <= 1;
+        // Several statements in one query string keep their permits until ReadyForQuery anyway: no time limit.
+        this.hold = single && estimate.plannedWhileRunning() ? runningHold.current() : Duration.ZERO;
+        this.releaseAtFirstResponse = request.point() == AdmissionPoint.SIMPLE_QUERY && single && hold.isZero();
         CompletableFuture<Ticket> admitted = ticket.admitted();
-        this.decision = admitted.isDone() && !admitted.isCompletedExceptionally()
-                ? CompletableFuture.completedFuture(this)
+        boolean grantedAtOnce = admitted.isDone() && !admitted.isCompletedExceptionally();
+        if (grantedAtOnce) {
+            holdFrom(runningHold);
+        }
+        this.decision = grantedAtOnce ? CompletableFuture.completedFuture(this)
                 : admitted.handle((granted, failure) -> {
                     Throwable cause = failure instanceof CompletionException wrapped ? wrapped.getCause() : failure;
                     if (cause instanceof GatewayRejectedException rejection) {
@@ -50,8 +67,16 @@ final class GatewayAdmission implements Admission, AdmittedStatement {
                     if (cause instanceof RuntimeException unchecked) {
                         throw unchecked; // CancellationException after withdraw(), or a bug
                     }
+                    holdFrom(runningHold);
                     return this;
                 });
+    }
+
+    /** Starts the hold's clock at admission, for a statement kept past its first answers. */
+    private void holdFrom(RunningHold runningHold) {
+        if (!hold.isZero()) {
+            timedRelease = runningHold.releaseAfter(ticket, hold);
+        }
     }
 
     @Override
@@ -72,13 +97,15 @@ final class GatewayAdmission implements Admission, AdmittedStatement {
     @Override
     public void signal(ReleaseSignal signal) {
         if (signal.isFinal() || signal == ReleaseSignal.FIRST_RESPONSE && releaseAtFirstResponse) {
-            ticket.release(); // idempotent: later signals of the same statement change nothing
+            timedRelease.cancel(); // ended within its hold: the timer must not stay queued until then
+            ticket.release(); // idempotent: later signals, or the timer having fired already, change nothing
         }
     }
 
+    /** Only while there is a hold: with none, the session releases a Bind at BindComplete like any other. */
     @Override
     public boolean plannedWhileRunning() {
-        return plannedWhileRunning;
+        return !hold.isZero();
     }
 
     static String describe(WaitingStatement waiting) {

@@ -123,7 +123,8 @@ public final class RunningProxy implements AutoCloseable {
                 .orElse(IndexCatalogs.NONE);
         AdmissionControl control = new AdmissionControl(estimator, indexCatalogs, settings.gatewaySettings(),
                 config.broker().staticTargetBytes(), config.brokerSettings(),
-                () -> current.get().admission().waitNotice(), gatewayMeters, estimatorMeters.recorder()::record);
+                () -> current.get().admission().waitNotice(), () -> current.get().admission().holdWhileRunning(),
+                gatewayMeters, estimatorMeters.recorder()::record);
         gatewayMeters.gateways(control.gateways());
         metrics.bind(gatewayMeters);
         metrics.bind(estimatorMeters);

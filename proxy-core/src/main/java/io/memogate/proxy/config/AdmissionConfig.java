@@ -1,6 +1,7 @@
 package io.memogate.proxy.config;
 
 import io.memogate.broker.gateway.GatewaySettings;
+import io.memogate.proxy.admission.RunningHold;
 import java.time.Duration;
 import java.util.Objects;
 
@@ -15,13 +16,20 @@ import java.util.Objects;
  * @param enabled false relays every statement without a gateway and without computing its estimate
  * @param waitNotice a client whose statement has waited this long in a gateway's queue is sent a NOTICE
  *     saying where it waits; {@link Duration#ZERO} means never. At least 0
+ * @param holdWhileRunning a statement planned while it runs (a DO block, a routine call), which keeps its
+ *     permits past its first answers, keeps them this long after its admission at most (or until it ends);
+ *     {@link Duration#ZERO} releases it at its first answer like any other. At least 0
  * @param cpus the database host's processors, 1..{@value GatewaySettings#MAX_CPUS}
  * @param gatewaySettings t0 and the three tiers' limit, fraction, queue length and timeout
  */
-public record AdmissionConfig(boolean enabled, Duration waitNotice, int cpus, GatewaySettings gatewaySettings) {
+public record AdmissionConfig(boolean enabled, Duration waitNotice, Duration holdWhileRunning, int cpus,
+                              GatewaySettings gatewaySettings) {
 
     /** Long enough that a statement queued behind a short compilation is not worth a notice. */
     public static final Duration DEFAULT_WAIT_NOTICE = Duration.ofSeconds(1);
+
+    /** The admission code's own default, so that proxies built without a file hold as long. */
+    public static final Duration DEFAULT_HOLD_WHILE_RUNNING = RunningHold.DEFAULT;
 
     /**
      * What a file without an {@code admission} section gets: enabled, sized for this machine's processors
@@ -32,27 +40,33 @@ public record AdmissionConfig(boolean enabled, Duration waitNotice, int cpus, Ga
 
     public AdmissionConfig {
         Objects.requireNonNull(waitNotice, "waitNotice");
+        Objects.requireNonNull(holdWhileRunning, "holdWhileRunning");
         Objects.requireNonNull(gatewaySettings, "gatewaySettings");
     }
 
     /**
-     * Enabled, the default notice delay, and {@link GatewaySettings#defaults(int)} for {@code cpus}.
+     * Enabled, the default notice delay and hold, and {@link GatewaySettings#defaults(int)} for {@code cpus}.
      *
      * @throws IllegalArgumentException if {@code cpus} is outside 1..{@value GatewaySettings#MAX_CPUS}
      */
     public static AdmissionConfig defaults(int cpus) {
-        return new AdmissionConfig(true, DEFAULT_WAIT_NOTICE, cpus, GatewaySettings.defaults(cpus));
+        return new AdmissionConfig(true, DEFAULT_WAIT_NOTICE, DEFAULT_HOLD_WHILE_RUNNING, cpus,
+                GatewaySettings.defaults(cpus));
     }
 
     public AdmissionConfig withEnabled(boolean enabled) {
-        return new AdmissionConfig(enabled, waitNotice, cpus, gatewaySettings);
+        return new AdmissionConfig(enabled, waitNotice, holdWhileRunning, cpus, gatewaySettings);
     }
 
     public AdmissionConfig withWaitNotice(Duration waitNotice) {
-        return new AdmissionConfig(enabled, waitNotice, cpus, gatewaySettings);
+        return new AdmissionConfig(enabled, waitNotice, holdWhileRunning, cpus, gatewaySettings);
+    }
+
+    public AdmissionConfig withHoldWhileRunning(Duration holdWhileRunning) {
+        return new AdmissionConfig(enabled, waitNotice, holdWhileRunning, cpus, gatewaySettings);
     }
 
     public AdmissionConfig withGatewaySettings(GatewaySettings gatewaySettings) {
-        return new AdmissionConfig(enabled, waitNotice, cpus, gatewaySettings);
+        return new AdmissionConfig(enabled, waitNotice, holdWhileRunning, cpus, gatewaySettings);
     }
 }

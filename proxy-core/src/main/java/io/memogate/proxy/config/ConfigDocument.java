@@ -78,6 +78,7 @@ final class ConfigDocument {
     static final class Admission {
         String enabled;
         String waitNotice;
+        String holdWhileRunning;
         String cpus;
         String staticThreshold;
         Tiers tiers;

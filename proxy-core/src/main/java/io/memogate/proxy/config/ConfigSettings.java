@@ -116,6 +116,8 @@ public final class ConfigSettings {
         // Whether there are gateways at all is decided when the proxy starts.
         add("admission.enabled", admission.enabled(), Applies.RESTART);
         add("admission.waitNotice", admission.waitNotice(), Applies.LIVE);
+        // Read as each statement asks for admission: those admitted before keep the hold they started with.
+        add("admission.holdWhileRunning", admission.holdWhileRunning(), Applies.LIVE);
         // cpus only sizes the tiers a file leaves out; the tiers below carry its effect.
         add("admission.cpus", admission.cpus(), Applies.LIVE);
         add("admission.staticThreshold", ByteSize.ofBytes(admission.gatewaySettings().staticThresholdBytes()),

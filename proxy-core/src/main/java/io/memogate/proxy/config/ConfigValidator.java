@@ -243,6 +243,7 @@ final class ConfigValidator {
     private static void validateAdmission(AdmissionConfig admission, Problems problems) {
         checkCpus(problems, "admission.cpus", admission.cpus());
         checkNotNegative(problems, "admission.waitNotice", admission.waitNotice());
+        checkNotNegative(problems, "admission.holdWhileRunning", admission.holdWhileRunning());
     }
 
     /**

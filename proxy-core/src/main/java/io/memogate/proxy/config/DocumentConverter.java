@@ -106,6 +106,8 @@ final class DocumentConverter {
         String path = "admission.";
         boolean enabled = parse(path + "enabled", admission.enabled, DocumentConverter::bool, true);
         Duration waitNotice = duration(path + "waitNotice", admission.waitNotice, AdmissionConfig.DEFAULT_WAIT_NOTICE);
+        Duration holdWhileRunning = duration(path + "holdWhileRunning", admission.holdWhileRunning,
+                AdmissionConfig.DEFAULT_HOLD_WHILE_RUNNING);
         long cpus = whole(path + "cpus", admission.cpus, AdmissionConfig.DEFAULTS.cpus());
         if (!ConfigValidator.checkCpus(problems, path + "cpus", cpus)) {
             cpus = AdmissionConfig.DEFAULTS.cpus();
@@ -116,7 +118,7 @@ final class DocumentConverter {
                 ByteSize.ofBytes(defaults.staticThresholdBytes())).bytes();
         ConfigDocument.Tiers tiers = admission.tiers == null ? new ConfigDocument.Tiers() : admission.tiers;
         ConfigDocument.LargeTier large = tiers.large;
-        return new AdmissionConfig(enabled, waitNotice, (int) cpus, new GatewaySettings(threshold,
+        return new AdmissionConfig(enabled, waitNotice, holdWhileRunning, (int) cpus, new GatewaySettings(threshold,
                 tier(path + "tiers.small", tiers.small, defaults.small()),
                 tier(path + "tiers.medium", tiers.medium, defaults.medium()),
                 large == null ? defaults.large()

@@ -41,8 +41,8 @@ record ReloadPlan(MemogateConfig next, List<ConfigChange> changes) {
         boolean sameSockets = addresses(running.listeners()).equals(addresses(file.listeners()));
         AdminConfig admin = new AdminConfig(running.admin().http(), file.admin().users(), file.admin().authDatabase(),
                 running.admin().watchInterval());
-        AdmissionConfig admission = new AdmissionConfig(running.admission().enabled(), file.admission().waitNotice(),
-                file.admission().cpus(), file.admission().gatewaySettings());
+        // Whether there are gateways at all waits for a restart; the rest of the section is read live.
+        AdmissionConfig admission = file.admission().withEnabled(running.admission().enabled());
         MemogateConfig next = new MemogateConfig(sameSockets ? file.listeners() : running.listeners(),
                 file.backends(), file.limits(), admin, admission, running.broker(), file.estimator(), file.recycle(),
                 running.network());

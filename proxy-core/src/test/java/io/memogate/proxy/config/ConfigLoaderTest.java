@@ -79,6 +79,7 @@ class ConfigLoaderTest {
                 admission:
                   enabled: false
                   waitNotice: 250ms
+                  holdWhileRunning: 2min
                   cpus: 16
                   staticThreshold: 2MiB
                   tiers:
@@ -118,7 +119,8 @@ class ConfigLoaderTest {
         assertThat(config.admin().isConsoleUser("ops team")).isTrue();
         assertThat(config.admin().isConsoleUser("DBA")).as("role names are exact").isFalse();
         assertThat(config.admin().http().address()).isEqualTo("[::1]:19930");
-        assertThat(config.admission()).isEqualTo(new AdmissionConfig(false, Duration.ofMillis(250), 16,
+        assertThat(config.admission()).isEqualTo(new AdmissionConfig(false, Duration.ofMillis(250),
+                Duration.ofMinutes(2), 16,
                 new GatewaySettings(2 * 1024 * 1024,
                         new TierSettings(48, 0.2, 500, Duration.ofSeconds(10)),
                         new TierSettings(12, 0.75, 0, Duration.ofMinutes(1)),
@@ -173,6 +175,7 @@ class ConfigLoaderTest {
         assertThat(config.admission().enabled()).isTrue();
         assertThat(config.admission().cpus()).isEqualTo(cpus);
         assertThat(config.admission().waitNotice()).isEqualTo(Duration.ofSeconds(1));
+        assertThat(config.admission().holdWhileRunning()).isEqualTo(Duration.ofSeconds(10));
         assertThat(config.admission().gatewaySettings()).isEqualTo(GatewaySettings.defaults(cpus));
         assertThat(config.admission().gatewaySettings().small().limit()).isEqualTo(4 * cpus);
         assertThat(config.admission().gatewaySettings().staticThresholdBytes()).isEqualTo(1024 * 1024);

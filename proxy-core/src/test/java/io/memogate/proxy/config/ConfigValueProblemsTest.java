@@ -153,6 +153,7 @@ class ConfigValueProblemsTest {
                 admission:
                   enabled: maybe
                   waitNotice: soon
+                  holdWhileRunning: -1s
                   cpus: eight
                   staticThreshold: 1.5MiB
                   tiers:
@@ -162,6 +163,7 @@ class ConfigValueProblemsTest {
                 """)).containsExactly(
                 "admission.enabled must be true or false, was 'maybe'",
                 "admission.waitNotice: 'soon' is not a duration: " + Durations.ACCEPTED,
+                "admission.holdWhileRunning: '-1s' is not a duration: " + Durations.ACCEPTED,
                 "admission.cpus must be a whole number, was 'eight'",
                 "admission.staticThreshold: '1.5MiB' is not a size: " + ByteSize.ACCEPTED,
                 "admission.tiers.small.limit must be a whole number, was 'x'",
@@ -197,12 +199,14 @@ class ConfigValueProblemsTest {
                 admission:
                   cpus: 65536
                   waitNotice: 0
+                  holdWhileRunning: 0
                   staticThreshold: 0
                   tiers: {small: {limit: 1, fraction: 1, maxQueue: 0, timeout: 1ms}}
                 """, dir);
         assertThat(edges.admission().gatewaySettings().small().fraction()).isEqualTo(1.0);
         assertThat(edges.admission().gatewaySettings().medium().limit()).isEqualTo(65536);
         assertThat(edges.admission().waitNotice()).isZero();
+        assertThat(edges.admission().holdWhileRunning()).isZero();
     }
 
     @Test

@@ -87,7 +87,8 @@ class MemogateConfigTest {
         assertThat(config.admission()).isEqualTo(AdmissionConfig.DEFAULTS);
         assertThat(config.broker()).isEqualTo(BrokerConfig.DEFAULTS);
         assertThat(config.withAdmission(AdmissionConfig.defaults(2).withEnabled(false)).admission())
-                .isEqualTo(new AdmissionConfig(false, Duration.ofSeconds(1), 2, GatewaySettings.defaults(2)));
+                .isEqualTo(new AdmissionConfig(false, Duration.ofSeconds(1), Duration.ofSeconds(10), 2,
+                        GatewaySettings.defaults(2)));
         assertThat(config.withBroker(BrokerConfig.DEFAULTS.withCoLocated(true)).broker().coLocated()).isTrue();
         // The older constructors keep compiling and give the sections a file without them gets.
         assertThat(new MemogateConfig(List.of(ListenerConfig.defaults()), List.of(main), LimitsConfig.DEFAULTS,
@@ -183,11 +184,19 @@ class MemogateConfigTest {
         assertThatThrownBy(() -> MemogateConfig.of(main).withAdmin(new AdminConfig(AdminHttpConfig.of("127.0.0.1", 65536))))
                 .hasMessageEndingWith("admin.http.port must be in 0..65535, was 65536");
         assertThatThrownBy(() -> MemogateConfig.of(main).withAdmission(
-                new AdmissionConfig(true, Duration.ofSeconds(-1), 0, GatewaySettings.defaults(1))))
+                new AdmissionConfig(true, Duration.ofSeconds(-1), Duration.ofMillis(-500), 0,
+                        GatewaySettings.defaults(1))))
                 .hasMessageEndingWith("""
-                        (2 problems):
+                        (3 problems):
                           admission.cpus must be in 1..65536, was 0
-                          admission.waitNotice must not be negative, was -1s""");
+                          admission.waitNotice must not be negative, was -1s
+                          admission.holdWhileRunning must not be negative, was -500ms""");
+        assertThatThrownBy(() -> MemogateConfig.of(main).withAdmission(
+                AdmissionConfig.defaults(2).withHoldWhileRunning(Duration.ofSeconds(-10))))
+                .hasMessageEndingWith("admission.holdWhileRunning must not be negative, was -10s");
+        assertThat(MemogateConfig.of(main)
+                .withAdmission(AdmissionConfig.defaults(2).withHoldWhileRunning(Duration.ZERO))
+                .admission().holdWhileRunning()).as("0 releases such statements like any other").isZero();
         assertThatThrownBy(() -> MemogateConfig.of(main).withBroker(new BrokerConfig(
                 Optional.of(MonitorConfig.of("m").withBackend("reports")), Duration.ofMillis(1), Duration.ofSeconds(-1),
                 Double.NaN, OptionalLong.of(-1), false, 64L << 20, 128L << 20)))

@@ -67,7 +67,7 @@ class ReloadPlanTest {
                 .withBackends(new BackendConfig("main", "db2", 5433, List.of(), true, BackendTlsConfig.DEFAULT))
                 .withLimits(running.limits().withMaxClientConnections(10))
                 .withAdmission(new TierField(Tier.SMALL, "limit").apply(running, "3").admission()
-                        .withWaitNotice(Duration.ofMillis(300)));
+                        .withWaitNotice(Duration.ofMillis(300)).withHoldWhileRunning(Duration.ZERO));
 
         ReloadPlan plan = ReloadPlan.between(running, file);
 
@@ -79,6 +79,7 @@ class ReloadPlanTest {
                 "admin.users: (unset) -> dba (live)",
                 "admin.authDatabase: postgres -> ops (live)",
                 "admission.waitNotice: 1s -> 300ms (live)",
+                "admission.holdWhileRunning: 10s -> 0s (live)",
                 "admission.tiers.small.limit: " + running.admission().gatewaySettings().small().limit() + " -> 3 (live)");
         assertThat(plan.changes()).allMatch(ConfigChange::applied);
     }

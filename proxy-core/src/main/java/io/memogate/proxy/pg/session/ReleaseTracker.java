@@ -18,7 +18,8 @@ import java.util.ArrayDeque;
  *   <li>BindComplete: BIND_COMPLETE to the oldest Bind, unless its statement is
  *       {@linkplain AdmittedStatement#plannedWhileRunning() planned while it runs}: that one is kept
  *       running until its Execute completes (CommandComplete, EmptyQueryResponse, PortalSuspended:
- *       EXECUTE_COMPLETE to the oldest running one) or its cycle ends;
+ *       EXECUTE_COMPLETE to the oldest running one) or its cycle ends (the admission may give its permits
+ *       back sooner, after {@code admission.holdWhileRunning});
  *   <li>ErrorResponse: ERROR to everything before the next marker, running Binds included — after an
  *       error the server skips to Sync, so those Binds will never complete;
  *   <li>ReadyForQuery: READY_FOR_QUERY to the running Binds and everything up to and including the oldest

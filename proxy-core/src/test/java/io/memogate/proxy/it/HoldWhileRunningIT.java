@@ -1,0 +1,189 @@
+package io.memogate.proxy.it;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
+import io.memogate.broker.gateway.GatewayListener;
+import io.memogate.broker.gateway.GatewaySettings;
+import io.memogate.broker.gateway.Tier;
+import io.memogate.broker.gateway.TierSettings;
+import io.memogate.estimator.planner.MemoryCoefficients;
+import io.memogate.proxy.admission.AdmissionControl;
+import io.memogate.proxy.admission.CurrentEstimator;
+import io.memogate.proxy.catalog.IndexCatalogs;
+import io.memogate.proxy.embedded.EmbeddedPostgres;
+import io.memogate.proxy.embedded.EmbeddedPostgresExtension;
+import java.sql.Connection;
+import java.sql.ResultSet;
+import java.sql.SQLException;
+import java.sql.Statement;
+import java.time.Duration;
+import java.util.Optional;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
+import java.util.concurrent.TimeUnit;
+import java.util.function.BooleanSupplier;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.ExtendWith;
+
+/**
+ * admission.holdWhileRunning against PostgreSQL 18: a procedure that plans a 14-table star and then runs
+ * on (an ETL step) keeps its permits past its first answers, but only for the hold. With a short hold a
+ * report's star is admitted while the procedure still runs; with a long one the report waits for the
+ * procedure's permits and is refused 53000 at its tier's timeout.
+ */
+@ExtendWith(EmbeddedPostgresExtension.class)
+class HoldWhileRunningIT {
+
+    private static final String DATABASE = StarSchema.DATABASE;
+    private static final String PROCEDURE = "create or replace procedure etl_star14() language plpgsql as $$ "
+            + "begin perform (" + StarSchema.star(14, "in the ETL procedure") + "); perform pg_sleep(5); end $$";
+    private static final Duration TIER_TIMEOUT = Duration.ofSeconds(3);
+
+    /** Not the common pool: on two cores it has one thread, which a blocking client would take. */
+    private final ExecutorService threads = Executors.newCachedThreadPool();
+    private AdmissionControl control;
+
+    @BeforeEach
+    void schema(EmbeddedPostgres pg) throws SQLException {
+        StarSchema.ensure(pg);
+        pg.execute(DATABASE, PROCEDURE);
+    }
+
+    @AfterEach
+    void stop() {
+        threads.shutdownNow();
+        if (control != null) {
+            control.close();
+        }
+    }
+
+    /**
+     * One slot in every tier, and fractions low enough that a 14-table star (about 125 MB) needs LARGE;
+     * the catalog is read so that the call is estimated as the procedure's star.
+     */
+    private ProxyFixture proxy(EmbeddedPostgres pg, Duration holdWhileRunning) throws InterruptedException {
+        TierSettings one = new TierSettings(1, 0.05, 10, TIER_TIMEOUT);
+        GatewaySettings settings = GatewaySettings.defaults(1).with(Tier.SMALL, one).with(Tier.MEDIUM, one)
+                .with(Tier.LARGE, one.withFraction(1.0));
+        IndexCatalogs catalogs = new IndexCatalogs(database -> Optional.of(pg.jdbcUrl(database)), pg.superuser(),
+                pg.superuserPassword());
+        control = new AdmissionControl(new CurrentEstimator(MemoryCoefficients.DEFAULTS), catalogs, settings,
+                2L << 30, Optional.empty(), () -> Duration.ofSeconds(1), () -> holdWhileRunning,
+                GatewayListener.NONE, e -> { });
+        return ProxyFixture.to(pg.host(), pg.port()).admission(control.hook()).admissionSupport(control.support())
+                .start();
+    }
+
+    /** Two sessions planning wide: the ETL one and the report one. */
+    private record Sessions(Connection etl, Connection report) implements AutoCloseable {
+
+        static Sessions open(ProxyFixture proxy) throws SQLException {
+            Connection etl = proxy.connect(DATABASE, "memogate", "memogate");
+            Connection report = proxy.connect(DATABASE, "memogate", "memogate");
+            for (Connection connection : new Connection[] {etl, report}) {
+                try (Statement statement = connection.createStatement()) {
+                    statement.execute(StarSchema.WIDE); // waits for the database's first catalog read
+                }
+            }
+            return new Sessions(etl, report);
+        }
+
+        @Override
+        public void close() throws SQLException {
+            try (etl; report) {
+                // closes both
+            }
+        }
+    }
+
+    /**
+     * Calls the procedure on the ETL session and returns the running call once its star is planned and it
+     * sleeps: the point where its permits outlast its planning.
+     */
+    private CompletableFuture<Void> callTheProcedure(EmbeddedPostgres pg, Connection etl) throws Exception {
+        int backend;
+        try (Statement statement = etl.createStatement();
+                ResultSet rows = statement.executeQuery("select pg_backend_pid()")) {
+            rows.next();
+            backend = rows.getInt(1);
+        }
+        CompletableFuture<Void> call = CompletableFuture.runAsync(() -> {
+            try (Statement statement = etl.createStatement()) {
+                statement.execute("call etl_star14()");
+            } catch (SQLException e) {
+                throw new IllegalStateException(e);
+            }
+        }, threads);
+        await(() -> sleeps(pg, backend));
+        assertThat(control.gateways().state(Tier.LARGE).admittedTotal()).as("the call plans the star").isEqualTo(1);
+        return call;
+    }
+
+    private CompletableFuture<Long> report(Connection report) {
+        return CompletableFuture.supplyAsync(() -> {
+            try (Statement statement = report.createStatement();
+                    ResultSet rows = statement.executeQuery(StarSchema.star(14, "report"))) {
+                rows.next();
+                return rows.getLong(1);
+            } catch (SQLException e) {
+                throw new IllegalStateException(e);
+            }
+        }, threads);
+    }
+
+    @Test
+    void withAShortHoldAReportIsAdmittedWhileTheProcedureStillRuns(EmbeddedPostgres pg) throws Exception {
+        try (ProxyFixture proxy = proxy(pg, Duration.ofSeconds(1)); Sessions sessions = Sessions.open(proxy)) {
+            CompletableFuture<Void> call = callTheProcedure(pg, sessions.etl());
+
+            CompletableFuture<Long> report = report(sessions.report());
+            await(() -> control.gateways().state(Tier.LARGE).admittedTotal() == 2);
+
+            assertThat(call).as("admitted while the procedure still runs, its hold over").isNotDone();
+            assertThat(report.get(30, TimeUnit.SECONDS)).isZero();
+            call.get(30, TimeUnit.SECONDS);
+            assertThat(control.gateways().ledger().inFlightBytes()).isZero();
+        }
+    }
+
+    @Test
+    void withALongHoldTheReportWaitsForTheProcedureAndIsRefused(EmbeddedPostgres pg) throws Exception {
+        try (ProxyFixture proxy = proxy(pg, Duration.ofSeconds(30)); Sessions sessions = Sessions.open(proxy)) {
+            CompletableFuture<Void> call = callTheProcedure(pg, sessions.etl());
+
+            try (Statement report = sessions.report().createStatement()) {
+                assertThatThrownBy(() -> report.executeQuery(StarSchema.star(14, "report")))
+                        .isInstanceOf(SQLException.class)
+                        .satisfies(e -> assertThat(((SQLException) e).getSQLState()).isEqualTo("53000"))
+                        .hasMessageContaining("gateway");
+            }
+            assertThat(control.gateways().state(Tier.LARGE).admittedTotal()).as("only the procedure").isEqualTo(1);
+            call.get(30, TimeUnit.SECONDS);
+            assertThat(control.gateways().ledger().inFlightBytes()).as("released when the call ended").isZero();
+        }
+    }
+
+    /** Whether {@code backend} sleeps in pg_sleep: the procedure has planned its star and runs on. */
+    private static boolean sleeps(EmbeddedPostgres pg, int backend) {
+        try (Connection connection = pg.connect(DATABASE);
+                Statement statement = connection.createStatement();
+                ResultSet rows = statement.executeQuery("select wait_event = 'PgSleep' from pg_stat_activity"
+                        + " where pid = " + backend)) {
+            return rows.next() && rows.getBoolean(1);
+        } catch (SQLException e) {
+            throw new IllegalStateException(e);
+        }
+    }
+
+    private static void await(BooleanSupplier condition) throws InterruptedException {
+        long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(30);
+        while (!condition.getAsBoolean()) {
+            assertThat(System.nanoTime()).as("condition reached within 30 s").isLessThan(deadline);
+            Thread.sleep(5);
+        }
+    }
+}
