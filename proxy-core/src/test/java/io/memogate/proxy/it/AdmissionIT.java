@@ -1,5 +1,6 @@
 package io.memogate.proxy.it;
 
+import static io.memogate.proxy.it.ConsoleClient.await;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
@@ -33,7 +34,6 @@ import java.util.concurrent.Future;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.concurrent.atomic.AtomicInteger;
-import java.util.function.BooleanSupplier;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
@@ -309,14 +309,7 @@ class AdmissionIT {
     }
 
     private static boolean waitsOnTheAdvisoryLock(EmbeddedPostgres pg, int backend) {
-        try (Connection connection = pg.connect(DATABASE);
-                Statement statement = connection.createStatement();
-                ResultSet rows = statement.executeQuery("select wait_event_type = 'Lock' from pg_stat_activity"
-                        + " where pid = " + backend)) {
-            return rows.next() && rows.getBoolean(1);
-        } catch (SQLException e) {
-            throw new IllegalStateException(e);
-        }
+        return ServerActivity.waitEvent(pg, DATABASE, backend).startsWith("Lock:");
     }
 
     /**
@@ -490,16 +483,6 @@ class AdmissionIT {
             holding.get(60, TimeUnit.SECONDS);
             assertThat(registry.get("memogate.gateway.timeouts").tag("tier", "small").functionCounter().count())
                     .isEqualTo(1);
-        }
-    }
-
-    private static void await(BooleanSupplier condition) throws InterruptedException {
-        long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(30);
-        while (!condition.getAsBoolean()) {
-            if (System.nanoTime() > deadline) {
-                throw new AssertionError("condition not reached within 30 s");
-            }
-            Thread.sleep(5);
         }
     }
 }

@@ -1,5 +1,6 @@
 package io.memogate.proxy.it;
 
+import static io.memogate.proxy.it.ConsoleClient.await;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
@@ -23,7 +24,6 @@ import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 import java.util.concurrent.TimeUnit;
-import java.util.function.BooleanSupplier;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
@@ -169,21 +169,6 @@ class HoldWhileRunningIT {
 
     /** Whether {@code backend} sleeps in pg_sleep: the procedure has planned its star and runs on. */
     private static boolean sleeps(EmbeddedPostgres pg, int backend) {
-        try (Connection connection = pg.connect(DATABASE);
-                Statement statement = connection.createStatement();
-                ResultSet rows = statement.executeQuery("select wait_event = 'PgSleep' from pg_stat_activity"
-                        + " where pid = " + backend)) {
-            return rows.next() && rows.getBoolean(1);
-        } catch (SQLException e) {
-            throw new IllegalStateException(e);
-        }
-    }
-
-    private static void await(BooleanSupplier condition) throws InterruptedException {
-        long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(30);
-        while (!condition.getAsBoolean()) {
-            assertThat(System.nanoTime()).as("condition reached within 30 s").isLessThan(deadline);
-            Thread.sleep(5);
-        }
+        return ServerActivity.waitEvent(pg, DATABASE, backend).endsWith(":PgSleep");
     }
 }
