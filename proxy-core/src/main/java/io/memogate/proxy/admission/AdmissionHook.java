@@ -25,6 +25,16 @@ public interface AdmissionHook {
     }
 
     /**
+     * What admission knows of {@code database} besides a statement's text, as an object that is replaced when
+     * that changes (its catalog read again, with a new view or routine): a session that remembers a prepared
+     * statement as one needing no admission remembers it under this, and asks again once it is another. The
+     * default, a constant, is for hooks whose verdicts depend on the text alone.
+     */
+    default Object catalogVersion(String database) {
+        return AdmissionHook.class;
+    }
+
+    /**
      * A server connection ended (PostgreSQL: the backend process exits), giving back the memory it kept;
      * {@code serverConnection} is the id {@link StatementRequest#serverConnection()} carried.
      */

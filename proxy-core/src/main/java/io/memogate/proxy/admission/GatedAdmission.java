@@ -88,6 +88,12 @@ public final class GatedAdmission implements AdmissionHook {
         return admit(request, catalogs.of(database));
     }
 
+    /** The catalog instance estimates of the database use now: a read that finds something new replaces it. */
+    @Override
+    public Object catalogVersion(String database) {
+        return catalogs.of(database);
+    }
+
     private Admission admit(StatementRequest request, Catalog catalog) {
         CompileEstimate estimate = estimator.get().estimate(request.sql(), request.settings(), request.prepared(),
                 catalog);

@@ -385,6 +385,37 @@ class AdmissionIT {
         }
     }
 
+    /**
+     * A prepared statement that needed no admission is asked about again once the catalog changed: here its
+     * function, trivial when it was first bound, is replaced by one that counts the 14-table star.
+     */
+    @Test
+    void aPreparedStatementThatBypassedIsEstimatedAgainAfterTheCatalogChanges(EmbeddedPostgres pg) throws Exception {
+        pg.execute(DATABASE, "create or replace function late_report() returns bigint language plpgsql as $$"
+                + " begin return 0; end $$");
+        IndexCatalogs catalogs = catalogs(pg);
+        try (ProxyFixture proxy = proxy(pg, catalogs, fourteenTablesNeedLarge(), 2L << 30);
+                Connection connection = proxy.connect(DATABASE, "memogate", "memogate", "prepareThreshold", "1");
+                Statement statement = connection.createStatement();
+                PreparedStatement report = connection.prepareStatement("select late_report()")) {
+            statement.execute(WIDE); // waits for the database's first catalog read
+            for (int i = 0; i < 2; i++) {
+                try (ResultSet rows = report.executeQuery()) { // a named server-side statement, bound again
+                    rows.next();
+                }
+            }
+            assertThat(control.gateways().state(Tier.SMALL).admittedTotal()).as("trivial: bypassed").isZero();
+            pg.execute(DATABASE, "create or replace function late_report() returns bigint language plpgsql as $$"
+                    + " begin return (" + star(14, "late") + "); end $$");
+            catalogs.refresh(DATABASE).get(30, TimeUnit.SECONDS);
+            try (ResultSet rows = report.executeQuery()) {
+                rows.next();
+                assertThat(rows.getLong(1)).isZero();
+            }
+            assertThat(control.gateways().state(Tier.LARGE).admittedTotal()).as("now the star").isEqualTo(1);
+        }
+    }
+
     /** The test server's catalogs, read as with broker.monitor. */
     private static IndexCatalogs catalogs(EmbeddedPostgres pg) {
         return new IndexCatalogs(database -> Optional.of(pg.jdbcUrl(database)), pg.superuser(), pg.superuserPassword());

@@ -198,7 +198,7 @@ final class AdmissionFlow {
                     forwardAdmitted(frame, AdmissionPoint.BIND, AdmittedStatement.UNGATED);
                 } else {
                     String name = Bind.decode(frame).statementName();
-                    if (statements.bypasses(name)) {
+                    if (statements.bypasses(name, catalogVersion())) {
                         forwardAdmitted(frame, AdmissionPoint.BIND, AdmittedStatement.UNGATED);
                     } else {
                         admitThenForward(frame, statements.sqlOf(name), AdmissionPoint.BIND, name);
@@ -258,10 +258,12 @@ final class AdmissionFlow {
             forwardAdmitted(frame, point, AdmittedStatement.UNGATED);
             return;
         }
+        // Taken before asking: a catalog read that lands meanwhile then makes the next Bind ask again.
+        Object catalogVersion = statementName == null ? null : catalogVersion();
         Admission admission = session.services.admission().admit(new StatementRequest(sql, point, session.info,
                 session.serverConnection(), settings.current(), preparedQueries, settingsWithRoles));
         if (admission == Admission.BYPASS && statementName != null) {
-            statements.bypassing(statementName);
+            statements.bypassing(statementName, catalogVersion);
         }
         CompletionStage<AdmittedStatement> decision = admission.decision();
         // Fast path: admitted at once (small statements, or no gateway): forward without a hop.
@@ -277,6 +279,10 @@ final class AdmissionFlow {
         waiting.waitFor(admission, session.client, session.services.admissionSupport().waitNoticeAfter());
         decision.whenComplete((admitted, failure) ->
                 session.client.eventLoop().execute(() -> admissionDecided(frame, point, admitted, failure)));
+    }
+
+    private Object catalogVersion() {
+        return session.services.admission().catalogVersion(session.info.database());
     }
 
     /**

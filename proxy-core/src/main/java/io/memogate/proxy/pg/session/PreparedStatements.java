@@ -20,8 +20,11 @@ final class PreparedStatements {
          * Bind that asks, not at Parse: with gateways off no Bind asks, and a Parse costs no scan.
          */
         private Boolean mayChangeSession;
-        /** Admission said the text never needs a gateway (not planned, or one relation), whatever the settings. */
-        boolean bypasses;
+        /**
+         * What admission knew of the database when it said the text never needs a gateway (not planned, or one
+         * relation), whatever the settings; null until it said so. A view or routine read since may change that.
+         */
+        Object bypassesUnder;
 
         Prepared(String sql) {
             this.sql = sql;
@@ -71,17 +74,20 @@ final class PreparedStatements {
 
     /**
      * Whether later Binds of the statement can skip admission: prepared statements are bound again and
-     * again (pgbench -M prepared, pooled JDBC), and estimating the same text each time is wasted work.
+     * again (pgbench -M prepared, pooled JDBC), and estimating the same text each time is wasted work. Not
+     * once what admission knows of the database has changed since: {@code select * from t} stops being one
+     * relation when {@code t} is replaced by a view, {@code select f()} when {@code f} gets a heavy query.
      */
-    boolean bypasses(String name) {
+    boolean bypasses(String name, Object catalogVersion) {
         Prepared prepared = byName.get(name);
-        return prepared != null && prepared.bypasses;
+        return prepared != null && prepared.bypassesUnder == catalogVersion;
     }
 
-    void bypassing(String name) {
+    /** Admission let the statement bypass, knowing {@code catalogVersion} of the database (taken before it asked). */
+    void bypassing(String name, Object catalogVersion) {
         Prepared prepared = byName.get(name);
         if (prepared != null) {
-            prepared.bypasses = true;
+            prepared.bypassesUnder = catalogVersion;
         }
     }
 }

@@ -38,4 +38,17 @@ class PreparedStatementsTest {
         statements.closed("");
         assertThat(statements.mayChangeSession("")).isTrue();
     }
+
+    @Test
+    void aBypassHoldsWhileWhatAdmissionKnowsOfTheDatabaseIsTheSame() {
+        Object before = new Object();
+        Object after = new Object();
+        statements.parsed("report", "SELECT report()");
+        assertThat(statements.bypasses("report", before)).isFalse();
+        statements.bypassing("report", before);
+        assertThat(statements.bypasses("report", before)).isTrue();
+        assertThat(statements.bypasses("report", after)).as("the catalog was read again").isFalse();
+        statements.closed("report");
+        assertThat(statements.bypasses("report", before)).isFalse();
+    }
 }
