@@ -138,7 +138,9 @@ public final class RoutineDefinitions {
             if (ts.is(i, TokenKind.LPAREN)) {
                 depth++;
             } else if (ts.is(i, TokenKind.RPAREN) && --depth == 0) {
-                return ts.is(i + 1, Keyword.AS) && ts.is(before, TokenKind.COMMA); // a later CTE: , name (a) AS
+                // A later CTE: , name (a) AS [[NOT] MATERIALIZED] (query); not a call aliased after a comma.
+                int query = ts.is(i + 2, Keyword.NOT) ? i + 4 : ts.is(i + 2, Keyword.MATERIALIZED) ? i + 3 : i + 2;
+                return ts.is(before, TokenKind.COMMA) && ts.is(i + 1, Keyword.AS) && ts.is(query, TokenKind.LPAREN);
             }
         }
         return false;

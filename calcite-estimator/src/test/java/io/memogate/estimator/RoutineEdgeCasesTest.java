@@ -106,6 +106,11 @@ class RoutineEdgeCasesTest {
         assertThat(estimate("insert into events (id, at) values (1, now())", c).plannedWhileRunning()).isFalse();
         assertThat(estimate("with events(n) as (select 1) select n from events", c).plannedWhileRunning()).isFalse();
         assertThat(estimate("select * from generate_series(1, 3) as events(n)", c).plannedWhileRunning()).isFalse();
+        assertThat(estimate("with a as (select 1), events(n) as materialized (select 2) select 1", c)
+                .plannedWhileRunning()).isFalse();
+        assertThat(estimate("select id, events(id) as e from t", c).plannedWhileRunning())
+                .as("a call aliased after a comma").isTrue();
+        assertThat(estimate("select * from t, events() as e(a int)", c).plannedWhileRunning()).isTrue();
     }
 
     // --- which statements run their calls
