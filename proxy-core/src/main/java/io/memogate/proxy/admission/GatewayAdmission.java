@@ -21,7 +21,8 @@ import java.util.concurrent.CompletionStage;
  * multi-statement query (which holds the largest statement's permit until then), and on any error or
  * disconnect. A single statement whose estimated query is planned while it runs (a DO block's) keeps its
  * permits until its query cycle ends, since its first answers come before that planning, but for at most
- * the {@link RunningHold} since its admission; with a hold of zero it is released like any other.
+ * the {@link RunningHold} from when the server starts on it (RUNNING); with a hold of zero it is released
+ * like any other.
  */
 final class GatewayAdmission implements Admission, AdmittedStatement {
 
@@ -37,14 +38,18 @@ final class GatewayAdmission implements Admission, AdmittedStatement {
     /** Kept past its first answers, for {@link #hold} at most: zero when it is not planned while it runs. */
     private final Duration hold;
     /**
-     * The release once {@link #hold} has passed, started at admission on the thread that granted it, before the
-     * decision completes; read on the session's event loop, which signals only after the decision.
+     * The release once {@link #hold} has passed, started at RUNNING; set and cancelled on the session's event
+     * loop, fired on the gateways' timer.
      */
     private volatile GatewayTimer.Cancellable timedRelease = NOT_STARTED;
 
     private final CompletionStage<AdmittedStatement> decision;
 
     private static final GatewayTimer.Cancellable NOT_STARTED = () -> { };
+
+    private final RunningHold runningHold;
+    /** A final signal came: the permits are back, no hold may start. On the session's event loop. */
+    private boolean ended;
 
     GatewayAdmission(Ticket ticket, CompileEstimate estimate, StatementRequest request, RunningHold runningHold,
             Refusals refusals) {
@@ -54,10 +59,8 @@ final class GatewayAdmission implements Admission, AdmittedStatement {
         this.hold = single && estimate.plannedWhileRunning() ? runningHold.current() : Duration.ZERO;
         this.releaseAtFirstResponse = request.point() == AdmissionPoint.SIMPLE_QUERY && single && hold.isZero();
         CompletableFuture<Ticket> admitted = ticket.admitted();
+        this.runningHold = runningHold;
         boolean grantedAtOnce = admitted.isDone() && !admitted.isCompletedExceptionally();
-        if (grantedAtOnce) {
-            holdFrom(runningHold);
-        }
         this.decision = grantedAtOnce ? CompletableFuture.completedFuture(this)
                 : admitted.handle((granted, failure) -> {
                     Throwable cause = failure instanceof CompletionException wrapped ? wrapped.getCause() : failure;
@@ -67,17 +70,10 @@ final class GatewayAdmission implements Admission, AdmittedStatement {
                     if (cause instanceof RuntimeException unchecked) {
                         throw unchecked; // CancellationException after withdraw(), or a bug
                     }
-                    holdFrom(runningHold);
                     return this;
                 });
     }
 
-    /** Starts the hold's clock at admission, for a statement kept past its first answers. */
-    private void holdFrom(RunningHold runningHold) {
-        if (!hold.isZero()) {
-            timedRelease = runningHold.releaseAfter(ticket, hold);
-        }
-    }
 
     @Override
     public CompletionStage<AdmittedStatement> decision() {
@@ -96,7 +92,12 @@ final class GatewayAdmission implements Admission, AdmittedStatement {
 
     @Override
     public void signal(ReleaseSignal signal) {
-        if (signal.isFinal() || signal == ReleaseSignal.FIRST_RESPONSE && releaseAtFirstResponse) {
+        if (signal == ReleaseSignal.RUNNING && !hold.isZero() && !ended) {
+            // The hold counts from when the server starts on the statement, not from its admission: in a batch
+            // or pipeline it may wait behind earlier statements for long.
+            timedRelease = runningHold.releaseAfter(ticket, hold);
+        } else if (signal.isFinal() || signal == ReleaseSignal.FIRST_RESPONSE && releaseAtFirstResponse) {
+            ended = true;
             timedRelease.cancel(); // ended within its hold: the timer must not stay queued until then
             ticket.release(); // idempotent: later signals, or the timer having fired already, change nothing
         }

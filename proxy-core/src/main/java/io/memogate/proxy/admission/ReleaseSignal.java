@@ -7,6 +7,11 @@ package io.memogate.proxy.admission;
  * READY_FOR_QUERY). After a final signal the session forgets the statement.
  */
 public enum ReleaseSignal {
+    /**
+     * The server works on the statement now: a simple query is the oldest it has not answered, a Bind planned
+     * while it runs was bound. Where the hold of such a statement starts.
+     */
+    RUNNING(false),
     /** RowDescription, CommandComplete, EmptyQueryResponse or a Copy*Response: planning is over. */
     FIRST_RESPONSE(false),
     /** BindComplete: the bound statement is planned. */

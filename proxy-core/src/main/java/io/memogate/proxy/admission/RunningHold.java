@@ -8,7 +8,7 @@ import java.util.function.Supplier;
 
 /**
  * admission.holdWhileRunning: how long at most a statement planned while it runs (a DO block, a call of a
- * PL/pgSQL or SQL routine) keeps its permits after its admission. Its first answers come before that
+ * PL/pgSQL or SQL routine) keeps its permits once the server has started on it. Its first answers come before that
  * planning, so it keeps them past those; but an ETL procedure may run for hours after planning its one
  * large join, and holding LARGE that long would queue every other large statement until its tier's
  * timeout refuses it. So a timer gives the permits back once the hold has passed, if the statement's end

@@ -21,8 +21,8 @@ import org.junit.jupiter.api.Test;
 
 /**
  * admission.holdWhileRunning: a statement planned while it runs keeps its permits past its first answers,
- * until it ends or the hold since its admission has passed, whichever comes first; a hold of zero releases
- * it like any other statement. The hold's timer is run by hand here.
+ * until it ends or the hold since the server started on it (RUNNING) has passed, whichever comes first; a
+ * hold of zero releases it like any other statement. The hold's timer is run by hand here.
  */
 class RunningHoldTest {
 
@@ -87,6 +87,7 @@ class RunningHoldTest {
         AdmittedStatement block = admitted(admit(DO_BLOCK, AdmissionPoint.SIMPLE_QUERY));
 
         assertThat(block.plannedWhileRunning()).isTrue();
+        block.signal(ReleaseSignal.RUNNING);
         block.signal(ReleaseSignal.FIRST_RESPONSE);
         assertThat(smallActive()).as("kept past its first answer: its queries are planned after it").isEqualTo(1);
         assertThat(holds.scheduled).singleElement()
@@ -104,6 +105,7 @@ class RunningHoldTest {
     void aBlockThatEndsWithinItsHoldIsReleasedAtItsEndAndCancelsTheTimer() {
         AdmittedStatement block = admitted(admit(DO_BLOCK, AdmissionPoint.BIND));
 
+        block.signal(ReleaseSignal.RUNNING);
         block.signal(ReleaseSignal.READY_FOR_QUERY);
 
         assertThat(smallActive()).isZero();
@@ -111,15 +113,17 @@ class RunningHoldTest {
     }
 
     @Test
-    void theHoldStartsWhenTheStatementIsAdmittedNotWhenItAsks() {
+    void theHoldStartsWhenTheServerStartsOnTheStatementNotWhenItIsAdmitted() {
         AdmittedStatement first = admitted(admit(star(8), AdmissionPoint.SIMPLE_QUERY));
         Admission queued = admit(DO_BLOCK, AdmissionPoint.BIND);
         assertThat(queued.decision().toCompletableFuture()).isNotDone();
-        assertThat(holds.scheduled).as("nothing held yet").isEmpty();
 
         first.signal(ReleaseSignal.FIRST_RESPONSE);
+        AdmittedStatement block = admitted(queued);
+        assertThat(block.plannedWhileRunning()).isTrue();
+        assertThat(holds.scheduled).as("admitted, but behind earlier statements of its batch").isEmpty();
 
-        assertThat(admitted(queued).plannedWhileRunning()).isTrue();
+        block.signal(ReleaseSignal.RUNNING); // its BindComplete
         assertThat(holds.scheduled).hasSize(1);
     }
 
@@ -141,9 +145,10 @@ class RunningHoldTest {
     @Test
     void aReloadChangesTheHoldForStatementsAdmittedFromThenOn() {
         AdmittedStatement before = admitted(admit(DO_BLOCK, AdmissionPoint.BIND));
+        before.signal(ReleaseSignal.RUNNING);
         holdWhileRunning.set(Duration.ofSeconds(2));
         before.signal(ReleaseSignal.READY_FOR_QUERY);
-        admitted(admit(DO_BLOCK, AdmissionPoint.BIND));
+        admitted(admit(DO_BLOCK, AdmissionPoint.BIND)).signal(ReleaseSignal.RUNNING);
 
         assertThat(holds.scheduled).extracting(Scheduled::delayNanos)
                 .containsExactly(Duration.ofSeconds(10).toNanos(), Duration.ofSeconds(2).toNanos());
@@ -155,6 +160,7 @@ class RunningHoldTest {
         assertThat(estimator.estimate(sql, PlannerSettings.DEFAULTS).plannedWhileRunning()).isTrue();
         AdmittedStatement batch = admitted(admit(sql, AdmissionPoint.SIMPLE_QUERY));
 
+        batch.signal(ReleaseSignal.RUNNING);
         batch.signal(ReleaseSignal.FIRST_RESPONSE);
 
         assertThat(smallActive()).isEqualTo(1);

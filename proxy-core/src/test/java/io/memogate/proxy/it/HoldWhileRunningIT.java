@@ -19,6 +19,7 @@ import java.sql.ResultSet;
 import java.sql.SQLException;
 import java.sql.Statement;
 import java.time.Duration;
+import java.util.List;
 import java.util.Optional;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ExecutorService;
@@ -50,7 +51,14 @@ class HoldWhileRunningIT {
     @BeforeEach
     void schema(EmbeddedPostgres pg) throws SQLException {
         StarSchema.ensure(pg);
-        pg.execute(DATABASE, PROCEDURE);
+        pg.execute(DATABASE, PROCEDURE,
+                "create table if not exists hold_sink (n bigint)", "grant all on hold_sink to memogate",
+                "create or replace procedure star14_then_lock() language plpgsql as $$ begin perform ("
+                        + StarSchema.star(14, "then a lock") + "); perform pg_advisory_lock(4242);"
+                        + " perform pg_advisory_unlock(4242); end $$",
+                "create or replace procedure star14_only() language plpgsql as $$ begin perform ("
+                        + StarSchema.star(14, "only") + "); end $$",
+                "grant select on all tables in schema public to public"); // for the raw client's trusted user
     }
 
     @AfterEach
@@ -66,7 +74,12 @@ class HoldWhileRunningIT {
      * the catalog is read so that the call is estimated as the procedure's star.
      */
     private ProxyFixture proxy(EmbeddedPostgres pg, Duration holdWhileRunning) throws InterruptedException {
-        TierSettings one = new TierSettings(1, 0.05, 10, TIER_TIMEOUT);
+        return proxy(pg, holdWhileRunning, TIER_TIMEOUT);
+    }
+
+    private ProxyFixture proxy(EmbeddedPostgres pg, Duration holdWhileRunning, Duration tierTimeout)
+            throws InterruptedException {
+        TierSettings one = new TierSettings(1, 0.05, 10, tierTimeout);
         GatewaySettings settings = GatewaySettings.defaults(1).with(Tier.SMALL, one).with(Tier.MEDIUM, one)
                 .with(Tier.LARGE, one.withFraction(1.0));
         IndexCatalogs catalogs = new IndexCatalogs(database -> Optional.of(pg.jdbcUrl(database)), pg.superuser(),
@@ -164,6 +177,73 @@ class HoldWhileRunningIT {
             assertThat(control.gateways().state(Tier.LARGE).admittedTotal()).as("only the procedure").isEqualTo(1);
             call.get(30, TimeUnit.SECONDS);
             assertThat(control.gateways().ledger().inFlightBytes()).as("released when the call ended").isZero();
+        }
+    }
+
+    /**
+     * The hold counts from when the server starts on the call: in a batch behind a 3-second statement, a call
+     * admitted at once still holds LARGE a moment after it planned its star (it then waits on a lock the test
+     * holds), though its 2-second hold would have run out had it counted from its admission.
+     */
+    @Test
+    void aBatchedCallsHoldStartsWhenTheServerReachesIt(EmbeddedPostgres pg) throws Exception {
+        try (ProxyFixture proxy = proxy(pg, Duration.ofSeconds(2), Duration.ofSeconds(30));
+                Connection etl = proxy.connect(DATABASE, "memogate", "memogate");
+                Connection locker = pg.connect(DATABASE)) {
+            int backend;
+            try (Statement statement = etl.createStatement()) {
+                statement.execute(StarSchema.WIDE);
+                try (ResultSet rows = statement.executeQuery("select pg_backend_pid()")) {
+                    rows.next();
+                    backend = rows.getInt(1);
+                }
+            }
+            try (Statement statement = locker.createStatement()) {
+                statement.execute("select pg_advisory_lock(4242)");
+            }
+            CompletableFuture<Void> batch = CompletableFuture.runAsync(() -> {
+                try (Statement statement = etl.createStatement()) {
+                    statement.addBatch("insert into hold_sink select 0 from pg_sleep(3)");
+                    statement.addBatch("call star14_then_lock()");
+                    statement.executeBatch();
+                } catch (SQLException e) {
+                    throw new IllegalStateException(e);
+                }
+            }, threads);
+            await(() -> ServerActivity.waitEvent(pg, DATABASE, backend).equals("Lock:advisory"));
+            int active = control.gateways().state(Tier.LARGE).active();
+            try (Statement statement = locker.createStatement()) {
+                statement.execute("select pg_advisory_unlock(4242)");
+            }
+            batch.get(30, TimeUnit.SECONDS);
+            assertThat(control.gateways().state(Tier.LARGE).admittedTotal()).isEqualTo(1);
+            assertThat(active).as("the call planned its star under a second ago: still held").isEqualTo(1);
+        }
+    }
+
+    /**
+     * Bind P1, Bind P2, Execute P1, Execute P2, Sync, both calls of the star: P2 waits for LARGE, which P1
+     * holds, and P1's Execute is behind P2. PostgreSQL runs both; so must the proxy (P1 gives its permits
+     * back, since it cannot run before P2 is admitted), not refuse P2 at its tier's timeout.
+     */
+    @Test
+    void twoBindsBeforeTheirExecutesAreNotRefusedByTheFirst(EmbeddedPostgres pg) throws Exception {
+        try (ProxyFixture proxy = proxy(pg, Duration.ofSeconds(30), Duration.ofSeconds(5));
+                RawPgClient client = new RawPgClient(proxy.server().port())) {
+            client.startup("memogate_trust", DATABASE);
+            client.query(StarSchema.WIDE);
+            client.readUntilReady();
+            client.send('P', RawPgClient.body("s1", "call star14_only()", (short) 0));
+            client.send('B', RawPgClient.body("p1", "s1", (short) 0, (short) 0, (short) 0));
+            client.send('B', RawPgClient.body("p2", "s1", (short) 0, (short) 0, (short) 0));
+            client.send('E', RawPgClient.body("p1", 0));
+            client.send('E', RawPgClient.body("p2", 0));
+            client.send('S', new byte[0]);
+            List<RawPgClient.Message> answers = client.readUntilReady();
+            assertThat(answers).as(() -> answers.stream()
+                            .map(m -> m.type() == 'E' ? "E " + m.fields() : String.valueOf(m.type())).toList().toString())
+                    .extracting(RawPgClient.Message::type).containsExactly('1', '2', '2', 'C', 'C', 'Z');
+            assertThat(control.gateways().state(Tier.LARGE).admittedTotal()).isEqualTo(2);
         }
     }
 

@@ -99,6 +99,21 @@ final class RawPgClient implements AutoCloseable {
         send('Q', body.toByteArray());
     }
 
+    /** A message body of these fields in order: a String as a C string, a Short as int16, an Integer as int32. */
+    static byte[] body(Object... fields) {
+        ByteArrayOutputStream body = new ByteArrayOutputStream();
+        for (Object field : fields) {
+            switch (field) {
+                case String text -> cstring(body, text);
+                case Short n -> body.writeBytes(new byte[] {(byte) (n >> 8), (byte) (short) n});
+                case Integer n -> body.writeBytes(new byte[] {(byte) (n >>> 24), (byte) (n >>> 16), (byte) (n >>> 8),
+                        (byte) (int) n});
+                default -> throw new IllegalArgumentException("not a message field: " + field);
+            }
+        }
+        return body.toByteArray();
+    }
+
     void send(char type, byte[] body) throws IOException {
         out.writeByte(type);
         out.writeInt(4 + body.length);

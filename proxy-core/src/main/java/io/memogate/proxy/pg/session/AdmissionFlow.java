@@ -18,6 +18,7 @@ import io.memogate.proxy.pg.message.backend.PgErrors;
 import io.memogate.proxy.pg.message.backend.ReadyForQuery.TransactionStatus;
 import io.memogate.proxy.pg.message.frontend.Bind;
 import io.memogate.proxy.pg.message.frontend.Close;
+import io.memogate.proxy.pg.message.frontend.Execute;
 import io.memogate.proxy.pg.message.frontend.Flush;
 import io.memogate.proxy.pg.message.frontend.Parse;
 import io.memogate.proxy.pg.message.frontend.Query;
@@ -227,7 +228,11 @@ final class AdmissionFlow {
                 terminated = true;
                 session.terminate(frame);
             }
-            case 'D', 'E', 'H', 'd', 'c', 'f' -> session.forwardToBackend(frame);
+            case Execute.TYPE -> {
+                tracker.executeSent(Execute.portalOf(frame));
+                session.forwardToBackend(frame);
+            }
+            case 'D', 'H', 'd', 'c', 'f' -> session.forwardToBackend(frame);
             default -> {
                 frame.release();
                 session.protocolViolation("unknown message type '" + PgWire.printableType(type) + "'");
@@ -274,6 +279,7 @@ final class AdmissionFlow {
         }
         holding = true;
         if (!tracker.isIdle()) {
+            tracker.releaseUnexecuted();
             flushServer();
         }
         waiting.waitFor(admission, session.client, session.services.admissionSupport().waitNoticeAfter());
@@ -351,10 +357,17 @@ final class AdmissionFlow {
     }
 
     private void forwardAdmitted(ByteBuf frame, AdmissionPoint point, AdmittedStatement admitted) {
-        tracker.admitted(point, admitted);
+        boolean kept = point == AdmissionPoint.BIND && admitted.plannedWhileRunning();
+        // A Bind kept while it runs is matched to its Execute by portal; the others need no name decoded.
+        tracker.admitted(point, admitted, kept ? Bind.decode(frame).portalName() : null);
         if (point == AdmissionPoint.SIMPLE_QUERY) {
             tracker.cycleEnd();
         }
         session.forwardToBackend(frame);
+        if (kept) {
+            // Its hold starts at its BindComplete, which the server would keep until its Sync, after the run: a
+            // Flush right behind the Bind has it sent when the server gets to the statement.
+            flushServer();
+        }
     }
 }

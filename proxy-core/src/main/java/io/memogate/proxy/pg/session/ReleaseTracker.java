@@ -4,25 +4,25 @@ import io.memogate.proxy.admission.AdmissionPoint;
 import io.memogate.proxy.admission.AdmittedStatement;
 import io.memogate.proxy.admission.ReleaseSignal;
 import java.util.ArrayDeque;
+import java.util.Iterator;
 
 /**
  * Matches the server's responses to the admitted statements they belong to, so each admission hears
  * its release signals (DESIGN.md, "Admission points and release points").
  *
  * <p>The server answers in the order it was sent, so the tracker keeps a FIFO of what is in flight:
- * admitted statements, and a marker for each message that the server ends with ReadyForQuery
- * (Sync, a simple Query, FunctionCall). Then:
+ * admitted statements, the client's Executes (by portal), and a marker for each message that the server
+ * ends with ReadyForQuery (Sync, a simple Query, FunctionCall). Then:
  * <ul>
  *   <li>RowDescription / CommandComplete / EmptyQueryResponse / Copy*Response: FIRST_RESPONSE to the
- *       oldest simple query (once);
+ *       oldest simple query (once); RUNNING to a simple query when it becomes the oldest in flight;
  *   <li>BindComplete: BIND_COMPLETE to the oldest Bind, unless its statement is
- *       {@linkplain AdmittedStatement#plannedWhileRunning() planned while it runs}: that one is kept
- *       running until its Execute completes (CommandComplete, EmptyQueryResponse, PortalSuspended:
- *       EXECUTE_COMPLETE to the oldest running one) or its cycle ends (the admission may give its permits
- *       back sooner, after {@code admission.holdWhileRunning});
- *   <li>ErrorResponse: ERROR to everything before the next marker, running Binds included — after an
+ *       {@linkplain AdmittedStatement#plannedWhileRunning() planned while it runs}: that one hears RUNNING
+ *       and is kept until the Execute of its portal completes (CommandComplete, EmptyQueryResponse or
+ *       PortalSuspended of the oldest Execute: EXECUTE_COMPLETE) or its cycle ends;
+ *   <li>ErrorResponse: ERROR to everything before the next marker, kept Binds included — after an
  *       error the server skips to Sync, so those Binds will never complete;
- *   <li>ReadyForQuery: READY_FOR_QUERY to the running Binds and everything up to and including the oldest
+ *   <li>ReadyForQuery: READY_FOR_QUERY to the kept Binds and everything up to and including the oldest
  *       marker.
  * </ul>
  * Not thread-safe: used on the session's event loop only.
@@ -32,22 +32,44 @@ final class ReleaseTracker {
     private static final Object CYCLE_END = new Object();
 
     /** Shared entries for statements that hold nothing, so the relay path allocates nothing per statement. */
-    private static final PendingBind UNGATED_BIND = new PendingBind(AdmittedStatement.UNGATED);
+    private static final PendingBind UNGATED_BIND = new PendingBind(AdmittedStatement.UNGATED, "");
     private static final PendingQuery UNGATED_QUERY = new PendingQuery(AdmittedStatement.UNGATED);
+    /** An Execute of the unnamed portal, which drivers use for nearly every statement: shared likewise. */
+    private static final PendingExecute UNNAMED_EXECUTE = new PendingExecute("");
 
     private final ArrayDeque<Object> inFlight = new ArrayDeque<>();
-    /** Bound statements still planning while they run: all of the oldest cycle, which they came first in. */
-    private final ArrayDeque<AdmittedStatement> running = new ArrayDeque<>();
+    /** Binds planned while they run whose BindComplete came: kept until their Execute completes. */
+    private final ArrayDeque<PendingBind> running = new ArrayDeque<>();
+    /** Binds planned while they run, in {@link #inFlight} or {@link #running}: few, walked when they exist. */
+    private int kept;
     /** The cycle ends in {@link #inFlight}: ReadyForQuery messages the server still owes. */
     private int cyclesOwed;
 
-    /** A statement forwarded to the server after admission. */
-    void admitted(AdmissionPoint point, AdmittedStatement statement) {
+    /** A statement forwarded to the server after admission; {@code portal} is a Bind's (null: unnamed). */
+    void admitted(AdmissionPoint point, AdmittedStatement statement, String portal) {
         boolean ungated = statement == AdmittedStatement.UNGATED;
         if (point == AdmissionPoint.BIND) {
-            inFlight.addLast(ungated ? UNGATED_BIND : new PendingBind(statement));
+            if (ungated) {
+                inFlight.addLast(UNGATED_BIND);
+            } else {
+                PendingBind bind = new PendingBind(statement, portal == null ? "" : portal);
+                kept += bind.kept ? 1 : 0;
+                inFlight.addLast(bind);
+            }
         } else {
             inFlight.addLast(ungated ? UNGATED_QUERY : new PendingQuery(statement));
+            announceOldestQuery();
+        }
+    }
+
+    /** The client's Execute of {@code portal} was forwarded: its completion ends that portal's run. */
+    void executeSent(String portal) {
+        inFlight.addLast(portal.isEmpty() ? UNNAMED_EXECUTE : new PendingExecute(portal));
+        if (kept > 0) {
+            PendingBind bind = keptBind(portal, false);
+            if (bind != null) {
+                bind.executeSent = true;
+            }
         }
     }
 
@@ -76,18 +98,52 @@ final class ReleaseTracker {
     void bindComplete() {
         if (inFlight.peekFirst() instanceof PendingBind bind) {
             inFlight.removeFirst();
-            if (bind.statement.plannedWhileRunning()) {
-                running.addLast(bind.statement);
-            } else {
+            if (bind.released) {
+                return; // given back before (releaseUnexecuted)
+            }
+            if (!bind.kept) {
                 bind.statement.signal(ReleaseSignal.BIND_COMPLETE);
+            } else {
+                running.addLast(bind);
+                bind.statement.signal(ReleaseSignal.RUNNING);
             }
         }
     }
 
-    /** CommandComplete, EmptyQueryResponse or PortalSuspended: the oldest running Bind's Execute is done. */
+    /** CommandComplete, EmptyQueryResponse or PortalSuspended: the oldest Execute in flight is done. */
     void executeComplete() {
-        if (!running.isEmpty()) {
-            running.removeFirst().signal(ReleaseSignal.EXECUTE_COMPLETE);
+        if (inFlight.peekFirst() instanceof PendingExecute execute) {
+            inFlight.removeFirst();
+            if (!running.isEmpty()) {
+                PendingBind bind = keptBind(execute.portal, true);
+                if (bind != null) {
+                    running.remove(bind);
+                    release(bind, ReleaseSignal.EXECUTE_COMPLETE);
+                }
+            }
+        }
+    }
+
+    /**
+     * A statement of this session is about to wait for admission: the kept Binds whose Execute the client has
+     * not sent yet give their permits back, since their Execute, behind the waiting statement, cannot run before
+     * it is admitted; holding on, they could be what it waits for.
+     */
+    void releaseUnexecuted() {
+        if (kept == 0) {
+            return;
+        }
+        for (Iterator<PendingBind> it = running.iterator(); it.hasNext(); ) {
+            PendingBind bind = it.next();
+            if (!bind.executeSent) {
+                it.remove();
+                release(bind, ReleaseSignal.BIND_COMPLETE);
+            }
+        }
+        for (Object entry : inFlight) {
+            if (entry instanceof PendingBind bind && bind.kept && !bind.executeSent) {
+                release(bind, ReleaseSignal.BIND_COMPLETE); // its BindComplete, when it comes, then does nothing
+            }
         }
     }
 
@@ -104,10 +160,11 @@ final class ReleaseTracker {
             Object entry = inFlight.removeFirst();
             if (entry == CYCLE_END) {
                 cyclesOwed--;
-                return;
+                break;
             }
             signal(entry, ReleaseSignal.READY_FOR_QUERY);
         }
+        announceOldestQuery();
     }
 
     /** The session is over: every statement still in flight is released. */
@@ -119,28 +176,84 @@ final class ReleaseTracker {
         cyclesOwed = 0;
     }
 
-    private void releaseRunning(ReleaseSignal signal) {
-        while (!running.isEmpty()) {
-            running.removeFirst().signal(signal);
+    /** A simple query that is now the oldest in flight is what the server works on: RUNNING, once. */
+    private void announceOldestQuery() {
+        if (inFlight.peekFirst() instanceof PendingQuery query && query != UNGATED_QUERY && !query.announced) {
+            query.announced = true;
+            query.statement.signal(ReleaseSignal.RUNNING);
         }
     }
 
-    private static void signal(Object entry, ReleaseSignal signal) {
+    /**
+     * The oldest kept Bind of {@code portal}: among those bound ({@link #running}) when {@code bound}, else
+     * among all whose Execute has not been sent.
+     */
+    private PendingBind keptBind(String portal, boolean bound) {
+        for (PendingBind bind : running) {
+            if (bind.portal.equals(portal) && (bound || !bind.executeSent)) {
+                return bind;
+            }
+        }
+        if (!bound) {
+            for (Object entry : inFlight) {
+                if (entry instanceof PendingBind bind && bind.kept && !bind.executeSent && bind.portal.equals(portal)) {
+                    return bind;
+                }
+            }
+        }
+        return null;
+    }
+
+    private void releaseRunning(ReleaseSignal signal) {
+        while (!running.isEmpty()) {
+            release(running.removeFirst(), signal);
+        }
+    }
+
+    private void signal(Object entry, ReleaseSignal signal) {
         switch (entry) {
             case PendingQuery query -> query.statement.signal(signal);
-            case PendingBind bind -> bind.statement.signal(signal);
-            default -> { } // a cycle end carries no statement
+            case PendingBind bind -> release(bind, signal);
+            default -> { } // a cycle end or an Execute carries no statement
         }
+    }
+
+    /** Gives a Bind's permits back, once: a kept one stops counting as kept. */
+    private void release(PendingBind bind, ReleaseSignal signal) {
+        if (bind.released) {
+            return;
+        }
+        if (bind.kept) {
+            bind.released = true;
+            kept--;
+        }
+        bind.statement.signal(signal);
     }
 
     private static final class PendingQuery {
         final AdmittedStatement statement;
         boolean answered;
+        boolean announced;
 
         PendingQuery(AdmittedStatement statement) {
             this.statement = statement;
         }
     }
 
-    private record PendingBind(AdmittedStatement statement) {}
+    private static final class PendingBind {
+        final AdmittedStatement statement;
+        final String portal;
+        /** Planned while it runs: kept past BindComplete until its Execute completes. */
+        final boolean kept;
+        boolean executeSent;
+        boolean released;
+
+        PendingBind(AdmittedStatement statement, String portal) {
+            this.statement = statement;
+            this.portal = portal;
+            this.kept = statement.plannedWhileRunning();
+        }
+    }
+
+    private record PendingExecute(String portal) {}
 }

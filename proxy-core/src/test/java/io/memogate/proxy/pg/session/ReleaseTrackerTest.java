@@ -16,14 +16,15 @@ class ReleaseTrackerTest {
     @Test
     void simpleQueryHearsItsFirstResponseOnceThenReadyForQuery() {
         Recorder query = new Recorder();
-        tracker.admitted(AdmissionPoint.SIMPLE_QUERY, query);
+        tracker.admitted(AdmissionPoint.SIMPLE_QUERY, query, null);
         tracker.cycleEnd();
 
         tracker.firstResponse(); // RowDescription
         tracker.firstResponse(); // CommandComplete of the same query
         tracker.readyForQuery();
 
-        assertThat(query.signals).containsExactly(ReleaseSignal.FIRST_RESPONSE, ReleaseSignal.READY_FOR_QUERY);
+        assertThat(query.signals).containsExactly(ReleaseSignal.RUNNING, ReleaseSignal.FIRST_RESPONSE,
+                ReleaseSignal.READY_FOR_QUERY);
         assertThat(tracker.isIdle()).isTrue();
     }
 
@@ -31,8 +32,8 @@ class ReleaseTrackerTest {
     void pipelinedBindsCompleteInOrder() {
         Recorder first = new Recorder();
         Recorder second = new Recorder();
-        tracker.admitted(AdmissionPoint.BIND, first);
-        tracker.admitted(AdmissionPoint.BIND, second);
+        tracker.admitted(AdmissionPoint.BIND, first, null);
+        tracker.admitted(AdmissionPoint.BIND, second, null);
         tracker.cycleEnd();
 
         tracker.bindComplete();
@@ -49,9 +50,9 @@ class ReleaseTrackerTest {
     void anErrorReleasesEveryBindTheServerWillSkipButNotTheNextBatch() {
         Recorder skipped = new Recorder();
         Recorder nextBatch = new Recorder();
-        tracker.admitted(AdmissionPoint.BIND, skipped); // Parse failed before it: never bound
+        tracker.admitted(AdmissionPoint.BIND, skipped, null); // Parse failed before it: never bound
         tracker.cycleEnd();
-        tracker.admitted(AdmissionPoint.BIND, nextBatch);
+        tracker.admitted(AdmissionPoint.BIND, nextBatch, null);
         tracker.cycleEnd();
 
         tracker.error();
@@ -67,13 +68,13 @@ class ReleaseTrackerTest {
     void disconnectReleasesEverythingInFlight() {
         Recorder query = new Recorder();
         Recorder bind = new Recorder();
-        tracker.admitted(AdmissionPoint.SIMPLE_QUERY, query);
+        tracker.admitted(AdmissionPoint.SIMPLE_QUERY, query, null);
         tracker.cycleEnd();
-        tracker.admitted(AdmissionPoint.BIND, bind);
+        tracker.admitted(AdmissionPoint.BIND, bind, null);
 
         tracker.disconnect();
 
-        assertThat(query.signals).containsExactly(ReleaseSignal.DISCONNECT);
+        assertThat(query.signals).containsExactly(ReleaseSignal.RUNNING, ReleaseSignal.DISCONNECT);
         assertThat(bind.signals).containsExactly(ReleaseSignal.DISCONNECT);
         assertThat(tracker.isIdle()).isTrue();
     }
@@ -81,8 +82,8 @@ class ReleaseTrackerTest {
     @Test
     void ungatedStatementsShareEntriesAndStillKeepTheOrder() {
         Recorder gated = new Recorder();
-        tracker.admitted(AdmissionPoint.BIND, AdmittedStatement.UNGATED);
-        tracker.admitted(AdmissionPoint.BIND, gated);
+        tracker.admitted(AdmissionPoint.BIND, AdmittedStatement.UNGATED, null);
+        tracker.admitted(AdmissionPoint.BIND, gated, null);
         tracker.cycleEnd();
 
         tracker.bindComplete();
@@ -95,56 +96,108 @@ class ReleaseTrackerTest {
     void aBindPlannedWhileRunningIsHeldPastBindCompleteUntilItsCycleEnds() {
         Recorder doBlock = new Recorder(true);
         Recorder next = new Recorder();
-        tracker.admitted(AdmissionPoint.BIND, doBlock);
-        tracker.admitted(AdmissionPoint.BIND, next);
+        tracker.admitted(AdmissionPoint.BIND, doBlock, null);
+        tracker.admitted(AdmissionPoint.BIND, next, null);
         tracker.cycleEnd();
 
         tracker.bindComplete(); // the DO block's: it runs now, and plans its queries
-        assertThat(doBlock.signals).isEmpty();
+        assertThat(doBlock.signals).containsExactly(ReleaseSignal.RUNNING);
         assertThat(tracker.isIdle()).isFalse();
-        tracker.bindComplete(); // the next Bind's, after the DO block's Execute
+        tracker.bindComplete(); // the next Bind's (its Execute not seen by this tracker)
         assertThat(next.signals).containsExactly(ReleaseSignal.BIND_COMPLETE);
-        assertThat(doBlock.signals).isEmpty();
+        assertThat(doBlock.signals).containsExactly(ReleaseSignal.RUNNING);
 
         tracker.readyForQuery();
-        assertThat(doBlock.signals).containsExactly(ReleaseSignal.READY_FOR_QUERY);
+        assertThat(doBlock.signals).containsExactly(ReleaseSignal.RUNNING, ReleaseSignal.READY_FOR_QUERY);
         assertThat(tracker.isIdle()).isTrue();
     }
 
     @Test
-    void aRunningBindIsReleasedWhenItsExecuteCompletes() {
+    void aKeptBindIsReleasedWhenTheExecuteOfItsPortalCompletes() {
         Recorder call = new Recorder(true);
         Recorder plain = new Recorder();
-        tracker.admitted(AdmissionPoint.BIND, plain);
-        tracker.admitted(AdmissionPoint.BIND, call);
-        tracker.admitted(AdmissionPoint.BIND, new Recorder(true));
+        tracker.admitted(AdmissionPoint.BIND, plain, null);
+        tracker.executeSent("");
+        tracker.admitted(AdmissionPoint.BIND, call, null);
+        tracker.executeSent("");
 
         tracker.bindComplete();
-        tracker.executeComplete(); // the plain one's Execute: nothing runs yet
+        tracker.executeComplete(); // the plain one's Execute: nothing kept runs yet
         tracker.bindComplete();
-        assertThat(call.signals).isEmpty();
+        assertThat(call.signals).containsExactly(ReleaseSignal.RUNNING);
         tracker.executeComplete(); // CommandComplete of the call, before any Sync
-        assertThat(call.signals).containsExactly(ReleaseSignal.EXECUTE_COMPLETE);
+        assertThat(call.signals).containsExactly(ReleaseSignal.RUNNING, ReleaseSignal.EXECUTE_COMPLETE);
         assertThat(plain.signals).containsExactly(ReleaseSignal.BIND_COMPLETE);
-        assertThat(tracker.isIdle()).as("the third Bind is still in flight").isFalse();
+        assertThat(tracker.isIdle()).isTrue();
+    }
+
+    /** Bind A, Bind B (a call), Execute A, Execute B: A's CommandComplete is not the end of B. */
+    @Test
+    void anotherPortalsCompletionDoesNotEndAKeptBind() {
+        Recorder plain = new Recorder();
+        Recorder call = new Recorder(true);
+        tracker.admitted(AdmissionPoint.BIND, plain, "a");
+        tracker.admitted(AdmissionPoint.BIND, call, "b");
+        tracker.executeSent("a");
+        tracker.executeSent("b");
+        tracker.cycleEnd();
+
+        tracker.bindComplete();
+        tracker.bindComplete();
+        tracker.executeComplete(); // Execute a
+        assertThat(call.signals).containsExactly(ReleaseSignal.RUNNING);
+        tracker.executeComplete(); // Execute b
+        assertThat(call.signals).containsExactly(ReleaseSignal.RUNNING, ReleaseSignal.EXECUTE_COMPLETE);
+    }
+
+    /** Bind P1 (a call), Bind P2 waits; Execute P1 is behind P2: P1's permits go back rather than block P2. */
+    @Test
+    void aKeptBindWhoseExecuteIsNotSentIsReleasedWhenAStatementMustWait() {
+        Recorder call = new Recorder(true);
+        tracker.admitted(AdmissionPoint.BIND, call, "p1");
+        tracker.releaseUnexecuted();
+        assertThat(call.signals).containsExactly(ReleaseSignal.BIND_COMPLETE);
+        tracker.bindComplete(); // arrives later: nothing more
+        assertThat(call.signals).containsExactly(ReleaseSignal.BIND_COMPLETE);
+
+        Recorder executed = new Recorder(true);
+        tracker.admitted(AdmissionPoint.BIND, executed, "p3");
+        tracker.executeSent("p3");
+        tracker.releaseUnexecuted();
+        assertThat(executed.signals).as("its Execute is on its way: kept").isEmpty();
+    }
+
+    @Test
+    void aSimpleQueryHearsRunningWhenItBecomesTheOldestInFlight() {
+        Recorder first = new Recorder();
+        Recorder second = new Recorder(true);
+        tracker.admitted(AdmissionPoint.SIMPLE_QUERY, first, null);
+        tracker.cycleEnd();
+        tracker.admitted(AdmissionPoint.SIMPLE_QUERY, second, null);
+        tracker.cycleEnd();
+        assertThat(first.signals).containsExactly(ReleaseSignal.RUNNING);
+        assertThat(second.signals).as("behind the first").isEmpty();
+
+        tracker.readyForQuery();
+        assertThat(second.signals).containsExactly(ReleaseSignal.RUNNING);
     }
 
     @Test
     void aRunningBindIsReleasedByAnErrorOrADisconnect() {
         Recorder failed = new Recorder(true);
-        tracker.admitted(AdmissionPoint.BIND, failed);
+        tracker.admitted(AdmissionPoint.BIND, failed, null);
         tracker.cycleEnd();
         tracker.bindComplete();
         tracker.error(); // the block raised
-        assertThat(failed.signals).containsExactly(ReleaseSignal.ERROR);
+        assertThat(failed.signals).containsExactly(ReleaseSignal.RUNNING, ReleaseSignal.ERROR);
 
         tracker.readyForQuery();
         Recorder gone = new Recorder(true);
-        tracker.admitted(AdmissionPoint.BIND, gone);
+        tracker.admitted(AdmissionPoint.BIND, gone, null);
         tracker.bindComplete(); // Execute and Flush, no Sync yet
         assertThat(tracker.isIdle()).isFalse();
         tracker.disconnect();
-        assertThat(gone.signals).containsExactly(ReleaseSignal.DISCONNECT);
+        assertThat(gone.signals).containsExactly(ReleaseSignal.RUNNING, ReleaseSignal.DISCONNECT);
         assertThat(tracker.isIdle()).isTrue();
     }
 

@@ -2,6 +2,7 @@ package io.memogate.proxy.pg.message.frontend;
 
 import io.memogate.proxy.pg.message.PgWire;
 import io.netty.buffer.ByteBuf;
+import java.nio.charset.StandardCharsets;
 
 /**
  * Execute ('E'): runs a bound portal; {@code maxRows} 0 means all rows. Clients' Executes are forwarded
@@ -18,6 +19,17 @@ public record Execute(String portal, int maxRows) implements FrontendMessage {
         Execute execute = new Execute(PgWire.readCString(body), PgWire.readInt(body));
         PgWire.expectEnd(body, TYPE);
         return execute;
+    }
+
+    /**
+     * The portal a client's Execute frame (type byte first) names, leniently: "" for the unnamed one, which
+     * drivers use for nearly every statement, without allocating; "" too for a frame without a terminated name,
+     * which the server refuses anyway.
+     */
+    public static String portalOf(ByteBuf frame) {
+        int start = frame.readerIndex() + 5;
+        int length = frame.writerIndex() > start ? frame.bytesBefore(start, frame.writerIndex() - start, (byte) 0) : -1;
+        return length <= 0 ? "" : frame.toString(start, length, StandardCharsets.UTF_8);
     }
 
     @Override
