@@ -43,10 +43,10 @@ record EstimateContext(PlannerSettings settings, PreparedStatementTexts prepared
         return false;
     }
 
-    /** This context, inside a call of {@code routine}. */
+    /** This context, inside a call of {@code routine}: under the routine's own SET clauses too. */
     EstimateContext into(RoutineDefinitions.Routine routine) {
         List<RoutineDefinitions.Routine> deeper = new ArrayList<>(following);
         deeper.add(routine);
-        return new EstimateContext(settings, prepared, catalog, List.copyOf(deeper), cut);
+        return new EstimateContext(routine.plannedUnder(settings), prepared, catalog, List.copyOf(deeper), cut);
     }
 }

@@ -7,6 +7,7 @@ import io.memogate.estimator.lexer.StatementSpan;
 import io.memogate.estimator.lexer.StatementSplitter;
 import io.memogate.estimator.lexer.TokenKind;
 import io.memogate.estimator.lexer.TokenStream;
+import io.memogate.estimator.planner.PlannerSettings;
 import java.util.ArrayList;
 import java.util.Collection;
 import java.util.Comparator;
@@ -43,21 +44,42 @@ public final class RoutineDefinitions {
      * @param schema the schema it is in, as stored
      * @param name its name, as stored
      * @param body its source ({@code prosrc}, or for a {@code BEGIN ATOMIC} body its statements)
+     * @param settings its {@code SET} clauses as {@code pg_proc.proconfig} stores them ({@code name=value}): in
+     *     force while it runs, so its queries are planned under them
      * @param queries what its body has the server plan, read off the body
      */
-    public record Routine(String schema, String name, Language language, String body, List<String> queries) {
+    public record Routine(String schema, String name, Language language, String body, List<String> settings,
+                          List<String> queries) {
         public Routine {
             Objects.requireNonNull(schema, "schema");
             Objects.requireNonNull(name, "name");
             Objects.requireNonNull(language, "language");
             Objects.requireNonNull(body, "body");
+            settings = List.copyOf(settings);
             queries = List.copyOf(queries);
         }
 
-        /** A routine with its queries read off its body. */
+        /** A routine without SET clauses, its queries read off its body. */
         public static Routine of(String schema, String name, Language language, String body) {
-            return new Routine(schema, name, language, body, language == Language.PLPGSQL
+            return of(schema, name, language, body, List.of());
+        }
+
+        /** A routine with its SET clauses ({@code name=value}), its queries read off its body. */
+        public static Routine of(String schema, String name, Language language, String body, List<String> settings) {
+            return new Routine(schema, name, language, body, settings, language == Language.PLPGSQL
                     ? PlpgsqlStatements.of(body) : statements(body));
+        }
+
+        /** {@code caller}'s settings with this routine's SET clauses over them, as while it runs. */
+        public PlannerSettings plannedUnder(PlannerSettings caller) {
+            PlannerSettings settings = caller;
+            for (String entry : this.settings) {
+                int equals = entry.indexOf('=');
+                if (equals > 0) {
+                    settings = settings.with(entry.substring(0, equals), entry.substring(equals + 1));
+                }
+            }
+            return settings;
         }
 
         /** A SQL body's statements; a SQL-standard {@code RETURN expression} is planned as a SELECT of it. */
@@ -89,7 +111,8 @@ public final class RoutineDefinitions {
         }
         // In one order whatever order the catalog listed them in, so that a read again compares equal.
         byName.replaceAll((name, list) -> list.stream()
-                .sorted(Comparator.comparing(Routine::schema).thenComparing(Routine::body)).toList());
+                .sorted(Comparator.comparing(Routine::schema).thenComparing(Routine::body)
+                        .thenComparing(routine -> String.join(",", routine.settings()))).toList());
         return byName.isEmpty() ? NONE : new RoutineDefinitions(Map.copyOf(byName), routines.size());
     }
 

@@ -128,6 +128,20 @@ class RoutineEdgeCasesTest {
                 .as("DECLARE only plans 'select * from report()'").isFalse();
     }
 
+    // --- a routine's own SET clauses (pg_proc.proconfig) are in force while its queries are planned
+
+    @Test
+    void aRoutinesOwnSettingsPlanItsQueries() {
+        String body = "begin return query " + Shapes.star(13) + "; end";
+        Routine plain = Routine.of("public", "wide_report", Language.PLPGSQL, body);
+        Routine wide = Routine.of("public", "wide_report", Language.PLPGSQL, body, List.of("geqo_threshold=20"));
+        assertThat(estimate("select * from wide_report()", catalog(plain)).search())
+                .as("13 relations, over the default geqo_threshold of 12").isEqualTo(CompileEstimate.Search.GEQO);
+        CompileEstimate underItsOwn = estimate("select * from wide_report()", catalog(wide));
+        assertThat(underItsOwn.search()).as("its SET geqo_threshold = 20").isEqualTo(CompileEstimate.Search.DP);
+        assertThat(underItsOwn.largestProblem()).isEqualTo(13);
+    }
+
     // --- a read again with overloads in another order is not the same content: all estimates are dropped
 
     @Test

@@ -2,21 +2,24 @@ package io.memogate.proxy.catalog;
 
 import io.memogate.estimator.RoutineDefinitions;
 import io.memogate.estimator.RoutineDefinitions.Language;
+import java.sql.Array;
 import java.sql.Connection;
 import java.sql.SQLException;
+import java.util.List;
 
 /**
  * Reads a database's {@link RoutineDefinitions}: its functions and procedures in PL/pgSQL and SQL, whose
  * queries the server plans while a statement that calls them runs, with their bodies: {@code prosrc}, or for
- * a {@code BEGIN ATOMIC} body (PostgreSQL 14+) the statements inside it. Trigger functions, which no
+ * a {@code BEGIN ATOMIC} body (PostgreSQL 14+) the statements inside it, and their SET clauses
+ * ({@code proconfig}), under which their queries are planned. Trigger functions, which no
  * statement calls by name, system schemas and other sessions' temporary ones are left out, and so are
  * bodies past the {@link DefinitionBudget}, shortest kept first.
  */
 public final class RoutineCatalog {
 
     private static final String QUERY = """
-            SELECT nspname, proname, lanname, body FROM (
-                SELECT n.nspname, p.proname, l.lanname, %s AS body
+            SELECT nspname, proname, lanname, body, proconfig FROM (
+                SELECT n.nspname, p.proname, l.lanname, %s AS body, p.proconfig
                 FROM pg_catalog.pg_proc p
                 JOIN pg_catalog.pg_namespace n ON n.oid = p.pronamespace
                 JOIN pg_catalog.pg_language l ON l.oid = p.prolang
@@ -36,6 +39,18 @@ public final class RoutineCatalog {
                 QUERY.formatted(FunctionCatalog.bodyColumn(connection)), 4, "functions and procedures",
                 "the queries they run are not seen", (row, body) -> RoutineDefinitions.Routine.of(row.getString(1),
                         row.getString(2), "plpgsql".equals(row.getString(3)) ? Language.PLPGSQL : Language.SQL,
-                        FunctionCatalog.withinAtomic(body))));
+                        FunctionCatalog.withinAtomic(body), settings(row.getArray(5)))));
+    }
+
+    /** {@code proconfig}: {@code name=value} entries, or null for a routine without SET clauses. */
+    private static List<String> settings(Array proconfig) throws SQLException {
+        if (proconfig == null) {
+            return List.of();
+        }
+        try {
+            return List.of((String[]) proconfig.getArray());
+        } finally {
+            proconfig.free();
+        }
     }
 }

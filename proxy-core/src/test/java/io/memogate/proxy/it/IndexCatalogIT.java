@@ -90,6 +90,9 @@ class IndexCatalogIT {
                 + " raise notice 'counting'; return (select count(*) from (" + STAR_JOIN + ") s); end $$");
         ddl.add("create procedure star_load() language plpgsql as $$ declare n int; begin"
                 + " select count(*) into n from (" + STAR_JOIN + ") s; end $$");
+        ddl.add("create function star_report_wide() returns bigint language plpgsql stable"
+                + " set geqo_threshold = 20 set work_mem = '64MB' as $$ begin"
+                + " return (select count(*) from (" + STAR_JOIN + ") s); end $$");
         ddl.add("create function star_audit() returns trigger language plpgsql as $$ begin"
                 + " perform count(*) from (" + STAR_JOIN + ") s; return new; end $$");
         ddl.add("analyze");
@@ -132,7 +135,7 @@ class IndexCatalogIT {
             assertThat(ConsoleClient.rows(console, "SHOW CATALOGS")).singleElement().satisfies(row -> assertThat(row)
                     .containsEntry("database", DATABASE).containsEntry("state", "read")
                     .containsEntry("tables_with_indexes", "6").containsEntry("views", "4")
-                    .containsEntry("inlinable_functions", "3").containsEntry("routines", "6"));
+                    .containsEntry("inlinable_functions", "3").containsEntry("routines", "7"));
         }
     }
 
@@ -265,7 +268,10 @@ class IndexCatalogIT {
     @Test
     void routinesAreReadWithTheQueriesTheyRun(EmbeddedPostgres pg) throws SQLException {
         RoutineDefinitions routines = read(pg, RoutineCatalog::read);
-        assertThat(routines.size()).as("the four SQL functions, star_report and star_load").isEqualTo(6);
+        assertThat(routines.size()).as("the four SQL functions, star_report, star_report_wide, star_load")
+                .isEqualTo(7);
+        assertThat(routines.calledIn("select star_report_wide()")).singleElement().satisfies(routine -> assertThat(
+                routine.settings()).containsExactly("geqo_threshold=20", "work_mem=64MB"));
         assertThat(routines.calledIn("select star_audit()")).as("a trigger function").isEmpty();
         Catalog catalog = new Catalog(IndexedColumns.NONE, ViewDefinitions.NONE, FunctionDefinitions.NONE, routines);
         for (String call : List.of("select star_report()", "call star_load()", "select star_atomic(1)",
