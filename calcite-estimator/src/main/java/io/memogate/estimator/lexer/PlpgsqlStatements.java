@@ -32,6 +32,8 @@ public final class PlpgsqlStatements {
     private static final int LBRACKET = TokenKind.LBRACKET.ordinal();
     private static final int RPAREN = TokenKind.RPAREN.ordinal();
     private static final int RBRACKET = TokenKind.RBRACKET.ordinal();
+    /** PL/pgSQL statements (besides FETCH, COMMIT, ROLLBACK, which are key words here) that plan nothing. */
+    private static final String[] PROCEDURAL_ONLY = {"raise", "get", "null", "close", "move"};
 
     private final TokenStream ts;
     private final String body;
@@ -183,8 +185,6 @@ public final class PlpgsqlStatements {
         }
         return ts.is(i, Keyword.FETCH) || ts.is(i, Keyword.COMMIT) || ts.is(i, Keyword.ROLLBACK);
     }
-
-    private static final String[] PROCEDURAL_ONLY = {"raise", "get", "null", "close", "move"};
 
     /** The first word of an SQL statement the body runs as such (the estimator tells what it plans). */
     private boolean isSqlCommand(int i) {

@@ -13,8 +13,9 @@ public interface AdmittedStatement {
     void signal(ReleaseSignal signal);
 
     /**
-     * True when the statement's planning goes on after BindComplete, while it runs (a DO block's queries):
-     * the session then keeps it past BindComplete and releases it at the end of its query cycle instead.
+     * True when the statement's planning goes on after BindComplete, while it runs (a DO block's queries, a
+     * called routine's): the session then keeps it past BindComplete (telling it RUNNING there) and releases
+     * it when its Execute completes, or at the end of its query cycle.
      */
     default boolean plannedWhileRunning() {
         return false;
