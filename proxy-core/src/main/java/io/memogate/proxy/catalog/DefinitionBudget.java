@@ -6,6 +6,8 @@ import java.sql.SQLException;
 import java.sql.Statement;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Map;
+import java.util.concurrent.ConcurrentHashMap;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -21,6 +23,8 @@ final class DefinitionBudget {
     static final long MAX_CHARS = 8L << 20;
 
     private static final Logger LOG = LoggerFactory.getLogger(DefinitionBudget.class);
+    /** Per database and kind of definition, how many were left out when it was last warned of. */
+    private static final Map<String, Integer> WARNED = new ConcurrentHashMap<>();
 
     /** How one row of a definitions query becomes a definition. */
     @FunctionalInterface
@@ -45,15 +49,26 @@ final class DefinitionBudget {
                 }
             }
         }
-        if (budget.leftOut > 0) {
-            LOG.warn("{} {} of database {} are over the {} MiB kept of their definitions: {}", budget.leftOut, what,
-                    connection.getCatalog(), MAX_CHARS >> 20, consequence);
-        }
+        String database = connection.getCatalog();
+        warnOnce(database + "/" + what, budget.leftOut, () -> LOG.warn(
+                "{} {} of database {} are over the {} MiB kept of their definitions: {}", budget.leftOut, what,
+                database, MAX_CHARS >> 20, consequence));
         return kept;
     }
 
     private long chars;
     private int leftOut;
+
+    /**
+     * Runs {@code warning} when {@code leftOut} differs from what was last warned of {@code key}: the catalog
+     * is read again every 5 minutes, and the same warning each time would bury the log.
+     */
+    static void warnOnce(String key, int leftOut, Runnable warning) {
+        Integer before = leftOut > 0 ? WARNED.put(key, leftOut) : WARNED.remove(key);
+        if (leftOut > 0 && (before == null || before != leftOut)) {
+            warning.run();
+        }
+    }
 
     /** Whether {@code definition} is kept; false for a missing one, and for one past the bound (counted). */
     boolean keeps(String definition) {
