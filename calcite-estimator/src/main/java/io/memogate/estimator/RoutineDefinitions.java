@@ -118,8 +118,8 @@ public final class RoutineDefinitions {
 
     /**
      * The routines {@code sql} calls: a name, qualified or not, right before an opening parenthesis, that a
-     * routine bears, unless the parenthesis holds a column list (after INTO, AS, TABLE or WITH, or a CTE's
-     * name followed by AS). In order of first call, each once.
+     * routine bears, unless the parenthesis holds a column list (after INTO, AS, TABLE or WITH, a sub-select's
+     * alias, or a CTE's name followed by AS). In order of first call, each once.
      */
     public List<Routine> calledIn(String sql) {
         return routines.isEmpty() ? List.of() : calledIn(TokenStream.of(sql));
@@ -153,7 +153,8 @@ public final class RoutineDefinitions {
     private static boolean isColumnList(TokenStream ts, int name) {
         int before = ts.is(name - 1, TokenKind.DOT) ? name - 3 : name - 1;
         if (ts.is(before, Keyword.INTO) || ts.is(before, Keyword.AS) || ts.is(before, Keyword.TABLE)
-                || ts.is(before, Keyword.WITH) || ts.is(before, Keyword.RECURSIVE)) {
+                || ts.is(before, Keyword.WITH) || ts.is(before, Keyword.RECURSIVE)
+                || ts.is(before, TokenKind.RPAREN)) { // (values ...) v(a): a sub-select's alias, no call
             return true;
         }
         int depth = 0;

@@ -111,6 +111,8 @@ class RoutineEdgeCasesTest {
         assertThat(estimate("select id, events(id) as e from t", c).plannedWhileRunning())
                 .as("a call aliased after a comma").isTrue();
         assertThat(estimate("select * from t, events() as e(a int)", c).plannedWhileRunning()).isTrue();
+        assertThat(estimate("select * from (values (1)) events(n) join t on t.k = events.n", c)
+                .plannedWhileRunning()).as("a sub-select's alias without AS").isFalse();
     }
 
     // --- which statements run their calls
