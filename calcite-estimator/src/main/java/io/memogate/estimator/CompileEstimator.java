@@ -290,9 +290,9 @@ public final class CompileEstimator {
             }
             // Following calls estimates other statements, which must not happen inside this cache's computation
             // of a key: a nested computation in the same cache can deadlock. Two threads may compute it at once.
-            int cutBefore = context.cut().count();
+            int outer = context.cut().open();
             CompileEstimate estimate = indirect.withCalls(text, st, context, fresh(text, st, context));
-            if (context.following().isEmpty() || context.cut().count() == cutBefore) {
+            if (context.cut().close(outer, context.following().size()) || context.following().isEmpty()) {
                 cache.put(key, estimate);
             }
             return estimate;

@@ -18,29 +18,46 @@ record EstimateContext(PlannerSettings settings, PreparedStatementTexts prepared
     }
 
     /**
-     * Calls a routine's estimate did not follow. An estimate made inside a routine while one was cut depends on
-     * the way it was reached (a cycle is cut where it closes), so it is not cached for other ways.
+     * Calls a routine's estimate did not follow, by the depth of the routine whose recursion they closed (the
+     * depth limit counts as -1). An estimate made at depth d (the number of routines being followed around it)
+     * is complete when every call cut while it was made closed on a routine at depth d or deeper: one it entered
+     * itself, so its recursion adds nothing. Else it depends on the way it was reached and is not remembered
+     * for other ways. Estimates nest, so {@link #open} and {@link #close} bracket each one.
      */
     static final class CallsCut {
-        private int count;
+        private int shallowest = Integer.MAX_VALUE;
 
-        void add() {
-            count++;
+        /** A call closing the recursion of the routine at {@code depth} was not followed (-1: the depth limit). */
+        void at(int depth) {
+            shallowest = Math.min(shallowest, depth);
         }
 
-        int count() {
-            return count;
+        /** An estimate begins; what it returns goes to {@link #close}. */
+        int open() {
+            int outer = shallowest;
+            shallowest = Integer.MAX_VALUE;
+            return outer;
+        }
+
+        /** The estimate opened with {@code outer}, made at {@code depth}, ends: whether it is complete. */
+        boolean close(int outer, int depth) {
+            boolean complete = shallowest >= depth;
+            shallowest = Math.min(outer, shallowest);
+            return complete;
         }
     }
 
-    /** Whether {@code routine}'s queries are being estimated (by identity: records compare whole bodies). */
-    boolean follows(RoutineDefinitions.Routine routine) {
-        for (RoutineDefinitions.Routine outer : following) {
-            if (outer == routine) {
-                return true;
+    /**
+     * The depth of {@code routine} among those being followed (0: the outermost), -1 when it is not; by
+     * identity, as records compare whole bodies.
+     */
+    int depthOf(RoutineDefinitions.Routine routine) {
+        for (int i = 0; i < following.size(); i++) {
+            if (following.get(i) == routine) {
+                return i;
             }
         }
-        return false;
+        return -1;
     }
 
     /** This context, inside a call of {@code routine}: under the routine's own SET clauses too. */

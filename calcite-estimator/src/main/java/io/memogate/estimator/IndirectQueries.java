@@ -116,8 +116,9 @@ final class IndirectQueries {
         CompileEstimate largest = own;
         String via = null;
         for (RoutineDefinitions.Routine routine : context.catalog().routines().calledIn(tokens)) {
-            if (context.follows(routine) || context.following().size() >= MAX_CALL_DEPTH) {
-                context.cut().add();
+            int depth = context.depthOf(routine);
+            if (depth >= 0 || context.following().size() >= MAX_CALL_DEPTH) {
+                context.cut().at(depth); // a recursion closing at that depth, or the depth limit (-1)
                 continue;
             }
             CompileEstimate inner = largestQueryOf(routine, context);
@@ -131,7 +132,7 @@ final class IndirectQueries {
 
     /**
      * The largest estimate of the routine's queries, null when it has none; remembered per routine, settings
-     * and catalog, as the statements are, unless a call was cut on the way.
+     * and catalog, as the statements are, when complete ({@link EstimateContext.CallsCut}).
      */
     private CompileEstimate largestQueryOf(RoutineDefinitions.Routine routine, EstimateContext context) {
         RoutineKey key = new RoutineKey(routine, context.settings(), context.catalog());
@@ -139,9 +140,9 @@ final class IndirectQueries {
         if (known != null) {
             return known.orElse(null);
         }
-        int cutBefore = context.cut().count();
+        int outer = context.cut().open();
         CompileEstimate largest = largestOf(routine.queries(), context.into(routine));
-        if (context.cut().count() == cutBefore) {
+        if (context.cut().close(outer, context.following().size())) {
             routines.put(key, Optional.ofNullable(largest));
         }
         return largest;

@@ -98,6 +98,19 @@ class RoutineEdgeCasesTest {
         assertThat(estimate("select f8()", c).largestProblem()).as("f8 -> f9 -> f10: 3 deep").isEqualTo(8);
     }
 
+    /** A routine that calls itself is complete at its own depth: remembered, so its callers do not read it again. */
+    @Test
+    void aSelfRecursiveRoutineIsRememberedAndItsCyclesPartnersAreNot() {
+        Catalog c = catalog(plpgsql("walk", "begin if n > 0 then perform walk(n - 1); end if; " + STAR + "; end"),
+                plpgsql("ping", "begin perform pong(); end"),
+                plpgsql("pong", "begin perform ping(); " + Shapes.chain(5) + "; end"));
+        assertThat(estimate("select walk(3)", c).largestProblem()).isEqualTo(8);
+        assertThat(estimate("select 1 + walk(2)", c).largestProblem()).as("from the routine memo").isEqualTo(8);
+        assertThat(estimate("select ping()", c).largestProblem()).isEqualTo(5);
+        assertThat(estimate("select pong()", c).largestProblem()).as("pong's own estimate, not ping's cut one")
+                .isEqualTo(5);
+    }
+
     // --- false calls: a table, CTE or alias with a column list named like a routine
 
     @Test
