@@ -14,6 +14,8 @@ import io.memogate.proxy.admission.CurrentEstimator;
 import io.memogate.proxy.catalog.IndexCatalogs;
 import io.memogate.proxy.embedded.EmbeddedPostgres;
 import io.memogate.proxy.embedded.EmbeddedPostgresExtension;
+import java.io.ByteArrayOutputStream;
+import java.nio.charset.StandardCharsets;
 import java.sql.Connection;
 import java.sql.ResultSet;
 import java.sql.SQLException;
@@ -58,6 +60,8 @@ class HoldWhileRunningIT {
                         + " perform pg_advisory_unlock(4242); end $$",
                 "create or replace procedure star14_only() language plpgsql as $$ begin perform ("
                         + StarSchema.star(14, "only") + "); end $$",
+                "create or replace procedure star14_arg(document text) language plpgsql as $$ begin perform ("
+                        + StarSchema.star(14, "with an argument") + "); end $$",
                 "grant select on all tables in schema public to public"); // for the raw client's trusted user
     }
 
@@ -244,6 +248,32 @@ class HoldWhileRunningIT {
                             .map(m -> m.type() == 'E' ? "E " + m.fields() : String.valueOf(m.type())).toList().toString())
                     .extracting(RawPgClient.Message::type).containsExactly('1', '2', '2', 'C', 'C', 'Z');
             assertThat(control.gateways().state(Tier.LARGE).admittedTotal()).isEqualTo(2);
+        }
+    }
+
+    /**
+     * A call passed a 100 kB argument: its Bind reaches the proxy in parts, and the Flush sent behind a kept
+     * Bind must follow the last of them, not fall among its parameter bytes.
+     */
+    @Test
+    void aLongBindOfACallIsFollowedByItsFlushNotSplitByIt(EmbeddedPostgres pg) throws Exception {
+        try (ProxyFixture proxy = proxy(pg, Duration.ofSeconds(30), Duration.ofSeconds(5));
+                RawPgClient client = new RawPgClient(proxy.server().port())) {
+            client.startup("memogate_trust", DATABASE);
+            client.query(StarSchema.WIDE);
+            client.readUntilReady();
+            client.send('P', RawPgClient.body("s1", "call star14_arg($1)", (short) 0));
+            byte[] value = "x".repeat(100_000).getBytes(StandardCharsets.US_ASCII);
+            ByteArrayOutputStream bind = new ByteArrayOutputStream();
+            bind.writeBytes(RawPgClient.body("", "s1", (short) 0, (short) 1, value.length));
+            bind.writeBytes(value);
+            bind.writeBytes(RawPgClient.body((short) 0));
+            client.send('B', bind.toByteArray());
+            client.send('E', RawPgClient.body("", 0));
+            client.send('S', new byte[0]);
+            List<RawPgClient.Message> answers = client.readUntilReady();
+            assertThat(answers).extracting(RawPgClient.Message::type).containsExactly('1', '2', 'C', 'Z');
+            assertThat(control.gateways().state(Tier.LARGE).admittedTotal()).isEqualTo(1);
         }
     }
 

@@ -89,6 +89,8 @@ final class AdmissionFlow {
      * next frames are its parts, not messages.
      */
     private int partBytesToCome;
+    /** A kept Bind's Flush waits for the last of its parts ({@link #forwardAdmitted}). */
+    private boolean flushAfterParts;
     /** Those parts belong to a refused statement, whose stand-in took its place: they are dropped. */
     private boolean droppingParts;
     /** The client sent Terminate: what it sends after is dropped. */
@@ -249,6 +251,10 @@ final class AdmissionFlow {
         } else {
             session.forwardToBackend(part);
         }
+        if (partBytesToCome <= 0 && flushAfterParts) {
+            flushAfterParts = false;
+            flushServer();
+        }
     }
 
     /** @param statementName for a Bind, the prepared statement's name; null for a simple query */
@@ -366,8 +372,13 @@ final class AdmissionFlow {
         session.forwardToBackend(frame);
         if (kept) {
             // Its hold starts at its BindComplete, which the server would keep until its Sync, after the run: a
-            // Flush right behind the Bind has it sent when the server gets to the statement.
-            flushServer();
+            // Flush right behind the Bind has it sent when the server gets to the statement. Behind all of it: a
+            // long Bind's parts are still to come, and a Flush among them would be read as parameter bytes.
+            if (partBytesToCome > 0) {
+                flushAfterParts = true;
+            } else {
+                flushServer();
+            }
         }
     }
 }

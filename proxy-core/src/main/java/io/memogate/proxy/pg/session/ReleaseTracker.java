@@ -107,6 +107,7 @@ final class ReleaseTracker {
                 running.addLast(bind);
                 bind.statement.signal(ReleaseSignal.RUNNING);
             }
+            announceOldestQuery();
         }
     }
 
@@ -121,6 +122,7 @@ final class ReleaseTracker {
                     release(bind, ReleaseSignal.EXECUTE_COMPLETE);
                 }
             }
+            announceOldestQuery();
         }
     }
 
@@ -152,6 +154,7 @@ final class ReleaseTracker {
         while (!inFlight.isEmpty() && inFlight.peekFirst() != CYCLE_END) {
             signal(inFlight.removeFirst(), ReleaseSignal.ERROR);
         }
+        announceOldestQuery();
     }
 
     void readyForQuery() {

@@ -182,6 +182,22 @@ class ReleaseTrackerTest {
         assertThat(second.signals).containsExactly(ReleaseSignal.RUNNING);
     }
 
+    /** Bind, Execute, Flush (no Sync), then a DO block as a simple query: it hears RUNNING when its turn comes. */
+    @Test
+    void aSimpleQueryBehindAnUnsyncedExecuteHearsRunningAtItsTurn() {
+        Recorder plain = new Recorder();
+        Recorder doBlock = new Recorder(true);
+        tracker.admitted(AdmissionPoint.BIND, plain, null);
+        tracker.executeSent("");
+        tracker.admitted(AdmissionPoint.SIMPLE_QUERY, doBlock, null);
+        tracker.cycleEnd();
+        assertThat(doBlock.signals).isEmpty();
+
+        tracker.bindComplete();
+        tracker.executeComplete(); // the Execute's CommandComplete: the server is on the DO block now
+        assertThat(doBlock.signals).containsExactly(ReleaseSignal.RUNNING);
+    }
+
     @Test
     void aRunningBindIsReleasedByAnErrorOrADisconnect() {
         Recorder failed = new Recorder(true);
