@@ -15,6 +15,7 @@ import io.memogate.proxy.catalog.IndexCatalogs;
 import io.memogate.proxy.embedded.EmbeddedPostgres;
 import io.memogate.proxy.embedded.EmbeddedPostgresExtension;
 import java.io.ByteArrayOutputStream;
+import java.io.IOException;
 import java.nio.charset.StandardCharsets;
 import java.sql.Connection;
 import java.sql.ResultSet;
@@ -233,11 +234,7 @@ class HoldWhileRunningIT {
     @Test
     void twoBindsBeforeTheirExecutesAreNotRefusedByTheFirst(EmbeddedPostgres pg) throws Exception {
         try (ProxyFixture proxy = proxy(pg, Duration.ofSeconds(30), Duration.ofSeconds(5));
-                RawPgClient client = new RawPgClient(proxy.server().port())) {
-            client.startup("memogate_trust", DATABASE);
-            client.query(StarSchema.WIDE);
-            client.readUntilReady();
-            client.send('P', RawPgClient.body("s1", "call star14_only()", (short) 0));
+                RawPgClient client = wideSession(proxy, "call star14_only()")) {
             client.send('B', RawPgClient.body("p1", "s1", (short) 0, (short) 0, (short) 0));
             client.send('B', RawPgClient.body("p2", "s1", (short) 0, (short) 0, (short) 0));
             client.send('E', RawPgClient.body("p1", 0));
@@ -258,11 +255,7 @@ class HoldWhileRunningIT {
     @Test
     void aLongBindOfACallIsFollowedByItsFlushNotSplitByIt(EmbeddedPostgres pg) throws Exception {
         try (ProxyFixture proxy = proxy(pg, Duration.ofSeconds(30), Duration.ofSeconds(5));
-                RawPgClient client = new RawPgClient(proxy.server().port())) {
-            client.startup("memogate_trust", DATABASE);
-            client.query(StarSchema.WIDE);
-            client.readUntilReady();
-            client.send('P', RawPgClient.body("s1", "call star14_arg($1)", (short) 0));
+                RawPgClient client = wideSession(proxy, "call star14_arg($1)")) {
             byte[] value = "x".repeat(100_000).getBytes(StandardCharsets.US_ASCII);
             ByteArrayOutputStream bind = new ByteArrayOutputStream();
             bind.writeBytes(RawPgClient.body("", "s1", (short) 0, (short) 1, value.length));
@@ -274,6 +267,21 @@ class HoldWhileRunningIT {
             List<RawPgClient.Message> answers = client.readUntilReady();
             assertThat(answers).extracting(RawPgClient.Message::type).containsExactly('1', '2', 'C', 'Z');
             assertThat(control.gateways().state(Tier.LARGE).admittedTotal()).isEqualTo(1);
+        }
+    }
+
+    /** A raw protocol session of the trusted user, planning wide, with {@code sql} parsed as statement s1. */
+    private static RawPgClient wideSession(ProxyFixture proxy, String sql) throws IOException {
+        RawPgClient client = new RawPgClient(proxy.server().port());
+        try {
+            client.startup("memogate_trust", DATABASE);
+            client.query(StarSchema.WIDE);
+            client.readUntilReady();
+            client.send('P', RawPgClient.body("s1", sql, (short) 0));
+            return client;
+        } catch (IOException | RuntimeException e) {
+            client.close();
+            throw e;
         }
     }
 
