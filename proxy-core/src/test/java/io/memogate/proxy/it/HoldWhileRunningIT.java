@@ -55,7 +55,7 @@ class HoldWhileRunningIT {
     void schema(EmbeddedPostgres pg) throws SQLException {
         StarSchema.ensure(pg);
         pg.execute(DATABASE, PROCEDURE,
-                "create table if not exists hold_sink (n bigint)", "grant all on hold_sink to memogate",
+                "create table if not exists hold_sink (n bigint)", "grant all on hold_sink to public",
                 "create or replace procedure star14_then_lock() language plpgsql as $$ begin perform ("
                         + StarSchema.star(14, "then a lock") + "); perform pg_advisory_lock(4242);"
                         + " perform pg_advisory_unlock(4242); end $$",
@@ -267,6 +267,31 @@ class HoldWhileRunningIT {
             List<RawPgClient.Message> answers = client.readUntilReady();
             assertThat(answers).extracting(RawPgClient.Message::type).containsExactly('1', '2', 'C', 'Z');
             assertThat(control.gateways().state(Tier.LARGE).admittedTotal()).isEqualTo(1);
+        }
+    }
+
+    /**
+     * COPY FROM STDIN in the extended protocol as libpq sends it (PQexecParams): Bind, Execute, Sync, CopyData,
+     * CopyDone, Sync. The server ignores the Sync it reads in copy mode and answers one ReadyForQuery; the proxy
+     * must not wait for a second, or every later statement would keep its permits until the next one's answers.
+     */
+    @Test
+    void anExtendedCopyInLeavesLaterStatementsTheirReleases(EmbeddedPostgres pg) throws Exception {
+        try (ProxyFixture proxy = proxy(pg, Duration.ofSeconds(30), Duration.ofSeconds(5));
+                RawPgClient client = wideSession(proxy, "copy hold_sink from stdin")) {
+            client.send('B', RawPgClient.body("", "s1", (short) 0, (short) 0, (short) 0));
+            client.send('E', RawPgClient.body("", 0));
+            client.send('S', new byte[0]);
+            client.send('d', "1\n".getBytes(StandardCharsets.US_ASCII));
+            client.send('c', new byte[0]);
+            client.send('S', new byte[0]);
+            assertThat(client.readUntilReady()).extracting(RawPgClient.Message::type)
+                    .containsExactly('1', '2', 'G', 'C', 'Z');
+
+            client.query(StarSchema.star(14, "a report after the copy"));
+            client.readUntilReady();
+            assertThat(control.gateways().state(Tier.LARGE).admittedTotal()).isEqualTo(1);
+            assertThat(control.gateways().state(Tier.LARGE).active()).as("given back with its answers").isZero();
         }
     }
 

@@ -234,7 +234,11 @@ final class AdmissionFlow {
                 tracker.executeSent(Execute.portalOf(frame));
                 session.forwardToBackend(frame);
             }
-            case 'D', 'H', 'd', 'c', 'f' -> session.forwardToBackend(frame);
+            case 'c', 'f' -> { // CopyDone, CopyFail: the end of a COPY FROM STDIN's data
+                tracker.copyEnded();
+                session.forwardToBackend(frame);
+            }
+            case 'D', 'H', 'd' -> session.forwardToBackend(frame);
             default -> {
                 frame.release();
                 session.protocolViolation("unknown message type '" + PgWire.printableType(type) + "'");

@@ -30,6 +30,8 @@ import java.util.Iterator;
 final class ReleaseTracker {
 
     private static final Object CYCLE_END = new Object();
+    /** Where the client's CopyDone or CopyFail came, while it was not known whether a copy had begun. */
+    private static final Object COPY_END = new Object();
 
     /** Shared entries for statements that hold nothing, so the relay path allocates nothing per statement. */
     private static final PendingBind UNGATED_BIND = new PendingBind(AdmittedStatement.UNGATED, "");
@@ -44,6 +46,8 @@ final class ReleaseTracker {
     private int kept;
     /** The cycle ends in {@link #inFlight}: ReadyForQuery messages the server still owes. */
     private int cyclesOwed;
+    /** The server reads COPY data from the client: it ignores the Syncs it reads until CopyDone or CopyFail. */
+    private boolean copyingIn;
 
     /** A statement forwarded to the server after admission; {@code portal} is a Bind's (null: unnamed). */
     void admitted(AdmissionPoint point, AdmittedStatement statement, String portal) {
@@ -73,10 +77,51 @@ final class ReleaseTracker {
         }
     }
 
-    /** A message the server will answer with ReadyForQuery. */
+    /** A message the server will answer with ReadyForQuery; not a Sync sent during COPY data, which it ignores. */
     void cycleEnd() {
+        if (copyingIn) {
+            return;
+        }
         inFlight.addLast(CYCLE_END);
         cyclesOwed++;
+    }
+
+    /**
+     * CopyInResponse: the oldest statement in flight (an Execute, or a simple query) has the server read COPY
+     * data. The Syncs the client sent after it, before its CopyDone or CopyFail, are read in copy mode and
+     * ignored (libpq sends Bind, Execute, Sync, the data, CopyDone, Sync, and gets one ReadyForQuery): they
+     * are taken back, or the tracker would stay a cycle behind for the rest of the session.
+     */
+    void copyInStarted() {
+        Iterator<Object> it = inFlight.iterator();
+        if (!it.hasNext()) {
+            return;
+        }
+        Object copy = it.next();
+        if (copy instanceof PendingQuery && it.hasNext()) {
+            it.next(); // the query's own cycle end
+        }
+        while (it.hasNext()) {
+            Object entry = it.next();
+            if (entry == COPY_END) {
+                it.remove();
+                return; // the data's end was sent already
+            }
+            if (entry == CYCLE_END) {
+                it.remove();
+                cyclesOwed--;
+            }
+        }
+        copyingIn = true;
+    }
+
+    /** CopyDone or CopyFail from the client: the server leaves copy mode at it. */
+    void copyEnded() {
+        if (copyingIn) {
+            copyingIn = false;
+        } else if (!inFlight.isEmpty()) {
+            inFlight.addLast(COPY_END); // a copy's start may still be on its way back
+        }
     }
 
     /** Whether the server still owes a ReadyForQuery: a whole Query or batch up to its Sync is unanswered. */
@@ -150,6 +195,7 @@ final class ReleaseTracker {
     }
 
     void error() {
+        copyingIn = false; // an error ends a COPY: the server reads Syncs again
         releaseRunning(ReleaseSignal.ERROR);
         while (!inFlight.isEmpty() && inFlight.peekFirst() != CYCLE_END) {
             signal(inFlight.removeFirst(), ReleaseSignal.ERROR);
@@ -167,6 +213,9 @@ final class ReleaseTracker {
             }
             signal(entry, ReleaseSignal.READY_FOR_QUERY);
         }
+        while (inFlight.peekFirst() == COPY_END) {
+            inFlight.removeFirst(); // the end of a copy that is over, or never began (its statement failed)
+        }
         announceOldestQuery();
     }
 
@@ -177,6 +226,7 @@ final class ReleaseTracker {
             signal(inFlight.removeFirst(), ReleaseSignal.DISCONNECT);
         }
         cyclesOwed = 0;
+        copyingIn = false;
     }
 
     /** A simple query that is now the oldest in flight is what the server works on: RUNNING, once. */
@@ -217,7 +267,7 @@ final class ReleaseTracker {
         switch (entry) {
             case PendingQuery query -> query.statement.signal(signal);
             case PendingBind bind -> release(bind, signal);
-            default -> { } // a cycle end or an Execute carries no statement
+            default -> { } // a cycle end, a copy's end or an Execute carries no statement
         }
     }
 

@@ -68,7 +68,11 @@ final class ServerResponses implements MessageRunDecoder.Inspector {
                 tracker.executeComplete();
             }
             case 's' -> tracker.executeComplete(); // PortalSuspended
-            case 'T', 'G', 'H', 'W' -> tracker.firstResponse();
+            case 'G' -> { // CopyInResponse
+                tracker.firstResponse();
+                tracker.copyInStarted();
+            }
+            case 'T', 'H', 'W' -> tracker.firstResponse();
             case '2' -> tracker.bindComplete();
             case 'E' -> {
                 tracker.error();

@@ -198,6 +198,43 @@ class ReleaseTrackerTest {
         assertThat(doBlock.signals).containsExactly(ReleaseSignal.RUNNING);
     }
 
+    /** libpq's extended COPY FROM STDIN: Bind, Execute, Sync, data, CopyDone, Sync; the server answers one Z. */
+    @Test
+    void aSyncSentDuringCopyDataIsNotAwaited() {
+        for (boolean copyInResponseFirst : new boolean[] {true, false}) {
+            ReleaseTracker copying = new ReleaseTracker();
+            copying.admitted(AdmissionPoint.BIND, AdmittedStatement.UNGATED, null);
+            copying.executeSent("");
+            copying.cycleEnd();
+            copying.bindComplete();
+            if (copyInResponseFirst) {
+                copying.copyInStarted(); // CopyInResponse before the client's data ends
+                copying.copyEnded();
+                copying.cycleEnd();
+            } else {
+                copying.copyEnded();
+                copying.cycleEnd();
+                copying.copyInStarted();
+            }
+            copying.executeComplete();
+            copying.readyForQuery();
+            assertThat(copying.owesReadyForQuery()).as("CopyInResponse first: " + copyInResponseFirst).isFalse();
+            assertThat(copying.isIdle()).isTrue();
+        }
+    }
+
+    /** A simple-protocol COPY that fails before it starts: the client's CopyDone, read outside copy mode, is no cycle. */
+    @Test
+    void theEndOfACopyThatNeverBeganLeavesNothingBehind() {
+        tracker.admitted(AdmissionPoint.SIMPLE_QUERY, AdmittedStatement.UNGATED, null);
+        tracker.cycleEnd();
+        tracker.copyEnded();
+        tracker.error();
+        tracker.readyForQuery();
+        assertThat(tracker.isIdle()).isTrue();
+        assertThat(tracker.owesReadyForQuery()).isFalse();
+    }
+
     @Test
     void aRunningBindIsReleasedByAnErrorOrADisconnect() {
         Recorder failed = new Recorder(true);
