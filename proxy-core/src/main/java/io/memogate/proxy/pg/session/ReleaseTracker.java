@@ -23,7 +23,9 @@ import java.util.Iterator;
  *   <li>ErrorResponse: ERROR to everything before the next marker, kept Binds included — after an
  *       error the server skips to Sync, so those Binds will never complete;
  *   <li>ReadyForQuery: READY_FOR_QUERY to the kept Binds and everything up to and including the oldest
- *       marker.
+ *       marker;
+ *   <li>CopyInResponse: the Syncs the client sent during the COPY data are taken back (the server ignores
+ *       them); the client's CopyDone or CopyFail marks where that data ends.
  * </ul>
  * Not thread-safe: used on the session's event loop only.
  */
