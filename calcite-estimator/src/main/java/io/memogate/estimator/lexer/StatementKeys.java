@@ -7,8 +7,9 @@ import java.util.Arrays;
  * and whether it was oversized, in order, computed without keeping the tokens, classifying the statements
  * or bounding their relations. An estimate cached under a statement's key answers for it; but not for EXECUTE,
  * whose estimate depends on what the session prepared, nor for DO, whose body is a string constant and so left
- * out of the key; the keys say whether one is among the statements. They also say whether the text has parameters ({@code $1}, {@code ?}): such a text
- * is a prepared statement's, sent again verbatim at every execution.
+ * out of the key; the keys say whether one is among the statements. They also say whether the text has
+ * parameters ({@code $1}, {@code ?}): such a text is a prepared statement's, sent again verbatim at every
+ * execution.
  */
 public final class StatementKeys {
 
