@@ -5,6 +5,10 @@ import static io.memogate.proxy.it.ConsoleClient.read;
 import static io.memogate.proxy.it.ConsoleClient.rows;
 import static io.memogate.proxy.it.ConsoleClient.run;
 import static io.memogate.proxy.it.ConsoleClient.values;
+import static io.memogate.proxy.it.RawPgClient.body;
+import static io.memogate.proxy.it.RawPgClient.cstring;
+import static io.memogate.proxy.it.RawPgClient.int16;
+import static io.memogate.proxy.it.RawPgClient.int32;
 import static io.memogate.proxy.it.StarSchema.star;
 import static org.assertj.core.api.Assertions.assertThat;
 
@@ -15,8 +19,6 @@ import io.memogate.proxy.embedded.EmbeddedPostgres;
 import io.memogate.proxy.embedded.EmbeddedPostgresExtension;
 import io.memogate.proxy.embedded.TestUsers;
 import io.memogate.proxy.it.RawPgClient.Message;
-import java.io.ByteArrayOutputStream;
-import java.nio.charset.StandardCharsets;
 import java.sql.Connection;
 import java.sql.PreparedStatement;
 import java.sql.ResultSet;
@@ -277,26 +279,6 @@ class ConsoleExtendedProtocolIT {
 
     private static int lastShort(byte[] body) {
         return ((body[body.length - 2] & 0xff) << 8) | (body[body.length - 1] & 0xff);
-    }
-
-    private static byte[] body(byte[]... parts) {
-        ByteArrayOutputStream out = new ByteArrayOutputStream();
-        for (byte[] part : parts) {
-            out.writeBytes(part);
-        }
-        return out.toByteArray();
-    }
-
-    private static byte[] cstring(String value) {
-        return (value + "\0").getBytes(StandardCharsets.UTF_8);
-    }
-
-    private static byte[] int16(int value) {
-        return new byte[] {(byte) (value >> 8), (byte) value};
-    }
-
-    private static byte[] int32(int value) {
-        return new byte[] {(byte) (value >> 24), (byte) (value >> 16), (byte) (value >> 8), (byte) value};
     }
 
     private static PSQLException catchSql(PreparedStatement statement) {

@@ -1,6 +1,10 @@
 package io.memogate.proxy.it;
 
 import static io.memogate.proxy.it.ConsoleClient.await;
+import static io.memogate.proxy.it.RawPgClient.body;
+import static io.memogate.proxy.it.RawPgClient.cstring;
+import static io.memogate.proxy.it.RawPgClient.int16;
+import static io.memogate.proxy.it.RawPgClient.int32;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
@@ -235,10 +239,10 @@ class HoldWhileRunningIT {
     void twoBindsBeforeTheirExecutesAreNotRefusedByTheFirst(EmbeddedPostgres pg) throws Exception {
         try (ProxyFixture proxy = proxy(pg, Duration.ofSeconds(30), Duration.ofSeconds(5));
                 RawPgClient client = wideSession(proxy, "call star14_only()")) {
-            client.send('B', RawPgClient.body("p1", "s1", (short) 0, (short) 0, (short) 0));
-            client.send('B', RawPgClient.body("p2", "s1", (short) 0, (short) 0, (short) 0));
-            client.send('E', RawPgClient.body("p1", 0));
-            client.send('E', RawPgClient.body("p2", 0));
+            client.send('B', body(cstring("p1"), cstring("s1"), int16(0), int16(0), int16(0)));
+            client.send('B', body(cstring("p2"), cstring("s1"), int16(0), int16(0), int16(0)));
+            client.send('E', body(cstring("p1"), int32(0)));
+            client.send('E', body(cstring("p2"), int32(0)));
             client.send('S', new byte[0]);
             List<RawPgClient.Message> answers = client.readUntilReady();
             assertThat(answers).as(() -> answers.stream()
@@ -258,11 +262,11 @@ class HoldWhileRunningIT {
                 RawPgClient client = wideSession(proxy, "call star14_arg($1)")) {
             byte[] value = "x".repeat(100_000).getBytes(StandardCharsets.US_ASCII);
             ByteArrayOutputStream bind = new ByteArrayOutputStream();
-            bind.writeBytes(RawPgClient.body("", "s1", (short) 0, (short) 1, value.length));
+            bind.writeBytes(body(cstring(""), cstring("s1"), int16(0), int16(1), int32(value.length)));
             bind.writeBytes(value);
-            bind.writeBytes(RawPgClient.body((short) 0));
+            bind.writeBytes(int16(0));
             client.send('B', bind.toByteArray());
-            client.send('E', RawPgClient.body("", 0));
+            client.send('E', body(cstring(""), int32(0)));
             client.send('S', new byte[0]);
             List<RawPgClient.Message> answers = client.readUntilReady();
             assertThat(answers).extracting(RawPgClient.Message::type).containsExactly('1', '2', 'C', 'Z');
@@ -279,8 +283,8 @@ class HoldWhileRunningIT {
     void anExtendedCopyInLeavesLaterStatementsTheirReleases(EmbeddedPostgres pg) throws Exception {
         try (ProxyFixture proxy = proxy(pg, Duration.ofSeconds(30), Duration.ofSeconds(5));
                 RawPgClient client = wideSession(proxy, "copy hold_sink from stdin")) {
-            client.send('B', RawPgClient.body("", "s1", (short) 0, (short) 0, (short) 0));
-            client.send('E', RawPgClient.body("", 0));
+            client.send('B', body(cstring(""), cstring("s1"), int16(0), int16(0), int16(0)));
+            client.send('E', body(cstring(""), int32(0)));
             client.send('S', new byte[0]);
             client.send('d', "1\n".getBytes(StandardCharsets.US_ASCII));
             client.send('c', new byte[0]);
@@ -302,7 +306,7 @@ class HoldWhileRunningIT {
             client.startup("memogate_trust", DATABASE);
             client.query(StarSchema.WIDE);
             client.readUntilReady();
-            client.send('P', RawPgClient.body("s1", sql, (short) 0));
+            client.send('P', body(cstring("s1"), cstring(sql), int16(0)));
             return client;
         } catch (IOException | RuntimeException e) {
             client.close();

@@ -99,19 +99,25 @@ final class RawPgClient implements AutoCloseable {
         send('Q', body.toByteArray());
     }
 
-    /** A message body of these fields in order: a String as a C string, a Short as int16, an Integer as int32. */
-    static byte[] body(Object... fields) {
-        ByteArrayOutputStream body = new ByteArrayOutputStream();
-        for (Object field : fields) {
-            switch (field) {
-                case String text -> cstring(body, text);
-                case Short n -> body.writeBytes(new byte[] {(byte) (n >> 8), (byte) (short) n});
-                case Integer n -> body.writeBytes(new byte[] {(byte) (n >>> 24), (byte) (n >>> 16), (byte) (n >>> 8),
-                        (byte) (int) n});
-                default -> throw new IllegalArgumentException("not a message field: " + field);
-            }
+    /** A message body: its fields, each already encoded ({@link #cstring}, {@link #int16}, {@link #int32}). */
+    static byte[] body(byte[]... fields) {
+        ByteArrayOutputStream out = new ByteArrayOutputStream();
+        for (byte[] field : fields) {
+            out.writeBytes(field);
         }
-        return body.toByteArray();
+        return out.toByteArray();
+    }
+
+    static byte[] cstring(String value) {
+        return (value + "\0").getBytes(StandardCharsets.UTF_8);
+    }
+
+    static byte[] int16(int value) {
+        return new byte[] {(byte) (value >> 8), (byte) value};
+    }
+
+    static byte[] int32(int value) {
+        return new byte[] {(byte) (value >> 24), (byte) (value >> 16), (byte) (value >> 8), (byte) value};
     }
 
     void send(char type, byte[] body) throws IOException {
