@@ -86,7 +86,7 @@ public final class PlpgsqlStatements {
                 expression(i + 1, end);
                 i = end;
             } else if (ts.is(i, Keyword.CASE)) { // CASE x WHEN ...: x is an expression
-                int end = nextWord(i + 1, to, "when", Keyword.WHEN);
+                int end = nextWord(i + 1, to, "when", null);
                 expression(i + 1, end);
                 i = end;
             } else if (ts.is(i, Keyword.FOR) || ts.isWord(i, "foreach")) {
