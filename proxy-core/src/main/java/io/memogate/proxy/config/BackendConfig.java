@@ -1,13 +1,16 @@
 package io.memogate.proxy.config;
 
+import java.nio.file.Path;
 import java.util.List;
 import java.util.Objects;
+import java.util.Optional;
 
 /**
  * One PostgreSQL server the proxy forwards to, and which databases it serves.
  *
  * @param name unique among backends, {@code [A-Za-z0-9_.-]+}; names it in logs, metrics and the admin console
- * @param host the server's host name or address
+ * @param host the server's host name or address, or, starting with {@code /}, the directory of its Unix
+ *     socket (libpq's convention, which PgBouncer follows too): the socket is {@code host/.s.PGSQL.port}
  * @param port the server's port, {@value #DEFAULT_PORT} unless configured
  * @param databases database names (as the client sends them in its startup message) routed here
  * @param isDefault this backend also takes every database that no backend lists; at most one is. In the
@@ -51,6 +54,14 @@ public record BackendConfig(String name, String host, int port, List<String> dat
     /** Whether this backend lists {@code database} explicitly (the default backend takes others too). */
     public boolean lists(String database) {
         return databases.contains(database);
+    }
+
+    /**
+     * The server's Unix socket, {@code host/.s.PGSQL.port}, when {@link #host()} names its directory;
+     * empty for a TCP backend.
+     */
+    public Optional<Path> unixSocket() {
+        return host.startsWith("/") ? Optional.of(Path.of(host, ".s.PGSQL." + port)) : Optional.empty();
     }
 
     /** The name the server's certificate must carry under verify-full: the configured serverName, else host. */

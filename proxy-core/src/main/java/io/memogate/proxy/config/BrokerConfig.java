@@ -10,6 +10,7 @@ import io.memogate.broker.BrokerSettings;
 import io.memogate.broker.probe.postgres.ServerNameVerifier;
 import java.net.URLEncoder;
 import java.nio.charset.StandardCharsets;
+import java.nio.file.Path;
 import java.time.Duration;
 import java.util.Objects;
 import java.util.Optional;
@@ -41,6 +42,9 @@ public record BrokerConfig(Optional<MonitorConfig> monitor, Duration interval, D
                            long staticTargetBytes, long minimumTargetBytes) {
 
     /** What a file without a {@code broker} section gets: no monitor, so a static target. */
+    /** junixsocket's factory for pgjdbc's socketFactory setting: its argument is the socket's path. */
+    static final String UNIX_SOCKET_FACTORY = "org.newsclub.net.unix.AFUNIXSocketFactory$FactoryArg";
+
     public static final BrokerConfig DEFAULTS = new BrokerConfig(Optional.empty(), DEFAULT_INTERVAL,
             DEFAULT_GRACE_PERIOD, DEFAULT_COMPILE_SHARE, OptionalLong.empty(), false, DEFAULT_STATIC_TARGET_BYTES,
             DEFAULT_MINIMUM_TARGET_BYTES);
@@ -84,13 +88,22 @@ public record BrokerConfig(Optional<MonitorConfig> monitor, Duration interval, D
     }
 
     /**
-     * {@code jdbc:postgresql://host:port/database?sslmode=...}: pgjdbc's URL for the backend's server,
+     * {@code jdbc:postgresql://host:port/database?sslmode=...}: pgjdbc's URL for the backend's server (over
+     * its Unix socket when the backend names one),
      * with TLS as the proxy itself connects to it. pgjdbc URL-decodes the database name and each parameter
      * value (Driver.parseURL), so those are encoded; an IPv6 address goes in brackets. Under verify-full
      * pgjdbc checks the certificate against the host in the URL; a backend's tls.serverName, which pgjdbc
      * has no setting for, is checked instead through {@link ServerNameVerifier}.
      */
     static String jdbcUrl(BackendConfig backend, String database) {
+        Optional<Path> socket = backend.unixSocket();
+        if (socket.isPresent()) {
+            // pgjdbc speaks TCP only; junixsocket's factory hands it the Unix socket instead, and the host in
+            // the URL is then only a name. No TLS: PostgreSQL does not offer it on Unix sockets.
+            return "jdbc:postgresql://localhost:" + backend.port() + "/" + encode(database)
+                    + "?sslmode=disable&socketFactory=" + encode(UNIX_SOCKET_FACTORY)
+                    + "&socketFactoryArg=" + encode(socket.get().toString()) + "&ApplicationName=memogate-broker";
+        }
         String host = backend.host().indexOf(':') >= 0 ? "[" + backend.host() + "]" : backend.host();
         StringBuilder url = new StringBuilder("jdbc:postgresql://").append(host).append(':').append(backend.port())
                 .append('/').append(encode(database));

@@ -2,6 +2,7 @@ package io.memogate.proxy.config;
 
 import io.memogate.broker.gateway.GatewaySettings;
 import java.math.BigDecimal;
+import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
@@ -37,6 +38,8 @@ final class ConfigValidator {
      */
     static final Duration MIN_BROKER_INTERVAL = Duration.ofMillis(10);
 
+    /** Linux's sun_path is 108 bytes, one of them the terminating NUL. */
+    static final int MAX_UNIX_SOCKET_PATH_BYTES = 107;
     private static final Pattern BACKEND_NAME = Pattern.compile("[A-Za-z0-9_.-]+");
 
     private ConfigValidator() {
@@ -151,6 +154,27 @@ final class ConfigValidator {
                     + "so no client can reach it");
         }
         validateBackendTls(backend.tls(), path + ".tls", problems);
+        backend.unixSocket().ifPresent(socket -> validateUnixSocket(backend, socket, path, problems));
+    }
+
+    /**
+     * A backend reached through its Unix socket. The socket's path must fit the address a connect takes;
+     * and TLS cannot be required: PostgreSQL answers an SSLRequest on a Unix socket with 'N', so libpq, and
+     * the proxy with it, does not ask (prefer then means plain, as it does in libpq).
+     */
+    private static void validateUnixSocket(BackendConfig backend, Path socket, String path, Problems problems) {
+        int bytes = socket.toString().getBytes(StandardCharsets.UTF_8).length;
+        if (bytes > MAX_UNIX_SOCKET_PATH_BYTES) {
+            problems.add(path + ".host", path + ".host names a Unix socket directory, but the socket's path "
+                    + socket + " is " + bytes + " bytes, over the " + MAX_UNIX_SOCKET_PATH_BYTES
+                    + " a Unix socket address holds");
+        }
+        TlsMode mode = backend.tls().mode();
+        if (mode == TlsMode.REQUIRE || mode == TlsMode.VERIFY_FULL) {
+            problems.add(path + ".tls.mode", path + ".tls.mode is " + mode.configName() + ", but " + path
+                    + ".host names a Unix socket directory, and PostgreSQL does not use TLS on Unix sockets: set it to prefer or"
+                    + " disable, or name the server's TCP host");
+        }
     }
 
     private static void validateBackendTls(BackendTlsConfig tls, String path, Problems problems) {

@@ -38,6 +38,8 @@ import org.slf4j.LoggerFactory;
 public final class EmbeddedPostgres implements AutoCloseable {
 
     public static final String SUPERUSER = "postgres";
+    /** In the instance directory: the server's unix_socket_directories. */
+    private static final String SOCKET_DIRECTORY = "run";
     private static final String HOST = "127.0.0.1";
     private static final Duration STOP_TIMEOUT = Duration.ofSeconds(30);
     /** Another process may take a port between our probe and the server's bind; then try another. */
@@ -87,7 +89,7 @@ public final class EmbeddedPostgres implements AutoCloseable {
             account.checkCanReach(install);
             instance = Files.createTempDirectory(work, "memogate-pg-");
             account.own(instance);
-            Path socketDirectory = Files.createDirectory(instance.resolve("run"));
+            Path socketDirectory = Files.createDirectory(instance.resolve(SOCKET_DIRECTORY));
             account.own(socketDirectory);
             Path log = Files.createFile(instance.resolve("postgres.log"));
             Path data = instance.resolve("data");
@@ -135,6 +137,14 @@ public final class EmbeddedPostgres implements AutoCloseable {
 
     public int port() {
         return port;
+    }
+
+    /**
+     * The directory of the server's Unix socket, {@code .s.PGSQL.<port>}: a client's host there (libpq's
+     * convention) reaches the server without TCP. Its {@code local} pg_hba rules are the {@code host} ones.
+     */
+    public Path socketDirectory() {
+        return instanceDirectory.resolve(SOCKET_DIRECTORY);
     }
 
     public String superuser() {

@@ -38,10 +38,16 @@ public record EmbeddedPostgresOptions(
      * Who may log in how. {@code host} rules match TCP with and without TLS. The {@code md5} method
      * authenticates a SCRAM-stored password with SCRAM-SHA-256 and an MD5-stored one with md5, so one
      * rule covers both kinds of user; two reserved role names get trust and cleartext password auth so
-     * that a proxy can be tested against every method the server offers.
+     * that a proxy can be tested against every method the server offers. The Unix socket has the same
+     * rules, so that a proxy reaching the server there is tested the same way (a proxy's clients all
+     * arrive as the proxy's local connections: trust there would let any of them in), and trust for the
+     * superuser only.
      */
     public static final List<String> DEFAULT_HBA = List.of(
-            "local all all trust",
+            "local all postgres trust",
+            "local all memogate_trust trust",
+            "local all memogate_plain password",
+            "local all all md5",
             "host all memogate_trust 127.0.0.1/32 trust",
             "host all memogate_plain 127.0.0.1/32 password",
             "host all all 127.0.0.1/32 md5");

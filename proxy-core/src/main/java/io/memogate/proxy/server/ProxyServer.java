@@ -216,7 +216,7 @@ public final class ProxyServer implements AutoCloseable, ConnectionsView {
             BackendConfig backend = config.backends().get(i);
             String path = "backends[" + i + "]";
             targets.put(backend.name(), new BackendTarget(backend.name(), path, backend.host(), backend.port(),
-                    backend.tls().mode(), TlsContexts.forBackend(backend.tls(), path + ".tls"),
+                    backend.unixSocket(), backend.tls().mode(), TlsContexts.forBackend(backend.tls(), path + ".tls"),
                     backend.tls().serverName().orElse(backend.host())));
         }
         return Map.copyOf(targets);

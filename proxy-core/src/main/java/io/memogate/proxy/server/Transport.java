@@ -2,6 +2,7 @@ package io.memogate.proxy.server;
 
 import io.memogate.proxy.config.NetworkTransport;
 import io.memogate.proxy.config.TcpKeepalive;
+import io.netty.channel.Channel;
 import io.netty.channel.ChannelOption;
 import io.netty.channel.EventLoopGroup;
 import io.netty.channel.IoHandlerFactory;
@@ -9,20 +10,30 @@ import io.netty.channel.MultiThreadIoEventLoopGroup;
 import io.netty.channel.ServerChannel;
 import io.netty.channel.epoll.Epoll;
 import io.netty.channel.epoll.EpollChannelOption;
+import io.netty.channel.epoll.EpollDomainSocketChannel;
 import io.netty.channel.epoll.EpollIoHandler;
 import io.netty.channel.epoll.EpollServerSocketChannel;
 import io.netty.channel.epoll.EpollSocketChannel;
 import io.netty.channel.nio.NioIoHandler;
 import io.netty.channel.socket.nio.NioChannelOption;
 import io.netty.channel.socket.SocketChannel;
+import io.netty.channel.socket.nio.NioDomainSocketChannel;
 import io.netty.channel.socket.nio.NioServerSocketChannel;
 import io.netty.channel.socket.nio.NioSocketChannel;
+import io.netty.channel.unix.DomainSocketAddress;
 import io.netty.channel.uring.IoUringChannelOption;
+import io.netty.channel.uring.IoUringDomainSocketChannel;
 import io.netty.channel.uring.IoUringIoHandler;
 import io.netty.channel.uring.IoUringServerSocketChannel;
 import io.netty.channel.uring.IoUringSocketChannel;
+import java.net.InetSocketAddress;
+import java.net.SocketAddress;
+import java.net.UnixDomainSocketAddress;
+import java.nio.file.Path;
 import java.util.LinkedHashMap;
 import java.util.Map;
+import java.util.Optional;
+import java.util.function.Function;
 import jdk.net.ExtendedSocketOptions;
 
 /**
@@ -40,6 +51,8 @@ public record Transport(
         IoHandlerFactory ioHandlerFactory,
         Class<? extends ServerChannel> serverChannelClass,
         Class<? extends SocketChannel> socketChannelClass,
+        Class<? extends Channel> domainSocketChannelClass,
+        Function<Path, SocketAddress> domainSocketAddress,
         KeepaliveOptions keepaliveOptions) {
 
     /** This transport's spelling of the TCP_KEEPIDLE, TCP_KEEPINTVL and TCP_KEEPCNT socket options. */
@@ -65,6 +78,19 @@ public record Transport(
         return options;
     }
 
+    /** The channel class that connects to {@code unixSocket} when it is present, else the TCP one. */
+    public Class<? extends Channel> channelClassFor(Optional<Path> unixSocket) {
+        return unixSocket.isPresent() ? domainSocketChannelClass : socketChannelClass;
+    }
+
+    /**
+     * Where to connect: the Unix socket in this transport's address type (the native transports have
+     * their own, NIO takes the JDK's), else {@code host:port}, resolved when connecting.
+     */
+    public SocketAddress remoteAddress(Optional<Path> unixSocket, String host, int port) {
+        return unixSocket.map(domainSocketAddress).orElseGet(() -> InetSocketAddress.createUnresolved(host, port));
+    }
+
     /** Epoll when Netty's native library loads, else NIO: for endpoints that need no choice (admin HTTP). */
     public static Transport best() {
         return Epoll.isAvailable() ? epoll() : nio();
@@ -85,21 +111,28 @@ public record Transport(
 
     static Transport ioUring() {
         return new Transport("io_uring", IoUringIoHandler.newFactory(), IoUringServerSocketChannel.class,
-                IoUringSocketChannel.class, new KeepaliveOptions(IoUringChannelOption.TCP_KEEPIDLE,
+                IoUringSocketChannel.class, IoUringDomainSocketChannel.class, Transport::nativeDomainAddress,
+                new KeepaliveOptions(IoUringChannelOption.TCP_KEEPIDLE,
                         IoUringChannelOption.TCP_KEEPINTVL, IoUringChannelOption.TCP_KEEPCNT));
     }
 
     static Transport epoll() {
         return new Transport("epoll", EpollIoHandler.newFactory(), EpollServerSocketChannel.class,
-                EpollSocketChannel.class, new KeepaliveOptions(EpollChannelOption.TCP_KEEPIDLE,
+                EpollSocketChannel.class, EpollDomainSocketChannel.class, Transport::nativeDomainAddress,
+                new KeepaliveOptions(EpollChannelOption.TCP_KEEPIDLE,
                         EpollChannelOption.TCP_KEEPINTVL, EpollChannelOption.TCP_KEEPCNT));
     }
 
     public static Transport nio() {
         return new Transport("nio", NioIoHandler.newFactory(), NioServerSocketChannel.class, NioSocketChannel.class,
+                NioDomainSocketChannel.class, UnixDomainSocketAddress::of,
                 new KeepaliveOptions(NioChannelOption.of(ExtendedSocketOptions.TCP_KEEPIDLE),
                         NioChannelOption.of(ExtendedSocketOptions.TCP_KEEPINTERVAL),
                         NioChannelOption.of(ExtendedSocketOptions.TCP_KEEPCOUNT)));
+    }
+
+    private static SocketAddress nativeDomainAddress(Path socket) {
+        return new DomainSocketAddress(socket.toString());
     }
 
     public EventLoopGroup newEventLoopGroup(int threads) {

@@ -362,6 +362,22 @@ class ConfigValueProblemsTest {
     }
 
     @Test
+    void aUnixSocketBackendCannotRequireTlsAndItsSocketPathMustFit() {
+        String deep = "/" + "d".repeat(100);
+        assertThat(problems("""
+                backends:
+                  - {name: a, host: /var/run/postgresql, tls: {mode: require}}
+                  - {name: b, host: %s, databases: [x]}
+                  - {name: c, host: /tmp, databases: [y], tls: {mode: prefer}}
+                """.formatted(deep))).containsExactly(
+                "backends[0].tls.mode is require, but backends[0].host names a Unix socket directory, and PostgreSQL"
+                        + " does not use TLS on Unix sockets: set it to prefer or disable, or name the server's TCP"
+                        + " host",
+                "backends[1].host names a Unix socket directory, but the socket's path " + deep + "/.s.PGSQL.5432 is"
+                        + " 115 bytes, over the 107 a Unix socket address holds");
+    }
+
+    @Test
     void listenerTlsFiles() throws IOException {
         Files.writeString(dir.resolve("server.key"), "");
         Files.createDirectories(dir.resolve("certs"));

@@ -131,6 +131,21 @@ class MemogateConfigTest {
     }
 
     @Test
+    void theBrokerReachesAUnixSocketBackendThroughJunixsocketsFactory() {
+        MemogateConfig config = MemogateConfig.of(BackendConfig.of("local", "/var/run/postgresql", 5433));
+        String url = url(config, MonitorConfig.of("memogate_monitor").withDatabase("my db"));
+
+        // What pgjdbc makes of it: its socket factory, given the socket's path, and no TLS (none on a socket).
+        Properties parsed = Driver.parseURL(url, null);
+        assertThat(parsed).containsEntry("socketFactory", "org.newsclub.net.unix.AFUNIXSocketFactory$FactoryArg")
+                .containsEntry("socketFactoryArg", "/var/run/postgresql/.s.PGSQL.5433")
+                .containsEntry("PGDBNAME", "my db").containsEntry("sslmode", "disable")
+                .containsEntry("ApplicationName", "memogate-broker");
+        assertThat(config.backends().get(0).unixSocket()).contains(Path.of("/var/run/postgresql/.s.PGSQL.5433"));
+        assertThat(BackendConfig.of("tcp", "db.internal", 5432).unixSocket()).isEmpty();
+    }
+
+    @Test
     void theBrokerVerifiesTheBackendsServerNameAsTheProxyDoes() throws Exception {
         Path ca = Files.writeString(dir.resolve("ca.pem"), "existence is all the validator checks");
         MemogateConfig config = MemogateConfig.of(BackendConfig.of("byAddress", "10.0.0.8", 5432)

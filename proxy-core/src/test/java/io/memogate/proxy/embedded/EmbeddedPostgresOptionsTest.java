@@ -17,7 +17,10 @@ class EmbeddedPostgresOptionsTest {
         assertThat(options.port()).isZero();
         assertThat(options.tls()).isEmpty();
         assertThat(options.hbaLines()).containsExactly(
-                "local all all trust",
+                "local all postgres trust",
+                "local all memogate_trust trust",
+                "local all memogate_plain password",
+                "local all all md5",
                 "host all memogate_trust 127.0.0.1/32 trust",
                 "host all memogate_plain 127.0.0.1/32 password",
                 "host all all 127.0.0.1/32 md5");

@@ -46,7 +46,7 @@ public final class BackendConnector {
     private final int maxBackendFrameBytes;
     /** network.keepalive as this transport's socket options, worked out once for every connect. */
     private final Map<ChannelOption<Integer>, Integer> keepaliveOptions;
-    /** Sockets to servers now open, from TCP connect to close, whatever became of them in between. */
+    /** Sockets to servers now open, from connect to close, whatever became of them in between. */
     private final AtomicInteger open = new AtomicInteger();
 
     /** @param keepalive network.keepalive: a server host that vanished is noticed as a client's would be */
@@ -66,10 +66,8 @@ public final class BackendConnector {
         Promise<Channel> ready = loop.newPromise();
         Bootstrap bootstrap = new Bootstrap()
                 .group(loop)
-                .channel(transport.socketChannelClass())
+                .channel(transport.channelClassFor(target.unixSocket()))
                 .option(ChannelOption.AUTO_READ, false)
-                .option(ChannelOption.TCP_NODELAY, true)
-                .option(ChannelOption.SO_KEEPALIVE, true)
                 .option(ChannelOption.CONNECT_TIMEOUT_MILLIS, (int) Math.min(Integer.MAX_VALUE, connectTimeout.toMillis()))
                 .handler(new ChannelInitializer<>() {
                     @Override
@@ -77,8 +75,13 @@ public final class BackendConnector {
                         // Nothing until the TLS decision: the server's first byte may be the SSL answer.
                     }
                 });
-        keepaliveOptions.forEach(bootstrap::option);
-        ChannelFuture connected = bootstrap.connect(target.host(), target.port());
+        if (target.unixSocket().isEmpty()) {
+            // TCP's options only: a Unix socket has neither Nagle's delay nor a peer that can vanish unseen.
+            bootstrap.option(ChannelOption.TCP_NODELAY, true).option(ChannelOption.SO_KEEPALIVE, true);
+            keepaliveOptions.forEach(bootstrap::option);
+        }
+        ChannelFuture connected = bootstrap.connect(
+                transport.remoteAddress(target.unixSocket(), target.host(), target.port()));
         connected.addListener(future -> {
             if (!future.isSuccess()) {
                 ready.tryFailure(future.cause());
@@ -88,7 +91,7 @@ public final class BackendConnector {
             open.incrementAndGet();
             channel.closeFuture().addListener(closed -> open.decrementAndGet());
             Future<?> answerDeadline = answerDeadline(channel, target, ready, connectTimeout);
-            if (target.tlsMode() == TlsMode.DISABLE) {
+            if (!target.negotiatesTls()) {
                 frame(channel, backendHandler, answerDeadline);
                 ready.trySuccess(channel);
             } else {

@@ -29,12 +29,12 @@ public final class CancelForwarder {
     void cancel(EventLoop loop, BackendTarget target, BackendKeyData serverKey) {
         new Bootstrap()
                 .group(loop)
-                .channel(transport.socketChannelClass())
+                .channel(transport.channelClassFor(target.unixSocket()))
                 .handler(new ChannelInitializer<Channel>() {
                     @Override
                     protected void initChannel(Channel channel) {}
                 })
-                .connect(target.host(), target.port())
+                .connect(transport.remoteAddress(target.unixSocket(), target.host(), target.port()))
                 .addListener((ChannelFutureListener) connected -> {
                     if (!connected.isSuccess()) {
                         log.warn("could not send a cancel request to backend {} at {}: {}", target.name(),

@@ -144,6 +144,25 @@ class PostgresProbeIT {
         }
     }
 
+    /** A backend named by its Unix socket directory: the monitor reaches the server there too, as the proxy does. */
+    @Test
+    void overTheBackendsUnixSocketTheMonitorReadsTheServer(EmbeddedPostgres server) throws Exception {
+        BackendConfig backend = BackendConfig.of("local", server.socketDirectory().toString(), server.port());
+        MonitorConfig monitor = MonitorConfig.of(server.superuser()).withPassword(server.superuserPassword());
+        ProbeSettings settings = MemogateConfig.of(backend).withBroker(BrokerConfig.DEFAULTS.withMonitor(monitor))
+                .brokerSettings().orElseThrow().probeSettings();
+        try (PostgresProbe probe = new PostgresProbe(settings, System::nanoTime);
+             Connection observer = server.connect("postgres");
+             Statement statement = observer.createStatement()) {
+            assertThat(probe.probe().serverVersionNum()).isGreaterThanOrEqualTo(180000);
+            ResultSet monitors = statement.executeQuery("SELECT count(*) FILTER (WHERE client_addr IS NULL),"
+                    + " count(*) FROM pg_stat_activity WHERE application_name = 'memogate-broker'");
+            assertThat(monitors.next()).isTrue();
+            assertThat(monitors.getInt(2)).as("the monitor's session").isEqualTo(1);
+            assertThat(monitors.getInt(1)).as("on the Unix socket: no client address").isEqualTo(1);
+        }
+    }
+
     @Test
     void withoutPgMonitorTheProbeFailsAndTheBrokerGoesStaleThenStaticThenLiveAgain(EmbeddedPostgres server)
             throws Exception {

@@ -43,8 +43,8 @@ class BackendConnectorTest {
     private ConnectFailure connect(Transport transport, int port, TlsMode mode) throws InterruptedException {
         EventLoopGroup group = transport.newEventLoopGroup(1);
         groups.add(group);
-        BackendTarget target = new BackendTarget("tlsreq", "backends[4]", "127.0.0.1", port, mode, Optional.empty(),
-                "localhost");
+        BackendTarget target = new BackendTarget("tlsreq", "backends[4]", "127.0.0.1", port, Optional.empty(), mode,
+                Optional.empty(), "localhost");
         Future<?> connected = new BackendConnector(transport, 1 << 20, TcpKeepalive.SYSTEM_DEFAULTS)
                 .connect(group.next(), target, new ChannelInboundHandlerAdapter(), Duration.ofSeconds(10)).await();
         assertThat(connected.isSuccess()).isFalse();
@@ -97,8 +97,8 @@ class BackendConnectorTest {
     void anUnknownHostIsNamedWithTheFieldThatSetsIt() throws Exception {
         EventLoopGroup group = Transport.nio().newEventLoopGroup(1);
         groups.add(group);
-        BackendTarget target = new BackendTarget("main", "backends[0]", "no-such-host.invalid", 5432, TlsMode.DISABLE,
-                Optional.empty(), "no-such-host.invalid");
+        BackendTarget target = new BackendTarget("main", "backends[0]", "no-such-host.invalid", 5432, Optional.empty(),
+                TlsMode.DISABLE, Optional.empty(), "no-such-host.invalid");
         Future<?> connected = new BackendConnector(Transport.nio(), 1 << 20, TcpKeepalive.SYSTEM_DEFAULTS)
                 .connect(group.next(), target, new ChannelInboundHandlerAdapter(), Duration.ofSeconds(10)).await();
 
