@@ -8,6 +8,7 @@ import java.sql.Connection;
 import java.sql.ResultSet;
 import java.sql.SQLException;
 import java.sql.Statement;
+import java.util.Optional;
 
 /**
  * The server under every target: an embedded PostgreSQL 18 (run as nobody when we are root) with a
@@ -43,7 +44,8 @@ final class BenchDatabase implements AutoCloseable {
     }
 
     Backend backend() {
-        return new Backend(server.host(), server.port(), DATABASE, USER, PASSWORD);
+        return new Backend(server.host(), server.port(), DATABASE, USER, PASSWORD,
+                Optional.of(server.socketDirectory()));
     }
 
     /** server_version, e.g. "18.0". */

@@ -35,11 +35,14 @@ public final class HaproxyTarget implements Target {
         this.directory = directory;
     }
 
-    /** Starts HAProxy as {@code kind}: {@link TargetKind#HAPROXY} or {@link TargetKind#HAPROXY_ONE_THREAD}. */
+    /**
+     * Starts HAProxy as {@code kind}: {@link TargetKind#HAPROXY}, {@link TargetKind#HAPROXY_ONE_THREAD} or
+     * {@link TargetKind#HAPROXY_UNIX} (then {@code backend}'s host is the server's socket directory).
+     */
     public static HaproxyTarget start(TargetKind kind, Path executable, Backend backend)
             throws IOException, InterruptedException {
         OptionalInt threads = switch (kind) {
-            case HAPROXY -> OptionalInt.empty();
+            case HAPROXY, HAPROXY_UNIX -> OptionalInt.empty();
             case HAPROXY_ONE_THREAD -> OptionalInt.of(1);
             default -> throw new IllegalArgumentException(kind + " is not HAProxy");
         };
@@ -74,8 +77,9 @@ public final class HaproxyTarget implements Target {
 
                 listen postgres
                     bind 127.0.0.1:%d
-                    server postgres %s:%d
-                """.formatted(threading, port, backend.host(), backend.port());
+                    server postgres %s
+                """.formatted(threading, port, backend.isUnixSocket() ? backend.unixSocket().toString()
+                        : backend.host() + ":" + backend.port());
     }
 
     @Override
@@ -91,7 +95,8 @@ public final class HaproxyTarget implements Target {
     @Override
     public String description() {
         return version.replaceFirst(" - https?://\\S+", "") + " (pid " + process.pid() + "), mode tcp, "
-                + (kind == TargetKind.HAPROXY_ONE_THREAD ? "one thread" : "default threads") + ", on 127.0.0.1:" + port;
+                + (kind == TargetKind.HAPROXY_ONE_THREAD ? "one thread" : "default threads")
+                + (kind == TargetKind.HAPROXY_UNIX ? ", to the server's Unix socket" : "") + ", on 127.0.0.1:" + port;
     }
 
     /** The HAProxy process. */

@@ -20,7 +20,8 @@ import java.util.Optional;
  * The proxy, started in this JVM as `memogate run` starts it, on a free port, without TLS on either
  * leg (the other targets use none either), in one of two admission set-ups that differ in nothing else
  * (and, without the gateways, on a chosen transport: {@link TargetKind#MEMOGATE_EPOLL},
- * {@link TargetKind#MEMOGATE_IO_URING}, and with one event loop: {@link TargetKind#MEMOGATE_ONE_LOOP}):
+ * {@link TargetKind#MEMOGATE_IO_URING}, with one event loop: {@link TargetKind#MEMOGATE_ONE_LOOP}, and to
+ * the server's Unix socket: {@link TargetKind#MEMOGATE_UNIX}):
  *
  * <ul>
  *   <li>{@link TargetKind#MEMOGATE}: every statement admitted at once ({@link ImmediateAdmission});
@@ -103,6 +104,7 @@ public final class MemogateTarget implements Target {
                 + server.eventLoops() + (server.eventLoops() == 1 ? " event-loop thread" : " event-loop threads")
                 + " on " + server.transportName()
                 + "), session mode, " + admission
+                + (kind == TargetKind.MEMOGATE_UNIX ? ", to the server's Unix socket" : "")
                 + ", on 127.0.0.1:" + port();
     }
 

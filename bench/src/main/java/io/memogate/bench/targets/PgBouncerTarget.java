@@ -23,19 +23,22 @@ public final class PgBouncerTarget implements Target {
 
     private static final Duration START_TIMEOUT = Duration.ofSeconds(15);
 
+    private final TargetKind kind;
     private final String version;
     private final int port;
     private final ChildProcess process;
     private final TempDirectory directory;
 
-    private PgBouncerTarget(String version, int port, ChildProcess process, TempDirectory directory) {
+    private PgBouncerTarget(TargetKind kind, String version, int port, ChildProcess process, TempDirectory directory) {
+        this.kind = kind;
         this.version = version;
         this.port = port;
         this.process = process;
         this.directory = directory;
     }
 
-    public static PgBouncerTarget start(Path executable, Backend backend, RunAs account)
+    /** @param backend the server, over TCP or (for {@link TargetKind#PGBOUNCER_UNIX}) its socket directory */
+    public static PgBouncerTarget start(TargetKind kind, Path executable, Backend backend, RunAs account)
             throws IOException, InterruptedException {
         String version = ToolVersion.of(executable, "--version");
         TempDirectory directory = TempDirectory.create("memogate-bench-pgbouncer-");
@@ -54,7 +57,7 @@ public final class PgBouncerTarget implements Target {
             ChildProcess process = ChildProcess.start("pgbouncer",
                     account.wrap(List.of(executable.toString(), ini.toString())), directory.path(), log);
             process.awaitPortOrStop(port, START_TIMEOUT);
-            return new PgBouncerTarget(version, port, process, directory);
+            return new PgBouncerTarget(kind, version, port, process, directory);
         } catch (IOException | InterruptedException | RuntimeException e) {
             directory.close();
             throw e;
@@ -90,7 +93,7 @@ public final class PgBouncerTarget implements Target {
 
     @Override
     public TargetKind kind() {
-        return TargetKind.PGBOUNCER;
+        return kind;
     }
 
     @Override
@@ -100,8 +103,8 @@ public final class PgBouncerTarget implements Target {
 
     @Override
     public String description() {
-        return version + " (pid " + process.pid() + "), pool_mode=session, default_pool_size=20, auth scram-sha-256,"
-                + " on 127.0.0.1:" + port;
+        return version + " (pid " + process.pid() + "), pool_mode=session, default_pool_size=20, auth scram-sha-256"
+                + (kind == TargetKind.PGBOUNCER_UNIX ? ", to the server's Unix socket" : "") + ", on 127.0.0.1:" + port;
     }
 
     @Override

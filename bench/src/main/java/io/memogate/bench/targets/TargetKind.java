@@ -18,15 +18,24 @@ public enum TargetKind {
     MEMOGATE_IO_URING,
     /** As MEMOGATE, with one event loop (network.eventLoops: 1) instead of one per processor. */
     MEMOGATE_ONE_LOOP,
+    /**
+     * As MEMOGATE, reaching the server over its Unix socket (a backend whose host is the socket directory),
+     * as a proxy on the server's own host can: the server leg then costs no TCP.
+     */
+    MEMOGATE_UNIX,
     /** PgBouncer in session mode, the connection pooler most deployments already run. */
     PGBOUNCER,
+    /** As PGBOUNCER, reaching the server over its Unix socket: the like of MEMOGATE_UNIX. */
+    PGBOUNCER_UNIX,
     /** HAProxy as a plain TCP relay: the cost of a proxy hop that parses nothing. */
     HAPROXY,
     /**
      * As HAPROXY with one thread (nbthread 1): on two cores a relay's second thread competes with pgbench and
      * the server, so the plain relay at its best may be this one.
      */
-    HAPROXY_ONE_THREAD;
+    HAPROXY_ONE_THREAD,
+    /** As HAPROXY, relaying to the server's Unix socket: the like of MEMOGATE_UNIX. */
+    HAPROXY_UNIX;
 
     /** The name in the CLI, the report and the file names of the runs: "memogate-gated". */
     public String label() {
@@ -47,7 +56,7 @@ public enum TargetKind {
         throw new IllegalArgumentException("unknown target '" + label + "', expected one of " + labels());
     }
 
-    /** "direct, memogate, memogate-gated, memogate-epoll, memogate-io-uring, memogate-one-loop, pgbouncer, haproxy, haproxy-one-thread". */
+    /** "direct, memogate, memogate-gated, ..., haproxy-unix", in declaration order. */
     public static String labels() {
         return Arrays.stream(values()).map(TargetKind::label).collect(Collectors.joining(", "));
     }

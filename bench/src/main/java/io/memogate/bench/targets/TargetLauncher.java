@@ -16,6 +16,7 @@ import java.util.Optional;
 public final class TargetLauncher {
 
     static final String NOT_INSTALLED = "not installed: skipped";
+    static final String NO_SOCKET = "the server has no Unix socket here: skipped";
 
     private final Backend backend;
     private final String serverVersion;
@@ -55,15 +56,26 @@ public final class TargetLauncher {
             case MEMOGATE_ONE_LOOP -> {
                 return new Launch.Started(MemogateTarget.start(kind, backend, NetworkConfig.DEFAULTS.withEventLoops(1)));
             }
-            case PGBOUNCER -> {
-                Optional<Path> executable = executables.find("pgbouncer");
-                return executable.isEmpty() ? new Launch.Skipped(kind, NOT_INSTALLED)
-                        : new Launch.Started(PgBouncerTarget.start(executable.get(), backend, account));
+            case MEMOGATE_UNIX -> {
+                Optional<Backend> local = backend.overUnixSocket();
+                return local.isEmpty() ? new Launch.Skipped(kind, NO_SOCKET)
+                        : new Launch.Started(MemogateTarget.start(kind, local.get(), NetworkConfig.DEFAULTS));
             }
-            case HAPROXY, HAPROXY_ONE_THREAD -> {
-                Optional<Path> executable = executables.find("haproxy");
+            case PGBOUNCER, PGBOUNCER_UNIX -> {
+                Optional<Path> executable = executables.find("pgbouncer");
+                Optional<Backend> server = kind == TargetKind.PGBOUNCER_UNIX ? backend.overUnixSocket()
+                        : Optional.of(backend);
                 return executable.isEmpty() ? new Launch.Skipped(kind, NOT_INSTALLED)
-                        : new Launch.Started(HaproxyTarget.start(kind, executable.get(), backend));
+                        : server.isEmpty() ? new Launch.Skipped(kind, NO_SOCKET)
+                        : new Launch.Started(PgBouncerTarget.start(kind, executable.get(), server.get(), account));
+            }
+            case HAPROXY, HAPROXY_ONE_THREAD, HAPROXY_UNIX -> {
+                Optional<Path> executable = executables.find("haproxy");
+                Optional<Backend> server = kind == TargetKind.HAPROXY_UNIX ? backend.overUnixSocket()
+                        : Optional.of(backend);
+                return executable.isEmpty() ? new Launch.Skipped(kind, NOT_INSTALLED)
+                        : server.isEmpty() ? new Launch.Skipped(kind, NO_SOCKET)
+                        : new Launch.Started(HaproxyTarget.start(kind, executable.get(), server.get()));
             }
             default -> throw new IllegalArgumentException("unknown target " + kind);
         }

@@ -17,9 +17,9 @@ import picocli.CommandLine;
 
 /**
  * The real harness, shortened: an embedded PostgreSQL 18, the proxy in this JVM with and without the
- * gateways, Debian's pgbench, one round of 2 s with 2 clients against direct, memogate and
- * memogate-gated. It checks that every run produced a figure and that nothing is left running; it never
- * judges the speed.
+ * gateways and with the server's Unix socket as its backend, Debian's pgbench, one round of 2 s with 2
+ * clients against direct, memogate, memogate-gated and memogate-unix. It checks that every run produced
+ * a figure and that nothing is left running; it never judges the speed.
  */
 class PassthroughBenchIT {
 
@@ -32,7 +32,8 @@ class PassthroughBenchIT {
         CommandLine cli = BenchCommand.commandLine().setOut(new PrintWriter(out)).setErr(new PrintWriter(err));
 
         int exit = cli.execute("passthrough", "--rounds", "1", "--seconds", "2", "--warmup", "0", "--clients", "2",
-                "--threads", "2", "--scale", "1", "--targets", "direct,memogate,memogate-gated", "--output", output.toString());
+                "--threads", "2", "--scale", "1", "--targets", "direct,memogate,memogate-gated,memogate-unix",
+                "--output", output.toString());
 
         assertThat(exit).as("exit status; output:%n%s%nerrors:%n%s", out, err).isZero();
         Path report = output.resolve("report.md");
@@ -43,17 +44,19 @@ class PassthroughBenchIT {
             // direct: no relay of its own, but the whole machine's CPU per transaction and idle share.
             assertThat(section).as(mode).containsPattern("\\| direct \\| \\d+ \\| \\d+ \\| 1\\.00 \\| - \\| \\d+\\.\\d \\| \\d+% \\|")
                     .containsPattern("\\| memogate \\| \\d+ \\| \\d+ \\| \\d\\.\\d\\d \\| \\d+\\.\\d \\|")
-                    .containsPattern("\\| memogate-gated \\| \\d+ \\| \\d+ \\| \\d\\.\\d\\d \\| \\d+\\.\\d \\|");
+                    .containsPattern("\\| memogate-gated \\| \\d+ \\| \\d+ \\| \\d\\.\\d\\d \\| \\d+\\.\\d \\|")
+                    .containsPattern("\\| memogate-unix \\| \\d+ \\| \\d+ \\| \\d\\.\\d\\d \\| \\d+\\.\\d \\|");
         }
         assertThat(markdown).containsPattern(
                 "\\| memogate-gated / memogate \\| \\d\\.\\d{3} (not )?met \\| \\d\\.\\d{3} (not )?met \\| >= 0\\.97 \\|");
         assertThat(markdown).doesNotContain("| pgbouncer |").doesNotContain("| haproxy |").doesNotContain("FAILED");
 
         List<String> runs = Files.readAllLines(output.resolve("results.csv")).stream().skip(1).toList();
-        assertThat(runs).hasSize(6);
+        assertThat(runs).hasSize(8);
         assertThat(runs).extracting(line -> line.split(",")[0] + "/" + line.split(",")[3])
                 .containsExactlyInAnyOrder("simple/direct", "simple/memogate", "simple/memogate-gated",
-                        "prepared/direct", "prepared/memogate", "prepared/memogate-gated");
+                        "simple/memogate-unix", "prepared/direct", "prepared/memogate", "prepared/memogate-gated",
+                        "prepared/memogate-unix");
         for (String run : runs) {
             String[] cells = run.split(",");
             assertThat(cells[4]).as(run).isEqualTo("ok");

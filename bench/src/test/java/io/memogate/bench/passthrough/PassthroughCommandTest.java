@@ -52,6 +52,7 @@ class PassthroughCommandTest {
 
         assertThat(exit).isEqualTo(2);
         assertThat(err.toString()).contains("unknown target 'gated', expected one of direct, memogate, memogate-gated,"
-                + " memogate-epoll, memogate-io-uring, memogate-one-loop, pgbouncer, haproxy, haproxy-one-thread");
+                + " memogate-epoll, memogate-io-uring, memogate-one-loop, memogate-unix, pgbouncer, pgbouncer-unix,"
+                + " haproxy, haproxy-one-thread, haproxy-unix");
     }
 }
