@@ -17,6 +17,7 @@ import io.memogate.estimator.PreparedStatementTexts;
 import io.memogate.estimator.Catalog;
 import io.memogate.estimator.planner.PlannerSettings;
 import io.memogate.proxy.admission.QueuedStatement;
+import io.memogate.proxy.admission.SessionInfo;
 import io.memogate.proxy.catalog.IndexCatalogs;
 import io.memogate.proxy.config.Durations;
 import java.math.BigDecimal;
@@ -68,7 +69,7 @@ final class AdmissionViews {
             String application = null;
             String fingerprint = null;
             if (waiting.tag() instanceof QueuedStatement statement) {
-                client = String.valueOf(statement.session().clientAddress());
+                client = SessionInfo.describe(statement.session().clientAddress());
                 user = statement.session().user();
                 database = statement.session().database();
                 application = statement.session().applicationName();

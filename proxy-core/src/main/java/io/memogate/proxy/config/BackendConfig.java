@@ -61,7 +61,7 @@ public record BackendConfig(String name, String host, int port, List<String> dat
      * empty for a TCP backend.
      */
     public Optional<Path> unixSocket() {
-        return host.startsWith("/") ? Optional.of(Path.of(host, ".s.PGSQL." + port)) : Optional.empty();
+        return UnixSockets.in(host, port);
     }
 
     /** The name the server's certificate must carry under verify-full: the configured serverName, else host. */

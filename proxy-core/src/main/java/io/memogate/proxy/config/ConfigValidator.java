@@ -2,7 +2,6 @@ package io.memogate.proxy.config;
 
 import io.memogate.broker.gateway.GatewaySettings;
 import java.math.BigDecimal;
-import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
@@ -38,8 +37,6 @@ final class ConfigValidator {
      */
     static final Duration MIN_BROKER_INTERVAL = Duration.ofMillis(10);
 
-    /** Linux's sun_path is 108 bytes, one of them the terminating NUL. */
-    static final int MAX_UNIX_SOCKET_PATH_BYTES = 107;
     private static final Pattern BACKEND_NAME = Pattern.compile("[A-Za-z0-9_.-]+");
 
     private ConfigValidator() {
@@ -81,6 +78,7 @@ final class ConfigValidator {
                 checkFile(problems, path + ".tls.certificate", tls.certificate());
                 checkFile(problems, path + ".tls.privateKey", tls.privateKey());
             });
+            listener.unixSocket().ifPresent(socket -> validateUnixListener(listener, socket, path, problems));
             if (listener.port() != 0) { // ephemeral ports never collide
                 pathsByAddress.computeIfAbsent(listener.address(), a -> new ArrayList<>()).add(path);
             }
@@ -91,6 +89,33 @@ final class ConfigValidator {
                         + String.join(", ", paths) + ")");
             }
         });
+    }
+
+    /**
+     * A listener on a Unix socket: its directory must exist (the proxy makes the socket, not the directory),
+     * its port names the socket, and TLS is not offered there: libpq never asks for it on a Unix socket.
+     */
+    private static void validateUnixListener(ListenerConfig listener, Path socket, String path, Problems problems) {
+        checkSocketPath(problems, path + ".host", socket);
+        if (!Files.isDirectory(socket.getParent())) {
+            problems.add(path + ".host", path + ".host: directory not found: " + socket.getParent());
+        }
+        if (listener.port() == 0) {
+            problems.add(path + ".port", path + ".port names the Unix socket (.s.PGSQL.<port>) clients look for, so"
+                    + " it cannot be 0");
+        }
+        if (listener.tls().isPresent()) {
+            problems.add(path + ".tls", path + ".tls cannot be used on a Unix socket: PostgreSQL clients do not ask"
+                    + " for TLS there; leave it out, or listen on a TCP address for TLS");
+        }
+    }
+
+    private static void checkSocketPath(Problems problems, String field, Path socket) {
+        if (!UnixSockets.fits(socket)) {
+            problems.add(field, field + " names a Unix socket directory, but the socket's path " + socket + " is "
+                    + UnixSockets.bytes(socket) + " bytes, over the " + UnixSockets.MAX_PATH_BYTES
+                    + " a Unix socket address holds");
+        }
     }
 
     private static void validateBackends(List<BackendConfig> backends, Problems problems) {
@@ -163,12 +188,7 @@ final class ConfigValidator {
      * the proxy with it, does not ask (prefer then means plain, as it does in libpq).
      */
     private static void validateUnixSocket(BackendConfig backend, Path socket, String path, Problems problems) {
-        int bytes = socket.toString().getBytes(StandardCharsets.UTF_8).length;
-        if (bytes > MAX_UNIX_SOCKET_PATH_BYTES) {
-            problems.add(path + ".host", path + ".host names a Unix socket directory, but the socket's path "
-                    + socket + " is " + bytes + " bytes, over the " + MAX_UNIX_SOCKET_PATH_BYTES
-                    + " a Unix socket address holds");
-        }
+        checkSocketPath(problems, path + ".host", socket);
         TlsMode mode = backend.tls().mode();
         if (mode == TlsMode.REQUIRE || mode == TlsMode.VERIFY_FULL) {
             problems.add(path + ".tls.mode", path + ".tls.mode is " + mode.configName() + ", but " + path

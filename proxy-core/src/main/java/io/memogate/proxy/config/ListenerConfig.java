@@ -1,12 +1,15 @@
 package io.memogate.proxy.config;
 
+import java.nio.file.Path;
 import java.util.Objects;
 import java.util.Optional;
 
 /**
  * One address the proxy accepts client connections on.
  *
- * @param host the address to bind, {@value #DEFAULT_HOST} unless configured
+ * @param host the address to bind, {@value #DEFAULT_HOST} unless configured; starting with {@code /}, a
+ *     directory to make a Unix socket in, {@code host/.s.PGSQL.port}, where libpq clients find it with the
+ *     same host and port (as PostgreSQL's unix_socket_directories and PgBouncer's unix_socket_dir)
  * @param port the port to bind, {@value #DEFAULT_PORT} unless configured; 0 binds an ephemeral port (tests)
  * @param tls present when the listener terminates TLS for clients that send SSLRequest; empty when it
  *     answers SSLRequest with 'N' and talks plain TCP. Optional rather than nullable, as every record here:
@@ -37,8 +40,14 @@ public record ListenerConfig(String host, int port, Optional<ServerTlsConfig> tl
         return new ListenerConfig(host, port, Optional.of(tls));
     }
 
-    /** "host:port", with brackets around an IPv6 literal, for messages and logs. */
+    /** "host:port", with brackets around an IPv6 literal, or the Unix socket's path, for messages and logs. */
     public String address() {
-        return (host.indexOf(':') >= 0 ? "[" + host + "]" : host) + ":" + port;
+        return unixSocket().map(Path::toString).orElseGet(() -> (host.indexOf(':') >= 0 ? "[" + host + "]" : host)
+                + ":" + port);
+    }
+
+    /** The Unix socket, {@code host/.s.PGSQL.port}, when {@link #host()} names a directory; empty for TCP. */
+    public Optional<Path> unixSocket() {
+        return UnixSockets.in(host, port);
     }
 }

@@ -20,6 +20,8 @@ public final class ListenException extends RuntimeException {
         ADDRESS_NOT_LOCAL("not an address of this machine", "host"),
         /** EACCES: a port below 1024 without root or CAP_NET_BIND_SERVICE. */
         PERMISSION_DENIED("permission denied", "port"),
+        /** EACCES on a Unix socket: the proxy's user cannot create files in the socket's directory. */
+        DIRECTORY_NOT_WRITABLE("permission denied", "host"),
         /** The host is a name that does not resolve. */
         UNKNOWN_HOST("the host name does not resolve", "host"),
         OTHER(null, null);
@@ -113,6 +115,8 @@ public final class ListenException extends RuntimeException {
                     + howToChange.apply(field()) + ")";
             case PERMISSION_DENIED -> line + " (ports below 1024 need root or CAP_NET_BIND_SERVICE: "
                     + howToChange.apply(field()) + ")";
+            case DIRECTORY_NOT_WRITABLE -> line + " (Memogate's user must be able to create files in the socket's"
+                    + " directory: " + howToChange.apply(field()) + ")";
             case UNKNOWN_HOST -> line + " (" + howToChange.apply(field()) + ")";
             case OTHER -> line;
         };

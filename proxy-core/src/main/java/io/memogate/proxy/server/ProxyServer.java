@@ -27,6 +27,7 @@ import io.netty.channel.ChannelInitializer;
 import io.netty.channel.ChannelOption;
 import io.netty.channel.EventLoopGroup;
 import java.net.InetSocketAddress;
+import java.nio.file.Path;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.HashMap;
@@ -133,15 +134,11 @@ public final class ProxyServer implements AutoCloseable, ConnectionsView {
         for (int i = 0; i < listeners.size(); i++) {
             ListenerConfig listener = listeners.get(i);
             int index = i;
+            Optional<Path> socket = listener.unixSocket();
             ServerBootstrap bootstrap = new ServerBootstrap()
                     .group(group)
-                    .channel(transport.serverChannelClass())
+                    .channel(transport.serverChannelClassFor(socket))
                     .childOption(ChannelOption.AUTO_READ, false)
-                    .childOption(ChannelOption.TCP_NODELAY, true)
-                    // As PostgreSQL does on its client sockets: a client host that vanishes without a FIN
-                    // (power loss, a NAT or firewall forgetting the flow) would otherwise keep its session,
-                    // and the server connection behind it, open for ever.
-                    .childOption(ChannelOption.SO_KEEPALIVE, true)
                     .childHandler(new ChannelInitializer<>() {
                         @Override
                         protected void initChannel(Channel client) {
@@ -152,9 +149,19 @@ public final class ProxyServer implements AutoCloseable, ConnectionsView {
                             client.pipeline().addLast("session", new ClientHandler(new PgSession(client, current)));
                         }
                     });
-            transport.keepalive(keepalive).forEach(bootstrap::childOption);
-            Channel channel = ServerSockets.bind(bootstrap, ListenException.Endpoint.CLIENTS, "listeners[" + i + "]",
-                    listener.host(), listener.port());
+            String setting = "listeners[" + i + "]";
+            Channel channel;
+            if (socket.isPresent()) {
+                channel = ServerSockets.bindUnix(bootstrap, transport, setting, socket.get());
+            } else {
+                // As PostgreSQL does on its client sockets: a client host that vanishes without a FIN (power
+                // loss, a NAT or firewall forgetting the flow) would otherwise keep its session, and the
+                // server connection behind it, open for ever.
+                bootstrap.childOption(ChannelOption.TCP_NODELAY, true).childOption(ChannelOption.SO_KEEPALIVE, true);
+                transport.keepalive(keepalive).forEach(bootstrap::childOption);
+                channel = ServerSockets.bind(bootstrap, ListenException.Endpoint.CLIENTS, setting, listener.host(),
+                        listener.port());
+            }
             serverChannels.add(channel);
             log.info("listening on {} ({}{})", channel.localAddress(), transport.name(),
                     listener.tls().isPresent() ? ", TLS available" : "");
@@ -222,11 +229,13 @@ public final class ProxyServer implements AutoCloseable, ConnectionsView {
         return Map.copyOf(targets);
     }
 
-    /** The address each listener is bound to, in configuration order (port 0 resolves here). */
+    /** The address each TCP listener is bound to, in configuration order (port 0 resolves here). */
     public List<InetSocketAddress> addresses() {
-        return serverChannels.stream().map(channel -> (InetSocketAddress) channel.localAddress()).toList();
+        return serverChannels.stream().map(Channel::localAddress).filter(InetSocketAddress.class::isInstance)
+                .map(InetSocketAddress.class::cast).toList();
     }
 
+    /** The first TCP listener's port. */
     public int port() {
         return addresses().getFirst().getPort();
     }

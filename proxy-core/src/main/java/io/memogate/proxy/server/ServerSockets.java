@@ -8,6 +8,13 @@ import io.netty.channel.ChannelFuture;
 import java.io.IOException;
 import java.net.InetSocketAddress;
 import java.net.ServerSocket;
+import java.net.UnixDomainSocketAddress;
+import java.nio.channels.SocketChannel;
+import java.nio.file.Files;
+import java.nio.file.LinkOption;
+import java.nio.file.Path;
+import java.nio.file.attribute.PosixFileAttributes;
+import java.nio.file.attribute.PosixFilePermissions;
 
 /** Binds a server socket and reports a failure as a {@link ListenException} that names the setting. */
 public final class ServerSockets {
@@ -39,6 +46,62 @@ public final class ServerSockets {
             throw new ListenException(endpoint, setting, address(host, port), Reason.of(cause), cause);
         }
         return bound.channel();
+    }
+
+    /**
+     * Binds {@code bootstrap}, whose channel class is {@code transport}'s for Unix sockets, to {@code socket}
+     * and waits for it. As PostgreSQL does: a socket file left by a process that ended without removing it
+     * is replaced, a socket someone still answers on is an address in use, and the new socket is open to
+     * every local user (mode 0777, PostgreSQL's default unix_socket_permissions), the directory and the
+     * server's pg_hba rules deciding who gets in. The file is removed when the channel closes.
+     *
+     * @throws ListenException when the socket cannot be made, classified by {@link Reason}
+     */
+    public static Channel bindUnix(ServerBootstrap bootstrap, Transport transport, String setting, Path socket)
+            throws InterruptedException {
+        if (answers(socket)) {
+            throw new ListenException(Endpoint.CLIENTS, setting, socket.toString(), Reason.ADDRESS_IN_USE, null);
+        }
+        ChannelFuture bound = bootstrap.bind(transport.unixSocketAddress(socket)).await();
+        if (!bound.isSuccess()) {
+            Throwable cause = bound.cause();
+            Reason reason = Reason.of(cause) == Reason.PERMISSION_DENIED ? Reason.DIRECTORY_NOT_WRITABLE
+                    : Reason.of(cause);
+            throw new ListenException(Endpoint.CLIENTS, setting, socket.toString(), reason, cause);
+        }
+        Channel channel = bound.channel();
+        channel.closeFuture().addListener(closed -> Files.deleteIfExists(socket));
+        try {
+            Files.setPosixFilePermissions(socket, PosixFilePermissions.fromString("rwxrwxrwx"));
+        } catch (IOException e) {
+            channel.close();
+            throw new ListenException(Endpoint.CLIENTS, setting, socket.toString(), Reason.OTHER, e);
+        }
+        return channel;
+    }
+
+    /**
+     * Whether a process listens on {@code socket}. A socket file nobody answers on is stale and is removed
+     * here; anything else at that path (a regular file, a directory) is left for the bind to refuse.
+     */
+    private static boolean answers(Path socket) {
+        try {
+            if (!Files.readAttributes(socket, PosixFileAttributes.class, LinkOption.NOFOLLOW_LINKS).isOther()) {
+                return false;
+            }
+        } catch (IOException e) {
+            return false; // nothing there (or nothing we can see): the bind tells
+        }
+        try (SocketChannel probe = SocketChannel.open(UnixDomainSocketAddress.of(socket))) {
+            return true;
+        } catch (IOException e) {
+            try {
+                Files.deleteIfExists(socket);
+            } catch (IOException notRemoved) {
+                // The bind reports it.
+            }
+            return false;
+        }
     }
 
     /**

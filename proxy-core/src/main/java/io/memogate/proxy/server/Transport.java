@@ -11,6 +11,7 @@ import io.netty.channel.ServerChannel;
 import io.netty.channel.epoll.Epoll;
 import io.netty.channel.epoll.EpollChannelOption;
 import io.netty.channel.epoll.EpollDomainSocketChannel;
+import io.netty.channel.epoll.EpollServerDomainSocketChannel;
 import io.netty.channel.epoll.EpollIoHandler;
 import io.netty.channel.epoll.EpollServerSocketChannel;
 import io.netty.channel.epoll.EpollSocketChannel;
@@ -18,11 +19,13 @@ import io.netty.channel.nio.NioIoHandler;
 import io.netty.channel.socket.nio.NioChannelOption;
 import io.netty.channel.socket.SocketChannel;
 import io.netty.channel.socket.nio.NioDomainSocketChannel;
+import io.netty.channel.socket.nio.NioServerDomainSocketChannel;
 import io.netty.channel.socket.nio.NioServerSocketChannel;
 import io.netty.channel.socket.nio.NioSocketChannel;
 import io.netty.channel.unix.DomainSocketAddress;
 import io.netty.channel.uring.IoUringChannelOption;
 import io.netty.channel.uring.IoUringDomainSocketChannel;
+import io.netty.channel.uring.IoUringServerDomainSocketChannel;
 import io.netty.channel.uring.IoUringIoHandler;
 import io.netty.channel.uring.IoUringServerSocketChannel;
 import io.netty.channel.uring.IoUringSocketChannel;
@@ -37,7 +40,8 @@ import java.util.function.Function;
 import jdk.net.ExtendedSocketOptions;
 
 /**
- * A socket implementation: the event loops' I/O handler and the channel classes that go with it. Every
+ * A socket implementation: the event loops' I/O handler and the channel classes that go with it, for
+ * TCP and for Unix sockets. Every
  * channel of a session (client leg, server leg, cancel request, recycled login) must be of the classes
  * of the loop it is registered on, so one Transport is chosen at start ({@link TransportSelector}) and
  * handed to everything that opens a socket.
@@ -51,6 +55,7 @@ public record Transport(
         IoHandlerFactory ioHandlerFactory,
         Class<? extends ServerChannel> serverChannelClass,
         Class<? extends SocketChannel> socketChannelClass,
+        Class<? extends ServerChannel> serverDomainSocketChannelClass,
         Class<? extends Channel> domainSocketChannelClass,
         Function<Path, SocketAddress> domainSocketAddress,
         KeepaliveOptions keepaliveOptions) {
@@ -83,6 +88,16 @@ public record Transport(
         return unixSocket.isPresent() ? domainSocketChannelClass : socketChannelClass;
     }
 
+    /** The server channel class that listens on {@code unixSocket} when it is present, else the TCP one. */
+    public Class<? extends ServerChannel> serverChannelClassFor(Optional<Path> unixSocket) {
+        return unixSocket.isPresent() ? serverDomainSocketChannelClass : serverChannelClass;
+    }
+
+    /** {@code socket} in this transport's address type: the native transports have their own, NIO the JDK's. */
+    public SocketAddress unixSocketAddress(Path socket) {
+        return domainSocketAddress.apply(socket);
+    }
+
     /**
      * Where to connect: the Unix socket in this transport's address type (the native transports have
      * their own, NIO takes the JDK's), else {@code host:port}, resolved when connecting.
@@ -111,21 +126,23 @@ public record Transport(
 
     static Transport ioUring() {
         return new Transport("io_uring", IoUringIoHandler.newFactory(), IoUringServerSocketChannel.class,
-                IoUringSocketChannel.class, IoUringDomainSocketChannel.class, Transport::nativeDomainAddress,
+                IoUringSocketChannel.class, IoUringServerDomainSocketChannel.class, IoUringDomainSocketChannel.class,
+                Transport::nativeDomainAddress,
                 new KeepaliveOptions(IoUringChannelOption.TCP_KEEPIDLE,
                         IoUringChannelOption.TCP_KEEPINTVL, IoUringChannelOption.TCP_KEEPCNT));
     }
 
     static Transport epoll() {
         return new Transport("epoll", EpollIoHandler.newFactory(), EpollServerSocketChannel.class,
-                EpollSocketChannel.class, EpollDomainSocketChannel.class, Transport::nativeDomainAddress,
+                EpollSocketChannel.class, EpollServerDomainSocketChannel.class, EpollDomainSocketChannel.class,
+                Transport::nativeDomainAddress,
                 new KeepaliveOptions(EpollChannelOption.TCP_KEEPIDLE,
                         EpollChannelOption.TCP_KEEPINTVL, EpollChannelOption.TCP_KEEPCNT));
     }
 
     public static Transport nio() {
         return new Transport("nio", NioIoHandler.newFactory(), NioServerSocketChannel.class, NioSocketChannel.class,
-                NioDomainSocketChannel.class, UnixDomainSocketAddress::of,
+                NioServerDomainSocketChannel.class, NioDomainSocketChannel.class, UnixDomainSocketAddress::of,
                 new KeepaliveOptions(NioChannelOption.of(ExtendedSocketOptions.TCP_KEEPIDLE),
                         NioChannelOption.of(ExtendedSocketOptions.TCP_KEEPINTERVAL),
                         NioChannelOption.of(ExtendedSocketOptions.TCP_KEEPCOUNT)));

@@ -378,6 +378,23 @@ class ConfigValueProblemsTest {
     }
 
     @Test
+    void aUnixSocketListenerNeedsItsDirectoryAPortAndNoTls() throws IOException {
+        Files.writeString(dir.resolve("server.crt"), "");
+        Files.writeString(dir.resolve("server.key"), "");
+        assertThat(problems(BACKEND + """
+                listeners:
+                  - {host: %s, port: 6432}
+                  - {host: /no/such/directory, port: 6432}
+                  - {host: %s, port: 0}
+                  - {host: %s, port: 6433, tls: {certificate: server.crt, privateKey: server.key}}
+                """.formatted(dir, dir, dir))).containsExactly(
+                "listeners[1].host: directory not found: /no/such/directory",
+                "listeners[2].port names the Unix socket (.s.PGSQL.<port>) clients look for, so it cannot be 0",
+                "listeners[3].tls cannot be used on a Unix socket: PostgreSQL clients do not ask for TLS there; leave"
+                        + " it out, or listen on a TCP address for TLS");
+    }
+
+    @Test
     void listenerTlsFiles() throws IOException {
         Files.writeString(dir.resolve("server.key"), "");
         Files.createDirectories(dir.resolve("certs"));

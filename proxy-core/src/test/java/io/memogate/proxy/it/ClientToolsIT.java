@@ -42,6 +42,18 @@ class ClientToolsIT {
         }
     }
 
+    /** psql's habit on the database host: -h names the socket directory, and the port names the socket. */
+    @Test
+    void psqlReachesTheProxyOnItsUnixSocket(EmbeddedPostgres pg, @TempDir Path dir) throws Exception {
+        Path sockets = Files.createDirectory(dir.resolve("run"));
+        try (ProxyFixture proxy = ProxyFixture.to(pg.host(), pg.port()).unixListener(sockets, 6543).start()) {
+            Result result = run(dir, List.of("psql", "-X", "-A", "-t", "-h", sockets.toString(), "-p", "6543",
+                    "-U", TestUsers.SCRAM_USER, "-d", "demo", "-c", "select 'over the socket: ' || current_user"));
+            assertThat(result.exitCode()).as(result.output()).isZero();
+            assertThat(result.output()).contains("over the socket: " + TestUsers.SCRAM_USER);
+        }
+    }
+
     @Test
     void psqlReportsAServerErrorAndStops(EmbeddedPostgres pg, @TempDir Path dir) throws Exception {
         try (ProxyFixture proxy = ProxyFixture.to(pg.host(), pg.port()).start()) {

@@ -19,6 +19,7 @@ import java.sql.Connection;
 import java.sql.DriverManager;
 import java.sql.SQLException;
 import java.time.Duration;
+import java.util.ArrayList;
 import java.util.List;
 import java.util.Optional;
 import java.util.Properties;
@@ -89,6 +90,7 @@ public final class ProxyFixture implements AutoCloseable {
         private final int port;
         private BackendTlsConfig backendTlsConfig = BackendTlsConfig.of(TlsMode.DISABLE);
         private Optional<ServerTlsConfig> listenerTls = Optional.empty();
+        private final List<ListenerConfig> unixListeners = new ArrayList<>();
         private List<String> databases = List.of();
         private boolean isDefault = true;
         private AdmissionHook admission = new ImmediateAdmission();
@@ -175,6 +177,12 @@ public final class ProxyFixture implements AutoCloseable {
             return this;
         }
 
+        /** A second listener, on the Unix socket {@code directory/.s.PGSQL.port}, after the TCP one. */
+        public Builder unixListener(java.nio.file.Path directory, int port) {
+            unixListeners.add(ListenerConfig.of(directory.toString(), port));
+            return this;
+        }
+
         public Builder keepalive(TcpKeepalive keepalive) {
             this.network = network.withKeepalive(keepalive);
             return this;
@@ -184,8 +192,10 @@ public final class ProxyFixture implements AutoCloseable {
             BackendConfig backend = new BackendConfig("test", host, port, databases, isDefault, backendTlsConfig);
             LimitsConfig limits = new LimitsConfig(maxMessageBytes, connectTimeout, shutdownTimeout,
                     maxClientConnections, loginTimeout);
-            MemogateConfig config = new MemogateConfig(
-                    List.of(new ListenerConfig("127.0.0.1", 0, listenerTls)), List.of(backend), limits)
+            List<ListenerConfig> listeners = new ArrayList<>();
+            listeners.add(new ListenerConfig("127.0.0.1", 0, listenerTls));
+            listeners.addAll(unixListeners);
+            MemogateConfig config = new MemogateConfig(listeners, List.of(backend), limits)
                     .withRecycle(recycle)
                     .withNetwork(network);
             return new ProxyFixture(ProxyServer.start(config, admission, support));

@@ -455,7 +455,7 @@ public final class PgSession implements CancelRegistry.Cancellable {
         SessionInfo who = info;
         boolean serverTls = backend != null && backend.pipeline().get(SslHandler.class) != null;
         return new ClientView(who == null ? null : who.user(), who == null ? null : who.database(),
-                who == null ? null : who.applicationName(), String.valueOf(client.remoteAddress()),
+                who == null ? null : who.applicationName(), SessionInfo.describe(client.remoteAddress()),
                 client.pipeline().get(SslHandler.class) != null,
                 SessionStates.describe(state, admission.holding(), tracker.isIdle(), responses.transactionStatus()),
                 connectedAt, state == State.CONSOLE || target == null ? null : target.name(),

@@ -1,0 +1,139 @@
+package io.memogate.proxy.it;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+import static org.junit.jupiter.api.Assumptions.assumeTrue;
+
+import io.memogate.proxy.admin.ClientView;
+import io.memogate.proxy.config.NetworkTransport;
+import io.memogate.proxy.embedded.EmbeddedPostgres;
+import io.memogate.proxy.embedded.EmbeddedPostgresExtension;
+import io.memogate.proxy.embedded.TestUsers;
+import io.memogate.proxy.server.ListenException;
+import io.netty.channel.uring.IoUring;
+import java.net.StandardProtocolFamily;
+import java.net.UnixDomainSocketAddress;
+import java.nio.channels.ServerSocketChannel;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.nio.file.attribute.PosixFilePermissions;
+import java.sql.Connection;
+import java.sql.DriverManager;
+import java.sql.ResultSet;
+import java.sql.SQLException;
+import java.sql.Statement;
+import java.util.List;
+import java.util.Properties;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.TimeUnit;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.ExtendWith;
+import org.junit.jupiter.api.io.TempDir;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.EnumSource;
+import org.postgresql.util.PSQLException;
+
+/**
+ * A listener whose host is a directory: the proxy makes its Unix socket there, as PostgreSQL does in
+ * unix_socket_directories, and clients on the machine reach it without TCP (pgjdbc here through
+ * junixsocket's socket factory; psql's case is in {@link ClientToolsIT}).
+ */
+@ExtendWith(EmbeddedPostgresExtension.class)
+class UnixSocketListenerIT {
+
+    private static final int PORT = 6543;
+
+    @Test
+    void clientsOnTheSocketQueryAndCancelAndAreShownAsLocal(EmbeddedPostgres pg, @TempDir Path dir)
+            throws Exception {
+        try (ProxyFixture proxy = ProxyFixture.to(pg.host(), pg.port()).unixListener(dir, PORT).start();
+             Connection connection = connectOverSocket(dir.resolve(".s.PGSQL." + PORT));
+             Statement statement = connection.createStatement()) {
+            ResultSet row = statement.executeQuery("select current_user");
+            assertThat(row.next()).isTrue();
+            assertThat(row.getString(1)).isEqualTo(TestUsers.SCRAM_USER);
+
+            List<ClientView> clients = proxy.server().clients().toCompletableFuture().get(10, TimeUnit.SECONDS);
+            assertThat(clients).extracting(ClientView::clientAddress).containsExactly("[local]");
+
+            // The CancelRequest arrives on the socket too, on a connection of its own.
+            CompletableFuture<Throwable> sleeping = CompletableFuture.supplyAsync(() -> {
+                try {
+                    statement.execute("select pg_sleep(30)");
+                    return null;
+                } catch (SQLException e) {
+                    return e;
+                }
+            });
+            ServerActivity.awaitRunning(pg, "demo", "select pg_sleep(30)");
+            statement.cancel();
+            assertThat(sleeping.get(20, TimeUnit.SECONDS)).isInstanceOfSatisfying(PSQLException.class,
+                    e -> assertThat(e.getSQLState()).isEqualTo("57014"));
+        }
+    }
+
+    @Test
+    void theSocketIsOpenToEveryLocalUserAndRemovedOnClose(EmbeddedPostgres pg, @TempDir Path dir) throws Exception {
+        Path socket = dir.resolve(".s.PGSQL." + PORT);
+        try (ProxyFixture proxy = ProxyFixture.to(pg.host(), pg.port()).unixListener(dir, PORT).start()) {
+            assertThat(PosixFilePermissions.toString(Files.getPosixFilePermissions(socket))).isEqualTo("rwxrwxrwx");
+        }
+        assertThat(socket).doesNotExist();
+    }
+
+    @ParameterizedTest
+    @EnumSource(value = NetworkTransport.class, names = {"NIO", "IO_URING"})
+    void everyTransportListensOnTheSocket(NetworkTransport transport, EmbeddedPostgres pg, @TempDir Path dir)
+            throws Exception {
+        assumeTrue(transport != NetworkTransport.IO_URING || IoUring.isAvailable(),
+                () -> "io_uring cannot be used here: " + IoUring.unavailabilityCause());
+        Path socket = dir.resolve(".s.PGSQL." + PORT);
+        try (ProxyFixture proxy = ProxyFixture.to(pg.host(), pg.port()).transport(transport).unixListener(dir, PORT)
+                .start();
+             Connection connection = connectOverSocket(socket)) {
+            assertThat(connection.isValid(5)).isTrue();
+            List<ClientView> clients = proxy.server().clients().toCompletableFuture().get(10, TimeUnit.SECONDS);
+            assertThat(clients).extracting(ClientView::clientAddress).containsExactly("[local]");
+        }
+        assertThat(socket).doesNotExist();
+    }
+
+    /** As PostgreSQL: a socket file no process answers on (a crash left it) is replaced. */
+    @Test
+    void aStaleSocketFileIsReplaced(EmbeddedPostgres pg, @TempDir Path dir) throws Exception {
+        Path socket = dir.resolve(".s.PGSQL." + PORT);
+        try (ServerSocketChannel gone = ServerSocketChannel.open(StandardProtocolFamily.UNIX)) {
+            gone.bind(UnixDomainSocketAddress.of(socket)); // closing it leaves the file behind
+        }
+        assertThat(socket).exists();
+        try (ProxyFixture proxy = ProxyFixture.to(pg.host(), pg.port()).unixListener(dir, PORT).start();
+             Connection connection = connectOverSocket(socket)) {
+            assertThat(connection.isValid(5)).isTrue();
+        }
+    }
+
+    @Test
+    void aSocketSomeoneAnswersOnIsAnAddressInUse(EmbeddedPostgres pg, @TempDir Path dir) throws Exception {
+        try (ProxyFixture first = ProxyFixture.to(pg.host(), pg.port()).unixListener(dir, PORT).start()) {
+            assertThatThrownBy(() -> ProxyFixture.to(pg.host(), pg.port()).unixListener(dir, PORT).start())
+                    .isInstanceOfSatisfying(ListenException.class, e -> {
+                        assertThat(e.reason()).isEqualTo(ListenException.Reason.ADDRESS_IN_USE);
+                        assertThat(e.setting()).isEqualTo("listeners[1]");
+                        assertThat(e.getMessage()).contains(dir.resolve(".s.PGSQL." + PORT).toString());
+                    });
+            try (Connection stillServed = connectOverSocket(dir.resolve(".s.PGSQL." + PORT))) {
+                assertThat(stillServed.isValid(5)).as("the first proxy's socket is left alone").isTrue();
+            }
+        }
+    }
+
+    private static Connection connectOverSocket(Path socket) throws SQLException {
+        Properties props = new Properties();
+        props.setProperty("user", TestUsers.SCRAM_USER);
+        props.setProperty("password", TestUsers.SCRAM_PASSWORD);
+        props.setProperty("sslmode", "disable");
+        props.setProperty("socketFactory", "org.newsclub.net.unix.AFUNIXSocketFactory$FactoryArg");
+        props.setProperty("socketFactoryArg", socket.toString());
+        return DriverManager.getConnection("jdbc:postgresql://localhost:" + PORT + "/demo", props);
+    }
+}
