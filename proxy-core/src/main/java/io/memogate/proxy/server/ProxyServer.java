@@ -16,6 +16,7 @@ import io.memogate.proxy.pg.session.BackendTarget;
 import io.memogate.proxy.pg.session.CancelForwarder;
 import io.memogate.proxy.pg.session.CancelRegistry;
 import io.memogate.proxy.pg.session.ClientHandler;
+import io.memogate.proxy.pg.session.PasswordlessLogins;
 import io.memogate.proxy.pg.session.PgSession;
 import io.memogate.proxy.pg.session.RecycleCounts;
 import io.memogate.proxy.pg.session.SessionServices;
@@ -65,6 +66,7 @@ public final class ProxyServer implements AutoCloseable, ConnectionsView {
     private final CancelRegistry cancels = new CancelRegistry();
     private final CancelForwarder cancelForwarder;
     private final RecycleCounts recycles = new RecycleCounts();
+    private final PasswordlessLogins passwordlessLogins = new PasswordlessLogins();
     private final BackendConnector connector;
     private final AdmissionHook admission;
     private final AdmissionSupport support;
@@ -212,6 +214,7 @@ public final class ProxyServer implements AutoCloseable, ConnectionsView {
                     defaultBackend,
                     config.recycle(),
                     recycles,
+                    passwordlessLogins,
                     sessions));
         }
         return List.copyOf(built);

@@ -4,11 +4,16 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 import static org.junit.jupiter.api.Assumptions.assumeTrue;
 
+import ch.qos.logback.classic.Level;
+import ch.qos.logback.classic.Logger;
+import ch.qos.logback.classic.spi.ILoggingEvent;
+import ch.qos.logback.core.read.ListAppender;
 import io.memogate.proxy.config.NetworkTransport;
 import io.memogate.proxy.config.TlsMode;
 import io.memogate.proxy.embedded.EmbeddedPostgres;
 import io.memogate.proxy.embedded.EmbeddedPostgresExtension;
 import io.memogate.proxy.embedded.TestUsers;
+import io.memogate.proxy.pg.session.PasswordlessLogins;
 import io.netty.channel.uring.IoUring;
 import java.nio.file.Path;
 import java.sql.Connection;
@@ -22,6 +27,7 @@ import org.junit.jupiter.api.io.TempDir;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.EnumSource;
 import org.postgresql.util.PSQLException;
+import org.slf4j.LoggerFactory;
 
 /**
  * A backend whose host is the directory of the server's Unix socket (libpq's convention): the proxy
@@ -64,6 +70,30 @@ class UnixSocketBackendIT extends PassthroughContract {
         assertThatThrownBy(() -> proxy.connect("demo", TestUsers.SCRAM_USER, "wrong"))
                 .isInstanceOfSatisfying(PSQLException.class, e -> assertThat(e.getSQLState()).isEqualTo("28P01"));
         assertThat(proxy.awaitSessionCount(0)).as("refused sessions are gone").isZero();
+    }
+
+    /**
+     * A role the server lets in over the socket without a password is let in the same way for any client
+     * of the proxy: the operator is told once per role, and not about roles that had to give a password.
+     */
+    @Test
+    void aRoleLetInWithoutAPasswordIsWarnedAboutOnce() throws Exception {
+        ListAppender<ILoggingEvent> log = new ListAppender<>();
+        Logger logins = (Logger) LoggerFactory.getLogger(PasswordlessLogins.class);
+        log.start();
+        logins.addAppender(log);
+        try {
+            assertUser(proxy.connect("demo", TestUsers.TRUST_USER, null), TestUsers.TRUST_USER);
+            assertUser(proxy.connect("demo", TestUsers.TRUST_USER, null), TestUsers.TRUST_USER);
+            assertUser(proxy.connect("demo", TestUsers.SCRAM_USER, TestUsers.SCRAM_PASSWORD), TestUsers.SCRAM_USER);
+        } finally {
+            logins.detachAppender(log);
+        }
+        assertThat(log.list).hasSize(1).first().satisfies(event -> {
+            assertThat(event.getLevel()).isEqualTo(Level.WARN);
+            assertThat(event.getFormattedMessage()).contains("let role \"" + TestUsers.TRUST_USER + "\" in without"
+                    + " a password (pg_hba trust or peer, on local)").contains(pg.socketDirectory().toString());
+        });
     }
 
     /** tls.mode prefer, the default, means plain over a Unix socket, as it does in libpq. */

@@ -21,6 +21,7 @@ import java.util.function.Function;
  * @param defaultBackend the backend console logins are relayed to
  * @param recycle when a session's server connection is replaced, and the auth file for logging in again
  * @param recycles counts of replaced connections, shared by every listener and reload
+ * @param passwordlessLogins the roles servers let in without a password, warned about once; shared likewise
  */
 public record SessionServices(
         Function<String, Optional<BackendTarget>> router,
@@ -38,6 +39,7 @@ public record SessionServices(
         Optional<BackendTarget> defaultBackend,
         RecycleConfig recycle,
         RecycleCounts recycles,
+        PasswordlessLogins passwordlessLogins,
         SessionListener listener) {
 
     /** Told when a session starts and when it has ended, e.g. to count them and to drain on shutdown. */

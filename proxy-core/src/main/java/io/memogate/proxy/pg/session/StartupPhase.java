@@ -51,6 +51,8 @@ final class StartupPhase {
     private StartupMessage startupMessage;
     /** Watches the relayed login when recycling could use it; null for console logins or with recycling off. */
     private LoginObserver login;
+    /** Whether the server has asked this login for a password (or any exchange) before AuthenticationOk. */
+    private boolean challenged;
     /** The client asked for TLS with an SSLRequest; TLS without one was started directly. */
     private boolean tlsRequested;
     /** An SSLRequest, a GSSENCRequest was answered: PostgreSQL answers each once per connection. */
@@ -239,6 +241,12 @@ final class StartupPhase {
                 }
                 if (login != null) {
                     login.server(request);
+                }
+                if (!(request instanceof Authentication.Ok)) {
+                    challenged = true;
+                } else if (!challenged) {
+                    session.services.passwordlessLogins().loggedInWithoutPassword(session.target,
+                            session.info.user());
                 }
                 if (request instanceof Authentication.Sasl sasl && sasl.offersChannelBinding() && legsDifferInTls()) {
                     frame.release();
