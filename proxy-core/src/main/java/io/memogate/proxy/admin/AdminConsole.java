@@ -91,6 +91,10 @@ public final class AdminConsole implements ConsoleService {
                 case ConsoleCommand.Pause ignored -> done(pause(caller));
                 case ConsoleCommand.Resume ignored -> done(resume(caller));
                 case ConsoleCommand.RefreshCatalogs refresh -> refreshCatalogs(refresh.database(), caller);
+                case ConsoleCommand.CancelSession cancel -> onSession("CANCEL", cancel.serverPid(), caller,
+                        connections.cancel(cancel.serverPid(), String.valueOf(caller)));
+                case ConsoleCommand.KillSession kill -> onSession("KILL", kill.serverPid(), caller,
+                        connections.terminate(kill.serverPid(), String.valueOf(caller)));
             };
         } catch (ConsoleException e) {
             return CompletableFuture.failedFuture(e);
@@ -186,7 +190,9 @@ public final class AdminConsole implements ConsoleService {
                 "admit no new statement at or above t0; admitted ones finish",
                 "admit again, in arrival order",
                 "read the catalogs (indexes, views, functions, role settings) of every database read so far, or of"
-                        + " the one named, again now; the reads before serve until the new ones are in");
+                        + " the one named, again now; the reads before serve until the new ones are in",
+                "cancel that session's statement: withdrawn if it waits for admission, else a cancel to the server",
+                "end that session, as pg_terminate_backend would (FATAL 57P01 to its client)");
         for (int i = 0; i < ConsoleCommand.SYNOPSIS.size(); i++) {
             table.row(ConsoleCommand.SYNOPSIS.get(i), what.get(i));
         }
@@ -303,6 +309,20 @@ public final class AdminConsole implements ConsoleService {
             }
             return ConsoleResult.rows("REFRESH", AdmissionViews.catalogs(database
                     .map(name -> catalogs.state(name).stream().toList()).orElseGet(catalogs::states)));
+        });
+    }
+
+    /** CANCEL or KILL: what was done, as a NOTICE and in the log; no session with that server process is 42704. */
+    private static CompletionStage<ConsoleResult> onSession(String command, int serverPid, SessionInfo caller,
+                                                            CompletionStage<List<String>> done) {
+        return done.thenApply(results -> {
+            if (results.isEmpty()) {
+                throw new ConsoleException(ConsoleException.Kind.UNKNOWN_SESSION, "no session of Memogate has server"
+                        + " process " + serverPid, null, "SHOW CLIENTS lists each session's server_pid, SHOW QUEUE"
+                        + " the server_pid of each waiting statement.");
+            }
+            results.forEach(result -> log.info("{} {} by {}: {}", command, serverPid, caller, result));
+            return ConsoleResult.done(command, results.toArray(String[]::new));
         });
     }
 

@@ -12,6 +12,7 @@ import java.util.Optional;
  *   SET tiers.tier.field = value        (or TO; the value may be quoted: '2min')
  *   RELOAD | PAUSE | RESUME
  *   REFRESH CATALOGS [database]
+ *   CANCEL server_pid | KILL server_pid
  * </pre>
  * {@link ConsoleCommandParser} reads them.
  */
@@ -57,11 +58,17 @@ public sealed interface ConsoleCommand {
     /** @param database the one database whose catalog to read again; empty: every one read so far */
     record RefreshCatalogs(Optional<String> database) implements ConsoleCommand {}
 
+    /** @param serverPid the session's server process, as SHOW CLIENTS and SHOW QUEUE show it */
+    record CancelSession(int serverPid) implements ConsoleCommand {}
+
+    /** @param serverPid the session's server process, as SHOW CLIENTS and SHOW QUEUE show it */
+    record KillSession(int serverPid) implements ConsoleCommand {}
+
     /** Every command, for the message that answers an unknown one and for SHOW HELP. */
     List<String> SYNOPSIS = List.of(
             "SHOW TIERS", "SHOW QUEUE", "SHOW STATS", "SHOW CLIENTS", "SHOW SERVERS", "SHOW BACKENDS", "SHOW BROKER",
             "SHOW CATALOGS",
             "SHOW CONFIG", "SHOW VERSION",
             "SHOW HELP", "EXPLAIN ADMISSION [DATABASE <name>] <statement>", "SET tiers.<small|medium|large>.<field> = <value>",
-            "RELOAD", "PAUSE", "RESUME", "REFRESH CATALOGS [<database>]");
+            "RELOAD", "PAUSE", "RESUME", "REFRESH CATALOGS [<database>]", "CANCEL <server_pid>", "KILL <server_pid>");
 }

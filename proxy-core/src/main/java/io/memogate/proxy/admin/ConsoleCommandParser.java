@@ -84,6 +84,11 @@ public final class ConsoleCommandParser {
                 }
             }
         }
+        if (words.length == 2 && (words[0].equals("CANCEL") || words[0].equals("KILL"))) {
+            int pid = serverPid(words[1], text);
+            return words[0].equals("CANCEL") ? new ConsoleCommand.CancelSession(pid)
+                    : new ConsoleCommand.KillSession(pid);
+        }
         if (words.length == 1) {
             switch (words[0]) {
                 case "RELOAD" -> {
@@ -99,6 +104,19 @@ public final class ConsoleCommandParser {
             }
         }
         throw syntax("unknown admin console command: " + quoted(command), text);
+    }
+
+    /** A server process id as SHOW CLIENTS prints it: a positive whole number. */
+    private static int serverPid(String word, String text) {
+        try {
+            int pid = Integer.parseInt(word);
+            if (pid > 0) {
+                return pid;
+            }
+        } catch (NumberFormatException e) {
+            // answered below
+        }
+        throw syntax("CANCEL and KILL take a session's server_pid (SHOW CLIENTS), not " + quoted(word), text);
     }
 
     private static String stripTrailingSemicolons(String text) {

@@ -20,7 +20,9 @@ public final class ConsoleException extends RuntimeException {
         /** The command needs something this proxy runs without, e.g. gateways (55000 object_not_in_prerequisite_state). */
         UNAVAILABLE,
         /** EXPLAIN ADMISSION DATABASE of a database that is not there (3D000 invalid_catalog_name). */
-        UNKNOWN_DATABASE
+        UNKNOWN_DATABASE,
+        /** CANCEL or KILL of a server process no open session has (42704 undefined_object). */
+        UNKNOWN_SESSION
     }
 
     private final Kind kind;

@@ -16,6 +16,7 @@ import io.memogate.proxy.pg.session.BackendTarget;
 import io.memogate.proxy.pg.session.CancelForwarder;
 import io.memogate.proxy.pg.session.CancelRegistry;
 import io.memogate.proxy.pg.session.ClientHandler;
+import io.memogate.proxy.pg.session.OperatorCommand;
 import io.memogate.proxy.pg.session.PasswordlessLogins;
 import io.memogate.proxy.pg.session.PgSession;
 import io.memogate.proxy.pg.session.RecycleCounts;
@@ -276,6 +277,16 @@ public final class ProxyServer implements AutoCloseable, ConnectionsView {
     @Override
     public CompletionStage<List<ClientView>> clients() {
         return sessions.clients();
+    }
+
+    @Override
+    public CompletionStage<List<String>> cancel(int serverPid, String by) {
+        return sessions.operator(new OperatorCommand(OperatorCommand.Action.CANCEL, serverPid, by));
+    }
+
+    @Override
+    public CompletionStage<List<String>> terminate(int serverPid, String by) {
+        return sessions.operator(new OperatorCommand(OperatorCommand.Action.KILL, serverPid, by));
     }
 
     @Override

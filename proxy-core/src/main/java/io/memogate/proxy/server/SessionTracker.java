@@ -1,6 +1,7 @@
 package io.memogate.proxy.server;
 
 import io.memogate.proxy.admin.ClientView;
+import io.memogate.proxy.pg.session.OperatorCommand;
 import io.memogate.proxy.pg.session.PgSession;
 import io.memogate.proxy.pg.session.SessionServices;
 import java.time.Duration;
@@ -8,6 +9,7 @@ import java.util.Comparator;
 import java.util.HashSet;
 import java.util.List;
 import java.util.Objects;
+import java.util.Optional;
 import java.util.Set;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CompletionStage;
@@ -60,6 +62,20 @@ final class SessionTracker implements SessionServices.SessionListener {
                 .map(CompletableFuture::join)
                 .filter(Objects::nonNull)
                 .sorted(Comparator.comparing(ClientView::connectedAt))
+                .toList());
+    }
+
+    /** {@code command} tried on every open session on its own event loop: what it did, where it applied. */
+    CompletionStage<List<String>> operator(OperatorCommand command) {
+        List<PgSession> snapshot;
+        synchronized (this) {
+            snapshot = List.copyOf(open);
+        }
+        List<CompletableFuture<Optional<String>>> results = snapshot.stream()
+                .map(session -> session.operator(command).toCompletableFuture()).toList();
+        return CompletableFuture.allOf(results.toArray(CompletableFuture[]::new)).thenApply(done -> results.stream()
+                .map(CompletableFuture::join)
+                .flatMap(Optional::stream)
                 .toList());
     }
 

@@ -61,6 +61,16 @@ class AdminConsoleTest {
                 }
 
                 @Override
+                public CompletionStage<List<String>> cancel(int serverPid, String by) {
+                    return CompletableFuture.completedFuture(List.of());
+                }
+
+                @Override
+                public CompletionStage<List<String>> terminate(int serverPid, String by) {
+                    return CompletableFuture.completedFuture(List.of());
+                }
+
+                @Override
                 public int serverConnectionCount() {
                     return 0;
                 }
@@ -114,6 +124,16 @@ class AdminConsoleTest {
                 "gateways paused by dba@memogate from 10.0.0.9:40112 (psql): 0 statements hold permits and finish; "
                         + "new ones queue",
                 "gateways resumed by dba@memogate from 10.0.0.9:40112 (psql): 0 statements were waiting");
+    }
+
+    @Test
+    void cancelOrKillOfAServerProcessNoSessionHasIsAnErrorPointingAtShowClients() throws Exception {
+        for (String command : List.of("CANCEL 4242", "KILL 4242")) {
+            ConsoleException missing = failure(console.execute(command, DBA));
+            assertThat(missing.kind()).as(command).isEqualTo(ConsoleException.Kind.UNKNOWN_SESSION);
+            assertThat(missing).hasMessage("no session of Memogate has server process 4242");
+            assertThat(missing.hint()).contains("SHOW CLIENTS");
+        }
     }
 
     /** A typo is named, as PostgreSQL names a database it does not have, rather than estimated "from the SQL". */

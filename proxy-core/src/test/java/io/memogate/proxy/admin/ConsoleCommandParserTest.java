@@ -28,6 +28,18 @@ class ConsoleCommandParserTest {
     }
 
     @Test
+    void cancelAndKillTakeAServerPid() {
+        assertThat(ConsoleCommandParser.parse("cancel 4242;")).isEqualTo(new ConsoleCommand.CancelSession(4242));
+        assertThat(ConsoleCommandParser.parse("KILL\t17")).isEqualTo(new ConsoleCommand.KillSession(17));
+        for (String wrong : List.of("CANCEL abc", "KILL -5", "kill 0", "CANCEL 99999999999")) {
+            assertThatThrownBy(() -> ConsoleCommandParser.parse(wrong)).as(wrong)
+                    .isInstanceOfSatisfying(ConsoleException.class, e -> assertThat(e.kind())
+                            .isEqualTo(ConsoleException.Kind.SYNTAX))
+                    .hasMessageContaining("server_pid");
+        }
+    }
+
+    @Test
     void explainAdmissionKeepsTheStatementsAsWritten() {
         assertThat(ConsoleCommandParser.parse("explain admission select 'a;b' from t; select 2;"))
                 .isEqualTo(new ConsoleCommand.ExplainAdmission(Optional.empty(), "select 'a;b' from t; select 2"));

@@ -397,6 +397,96 @@ class AdminConsoleIT {
         }
     }
 
+    /**
+     * CANCEL and KILL, addressed by a session's server_pid: a statement queued for admission is withdrawn
+     * (which the server's pg_cancel_backend cannot do: the server sees that session idle), a running one
+     * cancelled on the server, and a session ended as pg_terminate_backend ends one.
+     */
+    @Test
+    void cancelWithdrawsAQueuedStatementOrCancelsARunningOneAndKillEndsTheSession(EmbeddedPostgres pg)
+            throws Exception {
+        proxy = RunningProxy.start(config(pg)); // one SMALL permit
+        int port = proxy.server().port();
+        try (Connection console = ConsoleClient.connect(port, TestUsers.SCRAM_USER, TestUsers.SCRAM_PASSWORD);
+             Connection first = ConsoleClient.session(port, StarSchema.DATABASE, TestUsers.SCRAM_USER,
+                     TestUsers.SCRAM_PASSWORD);
+             Connection second = ConsoleClient.session(port, StarSchema.DATABASE, TestUsers.SCRAM_USER,
+                     TestUsers.SCRAM_PASSWORD);
+             Statement holder = first.createStatement(); Statement waiter = second.createStatement()) {
+            int holderPid = serverPid(holder);
+            int waiterPid = serverPid(waiter);
+            holder.execute(WIDE);
+            waiter.execute(WIDE);
+            // A multi-statement query keeps its permit until ReadyForQuery: here, for the sleep.
+            CompletableFuture<SQLException> holding = failing(holder, star(12, "holder") + "; select pg_sleep(30)");
+            await(() -> proxy.admission().orElseThrow().gateways().state(Tier.SMALL).active() == 1);
+            CompletableFuture<SQLException> waiting = failing(waiter, star(12, "waiter"));
+            await(() -> !proxy.admission().orElseThrow().gateways().waiting().isEmpty());
+            assertThat(rows(console, "SHOW QUEUE")).singleElement()
+                    .satisfies(queued -> assertThat(queued).containsEntry("server_pid", String.valueOf(waiterPid)));
+
+            assertThat(ConsoleClient.run(console, "CANCEL " + waiterPid)).singleElement().asString()
+                    .startsWith("withdrew the statement of " + TestUsers.SCRAM_USER + "@" + StarSchema.DATABASE)
+                    .contains("from its queue (statement queued for the SMALL gateway");
+            assertThat((Throwable) waiting.get(10, TimeUnit.SECONDS)).isInstanceOfSatisfying(PSQLException.class,
+                    e -> assertThat(e.getSQLState()).isEqualTo("57014"));
+            assertThat(holding).as("the statement holding the permit runs on").isNotDone();
+            assertThat(ConsoleClient.run(console, "cancel " + waiterPid + ";")).singleElement().asString()
+                    .startsWith("nothing to cancel");
+
+            assertThat(ConsoleClient.run(console, "CANCEL " + holderPid)).singleElement().asString()
+                    .startsWith("sent the server a cancel request for the statement of");
+            assertThat((Throwable) holding.get(10, TimeUnit.SECONDS)).isInstanceOfSatisfying(PSQLException.class,
+                    e -> assertThat(e.getSQLState()).isEqualTo("57014"));
+
+            assertThat(ConsoleClient.run(console, "KILL " + waiterPid)).singleElement().asString()
+                    .startsWith("terminated the session of");
+            assertThat((Throwable) failing(waiter, "select 1").get(10, TimeUnit.SECONDS))
+                    .isInstanceOfSatisfying(PSQLException.class, e -> {
+                        // PostgreSQL's words for pg_terminate_backend, and who asked.
+                        assertThat(e.getSQLState()).isEqualTo("57P01");
+                        assertThat(e.getServerErrorMessage().getMessage())
+                                .isEqualTo("terminating connection due to administrator command");
+                        assertThat(e.getServerErrorMessage().getDetail())
+                                .startsWith("KILL from Memogate's admin console by " + TestUsers.SCRAM_USER + "@");
+                    });
+            await(() -> !serverHas(pg, waiterPid));
+            try (ResultSet row = holder.executeQuery("select 'the other session goes on'")) {
+                assertThat(row.next()).isTrue();
+            }
+            assertThat(failure(console, "KILL " + waiterPid).getSQLState()).isEqualTo("42704");
+        }
+    }
+
+    private static int serverPid(Statement statement) throws SQLException {
+        try (ResultSet row = statement.executeQuery("select pg_backend_pid()")) {
+            row.next();
+            return row.getInt(1);
+        }
+    }
+
+    /** Runs {@code sql} on another thread: completes with its failure, or null if it succeeded. */
+    private CompletableFuture<SQLException> failing(Statement statement, String sql) {
+        return CompletableFuture.supplyAsync(() -> {
+            try {
+                statement.execute(sql);
+                return null;
+            } catch (SQLException e) {
+                return e;
+            }
+        }, threads);
+    }
+
+    private static boolean serverHas(EmbeddedPostgres pg, int pid) {
+        try (Connection connection = pg.connect("postgres"); Statement statement = connection.createStatement();
+             ResultSet row = statement.executeQuery("select count(*) from pg_stat_activity where pid = " + pid)) {
+            row.next();
+            return row.getInt(1) > 0;
+        } catch (SQLException e) {
+            throw new IllegalStateException(e);
+        }
+    }
+
     private static void execute(Statement statement, String sql) {
         try {
             statement.execute(sql);

@@ -360,14 +360,40 @@ public final class PgSession implements CancelRegistry.Cancellable {
     @Override
     public void cancel() {
         client.eventLoop().execute(() -> {
-            if (state == State.CLOSED || serverKey == null) {
-                return;
+            if (state != State.CLOSED && serverKey != null) {
+                cancelNow();
             }
-            if (admission.withdrawQueued()) {
-                return;
-            }
-            services.cancelForwarder().cancel(client.eventLoop(), target, serverKey);
         });
+    }
+
+    /** A cancel, on the event loop: true when it withdrew a queued statement, false when it went to the server. */
+    boolean cancelNow() {
+        if (admission.withdrawQueued()) {
+            return true;
+        }
+        services.cancelForwarder().cancel(client.eventLoop(), target, serverKey);
+        return false;
+    }
+
+    /** A statement waits for admission or the server has not answered everything sent; on the event loop. */
+    boolean busy() {
+        return admission.busy();
+    }
+
+    /** Where the waiting statement is queued, in words; empty when none waits; on the event loop. */
+    Optional<String> waitingWhere() {
+        return admission.waitingWhere();
+    }
+
+    /** The admin console's CANCEL or KILL: what it did, or empty when this is not the session it names. */
+    public CompletionStage<Optional<String>> operator(OperatorCommand command) {
+        CompletableFuture<Optional<String>> done = new CompletableFuture<>();
+        try {
+            client.eventLoop().execute(() -> done.complete(command.applyTo(this)));
+        } catch (RejectedExecutionException stopping) {
+            done.complete(Optional.empty());
+        }
+        return done;
     }
 
     /** The proxy is stopping and this session outlived the grace period: tell the client and close. */

@@ -115,6 +115,12 @@ public final class PgErrors {
                 "unsupported frontend protocol " + major + "." + minor + ": server supports 3.0 to 3.2", null, null);
     }
 
+    /** The admin console's KILL: PostgreSQL's words for pg_terminate_backend, and who asked. */
+    public static ErrorResponse terminatedByOperator(String by) {
+        return fatal(ADMIN_SHUTDOWN, "terminating connection due to administrator command",
+                "KILL from Memogate's admin console by " + by + ".", null);
+    }
+
     public static ErrorResponse shuttingDown() {
         return fatal(ADMIN_SHUTDOWN, "terminating connection because Memogate is shutting down", null,
                 "Reconnect when the proxy is back.");
@@ -217,7 +223,7 @@ public final class PgErrors {
     public static ErrorResponse consoleError(ConsoleException failure) {
         String sqlState = switch (failure.kind()) {
             case SYNTAX -> SYNTAX_ERROR;
-            case UNKNOWN_SETTING -> UNDEFINED_OBJECT;
+            case UNKNOWN_SETTING, UNKNOWN_SESSION -> UNDEFINED_OBJECT;
             case INVALID_VALUE -> INVALID_PARAMETER_VALUE;
             case CONFIG_FILE -> CONFIG_FILE_ERROR;
             case UNAVAILABLE -> OBJECT_NOT_IN_PREREQUISITE_STATE;

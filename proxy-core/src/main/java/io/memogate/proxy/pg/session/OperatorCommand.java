@@ -1,0 +1,43 @@
+package io.memogate.proxy.pg.session;
+
+import io.memogate.proxy.pg.message.backend.PgErrors;
+import java.util.Optional;
+
+/**
+ * The admin console's CANCEL and KILL, addressed by the session's server process id (what SHOW CLIENTS,
+ * SHOW QUEUE and the server's pg_stat_activity show), run on the session's event loop.
+ *
+ * <p>CANCEL is a client's own cancel request made by the operator, with one difference that is the point:
+ * a statement still queued for admission is withdrawn (its client gets 57014, as after its own cancel),
+ * which the server's pg_cancel_backend cannot do, since the server sees that session idle. KILL ends the
+ * session as pg_terminate_backend would: FATAL 57P01 to the client, and its server connection closed.
+ *
+ * @param by who asked, for the client's message ({@code dba from 10.0.0.9:40112})
+ */
+public record OperatorCommand(Action action, int serverPid, String by) {
+
+    public enum Action { CANCEL, KILL }
+
+    /** What was done to {@code session}; empty when its server process is another (or it has none). */
+    Optional<String> applyTo(PgSession session) {
+        if (session.state == PgSession.State.CLOSED || session.serverKey() == null
+                || session.serverKey().processId() != serverPid) {
+            return Optional.empty();
+        }
+        String who = String.valueOf(session.info);
+        return Optional.of(switch (action) {
+            case KILL -> {
+                session.sendFatalAndClose(PgErrors.terminatedByOperator(by));
+                yield "terminated the session of " + who;
+            }
+            case CANCEL -> {
+                if (!session.busy()) {
+                    yield "nothing to cancel: the session of " + who + " is idle";
+                }
+                Optional<String> where = session.waitingWhere();
+                yield session.cancelNow() ? "withdrew the statement of " + who + " from its queue ("
+                        + where.orElse("queued") + ")" : "sent the server a cancel request for the statement of " + who;
+            }
+        });
+    }
+}
