@@ -220,14 +220,18 @@ public final class PlpgsqlStatements {
         return found < 0 ? to : found;
     }
 
-    /** The first token outside parentheses and brackets in [from, to) that is {@code wanted}, or -1. */
+    /**
+     * The first token outside parentheses, brackets and SQL CASE expressions in [from, to) that is
+     * {@code wanted}, or -1: a condition's own THEN comes after the END of a CASE inside it. (The ranges
+     * searched are a statement's parts, never a block: PL/pgSQL's own END is not among them.)
+     */
     private int atDepthZero(int from, int to, IntPredicate wanted) {
         int depth = 0;
         for (int i = from; i < to; i++) {
             int kind = kindAt(i);
-            if (kind == LPAREN || kind == LBRACKET) {
+            if (kind == LPAREN || kind == LBRACKET || ts.is(i, Keyword.CASE)) {
                 depth++;
-            } else if (kind == RPAREN || kind == RBRACKET) {
+            } else if (kind == RPAREN || kind == RBRACKET || depth > 0 && ts.is(i, Keyword.END)) {
                 depth = Math.max(0, depth - 1);
             } else if (depth == 0 && wanted.test(i)) {
                 return i;

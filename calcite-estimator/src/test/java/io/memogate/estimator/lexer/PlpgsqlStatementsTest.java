@@ -101,6 +101,24 @@ class PlpgsqlStatementsTest {
                 .containsExactly("select a from t for update");
     }
 
+    /** A CASE expression in a condition has THENs of its own: the condition ends at the THEN after its END. */
+    @Test
+    void aConditionHoldingACaseExpressionEndsAtItsOwnThen() {
+        String body = """
+                begin
+                  if case when n > 0 then (select count(*) from a join b using (k)) else 0 end > 1 then
+                    delete from q;
+                  elsif case n when 1 then true else false end then
+                    exit when case when m then (select 1 from c join d using (k)) end is null;
+                  end if;
+                end
+                """;
+        assertThat(PlpgsqlStatements.of(body)).containsExactly(
+                "SELECT case when n > 0 then (select count(*) from a join b using (k)) else 0 end > 1",
+                "delete from q",
+                "SELECT case when m then (select 1 from c join d using (k)) end is null");
+    }
+
     @Test
     void dynamicSqlAndBodiesWithoutQueriesYieldNothing() {
         assertThat(PlpgsqlStatements.of("begin execute 'select * from ' || tbl; raise notice 'x %', 1; end"))
