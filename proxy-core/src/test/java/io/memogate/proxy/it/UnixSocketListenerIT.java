@@ -31,6 +31,8 @@ import org.junit.jupiter.api.extension.ExtendWith;
 import org.junit.jupiter.api.io.TempDir;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.EnumSource;
+import org.newsclub.net.unix.AFUNIXDatagramSocket;
+import org.newsclub.net.unix.AFUNIXSocketAddress;
 import org.postgresql.util.PSQLException;
 
 /**
@@ -125,6 +127,51 @@ class UnixSocketListenerIT {
                 assertThat(stillServed.isValid(5)).as("the first proxy's socket is left alone").isTrue();
             }
         }
+    }
+
+    /**
+     * Only a refused connect makes a socket file stale. Anything else (a socket of another kind, here a
+     * datagram one; one whose mode keeps the proxy's user out, EACCES) may well be some process's live
+     * socket, which the proxy must neither delete nor take over.
+     */
+    @Test
+    void aSocketThatDoesNotRefuseIsLeftAlone(EmbeddedPostgres pg, @TempDir Path dir) throws Exception {
+        Path socket = dir.resolve(".s.PGSQL." + PORT);
+        try (AFUNIXDatagramSocket live = AFUNIXDatagramSocket.newInstance()) {
+            live.bind(AFUNIXSocketAddress.of(socket));
+            assertThatThrownBy(() -> ProxyFixture.to(pg.host(), pg.port()).unixListener(dir, PORT).start())
+                    .isInstanceOfSatisfying(ListenException.class,
+                            e -> assertThat(e.reason()).isEqualTo(ListenException.Reason.ADDRESS_IN_USE));
+            assertThat(socket).as("the other process's socket").exists();
+            assertThat(live.isBound()).isTrue();
+        }
+    }
+
+    /**
+     * Netty's native transports unlink the path before they bind: a file someone left there (here a
+     * regular one with content) must be refused as an address in use, as NIO's bind does, not removed.
+     */
+    @ParameterizedTest
+    @EnumSource(value = NetworkTransport.class, names = {"EPOLL", "NIO"})
+    void aRegularFileAtThePathIsLeftAlone(NetworkTransport transport, EmbeddedPostgres pg, @TempDir Path dir)
+            throws Exception {
+        Path socket = Files.writeString(dir.resolve(".s.PGSQL." + PORT), "someone's data");
+        assertThatThrownBy(() -> ProxyFixture.to(pg.host(), pg.port()).transport(transport).unixListener(dir, PORT)
+                .start())
+                .isInstanceOfSatisfying(ListenException.class,
+                        e -> assertThat(e.reason()).isEqualTo(ListenException.Reason.ADDRESS_IN_USE));
+        assertThat(socket).hasContent("someone's data");
+    }
+
+    /** A connect to a FIFO is refused as to a stale socket; but it is no socket, and not the proxy's to remove. */
+    @Test
+    void aFifoAtThePathIsLeftAlone(EmbeddedPostgres pg, @TempDir Path dir) throws Exception {
+        Path fifo = dir.resolve(".s.PGSQL." + PORT);
+        assertThat(new ProcessBuilder("mkfifo", fifo.toString()).inheritIO().start().waitFor()).isZero();
+        assertThatThrownBy(() -> ProxyFixture.to(pg.host(), pg.port()).unixListener(dir, PORT).start())
+                .isInstanceOfSatisfying(ListenException.class,
+                        e -> assertThat(e.reason()).isEqualTo(ListenException.Reason.ADDRESS_IN_USE));
+        assertThat(fifo).exists();
     }
 
     private static Connection connectOverSocket(Path socket) throws SQLException {
