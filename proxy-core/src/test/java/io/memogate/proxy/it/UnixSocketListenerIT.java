@@ -4,6 +4,9 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 import static org.junit.jupiter.api.Assumptions.assumeTrue;
 
+import ch.qos.logback.classic.Logger;
+import ch.qos.logback.classic.spi.ILoggingEvent;
+import ch.qos.logback.core.read.ListAppender;
 import io.memogate.proxy.admin.ClientView;
 import io.memogate.proxy.config.NetworkTransport;
 import io.memogate.proxy.embedded.EmbeddedPostgres;
@@ -13,7 +16,9 @@ import io.memogate.proxy.server.ListenException;
 import io.netty.channel.uring.IoUring;
 import java.net.StandardProtocolFamily;
 import java.net.UnixDomainSocketAddress;
+import java.nio.ByteBuffer;
 import java.nio.channels.ServerSocketChannel;
+import java.nio.channels.SocketChannel;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.nio.file.attribute.PosixFilePermissions;
@@ -22,6 +27,7 @@ import java.sql.DriverManager;
 import java.sql.ResultSet;
 import java.sql.SQLException;
 import java.sql.Statement;
+import java.time.Duration;
 import java.util.List;
 import java.util.Properties;
 import java.util.concurrent.CompletableFuture;
@@ -34,6 +40,7 @@ import org.junit.jupiter.params.provider.EnumSource;
 import org.newsclub.net.unix.AFUNIXDatagramSocket;
 import org.newsclub.net.unix.AFUNIXSocketAddress;
 import org.postgresql.util.PSQLException;
+import org.slf4j.LoggerFactory;
 
 /**
  * A listener whose host is a directory: the proxy makes its Unix socket there, as PostgreSQL does in
@@ -98,6 +105,27 @@ class UnixSocketListenerIT {
             assertThat(clients).extracting(ClientView::clientAddress).containsExactly("[local]");
         }
         assertThat(socket).doesNotExist();
+    }
+
+    /**
+     * A client on the socket has no address (its end is unnamed): the logs call it [local], as SHOW CLIENTS
+     * does, not "closing client : ...".
+     */
+    @Test
+    void logsNameASocketClientLocal(EmbeddedPostgres pg, @TempDir Path dir) throws Exception {
+        ListAppender<ILoggingEvent> log = new ListAppender<>();
+        Logger timerLog = (Logger) LoggerFactory.getLogger("io.memogate.proxy.pg.session.LoginTimer");
+        log.start();
+        timerLog.addAppender(log);
+        try (ProxyFixture proxy = ProxyFixture.to(pg.host(), pg.port()).loginTimeout(Duration.ofMillis(200))
+                .unixListener(dir, PORT).start();
+             SocketChannel silent = SocketChannel.open(UnixDomainSocketAddress.of(dir.resolve(".s.PGSQL." + PORT)))) {
+            assertThat(silent.read(ByteBuffer.allocate(1))).as("closed for its silence").isEqualTo(-1);
+        } finally {
+            timerLog.detachAppender(log);
+        }
+        assertThat(log.list).extracting(ILoggingEvent::getFormattedMessage)
+                .containsExactly("closing client [local]: no startup packet within 200ms (limits.loginTimeout)");
     }
 
     /** As PostgreSQL: a socket file no process answers on (a crash left it) is replaced. */
