@@ -54,6 +54,16 @@ class BrokerSettingsTest {
     }
 
     @Test
+    void aUnixSocketReachedThroughASocketFactoryIsNamedWithoutTheOtherParameters() {
+        String url = "jdbc:postgresql://localhost:5432/postgres?sslmode=disable&password=inurl"
+                + "&socketFactory=org.newsclub.net.unix.AFUNIXSocketFactory%24FactoryArg"
+                + "&socketFactoryArg=%2Fvar%2Frun%2Fpostgresql%2F.s.PGSQL.5432&ApplicationName=memogate-broker";
+
+        assertThat(ProbeSettings.describeUrl(url)).isEqualTo(
+                "jdbc:postgresql://localhost:5432/postgres over the socket /var/run/postgresql/.s.PGSQL.5432");
+    }
+
+    @Test
     void invalidSettingsAreRejectedNamingTheField() {
         rejects(b -> BrokerSettings.builder("postgresql://db", "monitor", null), "jdbcUrl must be a JDBC URL");
         rejects(b -> BrokerSettings.builder(URL, " ", null), "user must name the monitoring login role");

@@ -1,5 +1,7 @@
 package io.memogate.broker.probe;
 
+import java.net.URLDecoder;
+import java.nio.charset.StandardCharsets;
 import java.time.Duration;
 import java.util.Objects;
 
@@ -17,6 +19,8 @@ import java.util.Objects;
  */
 public record ProbeSettings(String jdbcUrl, String user, String password, boolean coLocated, Duration timeout) {
 
+    private static final String SOCKET_FACTORY_ARG = "socketFactoryArg=";
+
     public ProbeSettings {
         if (jdbcUrl == null || !jdbcUrl.startsWith("jdbc:")) {
             throw new IllegalArgumentException("jdbcUrl must be a JDBC URL (jdbc:...), was " + jdbcUrl);
@@ -32,8 +36,28 @@ public record ProbeSettings(String jdbcUrl, String user, String password, boolea
 
     /** The URL without its parameters, which may carry a password: safe for messages and logs. */
     public String describeUrl() {
+        return describeUrl(jdbcUrl);
+    }
+
+    /**
+     * {@code jdbcUrl} without its parameters, which may carry a password; but with the socket a socket
+     * factory is given ({@code socketFactoryArg}, a Unix socket's path), since the URL's host and port are
+     * then only names: "jdbc:postgresql://localhost:5432/postgres" alone would send whoever reads a failure
+     * to a TCP port, maybe another server's.
+     */
+    public static String describeUrl(String jdbcUrl) {
         int parameters = jdbcUrl.indexOf('?');
-        return parameters < 0 ? jdbcUrl : jdbcUrl.substring(0, parameters);
+        if (parameters < 0) {
+            return jdbcUrl;
+        }
+        String described = jdbcUrl.substring(0, parameters);
+        for (String parameter : jdbcUrl.substring(parameters + 1).split("&")) {
+            if (parameter.startsWith(SOCKET_FACTORY_ARG)) {
+                return described + " over the socket "
+                        + URLDecoder.decode(parameter.substring(SOCKET_FACTORY_ARG.length()), StandardCharsets.UTF_8);
+            }
+        }
+        return described;
     }
 
     /** Never prints the password. */

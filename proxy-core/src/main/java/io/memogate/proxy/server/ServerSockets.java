@@ -6,6 +6,7 @@ import io.netty.bootstrap.ServerBootstrap;
 import io.netty.channel.Channel;
 import io.netty.channel.ChannelFuture;
 import java.io.IOException;
+import java.net.ConnectException;
 import java.net.InetSocketAddress;
 import java.net.ServerSocket;
 import java.net.UnixDomainSocketAddress;
@@ -13,11 +14,14 @@ import java.nio.channels.SocketChannel;
 import java.nio.file.Files;
 import java.nio.file.LinkOption;
 import java.nio.file.Path;
-import java.nio.file.attribute.PosixFileAttributes;
 import java.nio.file.attribute.PosixFilePermissions;
 
 /** Binds a server socket and reports a failure as a {@link ListenException} that names the setting. */
 public final class ServerSockets {
+
+    /** stat(2)'s file type bits, and the type of a socket. */
+    private static final int S_IFMT = 0170000;
+    private static final int S_IFSOCK = 0140000;
 
     private ServerSockets() {
     }
@@ -51,7 +55,8 @@ public final class ServerSockets {
     /**
      * Binds {@code bootstrap}, whose channel class is {@code transport}'s for Unix sockets, to {@code socket}
      * and waits for it. As PostgreSQL does: a socket file left by a process that ended without removing it
-     * is replaced, a socket someone still answers on is an address in use, and the new socket is open to
+     * is replaced, a socket someone still answers on (or may: see {@link #inUse}), or any other file at
+     * that path, is an address in use, and the new socket is open to
      * every local user (mode 0777, PostgreSQL's default unix_socket_permissions), the directory and the
      * server's pg_hba rules deciding who gets in. The file is removed when the channel closes.
      *
@@ -59,7 +64,7 @@ public final class ServerSockets {
      */
     public static Channel bindUnix(ServerBootstrap bootstrap, Transport transport, String setting, Path socket)
             throws InterruptedException {
-        if (answers(socket)) {
+        if (inUse(socket)) {
             throw new ListenException(Endpoint.CLIENTS, setting, socket.toString(), Reason.ADDRESS_IN_USE, null);
         }
         ChannelFuture bound = bootstrap.bind(transport.unixSocketAddress(socket)).await();
@@ -81,26 +86,34 @@ public final class ServerSockets {
     }
 
     /**
-     * Whether a process listens on {@code socket}. A socket file nobody answers on is stale and is removed
-     * here; anything else at that path (a regular file, a directory) is left for the bind to refuse.
+     * Whether {@code socket}'s path is taken. Netty's native transports unlink the path before they bind
+     * (NIO's bind would refuse it), so this is the only check there is: anything but a socket (a regular
+     * file, a FIFO, a directory, a symbolic link) is someone else's and taken. A socket is taken unless a
+     * connect is refused (ECONNREFUSED: no process holds it), and then it is stale and removed here. Any
+     * other failure, EACCES on another user's socket with a stricter mode, EPROTOTYPE on a datagram
+     * socket, says nothing of whether its owner still runs: removing it would take a live server's address.
      */
-    private static boolean answers(Path socket) {
+    private static boolean inUse(Path socket) {
+        int mode;
         try {
-            if (!Files.readAttributes(socket, PosixFileAttributes.class, LinkOption.NOFOLLOW_LINKS).isOther()) {
-                return false;
-            }
-        } catch (IOException e) {
+            mode = (Integer) Files.getAttribute(socket, "unix:mode", LinkOption.NOFOLLOW_LINKS);
+        } catch (IOException | UnsupportedOperationException e) {
             return false; // nothing there (or nothing we can see): the bind tells
+        }
+        if ((mode & S_IFMT) != S_IFSOCK) {
+            return true;
         }
         try (SocketChannel probe = SocketChannel.open(UnixDomainSocketAddress.of(socket))) {
             return true;
-        } catch (IOException e) {
+        } catch (ConnectException refused) {
             try {
                 Files.deleteIfExists(socket);
             } catch (IOException notRemoved) {
                 // The bind reports it.
             }
             return false;
+        } catch (IOException e) {
+            return Files.exists(socket, LinkOption.NOFOLLOW_LINKS); // unless it went away meanwhile
         }
     }
 

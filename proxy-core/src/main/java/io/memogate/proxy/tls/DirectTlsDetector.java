@@ -1,5 +1,6 @@
 package io.memogate.proxy.tls;
 
+import io.memogate.proxy.admission.SessionInfo;
 import io.netty.buffer.ByteBuf;
 import io.netty.channel.ChannelHandlerContext;
 import io.netty.handler.codec.ByteToMessageDecoder;
@@ -62,7 +63,7 @@ public final class DirectTlsDetector extends ByteToMessageDecoder {
         }
         if (tls.isEmpty()) {
             log.info("closing client {}: it started TLS directly (sslnegotiation=direct) and this listener has no TLS",
-                    ctx.channel().remoteAddress());
+                    SessionInfo.describe(ctx.channel().remoteAddress()));
             in.skipBytes(in.readableBytes());
             ctx.close();
             return;

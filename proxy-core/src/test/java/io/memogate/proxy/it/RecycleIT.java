@@ -65,6 +65,10 @@ class RecycleIT {
     }
 
     private ProxyFixture proxy(int serverPort, String... authFileLines) throws Exception {
+        return proxy("127.0.0.1", serverPort, authFileLines);
+    }
+
+    private ProxyFixture proxy(String serverHost, int serverPort, String... authFileLines) throws Exception {
         GatewaySettings settings = GatewaySettings.defaults(2).withStaticThreshold(1024);
         control = new AdmissionControl(settings, 1L << 30, Optional.empty(), Duration.ofSeconds(1), new GatewayMeters(),
                 e -> { });
@@ -73,7 +77,7 @@ class RecycleIT {
             Path file = Files.write(directory.resolve("userlist.txt"), List.of(authFileLines));
             recycle = new RecycleConfig(1, Optional.of(file), AuthFile.read(file));
         }
-        return ProxyFixture.to("127.0.0.1", serverPort).admission(control.hook()).admissionSupport(control.support())
+        return ProxyFixture.to(serverHost, serverPort).admission(control.hook()).admissionSupport(control.support())
                 .recycle(recycle).start();
     }
 
@@ -172,6 +176,31 @@ class RecycleIT {
             assertRecycled(pg, md5);
             assertRecycled(pg, trust);
             assertRecycled(pg, cleartext);
+        }
+    }
+
+    /** Over the server's Unix socket the new login and the cancel take the same way as the first login. */
+    @Test
+    void loginsAndCancelsAreRepeatedOverTheServersUnixSocket(EmbeddedPostgres pg) throws Exception {
+        try (ProxyFixture proxy = proxy(pg.socketDirectory().toString(), pg.port(),
+                "\"" + TestUsers.SCRAM_USER + "\" \"" + TestUsers.SCRAM_PASSWORD + "\"");
+                Connection scram = proxy.connect(DATABASE, TestUsers.SCRAM_USER, TestUsers.SCRAM_PASSWORD);
+                Connection trust = proxy.connect(DATABASE, TestUsers.TRUST_USER, null);
+                Statement statement = scram.createStatement()) {
+            assertRecycled(pg, scram);
+            assertRecycled(pg, trust);
+            CompletableFuture<Void> sleeping = CompletableFuture.runAsync(() -> {
+                try {
+                    statement.execute("SELECT pg_sleep(30)");
+                } catch (SQLException e) {
+                    throw new RuntimeException(e);
+                }
+            });
+            Thread.sleep(500);
+            statement.cancel();
+            assertThatThrownBy(() -> sleeping.get(10, TimeUnit.SECONDS))
+                    .hasRootCauseInstanceOf(PSQLException.class)
+                    .rootCause().satisfies(e -> assertThat(((PSQLException) e).getSQLState()).isEqualTo("57014"));
         }
     }
 

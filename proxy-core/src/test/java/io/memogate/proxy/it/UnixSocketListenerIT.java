@@ -4,6 +4,9 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 import static org.junit.jupiter.api.Assumptions.assumeTrue;
 
+import ch.qos.logback.classic.Logger;
+import ch.qos.logback.classic.spi.ILoggingEvent;
+import ch.qos.logback.core.read.ListAppender;
 import io.memogate.proxy.admin.ClientView;
 import io.memogate.proxy.config.NetworkTransport;
 import io.memogate.proxy.embedded.EmbeddedPostgres;
@@ -13,7 +16,9 @@ import io.memogate.proxy.server.ListenException;
 import io.netty.channel.uring.IoUring;
 import java.net.StandardProtocolFamily;
 import java.net.UnixDomainSocketAddress;
+import java.nio.ByteBuffer;
 import java.nio.channels.ServerSocketChannel;
+import java.nio.channels.SocketChannel;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.nio.file.attribute.PosixFilePermissions;
@@ -22,6 +27,7 @@ import java.sql.DriverManager;
 import java.sql.ResultSet;
 import java.sql.SQLException;
 import java.sql.Statement;
+import java.time.Duration;
 import java.util.List;
 import java.util.Properties;
 import java.util.concurrent.CompletableFuture;
@@ -31,7 +37,10 @@ import org.junit.jupiter.api.extension.ExtendWith;
 import org.junit.jupiter.api.io.TempDir;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.EnumSource;
+import org.newsclub.net.unix.AFUNIXDatagramSocket;
+import org.newsclub.net.unix.AFUNIXSocketAddress;
 import org.postgresql.util.PSQLException;
+import org.slf4j.LoggerFactory;
 
 /**
  * A listener whose host is a directory: the proxy makes its Unix socket there, as PostgreSQL does in
@@ -98,6 +107,27 @@ class UnixSocketListenerIT {
         assertThat(socket).doesNotExist();
     }
 
+    /**
+     * A client on the socket has no address (its end is unnamed): the logs call it [local], as SHOW CLIENTS
+     * does, not "closing client : ...".
+     */
+    @Test
+    void logsNameASocketClientLocal(EmbeddedPostgres pg, @TempDir Path dir) throws Exception {
+        ListAppender<ILoggingEvent> log = new ListAppender<>();
+        Logger timerLog = (Logger) LoggerFactory.getLogger("io.memogate.proxy.pg.session.LoginTimer");
+        log.start();
+        timerLog.addAppender(log);
+        try (ProxyFixture proxy = ProxyFixture.to(pg.host(), pg.port()).loginTimeout(Duration.ofMillis(200))
+                .unixListener(dir, PORT).start();
+             SocketChannel silent = SocketChannel.open(UnixDomainSocketAddress.of(dir.resolve(".s.PGSQL." + PORT)))) {
+            assertThat(silent.read(ByteBuffer.allocate(1))).as("closed for its silence").isEqualTo(-1);
+        } finally {
+            timerLog.detachAppender(log);
+        }
+        assertThat(log.list).extracting(ILoggingEvent::getFormattedMessage)
+                .containsExactly("closing client [local]: no startup packet within 200ms (limits.loginTimeout)");
+    }
+
     /** As PostgreSQL: a socket file no process answers on (a crash left it) is replaced. */
     @Test
     void aStaleSocketFileIsReplaced(EmbeddedPostgres pg, @TempDir Path dir) throws Exception {
@@ -125,6 +155,51 @@ class UnixSocketListenerIT {
                 assertThat(stillServed.isValid(5)).as("the first proxy's socket is left alone").isTrue();
             }
         }
+    }
+
+    /**
+     * Only a refused connect makes a socket file stale. Anything else (a socket of another kind, here a
+     * datagram one; one whose mode keeps the proxy's user out, EACCES) may well be some process's live
+     * socket, which the proxy must neither delete nor take over.
+     */
+    @Test
+    void aSocketThatDoesNotRefuseIsLeftAlone(EmbeddedPostgres pg, @TempDir Path dir) throws Exception {
+        Path socket = dir.resolve(".s.PGSQL." + PORT);
+        try (AFUNIXDatagramSocket live = AFUNIXDatagramSocket.newInstance()) {
+            live.bind(AFUNIXSocketAddress.of(socket));
+            assertThatThrownBy(() -> ProxyFixture.to(pg.host(), pg.port()).unixListener(dir, PORT).start())
+                    .isInstanceOfSatisfying(ListenException.class,
+                            e -> assertThat(e.reason()).isEqualTo(ListenException.Reason.ADDRESS_IN_USE));
+            assertThat(socket).as("the other process's socket").exists();
+            assertThat(live.isBound()).isTrue();
+        }
+    }
+
+    /**
+     * Netty's native transports unlink the path before they bind: a file someone left there (here a
+     * regular one with content) must be refused as an address in use, as NIO's bind does, not removed.
+     */
+    @ParameterizedTest
+    @EnumSource(value = NetworkTransport.class, names = {"EPOLL", "NIO"})
+    void aRegularFileAtThePathIsLeftAlone(NetworkTransport transport, EmbeddedPostgres pg, @TempDir Path dir)
+            throws Exception {
+        Path socket = Files.writeString(dir.resolve(".s.PGSQL." + PORT), "someone's data");
+        assertThatThrownBy(() -> ProxyFixture.to(pg.host(), pg.port()).transport(transport).unixListener(dir, PORT)
+                .start())
+                .isInstanceOfSatisfying(ListenException.class,
+                        e -> assertThat(e.reason()).isEqualTo(ListenException.Reason.ADDRESS_IN_USE));
+        assertThat(socket).hasContent("someone's data");
+    }
+
+    /** A connect to a FIFO is refused as to a stale socket; but it is no socket, and not the proxy's to remove. */
+    @Test
+    void aFifoAtThePathIsLeftAlone(EmbeddedPostgres pg, @TempDir Path dir) throws Exception {
+        Path fifo = dir.resolve(".s.PGSQL." + PORT);
+        assertThat(new ProcessBuilder("mkfifo", fifo.toString()).inheritIO().start().waitFor()).isZero();
+        assertThatThrownBy(() -> ProxyFixture.to(pg.host(), pg.port()).unixListener(dir, PORT).start())
+                .isInstanceOfSatisfying(ListenException.class,
+                        e -> assertThat(e.reason()).isEqualTo(ListenException.Reason.ADDRESS_IN_USE));
+        assertThat(fifo).exists();
     }
 
     private static Connection connectOverSocket(Path socket) throws SQLException {

@@ -1,5 +1,6 @@
 package io.memogate.proxy.pg.session;
 
+import io.memogate.proxy.admission.SessionInfo;
 import io.memogate.proxy.pg.codec.MessageOverLimitException;
 import io.memogate.proxy.pg.message.MalformedMessageException;
 import io.memogate.proxy.pg.message.backend.PgErrors;
@@ -65,7 +66,8 @@ public final class ClientHandler extends ChannelInboundHandlerAdapter {
             session.protocolViolation(fault.get());
         } else if (cause instanceof IOException || cause instanceof DecoderException) {
             // Connection reset, TLS failure: nothing can be sent any more.
-            log.debug("client connection {} failed: {}", ctx.channel().remoteAddress(), cause.toString());
+            log.debug("client connection {} failed: {}", SessionInfo.describe(ctx.channel().remoteAddress()),
+                    cause.toString());
             session.clientClosed();
         } else {
             log.error("unexpected error in session {}", session, cause);

@@ -1,5 +1,6 @@
 package io.memogate.proxy.pg.session;
 
+import io.memogate.proxy.admission.SessionInfo;
 import io.memogate.proxy.config.Durations;
 import java.util.concurrent.ScheduledFuture;
 import java.util.concurrent.TimeUnit;
@@ -40,7 +41,7 @@ final class LoginTimer {
     private void timedOut() {
         if (session.state == PgSession.State.STARTUP) {
             log.info("closing client {}: no startup packet within {} (limits.loginTimeout)",
-                    session.client.remoteAddress(), Durations.format(session.services.loginTimeout()));
+                    SessionInfo.describe(session.client.remoteAddress()), Durations.format(session.services.loginTimeout()));
             session.close();
         }
     }

@@ -426,10 +426,10 @@ public final class PgSession implements CancelRegistry.Cancellable {
         }
         if (state == State.READY && fatalAfterAnswers.deferred(fatal, admission.holding())) {
             log.info("closing client {} once the server has answered what it sent before: {}",
-                    client.remoteAddress(), what);
+                    SessionInfo.describe(client.remoteAddress()), what);
             return;
         }
-        log.info("closing client {}: {}", client.remoteAddress(), what);
+        log.info("closing client {}: {}", SessionInfo.describe(client.remoteAddress()), what);
         sendFatalAndClose(fatal);
     }
 
@@ -502,6 +502,6 @@ public final class PgSession implements CancelRegistry.Cancellable {
 
     @Override
     public String toString() {
-        return "PgSession[" + client.remoteAddress() + ", " + info + ", " + state + "]";
+        return "PgSession[" + SessionInfo.describe(client.remoteAddress()) + ", " + info + ", " + state + "]";
     }
 }

@@ -142,7 +142,8 @@ final class StartupPhase {
         // PostgreSQL answers a cancel connection with nothing and closes it, whatever the key.
         session.services.cancels().lookup(request.processId(), request.secretKey())
                 .ifPresentOrElse(CancelRegistry.Cancellable::cancel,
-                        () -> log.debug("cancel request with an unknown key from {}", session.client.remoteAddress()));
+                        () -> log.debug("cancel request with an unknown key from {}",
+                                SessionInfo.describe(session.client.remoteAddress())));
         session.sessionEndExpected();
         session.close();
     }

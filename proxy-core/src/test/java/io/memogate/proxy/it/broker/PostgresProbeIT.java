@@ -163,6 +163,25 @@ class PostgresProbeIT {
         }
     }
 
+    /**
+     * The URL's host is only a name when the socket factory reaches the server, so a failure names the
+     * socket and the cause, not "cannot connect to jdbc:postgresql://localhost:5432/postgres: The connection
+     * attempt failed.", which sends the operator to a TCP port that may well answer.
+     */
+    @Test
+    void aMissingSocketIsNamedInTheMonitorsFailure(EmbeddedPostgres server) throws Exception {
+        String directory = server.socketDirectory().resolveSibling("no-such-run").toString();
+        BackendConfig backend = BackendConfig.of("local", directory, server.port());
+        MonitorConfig monitor = MonitorConfig.of(server.superuser()).withPassword(server.superuserPassword());
+        ProbeSettings settings = MemogateConfig.of(backend).withBroker(BrokerConfig.DEFAULTS.withMonitor(monitor))
+                .brokerSettings().orElseThrow().probeSettings();
+        try (PostgresProbe probe = new PostgresProbe(settings, System::nanoTime)) {
+            assertThatThrownBy(probe::probe).isInstanceOf(ProbeException.class)
+                    .hasMessageContaining(directory + "/.s.PGSQL." + server.port())
+                    .hasMessageContaining("No such file or directory");
+        }
+    }
+
     @Test
     void withoutPgMonitorTheProbeFailsAndTheBrokerGoesStaleThenStaticThenLiveAgain(EmbeddedPostgres server)
             throws Exception {
