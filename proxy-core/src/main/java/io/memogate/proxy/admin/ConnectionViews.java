@@ -36,7 +36,9 @@ final class ConnectionViews {
         Set<String> listed = new HashSet<>();
         for (BackendConfig backend : configured) {
             listed.add(backend.name());
-            table.row(backend.name(), backend.host(), backend.port(), backend.tls().mode().configName(),
+            // Over a Unix socket no TLS is negotiated whatever the mode says (prefer means plain there).
+            String tls = backend.unixSocket().isPresent() ? "none (Unix socket)" : backend.tls().mode().configName();
+            table.row(backend.name(), backend.host(), backend.port(), tls,
                     backend.databases().isEmpty() ? null : String.join(", ", backend.databases()), backend.isDefault(),
                     sessionsOn(backend.name(), sessions, false), sessionsOn(backend.name(), sessions, true));
         }

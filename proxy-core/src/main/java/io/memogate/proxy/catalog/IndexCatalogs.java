@@ -5,6 +5,7 @@ import com.github.benmanes.caffeine.cache.AsyncLoadingCache;
 import com.github.benmanes.caffeine.cache.Caffeine;
 import com.github.benmanes.caffeine.cache.Expiry;
 import com.github.benmanes.caffeine.cache.Ticker;
+import io.memogate.broker.probe.postgres.JdbcFailures;
 import io.memogate.estimator.Catalog;
 import io.memogate.estimator.planner.IndexedColumns;
 import java.sql.Connection;
@@ -332,7 +333,7 @@ public final class IndexCatalogs implements AutoCloseable {
             }
             if (failing.add(database)) {
                 LOG.warn("cannot read the index catalog of database {} ({}): its statements are estimated from their"
-                        + " SQL alone until a read works; trying again every {} s", database, e.getMessage(),
+                        + " SQL alone until a read works; trying again every {} s", database, JdbcFailures.message(e),
                         RETRY.toSeconds());
             }
             return new Read(Catalog.NONE, RoleSettings.NONE, Outcome.FAILED, e.getMessage(), ticker.read());

@@ -41,10 +41,10 @@ public record BrokerConfig(Optional<MonitorConfig> monitor, Duration interval, D
                            double compileShare, OptionalLong hostMemoryBytes, boolean coLocated,
                            long staticTargetBytes, long minimumTargetBytes) {
 
-    /** What a file without a {@code broker} section gets: no monitor, so a static target. */
     /** junixsocket's factory for pgjdbc's socketFactory setting: its argument is the socket's path. */
     static final String UNIX_SOCKET_FACTORY = "org.newsclub.net.unix.AFUNIXSocketFactory$FactoryArg";
 
+    /** What a file without a {@code broker} section gets: no monitor, so a static target. */
     public static final BrokerConfig DEFAULTS = new BrokerConfig(Optional.empty(), DEFAULT_INTERVAL,
             DEFAULT_GRACE_PERIOD, DEFAULT_COMPILE_SHARE, OptionalLong.empty(), false, DEFAULT_STATIC_TARGET_BYTES,
             DEFAULT_MINIMUM_TARGET_BYTES);

@@ -122,7 +122,7 @@ public final class PostgresProbe implements MemoryProbe {
             open.setAutoCommit(true);
         } catch (SQLException e) {
             throw new ProbeException("cannot connect to " + settings.describeUrl() + " as " + settings.user()
-                    + ": " + withCause(e), e);
+                    + ": " + JdbcFailures.message(e), e);
         }
         connection = open;
         if (closed) {
@@ -131,18 +131,6 @@ public final class PostgresProbe implements MemoryProbe {
             throw new ProbeException("the PostgreSQL probe of " + settings.describeUrl() + " is closed");
         }
         return open;
-    }
-
-    /**
-     * pgjdbc's message, and its cause's when it has one: a socket factory's failure (a Unix socket that is
-     * not there, or not open to this user) it reports only as "The connection attempt failed."
-     */
-    private static String withCause(SQLException e) {
-        Throwable cause = e.getCause();
-        if (cause == null || cause.getMessage() == null || e.getMessage().contains(cause.getMessage())) {
-            return e.getMessage();
-        }
-        return e.getMessage() + " (" + cause.getMessage() + ")";
     }
 
     private Properties connectionProperties() {
