@@ -15,6 +15,7 @@ import java.nio.file.Files;
 import java.nio.file.LinkOption;
 import java.nio.file.Path;
 import java.nio.file.attribute.PosixFilePermissions;
+import java.util.Optional;
 
 /** Binds a server socket and reports a failure as a {@link ListenException} that names the setting. */
 public final class ServerSockets {
@@ -58,24 +59,31 @@ public final class ServerSockets {
      * is replaced, a socket someone still answers on (or may: see {@link #inUse}), or any other file at
      * that path, is an address in use, and the new socket is open to
      * every local user (mode 0777, PostgreSQL's default unix_socket_permissions), the directory and the
-     * server's pg_hba rules deciding who gets in. The file is removed when the channel closes.
+     * server's pg_hba rules deciding who gets in. The socket's lock file ({@link SocketLock}) is taken
+     * first, so that only its holder replaces or removes the socket; both are removed when the channel closes.
      *
      * @throws ListenException when the socket cannot be made, classified by {@link Reason}
      */
     public static Channel bindUnix(ServerBootstrap bootstrap, Transport transport, String setting, Path socket)
             throws InterruptedException {
+        SocketLock lock;
+        try {
+            lock = SocketLock.take(socket).orElseThrow(() -> new ListenException(Endpoint.CLIENTS, setting,
+                    socket.toString(), Reason.ADDRESS_IN_USE, null));
+        } catch (IOException e) {
+            throw unixBindFailure(setting, socket, e);
+        }
         if (inUse(socket)) {
+            lock.release(Optional.empty());
             throw new ListenException(Endpoint.CLIENTS, setting, socket.toString(), Reason.ADDRESS_IN_USE, null);
         }
         ChannelFuture bound = bootstrap.bind(transport.unixSocketAddress(socket)).await();
         if (!bound.isSuccess()) {
-            Throwable cause = bound.cause();
-            Reason reason = Reason.of(cause) == Reason.PERMISSION_DENIED ? Reason.DIRECTORY_NOT_WRITABLE
-                    : Reason.of(cause);
-            throw new ListenException(Endpoint.CLIENTS, setting, socket.toString(), reason, cause);
+            lock.release(Optional.empty());
+            throw unixBindFailure(setting, socket, bound.cause());
         }
         Channel channel = bound.channel();
-        channel.closeFuture().addListener(closed -> Files.deleteIfExists(socket));
+        channel.closeFuture().addListener(closed -> lock.release(Optional.of(socket)));
         try {
             Files.setPosixFilePermissions(socket, PosixFilePermissions.fromString("rwxrwxrwx"));
         } catch (IOException e) {
@@ -83,6 +91,11 @@ public final class ServerSockets {
             throw new ListenException(Endpoint.CLIENTS, setting, socket.toString(), Reason.OTHER, e);
         }
         return channel;
+    }
+
+    private static ListenException unixBindFailure(String setting, Path socket, Throwable cause) {
+        Reason reason = Reason.of(cause) == Reason.PERMISSION_DENIED ? Reason.DIRECTORY_NOT_WRITABLE : Reason.of(cause);
+        return new ListenException(Endpoint.CLIENTS, setting, socket.toString(), reason, cause);
     }
 
     /**

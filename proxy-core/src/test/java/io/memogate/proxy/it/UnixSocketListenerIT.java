@@ -84,10 +84,56 @@ class UnixSocketListenerIT {
     @Test
     void theSocketIsOpenToEveryLocalUserAndRemovedOnClose(EmbeddedPostgres pg, @TempDir Path dir) throws Exception {
         Path socket = dir.resolve(".s.PGSQL." + PORT);
+        Path lock = dir.resolve(".s.PGSQL." + PORT + ".lock");
         try (ProxyFixture proxy = ProxyFixture.to(pg.host(), pg.port()).unixListener(dir, PORT).start()) {
             assertThat(PosixFilePermissions.toString(Files.getPosixFilePermissions(socket))).isEqualTo("rwxrwxrwx");
+            assertThat(lock).as("PostgreSQL's lock file, naming this process")
+                    .hasContent(Long.toString(ProcessHandle.current().pid()));
         }
         assertThat(socket).doesNotExist();
+        assertThat(lock).doesNotExist();
+    }
+
+    /** As PostgreSQL: a lock file whose process still runs means the socket is someone's, even if missing. */
+    @Test
+    void aLockOfALiveProcessIsAnAddressInUseAndOneOfAnEndedProcessIsReplaced(EmbeddedPostgres pg,
+                                                                            @TempDir Path dir) throws Exception {
+        Path lock = dir.resolve(".s.PGSQL." + PORT + ".lock");
+        Process live = new ProcessBuilder("sleep", "60").start();
+        try {
+            Files.writeString(lock, live.pid() + "\n/some/data/directory\n");
+            assertThatThrownBy(() -> ProxyFixture.to(pg.host(), pg.port()).unixListener(dir, PORT).start())
+                    .isInstanceOfSatisfying(ListenException.class,
+                            e -> assertThat(e.reason()).isEqualTo(ListenException.Reason.ADDRESS_IN_USE));
+            assertThat(lock).as("another process's lock").hasContent(live.pid() + "\n/some/data/directory");
+        } finally {
+            live.destroy();
+            live.waitFor(10, TimeUnit.SECONDS);
+        }
+        try (ProxyFixture proxy = ProxyFixture.to(pg.host(), pg.port()).unixListener(dir, PORT).start();
+             Connection connection = connectOverSocket(dir.resolve(".s.PGSQL." + PORT))) {
+            assertThat(connection.isValid(5)).as("the ended process's lock was replaced").isTrue();
+        }
+    }
+
+    /**
+     * A proxy's socket deleted by hand while it runs: another proxy (here in the same process) is still
+     * refused, by the lock, and the first one's stop then removes nothing of anyone else's.
+     */
+    @Test
+    void aSocketDeletedByHandIsNotTakenOverWhileItsProxyRuns(EmbeddedPostgres pg, @TempDir Path dir)
+            throws Exception {
+        Path socket = dir.resolve(".s.PGSQL." + PORT);
+        try (ProxyFixture first = ProxyFixture.to(pg.host(), pg.port()).unixListener(dir, PORT).start()) {
+            Files.delete(socket);
+            assertThatThrownBy(() -> ProxyFixture.to(pg.host(), pg.port()).unixListener(dir, PORT).start())
+                    .isInstanceOfSatisfying(ListenException.class,
+                            e -> assertThat(e.reason()).isEqualTo(ListenException.Reason.ADDRESS_IN_USE));
+        }
+        try (ProxyFixture second = ProxyFixture.to(pg.host(), pg.port()).unixListener(dir, PORT).start();
+             Connection connection = connectOverSocket(socket)) {
+            assertThat(connection.isValid(5)).isTrue();
+        }
     }
 
     @ParameterizedTest
