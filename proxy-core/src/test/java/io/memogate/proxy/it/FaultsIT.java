@@ -186,6 +186,24 @@ class FaultsIT {
         }
     }
 
+    /**
+     * A length word no startup packet has, whose first byte is not a TLS record's (0xffffffff, 0x7fffffff):
+     * refused at once, as PostgreSQL refuses it, not left waiting for a fifth byte until the login timeout.
+     */
+    @ParameterizedTest
+    @ValueSource(ints = {0xffffffff, 0x7fffffff, 0x01000000})
+    void aStartupLengthWordNoPacketHasIsRefusedAtOnce(int length, EmbeddedPostgres pg) throws Exception {
+        try (ProxyFixture proxy = ProxyFixture.to(pg.host(), pg.port()).start();
+                RawPgClient client = new RawPgClient(proxy.port())) {
+            client.setReadTimeout(10_000);
+            client.sendRaw(ByteBuffer.allocate(4).putInt(length).array());
+            Message error = client.read();
+            assertThat(error.sqlState()).isEqualTo("08P01");
+            assertThat(error.fields().get('M')).contains("invalid length of startup packet");
+            assertThat(client.closedByPeer()).isTrue();
+        }
+    }
+
     /** PostgreSQL answers an SSLRequest sent after login at once; the proxy too, not after waiting for a body. */
     @Test
     void anSslRequestAfterLoginIsAProtocolViolationAnsweredAtOnce(EmbeddedPostgres pg) throws Exception {
