@@ -33,6 +33,8 @@ public final class DirectTlsDetector extends ByteToMessageDecoder {
     private static final Logger log = LoggerFactory.getLogger(DirectTlsDetector.class);
     /** A TLS record header: content type, version, length (SslHandler.isEncrypted needs this much). */
     private static final int RECORD_HEADER_BYTES = 5;
+    /** The content type of a TLS handshake record, which starts every TLS connection (the ClientHello). */
+    private static final byte TLS_HANDSHAKE_RECORD = 0x16;
 
     private final Optional<SslContext> tls;
 
@@ -47,9 +49,11 @@ public final class DirectTlsDetector extends ByteToMessageDecoder {
 
     @Override
     protected void decode(ChannelHandlerContext ctx, ByteBuf in, List<Object> out) {
-        // A startup packet's length word starts with a zero byte, which no TLS record does: decided at once,
-        // so that even a packet too short to be one (a length of 4, say) is answered, not left waiting.
-        if (in.isReadable() && in.getByte(in.readerIndex()) == 0) {
+        // Only a TLS handshake record starts with 0x16, and PostgreSQL 17 tells direct TLS by that byte alone
+        // (ProcessSSLStartup). Anything else is decided at once to be a startup packet, so that even one too
+        // short to be one (a length of 4) or a length word no packet has (0xffffffff) is answered, not left
+        // waiting for a fifth byte until the login timeout.
+        if (in.isReadable() && in.getByte(in.readerIndex()) != TLS_HANDSHAKE_RECORD) {
             ctx.pipeline().remove(this);
             return;
         }

@@ -69,7 +69,8 @@ class FaultsIT {
             Message error = offender.read();
             assertThat(error.type()).isEqualTo('E');
             assertThat(error.sqlState()).isEqualTo("08P01");
-            assertThat(error.fields().get('M')).contains("unknown message type 'z'");
+            assertThat(error.fields().get('M')).contains("unknown message type 'z'")
+                    .as("its length was fine").doesNotContain("invalid message length");
             assertThat(offender.closedByPeer()).isTrue();
             assertQueryWorks(bystander);
         }
@@ -182,6 +183,41 @@ class FaultsIT {
             client.sendRaw(new byte[] {0, 0, 0, 4});
             Message error = client.read();
             assertThat(error.sqlState()).isEqualTo("08P01");
+            assertThat(client.closedByPeer()).isTrue();
+        }
+    }
+
+    /**
+     * A length word no startup packet has, whose first byte is not a TLS record's (0xffffffff, 0x7fffffff):
+     * refused at once, as PostgreSQL refuses it, not left waiting for a fifth byte until the login timeout.
+     */
+    @ParameterizedTest
+    @ValueSource(ints = {0xffffffff, 0x7fffffff, 0x01000000})
+    void aStartupLengthWordNoPacketHasIsRefusedAtOnce(int length, EmbeddedPostgres pg) throws Exception {
+        try (ProxyFixture proxy = ProxyFixture.to(pg.host(), pg.port()).start();
+                RawPgClient client = new RawPgClient(proxy.port())) {
+            client.setReadTimeout(10_000);
+            client.sendRaw(ByteBuffer.allocate(4).putInt(length).array());
+            Message error = client.read();
+            assertThat(error.sqlState()).isEqualTo("08P01");
+            assertThat(error.fields().get('M')).contains("invalid length of startup packet");
+            assertThat(client.closedByPeer()).isTrue();
+        }
+    }
+
+    /** A Sync longer than PostgreSQL takes: its FATAL names the length once, in PostgreSQL's words. */
+    @Test
+    void aShortTypeOverPostgresqlBoundIsNamedOnce(EmbeddedPostgres pg) throws Exception {
+        try (ProxyFixture proxy = ProxyFixture.to(pg.host(), pg.port()).start();
+                RawPgClient client = new RawPgClient(proxy.port())) {
+            assertReady(client.startup(TRUSTED, "demo"));
+            client.setReadTimeout(10_000);
+            client.sendRaw(new byte[] {'S', 0, 0, 0x4e, 0x20}); // a Sync of 20000 bytes
+            Message error = client.read();
+            assertThat(error.sqlState()).isEqualTo("08P01");
+            assertThat(error.fields().get('M'))
+                    .isEqualTo("invalid frontend message: invalid message length: a 'S' message of 20000 bytes,"
+                            + " where PostgreSQL takes at most 10000");
             assertThat(client.closedByPeer()).isTrue();
         }
     }

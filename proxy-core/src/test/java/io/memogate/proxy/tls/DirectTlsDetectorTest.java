@@ -40,6 +40,24 @@ class DirectTlsDetectorTest {
         assertThat(channel.isOpen()).isTrue();
     }
 
+    /**
+     * PostgreSQL tells direct TLS by a first byte of 0x16 alone; any other byte starts a startup packet, even
+     * one whose length word is out of range, which the startup framer then refuses at once instead of the
+     * connection waiting for a fifth byte until the login timeout.
+     */
+    @Test
+    void aFirstByteThatStartsNoHandshakeRecordIsAStartupPacketAtOnce() {
+        EmbeddedChannel channel = new EmbeddedChannel(new DirectTlsDetector(Optional.empty()));
+
+        channel.writeInbound(Unpooled.wrappedBuffer(new byte[] {(byte) 0xff, (byte) 0xff, (byte) 0xff, (byte) 0xff}));
+
+        assertThat(channel.pipeline().get(DirectTlsDetector.class)).as("decided on four bytes").isNull();
+        ByteBuf passed = channel.readInbound();
+        assertThat(passed.readableBytes()).isEqualTo(4);
+        passed.release();
+        channel.finishAndReleaseAll();
+    }
+
     @Test
     void whatMayStartATlsRecordWaitsForItsHeader() {
         EmbeddedChannel channel = new EmbeddedChannel(new DirectTlsDetector(Optional.empty()));

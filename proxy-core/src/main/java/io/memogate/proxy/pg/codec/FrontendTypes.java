@@ -2,7 +2,6 @@ package io.memogate.proxy.pg.codec;
 
 import io.memogate.proxy.pg.message.PgWire;
 import io.netty.buffer.ByteBuf;
-import io.netty.handler.codec.CorruptedFrameException;
 
 /**
  * The message types a client may send after its startup packet, and PostgreSQL's bound on the short
@@ -44,11 +43,11 @@ final class FrontendTypes {
         int index = type & 0xff;
         if (!KNOWN[index]) {
             in.skipBytes(in.readableBytes());
-            throw new CorruptedFrameException("unknown message type '" + PgWire.printableType(type) + "'");
+            throw new BadHeaderException("unknown message type '" + PgWire.printableType(type) + "'");
         }
         if (SHORT[index] && length > SMALL_MESSAGE_LIMIT) {
             in.skipBytes(in.readableBytes());
-            throw new CorruptedFrameException("invalid message length: a '" + (char) type + "' message of " + length
+            throw new BadHeaderException("invalid message length: a '" + (char) type + "' message of " + length
                     + " bytes, where PostgreSQL takes at most " + SMALL_MESSAGE_LIMIT);
         }
     }

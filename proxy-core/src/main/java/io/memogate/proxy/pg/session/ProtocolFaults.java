@@ -1,5 +1,6 @@
 package io.memogate.proxy.pg.session;
 
+import io.memogate.proxy.pg.codec.BadHeaderException;
 import io.memogate.proxy.pg.message.MalformedMessageException;
 import io.netty.handler.codec.CorruptedFrameException;
 import io.netty.handler.codec.DecoderException;
@@ -19,6 +20,9 @@ final class ProtocolFaults {
     static Optional<String> describe(Throwable cause) {
         if (cause instanceof TooLongFrameException tooLong) {
             return Optional.of("message too long: " + tooLong.getMessage());
+        }
+        if (cause instanceof BadHeaderException badHeader) {
+            return Optional.of(badHeader.getMessage()); // says what is wrong itself: not a length that cannot hold itself
         }
         if (cause instanceof CorruptedFrameException corrupted) {
             return Optional.of("invalid message length: " + corrupted.getMessage());
