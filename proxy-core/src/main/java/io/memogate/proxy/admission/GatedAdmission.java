@@ -39,6 +39,12 @@ public final class GatedAdmission implements AdmissionHook {
      * of milliseconds on a responsive server); statements after that are estimated from their SQL alone.
      */
     static final Duration FIRST_READ_WAIT = Duration.ofSeconds(2);
+    /**
+     * Texts at least this long are estimated off the session's event loop ({@link EstimatedLater}): their
+     * estimate takes milliseconds to a second (generated bulk INSERTs, a 64 MiB text), which every other
+     * session of that loop would wait through. Shorter ones, nearly all, take microseconds and no hop.
+     */
+    static final int OFF_LOOP_CHARS = 256 * 1024;
 
     private final Supplier<CompileEstimator> estimator;
     private final IndexCatalogs catalogs;
@@ -82,8 +88,12 @@ public final class GatedAdmission implements AdmissionHook {
         if (firstRead.isPresent()) {
             // The same read brings the role and database settings: the estimate takes them too.
             Function<RoleSettings, PlannerSettings> settings = request.settingsWithRoles().get();
-            return new AfterCatalogRead(firstRead.get(), catalog -> admit(
+            return new EstimatedLater(firstRead.get(), catalog -> admit(
                     request.withSettings(settings.apply(catalogs.roleSettingsOf(database))), catalog));
+        }
+        if (request.sql().length() >= OFF_LOOP_CHARS) {
+            Catalog catalog = catalogs.of(database);
+            return new EstimatedLater(CompletableFuture.completedFuture(catalog), ready -> admit(request, ready));
         }
         return admit(request, catalogs.of(database));
     }

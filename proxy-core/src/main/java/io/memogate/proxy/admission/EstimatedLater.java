@@ -10,16 +10,21 @@ import java.util.concurrent.ForkJoinPool;
 import java.util.function.Function;
 
 /**
- * A statement that waits for its database's first catalog read before it is estimated: the first statements
- * after the proxy starts would otherwise be estimated without the views and indexes (a view over sixteen
- * tables would pass as one relation), and a prepared statement found to bypass would be remembered so for
- * the session. Once the read is in (or the caller's bound on the wait has passed, with {@link Catalog#NONE}),
- * the statement is admitted as any other, and this admission then speaks for that one.
+ * A statement estimated off the session's event loop, once its catalog is there, and then admitted as any
+ * other: this admission then speaks for that one. Two kinds of statement take this way:
+ * <ul>
+ *   <li>one that waits for its database's first catalog read: the first statements after the proxy starts
+ *       would otherwise be estimated without the views and indexes (a view over sixteen tables would pass as
+ *       one relation), and a prepared statement found to bypass would be remembered so for the session. Once
+ *       the read is in (or the caller's bound on the wait has passed, with {@link Catalog#NONE}) it goes on;
+ *   <li>a long text, whose estimate takes long enough (a 64 MiB text about a second) to stall every other
+ *       session of the event loop: given its catalog at once.
+ * </ul>
  *
  * <p>Thread-safe: the estimate runs on the common pool (not on the catalog's thread, whose next read it would
  * delay, nor under this object's lock), withdraw comes from the session's event loop.
  */
-final class AfterCatalogRead implements Admission {
+final class EstimatedLater implements Admission {
 
     private final CompletableFuture<AdmittedStatement> decision = new CompletableFuture<>();
     /** The admission once estimated; null before. Guarded by this. */
@@ -34,12 +39,12 @@ final class AfterCatalogRead implements Admission {
      * @param read the catalog, when it is read or the wait for it is over
      * @param admit the admission of the statement with that catalog
      */
-    AfterCatalogRead(CompletionStage<Catalog> read, Function<Catalog, Admission> admit) {
+    EstimatedLater(CompletionStage<Catalog> read, Function<Catalog, Admission> admit) {
         this(read, admit, ForkJoinPool.commonPool());
     }
 
     /** @param estimates where the estimate and the gateways' answer run */
-    AfterCatalogRead(CompletionStage<Catalog> read, Function<Catalog, Admission> admit, Executor estimates) {
+    EstimatedLater(CompletionStage<Catalog> read, Function<Catalog, Admission> admit, Executor estimates) {
         read.whenCompleteAsync((catalog, failure) -> {
             synchronized (this) {
                 if (withdrawn) {

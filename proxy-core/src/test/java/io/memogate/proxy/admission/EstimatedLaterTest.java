@@ -10,13 +10,13 @@ import java.util.concurrent.CompletableFuture;
 import org.junit.jupiter.api.Test;
 
 /** A statement that waits for its database's first catalog read: estimated once it is in, cancellable before. */
-class AfterCatalogReadTest {
+class EstimatedLaterTest {
 
     private final CompletableFuture<Catalog> read = new CompletableFuture<>();
     private final List<Catalog> estimatedWith = new ArrayList<>();
 
-    private AfterCatalogRead waiting(Admission then) {
-        return new AfterCatalogRead(read, catalog -> {
+    private EstimatedLater waiting(Admission then) {
+        return new EstimatedLater(read, catalog -> {
             estimatedWith.add(catalog);
             return then;
         }, Runnable::run);
@@ -25,7 +25,7 @@ class AfterCatalogReadTest {
     /** An estimate that throws is an error the session answers, not a statement held for ever. */
     @Test
     void anEstimateThatFailsIsADecisionToo() {
-        AfterCatalogRead admission = new AfterCatalogRead(read, catalog -> {
+        EstimatedLater admission = new EstimatedLater(read, catalog -> {
             throw new IllegalStateException("estimator broke");
         }, Runnable::run);
         read.complete(Catalog.NONE);
@@ -34,7 +34,7 @@ class AfterCatalogReadTest {
 
     @Test
     void theStatementIsAdmittedWithTheCatalogOnceItIsRead() {
-        AfterCatalogRead admission = waiting(Admission.IMMEDIATE);
+        EstimatedLater admission = waiting(Admission.IMMEDIATE);
         assertThat(admission.decision().toCompletableFuture()).isNotDone();
         assertThat(estimatedWith).isEmpty();
 
@@ -47,7 +47,7 @@ class AfterCatalogReadTest {
 
     @Test
     void aCancelWhileTheCatalogIsReadEndsTheWaitAndNothingIsEstimated() {
-        AfterCatalogRead admission = waiting(Admission.IMMEDIATE);
+        EstimatedLater admission = waiting(Admission.IMMEDIATE);
         assertThat(admission.withdraw()).isTrue();
         assertThat(admission.decision().toCompletableFuture().isCancelled()).as("answered 57014").isTrue();
 
@@ -58,7 +58,7 @@ class AfterCatalogReadTest {
     /** A read that fails (or whose wait is over) is no reason to hold the statement: estimated from the SQL. */
     @Test
     void aFailedReadIsEstimatedWithoutACatalog() {
-        AfterCatalogRead admission = waiting(Admission.IMMEDIATE);
+        EstimatedLater admission = waiting(Admission.IMMEDIATE);
         read.completeExceptionally(new IllegalStateException("monitor refused"));
         assertThat(estimatedWith).containsExactly(Catalog.NONE);
         assertThat(admission.decision().toCompletableFuture()).isCompletedWithValue(AdmittedStatement.UNGATED);
@@ -67,7 +67,7 @@ class AfterCatalogReadTest {
     /** A cancel while the estimate runs reaches the admission it makes: the statement is cancelled, nothing held. */
     @Test
     void aCancelWhileTheEstimateRunsCancelsTheStatement() {
-        AfterCatalogRead[] self = new AfterCatalogRead[1];
+        EstimatedLater[] self = new EstimatedLater[1];
         boolean[] released = {false};
         AdmittedStatement permit = new AdmittedStatement() {
             @Override
@@ -75,7 +75,7 @@ class AfterCatalogReadTest {
                 released[0] = true;
             }
         };
-        self[0] = new AfterCatalogRead(read, catalog -> {
+        self[0] = new EstimatedLater(read, catalog -> {
             assertThat(self[0].withdraw()).as("cancelled while estimated").isTrue();
             return Admission.of(CompletableFuture.completedFuture(permit)); // admitted at once
         }, Runnable::run);
@@ -89,7 +89,7 @@ class AfterCatalogReadTest {
     void afterTheReadTheAdmissionSpeaksForTheGatewaysOne() {
         CompletableFuture<AdmittedStatement> gateway = new CompletableFuture<>();
         boolean[] withdrawn = {false};
-        AfterCatalogRead admission = waiting(new Admission() {
+        EstimatedLater admission = waiting(new Admission() {
             @Override
             public CompletableFuture<AdmittedStatement> decision() {
                 return gateway;
