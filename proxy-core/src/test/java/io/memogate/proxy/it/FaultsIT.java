@@ -188,11 +188,12 @@ class FaultsIT {
     }
 
     /**
-     * A length word no startup packet has, whose first byte is not a TLS record's (0xffffffff, 0x7fffffff):
-     * refused at once, as PostgreSQL refuses it, not left waiting for a fifth byte until the login timeout.
+     * A length word no startup packet has, whose first byte is not a TLS record's (0xffffffff, 0x7fffffff),
+     * or one under 8 bytes: refused at once, in PostgreSQL's words, not left waiting for more bytes until the
+     * login timeout.
      */
     @ParameterizedTest
-    @ValueSource(ints = {0xffffffff, 0x7fffffff, 0x01000000})
+    @ValueSource(ints = {0xffffffff, 0x7fffffff, 0x01000000, 0, 3, 4, 7})
     void aStartupLengthWordNoPacketHasIsRefusedAtOnce(int length, EmbeddedPostgres pg) throws Exception {
         try (ProxyFixture proxy = ProxyFixture.to(pg.host(), pg.port()).start();
                 RawPgClient client = new RawPgClient(proxy.port())) {

@@ -1,5 +1,8 @@
 package io.memogate.proxy.pg.codec;
 
+import io.netty.buffer.ByteBuf;
+import io.netty.channel.ChannelHandlerContext;
+import io.netty.handler.codec.CorruptedFrameException;
 import io.netty.handler.codec.LengthFieldBasedFrameDecoder;
 
 /**
@@ -31,8 +34,23 @@ public final class PgFrameDecoders {
      */
     public static final class StartupFrameDecoder extends LengthFieldBasedFrameDecoder {
 
+        /** The shortest startup packet: its length word and a protocol version or request code. */
+        private static final int MIN_STARTUP_PACKET_BYTES = 8;
+
         StartupFrameDecoder(int maxFrameBytes) {
             super(maxFrameBytes, 0, 4, -4, 0, true);
+        }
+
+        /**
+         * As PostgreSQL (ProcessStartupPacket), a length word under 8 is refused as soon as it is read, not
+         * after waiting for a body it cannot describe.
+         */
+        @Override
+        protected Object decode(ChannelHandlerContext ctx, ByteBuf in) throws Exception {
+            if (in.readableBytes() >= 4 && in.getInt(in.readerIndex()) < MIN_STARTUP_PACKET_BYTES) {
+                throw new CorruptedFrameException("invalid length of startup packet");
+            }
+            return super.decode(ctx, in);
         }
 
         public boolean hasBufferedBytes() {

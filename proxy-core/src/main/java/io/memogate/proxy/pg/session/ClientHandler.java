@@ -7,6 +7,7 @@ import io.memogate.proxy.pg.message.backend.PgErrors;
 import io.netty.buffer.ByteBuf;
 import io.netty.channel.ChannelHandlerContext;
 import io.netty.channel.ChannelInboundHandlerAdapter;
+import io.netty.handler.codec.CorruptedFrameException;
 import io.netty.handler.codec.DecoderException;
 import io.netty.handler.codec.TooLongFrameException;
 import java.io.IOException;
@@ -57,8 +58,10 @@ public final class ClientHandler extends ChannelInboundHandlerAdapter {
     @Override
     public void exceptionCaught(ChannelHandlerContext ctx, Throwable cause) {
         Optional<String> fault = ProtocolFaults.describe(cause);
-        if (cause instanceof TooLongFrameException && session.state == PgSession.State.STARTUP) {
-            // PostgreSQL's words for a startup packet over its 10000 bytes; after it, the decoder names the limit.
+        if ((cause instanceof TooLongFrameException || cause instanceof CorruptedFrameException)
+                && session.state == PgSession.State.STARTUP) {
+            // PostgreSQL's words for a startup packet over its 10000 bytes or under 4 (a length word that
+            // cannot hold itself); after startup, the decoder names the limit.
             session.protocolViolation("invalid length of startup packet");
         } else if (cause instanceof MessageOverLimitException over && fault.isPresent()) {
             session.protocolViolation(fault.get(), PgErrors.messageOverLimit(fault.get(), over.limit()));

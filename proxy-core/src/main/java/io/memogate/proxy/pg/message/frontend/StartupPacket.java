@@ -18,7 +18,7 @@ public sealed interface StartupPacket extends FrontendMessage
     /** Decodes a whole untyped frame (length field included). */
     static StartupPacket decode(ByteBuf frame) {
         if (frame.readableBytes() < 8) {
-            throw new MalformedMessageException("startup packet shorter than 8 bytes");
+            throw new MalformedMessageException("invalid length of startup packet"); // PostgreSQL's words, under 8 bytes
         }
         int code = frame.getInt(frame.readerIndex() + 4);
         return switch (code) {
