@@ -195,6 +195,10 @@ class ConsoleExtendedProtocolIT {
             assertThat(junk).extracting(Message::type).containsExactly('E', 'Z');
             assertThat(junk.getFirst().sqlState()).isEqualTo("08P01");
             assertThat(junk.getFirst().fields().get('M')).isEqualTo("invalid message format");
+            client.send('S', new byte[] {7});                                      // a Sync with a body: likewise
+            List<Message> syncWithBody = client.readUntilReady();
+            assertThat(syncWithBody).extracting(Message::type).containsExactly('E', 'Z');
+            assertThat(syncWithBody.getFirst().fields().get('M')).isEqualTo("invalid message format");
             client.query("SHOW TIERS");
             assertThat(client.readUntilReady()).extracting(Message::type).containsExactly('T', 'D', 'D', 'D', 'C', 'Z');
 

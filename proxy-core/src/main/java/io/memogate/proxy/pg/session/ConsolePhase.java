@@ -113,7 +113,8 @@ final class ConsolePhase {
             if (type == Sync.TYPE) {
                 skippingToSync = false;
                 statements.synced();
-                write(List.of(ready()));
+                // A Sync has no body; PostgreSQL answers one that has with an error, and is ready again.
+                write(frame.readableBytes() > 5 ? List.of(PgErrors.invalidMessageFormat(), ready()) : List.of(ready()));
                 flush();
             } else if (type == Terminate.TYPE) {
                 session.sessionEndExpected();
