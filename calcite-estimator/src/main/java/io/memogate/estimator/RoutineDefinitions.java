@@ -47,9 +47,15 @@ public final class RoutineDefinitions {
      * @param settings its {@code SET} clauses as {@code pg_proc.proconfig} stores them ({@code name=value}): in
      *     force while it runs, so its queries are planned under them
      * @param queries what its body has the server plan, read off the body
+     * @param minArguments the fewest arguments a call passes (those without defaults)
+     * @param maxArguments the most ({@link #ANY_NUMBER} for a VARIADIC one, or when unknown): a call passing
+     *     another number calls an overload of the same name, not this routine
      */
     public record Routine(String schema, String name, Language language, String body, List<String> settings,
-                          List<String> queries) {
+                          List<String> queries, int minArguments, int maxArguments) {
+
+        public static final int ANY_NUMBER = Integer.MAX_VALUE;
+
         public Routine {
             Objects.requireNonNull(schema, "schema");
             Objects.requireNonNull(name, "name");
@@ -57,6 +63,9 @@ public final class RoutineDefinitions {
             Objects.requireNonNull(body, "body");
             settings = List.copyOf(settings);
             queries = List.copyOf(queries);
+            if (minArguments < 0 || maxArguments < minArguments) {
+                throw new IllegalArgumentException("arguments " + minArguments + ".." + maxArguments);
+            }
         }
 
         /** A routine without SET clauses, its queries read off its body. */
@@ -67,7 +76,16 @@ public final class RoutineDefinitions {
         /** A routine with its SET clauses ({@code name=value}), its queries read off its body. */
         public static Routine of(String schema, String name, Language language, String body, List<String> settings) {
             return new Routine(schema, name, language, body, settings, language == Language.PLPGSQL
-                    ? PlpgsqlStatements.of(body) : statements(body));
+                    ? PlpgsqlStatements.of(body) : statements(body), 0, ANY_NUMBER);
+        }
+
+        /** The same routine taking {@code min} to {@code max} arguments ({@link #ANY_NUMBER}: no upper bound). */
+        public Routine withArguments(int min, int max) {
+            return new Routine(schema, name, language, body, settings, queries, min, max);
+        }
+
+        boolean takes(int arguments) {
+            return arguments >= minArguments && arguments <= maxArguments;
         }
 
         /** {@code caller}'s settings with this routine's SET clauses over them, as while it runs. */
@@ -112,14 +130,17 @@ public final class RoutineDefinitions {
         // In one order whatever order the catalog listed them in, so that a read again compares equal.
         byName.replaceAll((name, list) -> list.stream()
                 .sorted(Comparator.comparing(Routine::schema).thenComparing(Routine::body)
-                        .thenComparing(routine -> String.join(",", routine.settings()))).toList());
+                        .thenComparing(routine -> String.join(",", routine.settings()))
+                        .thenComparingInt(Routine::minArguments).thenComparingInt(Routine::maxArguments)).toList());
         return byName.isEmpty() ? NONE : new RoutineDefinitions(Map.copyOf(byName), routines.size());
     }
 
     /**
      * The routines {@code sql} calls: a name, qualified or not, right before an opening parenthesis, that a
-     * routine bears, unless the parenthesis holds a column list (after INTO, AS, TABLE or WITH, a sub-select's
-     * alias, or a CTE's name followed by AS). In order of first call, each once.
+     * routine bears and whose arguments the call's number fits (an overload taking another number is not
+     * called), unless the parenthesis holds a column list (after INTO, AS, TABLE or WITH, a sub-select's
+     * alias, or a CTE's name followed by AS). In order of first call, each once. Overloads that differ only in
+     * their arguments' types are all counted: telling them apart needs the arguments' types.
      */
     public List<Routine> calledIn(String sql) {
         return routines.isEmpty() ? List.of() : calledIn(TokenStream.of(sql));
@@ -140,13 +161,39 @@ public final class RoutineDefinitions {
                 continue;
             }
             String schema = ts.is(i - 1, TokenKind.DOT) ? Literals.identifier(ts, i - 2).orElse(null) : null;
+            int arguments = arguments(ts, i + 1);
             for (Routine routine : named) {
-                if (schema == null || routine.schema().equals(schema)) {
+                if ((schema == null || routine.schema().equals(schema)) && routine.takes(arguments)) {
                     called.add(routine);
                 }
             }
         }
         return List.copyOf(called);
+    }
+
+    /**
+     * How many arguments the call whose parenthesis opens at {@code open} passes: its commas outside nested
+     * parentheses and brackets, plus one, or none for {@code ()}. A named argument ({@code p => 1}) counts as
+     * one; an unclosed parenthesis counts what there is.
+     */
+    private static int arguments(TokenStream ts, int open) {
+        if (ts.is(open + 1, TokenKind.RPAREN)) {
+            return 0;
+        }
+        int depth = 0;
+        int commas = 0;
+        for (int i = open + 1; i < ts.size(); i++) {
+            if (ts.is(i, TokenKind.LPAREN) || ts.is(i, TokenKind.LBRACKET)) {
+                depth++;
+            } else if (ts.is(i, TokenKind.RPAREN) || ts.is(i, TokenKind.RBRACKET)) {
+                if (depth-- == 0) {
+                    break;
+                }
+            } else if (depth == 0 && ts.is(i, TokenKind.COMMA)) {
+                commas++;
+            }
+        }
+        return commas + 1;
     }
 
     /** {@code INSERT INTO name (a, b)}, {@code AS name (a)}, {@code WITH name (a) AS (...)}: not a call. */

@@ -157,6 +157,27 @@ class RoutineEdgeCasesTest {
         assertThat(underItsOwn.largestProblem()).isEqualTo(13);
     }
 
+    // --- overloads: a call counts only the routines of its name that take its number of arguments
+
+    @Test
+    void aCallCountsOnlyTheOverloadsTakingItsNumberOfArguments() {
+        Routine heavy = plpgsql("report", "begin return query " + STAR + "; end").withArguments(0, 0);
+        Routine light = plpgsql("report", "begin perform 1; end").withArguments(1, 2); // report(int, int default)
+        Routine variadic = plpgsql("tally", "begin return query " + STAR + "; end")
+                .withArguments(1, Routine.ANY_NUMBER);
+        Catalog c = catalog(heavy, light, variadic);
+        assertThat(RoutineDefinitions.of(List.of(heavy, light, variadic)).calledIn("select report()"))
+                .containsExactly(heavy);
+        assertThat(estimate("select report(1)", c).plannedWhileRunning()).as("the light overload only").isFalse();
+        assertThat(estimate("select report(f(1, 2), array[3, 4])", c).plannedWhileRunning())
+                .as("two arguments, whatever their commas inside").isFalse();
+        assertThat(estimate("select report()", c).largestProblem()).isEqualTo(8);
+        assertThat(estimate("select tally(1, 2, 3, 4)", c).largestProblem()).isEqualTo(8);
+        assertThat(estimate("select tally()", c).plannedWhileRunning()).as("no overload takes none").isFalse();
+        assertThat(estimate("select report(p => 1)", c).plannedWhileRunning()).as("a named argument is one")
+                .isFalse();
+    }
+
     // --- a read again with overloads in another order is not the same content: all estimates are dropped
 
     @Test

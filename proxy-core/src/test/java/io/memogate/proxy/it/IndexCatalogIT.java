@@ -273,6 +273,12 @@ class IndexCatalogIT {
         assertThat(routines.calledIn("select star_report_wide()")).singleElement().satisfies(routine -> assertThat(
                 routine.settings()).containsExactly("geqo_threshold=20", "work_mem=64MB"));
         assertThat(routines.calledIn("select star_audit()")).as("a trigger function").isEmpty();
+        // How many arguments a call may pass, from pronargs and pronargdefaults: another number is an overload.
+        assertThat(routines.calledIn("select * from star_default(1)")).hasSize(1);
+        assertThat(routines.calledIn("select * from star_default(1, 2)")).hasSize(1);
+        assertThat(routines.calledIn("select * from star_default()")).as("one argument has no default").isEmpty();
+        assertThat(routines.calledIn("select * from star_default(1, 2, 3)")).isEmpty();
+        assertThat(routines.calledIn("call star_load(null)")).as("a procedure: any number").hasSize(1);
         Catalog catalog = new Catalog(IndexedColumns.NONE, ViewDefinitions.NONE, FunctionDefinitions.NONE, routines);
         for (String call : List.of("select star_report()", "call star_load()", "select star_atomic(1)",
                 "select public.star_since(1)")) {
