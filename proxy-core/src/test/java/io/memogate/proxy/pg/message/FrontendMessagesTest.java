@@ -21,6 +21,7 @@ import io.memogate.proxy.pg.message.frontend.StatementOrPortal;
 import io.netty.buffer.ByteBuf;
 import io.netty.buffer.ByteBufUtil;
 import io.netty.buffer.Unpooled;
+import java.nio.charset.StandardCharsets;
 import java.util.ArrayList;
 import java.util.HexFormat;
 import java.util.LinkedHashMap;
@@ -111,6 +112,29 @@ class FrontendMessagesTest {
                 + "0001" + "00000001" + "31" // one parameter: length 1, "1"
                 + "0000";                   // no result format codes
         assertThat(Bind.decode(wrap(golden))).isEqualTo(new Bind("p", "s1"));
+    }
+
+    /**
+     * The head of a Bind relayed in parts holds at least its first 64 KiB and otherwise whatever the reads
+     * brought: names that end past 64 KiB are refused whatever more arrived, so TCP's split decides nothing.
+     */
+    @Test
+    void aBindsNamesMustEndWithinItsFirst64KiB() {
+        for (int more : new int[] {0, 10_000}) { // bytes after the first 64 KiB that came with the head
+            ByteBuf head = Unpooled.buffer();
+            head.writeByte('B').writeInt(200_000);                    // declares 200,000 bytes of message
+            head.writeBytes("p".repeat(70_000).getBytes(StandardCharsets.US_ASCII)).writeByte(0);
+            head.writeByte('s').writeByte(0);
+            head.writerIndex(64 * 1024 + more);
+            assertThatThrownBy(() -> Bind.decode(head)).as("%d bytes more", more)
+                    .isInstanceOf(MalformedMessageException.class)
+                    .hasMessage("a Bind's portal and statement names must end within its first 65536 bytes");
+            assertThatThrownBy(() -> Bind.check(head)).isInstanceOf(MalformedMessageException.class);
+        }
+        ByteBuf fits = Unpooled.buffer().writeByte('B').writeInt(200_000).writeByte('p').writeByte(0)
+                .writeBytes("s".repeat(60_000).getBytes(StandardCharsets.US_ASCII)).writeByte(0);
+        fits.writerIndex(64 * 1024);
+        assertThat(Bind.decode(fits).statementName()).hasSize(60_000);
     }
 
     @Test

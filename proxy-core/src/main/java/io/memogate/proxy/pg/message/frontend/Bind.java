@@ -1,5 +1,6 @@
 package io.memogate.proxy.pg.message.frontend;
 
+import io.memogate.proxy.pg.message.MalformedMessageException;
 import io.memogate.proxy.pg.message.PgWire;
 import io.netty.buffer.ByteBuf;
 
@@ -12,10 +13,21 @@ public record Bind(String portalName, String statementName) implements FrontendM
 
     public static final char TYPE = 'B';
 
+    /**
+     * The names must end within a Bind's first {@value #NAMES_WITHIN_BYTES} bytes. A longer Bind is relayed in
+     * parts (ClientMessageDecoder) and decoded from its head, which holds at least that much and otherwise
+     * whatever the reads brought: bounded so, the split of TCP's reads cannot decide whether a Bind is taken.
+     */
+    static final int NAMES_WITHIN_BYTES = 64 * 1024;
+
     public static Bind decode(ByteBuf frame) {
-        ByteBuf body = PgWire.body(frame, TYPE);
-        String portal = PgWire.readCString(body);
-        return new Bind(portal, PgWire.readCString(body));
+        ByteBuf body = names(frame);
+        try {
+            String portal = PgWire.readCString(body);
+            return new Bind(portal, PgWire.readCString(body));
+        } catch (MalformedMessageException e) {
+            throw namesTooLong(frame, e);
+        }
     }
 
     /**
@@ -24,9 +36,26 @@ public record Bind(String portalName, String statementName) implements FrontendM
      * @throws io.memogate.proxy.pg.message.MalformedMessageException as decode
      */
     public static void check(ByteBuf frame) {
+        ByteBuf body = names(frame);
+        try {
+            PgWire.skipCString(body);
+            PgWire.skipCString(body);
+        } catch (MalformedMessageException e) {
+            throw namesTooLong(frame, e);
+        }
+    }
+
+    /** The part of the body the names must be in: all of it, up to {@value #NAMES_WITHIN_BYTES} bytes of message. */
+    private static ByteBuf names(ByteBuf frame) {
         ByteBuf body = PgWire.body(frame, TYPE);
-        PgWire.skipCString(body);
-        PgWire.skipCString(body);
+        int within = NAMES_WITHIN_BYTES - 5; // less the type byte and the length word
+        return body.readableBytes() > within ? body.slice(body.readerIndex(), within) : body;
+    }
+
+    private static MalformedMessageException namesTooLong(ByteBuf frame, MalformedMessageException e) {
+        boolean cut = frame.getInt(frame.readerIndex() + 1) + 1 > NAMES_WITHIN_BYTES;
+        return cut ? new MalformedMessageException("a Bind's portal and statement names must end within its first "
+                + NAMES_WITHIN_BYTES + " bytes") : e;
     }
 
     @Override
