@@ -35,7 +35,9 @@ final class SocketLock {
      * @throws IOException when the lock file cannot be written (the directory is not writable)
      */
     static Optional<SocketLock> take(Path socket) throws IOException {
-        Path file = socket.resolveSibling(socket.getFileName() + ".lock");
+        // The directory's real path: a listener of this process reaching the same file by a symbolic link or
+        // a "./" must find it held here, since a lock naming this process is otherwise taken as stale.
+        Path file = socket.getParent().toRealPath().resolve(socket.getFileName() + ".lock");
         if (!HELD_HERE.add(file)) {
             return Optional.empty();
         }
@@ -60,11 +62,20 @@ final class SocketLock {
         return Optional.empty();
     }
 
-    /** Whether the process the lock names still runs; true when the file cannot be read or makes no sense. */
+    /**
+     * Whether the process the lock names still runs; true when the file cannot be read or makes no sense. A
+     * lock naming this process or its parent is stale, as PostgreSQL's CreateLockFile judges it: this process
+     * holds none it has not recorded in {@link #HELD_HERE}, so a previous run with the same id left it (in a
+     * container the proxy has the same id at every start, often 1), and a parent cannot be serving our socket.
+     */
     private static boolean holderRuns(Path file) {
         try {
             List<String> lines = Files.readAllLines(file, StandardCharsets.US_ASCII);
             long pid = Long.parseLong(lines.isEmpty() ? "" : lines.getFirst().strip());
+            ProcessHandle self = ProcessHandle.current();
+            if (pid == self.pid() || self.parent().map(parent -> parent.pid() == pid).orElse(false)) {
+                return false;
+            }
             return ProcessHandle.of(pid).map(ProcessHandle::isAlive).orElse(false);
         } catch (IOException | NumberFormatException e) {
             return !Files.notExists(file); // gone meanwhile: free; unreadable or garbled: not ours to remove

@@ -117,6 +117,47 @@ class UnixSocketListenerIT {
     }
 
     /**
+     * As PostgreSQL (CreateLockFile): a lock naming this very process is one a previous run left behind, since
+     * this process has not taken it. In a container the proxy is the same process id at every start (often 1),
+     * so after a crash its lock and socket on a kept volume name the new process: it must start, not find
+     * its own id alive and refuse.
+     */
+    @Test
+    void aLockLeftByAProcessWithThisProcessIdIsStale(EmbeddedPostgres pg, @TempDir Path dir) throws Exception {
+        Path socket = dir.resolve(".s.PGSQL." + PORT);
+        Path lock = dir.resolve(".s.PGSQL." + PORT + ".lock");
+        try (ServerSocketChannel gone = ServerSocketChannel.open(StandardProtocolFamily.UNIX)) {
+            gone.bind(UnixDomainSocketAddress.of(socket)); // the crashed run's socket, left behind
+        }
+        Files.writeString(lock, ProcessHandle.current().pid() + "\n");
+        try (ProxyFixture proxy = ProxyFixture.to(pg.host(), pg.port()).unixListener(dir, PORT).start();
+             Connection connection = connectOverSocket(socket)) {
+            assertThat(connection.isValid(5)).isTrue();
+        }
+        assertThat(lock).doesNotExist();
+    }
+
+    /**
+     * Two listeners of one process on one socket, its directory spelled two ways (a symbolic link): the second
+     * is refused, and the first keeps its lock (a lock naming this process is stale only if this process does
+     * not hold it).
+     */
+    @Test
+    void aSecondListenerOfThisProcessOnTheSameSocketByAnotherPathLeavesTheLockAlone(EmbeddedPostgres pg,
+                                                                                  @TempDir Path dir) throws Exception {
+        Path lock = dir.resolve(".s.PGSQL." + PORT + ".lock");
+        Path link = Files.createSymbolicLink(dir.resolveSibling(dir.getFileName() + "-link"), dir);
+        try (ProxyFixture first = ProxyFixture.to(pg.host(), pg.port()).unixListener(dir, PORT).start()) {
+            assertThatThrownBy(() -> ProxyFixture.to(pg.host(), pg.port()).unixListener(link, PORT).start())
+                    .isInstanceOfSatisfying(ListenException.class,
+                            e -> assertThat(e.reason()).isEqualTo(ListenException.Reason.ADDRESS_IN_USE));
+            assertThat(lock).as("the first listener's lock").hasContent(Long.toString(ProcessHandle.current().pid()));
+        } finally {
+            Files.delete(link);
+        }
+    }
+
+    /**
      * A proxy's socket deleted by hand while it runs: another proxy (here in the same process) is still
      * refused, by the lock, and the first one's stop then removes nothing of anyone else's.
      */
