@@ -91,10 +91,10 @@ public final class AdminConsole implements ConsoleService {
                 case ConsoleCommand.Pause ignored -> done(pause(caller));
                 case ConsoleCommand.Resume ignored -> done(resume(caller));
                 case ConsoleCommand.RefreshCatalogs refresh -> refreshCatalogs(refresh.database(), caller);
-                case ConsoleCommand.CancelSession cancel -> onSession("CANCEL", cancel.serverPid(), caller,
-                        connections.cancel(cancel.serverPid(), String.valueOf(caller)));
-                case ConsoleCommand.KillSession kill -> onSession("KILL", kill.serverPid(), caller,
-                        connections.terminate(kill.serverPid(), String.valueOf(caller)));
+                case ConsoleCommand.CancelSession cancel -> onSession("CANCEL", cancel.serverPid(), cancel.backend(),
+                        caller, connections.cancel(cancel.serverPid(), cancel.backend(), String.valueOf(caller)));
+                case ConsoleCommand.KillSession kill -> onSession("KILL", kill.serverPid(), kill.backend(), caller,
+                        connections.terminate(kill.serverPid(), kill.backend(), String.valueOf(caller)));
             };
         } catch (ConsoleException e) {
             return CompletableFuture.failedFuture(e);
@@ -312,17 +312,27 @@ public final class AdminConsole implements ConsoleService {
         });
     }
 
-    /** CANCEL or KILL: what was done, as a NOTICE and in the log; no session with that server process is 42704. */
-    private static CompletionStage<ConsoleResult> onSession(String command, int serverPid, SessionInfo caller,
-                                                            CompletionStage<List<String>> done) {
-        return done.thenApply(results -> {
-            if (results.isEmpty()) {
-                throw new ConsoleException(ConsoleException.Kind.UNKNOWN_SESSION, "no session of Memogate has server"
-                        + " process " + serverPid, null, "SHOW CLIENTS lists each session's server_pid, SHOW QUEUE"
-                        + " the server_pid of each waiting statement.");
+    /**
+     * CANCEL or KILL: what was done, as a NOTICE and in the log. No session with that server process is
+     * 42704; sessions on several backends with it (each server numbers its own processes) are 42P09, naming
+     * the backends for ON.
+     */
+    private static CompletionStage<ConsoleResult> onSession(String command, int serverPid, Optional<String> backend,
+                                                            SessionInfo caller,
+                                                            CompletionStage<ConnectionsView.SessionCommandOutcome> outcome) {
+        String process = "server process " + serverPid + backend.map(name -> " on backend " + name).orElse("");
+        return outcome.thenApply(result -> {
+            if (result.backends().size() > 1) {
+                throw new ConsoleException(ConsoleException.Kind.AMBIGUOUS_SESSION, "sessions on "
+                        + result.backends().size() + " backends have " + process + ": "
+                        + String.join(", ", result.backends()), "Nothing was done.", "Name the backend: " + command
+                        + " " + serverPid + " ON " + result.backends().getFirst() + ".");
             }
-            results.forEach(result -> log.info("{} {} by {}: {}", command, serverPid, caller, result));
-            return ConsoleResult.done(command, results.toArray(String[]::new));
+            String done = result.done().orElseThrow(() -> new ConsoleException(ConsoleException.Kind.UNKNOWN_SESSION,
+                    "no session of Memogate has " + process, null, "SHOW CLIENTS lists each session's server_pid"
+                    + " and backend, SHOW QUEUE the server_pid of each waiting statement."));
+            log.info("{} {} by {}: {}", command, serverPid, caller, done);
+            return ConsoleResult.done(command, done);
         });
     }
 

@@ -1,6 +1,7 @@
 package io.memogate.proxy.admin;
 
 import java.util.List;
+import java.util.Optional;
 import java.util.concurrent.CompletionStage;
 
 /** What the console sees of the proxy's connections: the server implements it over its open sessions. */
@@ -14,15 +15,23 @@ public interface ConnectionsView {
 
     /**
      * The console's CANCEL: cancels the statement of the session whose server process is {@code serverPid}
-     * (withdrawn from its queue if it waits for admission, else a cancel request to the server). Completes
-     * with what was done, one entry per session it applied to: none when no open session has that process.
+     * (withdrawn from its queue if it waits for admission, else a cancel request to the server).
      *
+     * @param backend the backend that session is on; empty: any, provided only one session has that process
      * @param by who asked, as the logs name a session
      */
-    CompletionStage<List<String>> cancel(int serverPid, String by);
+    CompletionStage<SessionCommandOutcome> cancel(int serverPid, Optional<String> backend, String by);
 
-    /** The console's KILL: ends that session (FATAL 57P01 to its client); what was done, as for {@link #cancel}. */
-    CompletionStage<List<String>> terminate(int serverPid, String by);
+    /** The console's KILL: ends that session (FATAL 57P01 to its client), found as for {@link #cancel}. */
+    CompletionStage<SessionCommandOutcome> terminate(int serverPid, Optional<String> backend, String by);
+
+    /**
+     * What CANCEL or KILL did, and the backends of the sessions it named. Only when it named exactly one
+     * was anything done: server process ids are unique on one server only.
+     *
+     * @param done what was done to the one session named; empty when none or several were
+     */
+    record SessionCommandOutcome(Optional<String> done, List<String> backends) {}
 
     /** Connections to backend servers now open, including those still negotiating. */
     int serverConnectionCount();

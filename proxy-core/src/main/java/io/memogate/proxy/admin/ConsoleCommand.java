@@ -12,7 +12,7 @@ import java.util.Optional;
  *   SET tiers.tier.field = value        (or TO; the value may be quoted: '2min')
  *   RELOAD | PAUSE | RESUME
  *   REFRESH CATALOGS [database]
- *   CANCEL server_pid | KILL server_pid
+ *   CANCEL server_pid [ON backend] | KILL server_pid [ON backend]
  * </pre>
  * {@link ConsoleCommandParser} reads them.
  */
@@ -58,11 +58,14 @@ public sealed interface ConsoleCommand {
     /** @param database the one database whose catalog to read again; empty: every one read so far */
     record RefreshCatalogs(Optional<String> database) implements ConsoleCommand {}
 
-    /** @param serverPid the session's server process, as SHOW CLIENTS and SHOW QUEUE show it */
-    record CancelSession(int serverPid) implements ConsoleCommand {}
+    /**
+     * @param serverPid the session's server process, as SHOW CLIENTS and SHOW QUEUE show it
+     * @param backend {@code ON backend}: needed when sessions on two backends have that process id
+     */
+    record CancelSession(int serverPid, Optional<String> backend) implements ConsoleCommand {}
 
-    /** @param serverPid the session's server process, as SHOW CLIENTS and SHOW QUEUE show it */
-    record KillSession(int serverPid) implements ConsoleCommand {}
+    /** As {@link CancelSession}. */
+    record KillSession(int serverPid, Optional<String> backend) implements ConsoleCommand {}
 
     /** Every command, for the message that answers an unknown one and for SHOW HELP. */
     List<String> SYNOPSIS = List.of(
@@ -70,5 +73,6 @@ public sealed interface ConsoleCommand {
             "SHOW CATALOGS",
             "SHOW CONFIG", "SHOW VERSION",
             "SHOW HELP", "EXPLAIN ADMISSION [DATABASE <name>] <statement>", "SET tiers.<small|medium|large>.<field> = <value>",
-            "RELOAD", "PAUSE", "RESUME", "REFRESH CATALOGS [<database>]", "CANCEL <server_pid>", "KILL <server_pid>");
+            "RELOAD", "PAUSE", "RESUME", "REFRESH CATALOGS [<database>]", "CANCEL <server_pid> [ON <backend>]",
+            "KILL <server_pid> [ON <backend>]");
 }

@@ -20,6 +20,10 @@ public final class ConsoleCommandParser {
     /** A key of letters, digits, '.' and '_'; then = or TO; then a quoted value ('' escapes ') or the rest. */
     private static final Pattern SET = Pattern.compile("(?is)SET\\s+([A-Za-z0-9_.]+)\\s*(?:=|\\s+TO\\s)\\s*(?:'((?:[^']|'')*)'|(\\S.*?))\\s*");
     private static final Pattern WORDS = Pattern.compile("\\s+");
+    /** CANCEL or KILL, a server process id, and perhaps ON and a backend's name (as backends[].name spells it). */
+    private static final Pattern SESSION_COMMAND =
+            Pattern.compile("(?is)(CANCEL|KILL)\\s+(\\S+)(?:\\s+ON\\s+([A-Za-z0-9_.-]+))?");
+
     /** REFRESH CATALOGS, then perhaps a database name as {@link #DATABASE} reads one. */
     private static final Pattern REFRESH =
             Pattern.compile("(?is)REFRESH\\s+CATALOGS(?:\\s+(?:\"((?:[^\"]|\"\")+)\"|([^\\s\"]+)))?");
@@ -84,10 +88,12 @@ public final class ConsoleCommandParser {
                 }
             }
         }
-        if (words.length == 2 && (words[0].equals("CANCEL") || words[0].equals("KILL"))) {
-            int pid = serverPid(words[1], text);
-            return words[0].equals("CANCEL") ? new ConsoleCommand.CancelSession(pid)
-                    : new ConsoleCommand.KillSession(pid);
+        Matcher session = SESSION_COMMAND.matcher(command);
+        if (session.matches()) {
+            int pid = serverPid(session.group(2), text);
+            Optional<String> backend = Optional.ofNullable(session.group(3));
+            return session.group(1).equalsIgnoreCase("CANCEL") ? new ConsoleCommand.CancelSession(pid, backend)
+                    : new ConsoleCommand.KillSession(pid, backend);
         }
         if (words.length == 1) {
             switch (words[0]) {

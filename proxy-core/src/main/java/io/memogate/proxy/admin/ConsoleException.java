@@ -22,7 +22,9 @@ public final class ConsoleException extends RuntimeException {
         /** EXPLAIN ADMISSION DATABASE of a database that is not there (3D000 invalid_catalog_name). */
         UNKNOWN_DATABASE,
         /** CANCEL or KILL of a server process no open session has (42704 undefined_object). */
-        UNKNOWN_SESSION
+        UNKNOWN_SESSION,
+        /** CANCEL or KILL of a server process sessions on several backends have (42P09 ambiguous_alias). */
+        AMBIGUOUS_SESSION
     }
 
     private final Kind kind;

@@ -2,6 +2,7 @@ package io.memogate.proxy.server;
 
 import io.memogate.proxy.admin.ClientView;
 import io.memogate.proxy.admin.ConnectionsView;
+import io.memogate.proxy.admin.ConnectionsView.SessionCommandOutcome;
 import io.memogate.proxy.admin.ConsoleService;
 import io.memogate.proxy.admission.AdmissionHook;
 import io.memogate.proxy.admission.AdmissionSupport;
@@ -280,13 +281,13 @@ public final class ProxyServer implements AutoCloseable, ConnectionsView {
     }
 
     @Override
-    public CompletionStage<List<String>> cancel(int serverPid, String by) {
-        return sessions.operator(new OperatorCommand(OperatorCommand.Action.CANCEL, serverPid, by));
+    public CompletionStage<SessionCommandOutcome> cancel(int serverPid, Optional<String> backend, String by) {
+        return sessions.operator(new OperatorCommand(OperatorCommand.Action.CANCEL, serverPid, backend, by));
     }
 
     @Override
-    public CompletionStage<List<String>> terminate(int serverPid, String by) {
-        return sessions.operator(new OperatorCommand(OperatorCommand.Action.KILL, serverPid, by));
+    public CompletionStage<SessionCommandOutcome> terminate(int serverPid, Optional<String> backend, String by) {
+        return sessions.operator(new OperatorCommand(OperatorCommand.Action.KILL, serverPid, backend, by));
     }
 
     @Override

@@ -1,6 +1,7 @@
 package io.memogate.proxy.server;
 
 import io.memogate.proxy.admin.ClientView;
+import io.memogate.proxy.admin.ConnectionsView.SessionCommandOutcome;
 import io.memogate.proxy.pg.session.OperatorCommand;
 import io.memogate.proxy.pg.session.PgSession;
 import io.memogate.proxy.pg.session.SessionServices;
@@ -8,6 +9,7 @@ import java.time.Duration;
 import java.util.Comparator;
 import java.util.HashSet;
 import java.util.List;
+import java.util.Map;
 import java.util.Objects;
 import java.util.Optional;
 import java.util.Set;
@@ -65,14 +67,32 @@ final class SessionTracker implements SessionServices.SessionListener {
                 .toList());
     }
 
-    /** {@code command} tried on every open session on its own event loop: what it did, where it applied. */
-    CompletionStage<List<String>> operator(OperatorCommand command) {
+    /**
+     * {@code command} on the one open session it names, on that session's event loop: what it did. Sessions
+     * are found first and nothing is done when none is named or several are (on several backends, whose
+     * servers number their processes each on their own): the caller tells the operator.
+     */
+    CompletionStage<SessionCommandOutcome> operator(OperatorCommand command) {
         List<PgSession> snapshot;
         synchronized (this) {
             snapshot = List.copyOf(open);
         }
-        List<CompletableFuture<Optional<String>>> results = snapshot.stream()
-                .map(session -> session.operator(command).toCompletableFuture()).toList();
+        return each(snapshot, command.finding()).thenCompose(found -> {
+            if (found.size() != 1) {
+                List<String> backends = found.stream().map(Map.Entry::getValue).sorted().toList();
+                return CompletableFuture.completedFuture(new SessionCommandOutcome(Optional.empty(), backends));
+            }
+            return found.getFirst().getKey().operator(command).thenApply(done -> new SessionCommandOutcome(done,
+                    List.of(found.getFirst().getValue())));
+        });
+    }
+
+    private static CompletableFuture<List<Map.Entry<PgSession, String>>> each(List<PgSession> sessions,
+                                                                               OperatorCommand command) {
+        List<CompletableFuture<Optional<Map.Entry<PgSession, String>>>> results = sessions.stream()
+                .map(session -> session.operator(command).toCompletableFuture()
+                        .thenApply(found -> found.map(backend -> Map.entry(session, backend))))
+                .toList();
         return CompletableFuture.allOf(results.toArray(CompletableFuture[]::new)).thenApply(done -> results.stream()
                 .map(CompletableFuture::join)
                 .flatMap(Optional::stream)

@@ -53,6 +53,9 @@ class AdminConsoleTest {
             Optional.empty(), Duration.ZERO, GatewayListener.NONE, estimate -> { });
     private final ConfigReloader reloader = new ConfigReloader(new CurrentConfig(config), Optional.empty(),
             new ConfigLoader(), next -> { }, Optional.of(admission.gateways()), Instant::now);
+    /** What the fake connections answer a CANCEL or KILL. */
+    private ConnectionsView.SessionCommandOutcome sessionsNamed =
+            new ConnectionsView.SessionCommandOutcome(Optional.empty(), List.of());
     private final AdminConsole console = new AdminConsole(reloader, Optional.of(admission),
             new CurrentEstimator(MemoryCoefficients.DEFAULTS), () -> PlannerSettings.DEFAULTS, new ConnectionsView() {
                 @Override
@@ -61,13 +64,15 @@ class AdminConsoleTest {
                 }
 
                 @Override
-                public CompletionStage<List<String>> cancel(int serverPid, String by) {
-                    return CompletableFuture.completedFuture(List.of());
+                public CompletionStage<SessionCommandOutcome> cancel(int serverPid, Optional<String> backend,
+                                                                    String by) {
+                    return CompletableFuture.completedFuture(sessionsNamed);
                 }
 
                 @Override
-                public CompletionStage<List<String>> terminate(int serverPid, String by) {
-                    return CompletableFuture.completedFuture(List.of());
+                public CompletionStage<SessionCommandOutcome> terminate(int serverPid, Optional<String> backend,
+                                                                       String by) {
+                    return CompletableFuture.completedFuture(sessionsNamed);
                 }
 
                 @Override
@@ -134,6 +139,19 @@ class AdminConsoleTest {
             assertThat(missing).hasMessage("no session of Memogate has server process 4242");
             assertThat(missing.hint()).contains("SHOW CLIENTS");
         }
+        assertThat(failure(console.execute("KILL 4242 ON shop", DBA)))
+                .hasMessage("no session of Memogate has server process 4242 on backend shop");
+    }
+
+    /** Each server numbers its own processes: a pid sessions on two backends have is done to neither. */
+    @Test
+    void cancelOrKillOfAServerProcessSessionsOnTwoBackendsHaveAsksWhichBackend() throws Exception {
+        sessionsNamed = new ConnectionsView.SessionCommandOutcome(Optional.empty(), List.of("main", "reports"));
+        ConsoleException ambiguous = failure(console.execute("KILL 87", DBA));
+        assertThat(ambiguous.kind()).isEqualTo(ConsoleException.Kind.AMBIGUOUS_SESSION);
+        assertThat(ambiguous).hasMessage("sessions on 2 backends have server process 87: main, reports");
+        assertThat(ambiguous.detail()).isEqualTo("Nothing was done.");
+        assertThat(ambiguous.hint()).isEqualTo("Name the backend: KILL 87 ON main.");
     }
 
     /** A typo is named, as PostgreSQL names a database it does not have, rather than estimated "from the SQL". */

@@ -434,7 +434,9 @@ class AdminConsoleIT {
             assertThat(ConsoleClient.run(console, "cancel " + waiterPid + ";")).singleElement().asString()
                     .startsWith("nothing to cancel");
 
-            assertThat(ConsoleClient.run(console, "CANCEL " + holderPid)).singleElement().asString()
+            assertThat(failure(console, "CANCEL " + holderPid + " ON elsewhere").getSQLState())
+                    .as("not on that backend").isEqualTo("42704");
+            assertThat(ConsoleClient.run(console, "CANCEL " + holderPid + " ON main")).singleElement().asString()
                     .startsWith("sent the server a cancel request for the statement of");
             assertThat((Throwable) holding.get(10, TimeUnit.SECONDS)).isInstanceOfSatisfying(PSQLException.class,
                     e -> assertThat(e.getSQLState()).isEqualTo("57014"));

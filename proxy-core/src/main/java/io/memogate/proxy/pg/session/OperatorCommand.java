@@ -12,20 +12,33 @@ import java.util.Optional;
  * which the server's pg_cancel_backend cannot do, since the server sees that session idle. KILL ends the
  * session as pg_terminate_backend would: FATAL 57P01 to the client, and its server connection closed.
  *
+ * <p>A process id is unique on one server only: sessions on two backends (two hosts, two containers) may
+ * have the same one, so the console first finds the sessions a command names ({@link Action#FIND}), and
+ * acts only when there is one.
+ *
+ * @param backend the backend the session must be on; empty: any
  * @param by who asked, for the client's message ({@code dba from 10.0.0.9:40112})
  */
-public record OperatorCommand(Action action, int serverPid, String by) {
+public record OperatorCommand(Action action, int serverPid, Optional<String> backend, String by) {
 
-    public enum Action { CANCEL, KILL }
+    /** FIND changes nothing: it answers the name of the backend of each session the command names. */
+    public enum Action { FIND, CANCEL, KILL }
+
+    /** The same command, finding the sessions it names instead of acting. */
+    public OperatorCommand finding() {
+        return new OperatorCommand(Action.FIND, serverPid, backend, by);
+    }
 
     /** What was done to {@code session}; empty when its server process is another (or it has none). */
     Optional<String> applyTo(PgSession session) {
         if (session.state == PgSession.State.CLOSED || session.serverKey() == null
-                || session.serverKey().processId() != serverPid) {
+                || session.serverKey().processId() != serverPid
+                || backend.isPresent() && !backend.get().equals(session.target.name())) {
             return Optional.empty();
         }
         String who = String.valueOf(session.info);
         return Optional.of(switch (action) {
+            case FIND -> session.target.name();
             case KILL -> {
                 session.sendFatalAndClose(PgErrors.terminatedByOperator(by));
                 yield "terminated the session of " + who;

@@ -27,6 +27,7 @@ public final class PgErrors {
     public static final String INSUFFICIENT_PRIVILEGE = "42501";
     public static final String SYNTAX_ERROR = "42601";
     public static final String UNDEFINED_OBJECT = "42704";
+    public static final String AMBIGUOUS_ALIAS = "42P09";
     public static final String INVALID_PARAMETER_VALUE = "22023";
     public static final String CONFIG_FILE_ERROR = "F0000";
     public static final String OBJECT_NOT_IN_PREREQUISITE_STATE = "55000";
@@ -224,6 +225,7 @@ public final class PgErrors {
         String sqlState = switch (failure.kind()) {
             case SYNTAX -> SYNTAX_ERROR;
             case UNKNOWN_SETTING, UNKNOWN_SESSION -> UNDEFINED_OBJECT;
+            case AMBIGUOUS_SESSION -> AMBIGUOUS_ALIAS;
             case INVALID_VALUE -> INVALID_PARAMETER_VALUE;
             case CONFIG_FILE -> CONFIG_FILE_ERROR;
             case UNAVAILABLE -> OBJECT_NOT_IN_PREREQUISITE_STATE;
