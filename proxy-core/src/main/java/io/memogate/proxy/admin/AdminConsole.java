@@ -317,9 +317,9 @@ public final class AdminConsole implements ConsoleService {
      * 42704; sessions on several backends with it (each server numbers its own processes) are 42P09, naming
      * the backends for ON.
      */
-    private static CompletionStage<ConsoleResult> onSession(String command, int serverPid, Optional<String> backend,
-                                                            SessionInfo caller,
-                                                            CompletionStage<ConnectionsView.SessionCommandOutcome> outcome) {
+    private static CompletionStage<ConsoleResult> onSession(
+            String command, int serverPid, Optional<String> backend, SessionInfo caller,
+            CompletionStage<ConnectionsView.SessionCommandOutcome> outcome) {
         String process = "server process " + serverPid + backend.map(name -> " on backend " + name).orElse("");
         return outcome.thenApply(result -> {
             if (result.backends().size() > 1) {

@@ -31,7 +31,8 @@ class ConsoleCommandParserTest {
     void cancelAndKillTakeAServerPid() {
         assertThat(ConsoleCommandParser.parse("cancel 4242;"))
                 .isEqualTo(new ConsoleCommand.CancelSession(4242, Optional.empty()));
-        assertThat(ConsoleCommandParser.parse("KILL\t17")).isEqualTo(new ConsoleCommand.KillSession(17, Optional.empty()));
+        assertThat(ConsoleCommandParser.parse("KILL\t17"))
+                .isEqualTo(new ConsoleCommand.KillSession(17, Optional.empty()));
         assertThat(ConsoleCommandParser.parse("kill 17 on Reports-2;"))
                 .isEqualTo(new ConsoleCommand.KillSession(17, Optional.of("Reports-2")));
         for (String wrong : List.of("CANCEL abc", "KILL -5", "kill 0", "CANCEL 99999999999")) {
