@@ -27,6 +27,14 @@ public interface Admission {
     CompletionStage<AdmittedStatement> decision();
 
     /**
+     * Whether, once decided, this admission found the text to be one that can never need a gateway
+     * ({@link #BYPASS}): a later one that knows only then (estimated off the event loop) says so here.
+     */
+    default boolean bypassed() {
+        return this == BYPASS;
+    }
+
+    /**
      * The client cancelled the statement while it waits: leave the queue. Returns true when it was
      * still waiting (the decision then completes with a CancellationException), false when the decision
      * was already made, in which case the statement goes on and the cancel must go to the server.

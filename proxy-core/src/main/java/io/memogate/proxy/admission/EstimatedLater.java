@@ -105,6 +105,11 @@ final class EstimatedLater implements Admission {
     }
 
     @Override
+    public synchronized boolean bypassed() {
+        return admitted != null && admitted.bypassed();
+    }
+
+    @Override
     public synchronized Optional<WaitNotice> waiting() {
         return admitted == null ? Optional.empty() : admitted.waiting();
     }

@@ -45,6 +45,19 @@ class LongTextAdmissionTest {
         assertThat(estimatedOn).singleElement().isSameAs(Thread.currentThread());
     }
 
+    /** A session remembers a prepared statement that bypasses: a long one is known to only once estimated. */
+    @Test
+    void aLongTextThatBypassesSaysSoOnceDecided() throws Exception {
+        Admission bypassing = admit("select 1 -- " + "x".repeat(GatedAdmission.OFF_LOOP_CHARS));
+        bypassing.decision().toCompletableFuture().get(10, TimeUnit.SECONDS);
+        assertThat(bypassing.bypassed()).isTrue();
+
+        Admission gated = admit(eightTableJoin() + " -- " + "x".repeat(GatedAdmission.OFF_LOOP_CHARS));
+        gated.decision().toCompletableFuture().get(10, TimeUnit.SECONDS).signal(ReleaseSignal.READY_FOR_QUERY);
+        assertThat(gated.bypassed()).isFalse();
+        assertThat(admit("select 1").bypassed()).as("a short one, at once").isTrue();
+    }
+
     private Admission admit(String sql) {
         return admission.admit(new StatementRequest(sql, AdmissionPoint.SIMPLE_QUERY, new SessionInfo("analyst",
                 "warehouse", "report-tool", new InetSocketAddress("10.1.2.3", 50000)), 7, PlannerSettings.DEFAULTS));

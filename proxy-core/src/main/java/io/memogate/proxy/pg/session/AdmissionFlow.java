@@ -277,7 +277,7 @@ final class AdmissionFlow {
         Object catalogVersion = statementName == null ? null : catalogVersion();
         Admission admission = session.services.admission().admit(new StatementRequest(sql, point, session.info,
                 session.serverConnection(), settings.current(), preparedQueries, settingsWithRoles));
-        if (admission == Admission.BYPASS && statementName != null) {
+        if (admission.bypassed() && statementName != null) {
             statements.bypassing(statementName, catalogVersion);
         }
         CompletionStage<AdmittedStatement> decision = admission.decision();
@@ -293,8 +293,12 @@ final class AdmissionFlow {
             flushServer();
         }
         waiting.waitFor(admission, session.client, session.services.admissionSupport().waitNoticeAfter());
-        decision.whenComplete((admitted, failure) ->
-                session.client.eventLoop().execute(() -> admissionDecided(frame, point, admitted, failure)));
+        decision.whenComplete((admitted, failure) -> session.client.eventLoop().execute(() -> {
+            if (failure == null && statementName != null && admission.bypassed()) {
+                statements.bypassing(statementName, catalogVersion); // known only now: estimated off the loop
+            }
+            admissionDecided(frame, point, admitted, failure);
+        }));
     }
 
     private Object catalogVersion() {
