@@ -10,11 +10,11 @@ import java.util.Comparator;
 import java.util.HashSet;
 import java.util.List;
 import java.util.Map;
-import java.util.Objects;
 import java.util.Optional;
 import java.util.Set;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CompletionStage;
+import java.util.function.Function;
 
 /**
  * The open sessions: enforces limits.maxClientConnections, lets shutdown wait for them to end, and lets
@@ -52,19 +52,9 @@ final class SessionTracker implements SessionServices.SessionListener {
 
     /** Each open session described on its own event loop; sessions that could not say (stopping) are left out. */
     CompletionStage<List<ClientView>> clients() {
-        List<PgSession> snapshot;
-        synchronized (this) {
-            snapshot = List.copyOf(open);
-        }
-        List<CompletableFuture<ClientView>> views = snapshot.stream()
-                .map(session -> session.describe().toCompletableFuture()
-                        .handle((view, failure) -> failure == null ? view : null))
-                .toList();
-        return CompletableFuture.allOf(views.toArray(CompletableFuture[]::new)).thenApply(done -> views.stream()
-                .map(CompletableFuture::join)
-                .filter(Objects::nonNull)
-                .sorted(Comparator.comparing(ClientView::connectedAt))
-                .toList());
+        return askEach(session -> session.describe()
+                .handle((view, failure) -> Optional.ofNullable(failure == null ? view : null)))
+                .thenApply(views -> views.stream().sorted(Comparator.comparing(ClientView::connectedAt)).toList());
     }
 
     /**
@@ -73,11 +63,9 @@ final class SessionTracker implements SessionServices.SessionListener {
      * servers number their processes each on their own): the caller tells the operator.
      */
     CompletionStage<SessionCommandOutcome> operator(OperatorCommand command) {
-        List<PgSession> snapshot;
-        synchronized (this) {
-            snapshot = List.copyOf(open);
-        }
-        return each(snapshot, command.finding()).thenCompose(found -> {
+        OperatorCommand finding = command.finding();
+        return askEach(session -> session.operator(finding)
+                .thenApply(found -> found.map(backend -> Map.entry(session, backend)))).thenCompose(found -> {
             if (found.size() != 1) {
                 List<String> backends = found.stream().map(Map.Entry::getValue).sorted().toList();
                 return CompletableFuture.completedFuture(new SessionCommandOutcome(Optional.empty(), backends));
@@ -87,13 +75,15 @@ final class SessionTracker implements SessionServices.SessionListener {
         });
     }
 
-    private static CompletableFuture<List<Map.Entry<PgSession, String>>> each(List<PgSession> sessions,
-                                                                               OperatorCommand command) {
-        List<CompletableFuture<Optional<Map.Entry<PgSession, String>>>> results = sessions.stream()
-                .map(session -> session.operator(command).toCompletableFuture()
-                        .thenApply(found -> found.map(backend -> Map.entry(session, backend))))
-                .toList();
-        return CompletableFuture.allOf(results.toArray(CompletableFuture[]::new)).thenApply(done -> results.stream()
+    /** {@code ask} put to every open session at once (each answers on its own event loop): the answers given. */
+    private <T> CompletableFuture<List<T>> askEach(Function<PgSession, CompletionStage<Optional<T>>> ask) {
+        List<PgSession> snapshot;
+        synchronized (this) {
+            snapshot = List.copyOf(open);
+        }
+        List<CompletableFuture<Optional<T>>> answers = snapshot.stream()
+                .map(session -> ask.apply(session).toCompletableFuture()).toList();
+        return CompletableFuture.allOf(answers.toArray(CompletableFuture[]::new)).thenApply(done -> answers.stream()
                 .map(CompletableFuture::join)
                 .flatMap(Optional::stream)
                 .toList());

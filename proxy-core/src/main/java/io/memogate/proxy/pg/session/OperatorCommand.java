@@ -44,10 +44,10 @@ public record OperatorCommand(Action action, int serverPid, Optional<String> bac
                 yield "terminated the session of " + who;
             }
             case CANCEL -> {
-                if (!session.busy()) {
+                if (!session.admission.busy()) {
                     yield "nothing to cancel: the session of " + who + " is idle";
                 }
-                Optional<String> where = session.waitingWhere();
+                Optional<String> where = session.admission.waitingWhere();
                 yield session.cancelNow() ? "withdrew the statement of " + who + " from its queue ("
                         + where.orElse("queued") + ")" : "sent the server a cancel request for the statement of " + who;
             }

@@ -22,6 +22,7 @@ import java.util.Optional;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CompletionStage;
 import java.util.concurrent.RejectedExecutionException;
+import java.util.function.Supplier;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -65,7 +66,7 @@ public final class PgSession implements CancelRegistry.Cancellable {
     private final ReleaseTracker tracker = new ReleaseTracker();
     private final FatalAfterAnswers fatalAfterAnswers = new FatalAfterAnswers(this, tracker);
     private final ServerResponses responses;
-    private final AdmissionFlow admission;
+    final AdmissionFlow admission;
     final ServerRecycler recycler;
     /** Frames the client sent while the backend was being connected (CONNECTING) or replaced (RECYCLING). */
     private final ArrayDeque<ByteBuf> held = new ArrayDeque<>();
@@ -375,25 +376,9 @@ public final class PgSession implements CancelRegistry.Cancellable {
         return false;
     }
 
-    /** A statement waits for admission or the server has not answered everything sent; on the event loop. */
-    boolean busy() {
-        return admission.busy();
-    }
-
-    /** Where the waiting statement is queued, in words; empty when none waits; on the event loop. */
-    Optional<String> waitingWhere() {
-        return admission.waitingWhere();
-    }
-
     /** The admin console's CANCEL or KILL: what it did, or empty when this is not the session it names. */
     public CompletionStage<Optional<String>> operator(OperatorCommand command) {
-        CompletableFuture<Optional<String>> done = new CompletableFuture<>();
-        try {
-            client.eventLoop().execute(() -> done.complete(command.applyTo(this)));
-        } catch (RejectedExecutionException stopping) {
-            done.complete(Optional.empty());
-        }
-        return done;
+        return onEventLoop(() -> command.applyTo(this)).exceptionally(stopping -> Optional.empty());
     }
 
     /** The proxy is stopping and this session outlived the grace period: tell the client and close. */
@@ -491,13 +476,18 @@ public final class PgSession implements CancelRegistry.Cancellable {
 
     /** {@link #view()} taken on the session's own event loop, from any thread. */
     public CompletionStage<ClientView> describe() {
-        CompletableFuture<ClientView> view = new CompletableFuture<>();
+        return onEventLoop(this::view);
+    }
+
+    /** {@code work} done on the session's own event loop, from any thread; failed when the loop is stopping. */
+    private <T> CompletionStage<T> onEventLoop(Supplier<T> work) {
+        CompletableFuture<T> done = new CompletableFuture<>();
         try {
-            client.eventLoop().execute(() -> view.complete(view()));
+            client.eventLoop().execute(() -> done.complete(work.get()));
         } catch (RejectedExecutionException stopping) {
-            view.completeExceptionally(stopping);
+            done.completeExceptionally(stopping);
         }
-        return view;
+        return done;
     }
 
     @Override
