@@ -1,5 +1,6 @@
 package io.memogate.proxy.it;
 
+import static io.memogate.proxy.it.ConsoleClient.await;
 import static io.memogate.proxy.it.FaultsIT.assertReady;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.junit.jupiter.api.Assumptions.assumeTrue;
@@ -11,7 +12,10 @@ import io.memogate.proxy.it.RawPgClient.Message;
 import io.netty.buffer.ByteBufAllocator;
 import io.netty.buffer.ByteBufAllocatorMetricProvider;
 import io.netty.channel.uring.IoUring;
+import java.io.DataInputStream;
 import java.nio.ByteBuffer;
+import java.sql.Connection;
+import java.sql.Statement;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.ExtendWith;
 import org.junit.jupiter.params.ParameterizedTest;
@@ -88,6 +92,43 @@ class SlowReaderIT {
             // The session goes on after the streamed row.
             client.query("select 1");
             assertThat(client.readUntilReady()).extracting(Message::type).containsExactly('T', 'D', 'C', 'Z');
+        }
+    }
+
+    /**
+     * The server process ends while a huge row is half relayed (pg_terminate_backend while it waits for
+     * the client to read): the client gets the part of the row that came, then end of stream, as straight
+     * from the server; not the proxy's FATAL written into the row, where it would be read as the value.
+     */
+    @Test
+    void aServerEndingMidRowLeavesTheRowCutShortNotFilledWithAnError(EmbeddedPostgres pg) throws Exception {
+        try (ProxyFixture proxy = ProxyFixture.to(pg.host(), pg.port()).start();
+                RawPgClient client = new RawPgClient(proxy.port())) {
+            client.setReceiveBuffer(64 * 1024);
+            assertReady(client.startup("memogate_trust", "demo"));
+            client.query("select pg_backend_pid()");
+            byte[] pidRow = client.readUntilReady().get(1).body();
+            int pid = Integer.parseInt(new String(pidRow, 6, ByteBuffer.wrap(pidRow, 2, 4).getInt()));
+            client.query("select repeat('v', 100 * 1024 * 1024)");
+            await(() -> ServerActivity.waitEvent(pg, "postgres", pid).equals("Client:ClientWrite"));
+            try (Connection admin = pg.connect("postgres"); Statement statement = admin.createStatement()) {
+                statement.execute("select pg_terminate_backend(" + pid + ")");
+            }
+
+            assertThat(client.read().type()).isEqualTo('T');
+            DataInputStream in = client.input();
+            assertThat((char) in.readUnsignedByte()).isEqualTo('D');
+            int length = in.readInt();
+            assertThat(in.readShort()).as("columns").isEqualTo((short) 1);
+            assertThat(in.readInt()).as("the value's length").isEqualTo(100 * 1024 * 1024);
+            long valueBytes = 0;
+            byte[] chunk = new byte[64 * 1024];
+            for (int read; (read = in.read(chunk)) > 0; valueBytes += read) {
+                for (int i = 0; i < read; i++) {
+                    assertThat((char) chunk[i]).as("byte %d of the value", valueBytes + i).isEqualTo('v');
+                }
+            }
+            assertThat(valueBytes).as("the row was cut short, then the stream ended").isLessThan(length - 4 - 6);
         }
     }
 }

@@ -57,6 +57,11 @@ public final class MessageRunDecoder extends ByteToMessageDecoder {
         this.limitText = String.valueOf(maxMessageBytes);
     }
 
+    /** Whether part of a streamed message has been forwarded and the rest has not. */
+    public boolean midMessage() {
+        return streamRemaining > 0;
+    }
+
     @Override
     protected void decode(ChannelHandlerContext ctx, ByteBuf in, List<Object> out) {
         if (streamRemaining > 0) {

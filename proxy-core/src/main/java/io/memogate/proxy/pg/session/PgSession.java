@@ -4,7 +4,6 @@ import io.memogate.proxy.admin.ClientView;
 import io.memogate.proxy.admission.SessionInfo;
 import io.memogate.proxy.admission.SessionSettings;
 import io.memogate.proxy.pg.codec.ClientMessageDecoder;
-import io.memogate.proxy.pg.codec.MessageRunDecoder;
 import io.memogate.proxy.pg.message.backend.BackendKeyData;
 import io.memogate.proxy.pg.message.backend.ErrorResponse;
 import io.memogate.proxy.pg.message.backend.PgErrors;
@@ -248,8 +247,7 @@ public final class PgSession implements CancelRegistry.Cancellable {
         backend = channel;
         serverKey = key;
         channel.pipeline().replace(BackendConnector.HANDLER, BackendConnector.HANDLER, new BackendHandler(this));
-        channel.pipeline().replace(BackendConnector.FRAMER, BackendConnector.FRAMER,
-                new MessageRunDecoder(responses, BackendConnector.MAX_BACKEND_FRAME_BYTES));
+        channel.pipeline().replace(BackendConnector.FRAMER, BackendConnector.FRAMER, responses.newRelay());
         channel.closeFuture().addListener((ChannelFutureListener) closed -> backendClosed(channel));
     }
 
@@ -307,8 +305,7 @@ public final class PgSession implements CancelRegistry.Cancellable {
     void authenticated(TransactionStatus status) {
         responses.authenticated(status);
         state = State.READY;
-        backend.pipeline().replace(BackendConnector.FRAMER, BackendConnector.FRAMER,
-                new MessageRunDecoder(responses, BackendConnector.MAX_BACKEND_FRAME_BYTES));
+        backend.pipeline().replace(BackendConnector.FRAMER, BackendConnector.FRAMER, responses.newRelay());
     }
 
     /**
@@ -424,7 +421,9 @@ public final class PgSession implements CancelRegistry.Cancellable {
     }
 
     void sendFatalAndClose(ErrorResponse error) {
-        if (client.isActive()) {
+        // Amid a row relayed in parts the FATAL would be read as the row's rest: the client gets what came
+        // of the row, then end of stream, as when a server process dies mid-row.
+        if (client.isActive() && !responses.clientMidMessage()) {
             ByteBuf out = client.alloc().buffer();
             error.encode(out);
             client.writeAndFlush(out);

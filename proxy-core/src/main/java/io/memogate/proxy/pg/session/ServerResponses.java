@@ -21,12 +21,27 @@ final class ServerResponses implements MessageRunDecoder.Inspector {
     private final RefusedStatements refused;
     private final SessionSettings settings;
     private TransactionStatus transactionStatus = TransactionStatus.IDLE;
+    private MessageRunDecoder relay;
 
     ServerResponses(PgSession session, ReleaseTracker tracker, RefusedStatements refused, SessionSettings settings) {
         this.session = session;
         this.tracker = tracker;
         this.refused = refused;
         this.settings = settings;
+    }
+
+    /**
+     * The framer of the server's messages once logged in (and again after each recycle), with this as its
+     * inspector.
+     */
+    MessageRunDecoder newRelay() {
+        relay = new MessageRunDecoder(this, BackendConnector.MAX_BACKEND_FRAME_BYTES);
+        return relay;
+    }
+
+    /** Whether the client has been sent part of a server message and not yet its rest. */
+    boolean clientMidMessage() {
+        return relay != null && relay.midMessage();
     }
 
     /** From the last ReadyForQuery. */

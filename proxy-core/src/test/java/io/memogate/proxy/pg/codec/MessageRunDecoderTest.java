@@ -95,10 +95,13 @@ class MessageRunDecoderTest {
         // Read 2: the middle, forwarded as it came.
         channel.writeInbound(Unpooled.wrappedBuffer(Arrays.copyOfRange(row, 70_000, 150_000)));
         assertRun(channel.readInbound(), hex(Arrays.copyOfRange(row, 70_000, 150_000)));
+        assertThat(channel.pipeline().get(MessageRunDecoder.class).midMessage())
+                .as("what is written to the client now would land inside the row").isTrue();
         // Read 3: the row's end and the next messages, which are framed and inspected as always.
         channel.writeInbound(Unpooled.wrappedBuffer(Arrays.copyOfRange(row, 150_000, row.length), tail));
         assertRun(channel.readInbound(), hex(Arrays.copyOfRange(row, 150_000, row.length)));
         assertRun(channel.readInbound(), hex(tail));
+        assertThat(channel.pipeline().get(MessageRunDecoder.class).midMessage()).isFalse();
 
         assertThat((Object) channel.readInbound()).isNull();
         assertThat(inspected).as("the streamed row is not shown").containsExactly("T:33", "C:13", "Z:5");
