@@ -6,21 +6,28 @@ import java.util.Objects;
 /**
  * What the estimator knows of the database a statement runs in, besides the statement: the indexes that
  * give its tables parameterized scans, the views and inlinable SQL functions whose queries PostgreSQL
- * puts in their place, and the functions and procedures whose queries it plans while they run. Equal
- * when its parts are the same instances, so an estimate cache can key on it cheaply.
+ * puts in their place, and the functions and procedures whose queries it plans while they run, called or
+ * fired by triggers. Equal when its parts are the same instances, so an estimate cache can key on it cheaply.
  */
 public record Catalog(IndexedColumns indexes, ViewDefinitions views, FunctionDefinitions functions,
-                      RoutineDefinitions routines) {
+                      RoutineDefinitions routines, TriggerDefinitions triggers) {
 
     /** Nothing read: estimates come from the SQL alone. */
     public static final Catalog NONE = new Catalog(IndexedColumns.NONE, ViewDefinitions.NONE, FunctionDefinitions.NONE,
-            RoutineDefinitions.NONE);
+            RoutineDefinitions.NONE, TriggerDefinitions.NONE);
 
     public Catalog {
         Objects.requireNonNull(indexes, "indexes");
         Objects.requireNonNull(views, "views");
         Objects.requireNonNull(functions, "functions");
         Objects.requireNonNull(routines, "routines");
+        Objects.requireNonNull(triggers, "triggers");
+    }
+
+    /** Indexes, views, inlinable functions and routines, and no trigger known. */
+    public Catalog(IndexedColumns indexes, ViewDefinitions views, FunctionDefinitions functions,
+                   RoutineDefinitions routines) {
+        this(indexes, views, functions, routines, TriggerDefinitions.NONE);
     }
 
     /** Indexes, views and inlinable functions, and no routine known. */
@@ -40,7 +47,13 @@ public record Catalog(IndexedColumns indexes, ViewDefinitions views, FunctionDef
      */
     public boolean sameContent(Catalog other) {
         return indexes.sameContent(other.indexes) && views.sameContent(other.views)
-                && functions.sameContent(other.functions) && routines.sameContent(other.routines);
+                && functions.sameContent(other.functions) && routines.sameContent(other.routines)
+                && triggers.sameContent(other.triggers);
+    }
+
+    /** Whether a statement may run a routine whose queries the estimate follows: one it calls, or a trigger's. */
+    public boolean runsRoutines() {
+        return !routines.isEmpty() || !triggers.isEmpty();
     }
 
     /** Indexes, and no view or function known. */

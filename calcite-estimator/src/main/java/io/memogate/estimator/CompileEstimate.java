@@ -1,5 +1,6 @@
 package io.memogate.estimator;
 
+import io.memogate.estimator.lexer.Fingerprint;
 import io.memogate.estimator.planner.MemoryTerms;
 import java.util.Objects;
 
@@ -75,9 +76,13 @@ public record CompileEstimate(
                 bypass, prefix + reason, largestProblem, search, capped, count, terms, plannedWhileRunning);
     }
 
-    /** This estimate, of a query planned while its statement runs, with {@code prefix} before its reason. */
-    CompileEstimate plannedWhileRunning(String prefix) {
-        return new CompileEstimate(fingerprint, fingerprintHash, relations, blocks, memoPairs, estimatedBytes, parser,
-                bypass, prefix + reason, largestProblem, search, capped, statements, terms, true);
+    /**
+     * This estimate, of a query planned while {@code statement} runs, as that statement's: with its
+     * fingerprint, which identifies it in the queue and the logs, and {@code prefix} before the reason, which
+     * names the query's routine.
+     */
+    CompileEstimate plannedWhileRunning(String prefix, Fingerprint statement) {
+        return new CompileEstimate(statement.text(), statement.hash(), relations, blocks, memoPairs, estimatedBytes,
+                parser, bypass, prefix + reason, largestProblem, search, capped, statements, terms, true);
     }
 }

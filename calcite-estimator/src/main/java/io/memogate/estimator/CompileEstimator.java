@@ -285,7 +285,7 @@ public final class CompileEstimator {
                 return known;
             }
             cacheMisses.increment();
-            if (context.catalog().routines().isEmpty()) {
+            if (!context.catalog().runsRoutines()) {
                 return cache.get(key, k -> fresh(text, st, context));
             }
             // Following calls estimates other statements, which must not happen inside this cache's computation

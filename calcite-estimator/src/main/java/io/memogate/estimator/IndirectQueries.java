@@ -96,38 +96,67 @@ final class IndirectQueries {
             return bypass(st, "DO block: " + (queries.isEmpty() ? "its body runs no query"
                     : "none of the " + queries.size() + " queries its body runs has a join search"));
         }
-        return largest.plannedWhileRunning("DO block, largest of the " + queries.size() + " queries its body runs: ");
+        return largest.plannedWhileRunning("DO block, largest of the " + queries.size() + " queries its body runs: ",
+                st.fingerprint());
     }
 
     /**
-     * {@code own}, the statement's estimate, or when larger the largest query of a routine it calls: PL/pgSQL
-     * and SQL routines plan their queries while the statement runs. Routines their queries call are followed
-     * too, up to {@link #MAX_CALL_DEPTH} deep; a routine already being followed (recursion) is not followed
-     * again. Statements over the lexer's maximum (generated bulk text) are not read for calls.
+     * {@code own}, the statement's estimate, or when larger the largest query of a routine it calls or of a
+     * trigger function it fires: PL/pgSQL and SQL routines plan their queries while the statement runs.
+     * Routines their queries call or fire are followed too, up to {@link #MAX_CALL_DEPTH} deep; a routine
+     * already being followed (recursion) is not followed again. Statements over the lexer's maximum
+     * (generated bulk text) are not read for calls.
      */
     CompileEstimate withCalls(String text, StatementAnalysis st, EstimateContext context, CompileEstimate own) {
         if (st.oversized()) {
             return own;
         }
         TokenStream tokens = TokenStream.of(text.substring(st.span().start(), st.span().end()));
-        if (!runsCalls(st, tokens)) {
-            return own;
+        Largest largest = new Largest(own, st);
+        if (runsCalls(st, tokens)) {
+            for (RoutineDefinitions.Routine routine : context.catalog().routines().calledIn(tokens)) {
+                largest.consider(routine, ", which it calls,", context);
+            }
         }
-        CompileEstimate largest = own;
-        String via = null;
-        for (RoutineDefinitions.Routine routine : context.catalog().routines().calledIn(tokens)) {
+        if (changesRows(st, tokens)) {
+            for (RoutineDefinitions.Routine function : context.catalog().triggers().firedBy(tokens)) {
+                largest.consider(function, ", a trigger function it fires,", context);
+            }
+        }
+        return largest.estimate();
+    }
+
+    /** The largest of a statement's own estimate and those of the routines it runs, as they are considered. */
+    private final class Largest {
+        private final CompileEstimate own;
+        private final StatementAnalysis statement;
+        private CompileEstimate largest;
+        private String via;
+
+        Largest(CompileEstimate own, StatementAnalysis statement) {
+            this.own = own;
+            this.statement = statement;
+            this.largest = own;
+        }
+
+        /** {@code how}: how the statement runs it, for the reason ({@code , which it calls,}). */
+        void consider(RoutineDefinitions.Routine routine, String how, EstimateContext context) {
             int depth = context.depthOf(routine);
             if (depth >= 0 || context.following().size() >= MAX_CALL_DEPTH) {
                 context.cut().at(depth); // a recursion closing at that depth, or the depth limit (-1)
-                continue;
+                return;
             }
             CompileEstimate inner = largestQueryOf(routine, context);
             if (inner != null && larger(inner, largest)) {
                 largest = inner;
-                via = routine.schema() + "." + routine.name();
+                via = routine.schema() + "." + routine.name() + how;
             }
         }
-        return via == null ? own : largest.plannedWhileRunning(via + ", which it calls, plans while running: ");
+
+        CompileEstimate estimate() {
+            return via == null ? own : largest.plannedWhileRunning(via + " plans while running: ",
+                    statement.fingerprint());
+        }
     }
 
     /**
@@ -158,6 +187,17 @@ final class IndirectQueries {
             case PREPARE, DO, EMPTY, DECLARE_CURSOR -> false;
             case UTILITY -> tokens.isWord(0, "call");
             default -> st.classification().isPlanned();
+        };
+    }
+
+    /**
+     * Whether running the statement may change a table's rows, and so fire its triggers: INSERT, UPDATE,
+     * DELETE, MERGE and data-modifying WITH (EXPLAIN ANALYZE's too), COPY FROM and TRUNCATE.
+     */
+    private static boolean changesRows(StatementAnalysis st, TokenStream tokens) {
+        return switch (st.kind()) {
+            case UTILITY -> tokens.is(0, Keyword.COPY) || tokens.is(0, Keyword.TRUNCATE);
+            default -> runsCalls(st, tokens);
         };
     }
 

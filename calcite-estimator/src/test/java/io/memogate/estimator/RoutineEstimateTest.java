@@ -37,6 +37,7 @@ class RoutineEstimateTest {
         assertThat(call.estimatedBytes()).isEqualTo(alone.estimatedBytes());
         assertThat(call.plannedWhileRunning()).isTrue();
         assertThat(call.reason()).startsWith("public.report, which it calls, plans while running: ");
+        assertThat(call.fingerprint()).as("the call's, not the routine's query").isEqualTo("select * from report ()");
         assertThat(estimate("select * from report()", Catalog.NONE).bypass()).as("unknown without the catalog").isTrue();
     }
 

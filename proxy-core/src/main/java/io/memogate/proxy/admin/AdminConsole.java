@@ -179,7 +179,7 @@ public final class AdminConsole implements ConsoleService {
                         + " (also SHOW DATABASES)",
                 "the broker: mode, compile-memory target, snapshot age, pressure signals, failures",
                 "each database's catalog the estimates read: state, tables with indexes, views, inlinable"
-                        + " functions, age of the read",
+                        + " functions, routines, triggers, age of the read",
                 "every setting in force, and whether a change applies live, to new sessions, or on restart",
                 "the running Memogate's version, as memogate --version prints it",
                 "this list",

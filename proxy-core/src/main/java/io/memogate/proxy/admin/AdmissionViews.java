@@ -157,11 +157,12 @@ final class AdmissionViews {
         }
         if (!read.equals(Catalog.NONE)) {
             return name + ": " + read.indexes().tables() + " tables with indexes, " + read.views().size() + " views, "
-                    + read.functions().size() + " inlinable functions";
+                    + read.functions().size() + " inlinable functions, " + read.routines().size() + " routines, "
+                    + read.triggers().size() + " triggers";
         }
         String state = catalogs.state(name).map(IndexCatalogs.CatalogState::state).orElse("failed");
         return switch (state) {
-            case "read" -> name + ": no table with an index, no view, no inlinable function";
+            case "read" -> name + ": no table with an index, no view, no inlinable function, no routine, no trigger";
             case "reading" -> "none: the index catalog of " + name + " was still being read after "
                     + AdminConsole.CATALOG_WAIT.toSeconds() + " s";
             default -> "none: the index catalog of " + name + " could not be read (see SHOW CATALOGS and the log)";
@@ -201,10 +202,10 @@ final class AdmissionViews {
     /** The rows of SHOW CATALOGS for these databases. */
     static ResultTable catalogs(List<IndexCatalogs.CatalogState> states) {
         ResultTable.Builder table = ResultTable.of("database", "state", "tables_with_indexes", "views",
-                "inlinable_functions", "routines", "age_s");
+                "inlinable_functions", "routines", "triggers", "age_s");
         for (IndexCatalogs.CatalogState state : states) {
             table.row(state.database(), state.state(), state.tables(), state.views(), state.functions(),
-                    state.routines(), seconds(state.age()));
+                    state.routines(), state.triggers(), seconds(state.age()));
         }
         return table.build();
     }

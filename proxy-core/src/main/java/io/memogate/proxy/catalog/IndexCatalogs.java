@@ -109,10 +109,11 @@ public final class IndexCatalogs implements AutoCloseable {
      * @param views views (and materialized views) whose queries are expanded, as last read
      * @param functions SQL functions that are inlined, as last read
      * @param routines PL/pgSQL and SQL functions and procedures whose queries are followed, as last read
+     * @param triggers triggers whose PL/pgSQL functions' queries are followed, as last read
      * @param age since the read shown (zero while reading)
      */
     public record CatalogState(String database, String state, int tables, int views, int functions, int routines,
-                               Duration age) {
+                               int triggers, Duration age) {
     }
 
     private final Reader reader;
@@ -294,13 +295,14 @@ public final class IndexCatalogs implements AutoCloseable {
         List<CatalogState> states = new ArrayList<>();
         cache.asMap().forEach((database, future) -> {
             if (!future.isDone()) {
-                states.add(new CatalogState(database, "reading", 0, 0, 0, 0, Duration.ZERO));
+                states.add(new CatalogState(database, "reading", 0, 0, 0, 0, 0, Duration.ZERO));
             } else if (!future.isCompletedExceptionally()
                     && future.join().outcome() != Outcome.NO_SUCH_DATABASE) { // not kept, but maybe not yet evicted
                 Read read = future.join();
                 states.add(new CatalogState(database, read.failed() ? "failed" : "read",
                         read.catalog().indexes().tables(), read.catalog().views().size(),
                         read.catalog().functions().size(), read.catalog().routines().size(),
+                        read.catalog().triggers().size(),
                         Duration.ofNanos(Math.max(0, now - read.nanos()))));
             }
         });
@@ -314,8 +316,9 @@ public final class IndexCatalogs implements AutoCloseable {
             Catalog catalog = read.catalog();
             if (failing.remove(database)) {
                 LOG.info("index catalog of database {} read: {} tables with indexes, {} views, {} inlinable"
-                        + " functions, {} routines", database, catalog.indexes().tables(), catalog.views().size(),
-                        catalog.functions().size(), catalog.routines().size());
+                        + " functions, {} routines, {} triggers", database, catalog.indexes().tables(),
+                        catalog.views().size(), catalog.functions().size(), catalog.routines().size(),
+                        catalog.triggers().size());
             }
             // Nothing changed since the last good read: keep its instances, and the estimates cached under them.
             Read before = lastGood(database);

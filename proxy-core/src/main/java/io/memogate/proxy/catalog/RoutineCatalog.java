@@ -55,7 +55,7 @@ public final class RoutineCatalog {
     }
 
     /** {@code proconfig}: {@code name=value} entries, or null for a routine without SET clauses. */
-    private static List<String> settings(Array proconfig) throws SQLException {
+    static List<String> settings(Array proconfig) throws SQLException {
         if (proconfig == null) {
             return List.of();
         }

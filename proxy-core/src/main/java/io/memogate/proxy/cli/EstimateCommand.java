@@ -59,9 +59,10 @@ final class EstimateCommand implements Callable<Integer> {
     Path coefficients;
 
     @Option(names = "--catalog-url", paramLabel = "JDBC_URL",
-            description = "Read this database's indexes (pg_index), views and inlinable SQL functions: count the"
-                    + " parameterized index scans the indexes allow and expand the views and functions the statements"
-                    + " name, as the proxy does with broker.monitor (default: estimate from the SQL alone).")
+            description = "Read this database's indexes (pg_index), views, SQL and PL/pgSQL functions and procedures,"
+                    + " and triggers: count the parameterized index scans the indexes allow, expand the views and"
+                    + " functions the statements name, and follow the routines they call and the triggers they fire,"
+                    + " as the proxy does with broker.monitor (default: estimate from the SQL alone).")
     String catalogUrl;
 
     @Option(names = "--user", paramLabel = "USER", description = "Login role for --catalog-url.")

@@ -45,12 +45,12 @@ class IndexCatalogsTest {
         assertThat(catalogs.of("shop")).as("not yet tried again").isEqualTo(Catalog.NONE);
         assertThat(reads).isEqualTo(1);
         assertThat(catalogs.states()).containsExactly(
-                new IndexCatalogs.CatalogState("shop", "failed", 0, 0, 0, 0, IndexCatalogs.RETRY.minusSeconds(1)));
+                new IndexCatalogs.CatalogState("shop", "failed", 0, 0, 0, 0, 0, IndexCatalogs.RETRY.minusSeconds(1)));
         advance(Duration.ofSeconds(2));
         assertThat(catalogs.of("shop").indexes()).isSameAs(SALES);
         assertThat(reads).isEqualTo(2);
         advance(Duration.ofSeconds(7));
-        assertThat(catalogs.states()).containsExactly(new IndexCatalogs.CatalogState("shop", "read", 1, 0, 0, 0,
+        assertThat(catalogs.states()).containsExactly(new IndexCatalogs.CatalogState("shop", "read", 1, 0, 0, 0, 0,
                 Duration.ofSeconds(7)));
     }
 

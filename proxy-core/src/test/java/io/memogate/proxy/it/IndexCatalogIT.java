@@ -95,6 +95,14 @@ class IndexCatalogIT {
                 + " return (select count(*) from (" + STAR_JOIN + ") s); end $$");
         ddl.add("create function star_audit() returns trigger language plpgsql as $$ begin"
                 + " perform count(*) from (" + STAR_JOIN + ") s; return new; end $$");
+        // Fired by inserts and updates of star_orders; the disabled trigger and the foreign key's internal ones not.
+        ddl.add("create table star_orders (id int primary key, n int)");
+        ddl.add("create table star_lines (order_id int references star_orders (id))");
+        ddl.add("create trigger star_orders_audit after insert or update on star_orders for each row"
+                + " execute function star_audit()");
+        ddl.add("create trigger star_orders_off before delete on star_orders for each row"
+                + " execute function star_audit()");
+        ddl.add("alter table star_orders disable trigger star_orders_off");
         ddl.add("analyze");
         ddl.add("grant select on all tables in schema public to public");
         pg.execute(DATABASE, ddl.toArray(String[]::new));
@@ -131,11 +139,12 @@ class IndexCatalogIT {
         }
         try (Connection console = ConsoleClient.connect(proxy.server().port(), TestUsers.SCRAM_USER,
                 TestUsers.SCRAM_PASSWORD)) {
-            // f and d1..d5, each with at least its primary key
+            // f, d1..d5 and star_orders, each with at least its primary key
             assertThat(ConsoleClient.rows(console, "SHOW CATALOGS")).singleElement().satisfies(row -> assertThat(row)
                     .containsEntry("database", DATABASE).containsEntry("state", "read")
-                    .containsEntry("tables_with_indexes", "6").containsEntry("views", "4")
-                    .containsEntry("inlinable_functions", "3").containsEntry("routines", "7"));
+                    .containsEntry("tables_with_indexes", "7").containsEntry("views", "4")
+                    .containsEntry("inlinable_functions", "3").containsEntry("routines", "7")
+                    .containsEntry("triggers", "1"));
         }
     }
 
@@ -155,8 +164,8 @@ class IndexCatalogIT {
             assertThat(ConsoleClient.rows(console, "EXPLAIN ADMISSION DATABASE " + DATABASE + " " + STAR))
                     .singleElement().satisfies(row -> assertThat(row)
                             .containsEntry("estimated_bytes", Long.toString(withIndexes))
-                            .containsEntry("catalog", DATABASE
-                                    + ": 6 tables with indexes, 4 views, 3 inlinable functions"));
+                            .containsEntry("catalog", DATABASE + ": 7 tables with indexes, 4 views,"
+                                    + " 3 inlinable functions, 7 routines, 1 triggers"));
             // The view's text names one relation; its query, read from the catalog, joins six.
             assertThat(ConsoleClient.rows(console, "EXPLAIN ADMISSION DATABASE " + DATABASE
                     + " select count(*) from star_view")).singleElement().satisfies(row -> assertThat(row)
@@ -287,6 +296,29 @@ class IndexCatalogIT {
             assertThat(estimate.plannedWhileRunning()).as(call).isTrue();
         }
         assertThat(estimate("select star_report()", Catalog.NONE).bypass()).isTrue();
+    }
+
+    /**
+     * Triggers that run a PL/pgSQL function are read with the events that fire them: a change that fires one
+     * needs what the function's largest query needs, planned while it runs. A disabled trigger, and the
+     * internal ones of a foreign key, are not read.
+     */
+    @Test
+    void triggersAreReadWithTheEventsThatFireThem(EmbeddedPostgres pg) throws SQLException {
+        Catalog catalog = read(pg, ServerCatalog::read);
+        assertThat(catalog.triggers().size()).as("star_orders_audit only").isEqualTo(1);
+        for (String change : List.of("insert into star_orders values (1, 1)", "update public.star_orders set n = 2",
+                "copy star_orders from stdin")) {
+            CompileEstimate estimate = estimate(change, catalog);
+            assertThat(estimate.largestProblem()).as(change).isEqualTo(6);
+            assertThat(estimate.plannedWhileRunning()).as(change).isTrue();
+            assertThat(estimate.reason()).as(change).startsWith("public.star_audit, a trigger function it fires,");
+        }
+        for (String other : List.of("delete from star_orders", "insert into star_lines values (1)",
+                "insert into star_orders values (1, 1)")) {
+            assertThat(estimate(other, other.startsWith("insert into star_orders") ? Catalog.NONE : catalog)
+                    .plannedWhileRunning()).as(other).isFalse();
+        }
     }
 
     /**

@@ -1,0 +1,117 @@
+package io.memogate.estimator;
+
+import io.memogate.estimator.RoutineDefinitions.Routine;
+import io.memogate.estimator.lexer.ChangedTables;
+import io.memogate.estimator.lexer.ChangedTables.Change;
+import io.memogate.estimator.lexer.TokenStream;
+import java.util.ArrayList;
+import java.util.Collection;
+import java.util.Comparator;
+import java.util.HashMap;
+import java.util.LinkedHashSet;
+import java.util.List;
+import java.util.Locale;
+import java.util.Map;
+import java.util.Objects;
+import java.util.Set;
+
+/**
+ * Triggers whose functions the server runs when a statement changes their table: a PL/pgSQL trigger
+ * function plans each query of its body when it first reaches it in a session, while the INSERT, UPDATE,
+ * DELETE, MERGE, COPY FROM or TRUNCATE that fired it runs. A statement that changes such a table needs, at
+ * some point while it runs, what the largest of those queries needs, as a statement calling the function
+ * would. Whoever reads the catalog ({@code pg_trigger}) passes the enabled ones along.
+ *
+ * <p>Tables are known by their unqualified names, folded to lower case; a qualified target picks those of
+ * its schema. A trigger counts whether or not its WHEN condition, its UPDATE OF columns or the rows changed
+ * would let it fire: it may. Immutable; compared by identity, as {@link RoutineDefinitions}.
+ */
+public final class TriggerDefinitions {
+
+    /** No trigger known: the queries of trigger functions are not seen. */
+    public static final TriggerDefinitions NONE = new TriggerDefinitions(Map.of(), 0);
+
+    /**
+     * One trigger.
+     *
+     * @param schema the schema of its table (or view, for an INSTEAD OF trigger), as stored
+     * @param table that table's name, as stored
+     * @param events the changes that fire it
+     * @param function the function it runs
+     */
+    public record Trigger(String schema, String table, Set<Change> events, Routine function) {
+        public Trigger {
+            Objects.requireNonNull(schema, "schema");
+            Objects.requireNonNull(table, "table");
+            events = Set.copyOf(events);
+            Objects.requireNonNull(function, "function");
+        }
+
+        boolean firedBy(ChangedTables.Target target) {
+            return target.schema().map(schema::equals).orElse(true)
+                    && target.changes().stream().anyMatch(events::contains);
+        }
+    }
+
+    /** Per folded table name, the triggers on tables of that name. */
+    private final Map<String, List<Trigger>> triggers;
+    private final int size;
+
+    private TriggerDefinitions(Map<String, List<Trigger>> triggers, int size) {
+        this.triggers = triggers;
+        this.size = size;
+    }
+
+    public static TriggerDefinitions of(Collection<Trigger> triggers) {
+        Map<String, List<Trigger>> byTable = new HashMap<>();
+        for (Trigger trigger : triggers) {
+            byTable.computeIfAbsent(fold(trigger.table()), name -> new ArrayList<>()).add(trigger);
+        }
+        // In one order whatever order the catalog listed them in, so that a read again compares equal.
+        byTable.replaceAll((name, list) -> list.stream()
+                .sorted(Comparator.comparing(Trigger::schema).thenComparing(Trigger::table)
+                        .thenComparing(trigger -> trigger.events().stream().sorted().toList().toString())
+                        .thenComparing(trigger -> trigger.function().schema())
+                        .thenComparing(trigger -> trigger.function().name())
+                        .thenComparing(trigger -> trigger.function().body())).toList());
+        return byTable.isEmpty() ? NONE : new TriggerDefinitions(Map.copyOf(byTable), triggers.size());
+    }
+
+    /** The functions of the triggers the statement of {@code ts} fires, in order of its targets, each once. */
+    public List<Routine> firedBy(TokenStream ts) {
+        if (triggers.isEmpty()) {
+            return List.of();
+        }
+        Set<Routine> fired = new LinkedHashSet<>();
+        for (ChangedTables.Target target : ChangedTables.of(ts)) {
+            for (Trigger trigger : triggers.getOrDefault(fold(target.table()), List.of())) {
+                if (trigger.firedBy(target)) {
+                    fired.add(trigger.function());
+                }
+            }
+        }
+        return List.copyOf(fired);
+    }
+
+    public int size() {
+        return size;
+    }
+
+    public boolean isEmpty() {
+        return triggers.isEmpty();
+    }
+
+    /** Whether {@code other} holds the same triggers (a read again that found nothing new). */
+    public boolean sameContent(TriggerDefinitions other) {
+        return triggers.equals(other.triggers);
+    }
+
+    private static String fold(String name) {
+        return name.toLowerCase(Locale.ROOT);
+    }
+
+    @Override
+    public String toString() {
+        return "TriggerDefinitions[" + size + " triggers]";
+    }
+}

@@ -1,0 +1,91 @@
+package io.memogate.estimator;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import io.memogate.estimator.RoutineDefinitions.Language;
+import io.memogate.estimator.RoutineDefinitions.Routine;
+import io.memogate.estimator.TriggerDefinitions.Trigger;
+import io.memogate.estimator.lexer.ChangedTables.Change;
+import io.memogate.estimator.planner.IndexedColumns;
+import io.memogate.estimator.planner.PlannerSettings;
+import java.util.List;
+import java.util.Set;
+import org.junit.jupiter.api.Test;
+
+/**
+ * A statement that changes a table with triggers needs what the largest query of their PL/pgSQL functions
+ * needs, planned while it runs, as a statement calling those functions would.
+ */
+class TriggerEstimateTest {
+
+    private static final Routine AUDIT = Routine.of("public", "audit_orders", Language.PLPGSQL,
+            "begin insert into audit_log select count(*) from " + Shapes.star(8).substring("SELECT * FROM ".length())
+                    + "; return new; end");
+
+    private final CompileEstimator estimator = new CompileEstimator();
+
+    private static Catalog catalog(Trigger... triggers) {
+        return new Catalog(IndexedColumns.NONE, ViewDefinitions.NONE, FunctionDefinitions.NONE,
+                RoutineDefinitions.NONE, TriggerDefinitions.of(List.of(triggers)));
+    }
+
+    private CompileEstimate estimate(String sql, Catalog catalog) {
+        return estimator.estimate(sql, PlannerSettings.DEFAULTS, PreparedStatementTexts.NONE, catalog);
+    }
+
+    @Test
+    void aChangeThatFiresATriggerIsItsFunctionsLargestQuery() {
+        Catalog catalog = catalog(new Trigger("public", "orders", Set.of(Change.INSERT, Change.UPDATE), AUDIT));
+        CompileEstimate star = estimate(Shapes.star(8), Catalog.NONE);
+        for (String change : List.of("insert into orders values (1)", "update public.orders set n = 2",
+                "insert into orders values (1) on conflict do nothing", "copy orders from stdin",
+                "with x as (update orders set n = 1 returning *) select * from x")) {
+            CompileEstimate estimate = estimate(change, catalog);
+            assertThat(estimate.bypass()).as(change).isFalse();
+            assertThat(estimate.largestProblem()).as(change).isEqualTo(8);
+            assertThat(estimate.memoPairs()).as(change).isEqualTo(star.memoPairs());
+            assertThat(estimate.plannedWhileRunning()).as(change).isTrue();
+            assertThat(estimate.reason()).as(change)
+                    .startsWith("public.audit_orders, a trigger function it fires, plans while running: ");
+            assertThat(estimate.fingerprint()).as("the statement's, as the queue shows it").isEqualTo(
+                    estimate(change, Catalog.NONE).fingerprint());
+        }
+        assertThat(estimate("insert into orders values (1)", Catalog.NONE).bypass()).as("without the catalog")
+                .isTrue();
+    }
+
+    @Test
+    void otherEventsTablesAndSchemasFireNothing() {
+        Catalog catalog = catalog(new Trigger("public", "orders", Set.of(Change.INSERT), AUDIT));
+        for (String other : List.of("delete from orders", "update orders set n = 1", "truncate orders",
+                "insert into lines values (1)", "insert into archive.orders values (1)",
+                "select * from orders for update", "copy orders to stdout", "explain insert into orders values (1)",
+                "create trigger t after insert on orders execute function audit_orders()")) {
+            assertThat(estimate(other, catalog).plannedWhileRunning()).as(other).isFalse();
+        }
+        assertThat(estimate("explain analyze insert into orders values (1)", catalog).plannedWhileRunning())
+                .as("EXPLAIN ANALYZE runs it").isTrue();
+    }
+
+    @Test
+    void triggersOfChangesMadeByARoutineOrAnotherTriggerAreFollowedAndRecursionEnds() {
+        Routine load = Routine.of("public", "load", Language.PLPGSQL, "begin insert into orders values (1); end");
+        Routine cascade = Routine.of("public", "cascade", Language.PLPGSQL,
+                "begin delete from orders where id = old.id; return old; end");
+        Catalog catalog = new Catalog(IndexedColumns.NONE, ViewDefinitions.NONE, FunctionDefinitions.NONE,
+                RoutineDefinitions.of(List.of(load)), TriggerDefinitions.of(List.of(
+                        new Trigger("public", "orders", Set.of(Change.INSERT), AUDIT),
+                        new Trigger("public", "orders", Set.of(Change.DELETE), cascade))));
+        assertThat(estimate("call load()", catalog).largestProblem()).isEqualTo(8);
+        assertThat(estimate("delete from orders", catalog).bypass()).as("a trigger that fires itself").isTrue();
+    }
+
+    @Test
+    void aCatalogReadAgainWithTheSameTriggersIsTheSame() {
+        Catalog first = catalog(new Trigger("public", "orders", Set.of(Change.INSERT, Change.DELETE), AUDIT));
+        assertThat(first.sameContent(catalog(new Trigger("public", "orders", Set.of(Change.DELETE, Change.INSERT),
+                AUDIT)))).isTrue();
+        assertThat(first.sameContent(catalog(new Trigger("public", "orders", Set.of(Change.INSERT), AUDIT))))
+                .isFalse();
+    }
+}
