@@ -11,21 +11,12 @@ import io.memogate.estimator.lexer.LexicalAnalyzer;
  * loop, where a 64 MiB one took 80-180 ms to scan and a second to lex, and applied on it, in order.
  *
  * <p>Immutable: read on any thread, applied on the session's.
+ *
+ * @param lexed the text lexed, when it may change settings or prepared statements; null when it cannot
+ * @param maySet it holds "set" (every SET, RESET and set_config does)
+ * @param mayPrepare it holds "prepare", "deallocate" or "discard"
  */
-public final class SentText {
-
-    private final String sql;
-    /** The text lexed, when it may change settings or prepared statements; null when it cannot. */
-    private final LexicalAnalysis lexed;
-    private final boolean maySet;
-    private final boolean mayPrepare;
-
-    private SentText(String sql, LexicalAnalysis lexed, boolean maySet, boolean mayPrepare) {
-        this.sql = sql;
-        this.lexed = lexed;
-        this.maySet = maySet;
-        this.mayPrepare = mayPrepare;
-    }
+public record SentText(String sql, LexicalAnalysis lexed, boolean maySet, boolean mayPrepare) {
 
     /** Reads {@code sql}: lexed only when it holds one of the words that change a session (rare). */
     public static SentText read(String sql, LexicalAnalyzer analyzer) {
@@ -37,10 +28,6 @@ public final class SentText {
     /** A text known to change nothing in the session (a Bind of a statement that cannot): nothing to read. */
     public static SentText unread(String sql) {
         return new SentText(sql, null, false, false);
-    }
-
-    public String sql() {
-        return sql;
     }
 
     /** Applies the text's changes to its session's state, as the server will when it runs the text. */
