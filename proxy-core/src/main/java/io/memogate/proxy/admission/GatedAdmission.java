@@ -44,7 +44,7 @@ public final class GatedAdmission implements AdmissionHook {
      * estimate takes milliseconds to a second (generated bulk INSERTs, a 64 MiB text), which every other
      * session of that loop would wait through. Shorter ones, nearly all, take microseconds and no hop.
      */
-    static final int OFF_LOOP_CHARS = 256 * 1024;
+    public static final int OFF_LOOP_CHARS = 256 * 1024;
 
     private final Supplier<CompileEstimator> estimator;
     private final IndexCatalogs catalogs;

@@ -1,6 +1,7 @@
 package io.memogate.proxy.admission;
 
 import io.memogate.estimator.PreparedStatementTexts;
+import io.memogate.estimator.lexer.LexicalAnalysis;
 import io.memogate.estimator.lexer.LexicalAnalyzer;
 import io.memogate.estimator.lexer.StatementAnalysis;
 import io.memogate.estimator.lexer.StatementKind;
@@ -33,10 +34,14 @@ public final class PreparedQueries implements PreparedStatementTexts {
 
     /** A query text on its way to the server; texts that cannot prepare or deallocate are not lexed. */
     public void sent(String sql) {
-        if (!mayPrepareOrDeallocate(sql)) {
-            return;
+        if (mayPrepareOrDeallocate(sql)) {
+            sent(sql, analyzer.analyze(sql));
         }
-        for (StatementAnalysis statement : analyzer.analyze(sql).statements()) {
+    }
+
+    /** As {@link #sent(String)}, with the text lexed already ({@link SentText}, maybe on another thread). */
+    public void sent(String sql, LexicalAnalysis lexed) {
+        for (StatementAnalysis statement : lexed.statements()) {
             String text = statement.span().of(sql);
             if (statement.kind() == StatementKind.PREPARE) {
                 statement.classification().name().ifPresent(name -> texts.putIfAbsent(name, text));

@@ -1,5 +1,6 @@
 package io.memogate.proxy.admission;
 
+import io.memogate.estimator.lexer.LexicalAnalysis;
 import io.memogate.estimator.lexer.LexicalAnalyzer;
 import io.memogate.estimator.lexer.SettingChange;
 import io.memogate.estimator.lexer.StatementAnalysis;
@@ -102,11 +103,15 @@ public final class SessionSettings {
      * cannot hold one (no "set" in them, the common case) are not lexed.
      */
     public void sent(String sql, boolean inTransaction) {
-        if (!mayChangeSettings(sql)) {
-            return;
+        if (mayChangeSettings(sql)) {
+            sent(analyzer.analyze(sql), inTransaction);
         }
+    }
+
+    /** As {@link #sent(String, boolean)}, with the text lexed already ({@link SentText}, maybe on another thread). */
+    public void sent(LexicalAnalysis lexed, boolean inTransaction) {
         boolean transaction = inTransaction;
-        for (StatementAnalysis statement : analyzer.analyze(sql).statements()) {
+        for (StatementAnalysis statement : lexed.statements()) {
             switch (statement.kind()) {
                 case BEGIN -> transaction = true;
                 case COMMIT, ROLLBACK, PREPARE_TRANSACTION -> transaction = false;

@@ -92,6 +92,24 @@ public final class ClientMessageDecoder extends ByteToMessageDecoder {
         } else if (streamable && readable >= STREAM_AFTER_BYTES) {
             out.add(in.readRetainedSlice(readable));
             streamRemaining = messageBytes - readable;
+        } else if (!streamable) {
+            reserve(in, messageBytes - readable);
+        }
+    }
+
+    /**
+     * Makes room at once for the rest of a long message held whole, which the header announced. Left to
+     * itself the cumulation grows read by read, by doubling up to 4 MiB and by 4 MiB steps after that
+     * (Netty's calculateNewCapacity), each step a new buffer and a copy of all received so far: a 64 MiB
+     * Query cost about 540 MiB of copying, 200-280 ms of the event loop that every other session on it
+     * waited through (bench/RESULTS.md, session 15); one buffer of the message's size costs one copy.
+     * Only while no frame sliced from the cumulation is alive: growing it in place moves the memory
+     * under those slices, which Netty's own cumulator avoids as well (it then copies into a new buffer).
+     */
+    private static void reserve(ByteBuf in, int missing) {
+        if (missing >= STREAM_AFTER_BYTES && missing > in.writableBytes() && missing <= in.maxWritableBytes()
+                && in.refCnt() == 1) {
+            in.ensureWritable(missing);
         }
     }
 }

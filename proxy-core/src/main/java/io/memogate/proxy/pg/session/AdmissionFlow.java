@@ -1,12 +1,15 @@
 package io.memogate.proxy.pg.session;
 
+import io.memogate.estimator.lexer.LexicalAnalyzer;
 import io.memogate.estimator.planner.PlannerSettings;
 import io.memogate.proxy.admission.Admission;
 import io.memogate.proxy.admission.AdmissionPoint;
 import io.memogate.proxy.admission.AdmissionRejectedException;
 import io.memogate.proxy.admission.AdmittedStatement;
+import io.memogate.proxy.admission.GatedAdmission;
 import io.memogate.proxy.admission.PreparedQueries;
 import io.memogate.proxy.admission.ReleaseSignal;
+import io.memogate.proxy.admission.SentText;
 import io.memogate.proxy.admission.SessionSettings;
 import io.memogate.proxy.admission.StatementRequest;
 import io.memogate.proxy.catalog.RoleSettings;
@@ -32,6 +35,7 @@ import java.util.concurrent.CancellationException;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CompletionException;
 import java.util.concurrent.CompletionStage;
+import java.util.concurrent.ForkJoinPool;
 import java.util.function.Function;
 import java.util.function.Supplier;
 import org.slf4j.Logger;
@@ -191,8 +195,11 @@ final class AdmissionFlow {
                 if (statementBlind) {
                     Query.check(frame);
                     forwardAdmitted(frame, AdmissionPoint.SIMPLE_QUERY, AdmittedStatement.UNGATED);
+                } else if (frame.readableBytes() >= GatedAdmission.OFF_LOOP_CHARS) {
+                    readOffLoop(frame);
                 } else {
-                    admitThenForward(frame, Query.decode(frame).sql(), AdmissionPoint.SIMPLE_QUERY, null);
+                    admitThenForward(frame, SentText.read(Query.decode(frame).sql(), analyzer()),
+                            AdmissionPoint.SIMPLE_QUERY, null);
                 }
             }
             case Bind.TYPE -> {
@@ -204,7 +211,10 @@ final class AdmissionFlow {
                     if (statements.bypasses(name, catalogVersion())) {
                         forwardAdmitted(frame, AdmissionPoint.BIND, AdmittedStatement.UNGATED);
                     } else {
-                        admitThenForward(frame, statements.sqlOf(name), AdmissionPoint.BIND, name);
+                        String sql = statements.sqlOf(name);
+                        SentText text = statements.mayChangeSession(name) ? SentText.read(sql, analyzer())
+                                : SentText.unread(sql);
+                        admitThenForward(frame, text, AdmissionPoint.BIND, name);
                     }
                 }
             }
@@ -261,13 +271,54 @@ final class AdmissionFlow {
         }
     }
 
-    /** @param statementName for a Bind, the prepared statement's name; null for a simple query */
-    private void admitThenForward(ByteBuf frame, String sql, AdmissionPoint point, String statementName) {
-        TransactionStatus transactionStatus = responses.transactionStatus();
-        if (statementName == null || statements.mayChangeSession(statementName)) {
-            settings.sent(sql, transactionStatus != TransactionStatus.IDLE);
-            preparedQueries.sent(sql);
+    /**
+     * A Query of {@link GatedAdmission#OFF_LOOP_CHARS} bytes or more is decoded and read ({@link SentText}) off
+     * the event loop, which every other session on it would otherwise wait through: for a 64 MiB text 30-90 ms
+     * to decode and 80-180 ms to scan for SET and PREPARE (bench/RESULTS.md, session 15), a second more to lex
+     * one that holds such a word. The session holds meanwhile, as while a statement waits for admission, so
+     * what the client sends after it stays behind it; then it is admitted on the loop like a short one.
+     */
+    private void readOffLoop(ByteBuf frame) {
+        holding = true;
+        LexicalAnalyzer analyzer = analyzer();
+        CompletableFuture.supplyAsync(() -> SentText.read(Query.decode(frame).sql(), analyzer),
+                        ForkJoinPool.commonPool())
+                .whenComplete((text, failure) -> session.client.eventLoop().execute(
+                        () -> textRead(frame, text, failure)));
+    }
+
+    private void textRead(ByteBuf frame, SentText text, Throwable failure) {
+        if (session.state == PgSession.State.CLOSED) {
+            frame.release();
+            return;
         }
+        holding = false;
+        Throwable cause = failure instanceof CompletionException wrapped && wrapped.getCause() != null
+                ? wrapped.getCause() : failure;
+        if (cause instanceof MalformedMessageException malformed) {
+            frame.release();
+            session.protocolViolation(malformed.getMessage());
+            return;
+        }
+        if (cause != null) {
+            frame.release();
+            log.error("reading a query text of {} failed", session.info, cause);
+            session.sendFatalAndClose(PgErrors.internal("reading the query text failed: " + cause));
+            return;
+        }
+        admitThenForward(frame, text, AdmissionPoint.SIMPLE_QUERY, null);
+        dispatchHeld();
+    }
+
+    private LexicalAnalyzer analyzer() {
+        return session.services.admissionSupport().analyzer();
+    }
+
+    /** @param statementName for a Bind, the prepared statement's name; null for a simple query */
+    private void admitThenForward(ByteBuf frame, SentText text, AdmissionPoint point, String statementName) {
+        String sql = text.sql();
+        TransactionStatus transactionStatus = responses.transactionStatus();
+        text.applyTo(settings, preparedQueries, transactionStatus != TransactionStatus.IDLE);
         // The server plans nothing in a failed transaction (25P02) or while skipping to Sync: no gate.
         if (transactionStatus == TransactionStatus.FAILED || skippingToSync) {
             forwardAdmitted(frame, point, AdmittedStatement.UNGATED);
@@ -342,6 +393,11 @@ final class AdmissionFlow {
             forwardAdmitted(frame, point, admitted);
         }
         holding = false;
+        dispatchHeld();
+    }
+
+    /** What the client sent behind a statement that no longer holds: handled in order, until one holds again. */
+    private void dispatchHeld() {
         while (!holding && !held.isEmpty() && session.state == PgSession.State.READY) {
             dispatchClientFrame(held.poll());
         }

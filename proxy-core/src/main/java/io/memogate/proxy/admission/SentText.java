@@ -1,0 +1,42 @@
+package io.memogate.proxy.admission;
+
+import io.memogate.estimator.lexer.LexicalAnalysis;
+import io.memogate.estimator.lexer.LexicalAnalyzer;
+
+/**
+ * A statement text on its way to the server, read for what it changes in its session: planner settings
+ * (SET, RESET: {@link SessionSettings}) and SQL-level prepared statements (PREPARE, DEALLOCATE:
+ * {@link PreparedQueries}). Reading is the part whose time grows with the text (a scan for those words, then a
+ * lexing when one is there), so it is kept apart from applying: a long text can be read off the session's event
+ * loop, where a 64 MiB one took 80-180 ms to scan and a second to lex, and applied on it, in order.
+ *
+ * <p>Immutable: read on any thread, applied on the session's.
+ *
+ * @param lexed the text lexed, when it may change settings or prepared statements; null when it cannot
+ * @param maySet it holds "set" (every SET, RESET and set_config does)
+ * @param mayPrepare it holds "prepare", "deallocate" or "discard"
+ */
+public record SentText(String sql, LexicalAnalysis lexed, boolean maySet, boolean mayPrepare) {
+
+    /** Reads {@code sql}: lexed only when it holds one of the words that change a session (rare). */
+    public static SentText read(String sql, LexicalAnalyzer analyzer) {
+        boolean maySet = SessionSettings.mayChangeSettings(sql);
+        boolean mayPrepare = PreparedQueries.mayPrepareOrDeallocate(sql);
+        return new SentText(sql, maySet || mayPrepare ? analyzer.analyze(sql) : null, maySet, mayPrepare);
+    }
+
+    /** A text known to change nothing in the session (a Bind of a statement that cannot): nothing to read. */
+    public static SentText unread(String sql) {
+        return new SentText(sql, null, false, false);
+    }
+
+    /** Applies the text's changes to its session's state, as the server will when it runs the text. */
+    public void applyTo(SessionSettings settings, PreparedQueries prepared, boolean inTransaction) {
+        if (maySet) {
+            settings.sent(lexed, inTransaction);
+        }
+        if (mayPrepare) {
+            prepared.sent(sql, lexed);
+        }
+    }
+}
