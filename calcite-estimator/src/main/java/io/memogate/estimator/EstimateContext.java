@@ -60,6 +60,11 @@ record EstimateContext(PlannerSettings settings, PreparedStatementTexts prepared
         return -1;
     }
 
+    /** This context with {@code changed} settings: after a SET in a routine's body. */
+    EstimateContext under(PlannerSettings changed) {
+        return new EstimateContext(changed, prepared, catalog, following, cut);
+    }
+
     /** This context, inside a call of {@code routine}: under the routine's own SET clauses too. */
     EstimateContext into(RoutineDefinitions.Routine routine) {
         List<RoutineDefinitions.Routine> deeper = new ArrayList<>(following);

@@ -9,6 +9,7 @@ import io.memogate.estimator.lexer.Keyword;
 import io.memogate.estimator.lexer.LexicalAnalysis;
 import io.memogate.estimator.lexer.LexicalAnalyzer;
 import io.memogate.estimator.lexer.PlpgsqlStatements;
+import io.memogate.estimator.lexer.SettingChange;
 import io.memogate.estimator.lexer.StatementAnalysis;
 import io.memogate.estimator.lexer.StatementKind;
 import io.memogate.estimator.lexer.TokenKind;
@@ -220,18 +221,42 @@ final class IndirectQueries {
         return i < tokens.size() ? tokens.tokenText(i) : "";
     }
 
-    /** The largest estimate of {@code queries}' statements (any join search beats a bypass); null for none. */
+    /**
+     * The largest estimate of {@code queries}' statements (any join search beats a bypass); null for none. A
+     * SET, RESET or constant set_config among them changes the settings the queries after it are planned under
+     * (a body's SET lasts, as a session's does). A body is read as written, not as it runs, and a SET may sit in
+     * a branch not taken: so each query after one is estimated under both the settings the body began with and
+     * those the SETs before it make, and the larger counts.
+     */
     private CompileEstimate largestOf(List<String> queries, EstimateContext context) {
         CompileEstimate largest = null;
+        EstimateContext changed = context;
         for (String query : queries) {
             for (StatementAnalysis inner : analyzer.analyze(query).statements()) {
                 CompileEstimate e = estimates.of(query, inner, context, false);
+                if (changed != context) {
+                    CompileEstimate underChanges = estimates.of(query, inner, changed, false);
+                    e = larger(underChanges, e) ? underChanges : e;
+                }
                 if (largest == null || larger(e, largest)) {
                     largest = e;
+                }
+                if (inner.settingChange().isPresent()) {
+                    changed = changed.under(applied(inner.settingChange().get(), changed.settings(),
+                            context.settings()));
                 }
             }
         }
         return largest;
+    }
+
+    /** {@code now} after {@code change}; RESET ALL goes back to the settings the body began with. */
+    private static PlannerSettings applied(SettingChange change, PlannerSettings now, PlannerSettings atStart) {
+        return switch (change.action()) {
+            case SET -> now.with(change.name(), change.value().orElse(""));
+            case SET_DEFAULT, RESET -> now.with(change.name(), "default");
+            case RESET_ALL -> atStart;
+        };
     }
 
     private static boolean larger(CompileEstimate a, CompileEstimate b) {

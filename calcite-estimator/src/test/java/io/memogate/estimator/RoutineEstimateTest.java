@@ -86,6 +86,46 @@ class RoutineEstimateTest {
         assertThat(block.plannedWhileRunning()).isTrue();
     }
 
+    /** A SET in a body (or a constant set_config) changes how the queries after it are planned. */
+    @Test
+    void aSetInTheBodyWidensTheQueriesAfterIt() {
+        String star = Shapes.star(14);
+        PlannerSettings wide = PlannerSettings.DEFAULTS.with("join_collapse_limit", "20")
+                .with("from_collapse_limit", "20").with("geqo_threshold", "20");
+        CompileEstimate wideStar = estimator.estimate(star, wide, PreparedStatementTexts.NONE, Catalog.NONE);
+        CompileEstimate plain = estimate("select * from report()",
+                catalog(plpgsql("report", "begin return query " + star + "; end")));
+        assertThat(plain.memoPairs()).as("GEQO at the defaults").isLessThan(wideStar.memoPairs());
+
+        CompileEstimate set = estimate("select * from report()", catalog(plpgsql("report", "begin"
+                + " set local from_collapse_limit = 20; set geqo_threshold to 20;"
+                + " perform set_config('join_collapse_limit', '20', true); return query " + star + "; end")));
+        assertThat(set.memoPairs()).isEqualTo(wideStar.memoPairs());
+        assertThat(set.largestProblem()).isEqualTo(14);
+        CompileEstimate doBlock = estimate("do $$ begin set from_collapse_limit = 20; set geqo_threshold = 20;"
+                + " perform count(*) from (" + star + ") s; end $$", Catalog.NONE);
+        assertThat(doBlock.memoPairs()).isEqualTo(wideStar.memoPairs());
+    }
+
+    /** A SET that narrows planning may sit in a branch not taken: the queries after it count as without it too. */
+    @Test
+    void aSetThatNarrowsPlanningLowersNothing() {
+        StringBuilder joins = new StringBuilder("select * from t0");
+        for (int i = 1; i < 8; i++) {
+            joins.append(" join t").append(i).append(" on t0.c").append(i).append(" = t").append(i).append(".c0");
+        }
+        String star = joins.toString();
+        PlannerSettings narrow = PlannerSettings.DEFAULTS.with("join_collapse_limit", "1");
+        assertThat(estimator.estimate(star, narrow, PreparedStatementTexts.NONE, Catalog.NONE).memoPairs())
+                .as("in the written order").isLessThan(estimate(star, Catalog.NONE).memoPairs());
+        CompileEstimate plain = estimate("select * from report()",
+                catalog(plpgsql("report", "begin return query " + star + "; end")));
+        CompileEstimate narrowed = estimate("select * from report()", catalog(plpgsql("report",
+                "begin if false then set join_collapse_limit = 1; end if;"
+                        + " return query " + star + "; end")));
+        assertThat(narrowed.memoPairs()).isEqualTo(plain.memoPairs());
+    }
+
     @Test
     void aCatalogReadAgainWithTheSameRoutinesIsTheSame() {
         Catalog first = catalog(plpgsql("f", "begin perform 1; end"));

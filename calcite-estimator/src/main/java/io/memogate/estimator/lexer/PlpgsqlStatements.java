@@ -15,6 +15,7 @@ import java.util.function.IntPredicate;
  *   tells which of them plan what), also after {@code RETURN QUERY}, {@code FOR r IN}, {@code OPEN c FOR} and a
  *   cursor declaration's {@code FOR}, ending at the statement's {@code ;} or the loop's {@code LOOP}; their
  *   {@code INTO [STRICT] targets} removed, as PL/pgSQL removes it;
+ *   <li>{@code SET} and {@code RESET}, which plan nothing but change how the queries after them are planned;
  *   <li>{@code PERFORM query}, planned as {@code SELECT query};
  *   <li>expressions that hold a sub-query or a function call, planned as {@code SELECT expression}: conditions of
  *   {@code IF}, {@code ELSIF}, {@code WHILE}, {@code WHEN}, {@code UNTIL}, {@code EXIT WHEN} and {@code ASSERT},
@@ -192,7 +193,7 @@ public final class PlpgsqlStatements {
             return true;
         }
         return switch (ts.keyword(i)) {
-            case CREATE, REFRESH, EXPLAIN, COPY, TABLE -> true;
+            case CREATE, REFRESH, EXPLAIN, COPY, TABLE, SET, RESET -> true; // SET and RESET change later plans
             default -> ts.isWord(i, "call");
         };
     }
