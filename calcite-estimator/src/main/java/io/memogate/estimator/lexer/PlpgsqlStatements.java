@@ -21,9 +21,11 @@ import java.util.function.IntPredicate;
  *   {@code IF}, {@code ELSIF}, {@code WHILE}, {@code WHEN}, {@code UNTIL}, {@code EXIT WHEN} and {@code ASSERT},
  *   {@code CASE}'s operand, loop bounds, right-hand sides of assignments and defaults ({@code :=}, {@code =},
  *   {@code DEFAULT}), {@code RETURN [NEXT] expression}. Other expressions are planned too, but as one-row
- *   selects they need no join search.
+ *   selects they need no join search;
+ *   <li>the text of {@code EXECUTE}, {@code RETURN QUERY EXECUTE}, {@code FOR r IN EXECUTE} and {@code OPEN c FOR
+ *   EXECUTE} when a constant says it ({@link ExecutedStrings}).
  * </ul>
- * Not seen: {@code EXECUTE} of a string built at run time, and sub-queries among {@code RAISE}'s
+ * Not seen: {@code EXECUTE} of a string built from variables, and sub-queries among {@code RAISE}'s
  * arguments. Reading the body is not parsing it: a body PL/pgSQL would refuse still yields what looks like
  * statements. Never throws on any text.
  */
@@ -112,7 +114,9 @@ public final class PlpgsqlStatements {
             int q = ts.isWord(in + 1, "reverse") ? in + 2 : in + 1;
             if (startsQuery(q)) {
                 statement(q, loop);
-            } else if (!ts.is(q, Keyword.EXECUTE)) {
+            } else if (ts.is(q, Keyword.EXECUTE)) {
+                executed(q + 1, loop);
+            } else {
                 expression(q, loop);
             }
         }
@@ -121,8 +125,12 @@ public final class PlpgsqlStatements {
 
     /** A statement that starts at {@code i}, with nothing left of it after. */
     private void statementAt(int i, int to) {
-        if (ts.is(i, Keyword.END) || ts.is(i, Keyword.EXECUTE) || isProceduralOnly(i)) {
-            return; // END IF, a string run by EXECUTE, RAISE, GET DIAGNOSTICS, ...: nothing planned
+        if (ts.is(i, Keyword.EXECUTE)) {
+            executed(i + 1, to);
+            return;
+        }
+        if (ts.is(i, Keyword.END) || isProceduralOnly(i)) {
+            return; // END IF, RAISE, GET DIAGNOSTICS, ...: nothing planned
         }
         if (ts.isWord(i, "exit") || ts.isWord(i, "continue")) {
             int when = atDepthZero(i + 1, to, k -> ts.is(k, Keyword.WHEN));
@@ -131,7 +139,9 @@ public final class PlpgsqlStatements {
             }
         } else if (ts.isWord(i, "return")) {
             if (ts.isWord(i + 1, "query")) {
-                if (!ts.is(i + 2, Keyword.EXECUTE)) {
+                if (ts.is(i + 2, Keyword.EXECUTE)) {
+                    executed(i + 3, to);
+                } else {
                     statement(i + 2, to);
                 }
             } else {
@@ -141,7 +151,9 @@ public final class PlpgsqlStatements {
             query("SELECT " + text(i + 1, to));
         } else if (ts.isWord(i, "open")) {
             int forWord = atDepthZero(i + 1, to, k -> ts.is(k, Keyword.FOR));
-            if (forWord >= 0 && !ts.is(forWord + 1, Keyword.EXECUTE)) {
+            if (forWord >= 0 && ts.is(forWord + 1, Keyword.EXECUTE)) {
+                executed(forWord + 2, to);
+            } else if (forWord >= 0) {
                 statement(forWord + 1, to);
             }
         } else if (isSqlCommand(i)) {
@@ -253,6 +265,12 @@ public final class PlpgsqlStatements {
                 return;
             }
         }
+    }
+
+    /** EXECUTE's string in [from, to), up to its INTO or USING: the text it runs, when a constant says it. */
+    private void executed(int from, int to) {
+        int end = atDepthZero(from, to, k -> ts.is(k, Keyword.INTO) || ts.is(k, Keyword.USING));
+        ExecutedStrings.of(ts, from, end < 0 ? to : end).ifPresent(this::query);
     }
 
     /** A SQL statement in [from, to), without the {@code INTO} clause PL/pgSQL takes out of it. */

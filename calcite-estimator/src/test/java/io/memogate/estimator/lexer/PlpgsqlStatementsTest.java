@@ -120,10 +120,26 @@ class PlpgsqlStatementsTest {
     }
 
     @Test
-    void dynamicSqlAndBodiesWithoutQueriesYieldNothing() {
+    void executeOfAConstantTextIsTheQueryItRuns() {
+        assertThat(PlpgsqlStatements.of("begin execute 'select * from a join b using (k)' into n; end"))
+                .containsExactly("select * from a join b using (k)");
+        assertThat(PlpgsqlStatements.of("begin execute 'select * from a ' || 'join b using (k)' using x; end"))
+                .containsExactly("select * from a join b using (k)");
+        assertThat(PlpgsqlStatements.of("begin return query execute format('select * from %I join b using (k)"
+                + " where v = %L and w like ''%%x'' and %1$s > 0', t, v); end")).containsExactly(
+                        "select * from memogate_dynamic join b using (k) where v = NULL and w like '%x'"
+                                + " and memogate_dynamic > 0");
+        assertThat(PlpgsqlStatements.of("begin for r in execute $q$select 1 from c join d using (k)$q$ loop"
+                + " null; end loop; open cur for execute 'select * from e join f using (k)'; end"))
+                .containsExactly("select 1 from c join d using (k)", "select * from e join f using (k)");
+    }
+
+    @Test
+    void dynamicSqlBuiltFromVariablesAndBodiesWithoutQueriesYieldNothing() {
         assertThat(PlpgsqlStatements.of("begin execute 'select * from ' || tbl; raise notice 'x %', 1; end"))
                 .isEmpty();
-        assertThat(PlpgsqlStatements.of("begin return query execute format('select %I', c); end")).isEmpty();
+        assertThat(PlpgsqlStatements.of("begin return query execute sql_text; end")).isEmpty();
+        assertThat(PlpgsqlStatements.of("begin execute format(template, c); end")).isEmpty();
         assertThat(PlpgsqlStatements.of("")).isEmpty();
         assertThat(PlpgsqlStatements.of("begin null; end")).isEmpty();
         assertThat(PlpgsqlStatements.of("begin x := 1; return x + 1; end")).isEmpty();
