@@ -10,7 +10,6 @@ import java.util.Comparator;
 import java.util.HashMap;
 import java.util.LinkedHashSet;
 import java.util.List;
-import java.util.Locale;
 import java.util.Map;
 import java.util.Objects;
 import java.util.Set;
@@ -22,8 +21,9 @@ import java.util.Set;
  * some point while it runs, what the largest of those queries needs, as a statement calling the function
  * would. Whoever reads the catalog ({@code pg_trigger}) passes the enabled ones along.
  *
- * <p>Tables are known by their unqualified names, folded to lower case; a qualified target picks those of
- * its schema. A trigger counts whether or not its WHEN condition, its UPDATE OF columns or the rows changed
+ * <p>Tables are known by their unqualified names, as stored; a statement's target names them as PostgreSQL
+ * folds them ({@link ChangedTables}), so {@code orders} is not {@code "Orders"}. A qualified target picks those
+ * of its schema. A trigger counts whether or not its WHEN condition, its UPDATE OF columns or the rows changed
  * would let it fire: it may. Immutable; compared by identity, as {@link RoutineDefinitions}.
  */
 public final class TriggerDefinitions {
@@ -53,7 +53,7 @@ public final class TriggerDefinitions {
         }
     }
 
-    /** Per folded table name, the triggers on tables of that name. */
+    /** Per table name, the triggers on tables of that name. */
     private final Map<String, List<Trigger>> triggers;
     private final int size;
 
@@ -65,7 +65,7 @@ public final class TriggerDefinitions {
     public static TriggerDefinitions of(Collection<Trigger> triggers) {
         Map<String, List<Trigger>> byTable = new HashMap<>();
         for (Trigger trigger : triggers) {
-            byTable.computeIfAbsent(fold(trigger.table()), name -> new ArrayList<>()).add(trigger);
+            byTable.computeIfAbsent(trigger.table(), name -> new ArrayList<>()).add(trigger);
         }
         // In one order whatever order the catalog listed them in, so that a read again compares equal.
         byTable.replaceAll((name, list) -> list.stream()
@@ -84,7 +84,7 @@ public final class TriggerDefinitions {
         }
         Set<Routine> fired = new LinkedHashSet<>();
         for (ChangedTables.Target target : ChangedTables.of(ts)) {
-            for (Trigger trigger : triggers.getOrDefault(fold(target.table()), List.of())) {
+            for (Trigger trigger : triggers.getOrDefault(target.table(), List.of())) {
                 if (trigger.firedBy(target)) {
                     fired.add(trigger.function());
                 }
@@ -104,10 +104,6 @@ public final class TriggerDefinitions {
     /** Whether {@code other} holds the same triggers (a read again that found nothing new). */
     public boolean sameContent(TriggerDefinitions other) {
         return triggers.equals(other.triggers);
-    }
-
-    private static String fold(String name) {
-        return name.toLowerCase(Locale.ROOT);
     }
 
     @Override

@@ -68,6 +68,17 @@ class TriggerEstimateTest {
     }
 
     @Test
+    void aQuotedMixedCaseTableIsAnotherTableThanItsLowerCaseName() {
+        // "Orders" and orders are two tables to PostgreSQL: only changes of the one with the trigger fire it.
+        Catalog catalog = catalog(new Trigger("public", "Orders", Set.of(Change.INSERT), AUDIT));
+        assertThat(estimate("insert into \"Orders\" values (1)", catalog).plannedWhileRunning()).isTrue();
+        for (String other : List.of("insert into orders values (1)", "insert into ORDERS values (1)",
+                "insert into \"orders\" values (1)")) {
+            assertThat(estimate(other, catalog).plannedWhileRunning()).as(other).isFalse();
+        }
+    }
+
+    @Test
     void triggersOfChangesMadeByARoutineOrAnotherTriggerAreFollowedAndRecursionEnds() {
         Routine load = Routine.of("public", "load", Language.PLPGSQL, "begin insert into orders values (1); end");
         Routine cascade = Routine.of("public", "cascade", Language.PLPGSQL,

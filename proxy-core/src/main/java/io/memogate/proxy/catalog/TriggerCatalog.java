@@ -7,18 +7,18 @@ import io.memogate.estimator.TriggerDefinitions.Trigger;
 import io.memogate.estimator.lexer.ChangedTables.Change;
 import java.sql.Connection;
 import java.sql.SQLException;
+import java.util.ArrayList;
 import java.util.EnumSet;
-import java.util.HashMap;
 import java.util.List;
-import java.util.Map;
 import java.util.Set;
 
 /**
  * Reads a database's {@link TriggerDefinitions}: the triggers that fire in an ordinary session
  * ({@code tgenabled} origin or always; not the internal ones of foreign keys, whose functions are C) and run a
  * PL/pgSQL function, with the events that fire them and the function's body and SET clauses. A function
- * several triggers run is read once. System schemas and other sessions' temporary tables are left out, and
- * so are bodies past the {@link DefinitionBudget}, shortest kept first.
+ * several triggers run (a partition's clones of its parent's) is read once, with all of them. System schemas
+ * and other sessions' temporary tables are left out, and so are bodies past the {@link DefinitionBudget},
+ * shortest kept first.
  */
 public final class TriggerCatalog {
 
@@ -28,8 +28,16 @@ public final class TriggerCatalog {
     private static final int UPDATE = 1 << 4;
     private static final int TRUNCATE = 1 << 5;
 
+    /**
+     * One row per function, with the tables whose triggers run it: a row trigger on a partitioned table is
+     * cloned to each partition (pg_trigger.tgparentid), and a body read once per clone would be sent and
+     * counted against the {@link DefinitionBudget} hundreds of times, leaving other triggers out.
+     */
     private static final String QUERY = """
-            SELECT tn.nspname, c.relname, t.tgtype, fn.nspname, p.proname, p.prosrc, p.proconfig
+            SELECT fn.nspname, p.proname, p.prosrc, p.proconfig,
+                   array_agg(tn.nspname::text ORDER BY tn.nspname, c.relname, t.tgname),
+                   array_agg(c.relname::text ORDER BY tn.nspname, c.relname, t.tgname),
+                   array_agg(t.tgtype::int ORDER BY tn.nspname, c.relname, t.tgname)
             FROM pg_catalog.pg_trigger t
             JOIN pg_catalog.pg_class c ON c.oid = t.tgrelid
             JOIN pg_catalog.pg_namespace tn ON tn.oid = c.relnamespace
@@ -39,26 +47,28 @@ public final class TriggerCatalog {
             WHERE NOT t.tgisinternal AND t.tgenabled IN ('O', 'A') AND l.lanname = 'plpgsql'
               AND tn.nspname NOT IN ('pg_catalog', 'information_schema')
               AND tn.nspname !~ '^pg_(toast_)?temp_'
-            ORDER BY length(p.prosrc), tn.nspname, c.relname, t.tgname""";
+            GROUP BY p.oid, fn.nspname, p.proname, p.prosrc, p.proconfig
+            ORDER BY length(p.prosrc), fn.nspname, p.proname""";
 
     private TriggerCatalog() {
     }
 
     /** The enabled PL/pgSQL triggers of the database {@code connection} is connected to. */
     public static TriggerDefinitions read(Connection connection) throws SQLException {
-        Map<FunctionKey, Routine> functions = new HashMap<>();
-        return TriggerDefinitions.of(DefinitionBudget.read(connection, QUERY, 6, "trigger functions",
+        List<List<Trigger>> byFunction = DefinitionBudget.read(connection, QUERY, 3, "trigger functions",
                 "the queries they run are not seen", (row, body) -> {
-                    FunctionKey key = new FunctionKey(row.getString(4), row.getString(5), body,
-                            RoutineCatalog.settings(row.getArray(7)));
-                    Routine function = functions.computeIfAbsent(key, k -> Routine.of(k.schema(), k.name(),
-                            Language.PLPGSQL, k.body(), k.settings()));
-                    return new Trigger(row.getString(1), row.getString(2), events(row.getInt(3)), function);
-                }));
-    }
-
-    /** A trigger function as read: those of several triggers are read off their body once. */
-    private record FunctionKey(String schema, String name, String body, List<String> settings) {
+                    Routine function = Routine.of(row.getString(1), row.getString(2), Language.PLPGSQL, body,
+                            RoutineCatalog.settings(row.getArray(4)));
+                    String[] schemas = (String[]) row.getArray(5).getArray();
+                    String[] tables = (String[]) row.getArray(6).getArray();
+                    Integer[] types = (Integer[]) row.getArray(7).getArray();
+                    List<Trigger> triggers = new ArrayList<>(tables.length);
+                    for (int i = 0; i < tables.length; i++) {
+                        triggers.add(new Trigger(schemas[i], tables[i], events(types[i]), function));
+                    }
+                    return triggers;
+                });
+        return TriggerDefinitions.of(byFunction.stream().flatMap(List::stream).toList());
     }
 
     static Set<Change> events(int tgtype) {

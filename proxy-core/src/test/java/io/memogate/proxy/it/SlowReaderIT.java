@@ -5,6 +5,13 @@ import static io.memogate.proxy.it.FaultsIT.assertReady;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.junit.jupiter.api.Assumptions.assumeTrue;
 
+import io.memogate.estimator.lexer.LexicalAnalyzer;
+import io.memogate.estimator.planner.PlannerSettings;
+import io.memogate.proxy.admission.Admission;
+import io.memogate.proxy.admission.AdmissionHook;
+import io.memogate.proxy.admission.AdmissionSupport;
+import io.memogate.proxy.admission.AdmittedStatement;
+import io.memogate.proxy.admission.WaitNotice;
 import io.memogate.proxy.config.NetworkTransport;
 import io.memogate.proxy.embedded.EmbeddedPostgres;
 import io.memogate.proxy.embedded.EmbeddedPostgresExtension;
@@ -13,9 +20,17 @@ import io.netty.buffer.ByteBufAllocator;
 import io.netty.buffer.ByteBufAllocatorMetricProvider;
 import io.netty.channel.uring.IoUring;
 import java.io.DataInputStream;
+import java.io.IOException;
 import java.nio.ByteBuffer;
 import java.sql.Connection;
 import java.sql.Statement;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Optional;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.CountDownLatch;
+import java.util.concurrent.TimeUnit;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.ExtendWith;
 import org.junit.jupiter.params.ParameterizedTest;
@@ -106,9 +121,7 @@ class SlowReaderIT {
                 RawPgClient client = new RawPgClient(proxy.port())) {
             client.setReceiveBuffer(64 * 1024);
             assertReady(client.startup("memogate_trust", "demo"));
-            client.query("select pg_backend_pid()");
-            byte[] pidRow = client.readUntilReady().get(1).body();
-            int pid = Integer.parseInt(new String(pidRow, 6, ByteBuffer.wrap(pidRow, 2, 4).getInt()));
+            int pid = serverPid(client);
             client.query("select repeat('v', 100 * 1024 * 1024)");
             await(() -> ServerActivity.waitEvent(pg, "postgres", pid).equals("Client:ClientWrite"));
             try (Connection admin = pg.connect("postgres"); Statement statement = admin.createStatement()) {
@@ -130,5 +143,80 @@ class SlowReaderIT {
             }
             assertThat(valueBytes).as("the row was cut short, then the stream ended").isLessThan(length - 4 - 6);
         }
+    }
+
+    /**
+     * A statement pipelined behind a huge row waits for admission past admission.waitNotice while the row is
+     * half relayed: its NOTICE comes after the row, not written into it, where it would be read as the value.
+     */
+    @Test
+    void aWaitNoticeDueMidRowWaitsForTheRowsEnd(EmbeddedPostgres pg) throws Exception {
+        CompletableFuture<AdmittedStatement> gate = new CompletableFuture<>();
+        CountDownLatch asked = new CountDownLatch(1);
+        AdmissionHook holdSecond = request -> !request.sql().equals("select 2") ? Admission.IMMEDIATE
+                : asked(asked, new Queued(gate));
+        AdmissionSupport noticeSoon = new AdmissionSupport(() -> PlannerSettings.DEFAULTS, Duration.ofMillis(50),
+                new LexicalAnalyzer());
+        try (ProxyFixture proxy = ProxyFixture.to(pg.host(), pg.port()).admission(holdSecond)
+                .admissionSupport(noticeSoon).start();
+                RawPgClient client = new RawPgClient(proxy.port())) {
+            client.setReceiveBuffer(64 * 1024);
+            assertReady(client.startup("memogate_trust", "demo"));
+            int pid = serverPid(client);
+            int valueBytes = 32 * 1024 * 1024;
+            client.query("select repeat('v', " + valueBytes + ")");
+            await(() -> ServerActivity.waitEvent(pg, "postgres", pid).equals("Client:ClientWrite"));
+            client.query("select 2");
+            assertThat(asked.await(10, TimeUnit.SECONDS)).as("the second statement waits").isTrue();
+            Thread.sleep(500); // ten times admission.waitNotice: its NOTICE is due while the row is half relayed
+
+            assertThat(client.read().type()).isEqualTo('T');
+            DataInputStream in = client.input();
+            assertThat((char) in.readUnsignedByte()).isEqualTo('D');
+            in.readInt();
+            assertThat(in.readShort()).as("columns").isEqualTo((short) 1);
+            assertThat(in.readInt()).as("the value's length").isEqualTo(valueBytes);
+            byte[] value = new byte[valueBytes];
+            in.readFully(value);
+            int others = 0;
+            for (byte b : value) {
+                others += b == 'v' ? 0 : 1;
+            }
+            assertThat(others).as("bytes of the value that are not 'v'").isZero();
+            List<Character> after = new ArrayList<>();
+            for (Message m = client.read(); m.type() != 'Z'; m = client.read()) {
+                after.add(m.type());
+            }
+            gate.complete(AdmittedStatement.UNGATED);
+            for (Message m = client.read(); m.type() != 'Z'; m = client.read()) {
+                after.add(m.type());
+            }
+            assertThat(after).as("the first's end, the notice, the second's rows").contains('N')
+                    .containsSubsequence('C', 'T', 'D', 'C');
+        }
+    }
+
+    private static Admission asked(CountDownLatch asked, Admission admission) {
+        asked.countDown();
+        return admission;
+    }
+
+    /** A statement that waits until the test admits it, and says so in the wait NOTICE. */
+    private record Queued(CompletableFuture<AdmittedStatement> decision) implements Admission {
+        @Override
+        public boolean withdraw() {
+            return false;
+        }
+
+        @Override
+        public Optional<WaitNotice> waiting() {
+            return Optional.of(new WaitNotice("queued in the test", "the test admits it"));
+        }
+    }
+
+    private static int serverPid(RawPgClient client) throws IOException {
+        client.query("select pg_backend_pid()");
+        byte[] pidRow = client.readUntilReady().get(1).body();
+        return Integer.parseInt(new String(pidRow, 6, ByteBuffer.wrap(pidRow, 2, 4).getInt()));
     }
 }

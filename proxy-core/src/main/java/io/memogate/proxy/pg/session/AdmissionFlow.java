@@ -75,7 +75,7 @@ final class AdmissionFlow {
     private final boolean statementBlind;
     private final ArrayDeque<ByteBuf> held = new ArrayDeque<>();
     /** The statement {@link #holding} waits for: a cancel withdraws it, a long wait sends a notice. */
-    private final AdmissionWait waiting = new AdmissionWait();
+    private final AdmissionWait waiting;
     /** A statement waits for admission: client frames queue in {@link #held} and the client is not read. */
     private boolean holding;
     /**
@@ -110,6 +110,7 @@ final class AdmissionFlow {
         this.settingsWithRoles = settings::withRoleSettings;
         this.preparedQueries = preparedQueries;
         this.statementBlind = !session.services.admission().readsStatements();
+        this.waiting = new AdmissionWait(responses::clientMidMessage);
     }
 
     /** A client frame in READY state: queued behind a statement waiting for admission, else handled now. */

@@ -9,6 +9,7 @@ import io.netty.util.concurrent.ScheduledFuture;
 import java.time.Duration;
 import java.util.Optional;
 import java.util.concurrent.TimeUnit;
+import java.util.function.BooleanSupplier;
 
 /**
  * The one statement of a session that waits for admission, if any: what a CancelRequest withdraws, and
@@ -16,16 +17,26 @@ import java.util.concurrent.TimeUnit;
  */
 final class AdmissionWait {
 
+    /** {@link ServerResponses#clientMidMessage}: the client has part of a row, and the rest is to come. */
+    private final BooleanSupplier clientMidMessage;
     private Admission admission;
     private ScheduledFuture<?> notice;
+
+    AdmissionWait(BooleanSupplier clientMidMessage) {
+        this.clientMidMessage = clientMidMessage;
+    }
 
     /** Starts waiting; after {@code noticeAfter} (0: never) the client gets a NOTICE saying where. */
     void waitFor(Admission admission, Channel client, Duration noticeAfter) {
         this.admission = admission;
         long nanos = noticeAfter.toNanos();
         if (nanos > 0) {
-            notice = client.eventLoop().schedule(() -> notice(admission, client), nanos, TimeUnit.NANOSECONDS);
+            noticeIn(admission, client, nanos);
         }
+    }
+
+    private void noticeIn(Admission waited, Channel client, long nanos) {
+        notice = client.eventLoop().schedule(() -> notice(waited, client, nanos), nanos, TimeUnit.NANOSECONDS);
     }
 
     /** The decision arrived (or the session ended): nothing waits any more. */
@@ -47,8 +58,14 @@ final class AdmissionWait {
         return admission != null && admission.withdraw();
     }
 
-    private void notice(Admission waited, Channel client) {
+    private void notice(Admission waited, Channel client, long nanos) {
         if (admission != waited || !client.isActive()) {
+            return;
+        }
+        if (clientMidMessage.getAsBoolean()) {
+            // An earlier statement's huge row is half relayed (a client pipelines): the NOTICE written now
+            // would be read as part of the row. Looked at again a wait later, between messages.
+            noticeIn(waited, client, nanos);
             return;
         }
         waited.waiting().ifPresent(why -> {
