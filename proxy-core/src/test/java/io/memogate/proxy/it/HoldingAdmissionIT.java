@@ -133,8 +133,7 @@ class HoldingAdmissionIT {
     void aStatementHeldIndefinitelyStopsReadingTheClient(EmbeddedPostgres pg) throws Exception {
         CompletableFuture<AdmittedStatement> gate = new CompletableFuture<>();
         AtomicInteger asked = new AtomicInteger();
-        AdmissionHook holdFirst = request -> asked.incrementAndGet() == 1 ? Admission.of(gate) : Admission.IMMEDIATE;
-        try (ProxyFixture proxy = ProxyFixture.to(pg.host(), pg.port()).admission(holdFirst).start();
+        try (ProxyFixture proxy = ProxyFixture.to(pg.host(), pg.port()).admission(holdingFirst(gate, asked)).start();
                 RawPgClient client = new RawPgClient(proxy.port())) {
             assertReady(client.startup("memogate_trust", "demo"));
             int queries = 4000; // ~40 MB of query text, far more than socket buffers hold
@@ -169,6 +168,37 @@ class HoldingAdmissionIT {
         }
     }
 
+    /**
+     * A malformed message queued behind a held statement: once that statement is admitted, the client gets its
+     * answers, then FATAL 08P01, and nothing it sent after the bad message reaches the server, as on PostgreSQL,
+     * which never reads past it.
+     */
+    @Test
+    void nothingQueuedAfterAMalformedMessageReachesTheServer(EmbeddedPostgres pg) throws Exception {
+        pg.execute("demo", "create table if not exists after_bad_probe (n int)",
+                "grant insert on after_bad_probe to public", "truncate after_bad_probe");
+        CompletableFuture<AdmittedStatement> gate = new CompletableFuture<>();
+        AtomicInteger asked = new AtomicInteger();
+        try (ProxyFixture proxy = ProxyFixture.to(pg.host(), pg.port()).admission(holdingFirst(gate, asked)).start();
+                RawPgClient client = new RawPgClient(proxy.port())) {
+            assertReady(client.startup("memogate_trust", "demo"));
+            client.query("select pg_sleep(0.2), 'first'");
+            client.send('Q', "select 2".getBytes(StandardCharsets.UTF_8)); // no terminating NUL
+            client.query("insert into after_bad_probe values (1)");
+            Thread.sleep(200); // all three queued behind the first
+            gate.complete(AdmittedStatement.UNGATED);
+
+            List<Message> answers = client.readUntilClosed();
+            assertThat(answers).extracting(Message::type).containsExactly('T', 'D', 'C', 'Z', 'E');
+            assertThat(answers.get(4).sqlState()).isEqualTo("08P01");
+        }
+        try (Connection direct = pg.connect("demo"); Statement statement = direct.createStatement();
+                ResultSet count = statement.executeQuery("select count(*) from after_bad_probe")) {
+            count.next();
+            assertThat(count.getInt(1)).as("rows inserted after the malformed message").isZero();
+        }
+    }
+
     @Test
     void aPreparedStatementThatNeverNeedsAGatewayIsAskedAboutOnce(EmbeddedPostgres pg) throws Exception {
         AtomicInteger binds = new AtomicInteger();
@@ -190,6 +220,11 @@ class HoldingAdmissionIT {
             }
         }
         assertThat(binds.get()).as("Binds of the same prepared statement sent to admission").isBetween(1, 2);
+    }
+
+    /** Holds the first statement until {@code gate} completes, admits the others at once; counts them all. */
+    private static AdmissionHook holdingFirst(CompletableFuture<AdmittedStatement> gate, AtomicInteger asked) {
+        return request -> asked.incrementAndGet() == 1 ? Admission.of(gate) : Admission.IMMEDIATE;
     }
 
     static String dataRowValue(Message dataRow) {

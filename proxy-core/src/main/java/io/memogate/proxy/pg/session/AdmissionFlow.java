@@ -99,10 +99,13 @@ final class AdmissionFlow {
     private boolean droppingParts;
     /** The client sent Terminate: what it sends after is dropped. */
     private boolean terminated;
+    /** Whether the client broke the protocol: what it sent after, even if queued before, is dropped. */
+    private final FatalAfterAnswers fatalAfterAnswers;
 
     AdmissionFlow(PgSession session, ReleaseTracker tracker, RefusedStatements refused, ServerResponses responses,
-                  SessionSettings settings, PreparedQueries preparedQueries) {
+                  SessionSettings settings, PreparedQueries preparedQueries, FatalAfterAnswers fatalAfterAnswers) {
         this.session = session;
+        this.fatalAfterAnswers = fatalAfterAnswers;
         this.tracker = tracker;
         this.refused = refused;
         this.responses = responses;
@@ -166,8 +169,10 @@ final class AdmissionFlow {
     }
 
     private void dispatchClientFrame(ByteBuf frame) {
-        if (terminated) {
-            frame.release(); // after Terminate, as PostgreSQL, which exits at it
+        if (terminated || fatalAfterAnswers.clientStreamBroken()) {
+            // After Terminate, as PostgreSQL, which exits at it; after a malformed message, which it never
+            // reads past (frames queued behind a held statement come here once it is admitted).
+            frame.release();
             return;
         }
         try {

@@ -93,7 +93,7 @@ public final class PgSession implements CancelRegistry.Cancellable {
         RefusedStatements refused = new RefusedStatements();
         this.responses = new ServerResponses(this, tracker, refused, settings);
         this.admission = new AdmissionFlow(this, tracker, refused, responses, settings,
-                services.admissionSupport().newPreparedQueries());
+                services.admissionSupport().newPreparedQueries(), fatalAfterAnswers);
         this.recycler = new ServerRecycler(this, services.recycle());
     }
 
