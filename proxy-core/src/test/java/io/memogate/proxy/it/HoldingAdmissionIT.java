@@ -9,6 +9,7 @@ import io.memogate.proxy.admission.AdmissionPoint;
 import io.memogate.proxy.admission.AdmittedStatement;
 import io.memogate.proxy.admission.ReleaseSignal;
 import io.memogate.proxy.admission.StatementRequest;
+import io.memogate.proxy.admission.WaitNotice;
 import io.memogate.proxy.embedded.EmbeddedPostgres;
 import io.memogate.proxy.embedded.EmbeddedPostgresExtension;
 import io.memogate.proxy.it.RawPgClient.Message;
@@ -20,7 +21,9 @@ import java.sql.ResultSet;
 import java.sql.Statement;
 import java.util.List;
 import java.util.Map;
+import java.util.Optional;
 import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.CompletionStage;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.concurrent.Executors;
@@ -196,6 +199,59 @@ class HoldingAdmissionIT {
                 ResultSet count = statement.executeQuery("select count(*) from after_bad_probe")) {
             count.next();
             assertThat(count.getInt(1)).as("rows inserted after the malformed message").isZero();
+        }
+    }
+
+    /**
+     * A failure inside the proxy while it takes a decision made on another thread (here a hook that breaks
+     * when asked a second time) ends the session with XX000, instead of leaving the client waiting forever.
+     */
+    @Test
+    void aFailureWhileTakingAnAdmissionDecisionEndsTheSessionWithAnError(EmbeddedPostgres pg) throws Exception {
+        CompletableFuture<AdmittedStatement> gate = new CompletableFuture<>();
+        AtomicInteger asked = new AtomicInteger();
+        AdmissionHook breaking = request -> new Admission() {
+            @Override
+            public CompletionStage<AdmittedStatement> decision() {
+                return gate;
+            }
+
+            @Override
+            public boolean bypassed() {
+                if (asked.incrementAndGet() > 1) {
+                    throw new IllegalStateException("hook broken on purpose");
+                }
+                return false;
+            }
+
+            @Override
+            public boolean withdraw() {
+                return false;
+            }
+
+            @Override
+            public Optional<WaitNotice> waiting() {
+                return Optional.empty();
+            }
+        };
+        try (ProxyFixture proxy = ProxyFixture.to(pg.host(), pg.port()).admission(breaking).start();
+                RawPgClient client = new RawPgClient(proxy.port())) {
+            assertReady(client.startup("memogate_trust", "demo"));
+            client.send('P', RawPgClient.body(RawPgClient.cstring("s1"), RawPgClient.cstring("select 1"),
+                    RawPgClient.int16(0)));
+            client.send('B', RawPgClient.body(RawPgClient.cstring(""), RawPgClient.cstring("s1"),
+                    RawPgClient.int16(0), RawPgClient.int16(0), RawPgClient.int16(0)));
+            client.send('E', RawPgClient.body(RawPgClient.cstring(""), RawPgClient.int32(0)));
+            client.send('S', new byte[0]);
+            Thread.sleep(100);
+            gate.complete(AdmittedStatement.UNGATED);
+
+            List<Message> answers = client.readUntilClosed();
+            assertThat(answers).last().satisfies(error -> {
+                assertThat(error.type()).isEqualTo('E');
+                assertThat(error.sqlState()).isEqualTo("XX000");
+                assertThat(error.fields().get('M')).contains("hook broken on purpose");
+            });
         }
     }
 

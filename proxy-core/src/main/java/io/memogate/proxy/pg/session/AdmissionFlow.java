@@ -289,8 +289,7 @@ final class AdmissionFlow {
         LexicalAnalyzer analyzer = analyzer();
         CompletableFuture.supplyAsync(() -> SentText.read(Query.decode(frame).sql(), analyzer),
                         ForkJoinPool.commonPool())
-                .whenComplete((text, failure) -> session.client.eventLoop().execute(
-                        () -> textRead(frame, text, failure)));
+                .whenComplete((text, failure) -> onLoop("reading a query text", () -> textRead(frame, text, failure)));
     }
 
     private void textRead(ByteBuf frame, SentText text, Throwable failure) {
@@ -350,12 +349,28 @@ final class AdmissionFlow {
             flushServer();
         }
         waiting.waitFor(admission, session.client, session.services.admissionSupport().waitNoticeAfter());
-        decision.whenComplete((admitted, failure) -> session.client.eventLoop().execute(() -> {
+        decision.whenComplete((admitted, failure) -> onLoop("admission", () -> {
             if (failure == null && statementName != null && admission.bypassed()) {
                 statements.bypassing(statementName, catalogVersion); // known only now: estimated off the loop
             }
             admissionDecided(frame, point, admitted, failure);
         }));
+    }
+
+    /**
+     * Runs {@code task}, an answer from another thread, on the session's event loop. A task there has no
+     * handler's exceptionCaught behind it: an unexpected failure would leave the client waiting for an answer
+     * forever, so it ends the session with an internal error instead, as a failure in a handler does.
+     */
+    private void onLoop(String what, Runnable task) {
+        session.client.eventLoop().execute(() -> {
+            try {
+                task.run();
+            } catch (RuntimeException e) {
+                log.error("{} failed for a statement of {}", what, session.info, e);
+                session.sendFatalAndClose(PgErrors.internal(what + " failed: " + e));
+            }
+        });
     }
 
     private Object catalogVersion() {
