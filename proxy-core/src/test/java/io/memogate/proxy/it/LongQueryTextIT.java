@@ -7,11 +7,16 @@ import io.memogate.proxy.admission.GatedAdmission;
 import io.memogate.proxy.admission.StatementRequest;
 import io.memogate.proxy.embedded.EmbeddedPostgres;
 import io.memogate.proxy.embedded.EmbeddedPostgresExtension;
+import java.io.DataOutputStream;
+import java.net.Socket;
+import java.nio.ByteBuffer;
 import java.sql.Connection;
 import java.sql.ResultSet;
 import java.sql.Statement;
 import java.util.List;
 import java.util.concurrent.CopyOnWriteArrayList;
+import java.util.concurrent.CountDownLatch;
+import java.util.concurrent.ForkJoinPool;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.ExtendWith;
 
@@ -49,5 +54,62 @@ class LongQueryTextIT {
         assertThat(execute.settings().joinCollapseLimit()).as("what the EXECUTE is estimated with").isEqualTo(3);
         assertThat(execute.prepared().textOf("long_p")).hasValueSatisfying(
                 text -> assertThat(text).startsWith("prepare long_p as select 42"));
+    }
+
+    /**
+     * A cancel that comes while a long Query's text is still read off the event loop withdraws it, as it
+     * withdraws a statement queued for admission: the server has not seen the Query, so a cancel sent there
+     * would be ignored and the statement would run. The common pool, where texts are read, is kept busy until
+     * the cancel is in, so the cancel surely comes during the read.
+     */
+    @Test
+    void aCancelDuringTheReadOfALongTextWithdrawsIt(EmbeddedPostgres pg) throws Exception {
+        String padding = " -- " + "x".repeat(GatedAdmission.OFF_LOOP_CHARS) + "\n";
+        int threads = ForkJoinPool.commonPool().getParallelism();
+        CountDownLatch busy = new CountDownLatch(threads);
+        CountDownLatch release = new CountDownLatch(1);
+        try (ProxyFixture proxy = ProxyFixture.to(pg.host(), pg.port()).maxMessageBytes(1 << 20)
+                        .admission(request -> Admission.IMMEDIATE).start();
+                RawPgClient client = new RawPgClient(proxy.port())) {
+            List<RawPgClient.Message> startup = client.startup("memogate_trust", "demo");
+            ByteBuffer key = startup.stream().filter(m -> m.type() == 'K').findFirst()
+                    .map(m -> ByteBuffer.wrap(m.body())).orElseThrow();
+            for (int i = 0; i < threads; i++) {
+                ForkJoinPool.commonPool().execute(() -> {
+                    busy.countDown();
+                    awaitQuietly(release);
+                });
+            }
+            busy.await();
+            try {
+                client.query("select 'ran'" + padding);
+                Thread.sleep(300); // the whole Query is in, its read waits for the pool
+                try (Socket cancel = new Socket("127.0.0.1", proxy.port());
+                        DataOutputStream out = new DataOutputStream(cancel.getOutputStream())) {
+                    out.writeInt(16);
+                    out.writeInt(80877102); // CancelRequest
+                    out.writeInt(key.getInt(0));
+                    out.write(key.array(), 4, key.array().length - 4);
+                    out.flush();
+                    cancel.getInputStream().read(); // the proxy closes it once handled
+                }
+            } finally {
+                release.countDown();
+            }
+            List<RawPgClient.Message> answers = client.readUntilReady();
+            assertThat(answers).extracting(RawPgClient.Message::type).containsExactly('E', 'Z');
+            assertThat(answers.get(0).sqlState()).isEqualTo("57014");
+            client.query("select 'the session goes on'");
+            assertThat(client.readUntilReady()).extracting(RawPgClient.Message::type)
+                    .containsExactly('T', 'D', 'C', 'Z');
+        }
+    }
+
+    private static void awaitQuietly(CountDownLatch latch) {
+        try {
+            latch.await();
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+        }
     }
 }

@@ -76,6 +76,10 @@ final class AdmissionFlow {
     private final ArrayDeque<ByteBuf> held = new ArrayDeque<>();
     /** The statement {@link #holding} waits for: a cancel withdraws it, a long wait sends a notice. */
     private final AdmissionWait waiting;
+    /** A long Query's text is being read off the event loop ({@link #readOffLoop}). */
+    private boolean readingText;
+    /** A cancel came while it was: it is refused with 57014 once read, as a statement withdrawn from a queue. */
+    private boolean textCancelled;
     /** A statement waits for admission: client frames queue in {@link #held} and the client is not read. */
     private boolean holding;
     /**
@@ -151,7 +155,14 @@ final class AdmissionFlow {
      * this client, which the cancel is then for.
      */
     boolean withdrawQueued() {
-        return tracker.isIdle() && waiting.withdraw();
+        if (!tracker.isIdle()) {
+            return false;
+        }
+        if (readingText) {
+            textCancelled = true; // refused once read: the server has not seen it, so a cancel there is lost
+            return true;
+        }
+        return waiting.withdraw();
     }
 
     /** Where the waiting statement is queued, in words; empty when none waits. */
@@ -286,6 +297,8 @@ final class AdmissionFlow {
      */
     private void readOffLoop(ByteBuf frame) {
         holding = true;
+        readingText = true;
+        textCancelled = false;
         LexicalAnalyzer analyzer = analyzer();
         CompletableFuture.supplyAsync(() -> SentText.read(Query.decode(frame).sql(), analyzer),
                         ForkJoinPool.commonPool())
@@ -293,11 +306,17 @@ final class AdmissionFlow {
     }
 
     private void textRead(ByteBuf frame, SentText text, Throwable failure) {
+        readingText = false;
         if (session.state == PgSession.State.CLOSED) {
             frame.release();
             return;
         }
         holding = false;
+        if (textCancelled) {
+            refuse(frame, AdmissionPoint.SIMPLE_QUERY, PgErrors.queryCanceled());
+            dispatchHeld();
+            return;
+        }
         Throwable cause = failure instanceof CompletionException wrapped && wrapped.getCause() != null
                 ? wrapped.getCause() : failure;
         if (cause instanceof MalformedMessageException malformed) {
