@@ -14,6 +14,7 @@ import io.memogate.proxy.config.ConfigLoader;
 import io.memogate.proxy.config.MemogateConfig;
 import io.memogate.proxy.metrics.BrokerMeters;
 import io.memogate.proxy.metrics.EstimatorMeters;
+import io.memogate.proxy.metrics.EventLoopMeters;
 import io.memogate.proxy.metrics.GatewayMeters;
 import io.memogate.proxy.metrics.Health;
 import io.memogate.proxy.metrics.MetricsEndpoint;
@@ -102,6 +103,7 @@ public final class RunningProxy implements AutoCloseable {
             throw e;
         }
         metrics.bind(new ProxyMeters(server));
+        metrics.bind(new EventLoopMeters(server.eventLoopGroup()));
         reloader.get().watch(config.admin().watchInterval());
         metrics.markServing();
         return new RunningProxy(metrics, admission, server, reloader.get());

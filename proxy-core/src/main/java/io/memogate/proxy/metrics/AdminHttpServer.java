@@ -44,7 +44,7 @@ public final class AdminHttpServer implements AutoCloseable {
     public static AdminHttpServer start(String host, int port, PrometheusMeterRegistry prometheus, HealthCheck health)
             throws InterruptedException {
         Transport transport = Transport.best();
-        EventLoopGroup group = transport.newEventLoopGroup(1);
+        EventLoopGroup group = transport.newEventLoopGroup(1, "memogate-admin");
         AdminRequestHandler handler = new AdminRequestHandler(prometheus, health);
         ServerBootstrap bootstrap = new ServerBootstrap()
                 .group(group)

@@ -85,4 +85,12 @@ public final class Names {
     /** Gauge, unit connections: backend server connections open. {@code memogate_server_connections} */
     public static final String SERVER_CONNECTIONS = "memogate.server.connections";
     public static final String SERVER_RECYCLES = "memogate.server.recycles";
+
+    /** The event loop's thread name, as thread dumps show it and Netty's executor meters tag it. */
+    public static final String LOOP = "name";
+    /**
+     * Timer by {@link #LOOP} with a percentile histogram: how late each event loop ran a task due at a known
+     * time. {@code memogate_eventloop_lag_seconds} (_bucket, _count, _sum, _max)
+     */
+    public static final String EVENT_LOOP_LAG = "memogate.eventloop.lag";
 }

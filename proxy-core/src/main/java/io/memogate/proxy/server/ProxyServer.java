@@ -86,7 +86,7 @@ public final class ProxyServer implements AutoCloseable, ConnectionsView {
         selection.fallback().ifPresent(log::warn);
         this.transport = Transport.of(selection.transport());
         this.eventLoops = config.network().eventLoops();
-        this.group = transport.newEventLoopGroup(eventLoops);
+        this.group = transport.newEventLoopGroup(eventLoops, "memogate-loop");
         this.sessions = new SessionTracker(config.limits().maxClientConnections());
         this.cancelForwarder = new CancelForwarder(transport);
         // One for all listeners, so that it counts every server connection.
@@ -257,6 +257,11 @@ public final class ProxyServer implements AutoCloseable, ConnectionsView {
 
     public int sessionCount() {
         return sessions.count();
+    }
+
+    /** The event loops every session runs on, each serving both legs of its sessions. */
+    public EventLoopGroup eventLoopGroup() {
+        return group;
     }
 
     /** How often sessions' server connections were replaced since the start. */

@@ -29,6 +29,7 @@ import io.netty.channel.uring.IoUringServerDomainSocketChannel;
 import io.netty.channel.uring.IoUringIoHandler;
 import io.netty.channel.uring.IoUringServerSocketChannel;
 import io.netty.channel.uring.IoUringSocketChannel;
+import io.netty.util.concurrent.DefaultThreadFactory;
 import java.net.InetSocketAddress;
 import java.net.SocketAddress;
 import java.net.UnixDomainSocketAddress;
@@ -154,5 +155,13 @@ public record Transport(
 
     public EventLoopGroup newEventLoopGroup(int threads) {
         return new MultiThreadIoEventLoopGroup(threads, ioHandlerFactory);
+    }
+
+    /**
+     * A group whose threads are named {@code <name>-<group>-<thread>}, as thread dumps, logs and the per-loop
+     * meters' {@code name} tag show them.
+     */
+    public EventLoopGroup newEventLoopGroup(int threads, String name) {
+        return new MultiThreadIoEventLoopGroup(threads, new DefaultThreadFactory(name), ioHandlerFactory);
     }
 }

@@ -6,6 +6,7 @@ import io.memogate.proxy.config.AdminHttpConfig;
 import io.memogate.proxy.embedded.EmbeddedPostgres;
 import io.memogate.proxy.embedded.EmbeddedPostgresExtension;
 import io.memogate.proxy.embedded.TestUsers;
+import io.memogate.proxy.metrics.EventLoopMeters;
 import io.memogate.proxy.metrics.MetricsEndpoint;
 import io.memogate.proxy.metrics.PrometheusText;
 import io.memogate.proxy.metrics.ProxyMeters;
@@ -14,7 +15,11 @@ import java.net.URI;
 import java.sql.Connection;
 import java.sql.ResultSet;
 import java.sql.Statement;
+import java.time.Duration;
 import java.util.Set;
+import java.util.TreeSet;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
 import javax.management.MBeanServer;
 import javax.management.ObjectName;
 import org.junit.jupiter.api.Test;
@@ -32,9 +37,12 @@ class MetricsIT {
         try (MetricsEndpoint metrics = MetricsEndpoint.start(AdminHttpConfig.of("127.0.0.1", 0));
                 ProxyFixture proxy = ProxyFixture.to(pg.host(), pg.port()).start()) {
             metrics.bind(new ProxyMeters(proxy.server()));
+            metrics.bind(new EventLoopMeters(proxy.server().eventLoopGroup()));
             metrics.markServing();
             URI url = metrics.metricsUrl().orElseThrow();
             assertThat(PrometheusText.scrape(url).value("memogate_client_connections")).contains(0.0);
+            assertThat(probedLoops(url, proxy.server().eventLoops())).as("each session loop probed, named as in thread dumps")
+                    .hasSize(proxy.server().eventLoops()).allMatch(name -> name.startsWith("memogate-loop-"));
 
             try (Connection first = connect(proxy); Connection second = connect(proxy)) {
                 assertThat(selectOne(first) + selectOne(second)).isEqualTo(2);
@@ -53,6 +61,24 @@ class MetricsIT {
         }
         assertThat(jmxNames()).as("MBeans unregistered when the endpoint closes")
                 .noneMatch(name -> name.toString().contains("ClientConnections"));
+    }
+
+    /** The loops whose lag was recorded at least once, by name, once {@code expected} are or after 10 s. */
+    private static Set<String> probedLoops(URI url, int expected) throws Exception {
+        Pattern probed = Pattern.compile("memogate_eventloop_lag_seconds_count\\{name=\"([^\"]+)\"} ([0-9.]+)");
+        long deadline = System.nanoTime() + Duration.ofSeconds(10).toNanos();
+        Set<String> loops = new TreeSet<>();
+        do {
+            loops.clear();
+            PrometheusText.scrape(url).text().lines().map(probed::matcher).filter(Matcher::matches)
+                    .filter(m -> Double.parseDouble(m.group(2)) > 0).forEach(m -> loops.add(m.group(1)));
+        } while (loops.size() < expected && System.nanoTime() < deadline && sleep(20));
+        return loops;
+    }
+
+    private static boolean sleep(long millis) throws InterruptedException {
+        Thread.sleep(millis);
+        return true;
     }
 
     private static Connection connect(ProxyFixture proxy) throws Exception {

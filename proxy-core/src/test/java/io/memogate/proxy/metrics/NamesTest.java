@@ -47,6 +47,8 @@ class NamesTest {
         Counter.builder(Names.BROKER_PROBE_FAILURES).description("d").register(registry);
         Gauge.builder(Names.CLIENT_CONNECTIONS, () -> 2).baseUnit(BaseUnits.CONNECTIONS).description("d").register(registry);
         Gauge.builder(Names.SERVER_CONNECTIONS, () -> 2).baseUnit(BaseUnits.CONNECTIONS).description("d").register(registry);
+        Timer.builder(Names.EVENT_LOOP_LAG).tag(Names.LOOP, "memogate-loop-1-1").description("d")
+                .publishPercentileHistogram().register(registry).record(Duration.ofMillis(3));
 
         PrometheusText scrape = new PrometheusText(registry.scrape());
 
@@ -73,11 +75,16 @@ class NamesTest {
                 "memogate_broker_snapshot_age_seconds",
                 "memogate_broker_probe_failures_total",
                 "memogate_client_connections",
-                "memogate_server_connections");
+                "memogate_server_connections",
+                "memogate_eventloop_lag_seconds_bucket",
+                "memogate_eventloop_lag_seconds_count",
+                "memogate_eventloop_lag_seconds_sum",
+                "memogate_eventloop_lag_seconds_max");
         assertThat(scrape.value("memogate_gateway_rejected_total{reason=\"timeout\",tier=\"medium\"}")).contains(0.0);
         assertThat(scrape.value("memogate_gateway_wait_seconds_count{tier=\"large\"}")).contains(1.0);
         assertThat(scrape.value("memogate_broker_snapshot_age_seconds")).contains(1.5);
         assertThat(scrape.value("memogate_gateway_threshold_bytes{tier=\"small\"}")).contains(1048576.0);
+        assertThat(scrape.value("memogate_eventloop_lag_seconds_max{name=\"memogate-loop-1-1\"}")).contains(0.003);
         registry.close();
     }
 }
