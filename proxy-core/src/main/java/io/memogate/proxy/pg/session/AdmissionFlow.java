@@ -144,6 +144,11 @@ final class AdmissionFlow {
         return holding;
     }
 
+    /** A long statement text is being read off the event loop ({@link #readOffLoop}): it is in no queue yet. */
+    boolean readingText() {
+        return readingText;
+    }
+
     /** A statement waits for admission or the server has not answered everything sent. */
     boolean busy() {
         return !tracker.isIdle() || holding;
