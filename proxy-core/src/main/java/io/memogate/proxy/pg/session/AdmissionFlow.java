@@ -5,6 +5,7 @@ import io.memogate.estimator.planner.PlannerSettings;
 import io.memogate.proxy.admission.Admission;
 import io.memogate.proxy.admission.AdmissionPoint;
 import io.memogate.proxy.admission.AdmissionRejectedException;
+import io.memogate.proxy.admission.AdmissionSupport;
 import io.memogate.proxy.admission.AdmittedStatement;
 import io.memogate.proxy.admission.GatedAdmission;
 import io.memogate.proxy.admission.PreparedQueries;
@@ -35,7 +36,6 @@ import java.util.concurrent.CancellationException;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CompletionException;
 import java.util.concurrent.CompletionStage;
-import java.util.concurrent.ForkJoinPool;
 import java.util.function.Function;
 import java.util.function.Supplier;
 import org.slf4j.Logger;
@@ -295,10 +295,11 @@ final class AdmissionFlow {
 
     /**
      * A Query of {@link GatedAdmission#OFF_LOOP_CHARS} bytes or more is decoded and read ({@link SentText}) off
-     * the event loop, which every other session on it would otherwise wait through: for a 64 MiB text 30-90 ms
-     * to decode and 80-180 ms to scan for SET and PREPARE (bench/RESULTS.md, session 15), a second more to lex
-     * one that holds such a word. The session holds meanwhile, as while a statement waits for admission, so
-     * what the client sends after it stays behind it; then it is admitted on the loop like a short one.
+     * the event loop ({@link AdmissionSupport#textReader}), which every other session on it would otherwise wait
+     * through: for a 64 MiB text 30-90 ms to decode and 80-180 ms to scan for SET and PREPARE (bench/RESULTS.md,
+     * session 15), a second more to lex one that holds such a word. The session holds meanwhile, as while a
+     * statement waits for admission, so what the client sends after it stays behind it; then it is admitted on
+     * the loop like a short one.
      */
     private void readOffLoop(ByteBuf frame) {
         holding = true;
@@ -306,7 +307,7 @@ final class AdmissionFlow {
         textCancelled = false;
         LexicalAnalyzer analyzer = analyzer();
         CompletableFuture.supplyAsync(() -> SentText.read(Query.decode(frame).sql(), analyzer),
-                        ForkJoinPool.commonPool())
+                        session.services.admissionSupport().textReader())
                 .whenComplete((text, failure) -> onLoop("reading a query text", () -> textRead(frame, text, failure)));
     }
 
