@@ -48,12 +48,17 @@ import org.slf4j.LoggerFactory;
  * the client is not read ({@link PgSession#readClientIfPossible}). Parse and Close keep the session's
  * prepared statements, so a Bind is admitted with the text the server is about to plan.
  *
- * <p>A Bind, CopyData or FunctionCall too long to hold whole arrives as a head and parts ({@link ClientMessageDecoder}):
- * the head is handled as the message, and the parts follow it to the server, or are dropped with it.
+ * <p>A Bind, CopyData or FunctionCall too long to hold whole arrives as a head and parts
+ * ({@link ClientMessageDecoder}): the head is handled as the message, and the parts follow it to the server, or
+ * are dropped with it.
  *
  * <p>A refused statement (gateway rejection, or a cancel while queued) is failed on the server itself
  * through a stand-in ({@link RefusedStatements}); {@link ServerResponses} puts the refusal back in
- * place of the server's error. Used on the session's event loop only.
+ * place of the server's error.
+ *
+ * <p>A frame being handled is an {@link OwnedFrame}, taken out where it is forwarded or released: whatever
+ * fails, on the loop or in a task that comes back to it ({@link LoopHandoff}), it is released exactly once. Used
+ * on the session's event loop only.
  */
 final class AdmissionFlow {
 
@@ -105,6 +110,7 @@ final class AdmissionFlow {
     private boolean terminated;
     /** Whether the client broke the protocol: what it sent after, even if queued before, is dropped. */
     private final FatalAfterAnswers fatalAfterAnswers;
+    private final LoopHandoff handoff;
 
     AdmissionFlow(PgSession session, ReleaseTracker tracker, RefusedStatements refused, ServerResponses responses,
                   SessionSettings settings, PreparedQueries preparedQueries, FatalAfterAnswers fatalAfterAnswers) {
@@ -118,6 +124,7 @@ final class AdmissionFlow {
         this.preparedQueries = preparedQueries;
         this.statementBlind = !session.services.admission().readsStatements();
         this.waiting = new AdmissionWait(responses::clientMidMessage);
+        this.handoff = new LoopHandoff(session);
     }
 
     /** A client frame in READY state: queued behind a statement waiting for admission, else handled now. */
@@ -191,18 +198,22 @@ final class AdmissionFlow {
             frame.release();
             return;
         }
+        OwnedFrame owned = new OwnedFrame(frame);
         try {
-            dispatch(frame);
+            dispatch(owned);
         } catch (MalformedMessageException e) {
-            // Thrown while decoding, before the frame was handed on: it is still ours to release.
-            frame.release();
+            owned.release(); // thrown while decoding, before the frame was handed on
             session.protocolViolation(e.getMessage());
+        } catch (RuntimeException e) {
+            owned.release(); // the session ends where this is caught: a frame not handed on is released here
+            throw e;
         }
     }
 
-    private void dispatch(ByteBuf frame) {
+    private void dispatch(OwnedFrame owned) {
+        ByteBuf frame = owned.peek();
         if (partBytesToCome > 0) {
-            relayPart(frame);
+            relayPart(owned.take());
             return;
         }
         partBytesToCome = ClientMessageDecoder.missingBytes(frame);
@@ -216,63 +227,63 @@ final class AdmissionFlow {
             case Query.TYPE -> {
                 if (statementBlind) {
                     Query.check(frame);
-                    forwardAdmitted(frame, AdmissionPoint.SIMPLE_QUERY, AdmittedStatement.UNGATED);
+                    forwardAdmitted(owned, AdmissionPoint.SIMPLE_QUERY, AdmittedStatement.UNGATED);
                 } else if (frame.readableBytes() >= GatedAdmission.OFF_LOOP_CHARS) {
-                    readOffLoop(frame);
+                    readOffLoop(owned);
                 } else {
-                    admitThenForward(frame, SentText.read(Query.decode(frame).sql(), analyzer()),
+                    admitThenForward(owned, SentText.read(Query.decode(frame).sql(), analyzer()),
                             AdmissionPoint.SIMPLE_QUERY, null);
                 }
             }
             case Bind.TYPE -> {
                 if (statementBlind) {
                     Bind.check(frame);
-                    forwardAdmitted(frame, AdmissionPoint.BIND, AdmittedStatement.UNGATED);
+                    forwardAdmitted(owned, AdmissionPoint.BIND, AdmittedStatement.UNGATED);
                 } else {
                     String name = Bind.decode(frame).statementName();
                     if (statements.bypasses(name, catalogVersion())) {
-                        forwardAdmitted(frame, AdmissionPoint.BIND, AdmittedStatement.UNGATED);
+                        forwardAdmitted(owned, AdmissionPoint.BIND, AdmittedStatement.UNGATED);
                     } else {
                         String sql = statements.sqlOf(name);
                         SentText text = statements.mayChangeSession(name) ? SentText.read(sql, analyzer())
                                 : SentText.unread(sql);
-                        admitThenForward(frame, text, AdmissionPoint.BIND, name);
+                        admitThenForward(owned, text, AdmissionPoint.BIND, name);
                     }
                 }
             }
             case Parse.TYPE -> {
                 Parse parse = Parse.decode(frame);
                 statements.parsed(parse.statementName(), parse.sql());
-                session.forwardToBackend(frame);
+                session.forwardToBackend(owned.take());
             }
             case Close.TYPE -> {
                 Close close = Close.decode(frame);
                 if (close.target() == StatementOrPortal.STATEMENT) {
                     statements.closed(close.name());
                 }
-                session.forwardToBackend(frame);
+                session.forwardToBackend(owned.take());
             }
             // Sync and FunctionCall end in ReadyForQuery.
             case 'S', 'F' -> {
                 skippingToSync &= type != 'S';
                 tracker.cycleEnd();
-                session.forwardToBackend(frame);
+                session.forwardToBackend(owned.take());
             }
             case 'X' -> {
                 terminated = true;
-                session.terminate(frame);
+                session.terminate(owned.take());
             }
             case Execute.TYPE -> {
                 tracker.executeSent(Execute.portalOf(frame));
-                session.forwardToBackend(frame);
+                session.forwardToBackend(owned.take());
             }
             case 'c', 'f' -> { // CopyDone, CopyFail: the end of a COPY FROM STDIN's data
                 tracker.copyEnded();
-                session.forwardToBackend(frame);
+                session.forwardToBackend(owned.take());
             }
-            case 'D', 'H', 'd' -> session.forwardToBackend(frame);
+            case 'D', 'H', 'd' -> session.forwardToBackend(owned.take());
             default -> {
-                frame.release();
+                owned.release();
                 session.protocolViolation("unknown message type '" + PgWire.printableType(type) + "'");
             }
         }
@@ -301,17 +312,19 @@ final class AdmissionFlow {
      * statement waits for admission, so what the client sends after it stays behind it; then it is admitted on
      * the loop like a short one.
      */
-    private void readOffLoop(ByteBuf frame) {
+    private void readOffLoop(OwnedFrame frame) {
         holding = true;
         readingText = true;
         textCancelled = false;
         LexicalAnalyzer analyzer = analyzer();
-        CompletableFuture.supplyAsync(() -> SentText.read(Query.decode(frame).sql(), analyzer),
+        ByteBuf bytes = frame.peek(); // read there while the loop leaves it alone, until the answer is in
+        CompletableFuture.supplyAsync(() -> SentText.read(Query.decode(bytes).sql(), analyzer),
                         session.services.admissionSupport().textReader())
-                .whenComplete((text, failure) -> onLoop("reading a query text", () -> textRead(frame, text, failure)));
+                .whenComplete((text, failure) -> handoff.run("reading a query text",
+                        () -> textRead(frame, text, failure), frame::release));
     }
 
-    private void textRead(ByteBuf frame, SentText text, Throwable failure) {
+    private void textRead(OwnedFrame frame, SentText text, Throwable failure) {
         readingText = false;
         if (session.state == PgSession.State.CLOSED) {
             frame.release();
@@ -345,7 +358,7 @@ final class AdmissionFlow {
     }
 
     /** @param statementName for a Bind, the prepared statement's name; null for a simple query */
-    private void admitThenForward(ByteBuf frame, SentText text, AdmissionPoint point, String statementName) {
+    private void admitThenForward(OwnedFrame frame, SentText text, AdmissionPoint point, String statementName) {
         String sql = text.sql();
         TransactionStatus transactionStatus = responses.transactionStatus();
         text.applyTo(settings, preparedQueries, transactionStatus != TransactionStatus.IDLE);
@@ -374,28 +387,17 @@ final class AdmissionFlow {
             flushServer();
         }
         waiting.waitFor(admission, session.client, session.services.admissionSupport().waitNoticeAfter());
-        decision.whenComplete((admitted, failure) -> onLoop("admission", () -> {
+        decision.whenComplete((admitted, failure) -> handoff.run("admission", () -> {
             if (failure == null && statementName != null && admission.bypassed()) {
                 statements.bypassing(statementName, catalogVersion); // known only now: estimated off the loop
             }
             admissionDecided(frame, point, admitted, failure);
-        }));
-    }
-
-    /**
-     * Runs {@code task}, an answer from another thread, on the session's event loop. A task there has no
-     * handler's exceptionCaught behind it: an unexpected failure would leave the client waiting for an answer
-     * forever, so it ends the session with an internal error instead, as a failure in a handler does.
-     */
-    private void onLoop(String what, Runnable task) {
-        session.client.eventLoop().execute(() -> {
-            try {
-                task.run();
-            } catch (RuntimeException e) {
-                log.error("{} failed for a statement of {}", what, session.info, e);
-                session.sendFatalAndClose(PgErrors.internal(what + " failed: " + e));
+        }, () -> {
+            // A frame not handed on never reached the server, nor its permits the tracker: both are given back.
+            if (frame.release() && admitted != null) {
+                admitted.signal(ReleaseSignal.DISCONNECT);
             }
-        });
+        }));
     }
 
     private Object catalogVersion() {
@@ -415,7 +417,8 @@ final class AdmissionFlow {
         session.backend.flush();
     }
 
-    private void admissionDecided(ByteBuf frame, AdmissionPoint point, AdmittedStatement admitted, Throwable failure) {
+    private void admissionDecided(OwnedFrame frame, AdmissionPoint point, AdmittedStatement admitted,
+                                  Throwable failure) {
         waiting.decided();
         if (session.state == PgSession.State.CLOSED) {
             frame.release();
@@ -458,8 +461,8 @@ final class AdmissionFlow {
      * becomes failed, an extended batch skips to its Sync, an implicit one rolls back), and the
      * server's "portal does not exist" error is replaced by {@code error} on its way back.
      */
-    private void refuse(ByteBuf frame, AdmissionPoint point, ErrorResponse error) {
-        frame.release();
+    private void refuse(OwnedFrame frame, AdmissionPoint point, ErrorResponse error) {
+        frame.take().release(); // the stand-in goes in its place
         droppingParts = partBytesToCome > 0; // a long Bind's parts follow its head out
         ByteBuf out = session.backend.alloc().buffer();
         refused.standIn(error).encode(out);
@@ -472,14 +475,14 @@ final class AdmissionFlow {
         session.forwardToBackend(out);
     }
 
-    private void forwardAdmitted(ByteBuf frame, AdmissionPoint point, AdmittedStatement admitted) {
+    private void forwardAdmitted(OwnedFrame frame, AdmissionPoint point, AdmittedStatement admitted) {
         boolean kept = point == AdmissionPoint.BIND && admitted.plannedWhileRunning();
         // A Bind kept while it runs is matched to its Execute by portal; the others need no name decoded.
-        tracker.admitted(point, admitted, kept ? Bind.decode(frame).portalName() : null);
+        tracker.admitted(point, admitted, kept ? Bind.decode(frame.peek()).portalName() : null);
         if (point == AdmissionPoint.SIMPLE_QUERY) {
             tracker.cycleEnd();
         }
-        session.forwardToBackend(frame);
+        session.forwardToBackend(frame.take());
         if (kept) {
             // Its hold starts at its BindComplete, which the server would keep until its Sync, after the run: a
             // Flush right behind the Bind has it sent when the server gets to the statement. Behind all of it: a
