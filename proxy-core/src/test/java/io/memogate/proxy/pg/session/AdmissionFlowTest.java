@@ -10,8 +10,10 @@ import io.memogate.proxy.admission.GatedAdmission;
 import io.memogate.proxy.admission.ReleaseSignal;
 import io.memogate.proxy.pg.message.backend.ErrorResponse;
 import io.memogate.proxy.pg.message.frontend.Bind;
+import io.memogate.proxy.pg.message.frontend.Execute;
 import io.memogate.proxy.pg.message.frontend.Parse;
 import io.memogate.proxy.pg.message.frontend.Query;
+import io.memogate.proxy.pg.message.frontend.Sync;
 import io.netty.buffer.ByteBuf;
 import java.util.ArrayList;
 import java.util.List;
@@ -19,11 +21,15 @@ import java.util.concurrent.CompletableFuture;
 import org.junit.jupiter.api.Test;
 
 /**
- * {@link AdmissionFlow} on embedded channels: who owns a client frame while its statement is decided on
- * another thread. A failure inside the proxy ends the session with XX000; each frame is then released exactly
- * once, by whoever still holds it, and the permits a decision granted go back.
+ * {@link AdmissionFlow} on embedded channels. Long texts (a Query's, a Parse's, a prepared statement's at its
+ * Bind) are read off the event loop, and what the client sent after them reaches the server behind them, in
+ * order. Who owns a client frame while its statement is read or decided on another thread: a failure inside the
+ * proxy ends the session with XX000, each frame is then released exactly once, by whoever still holds it, and the
+ * permits a decision granted go back.
  */
 class AdmissionFlowTest {
+
+    private static final String PADDING = " -- " + "x".repeat(GatedAdmission.OFF_LOOP_CHARS);
 
     /** The permits of an admitted statement: records their release signals. */
     private static class Permits implements AdmittedStatement {
@@ -42,7 +48,7 @@ class AdmissionFlowTest {
         try (EmbeddedSession session = new EmbeddedSession(request -> Admission.of(gate))) {
             session.send(frame(new Parse("s1", "select 1", List.of())));
             ByteBuf bind = frame(new Bind("", "s1"));
-            session.send(bind);
+            session.send(bind.retain()); // and the test's own reference
             assertThat(session.toServer()).containsExactly('P');
 
             Permits permits = new Permits() {
@@ -66,8 +72,8 @@ class AdmissionFlowTest {
             throw new IllegalStateException("broken on purpose");
         };
         try (EmbeddedSession session = new EmbeddedSession(broken)) {
-            ByteBuf query = frame(new Query("select 1 -- " + "x".repeat(GatedAdmission.OFF_LOOP_CHARS)));
-            session.send(query);
+            ByteBuf query = frame(new Query("select 1" + PADDING));
+            session.send(query.retain()); // and the test's own reference
             assertThat(session.runTextReads()).isEqualTo(1);
             session.runLoop();
 
@@ -92,9 +98,9 @@ class AdmissionFlowTest {
         try (EmbeddedSession session = new EmbeddedSession(hook)) {
             session.send(frame(new Parse("s1", "select 1", List.of())));
             ByteBuf bind = frame(new Bind("", "s1"));
-            session.send(bind);
+            session.send(bind.retain()); // and the test's own reference
             ByteBuf query = frame(new Query("select 2"));
-            session.send(query);
+            session.send(query.retain()); // and the test's own reference
 
             gate.complete(AdmittedStatement.UNGATED);
             session.runLoop();
@@ -104,6 +110,71 @@ class AdmissionFlowTest {
             assertThat(bind.refCnt()).as("the test's and the server's").isEqualTo(2);
             assertThat(session.toServer()).containsExactly('P', 'B');
             assertThat(bind.release()).isTrue();
+        }
+    }
+
+    @Test
+    void aLongParseIsReadOffTheLoopAndWhatFollowsItWaitsBehindIt() {
+        List<String> asked = new ArrayList<>();
+        AdmissionHook recording = request -> {
+            asked.add(request.sql());
+            return Admission.IMMEDIATE;
+        };
+        try (EmbeddedSession session = new EmbeddedSession(recording)) {
+            session.send(frame(new Parse("s1", "select 1" + PADDING, List.of())));
+            session.send(frame(new Bind("", "s1")));
+            session.send(frame(new Execute("", 0)));
+            session.send(frame(Sync.INSTANCE));
+            session.send(frame(new Query("select 2")));
+            assertThat(session.toServer()).as("nothing while the Parse's text is read").isEmpty();
+            assertThat(session.session.view().state()).isEqualTo("reading query text");
+
+            assertThat(session.runTextReads()).as("decoded on the test's thread, not the loop's").isEqualTo(1);
+            assertThat(session.toServer()).as("its answer is taken on the loop").isEmpty();
+            session.runLoop();
+
+            assertThat(session.toServer()).containsExactly('P', 'B', 'E', 'S', 'Q');
+            assertThat(asked).containsExactly("select 1" + PADDING, "select 2");
+            assertThat(session.session.view().state()).isNotEqualTo("reading query text");
+        }
+    }
+
+    /** "offset" holds "set": each Bind lexes the text for SETs, which for a long one is done off the loop too. */
+    @Test
+    void aBindOfALongTextThatMayChangeTheSessionIsReadOffTheLoop() {
+        try (EmbeddedSession session = new EmbeddedSession(request -> Admission.IMMEDIATE)) {
+            session.send(frame(new Parse("s1", "select 1 offset 0" + PADDING, List.of())));
+            session.send(frame(new Bind("", "s1")));
+            session.send(frame(Sync.INSTANCE));
+            assertThat(session.runTextReads()).as("the Parse's").isEqualTo(1);
+            session.runLoop();
+            assertThat(session.toServer()).containsExactly('P');
+
+            assertThat(session.runTextReads()).as("the Bind's").isEqualTo(1);
+            session.runLoop();
+            assertThat(session.toServer()).containsExactly('B', 'S');
+        }
+    }
+
+    /**
+     * A cancel while a Parse's text is read fails it as the server would fail a Parse it cancelled: a stand-in
+     * that the server fails in its place (its error becomes 57014 on the way back), then the server skips the
+     * rest of the batch up to its Sync. The Parse never reaches the server.
+     */
+    @Test
+    void aCancelWhileAParsesTextIsReadRefusesIt() {
+        try (EmbeddedSession session = new EmbeddedSession(request -> Admission.IMMEDIATE)) {
+            session.send(frame(new Parse("s1", "select 1" + PADDING, List.of())));
+            session.send(frame(new Bind("", "s1")));
+            session.send(frame(new Execute("", 0)));
+            session.send(frame(Sync.INSTANCE));
+            // What a CancelRequest or the console's CANCEL asks first; false would send the server a cancel.
+            assertThat(session.session.admission.withdrawQueued()).as("withdrawn, not sent to the server").isTrue();
+
+            session.runTextReads();
+            session.runLoop();
+
+            assertThat(session.toServer()).containsExactly('E', 'B', 'E', 'S');
         }
     }
 }

@@ -21,8 +21,8 @@ import java.util.function.Consumer;
  * A session logged in (READY, the server's transaction status idle) between two {@link EmbeddedChannel}s: the
  * client's, whose event loop runs only when a test says so ({@link #runLoop}), and the server's, which keeps
  * what the session sent it. Long texts are read when the test says so too ({@link #runTextReads}), on the test's
- * thread: everything runs on one thread, in the order the test gives. Frames are heap buffers the test keeps a
- * reference to, so it can see whether the session released its own.
+ * thread: everything runs on one thread, in the order the test gives. A test that keeps a reference to a frame it
+ * sends (retained) sees whether the session released its own.
  */
 final class EmbeddedSession implements AutoCloseable {
 
@@ -35,8 +35,9 @@ final class EmbeddedSession implements AutoCloseable {
         // No routing, connector or cancels: the session is logged in already and never connects.
         SessionServices services = new SessionServices(database -> Optional.empty(), null, null, hook,
                 AdmissionSupport.DEFAULTS.withTextReader(textReads::add), null, Optional.empty(), 1 << 26, 10,
-                Duration.ofSeconds(5), Duration.ofSeconds(5), Optional.empty(), Optional.empty(), RecycleConfig.DEFAULTS,
-                new RecycleCounts(), new PasswordlessLogins(), new SessionServices.SessionListener() {
+                Duration.ofSeconds(5), Duration.ofSeconds(5), Optional.empty(), Optional.empty(),
+                RecycleConfig.DEFAULTS, new RecycleCounts(), new PasswordlessLogins(),
+                new SessionServices.SessionListener() {
                     @Override
                     public boolean opened(PgSession opened) {
                         return true;
@@ -59,9 +60,8 @@ final class EmbeddedSession implements AutoCloseable {
         return frame;
     }
 
-    /** {@code frame} from the client, as the client handler passes it on. */
+    /** {@code frame} from the client, as the client handler passes it on: the session's to release. */
     void send(ByteBuf frame) {
-        frame.retain(); // the test's own reference, to see the session's released
         session.clientFrame(frame);
     }
 
