@@ -5,6 +5,8 @@ import io.memogate.estimator.planner.PlannerSettings;
 import io.memogate.proxy.catalog.RoleSettings;
 import java.time.Duration;
 import java.util.Objects;
+import java.util.concurrent.Executor;
+import java.util.concurrent.ForkJoinPool;
 import java.util.function.Function;
 import java.util.function.Supplier;
 
@@ -14,9 +16,12 @@ import java.util.function.Supplier;
  * session's own settings start, and how long a statement may wait before its
  * client is told that it is queued (admission.waitNotice, which a reload changes at once: hence a
  * supplier, read at each wait).
+ *
+ * @param textReader where statement texts too long to read on a session's event loop are decoded and read
+ *     ({@link GatedAdmission#OFF_LOOP_CHARS}): the common pool, or a test's own
  */
 public record AdmissionSupport(Supplier<PlannerSettings> plannerDefaults, Function<String, RoleSettings> roleSettings,
-                               Supplier<Duration> waitNotice, LexicalAnalyzer analyzer) {
+                               Supplier<Duration> waitNotice, LexicalAnalyzer analyzer, Executor textReader) {
 
     /** PostgreSQL's built-in planner defaults, a notice after one second. */
     public static final AdmissionSupport DEFAULTS =
@@ -27,11 +32,23 @@ public record AdmissionSupport(Supplier<PlannerSettings> plannerDefaults, Functi
         Objects.requireNonNull(roleSettings, "roleSettings");
         Objects.requireNonNull(waitNotice, "waitNotice");
         Objects.requireNonNull(analyzer, "analyzer");
+        Objects.requireNonNull(textReader, "textReader");
+    }
+
+    /** Long texts read on the common pool. */
+    public AdmissionSupport(Supplier<PlannerSettings> plannerDefaults, Function<String, RoleSettings> roleSettings,
+            Supplier<Duration> waitNotice, LexicalAnalyzer analyzer) {
+        this(plannerDefaults, roleSettings, waitNotice, analyzer, ForkJoinPool.commonPool());
     }
 
     /** A wait notice that never changes, and no role or database settings. */
     public AdmissionSupport(Supplier<PlannerSettings> plannerDefaults, Duration waitNoticeAfter, LexicalAnalyzer analyzer) {
         this(plannerDefaults, database -> RoleSettings.NONE, () -> waitNoticeAfter, analyzer);
+    }
+
+    /** The same, long texts read on {@code reader}. */
+    public AdmissionSupport withTextReader(Executor reader) {
+        return new AdmissionSupport(plannerDefaults, roleSettings, waitNotice, analyzer, reader);
     }
 
     /** How long a statement waits before its client is told; {@link Duration#ZERO}: never. */

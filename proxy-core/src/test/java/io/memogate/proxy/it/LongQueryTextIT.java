@@ -5,18 +5,21 @@ import static org.assertj.core.api.Assertions.assertThat;
 import io.memogate.proxy.admission.Admission;
 import io.memogate.proxy.admission.GatedAdmission;
 import io.memogate.proxy.admission.StatementRequest;
+import io.memogate.proxy.cli.RunningProxy;
 import io.memogate.proxy.embedded.EmbeddedPostgres;
 import io.memogate.proxy.embedded.EmbeddedPostgresExtension;
+import io.memogate.proxy.embedded.TestUsers;
 import java.io.DataOutputStream;
+import java.io.IOException;
 import java.net.Socket;
 import java.nio.ByteBuffer;
 import java.sql.Connection;
 import java.sql.ResultSet;
+import java.sql.SQLException;
 import java.sql.Statement;
 import java.util.List;
+import java.util.Map;
 import java.util.concurrent.CopyOnWriteArrayList;
-import java.util.concurrent.CountDownLatch;
-import java.util.concurrent.ForkJoinPool;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.ExtendWith;
 
@@ -28,10 +31,11 @@ import org.junit.jupiter.api.extension.ExtendWith;
 @ExtendWith(EmbeddedPostgresExtension.class)
 class LongQueryTextIT {
 
+    private static final String PADDING = " -- " + "x".repeat(GatedAdmission.OFF_LOOP_CHARS) + "\n";
+
     @Test
     void aLongQuerysSetAndPrepareApplyToTheStatementsAfterIt(EmbeddedPostgres pg) throws Exception {
         List<StatementRequest> requests = new CopyOnWriteArrayList<>();
-        String padding = " -- " + "x".repeat(GatedAdmission.OFF_LOOP_CHARS) + "\n";
         try (ProxyFixture proxy = ProxyFixture.to(pg.host(), pg.port()).maxMessageBytes(1 << 20)
                         .admission(request -> {
                             requests.add(request);
@@ -39,7 +43,7 @@ class LongQueryTextIT {
                         }).start();
                 Connection connection = proxy.connect("demo", "memogate", "memogate", "preferQueryMode", "simple");
                 Statement statement = connection.createStatement()) {
-            statement.execute("set join_collapse_limit = 3; prepare long_p as select 42" + padding);
+            statement.execute("set join_collapse_limit = 3; prepare long_p as select 42" + PADDING);
             try (ResultSet rows = statement.executeQuery("execute long_p")) {
                 assertThat(rows.next()).isTrue();
                 assertThat(rows.getInt(1)).isEqualTo(42);
@@ -64,25 +68,14 @@ class LongQueryTextIT {
      */
     @Test
     void aCancelDuringTheReadOfALongTextWithdrawsIt(EmbeddedPostgres pg) throws Exception {
-        String padding = " -- " + "x".repeat(GatedAdmission.OFF_LOOP_CHARS) + "\n";
-        int threads = ForkJoinPool.commonPool().getParallelism();
-        CountDownLatch busy = new CountDownLatch(threads);
-        CountDownLatch release = new CountDownLatch(1);
         try (ProxyFixture proxy = ProxyFixture.to(pg.host(), pg.port()).maxMessageBytes(1 << 20)
                         .admission(request -> Admission.IMMEDIATE).start();
                 RawPgClient client = new RawPgClient(proxy.port())) {
             List<RawPgClient.Message> startup = client.startup("memogate_trust", "demo");
             ByteBuffer key = startup.stream().filter(m -> m.type() == 'K').findFirst()
                     .map(m -> ByteBuffer.wrap(m.body())).orElseThrow();
-            for (int i = 0; i < threads; i++) {
-                ForkJoinPool.commonPool().execute(() -> {
-                    busy.countDown();
-                    awaitQuietly(release);
-                });
-            }
-            busy.await();
-            try {
-                client.query("select 'ran'" + padding);
+            try (BusyCommonPool busy = BusyCommonPool.hold()) {
+                client.query("select 'ran'" + PADDING);
                 Thread.sleep(300); // the whole Query is in, its read waits for the pool
                 try (Socket cancel = new Socket("127.0.0.1", proxy.port());
                         DataOutputStream out = new DataOutputStream(cancel.getOutputStream())) {
@@ -93,23 +86,50 @@ class LongQueryTextIT {
                     out.flush();
                     cancel.getInputStream().read(); // the proxy closes it once handled
                 }
-            } finally {
-                release.countDown();
             }
-            List<RawPgClient.Message> answers = client.readUntilReady();
-            assertThat(answers).extracting(RawPgClient.Message::type).containsExactly('E', 'Z');
-            assertThat(answers.get(0).sqlState()).isEqualTo("57014");
-            client.query("select 'the session goes on'");
-            assertThat(client.readUntilReady()).extracting(RawPgClient.Message::type)
-                    .containsExactly('T', 'D', 'C', 'Z');
+            assertWithdrawnAndTheSessionGoesOn(client);
         }
     }
 
-    private static void awaitQuietly(CountDownLatch latch) {
-        try {
-            latch.await();
-        } catch (InterruptedException e) {
-            Thread.currentThread().interrupt();
+    /**
+     * While a long text is being read the statement is in no queue yet: SHOW CLIENTS says its text is being read,
+     * not that it waits for admission, and the console's CANCEL says what it did, that the statement is withdrawn
+     * once read, rather than that it was taken out of a queue.
+     */
+    @Test
+    void theConsoleShowsAndCancelsAStatementWhoseTextIsBeingRead(EmbeddedPostgres pg) throws Exception {
+        try (RunningProxy proxy = RunningProxy.start(AdminConsoleIT.config(pg)); // gateways on: texts are read
+                Connection console = ConsoleClient.connect(proxy.server().port(), TestUsers.SCRAM_USER,
+                        TestUsers.SCRAM_PASSWORD);
+                RawPgClient client = new RawPgClient(proxy.server().port())) {
+            client.startup(TestUsers.TRUST_USER, "demo");
+            try (BusyCommonPool busy = BusyCommonPool.hold()) {
+                client.query("select 'ran'" + PADDING);
+                ConsoleClient.await(() -> !"idle".equals(trustSession(console).get("state")));
+                Map<String, String> reading = trustSession(console);
+                assertThat(reading).containsEntry("state", "reading query text").containsEntry("waiting", null);
+                assertThat(ConsoleClient.run(console, "CANCEL " + reading.get("server_pid"))).singleElement()
+                        .asString().startsWith("withdrew the statement of " + TestUsers.TRUST_USER + "@demo")
+                        .contains("while its text was being read").contains("57014").doesNotContain("queue");
+            }
+            assertWithdrawnAndTheSessionGoesOn(client);
         }
+    }
+
+    private static Map<String, String> trustSession(Connection console) {
+        try {
+            return ConsoleClient.row(ConsoleClient.rows(console, "SHOW CLIENTS"), "user", TestUsers.TRUST_USER);
+        } catch (SQLException e) {
+            throw new IllegalStateException(e);
+        }
+    }
+
+    private static void assertWithdrawnAndTheSessionGoesOn(RawPgClient client) throws IOException {
+        List<RawPgClient.Message> answers = client.readUntilReady();
+        assertThat(answers).extracting(RawPgClient.Message::type).containsExactly('E', 'Z');
+        assertThat(answers.get(0).sqlState()).isEqualTo("57014");
+        client.query("select 'the session goes on'");
+        assertThat(client.readUntilReady()).extracting(RawPgClient.Message::type)
+                .containsExactly('T', 'D', 'C', 'Z');
     }
 }

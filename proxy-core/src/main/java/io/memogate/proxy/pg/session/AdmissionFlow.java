@@ -35,7 +35,7 @@ import java.util.concurrent.CancellationException;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CompletionException;
 import java.util.concurrent.CompletionStage;
-import java.util.concurrent.ForkJoinPool;
+import java.util.function.BiConsumer;
 import java.util.function.Function;
 import java.util.function.Supplier;
 import org.slf4j.Logger;
@@ -44,16 +44,22 @@ import org.slf4j.LoggerFactory;
 /**
  * The client's messages in READY state (DESIGN.md, "Admission points and release points"): each is
  * decoded only as far as admission and release tracking need, and a simple Query or a Bind waits for
- * the admission hook before it is forwarded. While one waits, later frames queue behind it in order and
- * the client is not read ({@link PgSession#readClientIfPossible}). Parse and Close keep the session's
- * prepared statements, so a Bind is admitted with the text the server is about to plan.
+ * the admission hook before it is forwarded. While one waits, or a long text is read off the event loop
+ * ({@link OffLoopText}), later frames queue behind it in order and the client is not read
+ * ({@link PgSession#readClientIfPossible}). Parse and Close keep the session's prepared statements, so a Bind
+ * is admitted with the text the server is about to plan.
  *
- * <p>A Bind, CopyData or FunctionCall too long to hold whole arrives as a head and parts ({@link ClientMessageDecoder}):
- * the head is handled as the message, and the parts follow it to the server, or are dropped with it.
+ * <p>A Bind, CopyData or FunctionCall too long to hold whole arrives as a head and parts
+ * ({@link ClientMessageDecoder}): the head is handled as the message, and the parts follow it to the server, or
+ * are dropped with it.
  *
  * <p>A refused statement (gateway rejection, or a cancel while queued) is failed on the server itself
  * through a stand-in ({@link RefusedStatements}); {@link ServerResponses} puts the refusal back in
- * place of the server's error. Used on the session's event loop only.
+ * place of the server's error.
+ *
+ * <p>A frame being handled is an {@link OwnedFrame}, taken out where it is forwarded or released: whatever
+ * fails, on the loop or in a task that comes back to it ({@link LoopHandoff}), it is released exactly once. Used
+ * on the session's event loop only.
  */
 final class AdmissionFlow {
 
@@ -76,10 +82,8 @@ final class AdmissionFlow {
     private final ArrayDeque<ByteBuf> held = new ArrayDeque<>();
     /** The statement {@link #holding} waits for: a cancel withdraws it, a long wait sends a notice. */
     private final AdmissionWait waiting;
-    /** A long Query's text is being read off the event loop ({@link #readOffLoop}). */
-    private boolean readingText;
-    /** A cancel came while it was: it is refused with 57014 once read, as a statement withdrawn from a queue. */
-    private boolean textCancelled;
+    /** Long texts read off the event loop: while one is, the session holds as for admission. */
+    private final OffLoopText texts;
     /** A statement waits for admission: client frames queue in {@link #held} and the client is not read. */
     private boolean holding;
     /**
@@ -92,19 +96,13 @@ final class AdmissionFlow {
      * batch (a Parse and Describe before a Flush, say), though it owes no ReadyForQuery yet.
      */
     private boolean midCycle;
-    /**
-     * Bytes still to come of a long Bind, CopyData or FunctionCall relayed in parts ({@link ClientMessageDecoder}): the
-     * next frames are its parts, not messages.
-     */
-    private int partBytesToCome;
-    /** A kept Bind's Flush waits for the last of its parts ({@link #forwardAdmitted}). */
-    private boolean flushAfterParts;
-    /** Those parts belong to a refused statement, whose stand-in took its place: they are dropped. */
-    private boolean droppingParts;
+    /** The rest of a long Bind, CopyData or FunctionCall: the next frames are its parts, not messages. */
+    private final MessageParts parts;
     /** The client sent Terminate: what it sends after is dropped. */
     private boolean terminated;
     /** Whether the client broke the protocol: what it sent after, even if queued before, is dropped. */
     private final FatalAfterAnswers fatalAfterAnswers;
+    private final LoopHandoff handoff;
 
     AdmissionFlow(PgSession session, ReleaseTracker tracker, RefusedStatements refused, ServerResponses responses,
                   SessionSettings settings, PreparedQueries preparedQueries, FatalAfterAnswers fatalAfterAnswers) {
@@ -118,11 +116,14 @@ final class AdmissionFlow {
         this.preparedQueries = preparedQueries;
         this.statementBlind = !session.services.admission().readsStatements();
         this.waiting = new AdmissionWait(responses::clientMidMessage);
+        this.handoff = new LoopHandoff(session);
+        this.texts = new OffLoopText(session, handoff);
+        this.parts = new MessageParts(session, this::flushServer);
     }
 
     /** A client frame in READY state: queued behind a statement waiting for admission, else handled now. */
     void frame(ByteBuf frame) {
-        if (holding) {
+        if (holding()) {
             held.add(frame);
         } else {
             dispatchClientFrame(frame);
@@ -136,17 +137,22 @@ final class AdmissionFlow {
 
     /** Part of a long message has been relayed and the rest is still to come. */
     boolean midMessage() {
-        return partBytesToCome > 0;
+        return parts.toCome();
     }
 
-    /** A statement waits for admission. */
+    /** A statement waits for admission, or for its text to be read. */
     boolean holding() {
-        return holding;
+        return holding || texts.reading();
+    }
+
+    /** A long statement text is being read off the event loop ({@link OffLoopText}): it is in no queue yet. */
+    boolean readingText() {
+        return texts.reading();
     }
 
     /** A statement waits for admission or the server has not answered everything sent. */
     boolean busy() {
-        return !tracker.isIdle() || holding;
+        return !tracker.isIdle() || holding();
     }
 
     /**
@@ -158,11 +164,7 @@ final class AdmissionFlow {
         if (!tracker.isIdle()) {
             return false;
         }
-        if (readingText) {
-            textCancelled = true; // refused once read: the server has not seen it, so a cancel there is lost
-            return true;
-        }
-        return waiting.withdraw();
+        return texts.cancel() || waiting.withdraw();
     }
 
     /** Where the waiting statement is queued, in words; empty when none waits. */
@@ -186,21 +188,25 @@ final class AdmissionFlow {
             frame.release();
             return;
         }
+        OwnedFrame owned = new OwnedFrame(frame);
         try {
-            dispatch(frame);
+            dispatch(owned);
         } catch (MalformedMessageException e) {
-            // Thrown while decoding, before the frame was handed on: it is still ours to release.
-            frame.release();
+            owned.release(); // thrown while decoding, before the frame was handed on
             session.protocolViolation(e.getMessage());
+        } catch (RuntimeException e) {
+            owned.release(); // the session ends where this is caught: a frame not handed on is released here
+            throw e;
         }
     }
 
-    private void dispatch(ByteBuf frame) {
-        if (partBytesToCome > 0) {
-            relayPart(frame);
+    private void dispatch(OwnedFrame owned) {
+        ByteBuf frame = owned.peek();
+        if (parts.toCome()) {
+            parts.relay(owned.take());
             return;
         }
-        partBytesToCome = ClientMessageDecoder.missingBytes(frame);
+        parts.head(frame);
         byte type = frame.getByte(frame.readerIndex());
         switch (type) {
             case Parse.TYPE, Bind.TYPE, Close.TYPE, 'D', 'E', 'H' -> midCycle = true;
@@ -211,127 +217,117 @@ final class AdmissionFlow {
             case Query.TYPE -> {
                 if (statementBlind) {
                     Query.check(frame);
-                    forwardAdmitted(frame, AdmissionPoint.SIMPLE_QUERY, AdmittedStatement.UNGATED);
+                    forwardAdmitted(owned, AdmissionPoint.SIMPLE_QUERY, AdmittedStatement.UNGATED);
                 } else if (frame.readableBytes() >= GatedAdmission.OFF_LOOP_CHARS) {
-                    readOffLoop(frame);
+                    LexicalAnalyzer analyzer = analyzer();
+                    readOffLoop(owned, "reading a query text", true,
+                            bytes -> SentText.read(Query.decode(bytes).sql(), analyzer),
+                            (read, text) -> admitThenForward(read, text, AdmissionPoint.SIMPLE_QUERY, null));
                 } else {
-                    admitThenForward(frame, SentText.read(Query.decode(frame).sql(), analyzer()),
+                    admitThenForward(owned, SentText.read(Query.decode(frame).sql(), analyzer()),
                             AdmissionPoint.SIMPLE_QUERY, null);
                 }
             }
             case Bind.TYPE -> {
                 if (statementBlind) {
                     Bind.check(frame);
-                    forwardAdmitted(frame, AdmissionPoint.BIND, AdmittedStatement.UNGATED);
+                    forwardAdmitted(owned, AdmissionPoint.BIND, AdmittedStatement.UNGATED);
                 } else {
                     String name = Bind.decode(frame).statementName();
                     if (statements.bypasses(name, catalogVersion())) {
-                        forwardAdmitted(frame, AdmissionPoint.BIND, AdmittedStatement.UNGATED);
+                        forwardAdmitted(owned, AdmissionPoint.BIND, AdmittedStatement.UNGATED);
                     } else {
-                        String sql = statements.sqlOf(name);
-                        SentText text = statements.mayChangeSession(name) ? SentText.read(sql, analyzer())
-                                : SentText.unread(sql);
-                        admitThenForward(frame, text, AdmissionPoint.BIND, name);
+                        admitBind(owned, name);
                     }
                 }
             }
             case Parse.TYPE -> {
-                Parse parse = Parse.decode(frame);
-                statements.parsed(parse.statementName(), parse.sql());
-                session.forwardToBackend(frame);
+                if (statementBlind) {
+                    Parse.check(frame); // no Bind will ask for its text
+                    session.forwardToBackend(owned.take());
+                } else if (frame.readableBytes() >= GatedAdmission.OFF_LOOP_CHARS) {
+                    readOffLoop(owned, "reading a Parse's text", false, PreparedStatements.ReadParse::of,
+                            (read, parse) -> {
+                                statements.parsed(parse);
+                                session.forwardToBackend(read.take());
+                            });
+                } else {
+                    Parse parse = Parse.decode(frame);
+                    statements.parsed(parse.statementName(), parse.sql());
+                    session.forwardToBackend(owned.take());
+                }
             }
             case Close.TYPE -> {
                 Close close = Close.decode(frame);
                 if (close.target() == StatementOrPortal.STATEMENT) {
                     statements.closed(close.name());
                 }
-                session.forwardToBackend(frame);
+                session.forwardToBackend(owned.take());
             }
             // Sync and FunctionCall end in ReadyForQuery.
             case 'S', 'F' -> {
                 skippingToSync &= type != 'S';
                 tracker.cycleEnd();
-                session.forwardToBackend(frame);
+                session.forwardToBackend(owned.take());
             }
             case 'X' -> {
                 terminated = true;
-                session.terminate(frame);
+                session.terminate(owned.take());
             }
             case Execute.TYPE -> {
                 tracker.executeSent(Execute.portalOf(frame));
-                session.forwardToBackend(frame);
+                session.forwardToBackend(owned.take());
             }
             case 'c', 'f' -> { // CopyDone, CopyFail: the end of a COPY FROM STDIN's data
                 tracker.copyEnded();
-                session.forwardToBackend(frame);
+                session.forwardToBackend(owned.take());
             }
-            case 'D', 'H', 'd' -> session.forwardToBackend(frame);
+            case 'D', 'H', 'd' -> session.forwardToBackend(owned.take());
             default -> {
-                frame.release();
+                owned.release();
                 session.protocolViolation("unknown message type '" + PgWire.printableType(type) + "'");
             }
         }
     }
 
-    /** The next part of a long message whose head was dispatched: forwarded after it, or dropped with it. */
-    private void relayPart(ByteBuf part) {
-        partBytesToCome -= part.readableBytes();
-        if (droppingParts) {
-            part.release();
-            droppingParts = partBytesToCome > 0;
-        } else {
-            session.forwardToBackend(part);
-        }
-        if (partBytesToCome <= 0 && flushAfterParts) {
-            flushAfterParts = false;
-            flushServer();
-        }
+    /**
+     * Reads a long text off the event loop ({@link OffLoopText}), then {@code then} goes on with it on the loop,
+     * and the frames the client sent behind it follow; a cancel that came meanwhile refuses it instead.
+     *
+     * @param simpleQuery the frame is a simple Query, a cycle of its own; else a message of an extended batch
+     */
+    private <T> void readOffLoop(OwnedFrame frame, String what, boolean simpleQuery, Function<ByteBuf, T> read,
+                                 BiConsumer<OwnedFrame, T> then) {
+        texts.read(frame, what, read, new OffLoopText.Outcome<>() {
+            @Override
+            public void read(OwnedFrame readFrame, T text) {
+                then.accept(readFrame, text);
+                dispatchHeld();
+            }
+
+            @Override
+            public void cancelled(OwnedFrame readFrame) {
+                refuse(readFrame, simpleQuery, PgErrors.queryCanceled());
+                dispatchHeld();
+            }
+        });
     }
 
     /**
-     * A Query of {@link GatedAdmission#OFF_LOOP_CHARS} bytes or more is decoded and read ({@link SentText}) off
-     * the event loop, which every other session on it would otherwise wait through: for a 64 MiB text 30-90 ms
-     * to decode and 80-180 ms to scan for SET and PREPARE (bench/RESULTS.md, session 15), a second more to lex
-     * one that holds such a word. The session holds meanwhile, as while a statement waits for admission, so
-     * what the client sends after it stays behind it; then it is admitted on the loop like a short one.
+     * A Bind admitted with its statement's text, which is lexed when it may change the session's settings or
+     * SQL-prepared statements (SentText): off the loop for a long text, as a long Query's is.
      */
-    private void readOffLoop(ByteBuf frame) {
-        holding = true;
-        readingText = true;
-        textCancelled = false;
-        LexicalAnalyzer analyzer = analyzer();
-        CompletableFuture.supplyAsync(() -> SentText.read(Query.decode(frame).sql(), analyzer),
-                        ForkJoinPool.commonPool())
-                .whenComplete((text, failure) -> onLoop("reading a query text", () -> textRead(frame, text, failure)));
-    }
-
-    private void textRead(ByteBuf frame, SentText text, Throwable failure) {
-        readingText = false;
-        if (session.state == PgSession.State.CLOSED) {
-            frame.release();
-            return;
+    private void admitBind(OwnedFrame frame, String name) {
+        String sql = statements.sqlOf(name);
+        if (!statements.mayChangeSession(name)) {
+            admitThenForward(frame, SentText.unread(sql), AdmissionPoint.BIND, name);
+        } else if (sql.length() >= GatedAdmission.OFF_LOOP_CHARS) {
+            LexicalAnalyzer analyzer = analyzer();
+            readOffLoop(frame, "reading a prepared statement's text", false, bytes -> SentText.read(sql, analyzer),
+                    (read, text) -> admitThenForward(read, text, AdmissionPoint.BIND, name));
+        } else {
+            admitThenForward(frame, SentText.read(sql, analyzer()), AdmissionPoint.BIND, name);
         }
-        holding = false;
-        if (textCancelled) {
-            refuse(frame, AdmissionPoint.SIMPLE_QUERY, PgErrors.queryCanceled());
-            dispatchHeld();
-            return;
-        }
-        Throwable cause = failure instanceof CompletionException wrapped && wrapped.getCause() != null
-                ? wrapped.getCause() : failure;
-        if (cause instanceof MalformedMessageException malformed) {
-            frame.release();
-            session.protocolViolation(malformed.getMessage());
-            return;
-        }
-        if (cause != null) {
-            frame.release();
-            log.error("reading a query text of {} failed", session.info, cause);
-            session.sendFatalAndClose(PgErrors.internal("reading the query text failed: " + cause));
-            return;
-        }
-        admitThenForward(frame, text, AdmissionPoint.SIMPLE_QUERY, null);
-        dispatchHeld();
     }
 
     private LexicalAnalyzer analyzer() {
@@ -339,7 +335,7 @@ final class AdmissionFlow {
     }
 
     /** @param statementName for a Bind, the prepared statement's name; null for a simple query */
-    private void admitThenForward(ByteBuf frame, SentText text, AdmissionPoint point, String statementName) {
+    private void admitThenForward(OwnedFrame frame, SentText text, AdmissionPoint point, String statementName) {
         String sql = text.sql();
         TransactionStatus transactionStatus = responses.transactionStatus();
         text.applyTo(settings, preparedQueries, transactionStatus != TransactionStatus.IDLE);
@@ -368,28 +364,17 @@ final class AdmissionFlow {
             flushServer();
         }
         waiting.waitFor(admission, session.client, session.services.admissionSupport().waitNoticeAfter());
-        decision.whenComplete((admitted, failure) -> onLoop("admission", () -> {
+        decision.whenComplete((admitted, failure) -> handoff.run("admission", () -> {
             if (failure == null && statementName != null && admission.bypassed()) {
                 statements.bypassing(statementName, catalogVersion); // known only now: estimated off the loop
             }
             admissionDecided(frame, point, admitted, failure);
-        }));
-    }
-
-    /**
-     * Runs {@code task}, an answer from another thread, on the session's event loop. A task there has no
-     * handler's exceptionCaught behind it: an unexpected failure would leave the client waiting for an answer
-     * forever, so it ends the session with an internal error instead, as a failure in a handler does.
-     */
-    private void onLoop(String what, Runnable task) {
-        session.client.eventLoop().execute(() -> {
-            try {
-                task.run();
-            } catch (RuntimeException e) {
-                log.error("{} failed for a statement of {}", what, session.info, e);
-                session.sendFatalAndClose(PgErrors.internal(what + " failed: " + e));
+        }, () -> {
+            // A frame not handed on never reached the server, nor its permits the tracker: both are given back.
+            if (frame.release() && admitted != null) {
+                admitted.signal(ReleaseSignal.DISCONNECT);
             }
-        });
+        }));
     }
 
     private Object catalogVersion() {
@@ -409,7 +394,8 @@ final class AdmissionFlow {
         session.backend.flush();
     }
 
-    private void admissionDecided(ByteBuf frame, AdmissionPoint point, AdmittedStatement admitted, Throwable failure) {
+    private void admissionDecided(OwnedFrame frame, AdmissionPoint point, AdmittedStatement admitted,
+                                  Throwable failure) {
         waiting.decided();
         if (session.state == PgSession.State.CLOSED) {
             frame.release();
@@ -420,10 +406,11 @@ final class AdmissionFlow {
         }
         Throwable cause = failure instanceof CompletionException wrapped && wrapped.getCause() != null
                 ? wrapped.getCause() : failure;
+        boolean simpleQuery = point == AdmissionPoint.SIMPLE_QUERY;
         if (cause instanceof AdmissionRejectedException rejection) {
-            refuse(frame, point, PgErrors.admissionRejected(rejection));
+            refuse(frame, simpleQuery, PgErrors.admissionRejected(rejection));
         } else if (cause instanceof CancellationException) {
-            refuse(frame, point, PgErrors.queryCanceled());
+            refuse(frame, simpleQuery, PgErrors.queryCanceled());
         } else if (cause != null) {
             frame.release();
             log.error("admission failed for a statement of {}", session.info, cause);
@@ -438,7 +425,7 @@ final class AdmissionFlow {
 
     /** What the client sent behind a statement that no longer holds: handled in order, until one holds again. */
     private void dispatchHeld() {
-        while (!holding && !held.isEmpty() && session.state == PgSession.State.READY) {
+        while (!holding() && !held.isEmpty() && session.state == PgSession.State.READY) {
             dispatchClientFrame(held.poll());
         }
         session.backend.flush();
@@ -452,12 +439,12 @@ final class AdmissionFlow {
      * becomes failed, an extended batch skips to its Sync, an implicit one rolls back), and the
      * server's "portal does not exist" error is replaced by {@code error} on its way back.
      */
-    private void refuse(ByteBuf frame, AdmissionPoint point, ErrorResponse error) {
-        frame.release();
-        droppingParts = partBytesToCome > 0; // a long Bind's parts follow its head out
+    private void refuse(OwnedFrame frame, boolean simpleQuery, ErrorResponse error) {
+        frame.take().release(); // the stand-in goes in its place
+        parts.dropRest(); // a long Bind's parts follow its head out
         ByteBuf out = session.backend.alloc().buffer();
         refused.standIn(error).encode(out);
-        if (point == AdmissionPoint.SIMPLE_QUERY) {
+        if (simpleQuery) {
             Sync.INSTANCE.encode(out);
             tracker.cycleEnd();
         } else {
@@ -466,23 +453,19 @@ final class AdmissionFlow {
         session.forwardToBackend(out);
     }
 
-    private void forwardAdmitted(ByteBuf frame, AdmissionPoint point, AdmittedStatement admitted) {
+    private void forwardAdmitted(OwnedFrame frame, AdmissionPoint point, AdmittedStatement admitted) {
         boolean kept = point == AdmissionPoint.BIND && admitted.plannedWhileRunning();
         // A Bind kept while it runs is matched to its Execute by portal; the others need no name decoded.
-        tracker.admitted(point, admitted, kept ? Bind.decode(frame).portalName() : null);
+        tracker.admitted(point, admitted, kept ? Bind.decode(frame.peek()).portalName() : null);
         if (point == AdmissionPoint.SIMPLE_QUERY) {
             tracker.cycleEnd();
         }
-        session.forwardToBackend(frame);
+        session.forwardToBackend(frame.take());
         if (kept) {
             // Its hold starts at its BindComplete, which the server would keep until its Sync, after the run: a
             // Flush right behind the Bind has it sent when the server gets to the statement. Behind all of it: a
             // long Bind's parts are still to come, and a Flush among them would be read as parameter bytes.
-            if (partBytesToCome > 0) {
-                flushAfterParts = true;
-            } else {
-                flushServer();
-            }
+            parts.flushAfter();
         }
     }
 }

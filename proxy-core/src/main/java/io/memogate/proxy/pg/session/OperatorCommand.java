@@ -8,9 +8,10 @@ import java.util.Optional;
  * SHOW QUEUE and the server's pg_stat_activity show), run on the session's event loop.
  *
  * <p>CANCEL is a client's own cancel request made by the operator, with one difference that is the point:
- * a statement still queued for admission is withdrawn (its client gets 57014, as after its own cancel),
- * which the server's pg_cancel_backend cannot do, since the server sees that session idle. KILL ends the
- * session as pg_terminate_backend would: FATAL 57P01 to the client, and its server connection closed.
+ * a statement still queued for admission, or whose long text is still being read before it gets there, is
+ * withdrawn (its client gets 57014, as after its own cancel), which the server's pg_cancel_backend cannot do,
+ * since the server sees that session idle. KILL ends the session as pg_terminate_backend would: FATAL 57P01
+ * to the client, and its server connection closed.
  *
  * <p>A process id is unique on one server only: sessions on two backends (two hosts, two containers) may
  * have the same one, so the console first finds the sessions a command names ({@link Action#FIND}), and
@@ -47,9 +48,14 @@ public record OperatorCommand(Action action, int serverPid, Optional<String> bac
                 if (!session.admission.busy()) {
                     yield "nothing to cancel: the session of " + who + " is idle";
                 }
+                boolean reading = session.admission.readingText();
                 Optional<String> where = session.admission.waitingWhere();
-                yield session.cancelNow() ? "withdrew the statement of " + who + " from its queue ("
-                        + where.orElse("queued") + ")" : "sent the server a cancel request for the statement of " + who;
+                if (!session.cancelNow()) {
+                    yield "sent the server a cancel request for the statement of " + who;
+                }
+                yield reading ? "withdrew the statement of " + who + " while its text was being read, before "
+                        + "admission: its client gets 57014 once the read is over, and the server never sees it"
+                        : "withdrew the statement of " + who + " from its queue (" + where.orElse("queued") + ")";
             }
         });
     }

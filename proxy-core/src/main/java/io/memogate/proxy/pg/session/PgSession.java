@@ -467,7 +467,8 @@ public final class PgSession implements CancelRegistry.Cancellable {
         return new ClientView(who == null ? null : who.user(), who == null ? null : who.database(),
                 who == null ? null : who.applicationName(), SessionInfo.describe(client.remoteAddress()),
                 client.pipeline().get(SslHandler.class) != null,
-                SessionStates.describe(state, admission.holding(), tracker.isIdle(), responses.transactionStatus()),
+                SessionStates.describe(state, admission.readingText(), admission.holding(), tracker.isIdle(),
+                        responses.transactionStatus()),
                 connectedAt, state == State.CONSOLE || target == null ? null : target.name(),
                 target == null ? null : target.address(), serverKey == null ? 0 : serverKey.processId(), serverTls,
                 admission.waitingWhere().orElse(null), recycler.recycled(), recycler.reloginDescription());

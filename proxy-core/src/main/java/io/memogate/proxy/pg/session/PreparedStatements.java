@@ -2,6 +2,8 @@ package io.memogate.proxy.pg.session;
 
 import io.memogate.proxy.admission.PreparedQueries;
 import io.memogate.proxy.admission.SessionSettings;
+import io.memogate.proxy.pg.message.frontend.Parse;
+import io.netty.buffer.ByteBuf;
 import java.util.HashMap;
 import java.util.Map;
 
@@ -12,12 +14,25 @@ import java.util.Map;
  */
 final class PreparedStatements {
 
+    /**
+     * A Parse decoded off the event loop ({@link OffLoopText}), its text scanned there too, once, for what each
+     * Bind would otherwise scan on the loop.
+     */
+    record ReadParse(String statementName, String sql, boolean mayChangeSession) {
+
+        static ReadParse of(ByteBuf frame) {
+            Parse parse = Parse.decode(frame);
+            return new ReadParse(parse.statementName(), parse.sql(), textMayChangeSession(parse.sql()));
+        }
+    }
+
     private static final class Prepared {
         final String sql;
         /**
          * Whether the text may change the session's planner settings or its statements prepared in SQL (it
-         * holds "set", "prepare", ...): only then does each Bind need to show it to them. Read at the first
-         * Bind that asks, not at Parse: with gateways off no Bind asks, and a Parse costs no scan.
+         * holds "set", "prepare", ...): only then does each Bind need to show it to them. For a short text, read
+         * at the first Bind that asks, not at Parse: a Parse that no Bind asks about then costs no scan. A long
+         * one's is read with its Parse, off the event loop.
          */
         private Boolean mayChangeSession;
         /**
@@ -26,13 +41,14 @@ final class PreparedStatements {
          */
         Object bypassesUnder;
 
-        Prepared(String sql) {
+        Prepared(String sql, Boolean mayChangeSession) {
             this.sql = sql;
+            this.mayChangeSession = mayChangeSession;
         }
 
         boolean mayChangeSession() {
             if (mayChangeSession == null) {
-                mayChangeSession = SessionSettings.mayChangeSettings(sql) || PreparedQueries.mayPrepareOrDeallocate(sql);
+                mayChangeSession = textMayChangeSession(sql);
             }
             return mayChangeSession;
         }
@@ -45,11 +61,25 @@ final class PreparedStatements {
      * which rejects the second Parse (42P05); the unnamed one is replaced each time.
      */
     void parsed(String name, String sql) {
+        parsed(name, new Prepared(sql, null));
+    }
+
+    /** A Parse read off the event loop was forwarded. */
+    void parsed(ReadParse parse) {
+        parsed(parse.statementName(), new Prepared(parse.sql(), parse.mayChangeSession()));
+    }
+
+    private void parsed(String name, Prepared prepared) {
         if (name.isEmpty()) {
-            byName.put(name, new Prepared(sql));
+            byName.put(name, prepared);
         } else {
-            byName.putIfAbsent(name, new Prepared(sql));
+            byName.putIfAbsent(name, prepared);
         }
+    }
+
+    /** Whether {@code sql} holds a word of the statements that change the session's settings or SQL prepares. */
+    static boolean textMayChangeSession(String sql) {
+        return SessionSettings.mayChangeSettings(sql) || PreparedQueries.mayPrepareOrDeallocate(sql);
     }
 
     void closed(String name) {

@@ -9,17 +9,22 @@ final class SessionStates {
     }
 
     /**
-     * @param holding a statement waits for admission
+     * @param readingText a long statement text is being read off the event loop, before it goes to admission
+     * @param holding a statement waits for admission (or for its text to be read)
      * @param idle nothing is in flight to the server
      * @param status the transaction status of the last ReadyForQuery
      */
-    static String describe(PgSession.State state, boolean holding, boolean idle, TransactionStatus status) {
+    static String describe(PgSession.State state, boolean readingText, boolean holding, boolean idle,
+            TransactionStatus status) {
         return switch (state) {
             case STARTUP, CONNECTING, AUTHENTICATING -> "login";
             case CONSOLE -> "console";
             case RECYCLING -> "recycling server connection";
             case CLOSED -> "closed";
             case READY -> {
+                if (readingText) {
+                    yield "reading query text"; // in no queue yet: a cancel withdraws it once read
+                }
                 if (holding) {
                     yield "waiting for admission";
                 }

@@ -95,12 +95,14 @@ class FrontendMessagesTest {
         Parse parse = Parse.decode(wrap(golden));
         assertThat(parse).isEqualTo(new Parse("s1", "select $1", List.of(23)));
         assertThat(encoded(parse)).isEqualTo(golden);
+        Parse.check(wrap(golden)); // a whole one passes the check
     }
 
     @Test
     void parseWhoseTypeCountRunsPastTheEndIsMalformed() {
         String bad = "50" + "00000013" + "733100" + "73656c65637420243100" + "0002"; // says 2 types, carries none
         assertThatThrownBy(() -> Parse.decode(wrap(bad))).isInstanceOf(MalformedMessageException.class);
+        assertThatThrownBy(() -> Parse.check(wrap(bad))).isInstanceOf(MalformedMessageException.class);
     }
 
     @Test
@@ -207,6 +209,7 @@ class FrontendMessagesTest {
         decoders.put("Query", Query::decode);
         decoders.put("Query.check", Query::check);
         decoders.put("Parse", Parse::decode);
+        decoders.put("Parse.check", Parse::check);
         decoders.put("Bind", Bind::decode);
         decoders.put("Bind.check", Bind::check);
         decoders.put("BoundPortal", BoundPortal::decode);
@@ -222,11 +225,13 @@ class FrontendMessagesTest {
                 + "0001" + "0000"                                          // one parameter format: text
                 + "0002" + "00000002" + "3432" + "ffffffff"                // two values: "42", NULL
                 + "0002" + "0001" + "0000";                                // two result formats
+        String parse = "50" + "733100" + "73656c656374202431" + "00"      // 'P', "s1", "select $1"
+                + "0001" + "00000017";                                     // one parameter type: int4
         Map<String, String> whole = Map.ofEntries(                         // the type, then the body
                 Map.entry("Query", query),
                 Map.entry("Query.check", query),
-                Map.entry("Parse", "50" + "733100" + "73656c656374202431" + "00" // "s1", "select $1"
-                        + "0001" + "00000017"),                            // one parameter type: int4
+                Map.entry("Parse", parse),
+                Map.entry("Parse.check", parse),
                 Map.entry("Bind", bind),
                 Map.entry("Bind.check", bind),
                 Map.entry("BoundPortal", bind),

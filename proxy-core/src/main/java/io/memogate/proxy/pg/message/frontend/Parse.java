@@ -22,16 +22,35 @@ public record Parse(String statementName, String sql, List<Integer> parameterTyp
         ByteBuf body = PgWire.body(frame, TYPE);
         String name = PgWire.readCString(body);
         String sql = PgWire.readCString(body);
-        int count = PgWire.readUnsignedShort(body);
-        if (body.readableBytes() != count * 4) {
-            throw new MalformedMessageException("Parse declares " + count + " parameter types but carries "
-                    + body.readableBytes() + " bytes");
-        }
+        int count = parameterCount(body);
         List<Integer> types = new ArrayList<>(count);
         for (int i = 0; i < count; i++) {
             types.add(body.readInt());
         }
         return new Parse(name, sql, types);
+    }
+
+    /**
+     * Checks the frame as {@link #decode} would, without making the Strings: for a proxy that forwards the Parse
+     * unread.
+     *
+     * @throws MalformedMessageException as decode
+     */
+    public static void check(ByteBuf frame) {
+        ByteBuf body = PgWire.body(frame, TYPE);
+        PgWire.skipCString(body);
+        PgWire.skipCString(body);
+        parameterCount(body);
+    }
+
+    /** The number of parameter types, which must be exactly what the rest of the body holds. */
+    private static int parameterCount(ByteBuf body) {
+        int count = PgWire.readUnsignedShort(body);
+        if (body.readableBytes() != count * 4) {
+            throw new MalformedMessageException("Parse declares " + count + " parameter types but carries "
+                    + body.readableBytes() + " bytes");
+        }
+        return count;
     }
 
     @Override

@@ -1,0 +1,180 @@
+package io.memogate.proxy.pg.session;
+
+import static io.memogate.proxy.pg.session.EmbeddedSession.frame;
+import static org.assertj.core.api.Assertions.assertThat;
+
+import io.memogate.proxy.admission.Admission;
+import io.memogate.proxy.admission.AdmissionHook;
+import io.memogate.proxy.admission.AdmittedStatement;
+import io.memogate.proxy.admission.GatedAdmission;
+import io.memogate.proxy.admission.ReleaseSignal;
+import io.memogate.proxy.pg.message.backend.ErrorResponse;
+import io.memogate.proxy.pg.message.frontend.Bind;
+import io.memogate.proxy.pg.message.frontend.Execute;
+import io.memogate.proxy.pg.message.frontend.Parse;
+import io.memogate.proxy.pg.message.frontend.Query;
+import io.memogate.proxy.pg.message.frontend.Sync;
+import io.netty.buffer.ByteBuf;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.concurrent.CompletableFuture;
+import org.junit.jupiter.api.Test;
+
+/**
+ * {@link AdmissionFlow} on embedded channels. Long texts (a Query's, a Parse's, a prepared statement's at its
+ * Bind) are read off the event loop, and what the client sent after them reaches the server behind them, in
+ * order. Who owns a client frame while its statement is read or decided on another thread: a failure inside the
+ * proxy ends the session with XX000, each frame is then released exactly once, by whoever still holds it, and the
+ * permits a decision granted go back.
+ */
+class AdmissionFlowTest {
+
+    private static final String PADDING = " -- " + "x".repeat(GatedAdmission.OFF_LOOP_CHARS);
+
+    /** The permits of an admitted statement: records their release signals. */
+    private static class Permits implements AdmittedStatement {
+        final List<ReleaseSignal> signals = new ArrayList<>();
+
+        @Override
+        public void signal(ReleaseSignal signal) {
+            signals.add(signal);
+        }
+    }
+
+    /** The decision came, then the session broke before the Bind was forwarded (here: asking about the permits). */
+    @Test
+    void aFailureBeforeTheDecidedBindIsForwardedReleasesItAndItsPermits() {
+        CompletableFuture<AdmittedStatement> gate = new CompletableFuture<>();
+        try (EmbeddedSession session = new EmbeddedSession(request -> Admission.of(gate))) {
+            session.send(frame(new Parse("s1", "select 1", List.of())));
+            ByteBuf bind = frame(new Bind("", "s1"));
+            session.send(bind.retain()); // and the test's own reference
+            assertThat(session.toServer()).containsExactly('P');
+
+            Permits permits = new Permits() {
+                @Override
+                public boolean plannedWhileRunning() {
+                    throw new IllegalStateException("broken on purpose");
+                }
+            };
+            gate.complete(permits);
+            session.runLoop();
+
+            assertThat(session.errorsToClient()).extracting(ErrorResponse::sqlState).containsExactly("XX000");
+            assertThat(bind.release()).as("the session's reference was released, the test's is the last").isTrue();
+            assertThat(permits.signals).as("its permits go back").contains(ReleaseSignal.DISCONNECT);
+        }
+    }
+
+    @Test
+    void aFailureWhileALongTextIsAdmittedReleasesItsFrame() {
+        AdmissionHook broken = request -> {
+            throw new IllegalStateException("broken on purpose");
+        };
+        try (EmbeddedSession session = new EmbeddedSession(broken)) {
+            ByteBuf query = frame(new Query("select 1" + PADDING));
+            session.send(query.retain()); // and the test's own reference
+            assertThat(session.runTextReads()).isEqualTo(1);
+            session.runLoop();
+
+            assertThat(session.errorsToClient()).extracting(ErrorResponse::sqlState).containsExactly("XX000");
+            assertThat(query.release()).as("the session's reference was released, the test's is the last").isTrue();
+        }
+    }
+
+    /**
+     * The decided Bind went to the server, then the Query queued behind it failed: the Query is released, the
+     * Bind, the server's now, is not released a second time.
+     */
+    @Test
+    void aFailureAfterTheBindWasForwardedReleasesWhatFollowedAndNotTheBindAgain() {
+        CompletableFuture<AdmittedStatement> gate = new CompletableFuture<>();
+        AdmissionHook hook = request -> {
+            if (request.sql().equals("select 2")) {
+                throw new IllegalStateException("broken on purpose");
+            }
+            return Admission.of(gate);
+        };
+        try (EmbeddedSession session = new EmbeddedSession(hook)) {
+            session.send(frame(new Parse("s1", "select 1", List.of())));
+            ByteBuf bind = frame(new Bind("", "s1"));
+            session.send(bind.retain()); // and the test's own reference
+            ByteBuf query = frame(new Query("select 2"));
+            session.send(query.retain()); // and the test's own reference
+
+            gate.complete(AdmittedStatement.UNGATED);
+            session.runLoop();
+
+            assertThat(session.errorsToClient()).extracting(ErrorResponse::sqlState).containsExactly("XX000");
+            assertThat(query.release()).as("the session's reference was released, the test's is the last").isTrue();
+            assertThat(bind.refCnt()).as("the test's and the server's").isEqualTo(2);
+            assertThat(session.toServer()).containsExactly('P', 'B');
+            assertThat(bind.release()).isTrue();
+        }
+    }
+
+    @Test
+    void aLongParseIsReadOffTheLoopAndWhatFollowsItWaitsBehindIt() {
+        List<String> asked = new ArrayList<>();
+        AdmissionHook recording = request -> {
+            asked.add(request.sql());
+            return Admission.IMMEDIATE;
+        };
+        try (EmbeddedSession session = new EmbeddedSession(recording)) {
+            session.send(frame(new Parse("s1", "select 1" + PADDING, List.of())));
+            session.send(frame(new Bind("", "s1")));
+            session.send(frame(new Execute("", 0)));
+            session.send(frame(Sync.INSTANCE));
+            session.send(frame(new Query("select 2")));
+            assertThat(session.toServer()).as("nothing while the Parse's text is read").isEmpty();
+            assertThat(session.session.view().state()).isEqualTo("reading query text");
+
+            assertThat(session.runTextReads()).as("decoded on the test's thread, not the loop's").isEqualTo(1);
+            assertThat(session.toServer()).as("its answer is taken on the loop").isEmpty();
+            session.runLoop();
+
+            assertThat(session.toServer()).containsExactly('P', 'B', 'E', 'S', 'Q');
+            assertThat(asked).containsExactly("select 1" + PADDING, "select 2");
+            assertThat(session.session.view().state()).isNotEqualTo("reading query text");
+        }
+    }
+
+    /** "offset" holds "set": each Bind lexes the text for SETs, which for a long one is done off the loop too. */
+    @Test
+    void aBindOfALongTextThatMayChangeTheSessionIsReadOffTheLoop() {
+        try (EmbeddedSession session = new EmbeddedSession(request -> Admission.IMMEDIATE)) {
+            session.send(frame(new Parse("s1", "select 1 offset 0" + PADDING, List.of())));
+            session.send(frame(new Bind("", "s1")));
+            session.send(frame(Sync.INSTANCE));
+            assertThat(session.runTextReads()).as("the Parse's").isEqualTo(1);
+            session.runLoop();
+            assertThat(session.toServer()).containsExactly('P');
+
+            assertThat(session.runTextReads()).as("the Bind's").isEqualTo(1);
+            session.runLoop();
+            assertThat(session.toServer()).containsExactly('B', 'S');
+        }
+    }
+
+    /**
+     * A cancel while a Parse's text is read fails it as the server would fail a Parse it cancelled: a stand-in
+     * that the server fails in its place (its error becomes 57014 on the way back), then the server skips the
+     * rest of the batch up to its Sync. The Parse never reaches the server.
+     */
+    @Test
+    void aCancelWhileAParsesTextIsReadRefusesIt() {
+        try (EmbeddedSession session = new EmbeddedSession(request -> Admission.IMMEDIATE)) {
+            session.send(frame(new Parse("s1", "select 1" + PADDING, List.of())));
+            session.send(frame(new Bind("", "s1")));
+            session.send(frame(new Execute("", 0)));
+            session.send(frame(Sync.INSTANCE));
+            // What a CancelRequest or the console's CANCEL asks first; false would send the server a cancel.
+            assertThat(session.session.admission.withdrawQueued()).as("withdrawn, not sent to the server").isTrue();
+
+            session.runTextReads();
+            session.runLoop();
+
+            assertThat(session.toServer()).containsExactly('E', 'B', 'E', 'S');
+        }
+    }
+}

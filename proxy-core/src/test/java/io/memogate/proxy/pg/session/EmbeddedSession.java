@@ -1,0 +1,119 @@
+package io.memogate.proxy.pg.session;
+
+import io.memogate.proxy.admission.AdmissionHook;
+import io.memogate.proxy.admission.AdmissionSupport;
+import io.memogate.proxy.admission.SessionInfo;
+import io.memogate.proxy.config.RecycleConfig;
+import io.memogate.proxy.pg.message.backend.ErrorResponse;
+import io.memogate.proxy.pg.message.frontend.FrontendMessage;
+import io.netty.buffer.ByteBuf;
+import io.netty.buffer.Unpooled;
+import io.netty.channel.embedded.EmbeddedChannel;
+import java.time.Duration;
+import java.util.ArrayDeque;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Optional;
+import java.util.Queue;
+import java.util.function.Consumer;
+
+/**
+ * A session logged in (READY, the server's transaction status idle) between two {@link EmbeddedChannel}s: the
+ * client's, whose event loop runs only when a test says so ({@link #runLoop}), and the server's, which keeps
+ * what the session sent it. Long texts are read when the test says so too ({@link #runTextReads}), on the test's
+ * thread: everything runs on one thread, in the order the test gives. A test that keeps a reference to a frame it
+ * sends (retained) sees whether the session released its own.
+ */
+final class EmbeddedSession implements AutoCloseable {
+
+    final EmbeddedChannel client = new EmbeddedChannel();
+    final EmbeddedChannel server = new EmbeddedChannel();
+    final PgSession session;
+    private final Queue<Runnable> textReads = new ArrayDeque<>();
+
+    EmbeddedSession(AdmissionHook hook) {
+        // No routing, connector or cancels: the session is logged in already and never connects.
+        SessionServices services = new SessionServices(database -> Optional.empty(), null, null, hook,
+                AdmissionSupport.DEFAULTS.withTextReader(textReads::add), null, Optional.empty(), 1 << 26, 10,
+                Duration.ofSeconds(5), Duration.ofSeconds(5), Optional.empty(), Optional.empty(),
+                RecycleConfig.DEFAULTS, new RecycleCounts(), new PasswordlessLogins(),
+                new SessionServices.SessionListener() {
+                    @Override
+                    public boolean opened(PgSession opened) {
+                        return true;
+                    }
+
+                    @Override
+                    public void closed(PgSession closed) {
+                    }
+                });
+        session = new PgSession(client, services);
+        session.info = new SessionInfo("u", "demo", "test", null);
+        session.backend = server;
+        session.state = PgSession.State.READY;
+    }
+
+    /** A client message as the frame decoder hands it on. */
+    static ByteBuf frame(FrontendMessage message) {
+        ByteBuf frame = Unpooled.buffer();
+        message.encode(frame);
+        return frame;
+    }
+
+    /** {@code frame} from the client, as the client handler passes it on: the session's to release. */
+    void send(ByteBuf frame) {
+        session.clientFrame(frame);
+    }
+
+    /** Runs what is queued on the session's event loop (answers from other threads). */
+    void runLoop() {
+        client.runPendingTasks();
+    }
+
+    /** Reads the long texts sent to be read off the event loop; their answers then wait for {@link #runLoop}. */
+    int runTextReads() {
+        int reads = 0;
+        for (Runnable read = textReads.poll(); read != null; read = textReads.poll()) {
+            read.run();
+            reads++;
+        }
+        return reads;
+    }
+
+    /** The message types the server was sent, flushed or not, in order. */
+    List<Character> toServer() {
+        List<Character> types = new ArrayList<>();
+        eachMessage(server, message -> types.add((char) message.getByte(message.readerIndex())));
+        return types;
+    }
+
+    /** The errors the client was sent, in order. */
+    List<ErrorResponse> errorsToClient() {
+        List<ErrorResponse> errors = new ArrayList<>();
+        eachMessage(client, message -> {
+            if (message.getByte(message.readerIndex()) == ErrorResponse.TYPE) {
+                errors.add(ErrorResponse.decode(message));
+            }
+        });
+        return errors;
+    }
+
+    /** Each message written to {@code channel} (a buffer may hold several), then the buffers released. */
+    private static void eachMessage(EmbeddedChannel channel, Consumer<ByteBuf> each) {
+        channel.flush();
+        for (ByteBuf out = channel.readOutbound(); out != null; out = channel.readOutbound()) {
+            for (int at = out.readerIndex(); at < out.writerIndex(); at += 1 + out.getInt(at + 1)) {
+                each.accept(out.slice(at, 1 + out.getInt(at + 1)));
+            }
+            out.release();
+        }
+    }
+
+    @Override
+    public void close() {
+        toServer();
+        errorsToClient();
+        client.finishAndReleaseAll();
+        server.finishAndReleaseAll();
+    }
+}
