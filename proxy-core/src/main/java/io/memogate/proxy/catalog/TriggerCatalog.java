@@ -3,10 +3,13 @@ package io.memogate.proxy.catalog;
 import io.memogate.estimator.RoutineDefinitions.Language;
 import io.memogate.estimator.RoutineDefinitions.Routine;
 import io.memogate.estimator.TriggerDefinitions;
+import io.memogate.estimator.TriggerDefinitions.ForeignKey;
 import io.memogate.estimator.TriggerDefinitions.Trigger;
 import io.memogate.estimator.lexer.ChangedTables.Change;
 import java.sql.Connection;
+import java.sql.ResultSet;
 import java.sql.SQLException;
+import java.sql.Statement;
 import java.util.ArrayList;
 import java.util.EnumSet;
 import java.util.List;
@@ -18,7 +21,8 @@ import java.util.Set;
  * PL/pgSQL function, with the events that fire them and the function's body and SET clauses. A function
  * several triggers run (a partition's clones of its parent's) is read once, with all of them. System schemas
  * and other sessions' temporary tables are left out, and so are bodies past the {@link DefinitionBudget},
- * shortest kept first.
+ * shortest kept first. With them, the foreign keys by which a {@code TRUNCATE ... CASCADE} reaches a table with
+ * such a TRUNCATE trigger: only those, so a database without one reads none.
  */
 public final class TriggerCatalog {
 
@@ -50,6 +54,35 @@ public final class TriggerCatalog {
             GROUP BY p.oid, fn.nspname, p.proname, p.prosrc, p.proconfig
             ORDER BY length(p.prosrc), fn.nspname, p.proname""";
 
+    /**
+     * The foreign keys on the paths to the tables with a TRUNCATE trigger (the seed, filtered as above), found
+     * backwards: a table reached references one that a cascade from there truncates. Partitions' clones of a
+     * key (pg_constraint.conparentid) reference as their parent's does, and are found as PostgreSQL's
+     * heap_truncate_find_FKs finds them, by conrelid and confrelid.
+     */
+    private static final String FOREIGN_KEYS = """
+            WITH RECURSIVE reached(relid) AS (
+                SELECT t.tgrelid
+                FROM pg_catalog.pg_trigger t
+                JOIN pg_catalog.pg_proc p ON p.oid = t.tgfoid
+                JOIN pg_catalog.pg_language l ON l.oid = p.prolang
+                WHERE NOT t.tgisinternal AND t.tgenabled IN ('O', 'A') AND l.lanname = 'plpgsql'
+                  AND (t.tgtype & %d) <> 0
+                UNION
+                SELECT k.confrelid
+                FROM pg_catalog.pg_constraint k JOIN reached r ON k.conrelid = r.relid
+                WHERE k.contype = 'f')
+            SELECT DISTINCT n.nspname, c.relname, rn.nspname, rc.relname
+            FROM pg_catalog.pg_constraint k
+            JOIN reached r ON r.relid = k.conrelid
+            JOIN pg_catalog.pg_class c ON c.oid = k.conrelid
+            JOIN pg_catalog.pg_namespace n ON n.oid = c.relnamespace
+            JOIN pg_catalog.pg_class rc ON rc.oid = k.confrelid
+            JOIN pg_catalog.pg_namespace rn ON rn.oid = rc.relnamespace
+            WHERE k.contype = 'f'
+              AND n.nspname NOT IN ('pg_catalog', 'information_schema') AND n.nspname !~ '^pg_(toast_)?temp_'
+            ORDER BY 1, 2, 3, 4""".formatted(TRUNCATE);
+
     private TriggerCatalog() {
     }
 
@@ -68,7 +101,18 @@ public final class TriggerCatalog {
                     }
                     return triggers;
                 });
-        return TriggerDefinitions.of(byFunction.stream().flatMap(List::stream).toList());
+        return TriggerDefinitions.of(byFunction.stream().flatMap(List::stream).toList(), foreignKeys(connection));
+    }
+
+    private static List<ForeignKey> foreignKeys(Connection connection) throws SQLException {
+        List<ForeignKey> keys = new ArrayList<>();
+        try (Statement statement = connection.createStatement();
+             ResultSet rows = statement.executeQuery(FOREIGN_KEYS)) {
+            while (rows.next()) {
+                keys.add(new ForeignKey(rows.getString(1), rows.getString(2), rows.getString(3), rows.getString(4)));
+            }
+        }
+        return keys;
     }
 
     static Set<Change> events(int tgtype) {
