@@ -44,13 +44,20 @@ public final class TriggerDefinitions {
      * @param table that table's name, as stored
      * @param events the changes that fire it
      * @param function the function it runs
+     * @param cloned a partition's clone of its partitioned parent's row trigger ({@code pg_trigger.tgparentid}):
+     *     it fires for changes made to the partition by name, but is not a trigger anyone defined, so not counted
      */
-    public record Trigger(String schema, String table, Set<Change> events, Routine function) {
+    public record Trigger(String schema, String table, Set<Change> events, Routine function, boolean cloned) {
         public Trigger {
             Objects.requireNonNull(schema, "schema");
             Objects.requireNonNull(table, "table");
             events = Set.copyOf(events);
             Objects.requireNonNull(function, "function");
+        }
+
+        /** A trigger defined on its table itself. */
+        public Trigger(String schema, String table, Set<Change> events, Routine function) {
+            this(schema, table, events, function, false);
         }
 
         boolean firedBy(ChangedTables.Target target) {
@@ -110,12 +117,14 @@ public final class TriggerDefinitions {
                         .thenComparing(trigger -> trigger.events().stream().sorted().toList().toString())
                         .thenComparing(trigger -> trigger.function().schema())
                         .thenComparing(trigger -> trigger.function().name())
-                        .thenComparing(trigger -> trigger.function().body())).toList());
+                        .thenComparing(trigger -> trigger.function().body())
+                        .thenComparing(Trigger::cloned)).toList());
         byReferenced.replaceAll((name, list) -> list.stream().distinct()
                 .sorted(Comparator.comparing(ForeignKey::referencedSchema).thenComparing(ForeignKey::schema)
                         .thenComparing(ForeignKey::table)).toList());
         return byTable.isEmpty() ? NONE
-                : new TriggerDefinitions(Map.copyOf(byTable), Map.copyOf(byReferenced), triggers.size());
+                : new TriggerDefinitions(Map.copyOf(byTable), Map.copyOf(byReferenced),
+                        (int) triggers.stream().filter(trigger -> !trigger.cloned()).count());
     }
 
     /** The functions of the triggers the statement of {@code ts} fires, in order of its targets, each once. */
@@ -159,6 +168,7 @@ public final class TriggerDefinitions {
         return all;
     }
 
+    /** The triggers defined, as {@code CREATE TRIGGER} made them: a partition's clones are not counted. */
     public int size() {
         return size;
     }

@@ -123,6 +123,18 @@ class TriggerEstimateTest {
     }
 
     @Test
+    void aPartitionsCloneOfItsParentsTriggerFiresButIsNotCounted() {
+        TriggerDefinitions triggers = TriggerDefinitions.of(List.of(
+                new Trigger("public", "events", Set.of(Change.INSERT), AUDIT),
+                new Trigger("public", "events_0", Set.of(Change.INSERT), AUDIT, true),
+                new Trigger("public", "events_1", Set.of(Change.INSERT), AUDIT, true)));
+        assertThat(triggers.size()).isEqualTo(1);
+        Catalog catalog = new Catalog(IndexedColumns.NONE, ViewDefinitions.NONE, FunctionDefinitions.NONE,
+                RoutineDefinitions.NONE, triggers);
+        assertThat(estimate("insert into events_1 values (1)", catalog).plannedWhileRunning()).isTrue();
+    }
+
+    @Test
     void aCatalogReadAgainWithTheSameTriggersIsTheSame() {
         Catalog first = catalog(new Trigger("public", "orders", Set.of(Change.INSERT, Change.DELETE), AUDIT));
         assertThat(first.sameContent(catalog(new Trigger("public", "orders", Set.of(Change.DELETE, Change.INSERT),

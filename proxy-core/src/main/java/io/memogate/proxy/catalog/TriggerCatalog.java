@@ -19,7 +19,8 @@ import java.util.Set;
  * Reads a database's {@link TriggerDefinitions}: the triggers that fire in an ordinary session
  * ({@code tgenabled} origin or always; not the internal ones of foreign keys, whose functions are C) and run a
  * PL/pgSQL function, with the events that fire them and the function's body and SET clauses. A function
- * several triggers run (a partition's clones of its parent's) is read once, with all of them. System schemas
+ * several triggers run (a partition's clones of its parent's) is read once, with all of them; the clones fire for
+ * their partitions but are not counted as triggers of their own. System schemas
  * and other sessions' temporary tables are left out, and so are bodies past the {@link DefinitionBudget},
  * shortest kept first. With them, the foreign keys by which a {@code TRUNCATE ... CASCADE} reaches a table with
  * such a TRUNCATE trigger: only those, so a database without one reads none.
@@ -41,7 +42,8 @@ public final class TriggerCatalog {
             SELECT fn.nspname, p.proname, p.prosrc, p.proconfig,
                    array_agg(tn.nspname::text ORDER BY tn.nspname, c.relname, t.tgname),
                    array_agg(c.relname::text ORDER BY tn.nspname, c.relname, t.tgname),
-                   array_agg(t.tgtype::int ORDER BY tn.nspname, c.relname, t.tgname)
+                   array_agg(t.tgtype::int ORDER BY tn.nspname, c.relname, t.tgname),
+                   array_agg(%s ORDER BY tn.nspname, c.relname, t.tgname)
             FROM pg_catalog.pg_trigger t
             JOIN pg_catalog.pg_class c ON c.oid = t.tgrelid
             JOIN pg_catalog.pg_namespace tn ON tn.oid = c.relnamespace
@@ -86,18 +88,28 @@ public final class TriggerCatalog {
     private TriggerCatalog() {
     }
 
+    /**
+     * PostgreSQL 13 marks a partition's clone of its parent's trigger with {@code tgparentid}; before, clones were
+     * {@code tgisinternal}, which the query leaves out.
+     */
+    private static final int PARENT_ID_VERSION = 13;
+
     /** The enabled PL/pgSQL triggers of the database {@code connection} is connected to. */
     public static TriggerDefinitions read(Connection connection) throws SQLException {
-        List<List<Trigger>> byFunction = DefinitionBudget.read(connection, QUERY, 3, "trigger functions",
+        String clone = connection.getMetaData().getDatabaseMajorVersion() >= PARENT_ID_VERSION
+                ? "t.tgparentid <> 0" : "false";
+        List<List<Trigger>> byFunction = DefinitionBudget.read(connection, QUERY.formatted(clone), 3,
+                "trigger functions",
                 "the queries they run are not seen", (row, body) -> {
                     Routine function = Routine.of(row.getString(1), row.getString(2), Language.PLPGSQL, body,
                             RoutineCatalog.settings(row.getArray(4)));
                     String[] schemas = (String[]) row.getArray(5).getArray();
                     String[] tables = (String[]) row.getArray(6).getArray();
                     Integer[] types = (Integer[]) row.getArray(7).getArray();
+                    Boolean[] clones = (Boolean[]) row.getArray(8).getArray();
                     List<Trigger> triggers = new ArrayList<>(tables.length);
                     for (int i = 0; i < tables.length; i++) {
-                        triggers.add(new Trigger(schemas[i], tables[i], events(types[i]), function));
+                        triggers.add(new Trigger(schemas[i], tables[i], events(types[i]), function, clones[i]));
                     }
                     return triggers;
                 });

@@ -14,8 +14,13 @@ import io.memogate.estimator.planner.IndexedColumns;
 import io.memogate.estimator.planner.PlannerSettings;
 import io.memogate.proxy.catalog.ServerCatalog;
 import io.memogate.proxy.catalog.TriggerCatalog;
+import io.memogate.proxy.cli.RunningProxy;
+import io.memogate.proxy.config.BrokerConfig;
+import io.memogate.proxy.config.MonitorConfig;
+import io.memogate.proxy.embedded.DemoSchema;
 import io.memogate.proxy.embedded.EmbeddedPostgres;
 import io.memogate.proxy.embedded.EmbeddedPostgresExtension;
+import io.memogate.proxy.embedded.TestUsers;
 import java.sql.Connection;
 import java.sql.ResultSet;
 import java.sql.SQLException;
@@ -30,14 +35,16 @@ import org.junit.jupiter.api.extension.ExtendWith;
  * What {@link TriggerCatalog} reads off a real server. A row trigger on a partitioned table is cloned to each
  * partition: {@code pg_trigger} holds one row per partition, each running the same function. Its body is read
  * once, however many partitions there are, so a table of a few hundred partitions does not crowd the database's
- * other triggers out of the catalog read. A {@code TRUNCATE ... CASCADE} reaches the TRUNCATE triggers of the
- * tables whose foreign keys reference what it names.
+ * other triggers out of the catalog read, and counted once in SHOW CATALOGS, as the trigger a DBA created. A
+ * {@code TRUNCATE ... CASCADE} reaches the TRUNCATE triggers of the tables whose foreign keys reference what it
+ * names.
  */
 @ExtendWith(EmbeddedPostgresExtension.class)
 class TriggerCatalogIT {
 
     private static final String DATABASE = "partitioned_triggers";
     private static final String CASCADE = "truncate_cascade";
+    private static final String THREE_PARTITIONS = "three_partitions";
     private static final int PARTITIONS = 200;
     /** The same 45 KB body read per partition would be 9 MB: over the 8 MiB kept of trigger functions. */
     private static final String PADDING = "/* " + "x".repeat(45_000) + " */";
@@ -66,6 +73,27 @@ class TriggerCatalogIT {
                 + " " + JOIN + "; return new; end $$");
         ddl.add("create trigger audited after insert on ledger for each row execute function audit_ledger()");
         pg.execute(DATABASE, ddl.toArray(String[]::new));
+    }
+
+    /** A row trigger on a table of three partitions, cloned to each, and one partition's own trigger. */
+    @BeforeAll
+    static void threePartitions(EmbeddedPostgres pg) throws SQLException {
+        if (!pg.createDatabaseIfMissing(THREE_PARTITIONS, "memogate")) {
+            return;
+        }
+        List<String> ddl = new ArrayList<>();
+        ddl.add("create table a (id int primary key)");
+        ddl.add("create table b (id int primary key)");
+        ddl.add("create table measurements (id int, at int) partition by range (at)");
+        for (int p = 0; p < 3; p++) {
+            ddl.add("create table measurements_" + p + " partition of measurements for values from (" + p + ") to ("
+                    + (p + 1) + ")");
+        }
+        ddl.add("create function count_join() returns trigger language plpgsql as $$ begin"
+                + " perform count(*) from a join b on a.id = b.id; return new; end $$");
+        ddl.add("create trigger counted after insert on measurements for each row execute function count_join()");
+        ddl.add("create trigger checked before update on measurements_0 for each row execute function count_join()");
+        pg.execute(THREE_PARTITIONS, ddl.toArray(String[]::new));
     }
 
     /**
@@ -98,7 +126,7 @@ class TriggerCatalogIT {
         }
         Catalog catalog = new Catalog(IndexedColumns.NONE, ViewDefinitions.NONE, FunctionDefinitions.NONE,
                 RoutineDefinitions.NONE, triggers);
-        assertThat(triggers.size()).as("the parent's, its clones, the ledger's").isEqualTo(PARTITIONS + 2);
+        assertThat(triggers.size()).as("the parent's and the ledger's; the clones are not counted").isEqualTo(2);
         for (String insert : List.of("insert into events values (1, 0)",
                 "insert into events_" + (PARTITIONS - 1) + " values (1, " + (PARTITIONS - 1) + ")",
                 "insert into ledger values (1)")) {
@@ -106,6 +134,27 @@ class TriggerCatalogIT {
                     PreparedStatementTexts.NONE, catalog);
             assertThat(estimate.plannedWhileRunning()).as(insert).isTrue();
             assertThat(estimate.largestProblem()).as(insert).isEqualTo(3);
+        }
+    }
+
+    /**
+     * SHOW CATALOGS counts the triggers a DBA created, as pg_dump lists them: the partitioned table's and the
+     * partition's own, not the three clones PostgreSQL made of the first; an insert into a partition still
+     * fires its clone.
+     */
+    @Test
+    void showCatalogsCountsAPartitionedTablesTriggerOnce(EmbeddedPostgres pg) throws Exception {
+        try (RunningProxy proxy = RunningProxy.start(AdminConsoleIT.config(pg).withBroker(BrokerConfig.DEFAULTS
+                .withMonitor(MonitorConfig.of(DemoSchema.MONITOR).withPassword(DemoSchema.MONITOR_PASSWORD))));
+             Connection console = ConsoleClient.connect(proxy.server().port(), TestUsers.SCRAM_USER,
+                     TestUsers.SCRAM_PASSWORD)) {
+            assertThat(ConsoleClient.rows(console, "EXPLAIN ADMISSION DATABASE " + THREE_PARTITIONS
+                    + " insert into measurements_2 values (1, 2)")).singleElement().satisfies(row -> assertThat(row)
+                            .containsEntry("bypass", "false")
+                            .containsEntry("catalog", THREE_PARTITIONS + ": 2 tables with indexes, 0 views,"
+                                    + " 0 inlinable functions, 0 routines, 2 triggers"));
+            assertThat(ConsoleClient.row(ConsoleClient.rows(console, "SHOW CATALOGS"), "database", THREE_PARTITIONS))
+                    .containsEntry("triggers", "2");
         }
     }
 
