@@ -1,5 +1,6 @@
 package io.memogate.proxy.admission;
 
+import io.memogate.estimator.Catalog;
 import io.memogate.estimator.lexer.LexicalAnalyzer;
 import io.memogate.estimator.planner.PlannerSettings;
 import io.memogate.proxy.catalog.RoleSettings;
@@ -11,12 +12,14 @@ import java.util.function.Supplier;
 /**
  * What sessions need around the admission hook: the server's planner defaults (kept current by the
  * broker) and each database's role and database settings (read with its index catalog), from which each
- * session's own settings start, and how long a statement may wait before its
+ * session's own settings start, each database's catalog as last read (whose routines may change a session's
+ * settings when it calls them), and how long a statement may wait before its
  * client is told that it is queued (admission.waitNotice, which a reload changes at once: hence a
  * supplier, read at each wait).
  */
 public record AdmissionSupport(Supplier<PlannerSettings> plannerDefaults, Function<String, RoleSettings> roleSettings,
-                               Supplier<Duration> waitNotice, LexicalAnalyzer analyzer) {
+                               Function<String, Catalog> catalogs, Supplier<Duration> waitNotice,
+                               LexicalAnalyzer analyzer) {
 
     /** PostgreSQL's built-in planner defaults, a notice after one second. */
     public static final AdmissionSupport DEFAULTS =
@@ -25,13 +28,15 @@ public record AdmissionSupport(Supplier<PlannerSettings> plannerDefaults, Functi
     public AdmissionSupport {
         Objects.requireNonNull(plannerDefaults, "plannerDefaults");
         Objects.requireNonNull(roleSettings, "roleSettings");
+        Objects.requireNonNull(catalogs, "catalogs");
         Objects.requireNonNull(waitNotice, "waitNotice");
         Objects.requireNonNull(analyzer, "analyzer");
     }
 
-    /** A wait notice that never changes, and no role or database settings. */
+    /** A wait notice that never changes, and no role or database settings, no catalog. */
     public AdmissionSupport(Supplier<PlannerSettings> plannerDefaults, Duration waitNoticeAfter, LexicalAnalyzer analyzer) {
-        this(plannerDefaults, database -> RoleSettings.NONE, () -> waitNoticeAfter, analyzer);
+        this(plannerDefaults, database -> RoleSettings.NONE, database -> Catalog.NONE, () -> waitNoticeAfter,
+                analyzer);
     }
 
     /** How long a statement waits before its client is told; {@link Duration#ZERO}: never. */
@@ -40,7 +45,8 @@ public record AdmissionSupport(Supplier<PlannerSettings> plannerDefaults, Functi
     }
 
     public SessionSettings newSessionSettings() {
-        return new SessionSettings(plannerDefaults, roleSettings, analyzer);
+        return new SessionSettings(plannerDefaults, roleSettings, database -> catalogs.apply(database).routines(),
+                analyzer);
     }
 
     public PreparedQueries newPreparedQueries() {

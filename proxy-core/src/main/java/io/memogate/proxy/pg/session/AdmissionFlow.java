@@ -1,5 +1,6 @@
 package io.memogate.proxy.pg.session;
 
+import io.memogate.estimator.RoutineDefinitions;
 import io.memogate.estimator.lexer.LexicalAnalyzer;
 import io.memogate.estimator.planner.PlannerSettings;
 import io.memogate.proxy.admission.Admission;
@@ -215,7 +216,7 @@ final class AdmissionFlow {
                 } else if (frame.readableBytes() >= GatedAdmission.OFF_LOOP_CHARS) {
                     readOffLoop(frame);
                 } else {
-                    admitThenForward(frame, SentText.read(Query.decode(frame).sql(), analyzer()),
+                    admitThenForward(frame, SentText.read(Query.decode(frame).sql(), analyzer(), settings.routines()),
                             AdmissionPoint.SIMPLE_QUERY, null);
                 }
             }
@@ -229,8 +230,9 @@ final class AdmissionFlow {
                         forwardAdmitted(frame, AdmissionPoint.BIND, AdmittedStatement.UNGATED);
                     } else {
                         String sql = statements.sqlOf(name);
-                        SentText text = statements.mayChangeSession(name) ? SentText.read(sql, analyzer())
-                                : SentText.unread(sql);
+                        RoutineDefinitions routines = settings.routines();
+                        SentText text = statements.mayChangeSession(name) || routines.mayLeaveSettings(sql)
+                                ? SentText.read(sql, analyzer(), routines) : SentText.unread(sql);
                         admitThenForward(frame, text, AdmissionPoint.BIND, name);
                     }
                 }
@@ -300,7 +302,8 @@ final class AdmissionFlow {
         readingText = true;
         textCancelled = false;
         LexicalAnalyzer analyzer = analyzer();
-        CompletableFuture.supplyAsync(() -> SentText.read(Query.decode(frame).sql(), analyzer),
+        RoutineDefinitions routines = settings.routines();
+        CompletableFuture.supplyAsync(() -> SentText.read(Query.decode(frame).sql(), analyzer, routines),
                         ForkJoinPool.commonPool())
                 .whenComplete((text, failure) -> onLoop("reading a query text", () -> textRead(frame, text, failure)));
     }

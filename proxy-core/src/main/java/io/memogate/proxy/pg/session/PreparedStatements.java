@@ -32,7 +32,7 @@ final class PreparedStatements {
 
         boolean mayChangeSession() {
             if (mayChangeSession == null) {
-                mayChangeSession = SessionSettings.mayChangeSettings(sql) || PreparedQueries.mayPrepareOrDeallocate(sql);
+                mayChangeSession = SessionSettings.mayHoldSet(sql) || PreparedQueries.mayPrepareOrDeallocate(sql);
             }
             return mayChangeSession;
         }
