@@ -231,7 +231,7 @@ final class AdmissionFlow {
                     } else {
                         String sql = statements.sqlOf(name);
                         RoutineDefinitions routines = settings.routines();
-                        SentText text = statements.mayChangeSession(name) || routines.mayLeaveSettings(sql)
+                        SentText text = statements.mayChangeSession(name, routines)
                                 ? SentText.read(sql, analyzer(), routines) : SentText.unread(sql);
                         admitThenForward(frame, text, AdmissionPoint.BIND, name);
                     }
