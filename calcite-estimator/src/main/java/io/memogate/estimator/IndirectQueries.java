@@ -182,7 +182,7 @@ final class IndirectQueries {
      * Whether running the statement runs the functions it names: not a plain EXPLAIN's (EXPLAIN ANALYZE's does),
      * DDL's, or a cursor's at its DECLARE (they run at FETCH, which plans nothing and passes ungated).
      */
-    private static boolean runsCalls(StatementAnalysis st, TokenStream tokens) {
+    static boolean runsCalls(StatementAnalysis st, TokenStream tokens) {
         return switch (st.kind()) {
             case EXPLAIN -> explainsAnalyze(tokens);
             case PREPARE, DO, EMPTY, DECLARE_CURSOR -> false;

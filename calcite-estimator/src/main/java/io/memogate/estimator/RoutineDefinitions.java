@@ -1,8 +1,12 @@
 package io.memogate.estimator;
 
+import io.memogate.estimator.lexer.DoStatement;
 import io.memogate.estimator.lexer.Keyword;
 import io.memogate.estimator.lexer.Literals;
 import io.memogate.estimator.lexer.PlpgsqlStatements;
+import io.memogate.estimator.lexer.SettingChange;
+import io.memogate.estimator.lexer.StatementAnalysis;
+import io.memogate.estimator.lexer.StatementKind;
 import io.memogate.estimator.lexer.StatementSpan;
 import io.memogate.estimator.lexer.StatementSplitter;
 import io.memogate.estimator.lexer.TokenKind;
@@ -18,6 +22,7 @@ import java.util.Locale;
 import java.util.Map;
 import java.util.Objects;
 import java.util.Set;
+import java.util.stream.Collectors;
 
 /**
  * Functions and procedures whose queries the server plans while they run: a PL/pgSQL routine plans each
@@ -28,12 +33,13 @@ import java.util.Set;
  *
  * <p>Routines are known by their unqualified names, folded to lower case; a qualified call picks those of
  * its schema. Overloads are not told apart (that takes argument types): a call counts every routine of its
- * name. Immutable; compared by identity, as {@link ViewDefinitions}.
+ * name. The few routines whose SETs outlast them are read for those once, here too ({@link #settingsLeftBy}).
+ * Immutable; compared by identity, as {@link ViewDefinitions}.
  */
 public final class RoutineDefinitions {
 
     /** No routine known: a call's queries are not seen. */
-    public static final RoutineDefinitions NONE = new RoutineDefinitions(Map.of(), 0);
+    public static final RoutineDefinitions NONE = new RoutineDefinitions(Map.of(), 0, Map.of());
 
     /** The languages whose bodies are read. */
     public enum Language { PLPGSQL, SQL }
@@ -116,10 +122,18 @@ public final class RoutineDefinitions {
     /** Per folded name, the routines of that name. */
     private final Map<String, List<Routine>> routines;
     private final int size;
+    /** The routines that leave a setting changed in the session that called them ({@link SettingsLeft}). */
+    private final Map<Routine, List<SettingChange>> settingsLeft;
+    /** Their folded names, sought in a statement's text before it is read for calls of them. */
+    private final Set<String> settingsLeftNames;
 
-    private RoutineDefinitions(Map<String, List<Routine>> routines, int size) {
+    private RoutineDefinitions(Map<String, List<Routine>> routines, int size,
+                               Map<Routine, List<SettingChange>> settingsLeft) {
         this.routines = routines;
         this.size = size;
+        this.settingsLeft = settingsLeft;
+        this.settingsLeftNames = settingsLeft.keySet().stream().map(routine -> fold(routine.name()))
+                .collect(Collectors.toUnmodifiableSet());
     }
 
     public static RoutineDefinitions of(Collection<Routine> routines) {
@@ -132,7 +146,58 @@ public final class RoutineDefinitions {
                 .sorted(Comparator.comparing(Routine::schema).thenComparing(Routine::body)
                         .thenComparing(routine -> String.join(",", routine.settings()))
                         .thenComparingInt(Routine::minArguments).thenComparingInt(Routine::maxArguments)).toList());
-        return byName.isEmpty() ? NONE : new RoutineDefinitions(Map.copyOf(byName), routines.size());
+        if (byName.isEmpty()) {
+            return NONE;
+        }
+        RoutineDefinitions definitions = new RoutineDefinitions(Map.copyOf(byName), routines.size(), Map.of());
+        Map<Routine, List<SettingChange>> left = SettingsLeft.of(definitions, routines);
+        return left.isEmpty() ? definitions : new RoutineDefinitions(definitions.routines, definitions.size, left);
+    }
+
+    /**
+     * Whether {@code sql} may call a routine that leaves a setting changed in its session ({@link
+     * #settingsLeftBy}): it holds the name of one, in any case. A scan, no lexing; false at once when no routine
+     * leaves any, the common case.
+     */
+    public boolean mayLeaveSettings(String sql) {
+        for (String name : settingsLeftNames) {
+            for (int i = 0, last = sql.length() - name.length(); i <= last; i++) {
+                if (sql.regionMatches(true, i, name, 0, name.length())) {
+                    return true;
+                }
+            }
+        }
+        return false;
+    }
+
+    /**
+     * The setting changes that running the statement {@code st} of {@code text} leaves in its session besides
+     * its own SET: those of the routines it calls, and of a DO block's PL/pgSQL body and the routines that calls,
+     * in order ({@link SettingsLeft}). None when it does not run what it names (a plain EXPLAIN, DDL, a cursor's
+     * DECLARE) or over the lexer's maximum.
+     */
+    public List<SettingChange> settingsLeftBy(String text, StatementAnalysis st) {
+        if (st.oversized() || (settingsLeft.isEmpty() && st.kind() != StatementKind.DO)) {
+            return List.of();
+        }
+        TokenStream tokens = TokenStream.of(text.substring(st.span().start(), st.span().end()));
+        List<SettingChange> changes = new ArrayList<>();
+        if (st.kind() == StatementKind.DO) {
+            DoStatement block = DoStatement.of(tokens);
+            List<String> body = block.isPlpgsql() ? block.body().map(PlpgsqlStatements::of).orElse(List.of())
+                    : List.of();
+            for (String query : body) {
+                SettingChange own = SettingsLeft.change(query);
+                if (own != null) {
+                    changes.add(own);
+                } else if (!settingsLeft.isEmpty()) {
+                    calledIn(query).forEach(routine -> changes.addAll(settingsLeft.getOrDefault(routine, List.of())));
+                }
+            }
+        } else if (IndirectQueries.runsCalls(st, tokens)) {
+            calledIn(tokens).forEach(routine -> changes.addAll(settingsLeft.getOrDefault(routine, List.of())));
+        }
+        return changes;
     }
 
     /**

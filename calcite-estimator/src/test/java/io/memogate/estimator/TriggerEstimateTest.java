@@ -4,6 +4,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import io.memogate.estimator.RoutineDefinitions.Language;
 import io.memogate.estimator.RoutineDefinitions.Routine;
+import io.memogate.estimator.TriggerDefinitions.ForeignKey;
 import io.memogate.estimator.TriggerDefinitions.Trigger;
 import io.memogate.estimator.lexer.ChangedTables.Change;
 import io.memogate.estimator.planner.IndexedColumns;
@@ -67,6 +68,36 @@ class TriggerEstimateTest {
                 .as("EXPLAIN ANALYZE runs it").isTrue();
     }
 
+    /**
+     * {@code TRUNCATE a CASCADE} truncates the tables whose foreign keys reference {@code a}, and theirs, firing
+     * their TRUNCATE triggers; without CASCADE it truncates only what it names (or fails), and a cascade reaches
+     * no INSERT trigger.
+     */
+    @Test
+    void aTruncateCascadeFiresTheTruncateTriggersOfTheTablesReferencingItsTargets() {
+        Routine wipe = Routine.of("public", "wipe_lines", Language.PLPGSQL, AUDIT.body());
+        TriggerDefinitions triggers = TriggerDefinitions.of(List.of(
+                new Trigger("public", "lines", Set.of(Change.TRUNCATE), wipe),
+                new Trigger("public", "notes", Set.of(Change.INSERT), AUDIT)), List.of(
+                new ForeignKey("public", "orders", "public", "customers"),
+                new ForeignKey("public", "lines", "public", "orders"),
+                new ForeignKey("public", "notes", "public", "orders"),
+                new ForeignKey("public", "orders", "public", "lines"))); // a cycle ends too
+        Catalog catalog = new Catalog(IndexedColumns.NONE, ViewDefinitions.NONE, FunctionDefinitions.NONE,
+                RoutineDefinitions.NONE, triggers);
+        for (String truncate : List.of("truncate customers cascade", "truncate table public.customers, x cascade",
+                "truncate orders restart identity cascade")) {
+            CompileEstimate estimate = estimate(truncate, catalog);
+            assertThat(estimate.largestProblem()).as(truncate).isEqualTo(8);
+            assertThat(estimate.reason()).as(truncate)
+                    .startsWith("public.wipe_lines, a trigger function it fires, plans while running: ");
+        }
+        for (String other : List.of("truncate customers", "truncate customers restrict",
+                "truncate archive.customers cascade", "truncate notes cascade", "delete from customers")) {
+            assertThat(estimate(other, catalog).plannedWhileRunning()).as(other).isFalse();
+        }
+    }
+
     @Test
     void aQuotedMixedCaseTableIsAnotherTableThanItsLowerCaseName() {
         // "Orders" and orders are two tables to PostgreSQL: only changes of the one with the trigger fire it.
@@ -89,6 +120,18 @@ class TriggerEstimateTest {
                         new Trigger("public", "orders", Set.of(Change.DELETE), cascade))));
         assertThat(estimate("call load()", catalog).largestProblem()).isEqualTo(8);
         assertThat(estimate("delete from orders", catalog).bypass()).as("a trigger that fires itself").isTrue();
+    }
+
+    @Test
+    void aPartitionsCloneOfItsParentsTriggerFiresButIsNotCounted() {
+        TriggerDefinitions triggers = TriggerDefinitions.of(List.of(
+                new Trigger("public", "events", Set.of(Change.INSERT), AUDIT),
+                new Trigger("public", "events_0", Set.of(Change.INSERT), AUDIT, true),
+                new Trigger("public", "events_1", Set.of(Change.INSERT), AUDIT, true)));
+        assertThat(triggers.size()).isEqualTo(1);
+        Catalog catalog = new Catalog(IndexedColumns.NONE, ViewDefinitions.NONE, FunctionDefinitions.NONE,
+                RoutineDefinitions.NONE, triggers);
+        assertThat(estimate("insert into events_1 values (1)", catalog).plannedWhileRunning()).isTrue();
     }
 
     @Test

@@ -11,7 +11,7 @@ import java.util.Set;
  * INTO t} (with {@code ON CONFLICT ... DO UPDATE} also an update of {@code t}), {@code UPDATE [ONLY] t [AS
  * a] SET}, {@code DELETE FROM [ONLY] t}, {@code MERGE INTO t} (changed as its {@code THEN INSERT},
  * {@code THEN UPDATE} and {@code THEN DELETE} actions say), {@code COPY t FROM} and {@code TRUNCATE [TABLE]
- * t, u}, wherever they stand: in a data-modifying {@code WITH} too. A lexer-level reading: a row lock
+ * t, u [CASCADE]}, wherever they stand: in a data-modifying {@code WITH} too. A lexer-level reading: a row lock
  * ({@code FOR UPDATE}) and a MERGE's actions are not mistaken for targets, since neither is followed by a
  * table and then SET or by FROM.
  */
@@ -25,16 +25,23 @@ public final class ChangedTables {
      *
      * @param schema its schema as written (folded as PostgreSQL folds it); empty when unqualified
      * @param table its name, folded likewise
+     * @param cascade truncated by a {@code TRUNCATE ... CASCADE}: so is every table whose foreign key references
+     *     it, and theirs in turn, firing their TRUNCATE triggers too
      */
-    public record Target(Optional<String> schema, String table, Set<Change> changes) {
+    public record Target(Optional<String> schema, String table, Set<Change> changes, boolean cascade) {
         public Target {
             changes = Set.copyOf(changes);
+        }
+
+        /** A target that cascades nowhere. */
+        public Target(Optional<String> schema, String table, Set<Change> changes) {
+            this(schema, table, changes, false);
         }
 
         Target with(Change change) {
             Set<Change> more = EnumSet.copyOf(changes);
             more.add(change);
-            return new Target(schema, table, more);
+            return new Target(schema, table, more, cascade);
         }
     }
 
@@ -119,8 +126,9 @@ public final class ChangedTables {
         return ts.is(after, Keyword.FROM) ? named(ts, 1, EnumSet.of(Change.INSERT)) : Optional.empty();
     }
 
-    /** {@code TRUNCATE [TABLE] [ONLY] t [*], [ONLY] u [*] ...}. */
+    /** {@code TRUNCATE [TABLE] [ONLY] t [*], [ONLY] u [*] ... [RESTART | CONTINUE IDENTITY] [CASCADE | RESTRICT]}. */
     private static void truncated(TokenStream ts, List<Target> targets) {
+        int first = targets.size();
         int i = ts.is(1, Keyword.TABLE) ? 2 : 1;
         while (true) {
             i = afterOnly(ts, i);
@@ -134,9 +142,18 @@ public final class ChangedTables {
                 i++;
             }
             if (!ts.is(i, TokenKind.COMMA)) {
-                return;
+                break;
             }
             i++;
+        }
+        if ((ts.isWord(i, "restart") || ts.isWord(i, "continue")) && ts.isWord(i + 1, "identity")) {
+            i += 2;
+        }
+        if (ts.isWord(i, "cascade")) {
+            for (int k = first; k < targets.size(); k++) {
+                Target plain = targets.get(k);
+                targets.set(k, new Target(plain.schema(), plain.table(), plain.changes(), true));
+            }
         }
     }
 

@@ -33,6 +33,19 @@ class ChangedTablesTest {
     }
 
     @Test
+    void aTruncateCascadeMarksEachTableItNames() {
+        assertThat(of("truncate orders, sales.lines restart identity cascade")).containsExactly(
+                new Target(Optional.empty(), "orders", Set.of(Change.TRUNCATE), true),
+                new Target(Optional.of("sales"), "lines", Set.of(Change.TRUNCATE), true));
+        assertThat(of("TRUNCATE TABLE ONLY orders * CASCADE")).containsExactly(
+                new Target(Optional.empty(), "orders", Set.of(Change.TRUNCATE), true));
+        for (String plain : List.of("truncate orders", "truncate orders restrict",
+                "truncate orders continue identity restrict", "truncate cascade")) {
+            assertThat(of(plain)).as(plain).allSatisfy(target -> assertThat(target.cascade()).isFalse());
+        }
+    }
+
+    @Test
     void schemasAreKeptAndFoldedAsPostgresqlFoldsThem() {
         assertThat(of("insert into Sales.Orders values (1)"))
                 .containsExactly(new Target(Optional.of("sales"), "orders", Set.of(Change.INSERT)));

@@ -91,8 +91,8 @@ public final class AdmissionControl implements AutoCloseable {
         this.gateways = new Gateways(gatewaySettings, staticTargetBytes, System::nanoTime, timer, gatewayListener);
         this.broker = brokerSettings.map(settings -> new Broker(settings,
                 new PostgresProbe(settings.probeSettings(), System::nanoTime), System::nanoTime, this::published));
-        this.support = new AdmissionSupport(plannerDefaults::get, indexCatalogs::roleSettingsOf, waitNoticeAfter,
-                new LexicalAnalyzer());
+        this.support = new AdmissionSupport(plannerDefaults::get, indexCatalogs::roleSettingsOf, indexCatalogs::of,
+                waitNoticeAfter, new LexicalAnalyzer());
         this.hook = new GatedAdmission(estimator, indexCatalogs, gateways, estimates,
                 pid -> closedAt.put(pid, System.nanoTime()), new RunningHold(holdWhileRunning, timer));
     }

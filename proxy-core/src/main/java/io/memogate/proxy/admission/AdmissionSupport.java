@@ -1,5 +1,6 @@
 package io.memogate.proxy.admission;
 
+import io.memogate.estimator.Catalog;
 import io.memogate.estimator.lexer.LexicalAnalyzer;
 import io.memogate.estimator.planner.PlannerSettings;
 import io.memogate.proxy.catalog.RoleSettings;
@@ -13,7 +14,8 @@ import java.util.function.Supplier;
 /**
  * What sessions need around the admission hook: the server's planner defaults (kept current by the
  * broker) and each database's role and database settings (read with its index catalog), from which each
- * session's own settings start, and how long a statement may wait before its
+ * session's own settings start, each database's catalog as last read (whose routines may change a session's
+ * settings when it calls them), and how long a statement may wait before its
  * client is told that it is queued (admission.waitNotice, which a reload changes at once: hence a
  * supplier, read at each wait).
  *
@@ -21,7 +23,8 @@ import java.util.function.Supplier;
  *     ({@link GatedAdmission#OFF_LOOP_CHARS}): the common pool, or a test's own
  */
 public record AdmissionSupport(Supplier<PlannerSettings> plannerDefaults, Function<String, RoleSettings> roleSettings,
-                               Supplier<Duration> waitNotice, LexicalAnalyzer analyzer, Executor textReader) {
+                               Function<String, Catalog> catalogs, Supplier<Duration> waitNotice,
+                               LexicalAnalyzer analyzer, Executor textReader) {
 
     /** PostgreSQL's built-in planner defaults, a notice after one second. */
     public static final AdmissionSupport DEFAULTS =
@@ -30,6 +33,7 @@ public record AdmissionSupport(Supplier<PlannerSettings> plannerDefaults, Functi
     public AdmissionSupport {
         Objects.requireNonNull(plannerDefaults, "plannerDefaults");
         Objects.requireNonNull(roleSettings, "roleSettings");
+        Objects.requireNonNull(catalogs, "catalogs");
         Objects.requireNonNull(waitNotice, "waitNotice");
         Objects.requireNonNull(analyzer, "analyzer");
         Objects.requireNonNull(textReader, "textReader");
@@ -37,18 +41,19 @@ public record AdmissionSupport(Supplier<PlannerSettings> plannerDefaults, Functi
 
     /** Long texts read on the common pool. */
     public AdmissionSupport(Supplier<PlannerSettings> plannerDefaults, Function<String, RoleSettings> roleSettings,
-            Supplier<Duration> waitNotice, LexicalAnalyzer analyzer) {
-        this(plannerDefaults, roleSettings, waitNotice, analyzer, ForkJoinPool.commonPool());
+            Function<String, Catalog> catalogs, Supplier<Duration> waitNotice, LexicalAnalyzer analyzer) {
+        this(plannerDefaults, roleSettings, catalogs, waitNotice, analyzer, ForkJoinPool.commonPool());
     }
 
-    /** A wait notice that never changes, and no role or database settings. */
+    /** A wait notice that never changes, and no role or database settings, no catalog. */
     public AdmissionSupport(Supplier<PlannerSettings> plannerDefaults, Duration waitNoticeAfter, LexicalAnalyzer analyzer) {
-        this(plannerDefaults, database -> RoleSettings.NONE, () -> waitNoticeAfter, analyzer);
+        this(plannerDefaults, database -> RoleSettings.NONE, database -> Catalog.NONE, () -> waitNoticeAfter,
+                analyzer);
     }
 
     /** The same, long texts read on {@code reader}. */
     public AdmissionSupport withTextReader(Executor reader) {
-        return new AdmissionSupport(plannerDefaults, roleSettings, waitNotice, analyzer, reader);
+        return new AdmissionSupport(plannerDefaults, roleSettings, catalogs, waitNotice, analyzer, reader);
     }
 
     /** How long a statement waits before its client is told; {@link Duration#ZERO}: never. */
@@ -57,7 +62,8 @@ public record AdmissionSupport(Supplier<PlannerSettings> plannerDefaults, Functi
     }
 
     public SessionSettings newSessionSettings() {
-        return new SessionSettings(plannerDefaults, roleSettings, analyzer);
+        return new SessionSettings(plannerDefaults, roleSettings, database -> catalogs.apply(database).routines(),
+                analyzer);
     }
 
     public PreparedQueries newPreparedQueries() {

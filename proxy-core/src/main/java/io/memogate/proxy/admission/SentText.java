@@ -1,26 +1,31 @@
 package io.memogate.proxy.admission;
 
+import io.memogate.estimator.RoutineDefinitions;
 import io.memogate.estimator.lexer.LexicalAnalysis;
 import io.memogate.estimator.lexer.LexicalAnalyzer;
 
 /**
  * A statement text on its way to the server, read for what it changes in its session: planner settings
- * (SET, RESET: {@link SessionSettings}) and SQL-level prepared statements (PREPARE, DEALLOCATE:
- * {@link PreparedQueries}). Reading is the part whose time grows with the text (a scan for those words, then a
- * lexing when one is there), so it is kept apart from applying: a long text can be read off the session's event
- * loop, where a 64 MiB one took 80-180 ms to scan and a second to lex, and applied on it, in order.
+ * (SET, RESET, and those of the routines it calls: {@link SessionSettings}) and SQL-level prepared statements
+ * (PREPARE, DEALLOCATE: {@link PreparedQueries}). Reading is the part whose time grows with the text (a scan for
+ * those words, then a lexing when one is there), so it is kept apart from applying: a long text can be read off
+ * the session's event loop, where a 64 MiB one took 80-180 ms to scan and a second to lex, and applied on it, in
+ * order.
  *
  * <p>Immutable: read on any thread, applied on the session's.
  *
  * @param lexed the text lexed, when it may change settings or prepared statements; null when it cannot
- * @param maySet it holds "set" (every SET, RESET and set_config does)
+ * @param maySet it holds "set" (every SET, RESET and set_config does) or the name of a routine that sets
  * @param mayPrepare it holds "prepare", "deallocate" or "discard"
  */
 public record SentText(String sql, LexicalAnalysis lexed, boolean maySet, boolean mayPrepare) {
 
-    /** Reads {@code sql}: lexed only when it holds one of the words that change a session (rare). */
-    public static SentText read(String sql, LexicalAnalyzer analyzer) {
-        boolean maySet = SessionSettings.mayChangeSettings(sql);
+    /**
+     * Reads {@code sql}: lexed only when it holds one of the words that change a session (rare), or the name of
+     * one of {@code routines}, the session's database's, that changes its settings (rarer).
+     */
+    public static SentText read(String sql, LexicalAnalyzer analyzer, RoutineDefinitions routines) {
+        boolean maySet = SessionSettings.mayHoldSet(sql) || routines.mayLeaveSettings(sql);
         boolean mayPrepare = PreparedQueries.mayPrepareOrDeallocate(sql);
         return new SentText(sql, maySet || mayPrepare ? analyzer.analyze(sql) : null, maySet, mayPrepare);
     }
@@ -33,7 +38,7 @@ public record SentText(String sql, LexicalAnalysis lexed, boolean maySet, boolea
     /** Applies the text's changes to its session's state, as the server will when it runs the text. */
     public void applyTo(SessionSettings settings, PreparedQueries prepared, boolean inTransaction) {
         if (maySet) {
-            settings.sent(lexed, inTransaction);
+            settings.sent(sql, lexed, inTransaction);
         }
         if (mayPrepare) {
             prepared.sent(sql, lexed);

@@ -1,5 +1,6 @@
 package io.memogate.proxy.admission;
 
+import io.memogate.estimator.RoutineDefinitions;
 import io.memogate.estimator.lexer.LexicalAnalysis;
 import io.memogate.estimator.lexer.LexicalAnalyzer;
 import io.memogate.estimator.lexer.SettingChange;
@@ -20,7 +21,9 @@ import java.util.function.Supplier;
  * ALTER DATABASE ... SET, read with the index catalog: {@link RoleSettings}; PostgreSQL applies them at
  * login only, so the first read that has them is kept for the session's life), then the startup packet's
  * options, then the session's own SET and RESET, then SET LOCAL for the current transaction — the order
- * in which PostgreSQL's GUC sources override each other.
+ * in which PostgreSQL's GUC sources override each other. The SETs of the routines a statement calls, as the
+ * database's catalog was last read, and of a DO block's body count as the statement's own: they outlast the
+ * routine, SET LOCAL until the transaction ends ({@link RoutineDefinitions#settingsLeftBy}).
  *
  * <p>Changes are applied when the statement is sent, not when the server confirms it, so that the
  * statements after a SET in the same query string are estimated with it. A SET whose value the server
@@ -47,6 +50,8 @@ public final class SessionSettings {
     private final Function<String, RoleSettings> roleSettings;
     /** The first read of them this session saw; null before one. */
     private RoleSettings loginRoles;
+    /** A database's routines as last read; {@link RoutineDefinitions#NONE} before. */
+    private final Function<String, RoutineDefinitions> routines;
     private final LexicalAnalyzer analyzer;
     /** The session's database and role, from its startup packet; null before it. */
     private String database;
@@ -72,8 +77,18 @@ public final class SessionSettings {
     /** @param roleSettings a database's role and database settings as last read, never waiting for a read */
     public SessionSettings(Supplier<PlannerSettings> serverDefaults, Function<String, RoleSettings> roleSettings,
                            LexicalAnalyzer analyzer) {
+        this(serverDefaults, roleSettings, database -> RoutineDefinitions.NONE, analyzer);
+    }
+
+    /**
+     * @param roleSettings a database's role and database settings as last read, never waiting for a read
+     * @param routines a database's routines as last read, likewise
+     */
+    public SessionSettings(Supplier<PlannerSettings> serverDefaults, Function<String, RoleSettings> roleSettings,
+                           Function<String, RoutineDefinitions> routines, LexicalAnalyzer analyzer) {
         this.serverDefaults = serverDefaults;
         this.roleSettings = roleSettings;
+        this.routines = routines;
         this.analyzer = analyzer;
     }
 
@@ -99,18 +114,22 @@ public final class SessionSettings {
     }
 
     /**
-     * A query text on its way to the server: applies the SET / RESET statements it holds. Texts that
-     * cannot hold one (no "set" in them, the common case) are not lexed.
+     * A query text on its way to the server: applies the SET / RESET statements it holds, and those of the
+     * routines it calls. Texts that cannot hold one (no "set" in them nor the name of a routine that sets, the
+     * common case) are not lexed.
      */
     public void sent(String sql, boolean inTransaction) {
-        if (mayChangeSettings(sql)) {
-            sent(analyzer.analyze(sql), inTransaction);
+        if (mayHoldSet(sql) || routines().mayLeaveSettings(sql)) {
+            sent(sql, analyzer.analyze(sql), inTransaction);
         }
     }
 
-    /** As {@link #sent(String, boolean)}, with the text lexed already ({@link SentText}, maybe on another thread). */
-    public void sent(LexicalAnalysis lexed, boolean inTransaction) {
+    /**
+     * As {@link #sent(String, boolean)}, with the text lexed already ({@link SentText}, maybe on another thread).
+     */
+    public void sent(String sql, LexicalAnalysis lexed, boolean inTransaction) {
         boolean transaction = inTransaction;
+        RoutineDefinitions called = routines();
         for (StatementAnalysis statement : lexed.statements()) {
             switch (statement.kind()) {
                 case BEGIN -> transaction = true;
@@ -119,7 +138,13 @@ public final class SessionSettings {
             }
             boolean inBlock = transaction;
             statement.settingChange().ifPresent(change -> apply(change, inBlock));
+            called.settingsLeftBy(sql, statement).forEach(change -> apply(change, inBlock));
         }
+    }
+
+    /** The routines of the session's database as last read, whose calls may change its settings. */
+    public RoutineDefinitions routines() {
+        return database == null ? RoutineDefinitions.NONE : routines.apply(database);
     }
 
     /** The server answered ROLLBACK: session SETs of this transaction are undone when it ends. */
@@ -246,8 +271,8 @@ public final class SessionSettings {
         cached = null;
     }
 
-    /** Whether the text contains "set" in any case: every SET, RESET and set_config does. */
-    public static boolean mayChangeSettings(String sql) {
+    /** Whether the text contains "set" in any case: every SET, RESET and set_config does, and a DO block's. */
+    public static boolean mayHoldSet(String sql) {
         int last = sql.length() - 3;
         for (int i = 0; i <= last; i++) {
             char c = sql.charAt(i);

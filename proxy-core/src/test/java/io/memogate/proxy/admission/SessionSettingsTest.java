@@ -2,9 +2,13 @@ package io.memogate.proxy.admission;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import io.memogate.estimator.RoutineDefinitions;
+import io.memogate.estimator.RoutineDefinitions.Language;
+import io.memogate.estimator.RoutineDefinitions.Routine;
 import io.memogate.estimator.lexer.LexicalAnalyzer;
 import io.memogate.estimator.planner.PlannerSettings;
 import io.memogate.proxy.catalog.RoleSettings;
+import java.util.List;
 import java.util.Map;
 import java.util.concurrent.atomic.AtomicReference;
 import java.util.function.Function;
@@ -150,6 +154,38 @@ class SessionSettingsTest {
         assertThat(settings.fromCollapseLimit()).as("the session's SET over the role's").isEqualTo(3);
     }
 
+    /**
+     * A routine's SET outlasts it, and so does a DO block's: a call of one counts as a SET of the session, undone
+     * as one when its transaction rolls back; its SET LOCAL lasts until the transaction ends. Its SET clause's
+     * value, restored when it returns, does not.
+     */
+    @Test
+    void theSetsOfARoutineTheSessionCallsOrADoBlockChangeItsSettings() {
+        RoutineDefinitions routines = RoutineDefinitions.of(List.of(
+                Routine.of("public", "widen", Language.PLPGSQL, "begin set join_collapse_limit = 20; end",
+                        List.of("geqo_threshold=20")),
+                Routine.of("public", "narrow_here", Language.SQL, "set local from_collapse_limit = 2")));
+        SessionSettings dw = new SessionSettings(server::get, database -> RoleSettings.NONE,
+                database -> database.equals("dw") ? routines : RoutineDefinitions.NONE, new LexicalAnalyzer());
+        dw.startupParameters(Map.of("user", "bi", "database", "dw"));
+        dw.sent("select widen()", false);
+        assertThat(dw.current()).isEqualTo(PlannerSettings.DEFAULTS.with("join_collapse_limit", "20"));
+        dw.readyForQuery(true);
+        dw.sent("select widen(), 1/0", false);
+        dw.errorSeen();
+        dw.readyForQuery(true);
+        assertThat(dw.current().joinCollapseLimit()).as("committed before").isEqualTo(20);
+
+        dw.sent("reset all; begin; select narrow_here()", false);
+        assertThat(dw.current().fromCollapseLimit()).isEqualTo(2);
+        dw.sent("commit", true);
+        dw.readyForQuery(true);
+        assertThat(dw.current()).isEqualTo(PlannerSettings.DEFAULTS);
+
+        dw.sent("do $$ begin perform set_config('geqo', 'off', false); end $$", false);
+        assertThat(dw.current().geqo()).isFalse();
+    }
+
     @Test
     void roleSettingsTakeRoleInDatabaseThenRoleThenDatabaseThenAllRoles() {
         RoleSettings settings = new RoleSettings(Map.of("geqo", "off", "geqo_effort", "3", "geqo_threshold", "13"),
@@ -164,9 +200,9 @@ class SessionSettingsTest {
 
     @Test
     void onlyTextsContainingSetCanChangeSettings() {
-        assertThat(SessionSettings.mayChangeSettings("select * from t limit 1 offset 2")).isTrue();
-        assertThat(SessionSettings.mayChangeSettings("SELECT 1")).isFalse();
-        assertThat(SessionSettings.mayChangeSettings("RESET geqo")).isTrue();
-        assertThat(SessionSettings.mayChangeSettings("se")).isFalse();
+        assertThat(SessionSettings.mayHoldSet("select * from t limit 1 offset 2")).isTrue();
+        assertThat(SessionSettings.mayHoldSet("SELECT 1")).isFalse();
+        assertThat(SessionSettings.mayHoldSet("RESET geqo")).isTrue();
+        assertThat(SessionSettings.mayHoldSet("se")).isFalse();
     }
 }

@@ -96,6 +96,15 @@ class AdmissionIT {
         assertThat(control.gateways().state(Tier.LARGE).admittedTotal()).as(why).isEqualTo(1);
     }
 
+    /** Checks that the session's server process plans with geqo_threshold and join_collapse_limit at 20. */
+    private static void assertWideOnTheServer(Statement statement, String why) throws SQLException {
+        try (ResultSet shown = statement.executeQuery("select current_setting('geqo_threshold'), "
+                + "current_setting('join_collapse_limit')")) {
+            shown.next();
+            assertThat(List.of(shown.getString(1), shown.getString(2))).as(why).containsExactly("20", "20");
+        }
+    }
+
     /** Fractions low enough that a 14-table star (about 125 MB) needs LARGE: t1 = t2 = 102 MB at most. */
     private static GatewaySettings fourteenTablesNeedLarge() {
         return GatewaySettings.defaults(2)
@@ -184,12 +193,7 @@ class AdmissionIT {
                     .isInstanceOfSatisfying(SQLException.class, e -> assertThat(e.getSQLState()).isEqualTo("22023"));
             assertThatThrownBy(() -> statement.execute("set join_collapse_limit = 1; select 1/0"))
                     .isInstanceOfSatisfying(SQLException.class, e -> assertThat(e.getSQLState()).isEqualTo("22012"));
-            try (ResultSet shown = statement.executeQuery("select current_setting('geqo_threshold'), "
-                    + "current_setting('join_collapse_limit')")) {
-                shown.next();
-                assertThat(List.of(shown.getString(1), shown.getString(2))).as("the server kept the wide settings")
-                        .containsExactly("20", "20");
-            }
+            assertWideOnTheServer(statement, "the server kept the wide settings");
             assertRunsThroughLarge(statement, star(14, "after refused sets"),
                     "the star estimated under the settings the server planned it with");
         }
@@ -217,6 +221,27 @@ class AdmissionIT {
                     "estimated under the role's and database's settings");
         } finally {
             pg.execute(DATABASE, "alter database " + DATABASE + " reset geqo_threshold");
+        }
+    }
+
+    /**
+     * A PL/pgSQL function without a SET clause that runs SET (and set_config(..., false)) changes its session's
+     * settings for every statement after it, as the server shows: with the database's catalog the estimate
+     * follows, so the 14-table star after a call of it is estimated as planned exhaustively, and takes LARGE.
+     */
+    @Test
+    void aFunctionsSetsReachTheEstimatesOfTheSessionsLaterStatements(EmbeddedPostgres pg) throws Exception {
+        pg.execute(DATABASE, "create or replace function widen_session() returns void language plpgsql as $$"
+                + " begin set join_collapse_limit = 20; set from_collapse_limit = 20;"
+                + " perform set_config('geqo_threshold', '20', false); end $$");
+        try (ProxyFixture proxy = proxy(pg, catalogs(pg), fourteenTablesNeedLarge(), 2L << 30);
+                Connection connection = proxy.connect(DATABASE, "memogate", "memogate");
+                Statement statement = connection.createStatement()) {
+            statement.execute("select 1"); // waits for the database's first catalog read
+            statement.execute("select widen_session()");
+            assertWideOnTheServer(statement, "the server's settings after the call");
+            assertRunsThroughLarge(statement, star(14, "after widen_session()"),
+                    "the star estimated under the settings the function left");
         }
     }
 

@@ -1,5 +1,6 @@
 package io.memogate.proxy.pg.session;
 
+import io.memogate.estimator.RoutineDefinitions;
 import io.memogate.estimator.lexer.LexicalAnalyzer;
 import io.memogate.estimator.planner.PlannerSettings;
 import io.memogate.proxy.admission.Admission;
@@ -220,11 +221,12 @@ final class AdmissionFlow {
                     forwardAdmitted(owned, AdmissionPoint.SIMPLE_QUERY, AdmittedStatement.UNGATED);
                 } else if (frame.readableBytes() >= GatedAdmission.OFF_LOOP_CHARS) {
                     LexicalAnalyzer analyzer = analyzer();
+                    RoutineDefinitions routines = settings.routines();
                     readOffLoop(owned, "reading a query text", true,
-                            bytes -> SentText.read(Query.decode(bytes).sql(), analyzer),
+                            bytes -> SentText.read(Query.decode(bytes).sql(), analyzer, routines),
                             (read, text) -> admitThenForward(read, text, AdmissionPoint.SIMPLE_QUERY, null));
                 } else {
-                    admitThenForward(owned, SentText.read(Query.decode(frame).sql(), analyzer()),
+                    admitThenForward(owned, SentText.read(Query.decode(frame).sql(), analyzer(), settings.routines()),
                             AdmissionPoint.SIMPLE_QUERY, null);
                 }
             }
@@ -319,14 +321,16 @@ final class AdmissionFlow {
      */
     private void admitBind(OwnedFrame frame, String name) {
         String sql = statements.sqlOf(name);
-        if (!statements.mayChangeSession(name)) {
+        RoutineDefinitions routines = settings.routines();
+        if (!statements.mayChangeSession(name, routines)) {
             admitThenForward(frame, SentText.unread(sql), AdmissionPoint.BIND, name);
         } else if (sql.length() >= GatedAdmission.OFF_LOOP_CHARS) {
             LexicalAnalyzer analyzer = analyzer();
-            readOffLoop(frame, "reading a prepared statement's text", false, bytes -> SentText.read(sql, analyzer),
+            readOffLoop(frame, "reading a prepared statement's text", false,
+                    bytes -> SentText.read(sql, analyzer, routines),
                     (read, text) -> admitThenForward(read, text, AdmissionPoint.BIND, name));
         } else {
-            admitThenForward(frame, SentText.read(sql, analyzer()), AdmissionPoint.BIND, name);
+            admitThenForward(frame, SentText.read(sql, analyzer(), routines), AdmissionPoint.BIND, name);
         }
     }
 

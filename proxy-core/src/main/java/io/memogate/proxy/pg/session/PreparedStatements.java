@@ -1,5 +1,6 @@
 package io.memogate.proxy.pg.session;
 
+import io.memogate.estimator.RoutineDefinitions;
 import io.memogate.proxy.admission.PreparedQueries;
 import io.memogate.proxy.admission.SessionSettings;
 import io.memogate.proxy.pg.message.frontend.Parse;
@@ -40,17 +41,27 @@ final class PreparedStatements {
          * relation), whatever the settings; null until it said so. A view or routine read since may change that.
          */
         Object bypassesUnder;
+        /** The routines {@link #callsSetter} was found with; null before it was asked. */
+        private RoutineDefinitions callsSetterUnder;
+        private boolean callsSetter;
 
         Prepared(String sql, Boolean mayChangeSession) {
             this.sql = sql;
             this.mayChangeSession = mayChangeSession;
         }
 
-        boolean mayChangeSession() {
+        boolean mayChangeSession(RoutineDefinitions routines) {
             if (mayChangeSession == null) {
                 mayChangeSession = textMayChangeSession(sql);
             }
-            return mayChangeSession;
+            if (mayChangeSession) {
+                return true;
+            }
+            if (callsSetterUnder != routines) { // a catalog read since may know a routine that sets
+                callsSetterUnder = routines;
+                callsSetter = routines.mayLeaveSettings(sql);
+            }
+            return callsSetter;
         }
     }
 
@@ -79,7 +90,7 @@ final class PreparedStatements {
 
     /** Whether {@code sql} holds a word of the statements that change the session's settings or SQL prepares. */
     static boolean textMayChangeSession(String sql) {
-        return SessionSettings.mayChangeSettings(sql) || PreparedQueries.mayPrepareOrDeallocate(sql);
+        return SessionSettings.mayHoldSet(sql) || PreparedQueries.mayPrepareOrDeallocate(sql);
     }
 
     void closed(String name) {
@@ -94,12 +105,13 @@ final class PreparedStatements {
 
     /**
      * Whether a Bind of the statement must be shown to the session's settings and SQL-prepared statements:
-     * false for a text that holds none of the words that change them, whose filters would otherwise scan it
-     * at every Bind (about 2 µs for a 1.2 kB query). True for a statement never prepared here.
+     * false for a text that holds none of the words that change them nor the name of one of {@code routines}
+     * that sets, whose filters would otherwise scan it at every Bind (about 2 µs for a 1.2 kB query). True for a
+     * statement never prepared here.
      */
-    boolean mayChangeSession(String name) {
+    boolean mayChangeSession(String name, RoutineDefinitions routines) {
         Prepared prepared = byName.get(name);
-        return prepared == null || prepared.mayChangeSession();
+        return prepared == null || prepared.mayChangeSession(routines);
     }
 
     /**

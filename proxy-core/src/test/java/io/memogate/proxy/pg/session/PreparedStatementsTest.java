@@ -1,6 +1,12 @@
 package io.memogate.proxy.pg.session;
 
+import static io.memogate.estimator.RoutineDefinitions.NONE;
 import static org.assertj.core.api.Assertions.assertThat;
+
+import io.memogate.estimator.RoutineDefinitions;
+import io.memogate.estimator.RoutineDefinitions.Language;
+import io.memogate.estimator.RoutineDefinitions.Routine;
+import java.util.List;
 
 import org.junit.jupiter.api.Test;
 
@@ -21,22 +27,34 @@ class PreparedStatementsTest {
         statements.parsed("prepare", "PREPARE q AS SELECT * FROM a, b WHERE a.x = b.x");
         statements.parsed("deallocate", "DEALLOCATE ALL");
 
-        assertThat(statements.mayChangeSession("join")).isFalse();
-        assertThat(statements.mayChangeSession("set")).isTrue();
-        assertThat(statements.mayChangeSession("config")).isTrue();
-        assertThat(statements.mayChangeSession("prepare")).isTrue();
-        assertThat(statements.mayChangeSession("deallocate")).isTrue();
-        assertThat(statements.mayChangeSession("never parsed")).as("the server will refuse it; shown anyway").isTrue();
+        assertThat(statements.mayChangeSession("join", NONE)).isFalse();
+        assertThat(statements.mayChangeSession("set", NONE)).isTrue();
+        assertThat(statements.mayChangeSession("config", NONE)).isTrue();
+        assertThat(statements.mayChangeSession("prepare", NONE)).isTrue();
+        assertThat(statements.mayChangeSession("deallocate", NONE)).isTrue();
+        assertThat(statements.mayChangeSession("never parsed", NONE)).as("the server will refuse it; shown anyway")
+                .isTrue();
+    }
+
+    /** A call of a routine that sets is shown too, once a catalog read knows the routine. */
+    @Test
+    void aCallOfARoutineThatSetsIsShownAtBindOnceTheCatalogKnowsIt() {
+        statements.parsed("widen", "select widen()");
+        assertThat(statements.mayChangeSession("widen", NONE)).isFalse();
+        RoutineDefinitions read = RoutineDefinitions.of(List.of(Routine.of("public", "widen", Language.PLPGSQL,
+                "begin set join_collapse_limit = 20; end")));
+        assertThat(statements.mayChangeSession("widen", read)).isTrue();
+        assertThat(statements.mayChangeSession("widen", NONE)).as("a read that no longer has it").isFalse();
     }
 
     @Test
     void theUnnamedStatementIsJudgedByItsLatestText() {
         statements.parsed("", "SELECT * FROM a JOIN b ON a.id = b.id");
-        assertThat(statements.mayChangeSession("")).isFalse();
+        assertThat(statements.mayChangeSession("", NONE)).isFalse();
         statements.parsed("", "set geqo = off");
-        assertThat(statements.mayChangeSession("")).isTrue();
+        assertThat(statements.mayChangeSession("", NONE)).isTrue();
         statements.closed("");
-        assertThat(statements.mayChangeSession("")).isTrue();
+        assertThat(statements.mayChangeSession("", NONE)).isTrue();
     }
 
     @Test
