@@ -19,6 +19,7 @@ import io.memogate.proxy.config.ListenerConfig;
 import io.memogate.proxy.config.MemogateConfig;
 import io.memogate.proxy.metrics.BrokerMeters;
 import io.memogate.proxy.metrics.EstimatorMeters;
+import io.memogate.proxy.metrics.EventLoopMeters;
 import io.memogate.proxy.metrics.GatewayMeters;
 import io.memogate.proxy.metrics.PrometheusText;
 import io.memogate.proxy.metrics.ProxyMeters;
@@ -184,6 +185,7 @@ class DeploymentFilesTest {
             new EstimatorMeters(new CompileEstimator()).bindTo(registry);
             new BrokerMeters(gateways, Optional.of(broker)).bindTo(registry);
             new ProxyMeters(server).bindTo(registry);
+            new EventLoopMeters(server.eventLoopGroup()).bindTo(registry);
             Set<String> names = new TreeSet<>();
             for (String sample : new PrometheusText(registry.scrape()).sampleNames()) {
                 names.add(sample);
