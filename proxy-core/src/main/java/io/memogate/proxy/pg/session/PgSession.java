@@ -415,7 +415,7 @@ public final class PgSession implements CancelRegistry.Cancellable {
         sendFatalAndClose(fatal);
     }
 
-    /** The server has answered every whole statement sent. */
+    /** The server has answered every whole statement sent, or it waits for the client's COPY data. */
     void serverCaughtUp() {
         fatalAfterAnswers.serverCaughtUp();
     }

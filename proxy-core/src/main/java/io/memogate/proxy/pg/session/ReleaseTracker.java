@@ -131,6 +131,14 @@ final class ReleaseTracker {
         return cyclesOwed > 0;
     }
 
+    /**
+     * Whether the server reads COPY data from the client and the client has not sent its end: the server
+     * then answers nothing more until the client does.
+     */
+    boolean copyingIn() {
+        return copyingIn;
+    }
+
     boolean isIdle() {
         return inFlight.isEmpty() && running.isEmpty();
     }

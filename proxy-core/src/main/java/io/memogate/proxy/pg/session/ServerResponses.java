@@ -86,6 +86,9 @@ final class ServerResponses implements MessageRunDecoder.Inspector {
             case 'G' -> { // CopyInResponse
                 tracker.firstResponse();
                 tracker.copyInStarted();
+                if (tracker.copyingIn()) {
+                    session.serverCaughtUp(); // it owes nothing until the client ends the data
+                }
             }
             case 'T', 'H', 'W' -> tracker.firstResponse();
             case '2' -> tracker.bindComplete();

@@ -1,0 +1,60 @@
+package io.memogate.proxy.it;
+
+import static io.memogate.proxy.it.FaultsIT.assertReady;
+import static io.memogate.proxy.it.FaultsIT.rows;
+import static io.memogate.proxy.it.FaultsIT.tableAnyoneMayInsertInto;
+import static org.assertj.core.api.Assertions.assertThat;
+
+import io.memogate.proxy.embedded.EmbeddedPostgres;
+import io.memogate.proxy.embedded.EmbeddedPostgresExtension;
+import io.memogate.proxy.it.RawPgClient.Message;
+import java.nio.charset.StandardCharsets;
+import java.util.List;
+import org.junit.jupiter.api.extension.ExtendWith;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.ValueSource;
+
+/**
+ * Streams broken where the proxy's bookkeeping, not its framing, decides what happens next: each found by
+ * {@code ProtocolFuzzIT} (the seed is named) and kept here as a plain case. Whatever the client sent, it gets
+ * an answer and the connection ends; it does not wait for one that never comes.
+ */
+@ExtendWith(EmbeddedPostgresExtension.class)
+class BrokenClientStreamIT {
+
+    private static final String TRUSTED = "memogate_trust";
+
+    /**
+     * A bad message among COPY FROM STDIN data (fuzz seed 14: a CopyData whose length word was cut to 4, so
+     * its row's bytes were read as the next header). PostgreSQL, reading the data, answers it at once with
+     * ERROR and FATAL 08P01. The proxy's FATAL waited for the answers to the statements sent before, and
+     * the COPY is one: but a server in COPY FROM STDIN answers only once the client ends the data, which a
+     * client whose stream is broken never does. The client waited for ever.
+     */
+    @ParameterizedTest
+    @ValueSource(booleans = {true, false})
+    void aBadMessageAmidCopyDataIsRefusedAtOnce(boolean waitForCopyInResponse, EmbeddedPostgres pg) throws Exception {
+        String table = tableAnyoneMayInsertInto(pg, "copy_broken");
+        try (ProxyFixture proxy = ProxyFixture.to(pg.host(), pg.port()).start();
+                RawPgClient client = new RawPgClient(proxy.port())) {
+            assertReady(client.startup(TRUSTED, "demo"));
+            client.setReadTimeout(5_000);
+            client.query("copy " + table + " from stdin");
+            if (waitForCopyInResponse) {
+                assertThat(client.read().type()).as("CopyInResponse").isEqualTo('G');
+            }
+            client.send('d', "1\n".getBytes(StandardCharsets.US_ASCII));
+            client.sendRaw(new byte[] {'d', 0, 0, 0, 3}); // a length that cannot hold itself
+
+            List<Message> answers = client.readUntilClosed(); // a SocketTimeoutException here is the hang
+            assertFatalProtocolViolation(answers.getLast());
+        }
+        assertThat(rows(pg, table)).as("the COPY did not end, so nothing of it is committed").isZero();
+    }
+
+    private static void assertFatalProtocolViolation(Message last) {
+        assertThat(last.type()).isEqualTo('E');
+        assertThat(last.fields().get('V')).isEqualTo("FATAL");
+        assertThat(last.sqlState()).isEqualTo("08P01");
+    }
+}
