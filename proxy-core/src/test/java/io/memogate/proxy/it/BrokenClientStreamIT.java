@@ -8,8 +8,10 @@ import static org.assertj.core.api.Assertions.assertThat;
 import io.memogate.proxy.embedded.EmbeddedPostgres;
 import io.memogate.proxy.embedded.EmbeddedPostgresExtension;
 import io.memogate.proxy.it.RawPgClient.Message;
+import java.io.IOException;
 import java.nio.charset.StandardCharsets;
 import java.util.List;
+import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.ExtendWith;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.ValueSource;
@@ -36,9 +38,7 @@ class BrokenClientStreamIT {
     void aBadMessageAmidCopyDataIsRefusedAtOnce(boolean waitForCopyInResponse, EmbeddedPostgres pg) throws Exception {
         String table = tableAnyoneMayInsertInto(pg, "copy_broken");
         try (ProxyFixture proxy = ProxyFixture.to(pg.host(), pg.port()).start();
-                RawPgClient client = new RawPgClient(proxy.port())) {
-            assertReady(client.startup(TRUSTED, "demo"));
-            client.setReadTimeout(5_000);
+                RawPgClient client = loggedIn(proxy)) {
             client.query("copy " + table + " from stdin");
             if (waitForCopyInResponse) {
                 assertThat(client.read().type()).as("CopyInResponse").isEqualTo('G');
@@ -50,6 +50,71 @@ class BrokenClientStreamIT {
             assertFatalProtocolViolation(answers.getLast());
         }
         assertThat(rows(pg, table)).as("the COPY did not end, so nothing of it is committed").isZero();
+    }
+
+    /**
+     * A type byte no client message has, and nothing after it (fuzz seeds 11504, 11771, 12093: a stream out of
+     * step cut short). PostgreSQL refuses it on that byte with FATAL 08P01; the proxy waited for the four bytes
+     * of a length word before it looked at the type, and the client with it.
+     */
+    @Test
+    void anUnknownTypeByteAloneIsRefusedAtOnce(EmbeddedPostgres pg) throws Exception {
+        try (ProxyFixture proxy = ProxyFixture.to(pg.host(), pg.port()).start();
+                RawPgClient client = loggedIn(proxy)) {
+            client.sendRaw(new byte[] {'z'});
+
+            List<Message> answers = client.readUntilClosed();
+            assertThat(answers).hasSize(1);
+            assertFatalProtocolViolation(answers.getFirst());
+        }
+    }
+
+    /**
+     * During COPY FROM STDIN data, the start of a message PostgreSQL does not read there (fuzz seeds 20110,
+     * 24369: a Parse, a Query, their rest never sent). PostgreSQL refuses it on its type byte with ERROR and
+     * FATAL 08P01; the proxy waited for the whole message before passing it on, and the client with it.
+     */
+    @ParameterizedTest
+    @ValueSource(booleans = {true, false})
+    void theStartOfAnotherMessageAmidCopyDataIsRefusedAtOnce(boolean waitForCopyInResponse, EmbeddedPostgres pg)
+            throws Exception {
+        String table = tableAnyoneMayInsertInto(pg, "copy_other");
+        try (ProxyFixture proxy = ProxyFixture.to(pg.host(), pg.port()).start();
+                RawPgClient client = loggedIn(proxy)) {
+            byte[] copyData = message('d', "1\n".getBytes(StandardCharsets.US_ASCII));
+            byte[] startOfParse = {'P', 0, 0}; // a Parse's type and half its length word
+            if (waitForCopyInResponse) {
+                client.query("copy " + table + " from stdin");
+                assertThat(client.read().type()).as("CopyInResponse").isEqualTo('G');
+                client.sendRaw(RawPgClient.body(copyData, startOfParse));
+            } else { // all of it before the server's CopyInResponse reaches the proxy
+                client.sendRaw(RawPgClient.body(message('Q', RawPgClient.cstring("copy " + table + " from stdin")),
+                        copyData, startOfParse));
+            }
+
+            List<Message> answers = client.readUntilClosed();
+            assertThat(answers).extracting(Message::type)
+                    .containsExactly(waitForCopyInResponse ? new Character[] {'E'} : new Character[] {'G', 'E'});
+            assertFatalProtocolViolation(answers.getLast());
+        }
+        assertThat(rows(pg, table)).as("the COPY never ended").isZero();
+    }
+
+    private static byte[] message(char type, byte[] body) {
+        return RawPgClient.body(new byte[] {(byte) type}, RawPgClient.int32(4 + body.length), body);
+    }
+
+    /** A client of {@code proxy}, logged in as the trusted role, that waits at most 5 s for an answer. */
+    private static RawPgClient loggedIn(ProxyFixture proxy) throws IOException {
+        RawPgClient client = new RawPgClient(proxy.port());
+        try {
+            assertReady(client.startup(TRUSTED, "demo"));
+            client.setReadTimeout(5_000);
+            return client;
+        } catch (IOException | RuntimeException | Error e) {
+            client.close();
+            throw e;
+        }
     }
 
     private static void assertFatalProtocolViolation(Message last) {

@@ -87,6 +87,7 @@ final class ServerResponses implements MessageRunDecoder.Inspector {
                 tracker.firstResponse();
                 tracker.copyInStarted();
                 if (tracker.copyingIn()) {
+                    session.copyDataAwaited();
                     session.serverCaughtUp(); // it owes nothing until the client ends the data
                 }
             }
