@@ -100,6 +100,62 @@ class BrokenClientStreamIT {
         assertThat(rows(pg, table)).as("the COPY never ended").isZero();
     }
 
+    /**
+     * A Query inside an extended batch that failed (fuzz seeds 48, 50, 173: messages swapped). PostgreSQL skips
+     * every message up to the batch's Sync, the Query too, so it never answers it; the proxy counted on a
+     * ReadyForQuery for it, and a bad message after it had its FATAL wait for that answer for ever. Whether the
+     * client sends the Query before the error comes back or after, the FATAL comes at once, as from PostgreSQL.
+     */
+    @ParameterizedTest
+    @ValueSource(booleans = {true, false})
+    void aQuerySkippedInAFailedBatchIsNotWaitedFor(boolean readErrorFirst, EmbeddedPostgres pg) throws Exception {
+        try (ProxyFixture proxy = ProxyFixture.to(pg.host(), pg.port()).start();
+                RawPgClient client = loggedIn(proxy)) {
+            client.send('E', RawPgClient.body(RawPgClient.cstring("no_such_portal"), RawPgClient.int32(0)));
+            client.send('H', new byte[0]);
+            if (readErrorFirst) {
+                assertThat(client.read().sqlState()).isEqualTo("34000");
+            }
+            client.query("select 1"); // skipped by the server: no Sync yet
+            client.send('z', new byte[0]);
+
+            List<Message> answers = client.readUntilClosed();
+            assertThat(answers).extracting(Message::type).as("no answer to the skipped Query")
+                    .containsExactly(readErrorFirst ? new Character[] {'E'} : new Character[] {'E', 'E'});
+            assertFatalProtocolViolation(answers.getLast());
+        }
+    }
+
+    /**
+     * COPY FROM STDIN by Parse, Bind, Execute, its data and CopyDone, then a bad message before the batch's Sync
+     * (fuzz seed 1582). The proxy waited for the ReadyForQuery of the Sync sent among the data, which the server
+     * ignores, and the client for ever. Now the FATAL follows the CopyInResponse: the COPY's CommandComplete,
+     * which the server holds until a Sync or Flush (PostgreSQL's own FATAL flushes it), belongs to a batch sent
+     * without its Sync, which the proxy does not wait for (README, "Errors the proxy itself sends").
+     */
+    @Test
+    void aBadMessageAfterAnExtendedCopyBeforeItsSyncIsRefusedOnceTheCopyIsAnswered(EmbeddedPostgres pg)
+            throws Exception {
+        String table = tableAnyoneMayInsertInto(pg, "copy_unsynced");
+        try (ProxyFixture proxy = ProxyFixture.to(pg.host(), pg.port()).start();
+                RawPgClient client = loggedIn(proxy)) {
+            client.send('P', RawPgClient.body(RawPgClient.cstring(""), RawPgClient.cstring("copy " + table
+                    + " from stdin"), RawPgClient.int16(0)));
+            client.send('B', RawPgClient.body(RawPgClient.cstring(""), RawPgClient.cstring(""), RawPgClient.int16(0),
+                    RawPgClient.int16(0), RawPgClient.int16(0)));
+            client.send('E', RawPgClient.body(RawPgClient.cstring(""), RawPgClient.int32(0)));
+            client.send('S', new byte[0]); // as libpq sends it: read in copy mode, ignored
+            client.send('d', "1\n".getBytes(StandardCharsets.US_ASCII));
+            client.send('c', new byte[0]);
+            client.send('z', new byte[0]);
+
+            List<Message> answers = client.readUntilClosed();
+            assertThat(answers).extracting(Message::type).containsExactly('1', '2', 'G', 'E');
+            assertFatalProtocolViolation(answers.getLast());
+        }
+        assertThat(rows(pg, table)).as("the batch was never synced: rolled back").isZero();
+    }
+
     private static byte[] message(char type, byte[] body) {
         return RawPgClient.body(new byte[] {(byte) type}, RawPgClient.int32(4 + body.length), body);
     }

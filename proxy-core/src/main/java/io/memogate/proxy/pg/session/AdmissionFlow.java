@@ -238,6 +238,7 @@ final class AdmissionFlow {
             case Parse.TYPE -> {
                 Parse parse = Parse.decode(frame);
                 statements.parsed(parse.statementName(), parse.sql());
+                tracker.statementMessageSent();
                 session.forwardToBackend(frame);
             }
             case Close.TYPE -> {
@@ -245,12 +246,17 @@ final class AdmissionFlow {
                 if (close.target() == StatementOrPortal.STATEMENT) {
                     statements.closed(close.name());
                 }
+                tracker.statementMessageSent();
                 session.forwardToBackend(frame);
             }
             // Sync and FunctionCall end in ReadyForQuery.
             case 'S', 'F' -> {
                 skippingToSync &= type != 'S';
-                tracker.cycleEnd();
+                if (type == 'S') {
+                    tracker.cycleEnd();
+                } else {
+                    tracker.queryEnd();
+                }
                 session.forwardToBackend(frame);
             }
             case 'X' -> {
@@ -265,7 +271,11 @@ final class AdmissionFlow {
                 tracker.copyEnded();
                 session.forwardToBackend(frame);
             }
-            case 'D', 'H', 'd' -> session.forwardToBackend(frame);
+            case 'D' -> {
+                tracker.statementMessageSent();
+                session.forwardToBackend(frame);
+            }
+            case 'H', 'd' -> session.forwardToBackend(frame);
             default -> {
                 frame.release();
                 session.protocolViolation("unknown message type '" + PgWire.printableType(type) + "'");
@@ -471,7 +481,7 @@ final class AdmissionFlow {
         // A Bind kept while it runs is matched to its Execute by portal; the others need no name decoded.
         tracker.admitted(point, admitted, kept ? Bind.decode(frame).portalName() : null);
         if (point == AdmissionPoint.SIMPLE_QUERY) {
-            tracker.cycleEnd();
+            tracker.queryEnd();
         }
         session.forwardToBackend(frame);
         if (kept) {

@@ -88,10 +88,15 @@ final class ServerResponses implements MessageRunDecoder.Inspector {
                 tracker.copyInStarted();
                 if (tracker.copyingIn()) {
                     session.copyDataAwaited();
-                    session.serverCaughtUp(); // it owes nothing until the client ends the data
                 }
+                caughtUpIfOwingNothing();
             }
-            case 'T', 'H', 'W' -> tracker.firstResponse();
+            case 'T' -> {
+                tracker.firstResponse();
+                tracker.statementMessageAnswered(); // when it ends a Describe
+            }
+            case 'H', 'W' -> tracker.firstResponse();
+            case '1', '3', 'n' -> tracker.statementMessageAnswered(); // ParseComplete, CloseComplete, NoData
             case '2' -> tracker.bindComplete();
             case 'E' -> {
                 tracker.error();
@@ -100,6 +105,7 @@ final class ServerResponses implements MessageRunDecoder.Inspector {
                 if (error.endsSession()) {
                     session.sessionEndExpected();
                 }
+                caughtUpIfOwingNothing(); // after an error in a batch, Queries in it are skipped
                 ErrorResponse replacement = refused.replacementFor(error);
                 if (replacement != null) {
                     ByteBuf out = session.client.alloc().buffer();
@@ -111,9 +117,7 @@ final class ServerResponses implements MessageRunDecoder.Inspector {
                 transactionStatus = TransactionStatus.of(buf.getByte(index + 5));
                 tracker.readyForQuery();
                 settings.readyForQuery(transactionStatus == TransactionStatus.IDLE);
-                if (!tracker.owesReadyForQuery()) {
-                    session.serverCaughtUp();
-                }
+                caughtUpIfOwingNothing();
                 if (tracker.isIdle()) {
                     refused.nothingInFlight();
                 }
@@ -121,5 +125,15 @@ final class ServerResponses implements MessageRunDecoder.Inspector {
             default -> { }
         }
         return null;
+    }
+
+    /**
+     * Tells the session when the server owes no answer to a whole statement: none is unanswered, or the server
+     * reads COPY data and answers nothing until the client ends it (a CopyInResponse).
+     */
+    private void caughtUpIfOwingNothing() {
+        if (!tracker.owesReadyForQuery() || tracker.copyingIn()) {
+            session.serverCaughtUp();
+        }
     }
 }
