@@ -11,6 +11,7 @@ import io.memogate.proxy.it.RawPgClient.Message;
 import java.io.IOException;
 import java.nio.charset.StandardCharsets;
 import java.util.List;
+import org.junit.jupiter.api.Disabled;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.ExtendWith;
 import org.junit.jupiter.params.ParameterizedTest;
@@ -154,6 +155,39 @@ class BrokenClientStreamIT {
             assertFatalProtocolViolation(answers.getLast());
         }
         assertThat(rows(pg, table)).as("the batch was never synced: rolled back").isZero();
+    }
+
+    /**
+     * A Sync among simple-protocol COPY data after a row that fails (fuzz seed 90). PostgreSQL ignores a Sync
+     * while it reads COPY data, but the failing row ends the COPY, so it reads this Sync afterwards and answers
+     * it with a ReadyForQuery of its own. The proxy took every Sync sent among the data as ignored: one
+     * ReadyForQuery more than it counted came, and the FATAL for a later bad message went before the answer to
+     * the Query sent before it, a Query the server ran. The client is told the session ended and not that its
+     * INSERT committed. Unfixed: the proxy cannot tell which of the data's Syncs the server read before the
+     * failing row and which after; it needs a model of COPY that can (see the report of the protocol fuzz).
+     */
+    @Disabled("known: the proxy miscounts ReadyForQuery after a Sync among COPY data that failed (fuzz seed 90)")
+    @Test
+    void aSyncAmongFailedCopyDataIsCountedAsTheServerAnswersIt(EmbeddedPostgres pg) throws Exception {
+        String table = tableAnyoneMayInsertInto(pg, "copy_sync");
+        try (ProxyFixture proxy = ProxyFixture.to(pg.host(), pg.port()).start();
+                RawPgClient client = loggedIn(proxy)) {
+            // In one write, so that the proxy has passed the Sync on before the server's answers come back.
+            client.sendRaw(RawPgClient.body(
+                    message('Q', RawPgClient.cstring("copy " + table + " from stdin")),
+                    message('d', "not a number\n".getBytes(StandardCharsets.US_ASCII)),
+                    message('S', new byte[0]),
+                    message('c', new byte[0]),
+                    message('Q', RawPgClient.cstring("select pg_sleep(0.5); insert into " + table + " values (1)")),
+                    message('z', new byte[0])));
+
+            List<Message> answers = client.readUntilClosed();
+            assertThat(answers).extracting(Message::type).as("the INSERT's answer before the FATAL")
+                    .containsSubsequence('C', 'Z', 'E');
+            assertThat(answers.get(answers.size() - 3).text()).startsWith("INSERT");
+            assertFatalProtocolViolation(answers.getLast());
+        }
+        assertThat(rows(pg, table)).isEqualTo(1);
     }
 
     private static byte[] message(char type, byte[] body) {
