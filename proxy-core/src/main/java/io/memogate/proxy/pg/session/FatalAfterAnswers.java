@@ -59,7 +59,13 @@ final class FatalAfterAnswers {
             ErrorResponse sending = fatal;
             fatal = null;
             // After the ReadyForQuery being inspected has been relayed: tasks run after the current read.
-            session.client.eventLoop().execute(() -> session.sendFatalAndClose(sending));
+            session.client.eventLoop().execute(() -> {
+                if (tracker.owesReadyForQuery() && !tracker.copyingIn()) {
+                    fatal = sending; // a row of the COPY failed meanwhile, ending it: its ReadyForQuery comes next
+                    return;
+                }
+                session.sendFatalAndClose(sending);
+            });
         }
     }
 }
