@@ -111,13 +111,13 @@ class FaultsIT {
     }
 
     /** A new table {@code prefix_<n>(i int)} in demo, so that each test counts its own rows. */
-    private static String tableAnyoneMayInsertInto(EmbeddedPostgres pg, String prefix) throws Exception {
+    static String tableAnyoneMayInsertInto(EmbeddedPostgres pg, String prefix) throws Exception {
         String table = prefix + "_" + System.nanoTime();
         pg.execute("demo", "create table " + table + " (i int)", "grant insert on " + table + " to public");
         return table;
     }
 
-    private static int rows(EmbeddedPostgres pg, String table) throws Exception {
+    static int rows(EmbeddedPostgres pg, String table) throws Exception {
         try (Connection admin = pg.connect("demo"); Statement statement = admin.createStatement();
                 ResultSet count = statement.executeQuery("select count(*) from " + table)) {
             count.next();

@@ -4,6 +4,7 @@ import io.netty.buffer.ByteBuf;
 import io.netty.channel.ChannelHandlerContext;
 import io.netty.handler.codec.ByteToMessageDecoder;
 import java.util.List;
+import java.util.Optional;
 
 /**
  * Framing of the client's typed messages: each complete message is emitted as a retained slice of the
@@ -27,6 +28,11 @@ public final class ClientMessageDecoder extends ByteToMessageDecoder {
     public interface StreamPolicy {
         /** The receiver can act on a head of this type (has nothing to learn past its first 64 KiB). */
         boolean mayStream(byte type);
+
+        /** Why the receiver refuses a message of this type where it is now, on its type byte alone. */
+        default Optional<String> refusal(byte type) {
+            return Optional.empty();
+        }
     }
 
     /** A message this long is relayed in parts if its type may be; the head holds at least this much. */
@@ -70,13 +76,20 @@ public final class ClientMessageDecoder extends ByteToMessageDecoder {
             }
             return;
         }
+        int start = in.readerIndex();
+        byte type = in.getByte(start);
+        // On the type byte alone, as PostgreSQL does: it reads no length word for a type it does not know.
+        FrontendTypes.checkType(in, type);
+        Optional<String> refusal = policy.refusal(type);
+        if (refusal.isPresent()) {
+            in.skipBytes(in.readableBytes()); // the connection is closing: see FrameLength.check
+            throw new BadHeaderException(refusal.get());
+        }
         if (readable < HEADER_BYTES) {
             return;
         }
-        int start = in.readerIndex();
-        byte type = in.getByte(start);
         int length = in.getInt(start + 1);
-        FrontendTypes.check(in, type, length);
+        FrontendTypes.checkLength(in, type, length);
         boolean streamable = length >= STREAM_AFTER_BYTES && policy.mayStream(type);
         if (streamable) {
             FrameLength.check(in, length, SERVER_MAX_MESSAGE_BYTES, SERVER_LIMIT_TEXT);
@@ -95,6 +108,16 @@ public final class ClientMessageDecoder extends ByteToMessageDecoder {
         } else if (!streamable) {
             reserve(in, messageBytes - readable);
         }
+    }
+
+    /**
+     * Why the policy now refuses the message whose first bytes are buffered, waiting for the rest: asked when
+     * its answer may have changed since they came (the server began to read COPY data meanwhile).
+     */
+    public Optional<String> refusalOfBufferedMessage() {
+        ByteBuf buffered = internalBuffer();
+        return streamRemaining > 0 || !buffered.isReadable() ? Optional.empty()
+                : policy.refusal(buffered.getByte(buffered.readerIndex()));
     }
 
     /**

@@ -36,16 +36,19 @@ final class FrontendTypes {
     private FrontendTypes() {}
 
     /**
-     * Fails on a type no client sends and on a short type whose length is over PostgreSQL's bound for it;
-     * like {@link FrameLength#check}, it drops what is buffered first, since the connection is closing.
+     * Fails on a type no client sends; like {@link FrameLength#check}, it drops what is buffered first, since
+     * the connection is closing.
      */
-    static void check(ByteBuf in, byte type, int length) {
-        int index = type & 0xff;
-        if (!KNOWN[index]) {
+    static void checkType(ByteBuf in, byte type) {
+        if (!KNOWN[type & 0xff]) {
             in.skipBytes(in.readableBytes());
             throw new BadHeaderException("unknown message type '" + PgWire.printableType(type) + "'");
         }
-        if (SHORT[index] && length > SMALL_MESSAGE_LIMIT) {
+    }
+
+    /** Fails on a short type whose length is over PostgreSQL's bound for it, dropping what is buffered. */
+    static void checkLength(ByteBuf in, byte type, int length) {
+        if (SHORT[type & 0xff] && length > SMALL_MESSAGE_LIMIT) {
             in.skipBytes(in.readableBytes());
             throw new BadHeaderException("invalid message length: a '" + (char) type + "' message of " + length
                     + " bytes, where PostgreSQL takes at most " + SMALL_MESSAGE_LIMIT);

@@ -246,16 +246,19 @@ final class AdmissionFlow {
             case Parse.TYPE -> {
                 if (statementBlind) {
                     Parse.check(frame); // no Bind will ask for its text
+                    tracker.statementMessageSent();
                     session.forwardToBackend(owned.take());
                 } else if (frame.readableBytes() >= GatedAdmission.OFF_LOOP_CHARS) {
                     readOffLoop(owned, "reading a Parse's text", false, PreparedStatements.ReadParse::of,
                             (read, parse) -> {
                                 statements.parsed(parse);
+                                tracker.statementMessageSent();
                                 session.forwardToBackend(read.take());
                             });
                 } else {
                     Parse parse = Parse.decode(frame);
                     statements.parsed(parse.statementName(), parse.sql());
+                    tracker.statementMessageSent();
                     session.forwardToBackend(owned.take());
                 }
             }
@@ -264,12 +267,17 @@ final class AdmissionFlow {
                 if (close.target() == StatementOrPortal.STATEMENT) {
                     statements.closed(close.name());
                 }
+                tracker.statementMessageSent();
                 session.forwardToBackend(owned.take());
             }
             // Sync and FunctionCall end in ReadyForQuery.
             case 'S', 'F' -> {
                 skippingToSync &= type != 'S';
-                tracker.cycleEnd();
+                if (type == 'S') {
+                    tracker.cycleEnd();
+                } else {
+                    tracker.queryEnd();
+                }
                 session.forwardToBackend(owned.take());
             }
             case 'X' -> {
@@ -284,7 +292,11 @@ final class AdmissionFlow {
                 tracker.copyEnded();
                 session.forwardToBackend(owned.take());
             }
-            case 'D', 'H', 'd' -> session.forwardToBackend(owned.take());
+            case 'D' -> {
+                tracker.statementMessageSent();
+                session.forwardToBackend(owned.take());
+            }
+            case 'H', 'd' -> session.forwardToBackend(owned.take());
             default -> {
                 owned.release();
                 session.protocolViolation("unknown message type '" + PgWire.printableType(type) + "'");
@@ -462,7 +474,7 @@ final class AdmissionFlow {
         // A Bind kept while it runs is matched to its Execute by portal; the others need no name decoded.
         tracker.admitted(point, admitted, kept ? Bind.decode(frame.peek()).portalName() : null);
         if (point == AdmissionPoint.SIMPLE_QUERY) {
-            tracker.cycleEnd();
+            tracker.queryEnd();
         }
         session.forwardToBackend(frame.take());
         if (kept) {

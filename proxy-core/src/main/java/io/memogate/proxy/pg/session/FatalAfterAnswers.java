@@ -12,8 +12,10 @@ import io.memogate.proxy.pg.message.backend.ErrorResponse;
  * (a {@link DroppedInput} replaces its framer) and nothing more reaches the server.
  *
  * <p>Not waited for: a batch without its Sync (it would never end; closing rolls it back, as the FATAL
- * does on PostgreSQL), and a statement still queued for admission (it never reached the server, so the
- * client may well send it again). Used on the session's event loop only.
+ * does on PostgreSQL), a COPY FROM STDIN whose data the client had not ended (the server answers it only
+ * after the data's end, which will not come; PostgreSQL reading that data answers the bad message at once),
+ * and a statement still queued for admission (it never reached the server, so the client may well send it
+ * again). Used on the session's event loop only.
  */
 final class FatalAfterAnswers {
 
@@ -38,7 +40,7 @@ final class FatalAfterAnswers {
      * such answers; false when the FATAL should go now.
      */
     boolean deferred(ErrorResponse fatal, boolean statementQueued) {
-        if (!tracker.owesReadyForQuery() || statementQueued || !session.client.isActive()) {
+        if (!tracker.owesReadyForQuery() || tracker.copyingIn() || statementQueued || !session.client.isActive()) {
             return false;
         }
         clientStreamBroken = true;
@@ -48,13 +50,22 @@ final class FatalAfterAnswers {
         return true;
     }
 
-    /** A ReadyForQuery left the server owing nothing: the FATAL waiting for that goes. */
+    /**
+     * A ReadyForQuery left the server owing nothing, or a CopyInResponse has it wait for COPY data that a
+     * client whose stream broke will never end: the FATAL waiting for that goes.
+     */
     void serverCaughtUp() {
         if (fatal != null) {
             ErrorResponse sending = fatal;
             fatal = null;
             // After the ReadyForQuery being inspected has been relayed: tasks run after the current read.
-            session.client.eventLoop().execute(() -> session.sendFatalAndClose(sending));
+            session.client.eventLoop().execute(() -> {
+                if (tracker.owesReadyForQuery() && !tracker.copyingIn()) {
+                    fatal = sending; // a row of the COPY failed meanwhile, ending it: its ReadyForQuery comes next
+                    return;
+                }
+                session.sendFatalAndClose(sending);
+            });
         }
     }
 }

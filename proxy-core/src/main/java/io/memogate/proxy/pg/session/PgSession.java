@@ -8,7 +8,6 @@ import io.memogate.proxy.pg.message.backend.BackendKeyData;
 import io.memogate.proxy.pg.message.backend.ErrorResponse;
 import io.memogate.proxy.pg.message.backend.PgErrors;
 import io.memogate.proxy.pg.message.backend.ReadyForQuery.TransactionStatus;
-import io.memogate.proxy.pg.message.frontend.Bind;
 import io.netty.buffer.ByteBuf;
 import io.netty.buffer.Unpooled;
 import io.netty.channel.Channel;
@@ -134,16 +133,19 @@ public final class PgSession implements CancelRegistry.Cancellable {
         }
     }
 
-    /**
-     * Whether a long client message of this type may reach {@link #clientFrame} in parts
-     * ({@link ClientMessageDecoder}): a Bind, whose admission needs only the statement name at its
-     * start, and CopyData and FunctionCall (a driver's large-object writes), which nothing reads; in
-     * READY only, where {@link AdmissionFlow} follows the parts. Elsewhere (logging in, the console)
-     * every message is held whole.
-     */
-    boolean mayStreamClientMessage(byte type) {
-        return state == State.READY
-                && (type == Bind.TYPE || type == 'd' /* CopyData */ || type == 'F' /* FunctionCall */);
+    /** The server reads COPY FROM STDIN data and the client has not ended it. */
+    boolean serverReadsCopyData() {
+        return tracker.copyingIn();
+    }
+
+    /** The server began to read COPY data: a message the client began meanwhile may be one it refuses there. */
+    void copyDataAwaited() {
+        client.eventLoop().execute(() -> { // after the CopyInResponse is relayed: tasks run after the current read
+            ClientMessageDecoder framer = client.pipeline().get(ClientMessageDecoder.class);
+            if (state == State.READY && framer != null) {
+                framer.refusalOfBufferedMessage().ifPresent(this::protocolViolation);
+            }
+        });
     }
 
     void clientReadComplete() {
@@ -415,7 +417,7 @@ public final class PgSession implements CancelRegistry.Cancellable {
         sendFatalAndClose(fatal);
     }
 
-    /** The server has answered every whole statement sent. */
+    /** The server has answered every whole statement sent, or it waits for the client's COPY data. */
     void serverCaughtUp() {
         fatalAfterAnswers.serverCaughtUp();
     }

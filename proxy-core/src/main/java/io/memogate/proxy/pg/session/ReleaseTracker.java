@@ -11,8 +11,8 @@ import java.util.Iterator;
  * its release signals (DESIGN.md, "Admission points and release points").
  *
  * <p>The server answers in the order it was sent, so the tracker keeps a FIFO of what is in flight:
- * admitted statements, the client's Executes (by portal), and a marker for each message that the server
- * ends with ReadyForQuery (Sync, a simple Query, FunctionCall). Then:
+ * admitted statements, the client's Executes (by portal), its Parses, Describes and Closes, and a marker for
+ * each message that the server ends with ReadyForQuery (Sync, a simple Query, FunctionCall). Then:
  * <ul>
  *   <li>RowDescription / CommandComplete / EmptyQueryResponse / Copy*Response: FIRST_RESPONSE to the
  *       oldest simple query (once); RUNNING to a simple query when it becomes the oldest in flight;
@@ -20,8 +20,13 @@ import java.util.Iterator;
  *       {@linkplain AdmittedStatement#plannedWhileRunning() planned while it runs}: that one hears RUNNING
  *       and is kept until the Execute of its portal completes (CommandComplete, EmptyQueryResponse or
  *       PortalSuspended of the oldest Execute: EXECUTE_COMPLETE) or its cycle ends;
+ *   <li>ParseComplete, CloseComplete, and the RowDescription or NoData that ends a Describe: the oldest
+ *       Parse, Describe or Close is answered;
  *   <li>ErrorResponse: ERROR to everything before the next marker, kept Binds included — after an
- *       error the server skips to Sync, so those Binds will never complete;
+ *       error the server skips to Sync, so those Binds will never complete. When what failed was an
+ *       extended-protocol message, the server skips every message up to the next Sync (postgres.c,
+ *       {@code ignore_till_sync}), a Query or FunctionCall among them too, and never answers those: their
+ *       markers go, and until the client's next Sync so do the messages it sends;
  *   <li>ReadyForQuery: READY_FOR_QUERY to the kept Binds and everything up to and including the oldest
  *       marker;
  *   <li>CopyInResponse: the Syncs the client sent during the COPY data are taken back (the server ignores
@@ -31,7 +36,12 @@ import java.util.Iterator;
  */
 final class ReleaseTracker {
 
+    /** A Sync: answered with ReadyForQuery, where the server also stops skipping after an error. */
     private static final Object CYCLE_END = new Object();
+    /** The end of a simple Query or FunctionCall: answered with ReadyForQuery, unless the server skips to Sync. */
+    private static final Object QUERY_END = new Object();
+    /** A Parse, Describe or Close: answered by one message (see {@link #statementMessageAnswered}) or an error. */
+    private static final Object STATEMENT_MESSAGE = new Object();
     /** Where the client's CopyDone or CopyFail came, while it was not known whether a copy had begun. */
     private static final Object COPY_END = new Object();
 
@@ -50,9 +60,18 @@ final class ReleaseTracker {
     private int cyclesOwed;
     /** The server reads COPY data from the client: it ignores the Syncs it reads until CopyDone or CopyFail. */
     private boolean copyingIn;
+    /**
+     * An extended-protocol message failed and the client has not sent the Sync the server skips to: what the
+     * client sends until then is read and dropped by the server, unanswered.
+     */
+    private boolean skippingToSync;
 
     /** A statement forwarded to the server after admission; {@code portal} is a Bind's (null: unnamed). */
     void admitted(AdmissionPoint point, AdmittedStatement statement, String portal) {
+        if (skippingToSync) {
+            statement.signal(ReleaseSignal.ERROR); // the server drops it unread: it will not run
+            return;
+        }
         boolean ungated = statement == AdmittedStatement.UNGATED;
         if (point == AdmissionPoint.BIND) {
             if (ungated) {
@@ -70,6 +89,9 @@ final class ReleaseTracker {
 
     /** The client's Execute of {@code portal} was forwarded: its completion ends that portal's run. */
     void executeSent(String portal) {
+        if (skippingToSync) {
+            return;
+        }
         inFlight.addLast(portal.isEmpty() ? UNNAMED_EXECUTE : new PendingExecute(portal));
         if (kept > 0) {
             PendingBind bind = keptBind(portal, false);
@@ -79,13 +101,41 @@ final class ReleaseTracker {
         }
     }
 
-    /** A message the server will answer with ReadyForQuery; not a Sync sent during COPY data, which it ignores. */
+    /** A Sync: the server answers it with ReadyForQuery, unless it is sent during COPY data, which it ignores. */
     void cycleEnd() {
+        skippingToSync = false;
         if (copyingIn) {
             return;
         }
         inFlight.addLast(CYCLE_END);
         cyclesOwed++;
+    }
+
+    /** A simple Query or a FunctionCall, answered with ReadyForQuery: the end of its own cycle. */
+    void queryEnd() {
+        if (copyingIn || skippingToSync) {
+            return;
+        }
+        inFlight.addLast(QUERY_END);
+        cyclesOwed++;
+    }
+
+    /** A Parse, Describe or Close was forwarded. */
+    void statementMessageSent() {
+        if (!skippingToSync) {
+            inFlight.addLast(STATEMENT_MESSAGE);
+        }
+    }
+
+    /**
+     * ParseComplete, CloseComplete, NoData, or a RowDescription: the oldest Parse, Close or Describe, when that
+     * is what the server answers (a RowDescription is a simple query's too).
+     */
+    void statementMessageAnswered() {
+        if (inFlight.peekFirst() == STATEMENT_MESSAGE) {
+            inFlight.removeFirst();
+            announceOldestQuery();
+        }
     }
 
     /**
@@ -109,7 +159,7 @@ final class ReleaseTracker {
                 it.remove();
                 return; // the data's end was sent already
             }
-            if (entry == CYCLE_END) {
+            if (entry == CYCLE_END || entry == QUERY_END) {
                 it.remove();
                 cyclesOwed--;
             }
@@ -119,7 +169,9 @@ final class ReleaseTracker {
 
     /** CopyDone or CopyFail from the client: the server leaves copy mode at it. */
     void copyEnded() {
-        if (copyingIn) {
+        if (skippingToSync) {
+            return;
+        } else if (copyingIn) {
             copyingIn = false;
         } else if (!inFlight.isEmpty()) {
             inFlight.addLast(COPY_END); // a copy's start may still be on its way back
@@ -131,8 +183,28 @@ final class ReleaseTracker {
         return cyclesOwed > 0;
     }
 
+    /**
+     * Whether the server reads COPY data from the client and the client has not sent its end: the server
+     * then answers nothing more until the client does.
+     */
+    boolean copyingIn() {
+        return copyingIn;
+    }
+
+    /**
+     * Nothing in flight but Parses, Describes and Closes: the server does no work for this client (it answers
+     * those at once, though it holds the answers until a Sync or Flush), so a cancel would find nothing to stop.
+     */
     boolean isIdle() {
-        return inFlight.isEmpty() && running.isEmpty();
+        if (!running.isEmpty()) {
+            return false;
+        }
+        for (Object entry : inFlight) {
+            if (entry != STATEMENT_MESSAGE) {
+                return false;
+            }
+        }
+        return true;
     }
 
     void firstResponse() {
@@ -199,17 +271,30 @@ final class ReleaseTracker {
     void error() {
         copyingIn = false; // an error ends a COPY: the server reads Syncs again
         releaseRunning(ReleaseSignal.ERROR);
-        while (!inFlight.isEmpty() && inFlight.peekFirst() != CYCLE_END) {
-            signal(inFlight.removeFirst(), ReleaseSignal.ERROR);
+        // What failed is the oldest message in flight: each one before it was answered and taken out.
+        boolean skipsToSync = isExtended(inFlight.peekFirst());
+        while (!inFlight.isEmpty() && inFlight.peekFirst() != CYCLE_END
+                && (skipsToSync || inFlight.peekFirst() != QUERY_END)) {
+            Object entry = inFlight.removeFirst();
+            if (entry == QUERY_END) {
+                cyclesOwed--; // a Query inside the failed batch: skipped, never answered
+            }
+            signal(entry, ReleaseSignal.ERROR);
         }
+        skippingToSync = skipsToSync && inFlight.isEmpty();
         announceOldestQuery();
+    }
+
+    /** Whether an error for this entry puts the server in skip-to-Sync mode (postgres.c, ignore_till_sync). */
+    private static boolean isExtended(Object entry) {
+        return entry == STATEMENT_MESSAGE || entry instanceof PendingBind || entry instanceof PendingExecute;
     }
 
     void readyForQuery() {
         releaseRunning(ReleaseSignal.READY_FOR_QUERY);
         while (!inFlight.isEmpty()) {
             Object entry = inFlight.removeFirst();
-            if (entry == CYCLE_END) {
+            if (entry == CYCLE_END || entry == QUERY_END) {
                 cyclesOwed--;
                 break;
             }
@@ -229,6 +314,7 @@ final class ReleaseTracker {
         }
         cyclesOwed = 0;
         copyingIn = false;
+        skippingToSync = false;
     }
 
     /** A simple query that is now the oldest in flight is what the server works on: RUNNING, once. */

@@ -86,8 +86,17 @@ final class ServerResponses implements MessageRunDecoder.Inspector {
             case 'G' -> { // CopyInResponse
                 tracker.firstResponse();
                 tracker.copyInStarted();
+                if (tracker.copyingIn()) {
+                    session.copyDataAwaited();
+                }
+                caughtUpIfOwingNothing();
             }
-            case 'T', 'H', 'W' -> tracker.firstResponse();
+            case 'T' -> {
+                tracker.firstResponse();
+                tracker.statementMessageAnswered(); // when it ends a Describe
+            }
+            case 'H', 'W' -> tracker.firstResponse();
+            case '1', '3', 'n' -> tracker.statementMessageAnswered(); // ParseComplete, CloseComplete, NoData
             case '2' -> tracker.bindComplete();
             case 'E' -> {
                 tracker.error();
@@ -96,6 +105,7 @@ final class ServerResponses implements MessageRunDecoder.Inspector {
                 if (error.endsSession()) {
                     session.sessionEndExpected();
                 }
+                caughtUpIfOwingNothing(); // after an error in a batch, Queries in it are skipped
                 ErrorResponse replacement = refused.replacementFor(error);
                 if (replacement != null) {
                     ByteBuf out = session.client.alloc().buffer();
@@ -107,9 +117,7 @@ final class ServerResponses implements MessageRunDecoder.Inspector {
                 transactionStatus = TransactionStatus.of(buf.getByte(index + 5));
                 tracker.readyForQuery();
                 settings.readyForQuery(transactionStatus == TransactionStatus.IDLE);
-                if (!tracker.owesReadyForQuery()) {
-                    session.serverCaughtUp();
-                }
+                caughtUpIfOwingNothing();
                 if (tracker.isIdle()) {
                     refused.nothingInFlight();
                 }
@@ -117,5 +125,15 @@ final class ServerResponses implements MessageRunDecoder.Inspector {
             default -> { }
         }
         return null;
+    }
+
+    /**
+     * Tells the session when the server owes no answer to a whole statement: none is unanswered, or the server
+     * reads COPY data and answers nothing until the client ends it (a CopyInResponse).
+     */
+    private void caughtUpIfOwingNothing() {
+        if (!tracker.owesReadyForQuery() || tracker.copyingIn()) {
+            session.serverCaughtUp();
+        }
     }
 }

@@ -188,7 +188,7 @@ final class StartupPhase {
         session.state = PgSession.State.CONNECTING;
         // From now on the client speaks typed messages.
         client.pipeline().replace(StartupFrameDecoder.class, "framer",
-                new ClientMessageDecoder(session::mayStreamClientMessage, session.services.maxMessageBytes()));
+                new ClientMessageDecoder(new ClientFraming(session), session.services.maxMessageBytes()));
         ByteBuf startupFrame = frame;
         session.services.connector().connect(client.eventLoop(), session.target, new BackendHandler(session),
                         session.services.connectTimeout())

@@ -19,6 +19,7 @@ import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.HexFormat;
 import java.util.List;
+import java.util.Optional;
 import java.util.concurrent.atomic.AtomicLong;
 import org.junit.jupiter.api.Test;
 
@@ -179,6 +180,46 @@ class ClientMessageDecoderTest {
                 .isInstanceOf(CorruptedFrameException.class).hasMessage("unknown message type '\\x00'");
         assertThat(headerFailure("7a" + "00000004"))
                 .isInstanceOf(CorruptedFrameException.class).hasMessage("unknown message type 'z'");
+    }
+
+    /**
+     * PostgreSQL refuses a type it does not know on its byte alone, before any length word: a client that sent
+     * just that byte (the rest of a stream out of step, cut short) gets its FATAL, not a wait for four more.
+     */
+    @Test
+    void aTypeNoClientSendsFailsOnItsTypeByteAlone() {
+        assertThat(headerFailure("7a")).isInstanceOf(CorruptedFrameException.class)
+                .hasMessage("unknown message type 'z'");
+        EmbeddedChannel channel = channel(1024);
+        channel.writeInbound(Unpooled.wrappedBuffer(HexFormat.of().parseHex("51" + "0000"))); // a Query, cut short
+        assertThat((Object) channel.readInbound()).as("waits for the rest of a known type's header").isNull();
+        assertFalse(channel.finish());
+    }
+
+    /** A type the receiver refuses where it is (a Parse while the server reads COPY data), on its byte alone. */
+    @Test
+    void aTypeThePolicyRefusesFailsOnItsTypeByte() {
+        ClientMessageDecoder.StreamPolicy copying = new ClientMessageDecoder.StreamPolicy() {
+            @Override
+            public boolean mayStream(byte type) {
+                return false;
+            }
+
+            @Override
+            public Optional<String> refusal(byte type) {
+                return type == 'd' ? Optional.empty()
+                        : Optional.of("unexpected message type 'P' during COPY from stdin");
+            }
+        };
+        EmbeddedChannel channel = new EmbeddedChannel(new ClientMessageDecoder(copying, 1024));
+        channel.writeInbound(Unpooled.wrappedBuffer(HexFormat.of().parseHex("64" + "00000006" + "310a"))); // d "1\n"
+        ByteBuf copyData = channel.readInbound();
+        assertThat(copyData.readableBytes()).isEqualTo(7);
+        copyData.release();
+        assertThatThrownBy(() -> channel.writeInbound(Unpooled.wrappedBuffer(new byte[] {'P'})))
+                .isInstanceOf(CorruptedFrameException.class)
+                .hasMessage("unexpected message type 'P' during COPY from stdin");
+        channel.finishAndReleaseAll();
     }
 
     @Test

@@ -17,7 +17,7 @@ class ReleaseTrackerTest {
     void simpleQueryHearsItsFirstResponseOnceThenReadyForQuery() {
         Recorder query = new Recorder();
         tracker.admitted(AdmissionPoint.SIMPLE_QUERY, query, null);
-        tracker.cycleEnd();
+        tracker.queryEnd();
 
         tracker.firstResponse(); // RowDescription
         tracker.firstResponse(); // CommandComplete of the same query
@@ -69,7 +69,7 @@ class ReleaseTrackerTest {
         Recorder query = new Recorder();
         Recorder bind = new Recorder();
         tracker.admitted(AdmissionPoint.SIMPLE_QUERY, query, null);
-        tracker.cycleEnd();
+        tracker.queryEnd();
         tracker.admitted(AdmissionPoint.BIND, bind, null);
 
         tracker.disconnect();
@@ -172,9 +172,9 @@ class ReleaseTrackerTest {
         Recorder first = new Recorder();
         Recorder second = new Recorder(true);
         tracker.admitted(AdmissionPoint.SIMPLE_QUERY, first, null);
-        tracker.cycleEnd();
+        tracker.queryEnd();
         tracker.admitted(AdmissionPoint.SIMPLE_QUERY, second, null);
-        tracker.cycleEnd();
+        tracker.queryEnd();
         assertThat(first.signals).containsExactly(ReleaseSignal.RUNNING);
         assertThat(second.signals).as("behind the first").isEmpty();
 
@@ -190,7 +190,7 @@ class ReleaseTrackerTest {
         tracker.admitted(AdmissionPoint.BIND, plain, null);
         tracker.executeSent("");
         tracker.admitted(AdmissionPoint.SIMPLE_QUERY, doBlock, null);
-        tracker.cycleEnd();
+        tracker.queryEnd();
         assertThat(doBlock.signals).isEmpty();
 
         tracker.bindComplete();
@@ -227,7 +227,7 @@ class ReleaseTrackerTest {
     @Test
     void theEndOfACopyThatNeverBeganLeavesNothingBehind() {
         tracker.admitted(AdmissionPoint.SIMPLE_QUERY, AdmittedStatement.UNGATED, null);
-        tracker.cycleEnd();
+        tracker.queryEnd();
         tracker.copyEnded();
         tracker.error();
         tracker.readyForQuery();
@@ -252,6 +252,117 @@ class ReleaseTrackerTest {
         tracker.disconnect();
         assertThat(gone.signals).containsExactly(ReleaseSignal.RUNNING, ReleaseSignal.DISCONNECT);
         assertThat(tracker.isIdle()).isTrue();
+    }
+
+    /**
+     * A Query sent inside an extended batch that then failed: the server skips everything up to the batch's
+     * Sync, the Query too, and answers one ReadyForQuery, not two (postgres.c, ignore_till_sync).
+     */
+    @Test
+    void aQueryInsideAFailedBatchIsSkippedAndNotAwaited() {
+        Recorder query = new Recorder();
+        tracker.executeSent("missing"); // fails: no such portal
+        tracker.admitted(AdmissionPoint.SIMPLE_QUERY, query, null);
+        tracker.queryEnd();
+        tracker.cycleEnd();
+        assertThat(tracker.owesReadyForQuery()).isTrue();
+
+        tracker.error();
+        assertThat(query.signals).containsExactly(ReleaseSignal.ERROR);
+        tracker.readyForQuery(); // the Sync's
+        assertCaughtUp(); // the Query's ReadyForQuery never comes
+    }
+
+    /** The same when what failed is a Parse, which the tracker follows to its ParseComplete or error. */
+    @Test
+    void aFailedParseMakesTheServerSkipTheQueryAfterIt() {
+        tracker.statementMessageSent(); // Parse, fails
+        tracker.admitted(AdmissionPoint.SIMPLE_QUERY, AdmittedStatement.UNGATED, null);
+        tracker.queryEnd();
+        tracker.cycleEnd();
+
+        tracker.error();
+        tracker.readyForQuery();
+        assertCaughtUp();
+    }
+
+    /** A Query's own error skips nothing: the Query after it is answered, and awaited. */
+    @Test
+    void aSimpleQuerysErrorSkipsNothing() {
+        Recorder failing = new Recorder();
+        Recorder next = new Recorder();
+        tracker.statementMessageSent(); // Parse, answered
+        tracker.admitted(AdmissionPoint.SIMPLE_QUERY, failing, null);
+        tracker.queryEnd();
+        tracker.admitted(AdmissionPoint.SIMPLE_QUERY, next, null);
+        tracker.queryEnd();
+
+        tracker.statementMessageAnswered(); // ParseComplete
+        assertThat(failing.signals).containsExactly(ReleaseSignal.RUNNING);
+        tracker.error();
+        tracker.readyForQuery();
+        assertThat(next.signals).containsExactly(ReleaseSignal.RUNNING);
+        assertThat(tracker.owesReadyForQuery()).isTrue();
+        tracker.readyForQuery();
+        assertThat(tracker.isIdle()).isTrue();
+    }
+
+    /** Sent after the error came back and before the Sync: the server drops it unread, so it is not awaited. */
+    @Test
+    void whatTheClientSendsWhileTheServerSkipsToSyncIsNotAwaited() {
+        Recorder dropped = new Recorder();
+        tracker.executeSent("missing");
+        tracker.error();
+        tracker.admitted(AdmissionPoint.SIMPLE_QUERY, dropped, null);
+        tracker.queryEnd();
+        tracker.statementMessageSent();
+        assertThat(dropped.signals).containsExactly(ReleaseSignal.ERROR);
+        assertCaughtUp();
+
+        tracker.cycleEnd(); // the Sync: the server answers it, then reads again
+        tracker.readyForQuery();
+        tracker.admitted(AdmissionPoint.SIMPLE_QUERY, AdmittedStatement.UNGATED, null);
+        tracker.queryEnd();
+        assertThat(tracker.owesReadyForQuery()).as("a Query after the Sync is answered").isTrue();
+    }
+
+    /** Parse, Bind, Describe, Execute, Close, Sync: each answered in turn, the Bind hears its BindComplete. */
+    @Test
+    void parseDescribeAndCloseAreAnsweredInTheirTurn() {
+        Recorder bind = new Recorder();
+        tracker.statementMessageSent();
+        tracker.admitted(AdmissionPoint.BIND, bind, null);
+        tracker.statementMessageSent();
+        tracker.executeSent("");
+        tracker.statementMessageSent();
+        tracker.cycleEnd();
+
+        tracker.statementMessageAnswered(); // ParseComplete
+        tracker.bindComplete();
+        assertThat(bind.signals).containsExactly(ReleaseSignal.BIND_COMPLETE);
+        tracker.statementMessageAnswered(); // RowDescription of the Describe
+        tracker.executeComplete();
+        tracker.statementMessageAnswered(); // CloseComplete
+        tracker.readyForQuery();
+        assertCaughtUp();
+    }
+
+    /**
+     * A Parse whose ParseComplete the server holds until a Sync or Flush leaves the server with no work: a
+     * cancel of the Bind queued behind it withdraws the Bind, it does not go to the idle server.
+     */
+    @Test
+    void aParseAwaitingItsAnswerIsNoWorkInFlight() {
+        tracker.statementMessageSent();
+        assertThat(tracker.isIdle()).isTrue();
+        tracker.executeSent("");
+        assertThat(tracker.isIdle()).isFalse();
+    }
+
+    /** The server owes this client nothing and works on nothing of it. */
+    private void assertCaughtUp() {
+        assertThat(tracker.owesReadyForQuery()).as("ReadyForQuery owed").isFalse();
+        assertThat(tracker.isIdle()).as("idle").isTrue();
     }
 
     private static final class Recorder implements AdmittedStatement {

@@ -1,0 +1,215 @@
+package io.memogate.proxy.it;
+
+import static io.memogate.proxy.it.FaultsIT.assertReady;
+import static io.memogate.proxy.it.FaultsIT.rows;
+import static io.memogate.proxy.it.FaultsIT.tableAnyoneMayInsertInto;
+import static org.assertj.core.api.Assertions.assertThat;
+
+import io.memogate.proxy.embedded.EmbeddedPostgres;
+import io.memogate.proxy.embedded.EmbeddedPostgresExtension;
+import io.memogate.proxy.it.RawPgClient.Message;
+import java.io.IOException;
+import java.nio.charset.StandardCharsets;
+import java.util.List;
+import org.junit.jupiter.api.Disabled;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.ExtendWith;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.ValueSource;
+
+/**
+ * Streams broken where the proxy's bookkeeping, not its framing, decides what happens next: each found by
+ * {@code ProtocolFuzzIT} (the seed is named) and kept here as a plain case. Whatever the client sent, it gets
+ * an answer and the connection ends; it does not wait for one that never comes.
+ */
+@ExtendWith(EmbeddedPostgresExtension.class)
+class BrokenClientStreamIT {
+
+    private static final String TRUSTED = "memogate_trust";
+
+    /**
+     * A bad message among COPY FROM STDIN data (fuzz seed 14: a CopyData whose length word was cut to 4, so
+     * its row's bytes were read as the next header). PostgreSQL, reading the data, answers it at once with
+     * ERROR and FATAL 08P01. The proxy's FATAL waited for the answers to the statements sent before, and
+     * the COPY is one: but a server in COPY FROM STDIN answers only once the client ends the data, which a
+     * client whose stream is broken never does. The client waited for ever.
+     */
+    @ParameterizedTest
+    @ValueSource(booleans = {true, false})
+    void aBadMessageAmidCopyDataIsRefusedAtOnce(boolean waitForCopyInResponse, EmbeddedPostgres pg) throws Exception {
+        String table = tableAnyoneMayInsertInto(pg, "copy_broken");
+        try (ProxyFixture proxy = ProxyFixture.to(pg.host(), pg.port()).start();
+                RawPgClient client = loggedIn(proxy)) {
+            client.query("copy " + table + " from stdin");
+            if (waitForCopyInResponse) {
+                assertThat(client.read().type()).as("CopyInResponse").isEqualTo('G');
+            }
+            client.send('d', "1\n".getBytes(StandardCharsets.US_ASCII));
+            client.sendRaw(new byte[] {'d', 0, 0, 0, 3}); // a length that cannot hold itself
+
+            List<Message> answers = client.readUntilClosed(); // a SocketTimeoutException here is the hang
+            assertFatalProtocolViolation(answers.getLast());
+        }
+        assertThat(rows(pg, table)).as("the COPY did not end, so nothing of it is committed").isZero();
+    }
+
+    /**
+     * A type byte no client message has, and nothing after it (fuzz seeds 11504, 11771, 12093: a stream out of
+     * step cut short). PostgreSQL refuses it on that byte with FATAL 08P01; the proxy waited for the four bytes
+     * of a length word before it looked at the type, and the client with it.
+     */
+    @Test
+    void anUnknownTypeByteAloneIsRefusedAtOnce(EmbeddedPostgres pg) throws Exception {
+        try (ProxyFixture proxy = ProxyFixture.to(pg.host(), pg.port()).start();
+                RawPgClient client = loggedIn(proxy)) {
+            client.sendRaw(new byte[] {'z'});
+
+            List<Message> answers = client.readUntilClosed();
+            assertThat(answers).hasSize(1);
+            assertFatalProtocolViolation(answers.getFirst());
+        }
+    }
+
+    /**
+     * During COPY FROM STDIN data, the start of a message PostgreSQL does not read there (fuzz seeds 20110,
+     * 24369: a Parse, a Query, their rest never sent). PostgreSQL refuses it on its type byte with ERROR and
+     * FATAL 08P01; the proxy waited for the whole message before passing it on, and the client with it.
+     */
+    @ParameterizedTest
+    @ValueSource(booleans = {true, false})
+    void theStartOfAnotherMessageAmidCopyDataIsRefusedAtOnce(boolean waitForCopyInResponse, EmbeddedPostgres pg)
+            throws Exception {
+        String table = tableAnyoneMayInsertInto(pg, "copy_other");
+        try (ProxyFixture proxy = ProxyFixture.to(pg.host(), pg.port()).start();
+                RawPgClient client = loggedIn(proxy)) {
+            byte[] copyData = message('d', "1\n".getBytes(StandardCharsets.US_ASCII));
+            byte[] startOfParse = {'P', 0, 0}; // a Parse's type and half its length word
+            if (waitForCopyInResponse) {
+                client.query("copy " + table + " from stdin");
+                assertThat(client.read().type()).as("CopyInResponse").isEqualTo('G');
+                client.sendRaw(RawPgClient.body(copyData, startOfParse));
+            } else { // all of it before the server's CopyInResponse reaches the proxy
+                client.sendRaw(RawPgClient.body(message('Q', RawPgClient.cstring("copy " + table + " from stdin")),
+                        copyData, startOfParse));
+            }
+
+            List<Message> answers = client.readUntilClosed();
+            assertThat(answers).extracting(Message::type)
+                    .containsExactly(waitForCopyInResponse ? new Character[] {'E'} : new Character[] {'G', 'E'});
+            assertFatalProtocolViolation(answers.getLast());
+        }
+        assertThat(rows(pg, table)).as("the COPY never ended").isZero();
+    }
+
+    /**
+     * A Query inside an extended batch that failed (fuzz seeds 48, 50, 173: messages swapped). PostgreSQL skips
+     * every message up to the batch's Sync, the Query too, so it never answers it; the proxy counted on a
+     * ReadyForQuery for it, and a bad message after it had its FATAL wait for that answer for ever. Whether the
+     * client sends the Query before the error comes back or after, the FATAL comes at once, as from PostgreSQL.
+     */
+    @ParameterizedTest
+    @ValueSource(booleans = {true, false})
+    void aQuerySkippedInAFailedBatchIsNotWaitedFor(boolean readErrorFirst, EmbeddedPostgres pg) throws Exception {
+        try (ProxyFixture proxy = ProxyFixture.to(pg.host(), pg.port()).start();
+                RawPgClient client = loggedIn(proxy)) {
+            client.send('E', RawPgClient.body(RawPgClient.cstring("no_such_portal"), RawPgClient.int32(0)));
+            client.send('H', new byte[0]);
+            if (readErrorFirst) {
+                assertThat(client.read().sqlState()).isEqualTo("34000");
+            }
+            client.query("select 1"); // skipped by the server: no Sync yet
+            client.send('z', new byte[0]);
+
+            List<Message> answers = client.readUntilClosed();
+            assertThat(answers).extracting(Message::type).as("no answer to the skipped Query")
+                    .containsExactly(readErrorFirst ? new Character[] {'E'} : new Character[] {'E', 'E'});
+            assertFatalProtocolViolation(answers.getLast());
+        }
+    }
+
+    /**
+     * COPY FROM STDIN by Parse, Bind, Execute, its data and CopyDone, then a bad message before the batch's Sync
+     * (fuzz seed 1582). The proxy waited for the ReadyForQuery of the Sync sent among the data, which the server
+     * ignores, and the client for ever. Now the FATAL follows the CopyInResponse: the COPY's CommandComplete,
+     * which the server holds until a Sync or Flush (PostgreSQL's own FATAL flushes it), belongs to a batch sent
+     * without its Sync, which the proxy does not wait for (README, "Errors the proxy itself sends").
+     */
+    @Test
+    void aBadMessageAfterAnExtendedCopyBeforeItsSyncIsRefusedOnceTheCopyIsAnswered(EmbeddedPostgres pg)
+            throws Exception {
+        String table = tableAnyoneMayInsertInto(pg, "copy_unsynced");
+        try (ProxyFixture proxy = ProxyFixture.to(pg.host(), pg.port()).start();
+                RawPgClient client = loggedIn(proxy)) {
+            client.send('P', RawPgClient.body(RawPgClient.cstring(""), RawPgClient.cstring("copy " + table
+                    + " from stdin"), RawPgClient.int16(0)));
+            client.send('B', RawPgClient.body(RawPgClient.cstring(""), RawPgClient.cstring(""), RawPgClient.int16(0),
+                    RawPgClient.int16(0), RawPgClient.int16(0)));
+            client.send('E', RawPgClient.body(RawPgClient.cstring(""), RawPgClient.int32(0)));
+            client.send('S', new byte[0]); // as libpq sends it: read in copy mode, ignored
+            client.send('d', "1\n".getBytes(StandardCharsets.US_ASCII));
+            client.send('c', new byte[0]);
+            client.send('z', new byte[0]);
+
+            List<Message> answers = client.readUntilClosed();
+            assertThat(answers).extracting(Message::type).containsExactly('1', '2', 'G', 'E');
+            assertFatalProtocolViolation(answers.getLast());
+        }
+        assertThat(rows(pg, table)).as("the batch was never synced: rolled back").isZero();
+    }
+
+    /**
+     * A Sync among simple-protocol COPY data after a row that fails (fuzz seed 90). PostgreSQL ignores a Sync
+     * while it reads COPY data, but the failing row ends the COPY, so it reads this Sync afterwards and answers
+     * it with a ReadyForQuery of its own. The proxy took every Sync sent among the data as ignored: one
+     * ReadyForQuery more than it counted came, and the FATAL for a later bad message went before the answer to
+     * the Query sent before it, a Query the server ran. The client is told the session ended and not that its
+     * INSERT committed. Unfixed: the proxy cannot tell which of the data's Syncs the server read before the
+     * failing row and which after; it needs a model of COPY that can (see the report of the protocol fuzz).
+     */
+    @Disabled("known: the proxy miscounts ReadyForQuery after a Sync among COPY data that failed (fuzz seed 90)")
+    @Test
+    void aSyncAmongFailedCopyDataIsCountedAsTheServerAnswersIt(EmbeddedPostgres pg) throws Exception {
+        String table = tableAnyoneMayInsertInto(pg, "copy_sync");
+        try (ProxyFixture proxy = ProxyFixture.to(pg.host(), pg.port()).start();
+                RawPgClient client = loggedIn(proxy)) {
+            // In one write, so that the proxy has passed the Sync on before the server's answers come back.
+            client.sendRaw(RawPgClient.body(
+                    message('Q', RawPgClient.cstring("copy " + table + " from stdin")),
+                    message('d', "not a number\n".getBytes(StandardCharsets.US_ASCII)),
+                    message('S', new byte[0]),
+                    message('c', new byte[0]),
+                    message('Q', RawPgClient.cstring("select pg_sleep(0.5); insert into " + table + " values (1)")),
+                    message('z', new byte[0])));
+
+            List<Message> answers = client.readUntilClosed();
+            assertThat(answers).extracting(Message::type).as("the INSERT's answer before the FATAL")
+                    .containsSubsequence('C', 'Z', 'E');
+            assertThat(answers.get(answers.size() - 3).text()).startsWith("INSERT");
+            assertFatalProtocolViolation(answers.getLast());
+        }
+        assertThat(rows(pg, table)).isEqualTo(1);
+    }
+
+    private static byte[] message(char type, byte[] body) {
+        return RawPgClient.body(new byte[] {(byte) type}, RawPgClient.int32(4 + body.length), body);
+    }
+
+    /** A client of {@code proxy}, logged in as the trusted role, that waits at most 5 s for an answer. */
+    private static RawPgClient loggedIn(ProxyFixture proxy) throws IOException {
+        RawPgClient client = new RawPgClient(proxy.port());
+        try {
+            assertReady(client.startup(TRUSTED, "demo"));
+            client.setReadTimeout(5_000);
+            return client;
+        } catch (IOException | RuntimeException | Error e) {
+            client.close();
+            throw e;
+        }
+    }
+
+    private static void assertFatalProtocolViolation(Message last) {
+        assertThat(last.type()).isEqualTo('E');
+        assertThat(last.fields().get('V')).isEqualTo("FATAL");
+        assertThat(last.sqlState()).isEqualTo("08P01");
+    }
+}
