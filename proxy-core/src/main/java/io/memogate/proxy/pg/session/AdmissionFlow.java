@@ -235,12 +235,7 @@ final class AdmissionFlow {
                     Bind.check(frame);
                     forwardAdmitted(owned, AdmissionPoint.BIND, AdmittedStatement.UNGATED);
                 } else {
-                    String name = Bind.decode(frame).statementName();
-                    if (statements.bypasses(name, catalogVersion())) {
-                        forwardAdmitted(owned, AdmissionPoint.BIND, AdmittedStatement.UNGATED);
-                    } else {
-                        admitBind(owned, name);
-                    }
+                    admitBind(owned, Bind.decode(frame).statementName());
                 }
             }
             case Parse.TYPE -> {
@@ -317,7 +312,8 @@ final class AdmissionFlow {
 
     /**
      * A Bind admitted with its statement's text, which is lexed when it may change the session's settings or
-     * SQL-prepared statements (SentText): off the loop for a long text, as a long Query's is.
+     * SQL-prepared statements (SentText): off the loop for a long text, as a long Query's is. One that bypassed
+     * admission before is not asked again, but its text still changes the session at each Bind.
      */
     private void admitBind(OwnedFrame frame, String name) {
         String sql = statements.sqlOf(name);
@@ -350,6 +346,12 @@ final class AdmissionFlow {
         }
         // Taken before asking: a catalog read that lands meanwhile then makes the next Bind ask again.
         Object catalogVersion = statementName == null ? null : catalogVersion();
+        if (statementName != null && statements.bypasses(statementName, catalogVersion)) {
+            // Not asked again, but shown to the session's settings above all the same: a prepared SET, or a call
+            // of a routine that sets, bypasses admission and sets again at each run.
+            forwardAdmitted(frame, point, AdmittedStatement.UNGATED);
+            return;
+        }
         Admission admission = session.services.admission().admit(new StatementRequest(sql, point, session.info,
                 session.serverConnection(), settings.current(), preparedQueries, settingsWithRoles));
         if (admission.bypassed() && statementName != null) {

@@ -3,6 +3,9 @@ package io.memogate.proxy.pg.session;
 import static io.memogate.proxy.pg.session.EmbeddedSession.frame;
 import static org.assertj.core.api.Assertions.assertThat;
 
+import io.memogate.estimator.RoutineDefinitions;
+import io.memogate.estimator.RoutineDefinitions.Language;
+import io.memogate.estimator.RoutineDefinitions.Routine;
 import io.memogate.proxy.admission.Admission;
 import io.memogate.proxy.admission.AdmissionHook;
 import io.memogate.proxy.admission.AdmittedStatement;
@@ -176,5 +179,46 @@ class AdmissionFlowTest {
 
             assertThat(session.toServer()).containsExactly('E', 'B', 'E', 'S');
         }
+    }
+
+    /**
+     * Admission let both statements bypass (a SET plans nothing), so their later Binds skip it; each still sets
+     * join_collapse_limit on the server at every run, and the session's settings must follow: the last Bind ran
+     * "narrow".
+     */
+    @Test
+    void aPreparedSetThatBypassesAdmissionStillChangesTheSessionAtEachBind() {
+        try (EmbeddedSession session = new EmbeddedSession(request -> Admission.BYPASS)) {
+            session.send(frame(new Parse("narrow", "set join_collapse_limit = 1", List.of())));
+            session.send(frame(new Parse("wide", "set join_collapse_limit = 20", List.of())));
+            runEach(session, "narrow", "wide", "narrow");
+
+            assertThat(session.toServer()).containsExactly('P', 'P', 'B', 'E', 'B', 'E', 'B', 'E', 'S');
+            assertThat(session.session.settings.current().joinCollapseLimit()).isEqualTo(1);
+        }
+    }
+
+    /** As above, for a routine whose SET outlives it: bound again, it sets again. */
+    @Test
+    void aPreparedCallOfARoutineThatSetsChangesTheSessionAtEachBindThoughItBypasses() {
+        RoutineDefinitions routines = RoutineDefinitions.of(List.of(
+                Routine.of("public", "narrow", Language.PLPGSQL, "begin set join_collapse_limit = 1; end"),
+                Routine.of("public", "widen", Language.PLPGSQL, "begin set join_collapse_limit = 20; end")));
+        try (EmbeddedSession session = new EmbeddedSession(request -> Admission.BYPASS, () -> routines)) {
+            session.send(frame(new Parse("n", "select narrow()", List.of())));
+            session.send(frame(new Parse("w", "select widen()", List.of())));
+            runEach(session, "n", "w", "n");
+
+            assertThat(session.session.settings.current().joinCollapseLimit()).isEqualTo(1);
+        }
+    }
+
+    /** A batch that binds and executes each of the statements {@code names}, in order, then syncs. */
+    private static void runEach(EmbeddedSession session, String... names) {
+        for (String name : names) {
+            session.send(frame(new Bind("", name)));
+            session.send(frame(new Execute("", 0)));
+        }
+        session.send(frame(Sync.INSTANCE));
     }
 }
