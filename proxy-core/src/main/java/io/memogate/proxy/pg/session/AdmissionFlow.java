@@ -243,7 +243,9 @@ final class AdmissionFlow {
                     Parse.check(frame); // no Bind will ask for its text
                     session.forwardToBackend(owned.take());
                 } else if (frame.readableBytes() >= GatedAdmission.OFF_LOOP_CHARS) {
-                    readOffLoop(owned, "reading a Parse's text", false, PreparedStatements.ReadParse::of,
+                    RoutineDefinitions routines = settings.routines();
+                    readOffLoop(owned, "reading a Parse's text", false,
+                            bytes -> PreparedStatements.ReadParse.of(bytes, routines),
                             (read, parse) -> {
                                 statements.parsed(parse);
                                 session.forwardToBackend(read.take());
@@ -318,13 +320,20 @@ final class AdmissionFlow {
     private void admitBind(OwnedFrame frame, String name) {
         String sql = statements.sqlOf(name);
         RoutineDefinitions routines = settings.routines();
-        if (!statements.mayChangeSession(name, routines)) {
+        boolean longText = sql.length() >= GatedAdmission.OFF_LOOP_CHARS;
+        // A long text not yet sought for the routines of a catalog read since its Parse is sought off the loop.
+        boolean unsought = longText && statements.unsought(name, routines);
+        if (!unsought && !statements.mayChangeSession(name, routines)) {
             admitThenForward(frame, SentText.unread(sql), AdmissionPoint.BIND, name);
-        } else if (sql.length() >= GatedAdmission.OFF_LOOP_CHARS) {
+        } else if (longText) {
             LexicalAnalyzer analyzer = analyzer();
             readOffLoop(frame, "reading a prepared statement's text", false,
-                    bytes -> SentText.read(sql, analyzer, routines),
-                    (read, text) -> admitThenForward(read, text, AdmissionPoint.BIND, name));
+                    bytes -> SentText.read(sql, analyzer, routines), (read, text) -> {
+                        if (unsought) { // it holds no word that changes the session: maySet is whether it calls
+                            statements.sought(name, routines, text.maySet());
+                        }
+                        admitThenForward(read, text, AdmissionPoint.BIND, name);
+                    });
         } else {
             admitThenForward(frame, SentText.read(sql, analyzer(), routines), AdmissionPoint.BIND, name);
         }

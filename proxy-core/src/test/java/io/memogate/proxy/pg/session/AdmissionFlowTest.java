@@ -21,6 +21,7 @@ import io.netty.buffer.ByteBuf;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.atomic.AtomicReference;
 import org.junit.jupiter.api.Test;
 
 /**
@@ -210,6 +211,42 @@ class AdmissionFlowTest {
             runEach(session, "n", "w", "n");
 
             assertThat(session.session.settings.current().joinCollapseLimit()).isEqualTo(1);
+        }
+    }
+
+    /**
+     * A long prepared text is sought for the names of the routines that set, which takes 80-300 ms for 64 MiB: with
+     * its Parse, off the loop, for the routines known then, and at its first Bind after a catalog read that brought
+     * others, off the loop too. The Binds after that take the answer kept.
+     */
+    @Test
+    void aLongPreparedTextIsSoughtForRoutinesThatSetOffTheLoop() {
+        AtomicReference<RoutineDefinitions> routines = new AtomicReference<>(RoutineDefinitions.NONE);
+        try (EmbeddedSession session = new EmbeddedSession(request -> Admission.IMMEDIATE, routines::get)) {
+            session.send(frame(new Parse("s1", "select 1" + PADDING, List.of())));
+            assertThat(session.runTextReads()).as("the Parse's").isEqualTo(1);
+            session.runLoop();
+            runEach(session, "s1");
+            assertThat(session.toServer()).containsExactly('P', 'B', 'E', 'S');
+
+            routines.set(RoutineDefinitions.of(List.of(
+                    Routine.of("public", "narrow", Language.PLPGSQL, "begin set join_collapse_limit = 1; end"))));
+            runEach(session, "s1");
+            assertThat(session.toServer()).as("the Bind waits for its text to be sought").isEmpty();
+            assertThat(session.runTextReads()).isEqualTo(1);
+            session.runLoop();
+            assertThat(session.toServer()).containsExactly('B', 'E', 'S');
+
+            runEach(session, "s1");
+            assertThat(session.runTextReads()).as("sought once for these routines").isZero();
+            assertThat(session.toServer()).containsExactly('B', 'E', 'S');
+
+            session.send(frame(new Parse("s2", "select 2" + PADDING, List.of())));
+            runEach(session, "s2");
+            assertThat(session.runTextReads()).as("the Parse's, which seeks the routines known now").isEqualTo(1);
+            session.runLoop();
+            assertThat(session.runTextReads()).as("nothing more at its Bind").isZero();
+            assertThat(session.toServer()).containsExactly('P', 'B', 'E', 'S');
         }
     }
 
