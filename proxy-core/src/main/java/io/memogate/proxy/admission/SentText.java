@@ -45,6 +45,16 @@ public record SentText(String sql, LexicalAnalysis lexed, List<List<SettingChang
         return new SentText(sql, null, List.of(), false, false);
     }
 
+    /**
+     * Whether applying the text may change its session: it holds a SET, RESET or set_config, a call or DO block
+     * that leaves a setting changed, or the words of PREPARE, DEALLOCATE or DISCARD. False for most texts whose
+     * words made them read ("update t set ...", "offset"): a prepared one need not be read again at its next Bind.
+     */
+    public boolean changesSession() {
+        return mayPrepare || maySet && (lexed.statements().stream().anyMatch(st -> st.settingChange().isPresent())
+                || leftByCalls.stream().anyMatch(left -> !left.isEmpty()));
+    }
+
     /** Applies the text's changes to its session's state, as the server will when it runs the text. */
     public void applyTo(SessionSettings settings, PreparedQueries prepared, boolean inTransaction) {
         if (maySet) {

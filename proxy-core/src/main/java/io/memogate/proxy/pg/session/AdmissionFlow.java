@@ -322,20 +322,19 @@ final class AdmissionFlow {
         RoutineDefinitions routines = settings.routines();
         boolean longText = sql.length() >= GatedAdmission.OFF_LOOP_CHARS;
         // A long text not yet sought for the routines of a catalog read since its Parse is sought off the loop.
-        boolean unsought = longText && statements.unsought(name, routines);
-        if (!unsought && !statements.mayChangeSession(name, routines)) {
+        if (!(longText && statements.unsought(name, routines)) && !statements.mayChangeSession(name, routines)) {
             admitThenForward(frame, SentText.unread(sql), AdmissionPoint.BIND, name);
         } else if (longText) {
             LexicalAnalyzer analyzer = analyzer();
             readOffLoop(frame, "reading a prepared statement's text", false,
                     bytes -> SentText.read(sql, analyzer, routines), (read, text) -> {
-                        if (unsought) { // it holds no word that changes the session: maySet is whether it calls
-                            statements.sought(name, routines, text.maySet());
-                        }
+                        statements.read(name, routines, text);
                         admitThenForward(read, text, AdmissionPoint.BIND, name);
                     });
         } else {
-            admitThenForward(frame, SentText.read(sql, analyzer(), routines), AdmissionPoint.BIND, name);
+            SentText text = SentText.read(sql, analyzer(), routines);
+            statements.read(name, routines, text);
+            admitThenForward(frame, text, AdmissionPoint.BIND, name);
         }
     }
 

@@ -2,6 +2,7 @@ package io.memogate.proxy.pg.session;
 
 import io.memogate.estimator.RoutineDefinitions;
 import io.memogate.proxy.admission.PreparedQueries;
+import io.memogate.proxy.admission.SentText;
 import io.memogate.proxy.admission.SessionSettings;
 import io.memogate.proxy.pg.message.frontend.Parse;
 import io.netty.buffer.ByteBuf;
@@ -50,6 +51,8 @@ final class PreparedStatements {
         /** The routines {@link #callsSetter} was found with; null before it was asked. */
         private RoutineDefinitions callsSetterUnder;
         private boolean callsSetter;
+        /** The routines with which the text was read at a Bind and found to change nothing; null before. */
+        private RoutineDefinitions quietUnder;
 
         Prepared(String sql, Boolean mayChangeSession) {
             this.sql = sql;
@@ -57,6 +60,9 @@ final class PreparedStatements {
         }
 
         boolean mayChangeSession(RoutineDefinitions routines) {
+            if (quietUnder == routines) {
+                return false;
+            }
             if (textMayChangeSession()) {
                 return true;
             }
@@ -122,8 +128,9 @@ final class PreparedStatements {
     /**
      * Whether a Bind of the statement must be shown to the session's settings and SQL-prepared statements:
      * false for a text that holds none of the words that change them nor the name of one of {@code routines}
-     * that sets, whose filters would otherwise scan it at every Bind (about 2 µs for a 1.2 kB query). True for a
-     * statement never prepared here.
+     * that sets, whose filters would otherwise scan it at every Bind (about 2 µs for a 1.2 kB query), and for one
+     * {@linkplain #read read} with these routines and found to change nothing (an "UPDATE ... SET", lexed once, not
+     * at every Bind: a second for 64 MiB). True for a statement never prepared here.
      */
     boolean mayChangeSession(String name, RoutineDefinitions routines) {
         Prepared prepared = byName.get(name);
@@ -138,14 +145,22 @@ final class PreparedStatements {
     boolean unsought(String name, RoutineDefinitions routines) {
         Prepared prepared = byName.get(name);
         return prepared != null && routines.leaveSettings() && prepared.callsSetterUnder != routines
-                && !prepared.textMayChangeSession();
+                && prepared.quietUnder != routines && !prepared.textMayChangeSession();
     }
 
-    /** The statement's text was sought for the names of those of {@code routines} that set: {@code found}. */
-    void sought(String name, RoutineDefinitions routines, boolean found) {
+    /**
+     * The statement's text was read at a Bind, with {@code routines}: found to change nothing, it is not read
+     * again while they stand; else, holding none of the words that change the session, it calls one of them.
+     */
+    void read(String name, RoutineDefinitions routines, SentText text) {
         Prepared prepared = byName.get(name);
-        if (prepared != null) {
-            prepared.calls(routines, found);
+        if (prepared == null) {
+            return;
+        }
+        if (!text.changesSession()) {
+            prepared.quietUnder = routines;
+        } else if (!prepared.textMayChangeSession()) {
+            prepared.calls(routines, true);
         }
     }
 

@@ -161,6 +161,30 @@ class AdmissionFlowTest {
     }
 
     /**
+     * A text whose words may change the session ("offset" holds "set") is lexed at its first Bind, off the loop
+     * for a long one (a second for 64 MiB); found to change nothing, it is not lexed again at the next Binds,
+     * whether admission is asked about them or they bypass it.
+     */
+    @Test
+    void aPreparedTextFoundToChangeNothingIsNotReadAgainAtItsNextBinds() {
+        for (Admission admission : List.of(Admission.IMMEDIATE, Admission.BYPASS)) {
+            try (EmbeddedSession session = new EmbeddedSession(request -> admission)) {
+                session.send(frame(new Parse("s1", "update t set a = 1 offset 0" + PADDING, List.of())));
+                assertThat(session.runTextReads()).as("the Parse's").isEqualTo(1);
+                session.runLoop();
+                runEach(session, "s1");
+                assertThat(session.runTextReads()).as("the first Bind's").isEqualTo(1);
+                session.runLoop();
+                assertThat(session.toServer()).containsExactly('P', 'B', 'E', 'S');
+
+                runEach(session, "s1");
+                assertThat(session.runTextReads()).as("none at the second Bind").isZero();
+                assertThat(session.toServer()).containsExactly('B', 'E', 'S');
+            }
+        }
+    }
+
+    /**
      * A cancel while a Parse's text is read fails it as the server would fail a Parse it cancelled: a stand-in
      * that the server fails in its place (its error becomes 57014 on the way back), then the server skips the
      * rest of the batch up to its Sync. The Parse never reaches the server.
