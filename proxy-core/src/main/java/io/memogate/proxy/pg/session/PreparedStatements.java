@@ -140,7 +140,7 @@ final class PreparedStatements {
     /**
      * Whether {@link #mayChangeSession} would seek the statement's text for the names of those of {@code routines}
      * that set, not sought yet for them (a catalog read since brought them): for a long text, a scan to make off
-     * the event loop, then told with {@link #sought}.
+     * the event loop, then told with {@link #read}.
      */
     boolean unsought(String name, RoutineDefinitions routines) {
         Prepared prepared = byName.get(name);
