@@ -154,6 +154,11 @@ public final class RoutineDefinitions {
         return left.isEmpty() ? definitions : new RoutineDefinitions(definitions.routines, definitions.size, left);
     }
 
+    /** Whether some routine leaves a setting changed in its session: if not, {@link #mayLeaveSettings} is false. */
+    public boolean leaveSettings() {
+        return !settingsLeftNames.isEmpty();
+    }
+
     /**
      * Whether {@code sql} may call a routine that leaves a setting changed in its session ({@link
      * #settingsLeftBy}): it holds the name of one, in any case. A scan, no lexing; false at once when no routine

@@ -22,8 +22,11 @@ import java.util.Set;
  * theirs too, followed as {@link IndirectQueries#MAX_CALL_DEPTH} deep, a recursive call once. A rolled-back
  * transaction undoes them all; that is the session's to track.
  *
- * <p>A body is read as written: a SET in a branch not taken is counted as if it ran. Only the few routines whose
- * bodies hold a setting change, or call one that does, are read; the rest leave nothing at no cost.
+ * <p>A body is read as written: a SET in a branch not taken is counted as if it ran, and so is one in a PL/pgSQL
+ * {@code BEGIN ... EXCEPTION} block, whose subtransaction an error caught there rolls back with the SET; the
+ * COMMIT of a procedure, which makes its SETs before it outlast a later failure of the CALL, is not seen (the
+ * session undoes them with the failed statement). Only the few routines whose bodies hold a setting change, or
+ * call one that does, are read; the rest leave nothing at no cost.
  */
 final class SettingsLeft {
 

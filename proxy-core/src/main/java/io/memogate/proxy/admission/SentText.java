@@ -3,6 +3,8 @@ package io.memogate.proxy.admission;
 import io.memogate.estimator.RoutineDefinitions;
 import io.memogate.estimator.lexer.LexicalAnalysis;
 import io.memogate.estimator.lexer.LexicalAnalyzer;
+import io.memogate.estimator.lexer.SettingChange;
+import java.util.List;
 
 /**
  * A statement text on its way to the server, read for what it changes in its session: planner settings
@@ -15,30 +17,48 @@ import io.memogate.estimator.lexer.LexicalAnalyzer;
  * <p>Immutable: read on any thread, applied on the session's.
  *
  * @param lexed the text lexed, when it may change settings or prepared statements; null when it cannot
+ * @param leftByCalls when it may change settings, per statement what the routines it calls leave, as the session
+ *     knew them when the text was read ({@link SessionSettings#leftByCalls}); empty when it cannot
  * @param maySet it holds "set" (every SET, RESET and set_config does) or the name of a routine that sets
  * @param mayPrepare it holds "prepare", "deallocate" or "discard"
  */
-public record SentText(String sql, LexicalAnalysis lexed, boolean maySet, boolean mayPrepare) {
+public record SentText(String sql, LexicalAnalysis lexed, List<List<SettingChange>> leftByCalls, boolean maySet,
+                       boolean mayPrepare) {
 
     /**
      * Reads {@code sql}: lexed only when it holds one of the words that change a session (rare), or the name of
-     * one of {@code routines}, the session's database's, that changes its settings (rarer).
+     * one of {@code routines}, the session's database's, that changes its settings (rarer); and then read for what
+     * the routines it calls leave, which lexes its statements again.
      */
     public static SentText read(String sql, LexicalAnalyzer analyzer, RoutineDefinitions routines) {
-        boolean maySet = SessionSettings.mayHoldSet(sql) || routines.mayLeaveSettings(sql);
+        boolean callsSetter = routines.mayLeaveSettings(sql);
+        boolean maySet = SessionSettings.mayHoldSet(sql) || callsSetter;
         boolean mayPrepare = PreparedQueries.mayPrepareOrDeallocate(sql);
-        return new SentText(sql, maySet || mayPrepare ? analyzer.analyze(sql) : null, maySet, mayPrepare);
+        LexicalAnalysis lexed = maySet || mayPrepare ? analyzer.analyze(sql) : null;
+        List<List<SettingChange>> left = maySet ? SessionSettings.leftByCalls(sql, lexed, routines, callsSetter)
+                : List.of();
+        return new SentText(sql, lexed, left, maySet, mayPrepare);
     }
 
     /** A text known to change nothing in the session (a Bind of a statement that cannot): nothing to read. */
     public static SentText unread(String sql) {
-        return new SentText(sql, null, false, false);
+        return new SentText(sql, null, List.of(), false, false);
+    }
+
+    /**
+     * Whether applying the text may change its session: it holds a SET, RESET or set_config, a call or DO block
+     * that leaves a setting changed, or the words of PREPARE, DEALLOCATE or DISCARD. False for most texts whose
+     * words made them read ("update t set ...", "offset"): a prepared one need not be read again at its next Bind.
+     */
+    public boolean changesSession() {
+        return mayPrepare || maySet && (lexed.statements().stream().anyMatch(st -> st.settingChange().isPresent())
+                || leftByCalls.stream().anyMatch(left -> !left.isEmpty()));
     }
 
     /** Applies the text's changes to its session's state, as the server will when it runs the text. */
     public void applyTo(SessionSettings settings, PreparedQueries prepared, boolean inTransaction) {
         if (maySet) {
-            settings.sent(sql, lexed, inTransaction);
+            settings.sent(lexed, leftByCalls, inTransaction);
         }
         if (mayPrepare) {
             prepared.sent(sql, lexed);

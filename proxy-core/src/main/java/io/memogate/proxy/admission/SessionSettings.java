@@ -5,6 +5,7 @@ import io.memogate.estimator.lexer.LexicalAnalysis;
 import io.memogate.estimator.lexer.LexicalAnalyzer;
 import io.memogate.estimator.lexer.SettingChange;
 import io.memogate.estimator.lexer.StatementAnalysis;
+import io.memogate.estimator.lexer.StatementKind;
 import io.memogate.estimator.planner.PlannerSettings;
 import io.memogate.proxy.catalog.RoleSettings;
 import java.util.LinkedHashMap;
@@ -119,18 +120,24 @@ public final class SessionSettings {
      * common case) are not lexed.
      */
     public void sent(String sql, boolean inTransaction) {
-        if (mayHoldSet(sql) || routines().mayLeaveSettings(sql)) {
-            sent(sql, analyzer.analyze(sql), inTransaction);
+        RoutineDefinitions routines = routines();
+        boolean callsSetter = routines.mayLeaveSettings(sql);
+        if (mayHoldSet(sql) || callsSetter) {
+            LexicalAnalysis lexed = analyzer.analyze(sql);
+            sent(lexed, leftByCalls(sql, lexed, routines, callsSetter), inTransaction);
         }
     }
 
     /**
-     * As {@link #sent(String, boolean)}, with the text lexed already ({@link SentText}, maybe on another thread).
+     * As {@link #sent(String, boolean)}, with the text read already ({@link SentText}, maybe on another thread).
+     *
+     * @param leftByCalls per statement of {@code lexed}, what the routines it calls leave ({@link #leftByCalls})
      */
-    public void sent(String sql, LexicalAnalysis lexed, boolean inTransaction) {
+    public void sent(LexicalAnalysis lexed, List<List<SettingChange>> leftByCalls, boolean inTransaction) {
         boolean transaction = inTransaction;
-        RoutineDefinitions called = routines();
-        for (StatementAnalysis statement : lexed.statements()) {
+        List<StatementAnalysis> statements = lexed.statements();
+        for (int i = 0; i < statements.size(); i++) {
+            StatementAnalysis statement = statements.get(i);
             switch (statement.kind()) {
                 case BEGIN -> transaction = true;
                 case COMMIT, ROLLBACK, PREPARE_TRANSACTION -> transaction = false;
@@ -138,8 +145,20 @@ public final class SessionSettings {
             }
             boolean inBlock = transaction;
             statement.settingChange().ifPresent(change -> apply(change, inBlock));
-            called.settingsLeftBy(sql, statement).forEach(change -> apply(change, inBlock));
+            leftByCalls.get(i).forEach(change -> apply(change, inBlock));
         }
+    }
+
+    /**
+     * Per statement of {@code lexed}, the text {@code sql}, the setting changes that the routines it calls leave
+     * in the session, and a DO block's body ({@link RoutineDefinitions#settingsLeftBy}). Each statement is lexed
+     * again for them, so this is done where the text is read, off the event loop for a long one: only for a DO
+     * block, or when the text names one of {@code routines} that sets ({@code callsSetter}).
+     */
+    static List<List<SettingChange>> leftByCalls(String sql, LexicalAnalysis lexed, RoutineDefinitions routines,
+                                                 boolean callsSetter) {
+        return lexed.statements().stream().map(statement -> callsSetter || statement.kind() == StatementKind.DO
+                ? routines.settingsLeftBy(sql, statement) : List.<SettingChange>of()).toList();
     }
 
     /** The routines of the session's database as last read, whose calls may change its settings. */

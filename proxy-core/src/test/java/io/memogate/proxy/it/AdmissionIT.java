@@ -246,6 +246,34 @@ class AdmissionIT {
     }
 
     /**
+     * The same through server-side prepared statements (pgjdbc's prepareThreshold 1): "select widen_session()"
+     * passes admission without a gateway, and its later Binds are not asked again, but each still sets the
+     * session's settings: bound again after a call that narrowed them, the wide settings are back on the server
+     * and in the estimate.
+     */
+    @Test
+    void aPreparedCallOfAFunctionThatSetsChangesTheEstimatesAtEachRun(EmbeddedPostgres pg) throws Exception {
+        pg.execute(DATABASE, "create or replace function widen_session() returns void language plpgsql as $$"
+                        + " begin set join_collapse_limit = 20; set from_collapse_limit = 20;"
+                        + " perform set_config('geqo_threshold', '20', false); end $$",
+                "create or replace function narrow_session() returns void language plpgsql as $$"
+                        + " begin set join_collapse_limit = 1; end $$");
+        try (ProxyFixture proxy = proxy(pg, catalogs(pg), fourteenTablesNeedLarge(), 2L << 30);
+                Connection connection = proxy.connect(DATABASE, "memogate", "memogate", "prepareThreshold", "1");
+                Statement statement = connection.createStatement();
+                PreparedStatement widen = connection.prepareStatement("select widen_session()");
+                PreparedStatement narrow = connection.prepareStatement("select narrow_session()")) {
+            statement.execute("select 1"); // waits for the database's first catalog read
+            for (PreparedStatement call : List.of(widen, narrow, widen)) {
+                call.execute();
+            }
+            assertWideOnTheServer(statement, "the server's settings after the last call");
+            assertRunsThroughLarge(statement, star(14, "after widen_session() again"),
+                    "the star estimated under the settings the last call left");
+        }
+    }
+
+    /**
      * A view over a 14-table star is a 14-table join search once PostgreSQL's rewriter has expanded it: with
      * its database's catalog the estimate expands it too, so a count over the view, whose text names one
      * relation, takes LARGE. It is the first statement the proxy sees for the database: it waits for the

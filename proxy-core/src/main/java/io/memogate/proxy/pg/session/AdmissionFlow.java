@@ -235,12 +235,7 @@ final class AdmissionFlow {
                     Bind.check(frame);
                     forwardAdmitted(owned, AdmissionPoint.BIND, AdmittedStatement.UNGATED);
                 } else {
-                    String name = Bind.decode(frame).statementName();
-                    if (statements.bypasses(name, catalogVersion())) {
-                        forwardAdmitted(owned, AdmissionPoint.BIND, AdmittedStatement.UNGATED);
-                    } else {
-                        admitBind(owned, name);
-                    }
+                    admitBind(owned, Bind.decode(frame).statementName());
                 }
             }
             case Parse.TYPE -> {
@@ -249,7 +244,9 @@ final class AdmissionFlow {
                     tracker.statementMessageSent();
                     session.forwardToBackend(owned.take());
                 } else if (frame.readableBytes() >= GatedAdmission.OFF_LOOP_CHARS) {
-                    readOffLoop(owned, "reading a Parse's text", false, PreparedStatements.ReadParse::of,
+                    RoutineDefinitions routines = settings.routines();
+                    readOffLoop(owned, "reading a Parse's text", false,
+                            bytes -> PreparedStatements.ReadParse.of(bytes, routines),
                             (read, parse) -> {
                                 statements.parsed(parse);
                                 tracker.statementMessageSent();
@@ -329,20 +326,27 @@ final class AdmissionFlow {
 
     /**
      * A Bind admitted with its statement's text, which is lexed when it may change the session's settings or
-     * SQL-prepared statements (SentText): off the loop for a long text, as a long Query's is.
+     * SQL-prepared statements (SentText): off the loop for a long text, as a long Query's is. One that bypassed
+     * admission before is not asked again, but its text still changes the session at each Bind.
      */
     private void admitBind(OwnedFrame frame, String name) {
         String sql = statements.sqlOf(name);
         RoutineDefinitions routines = settings.routines();
-        if (!statements.mayChangeSession(name, routines)) {
+        boolean longText = sql.length() >= GatedAdmission.OFF_LOOP_CHARS;
+        // A long text not yet sought for the routines of a catalog read since its Parse is sought off the loop.
+        if (!(longText && statements.unsought(name, routines)) && !statements.mayChangeSession(name, routines)) {
             admitThenForward(frame, SentText.unread(sql), AdmissionPoint.BIND, name);
-        } else if (sql.length() >= GatedAdmission.OFF_LOOP_CHARS) {
+        } else if (longText) {
             LexicalAnalyzer analyzer = analyzer();
             readOffLoop(frame, "reading a prepared statement's text", false,
-                    bytes -> SentText.read(sql, analyzer, routines),
-                    (read, text) -> admitThenForward(read, text, AdmissionPoint.BIND, name));
+                    bytes -> SentText.read(sql, analyzer, routines), (read, text) -> {
+                        statements.read(name, routines, text);
+                        admitThenForward(read, text, AdmissionPoint.BIND, name);
+                    });
         } else {
-            admitThenForward(frame, SentText.read(sql, analyzer(), routines), AdmissionPoint.BIND, name);
+            SentText text = SentText.read(sql, analyzer(), routines);
+            statements.read(name, routines, text);
+            admitThenForward(frame, text, AdmissionPoint.BIND, name);
         }
     }
 
@@ -362,6 +366,12 @@ final class AdmissionFlow {
         }
         // Taken before asking: a catalog read that lands meanwhile then makes the next Bind ask again.
         Object catalogVersion = statementName == null ? null : catalogVersion();
+        if (statementName != null && statements.bypasses(statementName, catalogVersion)) {
+            // Not asked again, but shown to the session's settings above all the same: a prepared SET, or a call
+            // of a routine that sets, bypasses admission and sets again at each run.
+            forwardAdmitted(frame, point, AdmittedStatement.UNGATED);
+            return;
+        }
         Admission admission = session.services.admission().admit(new StatementRequest(sql, point, session.info,
                 session.serverConnection(), settings.current(), preparedQueries, settingsWithRoles));
         if (admission.bypassed() && statementName != null) {

@@ -2,6 +2,7 @@ package io.memogate.proxy.pg.session;
 
 import io.memogate.estimator.RoutineDefinitions;
 import io.memogate.proxy.admission.PreparedQueries;
+import io.memogate.proxy.admission.SentText;
 import io.memogate.proxy.admission.SessionSettings;
 import io.memogate.proxy.pg.message.frontend.Parse;
 import io.netty.buffer.ByteBuf;
@@ -17,13 +18,19 @@ final class PreparedStatements {
 
     /**
      * A Parse decoded off the event loop ({@link OffLoopText}), its text scanned there too, once, for what each
-     * Bind would otherwise scan on the loop.
+     * Bind would otherwise scan on the loop: the words that change the session, and the names of {@code routines}
+     * that set (80-300 ms for 64 MiB).
+     *
+     * @param callsSetter whether it names one of {@code routines} that sets; false when it holds such a word
      */
-    record ReadParse(String statementName, String sql, boolean mayChangeSession) {
+    record ReadParse(String statementName, String sql, boolean mayChangeSession, RoutineDefinitions routines,
+                     boolean callsSetter) {
 
-        static ReadParse of(ByteBuf frame) {
+        static ReadParse of(ByteBuf frame, RoutineDefinitions routines) {
             Parse parse = Parse.decode(frame);
-            return new ReadParse(parse.statementName(), parse.sql(), textMayChangeSession(parse.sql()));
+            boolean mayChange = textMayChangeSession(parse.sql());
+            return new ReadParse(parse.statementName(), parse.sql(), mayChange, routines,
+                    !mayChange && routines.mayLeaveSettings(parse.sql()));
         }
     }
 
@@ -44,6 +51,8 @@ final class PreparedStatements {
         /** The routines {@link #callsSetter} was found with; null before it was asked. */
         private RoutineDefinitions callsSetterUnder;
         private boolean callsSetter;
+        /** The routines with which the text was read at a Bind and found to change nothing; null before. */
+        private RoutineDefinitions quietUnder;
 
         Prepared(String sql, Boolean mayChangeSession) {
             this.sql = sql;
@@ -51,17 +60,28 @@ final class PreparedStatements {
         }
 
         boolean mayChangeSession(RoutineDefinitions routines) {
-            if (mayChangeSession == null) {
-                mayChangeSession = textMayChangeSession(sql);
+            if (quietUnder == routines) {
+                return false;
             }
-            if (mayChangeSession) {
+            if (textMayChangeSession()) {
                 return true;
             }
             if (callsSetterUnder != routines) { // a catalog read since may know a routine that sets
-                callsSetterUnder = routines;
-                callsSetter = routines.mayLeaveSettings(sql);
+                calls(routines, routines.mayLeaveSettings(sql));
             }
             return callsSetter;
+        }
+
+        private boolean textMayChangeSession() {
+            if (mayChangeSession == null) {
+                mayChangeSession = PreparedStatements.textMayChangeSession(sql);
+            }
+            return mayChangeSession;
+        }
+
+        void calls(RoutineDefinitions routines, boolean setter) {
+            callsSetterUnder = routines;
+            callsSetter = setter;
         }
     }
 
@@ -77,7 +97,9 @@ final class PreparedStatements {
 
     /** A Parse read off the event loop was forwarded. */
     void parsed(ReadParse parse) {
-        parsed(parse.statementName(), new Prepared(parse.sql(), parse.mayChangeSession()));
+        Prepared prepared = new Prepared(parse.sql(), parse.mayChangeSession());
+        prepared.calls(parse.routines(), parse.callsSetter());
+        parsed(parse.statementName(), prepared);
     }
 
     private void parsed(String name, Prepared prepared) {
@@ -106,12 +128,40 @@ final class PreparedStatements {
     /**
      * Whether a Bind of the statement must be shown to the session's settings and SQL-prepared statements:
      * false for a text that holds none of the words that change them nor the name of one of {@code routines}
-     * that sets, whose filters would otherwise scan it at every Bind (about 2 µs for a 1.2 kB query). True for a
-     * statement never prepared here.
+     * that sets, whose filters would otherwise scan it at every Bind (about 2 µs for a 1.2 kB query), and for one
+     * {@linkplain #read read} with these routines and found to change nothing (an "UPDATE ... SET", lexed once, not
+     * at every Bind: a second for 64 MiB). True for a statement never prepared here.
      */
     boolean mayChangeSession(String name, RoutineDefinitions routines) {
         Prepared prepared = byName.get(name);
         return prepared == null || prepared.mayChangeSession(routines);
+    }
+
+    /**
+     * Whether {@link #mayChangeSession} would seek the statement's text for the names of those of {@code routines}
+     * that set, not sought yet for them (a catalog read since brought them): for a long text, a scan to make off
+     * the event loop, then told with {@link #read}.
+     */
+    boolean unsought(String name, RoutineDefinitions routines) {
+        Prepared prepared = byName.get(name);
+        return prepared != null && routines.leaveSettings() && prepared.callsSetterUnder != routines
+                && prepared.quietUnder != routines && !prepared.textMayChangeSession();
+    }
+
+    /**
+     * The statement's text was read at a Bind, with {@code routines}: found to change nothing, it is not read
+     * again while they stand; else, holding none of the words that change the session, it calls one of them.
+     */
+    void read(String name, RoutineDefinitions routines, SentText text) {
+        Prepared prepared = byName.get(name);
+        if (prepared == null) {
+            return;
+        }
+        if (!text.changesSession()) {
+            prepared.quietUnder = routines;
+        } else if (!prepared.textMayChangeSession()) {
+            prepared.calls(routines, true);
+        }
     }
 
     /**

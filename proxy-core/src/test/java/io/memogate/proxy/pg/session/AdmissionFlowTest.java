@@ -3,6 +3,9 @@ package io.memogate.proxy.pg.session;
 import static io.memogate.proxy.pg.session.EmbeddedSession.frame;
 import static org.assertj.core.api.Assertions.assertThat;
 
+import io.memogate.estimator.RoutineDefinitions;
+import io.memogate.estimator.RoutineDefinitions.Language;
+import io.memogate.estimator.RoutineDefinitions.Routine;
 import io.memogate.proxy.admission.Admission;
 import io.memogate.proxy.admission.AdmissionHook;
 import io.memogate.proxy.admission.AdmittedStatement;
@@ -18,6 +21,7 @@ import io.netty.buffer.ByteBuf;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.atomic.AtomicReference;
 import org.junit.jupiter.api.Test;
 
 /**
@@ -157,6 +161,30 @@ class AdmissionFlowTest {
     }
 
     /**
+     * A text whose words may change the session ("offset" holds "set") is lexed at its first Bind, off the loop
+     * for a long one (a second for 64 MiB); found to change nothing, it is not lexed again at the next Binds,
+     * whether admission is asked about them or they bypass it.
+     */
+    @Test
+    void aPreparedTextFoundToChangeNothingIsNotReadAgainAtItsNextBinds() {
+        for (Admission admission : List.of(Admission.IMMEDIATE, Admission.BYPASS)) {
+            try (EmbeddedSession session = new EmbeddedSession(request -> admission)) {
+                session.send(frame(new Parse("s1", "update t set a = 1 offset 0" + PADDING, List.of())));
+                assertThat(session.runTextReads()).as("the Parse's").isEqualTo(1);
+                session.runLoop();
+                runEach(session, "s1");
+                assertThat(session.runTextReads()).as("the first Bind's").isEqualTo(1);
+                session.runLoop();
+                assertThat(session.toServer()).containsExactly('P', 'B', 'E', 'S');
+
+                runEach(session, "s1");
+                assertThat(session.runTextReads()).as("none at the second Bind").isZero();
+                assertThat(session.toServer()).containsExactly('B', 'E', 'S');
+            }
+        }
+    }
+
+    /**
      * A cancel while a Parse's text is read fails it as the server would fail a Parse it cancelled: a stand-in
      * that the server fails in its place (its error becomes 57014 on the way back), then the server skips the
      * rest of the batch up to its Sync. The Parse never reaches the server.
@@ -176,5 +204,82 @@ class AdmissionFlowTest {
 
             assertThat(session.toServer()).containsExactly('E', 'B', 'E', 'S');
         }
+    }
+
+    /**
+     * Admission let both statements bypass (a SET plans nothing), so their later Binds skip it; each still sets
+     * join_collapse_limit on the server at every run, and the session's settings must follow: the last Bind ran
+     * "narrow".
+     */
+    @Test
+    void aPreparedSetThatBypassesAdmissionStillChangesTheSessionAtEachBind() {
+        try (EmbeddedSession session = new EmbeddedSession(request -> Admission.BYPASS)) {
+            session.send(frame(new Parse("narrow", "set join_collapse_limit = 1", List.of())));
+            session.send(frame(new Parse("wide", "set join_collapse_limit = 20", List.of())));
+            runEach(session, "narrow", "wide", "narrow");
+
+            assertThat(session.toServer()).containsExactly('P', 'P', 'B', 'E', 'B', 'E', 'B', 'E', 'S');
+            assertThat(session.session.settings.current().joinCollapseLimit()).isEqualTo(1);
+        }
+    }
+
+    /** As above, for a routine whose SET outlives it: bound again, it sets again. */
+    @Test
+    void aPreparedCallOfARoutineThatSetsChangesTheSessionAtEachBindThoughItBypasses() {
+        RoutineDefinitions routines = RoutineDefinitions.of(List.of(
+                Routine.of("public", "narrow", Language.PLPGSQL, "begin set join_collapse_limit = 1; end"),
+                Routine.of("public", "widen", Language.PLPGSQL, "begin set join_collapse_limit = 20; end")));
+        try (EmbeddedSession session = new EmbeddedSession(request -> Admission.BYPASS, () -> routines)) {
+            session.send(frame(new Parse("n", "select narrow()", List.of())));
+            session.send(frame(new Parse("w", "select widen()", List.of())));
+            runEach(session, "n", "w", "n");
+
+            assertThat(session.session.settings.current().joinCollapseLimit()).isEqualTo(1);
+        }
+    }
+
+    /**
+     * A long prepared text is sought for the names of the routines that set, which takes 80-300 ms for 64 MiB: with
+     * its Parse, off the loop, for the routines known then, and at its first Bind after a catalog read that brought
+     * others, off the loop too. The Binds after that take the answer kept.
+     */
+    @Test
+    void aLongPreparedTextIsSoughtForRoutinesThatSetOffTheLoop() {
+        AtomicReference<RoutineDefinitions> routines = new AtomicReference<>(RoutineDefinitions.NONE);
+        try (EmbeddedSession session = new EmbeddedSession(request -> Admission.IMMEDIATE, routines::get)) {
+            session.send(frame(new Parse("s1", "select 1" + PADDING, List.of())));
+            assertThat(session.runTextReads()).as("the Parse's").isEqualTo(1);
+            session.runLoop();
+            runEach(session, "s1");
+            assertThat(session.toServer()).containsExactly('P', 'B', 'E', 'S');
+
+            routines.set(RoutineDefinitions.of(List.of(
+                    Routine.of("public", "narrow", Language.PLPGSQL, "begin set join_collapse_limit = 1; end"))));
+            runEach(session, "s1");
+            assertThat(session.toServer()).as("the Bind waits for its text to be sought").isEmpty();
+            assertThat(session.runTextReads()).isEqualTo(1);
+            session.runLoop();
+            assertThat(session.toServer()).containsExactly('B', 'E', 'S');
+
+            runEach(session, "s1");
+            assertThat(session.runTextReads()).as("sought once for these routines").isZero();
+            assertThat(session.toServer()).containsExactly('B', 'E', 'S');
+
+            session.send(frame(new Parse("s2", "select 2" + PADDING, List.of())));
+            runEach(session, "s2");
+            assertThat(session.runTextReads()).as("the Parse's, which seeks the routines known now").isEqualTo(1);
+            session.runLoop();
+            assertThat(session.runTextReads()).as("nothing more at its Bind").isZero();
+            assertThat(session.toServer()).containsExactly('P', 'B', 'E', 'S');
+        }
+    }
+
+    /** A batch that binds and executes each of the statements {@code names}, in order, then syncs. */
+    private static void runEach(EmbeddedSession session, String... names) {
+        for (String name : names) {
+            session.send(frame(new Bind("", name)));
+            session.send(frame(new Execute("", 0)));
+        }
+        session.send(frame(Sync.INSTANCE));
     }
 }

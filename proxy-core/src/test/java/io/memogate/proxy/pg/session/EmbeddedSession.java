@@ -1,5 +1,10 @@
 package io.memogate.proxy.pg.session;
 
+import io.memogate.estimator.Catalog;
+import io.memogate.estimator.FunctionDefinitions;
+import io.memogate.estimator.RoutineDefinitions;
+import io.memogate.estimator.ViewDefinitions;
+import io.memogate.estimator.planner.IndexedColumns;
 import io.memogate.proxy.admission.AdmissionHook;
 import io.memogate.proxy.admission.AdmissionSupport;
 import io.memogate.proxy.admission.SessionInfo;
@@ -13,9 +18,11 @@ import java.time.Duration;
 import java.util.ArrayDeque;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Map;
 import java.util.Optional;
 import java.util.Queue;
 import java.util.function.Consumer;
+import java.util.function.Supplier;
 
 /**
  * A session logged in (READY, the server's transaction status idle) between two {@link EmbeddedChannel}s: the
@@ -32,9 +39,18 @@ final class EmbeddedSession implements AutoCloseable {
     private final Queue<Runnable> textReads = new ArrayDeque<>();
 
     EmbeddedSession(AdmissionHook hook) {
+        this(hook, () -> RoutineDefinitions.NONE);
+    }
+
+    /** @param routines the routines of the session's database as its catalog was last read, at each ask */
+    EmbeddedSession(AdmissionHook hook, Supplier<RoutineDefinitions> routines) {
+        AdmissionSupport defaults = AdmissionSupport.DEFAULTS;
+        AdmissionSupport support = new AdmissionSupport(defaults.plannerDefaults(), defaults.roleSettings(),
+                database -> new Catalog(IndexedColumns.NONE, ViewDefinitions.NONE, FunctionDefinitions.NONE,
+                        routines.get()), defaults.waitNotice(), defaults.analyzer(), textReads::add);
         // No routing, connector or cancels: the session is logged in already and never connects.
         SessionServices services = new SessionServices(database -> Optional.empty(), null, null, hook,
-                AdmissionSupport.DEFAULTS.withTextReader(textReads::add), null, Optional.empty(), 1 << 26, 10,
+                support, null, Optional.empty(), 1 << 26, 10,
                 Duration.ofSeconds(5), Duration.ofSeconds(5), Optional.empty(), Optional.empty(),
                 RecycleConfig.DEFAULTS, new RecycleCounts(), new PasswordlessLogins(),
                 new SessionServices.SessionListener() {
@@ -49,6 +65,7 @@ final class EmbeddedSession implements AutoCloseable {
                 });
         session = new PgSession(client, services);
         session.info = new SessionInfo("u", "demo", "test", null);
+        session.settings.startupParameters(Map.of("user", "u", "database", "demo"));
         session.backend = server;
         session.state = PgSession.State.READY;
     }

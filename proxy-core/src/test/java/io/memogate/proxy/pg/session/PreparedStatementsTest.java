@@ -6,6 +6,8 @@ import static org.assertj.core.api.Assertions.assertThat;
 import io.memogate.estimator.RoutineDefinitions;
 import io.memogate.estimator.RoutineDefinitions.Language;
 import io.memogate.estimator.RoutineDefinitions.Routine;
+import io.memogate.estimator.lexer.LexicalAnalyzer;
+import io.memogate.proxy.admission.SentText;
 import java.util.List;
 
 import org.junit.jupiter.api.Test;
@@ -55,6 +57,28 @@ class PreparedStatementsTest {
         assertThat(statements.mayChangeSession("", NONE)).isTrue();
         statements.closed("");
         assertThat(statements.mayChangeSession("", NONE)).isTrue();
+    }
+
+    /**
+     * "UPDATE ... SET" holds "set": read at its first Bind and found to change nothing, it is not read again
+     * while the routines are those it was read with; a SET is read at every Bind.
+     */
+    @Test
+    void aTextReadAndFoundToChangeNothingIsNotShownAgainUnderTheSameRoutines() {
+        LexicalAnalyzer analyzer = new LexicalAnalyzer();
+        String update = "UPDATE accounts SET balance = balance + $1 WHERE id = $2";
+        statements.parsed("update", update);
+        statements.parsed("set", "SET join_collapse_limit = 20");
+        assertThat(statements.mayChangeSession("update", NONE)).isTrue();
+
+        statements.read("update", NONE, SentText.read(update, analyzer, NONE));
+        statements.read("set", NONE, SentText.read("SET join_collapse_limit = 20", analyzer, NONE));
+
+        assertThat(statements.mayChangeSession("update", NONE)).isFalse();
+        assertThat(statements.mayChangeSession("set", NONE)).isTrue();
+        RoutineDefinitions read = RoutineDefinitions.of(List.of(Routine.of("public", "accounts", Language.PLPGSQL,
+                "begin set join_collapse_limit = 20; end")));
+        assertThat(statements.mayChangeSession("update", read)).as("other routines: read again").isTrue();
     }
 
     @Test
