@@ -166,13 +166,25 @@ public final class RoutineDefinitions {
      */
     public boolean mayLeaveSettings(String sql) {
         for (String name : settingsLeftNames) {
+            // Each statement of such a database passes here on its event loop: compare the first character, as
+            // regionMatches folds it, before asking regionMatches for the whole name at a position (not for a
+            // surrogate, which regionMatches folds as part of its code point).
+            char first = name.charAt(0);
+            boolean byFirst = !Character.isSurrogate(first);
+            char folded = caseFolded(first);
             for (int i = 0, last = sql.length() - name.length(); i <= last; i++) {
-                if (sql.regionMatches(true, i, name, 0, name.length())) {
+                if ((!byFirst || caseFolded(sql.charAt(i)) == folded)
+                        && sql.regionMatches(true, i, name, 0, name.length())) {
                     return true;
                 }
             }
         }
         return false;
+    }
+
+    /** A character as {@link String#regionMatches(boolean, int, String, int, int)} compares it, ignoring case. */
+    private static char caseFolded(char c) {
+        return Character.toLowerCase(Character.toUpperCase(c));
     }
 
     /**
