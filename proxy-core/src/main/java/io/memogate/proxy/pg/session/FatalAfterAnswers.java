@@ -2,6 +2,11 @@ package io.memogate.proxy.pg.session;
 
 import io.memogate.proxy.pg.codec.ClientMessageDecoder;
 import io.memogate.proxy.pg.message.backend.ErrorResponse;
+import io.memogate.proxy.pg.message.frontend.Terminate;
+import io.netty.buffer.ByteBuf;
+import io.netty.channel.Channel;
+import io.netty.channel.ChannelFutureListener;
+import io.netty.channel.socket.DuplexChannel;
 
 /**
  * A client that broke the protocol while the server still owed it answers. PostgreSQL reads a client's
@@ -15,7 +20,14 @@ import io.memogate.proxy.pg.message.backend.ErrorResponse;
  * does on PostgreSQL), a COPY FROM STDIN whose data the client had not ended (the server answers it only
  * after the data's end, which will not come; PostgreSQL reading that data answers the bad message at once),
  * and a statement still queued for admission (it never reached the server, so the client may well send it
- * again). Used on the session's event loop only.
+ * again).
+ *
+ * <p>After a COPY that failed, the Syncs the client sent among its data may or may not be answered, and no
+ * message says which ({@link ReleaseTracker#mayAnswerUnawaited}): what the server still owes is not known. Then
+ * the server is ended instead of awaited: a
+ * Terminate, then the end of its input (a server skipping to a Sync ignores a Terminate, not the end), so that
+ * it sends what it still owes, rolls back what is open and closes, as PostgreSQL's FATAL would; the FATAL goes
+ * at the close. Used on the session's event loop only.
  */
 final class FatalAfterAnswers {
 
@@ -24,6 +36,8 @@ final class FatalAfterAnswers {
     private boolean clientStreamBroken;
     /** The FATAL to send once the server has caught up; null once on its way. */
     private ErrorResponse fatal;
+    /** The FATAL to send once the server, told to end, has closed the connection. */
+    private ErrorResponse atServerClose;
 
     FatalAfterAnswers(PgSession session, ReleaseTracker tracker) {
         this.session = session;
@@ -40,13 +54,17 @@ final class FatalAfterAnswers {
      * such answers; false when the FATAL should go now.
      */
     boolean deferred(ErrorResponse fatal, boolean statementQueued) {
-        if (!tracker.owesReadyForQuery() || tracker.copyingIn() || statementQueued || !session.client.isActive()) {
+        if (!awaitsServer() || statementQueued || !session.client.isActive()) {
             return false;
         }
         clientStreamBroken = true;
-        this.fatal = fatal;
         session.client.pipeline().replace(ClientMessageDecoder.class, "framer", new DroppedInput());
         session.backend.flush();
+        if (tracker.mayAnswerUnawaited()) {
+            endServerThen(fatal); // no count says when the server is done
+        } else {
+            this.fatal = fatal;
+        }
         return true;
     }
 
@@ -62,10 +80,42 @@ final class FatalAfterAnswers {
             session.client.eventLoop().execute(() -> {
                 if (tracker.owesReadyForQuery() && !tracker.copyingIn()) {
                     fatal = sending; // a row of the COPY failed meanwhile, ending it: its ReadyForQuery comes next
-                    return;
+                } else if (tracker.mayAnswerUnawaited() && !tracker.copyingIn()) {
+                    endServerThen(sending);
+                } else {
+                    session.sendFatalAndClose(sending);
                 }
-                session.sendFatalAndClose(sending);
             });
         }
+    }
+
+    /** The server connection closed: true when that was the end this waited for, and the FATAL has gone. */
+    boolean serverClosed() {
+        if (atServerClose == null) {
+            return false;
+        }
+        ErrorResponse sending = atServerClose;
+        atServerClose = null;
+        session.sendFatalAndClose(sending);
+        return true;
+    }
+
+    private boolean awaitsServer() {
+        return (tracker.owesReadyForQuery() || tracker.mayAnswerUnawaited()) && !tracker.copyingIn();
+    }
+
+    private void endServerThen(ErrorResponse sending) {
+        atServerClose = sending;
+        session.sessionEndExpected();
+        Channel server = session.backend;
+        ByteBuf terminate = server.alloc().buffer(5);
+        Terminate.INSTANCE.encode(terminate);
+        server.writeAndFlush(terminate).addListener((ChannelFutureListener) written -> {
+            if (written.isSuccess() && server instanceof DuplexChannel duplex) {
+                duplex.shutdownOutput();
+            } else {
+                server.close();
+            }
+        });
     }
 }

@@ -233,11 +233,12 @@ public final class PgSession implements CancelRegistry.Cancellable {
 
     /**
      * The server has answered everything the client sent, the client sent nothing since, and no
-     * transaction is open: the moment a server connection can be replaced.
+     * transaction is open: the moment a server connection can be replaced. Not while the server may still
+     * answer Syncs sent among a failed copy's data: the replacement's own answers would be taken for theirs.
      */
     boolean quietAndIdle() {
         return state == State.READY && !admission.busy() && !admission.midCycle() && !admission.midMessage()
-                && held.isEmpty()
+                && !tracker.mayAnswerUnawaited() && held.isEmpty()
                 && responses.transactionStatus() == TransactionStatus.IDLE;
     }
 
@@ -272,7 +273,7 @@ public final class PgSession implements CancelRegistry.Cancellable {
 
     /** A server connection closed: the session's own, or one it has replaced (then nothing happens). */
     void backendClosed(Channel channel) {
-        if (channel != backend || state == State.CLOSED || state == State.CONSOLE) {
+        if (channel != backend || state == State.CLOSED || state == State.CONSOLE || fatalAfterAnswers.serverClosed()) {
             return; // a console ends its server connection itself
         }
         if (!closeExpected && client.isActive()) {

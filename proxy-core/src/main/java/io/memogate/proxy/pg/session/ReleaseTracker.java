@@ -30,7 +30,13 @@ import java.util.Iterator;
  *   <li>ReadyForQuery: READY_FOR_QUERY to the kept Binds and everything up to and including the oldest
  *       marker;
  *   <li>CopyInResponse: the Syncs the client sent during the COPY data are taken back (the server ignores
- *       them); the client's CopyDone or CopyFail marks where that data ends.
+ *       them in copy mode); the client's CopyDone or CopyFail marks where that data ends. But a row that fails
+ *       ends the copy before the data does, and the server answers each Sync it reads after that with a
+ *       ReadyForQuery of its own. Which of them it had read before cannot be seen (a bad value fails at its
+ *       row, a constraint at a batch's flush, maybe after the next Sync), so after a failed copy each of them
+ *       may or may not be answered: a ReadyForQuery comes for them only when no awaited one is due (every
+ *       answer to a later message comes before its ReadyForQuery), and the first other answer shows that the
+ *       rest were ignored.
  * </ul>
  * Not thread-safe: used on the session's event loop only.
  */
@@ -60,6 +66,17 @@ final class ReleaseTracker {
     private int cyclesOwed;
     /** The server reads COPY data from the client: it ignores the Syncs it reads until CopyDone or CopyFail. */
     private boolean copyingIn;
+    /** The server began a COPY FROM STDIN (CopyInResponse) and has not ended it (CommandComplete or error). */
+    private boolean copyOpen;
+    /** Syncs the client sent among the open copy's data: ignored if the server reads them in copy mode. */
+    private int copySyncs;
+    /**
+     * After a copy failed: the Syncs among its data that the server may still answer, each with a ReadyForQuery
+     * that nothing in {@link #inFlight} awaits. Until another answer comes, it cannot be told which were ignored.
+     */
+    private int straySyncs;
+    /** What the server still sends can no longer be matched for certain: see {@link #error}. */
+    private boolean countLost;
     /**
      * An extended-protocol message failed and the client has not sent the Sync the server skips to: what the
      * client sends until then is read and dropped by the server, unanswered.
@@ -105,6 +122,7 @@ final class ReleaseTracker {
     void cycleEnd() {
         skippingToSync = false;
         if (copyingIn) {
+            copySyncs++;
             return;
         }
         inFlight.addLast(CYCLE_END);
@@ -132,6 +150,7 @@ final class ReleaseTracker {
      * is what the server answers (a RowDescription is a simple query's too).
      */
     void statementMessageAnswered() {
+        answerCame();
         if (inFlight.peekFirst() == STATEMENT_MESSAGE) {
             inFlight.removeFirst();
             announceOldestQuery();
@@ -142,9 +161,14 @@ final class ReleaseTracker {
      * CopyInResponse: the oldest statement in flight (an Execute, or a simple query) has the server read COPY
      * data. The Syncs the client sent after it, before its CopyDone or CopyFail, are read in copy mode and
      * ignored (libpq sends Bind, Execute, Sync, the data, CopyDone, Sync, and gets one ReadyForQuery): they
-     * are taken back, or the tracker would stay a cycle behind for the rest of the session.
+     * are taken back, or the tracker would stay a cycle behind for the rest of the session; should the copy fail,
+     * they may be answered after all ({@link #straySyncs}). Any other message ends the data too: one the server
+     * does not read in copy mode, which it answers with FATAL if it reads it there, and as usual if a row failed
+     * first (what follows it is the client's next statements, awaited as such).
      */
     void copyInStarted() {
+        answerCame();
+        copyOpen = true;
         Iterator<Object> it = inFlight.iterator();
         if (!it.hasNext()) {
             return;
@@ -155,14 +179,15 @@ final class ReleaseTracker {
         }
         while (it.hasNext()) {
             Object entry = it.next();
-            if (entry == COPY_END) {
-                it.remove();
+            if (entry != CYCLE_END) {
+                if (entry == COPY_END) {
+                    it.remove();
+                }
                 return; // the data's end was sent already
             }
-            if (entry == CYCLE_END || entry == QUERY_END) {
-                it.remove();
-                cyclesOwed--;
-            }
+            it.remove();
+            cyclesOwed--;
+            copySyncs++;
         }
         copyingIn = true;
     }
@@ -181,6 +206,16 @@ final class ReleaseTracker {
     /** Whether the server still owes a ReadyForQuery: a whole Query or batch up to its Sync is unanswered. */
     boolean owesReadyForQuery() {
         return cyclesOwed > 0;
+    }
+
+    /**
+     * Whether the server may still send answers that nothing here awaits, so that {@link #owesReadyForQuery}
+     * cannot say when it is done: ReadyForQuery messages for Syncs sent among the data of a copy that failed,
+     * until another answer shows they were ignored; or, for the rest of the session, answers to messages taken
+     * as skipped after an extended-protocol copy failed ({@link #error}).
+     */
+    boolean mayAnswerUnawaited() {
+        return straySyncs > 0 || countLost;
     }
 
     /**
@@ -208,6 +243,7 @@ final class ReleaseTracker {
     }
 
     void firstResponse() {
+        answerCame();
         if (inFlight.peekFirst() instanceof PendingQuery query && query != UNGATED_QUERY && !query.answered) {
             query.answered = true;
             query.statement.signal(ReleaseSignal.FIRST_RESPONSE);
@@ -215,6 +251,7 @@ final class ReleaseTracker {
     }
 
     void bindComplete() {
+        answerCame();
         if (inFlight.peekFirst() instanceof PendingBind bind) {
             inFlight.removeFirst();
             if (bind.released) {
@@ -232,6 +269,7 @@ final class ReleaseTracker {
 
     /** CommandComplete, EmptyQueryResponse or PortalSuspended: the oldest Execute in flight is done. */
     void executeComplete() {
+        answerCame();
         if (inFlight.peekFirst() instanceof PendingExecute execute) {
             inFlight.removeFirst();
             if (!running.isEmpty()) {
@@ -270,17 +308,32 @@ final class ReleaseTracker {
 
     void error() {
         copyingIn = false; // an error ends a COPY: the server reads Syncs again
+        boolean copyFailed = copyOpen;
+        if (copyFailed) {
+            // The Syncs among its data that the server reads from here on are answered.
+            straySyncs = copySyncs;
+            copyOpen = false;
+            copySyncs = 0;
+        } else {
+            answerCame();
+        }
         releaseRunning(ReleaseSignal.ERROR);
         // What failed is the oldest message in flight: each one before it was answered and taken out.
         boolean skipsToSync = isExtended(inFlight.peekFirst());
+        int skipped = 0;
         while (!inFlight.isEmpty() && inFlight.peekFirst() != CYCLE_END
                 && (skipsToSync || inFlight.peekFirst() != QUERY_END)) {
             Object entry = inFlight.removeFirst();
             if (entry == QUERY_END) {
                 cyclesOwed--; // a Query inside the failed batch: skipped, never answered
             }
+            skipped += entry == COPY_END ? 0 : 1;
             signal(entry, ReleaseSignal.ERROR);
         }
+        // An extended-protocol copy: the server skips to the first Sync it reads after the failure. Messages
+        // between the Syncs among the data and the next Sync are taken as skipped, as they are when the server
+        // read those Syncs in copy mode; when it did not, it answers them, and this tracker has lost count.
+        countLost |= copyFailed && skipsToSync && straySyncs > 0 && skipped > 1;
         skippingToSync = skipsToSync && inFlight.isEmpty();
         announceOldestQuery();
     }
@@ -291,6 +344,11 @@ final class ReleaseTracker {
     }
 
     void readyForQuery() {
+        if (straySyncs > 0 && !readyForQueryAwaited()) {
+            straySyncs--; // a Sync among a failed copy's data, read after the failure
+            skippingToSync = false;
+            return;
+        }
         releaseRunning(ReleaseSignal.READY_FOR_QUERY);
         while (!inFlight.isEmpty()) {
             Object entry = inFlight.removeFirst();
@@ -315,6 +373,35 @@ final class ReleaseTracker {
         cyclesOwed = 0;
         copyingIn = false;
         skippingToSync = false;
+        copyOpen = false;
+        copySyncs = 0;
+        straySyncs = 0;
+        countLost = false;
+    }
+
+    /**
+     * An answer other than ReadyForQuery: it ends the open copy if there is one (its CommandComplete: it read all
+     * its data, the Syncs among it in copy mode), and shows that the server ignored the stray Syncs it has not
+     * answered, since it would have answered them first.
+     */
+    private void answerCame() {
+        copyOpen = false;
+        copySyncs = 0;
+        straySyncs = 0;
+    }
+
+    /**
+     * Whether a ReadyForQuery now would be the one that {@link #inFlight} awaits first: its oldest entry, but for
+     * the ends of copies, is a cycle's end whose messages have all been answered. Any other entry is answered
+     * before its cycle's ReadyForQuery, so a ReadyForQuery that comes first is not its.
+     */
+    private boolean readyForQueryAwaited() {
+        for (Object entry : inFlight) {
+            if (entry != COPY_END) {
+                return entry == CYCLE_END || entry == QUERY_END;
+            }
+        }
+        return false;
     }
 
     /** A simple query that is now the oldest in flight is what the server works on: RUNNING, once. */

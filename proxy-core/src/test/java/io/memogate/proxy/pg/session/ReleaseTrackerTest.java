@@ -223,6 +223,172 @@ class ReleaseTrackerTest {
         }
     }
 
+    /**
+     * A simple-protocol COPY whose client sent a Sync among its data, then a Query, all before the server
+     * answered. A row that fails before the Sync ends the copy, and the server answers the Sync it then reads
+     * with a ReadyForQuery of its own (answered); a failure found later, after it read the Sync in copy mode,
+     * leaves the Sync unanswered. Either way the Query hears its own signals at its own answers.
+     */
+    @Test
+    void aSyncAmongTheDataOfAFailedCopyIsCountedWhetherTheServerAnswersItOrNot() {
+        for (boolean answered : new boolean[] {true, false}) {
+            ReleaseTracker copying = new ReleaseTracker();
+            Recorder copy = new Recorder();
+            Recorder insert = new Recorder();
+            copying.admitted(AdmissionPoint.SIMPLE_QUERY, copy, null);
+            copying.queryEnd();
+            copying.cycleEnd(); // the Sync among the data, sent before the CopyInResponse came back
+            copying.copyEnded();
+            copying.admitted(AdmissionPoint.SIMPLE_QUERY, insert, null);
+            copying.queryEnd();
+
+            copying.firstResponse(); // CopyInResponse
+            copying.copyInStarted();
+            copying.error(); // the row failed
+            copying.readyForQuery(); // the COPY's own
+            assertThat(copy.signals).containsExactly(ReleaseSignal.RUNNING, ReleaseSignal.FIRST_RESPONSE,
+                    ReleaseSignal.ERROR);
+            if (answered) {
+                copying.readyForQuery(); // the Sync's
+            }
+            assertThat(copying.owesReadyForQuery()).as("answered: " + answered).isTrue();
+            assertThat(insert.signals).as("answered: " + answered).containsExactly(ReleaseSignal.RUNNING);
+
+            copying.firstResponse(); // the INSERT's CommandComplete
+            assertThat(copying.owesReadyForQuery()).isTrue();
+            copying.readyForQuery();
+            assertThat(insert.signals).containsExactly(ReleaseSignal.RUNNING, ReleaseSignal.FIRST_RESPONSE,
+                    ReleaseSignal.READY_FOR_QUERY);
+            assertThat(copying.owesReadyForQuery()).as("answered: " + answered).isFalse();
+            assertThat(copying.mayAnswerUnawaited()).as("answered: " + answered).isFalse();
+        }
+    }
+
+    /**
+     * libpq's extended COPY with a Sync among the data, the copy failing: the server skips to the first Sync it
+     * reads after the failure, the one among the data or the one after CopyDone, and answers each after that.
+     * The batch's own ReadyForQuery is awaited; the other may come or not, and until another answer shows which,
+     * the server may not be done (no recycling then).
+     */
+    @Test
+    void anExtendedCopyThatFailsAwaitsItsBatchsReadyForQueryAndMayGetOneMore() {
+        for (boolean answered : new boolean[] {true, false}) {
+            ReleaseTracker copying = new ReleaseTracker();
+            Recorder bind = new Recorder();
+            copying.admitted(AdmissionPoint.BIND, bind, null);
+            copying.executeSent("");
+            copying.cycleEnd(); // libpq's, before the data
+            copying.bindComplete();
+            copying.copyInStarted();
+            copying.cycleEnd(); // among the data
+            copying.copyEnded();
+            copying.cycleEnd(); // after CopyDone: the batch's end
+
+            copying.error();
+            assertThat(copying.owesReadyForQuery()).isTrue();
+            copying.readyForQuery();
+            assertThat(copying.owesReadyForQuery()).isFalse();
+            assertThat(copying.mayAnswerUnawaited()).as("answered: " + answered).isTrue();
+            if (answered) {
+                copying.readyForQuery();
+            }
+            Recorder next = new Recorder();
+            copying.admitted(AdmissionPoint.SIMPLE_QUERY, next, null);
+            copying.queryEnd();
+            copying.firstResponse();
+            assertThat(copying.mayAnswerUnawaited()).as("the stray Syncs were ignored or answered by now").isFalse();
+            copying.readyForQuery();
+            assertThat(next.signals).containsExactly(ReleaseSignal.RUNNING, ReleaseSignal.FIRST_RESPONSE,
+                    ReleaseSignal.READY_FOR_QUERY);
+            assertThat(copying.owesReadyForQuery()).isFalse();
+            assertThat(copying.isIdle()).isTrue();
+        }
+    }
+
+    /**
+     * A client that left its COPY data for a Query without a CopyDone (fuzz seed 555, a swapped CopyDone), all
+     * sent before the CopyInResponse came back. A row had failed first, so the server read the Query as usual
+     * and answered it, and the batch after it: those are awaited. The Syncs after the Query were taken back as
+     * sent during the data, and a FATAL for a later bad message went before the batch's answers, whose INSERTs
+     * the server had committed.
+     */
+    @Test
+    void aQueryAmongCopyDataEndsTheDataForTheTracker() {
+        Recorder copy = new Recorder();
+        Recorder query = new Recorder();
+        tracker.admitted(AdmissionPoint.SIMPLE_QUERY, copy, null);
+        tracker.queryEnd();
+        tracker.admitted(AdmissionPoint.SIMPLE_QUERY, query, null);
+        tracker.queryEnd();
+        tracker.statementMessageSent(); // a Parse
+        tracker.cycleEnd();
+
+        tracker.firstResponse(); // CopyInResponse
+        tracker.copyInStarted();
+        assertThat(tracker.copyingIn()).as("the client's data is over").isFalse();
+        tracker.error(); // a row failed
+        tracker.readyForQuery();
+        tracker.firstResponse(); // the Query's CommandComplete
+        tracker.readyForQuery();
+        assertThat(query.signals).endsWith(ReleaseSignal.READY_FOR_QUERY);
+        assertThat(tracker.owesReadyForQuery()).as("the batch's ReadyForQuery").isTrue();
+        tracker.statementMessageAnswered();
+        tracker.readyForQuery();
+        assertCaughtUp();
+    }
+
+    /**
+     * An extended-protocol COPY with a Sync among its data, then a Query without a CopyDone (fuzz seed 555). The
+     * copy fails: the server skips to the first Sync it reads after the failure, the one among the data if it
+     * read that one after, else the batch's own. Which, no answer tells; the Query is taken as skipped, and the
+     * tracker says it can no longer tell when the server is done, for the rest of the session.
+     */
+    @Test
+    void anExtendedCopyThatFailsWithMessagesBetweenItsSyncsLosesCount() {
+        tracker.admitted(AdmissionPoint.BIND, new Recorder(), null);
+        tracker.executeSent("");
+        tracker.bindComplete();
+        tracker.copyInStarted();
+        tracker.cycleEnd(); // among the data
+        tracker.copyEnded(); // not sent: the client's Query ends the data here
+        Recorder query = new Recorder();
+        tracker.admitted(AdmissionPoint.SIMPLE_QUERY, query, null);
+        tracker.queryEnd();
+        tracker.cycleEnd();
+
+        tracker.error();
+        assertThat(query.signals).as("taken as skipped").endsWith(ReleaseSignal.ERROR);
+        tracker.readyForQuery();
+        tracker.firstResponse();
+        tracker.readyForQuery();
+        assertThat(tracker.mayAnswerUnawaited()).isTrue();
+    }
+
+    /** A COPY that succeeds read all its data in copy mode, the Syncs among it too: none is answered. */
+    @Test
+    void theSyncsAmongASuccessfulCopysDataAreNotAnswered() {
+        Recorder copy = new Recorder();
+        tracker.admitted(AdmissionPoint.SIMPLE_QUERY, copy, null);
+        tracker.queryEnd();
+        tracker.firstResponse();
+        tracker.copyInStarted();
+        tracker.cycleEnd();
+        tracker.copyEnded();
+        Recorder next = new Recorder();
+        tracker.admitted(AdmissionPoint.SIMPLE_QUERY, next, null);
+        tracker.queryEnd();
+
+        tracker.firstResponse(); // COPY 1
+        assertThat(tracker.mayAnswerUnawaited()).isFalse();
+        tracker.readyForQuery();
+        assertThat(copy.signals).endsWith(ReleaseSignal.READY_FOR_QUERY);
+        assertThat(next.signals).containsExactly(ReleaseSignal.RUNNING);
+        tracker.firstResponse();
+        tracker.readyForQuery();
+        assertThat(next.signals).endsWith(ReleaseSignal.READY_FOR_QUERY);
+        assertCaughtUp();
+    }
+
     /** A simple-protocol COPY that fails before it starts: the client's CopyDone, read outside copy mode, is no cycle. */
     @Test
     void theEndOfACopyThatNeverBeganLeavesNothingBehind() {
