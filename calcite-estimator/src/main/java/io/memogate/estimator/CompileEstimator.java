@@ -235,11 +235,21 @@ public final class CompileEstimator {
         return estimates;
     }
 
+    /**
+     * The text's statements estimated in order. A SET, RESET or constant set_config among them changes the
+     * settings the statements after it are planned under: the server runs a text's statements in turn (SET LOCAL
+     * too, in the implicit transaction of a text of several), and stops at the first that fails.
+     */
     private List<CompileEstimate> analyzed(String text, EstimateContext context, TokenStream tokens) {
         LexicalAnalysis analysis = analyzer.analyze(text, tokens);
         List<CompileEstimate> estimates = new ArrayList<>(analysis.statements().size());
+        EstimateContext current = context;
         for (StatementAnalysis statement : analysis.statements()) {
-            estimates.add(statement(text, statement, context, true));
+            estimates.add(statement(text, statement, current, true));
+            if (statement.settingChange().isPresent()) {
+                current = current.under(IndirectQueries.applied(statement.settingChange().get(), current.settings(),
+                        context.settings()));
+            }
         }
         return List.copyOf(estimates);
     }

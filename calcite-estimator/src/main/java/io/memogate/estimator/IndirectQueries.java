@@ -250,8 +250,8 @@ final class IndirectQueries {
         return largest;
     }
 
-    /** {@code now} after {@code change}; RESET ALL goes back to the settings the body began with. */
-    private static PlannerSettings applied(SettingChange change, PlannerSettings now, PlannerSettings atStart) {
+    /** {@code now} after {@code change}; RESET ALL goes back to the settings the body or text began with. */
+    static PlannerSettings applied(SettingChange change, PlannerSettings now, PlannerSettings atStart) {
         return switch (change.action()) {
             case SET -> now.with(change.name(), change.value().orElse(""));
             case SET_DEFAULT, RESET -> now.with(change.name(), "default");

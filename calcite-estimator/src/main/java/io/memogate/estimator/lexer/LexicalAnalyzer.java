@@ -24,6 +24,9 @@ public final class LexicalAnalyzer {
     private static final int NO_WORD = Keyword.NONE.ordinal();
     private static final int EXECUTE = Keyword.EXECUTE.ordinal();
     private static final int DO = Keyword.DO.ordinal();
+    private static final int SET = Keyword.SET.ordinal();
+    private static final int RESET = Keyword.RESET.ordinal();
+    private static final int SET_CONFIG = Keyword.SET_CONFIG.ordinal();
     private static final int PARAM = TokenKind.PARAM.ordinal();
     private static final int PLACEHOLDER = TokenKind.PLACEHOLDER.ordinal();
     /** What {@link #analyze(String)} allocates up front at most: 16 Ki tokens, 176 kB. */
@@ -84,7 +87,8 @@ public final class LexicalAnalyzer {
             int end = splitter.end();
             boolean oversized = end - start > maxStatementChars;
             keys.add(oversized ? Fingerprint.oversized(sql, start, end).hash() : collector.normalizer.hash(), oversized,
-                    collector.firstWord == EXECUTE || collector.firstWord == DO, collector.parameters);
+                    collector.firstWord == EXECUTE || collector.firstWord == DO, collector.parameters,
+                    collector.firstWord == SET || collector.firstWord == RESET || collector.callsSetConfig);
             collector.reset();
         }
         return keys;
@@ -121,6 +125,8 @@ public final class LexicalAnalyzer {
         private int first = -1;
         private int firstWord = NO_WORD;
         private boolean parameters;
+        /** The statement names set_config: it may change a setting (counted by {@link #keys} only). */
+        private boolean callsSetConfig;
 
         Collector(String sql, char[] chars, TokenStream tokens, int maxChars, boolean analyzing) {
             this.sql = sql;
@@ -148,6 +154,8 @@ public final class LexicalAnalyzer {
                 counter.token(kind, word, start, end);
             } else if (kind == PARAM || kind == PLACEHOLDER) {
                 parameters = true;
+            } else if (word == SET_CONFIG) {
+                callsSetConfig = true;
             }
         }
 
@@ -158,6 +166,7 @@ public final class LexicalAnalyzer {
             first = -1;
             firstWord = NO_WORD;
             parameters = false;
+            callsSetConfig = false;
         }
     }
 }

@@ -9,7 +9,8 @@ import java.util.Arrays;
  * whose estimate depends on what the session prepared, nor for DO, whose body is a string constant and so left
  * out of the key; the keys say whether one is among the statements. They also say whether the text has
  * parameters ({@code $1}, {@code ?}): such a text is a prepared statement's, sent again verbatim at every
- * execution.
+ * execution. Nor does a key answer for a statement after a SET, RESET or set_config in the same text: the
+ * server plans it under the settings those leave, which its key does not hold.
  */
 public final class StatementKeys {
 
@@ -18,11 +19,14 @@ public final class StatementKeys {
     private int size;
     private boolean needsText;
     private boolean parameters;
+    /** A statement so far may change the planner settings of those after it. */
+    private boolean settingsChanged;
 
     StatementKeys() {
     }
 
-    void add(long hash, boolean oversizedStatement, boolean keyIsNotEnough, boolean withParameters) {
+    void add(long hash, boolean oversizedStatement, boolean keyIsNotEnough, boolean withParameters,
+             boolean changesSettings) {
         if (size == hashes.length) {
             hashes = Arrays.copyOf(hashes, size * 2);
             oversized = Arrays.copyOf(oversized, size * 2);
@@ -30,8 +34,9 @@ public final class StatementKeys {
         hashes[size] = hash;
         oversized[size] = oversizedStatement;
         size++;
-        needsText |= keyIsNotEnough;
+        needsText |= keyIsNotEnough || settingsChanged;
         parameters |= withParameters;
+        settingsChanged |= changesSettings;
     }
 
     /** Statements with tokens, as {@link LexicalAnalysis#statements()} has them. */
@@ -49,7 +54,10 @@ public final class StatementKeys {
         return oversized[checked(i)];
     }
 
-    /** True when a statement is an EXECUTE or a DO (its first word), whose estimate its key alone cannot give. */
+    /**
+     * True when a statement is an EXECUTE or a DO (its first word), or follows a SET, RESET or set_config, whose
+     * estimate its key alone cannot give.
+     */
     public boolean needsText() {
         return needsText;
     }
