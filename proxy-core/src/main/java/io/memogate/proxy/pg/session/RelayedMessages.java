@@ -18,9 +18,10 @@ import io.netty.buffer.ByteBuf;
  * where the extended protocol's cycle is, what the server will answer ({@link ReleaseTracker}), which statements
  * are prepared (Parse, Close). Every message but a statement that waits for admission or for its text to be read
  * goes to the server as it is, on the event loop, and is noted here on the raw frame, before it is handed on: what
- * throws leaves the frame to the caller to release. Nothing here allocates per message, so neither does the relay
- * of a prepared statement's Bind, Execute and Sync, nor with gateways off that of a simple Query. Used on the
- * session's event loop only.
+ * throws leaves the frame to the caller to release. Describe, Execute of the unnamed portal, Sync, Flush and COPY
+ * data are noted without making an object, and with gateways off so are Query and Bind: the relay of pgbench's
+ * transactions makes none (a gated Bind is admitted, Parse and Close are decoded). Used on the session's event loop
+ * only.
  */
 final class RelayedMessages {
 
