@@ -29,11 +29,19 @@ public final class PgWire {
 
     /** Skips a NUL-terminated string without decoding it. */
     public static void skipCString(ByteBuf buf) {
-        int end = buf.indexOf(buf.readerIndex(), buf.writerIndex(), (byte) 0);
-        if (end < 0) {
+        buf.readerIndex(skipCString(buf, buf.readerIndex(), buf.writerIndex()));
+    }
+
+    /**
+     * Skips the NUL-terminated string at {@code index}, which must end before {@code end}, moving no index: for
+     * checks on the relay path, which make no slice. Returns the index after the NUL.
+     */
+    public static int skipCString(ByteBuf buf, int index, int end) {
+        int nul = index < end ? buf.indexOf(index, end, (byte) 0) : -1;
+        if (nul < 0) {
             throw new MalformedMessageException("string is not NUL-terminated");
         }
-        buf.readerIndex(end + 1);
+        return nul + 1;
     }
 
     /** Reads a byte, or fails as a malformed message when the body ends first. */
@@ -110,14 +118,26 @@ public final class PgWire {
      * message relayed in parts, the frame is its head and the slice holds the part of the body it has.
      */
     public static ByteBuf body(ByteBuf frame, char expectedType) {
+        int bodyStart = bodyStart(frame);
+        return frame.slice(bodyStart, bodyEnd(frame, expectedType) - bodyStart);
+    }
+
+    /** Where the body of a typed frame starts: after its type byte and length word. */
+    public static int bodyStart(ByteBuf frame) {
+        return frame.readerIndex() + 1 + LENGTH_FIELD_BYTES;
+    }
+
+    /**
+     * Where the body of a typed frame ends, checking the type as {@link #body} does, but without a slice: the end
+     * of the message, or of what the frame holds of it.
+     */
+    public static int bodyEnd(ByteBuf frame, char expectedType) {
         int start = frame.readerIndex();
         if (frame.getByte(start) != (byte) expectedType) {
             throw new MalformedMessageException(
                     "expected message '" + expectedType + "', got '" + (char) frame.getByte(start) + "'");
         }
-        int length = frame.getInt(start + 1);
-        int bodyStart = start + 1 + LENGTH_FIELD_BYTES;
-        return frame.slice(bodyStart, Math.min(length - LENGTH_FIELD_BYTES, frame.writerIndex() - bodyStart));
+        return Math.min(start + 1 + frame.getInt(start + 1), frame.writerIndex());
     }
 
     /** A message type byte as a person reads it: the character, or \xNN for one that is not printable. */

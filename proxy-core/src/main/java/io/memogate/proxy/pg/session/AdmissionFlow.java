@@ -21,12 +21,9 @@ import io.memogate.proxy.pg.message.backend.ErrorResponse;
 import io.memogate.proxy.pg.message.backend.PgErrors;
 import io.memogate.proxy.pg.message.backend.ReadyForQuery.TransactionStatus;
 import io.memogate.proxy.pg.message.frontend.Bind;
-import io.memogate.proxy.pg.message.frontend.Close;
-import io.memogate.proxy.pg.message.frontend.Execute;
 import io.memogate.proxy.pg.message.frontend.Flush;
 import io.memogate.proxy.pg.message.frontend.Parse;
 import io.memogate.proxy.pg.message.frontend.Query;
-import io.memogate.proxy.pg.message.frontend.StatementOrPortal;
 import io.memogate.proxy.pg.message.frontend.Sync;
 import io.netty.buffer.ByteBuf;
 import io.netty.util.ReferenceCountUtil;
@@ -58,9 +55,10 @@ import org.slf4j.LoggerFactory;
  * through a stand-in ({@link RefusedStatements}); {@link ServerResponses} puts the refusal back in
  * place of the server's error.
  *
- * <p>A frame being handled is an {@link OwnedFrame}, taken out where it is forwarded or released: whatever
- * fails, on the loop or in a task that comes back to it ({@link LoopHandoff}), it is released exactly once. Used
- * on the session's event loop only.
+ * <p>A statement that may leave the loop (its admission decided, or its text read, on another thread) is an
+ * {@link OwnedFrame}, taken out where it is forwarded or released: whatever fails, on the loop or in a task that
+ * comes back to it ({@link LoopHandoff}), it is released exactly once. Every other frame is forwarded as it is,
+ * on the loop ({@link RelayedMessages}), with no object made for it. Used on the session's event loop only.
  */
 final class AdmissionFlow {
 
@@ -75,11 +73,8 @@ final class AdmissionFlow {
     private final Supplier<Function<RoleSettings, PlannerSettings>> settingsWithRoles;
     private final PreparedQueries preparedQueries;
     private final PreparedStatements statements = new PreparedStatements();
-    /**
-     * The hook admits everything unread (gateways off): Query and Bind are checked and forwarded without
-     * their text being decoded or followed, since nothing would read it.
-     */
-    private final boolean statementBlind;
+    /** What the messages forwarded as they are tell the session, noted before they are. */
+    private final RelayedMessages relayed;
     private final ArrayDeque<ByteBuf> held = new ArrayDeque<>();
     /** The statement {@link #holding} waits for: a cancel withdraws it, a long wait sends a notice. */
     private final AdmissionWait waiting;
@@ -92,11 +87,6 @@ final class AdmissionFlow {
      * so they pass ungated.
      */
     private boolean skippingToSync;
-    /**
-     * Extended-protocol messages were sent since the last Sync: the server may be part-way through a
-     * batch (a Parse and Describe before a Flush, say), though it owes no ReadyForQuery yet.
-     */
-    private boolean midCycle;
     /** The rest of a long Bind, CopyData or FunctionCall: the next frames are its parts, not messages. */
     private final MessageParts parts;
     /** The client sent Terminate: what it sends after is dropped. */
@@ -115,7 +105,7 @@ final class AdmissionFlow {
         this.settings = settings;
         this.settingsWithRoles = settings::withRoleSettings;
         this.preparedQueries = preparedQueries;
-        this.statementBlind = !session.services.admission().readsStatements();
+        this.relayed = new RelayedMessages(tracker, statements, !session.services.admission().readsStatements());
         this.waiting = new AdmissionWait(responses::clientMidMessage);
         this.handoff = new LoopHandoff(session);
         this.texts = new OffLoopText(session, handoff);
@@ -133,7 +123,7 @@ final class AdmissionFlow {
 
     /** Extended-protocol messages were sent and no Sync after them yet. */
     boolean midCycle() {
-        return midCycle;
+        return relayed.midCycle();
     }
 
     /** Part of a long message has been relayed and the rest is still to come. */
@@ -182,6 +172,11 @@ final class AdmissionFlow {
         }
     }
 
+    /**
+     * A frame forwarded as it is, on the loop ({@link RelayedMessages}), stays raw: it is noted in the try, which
+     * releases it when that fails, and handed on after it, so it is forwarded or released exactly once with no
+     * object made for it. A statement that may leave the loop is an {@link OwnedFrame} from the start.
+     */
     private void dispatchClientFrame(ByteBuf frame) {
         if (terminated || fatalAfterAnswers.clientStreamBroken()) {
             // After Terminate, as PostgreSQL, which exits at it; after a malformed message, which it never
@@ -189,37 +184,52 @@ final class AdmissionFlow {
             frame.release();
             return;
         }
-        OwnedFrame owned = new OwnedFrame(frame);
+        if (parts.toCome()) {
+            parts.relay(frame);
+            return;
+        }
+        OwnedFrame statement = null;
+        byte type;
         try {
-            dispatch(owned);
+            parts.head(frame);
+            type = frame.getByte(frame.readerIndex());
+            if (!relayed.forwardsAsItIs(type, frame)) {
+                statement = new OwnedFrame(frame);
+                dispatchStatement(type, statement);
+                return;
+            }
         } catch (MalformedMessageException e) {
-            owned.release(); // thrown while decoding, before the frame was handed on
+            release(statement, frame); // thrown while decoding, before the frame was handed on
             session.protocolViolation(e.getMessage());
+            return;
         } catch (RuntimeException e) {
-            owned.release(); // the session ends where this is caught: a frame not handed on is released here
+            release(statement, frame); // the session ends where this is caught: a frame not handed on is released here
             throw e;
+        }
+        skippingToSync &= type != 'S'; // where the server stops skipping
+        if (type == 'X') {
+            terminated = true;
+            session.terminate(frame);
+        } else {
+            session.forwardToBackend(frame);
         }
     }
 
-    private void dispatch(OwnedFrame owned) {
+    /** A frame that failed before it was handed on: the statement's, if it became one, else the raw frame. */
+    private static void release(OwnedFrame statement, ByteBuf frame) {
+        if (statement != null) {
+            statement.release();
+        } else {
+            frame.release();
+        }
+    }
+
+    /** A simple Query, Bind or long Parse whose admission is asked, or whose text is read off the loop. */
+    private void dispatchStatement(byte type, OwnedFrame owned) {
         ByteBuf frame = owned.peek();
-        if (parts.toCome()) {
-            parts.relay(owned.take());
-            return;
-        }
-        parts.head(frame);
-        byte type = frame.getByte(frame.readerIndex());
-        switch (type) {
-            case Parse.TYPE, Bind.TYPE, Close.TYPE, 'D', 'E', 'H' -> midCycle = true;
-            case 'S' -> midCycle = false;
-            default -> { } // a Query is its own cycle; COPY data belongs to the statement that started it
-        }
         switch (type) {
             case Query.TYPE -> {
-                if (statementBlind) {
-                    Query.check(frame);
-                    forwardAdmitted(owned, AdmissionPoint.SIMPLE_QUERY, AdmittedStatement.UNGATED);
-                } else if (frame.readableBytes() >= GatedAdmission.OFF_LOOP_CHARS) {
+                if (frame.readableBytes() >= GatedAdmission.OFF_LOOP_CHARS) {
                     LexicalAnalyzer analyzer = analyzer();
                     RoutineDefinitions routines = settings.routines();
                     readOffLoop(owned, "reading a query text", true,
@@ -230,74 +240,18 @@ final class AdmissionFlow {
                             AdmissionPoint.SIMPLE_QUERY, null);
                 }
             }
-            case Bind.TYPE -> {
-                if (statementBlind) {
-                    Bind.check(frame);
-                    forwardAdmitted(owned, AdmissionPoint.BIND, AdmittedStatement.UNGATED);
-                } else {
-                    admitBind(owned, Bind.decode(frame).statementName());
-                }
-            }
+            case Bind.TYPE -> admitBind(owned, Bind.decode(frame).statementName());
             case Parse.TYPE -> {
-                if (statementBlind) {
-                    Parse.check(frame); // no Bind will ask for its text
-                    tracker.statementMessageSent();
-                    session.forwardToBackend(owned.take());
-                } else if (frame.readableBytes() >= GatedAdmission.OFF_LOOP_CHARS) {
-                    RoutineDefinitions routines = settings.routines();
-                    readOffLoop(owned, "reading a Parse's text", false,
-                            bytes -> PreparedStatements.ReadParse.of(bytes, routines),
-                            (read, parse) -> {
-                                statements.parsed(parse);
-                                tracker.statementMessageSent();
-                                session.forwardToBackend(read.take());
-                            });
-                } else {
-                    Parse parse = Parse.decode(frame);
-                    statements.parsed(parse.statementName(), parse.sql());
-                    tracker.statementMessageSent();
-                    session.forwardToBackend(owned.take());
-                }
+                RoutineDefinitions routines = settings.routines();
+                readOffLoop(owned, "reading a Parse's text", false,
+                        bytes -> PreparedStatements.ReadParse.of(bytes, routines),
+                        (read, parse) -> {
+                            statements.parsed(parse);
+                            tracker.statementMessageSent();
+                            session.forwardToBackend(read.take());
+                        });
             }
-            case Close.TYPE -> {
-                Close close = Close.decode(frame);
-                if (close.target() == StatementOrPortal.STATEMENT) {
-                    statements.closed(close.name());
-                }
-                tracker.statementMessageSent();
-                session.forwardToBackend(owned.take());
-            }
-            // Sync and FunctionCall end in ReadyForQuery.
-            case 'S', 'F' -> {
-                skippingToSync &= type != 'S';
-                if (type == 'S') {
-                    tracker.cycleEnd();
-                } else {
-                    tracker.queryEnd();
-                }
-                session.forwardToBackend(owned.take());
-            }
-            case 'X' -> {
-                terminated = true;
-                session.terminate(owned.take());
-            }
-            case Execute.TYPE -> {
-                tracker.executeSent(Execute.portalOf(frame));
-                session.forwardToBackend(owned.take());
-            }
-            case 'c', 'f' -> { // CopyDone, CopyFail: the end of a COPY FROM STDIN's data
-                tracker.copyEnded();
-                session.forwardToBackend(owned.take());
-            }
-            case 'D' -> {
-                tracker.statementMessageSent();
-                session.forwardToBackend(owned.take());
-            }
-            case 'H', 'd' -> session.forwardToBackend(owned.take());
-            default -> {
-                owned.release();
-                session.protocolViolation("unknown message type '" + PgWire.printableType(type) + "'");
-            }
+            default -> throw new IllegalStateException("not a statement: '" + PgWire.printableType(type) + "'");
         }
     }
 
@@ -480,12 +434,7 @@ final class AdmissionFlow {
     }
 
     private void forwardAdmitted(OwnedFrame frame, AdmissionPoint point, AdmittedStatement admitted) {
-        boolean kept = point == AdmissionPoint.BIND && admitted.plannedWhileRunning();
-        // A Bind kept while it runs is matched to its Execute by portal; the others need no name decoded.
-        tracker.admitted(point, admitted, kept ? Bind.decode(frame.peek()).portalName() : null);
-        if (point == AdmissionPoint.SIMPLE_QUERY) {
-            tracker.queryEnd();
-        }
+        boolean kept = relayed.admitted(frame.peek(), point, admitted);
         session.forwardToBackend(frame.take());
         if (kept) {
             // Its hold starts at its BindComplete, which the server would keep until its Sync, after the run: a
@@ -494,4 +443,5 @@ final class AdmissionFlow {
             parts.flushAfter();
         }
     }
+
 }

@@ -63,7 +63,7 @@ public final class PgSession implements CancelRegistry.Cancellable {
     private final StartupPhase startup;
     private final ReleaseTracker tracker = new ReleaseTracker();
     private final FatalAfterAnswers fatalAfterAnswers = new FatalAfterAnswers(this, tracker);
-    private final ServerResponses responses;
+    final ServerResponses responses;
     final AdmissionFlow admission;
     final ServerRecycler recycler;
     /** Frames the client sent while the backend was being connected (CONNECTING) or replaced (RECYCLING). */

@@ -234,6 +234,9 @@ final class ReleaseTracker {
         if (!running.isEmpty()) {
             return false;
         }
+        if (inFlight.isEmpty()) {
+            return true; // as at each ReadyForQuery of a client that waits for it: no iterator made
+        }
         for (Object entry : inFlight) {
             if (entry != STATEMENT_MESSAGE) {
                 return false;

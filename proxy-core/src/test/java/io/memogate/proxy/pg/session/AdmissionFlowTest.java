@@ -2,6 +2,7 @@ package io.memogate.proxy.pg.session;
 
 import static io.memogate.proxy.pg.session.EmbeddedSession.frame;
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import io.memogate.estimator.RoutineDefinitions;
 import io.memogate.estimator.RoutineDefinitions.Language;
@@ -10,6 +11,7 @@ import io.memogate.proxy.admission.Admission;
 import io.memogate.proxy.admission.AdmissionHook;
 import io.memogate.proxy.admission.AdmittedStatement;
 import io.memogate.proxy.admission.GatedAdmission;
+import io.memogate.proxy.admission.ImmediateAdmission;
 import io.memogate.proxy.admission.ReleaseSignal;
 import io.memogate.proxy.pg.message.backend.ErrorResponse;
 import io.memogate.proxy.pg.message.frontend.Bind;
@@ -18,6 +20,8 @@ import io.memogate.proxy.pg.message.frontend.Parse;
 import io.memogate.proxy.pg.message.frontend.Query;
 import io.memogate.proxy.pg.message.frontend.Sync;
 import io.netty.buffer.ByteBuf;
+import io.netty.buffer.Unpooled;
+import java.nio.charset.StandardCharsets;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.CompletableFuture;
@@ -114,6 +118,48 @@ class AdmissionFlowTest {
             assertThat(bind.refCnt()).as("the test's and the server's").isEqualTo(2);
             assertThat(session.toServer()).containsExactly('P', 'B');
             assertThat(bind.release()).isTrue();
+        }
+    }
+
+    /**
+     * Frames queued behind a held Bind are forwarded as they are once it is admitted, with no owner object each:
+     * still each is forwarded or released exactly once, the malformed one among them (the session ends at it, with
+     * 08P01) and those behind it.
+     */
+    @Test
+    void framesQueuedBehindAHeldStatementAreEachForwardedOrReleasedOnceThoughOneIsMalformed() {
+        CompletableFuture<AdmittedStatement> gate = new CompletableFuture<>();
+        try (EmbeddedSession session = new EmbeddedSession(request -> Admission.of(gate))) {
+            session.send(frame(new Parse("s1", "select 1", List.of())));
+            session.send(frame(new Bind("", "s1")));
+            ByteBuf execute = frame(new Execute("", 0));
+            ByteBuf malformedClose = Unpooled.buffer().writeByte('C').writeInt(4 + 4).writeByte('S')
+                    .writeBytes("s1x".getBytes(StandardCharsets.US_ASCII)); // the statement name lacks its NUL
+            ByteBuf sync = frame(Sync.INSTANCE);
+            for (ByteBuf queued : List.of(execute, malformedClose, sync)) {
+                session.send(queued.retain()); // and the test's own reference
+            }
+            assertThat(session.toServer()).containsExactly('P');
+
+            gate.complete(AdmittedStatement.UNGATED);
+            session.runLoop();
+
+            assertThat(session.errorsToClient()).extracting(ErrorResponse::sqlState).containsExactly("08P01");
+            assertThat(session.toServer()).containsExactly('B', 'E');
+            assertThat(execute.release()).as("the server's reference was released, the test's is the last").isTrue();
+            assertThat(malformedClose.release()).as("released once, where it failed").isTrue();
+            assertThat(sync.release()).as("dropped after the violation, released once").isTrue();
+        }
+    }
+
+    /** A failure inside the proxy while a frame forwarded as it is was noted: it is released, and the error goes on. */
+    @Test
+    void aFrameThatFailsBeforeItIsForwardedIsReleasedOnce() {
+        try (EmbeddedSession session = new EmbeddedSession(new ImmediateAdmission())) {
+            ByteBuf truncated = Unpooled.wrappedBuffer(new byte[] {'S'}); // no length word: no framer makes this
+            assertThatThrownBy(() -> session.send(truncated.retain())).isInstanceOf(IndexOutOfBoundsException.class);
+            assertThat(truncated.release()).as("the session's reference was released, the test's is the last").isTrue();
+            assertThat(session.toServer()).isEmpty();
         }
     }
 

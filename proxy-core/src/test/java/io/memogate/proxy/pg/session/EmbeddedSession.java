@@ -82,6 +82,26 @@ final class EmbeddedSession implements AutoCloseable {
         session.clientFrame(frame);
     }
 
+    /** The client's read is over: what the session forwarded goes out, as at the end of each socket read. */
+    void clientReadComplete() {
+        session.clientReadComplete();
+    }
+
+    /**
+     * A run of the server's messages as the server leg's framer hands it on, for a session that rewrites none of
+     * them (no refused statement's): each shown to the session in place, the run relayed to the client, the read
+     * over.
+     */
+    void answer(ByteBuf run) {
+        for (int at = run.readerIndex(); at < run.writerIndex(); at += 1 + run.getInt(at + 1)) {
+            if (session.responses.message(run.getByte(at), run, at, run.getInt(at + 1)) != null) {
+                throw new IllegalStateException("the session rewrote a server message: not for this helper");
+            }
+        }
+        session.backendRead(run);
+        session.backendReadComplete();
+    }
+
     /** Runs what is queued on the session's event loop (answers from other threads). */
     void runLoop() {
         client.runPendingTasks();

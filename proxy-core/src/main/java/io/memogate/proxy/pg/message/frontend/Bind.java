@@ -31,15 +31,14 @@ public record Bind(String portalName, String statementName) implements FrontendM
     }
 
     /**
-     * Checks the frame as {@link #decode} would, without making the names' Strings.
+     * Checks the frame as {@link #decode} would, without making the names' Strings, nor any object.
      *
      * @throws io.memogate.proxy.pg.message.MalformedMessageException as decode
      */
     public static void check(ByteBuf frame) {
-        ByteBuf body = names(frame);
+        int end = Math.min(PgWire.bodyEnd(frame, TYPE), frame.readerIndex() + NAMES_WITHIN_BYTES);
         try {
-            PgWire.skipCString(body);
-            PgWire.skipCString(body);
+            PgWire.skipCString(frame, PgWire.skipCString(frame, PgWire.bodyStart(frame), end), end);
         } catch (MalformedMessageException e) {
             throw namesTooLong(frame, e);
         }

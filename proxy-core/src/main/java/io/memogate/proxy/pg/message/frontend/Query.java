@@ -19,7 +19,7 @@ public record Query(String sql) implements FrontendMessage {
      * @throws io.memogate.proxy.pg.message.MalformedMessageException as decode
      */
     public static void check(ByteBuf frame) {
-        PgWire.skipCString(PgWire.body(frame, TYPE));
+        PgWire.skipCString(frame, PgWire.bodyStart(frame), PgWire.bodyEnd(frame, TYPE));
     }
 
     /**
