@@ -5,12 +5,17 @@ import static io.memogate.proxy.it.FaultsIT.rows;
 import static io.memogate.proxy.it.FaultsIT.tableAnyoneMayInsertInto;
 import static org.assertj.core.api.Assertions.assertThat;
 
+import io.memogate.proxy.admission.Admission;
+import io.memogate.proxy.admission.AdmissionHook;
+import io.memogate.proxy.admission.AdmittedStatement;
 import io.memogate.proxy.embedded.EmbeddedPostgres;
 import io.memogate.proxy.embedded.EmbeddedPostgresExtension;
 import io.memogate.proxy.it.RawPgClient.Message;
 import java.io.IOException;
 import java.nio.charset.StandardCharsets;
 import java.util.List;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.TimeUnit;
 import org.junit.jupiter.api.Disabled;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.ExtendWith;
@@ -155,6 +160,38 @@ class BrokenClientStreamIT {
             assertFatalProtocolViolation(answers.getLast());
         }
         assertThat(rows(pg, table)).as("the batch was never synced: rolled back").isZero();
+    }
+
+    /**
+     * A bad message behind a statement held for admission (fuzz seeds 7, 16, 22, 110, 112, 170 through the holding
+     * proxy: a length word mutated, a type byte no message has). PostgreSQL answers the Queries sent whole before
+     * the bad message, then refuses it. The proxy sent its FATAL at once: the held Query never ran, and a Query it
+     * had forwarded before ran and committed without the client being told, so a client that retries runs it twice.
+     * Now the FATAL waits behind the held statement, which is admitted and answered first.
+     */
+    @ParameterizedTest
+    @ValueSource(booleans = {true, false})
+    void aBadMessageBehindAHeldStatementIsRefusedAfterItsAnswers(boolean firstHeldToo, EmbeddedPostgres pg)
+            throws Exception {
+        String table = tableAnyoneMayInsertInto(pg, "held_broken");
+        AdmissionHook holdingMarked = request -> !request.sql().contains("/* held */") ? Admission.IMMEDIATE
+                : Admission.of(CompletableFuture.supplyAsync(() -> AdmittedStatement.UNGATED,
+                        CompletableFuture.delayedExecutor(100, TimeUnit.MILLISECONDS)));
+        try (ProxyFixture proxy = ProxyFixture.to(pg.host(), pg.port()).admission(holdingMarked).start();
+                RawPgClient client = loggedIn(proxy)) {
+            // In one write, so that the bad message is read while the second Query is held.
+            client.sendRaw(RawPgClient.body(
+                    message('Q', RawPgClient.cstring((firstHeldToo ? "/* held */ " : "") + "insert into " + table
+                            + " values (1)")),
+                    message('Q', RawPgClient.cstring("/* held */ insert into " + table + " values (2)")),
+                    new byte[] {'z'}));
+
+            List<Message> answers = client.readUntilClosed();
+            assertThat(answers).extracting(Message::type).as("each INSERT answered, then the FATAL")
+                    .containsExactly('C', 'Z', 'C', 'Z', 'E');
+            assertFatalProtocolViolation(answers.getLast());
+        }
+        assertThat(rows(pg, table)).isEqualTo(2);
     }
 
     /**

@@ -449,10 +449,17 @@ final class AdmissionFlow {
         dispatchHeld();
     }
 
-    /** What the client sent behind a statement that no longer holds: handled in order, until one holds again. */
+    /**
+     * What the client sent behind a statement that no longer holds: handled in order, until one holds again. A
+     * bad message the client sent behind them all is refused once they are handled (not after its Terminate:
+     * PostgreSQL exits there, reading no further).
+     */
     private void dispatchHeld() {
         while (!holding() && !held.isEmpty() && session.state == PgSession.State.READY) {
             dispatchClientFrame(held.poll());
+        }
+        if (!holding() && held.isEmpty() && !terminated && session.state == PgSession.State.READY) {
+            fatalAfterAnswers.heldHandled();
         }
         session.backend.flush();
         session.readClientIfPossible();
