@@ -5,12 +5,19 @@ import static io.memogate.proxy.it.FaultsIT.rows;
 import static io.memogate.proxy.it.FaultsIT.tableAnyoneMayInsertInto;
 import static org.assertj.core.api.Assertions.assertThat;
 
+import io.memogate.proxy.admission.Admission;
+import io.memogate.proxy.admission.AdmissionHook;
+import io.memogate.proxy.admission.AdmittedStatement;
+import io.memogate.proxy.admission.ReleaseSignal;
 import io.memogate.proxy.embedded.EmbeddedPostgres;
 import io.memogate.proxy.embedded.EmbeddedPostgresExtension;
 import io.memogate.proxy.it.RawPgClient.Message;
 import java.io.IOException;
 import java.nio.charset.StandardCharsets;
+import java.time.Duration;
 import java.util.List;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.TimeUnit;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.ExtendWith;
 import org.junit.jupiter.params.ParameterizedTest;
@@ -154,6 +161,108 @@ class BrokenClientStreamIT {
             assertFatalProtocolViolation(answers.getLast());
         }
         assertThat(rows(pg, table)).as("the batch was never synced: rolled back").isZero();
+    }
+
+    /**
+     * A bad message behind a statement held for admission (fuzz seeds 7, 16, 22, 110, 112, 170 through the holding
+     * proxy: a length word mutated, a type byte no message has). PostgreSQL answers the Queries sent whole before
+     * the bad message, then refuses it. The proxy sent its FATAL at once: the held Query never ran, and a Query it
+     * had forwarded before ran and committed without the client being told, so a client that retries runs it twice.
+     * Now the FATAL waits behind the held statement, which is admitted and answered first.
+     */
+    @ParameterizedTest
+    @ValueSource(booleans = {true, false})
+    void aBadMessageBehindAHeldStatementIsRefusedAfterItsAnswers(boolean firstHeldToo, EmbeddedPostgres pg)
+            throws Exception {
+        String table = tableAnyoneMayInsertInto(pg, "held_broken");
+        AdmissionHook holdingMarked = request -> !request.sql().contains("/* held */") ? Admission.IMMEDIATE
+                : Admission.of(CompletableFuture.supplyAsync(() -> AdmittedStatement.UNGATED,
+                        CompletableFuture.delayedExecutor(100, TimeUnit.MILLISECONDS)));
+        try (ProxyFixture proxy = ProxyFixture.to(pg.host(), pg.port()).admission(holdingMarked).start();
+                RawPgClient client = loggedIn(proxy)) {
+            // In one write, so that the bad message is read while the second Query is held.
+            client.sendRaw(RawPgClient.body(
+                    message('Q', RawPgClient.cstring((firstHeldToo ? "/* held */ " : "") + "insert into " + table
+                            + " values (1)")),
+                    message('Q', RawPgClient.cstring("/* held */ insert into " + table + " values (2)")),
+                    new byte[] {'z'}));
+
+            List<Message> answers = client.readUntilClosed();
+            assertThat(answers).extracting(Message::type).as("each INSERT answered, then the FATAL")
+                    .containsExactly('C', 'Z', 'C', 'Z', 'E');
+            assertFatalProtocolViolation(answers.getLast());
+        }
+        assertThat(rows(pg, table)).isEqualTo(2);
+    }
+
+    /**
+     * The server ends the session, and the proxy writes to it before it has read the server's last messages
+     * (fuzz seed 2829 through the holding proxy: a Parse pipelined into the data of an extended COPY FROM STDIN,
+     * which PostgreSQL refuses with ERROR, then FATAL 08P01, then closes; statements held for admission had the
+     * proxy forward the client's later messages from tasks, and one ran before the server's answer was read). The
+     * failed write closed the server connection unread: the client got FATAL 08006, "server closed the
+     * connection", in place of the server's answers and its own FATAL. Here the event loop is kept busy on
+     * purpose while the server goes: the hook sleeps in it.
+     */
+    @Test
+    void whatTheServerSentBeforeAFailedWriteIsRelayed(EmbeddedPostgres pg) throws Exception {
+        String table = tableAnyoneMayInsertInto(pg, "copy_then_gone");
+        AdmittedStatement keptWhileRunning = new AdmittedStatement() {
+            @Override
+            public void signal(ReleaseSignal signal) {}
+
+            @Override
+            public boolean plannedWhileRunning() {
+                return true; // so the proxy flushes what it forwarded at once, with a Flush behind the Bind
+            }
+        };
+        AdmissionHook hook = request -> {
+            if (request.sql().startsWith("copy")) { // held a moment: what follows is queued behind it
+                return Admission.of(CompletableFuture.supplyAsync(() -> AdmittedStatement.UNGATED,
+                        CompletableFuture.delayedExecutor(50, TimeUnit.MILLISECONDS)));
+            } else if (request.sql().equals("select 1")) {
+                return Admission.of(CompletableFuture.completedFuture(keptWhileRunning));
+            }
+            sleep(Duration.ofMillis(300)); // on the event loop, which reads nothing meanwhile: the server goes
+            return Admission.IMMEDIATE;
+        };
+        try (ProxyFixture proxy = ProxyFixture.to(pg.host(), pg.port()).admission(hook).start();
+                RawPgClient client = loggedIn(proxy)) {
+            client.sendRaw(RawPgClient.body(
+                    message('P', RawPgClient.body(RawPgClient.cstring(""),
+                            RawPgClient.cstring("copy " + table + " from stdin"), RawPgClient.int16(0))),
+                    message('B', unnamedBind()),
+                    message('E', RawPgClient.body(RawPgClient.cstring(""), RawPgClient.int32(0))),
+                    // PostgreSQL reads COPY data now: a Parse there is ERROR, then FATAL, then it closes.
+                    message('P', RawPgClient.body(RawPgClient.cstring(""), RawPgClient.cstring("select 1"),
+                            RawPgClient.int16(0))),
+                    message('B', unnamedBind()),
+                    message('Q', RawPgClient.cstring("select 2")),
+                    // Two more writes (each Bind has the proxy flush): the first has the server's side answer
+                    // with a reset, the second fails.
+                    message('B', unnamedBind()),
+                    message('B', unnamedBind()),
+                    message('S', new byte[0])));
+
+            List<Message> answers = client.readUntilClosed();
+            assertThat(answers).extracting(Message::type).as("the server's answers, not the proxy's 08006")
+                    .containsExactly('1', '2', 'G', 'E', 'E');
+            assertThat(answers.get(3).sqlState()).isEqualTo("08P01");
+            assertFatalProtocolViolation(answers.getLast());
+        }
+    }
+
+    private static byte[] unnamedBind() {
+        return RawPgClient.body(RawPgClient.cstring(""), RawPgClient.cstring(""), RawPgClient.int16(0),
+                RawPgClient.int16(0), RawPgClient.int16(0));
+    }
+
+    private static void sleep(Duration duration) {
+        try {
+            Thread.sleep(duration);
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+        }
     }
 
     /**

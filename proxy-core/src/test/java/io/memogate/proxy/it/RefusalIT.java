@@ -148,6 +148,36 @@ class RefusalIT {
         }
     }
 
+    /**
+     * A simple Query the gateways refuse inside an extended batch whose first message failed, before its Sync.
+     * PostgreSQL skips every message up to the Sync, the Query too. The proxy failed the Query on the server with a
+     * stand-in that carried a Sync of its own, which ended the server's skipping early: the client got a
+     * ReadyForQuery PostgreSQL does not send, and the rest of the batch ran, an INSERT committed that PostgreSQL
+     * skips. Found while working out what a fuzz test that refuses statements should expect.
+     */
+    @Test
+    void aRejectedQueryInsideAFailedBatchIsSkippedAsPostgresqlSkipsIt(EmbeddedPostgres pg) throws Exception {
+        String table = FaultsIT.tableAnyoneMayInsertInto(pg, "refused_skipped");
+        try (ProxyFixture proxy = proxy(pg); RawPgClient client = new RawPgClient(proxy.port())) {
+            assertReady(client.startup("memogate_trust", "demo"));
+            client.send('E', RawPgClient.body(RawPgClient.cstring("no_such_portal"), RawPgClient.int32(0)));
+            client.query("select 1 /* reject_me */");
+            client.send('P', RawPgClient.body(RawPgClient.cstring(""),
+                    RawPgClient.cstring("insert into " + table + " values (1)"), RawPgClient.int16(0)));
+            client.send('B', RawPgClient.body(RawPgClient.cstring(""), RawPgClient.cstring(""), RawPgClient.int16(0),
+                    RawPgClient.int16(0), RawPgClient.int16(0)));
+            client.send('E', RawPgClient.body(RawPgClient.cstring(""), RawPgClient.int32(0)));
+            client.send('S', new byte[0]);
+
+            List<Message> answer = client.readUntilReady();
+            assertThat(answer).extracting(Message::type).as("the batch's error, then the Sync's ReadyForQuery")
+                    .containsExactly('E', 'Z');
+            assertThat(answer.get(0).sqlState()).isEqualTo("34000");
+            assertQueryWorks(client);
+        }
+        assertThat(FaultsIT.rows(pg, table)).as("rows of the skipped INSERT").isZero();
+    }
+
     @Test
     void aRejectedBindSkipsItsBatchAndRollsBackTheImplicitTransaction(EmbeddedPostgres pg) throws Exception {
         pg.execute("demo", "create table if not exists refused_batch (note text)", "truncate refused_batch");

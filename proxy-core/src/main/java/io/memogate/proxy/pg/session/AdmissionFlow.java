@@ -24,7 +24,6 @@ import io.memogate.proxy.pg.message.frontend.Bind;
 import io.memogate.proxy.pg.message.frontend.Flush;
 import io.memogate.proxy.pg.message.frontend.Parse;
 import io.memogate.proxy.pg.message.frontend.Query;
-import io.memogate.proxy.pg.message.frontend.Sync;
 import io.netty.buffer.ByteBuf;
 import io.netty.util.ReferenceCountUtil;
 import java.util.ArrayDeque;
@@ -403,10 +402,17 @@ final class AdmissionFlow {
         dispatchHeld();
     }
 
-    /** What the client sent behind a statement that no longer holds: handled in order, until one holds again. */
+    /**
+     * What the client sent behind a statement that no longer holds: handled in order, until one holds again. A
+     * bad message the client sent behind them all is refused once they are handled (not after its Terminate:
+     * PostgreSQL exits there, reading no further).
+     */
     private void dispatchHeld() {
         while (!holding() && !held.isEmpty() && session.state == PgSession.State.READY) {
             dispatchClientFrame(held.poll());
+        }
+        if (!holding() && held.isEmpty() && !terminated && session.state == PgSession.State.READY) {
+            fatalAfterAnswers.heldHandled();
         }
         session.backend.flush();
         session.readClientIfPossible();
@@ -414,19 +420,18 @@ final class AdmissionFlow {
 
     /**
      * Answers a statement with {@code error} instead of running it, leaving client and server exactly
-     * where PostgreSQL would had the statement failed: the server is sent an Execute of a portal that
-     * does not exist in its place, which fails at the same point of the stream (an explicit transaction
-     * becomes failed, an extended batch skips to its Sync, an implicit one rolls back), and the
-     * server's "portal does not exist" error is replaced by {@code error} on its way back.
+     * where PostgreSQL would had the statement failed: the server is sent a statement naming a portal that
+     * does not exist in its place ({@link RefusedStatements}), which fails at the same point of the stream (an
+     * explicit transaction becomes failed, an extended batch skips to its Sync, an implicit one rolls back), and
+     * the server's "does not exist" error is replaced by {@code error} on its way back.
      */
     private void refuse(OwnedFrame frame, boolean simpleQuery, ErrorResponse error) {
         frame.take().release(); // the stand-in goes in its place
         parts.dropRest(); // a long Bind's parts follow its head out
         ByteBuf out = session.backend.alloc().buffer();
-        refused.standIn(error).encode(out);
+        refused.standIn(error, simpleQuery).encode(out);
         if (simpleQuery) {
-            Sync.INSTANCE.encode(out);
-            tracker.cycleEnd();
+            tracker.queryEnd();
         } else {
             skippingToSync = true;
         }

@@ -68,6 +68,9 @@ public final class BackendConnector {
                 .group(loop)
                 .channel(transport.channelClassFor(target.unixSocket()))
                 .option(ChannelOption.AUTO_READ, false)
+                // A failed write shuts the output down instead of closing: what the server sent is still read
+                // (BackendHandler#exceptionCaught).
+                .option(ChannelOption.AUTO_CLOSE, false)
                 .option(ChannelOption.CONNECT_TIMEOUT_MILLIS, (int) Math.min(Integer.MAX_VALUE, connectTimeout.toMillis()))
                 .handler(new ChannelInitializer<>() {
                     @Override

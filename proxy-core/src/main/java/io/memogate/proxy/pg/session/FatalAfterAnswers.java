@@ -16,18 +16,19 @@ import io.netty.channel.socket.DuplexChannel;
  * for those answers, which are relayed as they come: what the client sends meanwhile is read and dropped
  * (a {@link DroppedInput} replaces its framer) and nothing more reaches the server.
  *
+ * <p>The statements may not have reached the server yet: held for admission, or while a long text is read
+ * ({@link AdmissionFlow}), with what the client sent after them queued behind. Those came before the bad
+ * message, so they go on as if it had not come, and its FATAL takes its place behind them ({@link #behindHeld}).
+ *
  * <p>Not waited for: a batch without its Sync (it would never end; closing rolls it back, as the FATAL
- * does on PostgreSQL), a COPY FROM STDIN whose data the client had not ended (the server answers it only
- * after the data's end, which will not come; PostgreSQL reading that data answers the bad message at once),
- * and a statement still queued for admission (it never reached the server, so the client may well send it
- * again).
+ * does on PostgreSQL), and a COPY FROM STDIN whose data the client had not ended (the server answers it only
+ * after the data's end, which will not come; PostgreSQL reading that data answers the bad message at once).
  *
  * <p>After a COPY that failed, the Syncs the client sent among its data may or may not be answered, and no
  * message says which ({@link ReleaseTracker#mayAnswerUnawaited}): what the server still owes is not known. Then
- * the server is ended instead of awaited: a
- * Terminate, then the end of its input (a server skipping to a Sync ignores a Terminate, not the end), so that
- * it sends what it still owes, rolls back what is open and closes, as PostgreSQL's FATAL would; the FATAL goes
- * at the close. Used on the session's event loop only.
+ * the server is ended instead of awaited: a Terminate, then the end of its input (a server skipping to a Sync
+ * ignores a Terminate, not the end), so that it sends what it still owes, rolls back what is open and closes, as
+ * PostgreSQL's FATAL would; the FATAL goes at the close. Used on the session's event loop only.
  */
 final class FatalAfterAnswers {
 
@@ -38,27 +39,38 @@ final class FatalAfterAnswers {
     private ErrorResponse fatal;
     /** The FATAL to send once the server, told to end, has closed the connection. */
     private ErrorResponse atServerClose;
+    /** A bad message read while statements sent before it were held: what was wrong, and its FATAL. */
+    private String heldWhat;
+    private ErrorResponse heldFatal;
 
     FatalAfterAnswers(PgSession session, ReleaseTracker tracker) {
         this.session = session;
         this.tracker = tracker;
     }
 
-    /** The client broke the protocol and its FATAL is coming: what it sends now is dropped. */
+    /**
+     * The client broke the protocol and its FATAL is coming: what it sends now is dropped, and so are its
+     * messages that were queued behind held statements but came after the bad one.
+     */
     boolean clientStreamBroken() {
         return clientStreamBroken;
+    }
+
+    /** The client sent a bad message: what it sends after it is dropped unread, whatever is still queued before. */
+    boolean inputEnded() {
+        return clientStreamBroken || heldFatal != null;
     }
 
     /**
      * Takes {@code fatal} to send when the server has answered what came before it, if it still owes
      * such answers; false when the FATAL should go now.
      */
-    boolean deferred(ErrorResponse fatal, boolean statementQueued) {
-        if (!awaitsServer() || statementQueued || !session.client.isActive()) {
+    boolean deferred(ErrorResponse fatal) {
+        if (!awaitsServer() || !session.client.isActive()) {
             return false;
         }
         clientStreamBroken = true;
-        session.client.pipeline().replace(ClientMessageDecoder.class, "framer", new DroppedInput());
+        dropInput();
         session.backend.flush();
         if (tracker.mayAnswerUnawaited()) {
             endServerThen(fatal); // no count says when the server is done
@@ -66,6 +78,35 @@ final class FatalAfterAnswers {
             this.fatal = fatal;
         }
         return true;
+    }
+
+    /**
+     * The client broke the protocol behind statements it sent whole before, which are held: {@code fatal} waits
+     * until they are handled ({@link #heldHandled}); what the client sends from now on is dropped.
+     */
+    void behindHeld(String what, ErrorResponse fatal) {
+        heldWhat = what;
+        heldFatal = fatal;
+        dropInput();
+    }
+
+    /**
+     * What was held when the client broke the protocol has been handled, forwarded or refused: the bad message's
+     * turn, as {@link PgSession#protocolViolation} (which waits for the answers that are still owed).
+     */
+    void heldHandled() {
+        if (heldFatal != null) {
+            ErrorResponse sending = heldFatal;
+            heldFatal = null;
+            session.protocolViolation(heldWhat, sending);
+        }
+    }
+
+    /** Input from now on is read and dropped, not framed: the bytes after a bad message are no messages. */
+    private void dropInput() {
+        if (session.client.pipeline().get(ClientMessageDecoder.class) != null) {
+            session.client.pipeline().replace(ClientMessageDecoder.class, "framer", new DroppedInput());
+        }
     }
 
     /**

@@ -113,7 +113,7 @@ public final class PgSession implements CancelRegistry.Cancellable {
     }
 
     void clientFrame(ByteBuf frame) {
-        if (fatalAfterAnswers.clientStreamBroken()) {
+        if (fatalAfterAnswers.inputEnded()) {
             frame.release(); // after the message that broke the protocol: PostgreSQL would not read it
             return;
         }
@@ -156,7 +156,7 @@ public final class PgSession implements CancelRegistry.Cancellable {
     }
 
     void readClientIfPossible() {
-        if (fatalAfterAnswers.clientStreamBroken() && state != State.CLOSED) {
+        if (fatalAfterAnswers.inputEnded() && state != State.CLOSED) {
             client.read(); // and drop it, so that a client still writing does not block on a full socket
             return;
         }
@@ -400,8 +400,8 @@ public final class PgSession implements CancelRegistry.Cancellable {
     }
 
     /**
-     * The client broke the protocol: it gets {@code fatal} and the session ends, once the server has
-     * answered the whole statements sent before ({@link FatalAfterAnswers}).
+     * The client broke the protocol: it gets {@code fatal} and the session ends, once the whole statements it
+     * sent before are answered, those still held for admission too ({@link FatalAfterAnswers}).
      *
      * @param fatal the client's FATAL, when it is better said than by {@link PgErrors#protocolViolation}
      */
@@ -409,7 +409,13 @@ public final class PgSession implements CancelRegistry.Cancellable {
         if (fatalAfterAnswers.clientStreamBroken()) {
             return; // its FATAL is on its way
         }
-        if (state == State.READY && fatalAfterAnswers.deferred(fatal, admission.holding())) {
+        if (state == State.READY && admission.holding()) {
+            log.info("closing client {} once what it sent before is admitted and answered: {}",
+                    SessionInfo.describe(client.remoteAddress()), what);
+            fatalAfterAnswers.behindHeld(what, fatal);
+            return;
+        }
+        if (state == State.READY && fatalAfterAnswers.deferred(fatal)) {
             log.info("closing client {} once the server has answered what it sent before: {}",
                     SessionInfo.describe(client.remoteAddress()), what);
             return;

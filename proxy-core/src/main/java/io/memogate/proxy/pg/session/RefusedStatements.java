@@ -2,14 +2,18 @@ package io.memogate.proxy.pg.session;
 
 import io.memogate.proxy.pg.message.backend.ErrorResponse;
 import io.memogate.proxy.pg.message.frontend.Execute;
+import io.memogate.proxy.pg.message.frontend.FrontendMessage;
+import io.memogate.proxy.pg.message.frontend.Query;
 import java.util.ArrayDeque;
 
 /**
  * Statements the proxy refused (gateway rejection, or a cancel while queued) and the errors to show
- * for them. Each refused statement is replaced, towards the server, by an Execute of a portal that
- * cannot exist ({@value #PORTAL_PREFIX}n); the server fails it with SQLSTATE 34000 naming the portal,
- * and that error is swapped for the refusal on its way back. Failing on the server, rather than
- * answering locally, leaves the server's transaction state exactly as a failed statement leaves it.
+ * for them. Each refused statement is replaced, towards the server, by a message that names a portal that
+ * cannot exist ({@value #PORTAL_PREFIX}n): a Bind by an Execute of it, a simple Query by a Query that FETCHes
+ * from it. The server fails it with SQLSTATE 34000 naming the portal, and that error is swapped for the
+ * refusal on its way back. Failing on the server, rather than answering locally, leaves the server's
+ * transaction state exactly as a failed statement leaves it; and where the server skips messages to a Sync
+ * after an error in an extended batch, it skips the stand-in as it would have skipped the refused statement.
  *
  * <p>If an earlier message of the same batch fails first, the server skips the stand-in (and PostgreSQL
  * would never have run the refused statement either); its entry is dropped when a later stand-in's
@@ -25,11 +29,16 @@ final class RefusedStatements {
     private final ArrayDeque<Refusal> waiting = new ArrayDeque<>();
     private long next;
 
-    /** The message to send the server instead of the refused statement. */
-    Execute standIn(ErrorResponse error) {
+    /**
+     * The message to send the server instead of the refused statement: for a simple Query a Query of its own,
+     * answered with ReadyForQuery as the refused one would have been (an Execute would need a Sync of the
+     * proxy's, which would end a skip to Sync the client's batch is in), for a Bind an Execute.
+     */
+    FrontendMessage standIn(ErrorResponse error, boolean simpleQuery) {
         long number = ++next;
         waiting.addLast(new Refusal(number, error));
-        return new Execute(PORTAL_PREFIX + number, 0);
+        String portal = PORTAL_PREFIX + number;
+        return simpleQuery ? new Query("fetch " + portal) : new Execute(portal, 0);
     }
 
     /** The refusal to send the client instead of {@code error}, or null when it is the server's own. */

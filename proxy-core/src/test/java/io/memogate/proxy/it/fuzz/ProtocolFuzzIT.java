@@ -18,7 +18,9 @@ import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.EnumMap;
 import java.util.List;
+import java.util.Locale;
 import java.util.Map;
+import java.util.Optional;
 import java.util.concurrent.TimeUnit;
 import java.util.stream.LongStream;
 import org.junit.jupiter.api.Test;
@@ -32,9 +34,15 @@ import org.junit.jupiter.api.extension.ExtendWith;
  * gave and the table the rows it got, but for the differences the README documents ({@link Verdict}). After
  * all cases the proxies still serve and hold no server connection.
  *
+ * <p>Three proxies, the case's seed picks one ({@link FuzzCase.Proxy}): one that forwards statements unread, one
+ * that reads each and admits it at once, and one that holds most statements a few milliseconds for a decision
+ * made on another thread ({@link HoldingAdmission}), which must change nothing the client sees. Through that one
+ * every statement admitted must also have heard a final release signal by the end of its session.
+ *
  * <p>{@code -Dfuzz.cases=N} runs more cases (default {@value #DEFAULT_CASES}), from seed
  * {@code -Dfuzz.firstSeed} on (default 1); {@code -Dfuzz.seed=S} replays the case of seed S ({@code S1,S2,...}
- * several). A failing case is printed with its seed, what it sent (labelled, and in hex) and both runs' answers.
+ * several); {@code -Dfuzz.proxy=relaying|reading|holding} sends every case through that proxy. A failing case is
+ * printed with its seed, what it sent (labelled, and in hex) and both runs' answers.
  */
 @ExtendWith(EmbeddedPostgresExtension.class)
 class ProtocolFuzzIT {
@@ -48,25 +56,36 @@ class ProtocolFuzzIT {
         long[] seeds = seeds();
         List<String> failures = new ArrayList<>();
         Map<Verdict.Allowance, Integer> allowances = new EnumMap<>(Verdict.Allowance.class);
-        try (ProxyFixture relaying = ProxyFixture.to(pg.host(), pg.port()).admission(new ImmediateAdmission()).start();
+        Map<FuzzCase.Proxy, Integer> cases = new EnumMap<>(FuzzCase.Proxy.class);
+        Optional<FuzzCase.Proxy> forced = Optional.ofNullable(System.getProperty("fuzz.proxy"))
+                .map(name -> FuzzCase.Proxy.valueOf(name.strip().toUpperCase(Locale.ROOT)));
+        try (HoldingAdmission holding = new HoldingAdmission();
+                ProxyFixture relaying = ProxyFixture.to(pg.host(), pg.port()).admission(new ImmediateAdmission()).start();
                 ProxyFixture reading = ProxyFixture.to(pg.host(), pg.port()).admission(request -> Admission.IMMEDIATE)
                         .start();
+                ProxyFixture holdingProxy = ProxyFixture.to(pg.host(), pg.port()).admission(holding).start();
                 Connection admin = pg.connect("demo")) {
+            Map<FuzzCase.Proxy, ProxyFixture> proxies = new EnumMap<>(Map.of(FuzzCase.Proxy.RELAYING, relaying,
+                    FuzzCase.Proxy.READING, reading, FuzzCase.Proxy.HOLDING, holdingProxy));
             long started = System.nanoTime();
             for (long seed : seeds) {
-                FuzzCase fuzzCase = FuzzCase.of(seed);
-                ProxyFixture proxy = fuzzCase.readingProxy() ? reading : relaying;
-                Verdict verdict = runCase(fuzzCase, pg, proxy, admin);
+                FuzzCase fuzzCase = forced.map(FuzzCase.of(seed)::through).orElseGet(() -> FuzzCase.of(seed));
+                holding.newCase(fuzzCase.admissionSeed());
+                Verdict verdict = runCase(fuzzCase, pg, proxies.get(fuzzCase.proxy()), admin);
+                if (fuzzCase.proxy() == FuzzCase.Proxy.HOLDING) {
+                    checkReleased(holdingProxy, holding, verdict);
+                }
+                cases.merge(fuzzCase.proxy(), 1, Integer::sum);
                 allowances.merge(verdict.allowance(), 1, Integer::sum);
                 if (!verdict.problems().isEmpty()) {
                     failures.add(fuzzCase.describe() + "\nproblems:\n  " + String.join("\n  ", verdict.problems()));
                     System.err.println("FUZZ FAILURE " + failures.getLast());
                 }
             }
-            System.err.printf("protocol fuzz: %d cases in %d s, %d failed; allowances used: %s%n", seeds.length,
-                    TimeUnit.NANOSECONDS.toSeconds(System.nanoTime() - started), failures.size(), allowances);
+            System.err.printf("protocol fuzz: %d cases (%s) in %d s, %d failed; allowances used: %s%n", seeds.length,
+                    cases, TimeUnit.NANOSECONDS.toSeconds(System.nanoTime() - started), failures.size(), allowances);
             assertThat(failures).as("failed cases (each with its seed and bytes)").isEmpty();
-            for (ProxyFixture proxy : List.of(relaying, reading)) {
+            for (ProxyFixture proxy : proxies.values()) {
                 assertStillServesAndHoldsNoServerConnection(proxy);
             }
         }
@@ -100,7 +119,8 @@ class ProtocolFuzzIT {
             }
             Verdict verdict = Verdict.judge(
                     new Verdict.Outcome(direct, Replies.parse(direct.replies()), rows(admin, directSchema)),
-                    new Verdict.Outcome(proxied, Replies.parse(proxied.replies()), rows(admin, proxySchema)));
+                    new Verdict.Outcome(proxied, Replies.parse(proxied.replies()), rows(admin, proxySchema)),
+                    fuzzCase.proxy() == FuzzCase.Proxy.HOLDING);
             verdict.problems().addAll(leaked);
             if (!verdict.problems().isEmpty()) {
                 verdict.problems().add("direct run: " + direct.end() + " after " + direct.millis() + " ms, answers "
@@ -113,6 +133,21 @@ class ProtocolFuzzIT {
             try (Statement statement = admin.createStatement()) {
                 statement.execute("drop schema " + directSchema + ", " + proxySchema + " cascade");
             }
+        }
+    }
+
+    /**
+     * Every statement the holding proxy admitted for the case must have heard a final release signal once its
+     * session is over: one that did not would have kept its gateway permits for the life of the proxy.
+     */
+    private static void checkReleased(ProxyFixture proxy, HoldingAdmission holding, Verdict verdict)
+            throws InterruptedException {
+        proxy.awaitSessionCount(0);
+        int unreleased = holding.awaitReleased(TimeUnit.SECONDS.toMillis(5));
+        if (unreleased > 0) {
+            verdict.problems().add("leak: " + unreleased + " statements admitted by the holding proxy never heard a"
+                    + " final release signal, though their session is over");
+            holding.reset();
         }
     }
 

@@ -46,7 +46,23 @@ final class Verdict {
          * own, or one in the data, after which it went on with what followed the data).
          */
         COPY_NOT_AWAITED,
+        /**
+         * README, "How admission works": while a statement of a batch waits for admission behind statements of
+         * the session the server has not answered, or after a Bind that keeps its permits while it runs, the
+         * proxy sends the server a Flush, so a client may get the answers of a batch before it sends the Sync.
+         * Only a client whose connection ends without that Sync sees a difference: after all of PostgreSQL's
+         * answers, answers PostgreSQL dropped unsent at the end (never a ReadyForQuery or an error, which
+         * PostgreSQL sends at once), then perhaps the proxy's FATAL for a message refused on its header.
+         */
+        FLUSHED_BEFORE_SYNC,
     }
+
+    /**
+     * The first characters of the tokens of what PostgreSQL answers a batch and keeps until a Sync or Flush:
+     * ParseComplete, BindComplete, CloseComplete, NoData, PortalSuspended, EmptyQueryResponse, DataRow,
+     * RowDescription, CommandComplete, ParameterDescription, NoticeResponse.
+     */
+    private static final String KEPT_UNTIL_SYNC = "123nsIDTCtN";
 
     /** What one run left: its answers, how it ended, and the rows of its table. */
     record Outcome(WireRun.Result run, Replies replies, List<Integer> rows) {}
@@ -82,12 +98,13 @@ final class Verdict {
         return tokens.subList(0, end);
     }
 
-    static Verdict judge(Outcome direct, Outcome proxy) {
+    /** @param holds the proxy's admission holds statements, so it may send the server Flushes of its own */
+    static Verdict judge(Outcome direct, Outcome proxy, boolean holds) {
         Verdict verdict = new Verdict();
         verdict.checkBaseline(direct);
         verdict.checkProxyRun(proxy);
         List<String> expected = answersBeforeEndOfInput(direct.replies().tokens());
-        verdict.compareAnswers(expected, proxy.replies());
+        verdict.compareAnswers(expected, proxy.replies(), holds);
         verdict.compareRows(direct, proxy);
         return verdict;
     }
@@ -118,19 +135,20 @@ final class Verdict {
                 "lost: the client was told these inserts were committed, but they are not in the table: " + ids));
     }
 
-    private void compareAnswers(List<String> expected, Replies proxy) {
+    private void compareAnswers(List<String> expected, Replies proxy, boolean holds) {
         List<String> actual = proxy.tokens();
         if (actual.equals(expected)) {
             return;
         }
         Optional<String> refusal = proxyRefusal(proxy);
+        if (holds && flushedBeforeSync(expected, actual, refusal)) {
+            allowance = Allowance.FLUSHED_BEFORE_SYNC;
+            return;
+        }
         List<String> before = actual.subList(0, Math.max(0, actual.size() - 1));
         if (refusal.isPresent() && isPrefix(before, expected)) {
             List<String> rest = expected.subList(before.size(), expected.size());
-            boolean header = refusal.get().startsWith("unknown message type")
-                    || refusal.get().startsWith("unexpected message type") // during COPY data, as PostgreSQL
-                    || refusal.get().startsWith("invalid message length")
-                    || refusal.get().startsWith("message too long");
+            boolean header = isHeaderRefusal(refusal.get());
             if (header && rest.stream().noneMatch(token -> token.startsWith("Z:"))) {
                 allowance = Allowance.REFUSED_HEADER;
                 return;
@@ -164,6 +182,25 @@ final class Verdict {
             problems.add("rows differ:\n    direct: " + sorted(direct.rows())
                     + "\n    proxy:  " + sorted(proxy.rows()));
         }
+    }
+
+    /**
+     * Whether the proxy gave all of PostgreSQL's answers, then only answers PostgreSQL keeps until a Sync, and
+     * perhaps its FATAL for a message refused on its header.
+     */
+    private static boolean flushedBeforeSync(List<String> expected, List<String> actual, Optional<String> refusal) {
+        List<String> extra = isPrefix(expected, actual) ? actual.subList(expected.size(), actual.size()) : List.of();
+        if (!extra.isEmpty() && refusal.isPresent() && isHeaderRefusal(refusal.get())) {
+            extra = extra.subList(0, extra.size() - 1);
+        }
+        return !extra.isEmpty() && extra.stream().allMatch(token -> KEPT_UNTIL_SYNC.indexOf(token.charAt(0)) >= 0);
+    }
+
+    private static boolean isHeaderRefusal(String refusal) {
+        return refusal.startsWith("unknown message type")
+                || refusal.startsWith("unexpected message type") // during COPY data, as PostgreSQL
+                || refusal.startsWith("invalid message length")
+                || refusal.startsWith("message too long");
     }
 
     /** The proxy's own FATAL 08P01 at the end of its answers: what it says was wrong. */
