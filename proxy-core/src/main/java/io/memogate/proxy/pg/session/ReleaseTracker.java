@@ -66,15 +66,8 @@ final class ReleaseTracker {
     private int cyclesOwed;
     /** The server reads COPY data from the client: it ignores the Syncs it reads until CopyDone or CopyFail. */
     private boolean copyingIn;
-    /** The server began a COPY FROM STDIN (CopyInResponse) and has not ended it (CommandComplete or error). */
-    private boolean copyOpen;
-    /** Syncs the client sent among the open copy's data: ignored if the server reads them in copy mode. */
-    private int copySyncs;
-    /**
-     * After a copy failed: the Syncs among its data that the server may still answer, each with a ReadyForQuery
-     * that nothing in {@link #inFlight} awaits. Until another answer comes, it cannot be told which were ignored.
-     */
-    private int straySyncs;
+    /** Syncs sent among COPY data, which the server may or may not answer. */
+    private final CopySyncs copySyncs = new CopySyncs();
     /** What the server still sends can no longer be matched for certain: see {@link #error}. */
     private boolean countLost;
     /**
@@ -122,7 +115,7 @@ final class ReleaseTracker {
     void cycleEnd() {
         skippingToSync = false;
         if (copyingIn) {
-            copySyncs++;
+            copySyncs.syncAmongData();
             return;
         }
         inFlight.addLast(CYCLE_END);
@@ -150,9 +143,9 @@ final class ReleaseTracker {
      * is what the server answers (a RowDescription is a simple query's too).
      */
     void statementMessageAnswered() {
-        answerCame();
+        copySyncs.answerCame();
         if (inFlight.peekFirst() == STATEMENT_MESSAGE) {
-            inFlight.removeFirst();
+            removeOldest();
             announceOldestQuery();
         }
     }
@@ -162,13 +155,12 @@ final class ReleaseTracker {
      * data. The Syncs the client sent after it, before its CopyDone or CopyFail, are read in copy mode and
      * ignored (libpq sends Bind, Execute, Sync, the data, CopyDone, Sync, and gets one ReadyForQuery): they
      * are taken back, or the tracker would stay a cycle behind for the rest of the session; should the copy fail,
-     * they may be answered after all ({@link #straySyncs}). Any other message ends the data too: one the server
+     * they may be answered after all ({@link CopySyncs}). Any other message ends the data too: one the server
      * does not read in copy mode, which it answers with FATAL if it reads it there, and as usual if a row failed
      * first (what follows it is the client's next statements, awaited as such).
      */
     void copyInStarted() {
-        answerCame();
-        copyOpen = true;
+        copySyncs.copyBegun();
         Iterator<Object> it = inFlight.iterator();
         if (!it.hasNext()) {
             return;
@@ -187,7 +179,7 @@ final class ReleaseTracker {
             }
             it.remove();
             cyclesOwed--;
-            copySyncs++;
+            copySyncs.syncAmongData();
         }
         copyingIn = true;
     }
@@ -215,7 +207,7 @@ final class ReleaseTracker {
      * as skipped after an extended-protocol copy failed ({@link #error}).
      */
     boolean mayAnswerUnawaited() {
-        return straySyncs > 0 || countLost;
+        return copySyncs.strayPending() || countLost;
     }
 
     /**
@@ -246,7 +238,7 @@ final class ReleaseTracker {
     }
 
     void firstResponse() {
-        answerCame();
+        copySyncs.answerCame();
         if (inFlight.peekFirst() instanceof PendingQuery query && query != UNGATED_QUERY && !query.answered) {
             query.answered = true;
             query.statement.signal(ReleaseSignal.FIRST_RESPONSE);
@@ -254,9 +246,9 @@ final class ReleaseTracker {
     }
 
     void bindComplete() {
-        answerCame();
+        copySyncs.answerCame();
         if (inFlight.peekFirst() instanceof PendingBind bind) {
-            inFlight.removeFirst();
+            removeOldest();
             if (bind.released) {
                 return; // given back before (releaseUnexecuted)
             }
@@ -272,9 +264,9 @@ final class ReleaseTracker {
 
     /** CommandComplete, EmptyQueryResponse or PortalSuspended: the oldest Execute in flight is done. */
     void executeComplete() {
-        answerCame();
+        copySyncs.answerCame();
         if (inFlight.peekFirst() instanceof PendingExecute execute) {
-            inFlight.removeFirst();
+            removeOldest();
             if (!running.isEmpty()) {
                 PendingBind bind = keptBind(execute.portal, true);
                 if (bind != null) {
@@ -311,15 +303,7 @@ final class ReleaseTracker {
 
     void error() {
         copyingIn = false; // an error ends a COPY: the server reads Syncs again
-        boolean copyFailed = copyOpen;
-        if (copyFailed) {
-            // The Syncs among its data that the server reads from here on are answered.
-            straySyncs = copySyncs;
-            copyOpen = false;
-            copySyncs = 0;
-        } else {
-            answerCame();
-        }
+        boolean copyFailed = copySyncs.copyFailed();
         releaseRunning(ReleaseSignal.ERROR);
         // What failed is the oldest message in flight: each one before it was answered and taken out.
         boolean skipsToSync = isExtended(inFlight.peekFirst());
@@ -336,7 +320,7 @@ final class ReleaseTracker {
         // An extended-protocol copy: the server skips to the first Sync it reads after the failure. Messages
         // between the Syncs among the data and the next Sync are taken as skipped, as they are when the server
         // read those Syncs in copy mode; when it did not, it answers them, and this tracker has lost count.
-        countLost |= copyFailed && skipsToSync && straySyncs > 0 && skipped > 1;
+        countLost |= copyFailed && skipsToSync && copySyncs.strayPending() && skipped > 1;
         skippingToSync = skipsToSync && inFlight.isEmpty();
         announceOldestQuery();
     }
@@ -347,8 +331,8 @@ final class ReleaseTracker {
     }
 
     void readyForQuery() {
-        if (straySyncs > 0 && !readyForQueryAwaited()) {
-            straySyncs--; // a Sync among a failed copy's data, read after the failure
+        if (copySyncs.strayPending() && !readyForQueryAwaited()) {
+            copySyncs.strayAnswered(); // a Sync among a failed copy's data, read after the failure
             skippingToSync = false;
             return;
         }
@@ -361,9 +345,7 @@ final class ReleaseTracker {
             }
             signal(entry, ReleaseSignal.READY_FOR_QUERY);
         }
-        while (inFlight.peekFirst() == COPY_END) {
-            inFlight.removeFirst(); // the end of a copy that is over, or never began (its statement failed)
-        }
+        dropEndsOfCopiesNotBegun();
         announceOldestQuery();
     }
 
@@ -376,21 +358,8 @@ final class ReleaseTracker {
         cyclesOwed = 0;
         copyingIn = false;
         skippingToSync = false;
-        copyOpen = false;
-        copySyncs = 0;
-        straySyncs = 0;
+        copySyncs.answerCame(); // forgets them all
         countLost = false;
-    }
-
-    /**
-     * An answer other than ReadyForQuery: it ends the open copy if there is one (its CommandComplete: it read all
-     * its data, the Syncs among it in copy mode), and shows that the server ignored the stray Syncs it has not
-     * answered, since it would have answered them first.
-     */
-    private void answerCame() {
-        copyOpen = false;
-        copySyncs = 0;
-        straySyncs = 0;
     }
 
     /**
@@ -405,6 +374,23 @@ final class ReleaseTracker {
             }
         }
         return false;
+    }
+
+    private void removeOldest() {
+        inFlight.removeFirst();
+        dropEndsOfCopiesNotBegun();
+    }
+
+    /**
+     * The client's CopyDone or CopyFail that is now the oldest entry: no statement before it is left to start a
+     * copy (one that did would have had its CopyInResponse take it out), so the server read it outside copy mode
+     * and ignored it. Left in place it would stand before the next answers' entries (fuzz seed 35748: a CopyFail
+     * sent with no COPY running kept a Query in a failed batch awaited, and a FATAL waited for it for ever).
+     */
+    private void dropEndsOfCopiesNotBegun() {
+        while (inFlight.peekFirst() == COPY_END) {
+            inFlight.removeFirst();
+        }
     }
 
     /** A simple query that is now the oldest in flight is what the server works on: RUNNING, once. */

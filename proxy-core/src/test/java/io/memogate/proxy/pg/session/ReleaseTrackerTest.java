@@ -364,6 +364,38 @@ class ReleaseTrackerTest {
         assertThat(tracker.mayAnswerUnawaited()).isTrue();
     }
 
+    /**
+     * A CopyFail sent with no COPY running (fuzz seed 35748), which the server ignores, then a batch whose Parse
+     * fails with a Query inside it. The CopyFail's entry stayed in front of the next answers: ParseComplete and
+     * BindComplete matched nothing, the error was taken as a simple query's, the skipped Query was awaited, and a
+     * FATAL for a later bad message waited for its ReadyForQuery for ever.
+     */
+    @Test
+    void aCopyFailSentWithNoCopyRunningHoldsUpNoAnswer() {
+        Recorder bind = new Recorder();
+        Recorder skipped = new Recorder();
+        tracker.statementMessageSent(); // Parse
+        tracker.copyEnded(); // CopyFail
+        tracker.statementMessageSent(); // Parse
+        tracker.admitted(AdmissionPoint.BIND, bind, null);
+        tracker.executeSent("");
+        tracker.statementMessageSent(); // a Parse that fails
+        tracker.admitted(AdmissionPoint.SIMPLE_QUERY, skipped, null);
+        tracker.queryEnd();
+        tracker.cycleEnd();
+
+        tracker.statementMessageAnswered();
+        tracker.statementMessageAnswered();
+        tracker.bindComplete();
+        assertThat(bind.signals).containsExactly(ReleaseSignal.BIND_COMPLETE);
+        tracker.firstResponse();
+        tracker.executeComplete();
+        tracker.error();
+        assertThat(skipped.signals).as("skipped with the batch").endsWith(ReleaseSignal.ERROR);
+        tracker.readyForQuery();
+        assertCaughtUp();
+    }
+
     /** A COPY that succeeds read all its data in copy mode, the Syncs among it too: none is answered. */
     @Test
     void theSyncsAmongASuccessfulCopysDataAreNotAnswered() {
