@@ -133,9 +133,13 @@ public final class PgSession implements CancelRegistry.Cancellable {
         }
     }
 
-    /** The server reads COPY FROM STDIN data and the client has not ended it. */
+    /**
+     * The server reads COPY FROM STDIN data and the client has not ended it. Not while a statement is held: the
+     * client sent it, a message the server does not read among COPY data, after the copy's statement, so its data
+     * has ended, though the tracker hears of it only when the statement goes on.
+     */
     boolean serverReadsCopyData() {
-        return tracker.copyingIn();
+        return tracker.copyingIn() && !admission.holding();
     }
 
     /** The server began to read COPY data: a message the client began meanwhile may be one it refuses there. */

@@ -78,6 +78,7 @@ final class ReleaseTracker {
 
     /** A statement forwarded to the server after admission; {@code portal} is a Bind's (null: unnamed). */
     void admitted(AdmissionPoint point, AdmittedStatement statement, String portal) {
+        copyingIn = false; // see queryEnd
         if (skippingToSync) {
             statement.signal(ReleaseSignal.ERROR); // the server drops it unread: it will not run
             return;
@@ -99,6 +100,7 @@ final class ReleaseTracker {
 
     /** The client's Execute of {@code portal} was forwarded: its completion ends that portal's run. */
     void executeSent(String portal) {
+        copyingIn = false; // see queryEnd
         if (skippingToSync) {
             return;
         }
@@ -124,7 +126,11 @@ final class ReleaseTracker {
 
     /** A simple Query or a FunctionCall, answered with ReadyForQuery: the end of its own cycle. */
     void queryEnd() {
-        if (copyingIn || skippingToSync) {
+        // A message the server does not read among COPY data ends the client's data, as CopyDone would: the
+        // server refuses it with FATAL if it still copies, and reads it as usual if a row failed first. Only a
+        // statement held for admission when the copy began gets here so (the framer refuses the others).
+        copyingIn = false;
+        if (skippingToSync) {
             return;
         }
         inFlight.addLast(QUERY_END);
@@ -133,6 +139,7 @@ final class ReleaseTracker {
 
     /** A Parse, Describe or Close was forwarded. */
     void statementMessageSent() {
+        copyingIn = false; // see queryEnd
         if (!skippingToSync) {
             inFlight.addLast(STATEMENT_MESSAGE);
         }

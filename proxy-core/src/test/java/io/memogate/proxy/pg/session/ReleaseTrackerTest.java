@@ -396,6 +396,29 @@ class ReleaseTrackerTest {
         assertCaughtUp();
     }
 
+    /**
+     * A Query that was held for admission while the copy before it began (fuzz seed 54371, through the holding
+     * proxy) goes on after the CopyInResponse: it ends the client's data, and its ReadyForQuery is awaited.
+     */
+    @Test
+    void aHeldQueryThatGoesOnDuringCopyDataEndsTheData() {
+        tracker.admitted(AdmissionPoint.SIMPLE_QUERY, new Recorder(), null);
+        tracker.queryEnd();
+        tracker.firstResponse();
+        tracker.copyInStarted();
+        assertThat(tracker.copyingIn()).isTrue();
+
+        tracker.admitted(AdmissionPoint.SIMPLE_QUERY, new Recorder(), null);
+        tracker.queryEnd();
+        assertThat(tracker.copyingIn()).isFalse();
+        tracker.error(); // the copy had failed at a row
+        tracker.readyForQuery();
+        assertThat(tracker.owesReadyForQuery()).as("the held Query's").isTrue();
+        tracker.firstResponse();
+        tracker.readyForQuery();
+        assertCaughtUp();
+    }
+
     /** A COPY that succeeds read all its data in copy mode, the Syncs among it too: none is answered. */
     @Test
     void theSyncsAmongASuccessfulCopysDataAreNotAnswered() {
