@@ -448,5 +448,4 @@ final class AdmissionFlow {
             parts.flushAfter();
         }
     }
-
 }

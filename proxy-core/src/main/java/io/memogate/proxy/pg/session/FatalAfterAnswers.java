@@ -1,5 +1,6 @@
 package io.memogate.proxy.pg.session;
 
+import io.memogate.proxy.admission.SessionInfo;
 import io.memogate.proxy.pg.codec.ClientMessageDecoder;
 import io.memogate.proxy.pg.message.backend.ErrorResponse;
 import io.memogate.proxy.pg.message.frontend.Terminate;
@@ -7,6 +8,8 @@ import io.netty.buffer.ByteBuf;
 import io.netty.channel.Channel;
 import io.netty.channel.ChannelFutureListener;
 import io.netty.channel.socket.DuplexChannel;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
 
 /**
  * A client that broke the protocol while the server still owed it answers. PostgreSQL reads a client's
@@ -31,6 +34,8 @@ import io.netty.channel.socket.DuplexChannel;
  * PostgreSQL's FATAL would; the FATAL goes at the close. Used on the session's event loop only.
  */
 final class FatalAfterAnswers {
+
+    private static final Logger log = LoggerFactory.getLogger(FatalAfterAnswers.class);
 
     private final PgSession session;
     private final ReleaseTracker tracker;
@@ -62,10 +67,31 @@ final class FatalAfterAnswers {
     }
 
     /**
+     * The client broke the protocol in READY state: {@code fatal} takes its turn behind the statements sent before
+     * the bad message, held ones first; false when there are none to wait for and the FATAL should go now.
+     */
+    boolean inTurn(String what, ErrorResponse fatal, boolean statementHeld) {
+        if (statementHeld) {
+            log.info("closing client {} once what it sent before is admitted and answered: {}", client(), what);
+            behindHeld(what, fatal);
+            return true;
+        }
+        if (deferred(fatal)) {
+            log.info("closing client {} once the server has answered what it sent before: {}", client(), what);
+            return true;
+        }
+        return false;
+    }
+
+    private String client() {
+        return SessionInfo.describe(session.client.remoteAddress());
+    }
+
+    /**
      * Takes {@code fatal} to send when the server has answered what came before it, if it still owes
      * such answers; false when the FATAL should go now.
      */
-    boolean deferred(ErrorResponse fatal) {
+    private boolean deferred(ErrorResponse fatal) {
         if (!awaitsServer() || !session.client.isActive()) {
             return false;
         }
@@ -84,7 +110,7 @@ final class FatalAfterAnswers {
      * The client broke the protocol behind statements it sent whole before, which are held: {@code fatal} waits
      * until they are handled ({@link #heldHandled}); what the client sends from now on is dropped.
      */
-    void behindHeld(String what, ErrorResponse fatal) {
+    private void behindHeld(String what, ErrorResponse fatal) {
         heldWhat = what;
         heldFatal = fatal;
         dropInput();

@@ -134,9 +134,8 @@ public final class PgSession implements CancelRegistry.Cancellable {
     }
 
     /**
-     * The server reads COPY FROM STDIN data and the client has not ended it. Not while a statement is held: the
-     * client sent it, a message the server does not read among COPY data, after the copy's statement, so its data
-     * has ended, though the tracker hears of it only when the statement goes on.
+     * The server reads COPY FROM STDIN data and the client has not ended it: not while a statement is held, which
+     * the client sent after the copy's statement and which so ended the data (the tracker hears of it later).
      */
     boolean serverReadsCopyData() {
         return tracker.copyingIn() && !admission.holding();
@@ -410,19 +409,9 @@ public final class PgSession implements CancelRegistry.Cancellable {
      * @param fatal the client's FATAL, when it is better said than by {@link PgErrors#protocolViolation}
      */
     void protocolViolation(String what, ErrorResponse fatal) {
-        if (fatalAfterAnswers.clientStreamBroken()) {
-            return; // its FATAL is on its way
-        }
-        if (state == State.READY && admission.holding()) {
-            log.info("closing client {} once what it sent before is admitted and answered: {}",
-                    SessionInfo.describe(client.remoteAddress()), what);
-            fatalAfterAnswers.behindHeld(what, fatal);
-            return;
-        }
-        if (state == State.READY && fatalAfterAnswers.deferred(fatal)) {
-            log.info("closing client {} once the server has answered what it sent before: {}",
-                    SessionInfo.describe(client.remoteAddress()), what);
-            return;
+        if (fatalAfterAnswers.clientStreamBroken()
+                || state == State.READY && fatalAfterAnswers.inTurn(what, fatal, admission.holding())) {
+            return; // its FATAL is on its way, or waits its turn
         }
         log.info("closing client {}: {}", SessionInfo.describe(client.remoteAddress()), what);
         sendFatalAndClose(fatal);
