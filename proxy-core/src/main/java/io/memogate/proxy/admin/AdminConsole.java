@@ -1,19 +1,20 @@
 package io.memogate.proxy.admin;
 
-import io.memogate.broker.gateway.Gateways;
 import io.memogate.broker.gateway.Tier;
-import io.memogate.broker.gateway.TierState;
 import io.memogate.estimator.EstimatorStatistics;
 import io.memogate.estimator.Catalog;
 import io.memogate.estimator.planner.PlannerSettings;
 import io.memogate.proxy.MemogateVersion;
 import io.memogate.proxy.admission.AdmissionControl;
 import io.memogate.proxy.admission.CurrentEstimator;
+import io.memogate.proxy.admission.ServerAdmissions;
 import io.memogate.proxy.admission.SessionInfo;
 import io.memogate.proxy.catalog.IndexCatalogs;
 import io.memogate.proxy.catalog.NoSuchDatabaseException;
+import io.memogate.proxy.config.BackendConfig;
 import io.memogate.proxy.config.ConfigException;
 import io.memogate.proxy.config.ConfigSettings;
+import io.memogate.proxy.config.MemogateConfig;
 import io.memogate.proxy.config.TierField;
 import io.memogate.proxy.reload.ConfigChange;
 import io.memogate.proxy.reload.ConfigReloader;
@@ -28,7 +29,7 @@ import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CompletionException;
 import java.util.concurrent.CompletionStage;
 import java.util.concurrent.TimeUnit;
-import java.util.function.Supplier;
+import java.util.stream.Collectors;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -46,24 +47,21 @@ public final class AdminConsole implements ConsoleService {
     static final Duration CATALOG_WAIT = Duration.ofSeconds(30);
 
     private final ConfigReloader reloader;
-    private final Optional<AdmissionControl> admission;
+    private final Optional<ServerAdmissions> admission;
     private final CurrentEstimator estimator;
-    private final Supplier<PlannerSettings> plannerDefaults;
     private final ConnectionsView connections;
     private final Clock clock;
     private final Instant started;
 
     /**
-     * @param admission the gateways and the broker; empty when admission.enabled is false
+     * @param admission each server's gateways and broker; empty when admission.enabled is false
      * @param estimator the estimator admission uses, so EXPLAIN ADMISSION answers what admission would
-     * @param plannerDefaults the server's planner settings a new session starts from (from the broker)
      */
-    public AdminConsole(ConfigReloader reloader, Optional<AdmissionControl> admission, CurrentEstimator estimator,
-                        Supplier<PlannerSettings> plannerDefaults, ConnectionsView connections, Clock clock) {
+    public AdminConsole(ConfigReloader reloader, Optional<ServerAdmissions> admission, CurrentEstimator estimator,
+                        ConnectionsView connections, Clock clock) {
         this.reloader = Objects.requireNonNull(reloader, "reloader");
         this.admission = Objects.requireNonNull(admission, "admission");
         this.estimator = Objects.requireNonNull(estimator, "estimator");
-        this.plannerDefaults = Objects.requireNonNull(plannerDefaults, "plannerDefaults");
         this.connections = Objects.requireNonNull(connections, "connections");
         this.clock = Objects.requireNonNull(clock, "clock");
         this.started = clock.instant();
@@ -113,7 +111,8 @@ public final class AdminConsole implements ConsoleService {
                     throw noSuchDatabase(database, "Memogate routes no backend for database \"" + database
                             + "\" and no backend is marked default, so sessions cannot use it either");
                 });
-        IndexCatalogs catalogs = admission.map(AdmissionControl::indexCatalogs).orElse(IndexCatalogs.NONE);
+        Optional<AdmissionControl> server = serverOf(explain.database());
+        IndexCatalogs catalogs = server.map(AdmissionControl::indexCatalogs).orElse(IndexCatalogs.NONE);
         CompletableFuture<Catalog> catalog = explain.database()
                 .map(database -> catalogs.whenRead(database).completeOnTimeout(Catalog.NONE,
                         CATALOG_WAIT.toSeconds(), TimeUnit.SECONDS))
@@ -126,9 +125,10 @@ public final class AdminConsole implements ConsoleService {
             if (cause != null) {
                 throw new CompletionException(cause);
             }
-            return ConsoleResult.rows("EXPLAIN", AdmissionViews.explain(estimator.get(), plannerDefaults.get(),
+            return ConsoleResult.rows("EXPLAIN", AdmissionViews.explain(estimator.get(),
+                    server.map(AdmissionControl::plannerDefaults).orElse(PlannerSettings.DEFAULTS),
                     explain.statements(), read, AdmissionViews.catalogUsed(explain.database(), catalogs, read),
-                    admission.map(AdmissionControl::gateways)));
+                    server.map(AdmissionControl::gateways)));
         });
     }
 
@@ -142,12 +142,15 @@ public final class AdminConsole implements ConsoleService {
 
     private CompletionStage<ConsoleResult> show(ConsoleCommand.Show what) {
         return switch (what) {
-            case TIERS -> done(ConsoleResult.rows("SHOW", AdmissionViews.tiers(gateways("SHOW TIERS"))));
-            case QUEUE -> done(ConsoleResult.rows("SHOW", AdmissionViews.queue(gateways("SHOW QUEUE"))));
-            case BROKER -> done(ConsoleResult.rows("SHOW", AdmissionViews.broker(
-                    admission.flatMap(AdmissionControl::broker), gateways("SHOW BROKER"))));
-            case CATALOGS -> done(ConsoleResult.rows("SHOW", AdmissionViews.catalogs(
-                    admission.map(AdmissionControl::indexCatalogs).orElse(IndexCatalogs.NONE))));
+            case TIERS -> done(ConsoleResult.rows("SHOW", AdmissionViews.perServer(servers("SHOW TIERS"),
+                    server -> AdmissionViews.tiers(server.gateways()))));
+            case QUEUE -> done(ConsoleResult.rows("SHOW", AdmissionViews.perServer(servers("SHOW QUEUE"),
+                    server -> AdmissionViews.queue(server.gateways()))));
+            case BROKER -> done(ConsoleResult.rows("SHOW", AdmissionViews.perServer(servers("SHOW BROKER"),
+                    server -> AdmissionViews.broker(server.broker(), server.gateways()))));
+            case CATALOGS -> done(ConsoleResult.rows("SHOW", admission.isEmpty()
+                    ? AdmissionViews.catalogs(IndexCatalogs.NONE)
+                    : AdmissionViews.perServer(admission.get().all(), server -> AdmissionViews.catalogs(server.indexCatalogs()))));
             case CONFIG -> done(ConsoleResult.rows("SHOW", config()));
             case VERSION -> done(ConsoleResult.rows("SHOW", ResultTable.of("version").row(MemogateVersion.text()).build()));
             case HELP -> done(ConsoleResult.rows("SHOW", help()));
@@ -208,21 +211,6 @@ public final class AdminConsole implements ConsoleService {
         table.row("server_recycles", connections.serverRecycleCount());
         table.row("waiting_for_admission", sessions.stream().filter(s -> s.waiting() != null).count());
         table.row("admission", admission.isPresent() ? "enabled" : "disabled");
-        admission.map(AdmissionControl::gateways).ifPresent(gateways -> {
-            table.row("paused", gateways.paused());
-            long timeouts = 0;
-            long queueFull = 0;
-            for (Tier tier : Tier.values()) {
-                TierState state = gateways.state(tier);
-                timeouts += state.timeoutsTotal();
-                queueFull += state.queueFullTotal();
-            }
-            // Every gated statement holds SMALL: its admissions are all the gateways' admissions.
-            table.row("admitted_total", gateways.state(Tier.SMALL).admittedTotal());
-            table.row("timeouts_total", timeouts);
-            table.row("queue_full_total", queueFull);
-            AdmissionViews.ledger(table, gateways);
-        });
         EstimatorStatistics estimates = estimator.statistics();
         table.row("estimator_cache_hits", estimates.cacheHits());
         table.row("estimator_cache_misses", estimates.cacheMisses());
@@ -233,11 +221,13 @@ public final class AdminConsole implements ConsoleService {
         table.row("config_reloads_refused", reloads.refused());
         table.row("config_last_reload", reloads.lastAt().map(at -> at + " " + reloads.lastOutcome().orElse(""))
                 .orElse(null));
-        return table.build();
+        ResultTable proxyWide = table.build();
+        return AdmissionViews.perServer(proxyWide, admission.map(ServerAdmissions::all).orElse(List.of()),
+                server -> AdmissionViews.stats(server.gateways()));
     }
 
     private CompletionStage<ConsoleResult> set(ConsoleCommand.Set set, SessionInfo caller) {
-        Gateways gateways = gateways("SET");
+        List<AdmissionControl> servers = servers("SET");
         TierField field = TierField.parse(set.key()).orElseThrow(() -> new ConsoleException(
                 ConsoleException.Kind.UNKNOWN_SETTING, "unrecognized setting \"" + set.key() + "\"",
                 "The console can change: " + String.join(", ", TierField.paths()) + ".",
@@ -251,9 +241,15 @@ public final class AdminConsole implements ConsoleService {
             if (cause != null) {
                 throw new CompletionException(cause);
             }
+            int holding = 0;
+            int waiting = 0;
+            for (AdmissionControl server : servers) {
+                holding += server.gateways().state(field.tier()).active();
+                waiting += server.gateways().state(field.tier()).waiting();
+            }
             return ConsoleResult.done("SET", field.path() + " = " + field.valueIn(reloader.current().get())
-                    + " (was " + old + "), in force now with " + gateways.state(field.tier()).active() + " holding and "
-                    + gateways.state(field.tier()).waiting() + " waiting; not written to the configuration file: "
+                    + " (was " + old + "), in force now" + onServers(servers) + " with " + holding + " holding and "
+                    + waiting + " waiting; not written to the configuration file: "
                     + "the next reload or restart takes the file's value");
         });
     }
@@ -285,8 +281,8 @@ public final class AdminConsole implements ConsoleService {
      * CATALOGS once the reads are in, or after {@link #CATALOG_WAIT} with those still reading shown so.
      */
     private CompletionStage<ConsoleResult> refreshCatalogs(Optional<String> database, SessionInfo caller) {
-        IndexCatalogs catalogs = admission.map(AdmissionControl::indexCatalogs).orElse(IndexCatalogs.NONE);
-        if (catalogs == IndexCatalogs.NONE) {
+        List<AdmissionControl> servers = admission.map(ServerAdmissions::all).orElse(List.of());
+        if (servers.stream().allMatch(server -> server.indexCatalogs() == IndexCatalogs.NONE)) {
             throw new ConsoleException(ConsoleException.Kind.UNAVAILABLE,
                     "REFRESH CATALOGS needs broker.monitor, and this proxy reads no catalog without it",
                     "Estimates come from the SQL alone.",
@@ -298,7 +294,12 @@ public final class AdminConsole implements ConsoleService {
         });
         log.info("catalogs of {} read again now, by {}", database.map(name -> "database " + name)
                 .orElse("every database read so far"), caller);
-        CompletableFuture<Void> reads = database.map(catalogs::refresh).orElseGet(catalogs::refreshAll);
+        // A database's catalog is read on the server it is routed to; every server's, without one named.
+        List<IndexCatalogs> reading = database.map(name -> serverOf(Optional.of(name)).stream())
+                .orElseGet(servers::stream).map(AdmissionControl::indexCatalogs).toList();
+        CompletableFuture<Void> reads = CompletableFuture.allOf(reading.stream()
+                .map(catalogs -> database.map(catalogs::refresh).orElseGet(catalogs::refreshAll))
+                .toArray(CompletableFuture[]::new));
         return reads.completeOnTimeout(null, CATALOG_WAIT.toSeconds(), TimeUnit.SECONDS).handle((done, failure) -> {
             Throwable cause = failure instanceof CompletionException wrapped ? wrapped.getCause() : failure;
             if (cause instanceof NoSuchDatabaseException missing) {
@@ -307,8 +308,10 @@ public final class AdminConsole implements ConsoleService {
             if (cause != null) {
                 throw new CompletionException(cause);
             }
-            return ConsoleResult.rows("REFRESH", AdmissionViews.catalogs(database
-                    .map(name -> catalogs.state(name).stream().toList()).orElseGet(catalogs::states)));
+            return ConsoleResult.rows("REFRESH", AdmissionViews.catalogs(reading.stream()
+                    .flatMap(catalogs -> database.map(name -> catalogs.state(name).stream())
+                            .orElseGet(() -> catalogs.states().stream()))
+                    .toList()));
         });
     }
 
@@ -338,9 +341,12 @@ public final class AdminConsole implements ConsoleService {
 
     /** Logged at INFO only when it paused the gateways: the log is the record of what changed, and when. */
     private ConsoleResult pause(SessionInfo caller) {
-        Gateways gateways = gateways("PAUSE");
-        boolean paused = gateways.pause();
-        int holding = gateways.state(Tier.SMALL).active();
+        boolean paused = false;
+        int holding = 0;
+        for (AdmissionControl server : servers("PAUSE")) {
+            paused |= server.gateways().pause();
+            holding += server.gateways().state(Tier.SMALL).active();
+        }
         if (paused) {
             log.info("gateways paused by {}: {} statements hold permits and finish; new ones queue", caller,
                     holding);
@@ -352,9 +358,12 @@ public final class AdminConsole implements ConsoleService {
     }
 
     private ConsoleResult resume(SessionInfo caller) {
-        Gateways gateways = gateways("RESUME");
-        int waiting = gateways.waiting().size();
-        boolean resumed = gateways.resume();
+        boolean resumed = false;
+        int waiting = 0;
+        for (AdmissionControl server : servers("RESUME")) {
+            waiting += server.gateways().waiting().size();
+            resumed |= server.gateways().resume();
+        }
         if (resumed) {
             log.info("gateways resumed by {}: {} statements were waiting", caller, waiting);
         } else {
@@ -364,11 +373,29 @@ public final class AdminConsole implements ConsoleService {
                 : "not paused: nothing to resume");
     }
 
-    private Gateways gateways(String command) {
-        return admission.map(AdmissionControl::gateways).orElseThrow(() -> new ConsoleException(
+    /** Every server's admission, in configuration order; a console error when admission is disabled. */
+    private List<AdmissionControl> servers(String command) {
+        return admission.map(ServerAdmissions::all).orElseThrow(() -> new ConsoleException(
                 ConsoleException.Kind.UNAVAILABLE, command + " needs the gateways, and admission is disabled",
                 "admission.enabled is false in the configuration this proxy started with.",
                 "Set admission.enabled: true and restart the proxy."));
+    }
+
+    /**
+     * The admission of the server {@code database} is routed to, or, without a database, of the default
+     * backend's server (else the first configured): what EXPLAIN ADMISSION estimates for.
+     */
+    private Optional<AdmissionControl> serverOf(Optional<String> database) {
+        MemogateConfig config = reloader.current().get();
+        Optional<BackendConfig> backend = database.map(config::backendFor)
+                .orElseGet(() -> config.defaultBackend().or(() -> config.backends().stream().findFirst()));
+        return admission.flatMap(servers -> backend.map(b -> servers.control(b.name())));
+    }
+
+    /** " on servers a, b" when there are several, else nothing: one server needs no naming. */
+    private static String onServers(List<AdmissionControl> servers) {
+        return servers.size() < 2 ? "" : " on servers "
+                + servers.stream().map(AdmissionControl::server).collect(Collectors.joining(", "));
     }
 
     private static <T> CompletionStage<T> done(T value) {

@@ -16,6 +16,7 @@ import io.memogate.estimator.CompileEstimator;
 import io.memogate.estimator.PreparedStatementTexts;
 import io.memogate.estimator.Catalog;
 import io.memogate.estimator.planner.PlannerSettings;
+import io.memogate.proxy.admission.AdmissionControl;
 import io.memogate.proxy.admission.QueuedStatement;
 import io.memogate.proxy.admission.SessionInfo;
 import io.memogate.proxy.catalog.IndexCatalogs;
@@ -26,6 +27,7 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.Locale;
 import java.util.Optional;
+import java.util.function.Function;
 import java.util.stream.Collectors;
 
 /**
@@ -109,6 +111,65 @@ final class AdmissionViews {
                 .map(MemorySnapshot::privateBytesTotal).orElse(null));
         table.row("host_memory_available_bytes", snapshot.flatMap(s -> s.hostMemoryAvailable().isPresent()
                 ? Optional.of(s.hostMemoryAvailable().getAsLong()) : Optional.empty()).orElse(null));
+        return table.build();
+    }
+
+    /**
+     * Each server's table as one, under a first column {@code server} that names the backend each row is of:
+     * every view of admission has one row set per database server.
+     */
+    static ResultTable perServer(List<AdmissionControl> servers, Function<AdmissionControl, ResultTable> view) {
+        return perServer(null, servers, view);
+    }
+
+    /**
+     * As {@link #perServer(List, Function)}, after the rows of {@code proxyWide} (of the same columns), whose
+     * server is NULL: they are of the proxy as a whole.
+     */
+    static ResultTable perServer(ResultTable proxyWide, List<AdmissionControl> servers,
+                                 Function<AdmissionControl, ResultTable> view) {
+        List<String> columns = null;
+        List<List<String>> rows = new ArrayList<>();
+        if (proxyWide != null) {
+            columns = proxyWide.columns();
+            addRows(rows, null, proxyWide);
+        }
+        for (AdmissionControl server : servers) {
+            ResultTable table = view.apply(server);
+            columns = table.columns();
+            addRows(rows, server.server(), table);
+        }
+        List<String> all = new ArrayList<>();
+        all.add("server");
+        all.addAll(columns == null ? List.of() : columns);
+        return new ResultTable(all, rows);
+    }
+
+    private static void addRows(List<List<String>> rows, String server, ResultTable table) {
+        for (List<String> row : table.rows()) {
+            List<String> named = new ArrayList<>(row.size() + 1);
+            named.add(server);
+            named.addAll(row);
+            rows.add(named);
+        }
+    }
+
+    /** A server's admission counters for SHOW STATS. */
+    static ResultTable stats(Gateways gateways) {
+        ResultTable.Builder table = ResultTable.of("name", "value");
+        table.row("paused", gateways.paused());
+        long timeouts = 0;
+        long queueFull = 0;
+        for (Tier tier : Tier.values()) {
+            TierState state = gateways.state(tier);
+            timeouts += state.timeoutsTotal();
+            queueFull += state.queueFullTotal();
+        }
+        // Every gated statement holds SMALL: its admissions are all the gateways' admissions.
+        table.row("admitted_total", gateways.state(Tier.SMALL).admittedTotal());
+        table.row("timeouts_total", timeouts);
+        table.row("queue_full_total", queueFull);
+        ledger(table, gateways);
         return table.build();
     }
 

@@ -52,9 +52,15 @@ public record ResultTable(List<String> columns, List<List<String>> rows) {
         }
     }
 
-    /** The first row whose first column is {@code key} (for name/value tables), as a test would look it up. */
+    /**
+     * In a name/value table (SHOW STATS, SHOW BROKER), the value of the first row named {@code key}, as a test
+     * would look it up; the columns {@code name} and {@code value} where the table has them (per-server tables
+     * put {@code server} first), else the first and the second.
+     */
     public String value(String key) {
-        return rows.stream().filter(row -> Objects.equals(row.getFirst(), key)).findFirst()
-                .map(row -> row.get(1)).orElse(null);
+        int name = Math.max(0, columns.indexOf("name"));
+        int value = columns.contains("value") ? columns.indexOf("value") : name + 1;
+        return rows.stream().filter(row -> Objects.equals(row.get(name), key)).findFirst()
+                .map(row -> row.get(value)).orElse(null);
     }
 }

@@ -17,6 +17,7 @@ import io.memogate.proxy.catalog.IndexCatalogs;
 import java.time.Duration;
 import java.util.HashSet;
 import java.util.Map;
+import java.util.Objects;
 import java.util.Optional;
 import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;
@@ -26,7 +27,7 @@ import java.util.function.Consumer;
 import java.util.function.Supplier;
 
 /**
- * The estimator, the gateways and the broker wired together for one proxy: the broker's published
+ * The estimator, the gateways and the broker wired together for one database server: the broker's published
  * state sets the gateways' target, feeds the measured memory of every server process into their
  * ledger (and forgets processes that ended), and gives sessions the server's planner defaults.
  *
@@ -35,6 +36,10 @@ import java.util.function.Supplier;
  */
 public final class AdmissionControl implements AutoCloseable {
 
+    /** The name of a proxy's only server where tests and benchmarks build one without a configuration. */
+    public static final String ONLY_SERVER = "default";
+
+    private final String server;
     private final CurrentEstimator estimator;
     private final ScheduledGatewayTimer timer = new ScheduledGatewayTimer();
     private final Gateways gateways;
@@ -43,6 +48,7 @@ public final class AdmissionControl implements AutoCloseable {
     private final AtomicReference<PlannerSettings> plannerDefaults = new AtomicReference<>(PlannerSettings.DEFAULTS);
     private final AdmissionSupport support;
     private final GatedAdmission hook;
+    private final ServerAdmission admission;
     /** Server processes the ledger was told about by measurement; only the broker's thread touches it. */
     private final Set<Long> measured = new HashSet<>();
     /**
@@ -72,20 +78,23 @@ public final class AdmissionControl implements AutoCloseable {
     public AdmissionControl(CurrentEstimator estimator, IndexCatalogs indexCatalogs, GatewaySettings gatewaySettings,
             long staticTargetBytes, Optional<BrokerSettings> brokerSettings, Supplier<Duration> waitNoticeAfter,
             GatewayListener gatewayListener, Consumer<CompileEstimate> estimates) {
-        this(estimator, indexCatalogs, gatewaySettings, staticTargetBytes, brokerSettings, waitNoticeAfter,
-                () -> RunningHold.DEFAULT, gatewayListener, estimates);
+        this(ONLY_SERVER, estimator, indexCatalogs, gatewaySettings, staticTargetBytes, brokerSettings,
+                waitNoticeAfter, () -> RunningHold.DEFAULT, gatewayListener, estimates);
     }
 
     /**
+     * @param server the backend's name, as metrics, logs and the admin console name the server
      * @param indexCatalogs the databases' indexes for the estimates; closed with this
      * @param waitNoticeAfter read at each wait, so that a reload changes it for statements from then on
      * @param holdWhileRunning how long a statement planned while it runs keeps its permits at most, read as
      *     each statement asks for admission (a reload changes it for statements from then on); released on
      *     the gateways' timer thread, so no thread of its own
      */
-    public AdmissionControl(CurrentEstimator estimator, IndexCatalogs indexCatalogs, GatewaySettings gatewaySettings,
-            long staticTargetBytes, Optional<BrokerSettings> brokerSettings, Supplier<Duration> waitNoticeAfter,
-            Supplier<Duration> holdWhileRunning, GatewayListener gatewayListener, Consumer<CompileEstimate> estimates) {
+    public AdmissionControl(String server, CurrentEstimator estimator, IndexCatalogs indexCatalogs,
+            GatewaySettings gatewaySettings, long staticTargetBytes, Optional<BrokerSettings> brokerSettings,
+            Supplier<Duration> waitNoticeAfter, Supplier<Duration> holdWhileRunning, GatewayListener gatewayListener,
+            Consumer<CompileEstimate> estimates) {
+        this.server = Objects.requireNonNull(server, "server");
         this.estimator = estimator;
         this.indexCatalogs = indexCatalogs;
         this.gateways = new Gateways(gatewaySettings, staticTargetBytes, System::nanoTime, timer, gatewayListener);
@@ -95,6 +104,7 @@ public final class AdmissionControl implements AutoCloseable {
                 waitNoticeAfter, new LexicalAnalyzer());
         this.hook = new GatedAdmission(estimator, indexCatalogs, gateways, estimates,
                 pid -> closedAt.put(pid, System.nanoTime()), new RunningHold(holdWhileRunning, timer));
+        this.admission = new ServerAdmission(hook, support);
     }
 
     /** Starts polling the server, if a broker is configured. */
@@ -103,8 +113,18 @@ public final class AdmissionControl implements AutoCloseable {
         return this;
     }
 
+    /** The backend's name. */
+    public String server() {
+        return server;
+    }
+
     public AdmissionHook hook() {
         return hook;
+    }
+
+    /** What a session routed to this server uses. */
+    public ServerAdmission admission() {
+        return admission;
     }
 
     public AdmissionSupport support() {

@@ -62,11 +62,17 @@ public record AdmissionSupport(Supplier<PlannerSettings> plannerDefaults, Functi
     }
 
     public SessionSettings newSessionSettings() {
-        return new SessionSettings(plannerDefaults, roleSettings, database -> catalogs.apply(database).routines(),
-                analyzer);
+        return sessionSettings(() -> this, analyzer);
     }
 
-    public PreparedQueries newPreparedQueries() {
-        return new PreparedQueries(analyzer);
+    /**
+     * A session's settings over the support {@code routed} gives at each read: the support of the server the
+     * session is routed to, which is known only after its startup message, while the settings are made with
+     * the session. Nothing is read from it before the session's first statement.
+     */
+    public static SessionSettings sessionSettings(Supplier<AdmissionSupport> routed, LexicalAnalyzer analyzer) {
+        return new SessionSettings(() -> routed.get().plannerDefaults().get(),
+                database -> routed.get().roleSettings().apply(database),
+                database -> routed.get().catalogs().apply(database).routines(), analyzer);
     }
 }

@@ -1,14 +1,15 @@
 package io.memogate.proxy.cli;
 
-import io.memogate.estimator.planner.PlannerSettings;
+import io.memogate.estimator.lexer.LexicalAnalyzer;
 import io.memogate.proxy.admin.AdminConsole;
 import io.memogate.proxy.admission.AdmissionControl;
-import io.memogate.proxy.admission.AdmissionHook;
+import io.memogate.proxy.admission.AdmissionRouting;
 import io.memogate.proxy.admission.AdmissionSupport;
 import io.memogate.proxy.admission.CurrentEstimator;
 import io.memogate.proxy.admission.ImmediateAdmission;
+import io.memogate.proxy.admission.ServerAdmissions;
 import io.memogate.proxy.catalog.IndexCatalogs;
-import io.memogate.proxy.config.AdmissionConfig;
+import io.memogate.proxy.config.BackendConfig;
 import io.memogate.proxy.config.ConfigException;
 import io.memogate.proxy.config.ConfigLoader;
 import io.memogate.proxy.config.MemogateConfig;
@@ -25,26 +26,28 @@ import io.memogate.proxy.server.ProxyServer;
 import java.nio.file.Path;
 import java.time.Clock;
 import java.time.Instant;
+import java.util.List;
 import java.util.Locale;
 import java.util.Optional;
 import java.util.concurrent.atomic.AtomicReference;
+import java.util.stream.Collectors;
 
 /**
  * The proxy, its admission control, its admin console and its metrics endpoint, started and stopped in
  * the order operations need, for `run` and `demo` alike: the endpoint first, so that a taken admin port
  * stops the start before any client is accepted; then the gateways and the broker (when admission is
- * enabled); then the server with its console and the reloader that changes the configuration in force;
+ * enabled), one set per backend's server; then the server with its console and the reloader that changes the configuration in force;
  * {@code /health} UP once the proxy listens; on close, {@code /health} DOWN before the sessions drain
  * (load balancers stop sending clients), the broker after the sessions, the endpoint last.
  */
 public final class RunningProxy implements AutoCloseable {
 
     private final MetricsEndpoint metrics;
-    private final Optional<AdmissionControl> admission;
+    private final Optional<ServerAdmissions> admission;
     private final ProxyServer server;
     private final ConfigReloader reloader;
 
-    private RunningProxy(MetricsEndpoint metrics, Optional<AdmissionControl> admission, ProxyServer server,
+    private RunningProxy(MetricsEndpoint metrics, Optional<ServerAdmissions> admission, ProxyServer server,
                          ConfigReloader reloader) {
         this.metrics = metrics;
         this.admission = admission;
@@ -63,39 +66,39 @@ public final class RunningProxy implements AutoCloseable {
      */
     public static RunningProxy start(MemogateConfig config, Optional<Path> file) throws Exception {
         MetricsEndpoint metrics = MetricsEndpoint.start(config.admin().http());
-        Optional<AdmissionControl> admission = Optional.empty();
+        Optional<ServerAdmissions> admission = Optional.empty();
         AtomicReference<ConfigReloader> reloader = new AtomicReference<>();
         ProxyServer server;
         try {
             CurrentConfig current = new CurrentConfig(config);
             CurrentEstimator estimator = new CurrentEstimator(config.estimator().coefficients());
             admission = admission(config, current, estimator, metrics);
-            Optional<AdmissionControl> control = admission;
-            server = ProxyServer.start(config,
-                    control.<AdmissionHook>map(AdmissionControl::hook).orElseGet(ImmediateAdmission::new),
-                    control.map(AdmissionControl::support).orElse(AdmissionSupport.DEFAULTS),
-                    proxy -> {
-                        // Built here because both act on the server, and the server routes the console's logins.
-                        // A reload the server took also brings the estimator.coefficients in force.
-                        ConfigReloader changes = new ConfigReloader(current, file, new ConfigLoader(), next -> {
-                            proxy.reconfigure(next);
-                            estimator.use(next.estimator().coefficients());
-                        }, control.map(AdmissionControl::gateways), Instant::now);
-                        // A database now routed elsewhere has that server's catalog: read it now, where the
-                        // configuration in force (which the reads follow) routes it.
-                        changes.afterReload((before, next) -> {
-                            if (!next.backends().equals(before.backends())) {
-                                control.ifPresent(c -> c.indexCatalogs().refreshAll());
-                            }
-                        });
-                        reloader.set(changes);
-                        return new AdminConsole(changes, control, estimator,
-                                () -> control.map(AdmissionControl::plannerDefaults).orElse(PlannerSettings.DEFAULTS),
-                                proxy, Clock.systemUTC());
-                    });
+            Optional<ServerAdmissions> servers = admission;
+            AdmissionRouting routing = servers.<AdmissionRouting>map(s -> s)
+                    .orElseGet(() -> AdmissionRouting.uniform(new ImmediateAdmission(), AdmissionSupport.DEFAULTS));
+            server = ProxyServer.start(config, routing, proxy -> {
+                // Built here because both act on the server, and the server routes the console's logins.
+                // A reload the server took also brings the estimator.coefficients in force.
+                ConfigReloader changes = new ConfigReloader(current, file, new ConfigLoader(), next -> {
+                    proxy.reconfigure(next);
+                    estimator.use(next.estimator().coefficients());
+                }, settings -> servers.ifPresent(s -> s.all().forEach(c -> c.gateways().reconfigure(settings))),
+                        Instant::now);
+                // A database now routed elsewhere has that server's catalog: read it now, where the
+                // configuration in force (which the reads follow) routes it.
+                changes.afterReload((before, next) -> {
+                    if (!next.backends().equals(before.backends())) {
+                        servers.ifPresent(s -> s.all().forEach(c -> c.indexCatalogs().refreshAll()));
+                        // A backend the reload added gets its admission now, not on its first session's loop.
+                        servers.ifPresent(s -> next.backends().forEach(backend -> s.control(backend.name())));
+                    }
+                });
+                reloader.set(changes);
+                return new AdminConsole(changes, servers, estimator, proxy, Clock.systemUTC());
+            });
         } catch (Exception | Error e) {
             Optional.ofNullable(reloader.get()).ifPresent(ConfigReloader::close);
-            admission.ifPresent(AdmissionControl::close);
+            admission.ifPresent(ServerAdmissions::close);
             metrics.close();
             if (e instanceof ConfigException problems && file.isPresent()) {
                 throw problems.from(file.get()); // a TLS file found wrong while the server started
@@ -109,32 +112,59 @@ public final class RunningProxy implements AutoCloseable {
         return new RunningProxy(metrics, admission, server, reloader.get());
     }
 
-    /** The gateways and the broker with their meters, when admission is enabled; the broker starts polling. */
-    private static Optional<AdmissionControl> admission(MemogateConfig config, CurrentConfig current,
+    /**
+     * The admission of each backend's server, when admission is enabled: its gateways, its broker (polling
+     * from now on when it has a monitor) and catalog reader, and its meters tagged with its name.
+     */
+    private static Optional<ServerAdmissions> admission(MemogateConfig config, CurrentConfig current,
                                                         CurrentEstimator estimator, MetricsEndpoint metrics) {
-        AdmissionConfig settings = config.admission();
-        if (!settings.enabled()) {
+        if (!config.admission().enabled()) {
             return Optional.empty();
         }
-        GatewayMeters gatewayMeters = new GatewayMeters();
         EstimatorMeters estimatorMeters = new EstimatorMeters(estimator::statistics);
-        // Read where a database is routed now: a reload that moves it moves its catalog's next read too.
+        metrics.bind(estimatorMeters);
+        ServerAdmissions servers = new ServerAdmissions(
+                name -> serverAdmission(name, current, estimator, estimatorMeters, metrics), new LexicalAnalyzer(),
+                config.backends().stream().map(BackendConfig::name).toList());
+        // The proxy serves whatever the brokers' state: it only says how sure each server's target is.
+        metrics.addHealthCheck(() -> Health.UP.with("broker", brokerModes(servers)));
+        return Optional.of(servers);
+    }
+
+    /**
+     * One server's admission, started. Its settings are read from the configuration in force when it starts
+     * (a backend a reload added starts with its first session); its catalogs are read where that
+     * configuration, and every later one, puts the backend.
+     */
+    private static AdmissionControl serverAdmission(String name, CurrentConfig current, CurrentEstimator estimator,
+                                                    EstimatorMeters estimatorMeters, MetricsEndpoint metrics) {
+        MemogateConfig config = current.get();
+        GatewayMeters gatewayMeters = new GatewayMeters(name);
         IndexCatalogs indexCatalogs = config.broker().monitor()
-                .map(m -> new IndexCatalogs(database -> current.get().catalogUrl(database), m.user(),
+                .map(m -> new IndexCatalogs(database -> current.get().catalogUrl(name, database), m.user(),
                         m.password().orElse(null)))
                 .orElse(IndexCatalogs.NONE);
-        AdmissionControl control = new AdmissionControl(estimator, indexCatalogs, settings.gatewaySettings(),
-                config.broker().staticTargetBytes(), config.brokerSettings(),
+        AdmissionControl control = new AdmissionControl(name, estimator, indexCatalogs,
+                config.admission().gatewaySettings(), config.broker().staticTargetBytes(), config.brokerSettings(name),
                 () -> current.get().admission().waitNotice(), () -> current.get().admission().holdWhileRunning(),
-                gatewayMeters, estimatorMeters.recorder()::record);
+                gatewayMeters, estimatorMeters.recorder(name)::record);
         gatewayMeters.gateways(control.gateways());
         metrics.bind(gatewayMeters);
-        metrics.bind(estimatorMeters);
-        metrics.bind(new BrokerMeters(control.gateways(), control.broker()));
-        // The proxy serves whatever the broker's state: it only says how sure the target is.
-        metrics.addHealthCheck(() -> Health.UP.with("broker", control.broker()
-                .map(broker -> broker.state().mode().name().toLowerCase(Locale.ROOT)).orElse("off")));
-        return Optional.of(control.start());
+        metrics.bind(new BrokerMeters(name, control.gateways(), control.broker()));
+        return control.start();
+    }
+
+    /** "live", or each server's mode ("main: live, reports: static") when there are several. */
+    private static String brokerModes(ServerAdmissions servers) {
+        List<AdmissionControl> all = servers.all();
+        if (all.size() == 1) {
+            return brokerMode(all.getFirst());
+        }
+        return all.stream().map(c -> c.server() + ": " + brokerMode(c)).collect(Collectors.joining(", "));
+    }
+
+    private static String brokerMode(AdmissionControl control) {
+        return control.broker().map(broker -> broker.state().mode().name().toLowerCase(Locale.ROOT)).orElse("off");
     }
 
     public ProxyServer server() {
@@ -145,7 +175,8 @@ public final class RunningProxy implements AutoCloseable {
         return metrics;
     }
 
-    public Optional<AdmissionControl> admission() {
+    /** Each backend's admission, when admission is enabled. */
+    public Optional<ServerAdmissions> admission() {
         return admission;
     }
 
@@ -162,7 +193,7 @@ public final class RunningProxy implements AutoCloseable {
             server.close();
         } finally {
             try {
-                admission.ifPresent(AdmissionControl::close);
+                admission.ifPresent(ServerAdmissions::close);
             } finally {
                 metrics.close();
             }

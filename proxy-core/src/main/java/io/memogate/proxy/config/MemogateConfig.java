@@ -124,6 +124,31 @@ public record MemogateConfig(List<ListenerConfig> listeners, List<BackendConfig>
     }
 
     /**
+     * The broker's settings for the server of backend {@code server}: every backend's server is watched with
+     * {@code broker.monitor}'s role, unless {@code broker.monitor.backend} names one, and then only that one
+     * (the others keep the static target). Empty without a monitor, or for a backend not configured.
+     */
+    public Optional<BrokerSettings> brokerSettings(String server) {
+        return broker.monitor()
+                .filter(monitor -> monitor.backend().map(server::equals).orElse(true))
+                .flatMap(monitor -> backend(server))
+                .flatMap(broker::settingsFor);
+    }
+
+    /**
+     * Where to read {@code database}'s catalog on the server of backend {@code server} with {@code
+     * broker.monitor}'s role, TLS as the proxy uses toward it. Empty without a monitor or such a backend.
+     */
+    public Optional<String> catalogUrl(String server, String database) {
+        return broker.monitor().flatMap(monitor -> backend(server).map(b -> BrokerConfig.jdbcUrl(b, database)));
+    }
+
+    /** The backend named {@code name}, if one is configured. */
+    public Optional<BackendConfig> backend(String name) {
+        return backends.stream().filter(b -> b.name().equals(name)).findFirst();
+    }
+
+    /**
      * Where to read {@code database}'s index catalog with {@code broker.monitor}'s role: the JDBC URL of the
      * server of the backend that serves it, TLS as the proxy uses toward it. Empty without a monitor or a
      * backend for the database.

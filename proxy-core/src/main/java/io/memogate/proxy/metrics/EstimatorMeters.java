@@ -8,7 +8,10 @@ import io.micrometer.core.instrument.FunctionCounter;
 import io.micrometer.core.instrument.MeterRegistry;
 import io.micrometer.core.instrument.binder.BaseUnits;
 import io.micrometer.core.instrument.binder.MeterBinder;
+import java.util.ArrayList;
+import java.util.HashMap;
 import java.util.List;
+import java.util.Map;
 import java.util.Objects;
 import java.util.function.Supplier;
 import java.util.concurrent.CopyOnWriteArrayList;
@@ -34,8 +37,10 @@ public final class EstimatorMeters implements MeterBinder {
             256 * MIB, GIB, 4 * GIB, 16 * GIB};
 
     private final Supplier<EstimatorStatistics> statistics;
-    /** One per registry bound to (usually one, the composite); the recorder feeds them all. */
-    private final List<DistributionSummary> estimates = new CopyOnWriteArrayList<>();
+    /** The registries bound to (usually one, the composite): a server's recorder feeds each. */
+    private final List<MeterRegistry> registries = new ArrayList<>();
+    /** Per server, its estimate summary in each registry bound to. */
+    private final Map<String, List<DistributionSummary>> estimates = new HashMap<>();
 
     public EstimatorMeters(CompileEstimator estimator) {
         this(Objects.requireNonNull(estimator, "estimator")::statistics);
@@ -47,7 +52,7 @@ public final class EstimatorMeters implements MeterBinder {
     }
 
     @Override
-    public void bindTo(MeterRegistry registry) {
+    public synchronized void bindTo(MeterRegistry registry) {
         FunctionCounter.builder(Names.ESTIMATOR_CACHE_HITS, statistics, s -> s.get().cacheHits())
                 .description("Statements whose compile-memory estimate came from the estimator's cache")
                 .register(registry);
@@ -57,24 +62,40 @@ public final class EstimatorMeters implements MeterBinder {
         FunctionCounter.builder(Names.ESTIMATOR_FALLBACK, statistics, s -> s.get().lexicalFallbacks())
                 .description("Estimates computed from the token stream because Calcite could not read the statement")
                 .register(registry);
-        estimates.add(DistributionSummary.builder(Names.ESTIMATE)
+        registries.add(registry);
+        estimates.forEach((server, summaries) -> summaries.add(estimates(registry, server)));
+    }
+
+    private static DistributionSummary estimates(MeterRegistry registry, String server) {
+        return DistributionSummary.builder(Names.ESTIMATE)
                 .description("Compile-memory estimates of statements sent to admission")
                 .baseUnit(BaseUnits.BYTES)
+                .tag(Names.SERVER, server)
                 .serviceLevelObjectives(ESTIMATE_BUCKETS)
-                .register(registry));
+                .register(registry);
     }
 
-    /** Records into {@code memogate_estimate_bytes}; records nothing until this binder is bound. */
+    /** Records into {@code memogate_estimate_bytes} of the proxy's only server, {@value Names#ONLY_SERVER}. */
     public EstimateRecorder recorder() {
-        return this::record;
+        return recorder(Names.ONLY_SERVER);
     }
 
-    private void record(CompileEstimate estimate) {
-        if (estimate.bypass()) {
-            return;
-        }
-        for (DistributionSummary summary : estimates) {
-            summary.record(estimate.estimatedBytes());
-        }
+    /**
+     * Records into {@code memogate_estimate_bytes} tagged {@code server}: the estimates of statements sent to
+     * that server's admission, in every registry this binder is bound to, before or after this call.
+     */
+    public synchronized EstimateRecorder recorder(String server) {
+        List<DistributionSummary> summaries = estimates.computeIfAbsent(server, name -> {
+            List<DistributionSummary> made = new CopyOnWriteArrayList<>();
+            registries.forEach(registry -> made.add(estimates(registry, name)));
+            return made;
+        });
+        return estimate -> {
+            if (!estimate.bypass()) {
+                for (DistributionSummary summary : summaries) {
+                    summary.record(estimate.estimatedBytes());
+                }
+            }
+        };
     }
 }

@@ -28,10 +28,21 @@ import java.util.function.ToDoubleFunction;
  */
 public final class GatewayMeters implements MeterBinder, GatewayListener {
 
+    private final Tags serverTag;
     /** Set once the gateways exist: they take this object as their listener when they are built. */
     private volatile Gateways gateways;
     /** Per registry bound to (usually one, the composite), the wait timers by tier. */
     private final List<Map<Tier, Timer>> waits = new CopyOnWriteArrayList<>();
+
+    /** The meters of a proxy's only server, {@value Names#ONLY_SERVER}. */
+    public GatewayMeters() {
+        this(Names.ONLY_SERVER);
+    }
+
+    /** @param server the backend whose gateways these are, the {@value Names#SERVER} tag of every meter */
+    public GatewayMeters(String server) {
+        this.serverTag = Tags.of(Names.SERVER, server);
+    }
 
     public void gateways(Gateways gateways) {
         this.gateways = gateways;
@@ -45,7 +56,7 @@ public final class GatewayMeters implements MeterBinder, GatewayListener {
         }
         Map<Tier, Timer> timers = new EnumMap<>(Tier.class);
         for (Tier tier : Tier.values()) {
-            Tags tags = Tags.of(Names.TIER, tag(tier));
+            Tags tags = serverTag.and(Names.TIER, tag(tier));
             gauge(registry, Names.GATEWAY_ACTIVE, tags, null, "Compilations admitted through the tier and not yet released",
                     g -> g.state(tier).active());
             gauge(registry, Names.GATEWAY_WAITING, tags, null, "Statements queued for the tier",
@@ -71,13 +82,13 @@ public final class GatewayMeters implements MeterBinder, GatewayListener {
                     .maximumExpectedValue(Duration.ofMinutes(10))
                     .register(registry));
         }
-        gauge(registry, Names.GATEWAY_PAUSED, Tags.empty(), null,
+        gauge(registry, Names.GATEWAY_PAUSED, serverTag, null,
                 "1 while the gateways are paused (admin console PAUSE): new statements at or above t0 queue",
                 g -> g.paused() ? 1 : 0);
-        gauge(registry, Names.BUDGET_USED, Tags.empty(), BaseUnits.BYTES,
+        gauge(registry, Names.BUDGET_USED, serverTag, BaseUnits.BYTES,
                 "Memory the byte budget counts: each server connection's retained memory or its compile in flight",
                 g -> g.ledger().totalBytes());
-        gauge(registry, Names.BUDGET_WAITING, Tags.empty(), null,
+        gauge(registry, Names.BUDGET_WAITING, serverTag, null,
                 "Statements holding their tiers and waiting for the byte budget", g -> g.ledger().budgetWaiting());
         waits.add(timers);
     }

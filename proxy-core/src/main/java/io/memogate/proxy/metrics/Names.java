@@ -22,6 +22,13 @@ public final class Names {
     public static final String TIER = "tier";
     /** Why a statement was rejected, e.g. {@code timeout}, {@code queue_full}. */
     public static final String REASON = "reason";
+    /**
+     * The database server (the backend's name) whose admission a meter counts: each server has its own
+     * gateways, ledger and broker.
+     */
+    public static final String SERVER = "server";
+    /** The server's name where a proxy is built with one admission and no configured backend names. */
+    public static final String ONLY_SERVER = "default";
 
     // ---- gateways (broker module) ------------------------------------------------------------------
 

@@ -1,5 +1,6 @@
 package io.memogate.proxy.reload;
 
+import io.memogate.broker.gateway.GatewaySettings;
 import io.memogate.broker.gateway.Gateways;
 import io.memogate.proxy.config.ConfigException;
 import io.memogate.proxy.config.ConfigLoader;
@@ -19,6 +20,7 @@ import java.util.concurrent.RejectedExecutionException;
 import java.util.concurrent.ScheduledExecutorService;
 import java.util.concurrent.TimeUnit;
 import java.util.function.BiConsumer;
+import java.util.function.Consumer;
 import java.util.function.Supplier;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -57,7 +59,8 @@ public final class ConfigReloader implements AutoCloseable {
     private final Optional<Path> file;
     private final ConfigLoader loader;
     private final ServerTarget server;
-    private final Optional<Gateways> gateways;
+    /** Resizes every server's gateways in place to the settings given. */
+    private final Consumer<GatewaySettings> gateways;
     private final Supplier<Instant> clock;
     private final ScheduledExecutorService thread = Executors.newSingleThreadScheduledExecutor(task -> {
         Thread t = new Thread(task, "memogate-config");
@@ -79,6 +82,16 @@ public final class ConfigReloader implements AutoCloseable {
      */
     public ConfigReloader(CurrentConfig current, Optional<Path> file, ConfigLoader loader, ServerTarget server,
                           Optional<Gateways> gateways, Supplier<Instant> clock) {
+        this(current, file, loader, server, settings -> gateways.ifPresent(g -> g.reconfigure(settings)), clock);
+    }
+
+    /**
+     * @param file the file the configuration came from; empty when it was built in code (demo), and then
+     *     there is nothing to reload
+     * @param gateways resizes the gateways of every server to the tier settings given, in place
+     */
+    public ConfigReloader(CurrentConfig current, Optional<Path> file, ConfigLoader loader, ServerTarget server,
+                          Consumer<GatewaySettings> gateways, Supplier<Instant> clock) {
         this.current = Objects.requireNonNull(current, "current");
         this.file = Objects.requireNonNull(file, "file");
         this.loader = Objects.requireNonNull(loader, "loader");
@@ -131,7 +144,7 @@ public final class ConfigReloader implements AutoCloseable {
         return onThread(() -> {
             MemogateConfig before = current.get();
             MemogateConfig next = field.apply(before, value);
-            gateways.ifPresent(g -> g.reconfigure(next.admission().gatewaySettings()));
+            gateways.accept(next.admission().gatewaySettings());
             current.set(next);
             String old = field.valueIn(before);
             log.info("setting changed by {}: {} = {} (was {}); not written to the configuration file, a reload or "
@@ -187,7 +200,7 @@ public final class ConfigReloader implements AutoCloseable {
             return record(trigger, new ReloadOutcome.Refused("the configuration file " + path + " could not be "
                     + "applied; the running configuration stays", problems));
         }
-        gateways.ifPresent(g -> g.reconfigure(plan.next().admission().gatewaySettings()));
+        gateways.accept(plan.next().admission().gatewaySettings());
         MemogateConfig before = current.get();
         current.set(plan.next());
         for (BiConsumer<MemogateConfig, MemogateConfig> listener : applied) {

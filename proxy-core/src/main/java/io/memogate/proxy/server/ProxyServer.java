@@ -5,6 +5,7 @@ import io.memogate.proxy.admin.ConnectionsView;
 import io.memogate.proxy.admin.ConnectionsView.SessionCommandOutcome;
 import io.memogate.proxy.admin.ConsoleService;
 import io.memogate.proxy.admission.AdmissionHook;
+import io.memogate.proxy.admission.AdmissionRouting;
 import io.memogate.proxy.admission.AdmissionSupport;
 import io.memogate.proxy.config.BackendConfig;
 import io.memogate.proxy.config.Durations;
@@ -70,8 +71,7 @@ public final class ProxyServer implements AutoCloseable, ConnectionsView {
     private final RecycleCounts recycles = new RecycleCounts();
     private final PasswordlessLogins passwordlessLogins = new PasswordlessLogins();
     private final BackendConnector connector;
-    private final AdmissionHook admission;
-    private final AdmissionSupport support;
+    private final AdmissionRouting admission;
     /** Set once, in {@link #start}, before the first SessionServices is built and anything listens. */
     private Optional<ConsoleService> console = Optional.empty();
     private final List<Channel> serverChannels = new ArrayList<>();
@@ -80,7 +80,7 @@ public final class ProxyServer implements AutoCloseable, ConnectionsView {
     private volatile List<ListenerConfig> listeners;
     private volatile Duration shutdownTimeout;
 
-    private ProxyServer(MemogateConfig config, AdmissionHook admission, AdmissionSupport support) {
+    private ProxyServer(MemogateConfig config, AdmissionRouting admission) {
         TransportSelector.Selection selection = TransportSelector.select(config.network().transport(),
                 TransportSelector.NativeSupport.NETTY);
         selection.fallback().ifPresent(log::warn);
@@ -93,7 +93,6 @@ public final class ProxyServer implements AutoCloseable, ConnectionsView {
         this.keepalive = config.network().keepalive();
         this.connector = new BackendConnector(transport, BackendConnector.MAX_BACKEND_FRAME_BYTES, keepalive);
         this.admission = admission;
-        this.support = support;
         this.listeners = config.listeners();
         this.shutdownTimeout = config.limits().shutdownTimeout();
     }
@@ -119,7 +118,16 @@ public final class ProxyServer implements AutoCloseable, ConnectionsView {
      */
     public static ProxyServer start(MemogateConfig config, AdmissionHook admission, AdmissionSupport support,
                                     Function<ProxyServer, ConsoleService> console) throws InterruptedException {
-        ProxyServer server = new ProxyServer(config, admission, support);
+        return start(config, AdmissionRouting.uniform(admission, support), console);
+    }
+
+    /**
+     * As {@link #start(MemogateConfig, AdmissionHook, AdmissionSupport, Function)}, each session using the
+     * admission of the server it is routed to.
+     */
+    public static ProxyServer start(MemogateConfig config, AdmissionRouting admission,
+                                    Function<ProxyServer, ConsoleService> console) throws InterruptedException {
+        ProxyServer server = new ProxyServer(config, admission);
         try {
             if (console != null) {
                 server.console = Optional.of(console.apply(server));
@@ -205,7 +213,6 @@ public final class ProxyServer implements AutoCloseable, ConnectionsView {
                     connector,
                     cancelForwarder,
                     admission,
-                    support,
                     cancels,
                     listener.tls().map(tls -> TlsContexts.forListener(tls, tlsPath)),
                     config.limits().maxMessageBytes(),

@@ -12,6 +12,8 @@ import io.memogate.estimator.planner.MemoryCoefficients;
 import io.memogate.estimator.planner.PlannerSettings;
 import io.memogate.proxy.admission.AdmissionControl;
 import io.memogate.proxy.admission.CurrentEstimator;
+import io.memogate.proxy.admission.ServerAdmissions;
+import io.memogate.estimator.lexer.LexicalAnalyzer;
 import io.memogate.proxy.admission.SessionInfo;
 import io.memogate.proxy.config.BackendConfig;
 import io.memogate.proxy.config.ConfigLoader;
@@ -56,8 +58,9 @@ class AdminConsoleTest {
     /** What the fake connections answer a CANCEL or KILL. */
     private ConnectionsView.SessionCommandOutcome sessionsNamed =
             new ConnectionsView.SessionCommandOutcome(Optional.empty(), List.of());
-    private final AdminConsole console = new AdminConsole(reloader, Optional.of(admission),
-            new CurrentEstimator(MemoryCoefficients.DEFAULTS), () -> PlannerSettings.DEFAULTS, new ConnectionsView() {
+    private final AdminConsole console = new AdminConsole(reloader,
+            Optional.of(new ServerAdmissions(name -> admission, new LexicalAnalyzer(), List.of("main"))),
+            new CurrentEstimator(MemoryCoefficients.DEFAULTS), new ConnectionsView() {
                 @Override
                 public CompletionStage<List<ClientView>> clients() {
                     return CompletableFuture.completedFuture(List.of());

@@ -182,7 +182,9 @@ class DeploymentFilesTest {
                     gatewayMeters);
             gatewayMeters.gateways(gateways);
             gatewayMeters.bindTo(registry);
-            new EstimatorMeters(new CompileEstimator()).bindTo(registry);
+            EstimatorMeters estimatorMeters = new EstimatorMeters(new CompileEstimator());
+            estimatorMeters.recorder(); // a server's estimates, as the proxy has one for each backend
+            estimatorMeters.bindTo(registry);
             new BrokerMeters(gateways, Optional.of(broker)).bindTo(registry);
             new ProxyMeters(server).bindTo(registry);
             new EventLoopMeters(server.eventLoopGroup()).bindTo(registry);

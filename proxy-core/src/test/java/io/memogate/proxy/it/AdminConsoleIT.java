@@ -110,10 +110,11 @@ class AdminConsoleIT {
                 serverPid = pid.getInt(1);
             }
 
-            assertThat(ConsoleClient.columns(console, "SHOW TIERS")).containsExactly("tier", "limit", "active", "waiting",
+            assertThat(ConsoleClient.columns(console, "SHOW TIERS")).containsExactly("server", "tier", "limit", "active", "waiting",
                     "threshold_bytes", "threshold", "fraction", "max_queue", "timeout", "admitted", "timeouts", "queue_full");
             List<Map<String, String>> tiers = rows(console, "SHOW TIERS");
             assertThat(tiers).extracting(r -> r.get("tier")).containsExactly("small", "medium", "large");
+            assertThat(tiers).extracting(r -> r.get("server")).containsOnly("main");
             assertThat(row(tiers, "tier", "small")).containsEntry("limit", "1").containsEntry("fraction", "0.25")
                     .containsEntry("timeout", "2min").containsEntry("threshold_bytes", "1048576");
             assertThat(row(tiers, "tier", "large").get("fraction")).as("LARGE has no fraction").isNull();
@@ -185,7 +186,7 @@ class AdminConsoleIT {
             });
             Map<String, String> broker = values(console, "SHOW BROKER");
             assertThat(broker.get("server_version_num")).startsWith("18");
-            assertThat(Long.parseLong(broker.get("target_bytes"))).isEqualTo(proxy.admission().orElseThrow().gateways().target());
+            assertThat(Long.parseLong(broker.get("target_bytes"))).isEqualTo(proxy.admission().orElseThrow().all().getFirst().gateways().target());
             assertThat(Double.parseDouble(broker.get("snapshot_age_s"))).isLessThan(30);
             assertThat(broker).containsEntry("consecutive_failures", "0");
             assertThat(row(rows(console, "SHOW CONFIG"), "key", "broker.monitor.password"))
@@ -202,7 +203,7 @@ class AdminConsoleIT {
             List<Map<String, String>> explained = rows(console, "explain admission " + star + "; select 1");
 
             List<CompileEstimate> expected = new CompileEstimator().estimateAll(star + "; select 1",
-                    proxy.admission().orElseThrow().plannerDefaults());
+                    proxy.admission().orElseThrow().all().getFirst().plannerDefaults());
             assertThat(explained).hasSize(2);
             assertThat(explained.get(0)).containsEntry("statement", "1")
                     .containsEntry("json", EstimateJson.of(expected.get(0)))
@@ -233,9 +234,9 @@ class AdminConsoleIT {
             // A multi-statement query keeps its permit until ReadyForQuery: here, for the sleep.
             CompletableFuture<Void> holding = CompletableFuture.runAsync(() -> execute(holder,
                     star(12, "holder") + "; select pg_sleep(30)"), threads);
-            await(() -> proxy.admission().orElseThrow().gateways().state(Tier.SMALL).active() == 1);
+            await(() -> proxy.admission().orElseThrow().all().getFirst().gateways().state(Tier.SMALL).active() == 1);
             CompletableFuture<Void> waiting = CompletableFuture.runAsync(() -> execute(waiter, star(12, "waiter")), threads);
-            await(() -> !proxy.admission().orElseThrow().gateways().waiting().isEmpty());
+            await(() -> !proxy.admission().orElseThrow().all().getFirst().gateways().waiting().isEmpty());
             Map<String, String> queued = rows(console, "SHOW QUEUE").getFirst();
             assertThat(queued).containsEntry("queue", "small").containsEntry("position", "1")
                     .containsEntry("user", ADMIN).containsEntry("database", StarSchema.DATABASE);
@@ -271,13 +272,13 @@ class AdminConsoleIT {
             held.execute(WIDE);
             CompletableFuture<Void> running = CompletableFuture.runAsync(() -> execute(admitted,
                     star(12, "admitted before the pause") + "; select pg_sleep(1)"), threads);
-            await(() -> proxy.admission().orElseThrow().gateways().state(Tier.SMALL).active() == 1);
+            await(() -> proxy.admission().orElseThrow().all().getFirst().gateways().state(Tier.SMALL).active() == 1);
 
             assertThat(ConsoleClient.run(console, "PAUSE")).singleElement().asString().startsWith("paused");
 
             CompletableFuture<Void> waiting = CompletableFuture.runAsync(() -> execute(held, star(12, "held")), threads);
             running.get(30, TimeUnit.SECONDS);
-            await(() -> proxy.admission().orElseThrow().gateways().waiting().size() == 1);
+            await(() -> proxy.admission().orElseThrow().all().getFirst().gateways().waiting().size() == 1);
             Thread.sleep(300);
             assertThat(waiting).as("a free permit, but paused").isNotDone();
             assertThat(rows(console, "SHOW QUEUE")).singleElement().satisfies(q -> assertThat(q.get("fingerprint"))
@@ -362,7 +363,7 @@ class AdminConsoleIT {
             List<Message> answer = client.readUntilReady();
             assertThat(answer).extracting(Message::type).containsExactly('T', 'D', 'D', 'D', 'C', 'Z');
             ByteBuffer description = ByteBuffer.wrap(answer.get(0).body());
-            assertThat(description.getShort()).as("columns").isEqualTo((short) 12);
+            assertThat(description.getShort()).as("columns").isEqualTo((short) 13);
             while (description.get() != 0) {
                 // the first column's name
             }
@@ -419,9 +420,9 @@ class AdminConsoleIT {
             waiter.execute(WIDE);
             // A multi-statement query keeps its permit until ReadyForQuery: here, for the sleep.
             CompletableFuture<SQLException> holding = failing(holder, star(12, "holder") + "; select pg_sleep(30)");
-            await(() -> proxy.admission().orElseThrow().gateways().state(Tier.SMALL).active() == 1);
+            await(() -> proxy.admission().orElseThrow().all().getFirst().gateways().state(Tier.SMALL).active() == 1);
             CompletableFuture<SQLException> waiting = failing(waiter, star(12, "waiter"));
-            await(() -> !proxy.admission().orElseThrow().gateways().waiting().isEmpty());
+            await(() -> !proxy.admission().orElseThrow().all().getFirst().gateways().waiting().isEmpty());
             assertThat(rows(console, "SHOW QUEUE")).singleElement()
                     .satisfies(queued -> assertThat(queued).containsEntry("server_pid", String.valueOf(waiterPid)));
 

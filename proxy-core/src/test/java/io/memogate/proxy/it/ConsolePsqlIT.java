@@ -68,8 +68,8 @@ class ConsolePsqlIT {
                 .contains("estimated_bytes")
                 .contains("ERROR:  unknown admin console command: \"SHOW BROKERS\"")
                 .contains("DETAIL:  Valid commands: SHOW TIERS");
-        assertThat(proxy.admission().orElseThrow().gateways().state(Tier.SMALL).limit()).isEqualTo(4);
-        assertThat(proxy.admission().orElseThrow().gateways().paused()).isFalse();
+        assertThat(proxy.admission().orElseThrow().all().getFirst().gateways().state(Tier.SMALL).limit()).isEqualTo(4);
+        assertThat(proxy.admission().orElseThrow().all().getFirst().gateways().paused()).isFalse();
     }
 
     @Test

@@ -93,7 +93,7 @@ class HoldWhileRunningIT {
                 .with(Tier.LARGE, one.withFraction(1.0));
         IndexCatalogs catalogs = new IndexCatalogs(database -> Optional.of(pg.jdbcUrl(database)), pg.superuser(),
                 pg.superuserPassword());
-        control = new AdmissionControl(new CurrentEstimator(MemoryCoefficients.DEFAULTS), catalogs, settings,
+        control = new AdmissionControl(AdmissionControl.ONLY_SERVER, new CurrentEstimator(MemoryCoefficients.DEFAULTS), catalogs, settings,
                 2L << 30, Optional.empty(), () -> Duration.ofSeconds(1), () -> holdWhileRunning,
                 GatewayListener.NONE, e -> { });
         return ProxyFixture.to(pg.host(), pg.port()).admission(control.hook()).admissionSupport(control.support())

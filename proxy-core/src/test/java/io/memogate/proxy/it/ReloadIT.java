@@ -118,7 +118,7 @@ class ReloadIT {
     }
 
     private int smallLimit() {
-        return proxy.admission().orElseThrow().gateways().state(Tier.SMALL).limit();
+        return proxy.admission().orElseThrow().all().getFirst().gateways().state(Tier.SMALL).limit();
     }
 
     @Test
@@ -172,7 +172,7 @@ class ReloadIT {
             assertThat(row(changes, "setting", "estimator.coefficients")).containsEntry("applied", "live")
                     .containsEntry("new", coefficients + " (2000, 200, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0)");
             assertThat(rows(console, chain).get(0)).containsEntry("estimated_bytes", "2800");
-            assertThat(proxy.admission().orElseThrow().estimator().coefficients())
+            assertThat(proxy.admission().orElseThrow().all().getFirst().estimator().coefficients())
                     .isEqualTo(new MemoryCoefficients(2000, 200, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0));
         }
     }
@@ -292,7 +292,7 @@ class ReloadIT {
         int closedPort = closedPort();
         start(write(pg, "0", closedPort, ADMIN, "0", tiers(1, "1s") + MONITOR));
         // No console yet: its logins go to the backend, which is not there.
-        IndexCatalogs catalogs = proxy.admission().orElseThrow().indexCatalogs();
+        IndexCatalogs catalogs = proxy.admission().orElseThrow().all().getFirst().indexCatalogs();
         catalogs.whenRead("demo").get(30, TimeUnit.SECONDS);
         assertThat(catalogs.state("demo")).hasValueSatisfying(state -> assertThat(state.state()).isEqualTo("failed"));
 

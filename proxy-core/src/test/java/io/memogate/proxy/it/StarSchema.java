@@ -21,8 +21,13 @@ final class StarSchema {
     private StarSchema() {
     }
 
-    static synchronized void ensure(EmbeddedPostgres pg) throws SQLException {
-        if (!pg.createDatabaseIfMissing(DATABASE, "memogate")) {
+    static void ensure(EmbeddedPostgres pg) throws SQLException {
+        ensure(pg, DATABASE);
+    }
+
+    /** The star's tables in {@code database} of {@code pg}, made if the database is not there yet. */
+    static synchronized void ensure(EmbeddedPostgres pg, String database) throws SQLException {
+        if (!pg.createDatabaseIfMissing(database, "memogate")) {
             return;
         }
         List<String> ddl = new ArrayList<>();
@@ -33,7 +38,7 @@ final class StarSchema {
                     + IntStream.rangeClosed(1, ARMS).mapToObj(k -> "k" + k + " int").collect(Collectors.joining(", ")) + ")");
         }
         ddl.add("analyze");
-        pg.execute(DATABASE, ddl.toArray(String[]::new));
+        pg.execute(database, ddl.toArray(String[]::new));
     }
 
     /** A star join of {@code tables} tables: about 26 MB of planner memory for 12, 125 MB for 14, with wide settings. */

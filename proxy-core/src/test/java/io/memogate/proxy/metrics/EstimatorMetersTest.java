@@ -53,11 +53,11 @@ class EstimatorMetersTest {
         PrometheusText scrape = new PrometheusText(registry.scrape());
         // A 3-table star is about the fixed cost of join planning: the second bucket, under 256 kB.
         assertThat(star.estimatedBytes()).isBetween(64L * 1024, 256L * 1024);
-        assertThat(scrape.value("memogate_estimate_bytes_count")).contains(1.0);
-        assertThat(scrape.value("memogate_estimate_bytes_sum")).contains((double) star.estimatedBytes());
-        assertThat(scrape.value("memogate_estimate_bytes_bucket{le=\"65536.0\"}")).contains(0.0);
-        assertThat(scrape.value("memogate_estimate_bytes_bucket{le=\"262144.0\"}")).contains(1.0);
-        assertThat(scrape.value("memogate_estimate_bytes_bucket{le=\"1.6777216E7\"}")).contains(1.0);
-        assertThat(scrape.value("memogate_estimate_bytes_bucket{le=\"+Inf\"}")).contains(1.0);
+        assertThat(scrape.value("memogate_estimate_bytes_count{server=\"default\"}")).contains(1.0);
+        assertThat(scrape.value("memogate_estimate_bytes_sum{server=\"default\"}")).contains((double) star.estimatedBytes());
+        assertThat(scrape.value("memogate_estimate_bytes_bucket{server=\"default\",le=\"65536.0\"}")).contains(0.0);
+        assertThat(scrape.value("memogate_estimate_bytes_bucket{server=\"default\",le=\"262144.0\"}")).contains(1.0);
+        assertThat(scrape.value("memogate_estimate_bytes_bucket{server=\"default\",le=\"1.6777216E7\"}")).contains(1.0);
+        assertThat(scrape.value("memogate_estimate_bytes_bucket{server=\"default\",le=\"+Inf\"}")).contains(1.0);
     }
 }

@@ -31,14 +31,14 @@ class GatewayMetersTest {
         Ticket large = gateways.acquire(900 * MIB, 2);
         PrometheusText scrape = new PrometheusText(registry.scrape());
 
-        assertThat(scrape.value("memogate_gateway_limit{tier=\"small\"}")).contains(8.0);
-        assertThat(scrape.value("memogate_gateway_limit{tier=\"large\"}")).contains(1.0);
-        assertThat(scrape.value("memogate_gateway_active{tier=\"small\"}")).contains(2.0);
-        assertThat(scrape.value("memogate_gateway_active{tier=\"large\"}")).contains(1.0);
-        assertThat(scrape.value("memogate_gateway_threshold_bytes{tier=\"small\"}")).contains((double) MIB);
-        assertThat(scrape.value("memogate_broker_target_bytes")).contains(1024.0 * MIB);
-        assertThat(scrape.value("memogate_budget_used_bytes")).contains(910.0 * MIB);
-        assertThat(scrape.value("memogate_gateway_admitted_total{tier=\"large\"}")).contains(1.0);
+        assertThat(scrape.value("memogate_gateway_limit{server=\"default\",tier=\"small\"}")).contains(8.0);
+        assertThat(scrape.value("memogate_gateway_limit{server=\"default\",tier=\"large\"}")).contains(1.0);
+        assertThat(scrape.value("memogate_gateway_active{server=\"default\",tier=\"small\"}")).contains(2.0);
+        assertThat(scrape.value("memogate_gateway_active{server=\"default\",tier=\"large\"}")).contains(1.0);
+        assertThat(scrape.value("memogate_gateway_threshold_bytes{server=\"default\",tier=\"small\"}")).contains((double) MIB);
+        assertThat(scrape.value("memogate_broker_target_bytes{server=\"default\"}")).contains(1024.0 * MIB);
+        assertThat(scrape.value("memogate_budget_used_bytes{server=\"default\"}")).contains(910.0 * MIB);
+        assertThat(scrape.value("memogate_gateway_admitted_total{server=\"default\",tier=\"large\"}")).contains(1.0);
 
         now[0] += 2_000_000_000L;
         large.release();
@@ -46,9 +46,9 @@ class GatewayMetersTest {
         Ticket waited = gateways.acquire(900 * MIB, 3);
         waited.release();
         scrape = new PrometheusText(registry.scrape());
-        assertThat(scrape.value("memogate_gateway_active{tier=\"large\"}")).contains(0.0);
-        assertThat(scrape.value("memogate_gateway_wait_seconds_count{tier=\"large\"}")).contains(2.0);
-        assertThat(scrape.value("memogate_gateway_rejected_total{reason=\"queue_full\",tier=\"large\"}")).contains(0.0);
+        assertThat(scrape.value("memogate_gateway_active{server=\"default\",tier=\"large\"}")).contains(0.0);
+        assertThat(scrape.value("memogate_gateway_wait_seconds_count{server=\"default\",tier=\"large\"}")).contains(2.0);
+        assertThat(scrape.value("memogate_gateway_rejected_total{reason=\"queue_full\",server=\"default\",tier=\"large\"}")).contains(0.0);
         registry.close();
     }
 }

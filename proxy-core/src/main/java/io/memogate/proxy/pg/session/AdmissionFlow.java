@@ -304,7 +304,7 @@ final class AdmissionFlow {
     }
 
     private LexicalAnalyzer analyzer() {
-        return session.services.admissionSupport().analyzer();
+        return session.server.support().analyzer();
     }
 
     /** @param statementName for a Bind, the prepared statement's name; null for a simple query */
@@ -325,7 +325,7 @@ final class AdmissionFlow {
             forwardAdmitted(frame, point, AdmittedStatement.UNGATED);
             return;
         }
-        Admission admission = session.services.admission().admit(new StatementRequest(sql, point, session.info,
+        Admission admission = session.server.hook().admit(new StatementRequest(sql, point, session.info,
                 session.serverConnection(), settings.current(), preparedQueries, settingsWithRoles));
         if (admission.bypassed() && statementName != null) {
             statements.bypassing(statementName, catalogVersion);
@@ -342,7 +342,7 @@ final class AdmissionFlow {
             tracker.releaseUnexecuted();
             flushServer();
         }
-        waiting.waitFor(admission, session.client, session.services.admissionSupport().waitNoticeAfter());
+        waiting.waitFor(admission, session.client, session.server.support().waitNoticeAfter());
         decision.whenComplete((admitted, failure) -> handoff.run("admission", () -> {
             if (failure == null && statementName != null && admission.bypassed()) {
                 statements.bypassing(statementName, catalogVersion); // known only now: estimated off the loop
@@ -357,7 +357,7 @@ final class AdmissionFlow {
     }
 
     private Object catalogVersion() {
-        return session.services.admission().catalogVersion(session.info.database());
+        return session.server.hook().catalogVersion(session.info.database());
     }
 
     /**

@@ -72,7 +72,7 @@ final class OffLoopText {
         reading = true;
         cancelled = false;
         ByteBuf bytes = frame.peek(); // read there while the loop leaves it alone, until the answer is in
-        CompletableFuture.supplyAsync(() -> read.apply(bytes), session.services.admissionSupport().textReader())
+        CompletableFuture.supplyAsync(() -> read.apply(bytes), session.server.support().textReader())
                 .whenComplete((text, failure) -> handoff.run(what,
                         () -> done(frame, what, text, failure, outcome), frame::release));
     }

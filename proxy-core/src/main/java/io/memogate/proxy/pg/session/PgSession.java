@@ -1,6 +1,9 @@
 package io.memogate.proxy.pg.session;
 
 import io.memogate.proxy.admin.ClientView;
+import io.memogate.proxy.admission.AdmissionSupport;
+import io.memogate.proxy.admission.PreparedQueries;
+import io.memogate.proxy.admission.ServerAdmission;
 import io.memogate.proxy.admission.SessionInfo;
 import io.memogate.proxy.admission.SessionSettings;
 import io.memogate.proxy.pg.codec.ClientMessageDecoder;
@@ -74,6 +77,8 @@ public final class PgSession implements CancelRegistry.Cancellable {
     State state = State.STARTUP;
     Channel backend;
     BackendTarget target;
+    /** The admission of the server {@link #target} names; set with it, when the startup message routes the session. */
+    ServerAdmission server;
     SessionInfo info;
     /** Set by the startup phase for a login to the admin console. */
     ConsolePhase console;
@@ -88,11 +93,12 @@ public final class PgSession implements CancelRegistry.Cancellable {
         this.client = client;
         this.services = services;
         this.startup = new StartupPhase(this);
-        this.settings = services.admissionSupport().newSessionSettings();
+        // Read at each statement, after routing: the settings start from the routed server's defaults.
+        this.settings = AdmissionSupport.sessionSettings(() -> server.support(), services.admission().analyzer());
         RefusedStatements refused = new RefusedStatements();
         this.responses = new ServerResponses(this, tracker, refused, settings);
         this.admission = new AdmissionFlow(this, tracker, refused, responses, settings,
-                services.admissionSupport().newPreparedQueries(), fatalAfterAnswers);
+                new PreparedQueries(services.admission().analyzer()), fatalAfterAnswers);
         this.recycler = new ServerRecycler(this, services.recycle());
     }
 
@@ -444,7 +450,7 @@ public final class PgSession implements CancelRegistry.Cancellable {
         admission.closed();
         recycler.closed();
         if (serverKey != null) {
-            services.admission().serverConnectionClosed(serverKey.processId());
+            server.hook().serverConnectionClosed(serverKey.processId());
         }
         while (!held.isEmpty()) {
             ReferenceCountUtil.release(held.poll());

@@ -140,7 +140,7 @@ final class ServerRecycler {
                 || relogin.isEmpty() && toldWhyNot) { // said why not once: the ledger need not be asked again
             return false;
         }
-        long retained = session.services.admission().retainedBytes(session.serverConnection());
+        long retained = session.server.hook().retainedBytes(session.serverConnection());
         if (retained <= config.retainedAboveBytes()) {
             return false;
         }
@@ -320,7 +320,7 @@ final class ServerRecycler {
         ByteBuf bye = old.alloc().buffer(5);
         Terminate.INSTANCE.encode(bye);
         old.writeAndFlush(bye).addListener(ChannelFutureListener.CLOSE);
-        session.services.admission().serverConnectionClosed(oldPid);
+        session.server.hook().serverConnectionClosed(oldPid);
         session.services.recycles().recycled();
         recycled++;
         log.info("recycled server connection of {}: process {} kept {} MB; now process {}", session.info, oldPid,

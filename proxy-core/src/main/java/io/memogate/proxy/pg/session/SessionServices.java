@@ -1,8 +1,7 @@
 package io.memogate.proxy.pg.session;
 
 import io.memogate.proxy.admin.ConsoleService;
-import io.memogate.proxy.admission.AdmissionHook;
-import io.memogate.proxy.admission.AdmissionSupport;
+import io.memogate.proxy.admission.AdmissionRouting;
 import io.memogate.proxy.config.RecycleConfig;
 import io.netty.handler.ssl.SslContext;
 import java.time.Duration;
@@ -10,8 +9,8 @@ import java.util.Optional;
 import java.util.function.Function;
 
 /**
- * What every session of one listener shares: routing, the backend connector, the admission hook and
- * the session settings it starts from, cancel keys, the listener's TLS, the frontend message limit and
+ * What every session of one listener shares: routing, the backend connector, the admission of each
+ * server a session may be routed to, cancel keys, the listener's TLS, the frontend message limit and
  * the backend connect timeout, the admin console and the backend its logins are authenticated by, and
  * who to tell when sessions come and go. Immutable; a configuration reload builds a new one for new
  * sessions, and open sessions keep theirs.
@@ -27,8 +26,7 @@ public record SessionServices(
         Function<String, Optional<BackendTarget>> router,
         BackendConnector connector,
         CancelForwarder cancelForwarder,
-        AdmissionHook admission,
-        AdmissionSupport admissionSupport,
+        AdmissionRouting admission,
         CancelRegistry cancels,
         Optional<SslContext> listenerTls,
         int maxMessageBytes,

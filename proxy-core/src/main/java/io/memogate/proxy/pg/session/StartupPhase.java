@@ -185,6 +185,7 @@ final class StartupPhase {
             return;
         }
         session.target = target.get();
+        session.server = session.services.admission().forServer(session.target.name());
         session.state = PgSession.State.CONNECTING;
         // From now on the client speaks typed messages.
         client.pipeline().replace(StartupFrameDecoder.class, "framer",

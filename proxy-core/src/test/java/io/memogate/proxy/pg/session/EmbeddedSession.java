@@ -6,6 +6,7 @@ import io.memogate.estimator.RoutineDefinitions;
 import io.memogate.estimator.ViewDefinitions;
 import io.memogate.estimator.planner.IndexedColumns;
 import io.memogate.proxy.admission.AdmissionHook;
+import io.memogate.proxy.admission.AdmissionRouting;
 import io.memogate.proxy.admission.AdmissionSupport;
 import io.memogate.proxy.admission.SessionInfo;
 import io.memogate.proxy.config.RecycleConfig;
@@ -49,8 +50,8 @@ final class EmbeddedSession implements AutoCloseable {
                 database -> new Catalog(IndexedColumns.NONE, ViewDefinitions.NONE, FunctionDefinitions.NONE,
                         routines.get()), defaults.waitNotice(), defaults.analyzer(), textReads::add);
         // No routing, connector or cancels: the session is logged in already and never connects.
-        SessionServices services = new SessionServices(database -> Optional.empty(), null, null, hook,
-                support, null, Optional.empty(), 1 << 26, 10,
+        SessionServices services = new SessionServices(database -> Optional.empty(), null, null,
+                AdmissionRouting.uniform(hook, support), null, Optional.empty(), 1 << 26, 10,
                 Duration.ofSeconds(5), Duration.ofSeconds(5), Optional.empty(), Optional.empty(),
                 RecycleConfig.DEFAULTS, new RecycleCounts(), new PasswordlessLogins(),
                 new SessionServices.SessionListener() {
@@ -65,6 +66,7 @@ final class EmbeddedSession implements AutoCloseable {
                 });
         session = new PgSession(client, services);
         session.info = new SessionInfo("u", "demo", "test", null);
+        session.server = services.admission().forServer("main");
         session.settings.startupParameters(Map.of("user", "u", "database", "demo"));
         session.backend = server;
         session.state = PgSession.State.READY;
