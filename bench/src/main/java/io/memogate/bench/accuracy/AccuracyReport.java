@@ -20,8 +20,8 @@ import java.util.Set;
 import java.util.function.Predicate;
 
 /**
- * report.md: issue 3's accuracy figures (Spearman and share within 2x over statements measured above
- * 1 MiB, tier agreement over all) per corpus and profile with the coefficients the estimator ships, then
+ * report.md: the estimator's accuracy figures (Spearman and share within 2x over statements measured above
+ * 1 MiB, the sizes worth gating; tier agreement over all) per corpus and profile with the coefficients the estimator ships, then
  * what calibrating on each corpus alone gives (as {@code memogate calibrate} would on that schema), then
  * every miss and every statement PostgreSQL would not plan.
  */

@@ -29,7 +29,7 @@ final class Corpora {
 
     /**
      * The synthetic shapes again over the same tables with every join column indexed, as the index experiment
-     * of bench/RESULTS.md: what the estimate's parameterized index scans are checked against. Cliques of more
+     * of bench/log/accuracy.md: what the estimate's parameterized index scans are checked against. Cliques of more
      * than 8 tables are left out: with every column indexed they would outgrow the emulated host.
      */
     static Corpus syntheticIndexed() {

@@ -13,7 +13,7 @@ record Profile(String name, Map<String, String> settings) {
 
     /** PostgreSQL's own defaults. */
     static final Profile DEFAULT = new Profile("default", Map.of());
-    /** As BI users tune it (issue 3's "wide"): joins of up to 19 items plan exhaustively. */
+    /** As BI users tune it ("wide"): joins of up to 19 items plan exhaustively. */
     static final Profile WIDE = new Profile("wide", Map.of(
             "join_collapse_limit", "20", "from_collapse_limit", "20", "geqo_threshold", "20"));
 

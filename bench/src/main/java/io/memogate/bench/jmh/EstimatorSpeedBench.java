@@ -25,7 +25,7 @@ import org.openjdk.jmh.annotations.Setup;
 import org.openjdk.jmh.annotations.State;
 
 /**
- * The speed targets of issue 3 ("Speed"), each as JMH's SampleTime so that it prints percentiles and the
+ * The estimator's speed targets, each as JMH's SampleTime so that it prints percentiles and the
  * p50 can be read against the target:
  * <ul>
  *   <li>{@link #cachedHit}: the cached path, lexer + fingerprint + Caffeine hit, for q17 of tpcds-like.sql

@@ -30,7 +30,7 @@ import java.util.Map;
 final class StormServer implements AutoCloseable {
 
     /**
-     * As BI users tune PostgreSQL (issue 5): the collapse limits and the GEQO threshold at 20, so that
+     * As BI users tune PostgreSQL: the collapse limits and the GEQO threshold at 20, so that
      * joins of up to 19 tables plan by exhaustive dynamic programming with hundreds of MB.
      */
     static final Map<String, String> PLANNER_SETTINGS = Map.of(

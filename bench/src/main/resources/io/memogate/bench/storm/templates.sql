@@ -2,7 +2,7 @@
 -- snowflake shapes with 12 to 17 joins, centred on the fact table. Under the storm's planner settings
 -- (join_collapse_limit = from_collapse_limit = geqo_threshold = 20) every one is planned by exhaustive
 -- dynamic programming, with about 150 MB to 1.4 GB of planner memory on PostgreSQL 18 (measured one at a
--- time with `memogate bench storm --check-templates`; bench/RESULTS.md has the table). Planner memory here
+-- time with `memogate bench storm --check-templates`; bench/log/storm.md has the table). Planner memory here
 -- depends on far more than the join count (indexes, filters and grouping keys change which paths survive):
 -- these ten were chosen from measured candidates so that none needs more than about 1.5 GB alone.
 --

@@ -54,8 +54,8 @@ public record GatewaySettings(long staticThresholdBytes, TierSettings small, Tie
      * fails, so the gateway should refuse only what will not be served in any reasonable time. SMALL
      * waits as long as PgBouncer lets a client wait for a server connection ({@code query_wait_timeout},
      * 120 s), and a compile storm needs that: 40 clients planning 13-18-table reports on 2 CPUs
-     * complete about one a second, so each waits about 40 s (Little's law), and the earlier 30 s refused
-     * 17% of attempts in the storm benchmark (bench/RESULTS.md). The timeouts double with the tier: a
+     * complete about one a second, so each waits about 40 s (Little's law), and a 30 s timeout refused
+     * 17% of attempts in the storm benchmark (bench/log/storm.md, "Run 3"). The timeouts double with the tier: a
      * statement in a higher tier queues behind compilations that themselves take seconds to minutes (a
      * 16-table star plans in 7.5 s with 615 MB). Queue lengths shrink with the tier for the same reason:
      * 50 statements waiting for LARGE are already minutes of work. The wait in a gateway does not count

@@ -67,7 +67,7 @@ public sealed interface JoinSearch {
      * whole by a collapse limit ({@code join_collapse_limit}, {@code from_collapse_limit}) and planned
      * first. Such an item brings every path its own search kept (sorted orders, those cheap to start,
      * parameterized ones), and planned for the first rows each is tried as a nested loop's outer against
-     * every parameterized inner, with a Memoize path each (bench/RESULTS.md, "Where first-rows planning
+     * every parameterized inner, with a Memoize path each (bench/log/accuracy.md, "Where first-rows planning
      * spends its memory"). 0 for a search of base relations only, and for GEQO.
      */
     double subProblemPairs();

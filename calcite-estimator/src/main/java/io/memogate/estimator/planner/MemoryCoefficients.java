@@ -7,7 +7,7 @@ import java.util.List;
  * server and schema.
  *
  * <p><b>Defaults</b> ({@link #DEFAULTS}): chosen on PostgreSQL 18.6 against {@code EXPLAIN (SUMMARY,
- * MEMORY)} "used" figures over tables that hold data (`memogate bench accuracy`, bench/RESULTS.md,
+ * MEMORY)} "used" figures over tables that hold data (`memogate bench accuracy`, bench/log/accuracy.md,
  * "Estimator accuracy"): synthetic chains, cycles, stars, cliques and snowflakes of 2,000-row tables,
  * TPC-H and TPC-DS at scale 0.01 and the demo warehouse's reports, under default and wide planner
  * settings, 342 measured statements. Fitted by least squares on the logarithm of estimate over measured
@@ -20,7 +20,7 @@ import java.util.List;
  * (TPC-DS q66's 1,358 tokens of {@code sum(CASE ...)} over 64 pairs used 1.0 MiB). First-rows pairs vary
  * most with the schema: 1-5 kB on TPC-DS (no foreign-key indexes), 7-11 kB on the synthetic tables,
  * 16-55 kB on the warehouse; most of it is Memoize paths, one per parameterized inner path a nested loop
- * tries (bench/RESULTS.md, "Where first-rows planning spends its memory"). 12 kB balances these; the
+ * tries (bench/log/accuracy.md, "Where first-rows planning spends its memory"). 12 kB balances these; the
  * catalog's indexes ({@link IndexedColumns}) and a split search's sub-problems add their own terms below;
  * the warehouse's 13-table star with LIMIT under wide settings is still at 0.43 (run 11), and what is left
  * is what a calibration on one's own queries is for. Dense join graphs whose every edge is its own
@@ -70,12 +70,12 @@ import java.util.List;
  *     pairs, the relations outside the pair's join relation that an index scan inside it can take as a
  *     parameter ({@link JoinSearch#parameterizations()}; counted only when a catalog is given). From stars
  *     of 8 and 10 tables of 2,000 rows on PostgreSQL 18.6 whose hub was indexed on its join columns
- *     (bench/RESULTS.md, "How much the indexes on join columns add"): the memory added over the
+ *     (bench/log/accuracy.md, "How much the indexes on join columns add"): the memory added over the
  *     parameterized pairs added, 0.80-0.91 kB; per join relation instead it was 2.7-3.2 kB and grew with
  *     the star, since every pair that makes a relation builds its parameterized paths again
  * @param bytesPerFastStartParameterizedPair the same in a search planned for its first rows: 4.6-4.8 kB there,
  *     and 5.1 and 5.6 kB for stars of 12 and 14 tables (Memoize paths, one per parameterized inner path
- *     a nested loop tries, are most of it: see bench/RESULTS.md, "Where first-rows planning spends its
+ *     a nested loop tries, are most of it: see bench/log/accuracy.md, "Where first-rows planning spends its
  *     memory")
  * @param bytesPerFastStartSubProblemPair a first-rows pair whose join relation holds a sub-problem's result
  *     (the collapse limits left part of the join whole and planned it first: {@link JoinSearch#subProblemPairs()}),

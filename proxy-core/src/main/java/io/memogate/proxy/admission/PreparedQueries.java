@@ -78,7 +78,8 @@ public final class PreparedQueries implements PreparedStatementTexts {
      * Whether the text holds "prepare", "deallocate" or "discard" in any case, the words that can change a
      * session's prepared statements. This runs on every statement a session sends, so it makes one pass with
      * a first-letter test per character: three passes comparing the whole word at every position took
-     * 4 µs on a 1.2 kB query, as long as estimating it (bench/RESULTS.md, session 7).
+     * 4 µs on a 1.2 kB query, as long as estimating it (bench/log/estimator-speed.md, "The session's own
+     * filters").
      */
     public static boolean mayPrepareOrDeallocate(String sql) {
         int last = sql.length() - "prepare".length(); // the shortest of the three

@@ -5,7 +5,7 @@ import java.util.Locale;
 import java.util.Objects;
 
 /**
- * How well estimates match measurements, by the figures issue 3 sets targets for: over the statements
+ * How well estimates match measurements, by the figures the estimator's targets are set in: over the statements
  * measured above {@link #FLOOR_BYTES} (those admission cares about; below it a statement passes t0
  * without a gateway), Spearman's rank correlation and the share within 2x; over all statements, the
  * share whose estimate falls in the same {@link StaticTiers tier} as their measurement.
@@ -20,7 +20,7 @@ import java.util.Objects;
 public record AccuracyStatistics(int statements, int aboveFloor, double spearman, double withinTwice,
                                  double tierAgreement) {
 
-    /** 1 MiB: the "above 1 MB" of issue 3, and the default t0. */
+    /** 1 MiB: the size above which a miss matters, and the default t0. */
     public static final long FLOOR_BYTES = 1L << 20;
 
     public static AccuracyStatistics of(List<Observation> observations, StaticTiers tiers) {

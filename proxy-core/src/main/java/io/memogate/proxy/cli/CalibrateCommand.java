@@ -46,7 +46,7 @@ import picocli.CommandLine.Spec;
 
 /**
  * `memogate calibrate --url JDBC_URL ...`: fits the estimator's memory coefficients to a PostgreSQL 17+
- * server (issue 3, item 6). Builds a corpus (synthetic join shapes, TPC-H and TPC-DS, each on temporary tables
+ * server. Builds a corpus (synthetic join shapes, TPC-H and TPC-DS, each on temporary tables
  * of its own session, and the statements of every *.sql file under each --corpus directory), measures each statement's
  * planner memory with EXPLAIN (SUMMARY, MEMORY), fits ({@link CoefficientFit}), prints a table and the
  * accuracy before and after, and writes the coefficients file the configuration's

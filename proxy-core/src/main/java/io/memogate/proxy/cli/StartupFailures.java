@@ -11,8 +11,8 @@ import picocli.CommandLine.ParseResult;
 
 /**
  * What a command prints when it cannot start because of something the operator can fix: "memogate: "
- * and one line naming what failed and what to do, and an exit code per kind of mistake (README,
- * "Exit codes"). A configuration error lists each of its problems on a line of its own. The stack trace
+ * and one line naming what failed and what to do, and an exit code per kind of mistake (docs/operations.md,
+ * "When it does not start"). A configuration error lists each of its problems on a line of its own. The stack trace
  * goes to the debug log ({@code -Dmemogate.log.level=DEBUG}); an exception not recognized here is a
  * bug and keeps its stack trace.
  */

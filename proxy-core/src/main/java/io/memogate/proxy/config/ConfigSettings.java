@@ -18,7 +18,7 @@ import java.util.stream.Collectors;
  * speak the file's language; passwords are masked.
  *
  * <p>Each setting also says how a running proxy takes a new value ({@link Applies}); that is decided here,
- * next to the keys, so that SHOW CONFIG, RELOAD and the README's table cannot drift apart.
+ * next to the keys, so that SHOW CONFIG, RELOAD and docs/operations.md ("Reloading the configuration") cannot drift apart.
  */
 public final class ConfigSettings {
 

@@ -10,7 +10,7 @@ import java.util.Objects;
  * @param eventLoops the threads that run every session's I/O, 1..{@value #MAX_EVENT_LOOPS}; by default one
  *     per processor. Fewer threads each find more ready sockets per wake-up: where the proxy shares a few
  *     cores with its server, one loop spends less CPU per transaction than two, but relays fewer
- *     transactions per second, all sessions' I/O being on one core (bench/RESULTS.md)
+ *     transactions per second, all sessions' I/O being on one core (bench/log/passthrough.md)
  * @param keepalive when a vanished peer of either leg is noticed
  */
 public record NetworkConfig(NetworkTransport transport, int eventLoops, TcpKeepalive keepalive) {

@@ -16,7 +16,7 @@ import java.util.Objects;
 /**
  * How the event loops keep up. Both legs of a session run on one loop, so whatever holds a loop delays every
  * session on it; {@code memogate_eventloop_lag_seconds} tells that apart from a slow server: a query slow through
- * the proxy while its loop's lag stays near zero waited elsewhere (bench/RESULTS.md, "The 3 s stall", found
+ * the proxy while its loop's lag stays near zero waited elsewhere (bench/log/long-queries.md, "The 3 s stall", found
  * the loops idle while the server's processes waited for a CPU). Netty's own meters come from Micrometer's
  * binders: tasks queued per loop ({@code netty_eventexecutor_tasks_pending}) and the buffer allocator's memory
  * ({@code netty_allocator_memory_used}), where results relayed to slow readers are held.

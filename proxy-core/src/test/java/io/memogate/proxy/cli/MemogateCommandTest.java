@@ -26,7 +26,7 @@ class MemogateCommandTest {
         return commandLine.execute(args);
     }
 
-    /** README documents `bin/memogate test` and `bench`; the launcher runs them, and --help names them. */
+    /** README.md documents `bin/memogate test`, bench/README.md `bench`; the launcher runs them, and --help names them. */
     @Test
     void helpListsTheLaunchersTestAndBenchToo() {
         assertThat(execute("--help")).isZero();

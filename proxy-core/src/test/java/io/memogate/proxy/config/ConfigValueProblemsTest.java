@@ -474,7 +474,7 @@ class ConfigValueProblemsTest {
     }
 
     /**
-     * A plain number is milliseconds in every duration field, as the README says; where PostgreSQL reads
+     * A plain number is milliseconds in every duration field, as docs/configuration.md says; where PostgreSQL reads
      * it as seconds (tcp_keepalives_idle) and the field would take it as seconds, the refusal says how
      * to write that. Not when the unit was written, nor when seconds would be refused too.
      */

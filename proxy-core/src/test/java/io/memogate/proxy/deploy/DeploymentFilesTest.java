@@ -43,7 +43,7 @@ import org.junit.jupiter.api.Test;
  * The deployment files at the repository's root agree with each other and with the proxy: docker-compose.yml
  * publishes the ports the proxy's configuration listens on, Prometheus scrapes the port and path the proxy
  * serves, Grafana's dashboard queries only meters the proxy exports through the provisioned data source,
- * the proxy's configuration for compose is valid, and the README says what compose does. No Docker needed.
+ * the proxy's configuration for compose is valid, and docs/docker.md says what compose does. No Docker needed.
  */
 class DeploymentFilesTest {
 
@@ -140,25 +140,25 @@ class DeploymentFilesTest {
         assertThat(exported).containsAll(queried);
 
         Set<String> documented = new TreeSet<>();
-        for (String line : Files.readAllLines(ROOT.resolve("README.md"))) {
+        for (String line : Files.readAllLines(ROOT.resolve("docs/operations.md"))) {
             if (line.startsWith("| `memogate_")) {
                 documented.addAll(metrics(line));
             }
         }
-        assertThat(documented).as("the README's table of meters").isNotEmpty();
+        assertThat(documented).as("the table of meters in docs/operations.md").isNotEmpty();
         assertThat(exported).containsAll(documented);
     }
 
     @Test
-    void theReadmeSaysWhatComposeStartsAndWhere() throws IOException {
-        String readme = Files.readString(ROOT.resolve("README.md"));
+    void theDockerPageSaysWhatComposeStartsAndWhere() throws IOException {
+        String page = Files.readString(ROOT.resolve("docs/docker.md"));
         JsonNode services = yaml("docker-compose.yml").path("services");
-        assertThat(readme).contains("docker compose up");
+        assertThat(page).contains("docker compose up");
         for (String service : List.of("memogate", "postgres", "prometheus", "grafana")) {
             assertThat(services.has(service)).as(service).isTrue();
             for (JsonNode port : services.path(service).path("ports")) {
                 String[] parts = port.asText().split(":");
-                assertThat(readme).as("README names %s's port %s", service, port.asText())
+                assertThat(page).as("docs/docker.md names %s's port %s", service, port.asText())
                         .contains("127.0.0.1:" + parts[parts.length - 2]);
             }
         }
@@ -191,7 +191,7 @@ class DeploymentFilesTest {
             Set<String> names = new TreeSet<>();
             for (String sample : new PrometheusText(registry.scrape()).sampleNames()) {
                 names.add(sample);
-                // A histogram's family name, as the README writes it: memogate_gateway_wait_seconds.
+                // A histogram's family name, as docs/operations.md writes it: memogate_gateway_wait_seconds.
                 names.add(sample.replaceFirst("_(bucket|count|sum)$", ""));
             }
             return names;

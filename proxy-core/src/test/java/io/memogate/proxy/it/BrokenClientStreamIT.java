@@ -138,7 +138,7 @@ class BrokenClientStreamIT {
      * (fuzz seed 1582). The proxy waited for the ReadyForQuery of the Sync sent among the data, which the server
      * ignores, and the client for ever. Now the FATAL follows the CopyInResponse: the COPY's CommandComplete,
      * which the server holds until a Sync or Flush (PostgreSQL's own FATAL flushes it), belongs to a batch sent
-     * without its Sync, which the proxy does not wait for (README, "Errors the proxy itself sends").
+     * without its Sync, which the proxy does not wait for (docs/admission.md, "Errors the proxy itself sends").
      */
     @Test
     void aBadMessageAfterAnExtendedCopyBeforeItsSyncIsRefusedOnceTheCopyIsAnswered(EmbeddedPostgres pg)

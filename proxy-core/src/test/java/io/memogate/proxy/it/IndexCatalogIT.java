@@ -323,7 +323,7 @@ class IndexCatalogIT {
 
     /**
      * The demo's {@code lab_star16} view hides docs/examples/star16.sql: through the view's definition, as
-     * the server prints it, the estimate is the star's (README, "Then: watch it protect the server"); and so
+     * the server prints it, the estimate is the star's (docs/walkthrough.md); and so
      * does its function {@code lab_star16_count}, which counts over the view.
      */
     @Test

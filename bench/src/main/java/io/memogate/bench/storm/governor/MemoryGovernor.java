@@ -32,7 +32,7 @@ import org.slf4j.LoggerFactory;
  */
 public final class MemoryGovernor implements AutoCloseable {
 
-    /** The bound: a 16-table star grows by about 60 MB/s, so 50 ms lets it overshoot by a few MB. */
+    /** A 16-table star grows by about 60 MB/s, so sampling every 50 ms lets it overshoot by a few MB at most. */
     public static final Duration MAX_INTERVAL = Duration.ofMillis(50);
 
     /** Low within SCHED_FIFO's 1-99: above every ordinary thread, below the kernel's own real-time threads. */

@@ -18,7 +18,7 @@ import java.util.stream.Collectors;
  */
 public final class StormReport {
 
-    /** The goal, judged in the report and nowhere else. */
+    /** The storm's goal (gateways-on at 1.35x direct or more, at least 99% success), judged in the report and nowhere else. */
     static final double THROUGHPUT_GOAL = 1.35;
     static final double RELIABILITY_GOAL = 99.0;
 
@@ -89,7 +89,7 @@ public final class StormReport {
         return out.toString();
     }
 
-    /** Throughput of each Memogate mode over direct, per client count and style, and the goal. */
+    /** Throughput of each Memogate mode over direct, per client count and style, and the goal. */
     private String ratios() {
         StringBuilder out = new StringBuilder("### Ratios to direct (queries completed per minute)\n\n");
         out.append("| clients | connections | gateways-off / direct | gateways-on / direct | gateways-on: restarts,"

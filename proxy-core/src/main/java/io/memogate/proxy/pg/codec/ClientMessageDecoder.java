@@ -124,8 +124,8 @@ public final class ClientMessageDecoder extends ByteToMessageDecoder {
      * Makes room ahead for the rest of a long message held whole. Left to itself the cumulation grows read by
      * read, by doubling up to 4 MiB and by 4 MiB steps after that (Netty's calculateNewCapacity), each step a
      * new buffer and a copy of all received so far: a 64 MiB Query cost about 540 MiB of copying, 200-280 ms
-     * of the event loop that every other session on it waited through (bench/RESULTS.md, session 15). Here it
-     * doubles all the way (for a 64 MiB Query, 184 MB of buffers made in all instead of 574 MB). It grows by
+     * of the event loop that every other session on it waited through (bench/log/long-queries.md, "A 64 MiB
+     * Query: what the other sessions waited for"). Here it doubles all the way (for a 64 MiB Query, 184 MB of buffers made in all instead of 574 MB). It grows by
      * no more than has arrived, never to the size the header announces: a client that announces 64 MiB and
      * sends ten bytes holds no 64 MiB.
      * Only while no frame sliced from the cumulation is alive: growing it in place moves the memory under

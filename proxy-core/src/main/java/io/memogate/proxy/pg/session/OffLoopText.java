@@ -14,8 +14,8 @@ import org.slf4j.LoggerFactory;
 /**
  * Statement texts of {@link GatedAdmission#OFF_LOOP_CHARS} bytes or more, decoded and read off the session's
  * event loop ({@link AdmissionSupport#textReader}), which every other session on it would otherwise wait
- * through: for a 64 MiB text 30-90 ms to decode and 80-180 ms to scan for SET and PREPARE (bench/RESULTS.md,
- * session 15), a second more to lex one that holds such a word. That is a simple Query's text, a Parse's
+ * through: for a 64 MiB text 30-90 ms to decode and 80-180 ms to scan for SET and PREPARE
+ * (bench/log/long-queries.md, "A 64 MiB Query: what the other sessions waited for"), a second more to lex one that holds such a word. That is a simple Query's text, a Parse's
  * (decoded and scanned once, for all its Binds, and for the names of the routines that set as its session knows
  * them), and a long prepared statement's at a Bind when it may change the session (lexed, as a Query's is) or a
  * catalog read since its Parse brought other routines that set (scanned for their names).

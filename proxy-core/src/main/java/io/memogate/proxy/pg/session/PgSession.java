@@ -399,7 +399,7 @@ public final class PgSession implements CancelRegistry.Cancellable {
         });
     }
 
-    /** From the last ReadyForQuery; issue 4's rejection path (failed-transaction emulation) reads it. */
+    /** From the last ReadyForQuery; a refusal reads it, to fail the client's transaction as the server would. */
     public TransactionStatus transactionStatus() {
         return responses.transactionStatus();
     }

@@ -31,7 +31,7 @@ import org.junit.jupiter.api.extension.ExtendWith;
  * extended-protocol and COPY messages ({@link CaseGenerator}), then broken a few random ways ({@link Mutator}),
  * sent once to PostgreSQL directly and once through the proxy, each on a fresh connection. Through the proxy
  * the answers must be well-formed, the connection must end, and the client must get the answers PostgreSQL
- * gave and the table the rows it got, but for the differences the README documents ({@link Verdict}). After
+ * gave and the table the rows it got, but for the differences docs/admission.md documents ({@link Verdict}). After
  * all cases the proxies still serve and hold no server connection.
  *
  * <p>Three proxies, the case's seed picks one ({@link FuzzCase.Proxy}): one that forwards statements unread, one

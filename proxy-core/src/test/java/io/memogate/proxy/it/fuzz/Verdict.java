@@ -9,8 +9,8 @@ import java.util.Optional;
 /**
  * Compares a case's run through the proxy with its run against PostgreSQL directly. The proxy must give
  * the client the same answers (every token of {@link Replies}) and leave the same rows, except where the
- * README documents that it behaves otherwise; each such difference is one {@link Allowance}, checked as
- * narrowly as the README states it. Anything else is a problem: a hang, a reset, malformed output, an
+ * documentation (docs/admission.md) says that it behaves otherwise; each such difference is one
+ * {@link Allowance}, checked as narrowly as the documentation states it. Anything else is a problem: a hang, a reset, malformed output, an
  * answer PostgreSQL gave and the proxy did not, a row too many or missing.
  */
 final class Verdict {
@@ -20,7 +20,7 @@ final class Verdict {
         /** The same answers. */
         NONE,
         /**
-         * README, "Errors the proxy itself sends", first row: a message whose header is wrong (an unknown type,
+         * docs/admission.md, "Errors the proxy itself sends", first row: a message whose header is wrong (an unknown type,
          * one PostgreSQL does not read during COPY data, a length under 4, a short type over PostgreSQL's 10000
          * bytes, a length over limits.maxMessageBytes)
          * is refused at once with FATAL 08P01, after the answers of the Queries and Syncs sent whole before it.
@@ -32,7 +32,7 @@ final class Verdict {
          */
         REFUSED_HEADER,
         /**
-         * README, same row: "A message whose fields do not parse (a string without its NUL, a count its body does
+         * docs/admission.md, same row: "A message whose fields do not parse (a string without its NUL, a count its body does
          * not hold) is FATAL 08P01 too, where PostgreSQL answers ERROR 08P01 and reads on" (or skips the message
          * unread, when it skips to a Sync after an earlier error in the batch). Up to the batch or Query that
          * holds it the answers are the same, and that batch has an error in PostgreSQL's run; after it the proxy
@@ -40,14 +40,14 @@ final class Verdict {
          */
         REFUSED_BODY,
         /**
-         * README, same row: a COPY FROM STDIN whose data the client had not ended before the bad message is not
+         * docs/admission.md, same row: a COPY FROM STDIN whose data the client had not ended before the bad message is not
          * waited for, since the server answers it only at the data's end, which will not come. The proxy's
          * FATAL follows the CopyInResponse; PostgreSQL answered the COPY first (an error: the bad message's
          * own, or one in the data, after which it went on with what followed the data).
          */
         COPY_NOT_AWAITED,
         /**
-         * README, "How admission works": while a statement of a batch waits for admission behind statements of
+         * docs/admission.md, "What the client sends behind a waiting statement": while a statement of a batch waits for admission behind statements of
          * the session the server has not answered, or after a Bind that keeps its permits while it runs, the
          * proxy sends the server a Flush, so a client may get the answers of a batch before it sends the Sync.
          * Only a client whose connection ends without that Sync sees a difference: after all of PostgreSQL's
@@ -91,7 +91,7 @@ final class Verdict {
      * The tokens PostgreSQL gave before the client's end of input made it answer: in COPY FROM STDIN it reports
      * the end as ERROR 08006 ("unexpected EOF on client connection with an open transaction"), then a
      * ReadyForQuery, or FATAL 08P01 ("protocol synchronization was lost") when the end came inside a message,
-     * to a client that has gone. Through the proxy, which takes the end of input as the client gone (README,
+     * to a client that has gone. Through the proxy, which takes the end of input as the client gone (docs/admission.md,
      * "Errors the proxy itself sends", last paragraph), nobody is there to answer.
      */
     static List<String> answersBeforeEndOfInput(List<String> tokens) {

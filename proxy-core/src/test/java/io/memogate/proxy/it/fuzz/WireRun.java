@@ -20,7 +20,7 @@ import java.util.Random;
  * <p>When to half-close is the caller's {@link HalfClose}: at once against PostgreSQL, which reads what it
  * was sent in order and sees the end of the input only after all of it; through the proxy only once it has
  * relayed as many answers as PostgreSQL gave, since the proxy takes the end of a client's input as the
- * client gone (README, "Errors the proxy itself sends", last paragraph) and may drop what is still to come.
+ * client gone (docs/admission.md, "Errors the proxy itself sends", last paragraph) and may drop what is still to come.
  */
 final class WireRun {
 

@@ -36,7 +36,7 @@ import org.junit.jupiter.api.Test;
  * BindComplete, RowDescription, DataRow, CommandComplete and ReadyForQuery, and a simple Query answered by
  * RowDescription, DataRow, CommandComplete and ReadyForQuery, each through the session both ways. Measured as the bytes allocated by the thread that runs them (HotSpot counts them per thread), over
  * 100,000 transactions after a warm-up, with the frames the decoders would hand on made once and sent again: so
- * only the session's own allocations count, not the slice a decoder makes of a socket read (bench/RESULTS.md).
+ * only the session's own allocations count, not the slice a decoder makes of a socket read (bench/log/allocation.md).
  * Before, each client message was wrapped in an object and each Query or Bind was checked through a slice: 56 bytes
  * per Query, 58 to 95 per prepared run, as much of it as the JIT did not remove.
  */
