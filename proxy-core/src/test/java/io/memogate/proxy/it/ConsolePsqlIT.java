@@ -45,7 +45,7 @@ class ConsolePsqlIT {
 
         Result tiers = psql(TestUsers.SCRAM_USER, TestUsers.SCRAM_PASSWORD, "-A", "-t", "-F", "|", "-c", "SHOW TIERS");
         assertThat(tiers.exitCode()).as(tiers.output()).isZero();
-        assertThat(tiers.output().lines().toList()).hasSize(3).first().asString().startsWith("small|1|0|0|1048576|");
+        assertThat(tiers.output().lines().toList()).hasSize(3).first().asString().startsWith("main|small|1|0|0|1048576|");
 
         Path script = Files.writeString(dir.resolve("console.sql"), """
                 \\set ON_ERROR_STOP 0
