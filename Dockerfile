@@ -10,10 +10,12 @@ COPY mvnw pom.xml ./
 COPY .mvn .mvn
 COPY calcite-estimator/pom.xml calcite-estimator/
 COPY broker/pom.xml broker/
+COPY broker-postgres/pom.xml broker-postgres/
 COPY proxy-core/pom.xml proxy-core/
 COPY bench/pom.xml bench/
 COPY calcite-estimator/src calcite-estimator/src
 COPY broker/src broker/src
+COPY broker-postgres/src broker-postgres/src
 COPY proxy-core/src proxy-core/src
 RUN ./mvnw -B -ntp -q -pl proxy-core -am package -Dmaven.test.skip=true
 

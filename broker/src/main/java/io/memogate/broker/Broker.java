@@ -17,6 +17,7 @@ import org.slf4j.LoggerFactory;
 import io.memogate.broker.probe.MemoryProbe;
 import io.memogate.broker.probe.MemorySnapshot;
 import io.memogate.broker.probe.ProbeException;
+import io.memogate.broker.probe.ProbeFactory;
 
 /**
  * Polls the server through a {@link MemoryProbe} on its own thread and publishes an immutable
@@ -64,6 +65,15 @@ public final class Broker implements AutoCloseable {
     private volatile BrokerState state;
     private volatile boolean closed;
     private ScheduledExecutorService poller; // guarded by lifecycleLock
+
+    /**
+     * A broker over the probe {@code probes} opens for the settings' monitoring connection: the factory of
+     * the server kind the proxy fronts. The probe stamps its snapshots with this broker's clock.
+     */
+    public Broker(BrokerSettings settings, ProbeFactory probes, LongSupplier nanoTime, BrokerListener listener) {
+        this(settings, probes.open(Objects.requireNonNull(settings, "settings").probeSettings(), nanoTime), nanoTime,
+                listener);
+    }
 
     public Broker(BrokerSettings settings, MemoryProbe probe, LongSupplier nanoTime, BrokerListener listener) {
         this.settings = Objects.requireNonNull(settings, "settings");
@@ -173,7 +183,7 @@ public final class Broker implements AutoCloseable {
         consecutiveFailures = 0;
         return new BrokerState(BrokerMode.LIVE, decision.targetBytes(), Optional.of(snapshot),
                 Optional.of(age(snapshot)), interval, 0, totalFailures, Optional.ofNullable(lastFailure),
-                decision.signals(), snapshot.plannerSettings(), snapshot.privateBytesByPid());
+                decision.signals(), snapshot.plannerSettings(), snapshot.memory().retainedBytesById());
     }
 
     private BrokerState failed(String failure) {
@@ -184,7 +194,7 @@ public final class Broker implements AutoCloseable {
         if (liveTarget.isPresent() && age.isPresent() && age.get().compareTo(settings.gracePeriod()) < 0) {
             return new BrokerState(BrokerMode.STALE, liveTarget.getAsLong(), Optional.of(lastGood), age,
                     lastInterval, consecutiveFailures, totalFailures, Optional.of(failure), state.pressureSignals(),
-                    lastGood.plannerSettings(), lastGood.privateBytesByPid());
+                    lastGood.plannerSettings(), lastGood.memory().retainedBytesById());
         }
         // Stale figures would steer the gateways wrongly; and an interval spanning the outage would
         // compare a long average with a short one, so the next good poll starts afresh.

@@ -23,8 +23,9 @@ import io.memogate.broker.probe.MemorySnapshot;
  * @param lastFailure         the message of the most recent failed poll, if any poll ever failed
  * @param pressureSignals     the signals of the last good poll (empty in STATIC)
  * @param plannerSettings     the server's planner settings from the last good snapshot (empty in STATIC)
- * @param privateBytesByPid   private memory per server process from the last good snapshot (empty in
- *                            STATIC, and when the server is not co-located)
+ * @param privateBytesByPid   retained memory per server process or connection id from the last good
+ *                            snapshot (empty in STATIC, and when the probe cannot read it, e.g. a
+ *                            PostgreSQL server that is not co-located)
  */
 public record BrokerState(
         BrokerMode mode,

@@ -6,17 +6,19 @@ import java.util.OptionalDouble;
 
 import io.memogate.broker.probe.IoCounters;
 import io.memogate.broker.probe.MemorySnapshot;
+import io.memogate.broker.probe.PressureCounters;
 
 /**
- * What the server did between two good polls: the differences of the cumulative counters.
+ * What the server did between two good polls: the differences of the cumulative
+ * {@linkplain PressureCounters pressure counters}.
  *
  * @param elapsedNanos time between the two snapshots, > 0
- * @param tempBytes    bytes written to temporary files
- * @param blocksRead   blocks read from outside the buffer pool
- * @param blocksHit    blocks found in the buffer pool
- * @param io           client-backend I/O, when both snapshots carry it
+ * @param spilledBytes bytes written to temporary files
+ * @param cacheMisses  pages read from outside the data cache
+ * @param cacheHits    pages found in the data cache
+ * @param io           I/O of client work, when both snapshots carry it
  */
-public record IntervalStatistics(long elapsedNanos, long tempBytes, long blocksRead, long blocksHit,
+public record IntervalStatistics(long elapsedNanos, long spilledBytes, long cacheMisses, long cacheHits,
                                  Optional<IoCounters> io) {
 
     private static final double NANOS_PER_SECOND = 1e9;
@@ -25,48 +27,50 @@ public record IntervalStatistics(long elapsedNanos, long tempBytes, long blocksR
         if (elapsedNanos <= 0) {
             throw new IllegalArgumentException("elapsedNanos must be > 0, was " + elapsedNanos);
         }
-        if (tempBytes < 0 || blocksRead < 0 || blocksHit < 0) {
-            throw new IllegalArgumentException("tempBytes, blocksRead and blocksHit must be >= 0, were "
-                    + tempBytes + ", " + blocksRead + ", " + blocksHit);
+        if (spilledBytes < 0 || cacheMisses < 0 || cacheHits < 0) {
+            throw new IllegalArgumentException("spilledBytes, cacheMisses and cacheHits must be >= 0, were "
+                    + spilledBytes + ", " + cacheMisses + ", " + cacheHits);
         }
         Objects.requireNonNull(io, "io");
     }
 
     /**
      * The activity from {@code earlier} to {@code later}, or empty when it cannot be known: no time passed
-     * between them, or a counter went backwards because the statistics were reset (pg_stat_reset, a
-     * server restart). An empty interval raises no signal; a made-up zero could.
+     * between them, or a counter went backwards because the statistics were reset (PostgreSQL:
+     * pg_stat_reset, a server restart). An empty interval raises no signal; a made-up zero could.
      */
     public static Optional<IntervalStatistics> between(MemorySnapshot earlier, MemorySnapshot later) {
+        PressureCounters before = earlier.pressure();
+        PressureCounters after = later.pressure();
         long elapsed = later.takenAtNanos() - earlier.takenAtNanos();
-        long tempBytes = later.tempBytes() - earlier.tempBytes();
-        long blocksRead = later.blocksRead() - earlier.blocksRead();
-        long blocksHit = later.blocksHit() - earlier.blocksHit();
-        if (elapsed <= 0 || tempBytes < 0 || blocksRead < 0 || blocksHit < 0) {
+        long spilledBytes = after.spilledBytes() - before.spilledBytes();
+        long cacheMisses = after.cacheMisses() - before.cacheMisses();
+        long cacheHits = after.cacheHits() - before.cacheHits();
+        if (elapsed <= 0 || spilledBytes < 0 || cacheMisses < 0 || cacheHits < 0) {
             return Optional.empty();
         }
         Optional<IoCounters> io = Optional.empty();
-        if (earlier.io().isPresent() && later.io().isPresent()) {
-            IoCounters before = earlier.io().get();
-            IoCounters after = later.io().get();
-            long reads = after.reads() - before.reads();
-            long writes = after.writes() - before.writes();
-            long extensions = after.extensions() - before.extensions();
+        if (before.io().isPresent() && after.io().isPresent()) {
+            IoCounters from = before.io().get();
+            IoCounters to = after.io().get();
+            long reads = to.reads() - from.reads();
+            long writes = to.writes() - from.writes();
+            long extensions = to.extensions() - from.extensions();
             if (reads >= 0 && writes >= 0 && extensions >= 0) {
                 io = Optional.of(new IoCounters(reads, writes, extensions));
             }
         }
-        return Optional.of(new IntervalStatistics(elapsed, tempBytes, blocksRead, blocksHit, io));
+        return Optional.of(new IntervalStatistics(elapsed, spilledBytes, cacheMisses, cacheHits, io));
     }
 
     /** Spill rate; a rate, not a count, so that intervals of different length compare. */
-    public double tempBytesPerSecond() {
-        return tempBytes * NANOS_PER_SECOND / elapsedNanos;
+    public double spilledBytesPerSecond() {
+        return spilledBytes * NANOS_PER_SECOND / elapsedNanos;
     }
 
-    /** blocksHit / (blocksHit + blocksRead), or empty when no block was accessed. */
+    /** cacheHits / (cacheHits + cacheMisses), or empty when no page was accessed. */
     public OptionalDouble hitRatio() {
-        long accessed = blocksHit + blocksRead;
-        return accessed == 0 ? OptionalDouble.empty() : OptionalDouble.of((double) blocksHit / accessed);
+        long accessed = cacheHits + cacheMisses;
+        return accessed == 0 ? OptionalDouble.empty() : OptionalDouble.of((double) cacheHits / accessed);
     }
 }

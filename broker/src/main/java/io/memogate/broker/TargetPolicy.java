@@ -8,25 +8,28 @@ import java.util.OptionalLong;
 import java.util.Set;
 
 import io.memogate.broker.probe.MemorySnapshot;
+import io.memogate.broker.probe.ServerMemory;
 
 /**
  * The compile-memory target: how many bytes the compilations the gateways admit may use together. A
  * pure function of the previous target, the last two intervals' activity, the current snapshot and the
- * settings; it keeps no state.
+ * settings; it keeps no state, and reads only the server-neutral {@link MemorySnapshot}, so it sizes the
+ * target alike for every kind of server.
  *
  * <pre>
  * host             = settings.hostMemoryBytes, else MemTotal of the snapshot (co-located), else unknown
- * executionReserve = activeBackends x work_mem x hash_mem_multiplier
- *                    (each running query may hold at least one hash table of that size)
- * spare            = host - shared_buffers - executionReserve
+ * executionReserve = memory.queryBytes: what the running queries may take (PostgreSQL: active backends
+ *                    x work_mem x hash_mem_multiplier, each may hold at least one hash table that size)
+ * spare            = host - memory.cacheBytes - executionReserve
  * raw              = max(minimum, share x max(0, spare));   raw = static target when host is unknown
  *
  * pressure signals:
- *   SPILLS_RISING      temp_bytes per second of the last interval > that of the interval before
- *   HIT_RATIO_FALLING  blks_hit / (blks_hit + blks_read) of the last interval is more than 5 points
- *                      below that of the interval before
+ *   SPILLS_RISING      spilled bytes per second of the last interval > that of the interval before
+ *                      (PostgreSQL: temp_bytes)
+ *   HIT_RATIO_FALLING  cache hits / (hits + misses) of the last interval is more than 5 points below
+ *                      that of the interval before (PostgreSQL: blks_hit and blks_read)
  *   MEMORY_NEAR_LIMIT  MemAvailable < 10% of MemTotal (co-located), or
- *                      sum of the server processes' private bytes + shared_buffers > 90% of host
+ *                      sum of the server's retained bytes + memory.cacheBytes > 90% of host
  *
  * target = raw                                            first poll (no previous target)
  *        = max(minimum, min(raw, previous x shrink))       under pressure
@@ -82,7 +85,7 @@ public final class TargetPolicy {
 
     /** The host's memory: configured, else read from /proc/meminfo when co-located, else unknown. */
     public OptionalLong hostMemory(MemorySnapshot current) {
-        return settings.hostMemoryBytes().isPresent() ? settings.hostMemoryBytes() : current.hostMemoryTotal();
+        return settings.hostMemoryBytes().isPresent() ? settings.hostMemoryBytes() : current.host().totalBytes();
     }
 
     /** share x spare memory, at least the minimum; the static target when the host's memory is unknown. */
@@ -91,9 +94,8 @@ public final class TargetPolicy {
         if (host.isEmpty()) {
             return settings.staticTargetBytes();
         }
-        double executionReserve = (double) current.activeBackends() * current.workMemBytes()
-                * current.hashMemMultiplier();
-        double spare = host.getAsLong() - current.sharedBuffersBytes() - executionReserve;
+        ServerMemory memory = current.memory();
+        double spare = host.getAsLong() - memory.cacheBytes() - (double) memory.queryBytes();
         long share = (long) (settings.compileShare() * Math.max(0, spare));
         return Math.max(settings.minimumTargetBytes(), share);
     }
@@ -105,7 +107,7 @@ public final class TargetPolicy {
         if (previousInterval.isPresent() && lastInterval.isPresent()) {
             IntervalStatistics before = previousInterval.get();
             IntervalStatistics last = lastInterval.get();
-            if (last.tempBytesPerSecond() > before.tempBytesPerSecond()) {
+            if (last.spilledBytesPerSecond() > before.spilledBytesPerSecond()) {
                 signals.add(PressureSignal.SPILLS_RISING);
             }
             OptionalDouble ratioBefore = before.hitRatio();
@@ -127,13 +129,14 @@ public final class TargetPolicy {
      * which a configured host size may set below the machine's.
      */
     private boolean memoryNearLimit(MemorySnapshot current) {
-        OptionalLong total = current.hostMemoryTotal();
-        OptionalLong available = current.hostMemoryAvailable();
+        OptionalLong total = current.host().totalBytes();
+        OptionalLong available = current.host().availableBytes();
         if (total.isPresent() && available.isPresent() && available.getAsLong() < AVAILABLE_FLOOR * total.getAsLong()) {
             return true;
         }
         OptionalLong host = hostMemory(current);
         return host.isPresent()
-                && current.privateBytesTotal() + current.sharedBuffersBytes() > IN_USE_CEILING * host.getAsLong();
+                && current.memory().retainedBytesTotal() + current.memory().cacheBytes()
+                        > IN_USE_CEILING * host.getAsLong();
     }
 }

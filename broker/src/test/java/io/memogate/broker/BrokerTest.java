@@ -21,11 +21,13 @@ import org.junit.jupiter.api.Test;
 import io.memogate.broker.probe.MemoryProbe;
 import io.memogate.broker.probe.MemorySnapshot;
 import io.memogate.broker.probe.ProbeException;
+import io.memogate.broker.probe.ProbeFactory;
+import io.memogate.broker.probe.ProbeSettings;
 
 class BrokerTest {
 
     private static final long SECOND = 1_000_000_000L;
-    /** 16 GiB host, 4 GiB shared buffers, 10 active x 64 MiB x 2: half of 11008 MiB. */
+    /** 16 GiB host, 4 GiB cache, 10 running queries x 128 MiB: half of 11008 MiB. */
     private static final long RAW = 5504 * MIB;
 
     private final AtomicLong clock = new AtomicLong(1_000 * SECOND);
@@ -48,8 +50,8 @@ class BrokerTest {
     private final Broker broker = new Broker(settings, probe, clock::get, published::add);
 
     private static SnapshotBuilder server() {
-        return new SnapshotBuilder().sharedBuffers(4 * GIB).workMem(64 * MIB, 2.0).backends(20, 10)
-                .privateBytes(Map.of(1000, 30 * MIB)).counters(0, 0, 1000);
+        return new SnapshotBuilder().cache(4 * GIB).running(20, 10, 128 * MIB)
+                .retainedBytes(Map.of(1000, 30 * MIB)).counters(0, 0, 1000);
     }
 
     @Test
@@ -75,6 +77,24 @@ class BrokerTest {
         assertThat(state.consecutiveFailures()).isZero();
         assertThat(state.lastFailure()).isEmpty();
         assertThat(broker.state()).isSameAs(state);
+    }
+
+    @Test
+    void aFactoryOpensTheProbeForTheMonitoringConnectionOnTheBrokersClock() {
+        AtomicReference<ProbeSettings> opened = new AtomicReference<>();
+        ProbeFactory factory = (probeSettings, nanoTime) -> {
+            opened.set(probeSettings);
+            return () -> server.get().at(nanoTime.getAsLong()).build();
+        };
+        Broker made = new Broker(settings, factory, clock::get, state -> { });
+        clock.addAndGet(SECOND);
+
+        BrokerState state = made.pollOnce();
+
+        assertThat(opened.get()).isEqualTo(settings.probeSettings());
+        assertThat(state.targetBytes()).isEqualTo(RAW);
+        assertThat(state.lastGoodSnapshot().orElseThrow().takenAtNanos()).isEqualTo(clock.get());
+        assertThat(state.lastGoodAge()).hasValue(Duration.ZERO);
     }
 
     @Test
@@ -218,7 +238,7 @@ class BrokerTest {
         assertThat(second.lastInterval().orElseThrow())
                 .isEqualTo(new IntervalStatistics(SECOND, 10 * MIB, 0, 1000, Optional.empty()));
         assertThat(second.pressureSignals()).as("one interval has nothing to compare with").isEmpty();
-        assertThat(third.lastInterval().orElseThrow().tempBytes()).isEqualTo(40 * MIB);
+        assertThat(third.lastInterval().orElseThrow().spilledBytes()).isEqualTo(40 * MIB);
         assertThat(third.pressureSignals()).containsExactly(PressureSignal.SPILLS_RISING);
         assertThat(third.targetBytes()).isEqualTo((long) (RAW * 0.75));
     }

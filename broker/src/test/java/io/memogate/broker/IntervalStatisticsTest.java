@@ -21,7 +21,7 @@ class IntervalStatisticsTest {
 
         assertThat(interval).isEqualTo(new IntervalStatistics(2_000_000_000L, 2000, 20, 80,
                 Optional.of(new IoCounters(3, 0, 2))));
-        assertThat(interval.tempBytesPerSecond()).isCloseTo(1000.0, within(1e-9));
+        assertThat(interval.spilledBytesPerSecond()).isCloseTo(1000.0, within(1e-9));
         assertThat(interval.hitRatio()).hasValue(0.8);
     }
 

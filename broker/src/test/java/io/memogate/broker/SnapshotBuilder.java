@@ -1,55 +1,52 @@
 package io.memogate.broker;
 
-import java.util.List;
 import java.util.Map;
 import java.util.Optional;
 import java.util.OptionalLong;
 import java.util.stream.IntStream;
 
+import io.memogate.broker.probe.HostMemory;
 import io.memogate.broker.probe.IoCounters;
 import io.memogate.broker.probe.MemorySnapshot;
+import io.memogate.broker.probe.PressureCounters;
+import io.memogate.broker.probe.ServerConnections;
+import io.memogate.broker.probe.ServerMemory;
+import io.memogate.broker.probe.ServerVersion;
 
-/** Synthetic snapshots for tests: a plausible remote PostgreSQL 18 with defaults, changed field by field. */
+/** Synthetic snapshots for tests: a plausible remote server, idle, changed field by field. */
 final class SnapshotBuilder {
 
     static final long MIB = 1024L * 1024;
     static final long GIB = 1024 * MIB;
 
     private long takenAtNanos;
-    private long sharedBuffersBytes = 128 * MIB;
-    private long workMemBytes = 4 * MIB;
-    private double hashMemMultiplier = 2.0;
-    private int activeBackends;
-    private List<Integer> clientBackendPids = List.of();
+    private long cacheBytes = 128 * MIB;
+    private long queryBytes;
+    private int activeConnections;
+    private int connections;
     private Map<String, String> plannerSettings = Map.of("join_collapse_limit", "8", "geqo", "on");
-    private long tempBytes;
-    private long blocksRead;
-    private long blocksHit;
+    private long spilledBytes;
+    private long cacheMisses;
+    private long cacheHits;
     private Optional<IoCounters> io = Optional.empty();
-    private Map<Integer, Long> privateBytesByPid = Map.of();
-    private OptionalLong hostMemoryTotal = OptionalLong.empty();
-    private OptionalLong hostMemoryAvailable = OptionalLong.empty();
+    private Map<Integer, Long> retainedBytesById = Map.of();
+    private HostMemory host = new HostMemory(OptionalLong.empty(), OptionalLong.empty());
 
     SnapshotBuilder at(long nanos) {
         this.takenAtNanos = nanos;
         return this;
     }
 
-    SnapshotBuilder sharedBuffers(long bytes) {
-        this.sharedBuffersBytes = bytes;
+    SnapshotBuilder cache(long bytes) {
+        this.cacheBytes = bytes;
         return this;
     }
 
-    SnapshotBuilder workMem(long bytes, double hashMemMultiplier) {
-        this.workMemBytes = bytes;
-        this.hashMemMultiplier = hashMemMultiplier;
-        return this;
-    }
-
-    /** {@code active} active backends out of {@code clients}, pids 1000, 1001, ... */
-    SnapshotBuilder backends(int clients, int active) {
-        this.clientBackendPids = IntStream.range(1000, 1000 + clients).boxed().toList();
-        this.activeBackends = active;
+    /** {@code active} running queries out of {@code connections}, ids 1000, 1001, ..., each taking {@code bytes}. */
+    SnapshotBuilder running(int connections, int active, long bytesEach) {
+        this.connections = connections;
+        this.activeConnections = active;
+        this.queryBytes = active * bytesEach;
         return this;
     }
 
@@ -58,10 +55,10 @@ final class SnapshotBuilder {
         return this;
     }
 
-    SnapshotBuilder counters(long tempBytes, long blocksRead, long blocksHit) {
-        this.tempBytes = tempBytes;
-        this.blocksRead = blocksRead;
-        this.blocksHit = blocksHit;
+    SnapshotBuilder counters(long spilledBytes, long cacheMisses, long cacheHits) {
+        this.spilledBytes = spilledBytes;
+        this.cacheMisses = cacheMisses;
+        this.cacheHits = cacheHits;
         return this;
     }
 
@@ -70,20 +67,21 @@ final class SnapshotBuilder {
         return this;
     }
 
-    SnapshotBuilder privateBytes(Map<Integer, Long> byPid) {
-        this.privateBytesByPid = byPid;
+    SnapshotBuilder retainedBytes(Map<Integer, Long> byId) {
+        this.retainedBytesById = byId;
         return this;
     }
 
     SnapshotBuilder meminfo(long total, long available) {
-        this.hostMemoryTotal = OptionalLong.of(total);
-        this.hostMemoryAvailable = OptionalLong.of(available);
+        this.host = new HostMemory(OptionalLong.of(total), OptionalLong.of(available));
         return this;
     }
 
     MemorySnapshot build() {
-        return new MemorySnapshot(takenAtNanos, 180001, sharedBuffersBytes, workMemBytes, hashMemMultiplier, 100,
-                activeBackends, clientBackendPids, plannerSettings, tempBytes, blocksRead, blocksHit, io,
-                privateBytesByPid, hostMemoryTotal, hostMemoryAvailable);
+        return new MemorySnapshot(takenAtNanos, new ServerVersion("18.1", 180001),
+                new ServerMemory(cacheBytes, queryBytes, OptionalLong.empty(), OptionalLong.empty(), retainedBytesById),
+                new ServerConnections(100, activeConnections, IntStream.range(1000, 1000 + connections).boxed().toList()),
+                new PressureCounters(spilledBytes, cacheMisses, cacheHits, io, OptionalLong.empty()),
+                plannerSettings, host);
     }
 }

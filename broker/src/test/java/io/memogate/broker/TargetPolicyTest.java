@@ -17,13 +17,18 @@ class TargetPolicyTest {
 
     private static final long SECOND = 1_000_000_000L;
 
-    /** A 16 GiB host with 4 GiB of shared buffers; work_mem 64 MiB, hash tables twice that. */
+    /**
+     * A 16 GiB host with a 4 GiB cache; each running query may take 128 MiB (PostgreSQL: work_mem 64 MiB,
+     * hash tables twice that).
+     */
     private final BrokerSettings settings = BrokerSettings.builder("jdbc:postgresql://db/postgres", "monitor", null)
             .hostMemoryBytes(16 * GIB).build();
     private final TargetPolicy policy = new TargetPolicy(settings);
 
+    private static final long PER_QUERY = 128 * MIB;
+
     private static SnapshotBuilder server() {
-        return new SnapshotBuilder().sharedBuffers(4 * GIB).workMem(64 * MIB, 2.0).backends(20, 10);
+        return new SnapshotBuilder().cache(4 * GIB).running(20, 10, PER_QUERY);
     }
 
     /** spare = 16384 - 4096 - 10 x 64 x 2 = 11008 MiB; half of it. */
@@ -44,15 +49,15 @@ class TargetPolicyTest {
     @Test
     void theTargetIsAtMostTheShareOfSpareMemoryAndNeverBelowTheMinimum() {
         for (int active = 0; active <= 200; active += 10) {
-            MemorySnapshot current = server().backends(200, active).build();
+            MemorySnapshot current = server().running(200, active, PER_QUERY).build();
             double spare = 16.0 * GIB - 4.0 * GIB - active * 64.0 * MIB * 2.0;
 
             long target = policy.next(OptionalLong.empty(), Optional.empty(), Optional.empty(), current).targetBytes();
 
-            assertThat(target).as("target with %d active backends", active)
+            assertThat(target).as("target with %d running queries", active)
                     .isEqualTo(Math.max(settings.minimumTargetBytes(), (long) (0.5 * Math.max(0, spare))));
         }
-        MemorySnapshot crowded = server().backends(200, 200).build();
+        MemorySnapshot crowded = server().running(200, 200, PER_QUERY).build();
         assertThat(policy.rawTarget(crowded)).as("spare memory is negative").isEqualTo(settings.minimumTargetBytes());
     }
 
@@ -111,9 +116,9 @@ class TargetPolicyTest {
 
     @Test
     void serverProcessesHoldingNearlyAllHostMemoryShrinkTheTarget() {
-        // 4 GiB shared + 11 GiB private = 15 GiB > 90% of 16 GiB; 4 + 10 = 14 GiB is 87.5%.
-        MemorySnapshot fat = server().privateBytes(Map.of(1000, 6 * GIB, 1001, 5 * GIB)).build();
-        MemorySnapshot lean = server().privateBytes(Map.of(1000, 6 * GIB, 1001, 4 * GIB)).build();
+        // 4 GiB cache + 11 GiB retained = 15 GiB > 90% of 16 GiB; 4 + 10 = 14 GiB is 87.5%.
+        MemorySnapshot fat = server().retainedBytes(Map.of(1000, 6 * GIB, 1001, 5 * GIB)).build();
+        MemorySnapshot lean = server().retainedBytes(Map.of(1000, 6 * GIB, 1001, 4 * GIB)).build();
 
         assertThat(policy.next(OptionalLong.of(RAW), quiet(), quiet(), lean).signals()).isEmpty();
         assertThat(policy.next(OptionalLong.of(RAW), quiet(), quiet(), fat).signals())
@@ -133,7 +138,7 @@ class TargetPolicyTest {
     @Test
     void underPressureTheTargetIsNeverAboveRaw() {
         // Many queries started: raw fell to the minimum; shrinking 5504 MiB by a quarter would stay above it.
-        MemorySnapshot crowdedAndScarce = server().backends(200, 200).meminfo(16 * GIB, GIB).build();
+        MemorySnapshot crowdedAndScarce = server().running(200, 200, PER_QUERY).meminfo(16 * GIB, GIB).build();
 
         assertThat(policy.next(OptionalLong.of(RAW), quiet(), quiet(), crowdedAndScarce).targetBytes())
                 .isEqualTo(settings.minimumTargetBytes());
@@ -156,7 +161,7 @@ class TargetPolicyTest {
 
     @Test
     void aTargetAboveRawFallsToRawAtOnce() {
-        MemorySnapshot busier = server().backends(40, 40).build();   // spare 16384 - 4096 - 5120 MiB
+        MemorySnapshot busier = server().running(40, 40, PER_QUERY).build();   // spare 16384 - 4096 - 5120 MiB
         long raw = 3584 * MIB;
 
         assertThat(policy.next(OptionalLong.of(RAW), quiet(), quiet(), busier).targetBytes()).isEqualTo(raw);
@@ -174,7 +179,7 @@ class TargetPolicyTest {
         return interval(0, 0, 1000);
     }
 
-    private static Optional<IntervalStatistics> interval(long tempBytes, long blocksRead, long blocksHit) {
-        return Optional.of(new IntervalStatistics(SECOND, tempBytes, blocksRead, blocksHit, Optional.empty()));
+    private static Optional<IntervalStatistics> interval(long spilledBytes, long cacheMisses, long cacheHits) {
+        return Optional.of(new IntervalStatistics(SECOND, spilledBytes, cacheMisses, cacheHits, Optional.empty()));
     }
 }

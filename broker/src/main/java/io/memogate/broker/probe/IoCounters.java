@@ -1,12 +1,13 @@
 package io.memogate.broker.probe;
 
 /**
- * Cumulative I/O operations of client backends since the server's statistics were last reset
- * (PostgreSQL 16+: {@code pg_stat_io} summed over objects and contexts).
+ * Cumulative I/O operations of the server's client work since its statistics were last reset
+ * (PostgreSQL 16+: {@code pg_stat_io} of client backends, summed over objects and contexts).
  *
  * @param reads      read operations
- * @param writes     write operations (a backend that writes buffers out itself found too few clean ones)
- * @param extensions relation extensions ({@code pg_stat_io.extends})
+ * @param writes     write operations (PostgreSQL: a backend that writes buffers out itself found too few
+ *                   clean ones)
+ * @param extensions file extensions (PostgreSQL: {@code pg_stat_io.extends})
  */
 public record IoCounters(long reads, long writes, long extensions) {
 

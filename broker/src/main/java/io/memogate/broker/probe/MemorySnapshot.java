@@ -1,99 +1,62 @@
 package io.memogate.broker.probe;
 
 import java.util.Collections;
-import java.util.List;
 import java.util.Map;
 import java.util.Objects;
-import java.util.Optional;
-import java.util.OptionalLong;
 import java.util.TreeMap;
 
 /**
- * One reading of a server's memory state, immutable. Every value was read in the poll that made it;
- * values a server or host cannot give are empty, never zero.
+ * One reading of a server's memory state, immutable and the same for every kind of server: each probe
+ * maps what its server reports into these fields, and the broker's policy reads nothing else. Every
+ * value was read in the poll that made it; values a server or host cannot give are empty, never zero.
+ * The counters in {@link #pressure()} are cumulative as the server keeps them; the broker turns two
+ * snapshots into the activity of the interval between them.
  *
- * <p>The statistics counters are cumulative as the server keeps them; the broker turns two snapshots
- * into the activity of the interval between them.
+ * <p>What each field is for PostgreSQL (PG, the one probe so far), and what a MySQL/MariaDB probe (from
+ * performance_schema, P_S, and status variables) or a SQL Server probe (MS, from its dm_* views) would map there:
+ * <pre>
+ * version.text, number  PG server_version, server_version_num; MySQL @@version, MYSQL_VERSION_ID; MS ProductVersion
+ * memory.cacheBytes     PG shared_buffers; MySQL innodb_buffer_pool_size; MS clerk MEMORYCLERK_SQLBUFFERPOOL
+ * memory.queryBytes     PG active x work_mem x hash_mem_multiplier; MySQL P_S memory of running threads; MS grants
+ * memory.operationBytes PG work_mem; MySQL sort_buffer_size; MS empty (a query's grant is sized for it)
+ * memory.compileBytes   PG empty; MySQL P_S memory/sql/THD::main_mem_root; MS clerks SQLOPTIMIZER + SQLQUERYCOMPILE
+ * memory.retainedBytes  PG RssAnon per process in /proc; MySQL P_S memory_summary_by_thread; MS sessions' memory_usage
+ * connections.limit     PG max_connections; MySQL max_connections; MS @@MAX_CONNECTIONS
+ * connections.active    PG client backends in state 'active'; MySQL threads not in Sleep; MS dm_exec_requests' sessions
+ * connections.ids       PG client backend pids; MySQL PROCESSLIST_ID; MS session_id
+ * pressure.spilledBytes PG temp_bytes; MySQL P_S bytes written to temporary files; MS tempdb internal-object pages
+ * pressure.cacheMisses  PG blks_read; MySQL Innodb_buffer_pool_reads; MS counter "Page reads/sec" (cumulative)
+ * pressure.cacheHits    PG blks_hit; MySQL Innodb_buffer_pool_read_requests - reads; MS "Page lookups/sec" - page reads
+ * pressure.io           PG pg_stat_io (16+); MySQL P_S file_summary_by_event_name; MS dm_io_virtual_file_stats
+ * pressure.compileWaits PG empty (no compile gate); MySQL empty; MS RESOURCE_SEMAPHORE_QUERY_COMPILE waits
+ * plannerSettings       PG join_collapse_limit, from_collapse_limit, geqo*; MySQL optimizer_search_depth, prune_level
+ * host                  /proc/meminfo when co-located, whatever the server; MS may read dm_os_sys_memory remotely
+ * </pre>
  *
- * @param takenAtNanos        when the poll started, on the probe's {@code nanoTime} clock
- * @param serverVersionNum    e.g. 180001 for PostgreSQL 18.1
- * @param sharedBuffersBytes  the shared buffer pool, mapped once and counted once for the host
- * @param workMemBytes        memory one sort or hash node may use before spilling
- * @param hashMemMultiplier   hash nodes may use this many times work_mem
- * @param maxConnections      the server's connection limit
- * @param activeBackends      client backends running a statement, the probe's own excluded
- * @param clientBackendPids   pids of all client backends, the probe's own excluded, ascending
- * @param plannerSettings     the server's planner settings by name (join_collapse_limit, geqo, ...) as
- *                            the server shows them: the defaults a new session plans with
- * @param tempBytes           cumulative bytes written to temporary files by all databases (spills)
- * @param blocksRead          cumulative blocks read from outside the buffer pool
- * @param blocksHit           cumulative blocks found in the buffer pool
- * @param io                  cumulative client-backend I/O where the server reports it (PostgreSQL 16+)
- * @param privateBytesByPid   private resident memory per server process when co-located, else empty
- * @param hostMemoryTotal     the host's memory when co-located, else empty
- * @param hostMemoryAvailable the host's available memory when co-located, else empty
+ * @param takenAtNanos    when the poll started, on the probe's {@code nanoTime} clock
+ * @param version         which release the server runs
+ * @param memory          what the server reserves and what its work may take, in bytes
+ * @param connections     the server's connections, the probe's own excluded
+ * @param pressure        cumulative counters the pressure signals come from
+ * @param plannerSettings the server's planner settings by name, as a new session plans with them
+ * @param host            the host's memory when co-located, else empty
  */
 public record MemorySnapshot(
         long takenAtNanos,
-        int serverVersionNum,
-        long sharedBuffersBytes,
-        long workMemBytes,
-        double hashMemMultiplier,
-        int maxConnections,
-        int activeBackends,
-        List<Integer> clientBackendPids,
+        ServerVersion version,
+        ServerMemory memory,
+        ServerConnections connections,
+        PressureCounters pressure,
         Map<String, String> plannerSettings,
-        long tempBytes,
-        long blocksRead,
-        long blocksHit,
-        Optional<IoCounters> io,
-        Map<Integer, Long> privateBytesByPid,
-        OptionalLong hostMemoryTotal,
-        OptionalLong hostMemoryAvailable) {
+        HostMemory host) {
 
     public MemorySnapshot {
-        requirePositive("serverVersionNum", serverVersionNum);
-        requireNonNegative("sharedBuffersBytes", sharedBuffersBytes);
-        requireNonNegative("workMemBytes", workMemBytes);
-        if (!(hashMemMultiplier >= 1.0) || Double.isInfinite(hashMemMultiplier)) {
-            // PostgreSQL accepts 1..1000; NaN fails this test too.
-            throw new IllegalArgumentException("hashMemMultiplier must be a finite number >= 1, was "
-                    + hashMemMultiplier);
-        }
-        requirePositive("maxConnections", maxConnections);
-        requireNonNegative("activeBackends", activeBackends);
-        clientBackendPids = List.copyOf(Objects.requireNonNull(clientBackendPids, "clientBackendPids"));
-        if (activeBackends > clientBackendPids.size()) {
-            throw new IllegalArgumentException("activeBackends must be at most the " + clientBackendPids.size()
-                    + " client backends, was " + activeBackends);
-        }
+        Objects.requireNonNull(version, "version");
+        Objects.requireNonNull(memory, "memory");
+        Objects.requireNonNull(connections, "connections");
+        Objects.requireNonNull(pressure, "pressure");
         plannerSettings = Collections.unmodifiableMap(new TreeMap<>(
                 Objects.requireNonNull(plannerSettings, "plannerSettings")));
-        requireNonNegative("tempBytes", tempBytes);
-        requireNonNegative("blocksRead", blocksRead);
-        requireNonNegative("blocksHit", blocksHit);
-        Objects.requireNonNull(io, "io");
-        privateBytesByPid = Collections.unmodifiableMap(new TreeMap<>(
-                Objects.requireNonNull(privateBytesByPid, "privateBytesByPid")));
-        privateBytesByPid.forEach((pid, bytes) -> requireNonNegative("privateBytesByPid[" + pid + "]", bytes));
-        Objects.requireNonNull(hostMemoryTotal, "hostMemoryTotal");
-        Objects.requireNonNull(hostMemoryAvailable, "hostMemoryAvailable");
-    }
-
-    /** The sum of {@link #privateBytesByPid()}: what the server's processes hold beyond shared memory. */
-    public long privateBytesTotal() {
-        return privateBytesByPid.values().stream().mapToLong(Long::longValue).sum();
-    }
-
-    private static void requirePositive(String field, long value) {
-        if (value <= 0) {
-            throw new IllegalArgumentException(field + " must be > 0, was " + value);
-        }
-    }
-
-    private static void requireNonNegative(String field, long value) {
-        if (value < 0) {
-            throw new IllegalArgumentException(field + " must be >= 0, was " + value);
-        }
+        Objects.requireNonNull(host, "host");
     }
 }

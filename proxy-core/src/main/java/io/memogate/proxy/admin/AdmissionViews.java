@@ -11,6 +11,7 @@ import io.memogate.broker.gateway.Tier;
 import io.memogate.broker.gateway.TierState;
 import io.memogate.broker.gateway.WaitingStatement;
 import io.memogate.broker.probe.MemorySnapshot;
+import io.memogate.broker.probe.ServerMemory;
 import io.memogate.estimator.CompileEstimate;
 import io.memogate.estimator.CompileEstimator;
 import io.memogate.estimator.PreparedStatementTexts;
@@ -27,6 +28,7 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.Locale;
 import java.util.Optional;
+import java.util.OptionalLong;
 import java.util.function.Function;
 import java.util.stream.Collectors;
 
@@ -103,14 +105,14 @@ final class AdmissionViews {
         table.row("total_failures", state.totalFailures());
         table.row("last_failure", state.lastFailure().orElse(null));
         Optional<MemorySnapshot> snapshot = state.lastGoodSnapshot();
-        table.row("server_version_num", snapshot.map(MemorySnapshot::serverVersionNum).orElse(null));
-        table.row("shared_buffers_bytes", snapshot.map(MemorySnapshot::sharedBuffersBytes).orElse(null));
-        table.row("work_mem_bytes", snapshot.map(MemorySnapshot::workMemBytes).orElse(null));
-        table.row("active_backends", snapshot.map(MemorySnapshot::activeBackends).orElse(null));
-        table.row("private_bytes", snapshot.filter(s -> !s.privateBytesByPid().isEmpty())
-                .map(MemorySnapshot::privateBytesTotal).orElse(null));
-        table.row("host_memory_available_bytes", snapshot.flatMap(s -> s.hostMemoryAvailable().isPresent()
-                ? Optional.of(s.hostMemoryAvailable().getAsLong()) : Optional.empty()).orElse(null));
+        // Named as PostgreSQL names them, the one server kind the proxy fronts; see MemorySnapshot for each.
+        table.row("server_version_num", snapshot.map(s -> s.version().number()).orElse(null));
+        table.row("shared_buffers_bytes", snapshot.map(s -> s.memory().cacheBytes()).orElse(null));
+        table.row("work_mem_bytes", snapshot.flatMap(s -> boxed(s.memory().operationBytes())).orElse(null));
+        table.row("active_backends", snapshot.map(s -> s.connections().active()).orElse(null));
+        table.row("private_bytes", snapshot.map(MemorySnapshot::memory).filter(m -> !m.retainedBytesById().isEmpty())
+                .map(ServerMemory::retainedBytesTotal).orElse(null));
+        table.row("host_memory_available_bytes", snapshot.flatMap(s -> boxed(s.host().availableBytes())).orElse(null));
         return table.build();
     }
 
@@ -273,6 +275,10 @@ final class AdmissionViews {
 
     static String seconds(Duration duration) {
         return String.format(Locale.ROOT, "%.3f", duration.toNanos() / 1e9);
+    }
+
+    private static Optional<Long> boxed(OptionalLong value) {
+        return value.isPresent() ? Optional.of(value.getAsLong()) : Optional.empty();
     }
 
     private static String number(double value) {

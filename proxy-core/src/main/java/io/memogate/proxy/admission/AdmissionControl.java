@@ -99,7 +99,7 @@ public final class AdmissionControl implements AutoCloseable {
         this.indexCatalogs = indexCatalogs;
         this.gateways = new Gateways(gatewaySettings, staticTargetBytes, System::nanoTime, timer, gatewayListener);
         this.broker = brokerSettings.map(settings -> new Broker(settings,
-                new PostgresProbe(settings.probeSettings(), System::nanoTime), System::nanoTime, this::published));
+                PostgresProbe.FACTORY, System::nanoTime, this::published));
         this.support = new AdmissionSupport(plannerDefaults::get, indexCatalogs::roleSettingsOf, indexCatalogs::of,
                 waitNoticeAfter, new LexicalAnalyzer());
         this.hook = new GatedAdmission(estimator, indexCatalogs, gateways, estimates,

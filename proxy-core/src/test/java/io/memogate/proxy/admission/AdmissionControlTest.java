@@ -6,7 +6,12 @@ import io.memogate.broker.BrokerMode;
 import io.memogate.broker.BrokerState;
 import io.memogate.broker.gateway.GatewayListener;
 import io.memogate.broker.gateway.GatewaySettings;
+import io.memogate.broker.probe.HostMemory;
 import io.memogate.broker.probe.MemorySnapshot;
+import io.memogate.broker.probe.PressureCounters;
+import io.memogate.broker.probe.ServerConnections;
+import io.memogate.broker.probe.ServerMemory;
+import io.memogate.broker.probe.ServerVersion;
 import io.memogate.estimator.planner.PlannerSettings;
 import java.time.Duration;
 import java.util.List;
@@ -36,9 +41,11 @@ class AdmissionControlTest {
     private static final long MIB = 1 << 20;
 
     private static BrokerState measured(long takenAt, Map<Integer, Long> privateBytes) {
-        MemorySnapshot snapshot = new MemorySnapshot(takenAt, 180000, 128 * MIB, 4 * MIB, 2.0, 100, 0,
-                List.copyOf(privateBytes.keySet()), Map.of(), 0, 0, 0, Optional.empty(), privateBytes,
-                OptionalLong.empty(), OptionalLong.empty());
+        MemorySnapshot snapshot = new MemorySnapshot(takenAt, new ServerVersion("18.0", 180000),
+                new ServerMemory(128 * MIB, 0, OptionalLong.of(4 * MIB), OptionalLong.empty(), privateBytes),
+                new ServerConnections(100, 0, List.copyOf(privateBytes.keySet())),
+                new PressureCounters(0, 0, 0, Optional.empty(), OptionalLong.empty()), Map.of(),
+                new HostMemory(OptionalLong.empty(), OptionalLong.empty()));
         return new BrokerState(BrokerMode.LIVE, 1024 * MIB, Optional.of(snapshot), Optional.of(Duration.ZERO),
                 Optional.empty(), 0, 0, Optional.empty(), Set.of(), Map.of("join_collapse_limit", "12"), privateBytes);
     }

@@ -54,21 +54,28 @@ class PostgresProbeIT {
              Connection session = server.connect("postgres")) {
             MemorySnapshot snapshot = probe.probe();
 
-            assertThat(snapshot.serverVersionNum()).isEqualTo(Integer.parseInt(show(session, "server_version_num")));
-            assertThat(snapshot.serverVersionNum()).isGreaterThanOrEqualTo(180000);
-            assertThat(snapshot.sharedBuffersBytes()).as("initdb's default").isEqualTo(128L << 20)
+            assertThat(snapshot.version().number()).isEqualTo(Integer.parseInt(show(session, "server_version_num")));
+            assertThat(snapshot.version().number()).isGreaterThanOrEqualTo(180000);
+            assertThat(snapshot.version().text()).isEqualTo(show(session, "server_version"));
+            assertThat(snapshot.memory().cacheBytes()).as("shared_buffers, initdb's default").isEqualTo(128L << 20)
                     .isEqualTo(sizeInBytes(session, "shared_buffers"));
-            assertThat(snapshot.workMemBytes()).isEqualTo(sizeInBytes(session, "work_mem"));
-            assertThat(snapshot.hashMemMultiplier()).isEqualTo(Double.parseDouble(show(session, "hash_mem_multiplier")));
-            assertThat(snapshot.maxConnections()).isEqualTo(Integer.parseInt(show(session, "max_connections")));
+            long workMem = sizeInBytes(session, "work_mem");
+            assertThat(snapshot.memory().operationBytes()).hasValue(workMem);
+            // Other tests' statements may be running on the shared server: whatever the count, the reserve is its own.
+            assertThat(snapshot.memory().queryBytes()).as("active x work_mem x hash_mem_multiplier").isEqualTo(
+                    (long) Math.ceil(snapshot.connections().active() * (double) workMem
+                            * Double.parseDouble(show(session, "hash_mem_multiplier"))));
+            assertThat(snapshot.memory().compileBytes()).as("PostgreSQL does not report it").isEmpty();
+            assertThat(snapshot.connections().limit()).isEqualTo(Integer.parseInt(show(session, "max_connections")));
             assertThat(snapshot.plannerSettings()).containsOnlyKeys("join_collapse_limit", "from_collapse_limit",
                     "geqo", "geqo_threshold", "geqo_effort", "geqo_pool_size", "geqo_generations");
             for (String name : snapshot.plannerSettings().keySet()) {
                 assertThat(snapshot.plannerSettings().get(name)).as(name).isEqualTo(show(session, name));
             }
-            assertThat(snapshot.io()).as("pg_stat_io on 16+").isPresent();
-            assertThat(snapshot.hostMemoryTotal()).isPresent();
-            assertThat(snapshot.hostMemoryAvailable()).isPresent();
+            assertThat(snapshot.pressure().io()).as("pg_stat_io on 16+").isPresent();
+            assertThat(snapshot.pressure().compileWaits()).as("PostgreSQL has no compile gate").isEmpty();
+            assertThat(snapshot.host().totalBytes()).isPresent();
+            assertThat(snapshot.host().availableBytes()).isPresent();
         }
     }
 
@@ -82,21 +89,21 @@ class PostgresProbeIT {
                     "SELECT pg_catalog.pg_sleep(2)"), client);
 
             MemorySnapshot seen = probe.probe();
-            while (seen.activeBackends() == 0 && !sleeping.isDone()) {
+            while (seen.connections().active() == 0 && !sleeping.isDone()) {
                 seen = probe.probe();
             }
 
             // At least: the shared server may be finishing other tests' statements too.
-            assertThat(seen.activeBackends()).as("the sleeping session").isPositive();
-            assertThat(seen.clientBackendPids()).contains(pid);
-            assertThat(seen.privateBytesByPid().get(pid)).as("private bytes of backend %d", pid).isPositive();
+            assertThat(seen.connections().active()).as("the sleeping session").isPositive();
+            assertThat(seen.connections().ids()).contains(pid);
+            assertThat(seen.memory().retainedBytesById().get(pid)).as("private bytes of backend %d", pid).isPositive();
             sleeping.get(TIMEOUT.toSeconds(), TimeUnit.SECONDS);
-            int during = seen.activeBackends();
+            int during = seen.connections().active();
             long deadline = System.nanoTime() + TIMEOUT.toNanos();
-            int after = probe.probe().activeBackends();
+            int after = probe.probe().connections().active();
             while (after >= during && System.nanoTime() < deadline) {
                 Thread.sleep(20);
-                after = probe.probe().activeBackends();
+                after = probe.probe().connections().active();
             }
             assertThat(after).as("after the statement, the idle session no longer counts").isLessThan(during);
         } finally {
@@ -108,7 +115,7 @@ class PostgresProbeIT {
     void aSortThatSpillsShowsUpInTempBytes(EmbeddedPostgres server) throws Exception {
         try (PostgresProbe probe = new PostgresProbe(superuserSettings(server), System::nanoTime);
              Connection session = server.connect("postgres")) {
-            long before = probe.probe().tempBytes();
+            long before = probe.probe().pressure().spilledBytes();
 
             // An idle backend may hold its statistics back for up to ten seconds (PGSTAT_IDLE_INTERVAL);
             // pg_stat_force_next_flush (PostgreSQL 15+) makes it flush when this statement ends.
@@ -117,10 +124,10 @@ class PostgresProbeIT {
                     "SELECT pg_catalog.pg_stat_force_next_flush()");
 
             long deadline = System.nanoTime() + TIMEOUT.toNanos();
-            long after = probe.probe().tempBytes();
+            long after = probe.probe().pressure().spilledBytes();
             while (after == before && System.nanoTime() < deadline) {
                 Thread.sleep(100);
-                after = probe.probe().tempBytes();
+                after = probe.probe().pressure().spilledBytes();
             }
             assertThat(after - before).as("bytes spilled by the sort").isGreaterThan(100_000);
         }
@@ -133,7 +140,7 @@ class PostgresProbeIT {
         // configured tls.serverName decides whether the name matches, as on the proxy's own server leg.
         try (PostgresProbe probe = new PostgresProbe(verifyingSettings(server, certificate, "localhost"),
                 System::nanoTime)) {
-            assertThat(probe.probe().serverVersionNum()).isGreaterThanOrEqualTo(180000);
+            assertThat(probe.probe().version().number()).isGreaterThanOrEqualTo(180000);
         }
         try (PostgresProbe probe = new PostgresProbe(verifyingSettings(server, certificate, "elsewhere.invalid"),
                 System::nanoTime)) {
@@ -154,7 +161,7 @@ class PostgresProbeIT {
         try (PostgresProbe probe = new PostgresProbe(settings, System::nanoTime);
              Connection observer = server.connect("postgres");
              Statement statement = observer.createStatement()) {
-            assertThat(probe.probe().serverVersionNum()).isGreaterThanOrEqualTo(180000);
+            assertThat(probe.probe().version().number()).isGreaterThanOrEqualTo(180000);
             ResultSet monitors = statement.executeQuery("SELECT count(*) FILTER (WHERE client_addr IS NULL),"
                     + " count(*) FROM pg_stat_activity WHERE application_name = 'memogate-broker'");
             assertThat(monitors.next()).isTrue();
@@ -228,8 +235,8 @@ class PostgresProbeIT {
         try (EmbeddedPostgres own = EmbeddedPostgres.start()) {
             BrokerSettings settings = BrokerSettings.builder(own.jdbcUrl("postgres"), own.superuser(),
                     own.superuserPassword()).coLocated(true).gracePeriod(Duration.ofSeconds(10)).build();
-            try (PostgresProbe probe = new PostgresProbe(settings.probeSettings(), clock::get);
-                 Broker broker = new Broker(settings, probe, clock::get, state -> { })) {
+            // As the proxy makes it: the broker opens the probe through the PostgreSQL factory, and closes it.
+            try (Broker broker = new Broker(settings, PostgresProbe.FACTORY, clock::get, state -> { })) {
                 BrokerState live = broker.pollOnce();
                 assertThat(live.mode()).isEqualTo(BrokerMode.LIVE);
                 MemorySnapshot good = live.lastGoodSnapshot().orElseThrow();

@@ -18,6 +18,7 @@ import io.memogate.broker.probe.HostMemory;
 import io.memogate.broker.probe.MemoryProbe;
 import io.memogate.broker.probe.MemorySnapshot;
 import io.memogate.broker.probe.ProbeException;
+import io.memogate.broker.probe.ProbeFactory;
 import io.memogate.broker.probe.ProbeSettings;
 import io.memogate.broker.probe.ProcMemoryReader;
 
@@ -28,13 +29,17 @@ import io.memogate.broker.probe.ProcMemoryReader;
  * <p>Each poll, in order: the monitoring user's right to see every session ({@link MonitoringRights});
  * pg_settings ({@link ServerSettingsReader}); pg_stat_activity ({@link ActivityReader}); pg_stat_database
  * and, on 16+, pg_stat_io ({@link StatisticsReader}); then, when co-located, each server process's
- * private memory and the host's memory from /proc ({@link ProcMemoryReader}).
+ * private memory and the host's memory from /proc ({@link ProcMemoryReader}). The readings, in PostgreSQL's
+ * terms ({@link PostgresReading}), are then mapped into the broker's server-neutral snapshot.
  *
  * <p>Connecting and every read are bounded by the settings' timeout (pgjdbc's loginTimeout,
  * connectTimeout and socketTimeout), so a server that stops answering fails the poll instead of hanging
  * the broker's thread.
  */
 public final class PostgresProbe implements MemoryProbe {
+
+    /** The broker's probe for PostgreSQL servers. */
+    public static final ProbeFactory FACTORY = PostgresProbe::new;
 
     /** Shown in pg_stat_activity.application_name, so a DBA sees what the session is. */
     static final String APPLICATION_NAME = "memogate-broker";
@@ -86,11 +91,7 @@ public final class PostgresProbe implements MemoryProbe {
                 }
                 host = hostMemory();
             }
-            return new MemorySnapshot(takenAt, server.serverVersionNum(), server.sharedBuffersBytes(),
-                    server.workMemBytes(), server.hashMemMultiplier(), server.maxConnections(),
-                    activity.activeBackends(), activity.clientBackendPids(), server.plannerSettings(),
-                    statistics.tempBytes(), statistics.blocksRead(), statistics.blocksHit(), statistics.io(),
-                    privateBytes, host.totalBytes(), host.availableBytes());
+            return new PostgresReading(takenAt, server, activity, statistics, privateBytes, host).snapshot();
         }
     }
 

@@ -24,8 +24,8 @@ final class ServerSettingsReader {
     static final List<String> PLANNER_SETTINGS = List.of("join_collapse_limit", "from_collapse_limit", "geqo",
             "geqo_threshold", "geqo_effort", "geqo_pool_size", "geqo_generations");
 
-    private static final List<String> MEMORY_SETTINGS = List.of("server_version_num", "shared_buffers", "work_mem",
-            "hash_mem_multiplier", "max_connections");
+    private static final List<String> MEMORY_SETTINGS = List.of("server_version", "server_version_num",
+            "shared_buffers", "work_mem", "hash_mem_multiplier", "max_connections");
 
     private static final String QUERY = "SELECT name, setting, unit FROM pg_catalog.pg_settings WHERE name IN ("
             + Stream.concat(MEMORY_SETTINGS.stream(), PLANNER_SETTINGS.stream())
@@ -51,6 +51,7 @@ final class ServerSettingsReader {
             }
         }
         return new ServerSettings(
+                required(settings, "server_version"),
                 integer(settings, "server_version_num"),
                 bytes(settings, units, "shared_buffers"),
                 bytes(settings, units, "work_mem"),
