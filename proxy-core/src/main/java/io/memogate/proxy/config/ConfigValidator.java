@@ -292,7 +292,7 @@ final class ConfigValidator {
 
     /**
      * The broker section, and whether its monitor can reach a server: it watches the backend it names,
-     * else the default backend.
+     * else every backend.
      */
     private static void validateBroker(BrokerConfig broker, List<BackendConfig> backends, Problems problems) {
         broker.monitor().ifPresent(monitor -> validateMonitor(monitor, backends, problems));
@@ -322,15 +322,10 @@ final class ConfigValidator {
             return; // already reported; naming none of them again would add nothing
         }
         String names = backends.stream().map(BackendConfig::name).collect(Collectors.joining(", "));
-        monitor.backend().ifPresentOrElse(name -> {
+        monitor.backend().ifPresent(name -> {
             if (backends.stream().noneMatch(b -> b.name().equals(name))) {
                 problems.add(path + "backend", path + "backend must name a configured backend (" + names
                         + "), was '" + name + "'");
-            }
-        }, () -> {
-            if (backends.stream().noneMatch(BackendConfig::isDefault)) {
-                problems.add(path + "backend", path + "backend is required when no backend is the default: "
-                        + "name the backend whose server the broker watches (" + names + ")");
             }
         });
     }

@@ -108,19 +108,13 @@ public record MemogateConfig(List<ListenerConfig> listeners, List<BackendConfig>
     }
 
     /**
-     * The broker's settings when {@code broker.monitor} is configured: a JDBC connection to the server of
-     * the backend it names, else of the default backend (validation guarantees one of them exists), with
-     * TLS as the proxy uses toward that backend. Empty without a monitor: the broker does not poll and
-     * the target stays {@code broker.staticTarget}.
+     * The broker's settings for the backend {@code broker.monitor} names, else the default backend, else the
+     * first: {@link #brokerSettings(String)} of that backend. Empty without a monitor.
      */
     public Optional<BrokerSettings> brokerSettings() {
-        return broker.monitor().flatMap(monitor -> {
-            BackendConfig watched = monitor.backend()
-                    .flatMap(name -> backends.stream().filter(b -> b.name().equals(name)).findFirst())
-                    .or(this::defaultBackend)
-                    .orElseThrow();
-            return broker.settingsFor(watched);
-        });
+        return broker.monitor().flatMap(monitor -> monitor.backend()
+                .or(() -> defaultBackend().or(() -> backends.stream().findFirst()).map(BackendConfig::name))
+                .flatMap(this::brokerSettings));
     }
 
     /**

@@ -66,11 +66,6 @@ record ReloadPlan(MemogateConfig next, List<ConfigChange> changes) {
                 throw refused("the running broker still monitors backend '" + monitored.get() + "', which the new "
                         + "file no longer has" + fileSays, "that backend");
             }
-            if (monitored.isEmpty() && file.defaultBackend().isEmpty()) {
-                String name = running.defaultBackend().map(b -> " ('" + b.name() + "')").orElse("");
-                throw refused("the running broker monitors the default backend" + name + ", and the new file has no "
-                        + "default backend", "a default backend");
-            }
         });
     }
 

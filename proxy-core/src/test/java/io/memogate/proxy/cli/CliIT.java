@@ -231,8 +231,8 @@ class CliIT {
                 assertThat(rows.getInt(1)).as("fact table and 20+ dimensions").isGreaterThan(20);
                 assertThat(PrometheusText.awaitSample(metricsUrl, "memogate_client_connections", v -> v == 1)
                         .value("memogate_client_connections")).as("this connection, on the demo's metrics").contains(1.0);
-                assertThat(PrometheusText.awaitSample(metricsUrl, "memogate_broker_mode{mode=\"live\"}", v -> v == 1)
-                        .value("memogate_broker_mode{mode=\"live\"}")).as("the demo's broker polls the server")
+                assertThat(PrometheusText.awaitSample(metricsUrl, "memogate_broker_mode{mode=\"live\",server=\"demo\"}", v -> v == 1)
+                        .value("memogate_broker_mode{mode=\"live\",server=\"demo\"}")).as("the demo's broker polls the server")
                         .contains(1.0);
                 assertThat(output.await("admission: ")).contains("gateways on");
                 // The demo's user is an admin: the console answers on the proxy's port.

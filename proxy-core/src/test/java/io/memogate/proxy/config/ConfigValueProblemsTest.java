@@ -261,19 +261,25 @@ class ConfigValueProblemsTest {
                 "broker.monitor.user is required: the login role the broker monitors with, granted pg_monitor",
                 "broker.monitor.database must not be empty",
                 "broker.monitor.backend must name a configured backend (main), was 'mian'");
-        assertThat(problems("""
+        // Without a backend named, the monitor watches every backend's server, default or not.
+        MemogateConfig unnamed = loader.parse("""
                 backends:
                   - {name: a, host: h, databases: [x]}
-                  - {name: b, host: h, databases: [y]}
+                  - {name: b, host: h2, databases: [y]}
                 broker:
                   monitor: {user: m}
-                """)).containsExactly("broker.monitor.backend is required when no backend is the default: "
-                + "name the backend whose server the broker watches (a, b)");
-        // Without a default backend, naming one is enough; without a monitor, nothing is needed.
+                """, dir);
+        assertThat(unnamed.brokerSettings("a").orElseThrow().jdbcUrl()).contains("//h:");
+        assertThat(unnamed.brokerSettings("b").orElseThrow().jdbcUrl()).contains("//h2:");
+        // Naming one watches that one only; without a monitor, nothing is watched.
         assertThat(loader.parse("""
                 backends: [{name: a, host: h, databases: [x]}]
                 broker: {monitor: {user: m, backend: a}}
-                """, dir).brokerSettings()).isPresent();
+                """, dir).brokerSettings("a")).isPresent();
+        assertThat(loader.parse("""
+                backends: [{name: a, host: h, databases: [x]}, {name: b, host: h, databases: [y]}]
+                broker: {monitor: {user: m, backend: a}}
+                """, dir).brokerSettings("b")).as("not the backend named").isEmpty();
         assertThat(loader.parse("backends: [{name: a, host: h, databases: [x]}]\nbroker: {}\n", dir)
                 .brokerSettings()).isEmpty();
     }
