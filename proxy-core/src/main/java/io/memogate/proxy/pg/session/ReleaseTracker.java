@@ -404,8 +404,8 @@ final class ReleaseTracker {
     /**
      * The client's CopyDone or CopyFail that is now the oldest entry: no statement before it is left to start a
      * copy (one that did would have had its CopyInResponse take it out), so the server read it outside copy mode
-     * and ignored it. Left in place it would stand before the next answers' entries: a CopyFail sent with no COPY
-     * running would keep a Query in a failed batch awaited, and a FATAL would wait for it for ever.
+     * and ignored it. Left in place it would stand before the next answers' entries: a CopyFail sent with no
+     * COPY running would keep a Query of a failed batch awaited, and a FATAL would wait for it for ever.
      */
     private void dropEndsOfCopiesNotBegun() {
         while (inFlight.peekFirst() == Marker.COPY_END) {
