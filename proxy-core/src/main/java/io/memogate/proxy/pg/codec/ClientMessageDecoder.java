@@ -79,7 +79,7 @@ public final class ClientMessageDecoder extends ByteToMessageDecoder {
         int start = in.readerIndex();
         byte type = in.getByte(start);
         // On the type byte alone, as PostgreSQL does: it reads no length word for a type it does not know.
-        FrontendTypes.checkType(in, type);
+        FrontendTypeCheck.checkType(in, type);
         Optional<String> refusal = policy.refusal(type);
         if (refusal.isPresent()) {
             in.skipBytes(in.readableBytes()); // the connection is closing: see FrameLength.check
@@ -89,7 +89,7 @@ public final class ClientMessageDecoder extends ByteToMessageDecoder {
             return;
         }
         int length = in.getInt(start + 1);
-        FrontendTypes.checkLength(in, type, length);
+        FrontendTypeCheck.checkLength(in, type, length);
         boolean streamable = length >= STREAM_AFTER_BYTES && policy.mayStream(type);
         if (streamable) {
             FrameLength.check(in, length, SERVER_MAX_MESSAGE_BYTES, SERVER_LIMIT_TEXT);

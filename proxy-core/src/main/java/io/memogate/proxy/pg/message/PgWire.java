@@ -81,9 +81,9 @@ public final class PgWire {
     }
 
     /** Fails as a malformed message unless the body was read to its end. */
-    public static void expectEnd(ByteBuf buf, char type) {
+    public static void expectEnd(ByteBuf buf, byte type) {
         if (buf.isReadable()) {
-            throw new MalformedMessageException("message '" + type + "' has " + buf.readableBytes()
+            throw new MalformedMessageException("message '" + printableType(type) + "' has " + buf.readableBytes()
                     + " bytes after its last field");
         }
     }
@@ -101,7 +101,7 @@ public final class PgWire {
     }
 
     /** Writes a type byte and a length placeholder; returns the index {@link #endMessage} patches. */
-    public static int beginMessage(ByteBuf buf, char type) {
+    public static int beginMessage(ByteBuf buf, byte type) {
         buf.writeByte(type);
         int lengthIndex = buf.writerIndex();
         buf.writeInt(0);
@@ -117,7 +117,7 @@ public final class PgWire {
      * Returns a slice that shares the frame's memory; the caller keeps ownership of the frame. Of a
      * message relayed in parts, the frame is its head and the slice holds the part of the body it has.
      */
-    public static ByteBuf body(ByteBuf frame, char expectedType) {
+    public static ByteBuf body(ByteBuf frame, byte expectedType) {
         int bodyStart = bodyStart(frame);
         return frame.slice(bodyStart, bodyEnd(frame, expectedType) - bodyStart);
     }
@@ -131,11 +131,11 @@ public final class PgWire {
      * Where the body of a typed frame ends, checking the type as {@link #body} does, but without a slice: the end
      * of the message, or of what the frame holds of it.
      */
-    public static int bodyEnd(ByteBuf frame, char expectedType) {
+    public static int bodyEnd(ByteBuf frame, byte expectedType) {
         int start = frame.readerIndex();
-        if (frame.getByte(start) != (byte) expectedType) {
-            throw new MalformedMessageException(
-                    "expected message '" + expectedType + "', got '" + (char) frame.getByte(start) + "'");
+        if (frame.getByte(start) != expectedType) {
+            throw new MalformedMessageException("expected message '" + printableType(expectedType) + "', got '"
+                    + printableType(frame.getByte(start)) + "'");
         }
         return Math.min(start + 1 + frame.getInt(start + 1), frame.writerIndex());
     }

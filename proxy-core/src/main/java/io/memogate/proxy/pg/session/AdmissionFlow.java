@@ -24,6 +24,8 @@ import io.memogate.proxy.pg.message.frontend.Bind;
 import io.memogate.proxy.pg.message.frontend.Flush;
 import io.memogate.proxy.pg.message.frontend.Parse;
 import io.memogate.proxy.pg.message.frontend.Query;
+import io.memogate.proxy.pg.message.frontend.Sync;
+import io.memogate.proxy.pg.message.frontend.Terminate;
 import io.netty.buffer.ByteBuf;
 import io.netty.util.ReferenceCountUtil;
 import java.util.ArrayDeque;
@@ -205,8 +207,8 @@ final class AdmissionFlow {
             release(statement, frame); // the session ends where this is caught: a frame not handed on is released here
             throw e;
         }
-        skippingToSync &= type != 'S'; // where the server stops skipping
-        if (type == 'X') {
+        skippingToSync &= type != Sync.TYPE; // where the server stops skipping
+        if (type == Terminate.TYPE) {
             terminated = true;
             session.terminate(frame);
         } else {

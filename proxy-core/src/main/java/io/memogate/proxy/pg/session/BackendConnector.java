@@ -4,6 +4,8 @@ import io.memogate.proxy.config.Durations;
 import io.memogate.proxy.config.TcpKeepalive;
 import io.memogate.proxy.config.TlsMode;
 import io.memogate.proxy.pg.codec.PgFrameDecoders;
+import io.memogate.proxy.pg.message.PgWire;
+import io.memogate.proxy.pg.message.backend.BackendType;
 import io.memogate.proxy.pg.message.frontend.SslRequest;
 import io.memogate.proxy.server.Transport;
 import io.netty.bootstrap.Bootstrap;
@@ -171,12 +173,12 @@ public final class BackendConnector {
                 }
                 byte code = answer.readByte();
                 ctx.pipeline().remove(this);
-                if (code == 'S') {
+                if (code == BackendType.ENCRYPTION_ACCEPTED) {
                     startTls(ctx.channel());
-                } else if (code == 'N' && target.tlsMode() == TlsMode.PREFER) {
+                } else if (code == BackendType.ENCRYPTION_REFUSED && target.tlsMode() == TlsMode.PREFER) {
                     frame(ctx.channel(), backendHandler, answerDeadline);
                     ready.trySuccess(ctx.channel());
-                } else if (code == 'N') {
+                } else if (code == BackendType.ENCRYPTION_REFUSED) {
                     String mode = target.configPath() + ".tls.mode";
                     fail(ctx, "the server does not support TLS, but " + mode + " is "
                             + target.tlsMode().name().toLowerCase(Locale.ROOT).replace('_', '-'),
@@ -184,7 +186,7 @@ public final class BackendConnector {
                                     + "configuration, or set " + mode + " to prefer or disable if this backend may be "
                                     + "reached without TLS.");
                 } else {
-                    fail(ctx, "unexpected answer to SSLRequest: " + (char) code, notPostgres());
+                    fail(ctx, "unexpected answer to SSLRequest: " + PgWire.printableType(code), notPostgres());
                 }
             } finally {
                 ReferenceCountUtil.release(answer);

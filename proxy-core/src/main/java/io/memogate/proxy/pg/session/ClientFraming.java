@@ -3,13 +3,16 @@ package io.memogate.proxy.pg.session;
 import io.memogate.proxy.pg.codec.ClientMessageDecoder;
 import io.memogate.proxy.pg.message.PgWire;
 import io.memogate.proxy.pg.message.frontend.Bind;
+import io.memogate.proxy.pg.message.frontend.CopyDone;
+import io.memogate.proxy.pg.message.frontend.CopyFail;
+import io.memogate.proxy.pg.message.frontend.Flush;
+import io.memogate.proxy.pg.message.frontend.FrontendType;
+import io.memogate.proxy.pg.message.frontend.PasswordResponse;
+import io.memogate.proxy.pg.message.frontend.Sync;
 import java.util.Optional;
 
 /** What the client's framer ({@link ClientMessageDecoder}) asks its session about a message's type. */
 final class ClientFraming implements ClientMessageDecoder.StreamPolicy {
-
-    /** What PostgreSQL reads during COPY FROM STDIN data: CopyData, CopyDone, CopyFail, Flush, Sync. */
-    private static final String COPY_IN_TYPES = "dcfHS";
 
     private final PgSession session;
 
@@ -26,7 +29,7 @@ final class ClientFraming implements ClientMessageDecoder.StreamPolicy {
     @Override
     public boolean mayStream(byte type) {
         return session.state == PgSession.State.READY
-                && (type == Bind.TYPE || type == 'd' /* CopyData */ || type == 'F' /* FunctionCall */);
+                && (type == Bind.TYPE || type == FrontendType.COPY_DATA || type == FrontendType.FUNCTION_CALL);
     }
 
     /**
@@ -40,12 +43,20 @@ final class ClientFraming implements ClientMessageDecoder.StreamPolicy {
         if (session.state != PgSession.State.READY) {
             return Optional.empty();
         }
-        if (type == 'p') {
-            return Optional.of("unknown message type 'p'");
+        if (type == PasswordResponse.TYPE) {
+            return Optional.of("unknown message type '" + PgWire.printableType(type) + "'");
         }
-        if (session.serverReadsCopyData() && COPY_IN_TYPES.indexOf(type) < 0) {
+        if (session.serverReadsCopyData() && !readDuringCopyIn(type)) {
             return Optional.of("unexpected message type '" + PgWire.printableType(type) + "' during COPY from stdin");
         }
         return Optional.empty();
+    }
+
+    /** What PostgreSQL reads during COPY FROM STDIN data. */
+    private static boolean readDuringCopyIn(byte type) {
+        return switch (type) {
+            case FrontendType.COPY_DATA, CopyDone.TYPE, CopyFail.TYPE, Flush.TYPE, Sync.TYPE -> true;
+            default -> false;
+        };
     }
 }

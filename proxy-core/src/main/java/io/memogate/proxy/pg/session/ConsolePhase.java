@@ -21,9 +21,12 @@ import io.memogate.proxy.pg.message.backend.RowDescription;
 import io.memogate.proxy.pg.message.frontend.Bind;
 import io.memogate.proxy.pg.message.frontend.BoundPortal;
 import io.memogate.proxy.pg.message.frontend.Close;
+import io.memogate.proxy.pg.message.frontend.CopyDone;
+import io.memogate.proxy.pg.message.frontend.CopyFail;
 import io.memogate.proxy.pg.message.frontend.Describe;
 import io.memogate.proxy.pg.message.frontend.Execute;
 import io.memogate.proxy.pg.message.frontend.Flush;
+import io.memogate.proxy.pg.message.frontend.FrontendType;
 import io.memogate.proxy.pg.message.frontend.Parse;
 import io.memogate.proxy.pg.message.frontend.Query;
 import io.memogate.proxy.pg.message.frontend.StatementOrPortal;
@@ -64,8 +67,6 @@ import org.slf4j.LoggerFactory;
 final class ConsolePhase {
 
     private static final Logger log = LoggerFactory.getLogger(ConsolePhase.class);
-    /** The message types {@link #step} answers; any other is a protocol violation, even while skipping to Sync. */
-    private static final String STEPS = "QPBDECHF";
 
     private final PgSession session;
     private final ConsoleService console;
@@ -119,7 +120,7 @@ final class ConsolePhase {
             } else if (type == Terminate.TYPE) {
                 session.sessionEndExpected();
                 session.close();
-            } else if (!skippingToSync || STEPS.indexOf(type) < 0) {
+            } else if (!skippingToSync || !answeredByStep(type)) {
                 step(type, frame); // after an error in a batch, as in PostgreSQL, only an unknown type still counts
             }
         } catch (MalformedMessageException e) {
@@ -159,13 +160,22 @@ final class ConsolePhase {
             case Flush.TYPE -> flush();
             // CopyData, CopyDone, CopyFail outside COPY: ignored, as PostgreSQL ignores them (a client may
             // still be sending a COPY's data after the statement that started it failed).
-            case 'd', 'c', 'f' -> { }
-            case 'F' -> { // FunctionCall ends in its own ReadyForQuery
+            case FrontendType.COPY_DATA, CopyDone.TYPE, CopyFail.TYPE -> { }
+            case FrontendType.FUNCTION_CALL -> { // ends in its own ReadyForQuery
                 write(List.of(PgErrors.consoleHasNoFunctions(), ready()));
                 flush();
             }
             default -> session.protocolViolation("unknown message type '" + PgWire.printableType(type) + "'");
         }
+    }
+
+    /** The message types {@link #step} answers; any other is a protocol violation, even while skipping to Sync. */
+    private static boolean answeredByStep(byte type) {
+        return switch (type) {
+            case Query.TYPE, Parse.TYPE, Bind.TYPE, Describe.TYPE, Execute.TYPE, Close.TYPE, Flush.TYPE,
+                    FrontendType.FUNCTION_CALL -> true;
+            default -> false;
+        };
     }
 
     private void simpleQuery(String sql) {

@@ -1,5 +1,8 @@
 package io.memogate.proxy.pg.session;
 
+import io.memogate.proxy.pg.message.backend.Authentication;
+import io.memogate.proxy.pg.message.backend.BackendType;
+import io.memogate.proxy.pg.message.backend.ErrorResponse;
 import io.memogate.proxy.pg.session.BackendConnector.BackendConnectException;
 import io.netty.buffer.ByteBuf;
 import io.netty.channel.ChannelHandlerContext;
@@ -57,21 +60,22 @@ final class FirstAnswerCheck extends ChannelInboundHandlerAdapter {
     static String problem(ByteBuf bytes) {
         int start = bytes.readerIndex();
         byte first = bytes.getByte(start);
-        if (first != 'R' && first != 'E' && first != 'v' && first != 'N') {
+        if (first != Authentication.TYPE && first != ErrorResponse.TYPE && first != BackendType.NEGOTIATE_PROTOCOL_VERSION
+                && first != ErrorResponse.NOTICE_TYPE) {
             return String.format("its first byte was 0x%02x%s", first,
                     first >= 0x20 && first < 0x7f ? " ('" + (char) first + "')" : "");
         }
         int readable = bytes.readableBytes();
-        if (first == 'R' && readable >= 9) {
+        if (first == Authentication.TYPE && readable >= 9) {
             int code = bytes.getInt(start + 5);
             return AUTHENTICATION_CODES.contains(code) ? null
                     : "its first message was an authentication request of a kind PostgreSQL has not (" + code + ")";
         }
-        if ((first == 'E' || first == 'N') && readable >= 5) {
+        if ((first == ErrorResponse.TYPE || first == ErrorResponse.NOTICE_TYPE) && readable >= 5) {
             int length = bytes.getInt(start + 1);
             boolean whole = length >= 5 && readable >= 1 + length;
             return !whole || bytes.getByte(start + length) == 0 ? null
-                    : "its first message, " + (first == 'E' ? "an error" : "a notice")
+                    : "its first message, " + (first == ErrorResponse.TYPE ? "an error" : "a notice")
                             + " by its first byte, does not end its fields with a zero byte";
         }
         return null;

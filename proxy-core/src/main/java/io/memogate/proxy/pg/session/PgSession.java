@@ -11,6 +11,7 @@ import io.memogate.proxy.pg.message.backend.BackendKeyData;
 import io.memogate.proxy.pg.message.backend.ErrorResponse;
 import io.memogate.proxy.pg.message.backend.PgErrors;
 import io.memogate.proxy.pg.message.backend.ReadyForQuery.TransactionStatus;
+import io.memogate.proxy.pg.message.frontend.Terminate;
 import io.netty.buffer.ByteBuf;
 import io.netty.buffer.Unpooled;
 import io.netty.channel.Channel;
@@ -327,7 +328,7 @@ public final class PgSession implements CancelRegistry.Cancellable {
     void consoleStarted() {
         state = State.CONSOLE;
         serverKey = null;
-        backend.writeAndFlush(backend.alloc().buffer(5).writeByte('X').writeInt(4)).addListener(ChannelFutureListener.CLOSE);
+        backend.writeAndFlush(backend.alloc().buffer(5).writeByte(Terminate.TYPE).writeInt(4)).addListener(ChannelFutureListener.CLOSE);
         client.read();
     }
 

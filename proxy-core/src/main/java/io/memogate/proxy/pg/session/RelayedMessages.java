@@ -7,10 +7,17 @@ import io.memogate.proxy.pg.message.MalformedMessageException;
 import io.memogate.proxy.pg.message.PgWire;
 import io.memogate.proxy.pg.message.frontend.Bind;
 import io.memogate.proxy.pg.message.frontend.Close;
+import io.memogate.proxy.pg.message.frontend.CopyDone;
+import io.memogate.proxy.pg.message.frontend.CopyFail;
+import io.memogate.proxy.pg.message.frontend.Describe;
 import io.memogate.proxy.pg.message.frontend.Execute;
+import io.memogate.proxy.pg.message.frontend.Flush;
+import io.memogate.proxy.pg.message.frontend.FrontendType;
 import io.memogate.proxy.pg.message.frontend.Parse;
 import io.memogate.proxy.pg.message.frontend.Query;
 import io.memogate.proxy.pg.message.frontend.StatementOrPortal;
+import io.memogate.proxy.pg.message.frontend.Sync;
+import io.memogate.proxy.pg.message.frontend.Terminate;
 import io.netty.buffer.ByteBuf;
 
 /**
@@ -58,8 +65,8 @@ final class RelayedMessages {
      */
     boolean forwardsAsItIs(byte type, ByteBuf frame) {
         switch (type) {
-            case Parse.TYPE, Bind.TYPE, Close.TYPE, 'D', 'E', 'H' -> midCycle = true;
-            case 'S' -> midCycle = false;
+            case Parse.TYPE, Bind.TYPE, Close.TYPE, Describe.TYPE, Execute.TYPE, Flush.TYPE -> midCycle = true;
+            case Sync.TYPE -> midCycle = false;
             default -> { } // a Query is its own cycle; COPY data belongs to the statement that started it
         }
         switch (type) {
@@ -96,12 +103,12 @@ final class RelayedMessages {
                 tracker.statementMessageSent();
             }
             // Sync and FunctionCall end in ReadyForQuery.
-            case 'S' -> tracker.cycleEnd();
-            case 'F' -> tracker.queryEnd();
+            case Sync.TYPE -> tracker.cycleEnd();
+            case FrontendType.FUNCTION_CALL -> tracker.queryEnd();
             case Execute.TYPE -> tracker.executeSent(Execute.portalOf(frame));
-            case 'c', 'f' -> tracker.copyEnded(); // CopyDone, CopyFail: the end of a COPY FROM STDIN's data
-            case 'D' -> tracker.statementMessageSent();
-            case 'H', 'd', 'X' -> { } // Flush, CopyData, Terminate
+            case CopyDone.TYPE, CopyFail.TYPE -> tracker.copyEnded(); // the end of a COPY FROM STDIN's data
+            case Describe.TYPE -> tracker.statementMessageSent();
+            case Flush.TYPE, FrontendType.COPY_DATA, Terminate.TYPE -> { }
             default -> throw new MalformedMessageException("unknown message type '" + PgWire.printableType(type) + "'");
         }
         return true;

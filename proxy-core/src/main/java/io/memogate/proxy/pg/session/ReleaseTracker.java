@@ -3,6 +3,10 @@ package io.memogate.proxy.pg.session;
 import io.memogate.proxy.admission.AdmissionPoint;
 import io.memogate.proxy.admission.AdmittedStatement;
 import io.memogate.proxy.admission.ReleaseSignal;
+import io.memogate.proxy.pg.session.InFlight.Marker;
+import io.memogate.proxy.pg.session.InFlight.PendingBind;
+import io.memogate.proxy.pg.session.InFlight.PendingExecute;
+import io.memogate.proxy.pg.session.InFlight.PendingQuery;
 import java.util.ArrayDeque;
 import java.util.Iterator;
 
@@ -10,9 +14,10 @@ import java.util.Iterator;
  * Matches the server's responses to the admitted statements they belong to, so each admission hears
  * its release signals (DESIGN.md, "Admission points and release points").
  *
- * <p>The server answers in the order it was sent, so the tracker keeps a FIFO of what is in flight:
- * admitted statements, the client's Executes (by portal), its Parses, Describes and Closes, and a marker for
- * each message that the server ends with ReadyForQuery (Sync, a simple Query, FunctionCall). Then:
+ * <p>The server answers in the order it was sent, so the tracker keeps a FIFO of what is in flight
+ * ({@link InFlight}): admitted statements, the client's Executes (by portal), its Parses, Describes and Closes,
+ * and a marker for each message that the server ends with ReadyForQuery (Sync, a simple Query, FunctionCall).
+ * Then:
  * <ul>
  *   <li>RowDescription / CommandComplete / EmptyQueryResponse / Copy*Response: FIRST_RESPONSE to the
  *       oldest simple query (once); RUNNING to a simple query when it becomes the oldest in flight;
@@ -42,22 +47,13 @@ import java.util.Iterator;
  */
 final class ReleaseTracker {
 
-    /** A Sync: answered with ReadyForQuery, where the server also stops skipping after an error. */
-    private static final Object CYCLE_END = new Object();
-    /** The end of a simple Query or FunctionCall: answered with ReadyForQuery, unless the server skips to Sync. */
-    private static final Object QUERY_END = new Object();
-    /** A Parse, Describe or Close: answered by one message (see {@link #statementMessageAnswered}) or an error. */
-    private static final Object STATEMENT_MESSAGE = new Object();
-    /** Where the client's CopyDone or CopyFail came, while it was not known whether a copy had begun. */
-    private static final Object COPY_END = new Object();
-
-    /** Shared entries for statements that hold nothing, so the relay path allocates nothing per statement. */
-    private static final PendingBind UNGATED_BIND = new PendingBind(AdmittedStatement.UNGATED, "");
-    private static final PendingQuery UNGATED_QUERY = new PendingQuery(AdmittedStatement.UNGATED);
-    /** An Execute of the unnamed portal, which drivers use for nearly every statement: shared likewise. */
-    private static final PendingExecute UNNAMED_EXECUTE = new PendingExecute("");
-
-    private final ArrayDeque<Object> inFlight = new ArrayDeque<>();
+    private final ArrayDeque<InFlight> inFlight = new ArrayDeque<>();
+    /**
+     * The oldest entry, a simple query, was told FIRST_RESPONSE, or RUNNING: a query hears them only as the
+     * oldest, once each, and the flags start afresh with each entry that becomes the oldest ({@link #pollOldest}).
+     */
+    private boolean oldestAnswered;
+    private boolean oldestAnnounced;
     /** Binds planned while they run whose BindComplete came: kept until their Execute completes. */
     private final ArrayDeque<PendingBind> running = new ArrayDeque<>();
     /** Binds planned while they run, in {@link #inFlight} or {@link #running}: few, walked when they exist. */
@@ -86,14 +82,14 @@ final class ReleaseTracker {
         boolean ungated = statement == AdmittedStatement.UNGATED;
         if (point == AdmissionPoint.BIND) {
             if (ungated) {
-                inFlight.addLast(UNGATED_BIND);
+                inFlight.addLast(PendingBind.UNGATED);
             } else {
                 PendingBind bind = new PendingBind(statement, portal == null ? "" : portal);
                 kept += bind.kept ? 1 : 0;
                 inFlight.addLast(bind);
             }
         } else {
-            inFlight.addLast(ungated ? UNGATED_QUERY : new PendingQuery(statement));
+            inFlight.addLast(ungated ? PendingQuery.UNGATED : new PendingQuery(statement));
             announceOldestQuery();
         }
     }
@@ -104,7 +100,7 @@ final class ReleaseTracker {
         if (skippingToSync) {
             return;
         }
-        inFlight.addLast(portal.isEmpty() ? UNNAMED_EXECUTE : new PendingExecute(portal));
+        inFlight.addLast(portal.isEmpty() ? PendingExecute.UNNAMED : new PendingExecute(portal));
         if (kept > 0) {
             PendingBind bind = keptBind(portal, false);
             if (bind != null) {
@@ -120,7 +116,7 @@ final class ReleaseTracker {
             copySyncs.syncAmongData();
             return;
         }
-        inFlight.addLast(CYCLE_END);
+        inFlight.addLast(Marker.CYCLE_END);
         cyclesOwed++;
     }
 
@@ -133,7 +129,7 @@ final class ReleaseTracker {
         if (skippingToSync) {
             return;
         }
-        inFlight.addLast(QUERY_END);
+        inFlight.addLast(Marker.QUERY_END);
         cyclesOwed++;
     }
 
@@ -141,7 +137,7 @@ final class ReleaseTracker {
     void statementMessageSent() {
         copyingIn = false; // see queryEnd
         if (!skippingToSync) {
-            inFlight.addLast(STATEMENT_MESSAGE);
+            inFlight.addLast(Marker.STATEMENT_MESSAGE);
         }
     }
 
@@ -151,7 +147,7 @@ final class ReleaseTracker {
      */
     void statementMessageAnswered() {
         copySyncs.answerCame();
-        if (inFlight.peekFirst() == STATEMENT_MESSAGE) {
+        if (inFlight.peekFirst() == Marker.STATEMENT_MESSAGE) {
             removeOldest();
             announceOldestQuery();
         }
@@ -168,18 +164,18 @@ final class ReleaseTracker {
      */
     void copyInStarted() {
         copySyncs.copyBegun();
-        Iterator<Object> it = inFlight.iterator();
+        Iterator<InFlight> it = inFlight.iterator();
         if (!it.hasNext()) {
             return;
         }
-        Object copy = it.next();
+        InFlight copy = it.next();
         if (copy instanceof PendingQuery && it.hasNext()) {
             it.next(); // the query's own cycle end
         }
         while (it.hasNext()) {
-            Object entry = it.next();
-            if (entry != CYCLE_END) {
-                if (entry == COPY_END) {
+            InFlight entry = it.next();
+            if (entry != Marker.CYCLE_END) {
+                if (entry == Marker.COPY_END) {
                     it.remove();
                 }
                 return; // the data's end was sent already
@@ -198,7 +194,7 @@ final class ReleaseTracker {
         } else if (copyingIn) {
             copyingIn = false;
         } else if (!inFlight.isEmpty()) {
-            inFlight.addLast(COPY_END); // a copy's start may still be on its way back
+            inFlight.addLast(Marker.COPY_END); // a copy's start may still be on its way back
         }
     }
 
@@ -236,8 +232,8 @@ final class ReleaseTracker {
         if (inFlight.isEmpty()) {
             return true; // as at each ReadyForQuery of a client that waits for it: no iterator made
         }
-        for (Object entry : inFlight) {
-            if (entry != STATEMENT_MESSAGE) {
+        for (InFlight entry : inFlight) {
+            if (entry != Marker.STATEMENT_MESSAGE) {
                 return false;
             }
         }
@@ -246,9 +242,9 @@ final class ReleaseTracker {
 
     void firstResponse() {
         copySyncs.answerCame();
-        if (inFlight.peekFirst() instanceof PendingQuery query && query != UNGATED_QUERY && !query.answered) {
-            query.answered = true;
-            query.statement.signal(ReleaseSignal.FIRST_RESPONSE);
+        if (inFlight.peekFirst() instanceof PendingQuery query && !oldestAnswered) {
+            oldestAnswered = true;
+            query.statement().signal(ReleaseSignal.FIRST_RESPONSE);
         }
     }
 
@@ -275,7 +271,7 @@ final class ReleaseTracker {
         if (inFlight.peekFirst() instanceof PendingExecute execute) {
             removeOldest();
             if (!running.isEmpty()) {
-                PendingBind bind = keptBind(execute.portal, true);
+                PendingBind bind = keptBind(execute.portal(), true);
                 if (bind != null) {
                     running.remove(bind);
                     release(bind, ReleaseSignal.EXECUTE_COMPLETE);
@@ -301,7 +297,7 @@ final class ReleaseTracker {
                 release(bind, ReleaseSignal.BIND_COMPLETE);
             }
         }
-        for (Object entry : inFlight) {
+        for (InFlight entry : inFlight) {
             if (entry instanceof PendingBind bind && bind.kept && !bind.executeSent) {
                 release(bind, ReleaseSignal.BIND_COMPLETE); // its BindComplete, when it comes, then does nothing
             }
@@ -313,15 +309,15 @@ final class ReleaseTracker {
         boolean copyFailed = copySyncs.copyFailed();
         releaseRunning(ReleaseSignal.ERROR);
         // What failed is the oldest message in flight: each one before it was answered and taken out.
-        boolean skipsToSync = isExtended(inFlight.peekFirst());
+        boolean skipsToSync = !inFlight.isEmpty() && isExtended(inFlight.peekFirst());
         int skipped = 0;
-        while (!inFlight.isEmpty() && inFlight.peekFirst() != CYCLE_END
-                && (skipsToSync || inFlight.peekFirst() != QUERY_END)) {
-            Object entry = inFlight.removeFirst();
-            if (entry == QUERY_END) {
+        while (!inFlight.isEmpty() && inFlight.peekFirst() != Marker.CYCLE_END
+                && (skipsToSync || inFlight.peekFirst() != Marker.QUERY_END)) {
+            InFlight entry = pollOldest();
+            if (entry == Marker.QUERY_END) {
                 cyclesOwed--; // a Query inside the failed batch: skipped, never answered
             }
-            skipped += entry == COPY_END ? 0 : 1;
+            skipped += entry == Marker.COPY_END ? 0 : 1;
             signal(entry, ReleaseSignal.ERROR);
         }
         // An extended-protocol copy: the server skips to the first Sync it reads after the failure. Messages
@@ -333,8 +329,18 @@ final class ReleaseTracker {
     }
 
     /** Whether an error for this entry puts the server in skip-to-Sync mode (postgres.c, ignore_till_sync). */
-    private static boolean isExtended(Object entry) {
-        return entry == STATEMENT_MESSAGE || entry instanceof PendingBind || entry instanceof PendingExecute;
+    private static boolean isExtended(InFlight entry) {
+        return switch (entry) {
+            case Marker marker -> marker == Marker.STATEMENT_MESSAGE;
+            case PendingBind bind -> true;
+            case PendingExecute execute -> true;
+            case PendingQuery query -> false;
+        };
+    }
+
+    /** Whether ReadyForQuery answers this entry, ending its cycle: a Sync, or a simple Query or FunctionCall. */
+    private static boolean endsCycle(InFlight entry) {
+        return entry == Marker.CYCLE_END || entry == Marker.QUERY_END;
     }
 
     void readyForQuery() {
@@ -345,8 +351,8 @@ final class ReleaseTracker {
         }
         releaseRunning(ReleaseSignal.READY_FOR_QUERY);
         while (!inFlight.isEmpty()) {
-            Object entry = inFlight.removeFirst();
-            if (entry == CYCLE_END || entry == QUERY_END) {
+            InFlight entry = pollOldest();
+            if (endsCycle(entry)) {
                 cyclesOwed--;
                 break;
             }
@@ -360,7 +366,7 @@ final class ReleaseTracker {
     void disconnect() {
         releaseRunning(ReleaseSignal.DISCONNECT);
         while (!inFlight.isEmpty()) {
-            signal(inFlight.removeFirst(), ReleaseSignal.DISCONNECT);
+            signal(pollOldest(), ReleaseSignal.DISCONNECT);
         }
         cyclesOwed = 0;
         copyingIn = false;
@@ -375,17 +381,24 @@ final class ReleaseTracker {
      * before its cycle's ReadyForQuery, so a ReadyForQuery that comes first is not its.
      */
     private boolean readyForQueryAwaited() {
-        for (Object entry : inFlight) {
-            if (entry != COPY_END) {
-                return entry == CYCLE_END || entry == QUERY_END;
+        for (InFlight entry : inFlight) {
+            if (entry != Marker.COPY_END) {
+                return endsCycle(entry);
             }
         }
         return false;
     }
 
     private void removeOldest() {
-        inFlight.removeFirst();
+        pollOldest();
         dropEndsOfCopiesNotBegun();
+    }
+
+    /** Takes the oldest entry out: the next one has heard nothing as the oldest yet. */
+    private InFlight pollOldest() {
+        oldestAnswered = false;
+        oldestAnnounced = false;
+        return inFlight.removeFirst();
     }
 
     /**
@@ -395,16 +408,16 @@ final class ReleaseTracker {
      * COPY running would keep a Query of a failed batch awaited, and a FATAL would wait for it for ever.
      */
     private void dropEndsOfCopiesNotBegun() {
-        while (inFlight.peekFirst() == COPY_END) {
-            inFlight.removeFirst();
+        while (inFlight.peekFirst() == Marker.COPY_END) {
+            pollOldest();
         }
     }
 
     /** A simple query that is now the oldest in flight is what the server works on: RUNNING, once. */
     private void announceOldestQuery() {
-        if (inFlight.peekFirst() instanceof PendingQuery query && query != UNGATED_QUERY && !query.announced) {
-            query.announced = true;
-            query.statement.signal(ReleaseSignal.RUNNING);
+        if (inFlight.peekFirst() instanceof PendingQuery query && !oldestAnnounced) {
+            oldestAnnounced = true;
+            query.statement().signal(ReleaseSignal.RUNNING);
         }
     }
 
@@ -419,7 +432,7 @@ final class ReleaseTracker {
             }
         }
         if (!bound) {
-            for (Object entry : inFlight) {
+            for (InFlight entry : inFlight) {
                 if (entry instanceof PendingBind bind && bind.kept && !bind.executeSent && bind.portal.equals(portal)) {
                     return bind;
                 }
@@ -434,11 +447,12 @@ final class ReleaseTracker {
         }
     }
 
-    private void signal(Object entry, ReleaseSignal signal) {
+    private void signal(InFlight entry, ReleaseSignal signal) {
         switch (entry) {
-            case PendingQuery query -> query.statement.signal(signal);
+            case PendingQuery query -> query.statement().signal(signal);
             case PendingBind bind -> release(bind, signal);
-            default -> { } // a cycle end, a copy's end or an Execute carries no statement
+            case PendingExecute execute -> { } // carries no statement: its Bind hears it
+            case Marker marker -> { }
         }
     }
 
@@ -453,31 +467,4 @@ final class ReleaseTracker {
         }
         bind.statement.signal(signal);
     }
-
-    private static final class PendingQuery {
-        final AdmittedStatement statement;
-        boolean answered;
-        boolean announced;
-
-        PendingQuery(AdmittedStatement statement) {
-            this.statement = statement;
-        }
-    }
-
-    private static final class PendingBind {
-        final AdmittedStatement statement;
-        final String portal;
-        /** Planned while it runs: kept past BindComplete until its Execute completes. */
-        final boolean kept;
-        boolean executeSent;
-        boolean released;
-
-        PendingBind(AdmittedStatement statement, String portal) {
-            this.statement = statement;
-            this.portal = portal;
-            this.kept = statement.plannedWhileRunning();
-        }
-    }
-
-    private record PendingExecute(String portal) {}
 }

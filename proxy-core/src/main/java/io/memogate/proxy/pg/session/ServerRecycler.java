@@ -123,7 +123,7 @@ final class ServerRecycler {
      * at the last ReadyForQuery, so the client's messages never take the gateways' lock here.
      */
     boolean clientFrameWhileQuiet(ByteBuf frame) {
-        if (!due || frame.getByte(frame.readerIndex()) == 'X' || !session.quietAndIdle()) {
+        if (!due || frame.getByte(frame.readerIndex()) == Terminate.TYPE || !session.quietAndIdle()) {
             return false;
         }
         start();
@@ -211,12 +211,12 @@ final class ServerRecycler {
 
     private void checkMessage(byte type, ByteBuf run, int at) {
         switch (type) {
-            case 'D' -> {
+            case DataRow.TYPE -> {
                 List<String> row = DataRow.decode(run.slice(at, 1 + run.getInt(at + 1))).values();
                 carried.row(row.get(0), row.get(1), row.get(2), row.get(3));
             }
-            case 'E' -> checkError = ErrorResponse.decode(run.slice(at, 1 + run.getInt(at + 1))).message();
-            case 'Z' -> checked();
+            case ErrorResponse.TYPE -> checkError = ErrorResponse.decode(run.slice(at, 1 + run.getInt(at + 1))).message();
+            case ReadyForQuery.TYPE -> checked();
             default -> { } // ParseComplete, BindComplete, CommandComplete, CloseComplete, notices
         }
     }

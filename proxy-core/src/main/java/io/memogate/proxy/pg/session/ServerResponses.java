@@ -2,8 +2,15 @@ package io.memogate.proxy.pg.session;
 
 import io.memogate.proxy.admission.SessionSettings;
 import io.memogate.proxy.pg.codec.MessageRunDecoder;
+import io.memogate.proxy.pg.message.backend.BackendType;
+import io.memogate.proxy.pg.message.backend.BindComplete;
+import io.memogate.proxy.pg.message.backend.CommandComplete;
+import io.memogate.proxy.pg.message.backend.DataRow;
+import io.memogate.proxy.pg.message.backend.EmptyQueryResponse;
 import io.memogate.proxy.pg.message.backend.ErrorResponse;
+import io.memogate.proxy.pg.message.backend.ReadyForQuery;
 import io.memogate.proxy.pg.message.backend.ReadyForQuery.TransactionStatus;
+import io.memogate.proxy.pg.message.backend.RowDescription;
 import io.netty.buffer.ByteBuf;
 
 /**
@@ -60,7 +67,7 @@ final class ServerResponses implements MessageRunDecoder.Inspector {
      */
     @Override
     public boolean mayStream(byte type) {
-        return (type == 'D' || type == 'd') && session.state == PgSession.State.READY;
+        return (type == DataRow.TYPE || type == BackendType.COPY_DATA) && session.state == PgSession.State.READY;
     }
 
     /**
@@ -70,20 +77,20 @@ final class ServerResponses implements MessageRunDecoder.Inspector {
     @Override
     public ByteBuf message(byte type, ByteBuf buf, int index, int length) {
         switch (type) {
-            case 'D' -> { } // DataRow: the common case, nothing to learn
-            case 'C' -> {
+            case DataRow.TYPE -> { } // the common case, nothing to learn
+            case CommandComplete.TYPE -> {
                 tracker.firstResponse();
                 tracker.executeComplete();
                 if (transactionStatus != TransactionStatus.IDLE && CommandTags.isRollback(buf, index, length)) {
                     settings.rollbackSeen();
                 }
             }
-            case 'I' -> {
+            case EmptyQueryResponse.TYPE -> {
                 tracker.firstResponse();
                 tracker.executeComplete();
             }
-            case 's' -> tracker.executeComplete(); // PortalSuspended
-            case 'G' -> { // CopyInResponse
+            case BackendType.PORTAL_SUSPENDED -> tracker.executeComplete();
+            case BackendType.COPY_IN_RESPONSE -> {
                 tracker.firstResponse();
                 tracker.copyInStarted();
                 if (tracker.copyingIn()) {
@@ -91,14 +98,15 @@ final class ServerResponses implements MessageRunDecoder.Inspector {
                 }
                 caughtUpIfOwingNothing();
             }
-            case 'T' -> {
+            case RowDescription.TYPE -> {
                 tracker.firstResponse();
                 tracker.statementMessageAnswered(); // when it ends a Describe
             }
-            case 'H', 'W' -> tracker.firstResponse();
-            case '1', '3', 'n' -> tracker.statementMessageAnswered(); // ParseComplete, CloseComplete, NoData
-            case '2' -> tracker.bindComplete();
-            case 'E' -> {
+            case BackendType.COPY_OUT_RESPONSE, BackendType.COPY_BOTH_RESPONSE -> tracker.firstResponse();
+            case BackendType.PARSE_COMPLETE, BackendType.CLOSE_COMPLETE, BackendType.NO_DATA ->
+                    tracker.statementMessageAnswered();
+            case BindComplete.TYPE -> tracker.bindComplete();
+            case ErrorResponse.TYPE -> {
                 tracker.error();
                 settings.errorSeen();
                 ErrorResponse error = ErrorResponse.decode(buf.slice(index, 1 + length));
@@ -113,7 +121,7 @@ final class ServerResponses implements MessageRunDecoder.Inspector {
                     return out;
                 }
             }
-            case 'Z' -> {
+            case ReadyForQuery.TYPE -> {
                 transactionStatus = TransactionStatus.of(buf.getByte(index + 5));
                 tracker.readyForQuery();
                 settings.readyForQuery(transactionStatus == TransactionStatus.IDLE);

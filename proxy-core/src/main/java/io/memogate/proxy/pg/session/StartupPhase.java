@@ -9,6 +9,7 @@ import io.memogate.proxy.pg.codec.PgFrameDecoders.StartupFrameDecoder;
 import io.memogate.proxy.pg.message.MalformedMessageException;
 import io.memogate.proxy.pg.message.backend.Authentication;
 import io.memogate.proxy.pg.message.backend.BackendKeyData;
+import io.memogate.proxy.pg.message.backend.BackendType;
 import io.memogate.proxy.pg.message.backend.ErrorResponse;
 import io.memogate.proxy.pg.message.backend.PgErrors;
 import io.memogate.proxy.pg.message.backend.ReadyForQuery;
@@ -42,9 +43,6 @@ import org.slf4j.LoggerFactory;
 final class StartupPhase {
 
     private static final Logger log = LoggerFactory.getLogger(StartupPhase.class);
-
-    private static final byte TLS_ACCEPTED = 'S';
-    private static final byte REFUSED = 'N';
 
     private final PgSession session;
     /** The client's StartupMessage, for a login the proxy repeats ({@link ServerRecycler}). */
@@ -80,7 +78,7 @@ final class StartupPhase {
                 }
                 case GssEncRequest ignored -> {
                     gssAnswered = true;
-                    answer(REFUSED);
+                    answer(BackendType.ENCRYPTION_REFUSED);
                 }
                 case CancelRequest cancel -> cancelRequested(cancel);
                 case StartupMessage startup -> startupMessage(startup, frame.retain());
@@ -110,7 +108,7 @@ final class StartupPhase {
         }
         Optional<SslContext> tls = session.services.listenerTls();
         if (tls.isEmpty()) {
-            answer(REFUSED);
+            answer(BackendType.ENCRYPTION_REFUSED);
             return;
         }
         if (client.pipeline().get(StartupFrameDecoder.class).hasBufferedBytes()) {
@@ -119,7 +117,7 @@ final class StartupPhase {
         }
         // Answer in plain text first, then put TLS in front: the client starts its handshake only
         // once it has read the 'S', and nothing is read meanwhile (AUTO_READ is off).
-        client.writeAndFlush(client.alloc().buffer(1).writeByte(TLS_ACCEPTED));
+        client.writeAndFlush(client.alloc().buffer(1).writeByte(BackendType.ENCRYPTION_ACCEPTED));
         tlsRequested = true;
         client.pipeline().addFirst(DirectTlsDetector.TLS_HANDLER, tls.get().newHandler(client.alloc()));
         client.read();

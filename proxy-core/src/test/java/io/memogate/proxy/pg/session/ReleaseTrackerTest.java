@@ -182,6 +182,31 @@ class ReleaseTrackerTest {
         assertThat(second.signals).containsExactly(ReleaseSignal.RUNNING);
     }
 
+    /** What the oldest query has heard is not carried to the next: an ungated one ahead, then two pipelined. */
+    @Test
+    void pipelinedQueriesEachHearTheirOwnFirstResponseOnce() {
+        Recorder first = new Recorder();
+        Recorder second = new Recorder();
+        tracker.admitted(AdmissionPoint.SIMPLE_QUERY, AdmittedStatement.UNGATED, null);
+        tracker.queryEnd();
+        tracker.admitted(AdmissionPoint.SIMPLE_QUERY, first, null);
+        tracker.queryEnd();
+        tracker.admitted(AdmissionPoint.SIMPLE_QUERY, second, null);
+        tracker.queryEnd();
+
+        tracker.firstResponse(); // the ungated query's
+        tracker.readyForQuery();
+        assertThat(first.signals).containsExactly(ReleaseSignal.RUNNING);
+        tracker.firstResponse();
+        tracker.firstResponse();
+        tracker.readyForQuery();
+        tracker.firstResponse();
+
+        assertThat(first.signals).containsExactly(ReleaseSignal.RUNNING, ReleaseSignal.FIRST_RESPONSE,
+                ReleaseSignal.READY_FOR_QUERY);
+        assertThat(second.signals).containsExactly(ReleaseSignal.RUNNING, ReleaseSignal.FIRST_RESPONSE);
+    }
+
     /** Bind, Execute, Flush (no Sync), then a DO block as a simple query: it hears RUNNING when its turn comes. */
     @Test
     void aSimpleQueryBehindAnUnsyncedExecuteHearsRunningAtItsTurn() {

@@ -17,7 +17,7 @@ import java.util.List;
  */
 public sealed interface Authentication extends BackendMessage {
 
-    char TYPE = 'R';
+    byte TYPE = 'R';
     int OK = 0;
     int CLEARTEXT_PASSWORD = 3;
     int MD5_PASSWORD = 5;

@@ -10,7 +10,7 @@ import io.netty.buffer.ByteBuf;
  */
 public record BackendKeyData(int processId, SecretKey secretKey) implements BackendMessage {
 
-    public static final char TYPE = 'K';
+    public static final byte TYPE = 'K';
 
     public static BackendKeyData decode(ByteBuf frame) {
         ByteBuf body = PgWire.body(frame, TYPE);

@@ -5,7 +5,7 @@ import io.netty.buffer.ByteBuf;
 /** BindComplete ('2'): the statement is bound, so PostgreSQL has planned it. */
 public record BindComplete() implements BackendMessage {
 
-    public static final char TYPE = '2';
+    public static final byte TYPE = '2';
     public static final BindComplete INSTANCE = new BindComplete();
 
     @Override

@@ -7,18 +7,18 @@ import io.netty.buffer.ByteBuf;
  * server they are relayed untouched, never decoded.
  */
 public enum BodilessMessage implements BackendMessage {
-    /** '1': the Parse is done. */
-    PARSE_COMPLETE('1'),
-    /** '3': the Close is done. */
-    CLOSE_COMPLETE('3'),
-    /** 'n': the statement or portal described returns no rows. */
-    NO_DATA('n'),
-    /** 's': Execute stopped at its row limit; the portal has more. */
-    PORTAL_SUSPENDED('s');
+    /** The Parse is done. */
+    PARSE_COMPLETE(BackendType.PARSE_COMPLETE),
+    /** The Close is done. */
+    CLOSE_COMPLETE(BackendType.CLOSE_COMPLETE),
+    /** The statement or portal described returns no rows. */
+    NO_DATA(BackendType.NO_DATA),
+    /** Execute stopped at its row limit; the portal has more. */
+    PORTAL_SUSPENDED(BackendType.PORTAL_SUSPENDED);
 
-    private final char type;
+    private final byte type;
 
-    BodilessMessage(char type) {
+    BodilessMessage(byte type) {
         this.type = type;
     }
 

@@ -6,7 +6,7 @@ import io.netty.buffer.ByteBuf;
 /** CommandComplete ('C'): a statement finished, with its command tag ("SELECT 3", "INSERT 0 1"). */
 public record CommandComplete(String tag) implements BackendMessage {
 
-    public static final char TYPE = 'C';
+    public static final byte TYPE = 'C';
 
     public static CommandComplete decode(ByteBuf frame) {
         return new CommandComplete(PgWire.readCString(PgWire.body(frame, TYPE)));

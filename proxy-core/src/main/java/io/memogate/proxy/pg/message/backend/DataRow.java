@@ -15,7 +15,7 @@ import java.util.List;
  */
 public record DataRow(List<String> values) implements BackendMessage {
 
-    public static final char TYPE = 'D';
+    public static final byte TYPE = 'D';
 
     public DataRow {
         values = Collections.unmodifiableList(new ArrayList<>(values)); // List.copyOf refuses nulls

@@ -5,7 +5,7 @@ import io.netty.buffer.ByteBuf;
 /** EmptyQueryResponse ('I'): the query string was empty. */
 public record EmptyQueryResponse() implements BackendMessage {
 
-    public static final char TYPE = 'I';
+    public static final byte TYPE = 'I';
     public static final EmptyQueryResponse INSTANCE = new EmptyQueryResponse();
 
     @Override

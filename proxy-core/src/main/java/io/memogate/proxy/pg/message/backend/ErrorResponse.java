@@ -11,10 +11,10 @@ import java.util.Map;
  * (https://www.postgresql.org/docs/current/protocol-error-fields.html). The proxy decodes the
  * server's errors to see their SQLSTATE and severity, and builds its own with {@link PgErrors}.
  */
-public record ErrorResponse(char type, Map<Character, String> fields) implements BackendMessage {
+public record ErrorResponse(byte type, Map<Character, String> fields) implements BackendMessage {
 
-    public static final char TYPE = 'E';
-    public static final char NOTICE_TYPE = 'N';
+    public static final byte TYPE = 'E';
+    public static final byte NOTICE_TYPE = 'N';
 
     public static final char SEVERITY = 'S';
     public static final char SEVERITY_NONLOCALIZED = 'V';
@@ -28,7 +28,7 @@ public record ErrorResponse(char type, Map<Character, String> fields) implements
     }
 
     public static ErrorResponse decode(ByteBuf frame) {
-        char type = (char) frame.getByte(frame.readerIndex());
+        byte type = frame.getByte(frame.readerIndex());
         ByteBuf body = PgWire.body(frame, type);
         Map<Character, String> fields = new LinkedHashMap<>();
         while (body.isReadable()) {

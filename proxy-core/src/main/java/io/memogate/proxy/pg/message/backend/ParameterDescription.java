@@ -7,7 +7,7 @@ import java.util.List;
 /** ParameterDescription ('t'): a described statement's parameter types, as pg_type OIDs. */
 public record ParameterDescription(List<Integer> typeOids) implements BackendMessage {
 
-    public static final char TYPE = 't';
+    public static final byte TYPE = 't';
     /** A statement without parameters, as every console command is. */
     public static final ParameterDescription NONE = new ParameterDescription(List.of());
 

@@ -6,7 +6,7 @@ import io.netty.buffer.ByteBuf;
 /** ParameterStatus ('S'): the server reports a run-time parameter (server_version, TimeZone, ...). */
 public record ParameterStatus(String name, String value) implements BackendMessage {
 
-    public static final char TYPE = 'S';
+    public static final byte TYPE = 'S';
 
     public static ParameterStatus decode(ByteBuf frame) {
         ByteBuf body = PgWire.body(frame, TYPE);

@@ -7,7 +7,7 @@ import io.netty.buffer.ByteBuf;
 /** ReadyForQuery ('Z'): the end of a query cycle, with the transaction status. */
 public record ReadyForQuery(TransactionStatus status) implements BackendMessage {
 
-    public static final char TYPE = 'Z';
+    public static final byte TYPE = 'Z';
 
     public enum TransactionStatus {
         IDLE('I'),

@@ -12,7 +12,7 @@ import java.util.List;
  */
 public record RowDescription(List<Field> fields) implements BackendMessage {
 
-    public static final char TYPE = 'T';
+    public static final byte TYPE = 'T';
 
     /** pg_type.oid of {@code text}; with format 0 every client reads the value as a string. */
     public static final int TEXT_OID = 25;

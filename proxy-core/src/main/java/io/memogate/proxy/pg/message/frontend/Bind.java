@@ -11,7 +11,7 @@ import io.netty.buffer.ByteBuf;
  */
 public record Bind(String portalName, String statementName) implements FrontendMessage {
 
-    public static final char TYPE = 'B';
+    public static final byte TYPE = 'B';
 
     /**
      * The names must end within a Bind's first {@value #NAMES_WITHIN_BYTES} bytes. A longer Bind is relayed in

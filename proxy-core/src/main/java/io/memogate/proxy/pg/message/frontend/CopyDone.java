@@ -5,7 +5,7 @@ import io.netty.buffer.ByteBuf;
 /** CopyDone ('c'): the client finished a COPY FROM STDIN. */
 public record CopyDone() implements FrontendMessage {
 
-    public static final char TYPE = 'c';
+    public static final byte TYPE = 'c';
     public static final CopyDone INSTANCE = new CopyDone();
 
     @Override

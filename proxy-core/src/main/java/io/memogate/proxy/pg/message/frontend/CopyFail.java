@@ -6,7 +6,7 @@ import io.netty.buffer.ByteBuf;
 /** CopyFail ('f'): the client aborts a COPY FROM STDIN with a reason. */
 public record CopyFail(String reason) implements FrontendMessage {
 
-    public static final char TYPE = 'f';
+    public static final byte TYPE = 'f';
 
     public static CopyFail decode(ByteBuf frame) {
         return new CopyFail(PgWire.readCString(PgWire.body(frame, TYPE)));

@@ -8,7 +8,7 @@ import io.netty.buffer.ByteBuf;
  */
 public record Describe(StatementOrPortal target, String name) implements FrontendMessage {
 
-    public static final char TYPE = 'D';
+    public static final byte TYPE = 'D';
 
     public static Describe decode(ByteBuf frame) {
         return StatementOrPortal.decode(frame, TYPE, Describe::new);

@@ -12,7 +12,7 @@ import java.nio.charset.StandardCharsets;
  */
 public record Execute(String portal, int maxRows) implements FrontendMessage {
 
-    public static final char TYPE = 'E';
+    public static final byte TYPE = 'E';
 
     public static Execute decode(ByteBuf frame) {
         ByteBuf body = PgWire.body(frame, TYPE);

@@ -5,7 +5,7 @@ import io.netty.buffer.ByteBuf;
 /** Flush ('H'): asks the server to send what it has; no ReadyForQuery follows. */
 public record Flush() implements FrontendMessage {
 
-    public static final char TYPE = 'H';
+    public static final byte TYPE = 'H';
     public static final Flush INSTANCE = new Flush();
 
     @Override

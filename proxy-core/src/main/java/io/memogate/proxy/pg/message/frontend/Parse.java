@@ -12,7 +12,7 @@ import java.util.List;
  */
 public record Parse(String statementName, String sql, List<Integer> parameterTypes) implements FrontendMessage {
 
-    public static final char TYPE = 'P';
+    public static final byte TYPE = 'P';
 
     public Parse {
         parameterTypes = List.copyOf(parameterTypes);

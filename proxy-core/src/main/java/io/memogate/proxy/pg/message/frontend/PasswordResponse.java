@@ -13,7 +13,7 @@ import java.nio.charset.StandardCharsets;
  */
 public sealed interface PasswordResponse extends FrontendMessage {
 
-    char TYPE = 'p';
+    byte TYPE = 'p';
 
     /** PasswordMessage: the password in clear, or "md5" and the hex digest. */
     record Password(String password) implements PasswordResponse {

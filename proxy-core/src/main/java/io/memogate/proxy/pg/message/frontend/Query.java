@@ -6,7 +6,7 @@ import io.netty.buffer.ByteBuf;
 /** Query ('Q'): a simple-protocol query string, possibly several statements. An admission point. */
 public record Query(String sql) implements FrontendMessage {
 
-    public static final char TYPE = 'Q';
+    public static final byte TYPE = 'Q';
 
     public static Query decode(ByteBuf frame) {
         return new Query(PgWire.readCString(PgWire.body(frame, TYPE)));

@@ -21,7 +21,7 @@ public enum StatementOrPortal {
     }
 
     /** Reads a Describe or Close: the kind, then the name, and nothing after it. */
-    static <M> M decode(ByteBuf frame, char type, BiFunction<StatementOrPortal, String, M> message) {
+    static <M> M decode(ByteBuf frame, byte type, BiFunction<StatementOrPortal, String, M> message) {
         ByteBuf body = PgWire.body(frame, type);
         StatementOrPortal target = of(PgWire.readByte(body));
         String name = PgWire.readCString(body);
@@ -30,7 +30,7 @@ public enum StatementOrPortal {
     }
 
     /** Writes a Describe or Close. */
-    static void encode(ByteBuf out, char type, StatementOrPortal target, String name) {
+    static void encode(ByteBuf out, byte type, StatementOrPortal target, String name) {
         int lengthIndex = PgWire.beginMessage(out, type);
         out.writeByte(target.code);
         PgWire.writeCString(out, name);

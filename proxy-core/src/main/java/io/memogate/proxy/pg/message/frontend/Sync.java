@@ -5,7 +5,7 @@ import io.netty.buffer.ByteBuf;
 /** Sync ('S'): ends an extended-protocol batch; the server answers ReadyForQuery. */
 public record Sync() implements FrontendMessage {
 
-    public static final char TYPE = 'S';
+    public static final byte TYPE = 'S';
     public static final Sync INSTANCE = new Sync();
 
     @Override

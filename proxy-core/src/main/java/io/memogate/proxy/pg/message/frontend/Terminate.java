@@ -5,7 +5,7 @@ import io.netty.buffer.ByteBuf;
 /** Terminate ('X'): the client is leaving; forwarded, then both legs close. */
 public record Terminate() implements FrontendMessage {
 
-    public static final char TYPE = 'X';
+    public static final byte TYPE = 'X';
     public static final Terminate INSTANCE = new Terminate();
 
     @Override

@@ -1,6 +1,19 @@
 package io.memogate.proxy.pg.codec;
 
 import io.memogate.proxy.pg.message.PgWire;
+import io.memogate.proxy.pg.message.frontend.Bind;
+import io.memogate.proxy.pg.message.frontend.Close;
+import io.memogate.proxy.pg.message.frontend.CopyDone;
+import io.memogate.proxy.pg.message.frontend.CopyFail;
+import io.memogate.proxy.pg.message.frontend.Describe;
+import io.memogate.proxy.pg.message.frontend.Execute;
+import io.memogate.proxy.pg.message.frontend.Flush;
+import io.memogate.proxy.pg.message.frontend.FrontendType;
+import io.memogate.proxy.pg.message.frontend.Parse;
+import io.memogate.proxy.pg.message.frontend.PasswordResponse;
+import io.memogate.proxy.pg.message.frontend.Query;
+import io.memogate.proxy.pg.message.frontend.Sync;
+import io.memogate.proxy.pg.message.frontend.Terminate;
 import io.netty.buffer.ByteBuf;
 
 /**
@@ -11,29 +24,33 @@ import io.netty.buffer.ByteBuf;
  * word promised. Which types each phase of a session accepts is that phase's business; a type here is
  * only one some phase does.
  */
-final class FrontendTypes {
+final class FrontendTypeCheck {
 
     /** PostgreSQL's PQ_SMALL_MESSAGE_LIMIT: Sync, Flush, Describe, Execute, Close and Terminate are no longer. */
     static final int SMALL_MESSAGE_LIMIT = 10_000;
 
-    /** Terminate, Close, Describe, Execute, Flush, Sync. */
-    private static final String SMALL = "XCDEHS";
-    /** Bind, CopyDone, CopyData, CopyFail, FunctionCall, password and SASL answers, Parse, Query. */
-    private static final String LARGE = "BcdfFpPQ";
+    /** The short ones, bounded by {@link #SMALL_MESSAGE_LIMIT}. */
+    private static final byte[] SMALL = {
+        Terminate.TYPE, Close.TYPE, Describe.TYPE, Execute.TYPE, Flush.TYPE, Sync.TYPE};
+    /** The rest; {@link PasswordResponse#TYPE} is the type of every password and SASL answer. */
+    private static final byte[] LARGE = {
+        Bind.TYPE, CopyDone.TYPE, FrontendType.COPY_DATA, CopyFail.TYPE, FrontendType.FUNCTION_CALL,
+        PasswordResponse.TYPE, Parse.TYPE, Query.TYPE};
 
     private static final boolean[] KNOWN = new boolean[256];
     private static final boolean[] SHORT = new boolean[256];
 
     static {
-        for (char type : (SMALL + LARGE).toCharArray()) {
+        for (byte type : SMALL) {
             KNOWN[type] = true;
-        }
-        for (char type : SMALL.toCharArray()) {
             SHORT[type] = true;
+        }
+        for (byte type : LARGE) {
+            KNOWN[type] = true;
         }
     }
 
-    private FrontendTypes() {}
+    private FrontendTypeCheck() {}
 
     /**
      * Fails on a type no client sends; like {@link FrameLength#check}, it drops what is buffered first, since
@@ -50,7 +67,7 @@ final class FrontendTypes {
     static void checkLength(ByteBuf in, byte type, int length) {
         if (SHORT[type & 0xff] && length > SMALL_MESSAGE_LIMIT) {
             in.skipBytes(in.readableBytes());
-            throw new BadHeaderException("invalid message length: a '" + (char) type + "' message of " + length
+            throw new BadHeaderException("invalid message length: a '" + PgWire.printableType(type) + "' message of " + length
                     + " bytes, where PostgreSQL takes at most " + SMALL_MESSAGE_LIMIT);
         }
     }
