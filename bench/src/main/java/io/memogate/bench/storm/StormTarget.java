@@ -1,5 +1,7 @@
 package io.memogate.bench.storm;
 
+import io.memogate.proxy.cli.Wings;
+import io.memogate.proxy.admission.AdmissionRouting;
 import io.memogate.bench.storm.load.Endpoint;
 import io.memogate.bench.storm.report.GatewayFigures;
 import io.memogate.bench.storm.load.Mode;
@@ -17,7 +19,7 @@ import io.memogate.proxy.config.MemogateConfig;
 import io.memogate.proxy.config.RecycleConfig;
 import io.memogate.proxy.config.TlsMode;
 import io.memogate.proxy.embedded.DemoSchema;
-import io.memogate.proxy.pg.auth.AuthFile;
+import io.memogate.proxy.config.AuthFile;
 import io.memogate.proxy.server.ProxyServer;
 import java.io.IOException;
 import java.nio.file.Files;
@@ -72,7 +74,8 @@ final class StormTarget implements AutoCloseable {
         MemogateConfig config = new MemogateConfig(List.of(new ListenerConfig("127.0.0.1", 0, Optional.empty())),
                 List.of(backend), limits);
         if (mode == Mode.GATEWAYS_OFF) {
-            ProxyServer proxy = ProxyServer.start(config, new ImmediateAdmission(), AdmissionSupport.DEFAULTS);
+            ProxyServer proxy = ProxyServer.start(config, Wings.BUILT_IN,
+                    AdmissionRouting.uniform(new ImmediateAdmission(), AdmissionSupport.DEFAULTS));
             return new StormTarget(mode, endpointOf(direct, proxy), Optional.of(proxy), Optional.empty(), counter,
                     "Memogate in this JVM on 127.0.0.1:" + proxy.port() + ", every statement admitted at once");
         }
@@ -89,7 +92,8 @@ final class StormTarget implements AutoCloseable {
         ProxyServer proxy;
         try {
             control.start();
-            proxy = ProxyServer.start(config.withRecycle(recycle), control.hook(), control.support());
+            proxy = ProxyServer.start(config.withRecycle(recycle), Wings.BUILT_IN,
+                    AdmissionRouting.uniform(control.hook(), control.support()));
         } catch (Exception | Error e) {
             control.close();
             throw e;

@@ -1,5 +1,8 @@
 package io.memogate.bench.targets;
 
+import io.memogate.proxy.cli.Wings;
+import io.memogate.proxy.admission.AdmissionSupport;
+import io.memogate.proxy.admission.AdmissionRouting;
 import io.memogate.broker.gateway.GatewayListener;
 import io.memogate.broker.gateway.GatewaySettings;
 import io.memogate.proxy.admission.AdmissionControl;
@@ -60,7 +63,8 @@ public final class MemogateTarget implements Target {
     public static MemogateTarget start(TargetKind kind, Backend backend, NetworkConfig network)
             throws InterruptedException {
         MemogateConfig config = config(backend).withNetwork(network);
-        return new MemogateTarget(kind, ProxyServer.start(config, new ImmediateAdmission()), Optional.empty());
+        return new MemogateTarget(kind, ProxyServer.start(config, Wings.BUILT_IN,
+                AdmissionRouting.uniform(new ImmediateAdmission(), AdmissionSupport.DEFAULTS)), Optional.empty());
     }
 
     /** Statements admitted through the estimator and the gateways. */
@@ -69,7 +73,8 @@ public final class MemogateTarget implements Target {
                 GatewaySettings.defaults(Runtime.getRuntime().availableProcessors()), GATED_STATIC_TARGET_BYTES,
                 Optional.empty(), Duration.ofSeconds(1), GatewayListener.NONE, estimate -> { });
         try {
-            ProxyServer server = ProxyServer.start(config(backend), control.hook(), control.support());
+            ProxyServer server = ProxyServer.start(config(backend), Wings.BUILT_IN,
+                    AdmissionRouting.uniform(control.hook(), control.support()));
             return new MemogateTarget(TargetKind.MEMOGATE_GATED, server, Optional.of(control));
         } catch (InterruptedException | RuntimeException e) {
             control.close();

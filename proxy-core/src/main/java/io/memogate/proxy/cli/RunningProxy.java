@@ -76,7 +76,7 @@ public final class RunningProxy implements AutoCloseable {
             Optional<ServerAdmissions> servers = admission;
             AdmissionRouting routing = servers.<AdmissionRouting>map(s -> s)
                     .orElseGet(() -> AdmissionRouting.uniform(new ImmediateAdmission(), AdmissionSupport.DEFAULTS));
-            server = ProxyServer.start(config, routing, proxy -> {
+            server = ProxyServer.start(config, Wings.BUILT_IN, routing, proxy -> {
                 // Built here because both act on the server, and the server routes the console's logins.
                 // A reload the server took also brings the estimator.coefficients in force.
                 ConfigReloader changes = new ConfigReloader(current, file, new ConfigLoader(), next -> {

@@ -31,6 +31,7 @@ final class ConfigDocument {
         String host;
         String port;
         ServerTls tls;
+        String protocol;
     }
 
     static final class ServerTls {

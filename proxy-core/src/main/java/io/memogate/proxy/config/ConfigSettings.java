@@ -74,6 +74,7 @@ public final class ConfigSettings {
             // A bound socket cannot move; its TLS context is handed to each new session.
             add(path + "host", listener.host(), Applies.RESTART);
             add(path + "port", listener.port(), Applies.RESTART);
+            add(path + "protocol", listener.protocol(), Applies.RESTART);
             add(path + "tls.certificate", listener.tls().map(ServerTlsConfig::certificate), Applies.NEW_SESSIONS);
             add(path + "tls.privateKey", listener.tls().map(ServerTlsConfig::privateKey), Applies.NEW_SESSIONS);
         }

@@ -3,7 +3,7 @@ package io.memogate.proxy.config;
 import io.memogate.broker.gateway.GatewaySettings;
 import io.memogate.broker.gateway.TierSettings;
 import io.memogate.proxy.calibrate.CoefficientsFile;
-import io.memogate.proxy.pg.auth.AuthFile;
+import io.memogate.proxy.config.AuthFile;
 import java.io.IOException;
 import java.nio.file.InvalidPathException;
 import java.nio.file.NoSuchFileException;
@@ -253,7 +253,8 @@ final class DocumentConverter {
                 tls = Optional.of(new ServerTlsConfig(certificate.get(), privateKey.get()));
             }
         }
-        return new ListenerConfig(host, port, tls);
+        Protocol protocol = parse(path + ".protocol", doc.protocol, DocumentConverter::protocol, Protocol.POSTGRESQL);
+        return new ListenerConfig(host, port, tls, protocol);
     }
 
     private BackendConfig backend(String path, ConfigDocument.Backend doc) {
@@ -372,6 +373,11 @@ final class DocumentConverter {
             throw new IllegalArgumentException("must be a number, was '" + text + "'");
         }
         return Double.parseDouble(text.strip());
+    }
+
+    private static Protocol protocol(String text) {
+        return Protocol.fromConfigName(text.strip()).orElseThrow(() -> new IllegalArgumentException(
+                "must be one of " + Protocol.configNames() + ", was '" + text + "'"));
     }
 
     private static TlsMode tlsMode(String text) {

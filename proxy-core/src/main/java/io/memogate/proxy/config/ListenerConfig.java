@@ -14,8 +14,9 @@ import java.util.Optional;
  * @param tls present when the listener terminates TLS for clients that send SSLRequest; empty when it
  *     answers SSLRequest with 'N' and talks plain TCP. Optional rather than nullable, as every record here:
  *     after loading nothing is null.
+ * @param protocol the wire protocol its clients speak, {@link Protocol#POSTGRESQL} unless configured
  */
-public record ListenerConfig(String host, int port, Optional<ServerTlsConfig> tls) {
+public record ListenerConfig(String host, int port, Optional<ServerTlsConfig> tls, Protocol protocol) {
 
     public static final String DEFAULT_HOST = "127.0.0.1";
     /** PgBouncer's port, so that a client already pointed at a pooler needs no change. */
@@ -24,6 +25,12 @@ public record ListenerConfig(String host, int port, Optional<ServerTlsConfig> tl
     public ListenerConfig {
         Objects.requireNonNull(host, "host");
         Objects.requireNonNull(tls, "tls");
+        Objects.requireNonNull(protocol, "protocol");
+    }
+
+    /** A PostgreSQL listener. */
+    public ListenerConfig(String host, int port, Optional<ServerTlsConfig> tls) {
+        this(host, port, tls, Protocol.POSTGRESQL);
     }
 
     /** A plain-TCP listener. */
@@ -37,7 +44,19 @@ public record ListenerConfig(String host, int port, Optional<ServerTlsConfig> tl
     }
 
     public ListenerConfig withTls(ServerTlsConfig tls) {
-        return new ListenerConfig(host, port, Optional.of(tls));
+        return new ListenerConfig(host, port, Optional.of(tls), protocol);
+    }
+
+    public ListenerConfig withProtocol(Protocol protocol) {
+        return new ListenerConfig(host, port, tls, protocol);
+    }
+
+    /**
+     * What a reload cannot change on a bound socket: its address and the protocol its sessions speak,
+     * {@code postgresql://127.0.0.1:6432}.
+     */
+    public String socket() {
+        return protocol.configName() + "://" + address();
     }
 
     /** "host:port", with brackets around an IPv6 literal, or the Unix socket's path, for messages and logs. */

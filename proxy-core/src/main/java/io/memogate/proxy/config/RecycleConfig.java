@@ -1,6 +1,6 @@
 package io.memogate.proxy.config;
 
-import io.memogate.proxy.pg.auth.AuthFile;
+import io.memogate.proxy.config.AuthFile;
 import java.nio.file.Path;
 import java.util.Objects;
 import java.util.Optional;

@@ -1,6 +1,6 @@
 package io.memogate.proxy.metrics;
 
-import io.memogate.proxy.pg.session.RecycleCounts;
+import io.memogate.proxy.session.RecycleCounts;
 import io.memogate.proxy.server.ProxyServer;
 import io.micrometer.core.instrument.FunctionCounter;
 import io.micrometer.core.instrument.Gauge;

@@ -104,6 +104,6 @@ record ReloadPlan(MemogateConfig next, List<ConfigChange> changes) {
     }
 
     private static List<String> addresses(List<ListenerConfig> listeners) {
-        return listeners.stream().map(ListenerConfig::address).toList();
+        return listeners.stream().map(ListenerConfig::socket).toList();
     }
 }

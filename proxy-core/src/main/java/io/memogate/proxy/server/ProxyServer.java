@@ -4,27 +4,18 @@ import io.memogate.proxy.admin.ClientView;
 import io.memogate.proxy.admin.ConnectionsView;
 import io.memogate.proxy.admin.ConnectionsView.SessionCommandOutcome;
 import io.memogate.proxy.admin.ConsoleService;
-import io.memogate.proxy.admission.AdmissionHook;
 import io.memogate.proxy.admission.AdmissionRouting;
-import io.memogate.proxy.admission.AdmissionSupport;
-import io.memogate.proxy.config.BackendConfig;
+import io.memogate.proxy.config.ConfigException;
 import io.memogate.proxy.config.Durations;
 import io.memogate.proxy.config.ListenerConfig;
 import io.memogate.proxy.config.MemogateConfig;
+import io.memogate.proxy.config.Protocol;
 import io.memogate.proxy.config.TcpKeepalive;
-import io.memogate.proxy.pg.codec.PgFrameDecoders;
-import io.memogate.proxy.pg.session.BackendConnector;
-import io.memogate.proxy.pg.session.BackendTarget;
-import io.memogate.proxy.pg.session.CancelForwarder;
-import io.memogate.proxy.pg.session.CancelRegistry;
-import io.memogate.proxy.pg.session.ClientHandler;
-import io.memogate.proxy.pg.session.OperatorCommand;
-import io.memogate.proxy.pg.session.PasswordlessLogins;
-import io.memogate.proxy.pg.session.PgSession;
-import io.memogate.proxy.pg.session.RecycleCounts;
-import io.memogate.proxy.pg.session.SessionServices;
-import io.memogate.proxy.tls.DirectTlsDetector;
-import io.memogate.proxy.tls.TlsContexts;
+import io.memogate.proxy.session.ListenerSetup;
+import io.memogate.proxy.session.OperatorCommand;
+import io.memogate.proxy.session.ProtocolWing;
+import io.memogate.proxy.session.RecycleCounts;
+import io.memogate.proxy.session.WingResources;
 import io.netty.bootstrap.ServerBootstrap;
 import io.netty.channel.Channel;
 import io.netty.channel.ChannelInitializer;
@@ -34,13 +25,14 @@ import java.net.InetSocketAddress;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.ArrayList;
-import java.util.HashMap;
+import java.util.EnumMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
 import java.util.concurrent.CompletionStage;
 import java.util.concurrent.TimeUnit;
 import java.util.function.Function;
+import java.util.stream.Collectors;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -66,68 +58,57 @@ public final class ProxyServer implements AutoCloseable, ConnectionsView {
     private final int eventLoops;
     private final EventLoopGroup group;
     private final SessionTracker sessions;
-    private final CancelRegistry cancels = new CancelRegistry();
-    private final CancelForwarder cancelForwarder;
     private final RecycleCounts recycles = new RecycleCounts();
-    private final PasswordlessLogins passwordlessLogins = new PasswordlessLogins();
-    private final BackendConnector connector;
+    /** The wing of each protocol the listeners speak, made once at start. */
+    private final Map<Protocol, ProtocolWing> wings;
     private final AdmissionRouting admission;
     /** Set once, in {@link #start}, before the first SessionServices is built and anything listens. */
     private Optional<ConsoleService> console = Optional.empty();
     private final List<Channel> serverChannels = new ArrayList<>();
     /** One per listener, in configuration order; swapped whole by {@link #reconfigure}. */
-    private volatile List<SessionServices> services;
+    private volatile List<ProtocolWing.ListenerSessions> services;
     private volatile List<ListenerConfig> listeners;
     private volatile Duration shutdownTimeout;
 
-    private ProxyServer(MemogateConfig config, AdmissionRouting admission) {
+    private ProxyServer(MemogateConfig config, Map<Protocol, ProtocolWing.Factory> wings, AdmissionRouting admission) {
         TransportSelector.Selection selection = TransportSelector.select(config.network().transport(),
                 TransportSelector.NativeSupport.NETTY);
         selection.fallback().ifPresent(log::warn);
         this.transport = Transport.of(selection.transport());
+        this.keepalive = config.network().keepalive();
+        // Before the event loops start: a listener no wing serves stops the start with nothing to stop.
+        this.wings = wingsFor(config, wings, new WingResources(transport, keepalive, recycles));
         this.eventLoops = config.network().eventLoops();
         this.group = transport.newEventLoopGroup(eventLoops, "memogate-loop");
         this.sessions = new SessionTracker(config.limits().maxClientConnections());
-        this.cancelForwarder = new CancelForwarder(transport);
-        // One for all listeners, so that it counts every server connection.
-        this.keepalive = config.network().keepalive();
-        this.connector = new BackendConnector(transport, BackendConnector.MAX_BACKEND_FRAME_BYTES, keepalive);
         this.admission = admission;
         this.listeners = config.listeners();
         this.shutdownTimeout = config.limits().shutdownTimeout();
     }
 
-    public static ProxyServer start(MemogateConfig config, AdmissionHook admission) throws InterruptedException {
-        return start(config, admission, AdmissionSupport.DEFAULTS);
-    }
-
     /** Without an admin console: the database "memogate" is routed like any other. */
-    public static ProxyServer start(MemogateConfig config, AdmissionHook admission, AdmissionSupport support)
-            throws InterruptedException {
-        return start(config, admission, support, null);
+    public static ProxyServer start(MemogateConfig config, Map<Protocol, ProtocolWing.Factory> wings,
+                                    AdmissionRouting admission) throws InterruptedException {
+        return start(config, wings, admission, null);
     }
 
     /**
-     * Starts listening, with the admin console {@code console} makes. It is given the server before the
-     * server listens, because the console observes the server's sessions and the server routes the
-     * console's logins: neither can be built complete without the other. On failure nothing is left
-     * bound and the event loops are stopped.
+     * Starts listening, each listener's sessions set up by the wing of its protocol, each session using the
+     * admission of the server it is routed to, with the admin console {@code console} makes. It is given the
+     * server before the server listens, because the console observes the server's sessions and the server
+     * routes the console's logins: neither can be built complete without the other. On failure nothing is
+     * left bound and the event loops are stopped.
      *
+     * @param wings the wings this build of the proxy has, by protocol; a listener whose protocol has none is
+     *     a configuration error naming it
      * @throws ListenException when a listener's address cannot be bound
-     * @throws io.memogate.proxy.config.ConfigException when a TLS certificate or key cannot be loaded
+     * @throws io.memogate.proxy.config.ConfigException when a TLS certificate or key cannot be loaded, or a
+     *     listener's protocol has no wing
      */
-    public static ProxyServer start(MemogateConfig config, AdmissionHook admission, AdmissionSupport support,
-                                    Function<ProxyServer, ConsoleService> console) throws InterruptedException {
-        return start(config, AdmissionRouting.uniform(admission, support), console);
-    }
-
-    /**
-     * As {@link #start(MemogateConfig, AdmissionHook, AdmissionSupport, Function)}, each session using the
-     * admission of the server it is routed to.
-     */
-    public static ProxyServer start(MemogateConfig config, AdmissionRouting admission,
-                                    Function<ProxyServer, ConsoleService> console) throws InterruptedException {
-        ProxyServer server = new ProxyServer(config, admission);
+    public static ProxyServer start(MemogateConfig config, Map<Protocol, ProtocolWing.Factory> wings,
+                                    AdmissionRouting admission, Function<ProxyServer, ConsoleService> console)
+            throws InterruptedException {
+        ProxyServer server = new ProxyServer(config, wings, admission);
         try {
             if (console != null) {
                 server.console = Optional.of(console.apply(server));
@@ -140,6 +121,31 @@ public final class ProxyServer implements AutoCloseable, ConnectionsView {
             throw e;
         }
         return server;
+    }
+
+    /**
+     * The wing of each protocol the listeners speak, made now; a protocol this build has no wing for is a
+     * configuration error naming the listener.
+     */
+    private static Map<Protocol, ProtocolWing> wingsFor(MemogateConfig config, Map<Protocol, ProtocolWing.Factory> known,
+                                                        WingResources resources) {
+        Map<Protocol, ProtocolWing> made = new EnumMap<>(Protocol.class);
+        List<String> problems = new ArrayList<>();
+        for (int i = 0; i < config.listeners().size(); i++) {
+            Protocol protocol = config.listeners().get(i).protocol();
+            ProtocolWing.Factory factory = known.get(protocol);
+            if (factory == null) {
+                problems.add("listeners[" + i + "].protocol: Memogate cannot serve " + protocol + " clients yet; "
+                        + "it speaks " + known.keySet().stream().map(Protocol::configName).sorted()
+                        .collect(Collectors.joining(", ")) + " (the MySQL/MariaDB and SQL Server wings are planned)");
+            } else {
+                made.computeIfAbsent(protocol, p -> factory.create(resources));
+            }
+        }
+        if (!problems.isEmpty()) {
+            throw new ConfigException(null, problems);
+        }
+        return made;
     }
 
     private void bind() throws InterruptedException {
@@ -155,10 +161,7 @@ public final class ProxyServer implements AutoCloseable, ConnectionsView {
                         @Override
                         protected void initChannel(Channel client) {
                             // The services in force when the client connects: a reload changes new sessions only.
-                            SessionServices current = services.get(index);
-                            client.pipeline().addLast("direct-tls", new DirectTlsDetector(current.listenerTls()));
-                            client.pipeline().addLast("framer", PgFrameDecoders.startup());
-                            client.pipeline().addLast("session", new ClientHandler(new PgSession(client, current)));
+                            services.get(index).initClient(client);
                         }
                     });
             String setting = "listeners[" + i + "]";
@@ -189,56 +192,25 @@ public final class ProxyServer implements AutoCloseable, ConnectionsView {
      * @throws io.memogate.proxy.config.ConfigException when a TLS certificate or key cannot be loaded
      */
     public void reconfigure(MemogateConfig next) {
-        List<String> bound = listeners.stream().map(ListenerConfig::address).toList();
-        if (!bound.equals(next.listeners().stream().map(ListenerConfig::address).toList())) {
-            throw new IllegalArgumentException("the listeners' addresses changed from " + bound
+        List<String> bound = listeners.stream().map(ListenerConfig::socket).toList();
+        if (!bound.equals(next.listeners().stream().map(ListenerConfig::socket).toList())) {
+            throw new IllegalArgumentException("the listeners' addresses or protocols changed from " + bound
                     + "; they change only on restart");
         }
-        List<SessionServices> rebuilt = servicesFor(next);
+        List<ProtocolWing.ListenerSessions> rebuilt = servicesFor(next);
         listeners = next.listeners();
         services = rebuilt;
         sessions.limit(next.limits().maxClientConnections());
         shutdownTimeout = next.limits().shutdownTimeout();
     }
 
-    private List<SessionServices> servicesFor(MemogateConfig config) {
-        Map<String, BackendTarget> targets = targetsOf(config);
-        Optional<BackendTarget> defaultBackend = config.defaultBackend().map(backend -> targets.get(backend.name()));
-        List<SessionServices> built = new ArrayList<>();
+    private List<ProtocolWing.ListenerSessions> servicesFor(MemogateConfig config) {
+        List<ProtocolWing.ListenerSessions> built = new ArrayList<>();
         for (int i = 0; i < config.listeners().size(); i++) {
-            ListenerConfig listener = config.listeners().get(i);
-            String tlsPath = "listeners[" + i + "].tls";
-            built.add(new SessionServices(
-                    database -> config.backendFor(database).map(backend -> targets.get(backend.name())),
-                    connector,
-                    cancelForwarder,
-                    admission,
-                    cancels,
-                    listener.tls().map(tls -> TlsContexts.forListener(tls, tlsPath)),
-                    config.limits().maxMessageBytes(),
-                    config.limits().maxClientConnections(),
-                    config.limits().connectTimeout(),
-                    config.limits().loginTimeout(),
-                    console,
-                    defaultBackend,
-                    config.recycle(),
-                    recycles,
-                    passwordlessLogins,
-                    sessions));
+            ProtocolWing wing = wings.get(config.listeners().get(i).protocol());
+            built.add(wing.listener(new ListenerSetup(config, i, admission, console, sessions)));
         }
         return List.copyOf(built);
-    }
-
-    private static Map<String, BackendTarget> targetsOf(MemogateConfig config) {
-        Map<String, BackendTarget> targets = new HashMap<>();
-        for (int i = 0; i < config.backends().size(); i++) {
-            BackendConfig backend = config.backends().get(i);
-            String path = "backends[" + i + "]";
-            targets.put(backend.name(), new BackendTarget(backend.name(), path, backend.host(), backend.port(),
-                    backend.unixSocket(), backend.tls().mode(), TlsContexts.forBackend(backend.tls(), path + ".tls"),
-                    backend.tls().serverName().orElse(backend.host())));
-        }
-        return Map.copyOf(targets);
     }
 
     /** The address each TCP listener is bound to, in configuration order (port 0 resolves here). */
@@ -284,7 +256,7 @@ public final class ProxyServer implements AutoCloseable, ConnectionsView {
     /** Connections to backend servers now open, including any still negotiating TLS. */
     @Override
     public int serverConnectionCount() {
-        return connector.openConnections();
+        return wings.values().stream().mapToInt(ProtocolWing::serverConnectionCount).sum();
     }
 
     @Override

@@ -2,9 +2,9 @@ package io.memogate.proxy.server;
 
 import io.memogate.proxy.admin.ClientView;
 import io.memogate.proxy.admin.ConnectionsView.SessionCommandOutcome;
-import io.memogate.proxy.pg.session.OperatorCommand;
-import io.memogate.proxy.pg.session.PgSession;
-import io.memogate.proxy.pg.session.SessionServices;
+import io.memogate.proxy.session.OperatorCommand;
+import io.memogate.proxy.session.SessionListener;
+import io.memogate.proxy.session.TrackedSession;
 import java.time.Duration;
 import java.util.Comparator;
 import java.util.HashSet;
@@ -20,18 +20,18 @@ import java.util.function.Function;
  * The open sessions: enforces limits.maxClientConnections, lets shutdown wait for them to end, and lets
  * the admin console see them.
  */
-final class SessionTracker implements SessionServices.SessionListener {
+final class SessionTracker implements SessionListener {
 
     /** A reload changes it; sessions already open stay even when there are now more than it allows. */
     private int limit;
-    private final Set<PgSession> open = new HashSet<>();
+    private final Set<TrackedSession> open = new HashSet<>();
 
     SessionTracker(int limit) {
         this.limit = limit;
     }
 
     @Override
-    public synchronized boolean opened(PgSession session) {
+    public synchronized boolean opened(TrackedSession session) {
         if (open.size() >= limit) {
             return false;
         }
@@ -40,7 +40,7 @@ final class SessionTracker implements SessionServices.SessionListener {
     }
 
     @Override
-    public synchronized void closed(PgSession session) {
+    public synchronized void closed(TrackedSession session) {
         if (open.remove(session) && open.isEmpty()) {
             notifyAll();
         }
@@ -76,8 +76,8 @@ final class SessionTracker implements SessionServices.SessionListener {
     }
 
     /** {@code ask} put to every open session at once (each answers on its own event loop): the answers given. */
-    private <T> CompletableFuture<List<T>> askEach(Function<PgSession, CompletionStage<Optional<T>>> ask) {
-        List<PgSession> snapshot;
+    private <T> CompletableFuture<List<T>> askEach(Function<TrackedSession, CompletionStage<Optional<T>>> ask) {
+        List<TrackedSession> snapshot;
         synchronized (this) {
             snapshot = List.copyOf(open);
         }
@@ -112,10 +112,10 @@ final class SessionTracker implements SessionServices.SessionListener {
     }
 
     void shutdownAll() {
-        List<PgSession> remaining;
+        List<TrackedSession> remaining;
         synchronized (this) {
             remaining = List.copyOf(open);
         }
-        remaining.forEach(PgSession::shutdown);
+        remaining.forEach(TrackedSession::shutdown);
     }
 }

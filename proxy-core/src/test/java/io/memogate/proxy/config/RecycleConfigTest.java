@@ -2,7 +2,7 @@ package io.memogate.proxy.config;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-import io.memogate.proxy.pg.auth.Secret;
+import io.memogate.proxy.config.Secret;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.List;

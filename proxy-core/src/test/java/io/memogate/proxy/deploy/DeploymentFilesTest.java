@@ -1,5 +1,8 @@
 package io.memogate.proxy.deploy;
 
+import io.memogate.proxy.cli.Wings;
+import io.memogate.proxy.admission.AdmissionSupport;
+import io.memogate.proxy.admission.AdmissionRouting;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import com.fasterxml.jackson.databind.JsonNode;
@@ -177,7 +180,8 @@ class DeploymentFilesTest {
                             throw new ProbeException("not polled in this test");
                         }, System::nanoTime, state -> { });
                 ProxyServer server = ProxyServer.start(MemogateConfig.of(BackendConfig.of("main", "127.0.0.1", 5432))
-                        .withListeners(ListenerConfig.of("127.0.0.1", 0)), new ImmediateAdmission())) {
+                        .withListeners(ListenerConfig.of("127.0.0.1", 0)), Wings.BUILT_IN,
+                        AdmissionRouting.uniform(new ImmediateAdmission(), AdmissionSupport.DEFAULTS))) {
             Gateways gateways = new Gateways(GatewaySettings.defaults(2), 1L << 30, System::nanoTime, timer,
                     gatewayMeters);
             gatewayMeters.gateways(gateways);

@@ -1,5 +1,7 @@
 package io.memogate.proxy.it;
 
+import io.memogate.proxy.cli.Wings;
+import io.memogate.proxy.admission.AdmissionRouting;
 import io.memogate.proxy.admission.AdmissionHook;
 import io.memogate.proxy.admission.AdmissionSupport;
 import io.memogate.proxy.admission.ImmediateAdmission;
@@ -198,7 +200,7 @@ public final class ProxyFixture implements AutoCloseable {
             MemogateConfig config = new MemogateConfig(listeners, List.of(backend), limits)
                     .withRecycle(recycle)
                     .withNetwork(network);
-            return new ProxyFixture(ProxyServer.start(config, admission, support));
+            return new ProxyFixture(ProxyServer.start(config, Wings.BUILT_IN, AdmissionRouting.uniform(admission, support)));
         }
     }
 }

@@ -10,7 +10,7 @@ import io.memogate.proxy.embedded.EmbeddedPostgres;
 import io.memogate.proxy.embedded.EmbeddedPostgresExtension;
 import io.memogate.proxy.embedded.TestUsers;
 import io.memogate.proxy.metrics.GatewayMeters;
-import io.memogate.proxy.pg.auth.AuthFile;
+import io.memogate.proxy.config.AuthFile;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.sql.Connection;

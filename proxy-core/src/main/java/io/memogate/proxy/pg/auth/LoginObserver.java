@@ -1,5 +1,6 @@
 package io.memogate.proxy.pg.auth;
 
+import io.memogate.proxy.config.Secret;
 import io.memogate.proxy.pg.message.backend.Authentication;
 import io.memogate.proxy.pg.message.frontend.PasswordResponse;
 import io.netty.buffer.ByteBuf;

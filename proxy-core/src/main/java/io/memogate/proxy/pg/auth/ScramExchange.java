@@ -1,5 +1,6 @@
 package io.memogate.proxy.pg.auth;
 
+import io.memogate.proxy.config.Secret;
 import com.ongres.scram.common.ScramFunctions;
 import com.ongres.scram.common.ScramMechanism;
 import com.ongres.scram.common.StringPreparation;

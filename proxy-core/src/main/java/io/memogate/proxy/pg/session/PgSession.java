@@ -5,6 +5,8 @@ import io.memogate.proxy.admission.AdmissionSupport;
 import io.memogate.proxy.admission.PreparedQueries;
 import io.memogate.proxy.admission.ServerAdmission;
 import io.memogate.proxy.admission.SessionInfo;
+import io.memogate.proxy.session.OperatorCommand;
+import io.memogate.proxy.session.TrackedSession;
 import io.memogate.proxy.admission.SessionSettings;
 import io.memogate.proxy.pg.codec.ClientMessageDecoder;
 import io.memogate.proxy.pg.message.backend.BackendKeyData;
@@ -56,7 +58,7 @@ import org.slf4j.LoggerFactory;
  * held for admission. While one is held, frames already read queue behind it (at most one read's
  * worth); nothing more is read, so TCP pushes back on the client.
  */
-public final class PgSession implements CancelRegistry.Cancellable {
+public final class PgSession implements CancelRegistry.Cancellable, TrackedSession {
 
     private static final Logger log = LoggerFactory.getLogger(PgSession.class);
 
@@ -387,11 +389,13 @@ public final class PgSession implements CancelRegistry.Cancellable {
     }
 
     /** The admin console's CANCEL or KILL: what it did, or empty when this is not the session it names. */
+    @Override
     public CompletionStage<Optional<String>> operator(OperatorCommand command) {
-        return onEventLoop(() -> command.applyTo(this)).exceptionally(stopping -> Optional.empty());
+        return onEventLoop(() -> OperatorActions.apply(command, this)).exceptionally(stopping -> Optional.empty());
     }
 
     /** The proxy is stopping and this session outlived the grace period: tell the client and close. */
+    @Override
     public void shutdown() {
         client.eventLoop().execute(() -> {
             if (state != State.CLOSED) {
@@ -484,6 +488,7 @@ public final class PgSession implements CancelRegistry.Cancellable {
     }
 
     /** {@link #view()} taken on the session's own event loop, from any thread. */
+    @Override
     public CompletionStage<ClientView> describe() {
         return onEventLoop(this::view);
     }

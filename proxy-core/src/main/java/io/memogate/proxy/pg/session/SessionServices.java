@@ -2,6 +2,8 @@ package io.memogate.proxy.pg.session;
 
 import io.memogate.proxy.admin.ConsoleService;
 import io.memogate.proxy.admission.AdmissionRouting;
+import io.memogate.proxy.session.RecycleCounts;
+import io.memogate.proxy.session.SessionListener;
 import io.memogate.proxy.config.RecycleConfig;
 import io.netty.handler.ssl.SslContext;
 import java.time.Duration;
@@ -39,12 +41,4 @@ public record SessionServices(
         RecycleCounts recycles,
         PasswordlessLogins passwordlessLogins,
         SessionListener listener) {
-
-    /** Told when a session starts and when it has ended, e.g. to count them and to drain on shutdown. */
-    public interface SessionListener {
-        /** Returns false to refuse the session (too many clients); {@link #closed} follows either way. */
-        boolean opened(PgSession session);
-
-        void closed(PgSession session);
-    }
 }

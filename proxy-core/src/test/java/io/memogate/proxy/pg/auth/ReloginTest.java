@@ -1,5 +1,6 @@
 package io.memogate.proxy.pg.auth;
 
+import io.memogate.proxy.config.Secret;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 

@@ -7,6 +7,9 @@ import io.memogate.estimator.ViewDefinitions;
 import io.memogate.estimator.planner.IndexedColumns;
 import io.memogate.proxy.admission.AdmissionHook;
 import io.memogate.proxy.admission.AdmissionRouting;
+import io.memogate.proxy.session.RecycleCounts;
+import io.memogate.proxy.session.SessionListener;
+import io.memogate.proxy.session.TrackedSession;
 import io.memogate.proxy.admission.AdmissionSupport;
 import io.memogate.proxy.admission.SessionInfo;
 import io.memogate.proxy.config.RecycleConfig;
@@ -54,14 +57,14 @@ final class EmbeddedSession implements AutoCloseable {
                 AdmissionRouting.uniform(hook, support), null, Optional.empty(), 1 << 26, 10,
                 Duration.ofSeconds(5), Duration.ofSeconds(5), Optional.empty(), Optional.empty(),
                 RecycleConfig.DEFAULTS, new RecycleCounts(), new PasswordlessLogins(),
-                new SessionServices.SessionListener() {
+                new SessionListener() {
                     @Override
-                    public boolean opened(PgSession opened) {
+                    public boolean opened(TrackedSession opened) {
                         return true;
                     }
 
                     @Override
-                    public void closed(PgSession closed) {
+                    public void closed(TrackedSession closed) {
                     }
                 });
         session = new PgSession(client, services);

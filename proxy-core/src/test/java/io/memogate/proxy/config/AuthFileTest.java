@@ -1,4 +1,4 @@
-package io.memogate.proxy.pg.auth;
+package io.memogate.proxy.config;
 
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;

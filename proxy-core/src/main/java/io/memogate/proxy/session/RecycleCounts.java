@@ -1,9 +1,10 @@
-package io.memogate.proxy.pg.session;
+package io.memogate.proxy.session;
 
 import java.util.concurrent.atomic.AtomicLong;
 
 /**
- * How often sessions' server connections were replaced ({@link ServerRecycler}), over all sessions of a
+ * How often sessions' server connections were replaced (a wing replaces one whose process keeps too much
+ * memory), over all sessions of a
  * proxy and its reloads: for the metrics, the admin console and the benchmarks. Thread-safe.
  */
 public final class RecycleCounts {
@@ -11,11 +12,11 @@ public final class RecycleCounts {
     private final AtomicLong recycled = new AtomicLong();
     private final AtomicLong failedLogins = new AtomicLong();
 
-    void recycled() {
+    public void recycled() {
         recycled.incrementAndGet();
     }
 
-    void loginFailed() {
+    public void loginFailed() {
         failedLogins.incrementAndGet();
     }
 

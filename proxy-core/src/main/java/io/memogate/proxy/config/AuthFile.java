@@ -1,4 +1,4 @@
-package io.memogate.proxy.pg.auth;
+package io.memogate.proxy.config;
 
 import java.io.IOException;
 import java.nio.charset.StandardCharsets;

@@ -1,4 +1,4 @@
-package io.memogate.proxy.pg.auth;
+package io.memogate.proxy.config;
 
 import java.util.Base64;
 import java.util.HexFormat;

@@ -1,0 +1,50 @@
+package io.memogate.proxy.arch;
+
+import static com.tngtech.archunit.lang.syntax.ArchRuleDefinition.noClasses;
+
+import com.tngtech.archunit.core.domain.JavaClasses;
+import com.tngtech.archunit.core.importer.ClassFileImporter;
+import com.tngtech.archunit.core.importer.ImportOption;
+import org.junit.jupiter.api.Test;
+
+/**
+ * The layout's promises, checked over the compiled classes: a protocol-neutral core that no wing leaks
+ * into (a second protocol is a new folder beside {@code pg/}, not a fork), a broker with no JDBC driver,
+ * and an estimator that knows nothing of Netty or of the broker.
+ */
+class LayeringTest {
+
+    private static final JavaClasses MEMOGATE = new ClassFileImporter()
+            .withImportOption(ImportOption.Predefined.DO_NOT_INCLUDE_TESTS)
+            .importPackages("io.memogate");
+
+    /** What every protocol shares; only the CLI wiring ({@code cli}) may name a wing. */
+    private static final String[] CORE = {"io.memogate.proxy.session..", "io.memogate.proxy.server..",
+            "io.memogate.proxy.admission..", "io.memogate.proxy.admin..", "io.memogate.proxy.config..",
+            "io.memogate.proxy.reload..", "io.memogate.proxy.metrics..", "io.memogate.proxy.tls.."};
+
+    @Test
+    void theSessionCoreImportsNoWing() {
+        noClasses().that().resideInAnyPackage(CORE)
+                .should().dependOnClassesThat().resideInAnyPackage("io.memogate.proxy.pg..")
+                .because("the core is protocol-neutral: each protocol plugs in as a ProtocolWing, picked by the CLI")
+                .check(MEMOGATE);
+    }
+
+    @Test
+    void theBrokerOwnsNoJdbcDriver() {
+        noClasses().that().resideInAPackage("io.memogate.broker..")
+                .and().resideOutsideOfPackage("io.memogate.broker.probe.postgres..")
+                .should().dependOnClassesThat().resideInAnyPackage("org.postgresql..", "java.sql..")
+                .because("each server kind's probe, in a module of its own, owns its driver")
+                .check(MEMOGATE);
+    }
+
+    @Test
+    void theEstimatorKnowsNeitherNettyNorTheBroker() {
+        noClasses().that().resideInAPackage("io.memogate.estimator..")
+                .should().dependOnClassesThat().resideInAnyPackage("io.netty..", "io.memogate.broker..",
+                        "io.memogate.proxy..")
+                .check(MEMOGATE);
+    }
+}

@@ -1,0 +1,59 @@
+package io.memogate.proxy.cli;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
+import io.memogate.proxy.config.AdminConfig;
+import io.memogate.proxy.config.AdminHttpConfig;
+import io.memogate.proxy.config.BackendConfig;
+import io.memogate.proxy.config.ConfigException;
+import io.memogate.proxy.config.ConfigLoader;
+import io.memogate.proxy.config.ListenerConfig;
+import io.memogate.proxy.config.MemogateConfig;
+import io.memogate.proxy.config.Protocol;
+import java.nio.file.Path;
+import java.util.List;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+/** A listener's {@code protocol} picks its wing; one this build has no wing for stops the start, named. */
+class WingsTest {
+
+    @TempDir
+    Path dir;
+
+    @Test
+    void aListenerSpeaksPostgresqlUnlessTheFileSaysOtherwise() throws Exception {
+        MemogateConfig config = new ConfigLoader().parse("""
+                listeners:
+                  - {port: 6432}
+                  - {port: 3307, protocol: mysql}
+                backends: [{name: main, host: localhost}]
+                """, dir);
+        assertThat(config.listeners()).extracting(ListenerConfig::protocol)
+                .containsExactly(Protocol.POSTGRESQL, Protocol.MYSQL);
+    }
+
+    @Test
+    void aProtocolNobodySpeaksIsAProblemNamingTheField() {
+        assertThatThrownBy(() -> new ConfigLoader().parse("""
+                listeners: [{port: 6432, protocol: oracle}]
+                backends: [{name: main, host: localhost}]
+                """, dir)).isInstanceOfSatisfying(ConfigException.class, e -> assertThat(e.problems())
+                .anySatisfy(problem -> assertThat(problem).startsWith("listeners[0].protocol")
+                        .contains("postgresql, mysql, tds").contains("'oracle'")));
+    }
+
+    @Test
+    void aListenerWhoseProtocolHasNoWingYetStopsTheStartAndNothingListens() {
+        MemogateConfig config = MemogateConfig.of(BackendConfig.of("main", "127.0.0.1", 5432)).withListeners(
+                ListenerConfig.of("127.0.0.1", 0),
+                ListenerConfig.of("127.0.0.1", 0).withProtocol(Protocol.TDS));
+
+        assertThatThrownBy(() -> RunningProxy.start(config.withAdmin(new AdminConfig(AdminHttpConfig.of("127.0.0.1", 0))))))
+                .isInstanceOfSatisfying(ConfigException.class, e -> assertThat(e.problems()).containsExactly(
+                        "listeners[1].protocol: Memogate cannot serve tds clients yet; it speaks postgresql "
+                                + "(the MySQL/MariaDB and SQL Server wings are planned)"));
+        assertThat(Wings.BUILT_IN).containsOnlyKeys(List.of(Protocol.POSTGRESQL));
+    }
+}
