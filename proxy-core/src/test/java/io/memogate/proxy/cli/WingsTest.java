@@ -50,7 +50,7 @@ class WingsTest {
                 ListenerConfig.of("127.0.0.1", 0),
                 ListenerConfig.of("127.0.0.1", 0).withProtocol(Protocol.TDS));
 
-        assertThatThrownBy(() -> RunningProxy.start(config.withAdmin(new AdminConfig(AdminHttpConfig.of("127.0.0.1", 0))))))
+        assertThatThrownBy(() -> RunningProxy.start(config.withAdmin(new AdminConfig(AdminHttpConfig.of("127.0.0.1", 0)))))
                 .isInstanceOfSatisfying(ConfigException.class, e -> assertThat(e.problems()).containsExactly(
                         "listeners[1].protocol: Memogate cannot serve tds clients yet; it speaks postgresql "
                                 + "(the MySQL/MariaDB and SQL Server wings are planned)"));
