@@ -312,10 +312,12 @@ public final class CompileEstimator {
                 return lexical(st, null, context, "estimation failed (" + e + "); relation bound as a star",
                         LexicalFallback.star(st.relations()));
             } catch (RuntimeException | StackOverflowError again) {
-                return new CompileEstimate(st.fingerprint().text(), st.fingerprint().hash(), st.relations(), 0, 0,
-                        memory.bytes(PlannerWork.NONE), Parser.NONE, false,
-                        "estimation failed (" + again + "): only the fixed cost is counted", 0, Search.NONE, true, 1,
-                        MemoryTerms.of(PlannerWork.NONE), false);
+                return CompileEstimate.builder(st.fingerprint().text(), st.fingerprint().hash(), st.relations())
+                        .estimatedBytes(memory.bytes(PlannerWork.NONE))
+                        .reason("estimation failed (" + again + "): only the fixed cost is counted")
+                        .capped(true)
+                        .terms(MemoryTerms.of(PlannerWork.NONE))
+                        .build();
             }
         }
     }
@@ -410,9 +412,17 @@ public final class CompileEstimator {
         Search search = largest.map(s -> s instanceof JoinSearch.Geqo ? Search.GEQO : Search.DP).orElse(Search.NONE);
         String dominant = largest.map(s -> "; largest problem " + s.relations() + " relations by " + search
                 + (s.exact() ? "" : " (count capped, extrapolated)")).orElse("; no join search");
-        return new CompileEstimate(st.fingerprint().text(), st.fingerprint().hash(), st.relations(), work.blocks(),
-                memoPairs, bytes, parser, false, why + dominant + firstRows, largest.map(JoinSearch::relations).orElse(0),
-                search, !work.exact(), 1, MemoryTerms.of(work), false);
+        return CompileEstimate.builder(st.fingerprint().text(), st.fingerprint().hash(), st.relations())
+                .blocks(work.blocks())
+                .memoPairs(memoPairs)
+                .estimatedBytes(bytes)
+                .parser(parser)
+                .reason(why + dominant + firstRows)
+                .largestProblem(largest.map(JoinSearch::relations).orElse(0))
+                .search(search)
+                .capped(!work.exact())
+                .terms(MemoryTerms.of(work))
+                .build();
     }
 
     static CompileEstimate bypass(StatementAnalysis st, String reason) {
@@ -420,7 +430,6 @@ public final class CompileEstimator {
     }
 
     private static CompileEstimate bypass(String fingerprint, long hash, int relations, String reason) {
-        return new CompileEstimate(fingerprint, hash, relations, 0, 0, 0, Parser.NONE, true, reason, 0, Search.NONE,
-                false, 1, MemoryTerms.ZERO, false);
+        return CompileEstimate.builder(fingerprint, hash, relations).bypass(true).reason(reason).build();
     }
 }
