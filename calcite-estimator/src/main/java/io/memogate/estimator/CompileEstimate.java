@@ -1,6 +1,7 @@
 package io.memogate.estimator;
 
 import io.memogate.estimator.lexer.Fingerprint;
+import io.memogate.estimator.lexer.StatementAnalysis;
 import io.memogate.estimator.planner.MemoryTerms;
 import java.util.Objects;
 
@@ -78,6 +79,12 @@ public record CompileEstimate(
      */
     public static Builder builder(String fingerprint, long fingerprintHash, int relations) {
         return new Builder(fingerprint, fingerprintHash, relations);
+    }
+
+    /** {@code statement} needs no admission, for {@code reason}. */
+    static CompileEstimate bypass(StatementAnalysis statement, String reason) {
+        return builder(statement.fingerprint().text(), statement.fingerprint().hash(), statement.relations())
+                .bypass(true).reason(reason).build();
     }
 
     /** A builder holding this estimate, to change some of it. */
