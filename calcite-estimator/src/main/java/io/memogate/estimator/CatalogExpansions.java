@@ -2,9 +2,8 @@ package io.memogate.estimator;
 
 import io.memogate.estimator.calcite.CatalogQueries;
 import io.memogate.estimator.calcite.LexicalFallback;
-import io.memogate.estimator.calcite.PostgresParser;
-import io.memogate.estimator.calcite.PostgresRewriter;
-import io.memogate.estimator.lexer.LexicalAnalyzer;
+import io.memogate.estimator.dialect.Dialect;
+import io.memogate.estimator.dialect.Rewriter;
 import io.memogate.estimator.lexer.Literals;
 import io.memogate.estimator.lexer.RelationBound;
 import io.memogate.estimator.lexer.TokenKind;
@@ -15,27 +14,23 @@ import java.util.Optional;
 
 /**
  * The views and inlinable functions of a {@link Catalog} as one statement's query blocks see them: each
- * definition parsed as a statement is (rewritten where Babel needs it, parsed by Calcite, read off its tokens
- * when Calcite cannot), once per statement however often it is named. One per statement: not thread-safe.
+ * definition parsed as a statement is (rewritten where the dialect's parser needs it, parsed by Calcite, read
+ * off its tokens when Calcite cannot), once per statement however often it is named. One per statement: not
+ * thread-safe.
  */
 final class CatalogExpansions implements CatalogQueries {
 
     private final Catalog catalog;
-    private final PostgresRewriter rewriter;
-    private final PostgresParser parser;
+    private final Dialect<?> dialect;
     private final LexicalFallback fallback;
-    private final LexicalAnalyzer analyzer;
     private final int maxParseDepth;
     /** Per view or function (records: equal when they are the same definition), its body as read. */
     private final Map<Object, Optional<QueryBody>> read = new HashMap<>();
 
-    CatalogExpansions(Catalog catalog, PostgresRewriter rewriter, PostgresParser parser, LexicalFallback fallback,
-                      LexicalAnalyzer analyzer, int maxParseDepth) {
+    CatalogExpansions(Catalog catalog, Dialect<?> dialect, LexicalFallback fallback, int maxParseDepth) {
         this.catalog = catalog;
-        this.rewriter = rewriter;
-        this.parser = parser;
+        this.dialect = dialect;
         this.fallback = fallback;
-        this.analyzer = analyzer;
         this.maxParseDepth = maxParseDepth;
     }
 
@@ -72,7 +67,7 @@ final class CatalogExpansions implements CatalogQueries {
     public Optional<QueryBody> function(String name, int arguments) {
         return catalog.functions().function(name, arguments)
                 .flatMap(function -> read.computeIfAbsent(function,
-                        k -> analyzer.analyze(function.body()).statements().size() == 1
+                        k -> dialect.analyzer().analyze(function.body()).statements().size() == 1
                                 ? Optional.of(body(function.body(), false)) : Optional.empty()));
     }
 
@@ -81,8 +76,8 @@ final class CatalogExpansions implements CatalogQueries {
         TokenStream tokens = TokenStream.of(query);
         if (RelationBound.of(tokens).maxNestingDepth() <= maxParseDepth) {
             try {
-                PostgresRewriter.Rewrite rewrite = rewriter.rewrite(query);
-                return new Parsed(parser.parse(rewrite.text()), rewrite.materialized(), rewrite.notMaterialized(),
+                Rewriter.Rewrite rewrite = dialect.rewriter().rewrite(query);
+                return new Parsed(dialect.parse(rewrite.text()), rewrite.materialized(), rewrite.notMaterialized(),
                         securityBarrier, tokens.size());
             } catch (Exception | StackOverflowError e) {
                 // read off its tokens below

@@ -1,12 +1,14 @@
 package io.memogate.estimator;
 
 import io.memogate.estimator.lexer.Fingerprint;
+import io.memogate.estimator.lexer.StatementAnalysis;
 import io.memogate.estimator.planner.MemoryTerms;
 import java.util.Objects;
 
 /**
  * What the estimator tells the gateway about one statement (or, from
- * {@link CompileEstimator#estimate}, the largest statement of a text). Immutable.
+ * {@link CompileEstimator#estimate}, the largest statement of a text). Immutable. Build one with
+ * {@link #builder}, which names each part, rather than with the canonical constructor's fifteen positions.
  *
  * @param fingerprint the normalized statement (constants replaced; oversized statements described by length)
  * @param fingerprintHash the cache key's hash of it
@@ -70,10 +72,32 @@ public record CompileEstimate(
         Objects.requireNonNull(terms, "terms");
     }
 
+    /**
+     * An estimate of the statement with this fingerprint, hash and relation bound, to be completed: as built
+     * without more, nothing is planned (no blocks, pairs or bytes, not read, not capped), it covers one
+     * statement, and its reason is empty.
+     */
+    public static Builder builder(String fingerprint, long fingerprintHash, int relations) {
+        return new Builder(fingerprint, fingerprintHash, relations);
+    }
+
+    /** {@code statement} needs no admission, for {@code reason}. */
+    static CompileEstimate bypass(StatementAnalysis statement, String reason) {
+        return builder(statement.fingerprint().text(), statement.fingerprint().hash(), statement.relations())
+                .bypass(true).reason(reason).build();
+    }
+
+    /** A builder holding this estimate, to change some of it. */
+    public Builder toBuilder() {
+        return new Builder(fingerprint, fingerprintHash, relations)
+                .blocks(blocks).memoPairs(memoPairs).estimatedBytes(estimatedBytes).parser(parser).bypass(bypass)
+                .reason(reason).largestProblem(largestProblem).search(search).capped(capped).statements(statements)
+                .terms(terms).plannedWhileRunning(plannedWhileRunning);
+    }
+
     /** This estimate as covering {@code count} statements, with {@code prefix} before its reason. */
     CompileEstimate covering(int count, String prefix) {
-        return new CompileEstimate(fingerprint, fingerprintHash, relations, blocks, memoPairs, estimatedBytes, parser,
-                bypass, prefix + reason, largestProblem, search, capped, count, terms, plannedWhileRunning);
+        return toBuilder().statements(count).reason(prefix + reason).build();
     }
 
     /**
@@ -82,7 +106,106 @@ public record CompileEstimate(
      * names the query's routine.
      */
     CompileEstimate plannedWhileRunning(String prefix, Fingerprint statement) {
-        return new CompileEstimate(statement.text(), statement.hash(), relations, blocks, memoPairs, estimatedBytes,
-                parser, bypass, prefix + reason, largestProblem, search, capped, statements, terms, true);
+        return toBuilder().fingerprint(statement.text(), statement.hash()).reason(prefix + reason)
+                .plannedWhileRunning(true).build();
+    }
+
+    /**
+     * Names each part of an estimate where it is set: fifteen positional arguments of alike types are too easy
+     * to swap. One builder builds one estimate at a time; not thread-safe.
+     */
+    public static final class Builder {
+        private String fingerprint;
+        private long fingerprintHash;
+        private final int relations;
+        private int blocks;
+        private long memoPairs;
+        private long estimatedBytes;
+        private Parser parser = Parser.NONE;
+        private boolean bypass;
+        private String reason = "";
+        private int largestProblem;
+        private Search search = Search.NONE;
+        private boolean capped;
+        private int statements = 1;
+        private MemoryTerms terms = MemoryTerms.ZERO;
+        private boolean plannedWhileRunning;
+
+        private Builder(String fingerprint, long fingerprintHash, int relations) {
+            this.fingerprint = fingerprint;
+            this.fingerprintHash = fingerprintHash;
+            this.relations = relations;
+        }
+
+        public Builder fingerprint(String text, long hash) {
+            this.fingerprint = text;
+            this.fingerprintHash = hash;
+            return this;
+        }
+
+        public Builder blocks(int blocks) {
+            this.blocks = blocks;
+            return this;
+        }
+
+        public Builder memoPairs(long memoPairs) {
+            this.memoPairs = memoPairs;
+            return this;
+        }
+
+        public Builder estimatedBytes(long estimatedBytes) {
+            this.estimatedBytes = estimatedBytes;
+            return this;
+        }
+
+        public Builder parser(Parser parser) {
+            this.parser = parser;
+            return this;
+        }
+
+        public Builder bypass(boolean bypass) {
+            this.bypass = bypass;
+            return this;
+        }
+
+        public Builder reason(String reason) {
+            this.reason = reason;
+            return this;
+        }
+
+        public Builder largestProblem(int largestProblem) {
+            this.largestProblem = largestProblem;
+            return this;
+        }
+
+        public Builder search(Search search) {
+            this.search = search;
+            return this;
+        }
+
+        public Builder capped(boolean capped) {
+            this.capped = capped;
+            return this;
+        }
+
+        public Builder statements(int statements) {
+            this.statements = statements;
+            return this;
+        }
+
+        public Builder terms(MemoryTerms terms) {
+            this.terms = terms;
+            return this;
+        }
+
+        public Builder plannedWhileRunning(boolean plannedWhileRunning) {
+            this.plannedWhileRunning = plannedWhileRunning;
+            return this;
+        }
+
+        public CompileEstimate build() {
+            return new CompileEstimate(fingerprint, fingerprintHash, relations, blocks, memoPairs, estimatedBytes,
+                    parser, bypass, reason, largestProblem, search, capped, statements, terms, plannedWhileRunning);
+        }
     }
 }

@@ -1,6 +1,6 @@
 package io.memogate.estimator;
 
-import io.memogate.estimator.planner.PlannerSettings;
+import io.memogate.estimator.dialect.DialectSettings;
 import java.util.ArrayList;
 import java.util.List;
 
@@ -9,11 +9,11 @@ import java.util.List;
  * and, while a routine's queries are estimated, the routines being followed, outermost first (empty for the
  * statement sent), and the calls not followed so far (a cycle, the depth limit), shared by all of them.
  */
-record EstimateContext(PlannerSettings settings, PreparedStatementTexts prepared, Catalog catalog,
+record EstimateContext(DialectSettings settings, PreparedStatementTexts prepared, Catalog catalog,
                        List<RoutineDefinitions.Routine> following, CallsCut cut) {
 
     /** The context of a statement sent with these settings, prepared statements and catalog. */
-    static EstimateContext of(PlannerSettings settings, PreparedStatementTexts prepared, Catalog catalog) {
+    static EstimateContext of(DialectSettings settings, PreparedStatementTexts prepared, Catalog catalog) {
         return new EstimateContext(settings, prepared, catalog, List.of(), new CallsCut());
     }
 
@@ -61,7 +61,7 @@ record EstimateContext(PlannerSettings settings, PreparedStatementTexts prepared
     }
 
     /** This context with {@code changed} settings: after a SET in a routine's body. */
-    EstimateContext under(PlannerSettings changed) {
+    EstimateContext under(DialectSettings changed) {
         return new EstimateContext(changed, prepared, catalog, following, cut);
     }
 

@@ -1,9 +1,8 @@
 package io.memogate.estimator;
 
-import static io.memogate.estimator.CompileEstimator.bypass;
+import static io.memogate.estimator.CompileEstimate.bypass;
 
-import com.github.benmanes.caffeine.cache.Cache;
-import com.github.benmanes.caffeine.cache.Caffeine;
+import io.memogate.estimator.dialect.DialectSettings;
 import io.memogate.estimator.lexer.DoStatement;
 import io.memogate.estimator.lexer.Keyword;
 import io.memogate.estimator.lexer.LexicalAnalysis;
@@ -14,7 +13,6 @@ import io.memogate.estimator.lexer.StatementAnalysis;
 import io.memogate.estimator.lexer.StatementKind;
 import io.memogate.estimator.lexer.TokenKind;
 import io.memogate.estimator.lexer.TokenStream;
-import io.memogate.estimator.planner.PlannerSettings;
 import java.util.List;
 import java.util.Objects;
 import java.util.Optional;
@@ -22,33 +20,20 @@ import java.util.Optional;
 /**
  * The queries a statement has the server plan that are not in its text, estimated as statements of their
  * own: EXECUTE's prepared statement, REFRESH MATERIALIZED VIEW's query, the queries of a DO block's body and
- * of the routines a statement calls. Thread-safe, as the estimator that owns it.
+ * of the routines a statement calls. Thread-safe, as the estimator that owns it; it remembers nothing itself,
+ * the caches its {@link StatementEstimates} go through do.
  */
 final class IndirectQueries {
-
-    /** How the owning estimator estimates one statement of a text. */
-    @FunctionalInterface
-    interface StatementEstimates {
-        CompileEstimate of(String text, StatementAnalysis statement, EstimateContext context, boolean followExecute);
-    }
 
     /** Deepest chain of routine calls followed: a routine's query that calls a routine, and so on. */
     static final int MAX_CALL_DEPTH = 8;
 
-    /** A routine's largest query under one set of settings and one catalog; the routine compared by content. */
-    private record RoutineKey(RoutineDefinitions.Routine routine, PlannerSettings settings, Catalog catalog) {
-    }
-
     private final LexicalAnalyzer analyzer;
     private final StatementEstimates estimates;
-    /** Per routine its largest query (empty: none), so each caller of a long routine does not read it again. */
-    private final Cache<RoutineKey, Optional<CompileEstimate>> routines;
 
-    IndirectQueries(LexicalAnalyzer analyzer, StatementEstimates estimates, long cacheSize) {
+    IndirectQueries(LexicalAnalyzer analyzer, StatementEstimates estimates) {
         this.analyzer = Objects.requireNonNull(analyzer, "analyzer");
         this.estimates = Objects.requireNonNull(estimates, "estimates");
-        // As the estimator's caches: maintenance on the calling thread, no wake-up of a pool thread.
-        this.routines = Caffeine.newBuilder().executor(Runnable::run).maximumSize(cacheSize).build();
     }
 
     /** EXECUTE plans the statement the session prepared under its name. */
@@ -79,7 +64,7 @@ final class IndirectQueries {
         if (inner.isEmpty()) {
             return bypass(st, empty);
         }
-        return estimates.of(query, inner.statements().get(0), context, false).covering(1, prefix);
+        return estimates.statement(query, inner.statements().get(0), context, false).covering(1, prefix);
     }
 
     /**
@@ -147,7 +132,8 @@ final class IndirectQueries {
                 context.cut().at(depth); // a recursion closing at that depth, or the depth limit (-1)
                 return;
             }
-            CompileEstimate inner = largestQueryOf(routine, context);
+            CompileEstimate inner = estimates.routine(routine, context,
+                    () -> largestOf(routine.queries(), context.into(routine)));
             if (inner != null && larger(inner, largest)) {
                 largest = inner;
                 via = routine.schema() + "." + routine.name() + how;
@@ -158,24 +144,6 @@ final class IndirectQueries {
             return via == null ? own : largest.plannedWhileRunning(via + " plans while running: ",
                     statement.fingerprint());
         }
-    }
-
-    /**
-     * The largest estimate of the routine's queries, null when it has none; remembered per routine, settings
-     * and catalog, as the statements are, when complete ({@link EstimateContext.CallsCut}).
-     */
-    private CompileEstimate largestQueryOf(RoutineDefinitions.Routine routine, EstimateContext context) {
-        RoutineKey key = new RoutineKey(routine, context.settings(), context.catalog());
-        Optional<CompileEstimate> known = routines.getIfPresent(key);
-        if (known != null) {
-            return known.orElse(null);
-        }
-        int outer = context.cut().open();
-        CompileEstimate largest = largestOf(routine.queries(), context.into(routine));
-        if (context.cut().close(outer, context.following().size())) {
-            routines.put(key, Optional.ofNullable(largest));
-        }
-        return largest;
     }
 
     /**
@@ -233,9 +201,9 @@ final class IndirectQueries {
         EstimateContext changed = context;
         for (String query : queries) {
             for (StatementAnalysis inner : analyzer.analyze(query).statements()) {
-                CompileEstimate e = estimates.of(query, inner, context, false);
+                CompileEstimate e = estimates.statement(query, inner, context, false);
                 if (changed != context) {
-                    CompileEstimate underChanges = estimates.of(query, inner, changed, false);
+                    CompileEstimate underChanges = estimates.statement(query, inner, changed, false);
                     e = larger(underChanges, e) ? underChanges : e;
                 }
                 if (largest == null || larger(e, largest)) {
@@ -251,7 +219,7 @@ final class IndirectQueries {
     }
 
     /** {@code now} after {@code change}; RESET ALL goes back to the settings the body or text began with. */
-    static PlannerSettings applied(SettingChange change, PlannerSettings now, PlannerSettings atStart) {
+    static DialectSettings applied(SettingChange change, DialectSettings now, DialectSettings atStart) {
         return switch (change.action()) {
             case SET -> now.with(change.name(), change.value().orElse(""));
             case SET_DEFAULT, RESET -> now.with(change.name(), "default");

@@ -1,5 +1,6 @@
 package io.memogate.estimator;
 
+import io.memogate.estimator.dialect.DialectSettings;
 import io.memogate.estimator.lexer.DoStatement;
 import io.memogate.estimator.lexer.Keyword;
 import io.memogate.estimator.lexer.Literals;
@@ -11,7 +12,6 @@ import io.memogate.estimator.lexer.StatementSpan;
 import io.memogate.estimator.lexer.StatementSplitter;
 import io.memogate.estimator.lexer.TokenKind;
 import io.memogate.estimator.lexer.TokenStream;
-import io.memogate.estimator.planner.PlannerSettings;
 import java.util.ArrayList;
 import java.util.Collection;
 import java.util.Comparator;
@@ -95,8 +95,8 @@ public final class RoutineDefinitions {
         }
 
         /** {@code caller}'s settings with this routine's SET clauses over them, as while it runs. */
-        public PlannerSettings plannedUnder(PlannerSettings caller) {
-            PlannerSettings settings = caller;
+        public DialectSettings plannedUnder(DialectSettings caller) {
+            DialectSettings settings = caller;
             for (String entry : this.settings) {
                 int equals = entry.indexOf('=');
                 if (equals > 0) {

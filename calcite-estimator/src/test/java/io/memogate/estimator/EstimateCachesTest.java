@@ -5,6 +5,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 import io.memogate.estimator.lexer.LexicalAnalyzer;
 import io.memogate.estimator.planner.MemoryModel;
 import io.memogate.estimator.planner.PlannerSettings;
+import io.memogate.estimator.postgres.PostgresDialect;
 import java.util.Map;
 import java.util.Optional;
 import org.junit.jupiter.api.Test;
@@ -109,7 +110,8 @@ class EstimateCachesTest {
     /** Generated bulk text over the lexer's maximum is not kept whole; its estimate is still cached. */
     @Test
     void aTextOverTheLexersMaximumIsNotKeptWhole() {
-        CompileEstimator small = new CompileEstimator(new LexicalAnalyzer(STAR.length() - 1), new MemoryModel(),
+        CompileEstimator small = new CompileEstimator(
+                new PostgresDialect(new LexicalAnalyzer(STAR.length() - 1), new MemoryModel()),
                 CompileEstimator.DEFAULT_CACHE_SIZE, CompileEstimator.DEFAULT_MAX_PARSE_DEPTH);
         CompileEstimate first = small.estimate(STAR, PlannerSettings.DEFAULTS);
 

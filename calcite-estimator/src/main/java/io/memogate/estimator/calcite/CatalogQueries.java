@@ -45,7 +45,7 @@ public interface CatalogQueries {
     /**
      * A query Calcite parsed.
      *
-     * @param materialized CTE names of the definition written MATERIALIZED, as {@link PostgresRewriter} found
+     * @param materialized CTE names of the definition written MATERIALIZED, as the dialect's rewriter found
      * @param notMaterialized those written NOT MATERIALIZED
      * @param securityBarrier never pulled up into the statement
      */

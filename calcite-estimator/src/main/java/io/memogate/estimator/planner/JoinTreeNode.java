@@ -26,7 +26,7 @@ import java.util.Optional;
  * </ul>
  * Relation names are the names the block's predicates use (aliases where given), unique within the
  * block after pull-up; a builder renames a pulled-up sub-select's relations that clash with the outer
- * block's. (A name that is not unique links every relation bearing it, see {@code ProblemGraphs}.)
+ * block's. (A name that is not unique links every relation bearing it, see PostgreSQL's {@code ProblemGraphs}.)
  */
 public sealed interface JoinTreeNode {
 

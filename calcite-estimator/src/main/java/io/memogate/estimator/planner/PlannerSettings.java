@@ -1,5 +1,6 @@
 package io.memogate.estimator.planner;
 
+import io.memogate.estimator.dialect.DialectSettings;
 import java.math.BigInteger;
 import java.util.Locale;
 import java.util.Optional;
@@ -7,7 +8,8 @@ import java.util.regex.Pattern;
 
 /**
  * The PostgreSQL settings that decide how a FROM clause is split into join search problems and how each
- * is searched, with PostgreSQL's names, defaults and ranges (src/backend/utils/misc/guc_tables.c).
+ * is searched, with PostgreSQL's names, defaults and ranges (src/backend/utils/misc/guc_tables.c): the
+ * settings of {@link io.memogate.estimator.postgres.PostgresDialect}.
  *
  * @param joinCollapseLimit {@code join_collapse_limit}: explicit JOINs are flattened into one problem
  *     while it has at most this many items; 1 keeps the written order
@@ -25,7 +27,7 @@ public record PlannerSettings(
         int geqoThreshold,
         int geqoEffort,
         int geqoPoolSize,
-        int geqoGenerations) {
+        int geqoGenerations) implements DialectSettings {
 
     /** PostgreSQL's defaults (unchanged from 8.x to 18). */
     public static final PlannerSettings DEFAULTS = new PlannerSettings(8, 8, true, 12, 5, 0, 0);
@@ -51,6 +53,7 @@ public record PlannerSettings(
      * {@code RESET} do). A value PostgreSQL would reject (unreadable or out of range) also returns
      * {@code this}: the server refuses that SET and keeps its old value, and so does the model.
      */
+    @Override
     public PlannerSettings with(String name, String value) {
         return applied(name, value).orElse(this);
     }

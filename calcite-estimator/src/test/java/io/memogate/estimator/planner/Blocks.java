@@ -9,54 +9,54 @@ import java.util.Arrays;
 import java.util.List;
 
 /** Short spellings for query blocks in tests: {@code block(from(rel("a"), rel("b")), eq("a.x", "b.y"))}. */
-final class Blocks {
+public final class Blocks {
 
     private Blocks() {
     }
 
-    static RelationRef rel(String name) {
+    public static RelationRef rel(String name) {
         return new RelationRef(name);
     }
 
-    static FromList from(JoinTreeNode... items) {
+    public static FromList from(JoinTreeNode... items) {
         return FromList.of(items);
     }
 
-    static JoinNode join(JoinTreeNode left, JoinTreeNode right) {
+    public static JoinNode join(JoinTreeNode left, JoinTreeNode right) {
         return new JoinNode(JoinType.INNER, left, right);
     }
 
-    static JoinNode join(JoinType type, JoinTreeNode left, JoinTreeNode right) {
+    public static JoinNode join(JoinType type, JoinTreeNode left, JoinTreeNode right) {
         return new JoinNode(type, left, right);
     }
 
-    static SubqueryRef pulledUp(String alias, QueryBlock block) {
+    public static SubqueryRef pulledUp(String alias, QueryBlock block) {
         return new SubqueryRef(alias, block, true);
     }
 
-    static SubqueryRef planned(String alias, QueryBlock block) {
+    public static SubqueryRef planned(String alias, QueryBlock block) {
         return new SubqueryRef(alias, block, false);
     }
 
     /** {@code "a.x"} and {@code "b.y"}: the equality {@code a.x = b.y}. */
-    static Predicate eq(String left, String right) {
+    public static Predicate eq(String left, String right) {
         return new Predicate.Equality(column(left), column(right));
     }
 
-    static Predicate clause(String... relations) {
+    public static Predicate clause(String... relations) {
         return Predicate.Clause.of(relations);
     }
 
-    static QueryBlock block(JoinTreeNode from, Predicate... predicates) {
+    public static QueryBlock block(JoinTreeNode from, Predicate... predicates) {
         return new QueryBlock(from, List.of(predicates));
     }
 
-    static QueryBlock block(JoinTreeNode from, List<Predicate> predicates) {
+    public static QueryBlock block(JoinTreeNode from, List<Predicate> predicates) {
         return new QueryBlock(from, predicates);
     }
 
     /** Relations {@code prefix0..prefix(n-1)}. */
-    static RelationRef[] rels(String prefix, int n) {
+    public static RelationRef[] rels(String prefix, int n) {
         RelationRef[] relations = new RelationRef[n];
         for (int i = 0; i < n; i++) {
             relations[i] = rel(prefix + i);
@@ -65,7 +65,7 @@ final class Blocks {
     }
 
     /** {@code prefix0.c1 = prefix1.c0, prefix1.c2 = prefix2.c1, ...}: a chain, one column per clause end. */
-    static List<Predicate> chain(String prefix, int n) {
+    public static List<Predicate> chain(String prefix, int n) {
         List<Predicate> predicates = new ArrayList<>();
         for (int i = 1; i < n; i++) {
             predicates.add(link(prefix, i - 1, i));
@@ -74,12 +74,12 @@ final class Blocks {
     }
 
     /** {@code ti.cj = tj.ci}: columns unique to the pair, so equivalence classes add nothing. */
-    static Predicate link(String prefix, int i, int j) {
+    public static Predicate link(String prefix, int i, int j) {
         return eq(prefix + i + ".c" + j, prefix + j + ".c" + i);
     }
 
     /** {@code ((r0 JOIN r1) JOIN r2) ...}, left-deep, as people write it. */
-    static JoinTreeNode leftDeep(JoinTreeNode... relations) {
+    public static JoinTreeNode leftDeep(JoinTreeNode... relations) {
         return Arrays.stream(relations).reduce(Blocks::join).orElseThrow();
     }
 

@@ -9,6 +9,7 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import io.memogate.estimator.PlannerMemoryMeasurements;
 import io.memogate.estimator.PlannerMemoryMeasurements.Row;
+import io.memogate.estimator.postgres.PostgresPlannerModel;
 import java.util.ArrayList;
 import java.util.List;
 import org.assertj.core.data.Offset;

@@ -2,9 +2,8 @@ package io.memogate.proxy.admission;
 
 import io.memogate.estimator.CompileEstimator;
 import io.memogate.estimator.EstimatorStatistics;
-import io.memogate.estimator.lexer.LexicalAnalyzer;
 import io.memogate.estimator.planner.MemoryCoefficients;
-import io.memogate.estimator.planner.MemoryModel;
+import io.memogate.estimator.postgres.PostgresDialect;
 import java.util.Objects;
 import java.util.function.Supplier;
 
@@ -28,7 +27,7 @@ public final class CurrentEstimator implements Supplier<CompileEstimator> {
 
     /** A new estimator with the default lexer, cache and parse depth, whose memory model has {@code coefficients}. */
     public static CompileEstimator estimatorFor(MemoryCoefficients coefficients) {
-        return new CompileEstimator(new LexicalAnalyzer(), new MemoryModel(Objects.requireNonNull(coefficients)),
+        return new CompileEstimator(new PostgresDialect(Objects.requireNonNull(coefficients)),
                 CompileEstimator.DEFAULT_CACHE_SIZE, CompileEstimator.DEFAULT_MAX_PARSE_DEPTH);
     }
 

@@ -6,11 +6,10 @@ import io.memogate.estimator.Catalog;
 import io.memogate.estimator.CompileEstimate;
 import io.memogate.estimator.CompileEstimator;
 import io.memogate.estimator.PreparedStatementTexts;
-import io.memogate.estimator.lexer.LexicalAnalyzer;
 import io.memogate.estimator.planner.IndexedColumns;
 import io.memogate.estimator.planner.MemoryCoefficients;
-import io.memogate.estimator.planner.MemoryModel;
 import io.memogate.estimator.planner.PlannerSettings;
+import io.memogate.estimator.postgres.PostgresDialect;
 import io.memogate.proxy.calibrate.CoefficientsFile;
 import io.memogate.proxy.calibrate.PlannerMemory;
 import io.memogate.proxy.catalog.IndexCatalog;
@@ -102,7 +101,7 @@ class CalibrateCommandIT {
 
         MemoryCoefficients fitted = CoefficientsFile.read(output);
         assertThat(fitted).isNotEqualTo(MemoryCoefficients.DEFAULTS);
-        CompileEstimator estimator = new CompileEstimator(new LexicalAnalyzer(), new MemoryModel(fitted),
+        CompileEstimator estimator = new CompileEstimator(new PostgresDialect(fitted),
                 100, CompileEstimator.DEFAULT_MAX_PARSE_DEPTH);
         PlannerSettings settings = PlannerSettings.DEFAULTS.with("join_collapse_limit", "12")
                 .with("from_collapse_limit", "12").with("geqo_threshold", "14");

@@ -1,5 +1,6 @@
-package io.memogate.estimator.calcite;
+package io.memogate.estimator.postgres;
 
+import io.memogate.estimator.dialect.Rewriter;
 import io.memogate.estimator.lexer.Keyword;
 import io.memogate.estimator.lexer.TokenKind;
 import io.memogate.estimator.lexer.TokenStream;
@@ -36,29 +37,14 @@ import java.util.Set;
  * </ul>
  * Thread-safe: stateless.
  */
-public final class PostgresRewriter {
+public final class PostgresRewriter implements Rewriter {
 
     /** Operators Calcite's parser reads as PostgreSQL means them. */
     private static final Set<String> CALCITE_OPERATORS =
             Set.of("=", "<>", "!=", "<", ">", "<=", ">=", "+", "-", "*", "/", "%", "||");
     private static final Set<String> JSON_EXTRACTION = Set.of("->", "->>", "#>", "#>>");
 
-    /**
-     * A statement as Calcite should see it.
-     *
-     * @param text the rewritten text
-     * @param notes one short phrase per rewrite applied
-     * @param materialized CTE names written {@code AS MATERIALIZED}
-     * @param notMaterialized CTE names written {@code AS NOT MATERIALIZED}
-     */
-    public record Rewrite(String text, List<String> notes, Set<String> materialized, Set<String> notMaterialized) {
-        public Rewrite {
-            notes = List.copyOf(notes);
-            materialized = Set.copyOf(materialized);
-            notMaterialized = Set.copyOf(notMaterialized);
-        }
-    }
-
+    @Override
     public Rewrite rewrite(String query) {
         List<String> notes = new ArrayList<>();
         String text = statementToQuery(query, notes);

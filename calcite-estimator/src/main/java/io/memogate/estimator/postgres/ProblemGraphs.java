@@ -1,7 +1,10 @@
-package io.memogate.estimator.planner;
+package io.memogate.estimator.postgres;
 
 import io.memogate.estimator.graph.JoinGraph;
-import io.memogate.estimator.planner.JoinLists.Item;
+import io.memogate.estimator.planner.ColumnRef;
+import io.memogate.estimator.planner.IndexedColumns;
+import io.memogate.estimator.planner.Predicate;
+import io.memogate.estimator.postgres.JoinLists.Item;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.HashMap;

@@ -1,4 +1,4 @@
-package io.memogate.estimator.planner;
+package io.memogate.estimator.postgres;
 
 import static io.memogate.estimator.planner.Blocks.block;
 import static io.memogate.estimator.planner.Blocks.chain;
@@ -15,6 +15,12 @@ import static io.memogate.estimator.planner.Blocks.rels;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import io.memogate.estimator.graph.JoinGraph;
+import io.memogate.estimator.planner.JoinSearch;
+import io.memogate.estimator.planner.JoinType;
+import io.memogate.estimator.planner.PlannerSettings;
+import io.memogate.estimator.planner.PlannerWork;
+import io.memogate.estimator.planner.Predicate;
+import io.memogate.estimator.planner.QueryBlock;
 import java.util.ArrayList;
 import java.util.List;
 import org.junit.jupiter.api.Test;

@@ -1,9 +1,15 @@
-package io.memogate.estimator.planner;
+package io.memogate.estimator.postgres;
 
+import io.memogate.estimator.dialect.PlannerModel;
 import io.memogate.estimator.graph.CsgCmpCounter;
 import io.memogate.estimator.graph.JoinGraph;
 import io.memogate.estimator.graph.MemoSize;
-import io.memogate.estimator.planner.JoinLists.Item;
+import io.memogate.estimator.planner.IndexedColumns;
+import io.memogate.estimator.planner.JoinSearch;
+import io.memogate.estimator.planner.PlannerSettings;
+import io.memogate.estimator.planner.PlannerWork;
+import io.memogate.estimator.planner.QueryBlock;
+import io.memogate.estimator.postgres.JoinLists.Item;
 import java.util.ArrayDeque;
 import java.util.ArrayList;
 import java.util.Deque;
@@ -44,7 +50,7 @@ import java.util.stream.IntStream;
  *   <li>equivalence classes are merged across outer-join domains (see {@link ProblemGraphs}).
  * </ul>
  */
-public final class PostgresPlannerModel {
+public final class PostgresPlannerModel implements PlannerModel {
 
     private final PlannerSettings settings;
     private final CsgCmpCounter counter;
@@ -71,10 +77,8 @@ public final class PostgresPlannerModel {
         return settings;
     }
 
-    /**
-     * The searches for {@code statement} and, after them, for every block planned separately, with the
-     * blocks counted; tokens are the caller's to add ({@link PlannerWork#withTokens}).
-     */
+    /** The searches for {@code statement} and, after them, for every block planned separately. */
+    @Override
     public PlannerWork plan(QueryBlock statement) {
         List<JoinSearch> searches = new ArrayList<>();
         Deque<QueryBlock> blocks = new ArrayDeque<>();
