@@ -60,19 +60,4 @@ public record AdmissionSupport(Supplier<PlannerSettings> plannerDefaults, Functi
     public Duration waitNoticeAfter() {
         return waitNotice.get();
     }
-
-    public SessionSettings newSessionSettings() {
-        return sessionSettings(() -> this, analyzer);
-    }
-
-    /**
-     * A session's settings over the support {@code routed} gives at each read: the support of the server the
-     * session is routed to, which is known only after its startup message, while the settings are made with
-     * the session. Nothing is read from it before the session's first statement.
-     */
-    public static SessionSettings sessionSettings(Supplier<AdmissionSupport> routed, LexicalAnalyzer analyzer) {
-        return new SessionSettings(() -> routed.get().plannerDefaults().get(),
-                database -> routed.get().roleSettings().apply(database),
-                database -> routed.get().catalogs().apply(database).routines(), analyzer);
-    }
 }

@@ -7,7 +7,7 @@ import io.memogate.broker.gateway.Ticket;
 import io.memogate.estimator.Catalog;
 import io.memogate.estimator.CompileEstimate;
 import io.memogate.estimator.CompileEstimator;
-import io.memogate.estimator.planner.PlannerSettings;
+import io.memogate.estimator.dialect.DialectSettings;
 import io.memogate.proxy.catalog.IndexCatalogs;
 import io.memogate.proxy.catalog.RoleSettings;
 import java.time.Duration;
@@ -87,7 +87,7 @@ public final class GatedAdmission implements AdmissionHook {
         Optional<CompletableFuture<Catalog>> firstRead = catalogs.firstRead(database, FIRST_READ_WAIT);
         if (firstRead.isPresent()) {
             // The same read brings the role and database settings: the estimate takes them too.
-            Function<RoleSettings, PlannerSettings> settings = request.settingsWithRoles().get();
+            Function<RoleSettings, DialectSettings> settings = request.settingsWithRoles().get();
             return new EstimatedLater(firstRead.get(), catalog -> admit(
                     request.withSettings(settings.apply(catalogs.roleSettingsOf(database))), catalog));
         }
@@ -109,7 +109,7 @@ public final class GatedAdmission implements AdmissionHook {
                 catalog);
         if (estimate.bypass()) {
             // What an EXECUTE runs depends on what the session prepared since: never remembered as a bypass.
-            return PreparedQueries.containsIgnoreCase(request.sql(), "execute") ? Admission.IMMEDIATE : Admission.BYPASS;
+            return Words.containsIgnoreCase(request.sql(), "execute") ? Admission.IMMEDIATE : Admission.BYPASS;
         }
         estimates.accept(estimate);
         Ticket ticket = gateways.acquire(estimate.estimatedBytes(), request.serverConnection(),

@@ -54,10 +54,10 @@ final class GatewayAdmission implements Admission, AdmittedStatement {
     GatewayAdmission(Ticket ticket, CompileEstimate estimate, StatementRequest request, RunningHold runningHold,
             Refusals refusals) {
         this.ticket = ticket;
-        boolean single = request.point() == AdmissionPoint.BIND || estimate.statements() <= 1;
+        boolean single = request.point() == AdmissionPoint.PREPARED_EXECUTION || estimate.statements() <= 1;
         // Several statements in one query string keep their permits until ReadyForQuery anyway: no time limit.
         this.hold = single && estimate.plannedWhileRunning() ? runningHold.current() : Duration.ZERO;
-        this.releaseAtFirstResponse = request.point() == AdmissionPoint.SIMPLE_QUERY && single && hold.isZero();
+        this.releaseAtFirstResponse = request.point() == AdmissionPoint.STATEMENT_TEXT && single && hold.isZero();
         CompletableFuture<Ticket> admitted = ticket.admitted();
         this.runningHold = runningHold;
         boolean grantedAtOnce = admitted.isDone() && !admitted.isCompletedExceptionally();

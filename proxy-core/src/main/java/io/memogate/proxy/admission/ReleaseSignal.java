@@ -2,29 +2,30 @@ package io.memogate.proxy.admission;
 
 /**
  * What the server's responses say about an admitted statement's compilation (DESIGN.md, "Admission
- * points and release points"). The session reports each signal once per statement, in order; the
- * admission decides which one frees its permits (a multi-statement query keeps them until
- * READY_FOR_QUERY). After a final signal the session forgets the statement.
+ * points and release points"), named for what every protocol has; each wing maps its own messages to them.
+ * The session reports each signal once per statement, in order; the admission decides which one frees its
+ * permits (a text of several statements keeps them until REQUEST_DONE). After a final signal the session
+ * forgets the statement.
  */
 public enum ReleaseSignal {
     /**
-     * The server works on the statement now: a simple query is the oldest it has not answered, a Bind planned
-     * while it runs was bound. Where the hold of such a statement starts.
+     * The server works on the statement now: a text is the oldest it has not answered, a prepared statement
+     * planned while it runs was bound. Where the hold of such a statement starts.
      */
     RUNNING(false),
-    /** RowDescription, CommandComplete, EmptyQueryResponse or a Copy*Response: planning is over. */
+    /** The first answer of a statement's own (PostgreSQL: RowDescription, CommandComplete, ...): planning is over. */
     FIRST_RESPONSE(false),
-    /** BindComplete: the bound statement is planned. */
-    BIND_COMPLETE(true),
+    /** The prepared statement is planned (PostgreSQL: BindComplete). */
+    PLANNED(true),
     /**
-     * CommandComplete, EmptyQueryResponse or PortalSuspended of the Execute of a Bind planned while it runs:
-     * the portal ran (or paused), so what it planned while running is planned.
+     * The execution of a prepared statement planned while it runs is over or paused (PostgreSQL:
+     * CommandComplete, EmptyQueryResponse or PortalSuspended of its Execute): what it planned is planned.
      */
-    EXECUTE_COMPLETE(true),
-    /** ErrorResponse: the statement (or one before it in the same batch) failed. */
+    EXECUTED(true),
+    /** The server refused the statement (or one before it in the same request failed). */
     ERROR(true),
-    /** ReadyForQuery: the query cycle that carried the statement is over. */
-    READY_FOR_QUERY(true),
+    /** The whole answer to the request that carried the statement is in (PostgreSQL: ReadyForQuery). */
+    REQUEST_DONE(true),
     /** Either side went away, or the session was closed. */
     DISCONNECT(true);
 

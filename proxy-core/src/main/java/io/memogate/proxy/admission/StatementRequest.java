@@ -1,7 +1,7 @@
 package io.memogate.proxy.admission;
 
 import io.memogate.estimator.PreparedStatementTexts;
-import io.memogate.estimator.planner.PlannerSettings;
+import io.memogate.estimator.dialect.DialectSettings;
 import io.memogate.proxy.catalog.RoleSettings;
 import java.util.function.Function;
 import java.util.function.Supplier;
@@ -15,7 +15,8 @@ import java.util.function.Supplier;
  * @param session who sent it
  * @param serverConnection the server connection it will run on (PostgreSQL: the backend's process id),
  *     whose retained memory the byte budget accounts for
- * @param settings the planner settings in force for this session: the server's defaults with the
+ * @param settings the planner settings in force for this session, of its server's dialect (opaque here: the
+ *     estimator of that dialect reads them); for PostgreSQL the server's defaults with the
  *     session's own SET / RESET and startup options applied
  * @param prepared the statements the session PREPAREd in SQL, for its EXECUTE
  * @param settingsWithRoles asked on the session's thread, during {@code admit}: the session's settings as they
@@ -23,22 +24,22 @@ import java.util.function.Supplier;
  *     its database's first catalog read (which brings that layer)
  */
 public record StatementRequest(String sql, AdmissionPoint point, SessionInfo session, long serverConnection,
-                               PlannerSettings settings, PreparedStatementTexts prepared,
-                               Supplier<Function<RoleSettings, PlannerSettings>> settingsWithRoles) {
+                               DialectSettings settings, PreparedStatementTexts prepared,
+                               Supplier<Function<RoleSettings, DialectSettings>> settingsWithRoles) {
 
     /** Settings that no role layer read later changes. */
     public StatementRequest(String sql, AdmissionPoint point, SessionInfo session, long serverConnection,
-            PlannerSettings settings, PreparedStatementTexts prepared) {
+            DialectSettings settings, PreparedStatementTexts prepared) {
         this(sql, point, session, serverConnection, settings, prepared, () -> roles -> settings);
     }
 
     public StatementRequest(String sql, AdmissionPoint point, SessionInfo session, long serverConnection,
-            PlannerSettings settings) {
+            DialectSettings settings) {
         this(sql, point, session, serverConnection, settings, PreparedStatementTexts.NONE);
     }
 
     /** This statement under other planner settings. */
-    public StatementRequest withSettings(PlannerSettings other) {
+    public StatementRequest withSettings(DialectSettings other) {
         return new StatementRequest(sql, point, session, serverConnection, other, prepared, settingsWithRoles);
     }
 }

@@ -38,10 +38,10 @@ class LongTextAdmissionTest {
 
         assertThat(estimatedOn).singleElement().isNotSameAs(Thread.currentThread());
         assertThat(admitted).isNotSameAs(AdmittedStatement.UNGATED);
-        admitted.signal(ReleaseSignal.READY_FOR_QUERY);
+        admitted.signal(ReleaseSignal.REQUEST_DONE);
 
         estimatedOn.clear();
-        admit(join).decision().toCompletableFuture().get(10, TimeUnit.SECONDS).signal(ReleaseSignal.READY_FOR_QUERY);
+        admit(join).decision().toCompletableFuture().get(10, TimeUnit.SECONDS).signal(ReleaseSignal.REQUEST_DONE);
         assertThat(estimatedOn).singleElement().isSameAs(Thread.currentThread());
     }
 
@@ -53,13 +53,13 @@ class LongTextAdmissionTest {
         assertThat(bypassing.bypassed()).isTrue();
 
         Admission gated = admit(eightTableJoin() + " -- " + "x".repeat(GatedAdmission.OFF_LOOP_CHARS));
-        gated.decision().toCompletableFuture().get(10, TimeUnit.SECONDS).signal(ReleaseSignal.READY_FOR_QUERY);
+        gated.decision().toCompletableFuture().get(10, TimeUnit.SECONDS).signal(ReleaseSignal.REQUEST_DONE);
         assertThat(gated.bypassed()).isFalse();
         assertThat(admit("select 1").bypassed()).as("a short one, at once").isTrue();
     }
 
     private Admission admit(String sql) {
-        return admission.admit(new StatementRequest(sql, AdmissionPoint.SIMPLE_QUERY, new SessionInfo("analyst",
+        return admission.admit(new StatementRequest(sql, AdmissionPoint.STATEMENT_TEXT, new SessionInfo("analyst",
                 "warehouse", "report-tool", new InetSocketAddress("10.1.2.3", 50000)), 7, PlannerSettings.DEFAULTS));
     }
 

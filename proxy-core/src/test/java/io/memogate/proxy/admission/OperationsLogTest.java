@@ -83,7 +83,7 @@ class OperationsLogTest {
         Gateways gateways = new Gateways(GatewaySettings.defaults(1).with(Tier.SMALL, noQueue), 1L << 30,
                 System::nanoTime, timer, QUIET);
         GatedAdmission admission = new GatedAdmission(new CompileEstimator(), gateways, estimate -> { }, closed -> { });
-        StatementRequest request = new StatementRequest(star(8), AdmissionPoint.SIMPLE_QUERY, session, 7,
+        StatementRequest request = new StatementRequest(star(8), AdmissionPoint.STATEMENT_TEXT, session, 7,
                 PlannerSettings.DEFAULTS);
 
         Admission admitted = admission.admit(request);
@@ -109,7 +109,7 @@ class OperationsLogTest {
         Gateways gateways = new Gateways(GatewaySettings.defaults(4), 1L << 30, System::nanoTime, timer, QUIET);
         GatedAdmission admission = new GatedAdmission(new CompileEstimator(), gateways, estimate -> { }, closed -> { });
 
-        Admission admitted = admission.admit(new StatementRequest(star(8), AdmissionPoint.SIMPLE_QUERY, session, 7,
+        Admission admitted = admission.admit(new StatementRequest(star(8), AdmissionPoint.STATEMENT_TEXT, session, 7,
                 PlannerSettings.DEFAULTS));
 
         assertThat(admitted.decision().toCompletableFuture()).isCompleted();

@@ -55,7 +55,7 @@ class PausedAdmissionHintsTest {
         for (int i = 1; i < 8; i++) {
             sql.append(" join t").append(i).append(" on t0.k").append(i).append(" = t").append(i).append(".a");
         }
-        return admission.admit(new StatementRequest(sql.toString(), AdmissionPoint.SIMPLE_QUERY, session, 7,
+        return admission.admit(new StatementRequest(sql.toString(), AdmissionPoint.STATEMENT_TEXT, session, 7,
                 PlannerSettings.DEFAULTS));
     }
 

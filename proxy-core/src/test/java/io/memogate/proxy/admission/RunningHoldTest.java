@@ -84,7 +84,7 @@ class RunningHoldTest {
 
     @Test
     void aBlockStillRunningWhenItsHoldHasPassedGivesItsPermitsBack() {
-        AdmittedStatement block = admitted(admit(DO_BLOCK, AdmissionPoint.SIMPLE_QUERY));
+        AdmittedStatement block = admitted(admit(DO_BLOCK, AdmissionPoint.STATEMENT_TEXT));
 
         assertThat(block.plannedWhileRunning()).isTrue();
         block.signal(ReleaseSignal.RUNNING);
@@ -97,16 +97,16 @@ class RunningHoldTest {
         assertThat(smallActive()).as("released once the hold has passed, the block still running").isZero();
         assertThat(gateways.ledger().inFlightBytes()).isZero();
 
-        block.signal(ReleaseSignal.READY_FOR_QUERY); // its end, hours later, finds nothing left to give back
+        block.signal(ReleaseSignal.REQUEST_DONE); // its end, hours later, finds nothing left to give back
         assertThat(smallActive()).isZero();
     }
 
     @Test
     void aBlockThatEndsWithinItsHoldIsReleasedAtItsEndAndCancelsTheTimer() {
-        AdmittedStatement block = admitted(admit(DO_BLOCK, AdmissionPoint.BIND));
+        AdmittedStatement block = admitted(admit(DO_BLOCK, AdmissionPoint.PREPARED_EXECUTION));
 
         block.signal(ReleaseSignal.RUNNING);
-        block.signal(ReleaseSignal.READY_FOR_QUERY);
+        block.signal(ReleaseSignal.REQUEST_DONE);
 
         assertThat(smallActive()).isZero();
         assertThat(holds.scheduled).singleElement().satisfies(hold -> assertThat(hold.cancelled()).isTrue());
@@ -114,8 +114,8 @@ class RunningHoldTest {
 
     @Test
     void theHoldStartsWhenTheServerStartsOnTheStatementNotWhenItIsAdmitted() {
-        AdmittedStatement first = admitted(admit(star(8), AdmissionPoint.SIMPLE_QUERY));
-        Admission queued = admit(DO_BLOCK, AdmissionPoint.BIND);
+        AdmittedStatement first = admitted(admit(star(8), AdmissionPoint.STATEMENT_TEXT));
+        Admission queued = admit(DO_BLOCK, AdmissionPoint.PREPARED_EXECUTION);
         assertThat(queued.decision().toCompletableFuture()).isNotDone();
 
         first.signal(ReleaseSignal.FIRST_RESPONSE);
@@ -131,24 +131,24 @@ class RunningHoldTest {
     void aHoldOfZeroReleasesTheBlockAtItsFirstAnswerLikeAnyOtherStatement() {
         holdWhileRunning.set(Duration.ZERO);
 
-        AdmittedStatement block = admitted(admit(DO_BLOCK, AdmissionPoint.SIMPLE_QUERY));
+        AdmittedStatement block = admitted(admit(DO_BLOCK, AdmissionPoint.STATEMENT_TEXT));
         block.signal(ReleaseSignal.FIRST_RESPONSE);
         assertThat(smallActive()).isZero();
 
-        AdmittedStatement bound = admitted(admit(DO_BLOCK, AdmissionPoint.BIND));
+        AdmittedStatement bound = admitted(admit(DO_BLOCK, AdmissionPoint.PREPARED_EXECUTION));
         assertThat(bound.plannedWhileRunning()).as("so the session releases the Bind at BindComplete").isFalse();
-        bound.signal(ReleaseSignal.BIND_COMPLETE);
+        bound.signal(ReleaseSignal.PLANNED);
         assertThat(smallActive()).isZero();
         assertThat(holds.scheduled).isEmpty();
     }
 
     @Test
     void aReloadChangesTheHoldForStatementsAdmittedFromThenOn() {
-        AdmittedStatement before = admitted(admit(DO_BLOCK, AdmissionPoint.BIND));
+        AdmittedStatement before = admitted(admit(DO_BLOCK, AdmissionPoint.PREPARED_EXECUTION));
         before.signal(ReleaseSignal.RUNNING);
         holdWhileRunning.set(Duration.ofSeconds(2));
-        before.signal(ReleaseSignal.READY_FOR_QUERY);
-        admitted(admit(DO_BLOCK, AdmissionPoint.BIND)).signal(ReleaseSignal.RUNNING);
+        before.signal(ReleaseSignal.REQUEST_DONE);
+        admitted(admit(DO_BLOCK, AdmissionPoint.PREPARED_EXECUTION)).signal(ReleaseSignal.RUNNING);
 
         assertThat(holds.scheduled).extracting(Scheduled::delayNanos)
                 .containsExactly(Duration.ofSeconds(10).toNanos(), Duration.ofSeconds(2).toNanos());
@@ -158,14 +158,14 @@ class RunningHoldTest {
     void aQueryStringOfSeveralStatementsKeepsItsPermitsUntilReadyForQueryWithoutATimer() {
         String sql = DO_BLOCK + "; select 1";
         assertThat(estimator.estimate(sql, PlannerSettings.DEFAULTS).plannedWhileRunning()).isTrue();
-        AdmittedStatement batch = admitted(admit(sql, AdmissionPoint.SIMPLE_QUERY));
+        AdmittedStatement batch = admitted(admit(sql, AdmissionPoint.STATEMENT_TEXT));
 
         batch.signal(ReleaseSignal.RUNNING);
         batch.signal(ReleaseSignal.FIRST_RESPONSE);
 
         assertThat(smallActive()).isEqualTo(1);
         assertThat(holds.scheduled).isEmpty();
-        batch.signal(ReleaseSignal.READY_FOR_QUERY);
+        batch.signal(ReleaseSignal.REQUEST_DONE);
         assertThat(smallActive()).isZero();
     }
 }

@@ -100,7 +100,7 @@ class HoldingAdmissionIT {
                 assertThat(dataRowValue(cycle.get(1))).isEqualTo(String.valueOf(i));
             }
             assertThat(hook.held.get()).isEqualTo(count);
-            assertThat(hook.byPoint.get(AdmissionPoint.SIMPLE_QUERY).get()).isEqualTo(count);
+            assertThat(hook.byPoint.get(AdmissionPoint.STATEMENT_TEXT).get()).isEqualTo(count);
             assertThat(hook.released.get()).as("every admitted statement released").isEqualTo(count);
         }
     }
@@ -126,7 +126,7 @@ class HoldingAdmissionIT {
                 assertThat(rows.getInt(1)).isEqualTo(300);
                 assertThat(rows.getBoolean(2)).as("inserted in the order sent").isTrue();
             }
-            assertThat(hook.byPoint.get(AdmissionPoint.BIND).get()).isGreaterThanOrEqualTo(300);
+            assertThat(hook.byPoint.get(AdmissionPoint.PREPARED_EXECUTION).get()).isGreaterThanOrEqualTo(300);
             assertThat(hook.admittedSql).contains("insert into held_batch (value) values ($1)");
         }
         assertThat(hook.released.get()).as("every admitted statement released").isEqualTo(hook.held.get());
@@ -259,7 +259,7 @@ class HoldingAdmissionIT {
     void aPreparedStatementThatNeverNeedsAGatewayIsAskedAboutOnce(EmbeddedPostgres pg) throws Exception {
         AtomicInteger binds = new AtomicInteger();
         AdmissionHook bypassing = request -> {
-            if (request.point() == AdmissionPoint.BIND) {
+            if (request.point() == AdmissionPoint.PREPARED_EXECUTION) {
                 binds.incrementAndGet();
             }
             return Admission.BYPASS;

@@ -2,6 +2,7 @@ package io.memogate.proxy.it;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import io.memogate.estimator.planner.PlannerSettings;
 import io.memogate.proxy.admission.Admission;
 import io.memogate.proxy.admission.GatedAdmission;
 import io.memogate.proxy.admission.StatementRequest;
@@ -55,7 +56,7 @@ class LongQueryTextIT {
         }
         StatementRequest execute = requests.stream().filter(r -> r.sql().equals("execute long_p")).findFirst()
                 .orElseThrow();
-        assertThat(execute.settings().joinCollapseLimit()).as("what the EXECUTE is estimated with").isEqualTo(3);
+        assertThat(((PlannerSettings) execute.settings()).joinCollapseLimit()).as("what the EXECUTE is estimated with").isEqualTo(3);
         assertThat(execute.prepared().textOf("long_p")).hasValueSatisfying(
                 text -> assertThat(text).startsWith("prepare long_p as select 42"));
     }

@@ -1,5 +1,6 @@
 package io.memogate.proxy.pg.session;
 
+import io.memogate.estimator.dialect.DialectSettings;
 import io.memogate.estimator.RoutineDefinitions;
 import io.memogate.estimator.lexer.LexicalAnalyzer;
 import io.memogate.estimator.planner.PlannerSettings;
@@ -8,10 +9,10 @@ import io.memogate.proxy.admission.AdmissionPoint;
 import io.memogate.proxy.admission.AdmissionRejectedException;
 import io.memogate.proxy.admission.AdmittedStatement;
 import io.memogate.proxy.admission.GatedAdmission;
-import io.memogate.proxy.admission.PreparedQueries;
+import io.memogate.proxy.pg.admission.PreparedQueries;
 import io.memogate.proxy.admission.ReleaseSignal;
-import io.memogate.proxy.admission.SentText;
-import io.memogate.proxy.admission.SessionSettings;
+import io.memogate.proxy.pg.admission.SentText;
+import io.memogate.proxy.pg.admission.SessionSettings;
 import io.memogate.proxy.admission.StatementRequest;
 import io.memogate.proxy.catalog.RoleSettings;
 import io.memogate.proxy.pg.codec.ClientMessageDecoder;
@@ -71,7 +72,7 @@ final class AdmissionFlow {
     private final ServerResponses responses;
     private final SessionSettings settings;
     /** {@link SessionSettings#withRoleSettings}, bound once: each statement's request carries it. */
-    private final Supplier<Function<RoleSettings, PlannerSettings>> settingsWithRoles;
+    private final Supplier<Function<RoleSettings, DialectSettings>> settingsWithRoles;
     private final PreparedQueries preparedQueries;
     private final PreparedStatements statements = new PreparedStatements();
     /** What the messages forwarded as they are tell the session, noted before they are. */
@@ -104,7 +105,7 @@ final class AdmissionFlow {
         this.refused = refused;
         this.responses = responses;
         this.settings = settings;
-        this.settingsWithRoles = settings::withRoleSettings;
+        this.settingsWithRoles = () -> settings.withRoleSettings()::apply;
         this.preparedQueries = preparedQueries;
         this.relayed = new RelayedMessages(tracker, statements, !session.services.admission().readsStatements());
         this.waiting = new AdmissionWait(responses::clientMidMessage);
@@ -235,10 +236,10 @@ final class AdmissionFlow {
                     RoutineDefinitions routines = settings.routines();
                     readOffLoop(owned, "reading a query text", true,
                             bytes -> SentText.read(Query.decode(bytes).sql(), analyzer, routines),
-                            (read, text) -> admitThenForward(read, text, AdmissionPoint.SIMPLE_QUERY, null));
+                            (read, text) -> admitThenForward(read, text, AdmissionPoint.STATEMENT_TEXT, null));
                 } else {
                     admitThenForward(owned, SentText.read(Query.decode(frame).sql(), analyzer(), settings.routines()),
-                            AdmissionPoint.SIMPLE_QUERY, null);
+                            AdmissionPoint.STATEMENT_TEXT, null);
                 }
             }
             case Bind.TYPE -> admitBind(owned, Bind.decode(frame).statementName());
@@ -290,18 +291,18 @@ final class AdmissionFlow {
         boolean longText = sql.length() >= GatedAdmission.OFF_LOOP_CHARS;
         // A long text not yet sought for the routines of a catalog read since its Parse is sought off the loop.
         if (!(longText && statements.unsought(name, routines)) && !statements.mayChangeSession(name, routines)) {
-            admitThenForward(frame, SentText.unread(sql), AdmissionPoint.BIND, name);
+            admitThenForward(frame, SentText.unread(sql), AdmissionPoint.PREPARED_EXECUTION, name);
         } else if (longText) {
             LexicalAnalyzer analyzer = analyzer();
             readOffLoop(frame, "reading a prepared statement's text", false,
                     bytes -> SentText.read(sql, analyzer, routines), (read, text) -> {
                         statements.read(name, routines, text);
-                        admitThenForward(read, text, AdmissionPoint.BIND, name);
+                        admitThenForward(read, text, AdmissionPoint.PREPARED_EXECUTION, name);
                     });
         } else {
             SentText text = SentText.read(sql, analyzer(), routines);
             statements.read(name, routines, text);
-            admitThenForward(frame, text, AdmissionPoint.BIND, name);
+            admitThenForward(frame, text, AdmissionPoint.PREPARED_EXECUTION, name);
         }
     }
 
@@ -387,7 +388,7 @@ final class AdmissionFlow {
         }
         Throwable cause = failure instanceof CompletionException wrapped && wrapped.getCause() != null
                 ? wrapped.getCause() : failure;
-        boolean simpleQuery = point == AdmissionPoint.SIMPLE_QUERY;
+        boolean simpleQuery = point == AdmissionPoint.STATEMENT_TEXT;
         if (cause instanceof AdmissionRejectedException rejection) {
             refuse(frame, simpleQuery, PgErrors.admissionRejected(rejection));
         } else if (cause instanceof CancellationException) {

@@ -2,12 +2,12 @@ package io.memogate.proxy.pg.session;
 
 import io.memogate.proxy.admin.ClientView;
 import io.memogate.proxy.admission.AdmissionSupport;
-import io.memogate.proxy.admission.PreparedQueries;
+import io.memogate.proxy.pg.admission.PreparedQueries;
 import io.memogate.proxy.admission.ServerAdmission;
 import io.memogate.proxy.admission.SessionInfo;
 import io.memogate.proxy.session.OperatorCommand;
 import io.memogate.proxy.session.TrackedSession;
-import io.memogate.proxy.admission.SessionSettings;
+import io.memogate.proxy.pg.admission.SessionSettings;
 import io.memogate.proxy.pg.codec.ClientMessageDecoder;
 import io.memogate.proxy.pg.message.backend.BackendKeyData;
 import io.memogate.proxy.pg.message.backend.ErrorResponse;
@@ -97,7 +97,7 @@ public final class PgSession implements CancelRegistry.Cancellable, TrackedSessi
         this.services = services;
         this.startup = new StartupPhase(this);
         // Read at each statement, after routing: the settings start from the routed server's defaults.
-        this.settings = AdmissionSupport.sessionSettings(() -> server.support(), services.admission().analyzer());
+        this.settings = SessionSettings.over(() -> server.support(), services.admission().analyzer());
         RefusedStatements refused = new RefusedStatements();
         this.responses = new ServerResponses(this, tracker, refused, settings);
         this.admission = new AdmissionFlow(this, tracker, refused, responses, settings,

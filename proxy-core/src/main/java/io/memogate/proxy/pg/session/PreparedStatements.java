@@ -1,9 +1,9 @@
 package io.memogate.proxy.pg.session;
 
 import io.memogate.estimator.RoutineDefinitions;
-import io.memogate.proxy.admission.PreparedQueries;
-import io.memogate.proxy.admission.SentText;
-import io.memogate.proxy.admission.SessionSettings;
+import io.memogate.proxy.pg.admission.PreparedQueries;
+import io.memogate.proxy.pg.admission.SentText;
+import io.memogate.proxy.pg.admission.SessionSettings;
 import io.memogate.proxy.pg.message.frontend.Parse;
 import io.netty.buffer.ByteBuf;
 import java.util.HashMap;

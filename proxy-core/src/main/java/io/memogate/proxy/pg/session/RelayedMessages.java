@@ -75,14 +75,14 @@ final class RelayedMessages {
                     return false;
                 }
                 Query.check(frame);
-                admitted(frame, AdmissionPoint.SIMPLE_QUERY, AdmittedStatement.UNGATED);
+                admitted(frame, AdmissionPoint.STATEMENT_TEXT, AdmittedStatement.UNGATED);
             }
             case Bind.TYPE -> {
                 if (!statementBlind) {
                     return false;
                 }
                 Bind.check(frame);
-                admitted(frame, AdmissionPoint.BIND, AdmittedStatement.UNGATED);
+                admitted(frame, AdmissionPoint.PREPARED_EXECUTION, AdmittedStatement.UNGATED);
             }
             case Parse.TYPE -> {
                 if (statementBlind) {
@@ -119,10 +119,10 @@ final class RelayedMessages {
      * behind it.
      */
     boolean admitted(ByteBuf frame, AdmissionPoint point, AdmittedStatement admitted) {
-        boolean kept = point == AdmissionPoint.BIND && admitted.plannedWhileRunning();
+        boolean kept = point == AdmissionPoint.PREPARED_EXECUTION && admitted.plannedWhileRunning();
         // A Bind kept while it runs is matched to its Execute by portal; the others need no name decoded.
         tracker.admitted(point, admitted, kept ? Bind.decode(frame).portalName() : null);
-        if (point == AdmissionPoint.SIMPLE_QUERY) {
+        if (point == AdmissionPoint.STATEMENT_TEXT) {
             tracker.queryEnd();
         }
         return kept;

@@ -21,10 +21,10 @@ import java.util.Iterator;
  * <ul>
  *   <li>RowDescription / CommandComplete / EmptyQueryResponse / Copy*Response: FIRST_RESPONSE to the
  *       oldest simple query (once); RUNNING to a simple query when it becomes the oldest in flight;
- *   <li>BindComplete: BIND_COMPLETE to the oldest Bind, unless its statement is
+ *   <li>BindComplete: PLANNED to the oldest Bind, unless its statement is
  *       {@linkplain AdmittedStatement#plannedWhileRunning() planned while it runs}: that one hears RUNNING
  *       and is kept until the Execute of its portal completes (CommandComplete, EmptyQueryResponse or
- *       PortalSuspended of the oldest Execute: EXECUTE_COMPLETE) or its cycle ends;
+ *       PortalSuspended of the oldest Execute: EXECUTED) or its cycle ends;
  *   <li>ParseComplete, CloseComplete, and the RowDescription or NoData that ends a Describe: the oldest
  *       Parse, Describe or Close is answered;
  *   <li>ErrorResponse: ERROR to everything before the next marker, kept Binds included — after an
@@ -32,7 +32,7 @@ import java.util.Iterator;
  *       extended-protocol message, the server skips every message up to the next Sync (postgres.c,
  *       {@code ignore_till_sync}), a Query or FunctionCall among them too, and never answers those: their
  *       markers go, and until the client's next Sync so do the messages it sends;
- *   <li>ReadyForQuery: READY_FOR_QUERY to the kept Binds and everything up to and including the oldest
+ *   <li>ReadyForQuery: REQUEST_DONE to the kept Binds and everything up to and including the oldest
  *       marker;
  *   <li>CopyInResponse: the Syncs the client sent during the COPY data are taken back (the server ignores
  *       them in copy mode); the client's CopyDone or CopyFail marks where that data ends. But a row that fails
@@ -80,7 +80,7 @@ final class ReleaseTracker {
             return;
         }
         boolean ungated = statement == AdmittedStatement.UNGATED;
-        if (point == AdmissionPoint.BIND) {
+        if (point == AdmissionPoint.PREPARED_EXECUTION) {
             if (ungated) {
                 inFlight.addLast(PendingBind.UNGATED);
             } else {
@@ -256,7 +256,7 @@ final class ReleaseTracker {
                 return; // given back before (releaseUnexecuted)
             }
             if (!bind.kept) {
-                bind.statement.signal(ReleaseSignal.BIND_COMPLETE);
+                bind.statement.signal(ReleaseSignal.PLANNED);
             } else {
                 running.addLast(bind);
                 bind.statement.signal(ReleaseSignal.RUNNING);
@@ -274,7 +274,7 @@ final class ReleaseTracker {
                 PendingBind bind = keptBind(execute.portal(), true);
                 if (bind != null) {
                     running.remove(bind);
-                    release(bind, ReleaseSignal.EXECUTE_COMPLETE);
+                    release(bind, ReleaseSignal.EXECUTED);
                 }
             }
             announceOldestQuery();
@@ -294,12 +294,12 @@ final class ReleaseTracker {
             PendingBind bind = it.next();
             if (!bind.executeSent) {
                 it.remove();
-                release(bind, ReleaseSignal.BIND_COMPLETE);
+                release(bind, ReleaseSignal.PLANNED);
             }
         }
         for (InFlight entry : inFlight) {
             if (entry instanceof PendingBind bind && bind.kept && !bind.executeSent) {
-                release(bind, ReleaseSignal.BIND_COMPLETE); // its BindComplete, when it comes, then does nothing
+                release(bind, ReleaseSignal.PLANNED); // its BindComplete, when it comes, then does nothing
             }
         }
     }
@@ -349,14 +349,14 @@ final class ReleaseTracker {
             skippingToSync = false;
             return;
         }
-        releaseRunning(ReleaseSignal.READY_FOR_QUERY);
+        releaseRunning(ReleaseSignal.REQUEST_DONE);
         while (!inFlight.isEmpty()) {
             InFlight entry = pollOldest();
             if (endsCycle(entry)) {
                 cyclesOwed--;
                 break;
             }
-            signal(entry, ReleaseSignal.READY_FOR_QUERY);
+            signal(entry, ReleaseSignal.REQUEST_DONE);
         }
         dropEndsOfCopiesNotBegun();
         announceOldestQuery();

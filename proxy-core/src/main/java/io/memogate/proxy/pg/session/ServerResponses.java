@@ -1,6 +1,6 @@
 package io.memogate.proxy.pg.session;
 
-import io.memogate.proxy.admission.SessionSettings;
+import io.memogate.proxy.pg.admission.SessionSettings;
 import io.memogate.proxy.pg.codec.MessageRunDecoder;
 import io.memogate.proxy.pg.message.backend.BackendType;
 import io.memogate.proxy.pg.message.backend.BindComplete;

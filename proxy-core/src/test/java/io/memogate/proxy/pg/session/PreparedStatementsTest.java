@@ -7,7 +7,7 @@ import io.memogate.estimator.RoutineDefinitions;
 import io.memogate.estimator.RoutineDefinitions.Language;
 import io.memogate.estimator.RoutineDefinitions.Routine;
 import io.memogate.estimator.lexer.LexicalAnalyzer;
-import io.memogate.proxy.admission.SentText;
+import io.memogate.proxy.pg.admission.SentText;
 import java.util.List;
 
 import org.junit.jupiter.api.Test;

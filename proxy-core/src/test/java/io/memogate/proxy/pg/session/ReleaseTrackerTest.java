@@ -16,7 +16,7 @@ class ReleaseTrackerTest {
     @Test
     void simpleQueryHearsItsFirstResponseOnceThenReadyForQuery() {
         Recorder query = new Recorder();
-        tracker.admitted(AdmissionPoint.SIMPLE_QUERY, query, null);
+        tracker.admitted(AdmissionPoint.STATEMENT_TEXT, query, null);
         tracker.queryEnd();
 
         tracker.firstResponse(); // RowDescription
@@ -24,7 +24,7 @@ class ReleaseTrackerTest {
         tracker.readyForQuery();
 
         assertThat(query.signals).containsExactly(ReleaseSignal.RUNNING, ReleaseSignal.FIRST_RESPONSE,
-                ReleaseSignal.READY_FOR_QUERY);
+                ReleaseSignal.REQUEST_DONE);
         assertThat(tracker.isIdle()).isTrue();
     }
 
@@ -32,17 +32,17 @@ class ReleaseTrackerTest {
     void pipelinedBindsCompleteInOrder() {
         Recorder first = new Recorder();
         Recorder second = new Recorder();
-        tracker.admitted(AdmissionPoint.BIND, first, null);
-        tracker.admitted(AdmissionPoint.BIND, second, null);
+        tracker.admitted(AdmissionPoint.PREPARED_EXECUTION, first, null);
+        tracker.admitted(AdmissionPoint.PREPARED_EXECUTION, second, null);
         tracker.cycleEnd();
 
         tracker.bindComplete();
-        assertThat(first.signals).containsExactly(ReleaseSignal.BIND_COMPLETE);
+        assertThat(first.signals).containsExactly(ReleaseSignal.PLANNED);
         assertThat(second.signals).isEmpty();
 
         tracker.bindComplete();
         tracker.readyForQuery();
-        assertThat(second.signals).containsExactly(ReleaseSignal.BIND_COMPLETE);
+        assertThat(second.signals).containsExactly(ReleaseSignal.PLANNED);
         assertThat(tracker.isIdle()).isTrue();
     }
 
@@ -50,9 +50,9 @@ class ReleaseTrackerTest {
     void anErrorReleasesEveryBindTheServerWillSkipButNotTheNextBatch() {
         Recorder skipped = new Recorder();
         Recorder nextBatch = new Recorder();
-        tracker.admitted(AdmissionPoint.BIND, skipped, null); // Parse failed before it: never bound
+        tracker.admitted(AdmissionPoint.PREPARED_EXECUTION, skipped, null); // Parse failed before it: never bound
         tracker.cycleEnd();
-        tracker.admitted(AdmissionPoint.BIND, nextBatch, null);
+        tracker.admitted(AdmissionPoint.PREPARED_EXECUTION, nextBatch, null);
         tracker.cycleEnd();
 
         tracker.error();
@@ -61,16 +61,16 @@ class ReleaseTrackerTest {
 
         tracker.readyForQuery(); // ends the failed batch
         tracker.bindComplete();  // belongs to the next batch
-        assertThat(nextBatch.signals).containsExactly(ReleaseSignal.BIND_COMPLETE);
+        assertThat(nextBatch.signals).containsExactly(ReleaseSignal.PLANNED);
     }
 
     @Test
     void disconnectReleasesEverythingInFlight() {
         Recorder query = new Recorder();
         Recorder bind = new Recorder();
-        tracker.admitted(AdmissionPoint.SIMPLE_QUERY, query, null);
+        tracker.admitted(AdmissionPoint.STATEMENT_TEXT, query, null);
         tracker.queryEnd();
-        tracker.admitted(AdmissionPoint.BIND, bind, null);
+        tracker.admitted(AdmissionPoint.PREPARED_EXECUTION, bind, null);
 
         tracker.disconnect();
 
@@ -82,33 +82,33 @@ class ReleaseTrackerTest {
     @Test
     void ungatedStatementsShareEntriesAndStillKeepTheOrder() {
         Recorder gated = new Recorder();
-        tracker.admitted(AdmissionPoint.BIND, AdmittedStatement.UNGATED, null);
-        tracker.admitted(AdmissionPoint.BIND, gated, null);
+        tracker.admitted(AdmissionPoint.PREPARED_EXECUTION, AdmittedStatement.UNGATED, null);
+        tracker.admitted(AdmissionPoint.PREPARED_EXECUTION, gated, null);
         tracker.cycleEnd();
 
         tracker.bindComplete();
         assertThat(gated.signals).isEmpty();
         tracker.bindComplete();
-        assertThat(gated.signals).containsExactly(ReleaseSignal.BIND_COMPLETE);
+        assertThat(gated.signals).containsExactly(ReleaseSignal.PLANNED);
     }
 
     @Test
     void aBindPlannedWhileRunningIsHeldPastBindCompleteUntilItsCycleEnds() {
         Recorder doBlock = new Recorder(true);
         Recorder next = new Recorder();
-        tracker.admitted(AdmissionPoint.BIND, doBlock, null);
-        tracker.admitted(AdmissionPoint.BIND, next, null);
+        tracker.admitted(AdmissionPoint.PREPARED_EXECUTION, doBlock, null);
+        tracker.admitted(AdmissionPoint.PREPARED_EXECUTION, next, null);
         tracker.cycleEnd();
 
         tracker.bindComplete(); // the DO block's: it runs now, and plans its queries
         assertThat(doBlock.signals).containsExactly(ReleaseSignal.RUNNING);
         assertThat(tracker.isIdle()).isFalse();
         tracker.bindComplete(); // the next Bind's (its Execute not seen by this tracker)
-        assertThat(next.signals).containsExactly(ReleaseSignal.BIND_COMPLETE);
+        assertThat(next.signals).containsExactly(ReleaseSignal.PLANNED);
         assertThat(doBlock.signals).containsExactly(ReleaseSignal.RUNNING);
 
         tracker.readyForQuery();
-        assertThat(doBlock.signals).containsExactly(ReleaseSignal.RUNNING, ReleaseSignal.READY_FOR_QUERY);
+        assertThat(doBlock.signals).containsExactly(ReleaseSignal.RUNNING, ReleaseSignal.REQUEST_DONE);
         assertThat(tracker.isIdle()).isTrue();
     }
 
@@ -116,9 +116,9 @@ class ReleaseTrackerTest {
     void aKeptBindIsReleasedWhenTheExecuteOfItsPortalCompletes() {
         Recorder call = new Recorder(true);
         Recorder plain = new Recorder();
-        tracker.admitted(AdmissionPoint.BIND, plain, null);
+        tracker.admitted(AdmissionPoint.PREPARED_EXECUTION, plain, null);
         tracker.executeSent("");
-        tracker.admitted(AdmissionPoint.BIND, call, null);
+        tracker.admitted(AdmissionPoint.PREPARED_EXECUTION, call, null);
         tracker.executeSent("");
 
         tracker.bindComplete();
@@ -126,8 +126,8 @@ class ReleaseTrackerTest {
         tracker.bindComplete();
         assertThat(call.signals).containsExactly(ReleaseSignal.RUNNING);
         tracker.executeComplete(); // CommandComplete of the call, before any Sync
-        assertThat(call.signals).containsExactly(ReleaseSignal.RUNNING, ReleaseSignal.EXECUTE_COMPLETE);
-        assertThat(plain.signals).containsExactly(ReleaseSignal.BIND_COMPLETE);
+        assertThat(call.signals).containsExactly(ReleaseSignal.RUNNING, ReleaseSignal.EXECUTED);
+        assertThat(plain.signals).containsExactly(ReleaseSignal.PLANNED);
         assertThat(tracker.isIdle()).isTrue();
     }
 
@@ -136,8 +136,8 @@ class ReleaseTrackerTest {
     void anotherPortalsCompletionDoesNotEndAKeptBind() {
         Recorder plain = new Recorder();
         Recorder call = new Recorder(true);
-        tracker.admitted(AdmissionPoint.BIND, plain, "a");
-        tracker.admitted(AdmissionPoint.BIND, call, "b");
+        tracker.admitted(AdmissionPoint.PREPARED_EXECUTION, plain, "a");
+        tracker.admitted(AdmissionPoint.PREPARED_EXECUTION, call, "b");
         tracker.executeSent("a");
         tracker.executeSent("b");
         tracker.cycleEnd();
@@ -147,21 +147,21 @@ class ReleaseTrackerTest {
         tracker.executeComplete(); // Execute a
         assertThat(call.signals).containsExactly(ReleaseSignal.RUNNING);
         tracker.executeComplete(); // Execute b
-        assertThat(call.signals).containsExactly(ReleaseSignal.RUNNING, ReleaseSignal.EXECUTE_COMPLETE);
+        assertThat(call.signals).containsExactly(ReleaseSignal.RUNNING, ReleaseSignal.EXECUTED);
     }
 
     /** Bind P1 (a call), Bind P2 waits; Execute P1 is behind P2: P1's permits go back rather than block P2. */
     @Test
     void aKeptBindWhoseExecuteIsNotSentIsReleasedWhenAStatementMustWait() {
         Recorder call = new Recorder(true);
-        tracker.admitted(AdmissionPoint.BIND, call, "p1");
+        tracker.admitted(AdmissionPoint.PREPARED_EXECUTION, call, "p1");
         tracker.releaseUnexecuted();
-        assertThat(call.signals).containsExactly(ReleaseSignal.BIND_COMPLETE);
+        assertThat(call.signals).containsExactly(ReleaseSignal.PLANNED);
         tracker.bindComplete(); // arrives later: nothing more
-        assertThat(call.signals).containsExactly(ReleaseSignal.BIND_COMPLETE);
+        assertThat(call.signals).containsExactly(ReleaseSignal.PLANNED);
 
         Recorder executed = new Recorder(true);
-        tracker.admitted(AdmissionPoint.BIND, executed, "p3");
+        tracker.admitted(AdmissionPoint.PREPARED_EXECUTION, executed, "p3");
         tracker.executeSent("p3");
         tracker.releaseUnexecuted();
         assertThat(executed.signals).as("its Execute is on its way: kept").isEmpty();
@@ -171,9 +171,9 @@ class ReleaseTrackerTest {
     void aSimpleQueryHearsRunningWhenItBecomesTheOldestInFlight() {
         Recorder first = new Recorder();
         Recorder second = new Recorder(true);
-        tracker.admitted(AdmissionPoint.SIMPLE_QUERY, first, null);
+        tracker.admitted(AdmissionPoint.STATEMENT_TEXT, first, null);
         tracker.queryEnd();
-        tracker.admitted(AdmissionPoint.SIMPLE_QUERY, second, null);
+        tracker.admitted(AdmissionPoint.STATEMENT_TEXT, second, null);
         tracker.queryEnd();
         assertThat(first.signals).containsExactly(ReleaseSignal.RUNNING);
         assertThat(second.signals).as("behind the first").isEmpty();
@@ -187,11 +187,11 @@ class ReleaseTrackerTest {
     void pipelinedQueriesEachHearTheirOwnFirstResponseOnce() {
         Recorder first = new Recorder();
         Recorder second = new Recorder();
-        tracker.admitted(AdmissionPoint.SIMPLE_QUERY, AdmittedStatement.UNGATED, null);
+        tracker.admitted(AdmissionPoint.STATEMENT_TEXT, AdmittedStatement.UNGATED, null);
         tracker.queryEnd();
-        tracker.admitted(AdmissionPoint.SIMPLE_QUERY, first, null);
+        tracker.admitted(AdmissionPoint.STATEMENT_TEXT, first, null);
         tracker.queryEnd();
-        tracker.admitted(AdmissionPoint.SIMPLE_QUERY, second, null);
+        tracker.admitted(AdmissionPoint.STATEMENT_TEXT, second, null);
         tracker.queryEnd();
 
         tracker.firstResponse(); // the ungated query's
@@ -203,7 +203,7 @@ class ReleaseTrackerTest {
         tracker.firstResponse();
 
         assertThat(first.signals).containsExactly(ReleaseSignal.RUNNING, ReleaseSignal.FIRST_RESPONSE,
-                ReleaseSignal.READY_FOR_QUERY);
+                ReleaseSignal.REQUEST_DONE);
         assertThat(second.signals).containsExactly(ReleaseSignal.RUNNING, ReleaseSignal.FIRST_RESPONSE);
     }
 
@@ -212,9 +212,9 @@ class ReleaseTrackerTest {
     void aSimpleQueryBehindAnUnsyncedExecuteHearsRunningAtItsTurn() {
         Recorder plain = new Recorder();
         Recorder doBlock = new Recorder(true);
-        tracker.admitted(AdmissionPoint.BIND, plain, null);
+        tracker.admitted(AdmissionPoint.PREPARED_EXECUTION, plain, null);
         tracker.executeSent("");
-        tracker.admitted(AdmissionPoint.SIMPLE_QUERY, doBlock, null);
+        tracker.admitted(AdmissionPoint.STATEMENT_TEXT, doBlock, null);
         tracker.queryEnd();
         assertThat(doBlock.signals).isEmpty();
 
@@ -228,7 +228,7 @@ class ReleaseTrackerTest {
     void aSyncSentDuringCopyDataIsNotAwaited() {
         for (boolean copyInResponseFirst : new boolean[] {true, false}) {
             ReleaseTracker copying = new ReleaseTracker();
-            copying.admitted(AdmissionPoint.BIND, AdmittedStatement.UNGATED, null);
+            copying.admitted(AdmissionPoint.PREPARED_EXECUTION, AdmittedStatement.UNGATED, null);
             copying.executeSent("");
             copying.cycleEnd();
             copying.bindComplete();
@@ -260,11 +260,11 @@ class ReleaseTrackerTest {
             ReleaseTracker copying = new ReleaseTracker();
             Recorder copy = new Recorder();
             Recorder insert = new Recorder();
-            copying.admitted(AdmissionPoint.SIMPLE_QUERY, copy, null);
+            copying.admitted(AdmissionPoint.STATEMENT_TEXT, copy, null);
             copying.queryEnd();
             copying.cycleEnd(); // the Sync among the data, sent before the CopyInResponse came back
             copying.copyEnded();
-            copying.admitted(AdmissionPoint.SIMPLE_QUERY, insert, null);
+            copying.admitted(AdmissionPoint.STATEMENT_TEXT, insert, null);
             copying.queryEnd();
 
             copying.firstResponse(); // CopyInResponse
@@ -283,7 +283,7 @@ class ReleaseTrackerTest {
             assertThat(copying.owesReadyForQuery()).isTrue();
             copying.readyForQuery();
             assertThat(insert.signals).containsExactly(ReleaseSignal.RUNNING, ReleaseSignal.FIRST_RESPONSE,
-                    ReleaseSignal.READY_FOR_QUERY);
+                    ReleaseSignal.REQUEST_DONE);
             assertThat(copying.owesReadyForQuery()).as("answered: " + answered).isFalse();
             assertThat(copying.mayAnswerUnawaited()).as("answered: " + answered).isFalse();
         }
@@ -300,7 +300,7 @@ class ReleaseTrackerTest {
         for (boolean answered : new boolean[] {true, false}) {
             ReleaseTracker copying = new ReleaseTracker();
             Recorder bind = new Recorder();
-            copying.admitted(AdmissionPoint.BIND, bind, null);
+            copying.admitted(AdmissionPoint.PREPARED_EXECUTION, bind, null);
             copying.executeSent("");
             copying.cycleEnd(); // libpq's, before the data
             copying.bindComplete();
@@ -318,13 +318,13 @@ class ReleaseTrackerTest {
                 copying.readyForQuery();
             }
             Recorder next = new Recorder();
-            copying.admitted(AdmissionPoint.SIMPLE_QUERY, next, null);
+            copying.admitted(AdmissionPoint.STATEMENT_TEXT, next, null);
             copying.queryEnd();
             copying.firstResponse();
             assertThat(copying.mayAnswerUnawaited()).as("the stray Syncs were ignored or answered by now").isFalse();
             copying.readyForQuery();
             assertThat(next.signals).containsExactly(ReleaseSignal.RUNNING, ReleaseSignal.FIRST_RESPONSE,
-                    ReleaseSignal.READY_FOR_QUERY);
+                    ReleaseSignal.REQUEST_DONE);
             assertThat(copying.owesReadyForQuery()).isFalse();
             assertThat(copying.isIdle()).isTrue();
         }
@@ -341,9 +341,9 @@ class ReleaseTrackerTest {
     void aQueryAmongCopyDataEndsTheDataForTheTracker() {
         Recorder copy = new Recorder();
         Recorder query = new Recorder();
-        tracker.admitted(AdmissionPoint.SIMPLE_QUERY, copy, null);
+        tracker.admitted(AdmissionPoint.STATEMENT_TEXT, copy, null);
         tracker.queryEnd();
-        tracker.admitted(AdmissionPoint.SIMPLE_QUERY, query, null);
+        tracker.admitted(AdmissionPoint.STATEMENT_TEXT, query, null);
         tracker.queryEnd();
         tracker.statementMessageSent(); // a Parse
         tracker.cycleEnd();
@@ -355,7 +355,7 @@ class ReleaseTrackerTest {
         tracker.readyForQuery();
         tracker.firstResponse(); // the Query's CommandComplete
         tracker.readyForQuery();
-        assertThat(query.signals).endsWith(ReleaseSignal.READY_FOR_QUERY);
+        assertThat(query.signals).endsWith(ReleaseSignal.REQUEST_DONE);
         assertThat(tracker.owesReadyForQuery()).as("the batch's ReadyForQuery").isTrue();
         tracker.statementMessageAnswered();
         tracker.readyForQuery();
@@ -370,14 +370,14 @@ class ReleaseTrackerTest {
      */
     @Test
     void anExtendedCopyThatFailsWithMessagesBetweenItsSyncsLosesCount() {
-        tracker.admitted(AdmissionPoint.BIND, new Recorder(), null);
+        tracker.admitted(AdmissionPoint.PREPARED_EXECUTION, new Recorder(), null);
         tracker.executeSent("");
         tracker.bindComplete();
         tracker.copyInStarted();
         tracker.cycleEnd(); // among the data
         tracker.copyEnded(); // not sent: the client's Query ends the data here
         Recorder query = new Recorder();
-        tracker.admitted(AdmissionPoint.SIMPLE_QUERY, query, null);
+        tracker.admitted(AdmissionPoint.STATEMENT_TEXT, query, null);
         tracker.queryEnd();
         tracker.cycleEnd();
 
@@ -402,17 +402,17 @@ class ReleaseTrackerTest {
         tracker.statementMessageSent(); // Parse
         tracker.copyEnded(); // CopyFail
         tracker.statementMessageSent(); // Parse
-        tracker.admitted(AdmissionPoint.BIND, bind, null);
+        tracker.admitted(AdmissionPoint.PREPARED_EXECUTION, bind, null);
         tracker.executeSent("");
         tracker.statementMessageSent(); // a Parse that fails
-        tracker.admitted(AdmissionPoint.SIMPLE_QUERY, skipped, null);
+        tracker.admitted(AdmissionPoint.STATEMENT_TEXT, skipped, null);
         tracker.queryEnd();
         tracker.cycleEnd();
 
         tracker.statementMessageAnswered();
         tracker.statementMessageAnswered();
         tracker.bindComplete();
-        assertThat(bind.signals).containsExactly(ReleaseSignal.BIND_COMPLETE);
+        assertThat(bind.signals).containsExactly(ReleaseSignal.PLANNED);
         tracker.firstResponse();
         tracker.executeComplete();
         tracker.error();
@@ -427,13 +427,13 @@ class ReleaseTrackerTest {
      */
     @Test
     void aHeldQueryThatGoesOnDuringCopyDataEndsTheData() {
-        tracker.admitted(AdmissionPoint.SIMPLE_QUERY, new Recorder(), null);
+        tracker.admitted(AdmissionPoint.STATEMENT_TEXT, new Recorder(), null);
         tracker.queryEnd();
         tracker.firstResponse();
         tracker.copyInStarted();
         assertThat(tracker.copyingIn()).isTrue();
 
-        tracker.admitted(AdmissionPoint.SIMPLE_QUERY, new Recorder(), null);
+        tracker.admitted(AdmissionPoint.STATEMENT_TEXT, new Recorder(), null);
         tracker.queryEnd();
         assertThat(tracker.copyingIn()).isFalse();
         tracker.error(); // the copy had failed at a row
@@ -448,31 +448,31 @@ class ReleaseTrackerTest {
     @Test
     void theSyncsAmongASuccessfulCopysDataAreNotAnswered() {
         Recorder copy = new Recorder();
-        tracker.admitted(AdmissionPoint.SIMPLE_QUERY, copy, null);
+        tracker.admitted(AdmissionPoint.STATEMENT_TEXT, copy, null);
         tracker.queryEnd();
         tracker.firstResponse();
         tracker.copyInStarted();
         tracker.cycleEnd();
         tracker.copyEnded();
         Recorder next = new Recorder();
-        tracker.admitted(AdmissionPoint.SIMPLE_QUERY, next, null);
+        tracker.admitted(AdmissionPoint.STATEMENT_TEXT, next, null);
         tracker.queryEnd();
 
         tracker.firstResponse(); // COPY 1
         assertThat(tracker.mayAnswerUnawaited()).isFalse();
         tracker.readyForQuery();
-        assertThat(copy.signals).endsWith(ReleaseSignal.READY_FOR_QUERY);
+        assertThat(copy.signals).endsWith(ReleaseSignal.REQUEST_DONE);
         assertThat(next.signals).containsExactly(ReleaseSignal.RUNNING);
         tracker.firstResponse();
         tracker.readyForQuery();
-        assertThat(next.signals).endsWith(ReleaseSignal.READY_FOR_QUERY);
+        assertThat(next.signals).endsWith(ReleaseSignal.REQUEST_DONE);
         assertCaughtUp();
     }
 
     /** A simple-protocol COPY that fails before it starts: the client's CopyDone, read outside copy mode, is no cycle. */
     @Test
     void theEndOfACopyThatNeverBeganLeavesNothingBehind() {
-        tracker.admitted(AdmissionPoint.SIMPLE_QUERY, AdmittedStatement.UNGATED, null);
+        tracker.admitted(AdmissionPoint.STATEMENT_TEXT, AdmittedStatement.UNGATED, null);
         tracker.queryEnd();
         tracker.copyEnded();
         tracker.error();
@@ -484,7 +484,7 @@ class ReleaseTrackerTest {
     @Test
     void aRunningBindIsReleasedByAnErrorOrADisconnect() {
         Recorder failed = new Recorder(true);
-        tracker.admitted(AdmissionPoint.BIND, failed, null);
+        tracker.admitted(AdmissionPoint.PREPARED_EXECUTION, failed, null);
         tracker.cycleEnd();
         tracker.bindComplete();
         tracker.error(); // the block raised
@@ -492,7 +492,7 @@ class ReleaseTrackerTest {
 
         tracker.readyForQuery();
         Recorder gone = new Recorder(true);
-        tracker.admitted(AdmissionPoint.BIND, gone, null);
+        tracker.admitted(AdmissionPoint.PREPARED_EXECUTION, gone, null);
         tracker.bindComplete(); // Execute and Flush, no Sync yet
         assertThat(tracker.isIdle()).isFalse();
         tracker.disconnect();
@@ -508,7 +508,7 @@ class ReleaseTrackerTest {
     void aQueryInsideAFailedBatchIsSkippedAndNotAwaited() {
         Recorder query = new Recorder();
         tracker.executeSent("missing"); // fails: no such portal
-        tracker.admitted(AdmissionPoint.SIMPLE_QUERY, query, null);
+        tracker.admitted(AdmissionPoint.STATEMENT_TEXT, query, null);
         tracker.queryEnd();
         tracker.cycleEnd();
         assertThat(tracker.owesReadyForQuery()).isTrue();
@@ -523,7 +523,7 @@ class ReleaseTrackerTest {
     @Test
     void aFailedParseMakesTheServerSkipTheQueryAfterIt() {
         tracker.statementMessageSent(); // Parse, fails
-        tracker.admitted(AdmissionPoint.SIMPLE_QUERY, AdmittedStatement.UNGATED, null);
+        tracker.admitted(AdmissionPoint.STATEMENT_TEXT, AdmittedStatement.UNGATED, null);
         tracker.queryEnd();
         tracker.cycleEnd();
 
@@ -538,9 +538,9 @@ class ReleaseTrackerTest {
         Recorder failing = new Recorder();
         Recorder next = new Recorder();
         tracker.statementMessageSent(); // Parse, answered
-        tracker.admitted(AdmissionPoint.SIMPLE_QUERY, failing, null);
+        tracker.admitted(AdmissionPoint.STATEMENT_TEXT, failing, null);
         tracker.queryEnd();
-        tracker.admitted(AdmissionPoint.SIMPLE_QUERY, next, null);
+        tracker.admitted(AdmissionPoint.STATEMENT_TEXT, next, null);
         tracker.queryEnd();
 
         tracker.statementMessageAnswered(); // ParseComplete
@@ -559,7 +559,7 @@ class ReleaseTrackerTest {
         Recorder dropped = new Recorder();
         tracker.executeSent("missing");
         tracker.error();
-        tracker.admitted(AdmissionPoint.SIMPLE_QUERY, dropped, null);
+        tracker.admitted(AdmissionPoint.STATEMENT_TEXT, dropped, null);
         tracker.queryEnd();
         tracker.statementMessageSent();
         assertThat(dropped.signals).containsExactly(ReleaseSignal.ERROR);
@@ -567,7 +567,7 @@ class ReleaseTrackerTest {
 
         tracker.cycleEnd(); // the Sync: the server answers it, then reads again
         tracker.readyForQuery();
-        tracker.admitted(AdmissionPoint.SIMPLE_QUERY, AdmittedStatement.UNGATED, null);
+        tracker.admitted(AdmissionPoint.STATEMENT_TEXT, AdmittedStatement.UNGATED, null);
         tracker.queryEnd();
         assertThat(tracker.owesReadyForQuery()).as("a Query after the Sync is answered").isTrue();
     }
@@ -577,7 +577,7 @@ class ReleaseTrackerTest {
     void parseDescribeAndCloseAreAnsweredInTheirTurn() {
         Recorder bind = new Recorder();
         tracker.statementMessageSent();
-        tracker.admitted(AdmissionPoint.BIND, bind, null);
+        tracker.admitted(AdmissionPoint.PREPARED_EXECUTION, bind, null);
         tracker.statementMessageSent();
         tracker.executeSent("");
         tracker.statementMessageSent();
@@ -585,7 +585,7 @@ class ReleaseTrackerTest {
 
         tracker.statementMessageAnswered(); // ParseComplete
         tracker.bindComplete();
-        assertThat(bind.signals).containsExactly(ReleaseSignal.BIND_COMPLETE);
+        assertThat(bind.signals).containsExactly(ReleaseSignal.PLANNED);
         tracker.statementMessageAnswered(); // RowDescription of the Describe
         tracker.executeComplete();
         tracker.statementMessageAnswered(); // CloseComplete

@@ -1,4 +1,4 @@
-package io.memogate.proxy.admission;
+package io.memogate.proxy.pg.admission;
 
 import io.memogate.estimator.RoutineDefinitions;
 import io.memogate.estimator.lexer.LexicalAnalysis;

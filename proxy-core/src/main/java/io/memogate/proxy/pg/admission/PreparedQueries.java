@@ -1,5 +1,6 @@
-package io.memogate.proxy.admission;
+package io.memogate.proxy.pg.admission;
 
+import io.memogate.proxy.admission.Words;
 import io.memogate.estimator.PreparedStatementTexts;
 import io.memogate.estimator.lexer.LexicalAnalysis;
 import io.memogate.estimator.lexer.LexicalAnalyzer;
@@ -89,30 +90,13 @@ public final class PreparedQueries implements PreparedStatementTexts {
             int c = sql.charAt(i) | 0x20;
             if (c == 'p' || c == 'd') {
                 int next = sql.charAt(i + 1) | 0x20;
-                if (c == 'p' && next == 'r' && restMatches(sql, i, "prepare")
-                        || c == 'd' && (next == 'e' && restMatches(sql, i, "deallocate")
-                                || next == 'i' && restMatches(sql, i, "discard"))) {
+                if (c == 'p' && next == 'r' && Words.restMatches(sql, i, "prepare")
+                        || c == 'd' && (next == 'e' && Words.restMatches(sql, i, "deallocate")
+                                || next == 'i' && Words.restMatches(sql, i, "discard"))) {
                     return true;
                 }
             }
         }
         return false;
-    }
-
-    /** Whether {@code text} holds {@code word} (ASCII letters, in lower case) in any case. */
-    static boolean containsIgnoreCase(String text, String word) {
-        char first = word.charAt(0);
-        int last = text.length() - word.length();
-        for (int i = 0; i <= last; i++) {
-            if ((text.charAt(i) | 0x20) == first && restMatches(text, i, word)) {
-                return true;
-            }
-        }
-        return false;
-    }
-
-    /** Whether {@code word}, whose first letter is at {@code i}, goes on there (in any case). */
-    private static boolean restMatches(String text, int i, String word) {
-        return text.regionMatches(true, i + 1, word, 1, word.length() - 1);
     }
 }

@@ -1,5 +1,6 @@
-package io.memogate.proxy.admission;
+package io.memogate.proxy.pg.admission;
 
+import io.memogate.proxy.admission.AdmissionSupport;
 import io.memogate.estimator.RoutineDefinitions;
 import io.memogate.estimator.lexer.LexicalAnalysis;
 import io.memogate.estimator.lexer.LexicalAnalyzer;
@@ -91,6 +92,17 @@ public final class SessionSettings {
         this.roleSettings = roleSettings;
         this.routines = routines;
         this.analyzer = analyzer;
+    }
+
+    /**
+     * A session's settings over the support {@code routed} gives at each read: the support of the server the
+     * session is routed to, which is known only after its startup message, while the settings are made with
+     * the session. Nothing is read from it before the session's first statement.
+     */
+    public static SessionSettings over(Supplier<AdmissionSupport> routed, LexicalAnalyzer analyzer) {
+        return new SessionSettings(() -> routed.get().plannerDefaults().get(),
+                database -> routed.get().roleSettings().apply(database),
+                database -> routed.get().catalogs().apply(database).routines(), analyzer);
     }
 
     /** The StartupMessage's parameters: planner settings given directly, or in {@code options} as -c / --. */

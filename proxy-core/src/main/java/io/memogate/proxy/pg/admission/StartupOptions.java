@@ -1,4 +1,4 @@
-package io.memogate.proxy.admission;
+package io.memogate.proxy.pg.admission;
 
 import java.util.ArrayList;
 import java.util.LinkedHashMap;

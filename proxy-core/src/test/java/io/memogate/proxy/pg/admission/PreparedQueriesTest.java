@@ -1,5 +1,6 @@
-package io.memogate.proxy.admission;
+package io.memogate.proxy.pg.admission;
 
+import io.memogate.proxy.admission.Words;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import io.memogate.estimator.CompileEstimator;
@@ -57,9 +58,9 @@ class PreparedQueriesTest {
                 "SELECT 'preparation'"}) {
             assertThat(PreparedQueries.mayPrepareOrDeallocate(sql)).as(sql).isFalse();
         }
-        assertThat(PreparedQueries.containsIgnoreCase("SELECT 1; EXECUTE p", "execute")).isTrue();
-        assertThat(PreparedQueries.containsIgnoreCase("SELECT executed FROM t", "execute")).isTrue();
-        assertThat(PreparedQueries.containsIgnoreCase("SELECT exec FROM t", "execute")).isFalse();
-        assertThat(PreparedQueries.containsIgnoreCase("execut", "execute")).isFalse();
+        assertThat(Words.containsIgnoreCase("SELECT 1; EXECUTE p", "execute")).isTrue();
+        assertThat(Words.containsIgnoreCase("SELECT executed FROM t", "execute")).isTrue();
+        assertThat(Words.containsIgnoreCase("SELECT exec FROM t", "execute")).isFalse();
+        assertThat(Words.containsIgnoreCase("execut", "execute")).isFalse();
     }
 }
