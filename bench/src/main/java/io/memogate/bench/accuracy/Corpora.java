@@ -2,9 +2,9 @@ package io.memogate.bench.accuracy;
 
 import io.memogate.bench.storm.load.QueryTemplates;
 import io.memogate.bench.storm.load.Template;
-import io.memogate.proxy.calibrate.CorpusStatement;
-import io.memogate.proxy.calibrate.tpc.TpcdsDatabase;
-import io.memogate.proxy.calibrate.tpc.TpchDatabase;
+import io.memogate.proxy.postgres.calibrate.CorpusStatement;
+import io.memogate.proxy.postgres.calibrate.tpc.TpcdsDatabase;
+import io.memogate.proxy.postgres.calibrate.tpc.TpchDatabase;
 import io.memogate.proxy.embedded.DemoSchema;
 import java.util.ArrayList;
 import java.util.List;

@@ -1,8 +1,8 @@
 package io.memogate.bench.accuracy;
 
 import io.memogate.estimator.CompileEstimate;
-import io.memogate.proxy.calibrate.Measurement;
-import io.memogate.proxy.calibrate.Observation;
+import io.memogate.proxy.postgres.calibrate.Measurement;
+import io.memogate.proxy.postgres.calibrate.Observation;
 
 /**
  * One statement planned under one profile: the estimate and what the server reported.

@@ -20,7 +20,7 @@ import io.memogate.estimator.planner.PlannerSettings;
 import io.memogate.proxy.admission.AdmissionControl;
 import io.memogate.proxy.admission.QueuedStatement;
 import io.memogate.proxy.admission.SessionInfo;
-import io.memogate.proxy.catalog.IndexCatalogs;
+import io.memogate.proxy.postgres.catalog.IndexCatalogs;
 import io.memogate.proxy.config.Durations;
 import java.math.BigDecimal;
 import java.time.Duration;

@@ -13,7 +13,7 @@ import io.memogate.estimator.CompileEstimate;
 import io.memogate.estimator.lexer.LexicalAnalyzer;
 import io.memogate.estimator.planner.MemoryCoefficients;
 import io.memogate.estimator.planner.PlannerSettings;
-import io.memogate.proxy.catalog.IndexCatalogs;
+import io.memogate.proxy.postgres.catalog.IndexCatalogs;
 import java.time.Duration;
 import java.util.HashSet;
 import java.util.Map;

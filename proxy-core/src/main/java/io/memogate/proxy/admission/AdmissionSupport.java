@@ -3,7 +3,7 @@ package io.memogate.proxy.admission;
 import io.memogate.estimator.Catalog;
 import io.memogate.estimator.lexer.LexicalAnalyzer;
 import io.memogate.estimator.planner.PlannerSettings;
-import io.memogate.proxy.catalog.RoleSettings;
+import io.memogate.proxy.postgres.catalog.RoleSettings;
 import java.time.Duration;
 import java.util.Objects;
 import java.util.concurrent.Executor;

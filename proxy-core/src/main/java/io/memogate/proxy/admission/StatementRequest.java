@@ -2,7 +2,7 @@ package io.memogate.proxy.admission;
 
 import io.memogate.estimator.PreparedStatementTexts;
 import io.memogate.estimator.dialect.DialectSettings;
-import io.memogate.proxy.catalog.RoleSettings;
+import io.memogate.proxy.postgres.catalog.RoleSettings;
 import java.util.function.Function;
 import java.util.function.Supplier;
 

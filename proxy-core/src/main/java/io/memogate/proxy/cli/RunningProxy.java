@@ -8,7 +8,7 @@ import io.memogate.proxy.admission.AdmissionSupport;
 import io.memogate.proxy.admission.CurrentEstimator;
 import io.memogate.proxy.admission.ImmediateAdmission;
 import io.memogate.proxy.admission.ServerAdmissions;
-import io.memogate.proxy.catalog.IndexCatalogs;
+import io.memogate.proxy.postgres.catalog.IndexCatalogs;
 import io.memogate.proxy.config.BackendConfig;
 import io.memogate.proxy.config.ConfigException;
 import io.memogate.proxy.config.ConfigLoader;

@@ -2,7 +2,7 @@ package io.memogate.proxy.config;
 
 import io.memogate.broker.gateway.GatewaySettings;
 import io.memogate.broker.gateway.TierSettings;
-import io.memogate.proxy.calibrate.CoefficientsFile;
+import io.memogate.proxy.postgres.calibrate.CoefficientsFile;
 import io.memogate.proxy.config.AuthFile;
 import java.io.IOException;
 import java.nio.file.InvalidPathException;

@@ -7,7 +7,7 @@ import io.memogate.broker.gateway.GatewaySettings;
 import io.memogate.broker.gateway.Gateways;
 import io.memogate.estimator.CompileEstimator;
 import io.memogate.estimator.planner.PlannerSettings;
-import io.memogate.proxy.catalog.IndexCatalogs;
+import io.memogate.proxy.postgres.catalog.IndexCatalogs;
 import java.net.InetSocketAddress;
 import java.util.List;
 import java.util.concurrent.CopyOnWriteArrayList;

@@ -4,7 +4,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import io.memogate.estimator.planner.MemoryCoefficients;
-import io.memogate.proxy.calibrate.CoefficientsFile;
+import io.memogate.proxy.postgres.calibrate.CoefficientsFile;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.List;

@@ -5,7 +5,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 import io.memogate.estimator.CompileEstimate;
 import io.memogate.estimator.CompileEstimator;
 import io.memogate.estimator.planner.PlannerSettings;
-import io.memogate.proxy.calibrate.PlannerMemory;
+import io.memogate.proxy.postgres.calibrate.PlannerMemory;
 import io.memogate.proxy.embedded.EmbeddedPostgres;
 import io.memogate.proxy.embedded.EmbeddedPostgresExtension;
 import java.sql.Connection;

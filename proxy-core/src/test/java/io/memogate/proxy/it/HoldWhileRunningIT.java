@@ -15,7 +15,7 @@ import io.memogate.broker.gateway.TierSettings;
 import io.memogate.estimator.planner.MemoryCoefficients;
 import io.memogate.proxy.admission.AdmissionControl;
 import io.memogate.proxy.admission.CurrentEstimator;
-import io.memogate.proxy.catalog.IndexCatalogs;
+import io.memogate.proxy.postgres.catalog.IndexCatalogs;
 import io.memogate.proxy.embedded.EmbeddedPostgres;
 import io.memogate.proxy.embedded.EmbeddedPostgresExtension;
 import java.io.ByteArrayOutputStream;

@@ -10,8 +10,8 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import io.memogate.broker.gateway.Tier;
 import io.memogate.estimator.planner.MemoryCoefficients;
-import io.memogate.proxy.calibrate.CoefficientsFile;
-import io.memogate.proxy.catalog.IndexCatalogs;
+import io.memogate.proxy.postgres.calibrate.CoefficientsFile;
+import io.memogate.proxy.postgres.catalog.IndexCatalogs;
 import io.memogate.proxy.cli.RunningProxy;
 import io.memogate.proxy.config.ConfigLoader;
 import io.memogate.proxy.embedded.DemoSchema;

@@ -14,7 +14,7 @@ import io.memogate.proxy.admission.ReleaseSignal;
 import io.memogate.proxy.pg.admission.SentText;
 import io.memogate.proxy.pg.admission.SessionSettings;
 import io.memogate.proxy.admission.StatementRequest;
-import io.memogate.proxy.catalog.RoleSettings;
+import io.memogate.proxy.postgres.catalog.RoleSettings;
 import io.memogate.proxy.pg.codec.ClientMessageDecoder;
 import io.memogate.proxy.pg.message.MalformedMessageException;
 import io.memogate.proxy.pg.message.PgWire;

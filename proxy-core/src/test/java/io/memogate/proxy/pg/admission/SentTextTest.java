@@ -7,7 +7,7 @@ import io.memogate.estimator.RoutineDefinitions.Language;
 import io.memogate.estimator.RoutineDefinitions.Routine;
 import io.memogate.estimator.lexer.LexicalAnalyzer;
 import io.memogate.estimator.planner.PlannerSettings;
-import io.memogate.proxy.catalog.RoleSettings;
+import io.memogate.proxy.postgres.catalog.RoleSettings;
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.CompletableFuture;

@@ -1,0 +1,43 @@
+package io.memogate.proxy.postgres.calibrate;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import io.memogate.broker.gateway.GatewaySettings;
+import io.memogate.broker.gateway.Tier;
+import java.util.List;
+import java.util.Optional;
+import org.junit.jupiter.api.Test;
+
+class AccuracyStatisticsTest {
+
+    private static final long MIB = 1L << 20;
+    private final StaticTiers tiers = StaticTiers.of(GatewaySettings.defaults(4), 256 * MIB);
+
+    @Test
+    void idleThresholdsAreTheTargetsFractions() {
+        assertThat(tiers).isEqualTo(new StaticTiers(MIB, 64 * MIB, 128 * MIB));
+        assertThat(tiers.tierOf(MIB - 1)).isEmpty();
+        assertThat(tiers.tierOf(MIB)).contains(Tier.SMALL);
+        assertThat(tiers.tierOf(64 * MIB)).contains(Tier.MEDIUM);
+        assertThat(tiers.tierOf(128 * MIB)).isEqualTo(Optional.of(Tier.LARGE));
+    }
+
+    @Test
+    void withinTwiceAndRanksCountOnlyStatementsAboveOneMebibyte() {
+        List<Observation> observations = List.of(
+                new Observation(100 * 1024, 900 * 1024),  // 9x, but below the floor; same tier (none)
+                new Observation(2 * MIB, 3 * MIB),        // 1.5x
+                new Observation(10 * MIB, 30 * MIB),      // 3x
+                new Observation(100 * MIB, 60 * MIB));    // 0.6x; measured MEDIUM, estimated SMALL
+
+        AccuracyStatistics statistics = AccuracyStatistics.of(observations, tiers);
+
+        assertThat(statistics.statements()).isEqualTo(4);
+        assertThat(statistics.aboveFloor()).isEqualTo(3);
+        assertThat(statistics.withinTwice()).isEqualTo(2.0 / 3);
+        assertThat(statistics.spearman()).isEqualTo(1.0);
+        assertThat(statistics.tierAgreement()).isEqualTo(3.0 / 4);
+        assertThat(statistics.summary())
+                .isEqualTo("Spearman 1.000, within 2x 67% of 3 above 1 MiB, tier agreement 75% of 4");
+    }
+}
