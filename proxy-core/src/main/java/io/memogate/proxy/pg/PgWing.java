@@ -12,6 +12,7 @@ import io.memogate.proxy.pg.session.CancelRegistry;
 import io.memogate.proxy.pg.session.ClientHandler;
 import io.memogate.proxy.pg.session.PasswordlessLogins;
 import io.memogate.proxy.pg.session.PgSession;
+import io.memogate.proxy.pg.session.PgShared;
 import io.memogate.proxy.pg.session.SessionServices;
 import io.memogate.proxy.session.ListenerSetup;
 import io.memogate.proxy.session.ProtocolWing;
@@ -23,27 +24,20 @@ import java.util.Map;
 
 /**
  * PostgreSQL's wing: protocol 3.0 on the client leg and on the server leg. Its listeners' sessions are
- * {@link PgSession}s; what they all share lives here: the connector that opens (and counts) server
- * connections, the cancel keys handed to clients and where cancel requests go, and the roles servers let in
- * without a password (warned about once).
+ * {@link PgSession}s; what they all share lives here ({@link PgShared}).
  */
 public final class PgWing implements ProtocolWing {
 
     /** Makes the wing for a proxy's PostgreSQL listeners. */
     public static final ProtocolWing.Factory FACTORY = PgWing::new;
 
-    private final WingResources resources;
-    /** One for all listeners, so that it counts every server connection. */
-    private final BackendConnector connector;
-    private final CancelForwarder cancelForwarder;
-    private final CancelRegistry cancels = new CancelRegistry();
-    private final PasswordlessLogins passwordlessLogins = new PasswordlessLogins();
+    /** One for all listeners, so that its connector counts every server connection. */
+    private final PgShared shared;
 
     private PgWing(WingResources resources) {
-        this.resources = resources;
-        this.connector = new BackendConnector(resources.transport(), BackendConnector.MAX_BACKEND_FRAME_BYTES,
-                resources.keepalive());
-        this.cancelForwarder = new CancelForwarder(resources.transport());
+        this.shared = new PgShared(new BackendConnector(resources.transport(), BackendConnector.MAX_BACKEND_FRAME_BYTES,
+                resources.keepalive()), new CancelForwarder(resources.transport()), new CancelRegistry(),
+                resources.recycles(), new PasswordlessLogins());
     }
 
     @Override
@@ -59,20 +53,13 @@ public final class PgWing implements ProtocolWing {
         String tlsPath = "listeners[" + setup.index() + "].tls";
         SessionServices services = new SessionServices(
                 database -> config.backendFor(database).map(backend -> targets.get(backend.name())),
-                connector,
-                cancelForwarder,
                 setup.admission(),
-                cancels,
                 listener.tls().map(tls -> TlsContexts.forListener(tls, tlsPath)),
-                config.limits().maxMessageBytes(),
-                config.limits().maxClientConnections(),
-                config.limits().connectTimeout(),
-                config.limits().loginTimeout(),
+                config.limits(),
                 setup.console(),
                 config.defaultBackend().map(backend -> targets.get(backend.name())),
                 config.recycle(),
-                resources.recycles(),
-                passwordlessLogins,
+                shared,
                 setup.sessions());
         return client -> {
             client.pipeline().addLast("direct-tls", new DirectTlsDetector(services.listenerTls()));
@@ -96,6 +83,6 @@ public final class PgWing implements ProtocolWing {
 
     @Override
     public int serverConnectionCount() {
-        return connector.openConnections();
+        return shared.connector().openConnections();
     }
 }

@@ -27,7 +27,7 @@ final class LoginTimer {
     }
 
     void start() {
-        timer = session.client.eventLoop().schedule(this::timedOut, session.services.loginTimeout().toNanos(),
+        timer = session.client.eventLoop().schedule(this::timedOut, session.services.limits().loginTimeout().toNanos(),
                 TimeUnit.NANOSECONDS);
     }
 
@@ -41,7 +41,7 @@ final class LoginTimer {
     private void timedOut() {
         if (session.state == PgSession.State.STARTUP) {
             log.info("closing client {}: no startup packet within {} (limits.loginTimeout)",
-                    SessionInfo.describe(session.client.remoteAddress()), Durations.format(session.services.loginTimeout()));
+                    SessionInfo.describe(session.client.remoteAddress()), Durations.format(session.services.limits().loginTimeout()));
             session.close();
         }
     }

@@ -109,7 +109,7 @@ public final class PgSession implements CancelRegistry.Cancellable, TrackedSessi
 
     void clientActive() {
         if (!services.listener().opened(this)) {
-            sendFatalAndClose(PgErrors.tooManyClients(services.maxClientConnections()));
+            sendFatalAndClose(PgErrors.tooManyClients(services.limits().maxClientConnections()));
             return;
         }
         loginTimer.start();
@@ -193,7 +193,7 @@ public final class PgSession implements CancelRegistry.Cancellable, TrackedSessi
         }
         // A client gone mid-statement: cancel it so the server stops working for nobody, then close.
         if (backend != null && serverKey != null && admission.busy()) {
-            services.cancelForwarder().cancel(client.eventLoop(), target, serverKey);
+            services.shared().cancelForwarder().cancel(client.eventLoop(), target, serverKey);
         }
         close();
     }
@@ -336,7 +336,7 @@ public final class PgSession implements CancelRegistry.Cancellable, TrackedSessi
 
     void serverKey(BackendKeyData key) {
         serverKey = key;
-        clientKey = services.cancels().register(this, key.secretKey().length());
+        clientKey = services.shared().cancels().register(this, key.secretKey().length());
     }
 
     BackendKeyData serverKey() {
@@ -384,7 +384,7 @@ public final class PgSession implements CancelRegistry.Cancellable, TrackedSessi
         if (admission.withdrawQueued()) {
             return true;
         }
-        services.cancelForwarder().cancel(client.eventLoop(), target, serverKey);
+        services.shared().cancelForwarder().cancel(client.eventLoop(), target, serverKey);
         return false;
     }
 
@@ -461,7 +461,7 @@ public final class PgSession implements CancelRegistry.Cancellable, TrackedSessi
             ReferenceCountUtil.release(held.poll());
         }
         if (clientKey != null) {
-            services.cancels().unregister(clientKey);
+            services.shared().cancels().unregister(clientKey);
         }
         if (console != null) {
             console.closed();

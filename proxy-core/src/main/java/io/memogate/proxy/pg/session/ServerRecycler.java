@@ -162,7 +162,7 @@ final class ServerRecycler {
         step = Step.CHECKING;
         long thisAttempt = ++attempt;
         // Nothing here may hold the client for long: a check or a login that does not answer in time ends.
-        session.client.eventLoop().schedule(() -> timedOut(thisAttempt), session.services.connectTimeout().toNanos(),
+        session.client.eventLoop().schedule(() -> timedOut(thisAttempt), session.services.limits().connectTimeout().toNanos(),
                 TimeUnit.NANOSECONDS);
         carried = new CarriedState();
         checkError = null;
@@ -185,10 +185,10 @@ final class ServerRecycler {
             // The check fails with 57014 and the session goes on, trying again no sooner than later.
             log.warn("server connection {} of {}: the state check did not answer within {} (limits.connectTimeout); "
                     + "cancelling it", session.serverConnection(), session.info,
-                    Durations.format(session.services.connectTimeout()));
-            session.services.cancelForwarder().cancel(session.client.eventLoop(), session.target, session.serverKey());
+                    Durations.format(session.services.limits().connectTimeout()));
+            session.services.shared().cancelForwarder().cancel(session.client.eventLoop(), session.target, session.serverKey());
         } else {
-            loginFailed("no answer within " + Durations.format(session.services.connectTimeout())
+            loginFailed("no answer within " + Durations.format(session.services.limits().connectTimeout())
                     + " (limits.connectTimeout)");
         }
     }
@@ -236,8 +236,8 @@ final class ServerRecycler {
         }
         step = Step.LOGGING_IN;
         login = new ServerLogin(relogin.orElseThrow());
-        session.services.connector().connect(session.client.eventLoop(), session.target, new LoginHandler(),
-                session.services.connectTimeout()).addListener(connected -> {
+        session.services.shared().connector().connect(session.client.eventLoop(), session.target, new LoginHandler(),
+                session.services.limits().connectTimeout()).addListener(connected -> {
                     if (!connected.isSuccess()) {
                         loginFailed(ConnectFailure.of(connected.cause(), session.target).cause());
                         return;
@@ -321,7 +321,7 @@ final class ServerRecycler {
         Terminate.INSTANCE.encode(bye);
         old.writeAndFlush(bye).addListener(ChannelFutureListener.CLOSE);
         session.server.hook().serverConnectionClosed(oldPid);
-        session.services.recycles().recycled();
+        session.services.shared().recycles().recycled();
         recycled++;
         log.info("recycled server connection of {}: process {} kept {} MB; now process {}", session.info, oldPid,
                 retainedWhenStarted >> 20, freshKey.processId());
@@ -335,7 +335,7 @@ final class ServerRecycler {
         }
         log.warn("could not log {} in again to replace server connection {}: {}; keeping it, and not trying again",
                 session.info, session.serverConnection(), why);
-        session.services.recycles().loginFailed();
+        session.services.shared().recycles().loginFailed();
         relogin = Optional.empty();
         whyNot = "an earlier login failed: " + why;
         toldWhyNot = true;

@@ -138,7 +138,7 @@ final class StartupPhase {
 
     private void cancelRequested(CancelRequest request) {
         // PostgreSQL answers a cancel connection with nothing and closes it, whatever the key.
-        session.services.cancels().lookup(request.processId(), request.secretKey())
+        session.services.shared().cancels().lookup(request.processId(), request.secretKey())
                 .ifPresentOrElse(CancelRegistry.Cancellable::cancel,
                         () -> log.debug("cancel request with an unknown key from {}",
                                 SessionInfo.describe(session.client.remoteAddress())));
@@ -187,10 +187,10 @@ final class StartupPhase {
         session.state = PgSession.State.CONNECTING;
         // From now on the client speaks typed messages.
         client.pipeline().replace(StartupFrameDecoder.class, "framer",
-                new ClientMessageDecoder(new ClientFraming(session), session.services.maxMessageBytes()));
+                new ClientMessageDecoder(new ClientFraming(session), session.services.limits().maxMessageBytes()));
         ByteBuf startupFrame = frame;
-        session.services.connector().connect(client.eventLoop(), session.target, new BackendHandler(session),
-                        session.services.connectTimeout())
+        session.services.shared().connector().connect(client.eventLoop(), session.target, new BackendHandler(session),
+                        session.services.limits().connectTimeout())
                 .addListener(connected -> {
                     if (!connected.isSuccess()) {
                         startupFrame.release();
@@ -245,7 +245,7 @@ final class StartupPhase {
                 if (!(request instanceof Authentication.Ok)) {
                     challenged = true;
                 } else if (!challenged) {
-                    session.services.passwordlessLogins().loggedInWithoutPassword(session.target,
+                    session.services.shared().passwordlessLogins().loggedInWithoutPassword(session.target,
                             session.info.user());
                 }
                 if (request instanceof Authentication.Sasl sasl && sasl.offersChannelBinding() && legsDifferInTls()) {

@@ -12,6 +12,7 @@ import io.memogate.proxy.session.SessionListener;
 import io.memogate.proxy.session.TrackedSession;
 import io.memogate.proxy.admission.AdmissionSupport;
 import io.memogate.proxy.admission.SessionInfo;
+import io.memogate.proxy.config.LimitsConfig;
 import io.memogate.proxy.config.RecycleConfig;
 import io.memogate.proxy.pg.message.backend.ErrorResponse;
 import io.memogate.proxy.pg.message.frontend.FrontendMessage;
@@ -53,10 +54,11 @@ final class EmbeddedSession implements AutoCloseable {
                 database -> new Catalog(IndexedColumns.NONE, ViewDefinitions.NONE, FunctionDefinitions.NONE,
                         routines.get()), defaults.waitNotice(), defaults.analyzer(), textReads::add);
         // No routing, connector or cancels: the session is logged in already and never connects.
-        SessionServices services = new SessionServices(database -> Optional.empty(), null, null,
-                AdmissionRouting.uniform(hook, support), null, Optional.empty(), 1 << 26, 10,
-                Duration.ofSeconds(5), Duration.ofSeconds(5), Optional.empty(), Optional.empty(),
-                RecycleConfig.DEFAULTS, new RecycleCounts(), new PasswordlessLogins(),
+        SessionServices services = new SessionServices(database -> Optional.empty(),
+                AdmissionRouting.uniform(hook, support), Optional.empty(),
+                new LimitsConfig(1 << 26, Duration.ofSeconds(5), Duration.ofSeconds(5), 10, Duration.ofSeconds(5)),
+                Optional.empty(), Optional.empty(), RecycleConfig.DEFAULTS,
+                new PgShared(null, null, null, new RecycleCounts(), new PasswordlessLogins()),
                 new SessionListener() {
                     @Override
                     public boolean opened(TrackedSession opened) {
