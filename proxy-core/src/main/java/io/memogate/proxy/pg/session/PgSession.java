@@ -5,6 +5,7 @@ import io.memogate.proxy.admission.AdmissionSupport;
 import io.memogate.proxy.pg.admission.PreparedQueries;
 import io.memogate.proxy.admission.ServerAdmission;
 import io.memogate.proxy.admission.SessionInfo;
+import io.memogate.proxy.session.OnEventLoop;
 import io.memogate.proxy.session.OperatorCommand;
 import io.memogate.proxy.session.TrackedSession;
 import io.memogate.proxy.pg.admission.SessionSettings;
@@ -23,17 +24,16 @@ import io.netty.util.ReferenceCountUtil;
 import java.time.Instant;
 import java.util.ArrayDeque;
 import java.util.Optional;
-import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CompletionStage;
-import java.util.concurrent.RejectedExecutionException;
-import java.util.function.Supplier;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 /**
- * One client connection and its backend connection (session mode). Both legs run on the client's
- * event loop, so no state here is shared between threads; other threads reach a session only through
- * {@link #cancel()} and {@link #shutdown()}, which hop onto that loop.
+ * One client connection and its backend connection (session mode): the PostgreSQL wing's
+ * {@link TrackedSession}. Both legs run on the client's event loop, so no state here is shared between
+ * threads; other threads reach a session only through {@link #cancel()}, {@link #shutdown()},
+ * {@link #describe()} and {@link #operator}, which hop onto that loop. Its phases ask it to change state
+ * ({@link #routedTo}, {@link #connectedTo}, {@link #recycling}); only the session writes it.
  *
  * <p>State machine ({@link State}):
  * <pre>
@@ -67,7 +67,7 @@ public final class PgSession implements CancelRegistry.Cancellable, TrackedSessi
     final Channel client;
     final SessionServices services;
     private final StartupPhase startup;
-    private final ReleaseTracker tracker = new ReleaseTracker();
+    final ReleaseTracker tracker = new ReleaseTracker();
     private final FatalAfterAnswers fatalAfterAnswers = new FatalAfterAnswers(this, tracker);
     final ServerResponses responses;
     final AdmissionFlow admission;
@@ -75,7 +75,7 @@ public final class PgSession implements CancelRegistry.Cancellable, TrackedSessi
     /** Frames the client sent while the backend was being connected (CONNECTING) or replaced (RECYCLING). */
     private final ArrayDeque<ByteBuf> held = new ArrayDeque<>();
     final SessionSettings settings;
-    private final Instant connectedAt = Instant.now();
+    final Instant connectedAt = Instant.now();
 
     State state = State.STARTUP;
     Channel backend;
@@ -103,6 +103,24 @@ public final class PgSession implements CancelRegistry.Cancellable, TrackedSessi
         this.admission = new AdmissionFlow(this, tracker, refused, responses, settings,
                 new PreparedQueries(services.admission().analyzer()), fatalAfterAnswers);
         this.recycler = new ServerRecycler(this, services.recycle());
+    }
+
+    /** The startup message chose the backend: the session connects to it, with that server's admission. */
+    void routedTo(BackendTarget chosen) {
+        target = chosen;
+        server = services.admission().forServer(chosen.name());
+        state = State.CONNECTING;
+    }
+
+    /** The server connection is open: the login is relayed over it from now on. */
+    void connectedTo(Channel opened) {
+        backend = opened;
+        state = State.AUTHENTICATING;
+    }
+
+    /** The server connection is being replaced: what the client sends waits until it is. */
+    void recycling() {
+        state = State.RECYCLING;
     }
 
     // ---- client leg -------------------------------------------------------------------------------
@@ -391,7 +409,7 @@ public final class PgSession implements CancelRegistry.Cancellable, TrackedSessi
     /** The admin console's CANCEL or KILL: what it did, or empty when this is not the session it names. */
     @Override
     public CompletionStage<Optional<String>> operator(OperatorCommand command) {
-        return onEventLoop(() -> OperatorActions.apply(command, this)).exceptionally(stopping -> Optional.empty());
+        return OnEventLoop.call(client.eventLoop(), () -> OperatorActions.apply(command, this)).exceptionally(stopping -> Optional.empty());
     }
 
     /** The proxy is stopping and this session outlived the grace period: tell the client and close. */
@@ -473,35 +491,10 @@ public final class PgSession implements CancelRegistry.Cancellable, TrackedSessi
         services.listener().closed(this);
     }
 
-    /** What SHOW CLIENTS shows of this session; only on the session's event loop (see {@link #describe}). */
-    ClientView view() {
-        SessionInfo who = info;
-        boolean serverTls = backend != null && backend.pipeline().get(SslHandler.class) != null;
-        return new ClientView(who == null ? null : who.user(), who == null ? null : who.database(),
-                who == null ? null : who.applicationName(), SessionInfo.describe(client.remoteAddress()),
-                client.pipeline().get(SslHandler.class) != null,
-                SessionStates.describe(state, admission.readingText(), admission.holding(), tracker.isIdle(),
-                        responses.transactionStatus()),
-                connectedAt, state == State.CONSOLE || target == null ? null : target.name(),
-                target == null ? null : target.address(), serverKey == null ? 0 : serverKey.processId(), serverTls,
-                admission.waitingWhere().orElse(null), recycler.recycled(), recycler.reloginDescription());
-    }
-
-    /** {@link #view()} taken on the session's own event loop, from any thread. */
+    /** What SHOW CLIENTS shows of this session ({@link ClientViews}), taken on its event loop, from any thread. */
     @Override
     public CompletionStage<ClientView> describe() {
-        return onEventLoop(this::view);
-    }
-
-    /** {@code work} done on the session's own event loop, from any thread; failed when the loop is stopping. */
-    private <T> CompletionStage<T> onEventLoop(Supplier<T> work) {
-        CompletableFuture<T> done = new CompletableFuture<>();
-        try {
-            client.eventLoop().execute(() -> done.complete(work.get()));
-        } catch (RejectedExecutionException stopping) {
-            done.completeExceptionally(stopping);
-        }
-        return done;
+        return OnEventLoop.call(client.eventLoop(), () -> ClientViews.of(this));
     }
 
     @Override

@@ -166,7 +166,7 @@ final class ServerRecycler {
                 TimeUnit.NANOSECONDS);
         carried = new CarriedState();
         checkError = null;
-        session.state = PgSession.State.RECYCLING;
+        session.recycling();
         ByteBuf out = session.backend.alloc().buffer();
         new Parse(SessionStateCheck.STATEMENT, SessionStateCheck.sql(startup.parameters()), List.of()).encode(out);
         new Bind("", SessionStateCheck.STATEMENT).encode(out);

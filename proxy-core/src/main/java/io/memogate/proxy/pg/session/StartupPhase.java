@@ -182,9 +182,7 @@ final class StartupPhase {
             session.sendFatalAndClose(PgErrors.unknownDatabase(startup.database()));
             return;
         }
-        session.target = target.get();
-        session.server = session.services.admission().forServer(session.target.name());
-        session.state = PgSession.State.CONNECTING;
+        session.routedTo(target.get());
         // From now on the client speaks typed messages.
         client.pipeline().replace(StartupFrameDecoder.class, "framer",
                 new ClientMessageDecoder(new ClientFraming(session), session.services.limits().maxMessageBytes()));
@@ -207,9 +205,8 @@ final class StartupPhase {
                         backend.close();
                         return;
                     }
-                    session.backend = backend;
+                    session.connectedTo(backend);
                     backend.closeFuture().addListener((ChannelFutureListener) closed -> session.backendClosed(backend));
-                    session.state = PgSession.State.AUTHENTICATING;
                     backend.write(startupFrame);
                     session.replayHeld();
                     backend.flush();

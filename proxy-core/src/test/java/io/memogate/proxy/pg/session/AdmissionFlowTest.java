@@ -177,7 +177,7 @@ class AdmissionFlowTest {
             session.send(frame(Sync.INSTANCE));
             session.send(frame(new Query("select 2")));
             assertThat(session.toServer()).as("nothing while the Parse's text is read").isEmpty();
-            assertThat(session.session.view().state()).isEqualTo("reading query text");
+            assertThat(ClientViews.of(session.session).state()).isEqualTo("reading query text");
 
             assertThat(session.runTextReads()).as("decoded on the test's thread, not the loop's").isEqualTo(1);
             assertThat(session.toServer()).as("its answer is taken on the loop").isEmpty();
@@ -185,7 +185,7 @@ class AdmissionFlowTest {
 
             assertThat(session.toServer()).containsExactly('P', 'B', 'E', 'S', 'Q');
             assertThat(asked).containsExactly("select 1" + PADDING, "select 2");
-            assertThat(session.session.view().state()).isNotEqualTo("reading query text");
+            assertThat(ClientViews.of(session.session).state()).isNotEqualTo("reading query text");
         }
     }
 
