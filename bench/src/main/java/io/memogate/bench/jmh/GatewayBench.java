@@ -3,6 +3,7 @@ package io.memogate.bench.jmh;
 import io.memogate.broker.gateway.GatewayListener;
 import io.memogate.broker.gateway.GatewaySettings;
 import io.memogate.broker.gateway.Gateways;
+import io.memogate.broker.gateway.LocalGateways;
 import io.memogate.broker.gateway.ScheduledGatewayTimer;
 import io.memogate.broker.gateway.Ticket;
 import java.util.concurrent.TimeUnit;
@@ -39,7 +40,8 @@ public class GatewayBench {
     @Setup
     public void setUp() {
         timer = new ScheduledGatewayTimer();
-        gateways = new Gateways(GatewaySettings.defaults(4), TARGET, System::nanoTime, timer, GatewayListener.NONE);
+        gateways = new LocalGateways(GatewaySettings.defaults(4), TARGET, System::nanoTime, timer,
+                GatewayListener.NONE);
     }
 
     @TearDown

@@ -7,7 +7,7 @@ import java.util.function.LongSupplier;
 
 /**
  * The gateways' state and the moves a ticket makes through it: tiers in order, then the byte budget.
- * Not thread-safe: {@link Gateways} calls it under its lock, then delivers what {@link #takeDone()}
+ * Not thread-safe: {@link LocalGateways} calls it under its lock, then delivers what {@link #takeDone()}
  * returns after unlocking.
  *
  * <p>A ticket moves in {@link #advance}: it takes the next tier it needs while one is free and nobody
@@ -31,17 +31,17 @@ final class AdmissionMachine {
     private final WaitQueue budget = new WaitQueue(null);
     private final ByteLedger ledger;
     private long staticThreshold;
-    /** PAUSE from the admin console: no ticket is granted anything until resumed (see {@link Gateways#pause()}). */
+    /** PAUSE from the admin console: no ticket is granted anything until resumed ({@link LocalGateways#pause()}). */
     private boolean paused;
     private Ticket doneHead;
     private Ticket doneTail;
 
-    AdmissionMachine(GatewaySettings settings, long targetBytes, LongSupplier nanoTime, GatewayTimer timer,
-                     TimeoutHandler timeouts) {
+    AdmissionMachine(GatewaySettings settings, long targetBytes, CompileMemoryRetention retention,
+                     LongSupplier nanoTime, GatewayTimer timer, TimeoutHandler timeouts) {
         this.nanoTime = nanoTime;
         this.timer = timer;
         this.timeouts = timeouts;
-        this.ledger = new ByteLedger(targetBytes);
+        this.ledger = new ByteLedger(targetBytes, retention);
         for (int i = 0; i < TIERS; i++) {
             gates[i] = new TierGate(Tier.of(i), settings.tier(Tier.of(i)));
         }

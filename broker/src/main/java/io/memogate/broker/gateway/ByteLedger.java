@@ -3,9 +3,11 @@ package io.memogate.broker.gateway;
 /**
  * The byte budget: what every server connection holds (DESIGN.md, "sticky" compile memory).
  *
- * <p>A PostgreSQL backend keeps its high-water planner memory until it exits, so a connection counts
- * max(retained, in flight), and a compile adds only max(0, estimate - retained) to the host. Memory is
- * given back only when the connection closes. Guarded by the {@link Gateways} lock.
+ * <p>A connection counts max(retained, in flight), and a compile adds only max(0, estimate - retained) to
+ * the host. What a finished compile leaves as retained is the server's {@link CompileMemoryRetention}: a
+ * PostgreSQL backend keeps its high-water planner memory until it exits, and gives it back only when the
+ * connection closes; a server that frees it leaves only what was measured. Guarded by the
+ * {@link LocalGateways} lock.
  */
 final class ByteLedger {
 
@@ -34,13 +36,16 @@ final class ByteLedger {
     }
 
     private final ConnectionTable connections = new ConnectionTable();
+    /** {@link CompileMemoryRetention#RETAINED_UNTIL_CONNECTION_ENDS}, as a flag for the release path. */
+    private final boolean compilesStay;
     private long target;
     private long total;
     private long inFlightBytes;
     private int inFlightStatements;
 
-    ByteLedger(long target) {
+    ByteLedger(long target, CompileMemoryRetention retention) {
         this.target = target;
+        this.compilesStay = retention == CompileMemoryRetention.RETAINED_UNTIL_CONNECTION_ENDS;
     }
 
     long target() {
@@ -85,8 +90,8 @@ final class ByteLedger {
     }
 
     /**
-     * A statement's compile is over: its estimate leaves flight and stays as retained memory, since the
-     * backend keeps it. Nothing to do if the connection closed meanwhile: it left the ledger then.
+     * A statement's compile is over: its estimate leaves flight, and stays as retained memory where the
+     * server keeps it. Nothing to do if the connection closed meanwhile: it left the ledger then.
      */
     void settle(Connection c, long estimate) {
         if (c.closed) {
@@ -95,7 +100,9 @@ final class ByteLedger {
         total -= c.counted();
         c.inFlight -= estimate;
         c.statements--;
-        c.retained = Math.max(c.retained, estimate);
+        if (compilesStay) {
+            c.retained = Math.max(c.retained, estimate);
+        }
         total += c.counted();
         inFlightBytes -= estimate;
         inFlightStatements--;
@@ -129,7 +136,7 @@ final class ByteLedger {
         return new LedgerState(target, total, inFlightBytes, connections.size(), budgetWaiting);
     }
 
-    /** Recomputes the running sums from the entries; for {@link Gateways#checkInvariants()}. */
+    /** Recomputes the running sums from the entries; for {@link LocalGateways#checkInvariants()}. */
     void check() {
         long sumCounted = 0;
         long sumInFlight = 0;

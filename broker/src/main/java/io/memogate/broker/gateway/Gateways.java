@@ -1,68 +1,27 @@
 package io.memogate.broker.gateway;
 
-import java.util.ArrayList;
 import java.util.List;
-import java.util.Objects;
-import java.util.concurrent.locks.ReentrantLock;
-import java.util.function.LongSupplier;
-import org.slf4j.Logger;
-import org.slf4j.LoggerFactory;
+import java.util.Optional;
 
 /**
- * The three compile gateways of Baryshnikov et al. (CIDR 2007) followed by a byte budget.
+ * Compile admission for one server: the three gateways of Baryshnikov et al. (CIDR 2007) followed by a byte
+ * budget (DESIGN.md, "Gateways"). {@link LocalGateways} keeps them in this process, and documents the
+ * algorithm and its concurrency; an implementation shared by several proxies in front of one server keeps
+ * the same contract.
  *
- * <p>A statement with estimate e below t0 passes at once, takes no lock and holds nothing. Otherwise:
- * <ol>
- *   <li>it takes a SMALL permit; holding it, it compares e with t1 = target x F_small / S_small, S being
- *       the statements holding SMALL now (itself included). If e >= t1 it takes MEDIUM as well, and then,
- *       if e >= t2 = target x F_medium / S_medium, LARGE. Permits are taken in this order and the smaller
- *       ones are held while waiting for the next, so there is no cycle and no deadlock;</li>
- *   <li>holding its tiers, it must fit the byte budget (DESIGN.md, "sticky"): its cost max(0, e - what
- *       its server connection already retains) must fit between the ledger total and the target, or no
- *       other gated statement may be in flight;</li>
- *   <li>on release its permits go back in reverse order and its estimate stays in the ledger as memory
- *       the connection retains, until the connection closes.</li>
- * </ol>
- * Each tier has a FIFO queue with a maximum length (arriving at a full one rejects at once) and a timeout;
- * the budget has one FIFO queue, head-of-line: a statement that costs nothing passes it, others wait
- * behind the head, with the timeout of the highest tier they hold. A rejected or withdrawn statement gives
- * back everything it holds.
+ * <p>Contract for every implementation: nothing blocks a thread (a waiting statement is a {@link Ticket}
+ * whose future completes later); each ticket is decided once, so a withdrawal racing a grant or a timeout
+ * has one winner; every method is safe from any thread; listener callbacks and future completions never run
+ * while the implementation holds its own lock.
  *
- * <p>Concurrency. One lock guards all state; every public operation takes it once. Waiting never blocks a
- * thread: a waiter is a {@link Ticket} in a queue, and whatever frees room (a release, a timeout, a
- * withdrawal, a larger limit or target) grants it from inside its own operation ({@link #settle()}).
- * Decisions are made under the lock ({@link AdmissionMachine}) and chained on a done list; the futures
- * are completed and the listener called after unlocking, so no callback runs under the lock. Each ticket leaves WAITING once,
- * under the lock, which settles every race between a grant and withdraw(), a timeout, or release().
+ * <p>Whether a server connection keeps its compile memory after the compile is the implementation's
+ * {@link CompileMemoryRetention}, fixed when it is built: it follows from the server, not from a setting an
+ * operator tunes.
  */
-public final class Gateways {
-
-    private static final Logger log = LoggerFactory.getLogger(Gateways.class);
-
-    private final GatewayListener listener;
-    private final ReentrantLock lock = new ReentrantLock();
-    /** Guarded by lock. */
-    private final AdmissionMachine machine;
-    /** Written under the lock, read without it by the ungated path. */
-    private volatile GatewaySettings settings;
-
-    /**
-     * @param targetBytes the compile-memory target: thresholds are fractions of it and the byte budget
-     *     admits within it; the broker moves it with {@link #target(long)}
-     * @param nanoTime the clock for waiting times, System::nanoTime in production
-     * @param timer runs queue timeouts ({@link ScheduledGatewayTimer} in production)
-     */
-    public Gateways(GatewaySettings settings, long targetBytes, LongSupplier nanoTime, GatewayTimer timer,
-                    GatewayListener listener) {
-        this.settings = Objects.requireNonNull(settings, "settings");
-        this.listener = Objects.requireNonNull(listener, "listener");
-        checkTarget(targetBytes);
-        this.machine = new AdmissionMachine(settings, targetBytes, Objects.requireNonNull(nanoTime, "nanoTime"),
-                Objects.requireNonNull(timer, "timer"), this::timedOut);
-    }
+public interface Gateways {
 
     /** {@link #acquire(long, long, Object)} without a tag. */
-    public Ticket acquire(long estimateBytes, long connection) {
+    default Ticket acquire(long estimateBytes, long connection) {
         return acquire(estimateBytes, connection, null);
     }
 
@@ -73,323 +32,90 @@ public final class Gateways {
      *
      * @param tag shown in {@link #waiting()} for the admin console (client, user, fingerprint); may be null
      */
-    public Ticket acquire(long estimateBytes, long connection, Object tag) {
-        if (estimateBytes < 0) {
-            throw new IllegalArgumentException("estimateBytes must be >= 0, was " + estimateBytes);
-        }
-        if (estimateBytes < settings.staticThresholdBytes()) {
-            Ticket t = Ticket.ungated(estimateBytes, connection, tag);
-            notifyAdmitted(null, 0, estimateBytes);
-            return t;
-        }
-        Ticket t = new Ticket(this, estimateBytes, connection, tag);
-        Ticket done;
-        lock.lock();
-        try {
-            machine.arrive(t);
-            done = machine.takeDone();
-        } finally {
-            lock.unlock();
-        }
-        deliver(done);
-        return t;
-    }
+    Ticket acquire(long estimateBytes, long connection, Object tag);
+
+    /**
+     * What {@link Ticket#release()} does: gives back an admitted ticket's permits and its place in flight in
+     * the byte budget, or withdraws a waiting one. Idempotent and safe from any thread; a no-op for a ticket
+     * already released, rejected or withdrawn, and for one below t0.
+     *
+     * @throws IllegalArgumentException for a gated ticket another gateways issued
+     */
+    void release(Ticket ticket);
+
+    /**
+     * What {@link Ticket#withdraw()} does: if the ticket is still waiting, it leaves its queue, gives back
+     * the tiers it holds, its future completes with a CancellationException, and this returns true;
+     * otherwise false, and an admitted ticket must then be released.
+     *
+     * @throws IllegalArgumentException for a gated ticket another gateways issued
+     */
+    boolean withdraw(Ticket ticket);
+
+    /**
+     * What {@link Ticket#position()} shows: where the ticket waits now, empty once it is decided.
+     *
+     * @throws IllegalArgumentException for a gated ticket another gateways issued
+     */
+    Optional<WaitingStatement> position(Ticket ticket);
 
     /**
      * Takes new settings in place: a higher limit grants waiters at once, a lower one lets holders finish
      * and grants nobody until fewer than the new limit hold the tier; thresholds follow. Waiters keep
      * their place and their deadline; a queue longer than a new maxQueue only refuses newcomers.
      */
-    public void reconfigure(GatewaySettings settings) {
-        Objects.requireNonNull(settings, "settings");
-        Ticket done;
-        lock.lock();
-        try {
-            this.settings = settings;
-            machine.apply(settings);
-            machine.settle();
-            done = machine.takeDone();
-        } finally {
-            lock.unlock();
-        }
-        deliver(done);
-    }
+    void reconfigure(GatewaySettings settings);
+
+    GatewaySettings settings();
 
     /**
-     * Admits nothing new until {@link #resume()}: the admin console's PAUSE, for when the server must be
-     * left alone (a failover, a memory incident) without refusing clients. Statements already admitted keep
-     * their permits and finish; their releases grant nobody. New gated statements queue in SMALL even where
-     * a permit is free, behind those already waiting, so that resume lets everyone through in arrival
-     * order. Queues keep their maxQueue (a full one still refuses at once) and their timeouts keep running:
-     * a pause longer than a tier's timeout refuses its waiters as a busy server would, rather than holding
-     * clients forever.
+     * Admits nothing new until {@link #resume()} (the admin console's PAUSE); statements below t0 still
+     * pass, and queues keep their timeouts. Idempotent.
      *
-     * <p>Statements below t0 still pass: they hold nothing, take no lock, and plan in a few hundred kB, so
-     * holding them would stop every small query without protecting the server from anything. Idempotent.
-     *
-     * @return true when this call paused the gateways, false when they were paused already (so that two
-     *     admins' PAUSEs are told, and logged, as one change)
+     * @return true when this call paused the gateways, false when they were paused already
      */
-    public boolean pause() {
-        lock.lock();
-        try {
-            return machine.pause();
-        } finally {
-            lock.unlock();
-        }
-    }
+    boolean pause();
 
     /**
-     * Lifts a {@link #pause()}: the queues are granted in order, as far as limits and the byte budget
-     * allow, exactly as after any release. Idempotent.
+     * Lifts a {@link #pause()}: the queues are granted in order, as after any release. Idempotent.
      *
      * @return true when this call lifted a pause, false when the gateways were not paused
      */
-    public boolean resume() {
-        Ticket done;
-        boolean changed;
-        lock.lock();
-        try {
-            changed = machine.resume();
-            machine.settle();
-            done = machine.takeDone();
-        } finally {
-            lock.unlock();
-        }
-        deliver(done);
-        return changed;
-    }
+    boolean resume();
 
-    public boolean paused() {
-        lock.lock();
-        try {
-            return machine.paused();
-        } finally {
-            lock.unlock();
-        }
-    }
+    boolean paused();
 
     /**
      * Sets the compile-memory target. A smaller one preempts nothing: it only grants less from now on
      * (the budget admits fewer bytes, thresholds fall for statements still choosing their tiers).
      */
-    public void target(long bytes) {
-        checkTarget(bytes);
-        Ticket done;
-        lock.lock();
-        try {
-            machine.ledger().target(bytes);
-            machine.settle();
-            done = machine.takeDone();
-        } finally {
-            lock.unlock();
-        }
-        deliver(done);
-    }
+    void target(long bytes);
 
-    public long target() {
-        lock.lock();
-        try {
-            return machine.ledger().target();
-        } finally {
-            lock.unlock();
-        }
-    }
+    long target();
 
     /**
      * Sets what a server connection measurably retains (RssAnon or Pss from /proc), replacing the figure
      * derived from estimates; it may be smaller.
      */
-    public void retained(long connection, long bytes) {
-        if (bytes < 0) {
-            throw new IllegalArgumentException("retained bytes must be >= 0, was " + bytes);
-        }
-        Ticket done;
-        lock.lock();
-        try {
-            machine.ledger().retained(connection, bytes);
-            machine.settle();
-            done = machine.takeDone();
-        } finally {
-            lock.unlock();
-        }
-        deliver(done);
-    }
+    void retained(long connection, long bytes);
 
     /**
      * The server connection ended: the memory its backend held is given back. A statement still in flight
      * on it keeps its permits until released, but no longer counts in the ledger.
      */
-    public void connectionClosed(long connection) {
-        Ticket done;
-        lock.lock();
-        try {
-            machine.ledger().closed(connection);
-            machine.settle();
-            done = machine.takeDone();
-        } finally {
-            lock.unlock();
-        }
-        deliver(done);
-    }
+    void connectionClosed(long connection);
 
     /**
      * What the ledger counts a server connection as retaining: measured (RssAnon, Pss) when the broker
-     * has measured it since, else the largest estimate admitted on it; 0 for a connection it does not know.
+     * has measured it since, else what {@link CompileMemoryRetention} leaves of its compiles; 0 for a
+     * connection it does not know.
      */
-    public long retainedBy(long connection) {
-        lock.lock();
-        try {
-            return machine.ledger().retainedBy(connection);
-        } finally {
-            lock.unlock();
-        }
-    }
+    long retainedBy(long connection);
 
-    public GatewaySettings settings() {
-        return settings;
-    }
+    TierState state(Tier tier);
 
-    public TierState state(Tier tier) {
-        Objects.requireNonNull(tier, "tier");
-        lock.lock();
-        try {
-            return machine.state(tier);
-        } finally {
-            lock.unlock();
-        }
-    }
-
-    public LedgerState ledger() {
-        lock.lock();
-        try {
-            return machine.ledgerState();
-        } finally {
-            lock.unlock();
-        }
-    }
+    LedgerState ledger();
 
     /** Every waiting statement: the SMALL, MEDIUM and LARGE queues, then the budget's, each in order. */
-    public List<WaitingStatement> waiting() {
-        List<WaitingStatement> all = new ArrayList<>();
-        lock.lock();
-        try {
-            machine.describeWaiting(all);
-        } finally {
-            lock.unlock();
-        }
-        return all;
-    }
-
-    // ---- called by Ticket and by the timer ----
-
-    WaitingStatement position(Ticket t) {
-        lock.lock();
-        try {
-            return machine.position(t);
-        } finally {
-            lock.unlock();
-        }
-    }
-
-    boolean withdraw(Ticket t) {
-        boolean withdrawn;
-        Ticket done;
-        lock.lock();
-        try {
-            withdrawn = machine.withdraw(t);
-            if (withdrawn) {
-                machine.settle();
-            }
-            done = machine.takeDone();
-        } finally {
-            lock.unlock();
-        }
-        deliver(done);
-        return withdrawn;
-    }
-
-    void release(Ticket t) {
-        Ticket done;
-        lock.lock();
-        try {
-            machine.release(t);
-            done = machine.takeDone();
-        } finally {
-            lock.unlock();
-        }
-        deliver(done);
-    }
-
-    private void timedOut(Ticket t, int seq) {
-        Ticket done;
-        lock.lock();
-        try {
-            machine.timedOut(t, seq);
-            done = machine.takeDone();
-        } finally {
-            lock.unlock();
-        }
-        deliver(done);
-    }
-
-    // ---- outside the lock ----
-
-    /** Completes the futures of the tickets decided under the lock, in order, then tells the listener. */
-    private void deliver(Ticket t) {
-        while (t != null) {
-            Ticket next = t.doneNext;
-            t.doneNext = null;
-            RuntimeException failure = t.failure;
-            if (failure == null) {
-                if (!t.admitted().complete(t)) {
-                    // Someone completed the future from outside: nobody will learn of this grant, so
-                    // nobody would release it.
-                    t.release();
-                }
-                notifyAdmitted(t.needed, t.waitedNanos, t.estimateBytes());
-            } else {
-                t.admitted().completeExceptionally(failure);
-                if (failure instanceof GatewayRejectedException rejected) {
-                    notifyRejected(rejected, t.waitedNanos);
-                }
-            }
-            t = next;
-        }
-    }
-
-    private void notifyAdmitted(Tier highest, long waitedNanos, long estimateBytes) {
-        try {
-            listener.admitted(highest, waitedNanos, estimateBytes);
-        } catch (RuntimeException e) {
-            log.warn("Gateway listener failed on an admission; admission goes on", e);
-        }
-    }
-
-    private void notifyRejected(GatewayRejectedException rejected, long waitedNanos) {
-        try {
-            listener.rejected(rejected.tier(), rejected.reason(), waitedNanos, rejected.estimateBytes());
-        } catch (RuntimeException e) {
-            log.warn("Gateway listener failed on a rejection; admission goes on", e);
-        }
-    }
-
-    private static void checkTarget(long bytes) {
-        if (bytes < 0) {
-            throw new IllegalArgumentException("target bytes must be >= 0, was " + bytes);
-        }
-    }
-
-    /**
-     * Checks the bookkeeping against itself; throws IllegalStateException naming the first inconsistency.
-     * For tests, which call it while other threads work: it sees a state between two operations.
-     */
-    void checkInvariants() {
-        lock.lock();
-        try {
-            machine.checkInvariants();
-        } finally {
-            lock.unlock();
-        }
-    }
+    List<WaitingStatement> waiting();
 }

@@ -12,12 +12,12 @@ import java.util.concurrent.CompletableFuture;
  * </pre>
  * A statement below t0 is born ADMITTED, holds nothing, and its release does nothing.
  *
- * <p>The state changes under the gateways' lock exactly once out of WAITING, and only the thread that
- * made that change completes {@link #admitted()}, after unlocking. So withdraw() racing a grant, or a
- * timeout racing a grant, has exactly one winner: a withdraw() that loses returns false and the caller
- * must release the admitted ticket.
+ * <p>The state changes exactly once out of WAITING (in {@link LocalGateways}, under its lock), and only
+ * the thread that made that change completes {@link #admitted()} (after unlocking). So withdraw() racing a
+ * grant, or a timeout racing a grant, has exactly one winner: a withdraw() that loses returns false and
+ * the caller must release the admitted ticket. Its methods go to the {@link Gateways} that issued it.
  *
- * <p>Fields without a modifier are the gateways' bookkeeping, guarded by their lock.
+ * <p>Fields without a modifier are {@link LocalGateways}' bookkeeping, guarded by its lock.
  */
 public final class Ticket {
 
@@ -107,7 +107,7 @@ public final class Ticket {
 
     /** Where it waits now; empty once admitted, rejected or withdrawn. */
     public Optional<WaitingStatement> position() {
-        return gateways == null ? Optional.empty() : Optional.ofNullable(gateways.position(this));
+        return gateways == null ? Optional.empty() : gateways.position(this);
     }
 
     /**
@@ -128,6 +128,11 @@ public final class Ticket {
         if (gateways != null) {
             gateways.release(this);
         }
+    }
+
+    /** The gateways that issued it, null when it was below t0. */
+    Gateways issuer() {
+        return gateways;
     }
 
     @Override

@@ -3,7 +3,7 @@ package io.memogate.broker.gateway;
 import java.time.Duration;
 
 /**
- * One gateway: its permits, its queue and its counters. Guarded by the {@link Gateways} lock.
+ * One gateway: its permits, its queue and its counters. Guarded by the {@link LocalGateways} lock.
  *
  * <p>A resize only changes {@code limit}; {@code active} counts the permits actually held, so lowering
  * the limit lets holders finish (active may exceed the limit until they release) and nothing admitted is

@@ -3,7 +3,7 @@ package io.memogate.broker.gateway;
 /**
  * A FIFO of waiting tickets, linked through the tickets themselves: enqueueing allocates nothing, and a
  * ticket that times out or is withdrawn leaves from the middle in O(1). A ticket is in at most one queue
- * at a time. Guarded by the {@link Gateways} lock.
+ * at a time. Guarded by the {@link LocalGateways} lock.
  */
 final class WaitQueue {
 
@@ -74,7 +74,7 @@ final class WaitQueue {
         throw new IllegalStateException("ticket is not in the " + this + " queue");
     }
 
-    /** Checks the links and the count; for {@link Gateways#checkInvariants()}. */
+    /** Checks the links and the count; for {@link LocalGateways#checkInvariants()}. */
     void check() {
         int count = 0;
         Ticket prev = null;

@@ -17,10 +17,14 @@ final class Fixture {
     final ManualClock clock = new ManualClock();
     final ManualTimer timer = new ManualTimer(clock);
     final RecordingListener listener = new RecordingListener();
-    final Gateways gateways;
+    final LocalGateways gateways;
 
     Fixture(GatewaySettings settings, long targetBytes) {
-        gateways = new Gateways(settings, targetBytes, clock, timer, listener);
+        this(settings, targetBytes, CompileMemoryRetention.RETAINED_UNTIL_CONNECTION_ENDS);
+    }
+
+    Fixture(GatewaySettings settings, long targetBytes, CompileMemoryRetention retention) {
+        gateways = new LocalGateways(settings, targetBytes, clock, timer, listener, retention);
     }
 
     /**
@@ -42,10 +46,14 @@ final class Fixture {
      * default fractions (t1 = 250 MB / S_small, t2 = 500 MB / S_medium) and timeouts.
      */
     static Fixture forBudget() {
+        return forBudget(CompileMemoryRetention.RETAINED_UNTIL_CONNECTION_ENDS);
+    }
+
+    static Fixture forBudget(CompileMemoryRetention retention) {
         return new Fixture(new GatewaySettings(MB,
                 new TierSettings(8, 0.25, 10, Duration.ofSeconds(30)),
                 new TierSettings(8, 0.5, 10, Duration.ofSeconds(120)),
-                new TierSettings(8, 1.0, 10, Duration.ofSeconds(300))), 1000 * MB);
+                new TierSettings(8, 1.0, 10, Duration.ofSeconds(300))), 1000 * MB, retention);
     }
 
     static Fixture forTiers(int small, int medium, int large) {

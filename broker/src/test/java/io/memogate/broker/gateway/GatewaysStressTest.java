@@ -32,7 +32,7 @@ class GatewaysStressTest {
     private final ManualClock clock = new ManualClock();
     private final ManualTimer timer = new ManualTimer(clock);
     private final RecordingListener listener = new RecordingListener();
-    private final Gateways gateways = new Gateways(settings(new SplittableRandom(1)), 1000 * MB, clock, timer,
+    private final LocalGateways gateways = new LocalGateways(settings(new SplittableRandom(1)), 1000 * MB, clock, timer,
             listener);
 
     private final ConcurrentLinkedQueue<Ticket> all = new ConcurrentLinkedQueue<>();

@@ -4,6 +4,7 @@ import static io.memogate.broker.gateway.Fixture.MB;
 import static io.memogate.broker.gateway.Fixture.assertAdmitted;
 import static io.memogate.broker.gateway.Fixture.assertWaiting;
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import java.util.concurrent.CancellationException;
 import org.junit.jupiter.api.Test;
@@ -105,5 +106,21 @@ class WithdrawTest {
 
         assertThat(f.state(Tier.SMALL).active()).isZero();
         assertThat(f.gateways.ledger().inFlightBytes()).isZero();
+    }
+
+    @Test
+    void gatewaysRefuseATicketOtherGatewaysIssuedAndIgnoreAnUngatedOne() {
+        Fixture f = Fixture.forTiers(1, 4, 1);
+        Fixture other = Fixture.forTiers(1, 4, 1);
+        Ticket theirs = other.acquire(10 * MB, 1);
+        Ticket ungated = other.acquire(MB / 2, 2);
+
+        assertThatThrownBy(() -> f.gateways.release(theirs)).isInstanceOf(IllegalArgumentException.class);
+        assertThatThrownBy(() -> f.gateways.withdraw(theirs)).isInstanceOf(IllegalArgumentException.class);
+        f.gateways.release(ungated);
+
+        assertThat(f.state(Tier.SMALL).active()).isZero();
+        assertThat(other.state(Tier.SMALL).active()).isEqualTo(1);
+        f.gateways.checkInvariants();
     }
 }

@@ -6,6 +6,7 @@ import io.memogate.broker.BrokerState;
 import io.memogate.broker.gateway.GatewayListener;
 import io.memogate.broker.gateway.GatewaySettings;
 import io.memogate.broker.gateway.Gateways;
+import io.memogate.broker.gateway.LocalGateways;
 import io.memogate.broker.gateway.ScheduledGatewayTimer;
 import io.memogate.broker.probe.MemorySnapshot;
 import io.memogate.broker.probe.postgres.PostgresProbe;
@@ -97,7 +98,7 @@ public final class AdmissionControl implements AutoCloseable {
         this.server = Objects.requireNonNull(server, "server");
         this.estimator = estimator;
         this.indexCatalogs = indexCatalogs;
-        this.gateways = new Gateways(gatewaySettings, staticTargetBytes, System::nanoTime, timer, gatewayListener);
+        this.gateways = new LocalGateways(gatewaySettings, staticTargetBytes, System::nanoTime, timer, gatewayListener);
         this.broker = brokerSettings.map(settings -> new Broker(settings,
                 PostgresProbe.FACTORY, System::nanoTime, this::published));
         this.support = new AdmissionSupport(plannerDefaults::get, indexCatalogs::roleSettingsOf, indexCatalogs::of,

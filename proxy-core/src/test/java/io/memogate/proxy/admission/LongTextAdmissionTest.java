@@ -5,6 +5,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 import io.memogate.broker.gateway.GatewayListener;
 import io.memogate.broker.gateway.GatewaySettings;
 import io.memogate.broker.gateway.Gateways;
+import io.memogate.broker.gateway.LocalGateways;
 import io.memogate.estimator.CompileEstimator;
 import io.memogate.estimator.planner.PlannerSettings;
 import io.memogate.proxy.postgres.catalog.IndexCatalogs;
@@ -22,7 +23,7 @@ class LongTextAdmissionTest {
 
     private final List<Thread> estimatedOn = new CopyOnWriteArrayList<>();
     private final CompileEstimator estimator = new CompileEstimator();
-    private final Gateways gateways = new Gateways(GatewaySettings.defaults(2), 1L << 30, System::nanoTime,
+    private final Gateways gateways = new LocalGateways(GatewaySettings.defaults(2), 1L << 30, System::nanoTime,
             (task, delayNanos) -> () -> { }, GatewayListener.NONE);
     private final GatedAdmission admission = new GatedAdmission(() -> {
         estimatedOn.add(Thread.currentThread());

@@ -12,6 +12,7 @@ import io.memogate.broker.gateway.GatewayListener;
 import io.memogate.broker.gateway.GatewayRejectedException;
 import io.memogate.broker.gateway.GatewaySettings;
 import io.memogate.broker.gateway.Gateways;
+import io.memogate.broker.gateway.LocalGateways;
 import io.memogate.broker.gateway.ScheduledGatewayTimer;
 import io.memogate.broker.gateway.Tier;
 import io.memogate.broker.gateway.TierSettings;
@@ -80,7 +81,7 @@ class OperationsLogTest {
     void aRefusedStatementIsOneLineWithItsFingerprintEstimateTierWaitAndClient() {
         // SMALL admits one and lets nobody wait: the second gated statement is refused at once.
         TierSettings noQueue = new TierSettings(1, 0.25, 0, Duration.ofSeconds(30));
-        Gateways gateways = new Gateways(GatewaySettings.defaults(1).with(Tier.SMALL, noQueue), 1L << 30,
+        Gateways gateways = new LocalGateways(GatewaySettings.defaults(1).with(Tier.SMALL, noQueue), 1L << 30,
                 System::nanoTime, timer, QUIET);
         GatedAdmission admission = new GatedAdmission(new CompileEstimator(), gateways, estimate -> { }, closed -> { });
         StatementRequest request = new StatementRequest(star(8), AdmissionPoint.STATEMENT_TEXT, session, 7,
@@ -106,7 +107,7 @@ class OperationsLogTest {
 
     @Test
     void anAdmittedStatementLeavesNoLine() {
-        Gateways gateways = new Gateways(GatewaySettings.defaults(4), 1L << 30, System::nanoTime, timer, QUIET);
+        Gateways gateways = new LocalGateways(GatewaySettings.defaults(4), 1L << 30, System::nanoTime, timer, QUIET);
         GatedAdmission admission = new GatedAdmission(new CompileEstimator(), gateways, estimate -> { }, closed -> { });
 
         Admission admitted = admission.admit(new StatementRequest(star(8), AdmissionPoint.STATEMENT_TEXT, session, 7,

@@ -7,6 +7,7 @@ import io.memogate.broker.gateway.GatewayListener;
 import io.memogate.broker.gateway.GatewaySettings;
 import io.memogate.broker.gateway.GatewayTimer;
 import io.memogate.broker.gateway.Gateways;
+import io.memogate.broker.gateway.LocalGateways;
 import io.memogate.broker.gateway.Tier;
 import io.memogate.broker.gateway.TierSettings;
 import io.memogate.estimator.CompileEstimator;
@@ -45,7 +46,7 @@ class PausedAdmissionHintsTest {
             new InetSocketAddress("10.1.2.3", 50000));
 
     /** SMALL admits one and queues one; a third is refused at once. */
-    private final Gateways gateways = new Gateways(GatewaySettings.defaults(1).with(Tier.SMALL,
+    private final Gateways gateways = new LocalGateways(GatewaySettings.defaults(1).with(Tier.SMALL,
             new TierSettings(1, 0.25, 1, Duration.ofSeconds(30))), 1L << 30, System::nanoTime, timeouts, GatewayListener.NONE);
     private final GatedAdmission admission = new GatedAdmission(new CompileEstimator(), gateways, estimate -> { },
             closed -> { });

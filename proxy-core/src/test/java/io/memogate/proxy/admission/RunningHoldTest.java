@@ -6,6 +6,7 @@ import io.memogate.broker.gateway.GatewayListener;
 import io.memogate.broker.gateway.GatewaySettings;
 import io.memogate.broker.gateway.GatewayTimer;
 import io.memogate.broker.gateway.Gateways;
+import io.memogate.broker.gateway.LocalGateways;
 import io.memogate.broker.gateway.Tier;
 import io.memogate.broker.gateway.TierSettings;
 import io.memogate.estimator.CompileEstimator;
@@ -53,7 +54,7 @@ class RunningHoldTest {
     private final SessionInfo session = new SessionInfo("etl", "warehouse", "loader",
             new InetSocketAddress("10.1.2.3", 50000));
     /** SMALL admits one statement at a time: an 8-table star (about 1.6 MB) takes it, and nothing more. */
-    private final Gateways gateways = new Gateways(GatewaySettings.defaults(1).with(Tier.SMALL,
+    private final Gateways gateways = new LocalGateways(GatewaySettings.defaults(1).with(Tier.SMALL,
             new TierSettings(1, 0.25, 10, Duration.ofSeconds(30))), 1L << 30, System::nanoTime, NO_QUEUE_TIMEOUTS,
             GatewayListener.NONE);
     private final CompileEstimator estimator = new CompileEstimator();

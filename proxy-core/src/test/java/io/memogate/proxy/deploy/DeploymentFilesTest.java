@@ -12,6 +12,7 @@ import io.memogate.broker.Broker;
 import io.memogate.broker.BrokerSettings;
 import io.memogate.broker.gateway.GatewaySettings;
 import io.memogate.broker.gateway.Gateways;
+import io.memogate.broker.gateway.LocalGateways;
 import io.memogate.broker.gateway.ScheduledGatewayTimer;
 import io.memogate.broker.probe.ProbeException;
 import io.memogate.estimator.CompileEstimator;
@@ -182,7 +183,7 @@ class DeploymentFilesTest {
                 ProxyServer server = ProxyServer.start(MemogateConfig.of(BackendConfig.of("main", "127.0.0.1", 5432))
                         .withListeners(ListenerConfig.of("127.0.0.1", 0)), Wings.BUILT_IN,
                         AdmissionRouting.uniform(new ImmediateAdmission(), AdmissionSupport.DEFAULTS))) {
-            Gateways gateways = new Gateways(GatewaySettings.defaults(2), 1L << 30, System::nanoTime, timer,
+            Gateways gateways = new LocalGateways(GatewaySettings.defaults(2), 1L << 30, System::nanoTime, timer,
                     gatewayMeters);
             gatewayMeters.gateways(gateways);
             gatewayMeters.bindTo(registry);

@@ -5,6 +5,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 import io.memogate.broker.gateway.GatewaySettings;
 import io.memogate.broker.gateway.GatewayTimer;
 import io.memogate.broker.gateway.Gateways;
+import io.memogate.broker.gateway.LocalGateways;
 import io.memogate.broker.gateway.Ticket;
 import io.micrometer.prometheusmetrics.PrometheusConfig;
 import io.micrometer.prometheusmetrics.PrometheusMeterRegistry;
@@ -21,7 +22,8 @@ class GatewayMetersTest {
     void aScrapeShowsEachTiersStateAndTheTarget() {
         long[] now = {0};
         GatewayMeters meters = new GatewayMeters();
-        Gateways gateways = new Gateways(GatewaySettings.defaults(2), 1024 * MIB, () -> now[0], NO_TIMEOUTS, meters);
+        Gateways gateways = new LocalGateways(GatewaySettings.defaults(2), 1024 * MIB, () -> now[0], NO_TIMEOUTS,
+                meters);
         meters.gateways(gateways);
         PrometheusMeterRegistry registry = new PrometheusMeterRegistry(PrometheusConfig.DEFAULT);
         meters.bindTo(registry);

@@ -10,6 +10,7 @@ import ch.qos.logback.core.read.ListAppender;
 import io.memogate.broker.gateway.GatewayListener;
 import io.memogate.broker.gateway.GatewayRejectedException;
 import io.memogate.broker.gateway.Gateways;
+import io.memogate.broker.gateway.LocalGateways;
 import io.memogate.broker.gateway.ScheduledGatewayTimer;
 import io.memogate.broker.gateway.Tier;
 import io.memogate.proxy.config.ConfigException;
@@ -68,7 +69,7 @@ class ConfigReloaderTest {
     }
 
     private Gateways gateways(MemogateConfig config) {
-        return new Gateways(config.admission().gatewaySettings(), 1L << 30, System::nanoTime, timer, QUIET);
+        return new LocalGateways(config.admission().gatewaySettings(), 1L << 30, System::nanoTime, timer, QUIET);
     }
 
     @Test
