@@ -49,7 +49,8 @@ class ScheduledGatewayTimerTest {
         GatewayTimer.Cancellable ignored = timer.schedule(() -> scheduledAfter.set(true), 0);
         ignored.cancel();
         assertThat(Thread.getAllStackTraces().keySet()).as("a thread started to run what was scheduled after close")
-                .noneMatch(t -> t.getName().equals(ScheduledGatewayTimer.THREAD_NAME) && t.threadId() > thread.threadId());
+                .noneMatch(t -> t.getName().equals(ScheduledGatewayTimer.THREAD_NAME)
+                        && t.threadId() > thread.threadId());
         assertThat(scheduledBefore).as("a task scheduled before close ran").isFalse();
         assertThat(scheduledAfter).as("a task scheduled after close ran").isFalse();
     }

@@ -685,13 +685,13 @@ class FaultsIT {
                 var statement = admin.prepareStatement(
                         "select count(*) from pg_stat_activity where state = 'active' and query like ? and pid <> pg_backend_pid()")) {
             statement.setString(1, "%" + fragment + "%");
-            Await.until((present ? "a server process runs " : "no server process runs ") + "a query containing " + fragment,
-                    () -> {
-                        try (ResultSet rows = statement.executeQuery()) {
-                            rows.next();
-                            return (rows.getInt(1) > 0) == present;
-                        }
-                    });
+            String what = (present ? "a" : "no") + " server process runs a query containing " + fragment;
+            Await.until(what, () -> {
+                try (ResultSet rows = statement.executeQuery()) {
+                    rows.next();
+                    return (rows.getInt(1) > 0) == present;
+                }
+            });
         }
     }
 }

@@ -163,7 +163,8 @@ class HoldWhileRunningIT {
             CompletableFuture<Void> call = callTheProcedure(pg, sessions.etl());
 
             CompletableFuture<Long> report = report(sessions.report());
-            Await.until("the report admitted to LARGE", () -> control.gateways().state(Tier.LARGE).admittedTotal() == 2);
+            Await.until("the report admitted to LARGE",
+                    () -> control.gateways().state(Tier.LARGE).admittedTotal() == 2);
 
             assertThat(call).as("admitted while the procedure still runs, its hold over").isNotDone();
             assertThat(report.get(30, TimeUnit.SECONDS)).isZero();

@@ -45,7 +45,7 @@ final class TcpTable {
                 .map(line -> line.strip().split("\\s+"))
                 .filter(fields -> fields[3].equals(ESTABLISHED))
                 .map(fields -> {
-                    String[] queues = fields[4].split(":"); // "00000000:00020000": nothing unacknowledged, 128 KiB unread
+                    String[] queues = fields[4].split(":"); // "00000000:00020000": none unacknowledged, 128 KiB unread
                     String[] timer = fields[5].split(":"); // "02:00000BB7": keepalive, 0xbb7 ticks to go
                     return new Socket(port(fields[1]), port(fields[2]), Long.parseLong(queues[0], 16),
                             Long.parseLong(queues[1], 16), timer[0].equals(KEEPALIVE_TIMER),
