@@ -2,6 +2,7 @@ package io.memogate.broker.gateway;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import java.time.Duration;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicBoolean;
@@ -26,13 +27,31 @@ class ScheduledGatewayTimerTest {
         }
     }
 
+    /**
+     * Close cancels what was scheduled and the timer's one thread ends, so nothing scheduled before or after runs;
+     * a schedule after close is ignored rather than refused with an exception.
+     */
     @Test
-    void afterCloseNothingIsScheduled() {
+    void afterCloseNothingRuns() throws Exception {
         ScheduledGatewayTimer timer = new ScheduledGatewayTimer();
+        CompletableFuture<Thread> worker = new CompletableFuture<>();
+        timer.schedule(() -> worker.complete(Thread.currentThread()), 0);
+        Thread thread = worker.get(10, TimeUnit.SECONDS);
+        AtomicBoolean scheduledBefore = new AtomicBoolean();
+        // Not due before the test ends: only close can keep it from running, by cancelling it.
+        timer.schedule(() -> scheduledBefore.set(true), TimeUnit.HOURS.toNanos(1));
+
         timer.close();
 
-        GatewayTimer.Cancellable c = timer.schedule(() -> { }, 1);
-
-        c.cancel();
+        thread.join(Duration.ofSeconds(10));
+        assertThat(thread.isAlive()).as("the timer's thread, still waiting to run what was scheduled").isFalse();
+        AtomicBoolean scheduledAfter = new AtomicBoolean();
+        GatewayTimer.Cancellable ignored = timer.schedule(() -> scheduledAfter.set(true), 0);
+        ignored.cancel();
+        assertThat(Thread.getAllStackTraces().keySet()).as("a thread started to run what was scheduled after close")
+                .noneMatch(t -> t.getName().equals(ScheduledGatewayTimer.THREAD_NAME)
+                        && t.threadId() > thread.threadId());
+        assertThat(scheduledBefore).as("a task scheduled before close ran").isFalse();
+        assertThat(scheduledAfter).as("a task scheduled after close ran").isFalse();
     }
 }

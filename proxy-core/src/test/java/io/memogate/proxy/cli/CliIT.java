@@ -6,6 +6,7 @@ import io.memogate.proxy.embedded.EmbeddedPostgres;
 import io.memogate.proxy.embedded.EmbeddedPostgresExtension;
 import io.memogate.proxy.embedded.TestUsers;
 import io.memogate.proxy.metrics.PrometheusText;
+import io.memogate.proxy.testing.Await;
 import java.io.IOException;
 import java.lang.module.ModuleFinder;
 import java.net.InetAddress;
@@ -22,10 +23,12 @@ import java.sql.Connection;
 import java.sql.DriverManager;
 import java.sql.ResultSet;
 import java.sql.Statement;
+import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Properties;
 import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicReference;
 import java.util.function.Function;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
@@ -363,16 +366,15 @@ class CliIT {
     }
 
     /** Status and body of /health once it is 200, or after 10 seconds: UP follows "listening on" by a moment. */
-    private static String awaitHealthy(URI health) throws IOException, InterruptedException {
+    private static String awaitHealthy(URI health) throws InterruptedException {
         HttpClient client = HttpClient.newHttpClient();
-        long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(10);
         HttpRequest request = HttpRequest.newBuilder(health).build();
-        HttpResponse<String> response = client.send(request, HttpResponse.BodyHandlers.ofString());
-        while (response.statusCode() != 200 && System.nanoTime() < deadline) {
-            Thread.sleep(20);
-            response = client.send(request, HttpResponse.BodyHandlers.ofString());
-        }
-        return response.statusCode() + " " + response.body();
+        AtomicReference<HttpResponse<String>> response = new AtomicReference<>();
+        Await.holdsWithin(Duration.ofSeconds(10), () -> {
+            response.set(client.send(request, HttpResponse.BodyHandlers.ofString()));
+            return response.get().statusCode() == 200;
+        });
+        return response.get().statusCode() + " " + response.get().body();
     }
 
     private static Process start(List<String> arguments, Path output) throws IOException {
@@ -412,22 +414,30 @@ class CliIT {
             this.file = file;
         }
 
-        String await(String fragment) throws InterruptedException, IOException {
-            long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(60);
-            while (System.nanoTime() < deadline) {
-                String all = Files.exists(file) ? Files.readString(file, StandardCharsets.UTF_8) : "";
-                int end;
-                while ((end = all.indexOf('\n', consumed)) >= 0) {
-                    String line = all.substring(consumed, end);
-                    consumed = end + 1;
-                    seen.append(line).append('\n');
-                    if (line.contains(fragment)) {
-                        return line;
-                    }
-                }
-                Thread.sleep(50);
+        String await(String fragment) throws InterruptedException {
+            AtomicReference<String> found = new AtomicReference<>();
+            if (!Await.holdsWithin(Duration.ofSeconds(60), () -> {
+                found.set(nextLineWith(fragment));
+                return found.get() != null;
+            })) {
+                throw new AssertionError("no line with '" + fragment + "' in:\n" + seen);
             }
-            throw new AssertionError("no line with '" + fragment + "' in:\n" + seen);
+            return found.get();
+        }
+
+        /** The first line with {@code fragment} among those written since the last look, or null. */
+        private String nextLineWith(String fragment) throws IOException {
+            String all = Files.exists(file) ? Files.readString(file, StandardCharsets.UTF_8) : "";
+            int end;
+            while ((end = all.indexOf('\n', consumed)) >= 0) {
+                String line = all.substring(consumed, end);
+                consumed = end + 1;
+                seen.append(line).append('\n');
+                if (line.contains(fragment)) {
+                    return line;
+                }
+            }
+            return null;
         }
 
         String seen() {

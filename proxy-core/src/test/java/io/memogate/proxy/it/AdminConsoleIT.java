@@ -1,6 +1,5 @@
 package io.memogate.proxy.it;
 
-import static io.memogate.proxy.it.ConsoleClient.await;
 import static io.memogate.proxy.it.ConsoleClient.failure;
 import static io.memogate.proxy.it.ConsoleClient.row;
 import static io.memogate.proxy.it.ConsoleClient.rows;
@@ -9,6 +8,7 @@ import static io.memogate.proxy.it.StarSchema.WIDE;
 import static io.memogate.proxy.it.StarSchema.star;
 import static org.assertj.core.api.Assertions.assertThat;
 
+import io.memogate.broker.gateway.Gateways;
 import io.memogate.broker.gateway.GatewaySettings;
 import io.memogate.broker.gateway.Tier;
 import io.memogate.broker.gateway.TierSettings;
@@ -32,6 +32,7 @@ import io.memogate.proxy.embedded.EmbeddedPostgres;
 import io.memogate.proxy.embedded.EmbeddedPostgresExtension;
 import io.memogate.proxy.embedded.TestUsers;
 import io.memogate.proxy.it.RawPgClient.Message;
+import io.memogate.proxy.testing.Await;
 import java.nio.ByteBuffer;
 import java.sql.Connection;
 import java.sql.ResultSet;
@@ -177,16 +178,10 @@ class AdminConsoleIT {
         proxy = RunningProxy.start(config.withBroker(BrokerConfig.DEFAULTS.withHostMemory(16L << 30)
                 .withMonitor(MonitorConfig.of(DemoSchema.MONITOR).withPassword(DemoSchema.MONITOR_PASSWORD))));
         try (Connection console = console()) {
-            await(() -> {
-                try {
-                    return "live".equals(values(console, "SHOW BROKER").get("mode"));
-                } catch (SQLException e) {
-                    throw new IllegalStateException(e);
-                }
-            });
+            Await.until("SHOW BROKER says mode live", () -> "live".equals(values(console, "SHOW BROKER").get("mode")));
             Map<String, String> broker = values(console, "SHOW BROKER");
             assertThat(broker.get("server_version_num")).startsWith("18");
-            assertThat(Long.parseLong(broker.get("target_bytes"))).isEqualTo(proxy.admission().orElseThrow().all().getFirst().gateways().target());
+            assertThat(Long.parseLong(broker.get("target_bytes"))).isEqualTo(gateways().target());
             assertThat(Double.parseDouble(broker.get("snapshot_age_s"))).isLessThan(30);
             assertThat(broker).containsEntry("consecutive_failures", "0");
             assertThat(row(rows(console, "SHOW CONFIG"), "key", "broker.monitor.password"))
@@ -234,9 +229,9 @@ class AdminConsoleIT {
             // A multi-statement query keeps its permit until ReadyForQuery: here, for the sleep.
             CompletableFuture<Void> holding = CompletableFuture.runAsync(() -> execute(holder,
                     star(12, "holder") + "; select pg_sleep(30)"), threads);
-            await(() -> proxy.admission().orElseThrow().all().getFirst().gateways().state(Tier.SMALL).active() == 1);
+            awaitOneAdmittedToSmall();
             CompletableFuture<Void> waiting = CompletableFuture.runAsync(() -> execute(waiter, star(12, "waiter")), threads);
-            await(() -> !proxy.admission().orElseThrow().all().getFirst().gateways().waiting().isEmpty());
+            awaitOneQueued();
             Map<String, String> queued = rows(console, "SHOW QUEUE").getFirst();
             assertThat(queued).containsEntry("queue", "small").containsEntry("position", "1")
                     .containsEntry("user", ADMIN).containsEntry("database", StarSchema.DATABASE);
@@ -272,14 +267,15 @@ class AdminConsoleIT {
             held.execute(WIDE);
             CompletableFuture<Void> running = CompletableFuture.runAsync(() -> execute(admitted,
                     star(12, "admitted before the pause") + "; select pg_sleep(1)"), threads);
-            await(() -> proxy.admission().orElseThrow().all().getFirst().gateways().state(Tier.SMALL).active() == 1);
+            awaitOneAdmittedToSmall();
 
             assertThat(ConsoleClient.run(console, "PAUSE")).singleElement().asString().startsWith("paused");
 
             CompletableFuture<Void> waiting = CompletableFuture.runAsync(() -> execute(held, star(12, "held")), threads);
             running.get(30, TimeUnit.SECONDS);
-            await(() -> proxy.admission().orElseThrow().all().getFirst().gateways().waiting().size() == 1);
-            Thread.sleep(300);
+            // Unpaused, the permit the first statement gives back would go to the one queued at once.
+            Await.until("SMALL's permit free while a statement stays queued",
+                    () -> gateways().state(Tier.SMALL).active() == 0 && gateways().waiting().size() == 1);
             assertThat(waiting).as("a free permit, but paused").isNotDone();
             assertThat(rows(console, "SHOW QUEUE")).singleElement().satisfies(q -> assertThat(q.get("fingerprint"))
                     .contains("from t0 join t1 on t0.k1 = t1.a"));
@@ -346,7 +342,7 @@ class AdminConsoleIT {
         assertThat(wrongPassword.getSQLState()).as("the server's verdict, relayed").isEqualTo("28P01");
 
         try (Connection console = console()) {
-            await(() -> proxy.server().serverConnectionCount() == 0);
+            Await.until("no server connection open", () -> proxy.server().serverConnectionCount() == 0);
             assertThat(rows(console, "SHOW SERVERS")).as("the console gave its server connection back").isEmpty();
         }
         assertThat(proxy.server().sessionCount()).isLessThanOrEqualTo(1);
@@ -420,9 +416,9 @@ class AdminConsoleIT {
             waiter.execute(WIDE);
             // A multi-statement query keeps its permit until ReadyForQuery: here, for the sleep.
             CompletableFuture<SQLException> holding = failing(holder, star(12, "holder") + "; select pg_sleep(30)");
-            await(() -> proxy.admission().orElseThrow().all().getFirst().gateways().state(Tier.SMALL).active() == 1);
+            awaitOneAdmittedToSmall();
             CompletableFuture<SQLException> waiting = failing(waiter, star(12, "waiter"));
-            await(() -> !proxy.admission().orElseThrow().all().getFirst().gateways().waiting().isEmpty());
+            awaitOneQueued();
             assertThat(rows(console, "SHOW QUEUE")).singleElement()
                     .satisfies(queued -> assertThat(queued).containsEntry("server_pid", String.valueOf(waiterPid)));
 
@@ -436,7 +432,7 @@ class AdminConsoleIT {
                     .startsWith("nothing to cancel");
 
             // As PostgreSQL's own cancel, one that reaches the server before it reads the query is ignored.
-            await(() -> ServerActivity.waitEvent(pg, "postgres", holderPid).equals("Timeout:PgSleep"));
+            ServerActivity.awaitWaitEvent(pg, holderPid, "Timeout:PgSleep");
             assertThat(failure(console, "CANCEL " + holderPid + " ON elsewhere").getSQLState())
                     .as("not on that backend").isEqualTo("42704");
             assertThat(ConsoleClient.run(console, "CANCEL " + holderPid + " ON main")).singleElement().asString()
@@ -455,7 +451,7 @@ class AdminConsoleIT {
                         assertThat(e.getServerErrorMessage().getDetail())
                                 .startsWith("KILL from Memogate's admin console by " + TestUsers.SCRAM_USER + "@");
                     });
-            await(() -> !serverHas(pg, waiterPid));
+            Await.until("server process " + waiterPid + " gone", () -> !ServerActivity.exists(pg, waiterPid));
             try (ResultSet row = holder.executeQuery("select 'the other session goes on'")) {
                 assertThat(row.next()).isTrue();
             }
@@ -482,14 +478,16 @@ class AdminConsoleIT {
         }, threads);
     }
 
-    private static boolean serverHas(EmbeddedPostgres pg, int pid) {
-        try (Connection connection = pg.connect("postgres"); Statement statement = connection.createStatement();
-             ResultSet row = statement.executeQuery("select count(*) from pg_stat_activity where pid = " + pid)) {
-            row.next();
-            return row.getInt(1) > 0;
-        } catch (SQLException e) {
-            throw new IllegalStateException(e);
-        }
+    private Gateways gateways() {
+        return proxy.admission().orElseThrow().all().getFirst().gateways();
+    }
+
+    private void awaitOneAdmittedToSmall() throws InterruptedException {
+        Await.until("a statement admitted to SMALL", () -> gateways().state(Tier.SMALL).active() == 1);
+    }
+
+    private void awaitOneQueued() throws InterruptedException {
+        Await.until("a statement queued", () -> !gateways().waiting().isEmpty());
     }
 
     private static void execute(Statement statement, String sql) {

@@ -1,6 +1,5 @@
 package io.memogate.proxy.it;
 
-import static io.memogate.proxy.it.ConsoleClient.await;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
@@ -15,6 +14,7 @@ import io.memogate.proxy.embedded.EmbeddedPostgres;
 import io.memogate.proxy.embedded.EmbeddedPostgresExtension;
 import io.memogate.proxy.embedded.PasswordKind;
 import io.memogate.proxy.metrics.GatewayMeters;
+import io.memogate.proxy.testing.Await;
 import io.micrometer.core.instrument.Gauge;
 import io.micrometer.core.instrument.Timer;
 import io.micrometer.core.instrument.simple.SimpleMeterRegistry;
@@ -126,7 +126,7 @@ class AdmissionIT {
                     largestLargeActive.accumulateAndGet((int) largeActive.value(), Math::max);
                     mostLargeWaiting.accumulateAndGet((int) largeWaiting.value(), Math::max);
                     try {
-                        Thread.sleep(1);
+                        Thread.sleep(1); // the sampling period: this waits for nothing
                     } catch (InterruptedException e) {
                         return;
                     }
@@ -339,7 +339,7 @@ class AdmissionIT {
                     throw new IllegalStateException(e);
                 }
             }, threads);
-            await(() -> waitsOnTheAdvisoryLock(pg, backend));
+            Await.until("the block waits on the advisory lock", () -> waitsOnTheAdvisoryLock(pg, backend));
             assertThat(running).as("the block waits for the lock, its star planned").isNotDone();
             assertThat(control.gateways().state(Tier.LARGE).active()).as("the block still holds LARGE").isEqualTo(1);
             lockHolder.rollback();
@@ -495,7 +495,7 @@ class AdmissionIT {
                 throw new IllegalStateException(e);
             }
         }, threads);
-        await(() -> control.gateways().state(Tier.SMALL).active() == 1);
+        Await.until("the holder admitted to SMALL", () -> control.gateways().state(Tier.SMALL).active() == 1);
         return holding;
     }
 
@@ -514,7 +514,7 @@ class AdmissionIT {
             CompletableFuture<Void> holding = holdTheGateways(first, 4);
             CompletableFuture<Void> canceller = CompletableFuture.runAsync(() -> {
                 try {
-                    await(() -> !control.gateways().waiting().isEmpty());
+                    Await.until("a statement queued", () -> !control.gateways().waiting().isEmpty());
                     queued.cancel();
                 } catch (Exception e) {
                     throw new IllegalStateException(e);

@@ -87,7 +87,7 @@ class AuthAndTlsIT {
                 // The driver's cancel connection follows the same settings, and reaches the session.
                 CompletableFuture<Void> cancelled = CompletableFuture.runAsync(() -> {
                     try {
-                        Thread.sleep(500);
+                        ServerActivity.awaitRunning(pg, "demo", "select pg_sleep(30)");
                         statement.cancel();
                     } catch (Exception e) {
                         throw new IllegalStateException(e);

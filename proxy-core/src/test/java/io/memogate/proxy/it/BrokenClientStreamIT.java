@@ -12,12 +12,13 @@ import io.memogate.proxy.admission.ReleaseSignal;
 import io.memogate.proxy.embedded.EmbeddedPostgres;
 import io.memogate.proxy.embedded.EmbeddedPostgresExtension;
 import io.memogate.proxy.it.RawPgClient.Message;
+import io.memogate.proxy.testing.Await;
 import java.io.IOException;
 import java.nio.charset.StandardCharsets;
-import java.time.Duration;
 import java.util.List;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicInteger;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.ExtendWith;
 import org.junit.jupiter.params.ParameterizedTest;
@@ -202,7 +203,7 @@ class BrokenClientStreamIT {
      * proxy forward the client's later messages from tasks, and one ran before the server's answer was read). The
      * failed write closed the server connection unread: the client got FATAL 08006, "server closed the
      * connection", in place of the server's answers and its own FATAL. Here the event loop is kept busy on
-     * purpose while the server goes: the hook sleeps in it.
+     * purpose while the server goes: the hook waits in it until the server process has exited.
      */
     @Test
     void whatTheServerSentBeforeAFailedWriteIsRelayed(EmbeddedPostgres pg) throws Exception {
@@ -216,18 +217,21 @@ class BrokenClientStreamIT {
                 return true; // so the proxy flushes what it forwarded at once, with a Flush behind the Bind
             }
         };
+        AtomicInteger serverPid = new AtomicInteger();
         AdmissionHook hook = request -> {
             if (request.sql().startsWith("copy")) { // held a moment: what follows is queued behind it
                 return Admission.of(CompletableFuture.supplyAsync(() -> AdmittedStatement.UNGATED,
                         CompletableFuture.delayedExecutor(50, TimeUnit.MILLISECONDS)));
             } else if (request.sql().equals("select 1")) {
                 return Admission.of(CompletableFuture.completedFuture(keptWhileRunning));
+            } else if (request.sql().equals("select 2")) {
+                awaitExit(serverPid.get()); // on the event loop, which reads nothing meanwhile
             }
-            sleep(Duration.ofMillis(300)); // on the event loop, which reads nothing meanwhile: the server goes
             return Admission.IMMEDIATE;
         };
         try (ProxyFixture proxy = ProxyFixture.to(pg.host(), pg.port()).admission(hook).start();
                 RawPgClient client = loggedIn(proxy)) {
+            serverPid.set(client.serverPid());
             client.sendRaw(RawPgClient.body(
                     message('P', RawPgClient.body(RawPgClient.cstring(""),
                             RawPgClient.cstring("copy " + table + " from stdin"), RawPgClient.int16(0))),
@@ -257,11 +261,14 @@ class BrokenClientStreamIT {
                 RawPgClient.int16(0), RawPgClient.int16(0));
     }
 
-    private static void sleep(Duration duration) {
+    /** Waits until the server process has exited: the kernel has closed its end of the connection then. */
+    private static void awaitExit(int pid) {
         try {
-            Thread.sleep(duration);
+            Await.until("server process " + pid + " exited", () -> ProcessHandle.of(pid).filter(ProcessHandle::isAlive)
+                    .isEmpty());
         } catch (InterruptedException e) {
             Thread.currentThread().interrupt();
+            throw new IllegalStateException(e);
         }
     }
 

@@ -12,8 +12,6 @@ import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Properties;
-import java.util.concurrent.TimeUnit;
-import java.util.function.BooleanSupplier;
 import org.postgresql.util.PSQLException;
 
 /** The admin console through pgjdbc, as an operator's script would use it: simple query mode, rows by column name. */
@@ -118,15 +116,5 @@ final class ConsoleClient {
             throw new AssertionError("expected a server error, got " + e, e);
         }
         throw new AssertionError(command + " succeeded");
-    }
-
-    static void await(BooleanSupplier condition) throws InterruptedException {
-        long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(30);
-        while (!condition.getAsBoolean()) {
-            if (System.nanoTime() > deadline) {
-                throw new AssertionError("condition not reached within 30 s");
-            }
-            Thread.sleep(10);
-        }
     }
 }

@@ -19,6 +19,7 @@ import io.memogate.proxy.embedded.EmbeddedPostgresExtension;
 import io.memogate.proxy.embedded.SelfSignedCertificate;
 import io.memogate.proxy.it.RawPgClient.Message;
 import io.memogate.proxy.server.ProxyServer;
+import io.memogate.proxy.testing.Await;
 import io.netty.channel.uring.IoUring;
 import java.io.IOException;
 import java.net.InetAddress;
@@ -100,14 +101,8 @@ class FaultsIT {
                 client.close();
             }
         }
-        // A client that left does not wait for the server: give it time to finish.
-        long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(20);
-        int rows = rows(pg, table);
-        while (rows < statements && System.nanoTime() < deadline) {
-            Thread.sleep(50);
-            rows = rows(pg, table);
-        }
-        assertThat(rows).as("rows inserted before the Terminate").isEqualTo(statements);
+        // A client that left does not wait for the server: it may still be running them.
+        Await.until("the " + statements + " rows inserted before the Terminate", () -> rows(pg, table) == statements);
     }
 
     /** A new table {@code prefix_<n>(i int)} in demo, so that each test counts its own rows. */
@@ -307,7 +302,7 @@ class FaultsIT {
             client.sendRaw(ByteBuffer.allocate(5).put((byte) 'Q').putInt(4 + chunks * chunk.length + 1).array());
             for (int i = 0; i < chunks; i++) {
                 client.sendRaw(chunk);
-                Thread.sleep(100);
+                Thread.sleep(100); // the slow link is what is tested: there is no state to wait for
             }
             client.sendRaw(new byte[] {0}); // the query's NUL: the whole message is sent
             Message error = client.read();
@@ -599,7 +594,7 @@ class FaultsIT {
             // A client that logged in may then idle for longer than the timeout: it only bounds the login.
             try (RawPgClient client = new RawPgClient(proxy.port())) {
                 assertReady(client.startup(TRUSTED, "demo"));
-                Thread.sleep(1000);
+                proxy.awaitTimersDue(Duration.ofMillis(500)); // a login timer left running has fired
                 assertQueryWorks(client);
             }
         }
@@ -686,21 +681,17 @@ class FaultsIT {
 
     /** Polls pg_stat_activity until a query containing the fragment is (or is no longer) running. */
     private static void awaitActivity(EmbeddedPostgres pg, String fragment, boolean present) throws Exception {
-        long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(20);
         try (Connection admin = pg.connect("demo");
                 var statement = admin.prepareStatement(
                         "select count(*) from pg_stat_activity where state = 'active' and query like ? and pid <> pg_backend_pid()")) {
             statement.setString(1, "%" + fragment + "%");
-            while (System.nanoTime() < deadline) {
+            String what = (present ? "a" : "no") + " server process runs a query containing " + fragment;
+            Await.until(what, () -> {
                 try (ResultSet rows = statement.executeQuery()) {
                     rows.next();
-                    if ((rows.getInt(1) > 0) == present) {
-                        return;
-                    }
+                    return (rows.getInt(1) > 0) == present;
                 }
-                Thread.sleep(50);
-            }
+            });
         }
-        throw new AssertionError("query containing " + fragment + (present ? " never started" : " still running after 20 s"));
     }
 }

@@ -1,6 +1,5 @@
 package io.memogate.proxy.it;
 
-import static io.memogate.proxy.it.ConsoleClient.await;
 import static io.memogate.proxy.it.RawPgClient.body;
 import static io.memogate.proxy.it.RawPgClient.cstring;
 import static io.memogate.proxy.it.RawPgClient.int16;
@@ -18,6 +17,7 @@ import io.memogate.proxy.admission.CurrentEstimator;
 import io.memogate.proxy.postgres.catalog.IndexCatalogs;
 import io.memogate.proxy.embedded.EmbeddedPostgres;
 import io.memogate.proxy.embedded.EmbeddedPostgresExtension;
+import io.memogate.proxy.testing.Await;
 import java.io.ByteArrayOutputStream;
 import java.io.IOException;
 import java.nio.charset.StandardCharsets;
@@ -140,7 +140,7 @@ class HoldWhileRunningIT {
                 throw new IllegalStateException(e);
             }
         }, threads);
-        await(() -> sleeps(pg, backend));
+        ServerActivity.awaitWaitEvent(pg, backend, "Timeout:PgSleep");
         assertThat(control.gateways().state(Tier.LARGE).admittedTotal()).as("the call plans the star").isEqualTo(1);
         return call;
     }
@@ -163,7 +163,8 @@ class HoldWhileRunningIT {
             CompletableFuture<Void> call = callTheProcedure(pg, sessions.etl());
 
             CompletableFuture<Long> report = report(sessions.report());
-            await(() -> control.gateways().state(Tier.LARGE).admittedTotal() == 2);
+            Await.until("the report admitted to LARGE",
+                    () -> control.gateways().state(Tier.LARGE).admittedTotal() == 2);
 
             assertThat(call).as("admitted while the procedure still runs, its hold over").isNotDone();
             assertThat(report.get(30, TimeUnit.SECONDS)).isZero();
@@ -219,7 +220,7 @@ class HoldWhileRunningIT {
                     throw new IllegalStateException(e);
                 }
             }, threads);
-            await(() -> ServerActivity.waitEvent(pg, DATABASE, backend).equals("Lock:advisory"));
+            ServerActivity.awaitWaitEvent(pg, backend, "Lock:advisory");
             int active = control.gateways().state(Tier.LARGE).active();
             try (Statement statement = locker.createStatement()) {
                 statement.execute("select pg_advisory_unlock(4242)");
@@ -314,8 +315,4 @@ class HoldWhileRunningIT {
         }
     }
 
-    /** Whether {@code backend} sleeps in pg_sleep: the procedure has planned its star and runs on. */
-    private static boolean sleeps(EmbeddedPostgres pg, int backend) {
-        return ServerActivity.waitEvent(pg, DATABASE, backend).endsWith(":PgSleep");
-    }
-}
+    /** Whether {@code backend} sleeps in pg_sleep: the procedure has planned its star and runs on. */}

@@ -13,7 +13,9 @@ import io.memogate.proxy.admission.WaitNotice;
 import io.memogate.proxy.embedded.EmbeddedPostgres;
 import io.memogate.proxy.embedded.EmbeddedPostgresExtension;
 import io.memogate.proxy.it.RawPgClient.Message;
+import io.memogate.proxy.testing.Await;
 import java.io.ByteArrayOutputStream;
+import java.io.IOException;
 import java.nio.charset.StandardCharsets;
 import java.sql.Connection;
 import java.sql.PreparedStatement;
@@ -152,14 +154,11 @@ class HoldingAdmissionIT {
                     throw new IllegalStateException(e);
                 }
             });
-            // Wait until the writer stops making progress: TCP pushed back.
-            int last = -1;
-            while (written.get() != last) {
-                last = written.get();
-                Thread.sleep(300);
-            }
-            assertThat(writer).isNotDone();
-            assertThat(last).as("queries the client could write while the first was held").isLessThan(queries);
+            // TCP pushes back: what the client sent waits unread at the proxy, and more waits on the client's side.
+            Await.until("the client's bytes wait unread on both sides of its connection", () -> writer.isDone()
+                    || unread(proxy.port(), client.localPort()) > 0 && unacknowledged(client.localPort()) > 0);
+            assertThat(writer).as("the proxy read all the client sent while the first was held").isNotDone();
+            assertThat(written.get()).as("queries the client could write while the first was held").isLessThan(queries);
             assertThat(asked.get()).as("nothing after the held statement was admitted").isEqualTo(1);
 
             gate.complete(AdmittedStatement.UNGATED);
@@ -188,7 +187,7 @@ class HoldingAdmissionIT {
             client.query("select pg_sleep(0.2), 'first'");
             client.send('Q', "select 2".getBytes(StandardCharsets.UTF_8)); // no terminating NUL
             client.query("insert into after_bad_probe values (1)");
-            Thread.sleep(200); // all three queued behind the first
+            proxy.awaitSessionIn("waiting for admission"); // the first: what came after is queued behind it
             gate.complete(AdmittedStatement.UNGATED);
 
             List<Message> answers = client.readUntilClosed();
@@ -243,7 +242,7 @@ class HoldingAdmissionIT {
                     RawPgClient.int16(0), RawPgClient.int16(0), RawPgClient.int16(0)));
             client.send('E', RawPgClient.body(RawPgClient.cstring(""), RawPgClient.int32(0)));
             client.send('S', new byte[0]);
-            Thread.sleep(100);
+            proxy.awaitSessionIn("waiting for admission"); // so the decision comes later, on another thread
             gate.complete(AdmittedStatement.UNGATED);
 
             List<Message> answers = client.readUntilClosed();
@@ -276,6 +275,18 @@ class HoldingAdmissionIT {
             }
         }
         assertThat(binds.get()).as("Binds of the same prepared statement sent to admission").isBetween(1, 2);
+    }
+
+    /** Bytes received on the proxy's side of the client's connection that the proxy has not read. */
+    private static long unread(int proxyPort, int clientPort) throws IOException {
+        return TcpTable.established().stream().filter(s -> s.localPort() == proxyPort && s.remotePort() == clientPort)
+                .mapToLong(TcpTable.Socket::receiveQueue).sum();
+    }
+
+    /** Bytes the client wrote that the proxy's side has not taken in: a full receive buffer keeps them here. */
+    private static long unacknowledged(int clientPort) throws IOException {
+        return TcpTable.established().stream().filter(s -> s.localPort() == clientPort)
+                .mapToLong(TcpTable.Socket::sendQueue).sum();
     }
 
     /** Holds the first statement until {@code gate} completes, admits the others at once; counts them all. */

@@ -1,6 +1,5 @@
 package io.memogate.proxy.it;
 
-import static io.memogate.proxy.it.ConsoleClient.await;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import io.memogate.estimator.Catalog;
@@ -25,6 +24,7 @@ import io.memogate.proxy.embedded.EmbeddedPostgres;
 import io.memogate.proxy.embedded.EmbeddedPostgresExtension;
 import io.memogate.proxy.embedded.TestUsers;
 import io.memogate.proxy.metrics.PrometheusText;
+import io.memogate.proxy.testing.Await;
 import java.io.IOException;
 import java.net.URI;
 import java.nio.file.Files;
@@ -127,13 +127,11 @@ class IndexCatalogIT {
         try (Connection client = ConsoleClient.session(proxy.server().port(), DATABASE, TestUsers.SCRAM_USER,
                 TestUsers.SCRAM_PASSWORD); Statement statement = client.createStatement()) {
             // The first statement starts the catalog's read; until it is in, statements are estimated from SQL.
-            await(() -> {
+            Await.until("the star estimated with the catalog's indexes", () -> {
                 try (ResultSet rows = statement.executeQuery(STAR)) {
                     assertThat(rows.next()).isTrue();
                     return PrometheusText.scrape(metrics).value("memogate_estimate_bytes_max").orElse(0.0)
                             == withIndexes;
-                } catch (Exception e) {
-                    throw new AssertionError(e);
                 }
             });
         }

@@ -157,7 +157,7 @@ class LongMessagesIT {
         Thread sampler = Thread.ofVirtual().start(() -> {
             while (inserting.get()) {
                 peak.accumulateAndGet(buffers.usedDirectMemory() + buffers.usedHeapMemory(), Math::max);
-                LockSupport.parkNanos(1_000_000);
+                LockSupport.parkNanos(1_000_000); // the sampling period: this waits for nothing
             }
         });
         try (ProxyFixture proxy = ProxyFixture.to(pg.host(), pg.port()).start();

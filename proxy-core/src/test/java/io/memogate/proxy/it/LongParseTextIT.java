@@ -2,7 +2,6 @@ package io.memogate.proxy.it;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-import io.memogate.proxy.admin.ClientView;
 import io.memogate.proxy.admission.Admission;
 import io.memogate.proxy.admission.AdmissionHook;
 import io.memogate.proxy.embedded.EmbeddedPostgres;
@@ -92,7 +91,7 @@ class LongParseTextIT {
             CompletableFuture<SQLException> running;
             try (BusyCommonPool busy = BusyCommonPool.hold()) {
                 running = CompletableFuture.supplyAsync(() -> failure(prepared), threads);
-                ConsoleClient.await(() -> states(proxy).contains("reading query text"));
+                proxy.awaitSessionIn("reading query text");
                 try (Statement statement = other.createStatement()) {
                     assertThat(single(statement.executeQuery("select 'not held up'"))).isEqualTo("not held up");
                 }
@@ -121,9 +120,5 @@ class LongParseTextIT {
         } catch (SQLException e) {
             return e;
         }
-    }
-
-    private static List<String> states(ProxyFixture proxy) {
-        return proxy.server().clients().toCompletableFuture().join().stream().map(ClientView::state).toList();
     }
 }

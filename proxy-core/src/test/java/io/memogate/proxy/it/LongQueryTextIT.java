@@ -10,6 +10,7 @@ import io.memogate.proxy.cli.RunningProxy;
 import io.memogate.proxy.embedded.EmbeddedPostgres;
 import io.memogate.proxy.embedded.EmbeddedPostgresExtension;
 import io.memogate.proxy.embedded.TestUsers;
+import io.memogate.proxy.testing.Await;
 import java.io.DataOutputStream;
 import java.io.IOException;
 import java.net.Socket;
@@ -77,7 +78,7 @@ class LongQueryTextIT {
                     .map(m -> ByteBuffer.wrap(m.body())).orElseThrow();
             try (BusyCommonPool busy = BusyCommonPool.hold()) {
                 client.query("select 'ran'" + PADDING);
-                Thread.sleep(300); // the whole Query is in, its read waits for the pool
+                proxy.awaitSessionIn("reading query text"); // the whole Query is in, its read waits for the pool
                 try (Socket cancel = new Socket("127.0.0.1", proxy.port());
                         DataOutputStream out = new DataOutputStream(cancel.getOutputStream())) {
                     out.writeInt(16);
@@ -106,7 +107,7 @@ class LongQueryTextIT {
             client.startup(TestUsers.TRUST_USER, "demo");
             try (BusyCommonPool busy = BusyCommonPool.hold()) {
                 client.query("select 'ran'" + PADDING);
-                ConsoleClient.await(() -> !"idle".equals(trustSession(console).get("state")));
+                Await.until("the session leaves idle", () -> !"idle".equals(trustSession(console).get("state")));
                 Map<String, String> reading = trustSession(console);
                 assertThat(reading).containsEntry("state", "reading query text").containsEntry("waiting", null);
                 assertThat(ConsoleClient.run(console, "CANCEL " + reading.get("server_pid"))).singleElement()

@@ -10,6 +10,7 @@ import io.memogate.proxy.metrics.EventLoopMeters;
 import io.memogate.proxy.metrics.MetricsEndpoint;
 import io.memogate.proxy.metrics.PrometheusText;
 import io.memogate.proxy.metrics.ProxyMeters;
+import io.memogate.proxy.testing.Await;
 import java.lang.management.ManagementFactory;
 import java.net.URI;
 import java.sql.Connection;
@@ -66,19 +67,14 @@ class MetricsIT {
     /** The loops whose lag was recorded at least once, by name, once {@code expected} are or after 10 s. */
     private static Set<String> probedLoops(URI url, int expected) throws Exception {
         Pattern probed = Pattern.compile("memogate_eventloop_lag_seconds_count\\{name=\"([^\"]+)\"} ([0-9.]+)");
-        long deadline = System.nanoTime() + Duration.ofSeconds(10).toNanos();
         Set<String> loops = new TreeSet<>();
-        do {
+        Await.holdsWithin(Duration.ofSeconds(10), () -> {
             loops.clear();
             PrometheusText.scrape(url).text().lines().map(probed::matcher).filter(Matcher::matches)
                     .filter(m -> Double.parseDouble(m.group(2)) > 0).forEach(m -> loops.add(m.group(1)));
-        } while (loops.size() < expected && System.nanoTime() < deadline && sleep(20));
+            return loops.size() >= expected;
+        });
         return loops;
-    }
-
-    private static boolean sleep(long millis) throws InterruptedException {
-        Thread.sleep(millis);
-        return true;
     }
 
     private static Connection connect(ProxyFixture proxy) throws Exception {

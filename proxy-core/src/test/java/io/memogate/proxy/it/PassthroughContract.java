@@ -184,10 +184,16 @@ abstract class PassthroughContract {
 
     @Test
     void cancelReachesTheRightServerSession() throws Exception {
-        try (Connection connection = connect(); Statement statement = connection.createStatement()) {
+        try (Connection connection = connect(); Connection observer = connect();
+                Statement statement = connection.createStatement()) {
+            int pid;
+            try (ResultSet rows = statement.executeQuery("select pg_backend_pid()")) {
+                rows.next();
+                pid = rows.getInt(1);
+            }
             CompletableFuture<Void> cancelled = CompletableFuture.runAsync(() -> {
                 try {
-                    Thread.sleep(500); // let the query start; the cancel itself is what is tested
+                    ServerActivity.awaitRunning(observer, pid, "select pg_sleep(30)");
                     statement.cancel();
                 } catch (Exception e) {
                     throw new IllegalStateException(e);

@@ -17,6 +17,8 @@ import io.memogate.proxy.config.RecycleConfig;
 import io.memogate.proxy.config.ServerTlsConfig;
 import io.memogate.proxy.config.TlsMode;
 import io.memogate.proxy.server.ProxyServer;
+import io.memogate.proxy.testing.Await;
+import io.netty.util.concurrent.EventExecutor;
 import java.sql.Connection;
 import java.sql.DriverManager;
 import java.sql.SQLException;
@@ -25,6 +27,8 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.Optional;
 import java.util.Properties;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.TimeUnit;
 
 /**
  * A proxy started for one test, in front of one backend, on an ephemeral port: the real
@@ -55,11 +59,32 @@ public final class ProxyFixture implements AutoCloseable {
      * moment after its client saw the end, so tests wait for it instead of reading the count at once.
      */
     public int awaitSessionCount(int expected) throws InterruptedException {
-        long deadline = System.nanoTime() + Duration.ofSeconds(10).toNanos();
-        while (server.sessionCount() != expected && System.nanoTime() < deadline) {
-            Thread.sleep(10);
-        }
+        Await.holdsWithin(Duration.ofSeconds(10), () -> server.sessionCount() == expected);
         return server.sessionCount();
+    }
+
+    /** Waits until a session of this proxy is in {@code state}, as SHOW CLIENTS says it ("waiting for admission"). */
+    public void awaitSessionIn(String state) throws InterruptedException {
+        Await.until("a session of the proxy is " + state, () -> server.clients().toCompletableFuture()
+                .get(10, TimeUnit.SECONDS).stream().anyMatch(client -> client.state().equals(state)));
+    }
+
+    /**
+     * Returns once each of the proxy's event loops has run every timer due within {@code delay} from now, so a
+     * timer the proxy set before has fired or been cancelled: what a test checking that a timer did no harm
+     * waits for. A loop runs its timers in deadline order.
+     */
+    public void awaitTimersDue(Duration delay) throws InterruptedException {
+        List<CompletableFuture<Void>> probes = new ArrayList<>();
+        for (EventExecutor loop : server.eventLoopGroup()) {
+            CompletableFuture<Void> probe = new CompletableFuture<>();
+            // Set from the loop, after the task it runs now, which may be setting a timer of its own.
+            loop.execute(() -> loop.schedule(() -> probe.complete(null), delay.toNanos(), TimeUnit.NANOSECONDS));
+            probes.add(probe);
+        }
+        CompletableFuture<Void> all = CompletableFuture.allOf(probes.toArray(CompletableFuture[]::new));
+        Await.until("every event loop ran its timers due within " + delay.toMillis() + " ms", delay.plus(Await.DEFAULT),
+                all::isDone);
     }
 
     public String jdbcUrl(String database) {

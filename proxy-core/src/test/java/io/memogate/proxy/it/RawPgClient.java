@@ -7,6 +7,7 @@ import java.io.EOFException;
 import java.io.IOException;
 import java.net.Socket;
 import java.net.SocketTimeoutException;
+import java.nio.ByteBuffer;
 import java.nio.charset.StandardCharsets;
 import java.util.ArrayList;
 import java.util.HashMap;
@@ -200,6 +201,18 @@ final class RawPgClient implements AutoCloseable {
 
     DataInputStream input() {
         return in;
+    }
+
+    /** This client's port, to find its connection in {@link TcpTable}. */
+    int localPort() {
+        return socket.getLocalPort();
+    }
+
+    /** The server process behind this session, asked through it (select pg_backend_pid()). */
+    int serverPid() throws IOException {
+        query("select pg_backend_pid()");
+        byte[] pidRow = readUntilReady().get(1).body();
+        return Integer.parseInt(new String(pidRow, 6, ByteBuffer.wrap(pidRow, 2, 4).getInt(), StandardCharsets.UTF_8));
     }
 
     private static void cstring(ByteArrayOutputStream out, String value) {

@@ -11,6 +11,7 @@ import io.memogate.proxy.embedded.EmbeddedPostgresExtension;
 import io.memogate.proxy.embedded.TestUsers;
 import io.memogate.proxy.metrics.GatewayMeters;
 import io.memogate.proxy.config.AuthFile;
+import io.memogate.proxy.testing.Await;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.sql.Connection;
@@ -96,23 +97,8 @@ class RecycleIT {
         }
     }
 
-    /** Whether the process still has a session, seen from a connection of its own to the server. */
-    private static boolean alive(EmbeddedPostgres pg, int pid) throws SQLException {
-        try (Connection direct = pg.connect("postgres");
-                PreparedStatement query = direct.prepareStatement("SELECT 1 FROM pg_stat_activity WHERE pid = ?")) {
-            query.setInt(1, pid);
-            try (ResultSet rows = query.executeQuery()) {
-                return rows.next();
-            }
-        }
-    }
-
-    private static void awaitGone(EmbeddedPostgres pg, int pid) throws Exception {
-        long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(10);
-        while (alive(pg, pid)) {
-            assertThat(System.nanoTime()).as("process %d should have exited", pid).isLessThan(deadline);
-            Thread.sleep(20);
-        }
+    private static void awaitGone(EmbeddedPostgres pg, int pid) throws InterruptedException {
+        Await.until("server process " + pid + " exited", Duration.ofSeconds(10), () -> !ServerActivity.exists(pg, pid));
     }
 
     /** The join, then the pid: a new process when recycled, the same one when not. */
@@ -143,11 +129,8 @@ class RecycleIT {
                 pids.add(pid(connection));
             }
             assertThat(pids).as("a new process after each join").hasSize(10);
-            long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(10);
-            while (proxy.server().serverConnectionCount() > 1 && System.nanoTime() < deadline) {
-                Thread.sleep(20);
-            }
-            assertThat(proxy.server().serverConnectionCount()).as("the replaced connections are closed").isEqualTo(1);
+            Await.until("the replaced connections closed, one left", Duration.ofSeconds(10),
+                    () -> proxy.server().serverConnectionCount() == 1);
         }
     }
 
@@ -189,7 +172,7 @@ class RecycleIT {
                 Statement statement = scram.createStatement()) {
             assertRecycled(pg, scram);
             assertRecycled(pg, trust);
-            assertACancelEndsASleep(statement);
+            assertACancelEndsASleep(pg, statement);
         }
     }
 
@@ -306,7 +289,7 @@ class RecycleIT {
                 Connection connection = proxy.connect(DATABASE, TestUsers.TRUST_USER, null);
                 Statement statement = connection.createStatement()) {
             assertRecycled(pg, connection);
-            assertACancelEndsASleep(statement);
+            assertACancelEndsASleep(pg, statement);
             assertThat(join(connection)).isPositive();
         }
     }
@@ -351,13 +334,14 @@ class RecycleIT {
                 }
             }
             assertThat(proxy.awaitSessionCount(0)).isZero();
-            Thread.sleep(500); // twice the idle grace: a timer left behind would have fired
+            proxy.awaitTimersDue(Duration.ofMillis(500)); // past the idle grace: a timer left behind has fired
             assertThat(proxy.server().recycles().recycledCount()).as("no login for a session that ended").isZero();
         }
     }
 
-    /** A cancel of a statement the server runs (sent half a second in) ends it with 57014. */
-    private static void assertACancelEndsASleep(Statement statement) throws Exception {
+    /** A cancel of a statement the server runs ends it with 57014. */
+    private static void assertACancelEndsASleep(EmbeddedPostgres pg, Statement statement) throws Exception {
+        int pid = pid(statement.getConnection());
         CompletableFuture<Void> sleeping = CompletableFuture.runAsync(() -> {
             try {
                 statement.execute("SELECT pg_sleep(30)");
@@ -365,7 +349,9 @@ class RecycleIT {
                 throw new RuntimeException(e);
             }
         });
-        Thread.sleep(500);
+        try (Connection observer = pg.connect(DATABASE)) {
+            ServerActivity.awaitRunning(observer, pid, "SELECT pg_sleep(30)");
+        }
         statement.cancel();
         assertThatThrownBy(() -> sleeping.get(10, TimeUnit.SECONDS))
                 .hasRootCauseInstanceOf(PSQLException.class)

@@ -16,6 +16,7 @@ import io.memogate.proxy.admission.WaitNotice;
 import io.memogate.proxy.embedded.EmbeddedPostgres;
 import io.memogate.proxy.embedded.EmbeddedPostgresExtension;
 import io.memogate.proxy.it.RawPgClient.Message;
+import io.memogate.proxy.testing.Await;
 import java.sql.Connection;
 import java.sql.PreparedStatement;
 import java.sql.ResultSet;
@@ -233,7 +234,7 @@ class RefusalIT {
             CompletableFuture<Void> canceller = CompletableFuture.runAsync(() -> {
                 try {
                     assertThat(hook.holding.await(30, TimeUnit.SECONDS)).isTrue();
-                    Thread.sleep(400); // past the notice delay
+                    Await.until("the client told it waits", () -> statement.getWarnings() != null);
                     statement.cancel();
                 } catch (Exception e) {
                     throw new IllegalStateException(e);

@@ -1,6 +1,5 @@
 package io.memogate.proxy.it;
 
-import static io.memogate.proxy.it.ConsoleClient.await;
 import static io.memogate.proxy.it.ConsoleClient.failure;
 import static io.memogate.proxy.it.ConsoleClient.row;
 import static io.memogate.proxy.it.ConsoleClient.rows;
@@ -18,6 +17,7 @@ import io.memogate.proxy.embedded.DemoSchema;
 import io.memogate.proxy.embedded.EmbeddedPostgres;
 import io.memogate.proxy.embedded.EmbeddedPostgresExtension;
 import io.memogate.proxy.embedded.TestUsers;
+import io.memogate.proxy.testing.Await;
 import java.io.IOException;
 import java.net.ServerSocket;
 import java.nio.file.Files;
@@ -27,6 +27,7 @@ import java.sql.Connection;
 import java.sql.ResultSet;
 import java.sql.SQLException;
 import java.sql.Statement;
+import java.time.Duration;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
@@ -222,16 +223,16 @@ class ReloadIT {
     void aChangedFileIsReloadedWithoutBeingAskedAndABadOrMissingOneChangesNothing(EmbeddedPostgres pg) throws Exception {
         Path file = start(write(pg, "0", pg.port(), ADMIN, "100ms", tiers(1, "1s"))).reloader().file().orElseThrow();
         write(pg, "0", pg.port(), ADMIN, "100ms", tiers(2, "1s"));
-        await(() -> smallLimit() == 2);
+        Await.until("the changed file is reloaded: small limit 2", () -> smallLimit() == 2);
 
         Files.delete(file);
-        await(() -> proxy.reloader().statistics().refused() == 1);
+        Await.until("the missing file is refused", () -> proxy.reloader().statistics().refused() == 1);
         replace(file, "backends: [this is not a mapping]\n");
-        await(() -> proxy.reloader().statistics().refused() == 2);
+        Await.until("the bad file is refused", () -> proxy.reloader().statistics().refused() == 2);
         assertThat(smallLimit()).isEqualTo(2);
 
         write(pg, "0", pg.port(), ADMIN, "100ms", tiers(4, "1s"));
-        await(() -> proxy.reloader().statistics().reloads() == 2);
+        Await.until("the fixed file is reloaded", () -> proxy.reloader().statistics().reloads() == 2);
         assertThat(smallLimit()).isEqualTo(4);
         assertThat(proxy.reloader().statistics().refused()).as("each bad state reported once").isEqualTo(2);
     }
@@ -276,7 +277,7 @@ class ReloadIT {
         start(write(pg, "0", closedPort, ADMIN, "0", tiers(1, "1s") + MONITOR));
         write(pg, "0", pg.port(), ADMIN, "0", tiers(1, "1s") + MONITOR);
         proxy.reloader().reload("test");
-        await(() -> proxy.reloader().statistics().reloads() == 1);
+        Await.until("the reload is done", () -> proxy.reloader().statistics().reloads() == 1);
         try (Connection console = console()) {
             rows(console, "EXPLAIN ADMISSION DATABASE demo select 1"); // waits for the first read
             assertThat(row(rows(console, "SHOW CATALOGS"), "database", "demo")).containsEntry("state", "read");
@@ -298,11 +299,8 @@ class ReloadIT {
 
         write(pg, "0", pg.port(), ADMIN, "0", tiers(1, "1s") + MONITOR);
         proxy.reloader().reload("test");
-        long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(10);
-        while (!catalogs.state("demo").map(IndexCatalogs.CatalogState::state).orElse("").equals("read")) {
-            assertThat(System.nanoTime()).as("read again well before the retry").isLessThan(deadline);
-            Thread.sleep(20);
-        }
+        Await.until("demo's catalog read again, well before the retry", Duration.ofSeconds(10),
+                () -> catalogs.state("demo").map(IndexCatalogs.CatalogState::state).orElse("").equals("read"));
         try (Connection console = console()) {
             assertThat(row(rows(console, "SHOW CATALOGS"), "database", "demo")).containsEntry("state", "read");
         }

@@ -1,12 +1,12 @@
 package io.memogate.proxy.it;
 
 import io.memogate.proxy.embedded.EmbeddedPostgres;
+import io.memogate.proxy.testing.Await;
 import java.sql.Connection;
 import java.sql.PreparedStatement;
 import java.sql.ResultSet;
 import java.sql.SQLException;
 import java.sql.Statement;
-import java.util.concurrent.TimeUnit;
 
 /** What a server process is doing, from pg_stat_activity, for tests that wait until it gets somewhere. */
 final class ServerActivity {
@@ -14,25 +14,30 @@ final class ServerActivity {
     private ServerActivity() {
     }
 
-    /** Waits, up to 10 s, until a server process runs exactly {@code query}; fails the test if none does. */
-    static void awaitRunning(EmbeddedPostgres pg, String database, String query) throws InterruptedException {
-        long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(10);
-        while (System.nanoTime() < deadline) {
-            try (Connection connection = pg.connect(database);
-                    PreparedStatement statement = connection.prepareStatement(
-                            "select count(*) from pg_stat_activity where state = 'active' and query = ?")) {
-                statement.setString(1, query);
-                try (ResultSet rows = statement.executeQuery()) {
-                    if (rows.next() && rows.getInt(1) > 0) {
-                        return;
-                    }
-                }
-            } catch (SQLException e) {
-                throw new IllegalStateException(e);
-            }
-            Thread.sleep(20);
+    /** Waits until a server process runs exactly {@code query}; fails the test if none does. */
+    static void awaitRunning(EmbeddedPostgres pg, String database, String query)
+            throws SQLException, InterruptedException {
+        try (Connection observer = pg.connect(database)) {
+            awaitRunning(observer, 0, query);
         }
-        throw new AssertionError("no server process ran " + query + " within 10 s");
+    }
+
+    /**
+     * Waits until server process {@code pid} (0: any) runs exactly {@code query}, seen through {@code observer},
+     * a connection to the same server: a role sees the statements of its own sessions, a superuser all.
+     */
+    static void awaitRunning(Connection observer, int pid, String query) throws SQLException, InterruptedException {
+        try (PreparedStatement running = observer.prepareStatement("select count(*) from pg_stat_activity"
+                + " where state = 'active' and query = ? and (pid = ? or ? = 0)")) {
+            running.setString(1, query);
+            running.setInt(2, pid);
+            running.setInt(3, pid);
+            Await.until((pid == 0 ? "a server process" : "server process " + pid) + " runs " + query, () -> {
+                try (ResultSet rows = running.executeQuery()) {
+                    return rows.next() && rows.getInt(1) > 0;
+                }
+            });
+        }
     }
 
     /**
@@ -47,6 +52,22 @@ final class ServerActivity {
             return rows.next() && rows.getString(1) != null ? rows.getString(1) : "";
         } catch (SQLException e) {
             throw new IllegalStateException(e);
+        }
+    }
+
+    /** Waits until server process {@code pid} waits on {@code event}, as {@link #waitEvent} says it. */
+    static void awaitWaitEvent(EmbeddedPostgres pg, int pid, String event) throws InterruptedException {
+        Await.until("server process " + pid + " waits on " + event, () -> waitEvent(pg, "postgres", pid).equals(event));
+    }
+
+    /** Whether server process {@code pid} is still there. */
+    static boolean exists(EmbeddedPostgres pg, int pid) throws SQLException {
+        try (Connection connection = pg.connect("postgres");
+                PreparedStatement query = connection.prepareStatement("select 1 from pg_stat_activity where pid = ?")) {
+            query.setInt(1, pid);
+            try (ResultSet rows = query.executeQuery()) {
+                return rows.next();
+            }
         }
     }
 }

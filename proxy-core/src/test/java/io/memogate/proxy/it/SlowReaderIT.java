@@ -1,6 +1,5 @@
 package io.memogate.proxy.it;
 
-import static io.memogate.proxy.it.ConsoleClient.await;
 import static io.memogate.proxy.it.FaultsIT.assertReady;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.junit.jupiter.api.Assumptions.assumeTrue;
@@ -16,11 +15,12 @@ import io.memogate.proxy.config.NetworkTransport;
 import io.memogate.proxy.embedded.EmbeddedPostgres;
 import io.memogate.proxy.embedded.EmbeddedPostgresExtension;
 import io.memogate.proxy.it.RawPgClient.Message;
+import io.memogate.proxy.testing.Await;
 import io.netty.buffer.ByteBufAllocator;
+import io.netty.buffer.ByteBufAllocatorMetric;
 import io.netty.buffer.ByteBufAllocatorMetricProvider;
 import io.netty.channel.uring.IoUring;
 import java.io.DataInputStream;
-import java.io.IOException;
 import java.nio.ByteBuffer;
 import java.sql.Connection;
 import java.sql.Statement;
@@ -31,6 +31,7 @@ import java.util.Optional;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicLong;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.ExtendWith;
 import org.junit.jupiter.params.ParameterizedTest;
@@ -52,20 +53,15 @@ class SlowReaderIT {
     void memoryStaysBoundedWhileTheClientDoesNotRead(NetworkTransport transport, EmbeddedPostgres pg) throws Exception {
         assumeTrue(transport != NetworkTransport.IO_URING || IoUring.isAvailable(),
                 () -> "io_uring cannot be used here: " + IoUring.unavailabilityCause());
-        ByteBufAllocatorMetricProvider allocator = (ByteBufAllocatorMetricProvider) ByteBufAllocator.DEFAULT;
         try (ProxyFixture proxy = ProxyFixture.to(pg.host(), pg.port()).transport(transport).start();
                 RawPgClient client = new RawPgClient(proxy.port())) {
             client.setReceiveBuffer(64 * 1024);
             assertReady(client.startup("memogate_trust", "demo"));
+            int pid = client.serverPid();
             client.query("select repeat('m', 1000) from generate_series(1, 100000)"); // 100 MB of rows
 
-            // Let the server produce until every buffer on the way is full, sampling the proxy's memory.
-            long peak = 0;
-            for (int i = 0; i < 20; i++) {
-                Thread.sleep(100);
-                peak = Math.max(peak, allocator.metric().usedDirectMemory() + allocator.metric().usedHeapMemory());
-            }
-            assertThat(peak).as("proxy buffer memory while the client reads nothing").isLessThan(32 * MB);
+            assertThat(peakUntilTheServerWaitsToWrite(pg, pid)).as("proxy buffer memory while the client reads nothing")
+                    .isLessThan(32 * MB);
 
             long rows = 0;
             Message message;
@@ -81,20 +77,15 @@ class SlowReaderIT {
     /** One row holding a 100 MB value: relayed in parts, not gathered whole in the proxy first. */
     @Test
     void aSingleHugeValueIsRelayedWithoutBeingBufferedWhole(EmbeddedPostgres pg) throws Exception {
-        ByteBufAllocatorMetricProvider allocator = (ByteBufAllocatorMetricProvider) ByteBufAllocator.DEFAULT;
         try (ProxyFixture proxy = ProxyFixture.to(pg.host(), pg.port()).start();
                 RawPgClient client = new RawPgClient(proxy.port())) {
             client.setReceiveBuffer(64 * 1024);
             assertReady(client.startup("memogate_trust", "demo"));
+            int pid = client.serverPid();
             client.query("select repeat('v', 100 * 1024 * 1024)");
 
-            long peak = 0;
-            for (int i = 0; i < 30; i++) {
-                Thread.sleep(100);
-                peak = Math.max(peak, allocator.metric().usedDirectMemory() + allocator.metric().usedHeapMemory());
-            }
-            assertThat(peak).as("proxy buffer memory while the client reads nothing of a 100 MB row")
-                    .isLessThan(32 * MB);
+            assertThat(peakUntilTheServerWaitsToWrite(pg, pid))
+                    .as("proxy buffer memory while the client reads nothing of a 100 MB row").isLessThan(32 * MB);
 
             assertThat(client.read().type()).isEqualTo('T');
             Message row = client.read();
@@ -121,9 +112,9 @@ class SlowReaderIT {
                 RawPgClient client = new RawPgClient(proxy.port())) {
             client.setReceiveBuffer(64 * 1024);
             assertReady(client.startup("memogate_trust", "demo"));
-            int pid = serverPid(client);
+            int pid = client.serverPid();
             client.query("select repeat('v', 100 * 1024 * 1024)");
-            await(() -> ServerActivity.waitEvent(pg, "postgres", pid).equals("Client:ClientWrite"));
+            ServerActivity.awaitWaitEvent(pg, pid, "Client:ClientWrite");
             try (Connection admin = pg.connect("postgres"); Statement statement = admin.createStatement()) {
                 statement.execute("select pg_terminate_backend(" + pid + ")");
             }
@@ -162,13 +153,13 @@ class SlowReaderIT {
                 RawPgClient client = new RawPgClient(proxy.port())) {
             client.setReceiveBuffer(64 * 1024);
             assertReady(client.startup("memogate_trust", "demo"));
-            int pid = serverPid(client);
+            int pid = client.serverPid();
             int valueBytes = 32 * 1024 * 1024;
             client.query("select repeat('v', " + valueBytes + ")");
-            await(() -> ServerActivity.waitEvent(pg, "postgres", pid).equals("Client:ClientWrite"));
+            ServerActivity.awaitWaitEvent(pg, pid, "Client:ClientWrite");
             client.query("select 2");
             assertThat(asked.await(10, TimeUnit.SECONDS)).as("the second statement waits").isTrue();
-            Thread.sleep(500); // ten times admission.waitNotice: its NOTICE is due while the row is half relayed
+            proxy.awaitTimersDue(Duration.ofMillis(50)); // admission.waitNotice: its NOTICE fell due mid-row
 
             assertThat(client.read().type()).isEqualTo('T');
             DataInputStream in = client.input();
@@ -200,6 +191,21 @@ class SlowReaderIT {
         }
     }
 
+    /**
+     * The most buffer memory the proxy held until server process {@code pid} waited to write: then every buffer on
+     * the way is full, and a proxy that stopped reading the server holds what it will hold. One that kept reading
+     * would let the server finish instead, and the wait fails.
+     */
+    private static long peakUntilTheServerWaitsToWrite(EmbeddedPostgres pg, int pid) throws InterruptedException {
+        ByteBufAllocatorMetric buffers = ((ByteBufAllocatorMetricProvider) ByteBufAllocator.DEFAULT).metric();
+        AtomicLong peak = new AtomicLong();
+        Await.until("server process " + pid + " waits for the proxy to read (Client:ClientWrite)", () -> {
+            peak.accumulateAndGet(buffers.usedDirectMemory() + buffers.usedHeapMemory(), Math::max);
+            return ServerActivity.waitEvent(pg, "postgres", pid).equals("Client:ClientWrite");
+        });
+        return peak.accumulateAndGet(buffers.usedDirectMemory() + buffers.usedHeapMemory(), Math::max);
+    }
+
     private static Admission asked(CountDownLatch asked, Admission admission) {
         asked.countDown();
         return admission;
@@ -216,11 +222,5 @@ class SlowReaderIT {
         public Optional<WaitNotice> waiting() {
             return Optional.of(new WaitNotice("queued in the test", "the test admits it"));
         }
-    }
-
-    private static int serverPid(RawPgClient client) throws IOException {
-        client.query("select pg_backend_pid()");
-        byte[] pidRow = client.readUntilReady().get(1).body();
-        return Integer.parseInt(new String(pidRow, 6, ByteBuffer.wrap(pidRow, 2, 4).getInt()));
     }
 }

@@ -1,11 +1,12 @@
 package io.memogate.proxy.it;
 
+import io.memogate.proxy.testing.Await;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
-import java.util.concurrent.TimeUnit;
 import java.util.function.Predicate;
 
 /**
@@ -14,8 +15,12 @@ import java.util.function.Predicate;
  */
 final class TcpTable {
 
-    /** One established socket: its ports and, if its keepalive timer runs, the seconds until it fires. */
-    record Socket(int localPort, int remotePort, boolean keepaliveTimer, double timerSeconds) {
+    /**
+     * One established socket: its ports; the bytes written to it that the peer has not acknowledged, and
+     * those received that the application has not read; if its keepalive timer runs, the seconds until it fires.
+     */
+    record Socket(int localPort, int remotePort, long sendQueue, long receiveQueue, boolean keepaliveTimer,
+                  double timerSeconds) {
     }
 
     private static final String ESTABLISHED = "01";
@@ -40,8 +45,10 @@ final class TcpTable {
                 .map(line -> line.strip().split("\\s+"))
                 .filter(fields -> fields[3].equals(ESTABLISHED))
                 .map(fields -> {
+                    String[] queues = fields[4].split(":"); // "00000000:00020000": none unacknowledged, 128 KiB unread
                     String[] timer = fields[5].split(":"); // "02:00000BB7": keepalive, 0xbb7 ticks to go
-                    return new Socket(port(fields[1]), port(fields[2]), timer[0].equals(KEEPALIVE_TIMER),
+                    return new Socket(port(fields[1]), port(fields[2]), Long.parseLong(queues[0], 16),
+                            Long.parseLong(queues[1], 16), timer[0].equals(KEEPALIVE_TIMER),
                             Long.parseLong(timer[1], 16) / TICKS_PER_SECOND);
                 })
                 .toList();
@@ -53,14 +60,11 @@ final class TcpTable {
      * shows one timer), until the peer's delayed ACK comes in.
      */
     static List<Socket> awaitKeepalive(Predicate<Socket> which) throws IOException, InterruptedException {
-        long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(5);
-        List<Socket> selected = established().stream().filter(which).toList();
-        while ((selected.isEmpty() || !selected.stream().allMatch(Socket::keepaliveTimer))
-                && System.nanoTime() < deadline) {
-            Thread.sleep(20);
-            selected = established().stream().filter(which).toList();
-        }
-        return selected;
+        Await.holdsWithin(Duration.ofSeconds(5), () -> {
+            List<Socket> selected = established().stream().filter(which).toList();
+            return !selected.isEmpty() && selected.stream().allMatch(Socket::keepaliveTimer);
+        });
+        return established().stream().filter(which).toList();
     }
 
     /** "0100007F:C351" is 127.0.0.1:50001; an IPv6 address is longer, its port the same. */

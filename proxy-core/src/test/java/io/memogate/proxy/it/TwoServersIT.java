@@ -1,6 +1,5 @@
 package io.memogate.proxy.it;
 
-import static io.memogate.proxy.it.ConsoleClient.await;
 import static io.memogate.proxy.it.ConsoleClient.row;
 import static io.memogate.proxy.it.ConsoleClient.rows;
 import static io.memogate.proxy.it.StarSchema.WIDE;
@@ -30,6 +29,7 @@ import io.memogate.proxy.embedded.EmbeddedPostgresOptions;
 import io.memogate.proxy.embedded.PasswordKind;
 import io.memogate.proxy.embedded.TestUsers;
 import io.memogate.proxy.metrics.PrometheusText;
+import io.memogate.proxy.testing.Await;
 import java.net.URI;
 import java.sql.Connection;
 import java.sql.SQLException;
@@ -125,10 +125,10 @@ class TwoServersIT {
             // A multi-statement query keeps its permit until ReadyForQuery: here, for the sleep.
             CompletableFuture<Void> holding = CompletableFuture.runAsync(() -> execute(holder,
                     star(12, "holder") + "; select pg_sleep(30)"), threads);
-            await(() -> alpha.state(Tier.SMALL).active() == 1);
+            Await.until("the holder admitted to alpha's SMALL", () -> alpha.state(Tier.SMALL).active() == 1);
             CompletableFuture<Void> waiting = CompletableFuture.runAsync(() -> execute(waiter, star(12, "waiter")),
                     threads);
-            await(() -> alpha.waiting().size() == 1);
+            Await.until("the waiter queued on alpha", () -> alpha.waiting().size() == 1);
 
             // The same statement on the other server takes that server's SMALL permit at once.
             CompletableFuture.runAsync(() -> execute(elsewhere, star(12, "elsewhere")), threads)
@@ -162,8 +162,8 @@ class TwoServersIT {
     void eachServersBrokerSetsItsOwnTarget(EmbeddedPostgres main) throws Exception {
         proxy = RunningProxy.start(config(main));
         try (Connection console = ConsoleClient.connect(proxy.server().port(), USER, PASSWORD)) {
-            await(() -> brokerRows(console).stream().filter(r -> r.get("name").equals("mode"))
-                    .allMatch(r -> r.get("value").equals("live")));
+            Await.until("every server's broker live", () -> brokerRows(console).stream()
+                    .filter(r -> r.get("name").equals("mode")).allMatch(r -> r.get("value").equals("live")));
             List<Map<String, String>> broker = brokerRows(console);
             long alpha = Long.parseLong(value(broker, "alpha", "target_bytes"));
             long beta = Long.parseLong(value(broker, "beta", "target_bytes"));

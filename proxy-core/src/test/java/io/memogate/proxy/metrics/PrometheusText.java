@@ -1,5 +1,6 @@
 package io.memogate.proxy.metrics;
 
+import io.memogate.proxy.testing.Await;
 import java.io.IOException;
 import java.net.URI;
 import java.net.http.HttpClient;
@@ -10,6 +11,7 @@ import java.util.LinkedHashSet;
 import java.util.List;
 import java.util.Optional;
 import java.util.Set;
+import java.util.concurrent.atomic.AtomicReference;
 import java.util.function.DoublePredicate;
 
 /** A scrape in the Prometheus text format, read the way Prometheus reads it: by sample name and labels. */
@@ -33,14 +35,13 @@ public record PrometheusText(String text) {
      * the proxy's event loop a moment after the client saw them end); returns the last scrape.
      */
     public static PrometheusText awaitSample(URI url, String sample, DoublePredicate expected)
-            throws IOException, InterruptedException {
-        long deadline = System.nanoTime() + Duration.ofSeconds(10).toNanos();
-        PrometheusText scrape = scrape(url);
-        while (!scrape.value(sample).filter(expected::test).isPresent() && System.nanoTime() < deadline) {
-            Thread.sleep(20);
-            scrape = scrape(url);
-        }
-        return scrape;
+            throws InterruptedException {
+        AtomicReference<PrometheusText> scrape = new AtomicReference<>();
+        Await.holdsWithin(Duration.ofSeconds(10), () -> {
+            scrape.set(scrape(url));
+            return scrape.get().value(sample).filter(expected::test).isPresent();
+        });
+        return scrape.get();
     }
 
     /** The names of all samples, without labels, in order of appearance. */

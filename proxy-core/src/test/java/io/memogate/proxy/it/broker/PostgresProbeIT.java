@@ -35,6 +35,7 @@ import io.memogate.proxy.embedded.EmbeddedPostgres;
 import io.memogate.proxy.embedded.EmbeddedPostgresExtension;
 import io.memogate.proxy.embedded.PasswordKind;
 import io.memogate.proxy.embedded.SelfSignedCertificate;
+import io.memogate.proxy.testing.Await;
 
 /**
  * The PostgreSQL probe and the broker against a real PostgreSQL 18 on this host: what the probe reads
@@ -99,13 +100,8 @@ class PostgresProbeIT {
             assertThat(seen.memory().retainedBytesById().get(pid)).as("private bytes of backend %d", pid).isPositive();
             sleeping.get(TIMEOUT.toSeconds(), TimeUnit.SECONDS);
             int during = seen.connections().active();
-            long deadline = System.nanoTime() + TIMEOUT.toNanos();
-            int after = probe.probe().connections().active();
-            while (after >= during && System.nanoTime() < deadline) {
-                Thread.sleep(20);
-                after = probe.probe().connections().active();
-            }
-            assertThat(after).as("after the statement, the idle session no longer counts").isLessThan(during);
+            Await.until("after the statement, the idle session no longer counted as active", TIMEOUT,
+                    () -> probe.probe().connections().active() < during);
         } finally {
             client.shutdownNow();
         }
@@ -123,13 +119,8 @@ class PostgresProbeIT {
                     "SELECT count(*) FROM (SELECT g FROM generate_series(1, 100000) g ORDER BY g DESC) s",
                     "SELECT pg_catalog.pg_stat_force_next_flush()");
 
-            long deadline = System.nanoTime() + TIMEOUT.toNanos();
-            long after = probe.probe().pressure().spilledBytes();
-            while (after == before && System.nanoTime() < deadline) {
-                Thread.sleep(100);
-                after = probe.probe().pressure().spilledBytes();
-            }
-            assertThat(after - before).as("bytes spilled by the sort").isGreaterThan(100_000);
+            Await.until("over 100 kB spilled by the sort counted", TIMEOUT,
+                    () -> probe.probe().pressure().spilledBytes() - before > 100_000);
         }
     }
 

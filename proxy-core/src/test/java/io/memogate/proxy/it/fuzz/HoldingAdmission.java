@@ -5,6 +5,8 @@ import io.memogate.proxy.admission.AdmissionHook;
 import io.memogate.proxy.admission.AdmittedStatement;
 import io.memogate.proxy.admission.ReleaseSignal;
 import io.memogate.proxy.admission.StatementRequest;
+import io.memogate.proxy.testing.Await;
+import java.time.Duration;
 import java.util.Random;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.Executors;
@@ -66,10 +68,7 @@ final class HoldingAdmission implements AdmissionHook, AutoCloseable {
      * {@code millis}; returns how many admitted statements are still unreleased then.
      */
     int awaitReleased(long millis) throws InterruptedException {
-        long deadline = System.nanoTime() + TimeUnit.MILLISECONDS.toNanos(millis);
-        while ((undecided.get() > 0 || unreleased.get() > 0) && System.nanoTime() < deadline) {
-            Thread.sleep(2);
-        }
+        Await.holdsWithin(Duration.ofMillis(millis), () -> undecided.get() == 0 && unreleased.get() == 0);
         return unreleased.get();
     }
 

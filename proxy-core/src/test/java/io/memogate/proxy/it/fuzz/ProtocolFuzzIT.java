@@ -8,6 +8,7 @@ import io.memogate.proxy.embedded.EmbeddedPostgres;
 import io.memogate.proxy.embedded.EmbeddedPostgresExtension;
 import io.memogate.proxy.embedded.TestUsers;
 import io.memogate.proxy.it.ProxyFixture;
+import io.memogate.proxy.testing.Await;
 import java.sql.Connection;
 import java.sql.PreparedStatement;
 import java.sql.ResultSet;
@@ -174,22 +175,15 @@ class ProtocolFuzzIT {
      * still be finishing what it read (or, through the proxy, not yet have been told to stop).
      */
     private static boolean awaitServerProcessGone(Connection admin, String applicationName) throws Exception {
-        long deadline = System.nanoTime() + WireRun.DEADLINE.toNanos();
         try (PreparedStatement count = admin.prepareStatement(
                 "select count(*) from pg_stat_activity where application_name = ?")) {
             count.setString(1, applicationName);
-            while (true) {
+            return Await.holdsWithin(WireRun.DEADLINE, () -> {
                 try (ResultSet rows = count.executeQuery()) {
                     rows.next();
-                    if (rows.getInt(1) == 0) {
-                        return true;
-                    }
+                    return rows.getInt(1) == 0;
                 }
-                if (System.nanoTime() > deadline) {
-                    return false;
-                }
-                Thread.sleep(5);
-            }
+            });
         }
     }
 
@@ -206,11 +200,8 @@ class ProtocolFuzzIT {
 
     private static void assertStillServesAndHoldsNoServerConnection(ProxyFixture proxy) throws Exception {
         assertThat(proxy.awaitSessionCount(0)).as("sessions left open").isZero();
-        long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(10);
-        while (proxy.server().serverConnectionCount() != 0 && System.nanoTime() < deadline) {
-            Thread.sleep(10);
-        }
-        assertThat(proxy.server().serverConnectionCount()).as("server connections left open").isZero();
+        Await.until("no server connection left open", Duration.ofSeconds(10),
+                () -> proxy.server().serverConnectionCount() == 0);
         try (Connection connection = proxy.connect("demo", TestUsers.TRUST_USER, null);
                 Statement statement = connection.createStatement();
                 ResultSet rows = statement.executeQuery("select 'still serving'")) {
