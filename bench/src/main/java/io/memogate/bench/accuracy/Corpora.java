@@ -5,7 +5,7 @@ import io.memogate.bench.storm.load.Template;
 import io.memogate.proxy.postgres.calibrate.CorpusStatement;
 import io.memogate.proxy.postgres.calibrate.tpc.TpcdsDatabase;
 import io.memogate.proxy.postgres.calibrate.tpc.TpchDatabase;
-import io.memogate.proxy.embedded.DemoSchema;
+import io.memogate.proxy.postgres.embedded.DemoSchema;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.regex.Pattern;

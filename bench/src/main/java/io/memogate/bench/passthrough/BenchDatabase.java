@@ -1,9 +1,9 @@
 package io.memogate.bench.passthrough;
 
 import io.memogate.bench.targets.Backend;
-import io.memogate.proxy.embedded.EmbeddedPostgres;
-import io.memogate.proxy.embedded.EmbeddedPostgresOptions;
-import io.memogate.proxy.embedded.PasswordKind;
+import io.memogate.proxy.postgres.embedded.EmbeddedPostgres;
+import io.memogate.proxy.postgres.embedded.EmbeddedPostgresOptions;
+import io.memogate.proxy.postgres.embedded.PasswordKind;
 import java.sql.Connection;
 import java.sql.ResultSet;
 import java.sql.SQLException;

@@ -1,6 +1,6 @@
 package io.memogate.bench.process;
 
-import io.memogate.proxy.embedded.FileTrees;
+import io.memogate.proxy.postgres.embedded.FileTrees;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;

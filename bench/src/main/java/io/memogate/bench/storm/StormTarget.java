@@ -18,7 +18,7 @@ import io.memogate.proxy.config.ListenerConfig;
 import io.memogate.proxy.config.MemogateConfig;
 import io.memogate.proxy.config.RecycleConfig;
 import io.memogate.proxy.config.TlsMode;
-import io.memogate.proxy.embedded.DemoSchema;
+import io.memogate.proxy.postgres.embedded.DemoSchema;
 import io.memogate.proxy.config.AuthFile;
 import io.memogate.proxy.server.ProxyServer;
 import java.io.IOException;

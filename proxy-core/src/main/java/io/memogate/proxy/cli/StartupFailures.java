@@ -1,7 +1,7 @@
 package io.memogate.proxy.cli;
 
 import io.memogate.proxy.config.ConfigException;
-import io.memogate.proxy.embedded.EmbeddedPostgresException;
+import io.memogate.proxy.postgres.embedded.EmbeddedPostgresException;
 import io.memogate.proxy.server.ListenException;
 import java.util.function.UnaryOperator;
 import org.slf4j.Logger;

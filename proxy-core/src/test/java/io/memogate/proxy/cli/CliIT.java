@@ -2,9 +2,9 @@ package io.memogate.proxy.cli;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-import io.memogate.proxy.embedded.EmbeddedPostgres;
-import io.memogate.proxy.embedded.EmbeddedPostgresExtension;
-import io.memogate.proxy.embedded.TestUsers;
+import io.memogate.proxy.postgres.embedded.EmbeddedPostgres;
+import io.memogate.proxy.postgres.embedded.EmbeddedPostgresExtension;
+import io.memogate.proxy.postgres.embedded.TestUsers;
 import io.memogate.proxy.metrics.PrometheusText;
 import io.memogate.proxy.testing.Await;
 import java.io.IOException;

@@ -2,7 +2,7 @@ package io.memogate.proxy.cli;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-import io.memogate.proxy.embedded.SelfSignedCertificate;
+import io.memogate.proxy.postgres.embedded.SelfSignedCertificate;
 import java.io.IOException;
 import java.io.PrintWriter;
 import java.io.StringWriter;

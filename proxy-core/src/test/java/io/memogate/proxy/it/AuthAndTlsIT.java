@@ -5,11 +5,11 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import io.memogate.proxy.config.ServerTlsConfig;
 import io.memogate.proxy.config.TlsMode;
-import io.memogate.proxy.embedded.EmbeddedPostgres;
-import io.memogate.proxy.embedded.SelfSignedCertificate;
-import io.memogate.proxy.embedded.SharedPostgres;
-import io.memogate.proxy.embedded.EmbeddedPostgresExtension;
-import io.memogate.proxy.embedded.TestUsers;
+import io.memogate.proxy.postgres.embedded.EmbeddedPostgres;
+import io.memogate.proxy.postgres.embedded.SelfSignedCertificate;
+import io.memogate.proxy.postgres.embedded.SharedPostgres;
+import io.memogate.proxy.postgres.embedded.EmbeddedPostgresExtension;
+import io.memogate.proxy.postgres.embedded.TestUsers;
 import java.nio.ByteBuffer;
 import java.nio.file.Path;
 import java.security.KeyStore;

@@ -1,8 +1,8 @@
 package io.memogate.proxy.it;
 
-import io.memogate.proxy.embedded.EmbeddedPostgres;
-import io.memogate.proxy.embedded.EmbeddedPostgresExtension;
-import io.memogate.proxy.embedded.TestUsers;
+import io.memogate.proxy.postgres.embedded.EmbeddedPostgres;
+import io.memogate.proxy.postgres.embedded.EmbeddedPostgresExtension;
+import io.memogate.proxy.postgres.embedded.TestUsers;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.extension.ExtendWith;
 

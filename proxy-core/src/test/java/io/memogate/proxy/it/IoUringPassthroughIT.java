@@ -5,9 +5,9 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 import static org.junit.jupiter.api.Assumptions.assumeTrue;
 
 import io.memogate.proxy.config.NetworkTransport;
-import io.memogate.proxy.embedded.EmbeddedPostgres;
-import io.memogate.proxy.embedded.EmbeddedPostgresExtension;
-import io.memogate.proxy.embedded.TestUsers;
+import io.memogate.proxy.postgres.embedded.EmbeddedPostgres;
+import io.memogate.proxy.postgres.embedded.EmbeddedPostgresExtension;
+import io.memogate.proxy.postgres.embedded.TestUsers;
 import io.netty.channel.uring.IoUring;
 import java.net.ServerSocket;
 import org.junit.jupiter.api.BeforeAll;

@@ -3,9 +3,9 @@ package io.memogate.proxy.it;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import io.memogate.proxy.config.AdminHttpConfig;
-import io.memogate.proxy.embedded.EmbeddedPostgres;
-import io.memogate.proxy.embedded.EmbeddedPostgresExtension;
-import io.memogate.proxy.embedded.TestUsers;
+import io.memogate.proxy.postgres.embedded.EmbeddedPostgres;
+import io.memogate.proxy.postgres.embedded.EmbeddedPostgresExtension;
+import io.memogate.proxy.postgres.embedded.TestUsers;
 import io.memogate.proxy.metrics.EventLoopMeters;
 import io.memogate.proxy.metrics.MetricsEndpoint;
 import io.memogate.proxy.metrics.PrometheusText;

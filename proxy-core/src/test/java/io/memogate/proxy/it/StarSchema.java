@@ -1,6 +1,6 @@
 package io.memogate.proxy.it;
 
-import io.memogate.proxy.embedded.EmbeddedPostgres;
+import io.memogate.proxy.postgres.embedded.EmbeddedPostgres;
 import java.sql.SQLException;
 import java.util.ArrayList;
 import java.util.List;

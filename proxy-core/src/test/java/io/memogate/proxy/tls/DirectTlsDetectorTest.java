@@ -3,7 +3,7 @@ package io.memogate.proxy.tls;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import io.memogate.proxy.config.ServerTlsConfig;
-import io.memogate.proxy.embedded.SelfSignedCertificate;
+import io.memogate.proxy.postgres.embedded.SelfSignedCertificate;
 import io.netty.buffer.ByteBuf;
 import io.netty.buffer.ByteBufUtil;
 import io.netty.buffer.Unpooled;

@@ -31,10 +31,10 @@ import io.memogate.proxy.config.BackendTlsConfig;
 import io.memogate.proxy.config.BrokerConfig;
 import io.memogate.proxy.config.MemogateConfig;
 import io.memogate.proxy.config.MonitorConfig;
-import io.memogate.proxy.embedded.EmbeddedPostgres;
-import io.memogate.proxy.embedded.EmbeddedPostgresExtension;
-import io.memogate.proxy.embedded.PasswordKind;
-import io.memogate.proxy.embedded.SelfSignedCertificate;
+import io.memogate.proxy.postgres.embedded.EmbeddedPostgres;
+import io.memogate.proxy.postgres.embedded.EmbeddedPostgresExtension;
+import io.memogate.proxy.postgres.embedded.PasswordKind;
+import io.memogate.proxy.postgres.embedded.SelfSignedCertificate;
 import io.memogate.proxy.testing.Await;
 
 /**

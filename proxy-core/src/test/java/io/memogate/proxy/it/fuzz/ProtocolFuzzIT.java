@@ -4,9 +4,9 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import io.memogate.proxy.admission.Admission;
 import io.memogate.proxy.admission.ImmediateAdmission;
-import io.memogate.proxy.embedded.EmbeddedPostgres;
-import io.memogate.proxy.embedded.EmbeddedPostgresExtension;
-import io.memogate.proxy.embedded.TestUsers;
+import io.memogate.proxy.postgres.embedded.EmbeddedPostgres;
+import io.memogate.proxy.postgres.embedded.EmbeddedPostgresExtension;
+import io.memogate.proxy.postgres.embedded.TestUsers;
 import io.memogate.proxy.it.ProxyFixture;
 import io.memogate.proxy.testing.Await;
 import java.sql.Connection;

@@ -1,4 +1,4 @@
-package io.memogate.proxy.embedded;
+package io.memogate.proxy.postgres.embedded;
 
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatIOException;

@@ -1,4 +1,4 @@
-package io.memogate.proxy.embedded;
+package io.memogate.proxy.postgres.embedded;
 
 import java.io.IOException;
 import java.nio.file.Files;

@@ -1,4 +1,4 @@
-package io.memogate.proxy.embedded;
+package io.memogate.proxy.postgres.embedded;
 
 /**
  * How a role's password is stored on the server, which decides the authentication exchange a client

@@ -1,4 +1,4 @@
-package io.memogate.proxy.embedded;
+package io.memogate.proxy.postgres.embedded;
 
 /**
  * The login roles {@link EmbeddedPostgresExtension} creates on the shared server, one per way the

@@ -1,4 +1,4 @@
-package io.memogate.proxy.embedded;
+package io.memogate.proxy.postgres.embedded;
 
 /**
  * Quoting for the few statements built from names and passwords (CREATE ROLE, CREATE DATABASE), which
