@@ -2,7 +2,7 @@
 # Compares a JMH benchmark between two builds on one machine in one run: a base git ref (main by default)
 # and the work tree as it is. Builds the bench jar of each (package only: nothing goes to ~/.m2), then runs
 # the benchmark from the two jars in turn, ABBA order over the rounds so that neither side always runs
-# first on a warmer or busier machine, and prints each side's mean score and head/base.
+# first on a warmer or busier machine, and prints each side's mean and median score and head/base.
 #
 #   bench/scripts/jmh-ab.sh [--base REF] [--rounds N] [--out DIR] [--no-build] [BENCH_REGEX] [-- JMH_ARGS...]
 #
@@ -72,9 +72,13 @@ for side in ("base", "head"):
                 name = row["Benchmark"].rsplit(".", 1)[-1]
                 scores.setdefault(name, {}).setdefault(side, []).append(float(row["Score"]))
                 unit[name] = row["Unit"]
-print(f"\n{'benchmark':<14} {'base mean':>10} {'head mean':>10} {'unit':<6} head/base   per round (base | head)")
+# The median too: on a shared machine one round caught by another job moves the mean, not the median.
+print(f"\n{'benchmark':<14} {'unit':<6} {'base mean':>9} {'head mean':>9} {'ratio':>6}"
+      f" {'base med':>9} {'head med':>9} {'ratio':>6}   per round (base | head)")
 for name, sides in scores.items():
     b, h = statistics.mean(sides["base"]), statistics.mean(sides["head"])
+    bm, hm = statistics.median(sides["base"]), statistics.median(sides["head"])
     rounds_text = " ".join(f"{x:.1f}" for x in sides["base"]) + " | " + " ".join(f"{x:.1f}" for x in sides["head"])
-    print(f"{name:<14} {b:>10.2f} {h:>10.2f} {unit[name]:<6} {h / b:>9.3f}   {rounds_text}")
+    print(f"{name:<14} {unit[name]:<6} {b:>9.2f} {h:>9.2f} {h / b:>6.3f} {bm:>9.2f} {hm:>9.2f} {hm / bm:>6.3f}"
+          f"   {rounds_text}")
 EOF

@@ -20,7 +20,8 @@ import org.openjdk.jmh.annotations.TearDown;
  * What admission costs a statement that does not wait: acquire + release on one thread, nothing queued.
  * {@code smallTier} is gated (between t0 and t1: SMALL only, plus the byte budget); {@code ungated} is
  * below t0 and takes no lock. Run:
- * {@code java -cp bench/target/memogate-bench.jar org.openjdk.jmh.Main GatewayBench -f 1 -wi 3 -i 5}.
+ * {@code java -cp bench/target/memogate-bench.jar org.openjdk.jmh.Main GatewayBench -f 1 -wi 3 -i 5}; against
+ * another ref, both alternating in one run: {@code bench/scripts/jmh-ab.sh --base main GatewayBench}.
  */
 @State(Scope.Thread)
 @BenchmarkMode(Mode.AverageTime)
