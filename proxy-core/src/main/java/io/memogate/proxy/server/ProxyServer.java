@@ -39,14 +39,16 @@ import org.slf4j.LoggerFactory;
 /**
  * The proxy's network side: one server socket per listener, sessions on a shared event loop group
  * (network.eventLoops threads, by default one per core; each session's two legs on one of them), all
- * on the transport network.transport selects. {@link #close()} is the graceful shutdown: stop
+ * on the transport network.transport selects. Each client accepted is handed to the {@link ProtocolWing}
+ * of its listener's protocol, which sets up its session; the server knows sessions only as
+ * {@link io.memogate.proxy.session.TrackedSession}s. {@link #close()} is the graceful shutdown: stop
  * accepting, let sessions end on their own for limits.shutdownTimeout, then tell the rest the proxy is
  * going away and close them.
  *
- * <p>{@link #reconfigure} takes a reloaded configuration: each listener's {@link SessionServices} (routing,
- * backend TLS, message limit, connect timeout, the listener's own TLS) is rebuilt and handed to the
- * sessions accepted from then on, while open sessions keep theirs; the client limit and the shutdown
- * grace apply at once. The sockets stay bound where they are.
+ * <p>{@link #reconfigure} takes a reloaded configuration: each listener's sessions' setup (routing,
+ * backend TLS, limits, the listener's own TLS) is rebuilt by its wing and handed to the sessions accepted
+ * from then on, while open sessions keep theirs; the client limit and the shutdown grace apply at once.
+ * The sockets stay bound where they are.
  */
 public final class ProxyServer implements AutoCloseable, ConnectionsView {
 
@@ -62,7 +64,7 @@ public final class ProxyServer implements AutoCloseable, ConnectionsView {
     /** The wing of each protocol the listeners speak, made once at start. */
     private final Map<Protocol, ProtocolWing> wings;
     private final AdmissionRouting admission;
-    /** Set once, in {@link #start}, before the first SessionServices is built and anything listens. */
+    /** Set once, in {@link #start}, before any listener's sessions are set up and anything listens. */
     private Optional<ConsoleService> console = Optional.empty();
     private final List<Channel> serverChannels = new ArrayList<>();
     /** One per listener, in configuration order; swapped whole by {@link #reconfigure}. */
