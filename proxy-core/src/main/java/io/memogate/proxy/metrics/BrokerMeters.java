@@ -3,6 +3,7 @@ package io.memogate.proxy.metrics;
 import io.memogate.broker.Broker;
 import io.memogate.broker.BrokerMode;
 import io.memogate.broker.gateway.Gateways;
+import io.memogate.proxy.admission.AdmissionControl;
 import io.micrometer.core.instrument.FunctionCounter;
 import io.micrometer.core.instrument.Gauge;
 import io.micrometer.core.instrument.MeterRegistry;
@@ -23,9 +24,9 @@ public final class BrokerMeters implements MeterBinder {
     private final Gateways gateways;
     private final Optional<Broker> broker;
 
-    /** The meters of a proxy's only server, {@value Names#ONLY_SERVER}. */
+    /** The meters of a proxy's only server, {@value AdmissionControl#ONLY_SERVER}. */
     public BrokerMeters(Gateways gateways, Optional<Broker> broker) {
-        this(Names.ONLY_SERVER, gateways, broker);
+        this(AdmissionControl.ONLY_SERVER, gateways, broker);
     }
 
     /** @param server the backend whose broker this is, the {@value Names#SERVER} tag of every meter */

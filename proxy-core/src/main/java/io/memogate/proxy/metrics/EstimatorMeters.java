@@ -3,6 +3,7 @@ package io.memogate.proxy.metrics;
 import io.memogate.estimator.CompileEstimate;
 import io.memogate.estimator.CompileEstimator;
 import io.memogate.estimator.EstimatorStatistics;
+import io.memogate.proxy.admission.AdmissionControl;
 import io.micrometer.core.instrument.DistributionSummary;
 import io.micrometer.core.instrument.FunctionCounter;
 import io.micrometer.core.instrument.MeterRegistry;
@@ -13,8 +14,8 @@ import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Objects;
-import java.util.function.Supplier;
 import java.util.concurrent.CopyOnWriteArrayList;
+import java.util.function.Supplier;
 
 /**
  * The estimator's meters: cache hits and misses and lexical fallbacks, read from
@@ -75,9 +76,9 @@ public final class EstimatorMeters implements MeterBinder {
                 .register(registry);
     }
 
-    /** Records into {@code memogate_estimate_bytes} of the proxy's only server, {@value Names#ONLY_SERVER}. */
+    /** Records into {@code memogate_estimate_bytes} of the proxy's only server, {@value AdmissionControl#ONLY_SERVER}. */
     public EstimateRecorder recorder() {
-        return recorder(Names.ONLY_SERVER);
+        return recorder(AdmissionControl.ONLY_SERVER);
     }
 
     /**

@@ -5,6 +5,7 @@ import io.memogate.broker.gateway.GatewayRejectedException;
 import io.memogate.broker.gateway.Gateways;
 import io.memogate.broker.gateway.Tier;
 import io.memogate.broker.gateway.TierState;
+import io.memogate.proxy.admission.AdmissionControl;
 import io.micrometer.core.instrument.FunctionCounter;
 import io.micrometer.core.instrument.Gauge;
 import io.micrometer.core.instrument.MeterRegistry;
@@ -34,9 +35,9 @@ public final class GatewayMeters implements MeterBinder, GatewayListener {
     /** Per registry bound to (usually one, the composite), the wait timers by tier. */
     private final List<Map<Tier, Timer>> waits = new CopyOnWriteArrayList<>();
 
-    /** The meters of a proxy's only server, {@value Names#ONLY_SERVER}. */
+    /** The meters of a proxy's only server, {@value AdmissionControl#ONLY_SERVER}. */
     public GatewayMeters() {
-        this(Names.ONLY_SERVER);
+        this(AdmissionControl.ONLY_SERVER);
     }
 
     /** @param server the backend whose gateways these are, the {@value Names#SERVER} tag of every meter */

@@ -27,8 +27,6 @@ public final class Names {
      * gateways, ledger and broker.
      */
     public static final String SERVER = "server";
-    /** The server's name where a proxy is built with one admission and no configured backend names. */
-    public static final String ONLY_SERVER = "default";
 
     // ---- gateways (broker module) ------------------------------------------------------------------
 
