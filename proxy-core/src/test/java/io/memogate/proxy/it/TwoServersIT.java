@@ -10,6 +10,7 @@ import io.memogate.broker.gateway.GatewaySettings;
 import io.memogate.broker.gateway.Gateways;
 import io.memogate.broker.gateway.Tier;
 import io.memogate.broker.gateway.TierSettings;
+import io.memogate.proxy.admission.AdmissionControl;
 import io.memogate.proxy.admission.ServerAdmissions;
 import io.memogate.proxy.cli.RunningProxy;
 import io.memogate.proxy.config.AdminConfig;
@@ -18,25 +19,29 @@ import io.memogate.proxy.config.AdmissionConfig;
 import io.memogate.proxy.config.BackendConfig;
 import io.memogate.proxy.config.BackendTlsConfig;
 import io.memogate.proxy.config.BrokerConfig;
+import io.memogate.proxy.config.ConfigLoader;
 import io.memogate.proxy.config.LimitsConfig;
 import io.memogate.proxy.config.ListenerConfig;
 import io.memogate.proxy.config.MemogateConfig;
 import io.memogate.proxy.config.MonitorConfig;
 import io.memogate.proxy.config.TlsMode;
+import io.memogate.proxy.metrics.PrometheusText;
 import io.memogate.proxy.postgres.embedded.EmbeddedPostgres;
 import io.memogate.proxy.postgres.embedded.EmbeddedPostgresExtension;
 import io.memogate.proxy.postgres.embedded.EmbeddedPostgresOptions;
 import io.memogate.proxy.postgres.embedded.PasswordKind;
 import io.memogate.proxy.postgres.embedded.TestUsers;
-import io.memogate.proxy.metrics.PrometheusText;
 import io.memogate.proxy.testing.Await;
 import java.net.URI;
+import java.nio.file.Files;
+import java.nio.file.Path;
 import java.sql.Connection;
 import java.sql.SQLException;
 import java.sql.Statement;
 import java.time.Duration;
 import java.util.List;
 import java.util.Map;
+import java.util.Optional;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
@@ -46,6 +51,7 @@ import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.ExtendWith;
+import org.junit.jupiter.api.io.TempDir;
 
 /**
  * Two PostgreSQL servers behind one proxy, each with its own admission: a storm on one queues on that
@@ -176,6 +182,49 @@ class TwoServersIT {
             assertThat(servers.find("beta").orElseThrow().gateways().target()).isEqualTo(beta);
             assertThat(row(rows(console, "SHOW STATS"), "name", "client_connections")).containsEntry("server", null);
         }
+    }
+
+    @Test
+    void aBackendAReloadAddsGetsItsOwnGatewaysAndPauseHoldsEveryServer(EmbeddedPostgres main, @TempDir Path dir)
+            throws Exception {
+        Path file = dir.resolve("memogate.yaml");
+        Files.writeString(file, yaml(main, ""));
+        proxy = RunningProxy.start(new ConfigLoader().load(file), Optional.of(file));
+        ServerAdmissions servers = proxy.admission().orElseThrow();
+        assertThat(servers.all()).extracting(AdmissionControl::server).containsExactly("alpha", "beta");
+
+        // A third backend, on the second server under another database: the reload gives it its own gateways.
+        Files.writeString(file, yaml(main, """
+                  - {name: gamma, host: %s, port: %d, databases: [postgres], tls: {mode: disable}}
+                """.formatted(reports.host(), reports.port())));
+        proxy.reloader().reload("test").get(30, TimeUnit.SECONDS);
+
+        assertThat(servers.all()).extracting(AdmissionControl::server).containsExactly("alpha", "beta", "gamma");
+        try (Connection console = ConsoleClient.connect(proxy.server().port(), USER, PASSWORD)) {
+            assertThat(rows(console, "SHOW TIERS")).extracting(r -> r.get("server")).containsSubsequence(
+                    "alpha", "beta", "gamma");
+            assertThat(ConsoleClient.run(console, "PAUSE")).singleElement().asString().startsWith("paused");
+            assertThat(servers.all()).allSatisfy(server -> assertThat(server.gateways().paused())
+                    .as(server.server()).isTrue());
+            assertThat(rows(console, "SHOW STATS")).filteredOn(r -> "paused".equals(r.get("name")))
+                    .extracting(r -> r.get("server") + "=" + r.get("value"))
+                    .containsExactly("alpha=true", "beta=true", "gamma=true");
+            ConsoleClient.run(console, "RESUME");
+            assertThat(servers.all()).noneSatisfy(server -> assertThat(server.gateways().paused()).isTrue());
+        }
+    }
+
+    /** The configuration of {@link #config} as a file, with {@code moreBackends} after the two. */
+    private static String yaml(EmbeddedPostgres main, String moreBackends) {
+        return """
+                listeners: [{host: 127.0.0.1, port: 0}]
+                backends:
+                  - {name: alpha, host: %s, port: %d, databases: [%s], default: true, tls: {mode: disable}}
+                  - {name: beta, host: %s, port: %d, databases: [%s], tls: {mode: disable}}
+                %slimits: {shutdownTimeout: 1s}
+                admin: {http: {port: 0}, users: [%s], watchInterval: 0s}
+                """.formatted(main.host(), main.port(), StarSchema.DATABASE, reports.host(), reports.port(), REPORTS,
+                moreBackends, USER);
     }
 
     private static List<Map<String, String>> brokerRows(Connection console) {
