@@ -86,8 +86,9 @@ final class StormTarget implements AutoCloseable {
                 .staticTargetBytes(plan.staticTargetBytes())
                 .build();
         GatewaySettings gateways = GatewaySettings.defaults(CPUS);
-        AdmissionControl control = new AdmissionControl(gateways, plan.staticTargetBytes(), Optional.of(broker),
-                WAIT_NOTICE, counter, estimate -> { });
+        AdmissionControl control = AdmissionControl.builder(AdmissionControl.ONLY_SERVER, gateways)
+                .staticTargetBytes(plan.staticTargetBytes()).broker(Optional.of(broker))
+                .waitNotice(() -> WAIT_NOTICE).gatewayListener(counter).build();
         RecycleConfig recycle = recycling(plan, direct);
         ProxyServer proxy;
         try {

@@ -3,7 +3,6 @@ package io.memogate.bench.targets;
 import io.memogate.proxy.cli.Wings;
 import io.memogate.proxy.admission.AdmissionSupport;
 import io.memogate.proxy.admission.AdmissionRouting;
-import io.memogate.broker.gateway.GatewayListener;
 import io.memogate.broker.gateway.GatewaySettings;
 import io.memogate.proxy.admission.AdmissionControl;
 import io.memogate.proxy.admission.ImmediateAdmission;
@@ -69,9 +68,9 @@ public final class MemogateTarget implements Target {
 
     /** Statements admitted through the estimator and the gateways. */
     public static MemogateTarget startGated(Backend backend) throws InterruptedException {
-        AdmissionControl control = new AdmissionControl(
-                GatewaySettings.defaults(Runtime.getRuntime().availableProcessors()), GATED_STATIC_TARGET_BYTES,
-                Optional.empty(), Duration.ofSeconds(1), GatewayListener.NONE, estimate -> { });
+        AdmissionControl control = AdmissionControl.builder(AdmissionControl.ONLY_SERVER,
+                GatewaySettings.defaults(Runtime.getRuntime().availableProcessors()))
+                .staticTargetBytes(GATED_STATIC_TARGET_BYTES).build();
         try {
             ProxyServer server = ProxyServer.start(config(backend), Wings.BUILT_IN,
                     AdmissionRouting.uniform(control.hook(), control.support()));

@@ -60,51 +60,23 @@ public final class AdmissionControl implements AutoCloseable {
     private static final long EXIT_GRACE_NANOS = TimeUnit.SECONDS.toNanos(5);
     private final Map<Long, Long> closedAt = new ConcurrentHashMap<>();
 
-    /**
-     * @param staticTargetBytes the compile-memory target while no broker state says otherwise
-     * @param estimates told each estimate that reaches the gateways (for metrics)
-     */
-    public AdmissionControl(GatewaySettings gatewaySettings, long staticTargetBytes, Optional<BrokerSettings> brokerSettings,
-            Duration waitNoticeAfter, GatewayListener gatewayListener, Consumer<CompileEstimate> estimates) {
-        this(new CurrentEstimator(MemoryCoefficients.DEFAULTS), IndexCatalogs.NONE, gatewaySettings, staticTargetBytes,
-                brokerSettings, () -> waitNoticeAfter, gatewayListener, estimates);
+    /** The admission of the server {@code server}, its gateways sized by {@code gatewaySettings}; see {@link Builder}. */
+    public static Builder builder(String server, GatewaySettings gatewaySettings) {
+        return new Builder(server, gatewaySettings);
     }
 
-    /**
-     * Statements planned while they run keep their permits for {@link RunningHold#DEFAULT} at most.
-     *
-     * @param indexCatalogs the databases' indexes for the estimates; closed with this
-     * @param waitNoticeAfter read at each wait, so that a reload changes it for statements from then on
-     */
-    public AdmissionControl(CurrentEstimator estimator, IndexCatalogs indexCatalogs, GatewaySettings gatewaySettings,
-            long staticTargetBytes, Optional<BrokerSettings> brokerSettings, Supplier<Duration> waitNoticeAfter,
-            GatewayListener gatewayListener, Consumer<CompileEstimate> estimates) {
-        this(ONLY_SERVER, estimator, indexCatalogs, gatewaySettings, staticTargetBytes, brokerSettings,
-                waitNoticeAfter, () -> RunningHold.DEFAULT, gatewayListener, estimates);
-    }
-
-    /**
-     * @param server the backend's name, as metrics, logs and the admin console name the server
-     * @param indexCatalogs the databases' indexes for the estimates; closed with this
-     * @param waitNoticeAfter read at each wait, so that a reload changes it for statements from then on
-     * @param holdWhileRunning how long a statement planned while it runs keeps its permits at most, read as
-     *     each statement asks for admission (a reload changes it for statements from then on); released on
-     *     the gateways' timer thread, so no thread of its own
-     */
-    public AdmissionControl(String server, CurrentEstimator estimator, IndexCatalogs indexCatalogs,
-            GatewaySettings gatewaySettings, long staticTargetBytes, Optional<BrokerSettings> brokerSettings,
-            Supplier<Duration> waitNoticeAfter, Supplier<Duration> holdWhileRunning, GatewayListener gatewayListener,
-            Consumer<CompileEstimate> estimates) {
-        this.server = Objects.requireNonNull(server, "server");
-        this.estimator = estimator;
-        this.indexCatalogs = indexCatalogs;
-        this.gateways = new LocalGateways(gatewaySettings, staticTargetBytes, System::nanoTime, timer, gatewayListener);
-        this.broker = brokerSettings.map(settings -> new Broker(settings,
+    private AdmissionControl(Builder built) {
+        this.server = built.server;
+        this.estimator = built.estimator;
+        this.indexCatalogs = built.indexCatalogs;
+        this.gateways = new LocalGateways(built.gatewaySettings, built.staticTargetBytes, System::nanoTime, timer,
+                built.gatewayListener);
+        this.broker = built.brokerSettings.map(settings -> new Broker(settings,
                 PostgresProbe.FACTORY, System::nanoTime, this::published));
         this.support = new AdmissionSupport(plannerDefaults::get, indexCatalogs::roleSettingsOf, indexCatalogs::of,
-                waitNoticeAfter, new LexicalAnalyzer());
-        this.hook = new GatedAdmission(estimator, indexCatalogs, gateways, estimates,
-                pid -> closedAt.put(pid, System.nanoTime()), new RunningHold(holdWhileRunning, timer));
+                built.waitNoticeAfter, new LexicalAnalyzer());
+        this.hook = new GatedAdmission(estimator, indexCatalogs, gateways, built.estimates,
+                pid -> closedAt.put(pid, System.nanoTime()), new RunningHold(built.holdWhileRunning, timer));
         this.admission = new ServerAdmission(hook, support);
     }
 
@@ -189,6 +161,85 @@ public final class AdmissionControl implements AutoCloseable {
             settings = settings.with(setting.getKey(), setting.getValue());
         }
         return settings;
+    }
+
+    /**
+     * What a server's admission is made of, each part with the default a test or benchmark wants when it does
+     * not care: PostgreSQL's coefficients, no catalogs, {@code broker.staticTarget}'s default, no broker, a
+     * wait notice after one second, {@link RunningHold#DEFAULT}, no listener, estimates told to nobody.
+     */
+    public static final class Builder {
+        private final String server;
+        private final GatewaySettings gatewaySettings;
+        private CurrentEstimator estimator = new CurrentEstimator(MemoryCoefficients.DEFAULTS);
+        private IndexCatalogs indexCatalogs = IndexCatalogs.NONE;
+        private long staticTargetBytes = BrokerSettings.DEFAULT_STATIC_TARGET_BYTES;
+        private Optional<BrokerSettings> brokerSettings = Optional.empty();
+        private Supplier<Duration> waitNoticeAfter = () -> Duration.ofSeconds(1);
+        private Supplier<Duration> holdWhileRunning = () -> RunningHold.DEFAULT;
+        private GatewayListener gatewayListener = GatewayListener.NONE;
+        private Consumer<CompileEstimate> estimates = estimate -> { };
+
+        private Builder(String server, GatewaySettings gatewaySettings) {
+            this.server = Objects.requireNonNull(server, "server");
+            this.gatewaySettings = Objects.requireNonNull(gatewaySettings, "gatewaySettings");
+        }
+
+        /** The estimator in force, which a reload may give other coefficients. */
+        public Builder estimator(CurrentEstimator estimator) {
+            this.estimator = Objects.requireNonNull(estimator, "estimator");
+            return this;
+        }
+
+        /** The databases' catalogs the estimates read; closed with the admission. */
+        public Builder indexCatalogs(IndexCatalogs indexCatalogs) {
+            this.indexCatalogs = Objects.requireNonNull(indexCatalogs, "indexCatalogs");
+            return this;
+        }
+
+        /** The compile-memory target while no broker state says otherwise. */
+        public Builder staticTargetBytes(long bytes) {
+            this.staticTargetBytes = bytes;
+            return this;
+        }
+
+        /** The broker that polls the server and sets the target; empty: the target stays static. */
+        public Builder broker(Optional<BrokerSettings> settings) {
+            this.brokerSettings = Objects.requireNonNull(settings, "settings");
+            return this;
+        }
+
+        /** Read at each wait, so that a reload changes it for statements from then on. */
+        public Builder waitNotice(Supplier<Duration> after) {
+            this.waitNoticeAfter = Objects.requireNonNull(after, "after");
+            return this;
+        }
+
+        /**
+         * How long a statement planned while it runs keeps its permits at most, read as each statement asks
+         * for admission; released on the gateways' timer thread, so no thread of its own.
+         */
+        public Builder holdWhileRunning(Supplier<Duration> hold) {
+            this.holdWhileRunning = Objects.requireNonNull(hold, "hold");
+            return this;
+        }
+
+        /** Told of each admission and refusal (metrics). */
+        public Builder gatewayListener(GatewayListener listener) {
+            this.gatewayListener = Objects.requireNonNull(listener, "listener");
+            return this;
+        }
+
+        /** Told each estimate that reaches the gateways (metrics). */
+        public Builder estimates(Consumer<CompileEstimate> estimates) {
+            this.estimates = Objects.requireNonNull(estimates, "estimates");
+            return this;
+        }
+
+        /** The admission, its broker not yet polling ({@link AdmissionControl#start()}). */
+        public AdmissionControl build() {
+            return new AdmissionControl(this);
+        }
     }
 
     @Override

@@ -144,10 +144,16 @@ public final class RunningProxy implements AutoCloseable {
                 .map(m -> new IndexCatalogs(database -> current.get().catalogUrl(name, database), m.user(),
                         m.password().orElse(null)))
                 .orElse(IndexCatalogs.NONE);
-        AdmissionControl control = new AdmissionControl(name, estimator, indexCatalogs,
-                config.admission().gatewaySettings(), config.broker().staticTargetBytes(), config.brokerSettings(name),
-                () -> current.get().admission().waitNotice(), () -> current.get().admission().holdWhileRunning(),
-                gatewayMeters, estimatorMeters.recorder(name)::record);
+        AdmissionControl control = AdmissionControl.builder(name, config.admission().gatewaySettings())
+                .estimator(estimator)
+                .indexCatalogs(indexCatalogs)
+                .staticTargetBytes(config.broker().staticTargetBytes())
+                .broker(config.brokerSettings(name))
+                .waitNotice(() -> current.get().admission().waitNotice())
+                .holdWhileRunning(() -> current.get().admission().holdWhileRunning())
+                .gatewayListener(gatewayMeters)
+                .estimates(estimatorMeters.recorder(name)::record)
+                .build();
         gatewayMeters.gateways(control.gateways());
         metrics.bind(gatewayMeters);
         metrics.bind(new BrokerMeters(name, control.gateways(), control.broker()));

@@ -1,6 +1,5 @@
 package io.memogate.proxy.metrics;
 
-import io.memogate.estimator.CompileEstimate;
 import io.memogate.estimator.CompileEstimator;
 import io.memogate.estimator.EstimatorStatistics;
 import io.memogate.proxy.admission.AdmissionControl;

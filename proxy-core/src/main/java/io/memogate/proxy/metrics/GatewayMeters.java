@@ -4,7 +4,6 @@ import io.memogate.broker.gateway.GatewayListener;
 import io.memogate.broker.gateway.GatewayRejectedException;
 import io.memogate.broker.gateway.Gateways;
 import io.memogate.broker.gateway.Tier;
-import io.memogate.broker.gateway.TierState;
 import io.memogate.proxy.admission.AdmissionControl;
 import io.micrometer.core.instrument.FunctionCounter;
 import io.micrometer.core.instrument.Gauge;

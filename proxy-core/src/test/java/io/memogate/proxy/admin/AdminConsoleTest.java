@@ -6,10 +6,8 @@ import ch.qos.logback.classic.Level;
 import ch.qos.logback.classic.Logger;
 import ch.qos.logback.classic.spi.ILoggingEvent;
 import ch.qos.logback.core.read.ListAppender;
-import io.memogate.broker.gateway.GatewayListener;
 import io.memogate.broker.gateway.GatewaySettings;
 import io.memogate.estimator.planner.MemoryCoefficients;
-import io.memogate.estimator.planner.PlannerSettings;
 import io.memogate.proxy.admission.AdmissionControl;
 import io.memogate.proxy.admission.CurrentEstimator;
 import io.memogate.proxy.admission.ServerAdmissions;
@@ -51,8 +49,8 @@ class AdminConsoleTest {
     private final MemogateConfig config = new MemogateConfig(List.of(ListenerConfig.of("127.0.0.1", 0)),
             List.of(BackendConfig.of("main", "localhost", 5432).withDatabases("shop").withDefault(false)),
             LimitsConfig.DEFAULTS);
-    private final AdmissionControl admission = new AdmissionControl(GatewaySettings.defaults(2), 1L << 30,
-            Optional.empty(), Duration.ZERO, GatewayListener.NONE, estimate -> { });
+    private final AdmissionControl admission = AdmissionControl.builder(AdmissionControl.ONLY_SERVER,
+            GatewaySettings.defaults(2)).staticTargetBytes(1L << 30).waitNotice(() -> Duration.ZERO).build();
     private final ConfigReloader reloader = new ConfigReloader(new CurrentConfig(config), Optional.empty(),
             new ConfigLoader(), next -> { }, Optional.of(admission.gateways()), Instant::now);
     /** What the fake connections answer a CANCEL or KILL. */

@@ -4,7 +4,6 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import io.memogate.broker.BrokerMode;
 import io.memogate.broker.BrokerState;
-import io.memogate.broker.gateway.GatewayListener;
 import io.memogate.broker.gateway.GatewaySettings;
 import io.memogate.broker.probe.HostMemory;
 import io.memogate.broker.probe.MemorySnapshot;
@@ -52,8 +51,8 @@ class AdmissionControlTest {
 
     @Test
     void measuredMemoryFillsTheLedgerButAProcessWhoseSessionClosedStaysOut() {
-        try (AdmissionControl control = new AdmissionControl(GatewaySettings.defaults(2), 256 * MIB, Optional.empty(),
-                Duration.ofSeconds(1), GatewayListener.NONE, estimate -> { })) {
+        try (AdmissionControl control = AdmissionControl.builder(AdmissionControl.ONLY_SERVER,
+                GatewaySettings.defaults(2)).staticTargetBytes(256 * MIB).build()) {
             long pollStarted = System.nanoTime();
             control.hook().serverConnectionClosed(41); // its session ended while the poll was reading /proc
             control.published(measured(pollStarted, Map.of(41, 500 * MIB, 42, 30 * MIB)));

@@ -6,9 +6,7 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 import io.memogate.broker.gateway.GatewaySettings;
 import io.memogate.broker.gateway.Tier;
 import io.memogate.broker.gateway.TierSettings;
-import io.memogate.estimator.planner.MemoryCoefficients;
 import io.memogate.proxy.admission.AdmissionControl;
-import io.memogate.proxy.admission.CurrentEstimator;
 import io.memogate.proxy.postgres.catalog.IndexCatalogs;
 import io.memogate.proxy.postgres.embedded.EmbeddedPostgres;
 import io.memogate.proxy.postgres.embedded.EmbeddedPostgresExtension;
@@ -76,8 +74,8 @@ class AdmissionIT {
 
     private ProxyFixture proxy(EmbeddedPostgres pg, IndexCatalogs catalogs, GatewaySettings settings, long targetBytes)
             throws InterruptedException {
-        control = new AdmissionControl(new CurrentEstimator(MemoryCoefficients.DEFAULTS), catalogs, settings,
-                targetBytes, Optional.empty(), () -> Duration.ofSeconds(1), meters, e -> { });
+        control = AdmissionControl.builder(AdmissionControl.ONLY_SERVER, settings).indexCatalogs(catalogs)
+                .staticTargetBytes(targetBytes).gatewayListener(meters).build();
         meters.gateways(control.gateways());
         meters.bindTo(registry);
         return ProxyFixture.to(pg.host(), pg.port()).admission(control.hook()).admissionSupport(control.support()).start();

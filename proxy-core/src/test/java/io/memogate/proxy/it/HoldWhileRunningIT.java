@@ -7,13 +7,10 @@ import static io.memogate.proxy.it.RawPgClient.int32;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
-import io.memogate.broker.gateway.GatewayListener;
 import io.memogate.broker.gateway.GatewaySettings;
 import io.memogate.broker.gateway.Tier;
 import io.memogate.broker.gateway.TierSettings;
-import io.memogate.estimator.planner.MemoryCoefficients;
 import io.memogate.proxy.admission.AdmissionControl;
-import io.memogate.proxy.admission.CurrentEstimator;
 import io.memogate.proxy.postgres.catalog.IndexCatalogs;
 import io.memogate.proxy.postgres.embedded.EmbeddedPostgres;
 import io.memogate.proxy.postgres.embedded.EmbeddedPostgresExtension;
@@ -93,9 +90,8 @@ class HoldWhileRunningIT {
                 .with(Tier.LARGE, one.withFraction(1.0));
         IndexCatalogs catalogs = new IndexCatalogs(database -> Optional.of(pg.jdbcUrl(database)), pg.superuser(),
                 pg.superuserPassword());
-        control = new AdmissionControl(AdmissionControl.ONLY_SERVER, new CurrentEstimator(MemoryCoefficients.DEFAULTS), catalogs, settings,
-                2L << 30, Optional.empty(), () -> Duration.ofSeconds(1), () -> holdWhileRunning,
-                GatewayListener.NONE, e -> { });
+        control = AdmissionControl.builder(AdmissionControl.ONLY_SERVER, settings).indexCatalogs(catalogs)
+                .staticTargetBytes(2L << 30).holdWhileRunning(() -> holdWhileRunning).build();
         return ProxyFixture.to(pg.host(), pg.port()).admission(control.hook()).admissionSupport(control.support())
                 .start();
     }

@@ -71,8 +71,8 @@ class RecycleIT {
 
     private ProxyFixture proxy(String serverHost, int serverPort, String... authFileLines) throws Exception {
         GatewaySettings settings = GatewaySettings.defaults(2).withStaticThreshold(1024);
-        control = new AdmissionControl(settings, 1L << 30, Optional.empty(), Duration.ofSeconds(1), new GatewayMeters(),
-                e -> { });
+        control = AdmissionControl.builder(AdmissionControl.ONLY_SERVER, settings).staticTargetBytes(1L << 30)
+                .gatewayListener(new GatewayMeters()).build();
         RecycleConfig recycle = RecycleConfig.DEFAULTS.withRetainedAbove(1);
         if (authFileLines.length > 0) {
             Path file = Files.write(directory.resolve("userlist.txt"), List.of(authFileLines));

@@ -1,7 +1,6 @@
 package io.memogate.proxy.pg.session;
 
 import io.memogate.proxy.admin.ClientView;
-import io.memogate.proxy.admission.AdmissionSupport;
 import io.memogate.proxy.pg.admission.PreparedQueries;
 import io.memogate.proxy.admission.ServerAdmission;
 import io.memogate.proxy.admission.SessionInfo;
@@ -19,7 +18,6 @@ import io.netty.buffer.ByteBuf;
 import io.netty.buffer.Unpooled;
 import io.netty.channel.Channel;
 import io.netty.channel.ChannelFutureListener;
-import io.netty.handler.ssl.SslHandler;
 import io.netty.util.ReferenceCountUtil;
 import java.time.Instant;
 import java.util.ArrayDeque;

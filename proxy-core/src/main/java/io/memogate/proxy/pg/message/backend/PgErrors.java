@@ -169,7 +169,6 @@ public final class PgErrors {
                 "List the console's roles in admin.users and set default: true on one backend.");
     }
 
-    /** A FunctionCall on the console, which has no functions to call. */
     /** PostgreSQL's answer to a message with bytes after its last field (pq_getmsgend); the session goes on. */
     public static ErrorResponse invalidMessageFormat() {
         return error(PROTOCOL_VIOLATION, "invalid message format", null, null);
