@@ -27,8 +27,6 @@ import io.memogate.proxy.pg.message.frontend.Query;
 import io.memogate.proxy.pg.message.frontend.Sync;
 import io.memogate.proxy.pg.message.frontend.Terminate;
 import io.netty.buffer.ByteBuf;
-import io.netty.util.ReferenceCountUtil;
-import java.util.ArrayDeque;
 import java.util.Optional;
 import java.util.concurrent.CancellationException;
 import java.util.concurrent.CompletableFuture;
@@ -76,12 +74,11 @@ final class AdmissionFlow {
     private final PreparedStatements statements = new PreparedStatements();
     /** What the messages forwarded as they are tell the session, noted before they are. */
     private final RelayedMessages relayed;
-    private final ArrayDeque<ByteBuf> held = new ArrayDeque<>();
     /** The statement {@link #holding} waits for: a cancel withdraws it, a long wait sends a notice. */
     private final AdmissionWait waiting;
     /** Long texts read off the event loop: while one is, the session holds as for admission. */
     private final OffLoopText texts;
-    /** A statement waits for admission: client frames queue in {@link #held} and the client is not read. */
+    /** A statement waits for admission: the session queues what the client sends, and does not read it. */
     private boolean holding;
     /**
      * A refused Bind made the server skip to the next Sync: the Binds until then will not be planned,
@@ -113,13 +110,9 @@ final class AdmissionFlow {
         this.parts = new MessageParts(session, this::flushServer);
     }
 
-    /** A client frame in READY state: queued behind a statement waiting for admission, else handled now. */
+    /** A client frame in READY state, with nothing held before it (the session queues what comes meanwhile). */
     void frame(ByteBuf frame) {
-        if (holding()) {
-            held.add(frame);
-        } else {
-            dispatchClientFrame(frame);
-        }
+        dispatchClientFrame(frame);
     }
 
     /** Extended-protocol messages were sent and no Sync after them yet. */
@@ -164,13 +157,10 @@ final class AdmissionFlow {
         return waiting.where();
     }
 
-    /** The session ended: stop waiting (the decision then finds it closed) and drop the queued frames. */
+    /** The session ended: stop waiting (the decision then finds it closed and releases the frame). */
     void closed() {
         holding = false;
-        waiting.withdraw(); // its decision then finds the session closed and releases the frame
-        while (!held.isEmpty()) {
-            ReferenceCountUtil.release(held.poll());
-        }
+        waiting.withdraw();
     }
 
     /**
@@ -410,10 +400,8 @@ final class AdmissionFlow {
      * PostgreSQL exits there, reading no further).
      */
     private void dispatchHeld() {
-        while (!holding() && !held.isEmpty() && session.state == PgSession.State.READY) {
-            dispatchClientFrame(held.poll());
-        }
-        if (!holding() && held.isEmpty() && !terminated && session.state == PgSession.State.READY) {
+        session.replayHeld();
+        if (!holding() && session.nothingHeld() && !terminated && session.state == PgSession.State.READY) {
             fatalAfterAnswers.heldHandled();
         }
         session.backend.flush();

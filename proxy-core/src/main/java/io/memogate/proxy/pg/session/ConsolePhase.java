@@ -36,8 +36,6 @@ import io.memogate.proxy.pg.session.ConsoleStatements.Portal;
 import io.memogate.proxy.pg.session.ConsoleStatements.Prepared;
 import io.memogate.proxy.pg.session.ConsoleStatements.StepFailed;
 import io.netty.buffer.ByteBuf;
-import io.netty.util.ReferenceCountUtil;
-import java.util.ArrayDeque;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.CompletionException;
@@ -70,8 +68,7 @@ final class ConsolePhase {
 
     private final PgSession session;
     private final ConsoleService console;
-    private final ArrayDeque<ByteBuf> waiting = new ArrayDeque<>();
-    /** A command is running: frames queue in {@link #waiting}, and the client is not read. */
+    /** A command is running: the session queues what the client sends, and does not read it. */
     private boolean busy;
     /** An extended-protocol message was answered with an error: ignore everything until Sync. */
     private boolean skippingToSync;
@@ -100,12 +97,9 @@ final class ConsolePhase {
         return busy;
     }
 
+    /** A frame with nothing held before it: the session queues what comes while a command runs. */
     void frame(ByteBuf frame) {
-        if (busy) {
-            waiting.add(frame);
-        } else {
-            handle(frame);
-        }
+        handle(frame);
     }
 
     private void handle(ByteBuf frame) {
@@ -284,9 +278,7 @@ final class ConsolePhase {
         } catch (StepFailed e) {
             failed.accept(e.error());
         }
-        while (!busy && !waiting.isEmpty() && session.state == PgSession.State.CONSOLE) {
-            handle(waiting.poll());
-        }
+        session.replayHeld();
         session.readClientIfPossible();
     }
 
@@ -308,12 +300,5 @@ final class ConsolePhase {
 
     private void flush() {
         session.client.flush();
-    }
-
-    /** The session ended: frames still waiting are dropped. */
-    void closed() {
-        while (!waiting.isEmpty()) {
-            ReferenceCountUtil.release(waiting.poll());
-        }
     }
 }

@@ -18,9 +18,7 @@ import io.netty.buffer.ByteBuf;
 import io.netty.buffer.Unpooled;
 import io.netty.channel.Channel;
 import io.netty.channel.ChannelFutureListener;
-import io.netty.util.ReferenceCountUtil;
 import java.time.Instant;
-import java.util.ArrayDeque;
 import java.util.Optional;
 import java.util.concurrent.CompletionStage;
 import org.slf4j.Logger;
@@ -64,14 +62,14 @@ public final class PgSession implements CancelRegistry.Cancellable, TrackedSessi
 
     final Channel client;
     final SessionServices services;
-    private final StartupPhase startup;
+    final StartupPhase startup;
     final ReleaseTracker tracker = new ReleaseTracker();
-    private final FatalAfterAnswers fatalAfterAnswers = new FatalAfterAnswers(this, tracker);
+    final FatalAfterAnswers fatalAfterAnswers = new FatalAfterAnswers(this, tracker);
     final ServerResponses responses;
     final AdmissionFlow admission;
     final ServerRecycler recycler;
-    /** Frames the client sent while the backend was being connected (CONNECTING) or replaced (RECYCLING). */
-    private final ArrayDeque<ByteBuf> held = new ArrayDeque<>();
+    /** Where the client's frames go, and the one queue they wait in while something holds its input. */
+    private final ClientInput input = new ClientInput(this);
     final SessionSettings settings;
     final Instant connectedAt = Instant.now();
 
@@ -137,25 +135,19 @@ public final class PgSession implements CancelRegistry.Cancellable, TrackedSessi
         loginTimer.stop();
     }
 
+    /** A whole frame from the client: handled now, or queued while something holds the client's input. */
     void clientFrame(ByteBuf frame) {
-        if (fatalAfterAnswers.inputEnded()) {
-            frame.release(); // after the message that broke the protocol: PostgreSQL would not read it
-            return;
-        }
-        switch (state) {
-            case STARTUP -> startup.packet(frame);
-            case CONNECTING, RECYCLING -> held.add(frame);
-            case AUTHENTICATING -> startup.clientFrame(frame);
-            case CONSOLE -> console.frame(frame);
-            case READY -> {
-                if (recycler.clientFrameWhileQuiet(frame)) {
-                    held.add(frame); // replayed in order once the server connection is replaced
-                } else {
-                    admission.frame(frame);
-                }
-            }
-            case CLOSED -> frame.release();
-        }
+        input.frame(frame);
+    }
+
+    /** What the client sent while its input was held, handled in order until something holds it again. */
+    void replayHeld() {
+        input.replay();
+    }
+
+    /** No frame of the client's waits. */
+    boolean nothingHeld() {
+        return input.nothingHeld();
     }
 
     /**
@@ -266,7 +258,7 @@ public final class PgSession implements CancelRegistry.Cancellable, TrackedSessi
      */
     boolean quietAndIdle() {
         return state == State.READY && !admission.busy() && !admission.midCycle() && !admission.midMessage()
-                && !tracker.mayAnswerUnawaited() && held.isEmpty()
+                && !tracker.mayAnswerUnawaited() && input.nothingHeld()
                 && responses.transactionStatus() == TransactionStatus.IDLE;
     }
 
@@ -285,9 +277,7 @@ public final class PgSession implements CancelRegistry.Cancellable, TrackedSessi
     /** Recycling is over, done or not: frames the client sent meanwhile go on in order. */
     void recyclingEnded() {
         state = State.READY;
-        while (!held.isEmpty() && state == State.READY) {
-            admission.frame(held.poll());
-        }
+        replayHeld();
         if (state == State.READY) {
             backend.flush();
             backend.read();
@@ -370,13 +360,6 @@ public final class PgSession implements CancelRegistry.Cancellable, TrackedSessi
     /** The client's Terminate ({@link ClientTerminate}). */
     void terminate(ByteBuf frame) {
         terminate.send(frame);
-    }
-
-    /** Frames the client sent while the backend was being connected, replayed in order. */
-    void replayHeld() {
-        while (!held.isEmpty() && state == State.AUTHENTICATING) {
-            forwardToBackend(held.poll());
-        }
     }
 
     // ---- cancel, shutdown, close ------------------------------------------------------------------
@@ -473,14 +456,9 @@ public final class PgSession implements CancelRegistry.Cancellable, TrackedSessi
         if (serverKey != null) {
             server.hook().serverConnectionClosed(serverKey.processId());
         }
-        while (!held.isEmpty()) {
-            ReferenceCountUtil.release(held.poll());
-        }
+        input.closed();
         if (clientKey != null) {
             services.shared().cancels().unregister(clientKey);
-        }
-        if (console != null) {
-            console.closed();
         }
         LingeringClose.close(client);
         if (backend != null) {
