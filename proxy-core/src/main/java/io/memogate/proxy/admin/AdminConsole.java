@@ -389,7 +389,7 @@ public final class AdminConsole implements ConsoleService {
         MemogateConfig config = reloader.current().get();
         Optional<BackendConfig> backend = database.map(config::backendFor)
                 .orElseGet(() -> config.defaultBackend().or(() -> config.backends().stream().findFirst()));
-        return admission.flatMap(servers -> backend.map(b -> servers.control(b.name())));
+        return admission.flatMap(servers -> backend.flatMap(b -> servers.find(b.name())));
     }
 
     /** " on servers a, b" when there are several, else nothing: one server needs no naming. */

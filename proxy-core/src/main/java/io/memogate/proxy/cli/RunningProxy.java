@@ -74,8 +74,8 @@ public final class RunningProxy implements AutoCloseable {
             CurrentEstimator estimator = new CurrentEstimator(config.estimator().coefficients());
             admission = admission(config, current, estimator, metrics);
             Optional<ServerAdmissions> servers = admission;
-            AdmissionRouting routing = servers.<AdmissionRouting>map(s -> s)
-                    .orElseGet(() -> AdmissionRouting.uniform(new ImmediateAdmission(), AdmissionSupport.DEFAULTS));
+            AdmissionRouting routing = servers.isPresent() ? servers.get()
+                    : AdmissionRouting.uniform(new ImmediateAdmission(), AdmissionSupport.DEFAULTS);
             server = ProxyServer.start(config, Wings.BUILT_IN, routing, proxy -> {
                 // Built here because both act on the server, and the server routes the console's logins.
                 // A reload the server took also brings the estimator.coefficients in force.
