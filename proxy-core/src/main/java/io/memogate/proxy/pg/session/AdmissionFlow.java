@@ -1,19 +1,17 @@
 package io.memogate.proxy.pg.session;
 
-import io.memogate.estimator.dialect.DialectSettings;
 import io.memogate.estimator.RoutineDefinitions;
+import io.memogate.estimator.dialect.DialectSettings;
 import io.memogate.estimator.lexer.LexicalAnalyzer;
 import io.memogate.proxy.admission.Admission;
 import io.memogate.proxy.admission.AdmissionPoint;
 import io.memogate.proxy.admission.AdmissionRejectedException;
 import io.memogate.proxy.admission.AdmittedStatement;
 import io.memogate.proxy.admission.GatedAdmission;
+import io.memogate.proxy.admission.StatementRequest;
 import io.memogate.proxy.pg.admission.PreparedQueries;
-import io.memogate.proxy.admission.ReleaseSignal;
 import io.memogate.proxy.pg.admission.SentText;
 import io.memogate.proxy.pg.admission.SessionSettings;
-import io.memogate.proxy.admission.StatementRequest;
-import io.memogate.proxy.postgres.catalog.RoleSettings;
 import io.memogate.proxy.pg.codec.ClientMessageDecoder;
 import io.memogate.proxy.pg.message.MalformedMessageException;
 import io.memogate.proxy.pg.message.PgWire;
@@ -26,12 +24,12 @@ import io.memogate.proxy.pg.message.frontend.Parse;
 import io.memogate.proxy.pg.message.frontend.Query;
 import io.memogate.proxy.pg.message.frontend.Sync;
 import io.memogate.proxy.pg.message.frontend.Terminate;
+import io.memogate.proxy.postgres.catalog.RoleSettings;
+import io.memogate.proxy.session.LoopHandoff;
+import io.memogate.proxy.session.OwnedFrame;
+import io.memogate.proxy.session.StatementAdmission;
 import io.netty.buffer.ByteBuf;
 import java.util.Optional;
-import java.util.concurrent.CancellationException;
-import java.util.concurrent.CompletableFuture;
-import java.util.concurrent.CompletionException;
-import java.util.concurrent.CompletionStage;
 import java.util.function.BiConsumer;
 import java.util.function.Function;
 import java.util.function.Supplier;
@@ -74,12 +72,10 @@ final class AdmissionFlow {
     private final PreparedStatements statements = new PreparedStatements();
     /** What the messages forwarded as they are tell the session, noted before they are. */
     private final RelayedMessages relayed;
-    /** The statement {@link #holding} waits for: a cancel withdraws it, a long wait sends a notice. */
-    private final AdmissionWait waiting;
+    /** Hold, admit, forward: the statement that waits is withdrawn by a cancel, and told of a long wait. */
+    private final StatementAdmission statementAdmission;
     /** Long texts read off the event loop: while one is, the session holds as for admission. */
     private final OffLoopText texts;
-    /** A statement waits for admission: the session queues what the client sends, and does not read it. */
-    private boolean holding;
     /**
      * A refused Bind made the server skip to the next Sync: the Binds until then will not be planned,
      * so they pass ungated.
@@ -104,8 +100,8 @@ final class AdmissionFlow {
         this.settingsWithRoles = () -> settings.withRoleSettings()::apply;
         this.preparedQueries = preparedQueries;
         this.relayed = new RelayedMessages(tracker, statements, !session.services.admission().readsStatements());
-        this.waiting = new AdmissionWait(responses::clientMidMessage);
         this.handoff = new LoopHandoff(session);
+        this.statementAdmission = new StatementAdmission(session, session.client, handoff, new WaitNotices(session.client, responses));
         this.texts = new OffLoopText(session, handoff);
         this.parts = new MessageParts(session, this::flushServer);
     }
@@ -127,7 +123,7 @@ final class AdmissionFlow {
 
     /** A statement waits for admission, or for its text to be read. */
     boolean holding() {
-        return holding || texts.reading();
+        return statementAdmission.holding() || texts.reading();
     }
 
     /** A long statement text is being read off the event loop ({@link OffLoopText}): it is in no queue yet. */
@@ -149,18 +145,17 @@ final class AdmissionFlow {
         if (!tracker.isIdle()) {
             return false;
         }
-        return texts.cancel() || waiting.withdraw();
+        return texts.cancel() || statementAdmission.withdraw();
     }
 
     /** Where the waiting statement is queued, in words; empty when none waits. */
     Optional<String> waitingWhere() {
-        return waiting.where();
+        return statementAdmission.waitingWhere();
     }
 
     /** The session ended: stop waiting (the decision then finds it closed and releases the frame). */
     void closed() {
-        holding = false;
-        waiting.withdraw();
+        statementAdmission.closed();
     }
 
     /**
@@ -322,30 +317,39 @@ final class AdmissionFlow {
         if (admission.bypassed() && statementName != null) {
             statements.bypassing(statementName, catalogVersion);
         }
-        CompletionStage<AdmittedStatement> decision = admission.decision();
-        // Fast path: admitted at once (small statements, or no gateway): forward without a hop.
-        if (decision instanceof CompletableFuture<AdmittedStatement> done && done.isDone()
-                && !done.isCompletedExceptionally()) {
-            forwardAdmitted(frame, point, done.join());
-            return;
-        }
-        holding = true;
-        if (!tracker.isIdle()) {
-            tracker.releaseUnexecuted();
-            flushServer();
-        }
-        waiting.waitFor(admission, session.client, session.server.support().waitNoticeAfter());
-        decision.whenComplete((admitted, failure) -> handoff.run("admission", () -> {
-            if (failure == null && statementName != null && admission.bypassed()) {
-                statements.bypassing(statementName, catalogVersion); // known only now: estimated off the loop
-            }
-            admissionDecided(frame, point, admitted, failure);
-        }, () -> {
-            // A frame not handed on never reached the server, nor its permits the tracker: both are given back.
-            if (frame.release() && admitted != null) {
-                admitted.signal(ReleaseSignal.DISCONNECT);
-            }
-        }));
+        statementAdmission.admit(admission, frame, session.server.support().waitNoticeAfter(),
+                new StatementAdmission.Outcome() {
+                    @Override
+                    public void holding() {
+                        if (!tracker.isIdle()) {
+                            tracker.releaseUnexecuted();
+                            flushServer();
+                        }
+                    }
+
+                    @Override
+                    public void admitted(OwnedFrame admittedFrame, AdmittedStatement admitted) {
+                        if (statementName != null && admission.bypassed()) {
+                            statements.bypassing(statementName, catalogVersion); // known only now: estimated off the loop
+                        }
+                        forwardAdmitted(admittedFrame, point, admitted);
+                    }
+
+                    @Override
+                    public void rejected(OwnedFrame refusedFrame, AdmissionRejectedException rejection) {
+                        refuse(refusedFrame, point == AdmissionPoint.STATEMENT_TEXT, PgErrors.admissionRejected(rejection));
+                    }
+
+                    @Override
+                    public void cancelled(OwnedFrame refusedFrame) {
+                        refuse(refusedFrame, point == AdmissionPoint.STATEMENT_TEXT, PgErrors.queryCanceled());
+                    }
+
+                    @Override
+                    public void released() {
+                        dispatchHeld();
+                    }
+                });
     }
 
     private Object catalogVersion() {
@@ -363,35 +367,6 @@ final class AdmissionFlow {
         Flush.INSTANCE.encode(flush);
         session.forwardToBackend(flush);
         session.backend.flush();
-    }
-
-    private void admissionDecided(OwnedFrame frame, AdmissionPoint point, AdmittedStatement admitted,
-                                  Throwable failure) {
-        waiting.decided();
-        if (session.state == PgSession.State.CLOSED) {
-            frame.release();
-            if (admitted != null) {
-                admitted.signal(ReleaseSignal.DISCONNECT);
-            }
-            return;
-        }
-        Throwable cause = failure instanceof CompletionException wrapped && wrapped.getCause() != null
-                ? wrapped.getCause() : failure;
-        boolean simpleQuery = point == AdmissionPoint.STATEMENT_TEXT;
-        if (cause instanceof AdmissionRejectedException rejection) {
-            refuse(frame, simpleQuery, PgErrors.admissionRejected(rejection));
-        } else if (cause instanceof CancellationException) {
-            refuse(frame, simpleQuery, PgErrors.queryCanceled());
-        } else if (cause != null) {
-            frame.release();
-            log.error("admission failed for a statement of {}", session.info, cause);
-            session.sendFatalAndClose(PgErrors.internal("admission failed: " + cause));
-            return;
-        } else {
-            forwardAdmitted(frame, point, admitted);
-        }
-        holding = false;
-        dispatchHeld();
     }
 
     /**

@@ -4,6 +4,7 @@ import io.memogate.proxy.admission.SessionInfo;
 import io.memogate.proxy.pg.codec.ClientMessageDecoder;
 import io.memogate.proxy.pg.message.backend.ErrorResponse;
 import io.memogate.proxy.pg.message.frontend.Terminate;
+import io.memogate.proxy.session.DroppedInput;
 import io.netty.buffer.ByteBuf;
 import io.netty.channel.Channel;
 import io.netty.channel.ChannelFutureListener;

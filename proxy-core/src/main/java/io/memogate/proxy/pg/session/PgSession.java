@@ -4,8 +4,11 @@ import io.memogate.proxy.admin.ClientView;
 import io.memogate.proxy.pg.admission.PreparedQueries;
 import io.memogate.proxy.admission.ServerAdmission;
 import io.memogate.proxy.admission.SessionInfo;
+import io.memogate.proxy.session.HeldInput;
+import io.memogate.proxy.session.LingeringClose;
 import io.memogate.proxy.session.OnEventLoop;
 import io.memogate.proxy.session.OperatorCommand;
+import io.memogate.proxy.session.SessionLoop;
 import io.memogate.proxy.session.TrackedSession;
 import io.memogate.proxy.pg.admission.SessionSettings;
 import io.memogate.proxy.pg.codec.ClientMessageDecoder;
@@ -18,6 +21,7 @@ import io.netty.buffer.ByteBuf;
 import io.netty.buffer.Unpooled;
 import io.netty.channel.Channel;
 import io.netty.channel.ChannelFutureListener;
+import io.netty.channel.EventLoop;
 import java.time.Instant;
 import java.util.Optional;
 import java.util.concurrent.CompletionStage;
@@ -54,7 +58,7 @@ import org.slf4j.LoggerFactory;
  * held for admission. While one is held, frames already read queue behind it (at most one read's
  * worth); nothing more is read, so TCP pushes back on the client.
  */
-public final class PgSession implements CancelRegistry.Cancellable, TrackedSession {
+public final class PgSession implements CancelRegistry.Cancellable, TrackedSession, SessionLoop {
 
     private static final Logger log = LoggerFactory.getLogger(PgSession.class);
 
@@ -68,8 +72,8 @@ public final class PgSession implements CancelRegistry.Cancellable, TrackedSessi
     final ServerResponses responses;
     final AdmissionFlow admission;
     final ServerRecycler recycler;
-    /** Where the client's frames go, and the one queue they wait in while something holds its input. */
-    private final ClientInput input = new ClientInput(this);
+    /** The client's frames in order, and the one queue they wait in while something holds its input. */
+    private final HeldInput input = new ClientInput(this).queue();
     final SessionSettings settings;
     final Instant connectedAt = Instant.now();
 
@@ -106,6 +110,16 @@ public final class PgSession implements CancelRegistry.Cancellable, TrackedSessi
         target = chosen;
         server = services.admission().forServer(chosen.name());
         state = State.CONNECTING;
+    }
+
+    /** The startup message named who logs in to which database. */
+    void identified(SessionInfo who) {
+        info = who;
+    }
+
+    /** The login is an operator's, to the admin console: the console serves it once the server accepted it. */
+    void consoleLogin(ConsolePhase phase) {
+        console = phase;
     }
 
     /** The server connection is open: the login is relayed over it from now on. */
@@ -360,6 +374,23 @@ public final class PgSession implements CancelRegistry.Cancellable, TrackedSessi
     /** The client's Terminate ({@link ClientTerminate}). */
     void terminate(ByteBuf frame) {
         terminate.send(frame);
+    }
+
+    // ---- the core's view of the session ({@link SessionLoop}) -----------------------------------------
+
+    @Override
+    public EventLoop eventLoop() {
+        return client.eventLoop();
+    }
+
+    @Override
+    public boolean ended() {
+        return state == State.CLOSED;
+    }
+
+    @Override
+    public void failInternally(String what) {
+        sendFatalAndClose(PgErrors.internal(what));
     }
 
     // ---- cancel, shutdown, close ------------------------------------------------------------------
