@@ -28,6 +28,7 @@ import java.time.Duration;
 import java.util.List;
 import java.util.Optional;
 import java.util.OptionalLong;
+import io.memogate.proxy.postgres.PostgresServer;
 
 /**
  * What the clients of one cell connect to: the server itself, or Memogate started in this JVM in front
@@ -75,7 +76,7 @@ final class StormTarget implements AutoCloseable {
                 List.of(backend), limits);
         if (mode == Mode.GATEWAYS_OFF) {
             ProxyServer proxy = ProxyServer.start(config, Wings.BUILT_IN,
-                    AdmissionRouting.uniform(new ImmediateAdmission(), AdmissionSupport.DEFAULTS));
+                    AdmissionRouting.uniform(new ImmediateAdmission(), PostgresServer.defaultSupport()));
             return new StormTarget(mode, endpointOf(direct, proxy), Optional.of(proxy), Optional.empty(), counter,
                     "Memogate in this JVM on 127.0.0.1:" + proxy.port() + ", every statement admitted at once");
         }
@@ -86,7 +87,7 @@ final class StormTarget implements AutoCloseable {
                 .staticTargetBytes(plan.staticTargetBytes())
                 .build();
         GatewaySettings gateways = GatewaySettings.defaults(CPUS);
-        AdmissionControl control = AdmissionControl.builder(AdmissionControl.ONLY_SERVER, gateways)
+        AdmissionControl control = AdmissionControl.builder(AdmissionControl.ONLY_SERVER, PostgresServer.KIND, gateways)
                 .staticTargetBytes(plan.staticTargetBytes()).broker(Optional.of(broker))
                 .waitNotice(() -> WAIT_NOTICE).gatewayListener(counter).build();
         RecycleConfig recycle = recycling(plan, direct);

@@ -17,6 +17,7 @@ import io.memogate.proxy.server.ProxyServer;
 import java.time.Duration;
 import java.util.List;
 import java.util.Optional;
+import io.memogate.proxy.postgres.PostgresServer;
 
 /**
  * The proxy, started in this JVM as `memogate run` starts it, on a free port, without TLS on either
@@ -63,12 +64,12 @@ public final class MemogateTarget implements Target {
             throws InterruptedException {
         MemogateConfig config = config(backend).withNetwork(network);
         return new MemogateTarget(kind, ProxyServer.start(config, Wings.BUILT_IN,
-                AdmissionRouting.uniform(new ImmediateAdmission(), AdmissionSupport.DEFAULTS)), Optional.empty());
+                AdmissionRouting.uniform(new ImmediateAdmission(), PostgresServer.defaultSupport())), Optional.empty());
     }
 
     /** Statements admitted through the estimator and the gateways. */
     public static MemogateTarget startGated(Backend backend) throws InterruptedException {
-        AdmissionControl control = AdmissionControl.builder(AdmissionControl.ONLY_SERVER,
+        AdmissionControl control = AdmissionControl.builder(AdmissionControl.ONLY_SERVER, PostgresServer.KIND,
                 GatewaySettings.defaults(Runtime.getRuntime().availableProcessors()))
                 .staticTargetBytes(GATED_STATIC_TARGET_BYTES).build();
         try {

@@ -34,6 +34,7 @@ import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 import org.slf4j.LoggerFactory;
+import io.memogate.proxy.postgres.PostgresServer;
 
 /**
  * The console's commands over real gateways and configuration, without a network: what the operator is
@@ -49,7 +50,7 @@ class AdminConsoleTest {
     private final MemogateConfig config = new MemogateConfig(List.of(ListenerConfig.of("127.0.0.1", 0)),
             List.of(BackendConfig.of("main", "localhost", 5432).withDatabases("shop").withDefault(false)),
             LimitsConfig.DEFAULTS);
-    private final AdmissionControl admission = AdmissionControl.builder(AdmissionControl.ONLY_SERVER,
+    private final AdmissionControl admission = AdmissionControl.builder(AdmissionControl.ONLY_SERVER, PostgresServer.KIND,
             GatewaySettings.defaults(2)).staticTargetBytes(1L << 30).waitNotice(() -> Duration.ZERO).build();
     private final ConfigReloader reloader = new ConfigReloader(new CurrentConfig(config), Optional.empty(),
             new ConfigLoader(), next -> { }, Optional.of(admission.gateways()), Instant::now);

@@ -11,7 +11,6 @@ import io.memogate.broker.probe.PressureCounters;
 import io.memogate.broker.probe.ServerConnections;
 import io.memogate.broker.probe.ServerMemory;
 import io.memogate.broker.probe.ServerVersion;
-import io.memogate.estimator.planner.PlannerSettings;
 import java.time.Duration;
 import java.util.List;
 import java.util.Map;
@@ -19,23 +18,9 @@ import java.util.Optional;
 import java.util.OptionalLong;
 import java.util.Set;
 import org.junit.jupiter.api.Test;
+import io.memogate.proxy.postgres.PostgresServer;
 
 class AdmissionControlTest {
-
-    @Test
-    void theServersPlannerSettingsAreWhatSessionsStartFrom() {
-        PlannerSettings settings = AdmissionControl.plannerSettings(Map.of("join_collapse_limit", "20",
-                "from_collapse_limit", "16", "geqo", "off", "geqo_threshold", "14", "work_mem", "4MB"));
-        assertThat(settings.joinCollapseLimit()).isEqualTo(20);
-        assertThat(settings.fromCollapseLimit()).isEqualTo(16);
-        assertThat(settings.geqo()).isFalse();
-        assertThat(settings.geqoThreshold()).isEqualTo(14);
-    }
-
-    @Test
-    void withoutAnyServerSettingsPostgresDefaultsApply() {
-        assertThat(AdmissionControl.plannerSettings(Map.of())).isEqualTo(PlannerSettings.DEFAULTS);
-    }
 
     private static final long MIB = 1 << 20;
 
@@ -51,7 +36,7 @@ class AdmissionControlTest {
 
     @Test
     void measuredMemoryFillsTheLedgerButAProcessWhoseSessionClosedStaysOut() {
-        try (AdmissionControl control = AdmissionControl.builder(AdmissionControl.ONLY_SERVER,
+        try (AdmissionControl control = AdmissionControl.builder(AdmissionControl.ONLY_SERVER, PostgresServer.KIND,
                 GatewaySettings.defaults(2)).staticTargetBytes(256 * MIB).build()) {
             long pollStarted = System.nanoTime();
             control.hook().serverConnectionClosed(41); // its session ended while the poll was reading /proc
@@ -59,7 +44,8 @@ class AdmissionControlTest {
 
             assertThat(control.gateways().target()).isEqualTo(1024 * MIB);
             assertThat(control.gateways().ledger().totalBytes()).as("only the live process").isEqualTo(30 * MIB);
-            assertThat(control.support().plannerDefaults().get().joinCollapseLimit()).isEqualTo(12);
+            assertThat(PostgresServer.plannerSettings(control.support().serverDefaults().get()).joinCollapseLimit())
+                    .isEqualTo(12);
 
             control.published(measured(System.nanoTime(), Map.of()));
             assertThat(control.gateways().ledger().totalBytes()).as("nothing measured: nothing changes")

@@ -42,6 +42,7 @@ import java.util.regex.Matcher;
 import java.util.regex.Pattern;
 import java.util.stream.StreamSupport;
 import org.junit.jupiter.api.Test;
+import io.memogate.proxy.postgres.PostgresServer;
 
 /**
  * The deployment files at the repository's root agree with each other and with the proxy: docker-compose.yml
@@ -182,7 +183,7 @@ class DeploymentFilesTest {
                         }, System::nanoTime, state -> { });
                 ProxyServer server = ProxyServer.start(MemogateConfig.of(BackendConfig.of("main", "127.0.0.1", 5432))
                         .withListeners(ListenerConfig.of("127.0.0.1", 0)), Wings.BUILT_IN,
-                        AdmissionRouting.uniform(new ImmediateAdmission(), AdmissionSupport.DEFAULTS))) {
+                        AdmissionRouting.uniform(new ImmediateAdmission(), PostgresServer.defaultSupport()))) {
             Gateways gateways = new LocalGateways(GatewaySettings.defaults(2), 1L << 30, System::nanoTime, timer,
                     gatewayMeters);
             gatewayMeters.gateways(gateways);

@@ -198,7 +198,7 @@ class AdminConsoleIT {
             List<Map<String, String>> explained = rows(console, "explain admission " + star + "; select 1");
 
             List<CompileEstimate> expected = new CompileEstimator().estimateAll(star + "; select 1",
-                    proxy.admission().orElseThrow().all().getFirst().plannerDefaults());
+                    proxy.admission().orElseThrow().all().getFirst().serverDefaults());
             assertThat(explained).hasSize(2);
             assertThat(explained.get(0)).containsEntry("statement", "1")
                     .containsEntry("json", EstimateJson.of(expected.get(0)))

@@ -36,6 +36,7 @@ import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.ExtendWith;
+import io.memogate.proxy.postgres.PostgresServer;
 
 /**
  * The proxy with its real estimator and gateways in front of PostgreSQL 18, planning star joins that
@@ -74,7 +75,7 @@ class AdmissionIT {
 
     private ProxyFixture proxy(EmbeddedPostgres pg, IndexCatalogs catalogs, GatewaySettings settings, long targetBytes)
             throws InterruptedException {
-        control = AdmissionControl.builder(AdmissionControl.ONLY_SERVER, settings).indexCatalogs(catalogs)
+        control = AdmissionControl.builder(AdmissionControl.ONLY_SERVER, PostgresServer.KIND, settings).catalogs(catalogs)
                 .staticTargetBytes(targetBytes).gatewayListener(meters).build();
         meters.gateways(control.gateways());
         meters.bindTo(registry);

@@ -33,6 +33,7 @@ import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.ExtendWith;
+import io.memogate.proxy.postgres.PostgresServer;
 
 /**
  * admission.holdWhileRunning against PostgreSQL 18: a procedure that plans a 14-table star and then runs
@@ -90,7 +91,7 @@ class HoldWhileRunningIT {
                 .with(Tier.LARGE, one.withFraction(1.0));
         IndexCatalogs catalogs = new IndexCatalogs(database -> Optional.of(pg.jdbcUrl(database)), pg.superuser(),
                 pg.superuserPassword());
-        control = AdmissionControl.builder(AdmissionControl.ONLY_SERVER, settings).indexCatalogs(catalogs)
+        control = AdmissionControl.builder(AdmissionControl.ONLY_SERVER, PostgresServer.KIND, settings).catalogs(catalogs)
                 .staticTargetBytes(2L << 30).holdWhileRunning(() -> holdWhileRunning).build();
         return ProxyFixture.to(pg.host(), pg.port()).admission(control.hook()).admissionSupport(control.support())
                 .start();

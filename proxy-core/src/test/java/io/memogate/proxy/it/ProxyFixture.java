@@ -29,6 +29,7 @@ import java.util.Optional;
 import java.util.Properties;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.TimeUnit;
+import io.memogate.proxy.postgres.PostgresServer;
 
 /**
  * A proxy started for one test, in front of one backend, on an ephemeral port: the real
@@ -121,7 +122,7 @@ public final class ProxyFixture implements AutoCloseable {
         private List<String> databases = List.of();
         private boolean isDefault = true;
         private AdmissionHook admission = new ImmediateAdmission();
-        private AdmissionSupport support = AdmissionSupport.DEFAULTS;
+        private AdmissionSupport support = PostgresServer.defaultSupport();
         private int maxMessageBytes = LimitsConfig.DEFAULTS.maxMessageBytes();
         private int maxClientConnections = LimitsConfig.DEFAULTS.maxClientConnections();
         private Duration shutdownTimeout = Duration.ofSeconds(5);

@@ -31,6 +31,7 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.ExtendWith;
 import org.junit.jupiter.api.io.TempDir;
 import org.postgresql.util.PSQLException;
+import io.memogate.proxy.postgres.PostgresServer;
 
 /**
  * Recycling against PostgreSQL 18 with every login method the server offers: after a statement whose
@@ -71,7 +72,7 @@ class RecycleIT {
 
     private ProxyFixture proxy(String serverHost, int serverPort, String... authFileLines) throws Exception {
         GatewaySettings settings = GatewaySettings.defaults(2).withStaticThreshold(1024);
-        control = AdmissionControl.builder(AdmissionControl.ONLY_SERVER, settings).staticTargetBytes(1L << 30)
+        control = AdmissionControl.builder(AdmissionControl.ONLY_SERVER, PostgresServer.KIND, settings).staticTargetBytes(1L << 30)
                 .gatewayListener(new GatewayMeters()).build();
         RecycleConfig recycle = RecycleConfig.DEFAULTS.withRetainedAbove(1);
         if (authFileLines.length > 0) {

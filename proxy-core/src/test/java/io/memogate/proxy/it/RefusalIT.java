@@ -35,6 +35,7 @@ import java.util.concurrent.atomic.AtomicInteger;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.ExtendWith;
 import org.postgresql.util.PSQLWarning;
+import io.memogate.proxy.postgres.PostgresServer;
 
 /**
  * A statement the proxy refuses (53000 from the gateways, 57014 for a cancel while queued) leaves the
@@ -90,7 +91,7 @@ class RefusalIT {
     private final ScriptedHook hook = new ScriptedHook();
 
     private ProxyFixture proxy(EmbeddedPostgres pg) throws InterruptedException {
-        AdmissionSupport quickNotice = new AdmissionSupport(AdmissionSupport.DEFAULTS.plannerDefaults(),
+        AdmissionSupport quickNotice = new AdmissionSupport(PostgresServer.defaultSupport().serverDefaults(),
                 Duration.ofMillis(200), new LexicalAnalyzer());
         return ProxyFixture.to(pg.host(), pg.port()).admission(hook).admissionSupport(quickNotice).start();
     }

@@ -24,6 +24,9 @@ import io.memogate.proxy.pg.message.frontend.Parse;
 import io.memogate.proxy.pg.message.frontend.Query;
 import io.memogate.proxy.pg.message.frontend.Sync;
 import io.memogate.proxy.pg.message.frontend.Terminate;
+import io.memogate.proxy.admission.LoginSettings;
+import io.memogate.estimator.planner.PlannerSettings;
+import io.memogate.proxy.postgres.PostgresServer;
 import io.memogate.proxy.postgres.catalog.RoleSettings;
 import io.memogate.proxy.session.LoopHandoff;
 import io.memogate.proxy.session.OwnedFrame;
@@ -67,7 +70,7 @@ final class AdmissionFlow {
     private final ServerResponses responses;
     private final SessionSettings settings;
     /** {@link SessionSettings#withRoleSettings}, bound once: each statement's request carries it. */
-    private final Supplier<Function<RoleSettings, DialectSettings>> settingsWithRoles;
+    private final Supplier<Function<LoginSettings, DialectSettings>> settingsWithLogin;
     private final PreparedQueries preparedQueries;
     private final PreparedStatements statements = new PreparedStatements();
     /** What the messages forwarded as they are tell the session, noted before they are. */
@@ -97,7 +100,10 @@ final class AdmissionFlow {
         this.refused = refused;
         this.responses = responses;
         this.settings = settings;
-        this.settingsWithRoles = () -> settings.withRoleSettings()::apply;
+        this.settingsWithLogin = () -> {
+            Function<RoleSettings, PlannerSettings> withRoles = settings.withRoleSettings();
+            return login -> withRoles.apply(PostgresServer.roleSettings(login));
+        };
         this.preparedQueries = preparedQueries;
         this.relayed = new RelayedMessages(tracker, statements, !session.services.admission().readsStatements());
         this.handoff = new LoopHandoff(session);
@@ -313,7 +319,7 @@ final class AdmissionFlow {
             return;
         }
         Admission admission = session.server.hook().admit(new StatementRequest(sql, point, session.info,
-                session.serverConnection(), settings.current(), preparedQueries, settingsWithRoles));
+                session.serverConnection(), settings.current(), preparedQueries, settingsWithLogin));
         if (admission.bypassed() && statementName != null) {
             statements.bypassing(statementName, catalogVersion);
         }

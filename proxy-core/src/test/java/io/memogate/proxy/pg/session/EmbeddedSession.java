@@ -28,6 +28,7 @@ import java.util.Optional;
 import java.util.Queue;
 import java.util.function.Consumer;
 import java.util.function.Supplier;
+import io.memogate.proxy.postgres.PostgresServer;
 
 /**
  * A session logged in (READY, the server's transaction status idle) between two {@link EmbeddedChannel}s: the
@@ -49,8 +50,8 @@ final class EmbeddedSession implements AutoCloseable {
 
     /** @param routines the routines of the session's database as its catalog was last read, at each ask */
     EmbeddedSession(AdmissionHook hook, Supplier<RoutineDefinitions> routines) {
-        AdmissionSupport defaults = AdmissionSupport.DEFAULTS;
-        AdmissionSupport support = new AdmissionSupport(defaults.plannerDefaults(), defaults.roleSettings(),
+        AdmissionSupport defaults = PostgresServer.defaultSupport();
+        AdmissionSupport support = new AdmissionSupport(defaults.serverDefaults(), defaults.loginSettings(),
                 database -> new Catalog(IndexedColumns.NONE, ViewDefinitions.NONE, FunctionDefinitions.NONE,
                         routines.get()), defaults.waitNotice(), defaults.analyzer(), textReads::add);
         // No routing, connector or cancels: the session is logged in already and never connects.

@@ -1,0 +1,28 @@
+package io.memogate.proxy.admission;
+
+import io.memogate.broker.probe.ProbeFactory;
+import io.memogate.estimator.dialect.DialectSettings;
+import java.util.Map;
+
+/**
+ * A kind of database server as its admission sees it: how the broker probes it, and how the settings the
+ * broker reads from it become the settings a new session's statements are estimated with. One per server
+ * kind, beside its wing (PostgreSQL: {@code postgres.PostgresServer}); immutable.
+ */
+public interface ServerKind {
+
+    /** The kind's name as users know it, for messages ("PostgreSQL"). */
+    String name();
+
+    /** Makes the broker's probe of a server of this kind. */
+    ProbeFactory probe();
+
+    /** The settings a session starts from before the server has been read: the kind's built-in defaults. */
+    DialectSettings builtInDefaults();
+
+    /**
+     * The settings a session starts from on a server that reported {@code serverSettings} (name to value, as
+     * the broker read them): the built-in defaults with the server's own values over them.
+     */
+    DialectSettings defaults(Map<String, String> serverSettings);
+}
