@@ -6,6 +6,8 @@
  * <p>What every wing's session shares lives here, so that a second protocol is a new folder beside
  * {@code pg/}, not a copy of it:
  * <ul>
+ * <li>{@link io.memogate.proxy.session.SessionLegs}: the client's connection and the server's, and the
+ *     back-pressure between them (a leg is read only when the other can take more);</li>
  * <li>{@link io.memogate.proxy.session.HeldInput}: the client's frames in order, and the one queue they wait in
  *     while something holds the input (a connection being opened, a statement waiting);</li>
  * <li>{@link io.memogate.proxy.session.StatementAdmission}: hold, admit, forward; a cancel's withdrawal; the

@@ -369,10 +369,10 @@ final class AdmissionFlow {
      * would keep the permit this one waits for until this one timed out.
      */
     private void flushServer() {
-        ByteBuf flush = session.backend.alloc().buffer(5);
+        ByteBuf flush = session.backend().alloc().buffer(5);
         Flush.INSTANCE.encode(flush);
         session.forwardToBackend(flush);
-        session.backend.flush();
+        session.backend().flush();
     }
 
     /**
@@ -385,7 +385,7 @@ final class AdmissionFlow {
         if (!holding() && session.nothingHeld() && !terminated && session.state == PgSession.State.READY) {
             fatalAfterAnswers.heldHandled();
         }
-        session.backend.flush();
+        session.backend().flush();
         session.readClientIfPossible();
     }
 
@@ -399,7 +399,7 @@ final class AdmissionFlow {
     private void refuse(OwnedFrame frame, boolean simpleQuery, ErrorResponse error) {
         frame.take().release(); // the stand-in goes in its place
         parts.dropRest(); // a long Bind's parts follow its head out
-        ByteBuf out = session.backend.alloc().buffer();
+        ByteBuf out = session.backend().alloc().buffer();
         refused.standIn(error, simpleQuery).encode(out);
         if (simpleQuery) {
             tracker.queryEnd();

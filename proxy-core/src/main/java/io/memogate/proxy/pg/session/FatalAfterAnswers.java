@@ -98,7 +98,7 @@ final class FatalAfterAnswers {
         }
         clientStreamBroken = true;
         dropInput();
-        session.backend.flush();
+        session.backend().flush();
         if (tracker.mayAnswerUnawaited()) {
             endServerThen(fatal); // no count says when the server is done
         } else {
@@ -175,7 +175,7 @@ final class FatalAfterAnswers {
     private void endServerThen(ErrorResponse sending) {
         atServerClose = sending;
         session.sessionEndExpected();
-        Channel server = session.backend;
+        Channel server = session.backend();
         ByteBuf terminate = server.alloc().buffer(5);
         Terminate.INSTANCE.encode(terminate);
         server.writeAndFlush(terminate).addListener((ChannelFutureListener) written -> {

@@ -290,7 +290,7 @@ final class StartupPhase {
 
     private boolean legsDifferInTls() {
         boolean clientTls = session.client.pipeline().get(SslHandler.class) != null;
-        boolean backendTls = session.backend.pipeline().get(SslHandler.class) != null;
+        boolean backendTls = session.backend().pipeline().get(SslHandler.class) != null;
         return clientTls != backendTls;
     }
 

@@ -71,10 +71,10 @@ final class EmbeddedSession implements AutoCloseable {
                     }
                 });
         session = new PgSession(client, services);
-        session.info = new SessionInfo("u", "demo", "test", null);
+        session.identified(new SessionInfo("u", "demo", "test", null));
         session.server = services.admission().forServer("main");
         session.settings.startupParameters(Map.of("user", "u", "database", "demo"));
-        session.backend = server;
+        session.connectedTo(server);
         session.state = PgSession.State.READY;
     }
 
