@@ -1,16 +1,16 @@
 package io.memogate.bench.storm;
 
-import io.memogate.proxy.cli.Wings;
-import io.memogate.proxy.admission.AdmissionRouting;
 import io.memogate.bench.storm.load.Endpoint;
-import io.memogate.bench.storm.report.GatewayFigures;
 import io.memogate.bench.storm.load.Mode;
+import io.memogate.bench.storm.report.GatewayFigures;
 import io.memogate.broker.BrokerSettings;
 import io.memogate.broker.gateway.GatewaySettings;
 import io.memogate.broker.gateway.Sizes;
 import io.memogate.proxy.admission.AdmissionControl;
-import io.memogate.proxy.admission.AdmissionSupport;
+import io.memogate.proxy.admission.AdmissionRouting;
 import io.memogate.proxy.admission.ImmediateAdmission;
+import io.memogate.proxy.cli.Wings;
+import io.memogate.proxy.config.AuthFile;
 import io.memogate.proxy.config.BackendConfig;
 import io.memogate.proxy.config.BackendTlsConfig;
 import io.memogate.proxy.config.LimitsConfig;
@@ -18,8 +18,8 @@ import io.memogate.proxy.config.ListenerConfig;
 import io.memogate.proxy.config.MemogateConfig;
 import io.memogate.proxy.config.RecycleConfig;
 import io.memogate.proxy.config.TlsMode;
+import io.memogate.proxy.postgres.PostgresServer;
 import io.memogate.proxy.postgres.embedded.DemoSchema;
-import io.memogate.proxy.config.AuthFile;
 import io.memogate.proxy.server.ProxyServer;
 import java.io.IOException;
 import java.nio.file.Files;
@@ -28,7 +28,6 @@ import java.time.Duration;
 import java.util.List;
 import java.util.Optional;
 import java.util.OptionalLong;
-import io.memogate.proxy.postgres.PostgresServer;
 
 /**
  * What the clients of one cell connect to: the server itself, or Memogate started in this JVM in front

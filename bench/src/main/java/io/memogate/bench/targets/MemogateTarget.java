@@ -1,11 +1,10 @@
 package io.memogate.bench.targets;
 
-import io.memogate.proxy.cli.Wings;
-import io.memogate.proxy.admission.AdmissionSupport;
-import io.memogate.proxy.admission.AdmissionRouting;
 import io.memogate.broker.gateway.GatewaySettings;
 import io.memogate.proxy.admission.AdmissionControl;
+import io.memogate.proxy.admission.AdmissionRouting;
 import io.memogate.proxy.admission.ImmediateAdmission;
+import io.memogate.proxy.cli.Wings;
 import io.memogate.proxy.config.BackendConfig;
 import io.memogate.proxy.config.BackendTlsConfig;
 import io.memogate.proxy.config.LimitsConfig;
@@ -13,11 +12,11 @@ import io.memogate.proxy.config.ListenerConfig;
 import io.memogate.proxy.config.MemogateConfig;
 import io.memogate.proxy.config.NetworkConfig;
 import io.memogate.proxy.config.TlsMode;
+import io.memogate.proxy.postgres.PostgresServer;
 import io.memogate.proxy.server.ProxyServer;
 import java.time.Duration;
 import java.util.List;
 import java.util.Optional;
-import io.memogate.proxy.postgres.PostgresServer;
 
 /**
  * The proxy, started in this JVM as `memogate run` starts it, on a free port, without TLS on either

@@ -10,9 +10,9 @@ import io.memogate.broker.gateway.LocalGateways;
 import io.memogate.broker.gateway.ScheduledGatewayTimer;
 import io.memogate.broker.probe.MemorySnapshot;
 import io.memogate.estimator.CompileEstimate;
+import io.memogate.estimator.dialect.DialectSettings;
 import io.memogate.estimator.lexer.LexicalAnalyzer;
 import io.memogate.estimator.planner.MemoryCoefficients;
-import io.memogate.estimator.dialect.DialectSettings;
 import java.time.Duration;
 import java.util.HashSet;
 import java.util.Map;
@@ -75,7 +75,7 @@ public final class AdmissionControl implements AutoCloseable {
         this.estimator = built.estimator;
         this.catalogs = built.catalogs;
         this.gateways = new LocalGateways(built.gatewaySettings, built.staticTargetBytes, System::nanoTime, timer,
-                built.gatewayListener);
+                built.gatewayListener, kind.retention());
         this.broker = built.brokerSettings.map(settings -> new Broker(settings,
                 kind.probe(), System::nanoTime, this::published));
         this.support = new AdmissionSupport(serverDefaults::get, catalogs::loginSettingsOf, catalogs::of,

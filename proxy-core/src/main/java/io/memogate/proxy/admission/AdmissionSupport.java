@@ -1,8 +1,8 @@
 package io.memogate.proxy.admission;
 
 import io.memogate.estimator.Catalog;
-import io.memogate.estimator.lexer.LexicalAnalyzer;
 import io.memogate.estimator.dialect.DialectSettings;
+import io.memogate.estimator.lexer.LexicalAnalyzer;
 import java.time.Duration;
 import java.util.Objects;
 import java.util.concurrent.Executor;

@@ -1,5 +1,6 @@
 package io.memogate.proxy.admission;
 
+import io.memogate.broker.gateway.CompileMemoryRetention;
 import io.memogate.broker.probe.ProbeFactory;
 import io.memogate.estimator.dialect.DialectSettings;
 import java.util.Map;
@@ -13,6 +14,9 @@ public interface ServerKind {
 
     /** The kind's name as users know it, for messages ("PostgreSQL"). */
     String name();
+
+    /** What a server connection of this kind still holds once a compile on it is over: the byte budget's rule. */
+    CompileMemoryRetention retention();
 
     /** Makes the broker's probe of a server of this kind. */
     ProbeFactory probe();

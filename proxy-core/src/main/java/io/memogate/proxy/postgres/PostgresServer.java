@@ -1,5 +1,6 @@
 package io.memogate.proxy.postgres;
 
+import io.memogate.broker.gateway.CompileMemoryRetention;
 import io.memogate.broker.probe.ProbeFactory;
 import io.memogate.broker.probe.postgres.PostgresProbe;
 import io.memogate.estimator.dialect.DialectSettings;
@@ -32,6 +33,12 @@ public final class PostgresServer implements ServerKind {
     @Override
     public String name() {
         return "PostgreSQL";
+    }
+
+    /** The planner frees its memory to malloc, which keeps it: a backend holds its largest plan's until it exits. */
+    @Override
+    public CompileMemoryRetention retention() {
+        return CompileMemoryRetention.RETAINED_UNTIL_CONNECTION_ENDS;
     }
 
     @Override

@@ -7,17 +7,18 @@ import ch.qos.logback.classic.Logger;
 import ch.qos.logback.classic.spi.ILoggingEvent;
 import ch.qos.logback.core.read.ListAppender;
 import io.memogate.broker.gateway.GatewaySettings;
+import io.memogate.estimator.lexer.LexicalAnalyzer;
 import io.memogate.estimator.planner.MemoryCoefficients;
 import io.memogate.proxy.admission.AdmissionControl;
 import io.memogate.proxy.admission.CurrentEstimator;
 import io.memogate.proxy.admission.ServerAdmissions;
-import io.memogate.estimator.lexer.LexicalAnalyzer;
 import io.memogate.proxy.admission.SessionInfo;
 import io.memogate.proxy.config.BackendConfig;
 import io.memogate.proxy.config.ConfigLoader;
 import io.memogate.proxy.config.LimitsConfig;
 import io.memogate.proxy.config.ListenerConfig;
 import io.memogate.proxy.config.MemogateConfig;
+import io.memogate.proxy.postgres.PostgresServer;
 import io.memogate.proxy.reload.ConfigReloader;
 import io.memogate.proxy.reload.CurrentConfig;
 import java.net.InetSocketAddress;
@@ -34,7 +35,6 @@ import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 import org.slf4j.LoggerFactory;
-import io.memogate.proxy.postgres.PostgresServer;
 
 /**
  * The console's commands over real gateways and configuration, without a network: what the operator is

@@ -1,8 +1,5 @@
 package io.memogate.proxy.deploy;
 
-import io.memogate.proxy.cli.Wings;
-import io.memogate.proxy.admission.AdmissionSupport;
-import io.memogate.proxy.admission.AdmissionRouting;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import com.fasterxml.jackson.databind.JsonNode;
@@ -16,7 +13,9 @@ import io.memogate.broker.gateway.LocalGateways;
 import io.memogate.broker.gateway.ScheduledGatewayTimer;
 import io.memogate.broker.probe.ProbeException;
 import io.memogate.estimator.CompileEstimator;
+import io.memogate.proxy.admission.AdmissionRouting;
 import io.memogate.proxy.admission.ImmediateAdmission;
+import io.memogate.proxy.cli.Wings;
 import io.memogate.proxy.config.BackendConfig;
 import io.memogate.proxy.config.ConfigLoader;
 import io.memogate.proxy.config.ListenerConfig;
@@ -27,6 +26,7 @@ import io.memogate.proxy.metrics.EventLoopMeters;
 import io.memogate.proxy.metrics.GatewayMeters;
 import io.memogate.proxy.metrics.PrometheusText;
 import io.memogate.proxy.metrics.ProxyMeters;
+import io.memogate.proxy.postgres.PostgresServer;
 import io.memogate.proxy.server.ProxyServer;
 import io.micrometer.prometheusmetrics.PrometheusConfig;
 import io.micrometer.prometheusmetrics.PrometheusMeterRegistry;
@@ -42,7 +42,6 @@ import java.util.regex.Matcher;
 import java.util.regex.Pattern;
 import java.util.stream.StreamSupport;
 import org.junit.jupiter.api.Test;
-import io.memogate.proxy.postgres.PostgresServer;
 
 /**
  * The deployment files at the repository's root agree with each other and with the proxy: docker-compose.yml

@@ -7,11 +7,12 @@ import io.memogate.broker.gateway.GatewaySettings;
 import io.memogate.broker.gateway.Tier;
 import io.memogate.broker.gateway.TierSettings;
 import io.memogate.proxy.admission.AdmissionControl;
+import io.memogate.proxy.metrics.GatewayMeters;
+import io.memogate.proxy.postgres.PostgresServer;
 import io.memogate.proxy.postgres.catalog.IndexCatalogs;
 import io.memogate.proxy.postgres.embedded.EmbeddedPostgres;
 import io.memogate.proxy.postgres.embedded.EmbeddedPostgresExtension;
 import io.memogate.proxy.postgres.embedded.PasswordKind;
-import io.memogate.proxy.metrics.GatewayMeters;
 import io.memogate.proxy.testing.Await;
 import io.micrometer.core.instrument.Gauge;
 import io.micrometer.core.instrument.Timer;
@@ -36,7 +37,6 @@ import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.ExtendWith;
-import io.memogate.proxy.postgres.PostgresServer;
 
 /**
  * The proxy with its real estimator and gateways in front of PostgreSQL 18, planning star joins that

@@ -11,6 +11,7 @@ import io.memogate.broker.gateway.GatewaySettings;
 import io.memogate.broker.gateway.Tier;
 import io.memogate.broker.gateway.TierSettings;
 import io.memogate.proxy.admission.AdmissionControl;
+import io.memogate.proxy.postgres.PostgresServer;
 import io.memogate.proxy.postgres.catalog.IndexCatalogs;
 import io.memogate.proxy.postgres.embedded.EmbeddedPostgres;
 import io.memogate.proxy.postgres.embedded.EmbeddedPostgresExtension;
@@ -33,7 +34,6 @@ import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.ExtendWith;
-import io.memogate.proxy.postgres.PostgresServer;
 
 /**
  * admission.holdWhileRunning against PostgreSQL 18: a procedure that plans a 14-table star and then runs

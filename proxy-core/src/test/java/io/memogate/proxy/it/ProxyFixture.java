@@ -1,21 +1,22 @@
 package io.memogate.proxy.it;
 
-import io.memogate.proxy.cli.Wings;
-import io.memogate.proxy.admission.AdmissionRouting;
 import io.memogate.proxy.admission.AdmissionHook;
+import io.memogate.proxy.admission.AdmissionRouting;
 import io.memogate.proxy.admission.AdmissionSupport;
 import io.memogate.proxy.admission.ImmediateAdmission;
+import io.memogate.proxy.cli.Wings;
 import io.memogate.proxy.config.BackendConfig;
 import io.memogate.proxy.config.BackendTlsConfig;
 import io.memogate.proxy.config.LimitsConfig;
 import io.memogate.proxy.config.ListenerConfig;
 import io.memogate.proxy.config.MemogateConfig;
 import io.memogate.proxy.config.NetworkConfig;
-import io.memogate.proxy.config.TcpKeepalive;
 import io.memogate.proxy.config.NetworkTransport;
 import io.memogate.proxy.config.RecycleConfig;
 import io.memogate.proxy.config.ServerTlsConfig;
+import io.memogate.proxy.config.TcpKeepalive;
 import io.memogate.proxy.config.TlsMode;
+import io.memogate.proxy.postgres.PostgresServer;
 import io.memogate.proxy.server.ProxyServer;
 import io.memogate.proxy.testing.Await;
 import io.netty.util.concurrent.EventExecutor;
@@ -29,7 +30,6 @@ import java.util.Optional;
 import java.util.Properties;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.TimeUnit;
-import io.memogate.proxy.postgres.PostgresServer;
 
 /**
  * A proxy started for one test, in front of one backend, on an ephemeral port: the real

@@ -5,12 +5,13 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import io.memogate.broker.gateway.GatewaySettings;
 import io.memogate.proxy.admission.AdmissionControl;
+import io.memogate.proxy.config.AuthFile;
 import io.memogate.proxy.config.RecycleConfig;
+import io.memogate.proxy.metrics.GatewayMeters;
+import io.memogate.proxy.postgres.PostgresServer;
 import io.memogate.proxy.postgres.embedded.EmbeddedPostgres;
 import io.memogate.proxy.postgres.embedded.EmbeddedPostgresExtension;
 import io.memogate.proxy.postgres.embedded.TestUsers;
-import io.memogate.proxy.metrics.GatewayMeters;
-import io.memogate.proxy.config.AuthFile;
 import io.memogate.proxy.testing.Await;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -31,7 +32,6 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.ExtendWith;
 import org.junit.jupiter.api.io.TempDir;
 import org.postgresql.util.PSQLException;
-import io.memogate.proxy.postgres.PostgresServer;
 
 /**
  * Recycling against PostgreSQL 18 with every login method the server offers: after a statement whose

@@ -13,9 +13,10 @@ import io.memogate.proxy.admission.AdmissionSupport;
 import io.memogate.proxy.admission.AdmittedStatement;
 import io.memogate.proxy.admission.StatementRequest;
 import io.memogate.proxy.admission.WaitNotice;
+import io.memogate.proxy.it.RawPgClient.Message;
+import io.memogate.proxy.postgres.PostgresServer;
 import io.memogate.proxy.postgres.embedded.EmbeddedPostgres;
 import io.memogate.proxy.postgres.embedded.EmbeddedPostgresExtension;
-import io.memogate.proxy.it.RawPgClient.Message;
 import io.memogate.proxy.testing.Await;
 import java.sql.Connection;
 import java.sql.PreparedStatement;
@@ -35,7 +36,6 @@ import java.util.concurrent.atomic.AtomicInteger;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.ExtendWith;
 import org.postgresql.util.PSQLWarning;
-import io.memogate.proxy.postgres.PostgresServer;
 
 /**
  * A statement the proxy refuses (53000 from the gateways, 57014 for a cancel while queued) leaves the

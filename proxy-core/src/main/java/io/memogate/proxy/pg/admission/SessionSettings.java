@@ -1,6 +1,5 @@
 package io.memogate.proxy.pg.admission;
 
-import io.memogate.proxy.admission.AdmissionSupport;
 import io.memogate.estimator.RoutineDefinitions;
 import io.memogate.estimator.lexer.LexicalAnalysis;
 import io.memogate.estimator.lexer.LexicalAnalyzer;
@@ -8,6 +7,7 @@ import io.memogate.estimator.lexer.SettingChange;
 import io.memogate.estimator.lexer.StatementAnalysis;
 import io.memogate.estimator.lexer.StatementKind;
 import io.memogate.estimator.planner.PlannerSettings;
+import io.memogate.proxy.admission.AdmissionSupport;
 import io.memogate.proxy.postgres.PostgresServer;
 import io.memogate.proxy.postgres.catalog.RoleSettings;
 import java.util.LinkedHashMap;

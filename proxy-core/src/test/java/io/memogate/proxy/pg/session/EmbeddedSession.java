@@ -7,15 +7,16 @@ import io.memogate.estimator.ViewDefinitions;
 import io.memogate.estimator.planner.IndexedColumns;
 import io.memogate.proxy.admission.AdmissionHook;
 import io.memogate.proxy.admission.AdmissionRouting;
-import io.memogate.proxy.session.RecycleCounts;
-import io.memogate.proxy.session.SessionListener;
-import io.memogate.proxy.session.TrackedSession;
 import io.memogate.proxy.admission.AdmissionSupport;
 import io.memogate.proxy.admission.SessionInfo;
 import io.memogate.proxy.config.LimitsConfig;
 import io.memogate.proxy.config.RecycleConfig;
 import io.memogate.proxy.pg.message.backend.ErrorResponse;
 import io.memogate.proxy.pg.message.frontend.FrontendMessage;
+import io.memogate.proxy.postgres.PostgresServer;
+import io.memogate.proxy.session.RecycleCounts;
+import io.memogate.proxy.session.SessionListener;
+import io.memogate.proxy.session.TrackedSession;
 import io.netty.buffer.ByteBuf;
 import io.netty.buffer.Unpooled;
 import io.netty.channel.embedded.EmbeddedChannel;
@@ -28,7 +29,6 @@ import java.util.Optional;
 import java.util.Queue;
 import java.util.function.Consumer;
 import java.util.function.Supplier;
-import io.memogate.proxy.postgres.PostgresServer;
 
 /**
  * A session logged in (READY, the server's transaction status idle) between two {@link EmbeddedChannel}s: the
