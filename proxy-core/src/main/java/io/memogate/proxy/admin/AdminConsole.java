@@ -5,7 +5,7 @@ import io.memogate.estimator.Catalog;
 import io.memogate.estimator.EstimatorStatistics;
 import io.memogate.proxy.MemogateVersion;
 import io.memogate.proxy.admission.AdmissionControl;
-import io.memogate.proxy.admission.CurrentEstimator;
+import io.memogate.proxy.admission.EstimatorInForce;
 import io.memogate.proxy.admission.NoSuchDatabaseException;
 import io.memogate.proxy.admission.ServerAdmissions;
 import io.memogate.proxy.admission.ServerCatalogs;
@@ -47,7 +47,7 @@ public final class AdminConsole implements ConsoleService {
 
     private final ConfigReloader reloader;
     private final Optional<ServerAdmissions> admission;
-    private final CurrentEstimator estimator;
+    private final EstimatorInForce estimator;
     private final ConnectionsView connections;
     private final Clock clock;
     private final Instant started;
@@ -56,7 +56,7 @@ public final class AdminConsole implements ConsoleService {
      * @param admission each server's gateways and broker; empty when admission.enabled is false
      * @param estimator the estimator admission uses, so EXPLAIN ADMISSION answers what admission would
      */
-    public AdminConsole(ConfigReloader reloader, Optional<ServerAdmissions> admission, CurrentEstimator estimator,
+    public AdminConsole(ConfigReloader reloader, Optional<ServerAdmissions> admission, EstimatorInForce estimator,
                         ConnectionsView connections, Clock clock) {
         this.reloader = Objects.requireNonNull(reloader, "reloader");
         this.admission = Objects.requireNonNull(admission, "admission");

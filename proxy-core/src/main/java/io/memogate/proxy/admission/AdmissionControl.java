@@ -12,7 +12,6 @@ import io.memogate.broker.probe.MemorySnapshot;
 import io.memogate.estimator.CompileEstimate;
 import io.memogate.estimator.dialect.DialectSettings;
 import io.memogate.estimator.lexer.LexicalAnalyzer;
-import io.memogate.estimator.planner.MemoryCoefficients;
 import java.time.Duration;
 import java.util.HashSet;
 import java.util.Map;
@@ -41,7 +40,7 @@ public final class AdmissionControl implements AutoCloseable {
 
     private final String server;
     private final ServerKind kind;
-    private final CurrentEstimator estimator;
+    private final EstimatorInForce estimator;
     private final ScheduledGatewayTimer timer = new ScheduledGatewayTimer();
     private final Gateways gateways;
     private final Optional<Broker> broker;
@@ -127,7 +126,7 @@ public final class AdmissionControl implements AutoCloseable {
         return broker;
     }
 
-    public CurrentEstimator estimator() {
+    public EstimatorInForce estimator() {
         return estimator;
     }
 
@@ -166,14 +165,15 @@ public final class AdmissionControl implements AutoCloseable {
 
     /**
      * What a server's admission is made of, each part with the default a test or benchmark wants when it does
-     * not care: PostgreSQL's coefficients, no catalogs, {@code broker.staticTarget}'s default, no broker, a
-     * wait notice after one second, {@link RunningHold#DEFAULT}, no listener, estimates told to nobody.
+     * not care: the kind's estimator with its default coefficients, no catalogs, {@code broker.staticTarget}'s
+     * default, no broker, a wait notice after one second, {@link RunningHold#DEFAULT}, no listener, estimates
+     * told to nobody.
      */
     public static final class Builder {
         private final String server;
         private final ServerKind kind;
         private final GatewaySettings gatewaySettings;
-        private CurrentEstimator estimator = new CurrentEstimator(MemoryCoefficients.DEFAULTS);
+        private EstimatorInForce estimator;
         private ServerCatalogs catalogs = ServerCatalogs.NONE;
         private long staticTargetBytes = BrokerSettings.DEFAULT_STATIC_TARGET_BYTES;
         private Optional<BrokerSettings> brokerSettings = Optional.empty();
@@ -189,7 +189,7 @@ public final class AdmissionControl implements AutoCloseable {
         }
 
         /** The estimator in force, which a reload may give other coefficients. */
-        public Builder estimator(CurrentEstimator estimator) {
+        public Builder estimator(EstimatorInForce estimator) {
             this.estimator = Objects.requireNonNull(estimator, "estimator");
             return this;
         }
@@ -241,6 +241,9 @@ public final class AdmissionControl implements AutoCloseable {
 
         /** The admission, its broker not yet polling ({@link AdmissionControl#start()}). */
         public AdmissionControl build() {
+            if (estimator == null) {
+                estimator = kind.estimator();
+            }
             return new AdmissionControl(this);
         }
     }

@@ -18,6 +18,9 @@ public interface ServerKind {
     /** What a server connection of this kind still holds once a compile on it is over: the byte budget's rule. */
     CompileMemoryRetention retention();
 
+    /** A new estimator of this kind's statements, with its default coefficients. */
+    EstimatorInForce estimator();
+
     /** Makes the broker's probe of a server of this kind. */
     ProbeFactory probe();
 

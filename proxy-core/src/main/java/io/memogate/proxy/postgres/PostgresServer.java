@@ -5,6 +5,7 @@ import io.memogate.broker.probe.ProbeFactory;
 import io.memogate.broker.probe.postgres.PostgresProbe;
 import io.memogate.estimator.dialect.DialectSettings;
 import io.memogate.estimator.lexer.LexicalAnalyzer;
+import io.memogate.estimator.planner.MemoryCoefficients;
 import io.memogate.estimator.planner.PlannerSettings;
 import io.memogate.proxy.admission.AdmissionSupport;
 import io.memogate.proxy.admission.LoginSettings;
@@ -39,6 +40,11 @@ public final class PostgresServer implements ServerKind {
     @Override
     public CompileMemoryRetention retention() {
         return CompileMemoryRetention.RETAINED_UNTIL_CONNECTION_ENDS;
+    }
+
+    @Override
+    public CurrentEstimator estimator() {
+        return new CurrentEstimator(MemoryCoefficients.DEFAULTS);
     }
 
     @Override

@@ -71,6 +71,11 @@ class AdmissionControlTest {
         }
 
         @Override
+        public EstimatorInForce estimator() {
+            return PostgresServer.KIND.estimator();
+        }
+
+        @Override
         public ProbeFactory probe() {
             return PostgresServer.KIND.probe();
         }

@@ -13,6 +13,7 @@ import io.memogate.proxy.admission.CatalogState;
 import io.memogate.proxy.admission.ServerCatalogs;
 import io.memogate.proxy.cli.RunningProxy;
 import io.memogate.proxy.config.ConfigLoader;
+import io.memogate.proxy.postgres.CurrentEstimator;
 import io.memogate.proxy.postgres.calibrate.CoefficientsFile;
 import io.memogate.proxy.postgres.embedded.DemoSchema;
 import io.memogate.proxy.postgres.embedded.EmbeddedPostgres;
@@ -174,7 +175,7 @@ class ReloadIT {
             assertThat(row(changes, "setting", "estimator.coefficients")).containsEntry("applied", "live")
                     .containsEntry("new", coefficients + " (2000, 200, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0)");
             assertThat(rows(console, chain).get(0)).containsEntry("estimated_bytes", "2800");
-            assertThat(proxy.admission().orElseThrow().all().getFirst().estimator().coefficients())
+            assertThat(((CurrentEstimator) proxy.admission().orElseThrow().all().getFirst().estimator()).coefficients())
                     .isEqualTo(new MemoryCoefficients(2000, 200, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0));
         }
     }
