@@ -49,6 +49,7 @@ public final class AdmissionControl implements AutoCloseable {
     private final AdmissionSupport support;
     private final GatedAdmission hook;
     private final ServerAdmission admission;
+    private final StatementRecords statements;
     /** Server processes the ledger was told about by measurement; only the broker's thread touches it. */
     private final Set<Long> measured = new HashSet<>();
     /**
@@ -79,8 +80,10 @@ public final class AdmissionControl implements AutoCloseable {
                 kind.probe(), System::nanoTime, this::published));
         this.support = new AdmissionSupport(serverDefaults::get, catalogs::loginSettingsOf, catalogs::of,
                 built.waitNoticeAfter, new LexicalAnalyzer());
+        this.statements = new StatementRecords(server, built.statementRecords, System::nanoTime);
         this.hook = new GatedAdmission(estimator, catalogs, gateways, built.estimates,
-                pid -> closedAt.put(pid, System.nanoTime()), new RunningHold(built.holdWhileRunning, timer));
+                pid -> closedAt.put(pid, System.nanoTime()), new RunningHold(built.holdWhileRunning, timer),
+                statements);
         this.admission = new ServerAdmission(hook, support);
     }
 
@@ -110,6 +113,11 @@ public final class AdmissionControl implements AutoCloseable {
 
     public Gateways gateways() {
         return gateways;
+    }
+
+    /** The last statements this server's admission decided about, when the builder asked to keep them. */
+    public StatementRecords statements() {
+        return statements;
     }
 
     /** The kind of server this is. */
@@ -167,7 +175,7 @@ public final class AdmissionControl implements AutoCloseable {
      * What a server's admission is made of, each part with the default a test or benchmark wants when it does
      * not care: the kind's estimator with its default coefficients, no catalogs, {@code broker.staticTarget}'s
      * default, no broker, a wait notice after one second, {@link RunningHold#DEFAULT}, no listener, estimates
-     * told to nobody.
+     * told to nobody, no statement records.
      */
     public static final class Builder {
         private final String server;
@@ -181,6 +189,7 @@ public final class AdmissionControl implements AutoCloseable {
         private Supplier<Duration> holdWhileRunning = () -> RunningHold.DEFAULT;
         private GatewayListener gatewayListener = GatewayListener.NONE;
         private Consumer<CompileEstimate> estimates = estimate -> { };
+        private int statementRecords;
 
         private Builder(String server, ServerKind kind, GatewaySettings gatewaySettings) {
             this.server = Objects.requireNonNull(server, "server");
@@ -236,6 +245,12 @@ public final class AdmissionControl implements AutoCloseable {
         /** Told each estimate that reaches the gateways (metrics). */
         public Builder estimates(Consumer<CompileEstimate> estimates) {
             this.estimates = Objects.requireNonNull(estimates, "estimates");
+            return this;
+        }
+
+        /** Keeps a record of the last {@code count} statements admission decided about ({@link #statements()}). */
+        public Builder statementRecords(int count) {
+            this.statementRecords = count;
             return this;
         }
 

@@ -50,6 +50,7 @@ public final class GatedAdmission implements AdmissionHook {
     private final Consumer<CompileEstimate> estimates;
     private final LongConsumer closedConnections;
     private final RunningHold runningHold;
+    private final StatementRecords records;
 
     /**
      * A statement planned while it runs keeps its permits until it ends, however long that takes.
@@ -71,12 +72,21 @@ public final class GatedAdmission implements AdmissionHook {
      */
     public GatedAdmission(Supplier<CompileEstimator> estimator, ServerCatalogs catalogs, Gateways gateways,
             Consumer<CompileEstimate> estimates, LongConsumer closedConnections, RunningHold runningHold) {
+        this(estimator, catalogs, gateways, estimates, closedConnections, runningHold,
+                StatementRecords.off(AdmissionControl.ONLY_SERVER));
+    }
+
+    /** @param records told how each statement's admission ended, when they keep any */
+    public GatedAdmission(Supplier<CompileEstimator> estimator, ServerCatalogs catalogs, Gateways gateways,
+            Consumer<CompileEstimate> estimates, LongConsumer closedConnections, RunningHold runningHold,
+            StatementRecords records) {
         this.estimator = Objects.requireNonNull(estimator, "estimator");
         this.catalogs = Objects.requireNonNull(catalogs, "catalogs");
         this.gateways = Objects.requireNonNull(gateways, "gateways");
         this.estimates = Objects.requireNonNull(estimates, "estimates");
         this.closedConnections = Objects.requireNonNull(closedConnections, "closedConnections");
         this.runningHold = Objects.requireNonNull(runningHold, "runningHold");
+        this.records = Objects.requireNonNull(records, "records");
     }
 
     @Override
@@ -106,6 +116,7 @@ public final class GatedAdmission implements AdmissionHook {
         CompileEstimate estimate = estimator.get().estimate(request.sql(), request.settings(), request.prepared(),
                 catalog);
         if (estimate.bypass()) {
+            records.passed(request, estimate, StatementRecord.Outcome.BYPASSED);
             // What an EXECUTE runs depends on what the session prepared since: never remembered as a bypass.
             return Words.containsIgnoreCase(request.sql(), "execute") ? Admission.IMMEDIATE : Admission.BYPASS;
         }
@@ -113,9 +124,11 @@ public final class GatedAdmission implements AdmissionHook {
         Ticket ticket = gateways.acquire(estimate.estimatedBytes(), request.serverConnection(),
                 new QueuedStatement(request.session(), estimate.fingerprint()));
         if (!ticket.gated()) {
+            records.passed(request, estimate, StatementRecord.Outcome.BELOW_THRESHOLD);
             return Admission.IMMEDIATE;
         }
-        return new GatewayAdmission(ticket, estimate, request, runningHold, this::refused);
+        return records.watch(new GatewayAdmission(ticket, estimate, request, runningHold, this::refused), ticket,
+                request, estimate);
     }
 
     @Override

@@ -62,10 +62,25 @@ public final class RunningProxy implements AutoCloseable {
     }
 
     /**
+     * A proxy whose configuration was built in code, each of whose servers keeps a record of the last
+     * {@code statementRecords} statements its admission decided about
+     * ({@link io.memogate.proxy.admission.AdmissionControl#statements()}): for the tests of the applications in
+     * front of it, which assert which gateways their statements need.
+     */
+    public static RunningProxy start(MemogateConfig config, int statementRecords) throws Exception {
+        return start(config, Optional.empty(), statementRecords);
+    }
+
+    /**
      * @param file the file {@code config} was read from: RELOAD and SIGHUP read it again, and it is watched
      *     every admin.watchInterval
      */
     public static RunningProxy start(MemogateConfig config, Optional<Path> file) throws Exception {
+        return start(config, file, 0);
+    }
+
+    private static RunningProxy start(MemogateConfig config, Optional<Path> file, int statementRecords)
+            throws Exception {
         MetricsEndpoint metrics = MetricsEndpoint.start(config.admin().http());
         Optional<ServerAdmissions> admission = Optional.empty();
         AtomicReference<ConfigReloader> reloader = new AtomicReference<>();
@@ -73,7 +88,7 @@ public final class RunningProxy implements AutoCloseable {
         try {
             CurrentConfig current = new CurrentConfig(config);
             CurrentEstimator estimator = new CurrentEstimator(config.estimator().coefficients());
-            admission = admission(config, current, estimator, metrics);
+            admission = admission(config, current, estimator, metrics, statementRecords);
             Optional<ServerAdmissions> servers = admission;
             AdmissionRouting routing = servers.isPresent() ? servers.get()
                     : AdmissionRouting.uniform(new ImmediateAdmission(), PostgresServer.defaultSupport());
@@ -118,14 +133,16 @@ public final class RunningProxy implements AutoCloseable {
      * from now on when it has a monitor) and catalog reader, and its meters tagged with its name.
      */
     private static Optional<ServerAdmissions> admission(MemogateConfig config, CurrentConfig current,
-                                                        CurrentEstimator estimator, MetricsEndpoint metrics) {
+                                                        CurrentEstimator estimator, MetricsEndpoint metrics,
+                                                        int statementRecords) {
         if (!config.admission().enabled()) {
             return Optional.empty();
         }
         EstimatorMeters estimatorMeters = new EstimatorMeters(estimator::statistics);
         metrics.bind(estimatorMeters);
         ServerAdmissions servers = new ServerAdmissions(
-                name -> serverAdmission(name, current, estimator, estimatorMeters, metrics), new LexicalAnalyzer(),
+                name -> serverAdmission(name, current, estimator, estimatorMeters, metrics, statementRecords),
+                new LexicalAnalyzer(),
                 config.backends().stream().map(BackendConfig::name).toList());
         // The proxy serves whatever the brokers' state: it only says how sure each server's target is.
         metrics.addHealthCheck(() -> Health.UP.with("broker", brokerModes(servers)));
@@ -138,7 +155,8 @@ public final class RunningProxy implements AutoCloseable {
      * configuration, and every later one, puts the backend.
      */
     private static AdmissionControl serverAdmission(String name, CurrentConfig current, CurrentEstimator estimator,
-                                                    EstimatorMeters estimatorMeters, MetricsEndpoint metrics) {
+                                                    EstimatorMeters estimatorMeters, MetricsEndpoint metrics,
+                                                    int statementRecords) {
         MemogateConfig config = current.get();
         GatewayMeters gatewayMeters = new GatewayMeters(name);
         // Every backend is a PostgreSQL server until the configuration can name another kind.
@@ -156,6 +174,7 @@ public final class RunningProxy implements AutoCloseable {
                 .holdWhileRunning(() -> current.get().admission().holdWhileRunning())
                 .gatewayListener(gatewayMeters)
                 .estimates(estimatorMeters.recorder(name)::record)
+                .statementRecords(statementRecords)
                 .build();
         gatewayMeters.gateways(control.gateways());
         metrics.bind(gatewayMeters);
