@@ -81,8 +81,8 @@ public record StatementRecord(String server, String database, String user, Compi
     }
 
     /**
-     * One line a test failure can print: outcome and tier, estimate, wait, refusal and fingerprint, e.g.
-     * {@code ADMITTED LARGE, 612 MB (16 relations, 262,125 join pairs), waited 1.2 s: select ...}.
+     * One line a test failure can print: outcome and tier, estimate, wait, refusal and fingerprint (its first
+     * 300 characters), e.g. {@code ADMITTED LARGE, 612 MB (16 relations, 262125 join pairs), waited 1.2 s: select ...}.
      */
     public String describe() {
         StringBuilder line = new StringBuilder(outcome.name());
@@ -94,7 +94,7 @@ public record StatementRecord(String server, String database, String user, Compi
         }
         queuedFor.ifPresent(wait -> line.append(", waited ").append(Sizes.seconds(wait.toNanos())));
         refusal.ifPresent(why -> line.append(", refused: ").append(why.message()));
-        return line.append(": ").append(estimate.fingerprint()).toString();
+        return line.append(": ").append(QueuedStatement.shorten(estimate.fingerprint(), 300)).toString();
     }
 
     @Override
