@@ -13,6 +13,8 @@ COPY broker/pom.xml broker/
 COPY broker-postgres/pom.xml broker-postgres/
 COPY proxy-core/pom.xml proxy-core/
 COPY bench/pom.xml bench/
+COPY testkit/pom.xml testkit/
+COPY examples/testkit-example/pom.xml examples/testkit-example/
 COPY calcite-estimator/src calcite-estimator/src
 COPY broker/src broker/src
 COPY broker-postgres/src broker-postgres/src

@@ -15,6 +15,13 @@ final class StarTables {
 
     static void create(EmbeddedPostgres postgres, String database, String owner) throws SQLException {
         postgres.createDatabase(database, owner);
+        List<String> ddl = new ArrayList<>(ddl());
+        ddl.add("grant select on all tables in schema public to " + owner);
+        postgres.execute(database, ddl.toArray(String[]::new));
+    }
+
+    /** The tables, made by whoever runs these statements. */
+    static List<String> ddl() {
         List<String> ddl = new ArrayList<>();
         StringBuilder centre = new StringBuilder("create table t0 (id int primary key");
         for (int arm = 1; arm <= ARMS; arm++) {
@@ -22,8 +29,7 @@ final class StarTables {
             ddl.add("create table t" + arm + " (a int primary key, label text)");
         }
         ddl.add(centre.append(")").toString());
-        ddl.add("grant select on all tables in schema public to " + owner);
-        postgres.execute(database, ddl.toArray(String[]::new));
+        return ddl;
     }
 
     /** A star join of {@code tables} tables. */
