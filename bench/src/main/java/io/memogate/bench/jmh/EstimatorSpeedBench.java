@@ -7,7 +7,7 @@ import io.memogate.estimator.lexer.LexicalAnalyzer;
 import io.memogate.estimator.lexer.StatementSplitter;
 import io.memogate.estimator.lexer.StatementSpan;
 import io.memogate.estimator.lexer.TokenStream;
-import io.memogate.estimator.planner.PlannerSettings;
+import io.memogate.estimator.postgres.PlannerSettings;
 import java.io.IOException;
 import java.io.InputStream;
 import java.io.UncheckedIOException;

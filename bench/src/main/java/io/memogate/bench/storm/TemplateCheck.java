@@ -4,7 +4,7 @@ import io.memogate.bench.storm.governor.ProcFs;
 import io.memogate.bench.storm.load.Template;
 import io.memogate.estimator.CompileEstimate;
 import io.memogate.estimator.CompileEstimator;
-import io.memogate.estimator.planner.PlannerSettings;
+import io.memogate.estimator.postgres.PlannerSettings;
 import java.io.PrintWriter;
 import java.sql.Connection;
 import java.sql.ResultSet;

@@ -6,7 +6,6 @@ import io.memogate.estimator.planner.JoinTreeNode.JoinNode;
 import io.memogate.estimator.planner.JoinTreeNode.RelationRef;
 import io.memogate.estimator.planner.JoinTreeNode.SubqueryRef;
 import io.memogate.estimator.planner.JoinType;
-import io.memogate.estimator.planner.PlannerSettings;
 import io.memogate.estimator.planner.Predicate;
 import io.memogate.estimator.planner.QueryBlock;
 import java.util.ArrayList;

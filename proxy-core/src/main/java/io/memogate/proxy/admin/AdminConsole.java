@@ -3,7 +3,7 @@ package io.memogate.proxy.admin;
 import io.memogate.broker.gateway.Tier;
 import io.memogate.estimator.EstimatorStatistics;
 import io.memogate.estimator.Catalog;
-import io.memogate.estimator.planner.PlannerSettings;
+import io.memogate.estimator.postgres.PlannerSettings;
 import io.memogate.proxy.MemogateVersion;
 import io.memogate.proxy.admission.AdmissionControl;
 import io.memogate.proxy.admission.CurrentEstimator;

@@ -2,7 +2,7 @@ package io.memogate.proxy.admission;
 
 import io.memogate.estimator.Catalog;
 import io.memogate.estimator.lexer.LexicalAnalyzer;
-import io.memogate.estimator.planner.PlannerSettings;
+import io.memogate.estimator.postgres.PlannerSettings;
 import io.memogate.proxy.postgres.catalog.RoleSettings;
 import java.time.Duration;
 import java.util.Objects;

@@ -1,8 +1,8 @@
 package io.memogate.proxy.cli;
 
 import io.memogate.broker.gateway.GatewaySettings;
-import io.memogate.estimator.planner.MemoryCoefficients;
-import io.memogate.estimator.planner.PlannerSettings;
+import io.memogate.estimator.postgres.MemoryCoefficients;
+import io.memogate.estimator.postgres.PlannerSettings;
 import io.memogate.proxy.admission.CurrentEstimator;
 import io.memogate.proxy.postgres.calibrate.BuiltInCorpus;
 import io.memogate.proxy.postgres.calibrate.Calibration;

@@ -11,7 +11,7 @@ import io.memogate.broker.probe.PressureCounters;
 import io.memogate.broker.probe.ServerConnections;
 import io.memogate.broker.probe.ServerMemory;
 import io.memogate.broker.probe.ServerVersion;
-import io.memogate.estimator.planner.PlannerSettings;
+import io.memogate.estimator.postgres.PlannerSettings;
 import java.time.Duration;
 import java.util.List;
 import java.util.Map;

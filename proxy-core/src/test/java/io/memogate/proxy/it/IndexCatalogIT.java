@@ -10,7 +10,7 @@ import io.memogate.estimator.PreparedStatementTexts;
 import io.memogate.estimator.RoutineDefinitions;
 import io.memogate.estimator.ViewDefinitions;
 import io.memogate.estimator.planner.IndexedColumns;
-import io.memogate.estimator.planner.PlannerSettings;
+import io.memogate.estimator.postgres.PlannerSettings;
 import io.memogate.proxy.postgres.catalog.FunctionCatalog;
 import io.memogate.proxy.postgres.catalog.IndexCatalog;
 import io.memogate.proxy.postgres.catalog.RoutineCatalog;

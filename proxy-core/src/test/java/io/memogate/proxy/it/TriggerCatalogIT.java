@@ -11,7 +11,7 @@ import io.memogate.estimator.RoutineDefinitions;
 import io.memogate.estimator.TriggerDefinitions;
 import io.memogate.estimator.ViewDefinitions;
 import io.memogate.estimator.planner.IndexedColumns;
-import io.memogate.estimator.planner.PlannerSettings;
+import io.memogate.estimator.postgres.PlannerSettings;
 import io.memogate.proxy.postgres.catalog.ServerCatalog;
 import io.memogate.proxy.postgres.catalog.TriggerCatalog;
 import io.memogate.proxy.cli.RunningProxy;

@@ -3,7 +3,7 @@ package io.memogate.proxy.postgres.calibrate;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import io.memogate.broker.gateway.GatewaySettings;
-import io.memogate.estimator.planner.MemoryCoefficients;
+import io.memogate.estimator.postgres.MemoryCoefficients;
 import io.memogate.estimator.planner.MemoryTerms;
 import java.io.PrintWriter;
 import java.io.StringWriter;

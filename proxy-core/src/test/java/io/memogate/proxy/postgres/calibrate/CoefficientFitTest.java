@@ -3,7 +3,7 @@ package io.memogate.proxy.postgres.calibrate;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.within;
 
-import io.memogate.estimator.planner.MemoryCoefficients;
+import io.memogate.estimator.postgres.MemoryCoefficients;
 import io.memogate.estimator.planner.MemoryTerms;
 import java.util.ArrayList;
 import java.util.List;
