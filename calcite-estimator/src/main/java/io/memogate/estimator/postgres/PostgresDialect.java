@@ -47,7 +47,7 @@ public final class PostgresDialect implements Dialect<PlannerSettings> {
 
     /** The default lexer, and {@code coefficients} (a calibration's) for the memory model. */
     public PostgresDialect(MemoryCoefficients coefficients) {
-        this(new LexicalAnalyzer(), new MemoryModel(Objects.requireNonNull(coefficients, "coefficients")));
+        this(PostgresLexicalRules.analyzer(), new MemoryModel(Objects.requireNonNull(coefficients, "coefficients")));
     }
 
     public PostgresDialect(LexicalAnalyzer analyzer, MemoryModel memory) {

@@ -11,9 +11,9 @@ import io.memogate.broker.gateway.ScheduledGatewayTimer;
 import io.memogate.broker.probe.MemorySnapshot;
 import io.memogate.broker.probe.postgres.PostgresProbe;
 import io.memogate.estimator.CompileEstimate;
-import io.memogate.estimator.lexer.LexicalAnalyzer;
 import io.memogate.estimator.postgres.MemoryCoefficients;
 import io.memogate.estimator.postgres.PlannerSettings;
+import io.memogate.estimator.postgres.PostgresLexicalRules;
 import io.memogate.proxy.postgres.catalog.IndexCatalogs;
 import java.time.Duration;
 import java.util.HashSet;
@@ -74,7 +74,7 @@ public final class AdmissionControl implements AutoCloseable {
         this.broker = built.brokerSettings.map(settings -> new Broker(settings,
                 PostgresProbe.FACTORY, System::nanoTime, this::published));
         this.support = new AdmissionSupport(plannerDefaults::get, indexCatalogs::roleSettingsOf, indexCatalogs::of,
-                built.waitNoticeAfter, new LexicalAnalyzer());
+                built.waitNoticeAfter, PostgresLexicalRules.analyzer());
         this.hook = new GatedAdmission(estimator, indexCatalogs, gateways, built.estimates,
                 pid -> closedAt.put(pid, System.nanoTime()), new RunningHold(built.holdWhileRunning, timer));
         this.admission = new ServerAdmission(hook, support);

@@ -3,6 +3,7 @@ package io.memogate.proxy.admission;
 import io.memogate.estimator.Catalog;
 import io.memogate.estimator.lexer.LexicalAnalyzer;
 import io.memogate.estimator.postgres.PlannerSettings;
+import io.memogate.estimator.postgres.PostgresLexicalRules;
 import io.memogate.proxy.postgres.catalog.RoleSettings;
 import java.time.Duration;
 import java.util.Objects;
@@ -28,7 +29,8 @@ public record AdmissionSupport(Supplier<PlannerSettings> plannerDefaults, Functi
 
     /** PostgreSQL's built-in planner defaults, a notice after one second. */
     public static final AdmissionSupport DEFAULTS =
-            new AdmissionSupport(() -> PlannerSettings.DEFAULTS, Duration.ofSeconds(1), new LexicalAnalyzer());
+            new AdmissionSupport(() -> PlannerSettings.DEFAULTS, Duration.ofSeconds(1),
+                    PostgresLexicalRules.analyzer());
 
     public AdmissionSupport {
         Objects.requireNonNull(plannerDefaults, "plannerDefaults");

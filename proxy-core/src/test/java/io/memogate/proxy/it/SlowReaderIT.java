@@ -4,8 +4,8 @@ import static io.memogate.proxy.it.FaultsIT.assertReady;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.junit.jupiter.api.Assumptions.assumeTrue;
 
-import io.memogate.estimator.lexer.LexicalAnalyzer;
 import io.memogate.estimator.postgres.PlannerSettings;
+import io.memogate.estimator.postgres.PostgresLexicalRules;
 import io.memogate.proxy.admission.Admission;
 import io.memogate.proxy.admission.AdmissionHook;
 import io.memogate.proxy.admission.AdmissionSupport;
@@ -147,7 +147,7 @@ class SlowReaderIT {
         AdmissionHook holdSecond = request -> !request.sql().equals("select 2") ? Admission.IMMEDIATE
                 : asked(asked, new Queued(gate));
         AdmissionSupport noticeSoon = new AdmissionSupport(() -> PlannerSettings.DEFAULTS, Duration.ofMillis(50),
-                new LexicalAnalyzer());
+                PostgresLexicalRules.analyzer());
         try (ProxyFixture proxy = ProxyFixture.to(pg.host(), pg.port()).admission(holdSecond)
                 .admissionSupport(noticeSoon).start();
                 RawPgClient client = new RawPgClient(proxy.port())) {
