@@ -13,10 +13,11 @@ import org.apache.calcite.sql.parser.babel.SqlBabelParserImpl;
 import org.apache.calcite.sql.validate.SqlConformanceEnum;
 
 /**
- * PostgreSQL (17 and 18): the hand-written lexer (which follows PostgreSQL's lexical rules), Calcite's Babel
- * parser after the {@link PostgresRewriter}, the {@link PostgresPlannerModel} under the session's
- * {@link PlannerSettings} (the GUCs join_collapse_limit, from_collapse_limit, geqo...), and the memory model
- * with {@link MemoryCoefficients} fitted to PostgreSQL ({@code memogate calibrate} fits a server's own).
+ * PostgreSQL (17 and 18): the shared lexer under {@link PostgresLexicalRules}, with SET, RESET, set_config and
+ * DO blocks read by PostgreSQL's own readers; Calcite's Babel parser after the {@link PostgresRewriter}; the
+ * {@link PostgresPlannerModel} under the session's {@link PlannerSettings} (the GUCs join_collapse_limit,
+ * from_collapse_limit, geqo...); and the memory model with {@link MemoryCoefficients} fitted to PostgreSQL
+ * ({@code memogate calibrate} fits a server's own).
  * Immutable and thread-safe.
  */
 public final class PostgresDialect implements Dialect<PlannerSettings> {
