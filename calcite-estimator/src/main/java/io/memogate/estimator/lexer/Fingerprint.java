@@ -112,7 +112,9 @@ public final class Fingerprint {
                 t = "/* oversized statement: " + (end - start) + " characters */";
             } else {
                 TokenStream tokens = new TokenStream();
-                tokens.lex(source, start, end, rules);
+                if (start < end) { // a stream that held no text has no rules to lex it by, nor a token
+                    tokens.lex(source, start, end, rules);
+                }
                 t = normalizer(tokens).text();
             }
             text = t;
