@@ -1,16 +1,16 @@
 package io.memogate.bench.storm;
 
-import io.memogate.proxy.cli.Wings;
-import io.memogate.proxy.admission.AdmissionRouting;
 import io.memogate.bench.storm.load.Endpoint;
-import io.memogate.bench.storm.report.GatewayFigures;
 import io.memogate.bench.storm.load.Mode;
+import io.memogate.bench.storm.report.GatewayFigures;
 import io.memogate.broker.BrokerSettings;
 import io.memogate.broker.gateway.GatewaySettings;
 import io.memogate.broker.gateway.Sizes;
 import io.memogate.proxy.admission.AdmissionControl;
-import io.memogate.proxy.admission.AdmissionSupport;
+import io.memogate.proxy.admission.AdmissionRouting;
 import io.memogate.proxy.admission.ImmediateAdmission;
+import io.memogate.proxy.cli.Wings;
+import io.memogate.proxy.config.AuthFile;
 import io.memogate.proxy.config.BackendConfig;
 import io.memogate.proxy.config.BackendTlsConfig;
 import io.memogate.proxy.config.LimitsConfig;
@@ -18,8 +18,8 @@ import io.memogate.proxy.config.ListenerConfig;
 import io.memogate.proxy.config.MemogateConfig;
 import io.memogate.proxy.config.RecycleConfig;
 import io.memogate.proxy.config.TlsMode;
+import io.memogate.proxy.postgres.PostgresServer;
 import io.memogate.proxy.postgres.embedded.DemoSchema;
-import io.memogate.proxy.config.AuthFile;
 import io.memogate.proxy.server.ProxyServer;
 import java.io.IOException;
 import java.nio.file.Files;
@@ -75,7 +75,7 @@ final class StormTarget implements AutoCloseable {
                 List.of(backend), limits);
         if (mode == Mode.GATEWAYS_OFF) {
             ProxyServer proxy = ProxyServer.start(config, Wings.BUILT_IN,
-                    AdmissionRouting.uniform(new ImmediateAdmission(), AdmissionSupport.DEFAULTS));
+                    AdmissionRouting.uniform(new ImmediateAdmission(), PostgresServer.defaultSupport()));
             return new StormTarget(mode, endpointOf(direct, proxy), Optional.of(proxy), Optional.empty(), counter,
                     "Memogate in this JVM on 127.0.0.1:" + proxy.port() + ", every statement admitted at once");
         }
@@ -86,7 +86,7 @@ final class StormTarget implements AutoCloseable {
                 .staticTargetBytes(plan.staticTargetBytes())
                 .build();
         GatewaySettings gateways = GatewaySettings.defaults(CPUS);
-        AdmissionControl control = AdmissionControl.builder(AdmissionControl.ONLY_SERVER, gateways)
+        AdmissionControl control = AdmissionControl.builder(AdmissionControl.ONLY_SERVER, PostgresServer.KIND, gateways)
                 .staticTargetBytes(plan.staticTargetBytes()).broker(Optional.of(broker))
                 .waitNotice(() -> WAIT_NOTICE).gatewayListener(counter).build();
         RecycleConfig recycle = recycling(plan, direct);

@@ -1,11 +1,10 @@
 package io.memogate.bench.targets;
 
-import io.memogate.proxy.cli.Wings;
-import io.memogate.proxy.admission.AdmissionSupport;
-import io.memogate.proxy.admission.AdmissionRouting;
 import io.memogate.broker.gateway.GatewaySettings;
 import io.memogate.proxy.admission.AdmissionControl;
+import io.memogate.proxy.admission.AdmissionRouting;
 import io.memogate.proxy.admission.ImmediateAdmission;
+import io.memogate.proxy.cli.Wings;
 import io.memogate.proxy.config.BackendConfig;
 import io.memogate.proxy.config.BackendTlsConfig;
 import io.memogate.proxy.config.LimitsConfig;
@@ -13,6 +12,7 @@ import io.memogate.proxy.config.ListenerConfig;
 import io.memogate.proxy.config.MemogateConfig;
 import io.memogate.proxy.config.NetworkConfig;
 import io.memogate.proxy.config.TlsMode;
+import io.memogate.proxy.postgres.PostgresServer;
 import io.memogate.proxy.server.ProxyServer;
 import java.time.Duration;
 import java.util.List;
@@ -63,12 +63,12 @@ public final class MemogateTarget implements Target {
             throws InterruptedException {
         MemogateConfig config = config(backend).withNetwork(network);
         return new MemogateTarget(kind, ProxyServer.start(config, Wings.BUILT_IN,
-                AdmissionRouting.uniform(new ImmediateAdmission(), AdmissionSupport.DEFAULTS)), Optional.empty());
+                AdmissionRouting.uniform(new ImmediateAdmission(), PostgresServer.defaultSupport())), Optional.empty());
     }
 
     /** Statements admitted through the estimator and the gateways. */
     public static MemogateTarget startGated(Backend backend) throws InterruptedException {
-        AdmissionControl control = AdmissionControl.builder(AdmissionControl.ONLY_SERVER,
+        AdmissionControl control = AdmissionControl.builder(AdmissionControl.ONLY_SERVER, PostgresServer.KIND,
                 GatewaySettings.defaults(Runtime.getRuntime().availableProcessors()))
                 .staticTargetBytes(GATED_STATIC_TARGET_BYTES).build();
         try {

@@ -1,8 +1,8 @@
 package io.memogate.estimator.postgres;
 
 import io.memogate.estimator.lexer.LexicalAnalyzer;
-import io.memogate.estimator.lexer.LexicalRules;
 import io.memogate.estimator.lexer.LexicalRules.StringForm;
+import io.memogate.estimator.lexer.LexicalRules;
 import io.memogate.estimator.lexer.TokenStream;
 
 /**

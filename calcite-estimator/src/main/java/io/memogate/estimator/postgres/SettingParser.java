@@ -2,9 +2,9 @@ package io.memogate.estimator.postgres;
 
 import io.memogate.estimator.lexer.Keyword;
 import io.memogate.estimator.lexer.Literals;
-import io.memogate.estimator.lexer.SettingChange;
 import io.memogate.estimator.lexer.SettingChange.Action;
 import io.memogate.estimator.lexer.SettingChange.Scope;
+import io.memogate.estimator.lexer.SettingChange;
 import io.memogate.estimator.lexer.TokenKind;
 import io.memogate.estimator.lexer.TokenStream;
 import java.util.Locale;

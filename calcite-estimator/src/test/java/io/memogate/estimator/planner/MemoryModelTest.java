@@ -7,8 +7,8 @@ import static io.memogate.estimator.planner.Blocks.rels;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
-import io.memogate.estimator.PlannerMemoryMeasurements;
 import io.memogate.estimator.PlannerMemoryMeasurements.Row;
+import io.memogate.estimator.PlannerMemoryMeasurements;
 import io.memogate.estimator.postgres.MemoryCoefficients;
 import io.memogate.estimator.postgres.PlannerSettings;
 import io.memogate.estimator.postgres.PostgresPlannerModel;

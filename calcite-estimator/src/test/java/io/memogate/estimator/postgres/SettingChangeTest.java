@@ -2,9 +2,9 @@ package io.memogate.estimator.postgres;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-import io.memogate.estimator.lexer.SettingChange;
 import io.memogate.estimator.lexer.SettingChange.Action;
 import io.memogate.estimator.lexer.SettingChange.Scope;
+import io.memogate.estimator.lexer.SettingChange;
 import java.util.Optional;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.params.ParameterizedTest;

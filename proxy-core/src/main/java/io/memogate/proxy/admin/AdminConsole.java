@@ -1,16 +1,15 @@
 package io.memogate.proxy.admin;
 
 import io.memogate.broker.gateway.Tier;
-import io.memogate.estimator.EstimatorStatistics;
 import io.memogate.estimator.Catalog;
-import io.memogate.estimator.postgres.PlannerSettings;
+import io.memogate.estimator.EstimatorStatistics;
 import io.memogate.proxy.MemogateVersion;
 import io.memogate.proxy.admission.AdmissionControl;
-import io.memogate.proxy.admission.CurrentEstimator;
+import io.memogate.proxy.admission.EstimatorInForce;
+import io.memogate.proxy.admission.NoSuchDatabaseException;
 import io.memogate.proxy.admission.ServerAdmissions;
+import io.memogate.proxy.admission.ServerCatalogs;
 import io.memogate.proxy.admission.SessionInfo;
-import io.memogate.proxy.postgres.catalog.IndexCatalogs;
-import io.memogate.proxy.postgres.catalog.NoSuchDatabaseException;
 import io.memogate.proxy.config.BackendConfig;
 import io.memogate.proxy.config.ConfigException;
 import io.memogate.proxy.config.ConfigSettings;
@@ -48,7 +47,7 @@ public final class AdminConsole implements ConsoleService {
 
     private final ConfigReloader reloader;
     private final Optional<ServerAdmissions> admission;
-    private final CurrentEstimator estimator;
+    private final EstimatorInForce estimator;
     private final ConnectionsView connections;
     private final Clock clock;
     private final Instant started;
@@ -57,7 +56,7 @@ public final class AdminConsole implements ConsoleService {
      * @param admission each server's gateways and broker; empty when admission.enabled is false
      * @param estimator the estimator admission uses, so EXPLAIN ADMISSION answers what admission would
      */
-    public AdminConsole(ConfigReloader reloader, Optional<ServerAdmissions> admission, CurrentEstimator estimator,
+    public AdminConsole(ConfigReloader reloader, Optional<ServerAdmissions> admission, EstimatorInForce estimator,
                         ConnectionsView connections, Clock clock) {
         this.reloader = Objects.requireNonNull(reloader, "reloader");
         this.admission = Objects.requireNonNull(admission, "admission");
@@ -112,7 +111,7 @@ public final class AdminConsole implements ConsoleService {
                             + "\" and no backend is marked default, so sessions cannot use it either");
                 });
         Optional<AdmissionControl> server = serverOf(explain.database());
-        IndexCatalogs catalogs = server.map(AdmissionControl::indexCatalogs).orElse(IndexCatalogs.NONE);
+        ServerCatalogs catalogs = server.map(AdmissionControl::catalogs).orElse(ServerCatalogs.NONE);
         CompletableFuture<Catalog> catalog = explain.database()
                 .map(database -> catalogs.whenRead(database).completeOnTimeout(Catalog.NONE,
                         CATALOG_WAIT.toSeconds(), TimeUnit.SECONDS))
@@ -125,8 +124,9 @@ public final class AdminConsole implements ConsoleService {
             if (cause != null) {
                 throw new CompletionException(cause);
             }
+            // Without admission, no server was read: null stands for the estimator's built-in defaults.
             return ConsoleResult.rows("EXPLAIN", AdmissionViews.explain(estimator.get(),
-                    server.map(AdmissionControl::plannerDefaults).orElse(PlannerSettings.DEFAULTS),
+                    server.map(AdmissionControl::serverDefaults).orElse(null),
                     explain.statements(), read, AdmissionViews.catalogUsed(explain.database(), catalogs, read),
                     server.map(AdmissionControl::gateways)));
         });
@@ -149,8 +149,8 @@ public final class AdminConsole implements ConsoleService {
             case BROKER -> done(ConsoleResult.rows("SHOW", AdmissionViews.perServer(servers("SHOW BROKER"),
                     server -> AdmissionViews.broker(server.broker(), server.gateways()))));
             case CATALOGS -> done(ConsoleResult.rows("SHOW", admission.isEmpty()
-                    ? AdmissionViews.catalogs(IndexCatalogs.NONE)
-                    : AdmissionViews.perServer(admission.get().all(), server -> AdmissionViews.catalogs(server.indexCatalogs()))));
+                    ? AdmissionViews.catalogs(ServerCatalogs.NONE)
+                    : AdmissionViews.perServer(admission.get().all(), server -> AdmissionViews.catalogs(server.catalogs()))));
             case CONFIG -> done(ConsoleResult.rows("SHOW", config()));
             case VERSION -> done(ConsoleResult.rows("SHOW", ResultTable.of("version").row(MemogateVersion.text()).build()));
             case HELP -> done(ConsoleResult.rows("SHOW", help()));
@@ -282,7 +282,7 @@ public final class AdminConsole implements ConsoleService {
      */
     private CompletionStage<ConsoleResult> refreshCatalogs(Optional<String> database, SessionInfo caller) {
         List<AdmissionControl> servers = admission.map(ServerAdmissions::all).orElse(List.of());
-        if (servers.stream().allMatch(server -> server.indexCatalogs() == IndexCatalogs.NONE)) {
+        if (servers.stream().noneMatch(server -> server.catalogs().reads())) {
             throw new ConsoleException(ConsoleException.Kind.UNAVAILABLE,
                     "REFRESH CATALOGS needs broker.monitor, and this proxy reads no catalog without it",
                     "Estimates come from the SQL alone.",
@@ -295,8 +295,8 @@ public final class AdminConsole implements ConsoleService {
         log.info("catalogs of {} read again now, by {}", database.map(name -> "database " + name)
                 .orElse("every database read so far"), caller);
         // A database's catalog is read on the server it is routed to; every server's, without one named.
-        List<IndexCatalogs> reading = database.map(name -> serverOf(Optional.of(name)).stream())
-                .orElseGet(servers::stream).map(AdmissionControl::indexCatalogs).toList();
+        List<ServerCatalogs> reading = database.map(name -> serverOf(Optional.of(name)).stream())
+                .orElseGet(servers::stream).map(AdmissionControl::catalogs).toList();
         CompletableFuture<Void> reads = CompletableFuture.allOf(reading.stream()
                 .map(catalogs -> database.map(catalogs::refresh).orElseGet(catalogs::refreshAll))
                 .toArray(CompletableFuture[]::new));

@@ -12,15 +12,16 @@ import io.memogate.broker.gateway.TierState;
 import io.memogate.broker.gateway.WaitingStatement;
 import io.memogate.broker.probe.MemorySnapshot;
 import io.memogate.broker.probe.ServerMemory;
+import io.memogate.estimator.Catalog;
 import io.memogate.estimator.CompileEstimate;
 import io.memogate.estimator.CompileEstimator;
 import io.memogate.estimator.PreparedStatementTexts;
-import io.memogate.estimator.Catalog;
-import io.memogate.estimator.postgres.PlannerSettings;
+import io.memogate.estimator.dialect.DialectSettings;
 import io.memogate.proxy.admission.AdmissionControl;
+import io.memogate.proxy.admission.CatalogState;
 import io.memogate.proxy.admission.QueuedStatement;
+import io.memogate.proxy.admission.ServerCatalogs;
 import io.memogate.proxy.admission.SessionInfo;
-import io.memogate.proxy.postgres.catalog.IndexCatalogs;
 import io.memogate.proxy.config.Durations;
 import java.math.BigDecimal;
 import java.time.Duration;
@@ -193,7 +194,7 @@ final class AdmissionViews {
      *
      * @param catalog what {@code indexes} are, in words: the {@code catalog} column
      */
-    static ResultTable explain(CompileEstimator estimator, PlannerSettings settings, String statements,
+    static ResultTable explain(CompileEstimator estimator, DialectSettings settings, String statements,
                                Catalog read, String catalog, Optional<Gateways> gateways) {
         ResultTable.Builder table = ResultTable.of("statement", "estimated_bytes", "estimated", "gateways",
                 "relations", "blocks", "memo_pairs", "parser", "bypass", "reason", "catalog", "fingerprint", "json");
@@ -210,12 +211,12 @@ final class AdmissionViews {
     }
 
     /** EXPLAIN ADMISSION's {@code catalog} column: which indexes the estimate counted, and why none. */
-    static String catalogUsed(Optional<String> database, IndexCatalogs catalogs, Catalog read) {
+    static String catalogUsed(Optional<String> database, ServerCatalogs catalogs, Catalog read) {
         if (database.isEmpty()) {
             return "none: from the SQL (EXPLAIN ADMISSION DATABASE name ... reads a database's indexes)";
         }
         String name = database.get();
-        if (catalogs == IndexCatalogs.NONE) {
+        if (!catalogs.reads()) {
             return "none: no broker.monitor to read the indexes of " + name + " with";
         }
         if (!read.equals(Catalog.NONE)) {
@@ -223,7 +224,7 @@ final class AdmissionViews {
                     + read.functions().size() + " inlinable functions, " + read.routines().size() + " routines, "
                     + read.triggers().size() + " triggers";
         }
-        String state = catalogs.state(name).map(IndexCatalogs.CatalogState::state).orElse("failed");
+        String state = catalogs.state(name).map(CatalogState::state).orElse("failed");
         return switch (state) {
             case "read" -> name + ": no table with an index, no view, no inlinable function, no routine, no trigger";
             case "reading" -> "none: the index catalog of " + name + " was still being read after "
@@ -258,15 +259,15 @@ final class AdmissionViews {
     }
 
     /** SHOW CATALOGS: one row per database whose index catalog the estimates asked for; none without a monitor. */
-    static ResultTable catalogs(IndexCatalogs catalogs) {
+    static ResultTable catalogs(ServerCatalogs catalogs) {
         return catalogs(catalogs.states());
     }
 
     /** The rows of SHOW CATALOGS for these databases. */
-    static ResultTable catalogs(List<IndexCatalogs.CatalogState> states) {
+    static ResultTable catalogs(List<CatalogState> states) {
         ResultTable.Builder table = ResultTable.of("database", "state", "tables_with_indexes", "views",
                 "inlinable_functions", "routines", "triggers", "age_s");
-        for (IndexCatalogs.CatalogState state : states) {
+        for (CatalogState state : states) {
             table.row(state.database(), state.state(), state.tables(), state.views(), state.functions(),
                     state.routines(), state.triggers(), seconds(state.age()));
         }

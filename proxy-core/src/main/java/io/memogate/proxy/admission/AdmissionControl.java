@@ -9,12 +9,8 @@ import io.memogate.broker.gateway.Gateways;
 import io.memogate.broker.gateway.LocalGateways;
 import io.memogate.broker.gateway.ScheduledGatewayTimer;
 import io.memogate.broker.probe.MemorySnapshot;
-import io.memogate.broker.probe.postgres.PostgresProbe;
 import io.memogate.estimator.CompileEstimate;
-import io.memogate.estimator.postgres.MemoryCoefficients;
-import io.memogate.estimator.postgres.PlannerSettings;
-import io.memogate.estimator.postgres.PostgresLexicalRules;
-import io.memogate.proxy.postgres.catalog.IndexCatalogs;
+import io.memogate.estimator.dialect.DialectSettings;
 import java.time.Duration;
 import java.util.HashSet;
 import java.util.Map;
@@ -30,10 +26,11 @@ import java.util.function.Supplier;
 /**
  * The estimator, the gateways and the broker wired together for one database server: the broker's published
  * state sets the gateways' target, feeds the measured memory of every server process into their
- * ledger (and forgets processes that ended), and gives sessions the server's planner defaults.
+ * ledger (and forgets processes that ended), and gives sessions the server's defaults of the settings the
+ * estimator reads. What differs by kind of server (its probe, its settings) comes from its {@link ServerKind}.
  *
  * <p>Without a broker (no monitoring connection configured) the gateways keep the static target and
- * sessions start from PostgreSQL's built-in planner defaults.
+ * sessions start from the kind's built-in defaults.
  */
 public final class AdmissionControl implements AutoCloseable {
 
@@ -41,12 +38,13 @@ public final class AdmissionControl implements AutoCloseable {
     public static final String ONLY_SERVER = "default";
 
     private final String server;
-    private final CurrentEstimator estimator;
+    private final ServerKind kind;
+    private final EstimatorInForce estimator;
     private final ScheduledGatewayTimer timer = new ScheduledGatewayTimer();
     private final Gateways gateways;
     private final Optional<Broker> broker;
-    private final IndexCatalogs indexCatalogs;
-    private final AtomicReference<PlannerSettings> plannerDefaults = new AtomicReference<>(PlannerSettings.DEFAULTS);
+    private final ServerCatalogs catalogs;
+    private final AtomicReference<DialectSettings> serverDefaults;
     private final AdmissionSupport support;
     private final GatedAdmission hook;
     private final ServerAdmission admission;
@@ -60,22 +58,27 @@ public final class AdmissionControl implements AutoCloseable {
     private static final long EXIT_GRACE_NANOS = TimeUnit.SECONDS.toNanos(5);
     private final Map<Long, Long> closedAt = new ConcurrentHashMap<>();
 
-    /** The admission of the server {@code server}, its gateways sized by {@code gatewaySettings}; see {@link Builder}. */
-    public static Builder builder(String server, GatewaySettings gatewaySettings) {
-        return new Builder(server, gatewaySettings);
+    /**
+     * The admission of the server {@code server}, a server of {@code kind}, its gateways sized by
+     * {@code gatewaySettings}; see {@link Builder}.
+     */
+    public static Builder builder(String server, ServerKind kind, GatewaySettings gatewaySettings) {
+        return new Builder(server, kind, gatewaySettings);
     }
 
     private AdmissionControl(Builder built) {
         this.server = built.server;
+        this.kind = built.kind;
+        this.serverDefaults = new AtomicReference<>(kind.builtInDefaults());
         this.estimator = built.estimator;
-        this.indexCatalogs = built.indexCatalogs;
+        this.catalogs = built.catalogs;
         this.gateways = new LocalGateways(built.gatewaySettings, built.staticTargetBytes, System::nanoTime, timer,
-                built.gatewayListener);
+                built.gatewayListener, kind.retention());
         this.broker = built.brokerSettings.map(settings -> new Broker(settings,
-                PostgresProbe.FACTORY, System::nanoTime, this::published));
-        this.support = new AdmissionSupport(plannerDefaults::get, indexCatalogs::roleSettingsOf, indexCatalogs::of,
-                built.waitNoticeAfter, PostgresLexicalRules.analyzer());
-        this.hook = new GatedAdmission(estimator, indexCatalogs, gateways, built.estimates,
+                kind.probe(), System::nanoTime, this::published));
+        this.support = new AdmissionSupport(serverDefaults::get, catalogs::loginSettingsOf, catalogs::of,
+                built.waitNoticeAfter, estimator.get().dialect().analyzer());
+        this.hook = new GatedAdmission(estimator, catalogs, gateways, built.estimates,
                 pid -> closedAt.put(pid, System.nanoTime()), new RunningHold(built.holdWhileRunning, timer));
         this.admission = new ServerAdmission(hook, support);
     }
@@ -108,28 +111,33 @@ public final class AdmissionControl implements AutoCloseable {
         return gateways;
     }
 
-    /** The databases' index catalogs the estimates read. */
-    public IndexCatalogs indexCatalogs() {
-        return indexCatalogs;
+    /** The kind of server this is. */
+    public ServerKind kind() {
+        return kind;
+    }
+
+    /** The databases' catalogs the estimates read. */
+    public ServerCatalogs catalogs() {
+        return catalogs;
     }
 
     public Optional<Broker> broker() {
         return broker;
     }
 
-    public CurrentEstimator estimator() {
+    public EstimatorInForce estimator() {
         return estimator;
     }
 
-    /** The planner settings a new session starts from: the server's, as the broker last read them. */
-    public PlannerSettings plannerDefaults() {
-        return plannerDefaults.get();
+    /** The settings a new session's statements are estimated with: the server's, as the broker last read them. */
+    public DialectSettings serverDefaults() {
+        return serverDefaults.get();
     }
 
     /** Called on the broker's thread after every poll, good or failed. */
     void published(BrokerState state) {
         gateways.target(state.targetBytes());
-        plannerDefaults.set(plannerSettings(state.plannerSettings()));
+        serverDefaults.set(kind.defaults(state.plannerSettings()));
         Map<Integer, Long> privateBytes = state.privateBytesByPid();
         if (privateBytes.isEmpty()) {
             return; // not co-located, or nothing known: the ledger keeps its estimate-based figures
@@ -154,25 +162,18 @@ public final class AdmissionControl implements AutoCloseable {
         measured.addAll(now);
     }
 
-    /** The server's own defaults of the settings the planner model uses, over PostgreSQL's built-in ones. */
-    static PlannerSettings plannerSettings(Map<String, String> server) {
-        PlannerSettings settings = PlannerSettings.DEFAULTS;
-        for (Map.Entry<String, String> setting : server.entrySet()) {
-            settings = settings.with(setting.getKey(), setting.getValue());
-        }
-        return settings;
-    }
-
     /**
      * What a server's admission is made of, each part with the default a test or benchmark wants when it does
-     * not care: PostgreSQL's coefficients, no catalogs, {@code broker.staticTarget}'s default, no broker, a
-     * wait notice after one second, {@link RunningHold#DEFAULT}, no listener, estimates told to nobody.
+     * not care: the kind's estimator with its default coefficients, no catalogs, {@code broker.staticTarget}'s
+     * default, no broker, a wait notice after one second, {@link RunningHold#DEFAULT}, no listener, estimates
+     * told to nobody.
      */
     public static final class Builder {
         private final String server;
+        private final ServerKind kind;
         private final GatewaySettings gatewaySettings;
-        private CurrentEstimator estimator = new CurrentEstimator(MemoryCoefficients.DEFAULTS);
-        private IndexCatalogs indexCatalogs = IndexCatalogs.NONE;
+        private EstimatorInForce estimator;
+        private ServerCatalogs catalogs = ServerCatalogs.NONE;
         private long staticTargetBytes = BrokerSettings.DEFAULT_STATIC_TARGET_BYTES;
         private Optional<BrokerSettings> brokerSettings = Optional.empty();
         private Supplier<Duration> waitNoticeAfter = () -> Duration.ofSeconds(1);
@@ -180,20 +181,21 @@ public final class AdmissionControl implements AutoCloseable {
         private GatewayListener gatewayListener = GatewayListener.NONE;
         private Consumer<CompileEstimate> estimates = estimate -> { };
 
-        private Builder(String server, GatewaySettings gatewaySettings) {
+        private Builder(String server, ServerKind kind, GatewaySettings gatewaySettings) {
             this.server = Objects.requireNonNull(server, "server");
+            this.kind = Objects.requireNonNull(kind, "kind");
             this.gatewaySettings = Objects.requireNonNull(gatewaySettings, "gatewaySettings");
         }
 
         /** The estimator in force, which a reload may give other coefficients. */
-        public Builder estimator(CurrentEstimator estimator) {
+        public Builder estimator(EstimatorInForce estimator) {
             this.estimator = Objects.requireNonNull(estimator, "estimator");
             return this;
         }
 
-        /** The databases' catalogs the estimates read; closed with the admission. */
-        public Builder indexCatalogs(IndexCatalogs indexCatalogs) {
-            this.indexCatalogs = Objects.requireNonNull(indexCatalogs, "indexCatalogs");
+        /** The databases' catalogs the estimates read, by the kind's own reader; closed with the admission. */
+        public Builder catalogs(ServerCatalogs catalogs) {
+            this.catalogs = Objects.requireNonNull(catalogs, "catalogs");
             return this;
         }
 
@@ -238,6 +240,9 @@ public final class AdmissionControl implements AutoCloseable {
 
         /** The admission, its broker not yet polling ({@link AdmissionControl#start()}). */
         public AdmissionControl build() {
+            if (estimator == null) {
+                estimator = kind.estimator();
+            }
             return new AdmissionControl(this);
         }
     }
@@ -245,7 +250,7 @@ public final class AdmissionControl implements AutoCloseable {
     @Override
     public void close() {
         broker.ifPresent(Broker::close);
-        indexCatalogs.close();
+        catalogs.close();
         timer.close();
     }
 }

@@ -1,10 +1,8 @@
 package io.memogate.proxy.admission;
 
 import io.memogate.estimator.Catalog;
+import io.memogate.estimator.dialect.DialectSettings;
 import io.memogate.estimator.lexer.LexicalAnalyzer;
-import io.memogate.estimator.postgres.PlannerSettings;
-import io.memogate.estimator.postgres.PostgresLexicalRules;
-import io.memogate.proxy.postgres.catalog.RoleSettings;
 import java.time.Duration;
 import java.util.Objects;
 import java.util.concurrent.Executor;
@@ -13,9 +11,9 @@ import java.util.function.Function;
 import java.util.function.Supplier;
 
 /**
- * What sessions need around the admission hook: the server's planner defaults (kept current by the
- * broker) and each database's role and database settings (read with its index catalog), from which each
- * session's own settings start, each database's catalog as last read (whose routines may change a session's
+ * What sessions need around the admission hook: the server's defaults of the settings its estimator reads
+ * (kept current by the broker) and the settings each database's sessions get at login (read with its
+ * catalog), from which each session's own settings start (both of the server's kind, opaque here), each database's catalog as last read (whose routines may change a session's
  * settings when it calls them), and how long a statement may wait before its
  * client is told that it is queued (admission.waitNotice, which a reload changes at once: hence a
  * supplier, read at each wait).
@@ -23,18 +21,13 @@ import java.util.function.Supplier;
  * @param textReader where statement texts too long to read on a session's event loop are decoded and read
  *     ({@link GatedAdmission#OFF_LOOP_CHARS}): the common pool, or a test's own
  */
-public record AdmissionSupport(Supplier<PlannerSettings> plannerDefaults, Function<String, RoleSettings> roleSettings,
+public record AdmissionSupport(Supplier<DialectSettings> serverDefaults, Function<String, LoginSettings> loginSettings,
                                Function<String, Catalog> catalogs, Supplier<Duration> waitNotice,
                                LexicalAnalyzer analyzer, Executor textReader) {
 
-    /** PostgreSQL's built-in planner defaults, a notice after one second. */
-    public static final AdmissionSupport DEFAULTS =
-            new AdmissionSupport(() -> PlannerSettings.DEFAULTS, Duration.ofSeconds(1),
-                    PostgresLexicalRules.analyzer());
-
     public AdmissionSupport {
-        Objects.requireNonNull(plannerDefaults, "plannerDefaults");
-        Objects.requireNonNull(roleSettings, "roleSettings");
+        Objects.requireNonNull(serverDefaults, "serverDefaults");
+        Objects.requireNonNull(loginSettings, "loginSettings");
         Objects.requireNonNull(catalogs, "catalogs");
         Objects.requireNonNull(waitNotice, "waitNotice");
         Objects.requireNonNull(analyzer, "analyzer");
@@ -42,20 +35,20 @@ public record AdmissionSupport(Supplier<PlannerSettings> plannerDefaults, Functi
     }
 
     /** Long texts read on the common pool. */
-    public AdmissionSupport(Supplier<PlannerSettings> plannerDefaults, Function<String, RoleSettings> roleSettings,
+    public AdmissionSupport(Supplier<DialectSettings> serverDefaults, Function<String, LoginSettings> loginSettings,
             Function<String, Catalog> catalogs, Supplier<Duration> waitNotice, LexicalAnalyzer analyzer) {
-        this(plannerDefaults, roleSettings, catalogs, waitNotice, analyzer, ForkJoinPool.commonPool());
+        this(serverDefaults, loginSettings, catalogs, waitNotice, analyzer, ForkJoinPool.commonPool());
     }
 
-    /** A wait notice that never changes, and no role or database settings, no catalog. */
-    public AdmissionSupport(Supplier<PlannerSettings> plannerDefaults, Duration waitNoticeAfter, LexicalAnalyzer analyzer) {
-        this(plannerDefaults, database -> RoleSettings.NONE, database -> Catalog.NONE, () -> waitNoticeAfter,
+    /** A wait notice that never changes, and no login settings, no catalog. */
+    public AdmissionSupport(Supplier<DialectSettings> serverDefaults, Duration waitNoticeAfter, LexicalAnalyzer analyzer) {
+        this(serverDefaults, database -> LoginSettings.NONE, database -> Catalog.NONE, () -> waitNoticeAfter,
                 analyzer);
     }
 
     /** The same, long texts read on {@code reader}. */
     public AdmissionSupport withTextReader(Executor reader) {
-        return new AdmissionSupport(plannerDefaults, roleSettings, catalogs, waitNotice, analyzer, reader);
+        return new AdmissionSupport(serverDefaults, loginSettings, catalogs, waitNotice, analyzer, reader);
     }
 
     /** How long a statement waits before its client is told; {@link Duration#ZERO}: never. */

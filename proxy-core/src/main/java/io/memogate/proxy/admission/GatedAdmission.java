@@ -8,8 +8,6 @@ import io.memogate.estimator.Catalog;
 import io.memogate.estimator.CompileEstimate;
 import io.memogate.estimator.CompileEstimator;
 import io.memogate.estimator.dialect.DialectSettings;
-import io.memogate.proxy.postgres.catalog.IndexCatalogs;
-import io.memogate.proxy.postgres.catalog.RoleSettings;
 import java.time.Duration;
 import java.util.Locale;
 import java.util.Objects;
@@ -17,8 +15,8 @@ import java.util.Optional;
 import java.util.concurrent.CompletableFuture;
 import java.util.function.Consumer;
 import java.util.function.Function;
-import java.util.function.Supplier;
 import java.util.function.LongConsumer;
+import java.util.function.Supplier;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -47,7 +45,7 @@ public final class GatedAdmission implements AdmissionHook {
     public static final int OFF_LOOP_CHARS = 256 * 1024;
 
     private final Supplier<CompileEstimator> estimator;
-    private final IndexCatalogs catalogs;
+    private final ServerCatalogs catalogs;
     private final Gateways gateways;
     private final Consumer<CompileEstimate> estimates;
     private final LongConsumer closedConnections;
@@ -61,7 +59,7 @@ public final class GatedAdmission implements AdmissionHook {
      */
     public GatedAdmission(CompileEstimator estimator, Gateways gateways, Consumer<CompileEstimate> estimates,
             LongConsumer closedConnections) {
-        this(() -> estimator, IndexCatalogs.NONE, gateways, estimates, closedConnections, RunningHold.UNTIL_END);
+        this(() -> estimator, ServerCatalogs.NONE, gateways, estimates, closedConnections, RunningHold.UNTIL_END);
         Objects.requireNonNull(estimator, "estimator");
     }
 
@@ -71,7 +69,7 @@ public final class GatedAdmission implements AdmissionHook {
      *     database's first read, up to {@link #FIRST_READ_WAIT}, and is estimated with the last read after
      * @param runningHold how long a statement planned while it runs keeps its permits at most
      */
-    public GatedAdmission(Supplier<CompileEstimator> estimator, IndexCatalogs catalogs, Gateways gateways,
+    public GatedAdmission(Supplier<CompileEstimator> estimator, ServerCatalogs catalogs, Gateways gateways,
             Consumer<CompileEstimate> estimates, LongConsumer closedConnections, RunningHold runningHold) {
         this.estimator = Objects.requireNonNull(estimator, "estimator");
         this.catalogs = Objects.requireNonNull(catalogs, "catalogs");
@@ -86,10 +84,10 @@ public final class GatedAdmission implements AdmissionHook {
         String database = request.session().database();
         Optional<CompletableFuture<Catalog>> firstRead = catalogs.firstRead(database, FIRST_READ_WAIT);
         if (firstRead.isPresent()) {
-            // The same read brings the role and database settings: the estimate takes them too.
-            Function<RoleSettings, DialectSettings> settings = request.settingsWithRoles().get();
+            // The same read brings the settings its sessions get at login: the estimate takes them too.
+            Function<LoginSettings, DialectSettings> settings = request.settingsWithLogin().get();
             return new EstimatedLater(firstRead.get(), catalog -> admit(
-                    request.withSettings(settings.apply(catalogs.roleSettingsOf(database))), catalog));
+                    request.withSettings(settings.apply(catalogs.loginSettingsOf(database))), catalog));
         }
         if (request.sql().length() >= OFF_LOOP_CHARS) {
             Catalog catalog = catalogs.of(database);

@@ -2,7 +2,6 @@ package io.memogate.proxy.admission;
 
 import io.memogate.estimator.PreparedStatementTexts;
 import io.memogate.estimator.dialect.DialectSettings;
-import io.memogate.proxy.postgres.catalog.RoleSettings;
 import java.util.function.Function;
 import java.util.function.Supplier;
 
@@ -19,18 +18,18 @@ import java.util.function.Supplier;
  *     estimator of that dialect reads them); for PostgreSQL the server's defaults with the
  *     session's own SET / RESET and startup options applied
  * @param prepared the statements the session PREPAREd in SQL, for its EXECUTE
- * @param settingsWithRoles asked on the session's thread, during {@code admit}: the session's settings as they
- *     are now, with the ALTER ROLE / ALTER DATABASE layer still to fill in, for a statement that waits for
- *     its database's first catalog read (which brings that layer)
+ * @param settingsWithLogin asked on the session's thread, during {@code admit}: the session's settings as they
+ *     are now, with the layer of its login settings still to fill in (PostgreSQL: ALTER ROLE / ALTER DATABASE
+ *     ... SET), for a statement that waits for its database's first catalog read, which brings that layer
  */
 public record StatementRequest(String sql, AdmissionPoint point, SessionInfo session, long serverConnection,
                                DialectSettings settings, PreparedStatementTexts prepared,
-                               Supplier<Function<RoleSettings, DialectSettings>> settingsWithRoles) {
+                               Supplier<Function<LoginSettings, DialectSettings>> settingsWithLogin) {
 
-    /** Settings that no role layer read later changes. */
+    /** Settings that no login settings read later change. */
     public StatementRequest(String sql, AdmissionPoint point, SessionInfo session, long serverConnection,
             DialectSettings settings, PreparedStatementTexts prepared) {
-        this(sql, point, session, serverConnection, settings, prepared, () -> roles -> settings);
+        this(sql, point, session, serverConnection, settings, prepared, () -> login -> settings);
     }
 
     public StatementRequest(String sql, AdmissionPoint point, SessionInfo session, long serverConnection,
@@ -40,6 +39,6 @@ public record StatementRequest(String sql, AdmissionPoint point, SessionInfo ses
 
     /** This statement under other planner settings. */
     public StatementRequest withSettings(DialectSettings other) {
-        return new StatementRequest(sql, point, session, serverConnection, other, prepared, settingsWithRoles);
+        return new StatementRequest(sql, point, session, serverConnection, other, prepared, settingsWithLogin);
     }
 }

@@ -1,16 +1,16 @@
 package io.memogate.proxy.cli;
 
+import io.memogate.estimator.Catalog;
 import io.memogate.estimator.CompileEstimate;
 import io.memogate.estimator.CompileEstimator;
 import io.memogate.estimator.PreparedStatementTexts;
-import io.memogate.estimator.Catalog;
 import io.memogate.estimator.postgres.PlannerSettings;
 import io.memogate.proxy.admin.EstimateJson;
-import io.memogate.proxy.admission.CurrentEstimator;
-import io.memogate.proxy.postgres.calibrate.CoefficientsFile;
-import io.memogate.proxy.postgres.catalog.ServerCatalog;
 import io.memogate.proxy.files.TextFiles;
 import io.memogate.proxy.files.UnreadableFileException;
+import io.memogate.proxy.postgres.CurrentEstimator;
+import io.memogate.proxy.postgres.calibrate.CoefficientsFile;
+import io.memogate.proxy.postgres.catalog.ServerCatalog;
 import java.io.PrintWriter;
 import java.nio.file.Path;
 import java.sql.Connection;

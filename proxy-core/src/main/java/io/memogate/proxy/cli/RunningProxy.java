@@ -4,11 +4,9 @@ import io.memogate.estimator.postgres.PostgresLexicalRules;
 import io.memogate.proxy.admin.AdminConsole;
 import io.memogate.proxy.admission.AdmissionControl;
 import io.memogate.proxy.admission.AdmissionRouting;
-import io.memogate.proxy.admission.AdmissionSupport;
-import io.memogate.proxy.admission.CurrentEstimator;
 import io.memogate.proxy.admission.ImmediateAdmission;
 import io.memogate.proxy.admission.ServerAdmissions;
-import io.memogate.proxy.postgres.catalog.IndexCatalogs;
+import io.memogate.proxy.admission.ServerCatalogs;
 import io.memogate.proxy.config.BackendConfig;
 import io.memogate.proxy.config.ConfigException;
 import io.memogate.proxy.config.ConfigLoader;
@@ -20,6 +18,9 @@ import io.memogate.proxy.metrics.GatewayMeters;
 import io.memogate.proxy.metrics.Health;
 import io.memogate.proxy.metrics.MetricsEndpoint;
 import io.memogate.proxy.metrics.ProxyMeters;
+import io.memogate.proxy.postgres.CurrentEstimator;
+import io.memogate.proxy.postgres.PostgresServer;
+import io.memogate.proxy.postgres.catalog.IndexCatalogs;
 import io.memogate.proxy.reload.ConfigReloader;
 import io.memogate.proxy.reload.CurrentConfig;
 import io.memogate.proxy.server.ProxyServer;
@@ -75,7 +76,7 @@ public final class RunningProxy implements AutoCloseable {
             admission = admission(config, current, estimator, metrics);
             Optional<ServerAdmissions> servers = admission;
             AdmissionRouting routing = servers.isPresent() ? servers.get()
-                    : AdmissionRouting.uniform(new ImmediateAdmission(), AdmissionSupport.DEFAULTS);
+                    : AdmissionRouting.uniform(new ImmediateAdmission(), PostgresServer.defaultSupport());
             server = ProxyServer.start(config, Wings.BUILT_IN, routing, proxy -> {
                 // Built here because both act on the server, and the server routes the console's logins.
                 // A reload the server took also brings the estimator.coefficients in force.
@@ -88,7 +89,7 @@ public final class RunningProxy implements AutoCloseable {
                 // configuration in force (which the reads follow) routes it.
                 changes.afterReload((before, next) -> {
                     if (!next.backends().equals(before.backends())) {
-                        servers.ifPresent(s -> s.all().forEach(c -> c.indexCatalogs().refreshAll()));
+                        servers.ifPresent(s -> s.all().forEach(c -> c.catalogs().refreshAll()));
                         // A backend the reload added gets its admission now, not on its first session's loop.
                         servers.ifPresent(s -> next.backends().forEach(backend -> s.control(backend.name())));
                     }
@@ -141,13 +142,15 @@ public final class RunningProxy implements AutoCloseable {
                                                     EstimatorMeters estimatorMeters, MetricsEndpoint metrics) {
         MemogateConfig config = current.get();
         GatewayMeters gatewayMeters = new GatewayMeters(name);
-        IndexCatalogs indexCatalogs = config.broker().monitor()
-                .map(m -> new IndexCatalogs(database -> current.get().catalogUrl(name, database), m.user(),
-                        m.password().orElse(null)))
-                .orElse(IndexCatalogs.NONE);
-        AdmissionControl control = AdmissionControl.builder(name, config.admission().gatewaySettings())
+        // Every backend is a PostgreSQL server until the configuration can name another kind.
+        ServerCatalogs catalogs = config.broker().monitor()
+                .<ServerCatalogs>map(m -> new IndexCatalogs(database -> current.get().catalogUrl(name, database),
+                        m.user(), m.password().orElse(null)))
+                .orElse(ServerCatalogs.NONE);
+        AdmissionControl control = AdmissionControl.builder(name, PostgresServer.KIND,
+                        config.admission().gatewaySettings())
                 .estimator(estimator)
-                .indexCatalogs(indexCatalogs)
+                .catalogs(catalogs)
                 .staticTargetBytes(config.broker().staticTargetBytes())
                 .broker(config.brokerSettings(name))
                 .waitNotice(() -> current.get().admission().waitNotice())

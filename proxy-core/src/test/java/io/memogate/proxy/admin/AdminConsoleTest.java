@@ -10,7 +10,6 @@ import io.memogate.broker.gateway.GatewaySettings;
 import io.memogate.estimator.postgres.MemoryCoefficients;
 import io.memogate.estimator.postgres.PostgresLexicalRules;
 import io.memogate.proxy.admission.AdmissionControl;
-import io.memogate.proxy.admission.CurrentEstimator;
 import io.memogate.proxy.admission.ServerAdmissions;
 import io.memogate.proxy.admission.SessionInfo;
 import io.memogate.proxy.config.BackendConfig;
@@ -18,6 +17,8 @@ import io.memogate.proxy.config.ConfigLoader;
 import io.memogate.proxy.config.LimitsConfig;
 import io.memogate.proxy.config.ListenerConfig;
 import io.memogate.proxy.config.MemogateConfig;
+import io.memogate.proxy.postgres.CurrentEstimator;
+import io.memogate.proxy.postgres.PostgresServer;
 import io.memogate.proxy.reload.ConfigReloader;
 import io.memogate.proxy.reload.CurrentConfig;
 import java.net.InetSocketAddress;
@@ -49,7 +50,7 @@ class AdminConsoleTest {
     private final MemogateConfig config = new MemogateConfig(List.of(ListenerConfig.of("127.0.0.1", 0)),
             List.of(BackendConfig.of("main", "localhost", 5432).withDatabases("shop").withDefault(false)),
             LimitsConfig.DEFAULTS);
-    private final AdmissionControl admission = AdmissionControl.builder(AdmissionControl.ONLY_SERVER,
+    private final AdmissionControl admission = AdmissionControl.builder(AdmissionControl.ONLY_SERVER, PostgresServer.KIND,
             GatewaySettings.defaults(2)).staticTargetBytes(1L << 30).waitNotice(() -> Duration.ZERO).build();
     private final ConfigReloader reloader = new ConfigReloader(new CurrentConfig(config), Optional.empty(),
             new ConfigLoader(), next -> { }, Optional.of(admission.gateways()), Instant::now);

@@ -4,14 +4,17 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import io.memogate.broker.BrokerMode;
 import io.memogate.broker.BrokerState;
+import io.memogate.broker.gateway.CompileMemoryRetention;
 import io.memogate.broker.gateway.GatewaySettings;
 import io.memogate.broker.probe.HostMemory;
 import io.memogate.broker.probe.MemorySnapshot;
 import io.memogate.broker.probe.PressureCounters;
+import io.memogate.broker.probe.ProbeFactory;
 import io.memogate.broker.probe.ServerConnections;
 import io.memogate.broker.probe.ServerMemory;
 import io.memogate.broker.probe.ServerVersion;
-import io.memogate.estimator.postgres.PlannerSettings;
+import io.memogate.estimator.dialect.DialectSettings;
+import io.memogate.proxy.postgres.PostgresServer;
 import java.time.Duration;
 import java.util.List;
 import java.util.Map;
@@ -21,21 +24,6 @@ import java.util.Set;
 import org.junit.jupiter.api.Test;
 
 class AdmissionControlTest {
-
-    @Test
-    void theServersPlannerSettingsAreWhatSessionsStartFrom() {
-        PlannerSettings settings = AdmissionControl.plannerSettings(Map.of("join_collapse_limit", "20",
-                "from_collapse_limit", "16", "geqo", "off", "geqo_threshold", "14", "work_mem", "4MB"));
-        assertThat(settings.joinCollapseLimit()).isEqualTo(20);
-        assertThat(settings.fromCollapseLimit()).isEqualTo(16);
-        assertThat(settings.geqo()).isFalse();
-        assertThat(settings.geqoThreshold()).isEqualTo(14);
-    }
-
-    @Test
-    void withoutAnyServerSettingsPostgresDefaultsApply() {
-        assertThat(AdmissionControl.plannerSettings(Map.of())).isEqualTo(PlannerSettings.DEFAULTS);
-    }
 
     private static final long MIB = 1 << 20;
 
@@ -51,7 +39,7 @@ class AdmissionControlTest {
 
     @Test
     void measuredMemoryFillsTheLedgerButAProcessWhoseSessionClosedStaysOut() {
-        try (AdmissionControl control = AdmissionControl.builder(AdmissionControl.ONLY_SERVER,
+        try (AdmissionControl control = AdmissionControl.builder(AdmissionControl.ONLY_SERVER, PostgresServer.KIND,
                 GatewaySettings.defaults(2)).staticTargetBytes(256 * MIB).build()) {
             long pollStarted = System.nanoTime();
             control.hook().serverConnectionClosed(41); // its session ended while the poll was reading /proc
@@ -59,13 +47,62 @@ class AdmissionControlTest {
 
             assertThat(control.gateways().target()).isEqualTo(1024 * MIB);
             assertThat(control.gateways().ledger().totalBytes()).as("only the live process").isEqualTo(30 * MIB);
-            assertThat(control.support().plannerDefaults().get().joinCollapseLimit()).isEqualTo(12);
+            assertThat(PostgresServer.plannerSettings(control.support().serverDefaults().get()).joinCollapseLimit())
+                    .isEqualTo(12);
 
             control.published(measured(System.nanoTime(), Map.of()));
             assertThat(control.gateways().ledger().totalBytes()).as("nothing measured: nothing changes")
                     .isEqualTo(30 * MIB);
             control.published(measured(System.nanoTime(), Map.of(43, 10 * MIB)));
             assertThat(control.gateways().ledger().totalBytes()).as("42 exited, 43 appeared").isEqualTo(10 * MIB);
+        }
+    }
+
+    /** A kind whose compiles give their memory back, as a server with a per-statement arena does. */
+    private static final ServerKind RELEASING = new ServerKind() {
+        @Override
+        public String name() {
+            return "a releasing server";
+        }
+
+        @Override
+        public CompileMemoryRetention retention() {
+            return CompileMemoryRetention.RELEASED_AFTER_COMPILE;
+        }
+
+        @Override
+        public EstimatorInForce estimator() {
+            return PostgresServer.KIND.estimator();
+        }
+
+        @Override
+        public ProbeFactory probe() {
+            return PostgresServer.KIND.probe();
+        }
+
+        @Override
+        public DialectSettings builtInDefaults() {
+            return PostgresServer.KIND.builtInDefaults();
+        }
+
+        @Override
+        public DialectSettings defaults(Map<String, String> serverSettings) {
+            return PostgresServer.KIND.defaults(serverSettings);
+        }
+    };
+
+    @Test
+    void whatAConnectionKeepsAfterACompileIsTheServerKindsRule() {
+        try (AdmissionControl postgres = AdmissionControl.builder("pg", PostgresServer.KIND,
+                        GatewaySettings.defaults(2)).staticTargetBytes(1024 * MIB).build();
+             AdmissionControl releasing = AdmissionControl.builder("other", RELEASING,
+                        GatewaySettings.defaults(2)).staticTargetBytes(1024 * MIB).build()) {
+            postgres.gateways().acquire(300 * MIB, 7).release();
+            releasing.gateways().acquire(300 * MIB, 7).release();
+
+            assertThat(postgres.gateways().retainedBy(7)).as("a PostgreSQL backend keeps its plan's memory")
+                    .isEqualTo(300 * MIB);
+            assertThat(releasing.gateways().retainedBy(7)).isZero();
         }
     }
 }

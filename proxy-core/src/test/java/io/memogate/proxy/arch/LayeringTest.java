@@ -41,6 +41,21 @@ class LayeringTest {
                 .check(MEMOGATE);
     }
 
+    /**
+     * The admission of a server reaches what is PostgreSQL's (its catalog reader, its probe, its planner
+     * settings, its estimator) only through the server's {@code ServerKind} and {@code ServerCatalogs}, which
+     * the CLI wiring picks. One exception, a step still to take: the configuration's coefficients file and the
+     * broker's TLS check are PostgreSQL's ({@code config}) until the configuration can name a server's kind.
+     */
+    @Test
+    void theAdmissionCoreReachesPostgresOnlyThroughItsServerKind() {
+        noClasses().that().resideInAnyPackage(CORE).and().resideOutsideOfPackage("io.memogate.proxy.config..")
+                .should().dependOnClassesThat().resideInAnyPackage("io.memogate.proxy.postgres..",
+                        "io.memogate.broker.probe.postgres..", "io.memogate.estimator.postgres..")
+                .because("a server's kind is a value the wiring gives the core, so that a second kind is a new folder")
+                .check(MEMOGATE);
+    }
+
     @Test
     void theBrokerOwnsNoJdbcDriver() {
         noClasses().that().resideInAPackage("io.memogate.broker..")

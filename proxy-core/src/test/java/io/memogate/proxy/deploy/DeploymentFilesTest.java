@@ -1,8 +1,5 @@
 package io.memogate.proxy.deploy;
 
-import io.memogate.proxy.cli.Wings;
-import io.memogate.proxy.admission.AdmissionSupport;
-import io.memogate.proxy.admission.AdmissionRouting;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import com.fasterxml.jackson.databind.JsonNode;
@@ -16,7 +13,9 @@ import io.memogate.broker.gateway.LocalGateways;
 import io.memogate.broker.gateway.ScheduledGatewayTimer;
 import io.memogate.broker.probe.ProbeException;
 import io.memogate.estimator.CompileEstimator;
+import io.memogate.proxy.admission.AdmissionRouting;
 import io.memogate.proxy.admission.ImmediateAdmission;
+import io.memogate.proxy.cli.Wings;
 import io.memogate.proxy.config.BackendConfig;
 import io.memogate.proxy.config.ConfigLoader;
 import io.memogate.proxy.config.ListenerConfig;
@@ -27,6 +26,7 @@ import io.memogate.proxy.metrics.EventLoopMeters;
 import io.memogate.proxy.metrics.GatewayMeters;
 import io.memogate.proxy.metrics.PrometheusText;
 import io.memogate.proxy.metrics.ProxyMeters;
+import io.memogate.proxy.postgres.PostgresServer;
 import io.memogate.proxy.server.ProxyServer;
 import io.micrometer.prometheusmetrics.PrometheusConfig;
 import io.micrometer.prometheusmetrics.PrometheusMeterRegistry;
@@ -182,7 +182,7 @@ class DeploymentFilesTest {
                         }, System::nanoTime, state -> { });
                 ProxyServer server = ProxyServer.start(MemogateConfig.of(BackendConfig.of("main", "127.0.0.1", 5432))
                         .withListeners(ListenerConfig.of("127.0.0.1", 0)), Wings.BUILT_IN,
-                        AdmissionRouting.uniform(new ImmediateAdmission(), AdmissionSupport.DEFAULTS))) {
+                        AdmissionRouting.uniform(new ImmediateAdmission(), PostgresServer.defaultSupport()))) {
             Gateways gateways = new LocalGateways(GatewaySettings.defaults(2), 1L << 30, System::nanoTime, timer,
                     gatewayMeters);
             gatewayMeters.gateways(gateways);

@@ -8,8 +8,8 @@ import static io.memogate.proxy.it.StarSchema.WIDE;
 import static io.memogate.proxy.it.StarSchema.star;
 import static org.assertj.core.api.Assertions.assertThat;
 
-import io.memogate.broker.gateway.Gateways;
 import io.memogate.broker.gateway.GatewaySettings;
+import io.memogate.broker.gateway.Gateways;
 import io.memogate.broker.gateway.Tier;
 import io.memogate.broker.gateway.TierSettings;
 import io.memogate.estimator.CompileEstimate;
@@ -27,11 +27,11 @@ import io.memogate.proxy.config.ListenerConfig;
 import io.memogate.proxy.config.MemogateConfig;
 import io.memogate.proxy.config.MonitorConfig;
 import io.memogate.proxy.config.TlsMode;
+import io.memogate.proxy.it.RawPgClient.Message;
 import io.memogate.proxy.postgres.embedded.DemoSchema;
 import io.memogate.proxy.postgres.embedded.EmbeddedPostgres;
 import io.memogate.proxy.postgres.embedded.EmbeddedPostgresExtension;
 import io.memogate.proxy.postgres.embedded.TestUsers;
-import io.memogate.proxy.it.RawPgClient.Message;
 import io.memogate.proxy.testing.Await;
 import java.nio.ByteBuffer;
 import java.sql.Connection;
@@ -198,7 +198,7 @@ class AdminConsoleIT {
             List<Map<String, String>> explained = rows(console, "explain admission " + star + "; select 1");
 
             List<CompileEstimate> expected = new CompileEstimator().estimateAll(star + "; select 1",
-                    proxy.admission().orElseThrow().all().getFirst().plannerDefaults());
+                    proxy.admission().orElseThrow().all().getFirst().serverDefaults());
             assertThat(explained).hasSize(2);
             assertThat(explained.get(0)).containsEntry("statement", "1")
                     .containsEntry("json", EstimateJson.of(expected.get(0)))

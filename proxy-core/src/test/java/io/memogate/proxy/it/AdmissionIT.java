@@ -7,11 +7,12 @@ import io.memogate.broker.gateway.GatewaySettings;
 import io.memogate.broker.gateway.Tier;
 import io.memogate.broker.gateway.TierSettings;
 import io.memogate.proxy.admission.AdmissionControl;
+import io.memogate.proxy.metrics.GatewayMeters;
+import io.memogate.proxy.postgres.PostgresServer;
 import io.memogate.proxy.postgres.catalog.IndexCatalogs;
 import io.memogate.proxy.postgres.embedded.EmbeddedPostgres;
 import io.memogate.proxy.postgres.embedded.EmbeddedPostgresExtension;
 import io.memogate.proxy.postgres.embedded.PasswordKind;
-import io.memogate.proxy.metrics.GatewayMeters;
 import io.memogate.proxy.testing.Await;
 import io.micrometer.core.instrument.Gauge;
 import io.micrometer.core.instrument.Timer;
@@ -74,7 +75,7 @@ class AdmissionIT {
 
     private ProxyFixture proxy(EmbeddedPostgres pg, IndexCatalogs catalogs, GatewaySettings settings, long targetBytes)
             throws InterruptedException {
-        control = AdmissionControl.builder(AdmissionControl.ONLY_SERVER, settings).indexCatalogs(catalogs)
+        control = AdmissionControl.builder(AdmissionControl.ONLY_SERVER, PostgresServer.KIND, settings).catalogs(catalogs)
                 .staticTargetBytes(targetBytes).gatewayListener(meters).build();
         meters.gateways(control.gateways());
         meters.bindTo(registry);

@@ -11,6 +11,7 @@ import io.memogate.broker.gateway.GatewaySettings;
 import io.memogate.broker.gateway.Tier;
 import io.memogate.broker.gateway.TierSettings;
 import io.memogate.proxy.admission.AdmissionControl;
+import io.memogate.proxy.postgres.PostgresServer;
 import io.memogate.proxy.postgres.catalog.IndexCatalogs;
 import io.memogate.proxy.postgres.embedded.EmbeddedPostgres;
 import io.memogate.proxy.postgres.embedded.EmbeddedPostgresExtension;
@@ -90,7 +91,7 @@ class HoldWhileRunningIT {
                 .with(Tier.LARGE, one.withFraction(1.0));
         IndexCatalogs catalogs = new IndexCatalogs(database -> Optional.of(pg.jdbcUrl(database)), pg.superuser(),
                 pg.superuserPassword());
-        control = AdmissionControl.builder(AdmissionControl.ONLY_SERVER, settings).indexCatalogs(catalogs)
+        control = AdmissionControl.builder(AdmissionControl.ONLY_SERVER, PostgresServer.KIND, settings).catalogs(catalogs)
                 .staticTargetBytes(2L << 30).holdWhileRunning(() -> holdWhileRunning).build();
         return ProxyFixture.to(pg.host(), pg.port()).admission(control.hook()).admissionSupport(control.support())
                 .start();

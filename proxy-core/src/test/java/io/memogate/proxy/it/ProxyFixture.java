@@ -1,21 +1,22 @@
 package io.memogate.proxy.it;
 
-import io.memogate.proxy.cli.Wings;
-import io.memogate.proxy.admission.AdmissionRouting;
 import io.memogate.proxy.admission.AdmissionHook;
+import io.memogate.proxy.admission.AdmissionRouting;
 import io.memogate.proxy.admission.AdmissionSupport;
 import io.memogate.proxy.admission.ImmediateAdmission;
+import io.memogate.proxy.cli.Wings;
 import io.memogate.proxy.config.BackendConfig;
 import io.memogate.proxy.config.BackendTlsConfig;
 import io.memogate.proxy.config.LimitsConfig;
 import io.memogate.proxy.config.ListenerConfig;
 import io.memogate.proxy.config.MemogateConfig;
 import io.memogate.proxy.config.NetworkConfig;
-import io.memogate.proxy.config.TcpKeepalive;
 import io.memogate.proxy.config.NetworkTransport;
 import io.memogate.proxy.config.RecycleConfig;
 import io.memogate.proxy.config.ServerTlsConfig;
+import io.memogate.proxy.config.TcpKeepalive;
 import io.memogate.proxy.config.TlsMode;
+import io.memogate.proxy.postgres.PostgresServer;
 import io.memogate.proxy.server.ProxyServer;
 import io.memogate.proxy.testing.Await;
 import io.netty.util.concurrent.EventExecutor;
@@ -121,7 +122,7 @@ public final class ProxyFixture implements AutoCloseable {
         private List<String> databases = List.of();
         private boolean isDefault = true;
         private AdmissionHook admission = new ImmediateAdmission();
-        private AdmissionSupport support = AdmissionSupport.DEFAULTS;
+        private AdmissionSupport support = PostgresServer.defaultSupport();
         private int maxMessageBytes = LimitsConfig.DEFAULTS.maxMessageBytes();
         private int maxClientConnections = LimitsConfig.DEFAULTS.maxClientConnections();
         private Duration shutdownTimeout = Duration.ofSeconds(5);

@@ -5,12 +5,13 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import io.memogate.broker.gateway.GatewaySettings;
 import io.memogate.proxy.admission.AdmissionControl;
+import io.memogate.proxy.config.AuthFile;
 import io.memogate.proxy.config.RecycleConfig;
+import io.memogate.proxy.metrics.GatewayMeters;
+import io.memogate.proxy.postgres.PostgresServer;
 import io.memogate.proxy.postgres.embedded.EmbeddedPostgres;
 import io.memogate.proxy.postgres.embedded.EmbeddedPostgresExtension;
 import io.memogate.proxy.postgres.embedded.TestUsers;
-import io.memogate.proxy.metrics.GatewayMeters;
-import io.memogate.proxy.config.AuthFile;
 import io.memogate.proxy.testing.Await;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -71,7 +72,7 @@ class RecycleIT {
 
     private ProxyFixture proxy(String serverHost, int serverPort, String... authFileLines) throws Exception {
         GatewaySettings settings = GatewaySettings.defaults(2).withStaticThreshold(1024);
-        control = AdmissionControl.builder(AdmissionControl.ONLY_SERVER, settings).staticTargetBytes(1L << 30)
+        control = AdmissionControl.builder(AdmissionControl.ONLY_SERVER, PostgresServer.KIND, settings).staticTargetBytes(1L << 30)
                 .gatewayListener(new GatewayMeters()).build();
         RecycleConfig recycle = RecycleConfig.DEFAULTS.withRetainedAbove(1);
         if (authFileLines.length > 0) {

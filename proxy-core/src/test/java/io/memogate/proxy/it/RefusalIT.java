@@ -13,9 +13,10 @@ import io.memogate.proxy.admission.AdmissionSupport;
 import io.memogate.proxy.admission.AdmittedStatement;
 import io.memogate.proxy.admission.StatementRequest;
 import io.memogate.proxy.admission.WaitNotice;
+import io.memogate.proxy.it.RawPgClient.Message;
+import io.memogate.proxy.postgres.PostgresServer;
 import io.memogate.proxy.postgres.embedded.EmbeddedPostgres;
 import io.memogate.proxy.postgres.embedded.EmbeddedPostgresExtension;
-import io.memogate.proxy.it.RawPgClient.Message;
 import io.memogate.proxy.testing.Await;
 import java.sql.Connection;
 import java.sql.PreparedStatement;
@@ -90,7 +91,7 @@ class RefusalIT {
     private final ScriptedHook hook = new ScriptedHook();
 
     private ProxyFixture proxy(EmbeddedPostgres pg) throws InterruptedException {
-        AdmissionSupport quickNotice = new AdmissionSupport(AdmissionSupport.DEFAULTS.plannerDefaults(),
+        AdmissionSupport quickNotice = new AdmissionSupport(PostgresServer.defaultSupport().serverDefaults(),
                 Duration.ofMillis(200), PostgresLexicalRules.analyzer());
         return ProxyFixture.to(pg.host(), pg.port()).admission(hook).admissionSupport(quickNotice).start();
     }

@@ -9,10 +9,12 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import io.memogate.broker.gateway.Tier;
 import io.memogate.estimator.postgres.MemoryCoefficients;
-import io.memogate.proxy.postgres.calibrate.CoefficientsFile;
-import io.memogate.proxy.postgres.catalog.IndexCatalogs;
+import io.memogate.proxy.admission.CatalogState;
+import io.memogate.proxy.admission.ServerCatalogs;
 import io.memogate.proxy.cli.RunningProxy;
 import io.memogate.proxy.config.ConfigLoader;
+import io.memogate.proxy.postgres.CurrentEstimator;
+import io.memogate.proxy.postgres.calibrate.CoefficientsFile;
 import io.memogate.proxy.postgres.embedded.DemoSchema;
 import io.memogate.proxy.postgres.embedded.EmbeddedPostgres;
 import io.memogate.proxy.postgres.embedded.EmbeddedPostgresExtension;
@@ -173,7 +175,7 @@ class ReloadIT {
             assertThat(row(changes, "setting", "estimator.coefficients")).containsEntry("applied", "live")
                     .containsEntry("new", coefficients + " (2000, 200, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0)");
             assertThat(rows(console, chain).get(0)).containsEntry("estimated_bytes", "2800");
-            assertThat(proxy.admission().orElseThrow().all().getFirst().estimator().coefficients())
+            assertThat(((CurrentEstimator) proxy.admission().orElseThrow().all().getFirst().estimator()).coefficients())
                     .isEqualTo(new MemoryCoefficients(2000, 200, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0));
         }
     }
@@ -293,14 +295,14 @@ class ReloadIT {
         int closedPort = closedPort();
         start(write(pg, "0", closedPort, ADMIN, "0", tiers(1, "1s") + MONITOR));
         // No console yet: its logins go to the backend, which is not there.
-        IndexCatalogs catalogs = proxy.admission().orElseThrow().all().getFirst().indexCatalogs();
+        ServerCatalogs catalogs = proxy.admission().orElseThrow().all().getFirst().catalogs();
         catalogs.whenRead("demo").get(30, TimeUnit.SECONDS);
         assertThat(catalogs.state("demo")).hasValueSatisfying(state -> assertThat(state.state()).isEqualTo("failed"));
 
         write(pg, "0", pg.port(), ADMIN, "0", tiers(1, "1s") + MONITOR);
         proxy.reloader().reload("test");
         Await.until("demo's catalog read again, well before the retry", Duration.ofSeconds(10),
-                () -> catalogs.state("demo").map(IndexCatalogs.CatalogState::state).orElse("").equals("read"));
+                () -> catalogs.state("demo").map(CatalogState::state).orElse("").equals("read"));
         try (Connection console = console()) {
             assertThat(row(rows(console, "SHOW CATALOGS"), "database", "demo")).containsEntry("state", "read");
         }

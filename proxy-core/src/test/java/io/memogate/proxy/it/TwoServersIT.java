@@ -160,7 +160,8 @@ class TwoServersIT {
 
             holder.cancel();
             waiting.get(30, TimeUnit.SECONDS);
-            assertThat(holding).isCompletedExceptionally();
+            // The holder's permit went back at its cancelled statement's end, which its own thread may read later.
+            assertThat(holding).failsWithin(Duration.ofSeconds(30));
         }
     }
 

@@ -1,6 +1,5 @@
 package io.memogate.proxy.pg.admission;
 
-import io.memogate.proxy.admission.AdmissionSupport;
 import io.memogate.estimator.RoutineDefinitions;
 import io.memogate.estimator.lexer.LexicalAnalysis;
 import io.memogate.estimator.lexer.LexicalAnalyzer;
@@ -8,6 +7,8 @@ import io.memogate.estimator.lexer.SettingChange;
 import io.memogate.estimator.lexer.StatementAnalysis;
 import io.memogate.estimator.lexer.StatementKind;
 import io.memogate.estimator.postgres.PlannerSettings;
+import io.memogate.proxy.admission.AdmissionSupport;
+import io.memogate.proxy.postgres.PostgresServer;
 import io.memogate.proxy.postgres.catalog.RoleSettings;
 import java.util.LinkedHashMap;
 import java.util.List;
@@ -100,8 +101,8 @@ public final class SessionSettings {
      * the session. Nothing is read from it before the session's first statement.
      */
     public static SessionSettings over(Supplier<AdmissionSupport> routed, LexicalAnalyzer analyzer) {
-        return new SessionSettings(() -> routed.get().plannerDefaults().get(),
-                database -> routed.get().roleSettings().apply(database),
+        return new SessionSettings(() -> PostgresServer.plannerSettings(routed.get().serverDefaults().get()),
+                database -> PostgresServer.roleSettings(routed.get().loginSettings().apply(database)),
                 database -> routed.get().catalogs().apply(database).routines(), analyzer);
     }
 

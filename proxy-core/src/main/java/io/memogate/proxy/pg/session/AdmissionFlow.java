@@ -1,19 +1,19 @@
 package io.memogate.proxy.pg.session;
 
-import io.memogate.estimator.dialect.DialectSettings;
 import io.memogate.estimator.RoutineDefinitions;
+import io.memogate.estimator.dialect.DialectSettings;
 import io.memogate.estimator.lexer.LexicalAnalyzer;
+import io.memogate.estimator.postgres.PlannerSettings;
 import io.memogate.proxy.admission.Admission;
 import io.memogate.proxy.admission.AdmissionPoint;
 import io.memogate.proxy.admission.AdmissionRejectedException;
 import io.memogate.proxy.admission.AdmittedStatement;
 import io.memogate.proxy.admission.GatedAdmission;
+import io.memogate.proxy.admission.LoginSettings;
+import io.memogate.proxy.admission.StatementRequest;
 import io.memogate.proxy.pg.admission.PreparedQueries;
-import io.memogate.proxy.admission.ReleaseSignal;
 import io.memogate.proxy.pg.admission.SentText;
 import io.memogate.proxy.pg.admission.SessionSettings;
-import io.memogate.proxy.admission.StatementRequest;
-import io.memogate.proxy.postgres.catalog.RoleSettings;
 import io.memogate.proxy.pg.codec.ClientMessageDecoder;
 import io.memogate.proxy.pg.message.MalformedMessageException;
 import io.memogate.proxy.pg.message.PgWire;
@@ -26,12 +26,13 @@ import io.memogate.proxy.pg.message.frontend.Parse;
 import io.memogate.proxy.pg.message.frontend.Query;
 import io.memogate.proxy.pg.message.frontend.Sync;
 import io.memogate.proxy.pg.message.frontend.Terminate;
+import io.memogate.proxy.postgres.PostgresServer;
+import io.memogate.proxy.postgres.catalog.RoleSettings;
+import io.memogate.proxy.session.LoopHandoff;
+import io.memogate.proxy.session.OwnedFrame;
+import io.memogate.proxy.session.StatementAdmission;
 import io.netty.buffer.ByteBuf;
 import java.util.Optional;
-import java.util.concurrent.CancellationException;
-import java.util.concurrent.CompletableFuture;
-import java.util.concurrent.CompletionException;
-import java.util.concurrent.CompletionStage;
 import java.util.function.BiConsumer;
 import java.util.function.Function;
 import java.util.function.Supplier;
@@ -69,17 +70,15 @@ final class AdmissionFlow {
     private final ServerResponses responses;
     private final SessionSettings settings;
     /** {@link SessionSettings#withRoleSettings}, bound once: each statement's request carries it. */
-    private final Supplier<Function<RoleSettings, DialectSettings>> settingsWithRoles;
+    private final Supplier<Function<LoginSettings, DialectSettings>> settingsWithLogin;
     private final PreparedQueries preparedQueries;
     private final PreparedStatements statements = new PreparedStatements();
     /** What the messages forwarded as they are tell the session, noted before they are. */
     private final RelayedMessages relayed;
-    /** The statement {@link #holding} waits for: a cancel withdraws it, a long wait sends a notice. */
-    private final AdmissionWait waiting;
+    /** Hold, admit, forward: the statement that waits is withdrawn by a cancel, and told of a long wait. */
+    private final StatementAdmission statementAdmission;
     /** Long texts read off the event loop: while one is, the session holds as for admission. */
     private final OffLoopText texts;
-    /** A statement waits for admission: the session queues what the client sends, and does not read it. */
-    private boolean holding;
     /**
      * A refused Bind made the server skip to the next Sync: the Binds until then will not be planned,
      * so they pass ungated.
@@ -101,11 +100,14 @@ final class AdmissionFlow {
         this.refused = refused;
         this.responses = responses;
         this.settings = settings;
-        this.settingsWithRoles = () -> settings.withRoleSettings()::apply;
+        this.settingsWithLogin = () -> {
+            Function<RoleSettings, PlannerSettings> withRoles = settings.withRoleSettings();
+            return login -> withRoles.apply(PostgresServer.roleSettings(login));
+        };
         this.preparedQueries = preparedQueries;
         this.relayed = new RelayedMessages(tracker, statements, !session.services.admission().readsStatements());
-        this.waiting = new AdmissionWait(responses::clientMidMessage);
         this.handoff = new LoopHandoff(session);
+        this.statementAdmission = new StatementAdmission(session, session.client, handoff, new WaitNotices(session.client, responses));
         this.texts = new OffLoopText(session, handoff);
         this.parts = new MessageParts(session, this::flushServer);
     }
@@ -127,7 +129,7 @@ final class AdmissionFlow {
 
     /** A statement waits for admission, or for its text to be read. */
     boolean holding() {
-        return holding || texts.reading();
+        return statementAdmission.holding() || texts.reading();
     }
 
     /** A long statement text is being read off the event loop ({@link OffLoopText}): it is in no queue yet. */
@@ -149,18 +151,17 @@ final class AdmissionFlow {
         if (!tracker.isIdle()) {
             return false;
         }
-        return texts.cancel() || waiting.withdraw();
+        return texts.cancel() || statementAdmission.withdraw();
     }
 
     /** Where the waiting statement is queued, in words; empty when none waits. */
     Optional<String> waitingWhere() {
-        return waiting.where();
+        return statementAdmission.waitingWhere();
     }
 
     /** The session ended: stop waiting (the decision then finds it closed and releases the frame). */
     void closed() {
-        holding = false;
-        waiting.withdraw();
+        statementAdmission.closed();
     }
 
     /**
@@ -318,34 +319,43 @@ final class AdmissionFlow {
             return;
         }
         Admission admission = session.server.hook().admit(new StatementRequest(sql, point, session.info,
-                session.serverConnection(), settings.current(), preparedQueries, settingsWithRoles));
+                session.serverConnection(), settings.current(), preparedQueries, settingsWithLogin));
         if (admission.bypassed() && statementName != null) {
             statements.bypassing(statementName, catalogVersion);
         }
-        CompletionStage<AdmittedStatement> decision = admission.decision();
-        // Fast path: admitted at once (small statements, or no gateway): forward without a hop.
-        if (decision instanceof CompletableFuture<AdmittedStatement> done && done.isDone()
-                && !done.isCompletedExceptionally()) {
-            forwardAdmitted(frame, point, done.join());
-            return;
-        }
-        holding = true;
-        if (!tracker.isIdle()) {
-            tracker.releaseUnexecuted();
-            flushServer();
-        }
-        waiting.waitFor(admission, session.client, session.server.support().waitNoticeAfter());
-        decision.whenComplete((admitted, failure) -> handoff.run("admission", () -> {
-            if (failure == null && statementName != null && admission.bypassed()) {
-                statements.bypassing(statementName, catalogVersion); // known only now: estimated off the loop
-            }
-            admissionDecided(frame, point, admitted, failure);
-        }, () -> {
-            // A frame not handed on never reached the server, nor its permits the tracker: both are given back.
-            if (frame.release() && admitted != null) {
-                admitted.signal(ReleaseSignal.DISCONNECT);
-            }
-        }));
+        statementAdmission.admit(admission, frame, session.server.support().waitNoticeAfter(),
+                new StatementAdmission.Outcome() {
+                    @Override
+                    public void holding() {
+                        if (!tracker.isIdle()) {
+                            tracker.releaseUnexecuted();
+                            flushServer();
+                        }
+                    }
+
+                    @Override
+                    public void admitted(OwnedFrame admittedFrame, AdmittedStatement admitted) {
+                        if (statementName != null && admission.bypassed()) {
+                            statements.bypassing(statementName, catalogVersion); // known only now: estimated off the loop
+                        }
+                        forwardAdmitted(admittedFrame, point, admitted);
+                    }
+
+                    @Override
+                    public void rejected(OwnedFrame refusedFrame, AdmissionRejectedException rejection) {
+                        refuse(refusedFrame, point == AdmissionPoint.STATEMENT_TEXT, PgErrors.admissionRejected(rejection));
+                    }
+
+                    @Override
+                    public void cancelled(OwnedFrame refusedFrame) {
+                        refuse(refusedFrame, point == AdmissionPoint.STATEMENT_TEXT, PgErrors.queryCanceled());
+                    }
+
+                    @Override
+                    public void released() {
+                        dispatchHeld();
+                    }
+                });
     }
 
     private Object catalogVersion() {
@@ -359,39 +369,10 @@ final class AdmissionFlow {
      * would keep the permit this one waits for until this one timed out.
      */
     private void flushServer() {
-        ByteBuf flush = session.backend.alloc().buffer(5);
+        ByteBuf flush = session.backend().alloc().buffer(5);
         Flush.INSTANCE.encode(flush);
         session.forwardToBackend(flush);
-        session.backend.flush();
-    }
-
-    private void admissionDecided(OwnedFrame frame, AdmissionPoint point, AdmittedStatement admitted,
-                                  Throwable failure) {
-        waiting.decided();
-        if (session.state == PgSession.State.CLOSED) {
-            frame.release();
-            if (admitted != null) {
-                admitted.signal(ReleaseSignal.DISCONNECT);
-            }
-            return;
-        }
-        Throwable cause = failure instanceof CompletionException wrapped && wrapped.getCause() != null
-                ? wrapped.getCause() : failure;
-        boolean simpleQuery = point == AdmissionPoint.STATEMENT_TEXT;
-        if (cause instanceof AdmissionRejectedException rejection) {
-            refuse(frame, simpleQuery, PgErrors.admissionRejected(rejection));
-        } else if (cause instanceof CancellationException) {
-            refuse(frame, simpleQuery, PgErrors.queryCanceled());
-        } else if (cause != null) {
-            frame.release();
-            log.error("admission failed for a statement of {}", session.info, cause);
-            session.sendFatalAndClose(PgErrors.internal("admission failed: " + cause));
-            return;
-        } else {
-            forwardAdmitted(frame, point, admitted);
-        }
-        holding = false;
-        dispatchHeld();
+        session.backend().flush();
     }
 
     /**
@@ -404,7 +385,7 @@ final class AdmissionFlow {
         if (!holding() && session.nothingHeld() && !terminated && session.state == PgSession.State.READY) {
             fatalAfterAnswers.heldHandled();
         }
-        session.backend.flush();
+        session.backend().flush();
         session.readClientIfPossible();
     }
 
@@ -418,7 +399,7 @@ final class AdmissionFlow {
     private void refuse(OwnedFrame frame, boolean simpleQuery, ErrorResponse error) {
         frame.take().release(); // the stand-in goes in its place
         parts.dropRest(); // a long Bind's parts follow its head out
-        ByteBuf out = session.backend.alloc().buffer();
+        ByteBuf out = session.backend().alloc().buffer();
         refused.standIn(error, simpleQuery).encode(out);
         if (simpleQuery) {
             tracker.queryEnd();

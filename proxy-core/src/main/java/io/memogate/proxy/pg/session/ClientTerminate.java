@@ -23,7 +23,7 @@ final class ClientTerminate {
     void send(ByteBuf terminate) {
         sent = true;
         session.sessionEndExpected();
-        session.backend.writeAndFlush(terminate, session.backend.voidPromise());
+        session.backend().writeAndFlush(terminate, session.backend().voidPromise());
     }
 
     /** The client closed: true when its Terminate went out, so the server finishes, then closes. */
@@ -32,7 +32,7 @@ final class ClientTerminate {
             return false;
         }
         clientGone = true;
-        session.backend.config().setAutoRead(true);
+        session.backend().config().setAutoRead(true);
         return true;
     }
 

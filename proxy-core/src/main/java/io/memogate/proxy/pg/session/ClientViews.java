@@ -16,7 +16,7 @@ final class ClientViews {
         SessionInfo who = session.info;
         BackendTarget target = session.target;
         BackendKeyData serverKey = session.serverKey();
-        boolean serverTls = session.backend != null && session.backend.pipeline().get(SslHandler.class) != null;
+        boolean serverTls = session.backend() != null && session.backend().pipeline().get(SslHandler.class) != null;
         return new ClientView(who == null ? null : who.user(), who == null ? null : who.database(),
                 who == null ? null : who.applicationName(), SessionInfo.describe(session.client.remoteAddress()),
                 session.client.pipeline().get(SslHandler.class) != null,

@@ -4,6 +4,7 @@ import io.memogate.proxy.admission.SessionInfo;
 import io.memogate.proxy.pg.codec.ClientMessageDecoder;
 import io.memogate.proxy.pg.message.backend.ErrorResponse;
 import io.memogate.proxy.pg.message.frontend.Terminate;
+import io.memogate.proxy.session.DroppedInput;
 import io.netty.buffer.ByteBuf;
 import io.netty.channel.Channel;
 import io.netty.channel.ChannelFutureListener;
@@ -97,7 +98,7 @@ final class FatalAfterAnswers {
         }
         clientStreamBroken = true;
         dropInput();
-        session.backend.flush();
+        session.backend().flush();
         if (tracker.mayAnswerUnawaited()) {
             endServerThen(fatal); // no count says when the server is done
         } else {
@@ -174,7 +175,7 @@ final class FatalAfterAnswers {
     private void endServerThen(ErrorResponse sending) {
         atServerClose = sending;
         session.sessionEndExpected();
-        Channel server = session.backend;
+        Channel server = session.backend();
         ByteBuf terminate = server.alloc().buffer(5);
         Terminate.INSTANCE.encode(terminate);
         server.writeAndFlush(terminate).addListener((ChannelFutureListener) written -> {

@@ -4,6 +4,8 @@ import io.memogate.proxy.admission.AdmissionSupport;
 import io.memogate.proxy.admission.GatedAdmission;
 import io.memogate.proxy.pg.message.MalformedMessageException;
 import io.memogate.proxy.pg.message.backend.PgErrors;
+import io.memogate.proxy.session.LoopHandoff;
+import io.memogate.proxy.session.OwnedFrame;
 import io.netty.buffer.ByteBuf;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CompletionException;

@@ -1,12 +1,9 @@
 package io.memogate.proxy.pg.session;
 
 import io.memogate.proxy.admin.ClientView;
-import io.memogate.proxy.pg.admission.PreparedQueries;
 import io.memogate.proxy.admission.ServerAdmission;
 import io.memogate.proxy.admission.SessionInfo;
-import io.memogate.proxy.session.OnEventLoop;
-import io.memogate.proxy.session.OperatorCommand;
-import io.memogate.proxy.session.TrackedSession;
+import io.memogate.proxy.pg.admission.PreparedQueries;
 import io.memogate.proxy.pg.admission.SessionSettings;
 import io.memogate.proxy.pg.codec.ClientMessageDecoder;
 import io.memogate.proxy.pg.message.backend.BackendKeyData;
@@ -14,10 +11,17 @@ import io.memogate.proxy.pg.message.backend.ErrorResponse;
 import io.memogate.proxy.pg.message.backend.PgErrors;
 import io.memogate.proxy.pg.message.backend.ReadyForQuery.TransactionStatus;
 import io.memogate.proxy.pg.message.frontend.Terminate;
+import io.memogate.proxy.session.HeldInput;
+import io.memogate.proxy.session.OnEventLoop;
+import io.memogate.proxy.session.OperatorCommand;
+import io.memogate.proxy.session.SessionLegs;
+import io.memogate.proxy.session.SessionLoop;
+import io.memogate.proxy.session.StatementAdmission;
+import io.memogate.proxy.session.TrackedSession;
 import io.netty.buffer.ByteBuf;
-import io.netty.buffer.Unpooled;
 import io.netty.channel.Channel;
 import io.netty.channel.ChannelFutureListener;
+import io.netty.channel.EventLoop;
 import java.time.Instant;
 import java.util.Optional;
 import java.util.concurrent.CompletionStage;
@@ -49,18 +53,21 @@ import org.slf4j.LoggerFactory;
  * CLOSED          both legs closing; everything held or in flight released
  * </pre>
  *
- * <p>Back-pressure as in Netty's HexDumpProxy: AUTO_READ is off on both legs; a leg is read again only
- * when the other leg can take more (channel writability) and, for the client, when no statement is
- * held for admission. While one is held, frames already read queue behind it (at most one read's
- * worth); nothing more is read, so TCP pushes back on the client.
+ * <p>The legs and their back-pressure are the core's {@link SessionLegs}: a leg is read again only when the
+ * other can take more and, for the client, when no statement is held for admission ({@link LegsPace}). While
+ * one is held, frames already read queue behind it in the core's {@link HeldInput} (at most one read's worth);
+ * nothing more is read, so TCP pushes back on the client. The core's {@link StatementAdmission} holds, admits
+ * and forwards ({@link AdmissionFlow} says what a PostgreSQL statement is and how it is refused).
  */
-public final class PgSession implements CancelRegistry.Cancellable, TrackedSession {
+public final class PgSession implements CancelRegistry.Cancellable, TrackedSession, SessionLoop {
 
     private static final Logger log = LoggerFactory.getLogger(PgSession.class);
 
     enum State { STARTUP, CONNECTING, AUTHENTICATING, READY, RECYCLING, CONSOLE, CLOSED }
 
     final Channel client;
+    /** The client's leg and the server's, and the back-pressure between them. */
+    private final SessionLegs legs;
     final SessionServices services;
     final StartupPhase startup;
     final ReleaseTracker tracker = new ReleaseTracker();
@@ -68,13 +75,12 @@ public final class PgSession implements CancelRegistry.Cancellable, TrackedSessi
     final ServerResponses responses;
     final AdmissionFlow admission;
     final ServerRecycler recycler;
-    /** Where the client's frames go, and the one queue they wait in while something holds its input. */
-    private final ClientInput input = new ClientInput(this);
+    /** The client's frames in order, and the one queue they wait in while something holds its input. */
+    private final HeldInput input = new ClientInput(this).queue();
     final SessionSettings settings;
     final Instant connectedAt = Instant.now();
 
     State state = State.STARTUP;
-    Channel backend;
     BackendTarget target;
     /** The admission of the server {@link #target} names; set with it, when the startup message routes the session. */
     ServerAdmission server;
@@ -90,6 +96,7 @@ public final class PgSession implements CancelRegistry.Cancellable, TrackedSessi
 
     public PgSession(Channel client, SessionServices services) {
         this.client = client;
+        this.legs = new SessionLegs(client, new LegsPace());
         this.services = services;
         this.startup = new StartupPhase(this);
         // Read at each statement, after routing: the settings start from the routed server's defaults.
@@ -108,9 +115,19 @@ public final class PgSession implements CancelRegistry.Cancellable, TrackedSessi
         state = State.CONNECTING;
     }
 
+    /** The startup message named who logs in to which database. */
+    void identified(SessionInfo who) {
+        info = who;
+    }
+
+    /** The login is an operator's, to the admin console: the console serves it once the server accepted it. */
+    void consoleLogin(ConsolePhase phase) {
+        console = phase;
+    }
+
     /** The server connection is open: the login is relayed over it from now on. */
     void connectedTo(Channel opened) {
-        backend = opened;
+        legs.server(opened);
         state = State.AUTHENTICATING;
     }
 
@@ -169,27 +186,20 @@ public final class PgSession implements CancelRegistry.Cancellable, TrackedSessi
     }
 
     void clientReadComplete() {
-        if (backend != null) {
-            backend.flush();
-        }
-        readClientIfPossible();
+        legs.clientReadComplete();
     }
 
     void readClientIfPossible() {
-        if (fatalAfterAnswers.inputEnded() && state != State.CLOSED) {
-            client.read(); // and drop it, so that a client still writing does not block on a full socket
-            return;
-        }
-        if ((state == State.AUTHENTICATING || state == State.READY) && !admission.holding() && backend.isWritable()
-                || state == State.CONSOLE && !console.busy()) {
-            client.read();
-        }
+        legs.readClientIfAllowed();
     }
 
     void clientWritabilityChanged() {
-        if (client.isWritable() && backend != null && state != State.CLOSED) {
-            backend.read();
-        }
+        legs.clientWritabilityChanged();
+    }
+
+    /** The server connection; null until one is open. */
+    Channel backend() {
+        return legs.server();
     }
 
     void clientClosed() {
@@ -200,14 +210,14 @@ public final class PgSession implements CancelRegistry.Cancellable, TrackedSessi
             return; // the server still runs what the client pipelined before its Terminate, then closes
         }
         // A client gone mid-statement: cancel it so the server stops working for nobody, then close.
-        if (backend != null && serverKey != null && admission.busy()) {
+        if (backend() != null && serverKey != null && admission.busy()) {
             services.shared().cancelForwarder().cancel(client.eventLoop(), target, serverKey);
         }
         close();
     }
 
     void forwardToBackend(ByteBuf frame) {
-        backend.write(frame, backend.voidPromise());
+        legs.toServer(frame);
     }
 
     /** The server process's id: the ledger's key. 0 for a server that sent no BackendKeyData (not PostgreSQL's way). */
@@ -229,7 +239,7 @@ public final class PgSession implements CancelRegistry.Cancellable, TrackedSessi
                 if (terminate.clientGone()) {
                     messages.release();
                 } else {
-                    client.write(messages, client.voidPromise());
+                    legs.toClient(messages);
                 }
             }
             case RECYCLING -> recycler.serverRun(messages);
@@ -238,14 +248,7 @@ public final class PgSession implements CancelRegistry.Cancellable, TrackedSessi
     }
 
     void backendReadComplete() {
-        client.flush();
-        if (state == State.RECYCLING) {
-            backend.read(); // the state check's answer, whatever the client's pace
-            return;
-        }
-        if (client.isWritable() && state != State.CLOSED) {
-            backend.read();
-        }
+        legs.serverReadComplete();
         if (state == State.READY) {
             recycler.serverQuiet();
         }
@@ -267,7 +270,7 @@ public final class PgSession implements CancelRegistry.Cancellable, TrackedSessi
      * connection. The client keeps the key the proxy issued; cancels now go to the new process.
      */
     void serverReplaced(Channel channel, BackendKeyData key) {
-        backend = channel;
+        legs.server(channel);
         serverKey = key;
         channel.pipeline().replace(BackendConnector.HANDLER, BackendConnector.HANDLER, new BackendHandler(this));
         channel.pipeline().replace(BackendConnector.FRAMER, BackendConnector.FRAMER, responses.newRelay());
@@ -279,19 +282,19 @@ public final class PgSession implements CancelRegistry.Cancellable, TrackedSessi
         state = State.READY;
         replayHeld();
         if (state == State.READY) {
-            backend.flush();
-            backend.read();
+            backend().flush();
+            backend().read();
             readClientIfPossible();
         }
     }
 
     void backendWritabilityChanged() {
-        readClientIfPossible();
+        legs.serverWritabilityChanged();
     }
 
     /** A server connection closed: the session's own, or one it has replaced (then nothing happens). */
     void backendClosed(Channel channel) {
-        if (channel != backend || state == State.CLOSED || state == State.CONSOLE || fatalAfterAnswers.serverClosed()) {
+        if (channel != backend() || state == State.CLOSED || state == State.CONSOLE || fatalAfterAnswers.serverClosed()) {
             return; // a console ends its server connection itself
         }
         if (!closeExpected && client.isActive()) {
@@ -314,7 +317,7 @@ public final class PgSession implements CancelRegistry.Cancellable, TrackedSessi
             sendFatalAndClose(PgErrors.backendMalformed(target.name(), target.address(), fault.get()));
             return;
         }
-        backend.close();
+        backend().close();
     }
 
     // ---- authentication results (from StartupPhase) -------------------------------------------------
@@ -326,7 +329,7 @@ public final class PgSession implements CancelRegistry.Cancellable, TrackedSessi
     void authenticated(TransactionStatus status) {
         responses.authenticated(status);
         state = State.READY;
-        backend.pipeline().replace(BackendConnector.FRAMER, BackendConnector.FRAMER, responses.newRelay());
+        backend().pipeline().replace(BackendConnector.FRAMER, BackendConnector.FRAMER, responses.newRelay());
     }
 
     /**
@@ -336,7 +339,7 @@ public final class PgSession implements CancelRegistry.Cancellable, TrackedSessi
     void consoleStarted() {
         state = State.CONSOLE;
         serverKey = null;
-        backend.writeAndFlush(backend.alloc().buffer(5).writeByte(Terminate.TYPE).writeInt(4)).addListener(ChannelFutureListener.CLOSE);
+        backend().writeAndFlush(backend().alloc().buffer(5).writeByte(Terminate.TYPE).writeInt(4)).addListener(ChannelFutureListener.CLOSE);
         client.read();
     }
 
@@ -360,6 +363,51 @@ public final class PgSession implements CancelRegistry.Cancellable, TrackedSessi
     /** The client's Terminate ({@link ClientTerminate}). */
     void terminate(ByteBuf frame) {
         terminate.send(frame);
+    }
+
+    /** When each leg is read, by the session's state. */
+    private final class LegsPace implements SessionLegs.Pace {
+
+        @Override
+        public SessionLegs.ClientRead clientRead() {
+            if (fatalAfterAnswers.inputEnded()) {
+                return SessionLegs.ClientRead.NOW; // and drop it, so that a client still writing does not block
+            }
+            return switch (state) {
+                case AUTHENTICATING, READY -> admission.holding()
+                        ? SessionLegs.ClientRead.WAIT : SessionLegs.ClientRead.WHEN_SERVER_WRITABLE;
+                case CONSOLE -> console.busy() ? SessionLegs.ClientRead.WAIT : SessionLegs.ClientRead.NOW;
+                case STARTUP, CONNECTING, RECYCLING, CLOSED -> SessionLegs.ClientRead.WAIT;
+            };
+        }
+
+        /** While recycling, the state check's answer is read whatever the client's pace. */
+        @Override
+        public boolean serverReadAhead() {
+            return state == State.RECYCLING;
+        }
+
+        @Override
+        public boolean ended() {
+            return state == State.CLOSED;
+        }
+    }
+
+    // ---- the core's view of the session ({@link SessionLoop}) -----------------------------------------
+
+    @Override
+    public EventLoop eventLoop() {
+        return client.eventLoop();
+    }
+
+    @Override
+    public boolean ended() {
+        return state == State.CLOSED;
+    }
+
+    @Override
+    public void failInternally(String what) {
+        sendFatalAndClose(PgErrors.internal(what));
     }
 
     // ---- cancel, shutdown, close ------------------------------------------------------------------
@@ -460,10 +508,7 @@ public final class PgSession implements CancelRegistry.Cancellable, TrackedSessi
         if (clientKey != null) {
             services.shared().cancels().unregister(clientKey);
         }
-        LingeringClose.close(client);
-        if (backend != null) {
-            backend.writeAndFlush(Unpooled.EMPTY_BUFFER).addListener(ChannelFutureListener.CLOSE);
-        }
+        legs.close();
         services.listener().closed(this);
     }
 

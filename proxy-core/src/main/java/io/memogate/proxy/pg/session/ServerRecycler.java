@@ -167,14 +167,14 @@ final class ServerRecycler {
         carried = new CarriedState();
         checkError = null;
         session.recycling();
-        ByteBuf out = session.backend.alloc().buffer();
+        ByteBuf out = session.backend().alloc().buffer();
         new Parse(SessionStateCheck.STATEMENT, SessionStateCheck.sql(startup.parameters()), List.of()).encode(out);
         new Bind("", SessionStateCheck.STATEMENT).encode(out);
         new Execute("", 0).encode(out);
         new Close(StatementOrPortal.STATEMENT, SessionStateCheck.STATEMENT).encode(out);
         Sync.INSTANCE.encode(out);
-        session.backend.writeAndFlush(out, session.backend.voidPromise());
-        session.backend.read();
+        session.backend().writeAndFlush(out, session.backend().voidPromise());
+        session.backend().read();
     }
 
     private void timedOut(long timedAttempt) {
@@ -308,7 +308,7 @@ final class ServerRecycler {
             loginFailed("the server sent no BackendKeyData");
             return;
         }
-        Channel old = session.backend;
+        Channel old = session.backend();
         long oldPid = session.serverConnection();
         Channel channel = fresh;
         fresh = null;

@@ -154,8 +154,8 @@ final class StartupPhase {
             return;
         }
         Channel client = session.client;
-        session.info = new SessionInfo(startup.user(), startup.database(),
-                startup.parameters().getOrDefault("application_name", ""), client.remoteAddress());
+        session.identified(new SessionInfo(startup.user(), startup.database(),
+                startup.parameters().getOrDefault("application_name", ""), client.remoteAddress()));
         session.settings.startupParameters(startup.parameters());
         Optional<BackendTarget> target;
         Optional<ConsoleService> console = session.services.console();
@@ -167,7 +167,7 @@ final class StartupPhase {
                 session.sendFatalAndClose(PgErrors.consoleWithoutBackend());
                 return;
             }
-            session.console = new ConsolePhase(session, console.get());
+            session.consoleLogin(new ConsolePhase(session, console.get()));
             frame = forDatabase(startup, console.get().authDatabase(), frame);
         } else {
             target = session.services.router().apply(startup.database());
@@ -290,7 +290,7 @@ final class StartupPhase {
 
     private boolean legsDifferInTls() {
         boolean clientTls = session.client.pipeline().get(SslHandler.class) != null;
-        boolean backendTls = session.backend.pipeline().get(SslHandler.class) != null;
+        boolean backendTls = session.backend().pipeline().get(SslHandler.class) != null;
         return clientTls != backendTls;
     }
 

@@ -8,6 +8,9 @@ import com.github.benmanes.caffeine.cache.Ticker;
 import io.memogate.broker.probe.postgres.JdbcFailures;
 import io.memogate.estimator.Catalog;
 import io.memogate.estimator.planner.IndexedColumns;
+import io.memogate.proxy.admission.CatalogState;
+import io.memogate.proxy.admission.NoSuchDatabaseException;
+import io.memogate.proxy.admission.ServerCatalogs;
 import java.sql.Connection;
 import java.sql.DriverManager;
 import java.sql.SQLException;
@@ -45,7 +48,7 @@ import org.slf4j.LoggerFactory;
  * warn in the log about retries that cannot help. Nothing is kept of it (the next lookup reads again, so a
  * database created since is found), and {@link #whenRead} fails with {@link NoSuchDatabaseException}.
  */
-public final class IndexCatalogs implements AutoCloseable {
+public final class IndexCatalogs implements ServerCatalogs {
 
     /** How long a read is used before it is read again (new indexes and views count from then on). */
     public static final Duration REFRESH = Duration.ofMinutes(5);
@@ -98,22 +101,6 @@ public final class IndexCatalogs implements AutoCloseable {
                 case NO_SUCH_DATABASE -> Duration.ZERO;
             };
         }
-    }
-
-    /**
-     * What SHOW CATALOGS says of one database.
-     *
-     * @param state {@code read}, {@code failed} (estimated from SQL until a read works) or {@code reading}
-     *     (the first read is under way)
-     * @param tables tables with an index on a column, as last read
-     * @param views views (and materialized views) whose queries are expanded, as last read
-     * @param functions SQL functions that are inlined, as last read
-     * @param routines PL/pgSQL and SQL functions and procedures whose queries are followed, as last read
-     * @param triggers triggers whose PL/pgSQL functions' queries are followed, as last read
-     * @param age since the read shown (zero while reading)
-     */
-    public record CatalogState(String database, String state, int tables, int views, int functions, int routines,
-                               int triggers, Duration age) {
     }
 
     private final Reader reader;
@@ -178,7 +165,13 @@ public final class IndexCatalogs implements AutoCloseable {
                 });
     }
 
+    @Override
+    public boolean reads() {
+        return cache != null;
+    }
+
     /** The catalog of {@code database} as last read; {@link Catalog#NONE} until a read has succeeded. */
+    @Override
     public Catalog of(String database) {
         if (cache == null || database == null) {
             return Catalog.NONE;
@@ -196,6 +189,7 @@ public final class IndexCatalogs implements AutoCloseable {
      * it has ended, good or failed (retries of a failing read hold up no statement), once that deadline has
      * passed, and without a monitor.
      */
+    @Override
     public Optional<CompletableFuture<Catalog>> firstRead(String database, Duration wait) {
         if (cache == null || database == null || attempted.contains(database)) {
             return Optional.empty();
@@ -214,7 +208,8 @@ public final class IndexCatalogs implements AutoCloseable {
      * The ALTER ROLE / ALTER DATABASE planner settings of {@code database}'s sessions as last read;
      * {@link RoleSettings#NONE} until a read has succeeded. Never waits, as {@link #of}.
      */
-    public RoleSettings roleSettingsOf(String database) {
+    @Override
+    public RoleSettings loginSettingsOf(String database) {
         if (cache == null || database == null) {
             return RoleSettings.NONE;
         }
@@ -228,6 +223,7 @@ public final class IndexCatalogs implements AutoCloseable {
      * {@link NoSuchDatabaseException} when the database does not exist. For what may wait (the console's
      * EXPLAIN ADMISSION), never for a statement.
      */
+    @Override
     public CompletableFuture<Catalog> whenRead(String database) {
         if (cache == null || database == null) {
             return CompletableFuture.completedFuture(Catalog.NONE);
@@ -249,6 +245,7 @@ public final class IndexCatalogs implements AutoCloseable {
      * {@link NoSuchDatabaseException} when the database does not exist. A read that fails completes normally
      * and, as a failed refresh does, keeps the good read before (SHOW CATALOGS then shows its age).
      */
+    @Override
     public CompletableFuture<Void> refresh(String database) {
         if (cache == null) {
             return CompletableFuture.completedFuture(null);
@@ -272,6 +269,7 @@ public final class IndexCatalogs implements AutoCloseable {
     }
 
     /** {@link #refresh} of every database whose catalog was asked for. */
+    @Override
     public CompletableFuture<Void> refreshAll() {
         if (cache == null) {
             return CompletableFuture.completedFuture(null);
@@ -281,12 +279,8 @@ public final class IndexCatalogs implements AutoCloseable {
                 .toArray(CompletableFuture[]::new));
     }
 
-    /** What SHOW CATALOGS says of {@code database}; empty when its catalog was never asked for. */
-    public Optional<CatalogState> state(String database) {
-        return states().stream().filter(state -> state.database().equals(database)).findFirst();
-    }
-
     /** Every database whose catalog was asked for, by name. */
+    @Override
     public List<CatalogState> states() {
         if (cache == null) {
             return List.of();

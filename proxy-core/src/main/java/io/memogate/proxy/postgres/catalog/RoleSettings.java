@@ -1,6 +1,7 @@
 package io.memogate.proxy.postgres.catalog;
 
 import io.memogate.estimator.postgres.PlannerSettings;
+import io.memogate.proxy.admission.LoginSettings;
 import java.sql.Array;
 import java.sql.Connection;
 import java.sql.ResultSet;
@@ -23,7 +24,8 @@ import java.util.Map;
  * @param byRoleHere {@code ALTER ROLE r IN DATABASE SET} for this database, by role
  */
 public record RoleSettings(Map<String, String> allRoles, Map<String, String> database,
-                           Map<String, Map<String, String>> byRole, Map<String, Map<String, String>> byRoleHere) {
+                           Map<String, Map<String, String>> byRole, Map<String, Map<String, String>> byRoleHere)
+        implements LoginSettings {
 
     /** None: every session starts from the server's settings. */
     public static final RoleSettings NONE = new RoleSettings(Map.of(), Map.of(), Map.of(), Map.of());

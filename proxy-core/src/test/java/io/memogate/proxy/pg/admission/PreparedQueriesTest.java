@@ -1,11 +1,11 @@
 package io.memogate.proxy.pg.admission;
 
-import io.memogate.estimator.postgres.PostgresLexicalRules;
 import io.memogate.proxy.admission.Words;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import io.memogate.estimator.CompileEstimator;
 import io.memogate.estimator.postgres.PlannerSettings;
+import io.memogate.estimator.postgres.PostgresLexicalRules;
 import org.junit.jupiter.api.Test;
 
 class PreparedQueriesTest {

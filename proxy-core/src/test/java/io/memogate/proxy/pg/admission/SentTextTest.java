@@ -2,9 +2,9 @@ package io.memogate.proxy.pg.admission;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-import io.memogate.estimator.RoutineDefinitions;
 import io.memogate.estimator.RoutineDefinitions.Language;
 import io.memogate.estimator.RoutineDefinitions.Routine;
+import io.memogate.estimator.RoutineDefinitions;
 import io.memogate.estimator.lexer.LexicalAnalyzer;
 import io.memogate.estimator.postgres.PlannerSettings;
 import io.memogate.estimator.postgres.PostgresLexicalRules;

@@ -7,15 +7,16 @@ import io.memogate.estimator.ViewDefinitions;
 import io.memogate.estimator.planner.IndexedColumns;
 import io.memogate.proxy.admission.AdmissionHook;
 import io.memogate.proxy.admission.AdmissionRouting;
-import io.memogate.proxy.session.RecycleCounts;
-import io.memogate.proxy.session.SessionListener;
-import io.memogate.proxy.session.TrackedSession;
 import io.memogate.proxy.admission.AdmissionSupport;
 import io.memogate.proxy.admission.SessionInfo;
 import io.memogate.proxy.config.LimitsConfig;
 import io.memogate.proxy.config.RecycleConfig;
 import io.memogate.proxy.pg.message.backend.ErrorResponse;
 import io.memogate.proxy.pg.message.frontend.FrontendMessage;
+import io.memogate.proxy.postgres.PostgresServer;
+import io.memogate.proxy.session.RecycleCounts;
+import io.memogate.proxy.session.SessionListener;
+import io.memogate.proxy.session.TrackedSession;
 import io.netty.buffer.ByteBuf;
 import io.netty.buffer.Unpooled;
 import io.netty.channel.embedded.EmbeddedChannel;
@@ -49,8 +50,8 @@ final class EmbeddedSession implements AutoCloseable {
 
     /** @param routines the routines of the session's database as its catalog was last read, at each ask */
     EmbeddedSession(AdmissionHook hook, Supplier<RoutineDefinitions> routines) {
-        AdmissionSupport defaults = AdmissionSupport.DEFAULTS;
-        AdmissionSupport support = new AdmissionSupport(defaults.plannerDefaults(), defaults.roleSettings(),
+        AdmissionSupport defaults = PostgresServer.defaultSupport();
+        AdmissionSupport support = new AdmissionSupport(defaults.serverDefaults(), defaults.loginSettings(),
                 database -> new Catalog(IndexedColumns.NONE, ViewDefinitions.NONE, FunctionDefinitions.NONE,
                         routines.get()), defaults.waitNotice(), defaults.analyzer(), textReads::add);
         // No routing, connector or cancels: the session is logged in already and never connects.
@@ -70,10 +71,10 @@ final class EmbeddedSession implements AutoCloseable {
                     }
                 });
         session = new PgSession(client, services);
-        session.info = new SessionInfo("u", "demo", "test", null);
+        session.identified(new SessionInfo("u", "demo", "test", null));
         session.server = services.admission().forServer("main");
         session.settings.startupParameters(Map.of("user", "u", "database", "demo"));
-        session.backend = server;
+        session.connectedTo(server);
         session.state = PgSession.State.READY;
     }
 

@@ -4,6 +4,8 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import io.memogate.estimator.Catalog;
 import io.memogate.estimator.planner.IndexedColumns;
+import io.memogate.proxy.admission.CatalogState;
+import io.memogate.proxy.admission.NoSuchDatabaseException;
 import java.sql.SQLException;
 import java.time.Duration;
 import java.util.ArrayDeque;
@@ -45,12 +47,12 @@ class IndexCatalogsTest {
         assertThat(catalogs.of("shop")).as("not yet tried again").isEqualTo(Catalog.NONE);
         assertThat(reads).isEqualTo(1);
         assertThat(catalogs.states()).containsExactly(
-                new IndexCatalogs.CatalogState("shop", "failed", 0, 0, 0, 0, 0, IndexCatalogs.RETRY.minusSeconds(1)));
+                new CatalogState("shop", "failed", 0, 0, 0, 0, 0, IndexCatalogs.RETRY.minusSeconds(1)));
         advance(Duration.ofSeconds(2));
         assertThat(catalogs.of("shop").indexes()).isSameAs(SALES);
         assertThat(reads).isEqualTo(2);
         advance(Duration.ofSeconds(7));
-        assertThat(catalogs.states()).containsExactly(new IndexCatalogs.CatalogState("shop", "read", 1, 0, 0, 0, 0,
+        assertThat(catalogs.states()).containsExactly(new CatalogState("shop", "read", 1, 0, 0, 0, 0,
                 Duration.ofSeconds(7)));
     }
 

@@ -1,20 +1,20 @@
-package io.memogate.proxy.admission;
+package io.memogate.proxy.postgres;
 
 import io.memogate.estimator.CompileEstimator;
 import io.memogate.estimator.EstimatorStatistics;
 import io.memogate.estimator.postgres.MemoryCoefficients;
 import io.memogate.estimator.postgres.PostgresDialect;
+import io.memogate.proxy.admission.EstimatorInForce;
 import java.util.Objects;
-import java.util.function.Supplier;
 
 /**
- * The estimator in force, built with the configuration's memory coefficients ({@code estimator.coefficients}).
+ * PostgreSQL's estimator in force, built with the configuration's memory coefficients ({@code estimator.coefficients}).
  * A reload that brings other coefficients swaps in a new estimator, with an empty cache, since cached
  * estimates hold bytes computed by the old ones; statements being estimated finish with the estimator they
  * started with. The statistics stay monotonic across swaps (metrics take rates of them): those of retired
  * estimators are carried over.
  */
-public final class CurrentEstimator implements Supplier<CompileEstimator> {
+public final class CurrentEstimator implements EstimatorInForce {
 
     /** One immutable state, so that a reader never sees a new estimator with the old carried-over counts. */
     private record State(MemoryCoefficients coefficients, CompileEstimator estimator, EstimatorStatistics retired) {}
@@ -50,6 +50,7 @@ public final class CurrentEstimator implements Supplier<CompileEstimator> {
     }
 
     /** Counts since this was built, over every estimator it has had. */
+    @Override
     public EstimatorStatistics statistics() {
         State s = state;
         return sum(s.retired(), s.estimator().statistics());

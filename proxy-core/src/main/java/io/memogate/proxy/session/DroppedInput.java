@@ -1,4 +1,4 @@
-package io.memogate.proxy.pg.session;
+package io.memogate.proxy.session;
 
 import io.netty.channel.ChannelHandlerContext;
 import io.netty.channel.ChannelInboundHandlerAdapter;
@@ -10,7 +10,7 @@ import io.netty.util.ReferenceCountUtil;
  * messages), while every other event (its closing, read completion) still reaches the session.
  * {@link LingeringClose} drops the input of a closing client with it too.
  */
-class DroppedInput extends ChannelInboundHandlerAdapter {
+public class DroppedInput extends ChannelInboundHandlerAdapter {
 
     @Override
     public void channelRead(ChannelHandlerContext ctx, Object msg) {

@@ -1,4 +1,4 @@
-package io.memogate.proxy.admission;
+package io.memogate.proxy.postgres;
 
 import static org.assertj.core.api.Assertions.assertThat;
 

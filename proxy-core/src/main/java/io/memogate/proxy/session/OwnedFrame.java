@@ -1,4 +1,4 @@
-package io.memogate.proxy.pg.session;
+package io.memogate.proxy.session;
 
 import io.netty.buffer.ByteBuf;
 import java.util.Objects;
@@ -12,16 +12,16 @@ import java.util.Objects;
  * release, and a second hand-off fails loudly instead of sending freed memory. Used on the session's event loop
  * only.
  */
-final class OwnedFrame {
+public final class OwnedFrame {
 
     private ByteBuf frame;
 
-    OwnedFrame(ByteBuf frame) {
+    public OwnedFrame(ByteBuf frame) {
         this.frame = Objects.requireNonNull(frame, "frame");
     }
 
     /** The frame, still owned here: to decode, not to keep. */
-    ByteBuf peek() {
+    public ByteBuf peek() {
         if (frame == null) {
             throw new IllegalStateException("the frame was handed on already");
         }
@@ -29,14 +29,14 @@ final class OwnedFrame {
     }
 
     /** Hands the frame on: the caller forwards or releases it, and this owns nothing any more. */
-    ByteBuf take() {
+    public ByteBuf take() {
         ByteBuf taken = peek();
         frame = null;
         return taken;
     }
 
     /** Releases the frame unless it was handed on; true when it was still here. */
-    boolean release() {
+    public boolean release() {
         if (frame == null) {
             return false;
         }

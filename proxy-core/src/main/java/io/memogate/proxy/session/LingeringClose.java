@@ -1,4 +1,4 @@
-package io.memogate.proxy.pg.session;
+package io.memogate.proxy.session;
 
 import io.netty.buffer.Unpooled;
 import io.netty.channel.Channel;
@@ -23,16 +23,16 @@ import java.util.concurrent.TimeUnit;
  * The idle limit, not a fixed time, is what lets a client on a slow link finish its message and read
  * the FATAL; the cap bounds how long a client that keeps trickling bytes holds the socket.
  */
-final class LingeringClose {
+public final class LingeringClose {
 
     /** How long a client may pause while it goes on sending after the proxy ended the connection. */
-    static final Duration LINGER_IDLE = Duration.ofSeconds(2);
+    public static final Duration LINGER_IDLE = Duration.ofSeconds(2);
     /** How long a client may go on sending at most. */
-    static final Duration LINGER_MAX = Duration.ofSeconds(30);
+    public static final Duration LINGER_MAX = Duration.ofSeconds(30);
 
     private LingeringClose() {}
 
-    static void close(Channel client) {
+    public static void close(Channel client) {
         client.writeAndFlush(Unpooled.EMPTY_BUFFER).addListener(flushed -> {
             if (!flushed.isSuccess() || !client.isActive() || !(client instanceof DuplexChannel duplex)) {
                 client.close();
