@@ -68,7 +68,8 @@ final class IndirectQueries {
 
     /**
      * DO: PL/pgSQL plans each query of the block's body when it reaches it, so the block needs what its
-     * largest query needs, at some point while it runs. Bodies in languages the dialect does not read are not.
+     * largest query needs, at some point while it runs. The dialect reads the bodies of the languages it knows
+     * (PostgreSQL's: PL/pgSQL); others are not read.
      */
     CompileEstimate doBlock(String text, StatementAnalysis st, EstimateContext context) {
         CodeBlock block = analyzer.reader().codeBlock(analyzer.tokens(text.substring(st.span().start(),
