@@ -123,8 +123,7 @@ public final class PgSession implements CancelRegistry.Cancellable, TrackedSessi
 
     void clientActive() {
         if (!services.listener().opened(this)) {
-            sendFatalAndClose(PgErrors.tooManyClients(services.limits().maxClientConnections()));
-            return;
+            startup.refuseLogin(PgErrors.tooManyClients(services.limits().maxClientConnections()));
         }
         loginTimer.start();
         client.read();
