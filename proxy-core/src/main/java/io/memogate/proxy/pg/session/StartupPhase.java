@@ -36,10 +36,10 @@ import org.slf4j.LoggerFactory;
  * The start of a session (https://www.postgresql.org/docs/current/protocol-flow.html#PROTOCOL-FLOW-START-UP):
  * the untyped packets before the StartupMessage (through TLS already when the client started it directly,
  * see {@link DirectTlsDetector}), routing to a backend, and the relay of the
- * authentication exchange, which the proxy never decides. Two rewrites only: the server's
- * BackendKeyData is replaced by the proxy's, and SCRAM-SHA-256-PLUS is withdrawn when the two legs'
- * TLS differ, because channel binding ties the SCRAM exchange to one TLS connection and the proxy
- * ends one and starts another.
+ * authentication exchange, which the proxy never decides. Two rewrites only: the secret of the server's
+ * BackendKeyData is replaced by one the proxy issued (the process id stays the server's), and
+ * SCRAM-SHA-256-PLUS is withdrawn when the two legs' TLS differ, because channel binding ties the SCRAM
+ * exchange to one TLS connection and the proxy ends one and starts another.
  *
  * <p>Faults before the StartupMessage is whole are answered as PostgreSQL's ProcessStartupPacket answers
  * them (src/backend/tcop/backend_startup.c): those it reports with FATAL (an unsupported protocol version,
