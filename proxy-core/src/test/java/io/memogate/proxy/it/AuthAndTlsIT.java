@@ -100,6 +100,9 @@ class AuthAndTlsIT {
 
             SSLContext trusting = trusting(proxyCertificate);
             try (RawPgClient client = RawPgClient.directTls(proxy.port(), trusting, "postgresql")) {
+                // An SSLRequest inside it is answered 'N' (no TLS within TLS), as PostgreSQL answers it.
+                client.sendRaw(new byte[] {0, 0, 0, 8, 4, (byte) 0xd2, 0x16, 0x2f});
+                assertThat(client.input().readByte()).isEqualTo((byte) 'N');
                 assertThat(client.startup(TestUsers.TRUST_USER, "demo").getLast().type()).isEqualTo('Z');
                 client.query("select current_user");
                 assertThat(client.readUntilReady()).extracting(RawPgClient.Message::type).contains('D');

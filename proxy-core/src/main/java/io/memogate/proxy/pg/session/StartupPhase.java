@@ -146,7 +146,8 @@ final class StartupPhase {
     private void sslRequested() {
         Channel client = session.client;
         if (client.pipeline().get(SslHandler.class) != null) {
-            session.protocolViolation("SSLRequest on a connection that already uses TLS");
+            // Inside TLS started directly: PostgreSQL answers 'N', no TLS within TLS, and reads on.
+            answer(BackendType.ENCRYPTION_REFUSED);
             return;
         }
         Optional<SslContext> tls = session.services.listenerTls();
