@@ -76,8 +76,7 @@ final class StartupPhase {
     void packet(ByteBuf frame) {
         try {
             if (directTlsWithoutAlpn()) {
-                session.protocolViolation("direct TLS connection without the ALPN protocol negotiation extension"
-                        + " naming \"" + DirectTlsDetector.ALPN_PROTOCOL + "\"");
+                unanswered("received direct SSL connection request without ALPN protocol negotiation extension");
                 return;
             }
             switch (StartupPacket.decode(frame)) {
@@ -135,8 +134,8 @@ final class StartupPhase {
 
     /**
      * The client started TLS without an SSLRequest and did not name PostgreSQL by ALPN. PostgreSQL 17
-     * refuses such a connection: ALPN is what keeps a TLS connection meant for another protocol (a
-     * browser's, say) from being taken for PostgreSQL's.
+     * refuses such a connection (ProcessSSLStartup, to its log only, as the faults above): ALPN is what keeps
+     * a TLS connection meant for another protocol (a browser's, say) from being taken for PostgreSQL's.
      */
     private boolean directTlsWithoutAlpn() {
         SslHandler tls = session.client.pipeline().get(SslHandler.class);
