@@ -1,8 +1,14 @@
 package io.memogate.proxy.it;
 
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
+import io.memogate.broker.gateway.GatewaySettings;
 import io.memogate.proxy.admission.AdmissionControl;
+import io.memogate.proxy.cli.RunningProxy;
+import io.memogate.proxy.config.AdmissionConfig;
+import io.memogate.proxy.config.MemogateConfig;
+import io.memogate.proxy.config.RecycleConfig;
 import io.memogate.proxy.it.ClientProgram.Result;
 import io.memogate.proxy.postgres.embedded.EmbeddedPostgres;
 import io.memogate.proxy.postgres.embedded.EmbeddedPostgresExtension;
@@ -23,6 +29,7 @@ import org.junit.jupiter.api.extension.ExtendWith;
 import org.junit.jupiter.api.io.TempDir;
 import org.postgresql.PGConnection;
 import org.postgresql.PGNotification;
+import org.postgresql.util.PSQLException;
 
 /**
  * The process id a client is told in BackendKeyData is its server process's, as without the proxy: it
@@ -107,6 +114,33 @@ class BackendPidIT {
             assertThat(servers.getLast()).as("recycled after the join").isNotEqualTo(told.getFirst());
             assertThat(notified).as("its own notifications, before and after").containsExactly(told.getFirst(),
                     told.getFirst());
+        }
+    }
+
+    /**
+     * The admin console names a recycled session by its current server process, as pg_stat_activity does:
+     * SHOW CLIENTS shows it, and KILL of it ends the session.
+     */
+    @Test
+    void theConsoleFindsARecycledSessionByItsCurrentServerProcess(EmbeddedPostgres pg) throws Exception {
+        MemogateConfig config = AdminConsoleIT.config(pg)
+                .withAdmission(AdmissionConfig.defaults(1).withGatewaySettings(
+                        GatewaySettings.defaults(2).withStaticThreshold(1024)))
+                .withRecycle(RecycleConfig.DEFAULTS.withRetainedAbove(1));
+        try (RunningProxy proxy = RunningProxy.start(config);
+                Connection console = ConsoleClient.connect(proxy.server().port(), TestUsers.SCRAM_USER,
+                        TestUsers.SCRAM_PASSWORD);
+                Connection session = ConsoleClient.session(proxy.server().port(), DATABASE, TestUsers.TRUST_USER, "")) {
+            int told = session.unwrap(PGConnection.class).getBackendPID();
+            RecyclingProxy.join(session);
+            int server = RecyclingProxy.serverPid(session);
+            assertThat(server).as("recycled").isNotEqualTo(told);
+            assertThat(ConsoleClient.rows(console, "SHOW CLIENTS")).extracting(row -> row.get("server_pid"))
+                    .contains(String.valueOf(server));
+            assertThat(ConsoleClient.run(console, "KILL " + server)).singleElement().asString()
+                    .startsWith("terminated the session of");
+            assertThatThrownBy(() -> RecyclingProxy.serverPid(session)).isInstanceOfSatisfying(PSQLException.class,
+                    e -> assertThat(e.getSQLState()).isEqualTo("57P01"));
         }
     }
 
