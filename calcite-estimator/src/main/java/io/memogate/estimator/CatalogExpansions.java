@@ -4,6 +4,7 @@ import io.memogate.estimator.calcite.CatalogQueries;
 import io.memogate.estimator.calcite.LexicalFallback;
 import io.memogate.estimator.dialect.Dialect;
 import io.memogate.estimator.dialect.Rewriter;
+import io.memogate.estimator.lexer.LexicalAnalyzer;
 import io.memogate.estimator.lexer.Literals;
 import io.memogate.estimator.lexer.RelationBound;
 import io.memogate.estimator.lexer.TokenKind;
@@ -38,13 +39,13 @@ final class CatalogExpansions implements CatalogQueries {
      * Whether {@code statement} names a view or an inlinable function of {@code catalog}: then its text does
      * not show all the relations it plans, and naming one relation is no reason to let it bypass.
      */
-    static boolean named(String statement, Catalog catalog) {
+    static boolean named(String statement, Catalog catalog, LexicalAnalyzer analyzer) {
         ViewDefinitions views = catalog.views();
         FunctionDefinitions functions = catalog.functions();
         if (views.isEmpty() && functions.isEmpty()) {
             return false;
         }
-        TokenStream tokens = TokenStream.of(statement);
+        TokenStream tokens = analyzer.tokens(statement);
         for (int i = 0; i < tokens.size(); i++) {
             Optional<String> name = Literals.identifier(tokens, i); // as the server stores it
             if (name.isPresent() && (views.contains(name.get())
@@ -73,7 +74,7 @@ final class CatalogExpansions implements CatalogQueries {
 
     private QueryBody body(String definition, boolean securityBarrier) {
         String query = withoutSemicolon(definition);
-        TokenStream tokens = TokenStream.of(query);
+        TokenStream tokens = dialect.analyzer().tokens(query);
         if (RelationBound.of(tokens).maxNestingDepth() <= maxParseDepth) {
             try {
                 Rewriter.Rewrite rewrite = dialect.rewriter().rewrite(query);

@@ -2,7 +2,6 @@ package io.memogate.estimator;
 
 import io.memogate.estimator.dialect.Dialect;
 import io.memogate.estimator.dialect.DialectSettings;
-import io.memogate.estimator.lexer.PlpgsqlStatements;
 import io.memogate.estimator.postgres.PostgresDialect;
 import java.util.List;
 import java.util.Objects;
@@ -29,7 +28,7 @@ import java.util.Objects;
  *   <li>the dialect's planner model, under the session's settings, gives the join searches, its memory model
  *   their bytes.
  * </ol>
- * A DO block is estimated as the largest of the queries its PL/pgSQL body runs ({@link PlpgsqlStatements}),
+ * A DO block is estimated as the largest of the queries its PL/pgSQL body runs (read by the dialect's {@link io.memogate.estimator.lexer.StatementReader}),
  * each estimated as above, and so is a statement's call of a PL/pgSQL or SQL routine the catalog knows
  * ({@link RoutineDefinitions}) when the routine's largest query is larger than the statement's own; such
  * an estimate says {@link CompileEstimate#plannedWhileRunning()}.

@@ -134,7 +134,7 @@ final class EstimateCaches implements StatementEstimates {
             hits.add(known.size());
             return known;
         }
-        long skeleton = TextSkeleton.key(text, tokens);
+        long skeleton = TextSkeleton.key(text, tokens, analyzer.rules());
         SkeletonKey skeletonKey = skeleton == TextSkeleton.NONE ? null
                 : new SkeletonKey(skeleton, context.settings(), context.catalog());
         if (skeletonKey != null) {

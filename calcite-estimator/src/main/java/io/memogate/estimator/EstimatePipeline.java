@@ -131,7 +131,8 @@ final class EstimatePipeline {
             return CompileEstimate.bypass(st, st.kind() + " is not planned by the server");
         }
         if (st.relationBound().atMostOneRelation() && (st.oversized()
-                || !CatalogExpansions.named(text.substring(st.span().start(), st.span().end()), context.catalog()))) {
+                || !CatalogExpansions.named(text.substring(st.span().start(), st.span().end()), context.catalog(),
+                        dialect.analyzer()))) {
             return CompileEstimate.bypass(st, "at most one relation: no join search");
         }
         return plan(text, st, context);
@@ -146,7 +147,7 @@ final class EstimatePipeline {
         String query = st.classification().hasQueryText()
                 ? st.classification().queryText(text)
                 : text.substring(st.span().start(), st.span().end());
-        TokenStream tokens = TokenStream.of(query);
+        TokenStream tokens = dialect.analyzer().tokens(query);
         if (st.maxNestingDepth() > maxParseDepth) {
             return lexical(st, tokens, context, "nesting depth " + st.maxNestingDepth()
                     + " is over " + maxParseDepth + ": not parsed, lexical star estimate per block", null);

@@ -3,14 +3,13 @@ package io.memogate.estimator;
 import static io.memogate.estimator.CompileEstimate.bypass;
 
 import io.memogate.estimator.dialect.DialectSettings;
-import io.memogate.estimator.lexer.DoStatement;
 import io.memogate.estimator.lexer.Keyword;
 import io.memogate.estimator.lexer.LexicalAnalysis;
 import io.memogate.estimator.lexer.LexicalAnalyzer;
-import io.memogate.estimator.lexer.PlpgsqlStatements;
 import io.memogate.estimator.lexer.SettingChange;
 import io.memogate.estimator.lexer.StatementAnalysis;
 import io.memogate.estimator.lexer.StatementKind;
+import io.memogate.estimator.lexer.StatementReader.CodeBlock;
 import io.memogate.estimator.lexer.TokenKind;
 import io.memogate.estimator.lexer.TokenStream;
 import java.util.List;
@@ -69,14 +68,16 @@ final class IndirectQueries {
 
     /**
      * DO: PL/pgSQL plans each query of the block's body when it reaches it, so the block needs what its
-     * largest query needs, at some point while it runs. Bodies in other languages are not read.
+     * largest query needs, at some point while it runs. The dialect reads the bodies of the languages it knows
+     * (PostgreSQL's: PL/pgSQL); others are not read.
      */
     CompileEstimate doBlock(String text, StatementAnalysis st, EstimateContext context) {
-        DoStatement block = DoStatement.of(TokenStream.of(text.substring(st.span().start(), st.span().end())));
-        if (!block.isPlpgsql()) {
+        CodeBlock block = analyzer.reader().codeBlock(analyzer.tokens(text.substring(st.span().start(),
+                st.span().end())));
+        if (block.queries().isEmpty()) {
             return bypass(st, "DO block in language " + block.language() + ": the queries it runs are not read");
         }
-        List<String> queries = block.body().map(PlpgsqlStatements::of).orElse(List.of());
+        List<String> queries = block.queries().get();
         CompileEstimate largest = largestOf(queries, context);
         if (largest == null || largest.bypass()) {
             return bypass(st, "DO block: " + (queries.isEmpty() ? "its body runs no query"
@@ -97,7 +98,7 @@ final class IndirectQueries {
         if (st.oversized()) {
             return own;
         }
-        TokenStream tokens = TokenStream.of(text.substring(st.span().start(), st.span().end()));
+        TokenStream tokens = analyzer.tokens(text.substring(st.span().start(), st.span().end()));
         Largest largest = new Largest(own, st);
         if (runsCalls(st, tokens)) {
             for (RoutineDefinitions.Routine routine : context.catalog().routines().calledIn(tokens)) {

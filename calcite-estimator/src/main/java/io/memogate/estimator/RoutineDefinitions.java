@@ -1,10 +1,9 @@
 package io.memogate.estimator;
 
 import io.memogate.estimator.dialect.DialectSettings;
-import io.memogate.estimator.lexer.DoStatement;
 import io.memogate.estimator.lexer.Keyword;
+import io.memogate.estimator.lexer.LexicalAnalyzer;
 import io.memogate.estimator.lexer.Literals;
-import io.memogate.estimator.lexer.PlpgsqlStatements;
 import io.memogate.estimator.lexer.SettingChange;
 import io.memogate.estimator.lexer.StatementAnalysis;
 import io.memogate.estimator.lexer.StatementKind;
@@ -12,6 +11,8 @@ import io.memogate.estimator.lexer.StatementSpan;
 import io.memogate.estimator.lexer.StatementSplitter;
 import io.memogate.estimator.lexer.TokenKind;
 import io.memogate.estimator.lexer.TokenStream;
+import io.memogate.estimator.postgres.PlpgsqlStatements;
+import io.memogate.estimator.postgres.PostgresLexicalRules;
 import java.util.ArrayList;
 import java.util.Collection;
 import java.util.Comparator;
@@ -35,8 +36,15 @@ import java.util.stream.Collectors;
  * its schema. Overloads are not told apart (that takes argument types): a call counts every routine of its
  * name. The few routines whose SETs outlast them are read for those once, here too ({@link #settingsLeftBy}).
  * Immutable; compared by identity, as {@link ViewDefinitions}.
+ *
+ * <p>Routines are PostgreSQL's ({@code pg_proc}, PL/pgSQL and SQL bodies), read with PostgreSQL's lexer: a
+ * catalog reader builds them without a dialect at hand. Another server's routines would come with that
+ * server's readers.
  */
 public final class RoutineDefinitions {
+
+    /** How bodies and the statements that call routines are read: PostgreSQL's analyzer. */
+    static final LexicalAnalyzer LEXER = PostgresLexicalRules.analyzer();
 
     /** No routine known: a call's queries are not seen. */
     public static final RoutineDefinitions NONE = new RoutineDefinitions(Map.of(), 0, Map.of());
@@ -109,9 +117,9 @@ public final class RoutineDefinitions {
         /** A SQL body's statements; a SQL-standard {@code RETURN expression} is planned as a SELECT of it. */
         private static List<String> statements(String body) {
             List<String> statements = new ArrayList<>();
-            for (StatementSpan span : StatementSplitter.split(body).statements()) {
+            for (StatementSpan span : StatementSplitter.split(body, LEXER.rules()).statements()) {
                 String statement = body.substring(span.start(), span.end());
-                TokenStream tokens = TokenStream.of(statement);
+                TokenStream tokens = LEXER.tokens(statement);
                 statements.add(tokens.isWord(0, "return") && tokens.size() > 1
                         ? "SELECT " + statement.substring(tokens.start(1)) : statement);
             }
@@ -197,12 +205,10 @@ public final class RoutineDefinitions {
         if (st.oversized() || (settingsLeft.isEmpty() && st.kind() != StatementKind.DO)) {
             return List.of();
         }
-        TokenStream tokens = TokenStream.of(text.substring(st.span().start(), st.span().end()));
+        TokenStream tokens = LEXER.tokens(text.substring(st.span().start(), st.span().end()));
         List<SettingChange> changes = new ArrayList<>();
         if (st.kind() == StatementKind.DO) {
-            DoStatement block = DoStatement.of(tokens);
-            List<String> body = block.isPlpgsql() ? block.body().map(PlpgsqlStatements::of).orElse(List.of())
-                    : List.of();
+            List<String> body = LEXER.reader().codeBlock(tokens).queries().orElse(List.of());
             for (String query : body) {
                 SettingChange own = SettingsLeft.change(query);
                 if (own != null) {
@@ -225,7 +231,7 @@ public final class RoutineDefinitions {
      * their arguments' types are all counted: telling them apart needs the arguments' types.
      */
     public List<Routine> calledIn(String sql) {
-        return routines.isEmpty() ? List.of() : calledIn(TokenStream.of(sql));
+        return routines.isEmpty() ? List.of() : calledIn(LEXER.tokens(sql));
     }
 
     /** As {@link #calledIn(String)}, for a statement's tokens. */

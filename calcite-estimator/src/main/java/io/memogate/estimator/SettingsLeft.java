@@ -1,6 +1,7 @@
 package io.memogate.estimator;
 
 import io.memogate.estimator.RoutineDefinitions.Routine;
+import io.memogate.estimator.lexer.LexicalAnalyzer;
 import io.memogate.estimator.lexer.SettingChange;
 import java.util.ArrayList;
 import java.util.Collection;
@@ -147,6 +148,7 @@ final class SettingsLeft {
         String start = query.stripLeading();
         boolean may = start.regionMatches(true, 0, "set", 0, 3) || start.regionMatches(true, 0, "reset", 0, 5)
                 || query.toLowerCase(Locale.ROOT).contains("set_config");
-        return may ? SettingChange.of(query).orElse(null) : null;
+        LexicalAnalyzer lexer = RoutineDefinitions.LEXER;
+        return may ? lexer.reader().settingChange(lexer.tokens(query)).orElse(null) : null;
     }
 }

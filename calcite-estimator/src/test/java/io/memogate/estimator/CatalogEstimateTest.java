@@ -3,7 +3,7 @@ package io.memogate.estimator;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import io.memogate.estimator.planner.IndexedColumns;
-import io.memogate.estimator.planner.PlannerSettings;
+import io.memogate.estimator.postgres.PlannerSettings;
 import java.util.Map;
 import java.util.Set;
 import org.junit.jupiter.api.Test;

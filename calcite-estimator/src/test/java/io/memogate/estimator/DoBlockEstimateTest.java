@@ -2,7 +2,7 @@ package io.memogate.estimator;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-import io.memogate.estimator.planner.PlannerSettings;
+import io.memogate.estimator.postgres.PlannerSettings;
 import org.junit.jupiter.api.Test;
 
 /** A DO block needs what the largest query of its PL/pgSQL body needs, planned while the block runs. */

@@ -2,10 +2,11 @@ package io.memogate.estimator;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-import io.memogate.estimator.lexer.LexicalAnalyzer;
 import io.memogate.estimator.planner.MemoryModel;
-import io.memogate.estimator.planner.PlannerSettings;
+import io.memogate.estimator.postgres.MemoryCoefficients;
+import io.memogate.estimator.postgres.PlannerSettings;
 import io.memogate.estimator.postgres.PostgresDialect;
+import io.memogate.estimator.postgres.PostgresLexicalRules;
 import java.util.Map;
 import java.util.Optional;
 import org.junit.jupiter.api.Test;
@@ -111,7 +112,7 @@ class EstimateCachesTest {
     @Test
     void aTextOverTheLexersMaximumIsNotKeptWhole() {
         CompileEstimator small = new CompileEstimator(
-                new PostgresDialect(new LexicalAnalyzer(STAR.length() - 1), new MemoryModel()),
+                new PostgresDialect(PostgresLexicalRules.analyzer(STAR.length() - 1), new MemoryModel(MemoryCoefficients.DEFAULTS)),
                 CompileEstimator.DEFAULT_CACHE_SIZE, CompileEstimator.DEFAULT_MAX_PARSE_DEPTH);
         CompileEstimate first = small.estimate(STAR, PlannerSettings.DEFAULTS);
 

@@ -3,7 +3,7 @@ package io.memogate.estimator;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import io.memogate.estimator.CompileEstimate.Parser;
-import io.memogate.estimator.planner.PlannerSettings;
+import io.memogate.estimator.postgres.PlannerSettings;
 import org.junit.jupiter.api.Test;
 
 /** The counts behind the estimator's metrics: what an operator reads to size the cache and trust the estimates. */

@@ -3,7 +3,7 @@ package io.memogate.estimator;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import io.memogate.estimator.CompileEstimate.Parser;
-import io.memogate.estimator.planner.PlannerSettings;
+import io.memogate.estimator.postgres.PlannerSettings;
 
 /**
  * {@code sql("...").settings("join_collapse_limit", "20").estimates(pairs)}: one statement through the

@@ -4,9 +4,9 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import io.memogate.estimator.RoutineDefinitions.Language;
 import io.memogate.estimator.RoutineDefinitions.Routine;
-import io.memogate.estimator.lexer.PlpgsqlStatements;
 import io.memogate.estimator.planner.IndexedColumns;
-import io.memogate.estimator.planner.PlannerSettings;
+import io.memogate.estimator.postgres.PlannerSettings;
+import io.memogate.estimator.postgres.PlpgsqlStatements;
 import java.util.List;
 import org.junit.jupiter.api.Test;
 

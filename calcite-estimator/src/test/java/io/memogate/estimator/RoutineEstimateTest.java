@@ -5,7 +5,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 import io.memogate.estimator.RoutineDefinitions.Language;
 import io.memogate.estimator.RoutineDefinitions.Routine;
 import io.memogate.estimator.planner.IndexedColumns;
-import io.memogate.estimator.planner.PlannerSettings;
+import io.memogate.estimator.postgres.PlannerSettings;
 import java.util.List;
 import org.junit.jupiter.api.Test;
 

@@ -2,7 +2,7 @@ package io.memogate.estimator;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-import io.memogate.estimator.planner.PlannerSettings;
+import io.memogate.estimator.postgres.PlannerSettings;
 import java.util.List;
 import java.util.stream.Collectors;
 import java.util.stream.IntStream;

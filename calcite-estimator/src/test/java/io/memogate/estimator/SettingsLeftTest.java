@@ -6,9 +6,10 @@ import io.memogate.estimator.RoutineDefinitions.Language;
 import io.memogate.estimator.RoutineDefinitions.Routine;
 import io.memogate.estimator.lexer.LexicalAnalysis;
 import io.memogate.estimator.lexer.LexicalAnalyzer;
-import io.memogate.estimator.lexer.SettingChange;
 import io.memogate.estimator.lexer.SettingChange.Action;
 import io.memogate.estimator.lexer.SettingChange.Scope;
+import io.memogate.estimator.lexer.SettingChange;
+import io.memogate.estimator.postgres.PostgresLexicalRules;
 import java.util.List;
 import java.util.Optional;
 import org.junit.jupiter.api.Test;
@@ -20,7 +21,7 @@ import org.junit.jupiter.api.Test;
  */
 class SettingsLeftTest {
 
-    private static final LexicalAnalyzer ANALYZER = new LexicalAnalyzer();
+    private static final LexicalAnalyzer ANALYZER = PostgresLexicalRules.analyzer();
 
     private static SettingChange set(String name, String value, Scope scope) {
         return new SettingChange(name, Action.SET, Optional.of(value), scope);

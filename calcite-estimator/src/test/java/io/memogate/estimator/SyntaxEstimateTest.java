@@ -118,11 +118,11 @@ class SyntaxEstimateTest {
                 ? java.util.Optional.of("PREPARE p (int) AS SELECT * FROM a, b, c WHERE a.x = b.x AND b.y = c.y"
                         + " AND a.id = $1")
                 : java.util.Optional.empty();
-        CompileEstimate e = estimator.estimate("EXECUTE p(42)", io.memogate.estimator.planner.PlannerSettings.DEFAULTS,
+        CompileEstimate e = estimator.estimate("EXECUTE p(42)", io.memogate.estimator.postgres.PlannerSettings.DEFAULTS,
                 texts);
         assertThat(e.memoPairs()).isEqualTo(4);
         assertThat(e.reason()).startsWith("EXECUTE p");
-        CompileEstimate unknown = estimator.estimate("EXECUTE q", io.memogate.estimator.planner.PlannerSettings.DEFAULTS,
+        CompileEstimate unknown = estimator.estimate("EXECUTE q", io.memogate.estimator.postgres.PlannerSettings.DEFAULTS,
                 texts);
         assertThat(unknown.bypass()).isTrue();
         assertThat(unknown.reason()).contains("unknown");

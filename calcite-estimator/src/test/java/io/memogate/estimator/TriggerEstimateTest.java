@@ -8,7 +8,7 @@ import io.memogate.estimator.TriggerDefinitions.ForeignKey;
 import io.memogate.estimator.TriggerDefinitions.Trigger;
 import io.memogate.estimator.lexer.ChangedTables.Change;
 import io.memogate.estimator.planner.IndexedColumns;
-import io.memogate.estimator.planner.PlannerSettings;
+import io.memogate.estimator.postgres.PlannerSettings;
 import java.util.List;
 import java.util.Set;
 import org.junit.jupiter.api.Test;

@@ -4,7 +4,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import io.memogate.estimator.ViewDefinitions.View;
 import io.memogate.estimator.planner.IndexedColumns;
-import io.memogate.estimator.planner.PlannerSettings;
+import io.memogate.estimator.postgres.PlannerSettings;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;

@@ -2,7 +2,7 @@ package io.memogate.bench.accuracy;
 
 import io.memogate.broker.gateway.GatewaySettings;
 import io.memogate.estimator.CompileEstimate.Parser;
-import io.memogate.estimator.planner.MemoryCoefficients;
+import io.memogate.estimator.postgres.MemoryCoefficients;
 import io.memogate.proxy.postgres.calibrate.AccuracyStatistics;
 import io.memogate.proxy.postgres.calibrate.CoefficientFit;
 import io.memogate.proxy.postgres.calibrate.Observation;

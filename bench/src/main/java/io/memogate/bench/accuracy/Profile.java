@@ -1,6 +1,6 @@
 package io.memogate.bench.accuracy;
 
-import io.memogate.estimator.planner.PlannerSettings;
+import io.memogate.estimator.postgres.PlannerSettings;
 import java.util.Map;
 
 /**

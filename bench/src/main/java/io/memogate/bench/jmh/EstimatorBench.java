@@ -2,7 +2,7 @@ package io.memogate.bench.jmh;
 
 import io.memogate.estimator.CompileEstimate;
 import io.memogate.estimator.CompileEstimator;
-import io.memogate.estimator.planner.PlannerSettings;
+import io.memogate.estimator.postgres.PlannerSettings;
 import java.util.concurrent.TimeUnit;
 import org.openjdk.jmh.annotations.Benchmark;
 import org.openjdk.jmh.annotations.BenchmarkMode;

@@ -4,10 +4,11 @@ import io.memogate.estimator.CompileEstimate;
 import io.memogate.estimator.CompileEstimator;
 import io.memogate.estimator.lexer.LexicalAnalysis;
 import io.memogate.estimator.lexer.LexicalAnalyzer;
-import io.memogate.estimator.lexer.StatementSplitter;
 import io.memogate.estimator.lexer.StatementSpan;
+import io.memogate.estimator.lexer.StatementSplitter;
 import io.memogate.estimator.lexer.TokenStream;
-import io.memogate.estimator.planner.PlannerSettings;
+import io.memogate.estimator.postgres.PlannerSettings;
+import io.memogate.estimator.postgres.PostgresLexicalRules;
 import java.io.IOException;
 import java.io.InputStream;
 import java.io.UncheckedIOException;
@@ -63,7 +64,7 @@ public class EstimatorSpeedBench {
     /** q17's own literal that {@link #cachedHit} changes: {@code '2001Q1'} becomes {@code '2001Q1<n>'}. */
     static final String LITERAL = "'2001Q1";
 
-    private final LexicalAnalyzer analyzer = new LexicalAnalyzer();
+    private final LexicalAnalyzer analyzer = PostgresLexicalRules.analyzer();
     private final TokenStream scratch = new TokenStream();
     private final PlannerSettings geqoOff = PlannerSettings.DEFAULTS.with("geqo", "off");
     private CompileEstimator estimator;
@@ -192,7 +193,7 @@ public class EstimatorSpeedBench {
             throw new UncheckedIOException("cannot read " + RESOURCE, e);
         }
         List<String> statements = new ArrayList<>();
-        for (StatementSpan span : StatementSplitter.split(text).statements()) {
+        for (StatementSpan span : StatementSplitter.split(text, PostgresLexicalRules.RULES).statements()) {
             String sql = span.of(text);
             if (!sql.contains(VARIABLE)) {
                 throw new IllegalStateException("statement " + (statements.size() + 1) + " of " + RESOURCE

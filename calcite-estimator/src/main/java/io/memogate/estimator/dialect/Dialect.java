@@ -10,7 +10,7 @@ import org.apache.calcite.sql.parser.SqlParser;
 /**
  * What the estimator must know of one kind of server to estimate its statements: how its text is lexed,
  * how Calcite is set up to parse it and what must be rewritten first, how its planner splits and searches
- * joins under which settings, and what that costs in bytes. Everything else of the estimator is shared: the
+ * joins under which settings, and what that costs in bytes (its coefficients). Everything else of the estimator is shared: the
  * caches, the query blocks built from Calcite's tree or read off the tokens, the join graphs and their
  * counts ({@code graph}). The caller picks the dialect of the server a statement goes to
  * ({@link io.memogate.estimator.CompileEstimator#CompileEstimator(Dialect, long, int)}).
@@ -25,8 +25,10 @@ public interface Dialect<S extends DialectSettings> {
     String name();
 
     /**
-     * The lexer for the server's text: statements, fingerprints, relation bounds, statement kinds, setting
-     * changes. Its longest statement read whole is the estimator's too.
+     * The analyzer of the server's text: the shared lexer under the server's {@link
+     * io.memogate.estimator.lexer.LexicalRules}, with its {@link io.memogate.estimator.lexer.StatementReader}
+     * for setting changes and code blocks; statements, fingerprints, relation bounds, statement kinds. Its
+     * longest statement read whole is the estimator's too.
      */
     LexicalAnalyzer analyzer();
 

@@ -2,7 +2,7 @@ package io.memogate.estimator.dialect;
 
 /**
  * The settings of a server's planner that a session can change and an estimate depends on (for PostgreSQL,
- * {@link io.memogate.estimator.planner.PlannerSettings}). Immutable values with equality by value: an
+ * {@code io.memogate.estimator.postgres.PlannerSettings}). Immutable values with equality by value: an
  * estimate is cached under the settings it was made with.
  */
 public interface DialectSettings {

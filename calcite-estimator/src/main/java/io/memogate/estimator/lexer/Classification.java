@@ -37,9 +37,9 @@ public record Classification(
         Objects.requireNonNull(name, "name");
     }
 
-    /** The classification of one statement's text. */
-    public static Classification of(String statement) {
-        return of(TokenStream.of(statement));
+    /** The classification of one statement's text, lexed by {@code rules}. */
+    public static Classification of(String statement, LexicalRules rules) {
+        return of(TokenStream.of(statement, rules));
     }
 
     /** The classification of all tokens of the stream, taken as one statement. */

@@ -22,22 +22,25 @@ public final class Fingerprint {
     private final long hash;
     private final boolean oversized;
     private final String source;
+    /** The rules the statement is lexed by again, for {@link #text()}; null when oversized. */
+    private final LexicalRules rules;
     private final int start;
     private final int end;
     /** Built on first use; a race only builds the same immutable String twice. */
     private String text;
 
-    private Fingerprint(long hash, boolean oversized, String source, int start, int end) {
+    private Fingerprint(long hash, boolean oversized, String source, LexicalRules rules, int start, int end) {
         this.hash = hash;
         this.oversized = oversized;
         this.source = source;
+        this.rules = rules;
         this.start = start;
         this.end = end;
     }
 
-    /** The fingerprint of one statement's text (semicolons included, should there be any). */
-    public static Fingerprint of(String statement) {
-        return of(TokenStream.of(statement));
+    /** The fingerprint of one statement's text (semicolons included, should there be any), lexed by {@code rules}. */
+    public static Fingerprint of(String statement, LexicalRules rules) {
+        return of(TokenStream.of(statement, rules));
     }
 
     /** The fingerprint of all tokens of the stream, taken as one statement. */
@@ -45,8 +48,8 @@ public final class Fingerprint {
         int n = tokens.size();
         long hash = normalizer(tokens).hash();
         return n == 0
-                ? new Fingerprint(hash, false, "", 0, 0)
-                : new Fingerprint(hash, false, tokens.text(), tokens.start(0), tokens.end(n - 1));
+                ? new Fingerprint(hash, false, "", tokens.rules(), 0, 0)
+                : new Fingerprint(hash, false, tokens.text(), tokens.rules(), tokens.start(0), tokens.end(n - 1));
     }
 
     /** The normalizer, having been given every token of the stream. */
@@ -62,9 +65,12 @@ public final class Fingerprint {
         return normalizer;
     }
 
-    /** The fingerprint of the statement {@code source[start, end)}, whose normalized form hashes to {@code hash}. */
-    static Fingerprint normalized(long hash, String source, int start, int end) {
-        return new Fingerprint(hash, false, source, start, end);
+    /**
+     * The fingerprint of the statement {@code source[start, end)}, lexed by {@code rules}, whose normalized form
+     * hashes to {@code hash}.
+     */
+    static Fingerprint normalized(long hash, String source, LexicalRules rules, int start, int end) {
+        return new Fingerprint(hash, false, source, rules, start, end);
     }
 
     /** The fingerprint of {@code source[start, end)} taken as too long to normalize. */
@@ -79,7 +85,7 @@ public final class Fingerprint {
             h.put(source, start, start + OVERSIZED_SAMPLE);
             h.put(source, end - OVERSIZED_SAMPLE, end);
         }
-        return new Fingerprint(h.finish(), true, source, start, end);
+        return new Fingerprint(h.finish(), true, source, null, start, end);
     }
 
     /** The hash {@link #hash()} gives for a statement whose {@link #text()} is {@code normalized}. */
@@ -106,7 +112,9 @@ public final class Fingerprint {
                 t = "/* oversized statement: " + (end - start) + " characters */";
             } else {
                 TokenStream tokens = new TokenStream();
-                tokens.lex(source, start, end);
+                if (start < end) { // a stream that held no text has no rules to lex it by, nor a token
+                    tokens.lex(source, start, end, rules);
+                }
                 t = normalizer(tokens).text();
             }
             text = t;

@@ -6,7 +6,9 @@ import java.util.Locale;
 /**
  * The words the lexical analysis acts on (statement kinds, clause boundaries, settings), recognized once
  * per identifier by the lexer. This is not PostgreSQL's key word list: a word missing here is still an
- * {@link TokenKind#IDENT}, and {@code set_config} is here although it is a function name. Matching is
+ * {@link TokenKind#IDENT}, and {@code set_config} is here although it is a function name. One table for
+ * every dialect (a token stores the word's ordinal): a dialect's own words, such as PostgreSQL's
+ * {@code set_config} and {@code pg_catalog}, are added here. Matching is
  * case-insensitive for ASCII letters only, as PostgreSQL folds unquoted identifiers
  * (<a href="https://www.postgresql.org/docs/current/sql-syntax-lexical.html#SQL-SYNTAX-IDENTIFIERS">4.1.1</a>).
  */

@@ -14,8 +14,11 @@ import java.util.Optional;
  * ({@link Fingerprint}); its relation bound is counted over all its tokens as they stream past, so a large
  * statement never slips under the bypass threshold.
  *
- * <p>Thread-safe: an analyzer holds only its limit. {@link #analyze(String, TokenStream)} lets a thread
- * reuse one token stream; {@link #analyze(String)} allocates one per call. Never throws on any text.
+ * <p>The dialect supplies the {@link LexicalRules} the text is lexed by and the {@link StatementReader} that
+ * reads setting changes and code blocks in its language; the rest is shared.
+ *
+ * <p>Thread-safe: an analyzer holds only its rules, reader and limit. {@link #analyze(String, TokenStream)} lets
+ * a thread reuse one token stream; {@link #analyze(String)} allocates one per call. Never throws on any text.
  */
 public final class LexicalAnalyzer {
 
@@ -32,17 +35,36 @@ public final class LexicalAnalyzer {
     /** What {@link #analyze(String)} allocates up front at most: 16 Ki tokens, 176 kB. */
     private static final int MAX_INITIAL_TOKENS = 1 << 14;
 
+    private final LexicalRules rules;
+    private final StatementReader reader;
     private final int maxStatementChars;
 
-    public LexicalAnalyzer() {
-        this(DEFAULT_MAX_STATEMENT_CHARS);
+    public LexicalAnalyzer(LexicalRules rules, StatementReader reader) {
+        this(rules, reader, DEFAULT_MAX_STATEMENT_CHARS);
     }
 
-    public LexicalAnalyzer(int maxStatementChars) {
+    public LexicalAnalyzer(LexicalRules rules, StatementReader reader, int maxStatementChars) {
         if (maxStatementChars < 1) {
             throw new IllegalArgumentException("maxStatementChars must be at least 1, was " + maxStatementChars);
         }
+        this.rules = Objects.requireNonNull(rules, "rules");
+        this.reader = Objects.requireNonNull(reader, "reader");
         this.maxStatementChars = maxStatementChars;
+    }
+
+    /** The rules texts are lexed by. */
+    public LexicalRules rules() {
+        return rules;
+    }
+
+    /** What the dialect reads off statements in its own language: setting changes, code blocks. */
+    public StatementReader reader() {
+        return reader;
+    }
+
+    /** All tokens of {@code text}, lexed by this analyzer's rules. */
+    public TokenStream tokens(String text) {
+        return TokenStream.of(text, rules);
     }
 
     /** The longest statement normalized whole; longer ones are fingerprinted by length and samples. */
@@ -60,8 +82,8 @@ public final class LexicalAnalyzer {
         Objects.requireNonNull(sql, "sql");
         Objects.requireNonNull(scratch, "scratch");
         char[] chars = scratch.charsOf(sql); // lexed and hashed from the array; see SqlLexer
-        Collector collector = new Collector(sql, chars, scratch, maxStatementChars, true);
-        StatementSplitter splitter = new StatementSplitter(chars, sql.length(), collector);
+        Collector collector = new Collector(sql, chars, rules, scratch, maxStatementChars, true);
+        StatementSplitter splitter = new StatementSplitter(chars, sql.length(), rules, collector);
         List<StatementAnalysis> statements = new ArrayList<>(1);
         while (splitter.next()) {
             statements.add(statement(sql, splitter.start(), splitter.end(), collector));
@@ -79,8 +101,8 @@ public final class LexicalAnalyzer {
         Objects.requireNonNull(sql, "sql");
         Objects.requireNonNull(scratch, "scratch");
         char[] chars = scratch.charsOf(sql);
-        Collector collector = new Collector(sql, chars, scratch, maxStatementChars, false);
-        StatementSplitter splitter = new StatementSplitter(chars, sql.length(), collector);
+        Collector collector = new Collector(sql, chars, rules, scratch, maxStatementChars, false);
+        StatementSplitter splitter = new StatementSplitter(chars, sql.length(), rules, collector);
         StatementKeys keys = new StatementKeys();
         while (splitter.next()) {
             int start = splitter.start();
@@ -99,9 +121,9 @@ public final class LexicalAnalyzer {
         boolean oversized = end - start > maxStatementChars;
         Classification classification = Classification.of(tokens);
         Fingerprint fingerprint = oversized ? Fingerprint.oversized(sql, start, end)
-                : Fingerprint.normalized(collector.normalizer.hash(), sql, start, end);
+                : Fingerprint.normalized(collector.normalizer.hash(), sql, rules, start, end);
         Optional<SettingChange> setting = switch (classification.kind()) {
-            case SET, RESET, SELECT -> SettingChange.of(tokens);
+            case SET, RESET, SELECT -> reader.settingChange(tokens);
             default -> Optional.empty();
         };
         return new StatementAnalysis(new StatementSpan(start, end), classification, fingerprint,
@@ -117,6 +139,7 @@ public final class LexicalAnalyzer {
     private static final class Collector implements TokenSink {
         private final String sql;
         private final char[] chars;
+        private final LexicalRules rules;
         private final TokenStream tokens;
         private final RelationCounter counter = new RelationCounter();
         private final Normalizer normalizer;
@@ -128,13 +151,14 @@ public final class LexicalAnalyzer {
         /** The statement names set_config: it may change a setting (counted by {@link #keys} only). */
         private boolean callsSetConfig;
 
-        Collector(String sql, char[] chars, TokenStream tokens, int maxChars, boolean analyzing) {
+        Collector(String sql, char[] chars, LexicalRules rules, TokenStream tokens, int maxChars, boolean analyzing) {
             this.sql = sql;
             this.chars = chars;
+            this.rules = rules;
             this.tokens = tokens;
             this.maxChars = maxChars;
             this.analyzing = analyzing;
-            tokens.reset(sql, chars);
+            tokens.reset(sql, chars, rules);
             this.normalizer = new Normalizer(tokens, chars);
         }
 
@@ -160,7 +184,7 @@ public final class LexicalAnalyzer {
         }
 
         void reset() {
-            tokens.reset(sql, chars);
+            tokens.reset(sql, chars, rules);
             counter.reset();
             normalizer.reset();
             first = -1;

@@ -15,17 +15,18 @@ public final class Literals {
         }
         if (ts.is(i, TokenKind.QUOTED_IDENT)) {
             String t = ts.tokenText(i);
-            int open = t.indexOf('"');
-            return Optional.of(t.substring(open + 1, t.length() - 1).replace("\"\"", "\""));
+            String quote = t.substring(t.length() - 1); // the closing quote: " or the dialect's own
+            int open = t.indexOf(quote);
+            return Optional.of(t.substring(open + 1, t.length() - 1).replace(quote + quote, quote));
         }
         return Optional.empty();
     }
 
     /** A dotted name {@code a.b.c} with its parts as {@link #identifier} reads them, and the token after it. */
-    record Name(String text, int after) {
+    public record Name(String text, int after) {
     }
 
-    static Optional<Name> qualifiedName(TokenStream ts, int i) {
+    public static Optional<Name> qualifiedName(TokenStream ts, int i) {
         Optional<String> part = identifier(ts, i);
         if (part.isEmpty()) {
             return Optional.empty();
@@ -41,16 +42,16 @@ public final class Literals {
 
     /**
      * The value of a string token: quotes removed, {@code ''} as one quote, continuation segments joined,
-     * backslash escapes of {@code E''} strings applied (the common single-character ones; others are kept
-     * as written). Dollar quotes lose their delimiters.
+     * backslash escapes applied where the stream's rules take them ({@code E''} strings for PostgreSQL; the
+     * common single-character ones; others are kept as written). Dollar quotes lose their delimiters.
      */
-    static String string(TokenStream ts, int i) {
+    public static String string(TokenStream ts, int i) {
         String t = ts.tokenText(i);
         if (ts.is(i, TokenKind.DOLLAR_STRING)) {
             int tag = t.indexOf('$', 1) + 1;
             return t.substring(tag, t.length() - tag);
         }
-        boolean escapes = t.charAt(0) == 'e' || t.charAt(0) == 'E';
+        boolean escapes = ts.rules().escapes(t.charAt(0));
         StringBuilder value = new StringBuilder(t.length());
         boolean inside = false;
         for (int p = t.indexOf('\''); p < t.length(); p++) {

@@ -7,7 +7,8 @@ package io.memogate.estimator.lexer;
  * starts there), then stripped of trailing {@code +} and {@code -} unless the run holds one of
  * {@code ~ ! @ # % ^ & | ` ?}: "This restriction allows PostgreSQL to parse SQL-compliant queries without
  * requiring spaces between tokens" ({@code x=-1}). A lone {@code ?} left by these rules is a placeholder;
- * see {@link SqlLexer}.
+ * see {@link SqlLexer}. The sign rule and the placeholder are PostgreSQL's, taken where the dialect's
+ * {@link LexicalRules} say so; the cut before a comment is every dialect's.
  */
 final class OperatorScanner {
 
@@ -16,7 +17,7 @@ final class OperatorScanner {
 
     static boolean operator(SqlLexer lexer, char[] s, int n, int start) {
         int q = start + 1;
-        while (q < n && SqlLexer.isOperatorChar(s[q])) {
+        while (q < n && lexer.isOperatorChar(s[q])) {
             q++;
         }
         if (q - start > 1) {
@@ -29,13 +30,14 @@ final class OperatorScanner {
                 }
             }
             char last = s[q - 1];
-            if (q - start > 1 && (last == '+' || last == '-') && !hasNonSqlOperatorChar(s, start, q - 1)) {
+            if (lexer.operatorSignRule && q - start > 1 && (last == '+' || last == '-')
+                    && !hasNonSqlOperatorChar(s, start, q - 1)) {
                 do {
                     q--;
                 } while (q - start > 1 && (s[q - 1] == '+' || s[q - 1] == '-'));
             }
         }
-        if (q - start == 1 && s[start] == '?') {
+        if (lexer.placeholders && q - start == 1 && s[start] == '?') {
             return lexer.emit(TokenKind.PLACEHOLDER, start, q);
         }
         return lexer.emit(TokenKind.OPERATOR, start, q);

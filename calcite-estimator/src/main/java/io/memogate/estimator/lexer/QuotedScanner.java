@@ -3,18 +3,19 @@ package io.memogate.estimator.lexer;
 import java.util.Arrays;
 
 /**
- * The quoted forms of PostgreSQL text: string constants, quoted identifiers and dollar quotes
- * (<a href="https://www.postgresql.org/docs/current/sql-syntax-lexical.html#SQL-SYNTAX-CONSTANTS">4.1.2</a>).
- * Each method scans one token starting at {@code start} and hands it to the lexer.
+ * The quoted forms of SQL text: string constants, quoted identifiers and dollar quotes, as PostgreSQL reads
+ * them (<a href="https://www.postgresql.org/docs/current/sql-syntax-lexical.html#SQL-SYNTAX-CONSTANTS">4.1.2</a>),
+ * with the forms a dialect's {@link LexicalRules} turn on or off. Each method scans one token starting at
+ * {@code start} and hands it to the lexer.
  */
 final class QuotedScanner {
 
     /** {@code '...'}, {@code N'...'}, {@code U&'...'}: {@code ''} is a quote. */
-    static final int STANDARD = 0;
+    static final int STANDARD = LexicalRules.StringForm.STANDARD.ordinal();
     /** {@code E'...'}: {@code ''} or backslash-anything. */
-    static final int ESCAPE = 1;
+    static final int ESCAPE = LexicalRules.StringForm.ESCAPE.ordinal();
     /** {@code B'...'}, {@code X'...'}: the first quote ends the body (scan.l's xb/xh states have no {@code ''}). */
-    static final int BITS = 2;
+    static final int BITS = LexicalRules.StringForm.BITS.ordinal();
 
     private QuotedScanner() {
     }
@@ -26,7 +27,7 @@ final class QuotedScanner {
             if (close < 0) {
                 return lexer.emit(TokenKind.UNTERMINATED, start, n);
             }
-            int next = continuation(s, n, close + 1);
+            int next = lexer.stringContinuation ? continuation(s, n, close + 1) : -1;
             if (next < 0) {
                 return lexer.emit(kind, start, close + 1);
             }
@@ -91,15 +92,15 @@ final class QuotedScanner {
         return newline && p < n && s[p] == '\'' ? p : -1;
     }
 
-    /** {@code "..."} or {@code U&"..."}: {@code ""} is a quote inside. */
-    static boolean identifier(SqlLexer lexer, char[] s, int n, int start, int body) {
+    /** {@code "..."}, {@code U&"..."} or {@code `...`}: the quote doubled is a quote inside. */
+    static boolean identifier(SqlLexer lexer, char[] s, int n, int start, int body, char quote) {
         int p = body;
         while (true) {
-            int q = SqlLexer.indexOf(s, '"', p, n);
+            int q = SqlLexer.indexOf(s, quote, p, n);
             if (q < 0 || q >= n) {
                 return lexer.emit(TokenKind.UNTERMINATED, start, n);
             }
-            if (q + 1 < n && s[q + 1] == '"') {
+            if (q + 1 < n && s[q + 1] == quote) {
                 p = q + 2;
             } else {
                 return lexer.emit(TokenKind.QUOTED_IDENT, start, q + 1);
@@ -118,11 +119,11 @@ final class QuotedScanner {
             return lexer.emit(TokenKind.PARAM, start, NumberScanner.decimalInteger(s, n, p));
         }
         if (p < n && s[p] != '$') {
-            if (!SqlLexer.isIdentifierStart(s[p])) {
+            if (!lexer.isIdentifierStart(s[p])) {
                 return lexer.emit(TokenKind.OTHER, start, start + 1);
             }
             p++;
-            while (p < n && SqlLexer.isTagPart(s[p])) {
+            while (p < n && lexer.isTagPart(s[p])) {
                 p++;
             }
         }

@@ -14,9 +14,9 @@ package io.memogate.estimator.lexer;
  */
 public record RelationBound(int relations, int maxNestingDepth) {
 
-    /** The bound for one statement's text. */
-    public static RelationBound of(String statement) {
-        return of(TokenStream.of(statement));
+    /** The bound for one statement's text, lexed by {@code rules}. */
+    public static RelationBound of(String statement, LexicalRules rules) {
+        return of(TokenStream.of(statement, rules));
     }
 
     /** The bound for all tokens of the stream, taken as one statement. */

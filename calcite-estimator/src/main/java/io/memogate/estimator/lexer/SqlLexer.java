@@ -3,12 +3,14 @@ package io.memogate.estimator.lexer;
 import java.util.Objects;
 
 /**
- * A cursor over the tokens of PostgreSQL text, written by hand after the server's own lexer
+ * A cursor over the tokens of SQL text, written by hand after PostgreSQL's own lexer
  * (src/backend/parser/scan.l) because it runs on every statement the proxy sees: one pass over the
- * characters, no regular expressions, no object per token ({@link #next()} updates a few fields).
+ * characters, no regular expressions, no object per token ({@link #next()} updates a few fields). What
+ * differs between servers is read from its {@link LexicalRules}, copied into final fields when the lexer is
+ * made: one loop for every dialect, branching on data.
  *
- * <p>Rules, from <a href="https://www.postgresql.org/docs/current/sql-syntax-lexical.html">SQL Syntax,
- * Lexical Structure</a>, with standard_conforming_strings on (the default since 9.1):
+ * <p>Under PostgreSQL's rules, from <a href="https://www.postgresql.org/docs/current/sql-syntax-lexical.html">SQL
+ * Syntax, Lexical Structure</a>, with standard_conforming_strings on (the default since 9.1):
  * <ul>
  * <li>whitespace is space, tab, newline, carriage return, form feed and vertical tab; {@code --} comments
  *     run to the end of the line and {@code /* *}{@code /} comments nest (4.1.5);</li>
@@ -34,17 +36,29 @@ import java.util.Objects;
  */
 public final class SqlLexer {
 
-    private static final byte SPACE = 1;
-    private static final byte IDENT_START = 2;
-    private static final byte IDENT_PART = 4;
-    private static final byte DIGIT = 8;
-    private static final byte OPERATOR_CHAR = 16;
-    /** An identifier's first character that cannot start a prefixed quote ({@code E'}, {@code B'}, {@code U&"}, ...). */
-    private static final byte WORD_START = 32;
+    private static final byte SPACE = LexicalRules.SPACE;
+    private static final byte IDENT_START = LexicalRules.IDENT_START;
+    private static final byte IDENT_PART = LexicalRules.IDENT_PART;
+    private static final byte DIGIT = LexicalRules.DIGIT;
+    private static final byte OPERATOR_CHAR = LexicalRules.OPERATOR_CHAR;
+    private static final byte WORD_START = LexicalRules.WORD_START;
+    private static final byte LINE_COMMENT = LexicalRules.LINE_COMMENT;
     private static final int IDENT = TokenKind.IDENT.ordinal();
     private static final int NONE = Keyword.NONE.ordinal();
+
+    // The rules, copied: final fields of the lexer itself, read without a hop through the rules object.
     /** Classes of the ASCII characters; every character from 0x80 up is an identifier character. */
-    private static final byte[] CLASSES = classes();
+    private final byte[] classes;
+    private final byte[] stringPrefixes;
+    private final int plainStrings;
+    private final boolean nestedComments;
+    private final boolean doubleQuotedIdentifiers;
+    private final boolean backtickIdentifiers;
+    private final boolean dollarQuotes;
+    private final boolean unicodePrefix;
+    final boolean stringContinuation;
+    final boolean operatorSignRule;
+    final boolean placeholders;
 
     /** The text's characters: array reads, where String.charAt checks the coder and the bounds each time. */
     private final char[] chars;
@@ -57,28 +71,32 @@ public final class SqlLexer {
     private int start;
     private int end;
 
-    public SqlLexer(String text) {
-        this(text, 0, text.length());
+    public SqlLexer(String text, LexicalRules rules) {
+        this(text, 0, text.length(), rules);
     }
 
     /** Lexes {@code text[from, to)} only; offsets stay those of the whole text. */
-    public SqlLexer(String text, int from, int to) {
-        this(text.toCharArray(), from, to);
+    public SqlLexer(String text, int from, int to, LexicalRules rules) {
+        this(text.toCharArray(), from, to, rules);
     }
 
     /** Lexes {@code chars[from, to)}, an array the caller shares and does not change. */
-    SqlLexer(char[] chars, int from, int to) {
+    SqlLexer(char[] chars, int from, int to, LexicalRules rules) {
         Objects.checkFromToIndex(from, to, chars.length);
         this.chars = chars;
         this.limit = to;
         this.pos = from;
-    }
-
-    /** All tokens of {@code text}. */
-    public static TokenStream tokenize(String text) {
-        TokenStream tokens = new TokenStream();
-        tokens.lex(text, 0, text.length());
-        return tokens;
+        this.classes = rules.classes;
+        this.stringPrefixes = rules.stringPrefixes;
+        this.plainStrings = rules.plainStrings.ordinal();
+        this.nestedComments = rules.nestedComments;
+        this.stringContinuation = rules.stringContinuation;
+        this.doubleQuotedIdentifiers = rules.doubleQuotedIdentifiers;
+        this.backtickIdentifiers = rules.backtickIdentifiers;
+        this.dollarQuotes = rules.dollarQuotes;
+        this.unicodePrefix = rules.unicodePrefix;
+        this.operatorSignRule = rules.operatorSignRule;
+        this.placeholders = rules.placeholders;
     }
 
     /** Moves to the first token at or after {@code position} (whitespace and comments skipped); false at the end. */
@@ -90,13 +108,14 @@ public final class SqlLexer {
     /** Moves to the next token; false at the end of the text. */
     public boolean next() {
         final char[] s = chars;
+        final byte[] cls = classes;
         final int n = limit;
         int p = pos;
         while (p < n) {
             char c = s[p];
-            if (c < 128 && (CLASSES[c] & SPACE) != 0) {
+            if (c < 128 && (cls[c] & SPACE) != 0) {
                 p++;
-            } else if (c < 128 && (CLASSES[c] & WORD_START) != 0) {
+            } else if (c < 128 && (cls[c] & WORD_START) != 0) {
                 return identifier(p); // most tokens: a word that no quote or prefix can follow
             } else if (c == '-' && p + 1 < n && s[p + 1] == '-') {
                 p = lineEnd(p + 2);
@@ -106,6 +125,8 @@ public final class SqlLexer {
                     return emit(TokenKind.UNTERMINATED, p, n);
                 }
                 p = e;
+            } else if (c < 128 && (cls[c] & LINE_COMMENT) != 0) {
+                p = lineEnd(p + 1);
             } else {
                 return token(p, c);
             }
@@ -152,11 +173,22 @@ public final class SqlLexer {
         char c1 = p + 1 < n ? s[p + 1] : 0;
         switch (c) {
             case '\'':
-                return QuotedScanner.string(this, s, n, p, p + 1, QuotedScanner.STANDARD, TokenKind.STRING);
+                return QuotedScanner.string(this, s, n, p, p + 1, plainStrings, TokenKind.STRING);
             case '"':
-                return QuotedScanner.identifier(this, s, n, p, p + 1);
+                if (doubleQuotedIdentifiers) {
+                    return QuotedScanner.identifier(this, s, n, p, p + 1, '"');
+                }
+                break;
+            case '`':
+                if (backtickIdentifiers) {
+                    return QuotedScanner.identifier(this, s, n, p, p + 1, '`');
+                }
+                break;
             case '$':
-                return QuotedScanner.dollar(this, s, n, p);
+                if (dollarQuotes) {
+                    return QuotedScanner.dollar(this, s, n, p);
+                }
+                break;
             case '(':
                 return emit(TokenKind.LPAREN, p, p + 1);
             case ')':
@@ -179,49 +211,40 @@ public final class SqlLexer {
                     return emit(TokenKind.TYPECAST, p, p + 2);
                 }
                 return c1 == '=' ? emit(TokenKind.COLON_EQUALS, p, p + 2) : emit(TokenKind.COLON, p, p + 1);
-            case 'e', 'E':
-                if (c1 == '\'') {
-                    return QuotedScanner.string(this, s, n, p, p + 2, QuotedScanner.ESCAPE, TokenKind.STRING);
-                }
-                return identifier(p);
-            case 'b', 'B', 'x', 'X':
-                if (c1 == '\'') {
-                    return QuotedScanner.string(this, s, n, p, p + 2, QuotedScanner.BITS, TokenKind.BIT_STRING);
-                }
-                return identifier(p);
-            case 'n', 'N':
-                if (c1 == '\'') {
-                    return QuotedScanner.string(this, s, n, p, p + 2, QuotedScanner.STANDARD, TokenKind.STRING);
-                }
-                return identifier(p);
-            case 'u', 'U':
-                if (c1 == '&' && p + 2 < n) {
-                    char c2 = s[p + 2];
-                    if (c2 == '\'') {
-                        return QuotedScanner.string(this, s, n, p, p + 3, QuotedScanner.STANDARD, TokenKind.STRING);
-                    }
-                    if (c2 == '"') {
-                        return QuotedScanner.identifier(this, s, n, p, p + 3);
-                    }
-                }
-                return identifier(p);
             default:
-                byte cls = CLASSES[c];
-                if ((cls & DIGIT) != 0) {
-                    return emit(TokenKind.NUMBER, p, NumberScanner.number(s, n, p));
-                }
-                if ((cls & IDENT_START) != 0) {
-                    return identifier(p);
-                }
-                if ((cls & OPERATOR_CHAR) != 0) {
-                    return OperatorScanner.operator(this, s, n, p);
-                }
-                return emit(TokenKind.OTHER, p, p + 1);
+                break;
         }
+        int prefix = stringPrefixes[c];
+        if (prefix != 0 && c1 == '\'') {
+            int form = prefix - 1;
+            return QuotedScanner.string(this, s, n, p, p + 2, form,
+                    form == QuotedScanner.BITS ? TokenKind.BIT_STRING : TokenKind.STRING);
+        }
+        if (unicodePrefix && (c == 'u' || c == 'U') && c1 == '&' && p + 2 < n) {
+            char c2 = s[p + 2];
+            if (c2 == '\'') {
+                return QuotedScanner.string(this, s, n, p, p + 3, QuotedScanner.STANDARD, TokenKind.STRING);
+            }
+            if (c2 == '"') {
+                return QuotedScanner.identifier(this, s, n, p, p + 3, '"');
+            }
+        }
+        byte cls = classes[c];
+        if ((cls & DIGIT) != 0) {
+            return emit(TokenKind.NUMBER, p, NumberScanner.number(s, n, p));
+        }
+        if ((cls & IDENT_START) != 0) {
+            return identifier(p);
+        }
+        if ((cls & OPERATOR_CHAR) != 0) {
+            return OperatorScanner.operator(this, s, n, p);
+        }
+        return emit(TokenKind.OTHER, p, p + 1);
     }
 
     private boolean identifier(int p) {
         final char[] s = chars;
+        final byte[] cls = classes;
         final int n = limit;
         int q = p + 1; // the caller has seen an identifier's first character
         boolean ascii = s[p] < 128;
@@ -229,7 +252,7 @@ public final class SqlLexer {
             char c = s[q];
             if (c >= 128) {
                 ascii = false;
-            } else if ((CLASSES[c] & IDENT_PART) == 0) {
+            } else if ((cls[c] & IDENT_PART) == 0) {
                 break;
             }
             q++;
@@ -242,7 +265,7 @@ public final class SqlLexer {
         return true;
     }
 
-    /** Index of the newline ending a {@code --} comment (or the limit). */
+    /** Index of the newline ending a line comment ({@code --}, or the rules' own) or the limit. */
     private int lineEnd(int p) {
         final char[] s = chars;
         while (p < limit) {
@@ -267,7 +290,7 @@ public final class SqlLexer {
                 if (--depth == 0) {
                     return p;
                 }
-            } else if (c == '/' && s[p + 1] == '*') {
+            } else if (nestedComments && c == '/' && s[p + 1] == '*') {
                 p += 2;
                 depth++;
             } else {
@@ -296,43 +319,20 @@ public final class SqlLexer {
         return -1;
     }
 
-    static boolean isIdentifierStart(char c) {
-        return c >= 128 || (CLASSES[c] & IDENT_START) != 0;
+    boolean isIdentifierStart(char c) {
+        return c >= 128 || (classes[c] & IDENT_START) != 0;
     }
 
     /** An identifier character other than {@code $}: what may follow the first character of a dollar-quote tag. */
-    static boolean isTagPart(char c) {
-        return c >= 128 || (c != '$' && (CLASSES[c] & IDENT_PART) != 0);
+    boolean isTagPart(char c) {
+        return c >= 128 || (c != '$' && (classes[c] & IDENT_PART) != 0);
     }
 
-    static boolean isOperatorChar(char c) {
-        return c < 128 && (CLASSES[c] & OPERATOR_CHAR) != 0;
+    boolean isOperatorChar(char c) {
+        return c < 128 && (classes[c] & OPERATOR_CHAR) != 0;
     }
 
     static boolean isDigit(char c) {
         return c >= '0' && c <= '9';
-    }
-
-    private static byte[] classes() {
-        byte[] classes = new byte[128];
-        for (char c : " \t\n\r\f\u000B".toCharArray()) {
-            classes[c] = SPACE;
-        }
-        for (char c = 'a'; c <= 'z'; c++) {
-            classes[c] = IDENT_START | IDENT_PART;
-            classes[Character.toUpperCase(c)] = IDENT_START | IDENT_PART;
-        }
-        classes['_'] = IDENT_START | IDENT_PART;
-        for (char c : "acdfghijklmopqrstvwyzACDFGHIJKLMOPQRSTVWYZ_".toCharArray()) {
-            classes[c] |= WORD_START;
-        }
-        classes['$'] = IDENT_PART;
-        for (char c = '0'; c <= '9'; c++) {
-            classes[c] = DIGIT | IDENT_PART;
-        }
-        for (char c : "~!@#^&|`?+-*/%<>=".toCharArray()) {
-            classes[c] = OPERATOR_CHAR;
-        }
-        return classes;
     }
 }

@@ -52,9 +52,9 @@ public final class StatementSplitter {
     /** Ordinals of the statement's first words. */
     private final int[] leading = new int[4];
 
-    /** The statements of {@code text}. */
-    public static Split split(String text) {
-        StatementSplitter splitter = new StatementSplitter(text.toCharArray(), text.length(), TokenSink.NONE);
+    /** The statements of {@code text}, lexed by {@code rules}. */
+    public static Split split(String text, LexicalRules rules) {
+        StatementSplitter splitter = new StatementSplitter(text.toCharArray(), text.length(), rules, TokenSink.NONE);
         List<StatementSpan> spans = new ArrayList<>();
         while (splitter.next()) {
             spans.add(new StatementSpan(splitter.start(), splitter.end()));
@@ -63,8 +63,8 @@ public final class StatementSplitter {
     }
 
     /** A splitter of {@code text[0, length)}. */
-    StatementSplitter(char[] text, int length, TokenSink sink) {
-        this.lexer = new SqlLexer(text, 0, length);
+    StatementSplitter(char[] text, int length, LexicalRules rules, TokenSink sink) {
+        this.lexer = new SqlLexer(text, 0, length, rules);
         this.sink = sink;
     }
 

@@ -13,7 +13,8 @@ package io.memogate.estimator.lexer;
  * writing and hashing the normalized form): one pass over the characters, hashing runs of identifier,
  * operator and punctuation characters as they are, and handing the lexer only the positions where a
  * constant, a quoted identifier or a comment may start, so that where each of those ends is exactly where
- * the lexer says (quotes, escapes, dollar tags, nested comments, string continuation).
+ * the lexer says (quotes, escapes, dollar tags, nested comments, string continuation). Which characters may
+ * start one follows the dialect's {@link LexicalRules}.
  */
 public final class TextSkeleton {
 
@@ -35,33 +36,38 @@ public final class TextSkeleton {
     private static final byte PLAIN = 0;
     private static final byte WORD = 1;
     private static final byte DIGIT = 2;
-    /** e, b, x, n, u: a letter that may prefix a quote ({@code E'}, {@code B'}, {@code U&'}, ...). */
+    /** A letter that may prefix a quote (PostgreSQL's e, b, x, n, u: {@code E'}, {@code B'}, {@code U&'}, ...). */
     private static final byte PREFIX = 3;
+    /** {@code $} where it starts a dollar quote or a parameter. */
     private static final byte DOLLAR = 4;
     private static final byte QUOTE = 5;
     private static final byte DASH = 6;
     private static final byte SLASH = 7;
     private static final byte DOT = 8;
-    private static final byte[] CLASSES = classes();
+    /** A character that starts a comment by itself ({@code #} where the rules say so). */
+    private static final byte COMMENT = 9;
+    /** Any other character that continues an identifier without starting one. */
+    private static final byte WORD_PART = 10;
     private static final boolean[] CONSTANT = TokenKind.constants();
     private static final int UNTERMINATED = TokenKind.UNTERMINATED.ordinal();
 
     private TextSkeleton() {
     }
 
-    /** The key of {@code text}, or {@link #NONE}; for tests (the estimator reuses a buffer, below). */
-    static long key(String text) {
+    /** The key of {@code text} lexed by {@code rules}, or {@link #NONE}; for tests (the estimator reuses a buffer). */
+    static long key(String text, LexicalRules rules) {
         char[] s = text.toCharArray();
-        return key(s, s.length);
+        return key(s, s.length, rules);
     }
 
-    /** As {@link #key(String)}, copying the text into a buffer the calling thread's stream keeps. */
-    public static long key(String text, TokenStream scratch) {
-        return key(scratch.charsOf(text), text.length());
+    /** As {@link #key(String, LexicalRules)}, copying the text into a buffer the calling thread's stream keeps. */
+    public static long key(String text, TokenStream scratch, LexicalRules rules) {
+        return key(scratch.charsOf(text), text.length(), rules);
     }
 
-    /** The key of {@code s[0, n)}, or {@link #NONE}. */
-    static long key(char[] s, int n) {
+    /** The key of {@code s[0, n)} lexed by {@code rules}, or {@link #NONE}. */
+    static long key(char[] s, int n, LexicalRules rules) {
+        final byte[] classes = rules.skeletonClasses;
         Hasher h = new Hasher(SEED);
         SqlLexer lexer = null;
         boolean afterWord = false; // the previous character continues an identifier
@@ -69,9 +75,10 @@ public final class TextSkeleton {
         int p = 0;
         while (p < n) {
             char c = s[p];
-            byte cls = c < 128 ? CLASSES[c] : WORD;
+            byte cls = c < 128 ? classes[c] : WORD;
             boolean delegate = switch (cls) {
                 case DIGIT, DOLLAR -> !afterWord;
+                case COMMENT -> true;
                 case PREFIX -> !afterWord && p + 1 < n
                         && (s[p + 1] == '\'' || s[p + 1] == '&' && (c == 'u' || c == 'U'));
                 case QUOTE -> true;
@@ -86,14 +93,15 @@ public final class TextSkeleton {
                     h.put(ESCAPE);
                     run = p + 1;
                 }
-                afterWord = cls == WORD || cls == PREFIX || afterWord && (cls == DIGIT || cls == DOLLAR);
+                afterWord = cls == WORD || cls == PREFIX
+                        || afterWord && (cls == DIGIT || cls == DOLLAR || cls == WORD_PART);
                 p++;
                 continue;
             }
             h.put(s, run, p, false);
             // The lexer decides where the token (or the comment and what follows it) ends.
             if (lexer == null) {
-                lexer = new SqlLexer(s, 0, n);
+                lexer = new SqlLexer(s, 0, n, rules);
             }
             if (!lexer.nextFrom(p)) {
                 h.put(ESCAPE);
@@ -133,22 +141,33 @@ public final class TextSkeleton {
         return key == NONE ? 1 : key;
     }
 
-    private static byte[] classes() {
+    /** The classes of the ASCII characters under {@code rules}, which keep them ({@link LexicalRules}). */
+    static byte[] classes(LexicalRules rules) {
         byte[] classes = new byte[128];
-        for (char c = 'a'; c <= 'z'; c++) {
-            classes[c] = WORD;
-            classes[Character.toUpperCase(c)] = WORD;
+        for (char c = 0; c < 128; c++) {
+            byte lexed = rules.classes[c];
+            if ((lexed & LexicalRules.IDENT_START) != 0) {
+                classes[c] = WORD;
+            } else if ((lexed & LexicalRules.IDENT_PART) != 0) {
+                classes[c] = WORD_PART;
+            }
+            if ((lexed & LexicalRules.LINE_COMMENT) != 0) {
+                classes[c] = COMMENT;
+            }
+            if (rules.stringPrefixes[c] != 0 || rules.unicodePrefix && (c == 'u' || c == 'U')) {
+                classes[c] = PREFIX;
+            }
+            if (rules.isIdentifierQuote(c)) {
+                classes[c] = QUOTE;
+            }
         }
-        for (char c : "ebxnuEBXNU".toCharArray()) {
-            classes[c] = PREFIX;
-        }
-        classes['_'] = WORD;
         for (char c = '0'; c <= '9'; c++) {
             classes[c] = DIGIT;
         }
-        classes['$'] = DOLLAR;
+        if (rules.dollarQuotes) {
+            classes['$'] = DOLLAR;
+        }
         classes['\''] = QUOTE;
-        classes['"'] = QUOTE;
         classes['-'] = DASH;
         classes['/'] = SLASH;
         classes['.'] = DOT;

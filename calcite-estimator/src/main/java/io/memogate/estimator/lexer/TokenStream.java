@@ -14,6 +14,8 @@ public final class TokenStream {
     private static final int INITIAL_CAPACITY = 64;
 
     private String text = "";
+    /** The rules the tokens were lexed by; null until the stream holds a text. */
+    private LexicalRules rules;
     /** The text's characters, shared with the lexer that produced the tokens; read, never written. */
     private char[] chars = new char[0];
     private byte[] kinds;
@@ -45,25 +47,31 @@ public final class TokenStream {
         ends = new int[c];
     }
 
-    /** The tokens of the whole text. */
-    public static TokenStream of(String text) {
-        return SqlLexer.tokenize(text);
+    /** The tokens of the whole text, lexed by {@code rules}. */
+    public static TokenStream of(String text, LexicalRules rules) {
+        TokenStream tokens = new TokenStream();
+        tokens.lex(text, 0, text.length(), rules);
+        return tokens;
     }
 
-    /** Replaces the contents with the tokens of {@code text[from, to)}. */
-    public void lex(String text, int from, int to) {
+    /** Replaces the contents with the tokens of {@code text[from, to)}, lexed by {@code rules}. */
+    public void lex(String text, int from, int to, LexicalRules rules) {
         char[] c = text.toCharArray();
-        reset(text, c);
-        SqlLexer lexer = new SqlLexer(c, from, to);
+        reset(text, c, rules);
+        SqlLexer lexer = new SqlLexer(c, from, to, rules);
         while (lexer.next()) {
             add(lexer.kindOrdinal(), lexer.keywordOrdinal(), lexer.start(), lexer.end());
         }
     }
 
-    /** Empties the stream; tokens of {@code text}, whose characters are {@code chars}, follow through {@link #add}. */
-    void reset(String text, char[] chars) {
+    /**
+     * Empties the stream; tokens of {@code text}, whose characters are {@code chars}, lexed by {@code rules},
+     * follow through {@link #add}.
+     */
+    void reset(String text, char[] chars, LexicalRules rules) {
         this.text = text;
         this.chars = chars;
+        this.rules = rules;
         this.size = 0;
     }
 
@@ -145,6 +153,11 @@ public final class TokenStream {
 
     public String text() {
         return text;
+    }
+
+    /** The rules the tokens were lexed by (what a string's escapes and an identifier's quotes are). */
+    public LexicalRules rules() {
+        return rules;
     }
 
     public int size() {

@@ -4,9 +4,9 @@ import java.util.Objects;
 
 /**
  * The planner memory a statement's join searches need, from their sizes: linear in the join
- * relations they build, since PostgreSQL keeps every join relation and its paths until planning ends
- * (2.6-4.2 kB per csg-cmp pair on tables with data). See
- * {@link MemoryCoefficients} for the fit.
+ * relations they build, since a planner such as PostgreSQL's keeps every join relation and its paths until
+ * planning ends (2.6-4.2 kB per csg-cmp pair on PostgreSQL, tables with data). The weights are the
+ * dialect's {@link TermCoefficients} (PostgreSQL's, with the fit: {@code postgres.MemoryCoefficients}).
  *
  * <pre>
  *   bytes(statement) = fixedBytes + bytesPerBlock * blocks + bytesPerToken * tokens
@@ -31,18 +31,13 @@ import java.util.Objects;
  */
 public final class MemoryModel {
 
-    private final MemoryCoefficients coefficients;
+    private final TermCoefficients coefficients;
 
-    public MemoryModel(MemoryCoefficients coefficients) {
+    public MemoryModel(TermCoefficients coefficients) {
         this.coefficients = Objects.requireNonNull(coefficients, "coefficients");
     }
 
-    /** With the default coefficients ({@link MemoryCoefficients#DEFAULTS}). */
-    public MemoryModel() {
-        this(MemoryCoefficients.DEFAULTS);
-    }
-
-    public MemoryCoefficients coefficients() {
+    public TermCoefficients coefficients() {
         return coefficients;
     }
 

@@ -3,11 +3,11 @@ package io.memogate.estimator.planner;
 import java.util.List;
 
 /**
- * The quantities {@link MemoryModel} weighs for one statement; its bytes are the dot product with
- * {@link MemoryCoefficients}. Kept apart from the coefficients so that a calibration can fit them
- * ({@code memogate calibrate}) without planning anything twice.
+ * The quantities {@link MemoryModel} weighs for one statement; its bytes are the dot product with a
+ * server's {@link TermCoefficients} (PostgreSQL's: {@code MemoryCoefficients}). Kept apart from the
+ * coefficients so that a calibration can fit them ({@code memogate calibrate}) without planning anything twice.
  *
- * @param statements statements planned (each pays {@link MemoryCoefficients#fixedBytes()})
+ * @param statements statements planned (each pays the fixed cost of one)
  * @param joinPairs join relations, linked by a join clause, built by searches that keep only the cheapest
  *     total-cost paths
  * @param fastStartJoinPairs the same for searches planned for their first rows (LIMIT, FETCH FIRST,
@@ -38,7 +38,7 @@ public record MemoryTerms(
         double extraJoinClauses, double cartesianPairs, double blocks, double tokens, double parameterizations,
         double fastStartParameterizations, double fastStartSubProblemPairs) {
 
-    /** The terms' names, in the order of {@link #toArray()} (and of {@link MemoryCoefficients#NAMES}). */
+    /** The terms' names, in the order of {@link #toArray()} (and of a {@link TermCoefficients}' vector). */
     public static final List<String> NAMES = List.of("statements", "joinPairs", "fastStartJoinPairs", "relations",
             "geqoGenes", "extraJoinClauses", "cartesianPairs", "blocks", "tokens", "parameterizations",
             "fastStartParameterizations", "fastStartSubProblemPairs");
@@ -91,7 +91,7 @@ public record MemoryTerms(
     }
 
     /** Bytes, by these coefficients. */
-    public double bytes(MemoryCoefficients c) {
+    public double bytes(TermCoefficients c) {
         double[] terms = toArray();
         double[] coefficients = c.toArray();
         double bytes = 0;
@@ -101,7 +101,7 @@ public record MemoryTerms(
         return bytes;
     }
 
-    /** The terms as a vector, in the order of {@link MemoryCoefficients#NAMES}. */
+    /** The terms as a vector, in the order of {@link #NAMES}. */
     public double[] toArray() {
         return new double[] {statements, joinPairs, fastStartJoinPairs, relations, geqoGenes, extraJoinClauses,
             cartesianPairs, blocks, tokens, parameterizations, fastStartParameterizations, fastStartSubProblemPairs};

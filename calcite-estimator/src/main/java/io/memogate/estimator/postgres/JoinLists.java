@@ -1,12 +1,11 @@
 package io.memogate.estimator.postgres;
 
-import io.memogate.estimator.planner.JoinTreeNode;
 import io.memogate.estimator.planner.JoinTreeNode.FromList;
 import io.memogate.estimator.planner.JoinTreeNode.JoinNode;
 import io.memogate.estimator.planner.JoinTreeNode.RelationRef;
 import io.memogate.estimator.planner.JoinTreeNode.SubqueryRef;
+import io.memogate.estimator.planner.JoinTreeNode;
 import io.memogate.estimator.planner.JoinType;
-import io.memogate.estimator.planner.PlannerSettings;
 import io.memogate.estimator.planner.Predicate;
 import io.memogate.estimator.planner.QueryBlock;
 import java.util.ArrayList;

@@ -4,9 +4,7 @@ import io.memogate.estimator.dialect.Dialect;
 import io.memogate.estimator.graph.CsgCmpCounter;
 import io.memogate.estimator.lexer.LexicalAnalyzer;
 import io.memogate.estimator.planner.IndexedColumns;
-import io.memogate.estimator.planner.MemoryCoefficients;
 import io.memogate.estimator.planner.MemoryModel;
-import io.memogate.estimator.planner.PlannerSettings;
 import java.util.Objects;
 import org.apache.calcite.avatica.util.Casing;
 import org.apache.calcite.avatica.util.Quoting;
@@ -15,10 +13,11 @@ import org.apache.calcite.sql.parser.babel.SqlBabelParserImpl;
 import org.apache.calcite.sql.validate.SqlConformanceEnum;
 
 /**
- * PostgreSQL (17 and 18): the hand-written lexer (which follows PostgreSQL's lexical rules), Calcite's Babel
- * parser after the {@link PostgresRewriter}, the {@link PostgresPlannerModel} under the session's
- * {@link PlannerSettings} (the GUCs join_collapse_limit, from_collapse_limit, geqo...), and the memory model
- * with {@link MemoryCoefficients} fitted to PostgreSQL ({@code memogate calibrate} fits a server's own).
+ * PostgreSQL (17 and 18): the shared lexer under {@link PostgresLexicalRules}, with SET, RESET, set_config and
+ * DO blocks read by PostgreSQL's own readers; Calcite's Babel parser after the {@link PostgresRewriter}; the
+ * {@link PostgresPlannerModel} under the session's {@link PlannerSettings} (the GUCs join_collapse_limit,
+ * from_collapse_limit, geqo...); and the memory model with {@link MemoryCoefficients} fitted to PostgreSQL
+ * ({@code memogate calibrate} fits a server's own).
  * Immutable and thread-safe.
  */
 public final class PostgresDialect implements Dialect<PlannerSettings> {
@@ -49,7 +48,7 @@ public final class PostgresDialect implements Dialect<PlannerSettings> {
 
     /** The default lexer, and {@code coefficients} (a calibration's) for the memory model. */
     public PostgresDialect(MemoryCoefficients coefficients) {
-        this(new LexicalAnalyzer(), new MemoryModel(Objects.requireNonNull(coefficients, "coefficients")));
+        this(PostgresLexicalRules.analyzer(), new MemoryModel(Objects.requireNonNull(coefficients, "coefficients")));
     }
 
     public PostgresDialect(LexicalAnalyzer analyzer, MemoryModel memory) {

@@ -6,7 +6,6 @@ import io.memogate.estimator.graph.JoinGraph;
 import io.memogate.estimator.graph.MemoSize;
 import io.memogate.estimator.planner.IndexedColumns;
 import io.memogate.estimator.planner.JoinSearch;
-import io.memogate.estimator.planner.PlannerSettings;
 import io.memogate.estimator.planner.PlannerWork;
 import io.memogate.estimator.planner.QueryBlock;
 import io.memogate.estimator.postgres.JoinLists.Item;

@@ -48,7 +48,7 @@ public final class PostgresRewriter implements Rewriter {
     public Rewrite rewrite(String query) {
         List<String> notes = new ArrayList<>();
         String text = statementToQuery(query, notes);
-        TokenStream t = TokenStream.of(text);
+        TokenStream t = PostgresLexicalRules.tokens(text);
         List<int[]> cuts = new ArrayList<>();      // {start, end, index into replacements}
         List<String> replacements = new ArrayList<>();
         Set<String> materialized = new HashSet<>();
@@ -177,7 +177,7 @@ public final class PostgresRewriter implements Rewriter {
 
     /** UPDATE, DELETE and INSERT as the SELECT that PostgreSQL plans for them; other queries unchanged. */
     private static String statementToQuery(String query, List<String> notes) {
-        TokenStream t = TokenStream.of(query);
+        TokenStream t = PostgresLexicalRules.tokens(query);
         if (t.size() == 0) {
             return query;
         }

@@ -31,8 +31,8 @@ class AnalysisGoldenTest {
     private static final String DO_NOW = "kind=DO, queryKind=DO, planned=true";
     private static final String DO_BEFORE = "kind=UTILITY, queryKind=UTILITY, planned=false";
 
-    private static final LexicalAnalyzer DEFAULT = new LexicalAnalyzer();
-    private static final LexicalAnalyzer SMALL_LIMIT = new LexicalAnalyzer(60);
+    private static final LexicalAnalyzer DEFAULT = PostgresLexing.analyzer();
+    private static final LexicalAnalyzer SMALL_LIMIT = PostgresLexing.analyzer(60);
 
     @Test
     void everyRandomTextIsAnalysedAsBeforeTheRewrite() throws IOException {
@@ -58,12 +58,12 @@ class AnalysisGoldenTest {
     /** What the analysis says about a text, through each public entry point. */
     static String describe(String text, TokenStream scratch) {
         StringBuilder b = new StringBuilder();
-        b.append("tokens ").append(TokenStream.of(text)).append('\n');
-        b.append("fingerprint ").append(Fingerprint.of(text)).append('\n');
-        b.append("bound ").append(RelationBound.of(text)).append('\n');
-        b.append("classification ").append(Classification.of(text)).append('\n');
-        b.append("setting ").append(SettingChange.of(text)).append('\n');
-        b.append("split ").append(StatementSplitter.split(text)).append('\n');
+        b.append("tokens ").append(PostgresLexing.tokens(text)).append('\n');
+        b.append("fingerprint ").append(PostgresLexing.fingerprint(text)).append('\n');
+        b.append("bound ").append(PostgresLexing.bound(text)).append('\n');
+        b.append("classification ").append(PostgresLexing.classification(text)).append('\n');
+        b.append("setting ").append(PostgresLexing.settingChange(text)).append('\n');
+        b.append("split ").append(PostgresLexing.split(text)).append('\n');
         for (LexicalAnalysis analysis : List.of(DEFAULT.analyze(text), DEFAULT.analyze(text, scratch),
                 SMALL_LIMIT.analyze(text, scratch))) {
             b.append("analysis, ").append(analysis.emptyStatements()).append(" empty\n");

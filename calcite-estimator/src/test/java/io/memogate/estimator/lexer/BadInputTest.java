@@ -17,7 +17,7 @@ class BadInputTest {
     /** The characters that start or end tokens. */
     private static final String MEANINGFUL = "'\"$()[];,.:-/*?E&\\\n 1aU_";
 
-    private final LexicalAnalyzer analyzer = new LexicalAnalyzer();
+    private final LexicalAnalyzer analyzer = PostgresLexing.analyzer();
 
     private LexicalAnalysis analyze(String sql) {
         LexicalAnalysis analysis = analyzer.analyze(sql);
@@ -43,7 +43,7 @@ class BadInputTest {
             LexicalAnalysis analysis = analyze(sql + "; select 2");
             assertThat(analysis.statements()).as(sql).hasSize(1);
             StatementAnalysis s = analysis.statements().get(0);
-            TokenStream ts = TokenStream.of(s.span().of(sql + "; select 2"));
+            TokenStream ts = PostgresLexing.tokens(s.span().of(sql + "; select 2"));
             assertThat(ts.kind(ts.size() - 1)).as(sql).isEqualTo(TokenKind.UNTERMINATED);
         }
     }

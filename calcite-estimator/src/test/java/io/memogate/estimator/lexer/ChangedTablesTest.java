@@ -12,7 +12,7 @@ import org.junit.jupiter.api.Test;
 class ChangedTablesTest {
 
     private static List<Target> of(String sql) {
-        return ChangedTables.of(TokenStream.of(sql));
+        return ChangedTables.of(PostgresLexing.tokens(sql));
     }
 
     private static Target target(String table, Change... changes) {

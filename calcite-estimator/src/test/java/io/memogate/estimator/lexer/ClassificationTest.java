@@ -12,13 +12,13 @@ class ClassificationTest {
     /** Asserts kind, query kind, planned, and the planned query's text. */
     private static Classification assertQuery(String sql, StatementKind kind, StatementKind queryKind,
             boolean planned, String query) {
-        Classification c = Classification.of(sql);
+        Classification c = PostgresLexing.classification(sql);
         assertThat(c.kind()).as(sql).isEqualTo(kind);
         assertThat(c.queryKind()).as(sql).isEqualTo(queryKind);
         assertThat(c.isPlanned()).as(sql).isEqualTo(planned);
         assertThat(c.queryText(sql)).as(sql).isEqualTo(query);
         if (c.hasQueryText()) {
-            assertThat(TokenStream.of(sql).start(c.queryToken())).isEqualTo(c.queryStart());
+            assertThat(PostgresLexing.tokens(sql).start(c.queryToken())).isEqualTo(c.queryStart());
         } else {
             assertThat(c.queryToken()).isEqualTo(-1);
         }
@@ -53,14 +53,14 @@ class ClassificationTest {
                 StatementKind.WITH, StatementKind.INSERT, true,
                 "WITH RECURSIVE r (n) AS NOT MATERIALIZED (values (1) union all select n + 1 from r), "
                         + "d AS MATERIALIZED (delete from t returning *) insert into u select * from r, d");
-        assertThat(Classification.of("with x as (select 1) update t set a = 1").queryKind())
+        assertThat(PostgresLexing.classification("with x as (select 1) update t set a = 1").queryKind())
                 .isEqualTo(StatementKind.UPDATE);
-        assertThat(Classification.of("with x as (select 1) delete from t").queryKind()).isEqualTo(StatementKind.DELETE);
-        assertThat(Classification.of("with x as (select 1) merge into t using x on true when matched then delete")
+        assertThat(PostgresLexing.classification("with x as (select 1) delete from t").queryKind()).isEqualTo(StatementKind.DELETE);
+        assertThat(PostgresLexing.classification("with x as (select 1) merge into t using x on true when matched then delete")
                 .queryKind()).isEqualTo(StatementKind.MERGE);
-        assertThat(Classification.of("with x as (select 1) (select * from x)").queryKind())
+        assertThat(PostgresLexing.classification("with x as (select 1) (select * from x)").queryKind())
                 .isEqualTo(StatementKind.SELECT);
-        assertThat(Classification.of("with recursive t(n) as (select 1 union all select n + 1 from t) "
+        assertThat(PostgresLexing.classification("with recursive t(n) as (select 1 union all select n + 1 from t) "
                 + "search depth first by n, n set ord cycle n set is_cycle using path select * from t").queryKind())
                 .isEqualTo(StatementKind.SELECT);
     }
@@ -178,7 +178,7 @@ class ClassificationTest {
         assertUtility("ROLLBACK WORK TO s1", StatementKind.ROLLBACK_TO_SAVEPOINT);
         assertUtility("commit prepared 'x'", StatementKind.UTILITY);
         assertUtility("rollback prepared 'x'", StatementKind.UTILITY);
-        assertThat(Classification.of("rollback to savepoint S1").name()).contains("s1");
+        assertThat(PostgresLexing.classification("rollback to savepoint S1").name()).contains("s1");
         assertThat(StatementKind.ROLLBACK_TO_SAVEPOINT.isTransactionControl()).isTrue();
         assertThat(StatementKind.SELECT.isTransactionControl()).isFalse();
     }
@@ -202,13 +202,13 @@ class ClassificationTest {
     void emptyStatement() {
         assertUtility("", StatementKind.EMPTY);
         assertUtility("-- nothing", StatementKind.EMPTY);
-        assertThat(Classification.of("").name()).isEqualTo(Optional.empty());
+        assertThat(PostgresLexing.classification("").name()).isEqualTo(Optional.empty());
     }
 
     @Test
     void deeplyNestedWrappersAreBounded() {
         String sql = "explain ".repeat(10_000) + "select 1";
-        Classification c = Classification.of(sql);
+        Classification c = PostgresLexing.classification(sql);
         assertThat(c.kind()).isEqualTo(StatementKind.EXPLAIN);
         assertThat(c.isPlanned()).isFalse();
     }

@@ -7,16 +7,16 @@ import org.junit.jupiter.api.Test;
 class FingerprintTest {
 
     private static String text(String sql) {
-        return Fingerprint.of(sql).text();
+        return PostgresLexing.fingerprint(sql).text();
     }
 
     private static void same(String a, String b) {
-        assertThat(Fingerprint.of(a)).as("%s  vs  %s", a, b).isEqualTo(Fingerprint.of(b));
-        assertThat(Fingerprint.of(a).hash()).isEqualTo(Fingerprint.of(b).hash());
+        assertThat(PostgresLexing.fingerprint(a)).as("%s  vs  %s", a, b).isEqualTo(PostgresLexing.fingerprint(b));
+        assertThat(PostgresLexing.fingerprint(a).hash()).isEqualTo(PostgresLexing.fingerprint(b).hash());
     }
 
     private static void different(String a, String b) {
-        assertThat(Fingerprint.of(a).hash()).as("%s  vs  %s", a, b).isNotEqualTo(Fingerprint.of(b).hash());
+        assertThat(PostgresLexing.fingerprint(a).hash()).as("%s  vs  %s", a, b).isNotEqualTo(PostgresLexing.fingerprint(b).hash());
     }
 
     @Test
@@ -48,7 +48,7 @@ class FingerprintTest {
     void hashIsTheHashOfTheText() {
         for (String sql : new String[] {"select 1", "insert into t values (1), (2)", "", "select \"Ä\" from ü",
                 "select a from b where c in (1,2) and d = any(array[$1])"}) {
-            Fingerprint f = Fingerprint.of(sql);
+            Fingerprint f = PostgresLexing.fingerprint(sql);
             assertThat(f.hash()).as(sql).isEqualTo(Fingerprint.hashOf(f.text()));
         }
     }
@@ -103,7 +103,7 @@ class FingerprintTest {
         assertThat(f).isEqualTo(Fingerprint.oversized(big, 0, big.length()));
         String longer = big + ", 1";
         assertThat(Fingerprint.oversized(longer, 0, longer.length())).isNotEqualTo(f);
-        assertThat(Fingerprint.of(big)).isNotEqualTo(f);
+        assertThat(PostgresLexing.fingerprint(big)).isNotEqualTo(f);
     }
 
     @Test

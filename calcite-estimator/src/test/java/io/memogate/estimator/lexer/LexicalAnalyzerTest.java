@@ -14,7 +14,7 @@ import org.junit.jupiter.api.Test;
 
 class LexicalAnalyzerTest {
 
-    private final LexicalAnalyzer analyzer = new LexicalAnalyzer();
+    private final LexicalAnalyzer analyzer = PostgresLexing.analyzer();
 
     @Test
     void everyStatementOfASimpleQuery() {
@@ -37,7 +37,7 @@ class LexicalAnalyzerTest {
         assertThat(select.span().of(sql)).isEqualTo("select * from a join b on a.id = b.id where a.x = 1");
         assertThat(select.kind()).isEqualTo(StatementKind.SELECT);
         assertThat(select.classification().queryText(sql)).isEqualTo(select.span().of(sql));
-        assertThat(select.fingerprint()).isEqualTo(Fingerprint.of("select * from a join b on a.id = b.id where a.x = 9"));
+        assertThat(select.fingerprint()).isEqualTo(PostgresLexing.fingerprint("select * from a join b on a.id = b.id where a.x = 9"));
         assertThat(select.fingerprint().text()).isEqualTo("select * from a join b on a.id = b.id where a.x = ?");
         assertThat(select.relations()).isEqualTo(2);
         assertThat(select.settingChange()).isEmpty();
@@ -54,10 +54,10 @@ class LexicalAnalyzerTest {
                 + "select set_config('geqo', 'off', false); copy (select 1 from v) to stdout";
         for (StatementAnalysis s : analyzer.analyze(sql).statements()) {
             String alone = s.span().of(sql);
-            assertThat(s.fingerprint()).isEqualTo(Fingerprint.of(alone));
-            assertThat(s.relationBound()).isEqualTo(RelationBound.of(alone));
-            assertThat(s.settingChange()).isEqualTo(SettingChange.of(alone));
-            Classification c = Classification.of(alone);
+            assertThat(s.fingerprint()).isEqualTo(PostgresLexing.fingerprint(alone));
+            assertThat(s.relationBound()).isEqualTo(PostgresLexing.bound(alone));
+            assertThat(s.settingChange()).isEqualTo(PostgresLexing.settingChange(alone));
+            Classification c = PostgresLexing.classification(alone);
             assertThat(s.kind()).isEqualTo(c.kind());
             assertThat(s.classification().queryText(sql)).isEqualTo(c.queryText(alone));
         }
@@ -83,7 +83,7 @@ class LexicalAnalyzerTest {
 
     @Test
     void oversizedStatementsAreHashedBySizeButBoundedByEveryToken() {
-        LexicalAnalyzer small = new LexicalAnalyzer(100);
+        LexicalAnalyzer small = PostgresLexing.analyzer(100);
         String sql = "select * from " + IntStream.rangeClosed(1, 50).mapToObj(i -> "table_" + i)
                 .collect(Collectors.joining(", ")) + " where x = 1; select 1";
         LexicalAnalysis analysis = small.analyze(sql);
@@ -110,7 +110,7 @@ class LexicalAnalyzerTest {
         assertThat(a1.statements().get(0).relations()).isEqualTo(3);
         assertThat(a1.statements().get(0).fingerprint().text()).isEqualTo("select * from a, b, c where d in (?...)");
         assertThat(a2.statements().get(0).kind()).isEqualTo(StatementKind.UPDATE);
-        assertThat(a2.statements().get(0).fingerprint()).isEqualTo(Fingerprint.of(second));
+        assertThat(a2.statements().get(0).fingerprint()).isEqualTo(PostgresLexing.fingerprint(second));
     }
 
     @Test
@@ -135,7 +135,7 @@ class LexicalAnalyzerTest {
 
     @Test
     void theLimitMustBePositive() {
-        assertThatThrownBy(() -> new LexicalAnalyzer(0))
+        assertThatThrownBy(() -> PostgresLexing.analyzer(0))
                 .isInstanceOf(IllegalArgumentException.class)
                 .hasMessage("maxStatementChars must be at least 1, was 0");
     }

@@ -11,12 +11,12 @@ import org.junit.jupiter.api.Test;
  */
 class NormalizerBufferTest {
 
-    private final LexicalAnalyzer analyzer = new LexicalAnalyzer();
+    private final LexicalAnalyzer analyzer = PostgresLexing.analyzer();
 
     @Test
     void normalizedTextLongerThanTheStatement() {
         String sql = "a=b+c*d/e<f,g(h)values(1,2)";
-        Fingerprint f = Fingerprint.of(sql);
+        Fingerprint f = PostgresLexing.fingerprint(sql);
         assertThat(f.text()).isEqualTo("a = b + c * d / e < f, g (h) values (?, ?), ...").hasSizeGreaterThan(sql.length());
         assertThat(f.hash()).isEqualTo(Fingerprint.hashOf(f.text()));
     }

@@ -43,7 +43,7 @@ class RelationBoundPropertyTest {
     void theBoundCoversEveryGeneratedQuery() {
         for (int round = 0; round < 3000; round++) {
             Sql q = statement(random.nextInt(3));
-            int bound = RelationBound.of(q.text.toString()).relations();
+            int bound = PostgresLexing.bound(q.text.toString()).relations();
             assertThat(bound).as("%s", q.text).isBetween(q.relations, q.relations + q.derived);
         }
     }

@@ -16,7 +16,7 @@ import org.junit.jupiter.params.provider.ValueSource;
 class RelationBoundTest {
 
     private static int bound(String sql) {
-        return RelationBound.of(sql).relations();
+        return PostgresLexing.bound(sql).relations();
     }
 
     @ParameterizedTest
@@ -28,7 +28,7 @@ class RelationBoundTest {
             "select * from generate_series(1, 10) g", "select count(*), sum(x) filter (where y > 0) from t",
             "create table t (a int, b int)", "insert into t (a, b) values (1, 2) on conflict (a) do update set b = 2"})
     void trivialStatementsHaveAtMostOneRelation(String sql) {
-        assertThat(RelationBound.of(sql).atMostOneRelation()).as(sql).isTrue();
+        assertThat(PostgresLexing.bound(sql).atMostOneRelation()).as(sql).isTrue();
     }
 
     @Test
@@ -155,10 +155,10 @@ class RelationBoundTest {
 
     @Test
     void nestingDepthCountsParenthesesAndBrackets() {
-        assertThat(RelationBound.of("select 1").maxNestingDepth()).isZero();
-        assertThat(RelationBound.of("select ((1)), a[(2)]").maxNestingDepth()).isEqualTo(2);
-        assertThat(RelationBound.of("select " + "(".repeat(1000) + "1" + ")".repeat(1000)).maxNestingDepth())
+        assertThat(PostgresLexing.bound("select 1").maxNestingDepth()).isZero();
+        assertThat(PostgresLexing.bound("select ((1)), a[(2)]").maxNestingDepth()).isEqualTo(2);
+        assertThat(PostgresLexing.bound("select " + "(".repeat(1000) + "1" + ")".repeat(1000)).maxNestingDepth())
                 .isEqualTo(1000);
-        assertThat(RelationBound.of("select ))) (").maxNestingDepth()).isEqualTo(1);
+        assertThat(PostgresLexing.bound("select ))) (").maxNestingDepth()).isEqualTo(1);
     }
 }

@@ -26,8 +26,8 @@ class RelationCounterLookBehindTest {
             select 1 + 2 from a, b, c                                                   # 3 # 0
             """)
     void rulesThatLookBackSeeThroughTokensThatCountNothing(String sql, int relations, int depth) {
-        assertThat(RelationBound.of(sql)).isEqualTo(new RelationBound(relations, depth));
-        assertThat(new LexicalAnalyzer().analyze(sql).statements().get(0).relationBound())
+        assertThat(PostgresLexing.bound(sql)).isEqualTo(new RelationBound(relations, depth));
+        assertThat(PostgresLexing.analyzer().analyze(sql).statements().get(0).relationBound())
                 .isEqualTo(new RelationBound(relations, depth));
     }
 }

@@ -17,7 +17,7 @@ class SqlLexerTest {
 
     static List<String> tokens(String sql) {
         List<String> out = new ArrayList<>();
-        SqlLexer lexer = new SqlLexer(sql);
+        SqlLexer lexer = PostgresLexing.lexer(sql);
         while (lexer.next()) {
             out.add(lexer.kind() + " " + sql.substring(lexer.start(), lexer.end()));
         }
@@ -33,7 +33,7 @@ class SqlLexerTest {
 
     @Test
     void keywordsAreRecognizedInAnyCase() {
-        SqlLexer lexer = new SqlLexer("sElEcT fromage FROM");
+        SqlLexer lexer = PostgresLexing.lexer("sElEcT fromage FROM");
         assertThat(lexer.next()).isTrue();
         assertThat(lexer.keyword()).isEqualTo(Keyword.SELECT);
         assertThat(lexer.next()).isTrue();
@@ -228,7 +228,7 @@ class SqlLexerTest {
     @Test
     void aRangeOfTheTextKeepsItsOffsets() {
         String sql = "select 1; select 'x'";
-        SqlLexer lexer = new SqlLexer(sql, 10, sql.length());
+        SqlLexer lexer = PostgresLexing.lexer(sql, 10, sql.length());
         assertThat(lexer.next()).isTrue();
         assertThat(lexer.start()).isEqualTo(10);
         assertThat(lexer.next()).isTrue();
@@ -236,7 +236,7 @@ class SqlLexerTest {
         assertThat(lexer.end()).isEqualTo(sql.length());
         assertThat(lexer.next()).isFalse();
         // a quote that closes only beyond the range is unterminated within it
-        SqlLexer cut = new SqlLexer(sql, 17, 19);
+        SqlLexer cut = PostgresLexing.lexer(sql, 17, 19);
         assertThat(cut.next()).isTrue();
         assertThat(cut.kind()).isEqualTo(TokenKind.UNTERMINATED);
         assertThat(cut.end()).isEqualTo(19);
@@ -248,11 +248,11 @@ class SqlLexerTest {
         for (String quoted : List.of("\"a\"", "$q$b$q$", "'c'", "E'd'")) {
             int start = sql.indexOf(quoted);
             int cutEnd = start + quoted.length() - 1; // the range stops just before the closing character
-            SqlLexer cut = new SqlLexer(sql, start, cutEnd);
+            SqlLexer cut = PostgresLexing.lexer(sql, start, cutEnd);
             assertThat(cut.next()).as(quoted).isTrue();
             assertThat(cut.kind()).as(quoted).isEqualTo(TokenKind.UNTERMINATED);
             assertThat(cut.end()).as(quoted).isEqualTo(cutEnd);
-            SqlLexer whole = new SqlLexer(sql, start, cutEnd + 1);
+            SqlLexer whole = PostgresLexing.lexer(sql, start, cutEnd + 1);
             assertThat(whole.next()).as(quoted).isTrue();
             assertThat(whole.kind()).as(quoted).isNotEqualTo(TokenKind.UNTERMINATED);
             assertThat(whole.end()).as(quoted).isEqualTo(cutEnd + 1);
@@ -261,7 +261,7 @@ class SqlLexerTest {
 
     @Test
     void tokenStreamHoldsTheSameTokens() {
-        TokenStream ts = TokenStream.of("SELECT x FROM t");
+        TokenStream ts = PostgresLexing.tokens("SELECT x FROM t");
         assertThat(ts.size()).isEqualTo(4);
         assertThat(ts.kind(1)).isEqualTo(TokenKind.IDENT);
         assertThat(ts.keyword(2)).isEqualTo(Keyword.FROM);
@@ -277,9 +277,9 @@ class SqlLexerTest {
     void tokenStreamGrowsAndIsReused() {
         TokenStream ts = new TokenStream(1);
         String many = "a,".repeat(1000);
-        ts.lex(many, 0, many.length());
+        ts.lex(many, 0, many.length(), PostgresLexing.RULES);
         assertThat(ts.size()).isEqualTo(2000);
-        ts.lex("b", 0, 1);
+        ts.lex("b", 0, 1, PostgresLexing.RULES);
         assertThat(ts.size()).isEqualTo(1);
         assertThat(ts.tokenText(0)).isEqualTo("b");
     }

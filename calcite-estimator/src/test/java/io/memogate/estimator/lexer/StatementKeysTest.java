@@ -12,7 +12,7 @@ import org.junit.jupiter.api.Test;
  */
 class StatementKeysTest {
 
-    private final LexicalAnalyzer analyzer = new LexicalAnalyzer();
+    private final LexicalAnalyzer analyzer = PostgresLexing.analyzer();
 
     @Test
     void keysAreTheAnalysisFingerprintsOfRandomTexts() {
@@ -26,7 +26,7 @@ class StatementKeysTest {
 
     @Test
     void keysOfSeveralStatementsOversizedOnesAndEmptyTexts() {
-        LexicalAnalyzer small = new LexicalAnalyzer(40);
+        LexicalAnalyzer small = PostgresLexing.analyzer(40);
         TokenStream scratch = new TokenStream(4);
         for (String text : List.of("", " -- nothing\n", ";;", "select 1; select * from a, b where a.x in (1, 2, -3);",
                 "select * from a, b where a.x = b.y and b.z = 'a long literal that crosses the limit';"

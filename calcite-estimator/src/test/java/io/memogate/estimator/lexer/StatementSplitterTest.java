@@ -8,11 +8,11 @@ import org.junit.jupiter.api.Test;
 class StatementSplitterTest {
 
     private static List<String> statements(String sql) {
-        return StatementSplitter.split(sql).statements().stream().map(s -> s.of(sql)).toList();
+        return PostgresLexing.split(sql).statements().stream().map(s -> s.of(sql)).toList();
     }
 
     private static int empty(String sql) {
-        return StatementSplitter.split(sql).emptyStatements();
+        return PostgresLexing.split(sql).emptyStatements();
     }
 
     @Test
@@ -23,7 +23,7 @@ class StatementSplitterTest {
     @Test
     void spansExcludeSurroundingWhitespaceCommentsAndTheSemicolon() {
         String sql = "  -- first\n  select 1 /* inner */ + 2  ;\n\n/* lead */ select 3 -- trail\n";
-        List<StatementSpan> spans = StatementSplitter.split(sql).statements();
+        List<StatementSpan> spans = PostgresLexing.split(sql).statements();
         assertThat(spans).hasSize(2);
         assertThat(spans.get(0).of(sql)).isEqualTo("select 1 /* inner */ + 2");
         assertThat(spans.get(0).start()).isEqualTo(sql.indexOf("select 1"));

@@ -23,7 +23,7 @@ class TextSkeletonTest {
     private static final String[] COMMENTS = {"/* c */", "/* it's */", "-- x\n", "-- 'y\n", "/* /* nested */ */",
         "/**/", "--\n"};
 
-    private final LexicalAnalyzer analyzer = new LexicalAnalyzer();
+    private final LexicalAnalyzer analyzer = PostgresLexing.analyzer();
     private final TokenStream scratch = new TokenStream();
     private final Random random = new Random(20261122L);
     /** Each key seen, with the fingerprints of the first text that had it. */
@@ -46,41 +46,41 @@ class TextSkeletonTest {
     @Test
     void whatConstantsAndCommentsHoldDoesNotChangeTheKey() {
         String sql = "SELECT * FROM a JOIN b ON a.id = b.id WHERE a.x = 'one' AND b.y IN (1, 2) LIMIT 10";
-        long key = TextSkeleton.key(sql);
-        assertThat(TextSkeleton.key(sql.replace("'one'", "E'it\\'s'"))).isEqualTo(key);
-        assertThat(TextSkeleton.key(sql.replace("(1, 2)", "(0x1F, 2.5e3)"))).isEqualTo(key);
-        assertThat(TextSkeleton.key(sql.replace("'one'", "$1"))).isEqualTo(key);
-        assertThat(TextSkeleton.key(sql.replace("'one'", "$$one$$"))).isEqualTo(key);
-        assertThat(TextSkeleton.key(sql.replace("(1, 2)", "($1, 2)")))
+        long key = PostgresLexing.skeleton(sql);
+        assertThat(PostgresLexing.skeleton(sql.replace("'one'", "E'it\\'s'"))).isEqualTo(key);
+        assertThat(PostgresLexing.skeleton(sql.replace("(1, 2)", "(0x1F, 2.5e3)"))).isEqualTo(key);
+        assertThat(PostgresLexing.skeleton(sql.replace("'one'", "$1"))).isEqualTo(key);
+        assertThat(PostgresLexing.skeleton(sql.replace("'one'", "$$one$$"))).isEqualTo(key);
+        assertThat(PostgresLexing.skeleton(sql.replace("(1, 2)", "($1, 2)")))
                 .as("a number is marked apart: a sign folds into a number only").isNotEqualTo(key);
-        assertThat(TextSkeleton.key(sql.replace(" WHERE", " /* why */ WHERE")))
-                .as("what a comment says").isEqualTo(TextSkeleton.key(sql.replace(" WHERE", " /* it's */\n WHERE")));
+        assertThat(PostgresLexing.skeleton(sql.replace(" WHERE", " /* why */ WHERE")))
+                .as("what a comment says").isEqualTo(PostgresLexing.skeleton(sql.replace(" WHERE", " /* it's */\n WHERE")));
 
-        assertThat(TextSkeleton.key(sql.replace("(1, 2)", "(1, 2, 3)"))).as("a list's length").isNotEqualTo(key);
-        assertThat(TextSkeleton.key(sql.replace("b.y", "b.z"))).isNotEqualTo(key);
-        assertThat(TextSkeleton.key(sql.replace("'one'", "one"))).as("a constant became a column").isNotEqualTo(key);
-        assertThat(TextSkeleton.key(sql.replace("SELECT", "select"))).as("case: a miss, not an error").isNotEqualTo(key);
+        assertThat(PostgresLexing.skeleton(sql.replace("(1, 2)", "(1, 2, 3)"))).as("a list's length").isNotEqualTo(key);
+        assertThat(PostgresLexing.skeleton(sql.replace("b.y", "b.z"))).isNotEqualTo(key);
+        assertThat(PostgresLexing.skeleton(sql.replace("'one'", "one"))).as("a constant became a column").isNotEqualTo(key);
+        assertThat(PostgresLexing.skeleton(sql.replace("SELECT", "select"))).as("case: a miss, not an error").isNotEqualTo(key);
     }
 
     /** The marks cannot be spelled by the text itself: a U+FFFF of the text is hashed so that none reads as one. */
     @Test
     void theTextCannotSpellAMark() {
-        assertThat(TextSkeleton.key("select x\uFFFF?")).isNotEqualTo(TextSkeleton.key("select x'1'"));
-        assertThat(TextSkeleton.key("select x\uFFFF#")).isNotEqualTo(TextSkeleton.key("select x 1"));
-        assertThat(TextSkeleton.key("a\uFFFF/b")).isNotEqualTo(TextSkeleton.key("a/* c */b"));
+        assertThat(PostgresLexing.skeleton("select x\uFFFF?")).isNotEqualTo(PostgresLexing.skeleton("select x'1'"));
+        assertThat(PostgresLexing.skeleton("select x\uFFFF#")).isNotEqualTo(PostgresLexing.skeleton("select x 1"));
+        assertThat(PostgresLexing.skeleton("a\uFFFF/b")).isNotEqualTo(PostgresLexing.skeleton("a/* c */b"));
     }
 
     @Test
     void unterminatedTextsHaveNoKey() {
-        assertThat(TextSkeleton.key("select 'open")).isEqualTo(TextSkeleton.NONE);
-        assertThat(TextSkeleton.key("select 1 /* open")).isEqualTo(TextSkeleton.NONE);
-        assertThat(TextSkeleton.key("select $q$ open")).isEqualTo(TextSkeleton.NONE);
-        assertThat(TextSkeleton.key("")).isNotEqualTo(TextSkeleton.NONE);
+        assertThat(PostgresLexing.skeleton("select 'open")).isEqualTo(TextSkeleton.NONE);
+        assertThat(PostgresLexing.skeleton("select 1 /* open")).isEqualTo(TextSkeleton.NONE);
+        assertThat(PostgresLexing.skeleton("select $q$ open")).isEqualTo(TextSkeleton.NONE);
+        assertThat(PostgresLexing.skeleton("")).isNotEqualTo(TextSkeleton.NONE);
     }
 
     /** The text with some constants replaced by others and comments added or changed. */
     private String variant(String text) {
-        TokenStream tokens = TokenStream.of(text);
+        TokenStream tokens = PostgresLexing.tokens(text);
         StringBuilder b = new StringBuilder();
         int at = 0;
         for (int i = 0; i < tokens.size(); i++) {
@@ -100,7 +100,7 @@ class TextSkeletonTest {
     }
 
     private void check(String text) {
-        long key = TextSkeleton.key(text);
+        long key = PostgresLexing.skeleton(text);
         if (key == TextSkeleton.NONE) {
             return;
         }

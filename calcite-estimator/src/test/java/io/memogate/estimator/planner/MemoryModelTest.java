@@ -7,8 +7,10 @@ import static io.memogate.estimator.planner.Blocks.rels;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
-import io.memogate.estimator.PlannerMemoryMeasurements;
 import io.memogate.estimator.PlannerMemoryMeasurements.Row;
+import io.memogate.estimator.PlannerMemoryMeasurements;
+import io.memogate.estimator.postgres.MemoryCoefficients;
+import io.memogate.estimator.postgres.PlannerSettings;
 import io.memogate.estimator.postgres.PostgresPlannerModel;
 import java.util.ArrayList;
 import java.util.List;
@@ -22,7 +24,7 @@ class MemoryModelTest {
             .with("join_collapse_limit", "30").with("from_collapse_limit", "30");
 
     private final PostgresPlannerModel planner = new PostgresPlannerModel(MEASURED);
-    private final MemoryModel model = new MemoryModel();
+    private final MemoryModel model = new MemoryModel(MemoryCoefficients.DEFAULTS);
     /**
      * The data file's tables are empty: all their merge-join paths cost alike and PostgreSQL keeps no
      * more of them for a second clause between the sides, so the defaults without that term.

@@ -17,7 +17,6 @@ import static org.assertj.core.api.Assertions.assertThat;
 import io.memogate.estimator.graph.JoinGraph;
 import io.memogate.estimator.planner.JoinSearch;
 import io.memogate.estimator.planner.JoinType;
-import io.memogate.estimator.planner.PlannerSettings;
 import io.memogate.estimator.planner.PlannerWork;
 import io.memogate.estimator.planner.Predicate;
 import io.memogate.estimator.planner.QueryBlock;

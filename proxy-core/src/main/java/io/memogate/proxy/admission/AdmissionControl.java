@@ -11,7 +11,6 @@ import io.memogate.broker.gateway.ScheduledGatewayTimer;
 import io.memogate.broker.probe.MemorySnapshot;
 import io.memogate.estimator.CompileEstimate;
 import io.memogate.estimator.dialect.DialectSettings;
-import io.memogate.estimator.lexer.LexicalAnalyzer;
 import java.time.Duration;
 import java.util.HashSet;
 import java.util.Map;
@@ -79,7 +78,7 @@ public final class AdmissionControl implements AutoCloseable {
         this.broker = built.brokerSettings.map(settings -> new Broker(settings,
                 kind.probe(), System::nanoTime, this::published));
         this.support = new AdmissionSupport(serverDefaults::get, catalogs::loginSettingsOf, catalogs::of,
-                built.waitNoticeAfter, new LexicalAnalyzer());
+                built.waitNoticeAfter, estimator.get().dialect().analyzer());
         this.statements = new StatementRecords(server, built.statementRecords, System::nanoTime);
         this.hook = new GatedAdmission(estimator, catalogs, gateways, built.estimates,
                 pid -> closedAt.put(pid, System.nanoTime()), new RunningHold(built.holdWhileRunning, timer),

@@ -1,8 +1,8 @@
 package io.memogate.proxy.cli;
 
 import io.memogate.broker.gateway.GatewaySettings;
-import io.memogate.estimator.planner.MemoryCoefficients;
-import io.memogate.estimator.planner.PlannerSettings;
+import io.memogate.estimator.postgres.MemoryCoefficients;
+import io.memogate.estimator.postgres.PlannerSettings;
 import io.memogate.proxy.config.ByteSize;
 import io.memogate.proxy.config.Durations;
 import io.memogate.proxy.files.TextFiles;

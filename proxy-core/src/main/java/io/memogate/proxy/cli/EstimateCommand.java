@@ -4,7 +4,7 @@ import io.memogate.estimator.Catalog;
 import io.memogate.estimator.CompileEstimate;
 import io.memogate.estimator.CompileEstimator;
 import io.memogate.estimator.PreparedStatementTexts;
-import io.memogate.estimator.planner.PlannerSettings;
+import io.memogate.estimator.postgres.PlannerSettings;
 import io.memogate.proxy.admin.EstimateJson;
 import io.memogate.proxy.files.TextFiles;
 import io.memogate.proxy.files.UnreadableFileException;

@@ -1,6 +1,6 @@
 package io.memogate.proxy.cli;
 
-import io.memogate.estimator.lexer.LexicalAnalyzer;
+import io.memogate.estimator.postgres.PostgresLexicalRules;
 import io.memogate.proxy.admin.AdminConsole;
 import io.memogate.proxy.admission.AdmissionControl;
 import io.memogate.proxy.admission.AdmissionRouting;
@@ -142,7 +142,7 @@ public final class RunningProxy implements AutoCloseable {
         metrics.bind(estimatorMeters);
         ServerAdmissions servers = new ServerAdmissions(
                 name -> serverAdmission(name, current, estimator, estimatorMeters, metrics, statementRecords),
-                new LexicalAnalyzer(),
+                PostgresLexicalRules.analyzer(),
                 config.backends().stream().map(BackendConfig::name).toList());
         // The proxy serves whatever the brokers' state: it only says how sure each server's target is.
         metrics.addHealthCheck(() -> Health.UP.with("broker", brokerModes(servers)));

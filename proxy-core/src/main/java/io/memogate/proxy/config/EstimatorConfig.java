@@ -1,6 +1,6 @@
 package io.memogate.proxy.config;
 
-import io.memogate.estimator.planner.MemoryCoefficients;
+import io.memogate.estimator.postgres.MemoryCoefficients;
 import java.nio.file.Path;
 import java.util.Objects;
 import java.util.Optional;

@@ -2,7 +2,7 @@ package io.memogate.proxy.postgres;
 
 import io.memogate.estimator.CompileEstimator;
 import io.memogate.estimator.EstimatorStatistics;
-import io.memogate.estimator.planner.MemoryCoefficients;
+import io.memogate.estimator.postgres.MemoryCoefficients;
 import io.memogate.estimator.postgres.PostgresDialect;
 import io.memogate.proxy.admission.EstimatorInForce;
 import java.util.Objects;

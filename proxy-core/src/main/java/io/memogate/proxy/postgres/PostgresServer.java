@@ -4,9 +4,9 @@ import io.memogate.broker.gateway.CompileMemoryRetention;
 import io.memogate.broker.probe.ProbeFactory;
 import io.memogate.broker.probe.postgres.PostgresProbe;
 import io.memogate.estimator.dialect.DialectSettings;
-import io.memogate.estimator.lexer.LexicalAnalyzer;
-import io.memogate.estimator.planner.MemoryCoefficients;
-import io.memogate.estimator.planner.PlannerSettings;
+import io.memogate.estimator.postgres.MemoryCoefficients;
+import io.memogate.estimator.postgres.PlannerSettings;
+import io.memogate.estimator.postgres.PostgresLexicalRules;
 import io.memogate.proxy.admission.AdmissionSupport;
 import io.memogate.proxy.admission.LoginSettings;
 import io.memogate.proxy.admission.ServerKind;
@@ -28,7 +28,8 @@ public final class PostgresServer implements ServerKind {
 
     /** PostgreSQL's built-in planner defaults, no role settings or catalog, a notice after one second. */
     public static AdmissionSupport defaultSupport() {
-        return new AdmissionSupport(() -> PlannerSettings.DEFAULTS, Duration.ofSeconds(1), new LexicalAnalyzer());
+        return new AdmissionSupport(() -> PlannerSettings.DEFAULTS, Duration.ofSeconds(1),
+                PostgresLexicalRules.analyzer());
     }
 
     @Override

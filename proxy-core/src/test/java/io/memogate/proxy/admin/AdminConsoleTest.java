@@ -7,8 +7,8 @@ import ch.qos.logback.classic.Logger;
 import ch.qos.logback.classic.spi.ILoggingEvent;
 import ch.qos.logback.core.read.ListAppender;
 import io.memogate.broker.gateway.GatewaySettings;
-import io.memogate.estimator.lexer.LexicalAnalyzer;
-import io.memogate.estimator.planner.MemoryCoefficients;
+import io.memogate.estimator.postgres.MemoryCoefficients;
+import io.memogate.estimator.postgres.PostgresLexicalRules;
 import io.memogate.proxy.admission.AdmissionControl;
 import io.memogate.proxy.admission.ServerAdmissions;
 import io.memogate.proxy.admission.SessionInfo;
@@ -58,7 +58,7 @@ class AdminConsoleTest {
     private ConnectionsView.SessionCommandOutcome sessionsNamed =
             new ConnectionsView.SessionCommandOutcome(Optional.empty(), List.of());
     private final AdminConsole console = new AdminConsole(reloader,
-            Optional.of(new ServerAdmissions(name -> admission, new LexicalAnalyzer(), List.of("main"))),
+            Optional.of(new ServerAdmissions(name -> admission, PostgresLexicalRules.analyzer(), List.of("main"))),
             new CurrentEstimator(MemoryCoefficients.DEFAULTS), new ConnectionsView() {
                 @Override
                 public CompletionStage<List<ClientView>> clients() {

@@ -7,7 +7,7 @@ import io.memogate.broker.gateway.GatewaySettings;
 import io.memogate.broker.gateway.Gateways;
 import io.memogate.broker.gateway.LocalGateways;
 import io.memogate.estimator.CompileEstimator;
-import io.memogate.estimator.planner.PlannerSettings;
+import io.memogate.estimator.postgres.PlannerSettings;
 import io.memogate.proxy.postgres.catalog.IndexCatalogs;
 import java.net.InetSocketAddress;
 import java.util.List;

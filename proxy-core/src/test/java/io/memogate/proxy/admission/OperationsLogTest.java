@@ -18,7 +18,7 @@ import io.memogate.broker.gateway.Tier;
 import io.memogate.broker.gateway.TierSettings;
 import io.memogate.broker.probe.ProbeException;
 import io.memogate.estimator.CompileEstimator;
-import io.memogate.estimator.planner.PlannerSettings;
+import io.memogate.estimator.postgres.PlannerSettings;
 import java.net.InetSocketAddress;
 import java.time.Duration;
 import java.util.List;

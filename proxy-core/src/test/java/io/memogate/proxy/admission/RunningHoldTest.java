@@ -10,7 +10,7 @@ import io.memogate.broker.gateway.LocalGateways;
 import io.memogate.broker.gateway.Tier;
 import io.memogate.broker.gateway.TierSettings;
 import io.memogate.estimator.CompileEstimator;
-import io.memogate.estimator.planner.PlannerSettings;
+import io.memogate.estimator.postgres.PlannerSettings;
 import io.memogate.proxy.postgres.catalog.IndexCatalogs;
 import java.net.InetSocketAddress;
 import java.time.Duration;

@@ -11,7 +11,7 @@ import io.memogate.broker.gateway.LocalGateways;
 import io.memogate.broker.gateway.Tier;
 import io.memogate.broker.gateway.TierSettings;
 import io.memogate.estimator.CompileEstimator;
-import io.memogate.estimator.planner.PlannerSettings;
+import io.memogate.estimator.postgres.PlannerSettings;
 import io.memogate.proxy.admission.StatementRecord.Outcome;
 import java.net.InetSocketAddress;
 import java.time.Duration;

@@ -1,16 +1,21 @@
 package io.memogate.proxy.arch;
 
+import static com.tngtech.archunit.base.DescribedPredicate.not;
+import static com.tngtech.archunit.core.domain.JavaClass.Predicates.belongToAnyOf;
 import static com.tngtech.archunit.lang.syntax.ArchRuleDefinition.noClasses;
 
 import com.tngtech.archunit.core.domain.JavaClasses;
 import com.tngtech.archunit.core.importer.ClassFileImporter;
 import com.tngtech.archunit.core.importer.ImportOption;
+import io.memogate.estimator.CompileEstimator;
+import io.memogate.estimator.RoutineDefinitions;
 import org.junit.jupiter.api.Test;
 
 /**
  * The layout's promises, checked over the compiled classes: a protocol-neutral core that no wing leaks
  * into (a second protocol is a new folder beside {@code pg/}, not a fork), a broker with no JDBC driver,
- * and an estimator that knows nothing of Netty or of the broker.
+ * and an estimator that knows nothing of Netty or of the broker, whose shared skeleton names no server's
+ * dialect (a second server is a new folder beside {@code estimator/postgres/}).
  */
 class LayeringTest {
 
@@ -22,6 +27,11 @@ class LayeringTest {
     private static final String[] CORE = {"io.memogate.proxy.session..", "io.memogate.proxy.server..",
             "io.memogate.proxy.admission..", "io.memogate.proxy.admin..", "io.memogate.proxy.config..",
             "io.memogate.proxy.reload..", "io.memogate.proxy.metrics..", "io.memogate.proxy.tls.."};
+
+    /** The estimator's packages every server's dialect shares. */
+    private static final String[] ESTIMATOR_SHARED = {"io.memogate.estimator", "io.memogate.estimator.lexer..",
+            "io.memogate.estimator.graph..", "io.memogate.estimator.planner..", "io.memogate.estimator.calcite..",
+            "io.memogate.estimator.dialect.."};
 
     @Test
     void theSessionCoreImportsNoWing() {
@@ -60,6 +70,18 @@ class LayeringTest {
         noClasses().that().resideInAPackage("io.memogate.estimator..")
                 .should().dependOnClassesThat().resideInAnyPackage("io.netty..", "io.memogate.broker..",
                         "io.memogate.proxy..")
+                .check(MEMOGATE);
+    }
+
+    @Test
+    void theEstimatorsSharedPackagesNameNoDialect() {
+        noClasses().that().resideInAnyPackage(ESTIMATOR_SHARED)
+                // Left out, as the two places that pick PostgreSQL where no dialect is at hand: the
+                // estimator's no-argument constructor (PostgreSQL, the default server), and the catalog's
+                // routines, which a reader of pg_proc builds without a dialect, their bodies read as PL/pgSQL.
+                .and(not(belongToAnyOf(CompileEstimator.class, RoutineDefinitions.class)))
+                .should().dependOnClassesThat().resideInAnyPackage("io.memogate.estimator.postgres..")
+                .because("a dialect plugs into the estimator through estimator.dialect.Dialect and its lexical rules")
                 .check(MEMOGATE);
     }
 }

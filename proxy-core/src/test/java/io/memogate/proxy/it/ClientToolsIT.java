@@ -2,16 +2,16 @@ package io.memogate.proxy.it;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import io.memogate.proxy.it.ClientProgram.Result;
 import io.memogate.proxy.postgres.embedded.EmbeddedPostgres;
 import io.memogate.proxy.postgres.embedded.EmbeddedPostgresExtension;
 import io.memogate.proxy.postgres.embedded.TestUsers;
 import java.io.IOException;
-import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
-import java.util.concurrent.TimeUnit;
+import java.util.Map;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.ExtendWith;
 import org.junit.jupiter.api.io.TempDir;
@@ -94,21 +94,8 @@ class ClientToolsIT {
         return -1;
     }
 
-    private record Result(int exitCode, String output) {}
-
     private static Result run(Path dir, List<String> command) throws IOException, InterruptedException {
-        ProcessBuilder builder = new ProcessBuilder(command).directory(dir.toFile()).redirectErrorStream(true);
-        builder.environment().put("PGPASSWORD", TestUsers.SCRAM_PASSWORD);
-        builder.environment().put("PGSSLMODE", "disable");
-        builder.environment().put("PGCONNECT_TIMEOUT", "10");
-        Process process = builder.start();
-        process.getOutputStream().close();
-        String output = new String(process.getInputStream().readAllBytes(), StandardCharsets.UTF_8);
-        if (!process.waitFor(120, TimeUnit.SECONDS)) {
-            process.destroyForcibly();
-            throw new AssertionError(command + " did not finish:\n" + output);
-        }
-        return new Result(process.exitValue(), output);
+        return ClientProgram.run(dir, Map.of("PGPASSWORD", TestUsers.SCRAM_PASSWORD, "PGSSLMODE", "disable"), command);
     }
 
     @SafeVarargs

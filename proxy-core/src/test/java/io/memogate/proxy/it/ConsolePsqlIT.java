@@ -4,16 +4,16 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import io.memogate.broker.gateway.Tier;
 import io.memogate.proxy.cli.RunningProxy;
+import io.memogate.proxy.it.ClientProgram.Result;
 import io.memogate.proxy.postgres.embedded.EmbeddedPostgres;
 import io.memogate.proxy.postgres.embedded.EmbeddedPostgresExtension;
 import io.memogate.proxy.postgres.embedded.TestUsers;
 import java.io.IOException;
-import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
-import java.util.concurrent.TimeUnit;
+import java.util.Map;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.ExtendWith;
@@ -104,8 +104,6 @@ class ConsolePsqlIT {
         }
     }
 
-    private record Result(int exitCode, String output) {}
-
     private Result psql(String user, String password, String... arguments) throws IOException, InterruptedException {
         List<String> command = new ArrayList<>(List.of("psql", "-X", "-h", "127.0.0.1", "-p",
                 String.valueOf(proxy.server().port()), "-U", user, "-d", "memogate"));
@@ -114,17 +112,6 @@ class ConsolePsqlIT {
     }
 
     private Result run(List<String> command, String password) throws IOException, InterruptedException {
-        ProcessBuilder builder = new ProcessBuilder(command).directory(dir.toFile()).redirectErrorStream(true);
-        builder.environment().put("PGPASSWORD", password);
-        builder.environment().put("PGSSLMODE", "disable");
-        builder.environment().put("PGCONNECT_TIMEOUT", "10");
-        Process process = builder.start();
-        process.getOutputStream().close();
-        String output = new String(process.getInputStream().readAllBytes(), StandardCharsets.UTF_8);
-        if (!process.waitFor(60, TimeUnit.SECONDS)) {
-            process.destroyForcibly();
-            throw new AssertionError(command + " did not finish:\n" + output);
-        }
-        return new Result(process.exitValue(), output);
+        return ClientProgram.run(dir, Map.of("PGPASSWORD", password, "PGSSLMODE", "disable"), command);
     }
 }

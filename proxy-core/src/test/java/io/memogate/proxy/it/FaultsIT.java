@@ -169,38 +169,6 @@ class FaultsIT {
         }
     }
 
-    /** A startup packet of 4 bytes, its length word alone: refused at once, as PostgreSQL refuses it. */
-    @Test
-    void aStartupPacketTooShortToBeOneIsRefusedAtOnce(EmbeddedPostgres pg) throws Exception {
-        try (ProxyFixture proxy = ProxyFixture.to(pg.host(), pg.port()).start();
-                RawPgClient client = new RawPgClient(proxy.port())) {
-            client.setReadTimeout(10_000);
-            client.sendRaw(new byte[] {0, 0, 0, 4});
-            Message error = client.read();
-            assertThat(error.sqlState()).isEqualTo("08P01");
-            assertThat(client.closedByPeer()).isTrue();
-        }
-    }
-
-    /**
-     * A length word no startup packet has, whose first byte is not a TLS record's (0xffffffff, 0x7fffffff),
-     * or one under 8 bytes: refused at once, in PostgreSQL's words, not left waiting for more bytes until the
-     * login timeout.
-     */
-    @ParameterizedTest
-    @ValueSource(ints = {0xffffffff, 0x7fffffff, 0x01000000, 0, 3, 4, 7})
-    void aStartupLengthWordNoPacketHasIsRefusedAtOnce(int length, EmbeddedPostgres pg) throws Exception {
-        try (ProxyFixture proxy = ProxyFixture.to(pg.host(), pg.port()).start();
-                RawPgClient client = new RawPgClient(proxy.port())) {
-            client.setReadTimeout(10_000);
-            client.sendRaw(ByteBuffer.allocate(4).putInt(length).array());
-            Message error = client.read();
-            assertThat(error.sqlState()).isEqualTo("08P01");
-            assertThat(error.fields().get('M')).contains("invalid length of startup packet");
-            assertThat(client.closedByPeer()).isTrue();
-        }
-    }
-
     /** A Sync longer than PostgreSQL takes: its FATAL names the length once, in PostgreSQL's words. */
     @Test
     void aShortTypeOverPostgresqlBoundIsNamedOnce(EmbeddedPostgres pg) throws Exception {
@@ -360,33 +328,9 @@ class FaultsIT {
         }
     }
 
-    @Test
-    void aCancelRequestWithoutItsKeyIsAProtocolViolation(EmbeddedPostgres pg) throws Exception {
-        try (ProxyFixture proxy = ProxyFixture.to(pg.host(), pg.port()).start();
-                RawPgClient client = new RawPgClient(proxy.port())) {
-            client.sendRaw(new byte[] {0, 0, 0, 8, 0x04, (byte) 0xd2, 0x16, 0x2e}); // length 8, cancel code, no pid
-            Message error = client.read();
-            assertThat(error.sqlState()).isEqualTo("08P01");
-            assertThat(error.fields().get('M')).endsWith("invalid length of query cancel packet");
-            assertThat(client.closedByPeer()).isTrue();
-        }
-    }
-
     /** The proxy's own relay-only hook, or one that admits the same but declares that it reads statements. */
     private static AdmissionHook hook(boolean readsStatements) {
         return readsStatements ? request -> Admission.IMMEDIATE : new ImmediateAdmission();
-    }
-
-    @Test
-    void aStartupPacketOverPostgresLimitIsRefused(EmbeddedPostgres pg) throws Exception {
-        try (ProxyFixture proxy = ProxyFixture.to(pg.host(), pg.port()).start();
-                RawPgClient client = new RawPgClient(proxy.port())) {
-            client.sendRaw(new byte[] {0x7f, 0, 0, 0, 0, 3, 0, 0}); // declares ~2 GB
-            Message error = client.read();
-            assertThat(error.sqlState()).isEqualTo("08P01");
-            assertThat(error.fields().get('M')).as("PostgreSQL's words").endsWith("invalid length of startup packet");
-            assertThat(client.closedByPeer()).isTrue();
-        }
     }
 
     @Test
@@ -565,16 +509,6 @@ class FaultsIT {
             } // the socket closes here, mid-query
             awaitNoActiveQuery(pg, marker);
             assertThat(proxy.awaitSessionCount(0)).isZero();
-        }
-    }
-
-    @Test
-    void clientsOverTheLimitAreToldSo(EmbeddedPostgres pg) throws Exception {
-        try (ProxyFixture proxy = ProxyFixture.to(pg.host(), pg.port()).maxClientConnections(1).start();
-                Connection first = proxy.connect("demo", "memogate", "memogate")) {
-            assertThatThrownBy(() -> proxy.connect("demo", "memogate", "memogate"))
-                    .isInstanceOfSatisfying(PSQLException.class, e -> assertThat(e.getSQLState()).isEqualTo("53300"));
-            assertThat(first.isValid(2)).isTrue();
         }
     }
 

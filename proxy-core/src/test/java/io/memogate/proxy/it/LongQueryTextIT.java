@@ -2,7 +2,7 @@ package io.memogate.proxy.it;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-import io.memogate.estimator.planner.PlannerSettings;
+import io.memogate.estimator.postgres.PlannerSettings;
 import io.memogate.proxy.admission.Admission;
 import io.memogate.proxy.admission.GatedAdmission;
 import io.memogate.proxy.admission.StatementRequest;

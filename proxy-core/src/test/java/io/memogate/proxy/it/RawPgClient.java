@@ -6,6 +6,7 @@ import java.io.DataOutputStream;
 import java.io.EOFException;
 import java.io.IOException;
 import java.net.Socket;
+import java.net.SocketException;
 import java.net.SocketTimeoutException;
 import java.nio.ByteBuffer;
 import java.nio.charset.StandardCharsets;
@@ -13,6 +14,7 @@ import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.Optional;
 import javax.net.ssl.SSLContext;
 import javax.net.ssl.SSLParameters;
 import javax.net.ssl.SSLSocket;
@@ -134,7 +136,32 @@ final class RawPgClient implements AutoCloseable {
     }
 
     Message read() throws IOException {
-        char type = (char) in.readUnsignedByte();
+        return readAfter((char) in.readUnsignedByte());
+    }
+
+    /**
+     * The peer's next message, or empty when it closed the connection without sending a byte of one (a reset
+     * then counts as a close: a server that closed with bytes of the client's unread gets the client a reset).
+     */
+    Optional<Message> readOrClosed() throws IOException {
+        int type;
+        try {
+            type = in.read();
+        } catch (SocketException e) {
+            if (e.getMessage() != null && e.getMessage().contains("reset")) {
+                return Optional.empty();
+            }
+            throw e;
+        }
+        return type < 0 ? Optional.empty() : Optional.of(readAfter((char) type));
+    }
+
+    /** Ends the client's side of the connection, as a client that has nothing more to send. */
+    void endOutput() throws IOException {
+        socket.shutdownOutput();
+    }
+
+    private Message readAfter(char type) throws IOException {
         int length = in.readInt();
         byte[] body = new byte[length - 4];
         in.readFully(body);

@@ -1,9 +1,7 @@
 package io.memogate.proxy.it;
 
 import static org.assertj.core.api.Assertions.assertThat;
-import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
-import io.memogate.broker.gateway.GatewaySettings;
 import io.memogate.proxy.admission.AdmissionControl;
 import io.memogate.proxy.config.AuthFile;
 import io.memogate.proxy.config.RecycleConfig;
@@ -25,31 +23,22 @@ import java.util.HashSet;
 import java.util.List;
 import java.util.Optional;
 import java.util.Set;
-import java.util.concurrent.CompletableFuture;
-import java.util.concurrent.TimeUnit;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.ExtendWith;
 import org.junit.jupiter.api.io.TempDir;
-import org.postgresql.util.PSQLException;
 
 /**
  * Recycling against PostgreSQL 18 with every login method the server offers: after a statement whose
  * planner memory the ledger counts above {@code recycle.retainedAbove}, an idle session gets a new server
  * process, and the client goes on as if nothing happened — unless its session holds state a new process
- * would lack, or the proxy cannot log it in again.
- *
- * <p>The limit is 1 byte and t0 1 kB, so every three-table catalog join counts (its estimate is a few
- * hundred kB, what the ledger keeps for the connection once it is planned).
+ * would lack, or the proxy cannot log it in again. Every catalog join counts ({@link RecyclingProxy}).
  */
 @ExtendWith(EmbeddedPostgresExtension.class)
 class RecycleIT {
 
     private static final String DATABASE = "demo";
-    /** Three catalog relations: readable by every role, estimated well above t0. */
-    private static final String JOIN = "SELECT count(*) FROM pg_catalog.pg_class c"
-            + " JOIN pg_catalog.pg_namespace n ON c.relnamespace = n.oid"
-            + " JOIN pg_catalog.pg_attribute a ON a.attrelid = c.oid WHERE n.nspname = 'pg_catalog'";
+    private static final String JOIN = RecyclingProxy.JOIN;
 
     @TempDir
     Path directory;
@@ -71,31 +60,21 @@ class RecycleIT {
     }
 
     private ProxyFixture proxy(String serverHost, int serverPort, String... authFileLines) throws Exception {
-        GatewaySettings settings = GatewaySettings.defaults(2).withStaticThreshold(1024);
-        control = AdmissionControl.builder(AdmissionControl.ONLY_SERVER, PostgresServer.KIND, settings).staticTargetBytes(1L << 30)
-                .gatewayListener(new GatewayMeters()).build();
-        RecycleConfig recycle = RecycleConfig.DEFAULTS.withRetainedAbove(1);
+        control = RecyclingProxy.admission();
+        ProxyFixture.Builder proxy = RecyclingProxy.to(serverHost, serverPort, control);
         if (authFileLines.length > 0) {
             Path file = Files.write(directory.resolve("userlist.txt"), List.of(authFileLines));
-            recycle = new RecycleConfig(1, Optional.of(file), AuthFile.read(file));
+            proxy.recycle(new RecycleConfig(1, Optional.of(file), AuthFile.read(file)));
         }
-        return ProxyFixture.to(serverHost, serverPort).admission(control.hook()).admissionSupport(control.support())
-                .recycle(recycle).start();
+        return proxy.start();
     }
 
     private static int pid(Connection connection) throws SQLException {
-        try (Statement statement = connection.createStatement();
-                ResultSet rows = statement.executeQuery("SELECT pg_backend_pid()")) {
-            rows.next();
-            return rows.getInt(1);
-        }
+        return RecyclingProxy.serverPid(connection);
     }
 
     private static long join(Connection connection) throws SQLException {
-        try (Statement statement = connection.createStatement(); ResultSet rows = statement.executeQuery(JOIN)) {
-            rows.next();
-            return rows.getLong(1);
-        }
+        return RecyclingProxy.join(connection);
     }
 
     private static void awaitGone(EmbeddedPostgres pg, int pid) throws InterruptedException {
@@ -173,7 +152,7 @@ class RecycleIT {
                 Statement statement = scram.createStatement()) {
             assertRecycled(pg, scram);
             assertRecycled(pg, trust);
-            assertACancelEndsASleep(pg, statement);
+            ServerActivity.assertACancelEndsASleep(pg, statement);
         }
     }
 
@@ -290,7 +269,7 @@ class RecycleIT {
                 Connection connection = proxy.connect(DATABASE, TestUsers.TRUST_USER, null);
                 Statement statement = connection.createStatement()) {
             assertRecycled(pg, connection);
-            assertACancelEndsASleep(pg, statement);
+            ServerActivity.assertACancelEndsASleep(pg, statement);
             assertThat(join(connection)).isPositive();
         }
     }
@@ -338,24 +317,5 @@ class RecycleIT {
             proxy.awaitTimersDue(Duration.ofMillis(500)); // past the idle grace: a timer left behind has fired
             assertThat(proxy.server().recycles().recycledCount()).as("no login for a session that ended").isZero();
         }
-    }
-
-    /** A cancel of a statement the server runs ends it with 57014. */
-    private static void assertACancelEndsASleep(EmbeddedPostgres pg, Statement statement) throws Exception {
-        int pid = pid(statement.getConnection());
-        CompletableFuture<Void> sleeping = CompletableFuture.runAsync(() -> {
-            try {
-                statement.execute("SELECT pg_sleep(30)");
-            } catch (SQLException e) {
-                throw new RuntimeException(e);
-            }
-        });
-        try (Connection observer = pg.connect(DATABASE)) {
-            ServerActivity.awaitRunning(observer, pid, "SELECT pg_sleep(30)");
-        }
-        statement.cancel();
-        assertThatThrownBy(() -> sleeping.get(10, TimeUnit.SECONDS))
-                .hasRootCauseInstanceOf(PSQLException.class)
-                .rootCause().satisfies(e -> assertThat(((PSQLException) e).getSQLState()).isEqualTo("57014"));
     }
 }

@@ -5,7 +5,7 @@ import static io.memogate.proxy.it.FaultsIT.assertReady;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
-import io.memogate.estimator.lexer.LexicalAnalyzer;
+import io.memogate.estimator.postgres.PostgresLexicalRules;
 import io.memogate.proxy.admission.Admission;
 import io.memogate.proxy.admission.AdmissionHook;
 import io.memogate.proxy.admission.AdmissionRejectedException;
@@ -92,7 +92,7 @@ class RefusalIT {
 
     private ProxyFixture proxy(EmbeddedPostgres pg) throws InterruptedException {
         AdmissionSupport quickNotice = new AdmissionSupport(PostgresServer.defaultSupport().serverDefaults(),
-                Duration.ofMillis(200), new LexicalAnalyzer());
+                Duration.ofMillis(200), PostgresLexicalRules.analyzer());
         return ProxyFixture.to(pg.host(), pg.port()).admission(hook).admissionSupport(quickNotice).start();
     }
 

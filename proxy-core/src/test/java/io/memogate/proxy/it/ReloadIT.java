@@ -8,7 +8,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import io.memogate.broker.gateway.Tier;
-import io.memogate.estimator.planner.MemoryCoefficients;
+import io.memogate.estimator.postgres.MemoryCoefficients;
 import io.memogate.proxy.admission.CatalogState;
 import io.memogate.proxy.admission.ServerCatalogs;
 import io.memogate.proxy.cli.RunningProxy;

@@ -1,5 +1,8 @@
 package io.memogate.proxy.it;
 
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
 import io.memogate.proxy.postgres.embedded.EmbeddedPostgres;
 import io.memogate.proxy.testing.Await;
 import java.sql.Connection;
@@ -7,8 +10,11 @@ import java.sql.PreparedStatement;
 import java.sql.ResultSet;
 import java.sql.SQLException;
 import java.sql.Statement;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.TimeUnit;
+import org.postgresql.util.PSQLException;
 
-/** What a server process is doing, from pg_stat_activity, for tests that wait until it gets somewhere. */
+/** What a server process is doing, from pg_stat_activity, for tests that wait until it gets somewhere or cancel it. */
 final class ServerActivity {
 
     private ServerActivity() {
@@ -69,5 +75,30 @@ final class ServerActivity {
                 return rows.next();
             }
         }
+    }
+
+    /**
+     * Runs a 30-second sleep on {@code statement} and cancels it with the driver's cancel request once the
+     * server runs it, through whatever the connection goes through: the sleep must end with 57014.
+     */
+    static void assertACancelEndsASleep(EmbeddedPostgres pg, Statement statement) throws Exception {
+        int pid;
+        try (ResultSet rows = statement.executeQuery("SELECT pg_backend_pid()")) {
+            rows.next();
+            pid = rows.getInt(1);
+        }
+        CompletableFuture<Void> sleeping = CompletableFuture.runAsync(() -> {
+            try {
+                statement.execute("SELECT pg_sleep(30)");
+            } catch (SQLException e) {
+                throw new IllegalStateException(e);
+            }
+        });
+        try (Connection observer = pg.connect("demo")) {
+            awaitRunning(observer, pid, "SELECT pg_sleep(30)");
+        }
+        statement.cancel();
+        assertThatThrownBy(() -> sleeping.get(10, TimeUnit.SECONDS)).rootCause()
+                .isInstanceOfSatisfying(PSQLException.class, e -> assertThat(e.getSQLState()).isEqualTo("57014"));
     }
 }

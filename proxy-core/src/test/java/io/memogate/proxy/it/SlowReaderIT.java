@@ -4,17 +4,17 @@ import static io.memogate.proxy.it.FaultsIT.assertReady;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.junit.jupiter.api.Assumptions.assumeTrue;
 
-import io.memogate.estimator.lexer.LexicalAnalyzer;
-import io.memogate.estimator.planner.PlannerSettings;
+import io.memogate.estimator.postgres.PlannerSettings;
+import io.memogate.estimator.postgres.PostgresLexicalRules;
 import io.memogate.proxy.admission.Admission;
 import io.memogate.proxy.admission.AdmissionHook;
 import io.memogate.proxy.admission.AdmissionSupport;
 import io.memogate.proxy.admission.AdmittedStatement;
 import io.memogate.proxy.admission.WaitNotice;
 import io.memogate.proxy.config.NetworkTransport;
+import io.memogate.proxy.it.RawPgClient.Message;
 import io.memogate.proxy.postgres.embedded.EmbeddedPostgres;
 import io.memogate.proxy.postgres.embedded.EmbeddedPostgresExtension;
-import io.memogate.proxy.it.RawPgClient.Message;
 import io.memogate.proxy.testing.Await;
 import io.netty.buffer.ByteBufAllocator;
 import io.netty.buffer.ByteBufAllocatorMetric;
@@ -147,7 +147,7 @@ class SlowReaderIT {
         AdmissionHook holdSecond = request -> !request.sql().equals("select 2") ? Admission.IMMEDIATE
                 : asked(asked, new Queued(gate));
         AdmissionSupport noticeSoon = new AdmissionSupport(() -> PlannerSettings.DEFAULTS, Duration.ofMillis(50),
-                new LexicalAnalyzer());
+                PostgresLexicalRules.analyzer());
         try (ProxyFixture proxy = ProxyFixture.to(pg.host(), pg.port()).admission(holdSecond)
                 .admissionSupport(noticeSoon).start();
                 RawPgClient client = new RawPgClient(proxy.port())) {

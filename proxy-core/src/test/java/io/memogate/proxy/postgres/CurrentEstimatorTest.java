@@ -5,8 +5,8 @@ import static org.assertj.core.api.Assertions.assertThat;
 import io.memogate.estimator.CompileEstimate;
 import io.memogate.estimator.CompileEstimator;
 import io.memogate.estimator.EstimatorStatistics;
-import io.memogate.estimator.planner.MemoryCoefficients;
-import io.memogate.estimator.planner.PlannerSettings;
+import io.memogate.estimator.postgres.MemoryCoefficients;
+import io.memogate.estimator.postgres.PlannerSettings;
 import org.junit.jupiter.api.Test;
 
 class CurrentEstimatorTest {

@@ -4,7 +4,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import io.memogate.broker.gateway.Tier;
-import io.memogate.estimator.planner.MemoryCoefficients;
+import io.memogate.estimator.postgres.MemoryCoefficients;
 import io.memogate.proxy.config.AdminConfig;
 import io.memogate.proxy.config.AdminHttpConfig;
 import io.memogate.proxy.config.BackendConfig;

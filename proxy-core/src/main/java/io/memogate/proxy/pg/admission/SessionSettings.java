@@ -6,7 +6,7 @@ import io.memogate.estimator.lexer.LexicalAnalyzer;
 import io.memogate.estimator.lexer.SettingChange;
 import io.memogate.estimator.lexer.StatementAnalysis;
 import io.memogate.estimator.lexer.StatementKind;
-import io.memogate.estimator.planner.PlannerSettings;
+import io.memogate.estimator.postgres.PlannerSettings;
 import io.memogate.proxy.admission.AdmissionSupport;
 import io.memogate.proxy.postgres.PostgresServer;
 import io.memogate.proxy.postgres.catalog.RoleSettings;

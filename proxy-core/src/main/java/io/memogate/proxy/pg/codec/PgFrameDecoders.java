@@ -4,6 +4,7 @@ import io.netty.buffer.ByteBuf;
 import io.netty.channel.ChannelHandlerContext;
 import io.netty.handler.codec.CorruptedFrameException;
 import io.netty.handler.codec.LengthFieldBasedFrameDecoder;
+import java.util.List;
 
 /**
  * Framing of the PostgreSQL protocol with Netty's {@link LengthFieldBasedFrameDecoder}: each frame is
@@ -12,8 +13,11 @@ import io.netty.handler.codec.LengthFieldBasedFrameDecoder;
  */
 public final class PgFrameDecoders {
 
-    /** PostgreSQL's own limit on a startup packet (MAX_STARTUP_PACKET_LENGTH in pqcomm.h). */
-    public static final int MAX_STARTUP_PACKET_BYTES = 10_000;
+    /**
+     * PostgreSQL's own limit on a startup packet: MAX_STARTUP_PACKET_LENGTH (pqcomm.h) bytes after the length
+     * word, which ProcessStartupPacket does not count.
+     */
+    public static final int MAX_STARTUP_PACKET_BYTES = 4 + 10_000;
 
     private PgFrameDecoders() {}
 
@@ -37,13 +41,16 @@ public final class PgFrameDecoders {
         /** The shortest startup packet: its length word and a protocol version or request code. */
         private static final int MIN_STARTUP_PACKET_BYTES = 8;
 
+        private boolean endedMidPacket;
+
         StartupFrameDecoder(int maxFrameBytes) {
             super(maxFrameBytes, 0, 4, -4, 0, true);
         }
 
         /**
          * As PostgreSQL (ProcessStartupPacket), a length word under 8 is refused as soon as it is read, not
-         * after waiting for a body it cannot describe.
+         * after waiting for a body it cannot describe. A length over the limit fails as soon as it is read too
+         * (fail-fast). Either is the session's to answer: PostgreSQL closes without a word.
          */
         @Override
         protected Object decode(ChannelHandlerContext ctx, ByteBuf in) throws Exception {
@@ -55,6 +62,17 @@ public final class PgFrameDecoders {
 
         public boolean hasBufferedBytes() {
             return actualReadableBytes() > 0;
+        }
+
+        /** Whether the client closed the connection in the middle of a packet (PostgreSQL: "incomplete startup packet"). */
+        public boolean endedMidPacket() {
+            return endedMidPacket;
+        }
+
+        @Override
+        protected void decodeLast(ChannelHandlerContext ctx, ByteBuf in, List<Object> out) throws Exception {
+            super.decodeLast(ctx, in, out);
+            endedMidPacket = in.isReadable();
         }
     }
 }

@@ -3,7 +3,7 @@ package io.memogate.proxy.pg.session;
 import io.memogate.estimator.RoutineDefinitions;
 import io.memogate.estimator.dialect.DialectSettings;
 import io.memogate.estimator.lexer.LexicalAnalyzer;
-import io.memogate.estimator.planner.PlannerSettings;
+import io.memogate.estimator.postgres.PlannerSettings;
 import io.memogate.proxy.admission.Admission;
 import io.memogate.proxy.admission.AdmissionPoint;
 import io.memogate.proxy.admission.AdmissionRejectedException;

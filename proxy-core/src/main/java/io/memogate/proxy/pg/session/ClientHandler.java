@@ -52,6 +52,9 @@ public final class ClientHandler extends ChannelInboundHandlerAdapter {
 
     @Override
     public void channelInactive(ChannelHandlerContext ctx) {
+        if (session.state == PgSession.State.STARTUP) {
+            session.startup.clientGone();
+        }
         session.clientClosed();
     }
 
@@ -60,9 +63,10 @@ public final class ClientHandler extends ChannelInboundHandlerAdapter {
         Optional<String> fault = ProtocolFaults.describe(cause);
         if ((cause instanceof TooLongFrameException || cause instanceof CorruptedFrameException)
                 && session.state == PgSession.State.STARTUP) {
-            // PostgreSQL's words for a startup packet over its 10000 bytes or under 4 (a length word that
-            // cannot hold itself); after startup, the decoder names the limit.
-            session.protocolViolation("invalid length of startup packet");
+            // A startup packet over PostgreSQL's limit or under 8 bytes: PostgreSQL logs it in these words and
+            // closes. A driver that wrote its Terminate ('X', length 4) ahead of its StartupMessage reads
+            // the length 0x58000000 here, and expects the silence it gets from PostgreSQL.
+            session.startup.unanswered("invalid length of startup packet");
         } else if (cause instanceof MessageOverLimitException over && fault.isPresent()) {
             session.protocolViolation(fault.get(), PgErrors.messageOverLimit(fault.get(), over.limit()));
         } else if (fault.isPresent()) {

@@ -1,6 +1,7 @@
 package io.memogate.proxy.pg.session;
 
 import io.memogate.estimator.lexer.StatementSplitter;
+import io.memogate.estimator.postgres.PostgresLexicalRules;
 import io.memogate.proxy.admin.ConsoleCommand;
 import io.memogate.proxy.admin.ConsoleCommandParser;
 import io.memogate.proxy.admin.ConsoleException;
@@ -157,7 +158,7 @@ final class ConsoleStatements {
      * reads comments as PostgreSQL's lexer does (nested block comments; an unterminated one is no comment).
      */
     static boolean isEmptyQuery(String sql) {
-        return StatementSplitter.split(sql).statements().isEmpty();
+        return StatementSplitter.split(sql, PostgresLexicalRules.RULES).statements().isEmpty();
     }
 
     /** Bind: a portal of a parsed statement, without parameters, in text or binary (the same bytes for text). */

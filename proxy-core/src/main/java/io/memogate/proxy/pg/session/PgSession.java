@@ -41,8 +41,8 @@ import org.slf4j.LoggerFactory;
  *                 a StartupMessage routed to a backend                              -> CONNECTING
  * CONNECTING      backend TCP (+ TLS) being opened; client reads paused          -> AUTHENTICATING
  *                 (or FATAL 08001 to the client, then CLOSED)
- * AUTHENTICATING  StartupMessage sent; authentication relayed both ways; the server's BackendKeyData
- *                 swapped for one issued by the proxy; first ReadyForQuery           -> READY
+ * AUTHENTICATING  StartupMessage sent; authentication relayed both ways; the secret of the server's
+ *                 BackendKeyData swapped for one issued by the proxy; first ReadyForQuery  -> READY
  * READY           frames relayed in order; Query and Bind pass the admission hook ({@link AdmissionFlow});
  *                 responses drive the release signals ({@link ServerResponses}); a refused statement
  *                 is failed on the server itself ({@link RefusedStatements})
@@ -140,8 +140,7 @@ public final class PgSession implements CancelRegistry.Cancellable, TrackedSessi
 
     void clientActive() {
         if (!services.listener().opened(this)) {
-            sendFatalAndClose(PgErrors.tooManyClients(services.limits().maxClientConnections()));
-            return;
+            startup.refuseLogin(PgErrors.tooManyClients(services.limits().maxClientConnections()));
         }
         loginTimer.start();
         client.read();
@@ -267,7 +266,8 @@ public final class PgSession implements CancelRegistry.Cancellable, TrackedSessi
 
     /**
      * {@link ServerRecycler} logged in again on {@code channel}: it becomes this session's server
-     * connection. The client keeps the key the proxy issued; cancels now go to the new process.
+     * connection. The client keeps the key the proxy issued, with the first process's id; cancels now go to
+     * the new process, and its notifications of the session's own NOTIFYs name the first ({@link ServerResponses}).
      */
     void serverReplaced(Channel channel, BackendKeyData key) {
         legs.server(channel);
@@ -345,7 +345,7 @@ public final class PgSession implements CancelRegistry.Cancellable, TrackedSessi
 
     void serverKey(BackendKeyData key) {
         serverKey = key;
-        clientKey = services.shared().cancels().register(this, key.secretKey().length());
+        clientKey = services.shared().cancels().register(this, key.processId(), key.secretKey().length());
     }
 
     BackendKeyData serverKey() {

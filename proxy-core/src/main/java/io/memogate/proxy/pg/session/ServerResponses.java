@@ -2,12 +2,14 @@ package io.memogate.proxy.pg.session;
 
 import io.memogate.proxy.pg.admission.SessionSettings;
 import io.memogate.proxy.pg.codec.MessageRunDecoder;
+import io.memogate.proxy.pg.message.backend.BackendKeyData;
 import io.memogate.proxy.pg.message.backend.BackendType;
 import io.memogate.proxy.pg.message.backend.BindComplete;
 import io.memogate.proxy.pg.message.backend.CommandComplete;
 import io.memogate.proxy.pg.message.backend.DataRow;
 import io.memogate.proxy.pg.message.backend.EmptyQueryResponse;
 import io.memogate.proxy.pg.message.backend.ErrorResponse;
+import io.memogate.proxy.pg.message.backend.NotificationResponse;
 import io.memogate.proxy.pg.message.backend.ReadyForQuery;
 import io.memogate.proxy.pg.message.backend.ReadyForQuery.TransactionStatus;
 import io.memogate.proxy.pg.message.backend.RowDescription;
@@ -18,7 +20,8 @@ import io.netty.buffer.ByteBuf;
  * is forwarded (the {@link MessageRunDecoder}'s inspector): the release signals of admitted statements
  * ({@link ReleaseTracker}), the transaction status of each ReadyForQuery, a ROLLBACK inside a transaction
  * or an error (either undoes the SETs not yet committed), a FATAL that ends the session, and the server's
- * error for a refused statement's stand-in, which is replaced by the refusal ({@link RefusedStatements}).
+ * error for a refused statement's stand-in, which is replaced by the refusal ({@link RefusedStatements}); the
+ * session's own notifications after a recycle are given the process id the client was told.
  * Used on the session's event loop only.
  */
 final class ServerResponses implements MessageRunDecoder.Inspector {
@@ -106,6 +109,9 @@ final class ServerResponses implements MessageRunDecoder.Inspector {
             case BackendType.PARSE_COMPLETE, BackendType.CLOSE_COMPLETE, BackendType.NO_DATA ->
                     tracker.statementMessageAnswered();
             case BindComplete.TYPE -> tracker.bindComplete();
+            case NotificationResponse.TYPE -> {
+                return ownNotificationAsTold(buf, index, length);
+            }
             case ErrorResponse.TYPE -> {
                 tracker.error();
                 settings.errorSeen();
@@ -133,6 +139,22 @@ final class ServerResponses implements MessageRunDecoder.Inspector {
             default -> { }
         }
         return null;
+    }
+
+    /**
+     * A notification the session's own server process sent (a NOTIFY of this session on a channel it
+     * listens to), once a recycle has replaced the process the client was told of: it names the told
+     * process, so that the client recognises it as its own, as it would have before the recycle. Others'
+     * notifications name their senders, as they came.
+     */
+    private ByteBuf ownNotificationAsTold(ByteBuf buf, int index, int length) {
+        BackendKeyData server = session.serverKey();
+        BackendKeyData told = session.clientKey();
+        if (server == null || told == null || told.processId() == server.processId()
+                || NotificationResponse.processId(buf, index) != server.processId()) {
+            return null;
+        }
+        return NotificationResponse.withProcessId(buf, index, length, told.processId(), session.client.alloc());
     }
 
     /**

@@ -7,6 +7,7 @@ import io.memogate.proxy.pg.auth.LoginObserver;
 import io.memogate.proxy.pg.codec.ClientMessageDecoder;
 import io.memogate.proxy.pg.codec.PgFrameDecoders.StartupFrameDecoder;
 import io.memogate.proxy.pg.message.MalformedMessageException;
+import io.memogate.proxy.pg.message.UnansweredPacketException;
 import io.memogate.proxy.pg.message.backend.Authentication;
 import io.memogate.proxy.pg.message.backend.BackendKeyData;
 import io.memogate.proxy.pg.message.backend.BackendType;
@@ -35,10 +36,18 @@ import org.slf4j.LoggerFactory;
  * The start of a session (https://www.postgresql.org/docs/current/protocol-flow.html#PROTOCOL-FLOW-START-UP):
  * the untyped packets before the StartupMessage (through TLS already when the client started it directly,
  * see {@link DirectTlsDetector}), routing to a backend, and the relay of the
- * authentication exchange, which the proxy never decides. Two rewrites only: the server's
- * BackendKeyData is replaced by the proxy's, and SCRAM-SHA-256-PLUS is withdrawn when the two legs'
- * TLS differ, because channel binding ties the SCRAM exchange to one TLS connection and the proxy
- * ends one and starts another.
+ * authentication exchange, which the proxy never decides. Two rewrites only: the secret of the server's
+ * BackendKeyData is replaced by one the proxy issued (the process id stays the server's), and
+ * SCRAM-SHA-256-PLUS is withdrawn when the two legs' TLS differ, because channel binding ties the SCRAM
+ * exchange to one TLS connection and the proxy ends one and starts another.
+ *
+ * <p>Faults before the StartupMessage is whole are answered as PostgreSQL's ProcessStartupPacket answers
+ * them (src/backend/tcop/backend_startup.c): those it reports with FATAL (an unsupported protocol version,
+ * a bad parameter layout, no user name, bytes after an SSLRequest) get the same FATAL; those it reports to
+ * its log only (COMMERROR: a length no startup packet has, a cancel request of the wrong length, a packet
+ * left unfinished) close the connection without a byte, with a line in the proxy's log ({@link #unanswered}).
+ * A client over limits.maxClientConnections is refused where PostgreSQL refuses it, after its startup
+ * packet: its SSLRequest is answered first, so it reads the refusal ({@link #refuseLogin}).
  */
 final class StartupPhase {
 
@@ -56,6 +65,8 @@ final class StartupPhase {
     /** An SSLRequest, a GSSENCRequest was answered: PostgreSQL answers each once per connection. */
     private boolean sslAnswered;
     private boolean gssAnswered;
+    /** Sent in place of a login once the StartupMessage has come (too many clients); null to log in. */
+    private ErrorResponse loginRefusal;
 
     StartupPhase(PgSession session) {
         this.session = session;
@@ -65,8 +76,7 @@ final class StartupPhase {
     void packet(ByteBuf frame) {
         try {
             if (directTlsWithoutAlpn()) {
-                session.protocolViolation("direct TLS connection without the ALPN protocol negotiation extension"
-                        + " naming \"" + DirectTlsDetector.ALPN_PROTOCOL + "\"");
+                unanswered("received direct SSL connection request without ALPN protocol negotiation extension");
                 return;
             }
             switch (StartupPacket.decode(frame)) {
@@ -83,6 +93,8 @@ final class StartupPhase {
                 case CancelRequest cancel -> cancelRequested(cancel);
                 case StartupMessage startup -> startupMessage(startup, frame.retain());
             }
+        } catch (UnansweredPacketException e) {
+            unanswered(e.getMessage());
         } catch (MalformedMessageException e) {
             session.protocolViolation(e.getMessage());
         } finally {
@@ -90,10 +102,40 @@ final class StartupPhase {
         }
     }
 
+    /** A fault PostgreSQL logs and closes on without answering: logged here, and nothing sent. */
+    void unanswered(String reason) {
+        log.info("closing client {} without an answer, as PostgreSQL does: {}",
+                SessionInfo.describe(session.client.remoteAddress()), reason);
+        session.close();
+    }
+
+    /**
+     * The connection ended before its StartupMessage: nothing to say for a client that sent nothing (a
+     * health check, a port scan), a line for one that left a packet unfinished (PostgreSQL logs it too).
+     */
+    void clientGone() {
+        StartupFrameDecoder framer = session.client.pipeline().get(StartupFrameDecoder.class);
+        if (framer != null && framer.endedMidPacket()) {
+            log.debug("client {} closed the connection: incomplete startup packet",
+                    SessionInfo.describe(session.client.remoteAddress()));
+        }
+    }
+
+    /**
+     * The session may not log in (over limits.maxClientConnections): {@code refusal} is its answer to the
+     * StartupMessage. Until then it is served as any other (an encryption request answered, a cancel request
+     * passed on), as PostgreSQL serves it, so that a client that asked for TLS first reads the refusal where
+     * it expects a server's message; limits.loginTimeout bounds how long it may take to send its packet.
+     * No server connection is opened for it.
+     */
+    void refuseLogin(ErrorResponse refusal) {
+        loginRefusal = refusal;
+    }
+
     /**
      * The client started TLS without an SSLRequest and did not name PostgreSQL by ALPN. PostgreSQL 17
-     * refuses such a connection: ALPN is what keeps a TLS connection meant for another protocol (a
-     * browser's, say) from being taken for PostgreSQL's.
+     * refuses such a connection (ProcessSSLStartup, to its log only, as the faults above): ALPN is what keeps
+     * a TLS connection meant for another protocol (a browser's, say) from being taken for PostgreSQL's.
      */
     private boolean directTlsWithoutAlpn() {
         SslHandler tls = session.client.pipeline().get(SslHandler.class);
@@ -103,7 +145,8 @@ final class StartupPhase {
     private void sslRequested() {
         Channel client = session.client;
         if (client.pipeline().get(SslHandler.class) != null) {
-            session.protocolViolation("SSLRequest on a connection that already uses TLS");
+            // Inside TLS started directly: PostgreSQL answers 'N', no TLS within TLS, and reads on.
+            answer(BackendType.ENCRYPTION_REFUSED);
             return;
         }
         Optional<SslContext> tls = session.services.listenerTls();
@@ -151,6 +194,16 @@ final class StartupPhase {
         if (startup.majorVersion() != 3) {
             frame.release();
             session.sendFatalAndClose(PgErrors.unsupportedProtocol(startup.majorVersion(), startup.minorVersion()));
+            return;
+        }
+        if (startup.user().isEmpty()) {
+            frame.release();
+            session.sendFatalAndClose(PgErrors.noUserName());
+            return;
+        }
+        if (loginRefusal != null) {
+            frame.release();
+            session.sendFatalAndClose(loginRefusal);
             return;
         }
         Channel client = session.client;

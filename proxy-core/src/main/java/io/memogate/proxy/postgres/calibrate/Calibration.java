@@ -4,7 +4,7 @@ import io.memogate.estimator.Catalog;
 import io.memogate.estimator.CompileEstimate;
 import io.memogate.estimator.CompileEstimator;
 import io.memogate.estimator.PreparedStatementTexts;
-import io.memogate.estimator.planner.PlannerSettings;
+import io.memogate.estimator.postgres.PlannerSettings;
 import io.memogate.proxy.config.ByteSize;
 import java.sql.SQLException;
 import java.util.ArrayList;

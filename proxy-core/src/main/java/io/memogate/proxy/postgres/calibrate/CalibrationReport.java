@@ -1,6 +1,6 @@
 package io.memogate.proxy.postgres.calibrate;
 
-import io.memogate.estimator.planner.MemoryCoefficients;
+import io.memogate.estimator.postgres.MemoryCoefficients;
 import java.io.PrintWriter;
 import java.util.List;
 import java.util.Locale;

@@ -4,7 +4,7 @@ import com.fasterxml.jackson.core.JsonProcessingException;
 import com.fasterxml.jackson.core.StreamReadFeature;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.dataformat.yaml.YAMLMapper;
-import io.memogate.estimator.planner.MemoryCoefficients;
+import io.memogate.estimator.postgres.MemoryCoefficients;
 import io.memogate.proxy.files.TextFiles;
 import io.memogate.proxy.files.UnreadableFileException;
 import java.io.IOException;

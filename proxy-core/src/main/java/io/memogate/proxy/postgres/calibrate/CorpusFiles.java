@@ -2,6 +2,7 @@ package io.memogate.proxy.postgres.calibrate;
 
 import io.memogate.estimator.lexer.LexicalAnalyzer;
 import io.memogate.estimator.lexer.StatementAnalysis;
+import io.memogate.estimator.postgres.PostgresLexicalRules;
 import io.memogate.proxy.files.TextFiles;
 import io.memogate.proxy.files.UnreadableFileException;
 import java.io.IOException;
@@ -20,7 +21,7 @@ import java.util.stream.Stream;
  */
 public final class CorpusFiles {
 
-    private final LexicalAnalyzer analyzer = new LexicalAnalyzer();
+    private final LexicalAnalyzer analyzer = PostgresLexicalRules.analyzer();
 
     /**
      * @return each statement named {@code relative/path.sql#n}, n counting from 1 in the file

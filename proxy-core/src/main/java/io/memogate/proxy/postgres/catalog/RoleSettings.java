@@ -1,6 +1,6 @@
 package io.memogate.proxy.postgres.catalog;
 
-import io.memogate.estimator.planner.PlannerSettings;
+import io.memogate.estimator.postgres.PlannerSettings;
 import io.memogate.proxy.admission.LoginSettings;
 import java.sql.Array;
 import java.sql.Connection;

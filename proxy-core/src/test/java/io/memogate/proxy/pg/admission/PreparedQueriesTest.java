@@ -4,13 +4,13 @@ import io.memogate.proxy.admission.Words;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import io.memogate.estimator.CompileEstimator;
-import io.memogate.estimator.lexer.LexicalAnalyzer;
-import io.memogate.estimator.planner.PlannerSettings;
+import io.memogate.estimator.postgres.PlannerSettings;
+import io.memogate.estimator.postgres.PostgresLexicalRules;
 import org.junit.jupiter.api.Test;
 
 class PreparedQueriesTest {
 
-    private final PreparedQueries prepared = new PreparedQueries(new LexicalAnalyzer());
+    private final PreparedQueries prepared = new PreparedQueries(PostgresLexicalRules.analyzer());
 
     @Test
     void anExecuteIsEstimatedAsTheQueryItsSessionPrepared() {

@@ -2,11 +2,12 @@ package io.memogate.proxy.pg.admission;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-import io.memogate.estimator.RoutineDefinitions;
 import io.memogate.estimator.RoutineDefinitions.Language;
 import io.memogate.estimator.RoutineDefinitions.Routine;
+import io.memogate.estimator.RoutineDefinitions;
 import io.memogate.estimator.lexer.LexicalAnalyzer;
-import io.memogate.estimator.planner.PlannerSettings;
+import io.memogate.estimator.postgres.PlannerSettings;
+import io.memogate.estimator.postgres.PostgresLexicalRules;
 import io.memogate.proxy.postgres.catalog.RoleSettings;
 import java.util.List;
 import java.util.Map;
@@ -16,7 +17,7 @@ import org.junit.jupiter.api.Test;
 
 class SentTextTest {
 
-    private final LexicalAnalyzer analyzer = new LexicalAnalyzer();
+    private final LexicalAnalyzer analyzer = PostgresLexicalRules.analyzer();
     private final SessionSettings settings = new SessionSettings(() -> PlannerSettings.DEFAULTS, analyzer);
     private final PreparedQueries prepared = new PreparedQueries(analyzer);
 

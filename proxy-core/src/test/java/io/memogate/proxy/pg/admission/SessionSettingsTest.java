@@ -2,11 +2,11 @@ package io.memogate.proxy.pg.admission;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-import io.memogate.estimator.RoutineDefinitions;
 import io.memogate.estimator.RoutineDefinitions.Language;
 import io.memogate.estimator.RoutineDefinitions.Routine;
-import io.memogate.estimator.lexer.LexicalAnalyzer;
-import io.memogate.estimator.planner.PlannerSettings;
+import io.memogate.estimator.RoutineDefinitions;
+import io.memogate.estimator.postgres.PlannerSettings;
+import io.memogate.estimator.postgres.PostgresLexicalRules;
 import io.memogate.proxy.postgres.catalog.RoleSettings;
 import java.util.List;
 import java.util.Map;
@@ -17,7 +17,7 @@ import org.junit.jupiter.api.Test;
 class SessionSettingsTest {
 
     private final AtomicReference<PlannerSettings> server = new AtomicReference<>(PlannerSettings.DEFAULTS);
-    private final SessionSettings settings = new SessionSettings(server::get, new LexicalAnalyzer());
+    private final SessionSettings settings = new SessionSettings(server::get, PostgresLexicalRules.analyzer());
 
     @Test
     void startsFromTheServersDefaultsAndFollowsThem() {
@@ -115,7 +115,7 @@ class SessionSettingsTest {
     void aRolesAndDatabasesSettingsComeBetweenTheServersAndTheStartupPacketsAsTheSessionFirstReadsThem() {
         AtomicReference<RoleSettings> read = new AtomicReference<>(RoleSettings.NONE);
         SessionSettings bi = new SessionSettings(server::get, database -> database.equals("dw") ? read.get()
-                : RoleSettings.NONE, new LexicalAnalyzer());
+                : RoleSettings.NONE, PostgresLexicalRules.analyzer());
         bi.startupParameters(Map.of("user", "bi", "database", "dw", "options", "-c geqo_threshold=18"));
         assertThat(bi.current()).as("until the catalog is read")
                 .isEqualTo(PlannerSettings.DEFAULTS.with("geqo_threshold", "18"));
@@ -134,7 +134,8 @@ class SessionSettingsTest {
         // ALTER ROLE since, and the catalog read again: PostgreSQL applies role settings at login only.
         read.set(new RoleSettings(Map.of(), Map.of(), Map.of(), Map.of("bi", Map.of("join_collapse_limit", "4"))));
         assertThat(bi.current().joinCollapseLimit()).as("the open session keeps its login's").isEqualTo(20);
-        SessionSettings later = new SessionSettings(server::get, database -> read.get(), new LexicalAnalyzer());
+        SessionSettings later = new SessionSettings(server::get, database -> read.get(),
+                PostgresLexicalRules.analyzer());
         later.startupParameters(Map.of("user", "bi", "database", "dw"));
         assertThat(later.current().joinCollapseLimit()).as("a new session logs in with the new").isEqualTo(4);
     }
@@ -142,7 +143,8 @@ class SessionSettingsTest {
     /** A statement waiting for the catalog's first read is estimated with its role layer, under its own SETs. */
     @Test
     void theSettingsOfAStatementWaitingForTheRoleLayerAreTakenWhenItWasSent() {
-        SessionSettings bi = new SessionSettings(server::get, database -> RoleSettings.NONE, new LexicalAnalyzer());
+        SessionSettings bi = new SessionSettings(server::get, database -> RoleSettings.NONE,
+                PostgresLexicalRules.analyzer());
         bi.startupParameters(Map.of("user", "bi", "database", "dw"));
         bi.sent("set from_collapse_limit = 3", false);
         Function<RoleSettings, PlannerSettings> waiting = bi.withRoleSettings();
@@ -166,7 +168,8 @@ class SessionSettingsTest {
                         List.of("geqo_threshold=20")),
                 Routine.of("public", "narrow_here", Language.SQL, "set local from_collapse_limit = 2")));
         SessionSettings dw = new SessionSettings(server::get, database -> RoleSettings.NONE,
-                database -> database.equals("dw") ? routines : RoutineDefinitions.NONE, new LexicalAnalyzer());
+                database -> database.equals("dw") ? routines : RoutineDefinitions.NONE,
+                PostgresLexicalRules.analyzer());
         dw.startupParameters(Map.of("user", "bi", "database", "dw"));
         dw.sent("select widen()", false);
         assertThat(dw.current()).isEqualTo(PlannerSettings.DEFAULTS.with("join_collapse_limit", "20"));

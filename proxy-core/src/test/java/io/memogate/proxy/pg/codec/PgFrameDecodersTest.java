@@ -35,6 +35,21 @@ class PgFrameDecodersTest {
     }
 
     @Test
+    void aConnectionEndedInsideAStartupPacketIsToldFromOneEndedBetweenPackets() {
+        PgFrameDecoders.StartupFrameDecoder between = PgFrameDecoders.startup();
+        EmbeddedChannel quiet = new EmbeddedChannel(between);
+        assertFalse(quiet.finish());
+        assertThat(between.endedMidPacket()).as("nothing sent").isFalse();
+
+        PgFrameDecoders.StartupFrameDecoder inside = PgFrameDecoders.startup();
+        EmbeddedChannel cut = new EmbeddedChannel(inside);
+        cut.writeInbound(Unpooled.wrappedBuffer(HexFormat.of().parseHex(
+                "00000028" + "0003"))); // a StartupMessage of 40 bytes, 6 of them sent
+        assertFalse(cut.finish());
+        assertThat(inside.endedMidPacket()).as("PostgreSQL's incomplete startup packet").isTrue();
+    }
+
+    @Test
     void aLengthOverTheLimitFailsAsSoonAsTheHeaderArrives() {
         EmbeddedChannel channel = new EmbeddedChannel(PgFrameDecoders.typed(1024));
         ByteBuf header = Unpooled.wrappedBuffer(HexFormat.of().parseHex(

@@ -11,6 +11,7 @@ import io.memogate.proxy.pg.message.backend.BodilessMessage;
 import io.memogate.proxy.pg.message.backend.CommandComplete;
 import io.memogate.proxy.pg.message.backend.DataRow;
 import io.memogate.proxy.pg.message.backend.ErrorResponse;
+import io.memogate.proxy.pg.message.backend.NotificationResponse;
 import io.memogate.proxy.pg.message.backend.ParameterDescription;
 import io.memogate.proxy.pg.message.backend.ParameterStatus;
 import io.memogate.proxy.pg.message.backend.PgErrors;
@@ -18,6 +19,7 @@ import io.memogate.proxy.pg.message.backend.ReadyForQuery;
 import io.memogate.proxy.pg.message.backend.ReadyForQuery.TransactionStatus;
 import io.memogate.proxy.pg.message.backend.RowDescription;
 import io.netty.buffer.ByteBuf;
+import io.netty.buffer.ByteBufAllocator;
 import io.netty.buffer.ByteBufUtil;
 import io.netty.buffer.Unpooled;
 import java.util.ArrayList;
@@ -33,6 +35,21 @@ class BackendMessagesTest {
         assertThat(ReadyForQuery.decode(wrap("5a" + "00000005" + "54"))) // 'Z', length 5, 'T'
                 .isEqualTo(new ReadyForQuery(TransactionStatus.IN_TRANSACTION));
         assertThat(encoded(new ReadyForQuery(TransactionStatus.FAILED))).isEqualTo("5a0000000545");
+    }
+
+    @Test
+    void notificationResponseNamesAnotherProcessWithItsStringsByteForByte() {
+        String channel = "6b616e616c00";        // "kanal"
+        String payload = "e46e646572756e6700";  // "änderung" in LATIN1: not UTF-8, kept as it is
+        ByteBuf golden = wrap("41" + "00000017" // 'A', length 23
+                + "00001267"                    // process 4711
+                + channel + payload);
+        ByteBuf withOffset = Unpooled.buffer().writeBytes(wrap("ffff")).writeBytes(golden);
+        assertThat(NotificationResponse.processId(withOffset, 2)).isEqualTo(4711);
+        ByteBuf rewritten = NotificationResponse.withProcessId(withOffset, 2, 23, 815, ByteBufAllocator.DEFAULT);
+        assertThat(ByteBufUtil.hexDump(rewritten)).isEqualTo("41" + "00000017" + "0000032f" + channel + payload);
+        rewritten.release();
+        withOffset.release();
     }
 
     @Test

@@ -73,10 +73,29 @@ class FrontendMessagesTest {
         assertThat(((CancelRequest) StartupPacket.decode(wrap(v32))).secretKey().length()).isEqualTo(32);
     }
 
+    /** PostgreSQL answers a bad layout with FATAL (ProcessStartupPacket): not a fault closed on in silence. */
     @Test
-    void unterminatedStartupParametersAreMalformed() {
-        assertThatThrownBy(() -> StartupPacket.decode(wrap("0000000d" + "00030000" + "7573657200")))
-                .isInstanceOf(MalformedMessageException.class);
+    void startupParametersNotEndingInTheTerminatorAreMalformedInPostgresqlsWords() {
+        String unterminated = "0000000d" + "00030000" + "7573657200";                   // "user", no value
+        String trailing = "00000014" + "00030000" + "7573657200" + "616c00" + "00" + "61"; // user al, then 'a'
+        for (String packet : List.of(unterminated, trailing)) {
+            assertThatThrownBy(() -> StartupPacket.decode(wrap(packet)))
+                    .isInstanceOf(MalformedMessageException.class)
+                    .isNotInstanceOf(UnansweredPacketException.class)
+                    .hasMessage("invalid startup packet layout: expected terminator as last byte");
+        }
+    }
+
+    /** Faults PostgreSQL logs and closes on without a word, in its words. */
+    @Test
+    void cancelRequestsOfTheWrongLengthAreLeftUnanswered() {
+        assertThatThrownBy(() -> StartupPacket.decode(wrap("00000008" + "04d2162e")))   // the code, no pid
+                .isInstanceOf(UnansweredPacketException.class).hasMessage("invalid length of query cancel packet");
+        assertThatThrownBy(() -> StartupPacket.decode(wrap("0000000c" + "04d2162e" + "00003039"))) // no secret
+                .isInstanceOf(UnansweredPacketException.class).hasMessage("invalid length of query cancel key");
+        String tooLong = "%08x".formatted(12 + 257) + "04d2162e" + "00003039" + "11".repeat(257);
+        assertThatThrownBy(() -> StartupPacket.decode(wrap(tooLong)))
+                .isInstanceOf(UnansweredPacketException.class).hasMessage("invalid length of query cancel key");
     }
 
     @Test

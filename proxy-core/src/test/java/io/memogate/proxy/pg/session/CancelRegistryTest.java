@@ -13,31 +13,48 @@ class CancelRegistryTest {
     private final CancelRegistry registry = new CancelRegistry();
 
     @Test
-    void aKeyLeadsToItsOwnSessionOnly() {
+    void aKeyNamesTheServerProcessAndLeadsToItsOwnSessionOnly() {
         CancelRegistry.Cancellable first = () -> {};
         CancelRegistry.Cancellable second = () -> {};
-        BackendKeyData firstKey = registry.register(first, 4);
-        BackendKeyData secondKey = registry.register(second, 4);
+        BackendKeyData firstKey = registry.register(first, 4711, 4);
+        BackendKeyData secondKey = registry.register(second, 4712, 4);
 
-        assertThat(registry.lookup(firstKey.processId(), firstKey.secretKey())).containsSame(first);
-        assertThat(registry.lookup(secondKey.processId(), secondKey.secretKey())).containsSame(second);
-        assertThat(registry.lookup(firstKey.processId(), secondKey.secretKey())).as("wrong secret").isEmpty();
+        assertThat(firstKey.processId()).as("the server process's id, as the client would see it").isEqualTo(4711);
+        assertThat(registry.lookup(4711, firstKey.secretKey())).containsSame(first);
+        assertThat(registry.lookup(4712, secondKey.secretKey())).containsSame(second);
+        assertThat(registry.lookup(4711, secondKey.secretKey())).as("wrong secret").isEmpty();
+    }
+
+    /** Servers of two backends may each have a process 4711; a session recycled away from 4711 keeps it too. */
+    @Test
+    void sessionsGivenTheSameProcessIdAreToldApartByTheirSecrets() {
+        CancelRegistry.Cancellable first = () -> {};
+        CancelRegistry.Cancellable second = () -> {};
+        BackendKeyData firstKey = registry.register(first, 4711, 4);
+        BackendKeyData secondKey = registry.register(second, 4711, 4);
+
+        assertThat(secondKey.secretKey()).isNotEqualTo(firstKey.secretKey());
+        assertThat(registry.lookup(4711, firstKey.secretKey())).containsSame(first);
+        assertThat(registry.lookup(4711, secondKey.secretKey())).containsSame(second);
+        registry.unregister(firstKey);
+        assertThat(registry.lookup(4711, firstKey.secretKey())).isEmpty();
+        assertThat(registry.lookup(4711, secondKey.secretKey())).as("the other session's key stays").containsSame(second);
     }
 
     @Test
-    void secretsHaveTheServersLengthAndKeysAreUnique() {
-        Set<Integer> processIds = new HashSet<>();
+    void secretsHaveTheServersLengthAndAreUniquePerProcessId() {
+        Set<String> secrets = new HashSet<>();
         for (int i = 0; i < 1000; i++) {
-            BackendKeyData key = registry.register(() -> {}, i % 2 == 0 ? 4 : 32);
+            BackendKeyData key = registry.register(() -> {}, 7, i % 2 == 0 ? 4 : 32);
             assertThat(key.secretKey().length()).isEqualTo(i % 2 == 0 ? 4 : 32);
-            assertThat(processIds.add(key.processId())).isTrue();
+            assertThat(secrets.add(key.secretKey().toHex())).isTrue();
         }
         assertThat(registry.size()).isEqualTo(1000);
     }
 
     @Test
     void anUnregisteredKeyCancelsNothing() {
-        BackendKeyData key = registry.register(() -> {}, 4);
+        BackendKeyData key = registry.register(() -> {}, 4711, 4);
         registry.unregister(key);
         assertThat(registry.lookup(key.processId(), key.secretKey())).isEmpty();
         assertThat(registry.lookup(12345, SecretKey.ofInt(1))).isEmpty();

@@ -7,6 +7,7 @@ import io.memogate.estimator.RoutineDefinitions;
 import io.memogate.estimator.RoutineDefinitions.Language;
 import io.memogate.estimator.RoutineDefinitions.Routine;
 import io.memogate.estimator.lexer.LexicalAnalyzer;
+import io.memogate.estimator.postgres.PostgresLexicalRules;
 import io.memogate.proxy.pg.admission.SentText;
 import java.util.List;
 
@@ -65,7 +66,7 @@ class PreparedStatementsTest {
      */
     @Test
     void aTextReadAndFoundToChangeNothingIsNotShownAgainUnderTheSameRoutines() {
-        LexicalAnalyzer analyzer = new LexicalAnalyzer();
+        LexicalAnalyzer analyzer = PostgresLexicalRules.analyzer();
         String update = "UPDATE accounts SET balance = balance + $1 WHERE id = $2";
         statements.parsed("update", update);
         statements.parsed("set", "SET join_collapse_limit = 20");

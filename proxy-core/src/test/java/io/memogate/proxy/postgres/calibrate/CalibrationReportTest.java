@@ -3,8 +3,8 @@ package io.memogate.proxy.postgres.calibrate;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import io.memogate.broker.gateway.GatewaySettings;
-import io.memogate.estimator.planner.MemoryCoefficients;
 import io.memogate.estimator.planner.MemoryTerms;
+import io.memogate.estimator.postgres.MemoryCoefficients;
 import java.io.PrintWriter;
 import java.io.StringWriter;
 import java.util.List;

@@ -3,7 +3,7 @@ package io.memogate.proxy.postgres.calibrate;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
-import io.memogate.estimator.planner.MemoryCoefficients;
+import io.memogate.estimator.postgres.MemoryCoefficients;
 import io.memogate.proxy.postgres.calibrate.CoefficientsFile.InvalidCoefficientsException;
 import java.nio.file.Files;
 import java.nio.file.Path;

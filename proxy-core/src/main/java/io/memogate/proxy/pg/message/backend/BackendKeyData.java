@@ -6,7 +6,8 @@ import io.netty.buffer.ByteBuf;
 
 /**
  * BackendKeyData ('K'): the key a client needs to cancel its queries. The proxy keeps the server's
- * key and gives the client one of its own, so cancels reach the proxy, which knows the session.
+ * key and gives the client the server's process id with a secret of its own, so cancels reach the
+ * proxy, which knows the session.
  */
 public record BackendKeyData(int processId, SecretKey secretKey) implements BackendMessage {
 

@@ -17,6 +17,7 @@ public final class PgErrors {
     public static final String CONNECTION_FAILURE = "08006";
     public static final String SQLCLIENT_UNABLE_TO_ESTABLISH_SQLCONNECTION = "08001";
     public static final String INVALID_CATALOG_NAME = "3D000";
+    public static final String INVALID_AUTHORIZATION_SPECIFICATION = "28000";
     public static final String INSUFFICIENT_RESOURCES = "53000";
     public static final String TOO_MANY_CONNECTIONS = "53300";
     public static final String QUERY_CANCELED = "57014";
@@ -109,6 +110,12 @@ public final class PgErrors {
     public static ErrorResponse tooManyClients(int limit) {
         return fatal(TOO_MANY_CONNECTIONS, "sorry, too many clients already",
                 "Memogate accepts at most " + limit + " client connections (limits.maxClientConnections).", null);
+    }
+
+    /** A StartupMessage without a user: PostgreSQL's words, before anything is routed or connected. */
+    public static ErrorResponse noUserName() {
+        return fatal(INVALID_AUTHORIZATION_SPECIFICATION, "no PostgreSQL user name specified in startup packet", null,
+                null);
     }
 
     public static ErrorResponse unsupportedProtocol(int major, int minor) {

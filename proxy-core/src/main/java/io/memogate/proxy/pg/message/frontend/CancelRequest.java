@@ -1,7 +1,7 @@
 package io.memogate.proxy.pg.message.frontend;
 
-import io.memogate.proxy.pg.message.MalformedMessageException;
 import io.memogate.proxy.pg.message.SecretKey;
+import io.memogate.proxy.pg.message.UnansweredPacketException;
 import io.netty.buffer.ByteBuf;
 
 /**
@@ -10,15 +10,19 @@ import io.netty.buffer.ByteBuf;
  */
 public record CancelRequest(int processId, SecretKey secretKey) implements StartupPacket {
 
+    /** PostgreSQL's words for these faults (ProcessStartupPacket), which it answers with nothing. */
     static CancelRequest decode(ByteBuf frame) {
         int start = frame.readerIndex();
         int length = frame.getInt(start);
-        if (length < 16 || frame.readableBytes() < length) { // PostgreSQL's words for the same fault
-            throw new MalformedMessageException("invalid length of query cancel packet");
+        if (length < 12 || frame.readableBytes() < length) {
+            throw new UnansweredPacketException("invalid length of query cancel packet");
+        }
+        int secretLength = length - 12;
+        if (secretLength < 4 || secretLength > SecretKey.MAX_LENGTH) { // no key the proxy issues is shorter
+            throw new UnansweredPacketException("invalid length of query cancel key");
         }
         int processId = frame.getInt(start + 8);
-        ByteBuf secret = frame.slice(start + 12, length - 12);
-        return new CancelRequest(processId, SecretKey.read(secret, secret.readableBytes()));
+        return new CancelRequest(processId, SecretKey.read(frame.slice(start + 12, secretLength), secretLength));
     }
 
     @Override

@@ -20,21 +20,33 @@ public record StartupMessage(int protocolVersion, Map<String, String> parameters
         parameters = Collections.unmodifiableMap(new LinkedHashMap<>(parameters));
     }
 
+    /**
+     * Name/value pairs, then the empty name as the packet's last byte: anything else (a name without its
+     * value, bytes after the terminator) is what PostgreSQL refuses with FATAL, in its words.
+     */
     static StartupMessage decode(ByteBuf frame) {
         ByteBuf body = frame.slice(frame.readerIndex() + 8, frame.readableBytes() - 8);
         int version = frame.getInt(frame.readerIndex() + 4);
         Map<String, String> parameters = new LinkedHashMap<>();
-        while (true) {
-            if (!body.isReadable()) {
-                throw new MalformedMessageException("startup packet parameters are not terminated");
+        try {
+            while (true) {
+                String name = PgWire.readCString(body);
+                if (name.isEmpty()) {
+                    break;
+                }
+                parameters.put(name, PgWire.readCString(body));
             }
-            String name = PgWire.readCString(body);
-            if (name.isEmpty()) {
-                break;
-            }
-            parameters.put(name, PgWire.readCString(body));
+        } catch (MalformedMessageException unterminated) {
+            throw badLayout();
+        }
+        if (body.isReadable()) {
+            throw badLayout();
         }
         return new StartupMessage(version, parameters);
+    }
+
+    private static MalformedMessageException badLayout() {
+        return new MalformedMessageException("invalid startup packet layout: expected terminator as last byte");
     }
 
     public int majorVersion() {

@@ -1,6 +1,6 @@
 package io.memogate.proxy.pg.message.frontend;
 
-import io.memogate.proxy.pg.message.MalformedMessageException;
+import io.memogate.proxy.pg.message.UnansweredPacketException;
 import io.netty.buffer.ByteBuf;
 
 /**
@@ -15,10 +15,15 @@ public sealed interface StartupPacket extends FrontendMessage
     int GSSENC_REQUEST_CODE = 80877104;
     int CANCEL_REQUEST_CODE = 80877102;
 
-    /** Decodes a whole untyped frame (length field included). */
+    /**
+     * Decodes a whole untyped frame (length field included).
+     *
+     * @throws UnansweredPacketException for a fault PostgreSQL closes on without answering
+     * @throws io.memogate.proxy.pg.message.MalformedMessageException for one it answers with FATAL
+     */
     static StartupPacket decode(ByteBuf frame) {
         if (frame.readableBytes() < 8) {
-            throw new MalformedMessageException("invalid length of startup packet"); // PostgreSQL's words, under 8 bytes
+            throw new UnansweredPacketException("invalid length of startup packet"); // PostgreSQL's words, under 8 bytes
         }
         int code = frame.getInt(frame.readerIndex() + 4);
         return switch (code) {

@@ -3,6 +3,7 @@ package io.memogate.proxy.postgres.calibrate.tpc;
 import io.memogate.estimator.lexer.LexicalAnalyzer;
 import io.memogate.estimator.lexer.StatementAnalysis;
 import io.memogate.estimator.lexer.StatementKind;
+import io.memogate.estimator.postgres.PostgresLexicalRules;
 import java.io.IOException;
 import java.io.InputStream;
 import java.io.UncheckedIOException;
@@ -13,7 +14,7 @@ import java.util.List;
 /** The statements of a SQL script, split by the estimator's lexer as the proxy splits them. */
 final class Scripts {
 
-    private static final LexicalAnalyzer LEXER = new LexicalAnalyzer();
+    private static final LexicalAnalyzer LEXER = PostgresLexicalRules.analyzer();
 
     private Scripts() {
     }

@@ -1,4 +1,4 @@
-package io.memogate.estimator.planner;
+package io.memogate.estimator.postgres;
 
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;

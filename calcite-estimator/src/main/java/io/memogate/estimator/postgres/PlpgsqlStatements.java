@@ -1,5 +1,8 @@
-package io.memogate.estimator.lexer;
+package io.memogate.estimator.postgres;
 
+import io.memogate.estimator.lexer.Keyword;
+import io.memogate.estimator.lexer.TokenKind;
+import io.memogate.estimator.lexer.TokenStream;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.function.IntPredicate;
@@ -44,7 +47,7 @@ public final class PlpgsqlStatements {
 
     private PlpgsqlStatements(String body) {
         this.body = body;
-        this.ts = TokenStream.of(body);
+        this.ts = TokenStream.of(body, PostgresLexicalRules.RULES);
     }
 
     /** The queries {@code body}, a PL/pgSQL block's text, plans when it runs, in the order they appear. */

@@ -1,10 +1,16 @@
-package io.memogate.estimator.planner;
+package io.memogate.estimator.postgres;
 
+import io.memogate.estimator.planner.IndexedColumns;
+import io.memogate.estimator.planner.JoinSearch;
+import io.memogate.estimator.planner.MemoryModel;
+import io.memogate.estimator.planner.MemoryTerms;
+import io.memogate.estimator.planner.TermCoefficients;
 import java.util.List;
 
 /**
- * The coefficients of {@link MemoryModel}, in bytes; {@code memogate calibrate} fits them to a given
- * server and schema.
+ * The coefficients of PostgreSQL's {@link MemoryModel}, in bytes: what one unit of each of the planner's
+ * {@link MemoryTerms} costs PostgreSQL's planner; {@code memogate calibrate} fits them to a given server and
+ * schema.
  *
  * <p><b>Defaults</b> ({@link #DEFAULTS}): chosen on PostgreSQL 18.6 against {@code EXPLAIN (SUMMARY,
  * MEMORY)} "used" figures over tables that hold data (`memogate bench accuracy`, bench/log/accuracy.md,
@@ -89,7 +95,7 @@ public record MemoryCoefficients(
         double fixedBytes, double bytesPerJoinPair, double bytesPerFastStartJoinPair, double bytesPerRelation,
         double bytesPerGeqoGene, double bytesPerExtraJoinClause, double bytesPerCartesianPair, double bytesPerBlock,
         double bytesPerToken, double bytesPerParameterizedPair, double bytesPerFastStartParameterizedPair,
-        double bytesPerFastStartSubProblemPair) {
+        double bytesPerFastStartSubProblemPair) implements TermCoefficients {
 
     /** The names of the coefficients, in the order of {@link #toArray()} and {@link MemoryTerms#toArray()}. */
     public static final List<String> NAMES = List.of(
@@ -132,6 +138,7 @@ public record MemoryCoefficients(
                 values[7], values[8], values[9], values[10], values[11]);
     }
 
+    @Override
     public double[] toArray() {
         return new double[] {fixedBytes, bytesPerJoinPair, bytesPerFastStartJoinPair, bytesPerRelation,
             bytesPerGeqoGene, bytesPerExtraJoinClause, bytesPerCartesianPair, bytesPerBlock, bytesPerToken,

@@ -1,4 +1,4 @@
-package io.memogate.estimator.planner;
+package io.memogate.estimator.postgres;
 
 import io.memogate.estimator.dialect.DialectSettings;
 import java.math.BigInteger;

@@ -1,22 +1,54 @@
-package io.memogate.estimator.lexer;
+package io.memogate.estimator.postgres;
 
+import io.memogate.estimator.lexer.Keyword;
+import io.memogate.estimator.lexer.Literals;
 import io.memogate.estimator.lexer.SettingChange.Action;
 import io.memogate.estimator.lexer.SettingChange.Scope;
+import io.memogate.estimator.lexer.SettingChange;
+import io.memogate.estimator.lexer.TokenKind;
+import io.memogate.estimator.lexer.TokenStream;
 import java.util.Locale;
 import java.util.Optional;
 
-/** Reads a {@link SettingChange} out of one statement's tokens; the forms are listed there. */
-final class SettingParser {
+/**
+ * Reads the {@link SettingChange} a PostgreSQL statement makes out of its tokens, for any setting; callers
+ * pick the ones that change planning (join_collapse_limit, from_collapse_limit, geqo, geqo_threshold, ...).
+ * Recognized forms (<a href="https://www.postgresql.org/docs/current/sql-set.html">SET</a>,
+ * <a href="https://www.postgresql.org/docs/current/sql-reset.html">RESET</a>,
+ * <a href="https://www.postgresql.org/docs/current/functions-admin.html#FUNCTIONS-ADMIN-SET">set_config</a>):
+ * <ul>
+ * <li>{@code SET [SESSION|LOCAL] name {TO|=} value[, value...]} and {@code ... {TO|=} DEFAULT};</li>
+ * <li>the special forms {@code SET TIME ZONE} (timezone, LOCAL means DEFAULT), {@code SET SCHEMA}
+ *     (search_path), {@code SET NAMES} (client_encoding), {@code SET ROLE} (role),
+ *     {@code SET SESSION AUTHORIZATION} (session_authorization);</li>
+ * <li>{@code RESET name}, {@code RESET ALL}, {@code RESET TIME ZONE}, {@code RESET SESSION AUTHORIZATION};</li>
+ * <li>{@code SELECT [pg_catalog.]set_config('name', 'value', is_local)}, the whole statement, only with
+ *     constant arguments.</li>
+ * </ul>
+ * {@code SET TRANSACTION}, {@code SET CONSTRAINTS} and {@code SET SESSION CHARACTERISTICS} change no setting
+ * by name and give nothing.
+ */
+public final class SettingParser {
 
     private final TokenStream ts;
     private final int size;
 
-    SettingParser(TokenStream ts) {
+    private SettingParser(TokenStream ts) {
         this.ts = ts;
         this.size = ts.size();
     }
 
-    Optional<SettingChange> parse() {
+    /** The change one statement's text makes, if it is one of the forms above. */
+    public static Optional<SettingChange> of(String statement) {
+        return of(TokenStream.of(statement, PostgresLexicalRules.RULES));
+    }
+
+    /** The change the statement made of all tokens of the stream makes. */
+    public static Optional<SettingChange> of(TokenStream tokens) {
+        return new SettingParser(tokens).parse();
+    }
+
+    private Optional<SettingChange> parse() {
         if (size == 0) {
             return Optional.empty();
         }

@@ -1,5 +1,8 @@
-package io.memogate.estimator.lexer;
+package io.memogate.estimator.postgres;
 
+import io.memogate.estimator.lexer.Literals;
+import io.memogate.estimator.lexer.TokenKind;
+import io.memogate.estimator.lexer.TokenStream;
 import java.util.Optional;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
@@ -13,7 +16,7 @@ import java.util.regex.Pattern;
  * a text the parser may refuse, which the estimator then bounds from its tokens. A string built from
  * variables is not read.
  */
-public final class ExecutedStrings {
+final class ExecutedStrings {
 
     /** What {@code %I} and {@code %s} become: an identifier nothing else is called. */
     static final String PLACEHOLDER = "memogate_dynamic";

@@ -1,9 +1,10 @@
-package io.memogate.estimator.lexer;
+package io.memogate.estimator.postgres;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
 import io.memogate.estimator.lexer.SettingChange.Action;
 import io.memogate.estimator.lexer.SettingChange.Scope;
+import io.memogate.estimator.lexer.SettingChange;
 import java.util.Optional;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.params.ParameterizedTest;
@@ -12,7 +13,7 @@ import org.junit.jupiter.params.provider.ValueSource;
 class SettingChangeTest {
 
     private static SettingChange change(String sql) {
-        Optional<SettingChange> change = SettingChange.of(sql);
+        Optional<SettingChange> change = SettingParser.of(sql);
         assertThat(change).as(sql).isPresent();
         return change.get();
     }
@@ -96,6 +97,6 @@ class SettingChangeTest {
             "set constraints all deferred", "set", "set x", "set x y", "reset", "reset a b", "show geqo",
             "select * from t", "", "set local"})
     void notASettingChange(String sql) {
-        assertThat(SettingChange.of(sql)).as(sql).isEmpty();
+        assertThat(SettingParser.of(sql)).as(sql).isEmpty();
     }
 }

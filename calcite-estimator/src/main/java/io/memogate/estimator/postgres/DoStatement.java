@@ -1,5 +1,8 @@
-package io.memogate.estimator.lexer;
+package io.memogate.estimator.postgres;
 
+import io.memogate.estimator.lexer.Literals;
+import io.memogate.estimator.lexer.TokenKind;
+import io.memogate.estimator.lexer.TokenStream;
 import java.util.Locale;
 import java.util.Optional;
 
