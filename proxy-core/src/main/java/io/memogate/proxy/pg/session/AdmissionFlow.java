@@ -107,7 +107,8 @@ final class AdmissionFlow {
         this.preparedQueries = preparedQueries;
         this.relayed = new RelayedMessages(tracker, statements, !session.services.admission().readsStatements());
         this.handoff = new LoopHandoff(session);
-        this.statementAdmission = new StatementAdmission(session, session.client, handoff, new WaitNotices(session.client, responses));
+        this.statementAdmission = new StatementAdmission(session, session.client, handoff,
+                new WaitNotices(session.client, responses));
         this.texts = new OffLoopText(session, handoff);
         this.parts = new MessageParts(session, this::flushServer);
     }
@@ -336,14 +337,16 @@ final class AdmissionFlow {
                     @Override
                     public void admitted(OwnedFrame admittedFrame, AdmittedStatement admitted) {
                         if (statementName != null && admission.bypassed()) {
-                            statements.bypassing(statementName, catalogVersion); // known only now: estimated off the loop
+                            // known only now when it was estimated off the loop
+                            statements.bypassing(statementName, catalogVersion);
                         }
                         forwardAdmitted(admittedFrame, point, admitted);
                     }
 
                     @Override
                     public void rejected(OwnedFrame refusedFrame, AdmissionRejectedException rejection) {
-                        refuse(refusedFrame, point == AdmissionPoint.STATEMENT_TEXT, PgErrors.admissionRejected(rejection));
+                        refuse(refusedFrame, point == AdmissionPoint.STATEMENT_TEXT,
+                                PgErrors.admissionRejected(rejection));
                     }
 
                     @Override

@@ -96,7 +96,7 @@ public final class PgSession implements CancelRegistry.Cancellable, TrackedSessi
 
     public PgSession(Channel client, SessionServices services) {
         this.client = client;
-        this.legs = new SessionLegs(client, new LegsPace());
+        this.legs = new SessionLegs(client, new LegsPace(this));
         this.services = services;
         this.startup = new StartupPhase(this);
         // Read at each statement, after routing: the settings start from the routed server's defaults.
@@ -363,34 +363,6 @@ public final class PgSession implements CancelRegistry.Cancellable, TrackedSessi
     /** The client's Terminate ({@link ClientTerminate}). */
     void terminate(ByteBuf frame) {
         terminate.send(frame);
-    }
-
-    /** When each leg is read, by the session's state. */
-    private final class LegsPace implements SessionLegs.Pace {
-
-        @Override
-        public SessionLegs.ClientRead clientRead() {
-            if (fatalAfterAnswers.inputEnded()) {
-                return SessionLegs.ClientRead.NOW; // and drop it, so that a client still writing does not block
-            }
-            return switch (state) {
-                case AUTHENTICATING, READY -> admission.holding()
-                        ? SessionLegs.ClientRead.WAIT : SessionLegs.ClientRead.WHEN_SERVER_WRITABLE;
-                case CONSOLE -> console.busy() ? SessionLegs.ClientRead.WAIT : SessionLegs.ClientRead.NOW;
-                case STARTUP, CONNECTING, RECYCLING, CLOSED -> SessionLegs.ClientRead.WAIT;
-            };
-        }
-
-        /** While recycling, the state check's answer is read whatever the client's pace. */
-        @Override
-        public boolean serverReadAhead() {
-            return state == State.RECYCLING;
-        }
-
-        @Override
-        public boolean ended() {
-            return state == State.CLOSED;
-        }
     }
 
     // ---- the core's view of the session ({@link SessionLoop}) -----------------------------------------
