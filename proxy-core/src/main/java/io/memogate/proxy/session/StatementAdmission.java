@@ -81,13 +81,12 @@ public final class StatementAdmission {
      * @param noticeAfter how long it waits before the client is told where (0: never)
      */
     public void admit(Admission admission, OwnedFrame frame, Duration noticeAfter, Outcome outcome) {
-        CompletionStage<AdmittedStatement> decision = admission.decision();
-        // Fast path: admitted at once (small statements, or no gateway): forward without a hop.
-        if (decision instanceof CompletableFuture<AdmittedStatement> done && done.isDone()
-                && !done.isCompletedExceptionally()) {
-            outcome.admitted(frame, done.join());
+        AdmittedStatement atOnce = admittedAtOnce(admission);
+        if (atOnce != null) {
+            outcome.admitted(frame, atOnce);
             return;
         }
+        CompletionStage<AdmittedStatement> decision = admission.decision();
         holding = true;
         outcome.holding();
         waiting.waitFor(admission, noticeAfter);
@@ -98,6 +97,15 @@ public final class StatementAdmission {
                         admitted.signal(ReleaseSignal.DISCONNECT);
                     }
                 }));
+    }
+
+    /**
+     * The fast path: the statement admitted at once (small statements, or no gateway), to forward without a hop
+     * and without an {@link Outcome} made for it; null when its decision is still to come or refuses it.
+     */
+    public static AdmittedStatement admittedAtOnce(Admission admission) {
+        return admission.decision() instanceof CompletableFuture<AdmittedStatement> done && done.isDone()
+                && !done.isCompletedExceptionally() ? done.join() : null;
     }
 
     /**

@@ -324,41 +324,52 @@ final class AdmissionFlow {
         if (admission.bypassed() && statementName != null) {
             statements.bypassing(statementName, catalogVersion);
         }
+        AdmittedStatement atOnce = StatementAdmission.admittedAtOnce(admission);
+        if (atOnce != null) { // the common case: nothing waits, nothing more is made for the statement
+            forwardAdmitted(frame, point, atOnce);
+            return;
+        }
         statementAdmission.admit(admission, frame, session.server.support().waitNoticeAfter(),
-                new StatementAdmission.Outcome() {
-                    @Override
-                    public void holding() {
-                        if (!tracker.isIdle()) {
-                            tracker.releaseUnexecuted();
-                            flushServer();
-                        }
-                    }
+                waitingStatement(admission, point, statementName, catalogVersion));
+    }
 
-                    @Override
-                    public void admitted(OwnedFrame admittedFrame, AdmittedStatement admitted) {
-                        if (statementName != null && admission.bypassed()) {
-                            // known only now when it was estimated off the loop
-                            statements.bypassing(statementName, catalogVersion);
-                        }
-                        forwardAdmitted(admittedFrame, point, admitted);
-                    }
+    /** What becomes of a statement that waits for its admission, once decided. */
+    private StatementAdmission.Outcome waitingStatement(Admission admission, AdmissionPoint point, String statementName,
+                                                       Object catalogVersion) {
+        return new StatementAdmission.Outcome() {
+            @Override
+            public void holding() {
+                if (!tracker.isIdle()) {
+                    tracker.releaseUnexecuted();
+                    flushServer();
+                }
+            }
 
-                    @Override
-                    public void rejected(OwnedFrame refusedFrame, AdmissionRejectedException rejection) {
-                        refuse(refusedFrame, point == AdmissionPoint.STATEMENT_TEXT,
-                                PgErrors.admissionRejected(rejection));
-                    }
+            @Override
+            public void admitted(OwnedFrame admittedFrame, AdmittedStatement admitted) {
+                if (statementName != null && admission.bypassed()) {
+                    // known only now when it was estimated off the loop
+                    statements.bypassing(statementName, catalogVersion);
+                }
+                forwardAdmitted(admittedFrame, point, admitted);
+            }
 
-                    @Override
-                    public void cancelled(OwnedFrame refusedFrame) {
-                        refuse(refusedFrame, point == AdmissionPoint.STATEMENT_TEXT, PgErrors.queryCanceled());
-                    }
+            @Override
+            public void rejected(OwnedFrame refusedFrame, AdmissionRejectedException rejection) {
+                refuse(refusedFrame, point == AdmissionPoint.STATEMENT_TEXT,
+                        PgErrors.admissionRejected(rejection));
+            }
 
-                    @Override
-                    public void released() {
-                        dispatchHeld();
-                    }
-                });
+            @Override
+            public void cancelled(OwnedFrame refusedFrame) {
+                refuse(refusedFrame, point == AdmissionPoint.STATEMENT_TEXT, PgErrors.queryCanceled());
+            }
+
+            @Override
+            public void released() {
+                dispatchHeld();
+            }
+        };
     }
 
     private Object catalogVersion() {
