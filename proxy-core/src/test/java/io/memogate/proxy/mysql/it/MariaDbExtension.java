@@ -46,7 +46,7 @@ public final class MariaDbExtension implements ParameterResolver, ExecutionCondi
     }
 
     /** Closed by JUnit with the root store. */
-    private record Running(PrivateMariaDb server) implements ExtensionContext.Store.CloseableResource {
+    private record Running(PrivateMariaDb server) implements ExtensionContext.Store.CloseableResource, AutoCloseable {
         @Override
         public void close() throws Exception {
             server.close();

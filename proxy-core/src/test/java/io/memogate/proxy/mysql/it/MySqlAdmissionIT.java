@@ -1,0 +1,165 @@
+package io.memogate.proxy.mysql.it;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
+import io.memogate.proxy.admission.AdmissionPoint;
+import io.memogate.proxy.admission.StatementRequest;
+import io.memogate.proxy.testing.Await;
+import java.sql.Connection;
+import java.sql.PreparedStatement;
+import java.sql.ResultSet;
+import java.sql.SQLException;
+import java.sql.Statement;
+import java.util.List;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.ExecutionException;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
+import java.util.concurrent.TimeUnit;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.ExtendWith;
+
+/**
+ * Admission through the MySQL wing, with a scripted hook: a held statement waits and then runs, a refused one
+ * raises what the drivers raise for an interrupted query and the session goes on, and a driver's own cancel
+ * (KILL QUERY on a connection of its own) withdraws a statement still held.
+ */
+@ExtendWith(MariaDbExtension.class)
+class MySqlAdmissionIT {
+
+    private final ScriptedHook hook = new ScriptedHook();
+    private final ExecutorService clients = Executors.newCachedThreadPool();
+    private MySqlProxy proxy;
+
+    @BeforeEach
+    void start(PrivateMariaDb db) throws Exception {
+        proxy = MySqlProxy.to(db, hook);
+    }
+
+    @AfterEach
+    void stop() {
+        clients.shutdownNow();
+        proxy.close();
+    }
+
+    private List<Connection> bothDrivers(String options) throws SQLException {
+        return List.of(proxy.mariadb(options), proxy.connectorJ(options));
+    }
+
+    @Test
+    void aHeldStatementWaitsUntilAdmittedThenRuns() throws Exception {
+        for (Connection connection : bothDrivers("")) {
+            try (connection; Statement statement = connection.createStatement()) {
+                CompletableFuture<Integer> answer = CompletableFuture.supplyAsync(() -> single(statement,
+                        "SELECT " + ScriptedHook.HOLD + " 42"), clients);
+                proxy.awaitSessionIn("waiting for admission");
+                assertThat(answer).isNotDone();
+                hook.admitHeld();
+                assertThat(answer.get(30, TimeUnit.SECONDS)).isEqualTo(42);
+                Await.until("the held statement's permits are given back", () -> hook.released("held"));
+                assertThat(single(statement, "SELECT 7")).isEqualTo(7);
+            }
+            hook.signals.clear();
+        }
+    }
+
+    @Test
+    void anExecuteIsAdmittedWithItsPreparedText() throws Exception {
+        for (Connection connection : bothDrivers("useServerPrepStmts=true")) {
+            String sql = "SELECT " + ScriptedHook.HOLD + " ? + 1";
+            try (connection; PreparedStatement select = connection.prepareStatement(sql)) {
+                select.setInt(1, 41);
+                CompletableFuture<Integer> answer = CompletableFuture.supplyAsync(() -> {
+                    try (ResultSet row = select.executeQuery()) {
+                        row.next();
+                        return row.getInt(1);
+                    } catch (SQLException e) {
+                        throw new IllegalStateException(e);
+                    }
+                }, clients);
+                proxy.awaitSessionIn("waiting for admission");
+                hook.admitHeld();
+                assertThat(answer.get(30, TimeUnit.SECONDS)).isEqualTo(42);
+            }
+            assertThat(hook.requests).anySatisfy(request -> {
+                assertThat(request.point()).isEqualTo(AdmissionPoint.PREPARED_EXECUTION);
+                assertThat(request.sql()).isEqualTo(sql);
+            });
+            hook.requests.clear();
+        }
+    }
+
+    @Test
+    void aRefusedStatementRaisesAnInterruptedQueryAndTheSessionGoesOn() throws Exception {
+        for (Connection connection : bothDrivers("")) {
+            try (connection; Statement statement = connection.createStatement()) {
+                assertThatThrownBy(() -> statement.executeQuery("SELECT " + ScriptedHook.REFUSE + " 1"))
+                        .isInstanceOfSatisfying(SQLException.class, e -> {
+                            assertThat(e.getErrorCode()).isEqualTo(1317);
+                            assertThat(e.getSQLState()).isEqualTo("70100");
+                            assertThat(e.getMessage()).contains("LARGE gateway", "waited 2.0 s",
+                                    "estimated planner memory 512.0 MiB");
+                            assertThat((Throwable) e).as("what a driver raises for 70100, not a syntax error")
+                                    .isNotInstanceOf(java.sql.SQLSyntaxErrorException.class);
+                        });
+                assertThat(single(statement, "SELECT 8")).isEqualTo(8);
+            }
+        }
+        assertThatThrownBy(() -> {
+            try (Connection connection = proxy.mariadb("")) {
+                connection.createStatement().executeQuery("SELECT " + ScriptedHook.REFUSE + " 1");
+            }
+        }).isInstanceOf(java.sql.SQLTimeoutException.class);
+        assertThatThrownBy(() -> {
+            try (Connection connection = proxy.connectorJ("")) {
+                connection.createStatement().executeQuery("SELECT " + ScriptedHook.REFUSE + " 1");
+            }
+        }).isInstanceOf(com.mysql.cj.jdbc.exceptions.MySQLQueryInterruptedException.class);
+    }
+
+    @Test
+    void aDriversCancelWithdrawsAHeldStatement() throws Exception {
+        for (Connection connection : bothDrivers("")) {
+            try (connection; Statement statement = connection.createStatement()) {
+                CompletableFuture<Integer> answer = CompletableFuture.supplyAsync(() -> single(statement,
+                        "SELECT " + ScriptedHook.HOLD + " 1"), clients);
+                proxy.awaitSessionIn("waiting for admission");
+                statement.cancel();
+                assertThatThrownBy(() -> answer.get(30, TimeUnit.SECONDS)).isInstanceOf(ExecutionException.class)
+                        .cause().cause().isInstanceOfSatisfying(SQLException.class, e -> {
+                            assertThat(e.getErrorCode()).isEqualTo(1317);
+                            assertThat(e.getSQLState()).isEqualTo("70100");
+                        });
+                assertThat(hook.withdrawn).hasSize(1);
+                assertThat(single(statement, "SELECT 9")).isEqualTo(9);
+            }
+            hook.withdrawn.clear();
+        }
+    }
+
+    @Test
+    void releaseSignalsEndEachStatement() throws Exception {
+        try (Connection connection = proxy.mariadb(""); Statement statement = connection.createStatement()) {
+            assertThat(single(statement, "SELECT 3")).isEqualTo(3);
+            assertThatThrownBy(() -> statement.executeQuery("SELECT * FROM no_such_table"))
+                    .isInstanceOf(SQLException.class);
+        }
+        assertThat(hook.signals).containsSubsequence("SELECT 3 RUNNING", "SELECT 3 FIRST_RESPONSE",
+                "SELECT 3 REQUEST_DONE");
+        assertThat(hook.signals).contains("SELECT * FROM no_such_table ERROR")
+                .doesNotContain("SELECT * FROM no_such_table REQUEST_DONE");
+        assertThat(hook.requests).extracting(StatementRequest::sql).contains("SELECT 3");
+    }
+
+    private static int single(Statement statement, String sql) {
+        try (ResultSet row = statement.executeQuery(sql)) {
+            row.next();
+            return row.getInt(1);
+        } catch (SQLException e) {
+            throw new IllegalStateException(e);
+        }
+    }
+}
