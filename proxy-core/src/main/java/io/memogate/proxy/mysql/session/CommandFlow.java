@@ -104,8 +104,10 @@ final class CommandFlow {
                 tracker.expectPrepare(text);
                 session.toServer(frame);
             }
-            case Commands.COM_STMT_EXECUTE -> admit(frame, AdmissionPoint.PREPARED_EXECUTION,
-                    () -> statements.textOf(statementId(frame, "COM_STMT_EXECUTE")));
+            case Commands.COM_STMT_EXECUTE -> {
+                long id = statementId(frame, "COM_STMT_EXECUTE");
+                admit(frame, AdmissionPoint.PREPARED_EXECUTION, () -> statements.textOf(id));
+            }
             case Commands.COM_STMT_CLOSE -> {
                 statements.closed(statementId(frame, "COM_STMT_CLOSE"));
                 session.toServer(frame); // no answer
