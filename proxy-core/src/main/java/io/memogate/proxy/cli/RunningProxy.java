@@ -66,6 +66,7 @@ public final class RunningProxy implements AutoCloseable {
      *     every admin.watchInterval
      */
     public static RunningProxy start(MemogateConfig config, Optional<Path> file) throws Exception {
+        Wings.checkServed(config, file);
         MetricsEndpoint metrics = MetricsEndpoint.start(config.admin().http());
         Optional<ServerAdmissions> admission = Optional.empty();
         AtomicReference<ConfigReloader> reloader = new AtomicReference<>();

@@ -91,6 +91,22 @@ class MySqlBrokenPacketsIT {
         proxy.awaitSessionCount(0);
     }
 
+    /** TLS is not offered in the greeting; a client that asks for it anyway is told so in an ERR. */
+    @Test
+    void anSslRequestGetsAnErrSayingTlsIsNotRelayed() throws Exception {
+        try (RawMySqlClient client = new RawMySqlClient(proxy.port())) {
+            client.read(); // the greeting
+            byte[] sslRequest = new byte[32];
+            sslRequest[1] = (byte) ((1 << 9 | 1 << 11) >> 8); // CLIENT_PROTOCOL_41 | CLIENT_SSL
+            client.write(1, sslRequest);
+            Packet err = client.read();
+            assertThat(err.errorCode()).isEqualTo(1045);
+            assertThat(err.sequenceId()).isEqualTo(2);
+            assertThat(err.message()).contains("does not relay TLS");
+            assertThat(client.closedByPeer()).isTrue();
+        }
+    }
+
     @Test
     void aPacketCutShortEndsWhenTheClientDoes() throws Exception {
         try (RawMySqlClient client = loggedIn()) {
