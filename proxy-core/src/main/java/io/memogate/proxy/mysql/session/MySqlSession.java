@@ -8,6 +8,7 @@ import io.memogate.proxy.mysql.message.Capabilities;
 import io.memogate.proxy.mysql.message.ErrPacket;
 import io.memogate.proxy.mysql.message.Greeting;
 import io.memogate.proxy.mysql.message.HandshakeResponse;
+import io.memogate.proxy.mysql.message.MalformedPacketException;
 import io.memogate.proxy.mysql.message.MySqlErrors;
 import io.memogate.proxy.session.HeldInput;
 import io.memogate.proxy.session.OnEventLoop;
@@ -158,7 +159,17 @@ public final class MySqlSession implements TrackedSession, SessionLoop {
 
     // ---- server leg ---------------------------------------------------------------------------------------
 
+    /** A server packet, owned here: relayed, or released when it breaks the protocol (then the session ends). */
     void serverPacket(ByteBuf packet) {
+        try {
+            relayServerPacket(packet);
+        } catch (MalformedPacketException e) {
+            packet.release();
+            throw e;
+        }
+    }
+
+    private void relayServerPacket(ByteBuf packet) {
         switch (state) {
             case GREETING -> greeting(packet);
             case AUTHENTICATING -> {

@@ -140,6 +140,47 @@ class MySqlAdmissionIT {
         }
     }
 
+    /** What a client pipelines behind a held statement waits in order, and is not asked about before it. */
+    @Test
+    void statementsPipelinedBehindAHeldOneFollowItInOrder() throws Exception {
+        try (RawMySqlClient client = new RawMySqlClient(proxy.port())) {
+            assertThat(client.login(PrivateMariaDb.USER, PrivateMariaDb.PASSWORD).first()).isZero();
+            client.query("SELECT " + ScriptedHook.HOLD + " 1");
+            client.query("SELECT 2");
+            proxy.awaitSessionIn("waiting for admission");
+            assertThat(hook.requests).extracting(StatementRequest::sql).containsExactly("SELECT " + ScriptedHook.HOLD + " 1");
+            hook.admitHeld();
+            assertThat(singleValue(client)).isEqualTo("1");
+            assertThat(singleValue(client)).isEqualTo("2");
+        }
+    }
+
+    /** The admin console's CANCEL names a MySQL session by its thread id and withdraws its held statement. */
+    @Test
+    void theOperatorsCancelWithdrawsAHeldStatementByThreadId() throws Exception {
+        try (Connection connection = proxy.mariadb(""); Statement statement = connection.createStatement()) {
+            int threadId = single(statement, "SELECT CONNECTION_ID()");
+            CompletableFuture<Integer> answer = CompletableFuture.supplyAsync(() -> single(statement,
+                    "SELECT " + ScriptedHook.HOLD + " 1"), clients);
+            proxy.awaitSessionIn("waiting for admission");
+            assertThat(proxy.server().cancel(threadId, java.util.Optional.empty(), "dba").toCompletableFuture()
+                    .get(10, TimeUnit.SECONDS).done()).hasValueSatisfying(done -> assertThat(done).startsWith("withdrew"));
+            assertThatThrownBy(() -> answer.get(30, TimeUnit.SECONDS)).cause().cause()
+                    .isInstanceOfSatisfying(SQLException.class, e -> assertThat(e.getErrorCode()).isEqualTo(1317));
+            assertThat(single(statement, "SELECT 5")).isEqualTo(5);
+        }
+    }
+
+    /** A one-row, one-column result set read off a raw connection (EOF packets: no CLIENT_DEPRECATE_EOF). */
+    private static String singleValue(RawMySqlClient client) throws Exception {
+        assertThat(client.read().payload()).containsExactly(1); // column count
+        client.read();                                          // column definition
+        client.read();                                          // EOF
+        byte[] row = client.read().payload();
+        assertThat(client.read().first()).isEqualTo(0xFE);      // EOF
+        return new String(row, 1, row[0]);
+    }
+
     @Test
     void releaseSignalsEndEachStatement() throws Exception {
         try (Connection connection = proxy.mariadb(""); Statement statement = connection.createStatement()) {

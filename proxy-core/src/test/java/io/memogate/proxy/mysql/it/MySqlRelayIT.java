@@ -167,6 +167,26 @@ class MySqlRelayIT {
         }
     }
 
+    /** The server ending a connection ends its session; a client's COM_QUIT ends its own. */
+    @Test
+    void aSessionEndsWithItsServerConnectionOrItsClientsQuit(PrivateMariaDb db) throws Exception {
+        try (Connection connection = proxy.mariadb("")) {
+            long threadId;
+            try (ResultSet id = connection.createStatement().executeQuery("SELECT CONNECTION_ID()")) {
+                id.next();
+                threadId = id.getLong(1);
+            }
+            db.asRoot("KILL " + threadId);
+            proxy.awaitSessionCount(0);
+            assertThatThrownBy(() -> connection.createStatement().executeQuery("SELECT 1"))
+                    .isInstanceOf(SQLException.class);
+        }
+        Connection quitting = proxy.connectorJ("");
+        proxy.awaitSessionCount(1);
+        quitting.close();
+        proxy.awaitSessionCount(0);
+    }
+
     @Test
     void theCommandLineClientRunsStatements() throws Exception {
         Process mariadb = new ProcessBuilder("mariadb", "--no-defaults", "--protocol=TCP", "-h", "127.0.0.1",
@@ -180,7 +200,49 @@ class MySqlRelayIT {
     }
 
     @Test
-    void resetAndChangeUserKeepTheConnectionUsable() throws Exception {
+    void batchesRunWhole() throws Exception {
+        for (Connection connection : List.of(proxy.mariadb("useServerPrepStmts=true"),
+                proxy.connectorJ("useServerPrepStmts=true"))) {
+            try (connection; Statement statement = connection.createStatement()) {
+                statement.execute("CREATE TABLE IF NOT EXISTS batch_t (id INT PRIMARY KEY)");
+                statement.execute("DELETE FROM batch_t");
+                try (PreparedStatement insert = connection.prepareStatement("INSERT INTO batch_t VALUES (?)")) {
+                    for (int i = 0; i < 50; i++) {
+                        insert.setInt(1, i);
+                        insert.addBatch();
+                    }
+                    assertThat(insert.executeBatch()).hasSize(50);
+                }
+                try (ResultSet count = statement.executeQuery("SELECT COUNT(*), SUM(id) FROM batch_t")) {
+                    assertThat(count.next()).isTrue();
+                    assertThat(count.getInt(1)).isEqualTo(50);
+                    assertThat(count.getInt(2)).isEqualTo(49 * 50 / 2);
+                }
+            }
+        }
+    }
+
+    /** COM_CHANGE_USER's authentication is relayed both ways; the statements prepared before are forgotten. */
+    @Test
+    void changeUserLogsInAgainThroughTheProxy() throws Exception {
+        try (Connection connection = proxy.connectorJ("useServerPrepStmts=true")) {
+            connection.unwrap(com.mysql.cj.jdbc.JdbcConnection.class).changeUser(PrivateMariaDb.USER,
+                    PrivateMariaDb.PASSWORD);
+            try (PreparedStatement select = connection.prepareStatement("SELECT CURRENT_USER(), ?")) {
+                select.setInt(1, 3);
+                try (ResultSet row = select.executeQuery()) {
+                    assertThat(row.next()).isTrue();
+                    assertThat(row.getString(1)).startsWith(PrivateMariaDb.USER + "@");
+                    assertThat(row.getInt(2)).isEqualTo(3);
+                }
+            }
+            assertThatThrownBy(() -> connection.unwrap(com.mysql.cj.jdbc.JdbcConnection.class)
+                    .changeUser(PrivateMariaDb.USER, "wrong")).isInstanceOf(SQLException.class);
+        }
+    }
+
+    @Test
+    void aResetConnectionKeepsTheConnectionUsable() throws Exception {
         try (Connection connection = proxy.mariadb("useServerPrepStmts=true&useResetConnection=true")) {
             try (PreparedStatement select = connection.prepareStatement("SELECT ?")) {
                 select.setInt(1, 5);
