@@ -3,6 +3,7 @@ package io.memogate.proxy.mysql.it;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
+import com.mysql.cj.jdbc.exceptions.MySQLQueryInterruptedException;
 import io.memogate.proxy.admission.AdmissionPoint;
 import io.memogate.proxy.admission.StatementRequest;
 import io.memogate.proxy.testing.Await;
@@ -10,8 +11,11 @@ import java.sql.Connection;
 import java.sql.PreparedStatement;
 import java.sql.ResultSet;
 import java.sql.SQLException;
+import java.sql.SQLSyntaxErrorException;
+import java.sql.SQLTimeoutException;
 import java.sql.Statement;
 import java.util.List;
+import java.util.Optional;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ExecutionException;
 import java.util.concurrent.ExecutorService;
@@ -103,7 +107,7 @@ class MySqlAdmissionIT {
                             assertThat(e.getMessage()).contains("LARGE gateway", "waited 2.0 s",
                                     "estimated planner memory 512.0 MiB");
                             assertThat((Throwable) e).as("what a driver raises for 70100, not a syntax error")
-                                    .isNotInstanceOf(java.sql.SQLSyntaxErrorException.class);
+                                    .isNotInstanceOf(SQLSyntaxErrorException.class);
                         });
                 assertThat(single(statement, "SELECT 8")).isEqualTo(8);
             }
@@ -112,12 +116,12 @@ class MySqlAdmissionIT {
             try (Connection connection = proxy.mariadb("")) {
                 connection.createStatement().executeQuery("SELECT " + ScriptedHook.REFUSE + " 1");
             }
-        }).isInstanceOf(java.sql.SQLTimeoutException.class);
+        }).isInstanceOf(SQLTimeoutException.class);
         assertThatThrownBy(() -> {
             try (Connection connection = proxy.connectorJ("")) {
                 connection.createStatement().executeQuery("SELECT " + ScriptedHook.REFUSE + " 1");
             }
-        }).isInstanceOf(com.mysql.cj.jdbc.exceptions.MySQLQueryInterruptedException.class);
+        }).isInstanceOf(MySQLQueryInterruptedException.class);
     }
 
     @Test
@@ -163,7 +167,7 @@ class MySqlAdmissionIT {
             CompletableFuture<Integer> answer = CompletableFuture.supplyAsync(() -> single(statement,
                     "SELECT " + ScriptedHook.HOLD + " 1"), clients);
             proxy.awaitSessionIn("waiting for admission");
-            assertThat(proxy.server().cancel(threadId, java.util.Optional.empty(), "dba").toCompletableFuture()
+            assertThat(proxy.server().cancel(threadId, Optional.empty(), "dba").toCompletableFuture()
                     .get(10, TimeUnit.SECONDS).done()).hasValueSatisfying(done -> assertThat(done).startsWith("withdrew"));
             assertThatThrownBy(() -> answer.get(30, TimeUnit.SECONDS)).cause().cause()
                     .isInstanceOfSatisfying(SQLException.class, e -> assertThat(e.getErrorCode()).isEqualTo(1317));

@@ -43,7 +43,12 @@ final class MySqlProxy implements AutoCloseable {
     }
 
     static MySqlProxy to(PrivateMariaDb db, AdmissionHook hook, int maxMessageBytes) throws InterruptedException {
-        BackendConfig backend = new BackendConfig("maria", "127.0.0.1", db.port(), List.of(), true,
+        return toPort(db.port(), hook, maxMessageBytes);
+    }
+
+    /** A proxy to whatever listens on {@code port} of 127.0.0.1, or nothing. */
+    static MySqlProxy toPort(int port, AdmissionHook hook, int maxMessageBytes) throws InterruptedException {
+        BackendConfig backend = new BackendConfig("maria", "127.0.0.1", port, List.of(), true,
                 BackendTlsConfig.of(TlsMode.DISABLE));
         MemogateConfig config = new MemogateConfig(
                 List.of(new ListenerConfig("127.0.0.1", 0, Optional.empty(), Protocol.MYSQL)), List.of(backend),

@@ -3,6 +3,10 @@ package io.memogate.proxy.mysql.it;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
+import com.mysql.cj.jdbc.JdbcConnection;
+import io.memogate.proxy.admission.ImmediateAdmission;
+import io.memogate.proxy.config.LimitsConfig;
+import java.net.ServerSocket;
 import java.nio.charset.StandardCharsets;
 import java.sql.Connection;
 import java.sql.PreparedStatement;
@@ -14,6 +18,7 @@ import java.util.Arrays;
 import java.util.List;
 import java.util.concurrent.TimeUnit;
 import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.Assumptions;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.ExtendWith;
@@ -143,7 +148,7 @@ class MySqlRelayIT {
 
     @Test
     void ed25519LoginsAreRelayed(PrivateMariaDb db) throws Exception {
-        org.junit.jupiter.api.Assumptions.assumeTrue(db.hasEd25519(), "MariaDB's auth_ed25519 plugin is not installed");
+        Assumptions.assumeTrue(db.hasEd25519(), "MariaDB's auth_ed25519 plugin is not installed");
         try (Connection connection = proxy.mariadb(PrivateMariaDb.ED25519_USER, PrivateMariaDb.ED25519_PASSWORD, "");
              ResultSet who = connection.createStatement().executeQuery("SELECT CURRENT_USER()")) {
             assertThat(who.next()).isTrue();
@@ -187,6 +192,24 @@ class MySqlRelayIT {
         proxy.awaitSessionCount(0);
     }
 
+    /** A server that cannot be reached: the client reads an ERR where the greeting would be, naming it. */
+    @Test
+    void aBackendThatIsDownIsAnErrInPlaceOfTheGreeting() throws Exception {
+        int nothing;
+        try (ServerSocket socket = new ServerSocket(0)) {
+            nothing = socket.getLocalPort();
+        }
+        try (MySqlProxy down = MySqlProxy.toPort(nothing, new ImmediateAdmission(),
+                LimitsConfig.DEFAULTS.maxMessageBytes());
+             RawMySqlClient client = new RawMySqlClient(down.port())) {
+            RawMySqlClient.Packet err = client.read();
+            assertThat(err.isErr()).isTrue();
+            assertThat(err.sequenceId()).isZero();
+            assertThat(err.message()).contains("cannot connect to backend 'maria' at 127.0.0.1:" + nothing);
+            assertThat(client.closedByPeer()).isTrue();
+        }
+    }
+
     @Test
     void theCommandLineClientRunsStatements() throws Exception {
         Process mariadb = new ProcessBuilder("mariadb", "--no-defaults", "--protocol=TCP", "-h", "127.0.0.1",
@@ -226,7 +249,7 @@ class MySqlRelayIT {
     @Test
     void changeUserLogsInAgainThroughTheProxy() throws Exception {
         try (Connection connection = proxy.connectorJ("useServerPrepStmts=true")) {
-            connection.unwrap(com.mysql.cj.jdbc.JdbcConnection.class).changeUser(PrivateMariaDb.USER,
+            connection.unwrap(JdbcConnection.class).changeUser(PrivateMariaDb.USER,
                     PrivateMariaDb.PASSWORD);
             try (PreparedStatement select = connection.prepareStatement("SELECT CURRENT_USER(), ?")) {
                 select.setInt(1, 3);
@@ -236,7 +259,7 @@ class MySqlRelayIT {
                     assertThat(row.getInt(2)).isEqualTo(3);
                 }
             }
-            assertThatThrownBy(() -> connection.unwrap(com.mysql.cj.jdbc.JdbcConnection.class)
+            assertThatThrownBy(() -> connection.unwrap(JdbcConnection.class)
                     .changeUser(PrivateMariaDb.USER, "wrong")).isInstanceOf(SQLException.class);
         }
     }
