@@ -67,7 +67,7 @@ public final class MySqlWing implements ProtocolWing {
         MySqlServices services = new MySqlServices(backend, setup.admission(), config.limits(), shared, setup.sessions());
         int limit = config.limits().maxMessageBytes();
         return client -> {
-            client.pipeline().addLast("framer", MySqlPackets.framer());
+            client.pipeline().addLast("framer", MySqlPackets.framer(limit));
             client.pipeline().addLast("payloads", new ClientPackets(limit));
             client.pipeline().addLast("session", new ClientHandler(new MySqlSession(client, services)));
         };

@@ -30,16 +30,16 @@ public final class ClientPackets extends MessageToMessageDecoder<ByteBuf> {
         boolean continues = length == MySqlPackets.MAX_PAYLOAD;
         if (parts == null && !continues) {
             if (length > limit) {
-                throw new PacketTooLargeException(length, limit, MySqlPackets.sequenceId(packet));
+                throw new PacketTooLargeException(length, limit);
             }
             out.add(packet.retain());
             return;
         }
         partsLength += length;
         if (partsLength > limit) {
-            int sequenceId = MySqlPackets.sequenceId(packet);
+            long joined = partsLength;
             dropParts();
-            throw new PacketTooLargeException(partsLength, limit, sequenceId);
+            throw new PacketTooLargeException(joined, limit);
         }
         if (parts == null) {
             parts = ctx.alloc().compositeBuffer(Integer.MAX_VALUE);

@@ -24,7 +24,16 @@ public final class MySqlPackets {
 
     /** Splits the byte stream into packets, header included, each at most {@value #MAX_PAYLOAD} + 4 bytes. */
     public static LengthFieldBasedFrameDecoder framer() {
-        return new LengthFieldBasedFrameDecoder(ByteOrder.LITTLE_ENDIAN, MAX_PAYLOAD + HEADER_BYTES, 0, 3, 1, 0, true);
+        return framer(MAX_PAYLOAD);
+    }
+
+    /**
+     * The same, failing with a {@link io.netty.handler.codec.TooLongFrameException} as soon as a header announces
+     * a payload over {@code maxPayload}, before its bytes are held (a client's leg, whose limit may be lower).
+     */
+    public static LengthFieldBasedFrameDecoder framer(int maxPayload) {
+        return new LengthFieldBasedFrameDecoder(ByteOrder.LITTLE_ENDIAN, Math.min(maxPayload, MAX_PAYLOAD) + HEADER_BYTES,
+                0, 3, 1, 0, true);
     }
 
     /** The payload length the header of the packet at the reader index says. */

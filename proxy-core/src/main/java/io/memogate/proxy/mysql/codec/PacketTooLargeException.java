@@ -6,20 +6,13 @@ import io.netty.handler.codec.TooLongFrameException;
 public final class PacketTooLargeException extends TooLongFrameException {
 
     private final int limit;
-    private final int sequenceId;
 
-    PacketTooLargeException(long length, int limit, int sequenceId) {
-        super("a packet of more than " + length + " bytes is over limits.maxMessageBytes (" + limit + ")");
+    PacketTooLargeException(long length, int limit) {
+        super("a payload of " + length + " bytes or more is over limits.maxMessageBytes (" + limit + ")");
         this.limit = limit;
-        this.sequenceId = sequenceId;
     }
 
     public int limit() {
         return limit;
-    }
-
-    /** The sequence id of the packet's last part read: the answer takes the next. */
-    public int sequenceId() {
-        return sequenceId;
     }
 }

@@ -1,12 +1,12 @@
 package io.memogate.proxy.mysql.session;
 
 import io.memogate.proxy.admission.SessionInfo;
-import io.memogate.proxy.mysql.codec.PacketTooLargeException;
 import io.memogate.proxy.mysql.message.MalformedPacketException;
 import io.memogate.proxy.mysql.message.MySqlErrors;
 import io.netty.buffer.ByteBuf;
 import io.netty.channel.ChannelHandlerContext;
 import io.netty.channel.ChannelInboundHandlerAdapter;
+import io.netty.handler.codec.TooLongFrameException;
 import java.io.IOException;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -53,9 +53,9 @@ public final class ClientHandler extends ChannelInboundHandlerAdapter {
 
     @Override
     public void exceptionCaught(ChannelHandlerContext ctx, Throwable cause) {
-        if (cause instanceof PacketTooLargeException tooLarge) {
+        if (cause instanceof TooLongFrameException tooLarge) { // a header over the limit, or parts that pass it
             log.info("closing client {}: {}", SessionInfo.describe(ctx.channel().remoteAddress()), tooLarge.getMessage());
-            session.sendErrorAndClose(MySqlErrors.packetTooLarge(tooLarge.limit()));
+            session.sendErrorAndClose(MySqlErrors.packetTooLarge(session.services.limits().maxMessageBytes()));
         } else if (cause instanceof MalformedPacketException || cause.getCause() instanceof MalformedPacketException) {
             malformed(ctx, (cause instanceof MalformedPacketException ? cause : cause.getCause()).getMessage());
         } else if (cause instanceof IOException) {

@@ -8,6 +8,7 @@ import io.netty.buffer.ByteBuf;
 import io.netty.buffer.ByteBufUtil;
 import io.netty.buffer.Unpooled;
 import io.netty.channel.embedded.EmbeddedChannel;
+import io.netty.handler.codec.TooLongFrameException;
 import java.util.Arrays;
 import org.junit.jupiter.api.Test;
 
@@ -54,6 +55,15 @@ class ClientPacketsTest {
         assertThat(ByteBufUtil.getBytes(MySqlPackets.payload(frame))).isEqualTo(payload);
         assertThat((Object) channel.readInbound()).isNull();
         frame.release();
+        assertFalse(channel.finish());
+    }
+
+    @Test
+    void aHeaderAnnouncingMoreThanTheLimitFailsBeforeItsBytesAreHeld() {
+        EmbeddedChannel channel = new EmbeddedChannel(MySqlPackets.framer(8), new ClientPackets(8));
+        ByteBuf header = Unpooled.buffer();
+        MySqlPackets.writeHeader(header, 1000, 0);
+        assertThatThrownBy(() -> channel.writeInbound(header)).isInstanceOf(TooLongFrameException.class);
         assertFalse(channel.finish());
     }
 

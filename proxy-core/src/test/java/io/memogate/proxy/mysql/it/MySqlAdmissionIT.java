@@ -124,6 +124,34 @@ class MySqlAdmissionIT {
         }).isInstanceOf(MySQLQueryInterruptedException.class);
     }
 
+    /**
+     * Connector/J's server-side cursor (an execute that opens one, then COM_STMT_FETCH): the answers are followed
+     * to their ends, so a refusal after it is answered in its turn, not held behind an answer thought unfinished.
+     */
+    @Test
+    void aRefusalAfterACursorsFetchesIsAnsweredInItsTurn() throws Exception {
+        try (Connection connection = proxy.connectorJ("useServerPrepStmts=true&useCursorFetch=true&defaultFetchSize=2");
+             Statement statement = connection.createStatement()) {
+            statement.execute("CREATE TABLE IF NOT EXISTS cursor_t (id INT PRIMARY KEY)");
+            statement.execute("DELETE FROM cursor_t");
+            statement.execute("INSERT INTO cursor_t VALUES (1), (2), (3), (4), (5)");
+            try (PreparedStatement select = connection.prepareStatement("SELECT id FROM cursor_t WHERE id > ? ORDER BY id")) {
+                select.setFetchSize(2);
+                select.setInt(1, 0);
+                int sum = 0;
+                try (ResultSet rows = select.executeQuery()) {
+                    while (rows.next()) {
+                        sum += rows.getInt(1);
+                    }
+                }
+                assertThat(sum).isEqualTo(15);
+            }
+            assertThatThrownBy(() -> statement.executeQuery("SELECT " + ScriptedHook.REFUSE + " 1"))
+                    .isInstanceOfSatisfying(SQLException.class, e -> assertThat(e.getErrorCode()).isEqualTo(1317));
+            assertThat(single(statement, "SELECT 4")).isEqualTo(4);
+        }
+    }
+
     @Test
     void aDriversCancelWithdrawsAHeldStatement() throws Exception {
         for (Connection connection : bothDrivers("")) {
