@@ -81,6 +81,7 @@ public final class RunningProxy implements AutoCloseable {
 
     private static RunningProxy start(MemogateConfig config, Optional<Path> file, int statementRecords)
             throws Exception {
+        Wings.checkServed(config, file);
         MetricsEndpoint metrics = MetricsEndpoint.start(config.admin().http());
         Optional<ServerAdmissions> admission = Optional.empty();
         AtomicReference<ConfigReloader> reloader = new AtomicReference<>();

@@ -139,7 +139,7 @@ public final class ProxyServer implements AutoCloseable, ConnectionsView {
             if (factory == null) {
                 problems.add("listeners[" + i + "].protocol: Memogate cannot serve " + protocol + " clients yet; "
                         + "it speaks " + known.keySet().stream().map(Protocol::configName).sorted()
-                        .collect(Collectors.joining(", ")) + " (the MySQL/MariaDB and SQL Server wings are planned)");
+                        .collect(Collectors.joining(", ")) + " (the SQL Server wing is planned)");
             } else {
                 made.computeIfAbsent(protocol, p -> factory.create(resources));
             }

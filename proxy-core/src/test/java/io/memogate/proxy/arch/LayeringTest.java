@@ -36,8 +36,20 @@ class LayeringTest {
     @Test
     void theSessionCoreImportsNoWing() {
         noClasses().that().resideInAnyPackage(CORE)
-                .should().dependOnClassesThat().resideInAnyPackage("io.memogate.proxy.pg..")
+                .should().dependOnClassesThat().resideInAnyPackage("io.memogate.proxy.pg..",
+                        "io.memogate.proxy.mysql..")
                 .because("the core is protocol-neutral: each protocol plugs in as a ProtocolWing, picked by the CLI")
+                .check(MEMOGATE);
+    }
+
+    @Test
+    void theWingsDoNotLeanOnEachOther() {
+        noClasses().that().resideInAPackage("io.memogate.proxy.mysql..")
+                .should().dependOnClassesThat().resideInAnyPackage("io.memogate.proxy.pg..")
+                .because("what two wings share belongs in the core, not in one wing that the other borrows from")
+                .check(MEMOGATE);
+        noClasses().that().resideInAPackage("io.memogate.proxy.pg..")
+                .should().dependOnClassesThat().resideInAnyPackage("io.memogate.proxy.mysql..")
                 .check(MEMOGATE);
     }
 

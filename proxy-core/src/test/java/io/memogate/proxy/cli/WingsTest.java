@@ -53,7 +53,19 @@ class WingsTest {
         assertThatThrownBy(() -> RunningProxy.start(config.withAdmin(new AdminConfig(AdminHttpConfig.of("127.0.0.1", 0)))))
                 .isInstanceOfSatisfying(ConfigException.class, e -> assertThat(e.problems()).containsExactly(
                         "listeners[1].protocol: Memogate cannot serve tds clients yet; it speaks postgresql "
-                                + "(the MySQL/MariaDB and SQL Server wings are planned)"));
+                                + "(the SQL Server wing is planned)"));
         assertThat(Wings.BUILT_IN).containsOnlyKeys(List.of(Protocol.POSTGRESQL));
+    }
+
+    /** The MySQL wing relays, but no MySQL statement can be estimated yet: a mysql listener says so and stops the start. */
+    @Test
+    void aMysqlListenerIsRefusedUntilItsStatementsCanBeEstimated() {
+        MemogateConfig config = MemogateConfig.of(BackendConfig.of("main", "127.0.0.1", 3306)).withListeners(
+                ListenerConfig.of("127.0.0.1", 0).withProtocol(Protocol.MYSQL));
+
+        assertThatThrownBy(() -> RunningProxy.start(config.withAdmin(new AdminConfig(AdminHttpConfig.of("127.0.0.1", 0)))))
+                .isInstanceOfSatisfying(ConfigException.class, e -> assertThat(e.problems()).singleElement()
+                        .asString().startsWith("listeners[0].protocol: Memogate's MySQL/MariaDB wing relays the protocol")
+                        .contains("cannot estimate MySQL statements yet"));
     }
 }

@@ -1,0 +1,113 @@
+package io.memogate.proxy.mysql.message;
+
+import io.memogate.proxy.mysql.codec.MySqlPackets;
+import io.netty.buffer.ByteBuf;
+import java.nio.charset.StandardCharsets;
+
+/**
+ * The client's answer to the greeting (protocol "Protocol::HandshakeResponse41"), relayed to the server with
+ * the capabilities the greeting did not offer cleared ({@link Capabilities#CLEARED}); the proxy reads who logs
+ * in to which schema, for its logs and its admission, and nothing of the credentials.
+ *
+ * <pre>
+ * int&lt;4&gt;      capability flags
+ * int&lt;4&gt;      max packet size; int&lt;1&gt; character set
+ * string[19]  filler; int&lt;4&gt; MariaDB: extended capabilities (when CLIENT_MYSQL is clear); MySQL: filler
+ * string&lt;NUL&gt; user name
+ * auth data   length-encoded (PLUGIN_AUTH_LENENC_CLIENT_DATA), or int&lt;1&gt; length (SECURE_CONNECTION), or NUL-ended
+ * string&lt;NUL&gt; schema (CONNECT_WITH_DB)
+ * string&lt;NUL&gt; auth plugin name (PLUGIN_AUTH)
+ * attributes  length-encoded key-value pairs (CONNECT_ATTRS): program_name among them
+ * </pre>
+ *
+ * An SSLRequest is this packet cut after the filler, with CLIENT_SSL set.
+ *
+ * @param database the schema named at login; empty when none
+ * @param program the client's program_name attribute; empty when it sent none
+ * @param capabilities the flags after clearing: what the session is
+ */
+public record HandshakeResponse(String user, String database, String program, int capabilities) {
+
+    private static final int FIXED_BYTES = 32;
+
+    /** The packet asks for TLS: an SSLRequest, the fixed part alone with CLIENT_SSL set. */
+    public static boolean isSslRequest(ByteBuf frame) {
+        return MySqlPackets.payloadLength(frame) == FIXED_BYTES
+                && (frame.getIntLE(frame.readerIndex() + MySqlPackets.HEADER_BYTES) & Capabilities.CLIENT_SSL) != 0;
+    }
+
+    /**
+     * Reads the response in {@code frame} and clears its capabilities in place.
+     *
+     * @throws MalformedPacketException when it is too short, or of the pre-4.1 protocol
+     */
+    public static HandshakeResponse rewrite(ByteBuf frame) {
+        ByteBuf payload = MySqlPackets.payload(frame);
+        if (payload.readableBytes() < FIXED_BYTES + 1) {
+            throw new MalformedPacketException("the login packet is too short");
+        }
+        int capabilities = payload.getIntLE(0);
+        if ((capabilities & Capabilities.CLIENT_PROTOCOL_41) == 0) {
+            throw new MalformedPacketException("the login packet is of the pre-4.1 protocol, which is not served");
+        }
+        int narrowed = capabilities & ~Capabilities.CLEARED;
+        int at = frame.readerIndex() + MySqlPackets.HEADER_BYTES;
+        frame.setIntLE(at, narrowed);
+        if ((capabilities & Capabilities.CLIENT_MYSQL) == 0) {
+            frame.setIntLE(at + 28, frame.getIntLE(at + 28) & ~Capabilities.CLEARED_MARIADB);
+        }
+        try {
+            payload.readerIndex(FIXED_BYTES);
+            String user = readNulString(payload);
+            skipAuthData(payload, capabilities);
+            String database = (capabilities & Capabilities.CLIENT_CONNECT_WITH_DB) != 0 && payload.isReadable()
+                    ? readNulString(payload) : "";
+            if ((capabilities & Capabilities.CLIENT_PLUGIN_AUTH) != 0 && payload.isReadable()) {
+                readNulString(payload);
+            }
+            String program = (capabilities & Capabilities.CLIENT_CONNECT_ATTRS) != 0 && payload.isReadable()
+                    ? programName(payload) : "";
+            return new HandshakeResponse(user, database, program, narrowed);
+        } catch (IndexOutOfBoundsException | IllegalArgumentException e) {
+            throw new MalformedPacketException("the login packet ends inside a field");
+        }
+    }
+
+    private static void skipAuthData(ByteBuf payload, int capabilities) {
+        if ((capabilities & Capabilities.CLIENT_PLUGIN_AUTH_LENENC_CLIENT_DATA) != 0) {
+            payload.skipBytes(Math.toIntExact(MySqlPackets.readLengthEncoded(payload)));
+        } else if ((capabilities & Capabilities.CLIENT_SECURE_CONNECTION) != 0) {
+            payload.skipBytes(payload.readUnsignedByte());
+        } else {
+            readNulString(payload);
+        }
+    }
+
+    private static String programName(ByteBuf payload) {
+        int length = Math.toIntExact(MySqlPackets.readLengthEncoded(payload));
+        ByteBuf attributes = payload.readSlice(length);
+        while (attributes.isReadable()) {
+            String key = readLengthEncodedString(attributes);
+            String value = readLengthEncodedString(attributes);
+            if (key.equals("program_name")) {
+                return value;
+            }
+        }
+        return "";
+    }
+
+    private static String readLengthEncodedString(ByteBuf in) {
+        int length = Math.toIntExact(MySqlPackets.readLengthEncoded(in));
+        return in.readCharSequence(length, StandardCharsets.UTF_8).toString();
+    }
+
+    private static String readNulString(ByteBuf in) {
+        int end = in.indexOf(in.readerIndex(), in.writerIndex(), (byte) 0);
+        if (end < 0) {
+            throw new IllegalArgumentException("no NUL");
+        }
+        String text = in.toString(in.readerIndex(), end - in.readerIndex(), StandardCharsets.UTF_8);
+        in.readerIndex(end + 1);
+        return text;
+    }
+}

@@ -1,0 +1,79 @@
+package io.memogate.proxy.mysql.message;
+
+import io.memogate.proxy.admission.AdmissionRejectedException;
+
+/**
+ * Every error the MySQL wing sends itself, in the server's own codes where one fits, so that drivers raise
+ * what they raise for the server's. A statement refused or withdrawn by admission gets 1317
+ * ER_QUERY_INTERRUPTED, SQLSTATE 70100, which mariadb-java-client raises as SQLTimeoutException and
+ * Connector/J as a query-interrupted exception (not 1226 ER_USER_LIMIT_REACHED: its SQLSTATE 42000 makes
+ * drivers raise a syntax error). The connection stays usable after them.
+ */
+public final class MySqlErrors {
+
+    public static final int ER_QUERY_INTERRUPTED = 1317;
+    public static final String QUERY_INTERRUPTED_STATE = "70100";
+
+    private MySqlErrors() {
+    }
+
+    /** A statement the gateways would not admit: the tier, the wait and the estimate, and what to do. */
+    public static ErrPacket admissionRejected(AdmissionRejectedException rejection) {
+        return new ErrPacket(ER_QUERY_INTERRUPTED, QUERY_INTERRUPTED_STATE, "Query execution was interrupted by "
+                + "Memogate admission control: " + rejection.getMessage() + " (" + rejection.detail() + "). "
+                + rejection.hint());
+    }
+
+    /** A statement withdrawn from its admission queue by KILL QUERY before it reached the server. */
+    public static ErrPacket cancelledWhileQueued() {
+        return new ErrPacket(ER_QUERY_INTERRUPTED, QUERY_INTERRUPTED_STATE,
+                "Query execution was interrupted: cancelled while queued for admission, before it reached the server");
+    }
+
+    /** ER_NET_PACKET_TOO_LARGE, as the server words it, naming the proxy's limit. */
+    public static ErrPacket packetTooLarge(int limit) {
+        return new ErrPacket(1153, "08S01", "Got a packet bigger than Memogate's limits.maxMessageBytes ("
+                + limit + " bytes); raise it, and the server's max_allowed_packet, to send it");
+    }
+
+    /** ER_NET_ERROR_ON_READ's SQLSTATE: the client broke the protocol, and the connection ends. */
+    public static ErrPacket malformed(String what) {
+        return new ErrPacket(1158, "08S01", "Memogate closed the connection: malformed packet: " + what);
+    }
+
+    public static ErrPacket tlsNotRelayed() {
+        return new ErrPacket(1045, "08004", "Memogate does not relay TLS for MySQL clients yet: connect without "
+                + "TLS (sslMode=disable, --skip-ssl)");
+    }
+
+    /** ER_CON_COUNT_ERROR, the server's own words for the same limit. */
+    public static ErrPacket tooManyClients(int limit) {
+        return new ErrPacket(1040, "08004", "Too many connections: Memogate's limits.maxClientConnections ("
+                + limit + ") is reached");
+    }
+
+    /** The server could not be reached (sent instead of a greeting). */
+    public static ErrPacket serverUnreachable(String backend, String address, String why) {
+        return new ErrPacket(2003, "HY000", "Memogate cannot connect to backend '" + backend + "' at " + address
+                + ": " + why);
+    }
+
+    /** The server closed the connection or sent something the proxy cannot read. */
+    public static ErrPacket serverLost(String why) {
+        return new ErrPacket(2013, "HY000", "Lost connection to the server through Memogate: " + why);
+    }
+
+    /** ER_SERVER_SHUTDOWN. */
+    public static ErrPacket shuttingDown() {
+        return new ErrPacket(1053, "08S01", "Memogate is shutting down");
+    }
+
+    /** ER_CONNECTION_KILLED, as MariaDB says it. */
+    public static ErrPacket killedByOperator(String by) {
+        return new ErrPacket(1927, "70100", "Connection was killed by a Memogate operator (" + by + ")");
+    }
+
+    public static ErrPacket internal(String what) {
+        return new ErrPacket(1105, "HY000", "Memogate internal error: " + what);
+    }
+}

@@ -1,0 +1,104 @@
+package io.memogate.proxy.mysql.it;
+
+import io.memogate.proxy.admission.AdmissionHook;
+import io.memogate.proxy.admission.AdmissionRouting;
+import io.memogate.proxy.admission.ImmediateAdmission;
+import io.memogate.proxy.config.BackendConfig;
+import io.memogate.proxy.config.BackendTlsConfig;
+import io.memogate.proxy.config.TlsMode;
+import io.memogate.proxy.config.LimitsConfig;
+import io.memogate.proxy.config.ListenerConfig;
+import io.memogate.proxy.config.MemogateConfig;
+import io.memogate.proxy.config.Protocol;
+import io.memogate.proxy.mysql.MySqlWing;
+import io.memogate.proxy.postgres.PostgresServer;
+import io.memogate.proxy.server.ProxyServer;
+import io.memogate.proxy.testing.Await;
+import java.sql.Connection;
+import java.sql.DriverManager;
+import java.sql.SQLException;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+import java.util.concurrent.TimeUnit;
+
+/**
+ * A proxy with one MySQL listener on an ephemeral port, relaying to the private MariaDB, with the admission
+ * hook a test scripts: the real {@link ProxyServer} with the MySQL wing, closed by the test.
+ */
+final class MySqlProxy implements AutoCloseable {
+
+    private final ProxyServer server;
+
+    private MySqlProxy(ProxyServer server) {
+        this.server = server;
+    }
+
+    static MySqlProxy to(PrivateMariaDb db) throws InterruptedException {
+        return to(db, new ImmediateAdmission(), LimitsConfig.DEFAULTS.maxMessageBytes());
+    }
+
+    static MySqlProxy to(PrivateMariaDb db, AdmissionHook hook) throws InterruptedException {
+        return to(db, hook, LimitsConfig.DEFAULTS.maxMessageBytes());
+    }
+
+    static MySqlProxy to(PrivateMariaDb db, AdmissionHook hook, int maxMessageBytes) throws InterruptedException {
+        return toPort(db.port(), hook, maxMessageBytes);
+    }
+
+    /** A proxy to whatever listens on {@code port} of 127.0.0.1, or nothing. */
+    static MySqlProxy toPort(int port, AdmissionHook hook, int maxMessageBytes) throws InterruptedException {
+        BackendConfig backend = new BackendConfig("maria", "127.0.0.1", port, List.of(), true,
+                BackendTlsConfig.of(TlsMode.DISABLE));
+        MemogateConfig config = new MemogateConfig(
+                List.of(new ListenerConfig("127.0.0.1", 0, Optional.empty(), Protocol.MYSQL)), List.of(backend),
+                LimitsConfig.DEFAULTS.withMaxMessageBytes(maxMessageBytes));
+        return new MySqlProxy(ProxyServer.start(config, Map.of(Protocol.MYSQL, MySqlWing.FACTORY),
+                AdmissionRouting.uniform(hook, PostgresServer.defaultSupport())));
+    }
+
+    int port() {
+        return server.port();
+    }
+
+    ProxyServer server() {
+        return server;
+    }
+
+    /** A mariadb-java-client connection through the proxy; extra options go in its URL ({@code useServerPrepStmts=true}). */
+    Connection mariadb(String user, String password, String options) throws SQLException {
+        return DriverManager.getConnection("jdbc:mariadb://127.0.0.1:" + port() + "/" + PrivateMariaDb.DATABASE
+                + "?sslMode=disable&connectTimeout=10000&socketTimeout=60000" + (options.isEmpty() ? "" : "&" + options),
+                user, password);
+    }
+
+    Connection mariadb(String options) throws SQLException {
+        return mariadb(PrivateMariaDb.USER, PrivateMariaDb.PASSWORD, options);
+    }
+
+    /** A MySQL Connector/J connection through the proxy. */
+    Connection connectorJ(String user, String password, String options) throws SQLException {
+        return DriverManager.getConnection("jdbc:mysql://127.0.0.1:" + port() + "/" + PrivateMariaDb.DATABASE
+                + "?sslMode=DISABLED&allowPublicKeyRetrieval=true&connectTimeout=10000&socketTimeout=60000"
+                + (options.isEmpty() ? "" : "&" + options), user, password);
+    }
+
+    Connection connectorJ(String options) throws SQLException {
+        return connectorJ(PrivateMariaDb.USER, PrivateMariaDb.PASSWORD, options);
+    }
+
+    /** Waits until a session of the proxy is in {@code state}, as SHOW CLIENTS says it ("waiting for admission"). */
+    void awaitSessionIn(String state) throws InterruptedException {
+        Await.until("a session of the proxy is " + state, () -> server.clients().toCompletableFuture()
+                .get(10, TimeUnit.SECONDS).stream().anyMatch(client -> client.state().equals(state)));
+    }
+
+    void awaitSessionCount(int count) throws InterruptedException {
+        Await.until("the proxy holds " + count + " sessions", () -> server.sessionCount() == count);
+    }
+
+    @Override
+    public void close() {
+        server.close();
+    }
+}
