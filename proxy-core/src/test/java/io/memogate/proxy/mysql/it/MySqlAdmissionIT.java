@@ -4,6 +4,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import com.mysql.cj.jdbc.exceptions.MySQLQueryInterruptedException;
+import com.mysql.cj.jdbc.exceptions.MySQLStatementCancelledException;
 import io.memogate.proxy.admission.AdmissionPoint;
 import io.memogate.proxy.admission.StatementRequest;
 import io.memogate.proxy.testing.Await;
@@ -160,10 +161,14 @@ class MySqlAdmissionIT {
                         "SELECT " + ScriptedHook.HOLD + " 1"), clients);
                 proxy.awaitSessionIn("waiting for admission");
                 statement.cancel();
+                // The proxy's ERR 1317; or Connector/J's own "cancelled" exception when the driver notes its
+                // cancel before it reads that ERR (a race of the driver's threads, not of the proxy's answer).
                 assertThatThrownBy(() -> answer.get(30, TimeUnit.SECONDS)).isInstanceOf(ExecutionException.class)
                         .cause().cause().isInstanceOfSatisfying(SQLException.class, e -> {
-                            assertThat(e.getErrorCode()).isEqualTo(1317);
-                            assertThat(e.getSQLState()).isEqualTo("70100");
+                            if (!(e instanceof MySQLStatementCancelledException)) {
+                                assertThat(e.getErrorCode()).isEqualTo(1317);
+                                assertThat(e.getSQLState()).isEqualTo("70100");
+                            }
                         });
                 assertThat(hook.withdrawn).hasSize(1);
                 assertThat(single(statement, "SELECT 9")).isEqualTo(9);
