@@ -1,0 +1,532 @@
+package io.memogate.broker.redis;
+
+import io.memogate.broker.gateway.CompileMemoryRetention;
+import io.memogate.broker.gateway.GatewayListener;
+import io.memogate.broker.gateway.GatewayRejectedException;
+import io.memogate.broker.gateway.GatewaySettings;
+import io.memogate.broker.gateway.Gateways;
+import io.memogate.broker.gateway.GuardedListener;
+import io.memogate.broker.gateway.LedgerState;
+import io.memogate.broker.gateway.Ticket;
+import io.memogate.broker.gateway.Tier;
+import io.memogate.broker.gateway.TierSettings;
+import io.memogate.broker.gateway.TierState;
+import io.memogate.broker.gateway.WaitingStatement;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.HexFormat;
+import java.util.List;
+import java.util.Map;
+import java.util.Objects;
+import java.util.Optional;
+import java.util.Queue;
+import java.util.concurrent.CancellationException;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.ConcurrentLinkedQueue;
+import java.util.concurrent.Executors;
+import java.util.concurrent.ScheduledExecutorService;
+import java.util.concurrent.ThreadLocalRandom;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicBoolean;
+import java.util.concurrent.atomic.AtomicLong;
+import java.util.function.LongSupplier;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * The gateways of one server shared by every proxy of a fleet: {@link io.memogate.broker.gateway.LocalGateways}'
+ * algorithm, its state in Redis, each transition one Redis Function (gateways.lua), so that the tier limits,
+ * the thresholds and the byte budget hold for the fleet as one proxy's hold for it.
+ *
+ * <p>A statement below t0 passes here, with no round trip. Any other is a {@link Ticket} whose acquire is
+ * sent at once and answered later: nothing blocks. Redis decides every ticket once (FIFO, with its own clock
+ * for timeouts) and puts the decision on the issuing instance's list; the instance takes its decisions with
+ * the answer to any of its calls, and is woken by pub/sub to ask when another instance's call decided one.
+ * Since pub/sub may lose a message, an instance with waiters also polls, every {@link
+ * FleetSettings#pollInterval()}.
+ *
+ * <p>Leases. Every call renews the caller's lease, and an idle instance calls every third of it. Every call
+ * first reaps the permits, waiters and ledger rows of instances whose lease ran out: a proxy killed while it
+ * holds permits gives them back within the lease. An instance that has not heard from Redis for longer than
+ * its lease refuses its waiters ({@link FleetUnavailableException}), since the fleet has reaped them; one
+ * told by Redis that it was reaped does the same.
+ *
+ * <p>Concurrency. This side keeps a {@link FleetTicket} per gated ticket, decided once by compare-and-set:
+ * a grant or refusal from Redis, a withdraw(), or a lost lease, whichever comes first. A withdraw() that
+ * wins tells Redis, which withdraws the ticket or, if it granted it meanwhile, undoes the grant; so a grant
+ * and a withdrawal never both take effect. Answers are handled on one thread, in the order Redis gave them,
+ * and futures complete there; the views (state, ledger, waiting, paused, target) wait for Redis, at most
+ * the command timeout, and throw {@link FleetUnavailableException} when it does not answer.
+ */
+public final class RedisGateways implements Gateways, AutoCloseable {
+
+    private static final Logger log = LoggerFactory.getLogger(RedisGateways.class);
+    private static final Duration LONGEST_COMMAND = Duration.ofSeconds(2);
+
+    private final String server;
+    private final String instance;
+    private final FleetSettings fleet;
+    private final GuardedListener listener;
+    private final CompileMemoryRetention retention;
+    private final LongSupplier nanoTime;
+    private final ScheduledExecutorService replies;
+    private final FleetClient redis;
+    private final Map<Ticket, FleetTicket> byTicket = new ConcurrentHashMap<>();
+    private final Map<String, FleetTicket> byId = new ConcurrentHashMap<>();
+    private final AtomicLong sequence = new AtomicLong();
+    /** Releases, withdrawals and closes Redis did not confirm: sent again after the next answer. */
+    private final Queue<String[]> unconfirmed = new ConcurrentLinkedQueue<>();
+    private final AtomicBoolean polling = new AtomicBoolean();
+    private final AtomicBoolean closed = new AtomicBoolean();
+    private volatile GatewaySettings settings;
+    private volatile long target;
+    private volatile boolean paused;
+    private volatile long lastAnswerNanos;
+    private volatile boolean cutOff;
+
+    /**
+     * Joins the fleet: loads the gateway functions and writes {@code settings} and {@code targetBytes} as the
+     * fleet's (the last instance to start or reload sets them for all).
+     *
+     * @param server the backend's name: the fleet shares one set of gateways per server
+     * @throws io.lettuce.core.RedisException when Redis cannot be reached
+     */
+    public RedisGateways(FleetSettings fleet, String server, GatewaySettings settings, long targetBytes,
+                         GatewayListener listener, CompileMemoryRetention retention) {
+        this(fleet, server, settings, targetBytes, listener, retention, System::nanoTime);
+    }
+
+    RedisGateways(FleetSettings fleet, String server, GatewaySettings settings, long targetBytes,
+                  GatewayListener listener, CompileMemoryRetention retention, LongSupplier nanoTime) {
+        this.fleet = Objects.requireNonNull(fleet, "fleet");
+        this.server = Objects.requireNonNull(server, "server");
+        this.settings = Objects.requireNonNull(settings, "settings");
+        this.listener = new GuardedListener(listener);
+        this.retention = Objects.requireNonNull(retention, "retention");
+        this.nanoTime = Objects.requireNonNull(nanoTime, "nanoTime");
+        checkTarget(targetBytes);
+        this.target = targetBytes;
+        this.instance = ProcessHandle.current().pid() + "-" + HexFormat.of().toHexDigits(ThreadLocalRandom.current().nextInt());
+        this.replies = Executors.newSingleThreadScheduledExecutor(task -> {
+            Thread thread = new Thread(task, "memogate-fleet-" + server);
+            thread.setDaemon(true);
+            return thread;
+        });
+        Duration timeout = fleet.lease().dividedBy(2).compareTo(LONGEST_COMMAND) < 0
+                ? fleet.lease().dividedBy(2) : LONGEST_COMMAND;
+        try {
+            this.redis = new FleetClient(fleet, server, instance, timeout, replies, this::configuration);
+        } catch (RuntimeException e) {
+            replies.shutdownNow();
+            throw e;
+        }
+        try {
+            redis.callAndWait("mg_configure", configuration());
+            lastAnswerNanos = nanoTime.getAsLong();
+            redis.onWake(() -> replies.execute(this::poll));
+        } catch (RuntimeException e) {
+            replies.shutdownNow();
+            redis.close();
+            throw e;
+        }
+        long every = fleet.pollInterval().toNanos();
+        replies.scheduleWithFixedDelay(this::tick, every, every, TimeUnit.NANOSECONDS);
+        log.info("Gateways of server {} shared through fleet {} at {} as instance {}", server, fleet.name(),
+                redis.where(), instance);
+    }
+
+    @Override
+    public Ticket acquire(long estimateBytes, long connection, Object tag) {
+        if (estimateBytes < 0) {
+            throw new IllegalArgumentException("estimateBytes must be >= 0, was " + estimateBytes);
+        }
+        if (estimateBytes < settings.staticThresholdBytes()) {
+            Ticket t = Ticket.ungated(estimateBytes, connection, tag);
+            listener.admitted(null, 0, estimateBytes);
+            return t;
+        }
+        Ticket t = Ticket.issue(this, estimateBytes, connection, tag);
+        t.needs(Tier.SMALL);
+        FleetTicket ft = new FleetTicket(instance + ":" + sequence.incrementAndGet(), t, nanoTime.getAsLong());
+        byTicket.put(t, ft);
+        byId.put(ft.id, ft);
+        redis.call("mg_acquire", ft.id, Long.toString(estimateBytes), Long.toString(connection))
+                .whenComplete((reply, failure) -> {
+                    if (failure != null) {
+                        // It may have arrived before the answer was lost: whatever Redis has of it is undone.
+                        unconfirmed.add(new String[] {"mg_withdraw", ft.id});
+                        fail(ft, FleetClient.asUnavailable(failure));
+                        return;
+                    }
+                    handle(reply);
+                    ft.acknowledged = true;
+                    if (!reply.text().isEmpty()) {
+                        ft.lastPosition = position(ft, reply.text().split(" "));
+                    }
+                });
+        return t;
+    }
+
+    @Override
+    public void release(Ticket t) {
+        FleetTicket ft = own(t);
+        if (ft == null || ft.waiting() && withdraw(t)) {
+            return;
+        }
+        if (ft.state.compareAndSet(FleetTicket.State.ADMITTED, FleetTicket.State.DONE)) {
+            forget(ft);
+            sendConfirmed("mg_release", ft.id);
+        }
+    }
+
+    @Override
+    public boolean withdraw(Ticket t) {
+        FleetTicket ft = own(t);
+        if (ft == null || !ft.decide(FleetTicket.State.DONE)) {
+            return false;
+        }
+        forget(ft);
+        sendConfirmed("mg_withdraw", ft.id);
+        t.admitted().completeExceptionally(new CancellationException("withdrawn while waiting for the fleet's gateways"));
+        return true;
+    }
+
+    /** Where it waited at the last answer that said so (at most a poll interval ago), with its waiting time now. */
+    @Override
+    public Optional<WaitingStatement> position(Ticket t) {
+        FleetTicket ft = own(t);
+        WaitingStatement last = ft == null ? null : ft.lastPosition;
+        if (last == null || !ft.waiting()) {
+            return Optional.empty();
+        }
+        return Optional.of(new WaitingStatement(last.tier(), last.forBudget(), last.position(), last.estimateBytes(),
+                last.connection(), Duration.ofNanos(nanoTime.getAsLong() - ft.startNanos), last.tag(), paused));
+    }
+
+    @Override
+    public void reconfigure(GatewaySettings settings) {
+        this.settings = Objects.requireNonNull(settings, "settings");
+        sendConfirmed(prepend("mg_configure", configuration()));
+    }
+
+    @Override
+    public GatewaySettings settings() {
+        return settings;
+    }
+
+    @Override
+    public boolean pause() {
+        return changed(redis.callAndWait("mg_pause", "1"));
+    }
+
+    @Override
+    public boolean resume() {
+        return changed(redis.callAndWait("mg_pause", "0"));
+    }
+
+    @Override
+    public boolean paused() {
+        return view().paused();
+    }
+
+    /** A later target, from this instance's broker or another's, replaces it: not sent again when lost. */
+    @Override
+    public void target(long bytes) {
+        checkTarget(bytes);
+        target = bytes;
+        send("mg_target", Long.toString(bytes));
+    }
+
+    /** The fleet's target, which the last instance to set one set. */
+    @Override
+    public long target() {
+        return view().target();
+    }
+
+    /** The next measurement replaces it: not sent again when lost. */
+    @Override
+    public void retained(long connection, long bytes) {
+        if (bytes < 0) {
+            throw new IllegalArgumentException("retained bytes must be >= 0, was " + bytes);
+        }
+        send("mg_retained", Long.toString(connection), Long.toString(bytes));
+    }
+
+    @Override
+    public void connectionClosed(long connection) {
+        sendConfirmed("mg_closed", Long.toString(connection));
+    }
+
+    @Override
+    public long retainedBy(long connection) {
+        FleetReply reply = redis.callAndWait("mg_retained_by", Long.toString(connection));
+        handleLater(reply);
+        return Long.parseLong(reply.text());
+    }
+
+    @Override
+    public TierState state(Tier tier) {
+        return view().tier(Objects.requireNonNull(tier, "tier"));
+    }
+
+    @Override
+    public LedgerState ledger() {
+        return view().ledger();
+    }
+
+    /** Every instance's waiting statements; the tag is known for this instance's only. */
+    @Override
+    public List<WaitingStatement> waiting() {
+        FleetView view = view();
+        List<WaitingStatement> all = new ArrayList<>();
+        for (FleetView.Waiter w : view.waiters()) {
+            FleetTicket ft = byId.get(w.id());
+            all.add(new WaitingStatement(w.tier(), w.tier() == null, w.position(), w.estimateBytes(), w.connection(),
+                    w.waited(), ft == null ? null : ft.ticket.tag(), view.paused()));
+        }
+        return all;
+    }
+
+    /** This instance's name in the fleet (its process id and a random part), as Redis knows it. */
+    public String instance() {
+        return instance;
+    }
+
+    /** Leaves the fleet: what this instance holds goes back at once, its waiters are refused. */
+    @Override
+    public void close() {
+        if (!closed.compareAndSet(false, true)) {
+            return;
+        }
+        try {
+            redis.callAndWait("mg_leave");
+        } catch (FleetUnavailableException e) {
+            log.warn("Could not leave fleet {} cleanly: {}; the fleet reaps what this instance holds once its"
+                    + " lease of {} runs out", fleet.name(), e.getMessage(), fleet.lease());
+        } finally {
+            replies.shutdownNow();
+            refuseWaiters(new FleetUnavailableException("the proxy is stopping"), false);
+            redis.close();
+        }
+    }
+
+    /** Stops every call and the lease renewal without leaving: what a SIGKILL leaves behind, for tests. */
+    void abandon() {
+        closed.set(true);
+        replies.shutdownNow();
+        redis.close();
+    }
+
+    // ---- answers, on the replies thread ----
+
+    private void handle(FleetReply reply) {
+        lastAnswerNanos = nanoTime.getAsLong();
+        cutOff = false;
+        if (reply.reaped()) {
+            log.warn("Fleet {} reaped this instance's state for server {} (its lease ran out, or Redis restarted"
+                    + " without it): its waiting statements are refused", fleet.name(), server);
+            unconfirmed.clear();
+            refuseWaiters(new FleetUnavailableException("the fleet's Redis at " + redis.where()
+                    + " lost this proxy's waiting statements (its lease ran out, or Redis restarted)"), true);
+        }
+        for (Decision d : reply.decisions()) {
+            deliver(d);
+        }
+    }
+
+    private void handleLater(FleetReply reply) {
+        replies.execute(() -> handle(reply));
+    }
+
+    private void deliver(Decision d) {
+        FleetTicket ft = byId.get(d.id());
+        if (ft == null) {
+            return; // withdrawn here first: the withdrawal undid it in Redis
+        }
+        Ticket t = ft.ticket;
+        switch (d) {
+            case Decision.Granted granted -> {
+                if (!ft.decide(FleetTicket.State.ADMITTED)) {
+                    return;
+                }
+                t.needs(granted.highest());
+                long waited = waitedNanos(ft);
+                if (!t.admitted().complete(t)) {
+                    release(t); // completed from outside: nobody would release this grant
+                }
+                listener.admitted(granted.highest(), waited, t.estimateBytes());
+            }
+            case Decision.Refused refused -> {
+                if (!ft.decide(FleetTicket.State.DONE)) {
+                    return;
+                }
+                forget(ft);
+                long waited = waitedNanos(ft);
+                GatewayRejectedException rejection = new GatewayRejectedException(refused.reason(), refused.tier(),
+                        refused.budget(), Duration.ofNanos(waited), t.estimateBytes(), refused.paused());
+                t.admitted().completeExceptionally(rejection);
+                listener.rejected(rejection, waited);
+            }
+        }
+    }
+
+    /** Every poll interval: a poll when statements wait or the lease is a third gone; the lease watched. */
+    private void tick() {
+        long now = nanoTime.getAsLong();
+        long sinceAnswer = now - lastAnswerNanos;
+        if (sinceAnswer > fleet.lease().toNanos() && !cutOff) {
+            cutOff = true;
+            unconfirmed.clear(); // the fleet reaps all of it
+            log.warn("No answer from fleet {}'s Redis at {} for longer than the lease ({}): its waiting statements"
+                    + " for server {} are refused", fleet.name(), redis.where(), fleet.lease(), server);
+            refuseWaiters(new FleetUnavailableException("the fleet's Redis at " + redis.where()
+                    + " has not answered for longer than the lease (" + fleet.lease() + ")"), false);
+        }
+        boolean waiting = byId.values().stream().anyMatch(FleetTicket::waiting);
+        if (waiting || !unconfirmed.isEmpty() || sinceAnswer >= fleet.lease().toNanos() / 3) {
+            poll();
+        }
+    }
+
+    private void poll() {
+        if (!polling.compareAndSet(false, true)) {
+            return;
+        }
+        redis.call("mg_poll").whenComplete((reply, failure) -> {
+            polling.set(false);
+            if (failure != null) {
+                log.debug("Poll of fleet {} failed", fleet.name(), failure);
+                return;
+            }
+            handle(reply);
+            List<String> lines = reply.lines();
+            paused = lines.getFirst().equals("1");
+            for (String line : lines.subList(1, lines.size())) {
+                String[] f = line.split(" ");
+                FleetTicket ft = byId.get(f[0]);
+                if (ft != null && ft.waiting()) {
+                    ft.lastPosition = position(ft, new String[] {f[1], f[2]});
+                }
+            }
+            for (int n = unconfirmed.size(); n > 0; n--) {
+                String[] call = unconfirmed.poll();
+                if (call != null) {
+                    sendConfirmed(call);
+                }
+            }
+        });
+    }
+
+    // ---- helpers ----
+
+    /** A call whose loss would leave something held in Redis: kept and sent again until Redis confirms it. */
+    private void sendConfirmed(String... call) {
+        redis.call(call[0], rest(call)).whenComplete((reply, failure) -> {
+            if (failure != null) {
+                unconfirmed.add(call);
+            } else {
+                handle(reply);
+            }
+        });
+    }
+
+    private void send(String function, String... args) {
+        redis.call(function, args).whenComplete((reply, failure) -> {
+            if (failure != null) {
+                log.warn("Fleet {}: {}", fleet.name(), failure.getMessage());
+            } else {
+                handle(reply);
+            }
+        });
+    }
+
+    private boolean changed(FleetReply reply) {
+        handleLater(reply);
+        return reply.text().equals("1");
+    }
+
+    private FleetView view() {
+        FleetReply reply = redis.callAndWait("mg_view");
+        handleLater(reply);
+        return FleetView.parse(reply.lines());
+    }
+
+    /** Refuses this instance's waiters, or (onlyKnown) those Redis had heard of, which a reap took. */
+    private void refuseWaiters(FleetUnavailableException why, boolean onlyKnown) {
+        for (FleetTicket ft : byId.values()) {
+            if ((!onlyKnown || ft.acknowledged) && ft.waiting()) {
+                fail(ft, why);
+            }
+        }
+    }
+
+    private void fail(FleetTicket ft, RuntimeException why) {
+        if (ft.decide(FleetTicket.State.DONE)) {
+            forget(ft);
+            ft.ticket.admitted().completeExceptionally(why);
+        }
+    }
+
+    private void forget(FleetTicket ft) {
+        byId.remove(ft.id);
+        byTicket.remove(ft.ticket);
+    }
+
+    private FleetTicket own(Ticket t) {
+        if (!t.gated()) {
+            return null;
+        }
+        if (!t.issuedBy(this)) {
+            throw new IllegalArgumentException(t + " was issued by other gateways");
+        }
+        return byTicket.get(t);
+    }
+
+    /** From "queue position", queue 1..3 or b. */
+    private WaitingStatement position(FleetTicket ft, String[] queueAndPosition) {
+        boolean budget = queueAndPosition[0].equals("b");
+        Ticket t = ft.ticket;
+        return new WaitingStatement(budget ? null : Decision.tier(queueAndPosition[0]), budget,
+                Integer.parseInt(queueAndPosition[1]), t.estimateBytes(), t.connection(), Duration.ZERO, t.tag(), paused);
+    }
+
+    private long waitedNanos(FleetTicket ft) {
+        return ft.acknowledged ? nanoTime.getAsLong() - ft.startNanos : 0;
+    }
+
+    /** mg_configure's arguments: t0, each tier's limit, fraction, maxQueue and timeout, retention, target. */
+    private String[] configuration() {
+        GatewaySettings s = settings;
+        List<String> args = new ArrayList<>();
+        args.add(Long.toString(s.staticThresholdBytes()));
+        for (Tier tier : Tier.values()) {
+            TierSettings ts = s.tier(tier);
+            args.add(Integer.toString(ts.limit()));
+            args.add(Double.toString(ts.fraction()));
+            args.add(Integer.toString(ts.maxQueue()));
+            args.add(Long.toString(ts.timeout().toMillis()));
+        }
+        args.add(retention == CompileMemoryRetention.RETAINED_UNTIL_CONNECTION_ENDS ? "1" : "0");
+        args.add(Long.toString(target));
+        return args.toArray(String[]::new);
+    }
+
+    private static String[] prepend(String first, String[] rest) {
+        String[] all = new String[rest.length + 1];
+        all[0] = first;
+        System.arraycopy(rest, 0, all, 1, rest.length);
+        return all;
+    }
+
+    private static String[] rest(String[] call) {
+        String[] args = new String[call.length - 1];
+        System.arraycopy(call, 1, args, 0, args.length);
+        return args;
+    }
+
+    private static void checkTarget(long bytes) {
+        if (bytes < 0) {
+            throw new IllegalArgumentException("target bytes must be >= 0, was " + bytes);
+        }
+    }
+}
