@@ -24,6 +24,7 @@ import java.util.concurrent.CancellationException;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.ConcurrentLinkedQueue;
 import java.util.concurrent.Executors;
+import java.util.concurrent.RejectedExecutionException;
 import java.util.concurrent.ScheduledExecutorService;
 import java.util.concurrent.ThreadLocalRandom;
 import java.util.concurrent.TimeUnit;
@@ -123,7 +124,7 @@ public final class RedisGateways implements Gateways, AutoCloseable {
         try {
             redis.callAndWait("mg_configure", configuration());
             lastAnswerNanos = nanoTime.getAsLong();
-            redis.onWake(() -> replies.execute(this::poll));
+            redis.onWake(this::pollSoon);
         } catch (RuntimeException e) {
             replies.shutdownNow();
             redis.close();
@@ -385,6 +386,15 @@ public final class RedisGateways implements Gateways, AutoCloseable {
         boolean waiting = byId.values().stream().anyMatch(FleetTicket::waiting);
         if (waiting || !unconfirmed.isEmpty() || sinceAnswer >= fleet.lease().toNanos() / 3) {
             poll();
+        }
+    }
+
+    /** Woken by pub/sub, on a Lettuce thread: ask on the replies thread, unless the instance is closing. */
+    private void pollSoon() {
+        try {
+            replies.execute(this::poll);
+        } catch (RejectedExecutionException closing) {
+            // Nothing to ask for: close() refuses the waiters.
         }
     }
 
