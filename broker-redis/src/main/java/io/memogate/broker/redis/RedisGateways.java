@@ -2,7 +2,6 @@ package io.memogate.broker.redis;
 
 import io.memogate.broker.gateway.CompileMemoryRetention;
 import io.memogate.broker.gateway.GatewayListener;
-import io.memogate.broker.gateway.GatewayRejectedException;
 import io.memogate.broker.gateway.GatewaySettings;
 import io.memogate.broker.gateway.Gateways;
 import io.memogate.broker.gateway.GuardedListener;
@@ -20,7 +19,6 @@ import java.util.Map;
 import java.util.Objects;
 import java.util.Optional;
 import java.util.Queue;
-import java.util.concurrent.CancellationException;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.ConcurrentLinkedQueue;
 import java.util.concurrent.Executors;
@@ -72,11 +70,12 @@ public final class RedisGateways implements Gateways, AutoCloseable {
     private final LongSupplier nanoTime;
     private final ScheduledExecutorService replies;
     private final FleetClient redis;
-    private final Map<Ticket, FleetTicket> byTicket = new ConcurrentHashMap<>();
-    private final Map<String, FleetTicket> byId = new ConcurrentHashMap<>();
+    private final IssuedTickets tickets;
     private final AtomicLong sequence = new AtomicLong();
     /** Releases, withdrawals and closes Redis did not confirm: sent again after the next answer. */
     private final Queue<String[]> unconfirmed = new ConcurrentLinkedQueue<>();
+    /** Server connection to what the ledger counts it as retaining, as last heard; see {@link #retainedBy}. */
+    private final Map<Long, Long> retainedBy = new ConcurrentHashMap<>();
     private final AtomicBoolean polling = new AtomicBoolean();
     private final AtomicBoolean closed = new AtomicBoolean();
     private volatile GatewaySettings settings;
@@ -103,6 +102,7 @@ public final class RedisGateways implements Gateways, AutoCloseable {
         this.server = Objects.requireNonNull(server, "server");
         this.settings = Objects.requireNonNull(settings, "settings");
         this.listener = new GuardedListener(listener);
+        this.tickets = new IssuedTickets(this.listener, nanoTime);
         this.retention = Objects.requireNonNull(retention, "retention");
         this.nanoTime = Objects.requireNonNull(nanoTime, "nanoTime");
         checkTarget(targetBytes);
@@ -146,62 +146,60 @@ public final class RedisGateways implements Gateways, AutoCloseable {
             listener.admitted(null, 0, estimateBytes);
             return t;
         }
-        Ticket t = Ticket.issue(this, estimateBytes, connection, tag);
-        t.needs(Tier.SMALL);
-        FleetTicket ft = new FleetTicket(instance + ":" + sequence.incrementAndGet(), t, nanoTime.getAsLong());
-        byTicket.put(t, ft);
-        byId.put(ft.id, ft);
+        FleetTicket ft = tickets.issue(this, instance + ":" + sequence.incrementAndGet(), estimateBytes, connection, tag);
         redis.call("mg_acquire", ft.id, Long.toString(estimateBytes), Long.toString(connection))
                 .whenComplete((reply, failure) -> {
                     if (failure != null) {
                         // It may have arrived before the answer was lost: whatever Redis has of it is undone.
                         unconfirmed.add(new String[] {"mg_withdraw", ft.id});
-                        fail(ft, FleetClient.asUnavailable(failure));
+                        tickets.fail(ft, FleetClient.asUnavailable(failure));
                         return;
                     }
                     handle(reply);
                     ft.acknowledged = true;
                     if (!reply.text().isEmpty()) {
-                        ft.lastPosition = position(ft, reply.text().split(" "));
+                        String[] where = reply.text().split(" ");
+                        tickets.waitsAt(ft.id, where[0], where[1], paused);
                     }
                 });
-        return t;
+        return ft.ticket;
     }
 
     @Override
     public void release(Ticket t) {
-        FleetTicket ft = own(t);
+        FleetTicket ft = tickets.of(t, this);
         if (ft == null || ft.waiting() && withdraw(t)) {
             return;
         }
-        if (ft.state.compareAndSet(FleetTicket.State.ADMITTED, FleetTicket.State.DONE)) {
-            forget(ft);
-            sendConfirmed("mg_release", ft.id);
+        if (tickets.release(ft)) {
+            redis.call("mg_release", ft.id).whenComplete((reply, failure) -> {
+                if (failure != null) {
+                    unconfirmed.add(new String[] {"mg_release", ft.id});
+                    return;
+                }
+                handle(reply);
+                if (!reply.text().isEmpty()) {
+                    retainedBy.put(t.connection(), Long.parseLong(reply.text()));
+                }
+            });
         }
     }
 
     @Override
     public boolean withdraw(Ticket t) {
-        FleetTicket ft = own(t);
-        if (ft == null || !ft.decide(FleetTicket.State.DONE)) {
+        FleetTicket ft = tickets.of(t, this);
+        if (ft == null || !tickets.withdraw(ft)) {
             return false;
         }
-        forget(ft);
         sendConfirmed("mg_withdraw", ft.id);
-        t.admitted().completeExceptionally(new CancellationException("withdrawn while waiting for the fleet's gateways"));
         return true;
     }
 
     /** Where it waited at the last answer that said so (at most a poll interval ago), with its waiting time now. */
     @Override
     public Optional<WaitingStatement> position(Ticket t) {
-        FleetTicket ft = own(t);
-        WaitingStatement last = ft == null ? null : ft.lastPosition;
-        if (last == null || !ft.waiting()) {
-            return Optional.empty();
-        }
-        return Optional.of(new WaitingStatement(last.tier(), last.forBudget(), last.position(), last.estimateBytes(),
-                last.connection(), Duration.ofNanos(nanoTime.getAsLong() - ft.startNanos), last.tag(), paused));
+        FleetTicket ft = tickets.of(t, this);
+        return ft == null ? Optional.empty() : Optional.ofNullable(tickets.position(ft, paused));
     }
 
     @Override
@@ -250,19 +248,24 @@ public final class RedisGateways implements Gateways, AutoCloseable {
         if (bytes < 0) {
             throw new IllegalArgumentException("retained bytes must be >= 0, was " + bytes);
         }
+        retainedBy.put(connection, bytes);
         send("mg_retained", Long.toString(connection), Long.toString(bytes));
     }
 
     @Override
     public void connectionClosed(long connection) {
+        retainedBy.remove(connection);
         sendConfirmed("mg_closed", Long.toString(connection));
     }
 
+    /**
+     * What the fleet's ledger counted the connection as retaining when this instance last released a
+     * statement on it or measured it: a session asks as it goes idle, on its event loop, which must not wait
+     * for Redis.
+     */
     @Override
     public long retainedBy(long connection) {
-        FleetReply reply = redis.callAndWait("mg_retained_by", Long.toString(connection));
-        handleLater(reply);
-        return Long.parseLong(reply.text());
+        return retainedBy.getOrDefault(connection, 0L);
     }
 
     @Override
@@ -281,9 +284,8 @@ public final class RedisGateways implements Gateways, AutoCloseable {
         FleetView view = view();
         List<WaitingStatement> all = new ArrayList<>();
         for (FleetView.Waiter w : view.waiters()) {
-            FleetTicket ft = byId.get(w.id());
             all.add(new WaitingStatement(w.tier(), w.tier() == null, w.position(), w.estimateBytes(), w.connection(),
-                    w.waited(), ft == null ? null : ft.ticket.tag(), view.paused()));
+                    w.waited(), tickets.tagOf(w.id()), view.paused()));
         }
         return all;
     }
@@ -306,7 +308,7 @@ public final class RedisGateways implements Gateways, AutoCloseable {
                     + " lease of {} runs out", fleet.name(), e.getMessage(), fleet.lease());
         } finally {
             replies.shutdownNow();
-            refuseWaiters(new FleetUnavailableException("the proxy is stopping"), false);
+            tickets.refuseWaiting(new FleetUnavailableException("the proxy is stopping"), false);
             redis.close();
         }
     }
@@ -327,48 +329,16 @@ public final class RedisGateways implements Gateways, AutoCloseable {
             log.warn("Fleet {} reaped this instance's state for server {} (its lease ran out, or Redis restarted"
                     + " without it): its waiting statements are refused", fleet.name(), server);
             unconfirmed.clear();
-            refuseWaiters(new FleetUnavailableException("the fleet's Redis at " + redis.where()
+            tickets.refuseWaiting(new FleetUnavailableException("the fleet's Redis at " + redis.where()
                     + " lost this proxy's waiting statements (its lease ran out, or Redis restarted)"), true);
         }
         for (Decision d : reply.decisions()) {
-            deliver(d);
+            tickets.deliver(d, this::release);
         }
     }
 
     private void handleLater(FleetReply reply) {
         replies.execute(() -> handle(reply));
-    }
-
-    private void deliver(Decision d) {
-        FleetTicket ft = byId.get(d.id());
-        if (ft == null) {
-            return; // withdrawn here first: the withdrawal undid it in Redis
-        }
-        Ticket t = ft.ticket;
-        switch (d) {
-            case Decision.Granted granted -> {
-                if (!ft.decide(FleetTicket.State.ADMITTED)) {
-                    return;
-                }
-                t.needs(granted.highest());
-                long waited = waitedNanos(ft);
-                if (!t.admitted().complete(t)) {
-                    release(t); // completed from outside: nobody would release this grant
-                }
-                listener.admitted(granted.highest(), waited, t.estimateBytes());
-            }
-            case Decision.Refused refused -> {
-                if (!ft.decide(FleetTicket.State.DONE)) {
-                    return;
-                }
-                forget(ft);
-                long waited = waitedNanos(ft);
-                GatewayRejectedException rejection = new GatewayRejectedException(refused.reason(), refused.tier(),
-                        refused.budget(), Duration.ofNanos(waited), t.estimateBytes(), refused.paused());
-                t.admitted().completeExceptionally(rejection);
-                listener.rejected(rejection, waited);
-            }
-        }
     }
 
     /** Every poll interval: a poll when statements wait or the lease is a third gone; the lease watched. */
@@ -380,11 +350,10 @@ public final class RedisGateways implements Gateways, AutoCloseable {
             unconfirmed.clear(); // the fleet reaps all of it
             log.warn("No answer from fleet {}'s Redis at {} for longer than the lease ({}): its waiting statements"
                     + " for server {} are refused", fleet.name(), redis.where(), fleet.lease(), server);
-            refuseWaiters(new FleetUnavailableException("the fleet's Redis at " + redis.where()
+            tickets.refuseWaiting(new FleetUnavailableException("the fleet's Redis at " + redis.where()
                     + " has not answered for longer than the lease (" + fleet.lease() + ")"), false);
         }
-        boolean waiting = byId.values().stream().anyMatch(FleetTicket::waiting);
-        if (waiting || !unconfirmed.isEmpty() || sinceAnswer >= fleet.lease().toNanos() / 3) {
+        if (tickets.anyWaiting() || !unconfirmed.isEmpty() || sinceAnswer >= fleet.lease().toNanos() / 3) {
             poll();
         }
     }
@@ -413,10 +382,7 @@ public final class RedisGateways implements Gateways, AutoCloseable {
             paused = lines.getFirst().equals("1");
             for (String line : lines.subList(1, lines.size())) {
                 String[] f = line.split(" ");
-                FleetTicket ft = byId.get(f[0]);
-                if (ft != null && ft.waiting()) {
-                    ft.lastPosition = position(ft, new String[] {f[1], f[2]});
-                }
+                tickets.waitsAt(f[0], f[1], f[2], paused);
             }
             for (int n = unconfirmed.size(); n > 0; n--) {
                 String[] call = unconfirmed.poll();
@@ -459,49 +425,6 @@ public final class RedisGateways implements Gateways, AutoCloseable {
         FleetReply reply = redis.callAndWait("mg_view");
         handleLater(reply);
         return FleetView.parse(reply.lines());
-    }
-
-    /** Refuses this instance's waiters, or (onlyKnown) those Redis had heard of, which a reap took. */
-    private void refuseWaiters(FleetUnavailableException why, boolean onlyKnown) {
-        for (FleetTicket ft : byId.values()) {
-            if ((!onlyKnown || ft.acknowledged) && ft.waiting()) {
-                fail(ft, why);
-            }
-        }
-    }
-
-    private void fail(FleetTicket ft, RuntimeException why) {
-        if (ft.decide(FleetTicket.State.DONE)) {
-            forget(ft);
-            ft.ticket.admitted().completeExceptionally(why);
-        }
-    }
-
-    private void forget(FleetTicket ft) {
-        byId.remove(ft.id);
-        byTicket.remove(ft.ticket);
-    }
-
-    private FleetTicket own(Ticket t) {
-        if (!t.gated()) {
-            return null;
-        }
-        if (!t.issuedBy(this)) {
-            throw new IllegalArgumentException(t + " was issued by other gateways");
-        }
-        return byTicket.get(t);
-    }
-
-    /** From "queue position", queue 1..3 or b. */
-    private WaitingStatement position(FleetTicket ft, String[] queueAndPosition) {
-        boolean budget = queueAndPosition[0].equals("b");
-        Ticket t = ft.ticket;
-        return new WaitingStatement(budget ? null : Decision.tier(queueAndPosition[0]), budget,
-                Integer.parseInt(queueAndPosition[1]), t.estimateBytes(), t.connection(), Duration.ZERO, t.tag(), paused);
-    }
-
-    private long waitedNanos(FleetTicket ft) {
-        return ft.acknowledged ? nanoTime.getAsLong() - ft.startNanos : 0;
     }
 
     /** mg_configure's arguments: t0, each tier's limit, fraction, maxQueue and timeout, retention, target. */

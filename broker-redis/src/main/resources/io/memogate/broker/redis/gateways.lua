@@ -463,18 +463,19 @@ fn('mg_acquire', function(inst, args)
   return ''
 end, true)
 
--- args: id. Gives back what the ticket holds; a waiting one is withdrawn. 0 when unknown.
+-- args: id. Gives back what the ticket holds; a waiting one is withdrawn. The result is what the ledger now
+-- counts its connection as retaining, '' for a ticket Redis does not know.
 fn('mg_release', function(inst, args)
   local t = tget(args[4])
   if not t then
-    return 0
+    return ''
   end
   if t.state == 'A' then
     release_admitted(t, CFG.retain)
   else
     withdraw_waiting(t)
   end
-  return 1
+  return s(hnum(conn_key(t.conn), 'ret'))
 end, true)
 
 -- args: id. The instance withdrew it: a waiting ticket leaves its queue, and a grant it had not yet
@@ -562,11 +563,6 @@ end, true)
 fn('mg_leave', function(inst, args)
   reap_instance(inst)
   return 1
-end, true)
-
--- args: conn. What the ledger counts the connection as retaining.
-fn('mg_retained_by', function(inst, args)
-  return s(hnum(conn_key(args[4]), 'ret'))
 end, true)
 
 -- The fleet's state for views: {paused target t0, then per tier limit active waiting fraction timeoutMs

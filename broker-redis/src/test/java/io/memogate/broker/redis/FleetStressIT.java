@@ -110,7 +110,7 @@ class FleetStressIT {
             assertThat(failures).isEmpty();
             assertThat(violations).isEmpty();
 
-            // Quiesce: withdraw every waiter, then release everything admitted, then close every connection.
+            // Quiesce: withdraw every waiter, release everything admitted, then close every connection.
             for (Tracked t : all) {
                 if (t.ticket().withdraw()) {
                     decisions.incrementAndGet();
@@ -121,16 +121,21 @@ class FleetStressIT {
                 releaseIfAdmitted(t.ticket());
             }
             RedisGateways any = members.getFirst();
-            for (int c = 0; c < CONNECTIONS; c++) {
-                members.get(c % INSTANCES).connectionClosed(c);
-            }
             Eventually.until("every permit and byte is back", () -> {
                 LedgerState ledger = any.ledger();
                 return ledger.inFlightBytes() == 0 && ledger.budgetWaiting() == 0
                         && any.state(Tier.SMALL).active() == 0 && any.state(Tier.MEDIUM).active() == 0
-                        && any.state(Tier.LARGE).active() == 0 && any.waiting().isEmpty()
-                        && ledger.connections() == 0 && ledger.totalBytes() == 0;
-            });
+                        && any.state(Tier.LARGE).active() == 0 && any.waiting().isEmpty();
+            }, () -> List.of(any.ledger(), any.state(Tier.SMALL), any.state(Tier.MEDIUM), any.state(Tier.LARGE),
+                    any.waiting()));
+            // Closed through every instance, so that each close comes after that instance's last measurement.
+            for (RedisGateways member : members) {
+                for (int c = 0; c < CONNECTIONS; c++) {
+                    member.connectionClosed(c);
+                }
+            }
+            Eventually.until("the ledger is empty", () -> any.ledger().connections() == 0
+                    && any.ledger().totalBytes() == 0, any::ledger);
             assertThat(decisions.get()).as("tickets decided, each once").isEqualTo(all.size());
             assertThat(all).allSatisfy(t -> assertThat(t.ticket().admitted()).isDone());
         }
