@@ -14,11 +14,10 @@ import java.util.concurrent.CancellationException;
 import java.util.concurrent.CompletionException;
 import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.atomic.AtomicInteger;
-import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.AfterEach;
-import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.RegisterExtension;
 
 /**
  * The gateways contract held by two or three proxies sharing one fleet in a real Redis: the limits, FIFO and
@@ -26,20 +25,9 @@ import org.junit.jupiter.api.Test;
  */
 class FleetGatewaysIT {
 
-    private static RedisServer redis;
+    @RegisterExtension
+    static final RedisServer redis = new RedisServer();
     private Fleet fleet;
-
-    @BeforeAll
-    static void startRedis() throws Exception {
-        redis = RedisServer.start();
-    }
-
-    @AfterAll
-    static void stopRedis() throws Exception {
-        if (redis != null) {
-            redis.close();
-        }
-    }
 
     @BeforeEach
     void newFleet() {

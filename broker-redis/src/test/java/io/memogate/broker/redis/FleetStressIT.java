@@ -25,9 +25,8 @@ import java.util.concurrent.atomic.AtomicInteger;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicLong;
 import java.util.concurrent.locks.LockSupport;
-import org.junit.jupiter.api.AfterAll;
-import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.RegisterExtension;
 
 /**
  * Three instances of one fleet doing everything at once: acquire, withdraw, release (also of waiting tickets)
@@ -50,7 +49,8 @@ class FleetStressIT {
             new TierSettings(LIMITS[1], 0.5, 10, Duration.ofMillis(600)),
             new TierSettings(LIMITS[2], 1.0, 5, Duration.ofMillis(800)));
 
-    private static RedisServer redis;
+    @RegisterExtension
+    static final RedisServer redis = new RedisServer();
 
     /** Admitted and not yet released, as the instances were told: per tier held, and estimates in flight. */
     private final AtomicInteger[] holding = {new AtomicInteger(), new AtomicInteger(), new AtomicInteger()};
@@ -65,18 +65,6 @@ class FleetStressIT {
     private record Tracked(Ticket ticket, CompletableFuture<?> counted) {
     }
     private final AtomicInteger decisions = new AtomicInteger();
-
-    @BeforeAll
-    static void startRedis() throws Exception {
-        redis = RedisServer.start();
-    }
-
-    @AfterAll
-    static void stopRedis() throws Exception {
-        if (redis != null) {
-            redis.close();
-        }
-    }
 
     @Test
     void threeInstancesTogetherNeverAdmitMoreThanTheFleetsLimits() throws Exception {

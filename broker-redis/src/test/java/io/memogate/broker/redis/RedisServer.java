@@ -15,37 +15,43 @@ import java.util.List;
 import java.util.Optional;
 import java.util.concurrent.TimeUnit;
 import java.util.stream.Stream;
+import org.junit.jupiter.api.extension.AfterAllCallback;
+import org.junit.jupiter.api.extension.BeforeAllCallback;
+import org.junit.jupiter.api.extension.ExtensionContext;
 
 /**
  * A private redis-server for one test class, on a free port of 127.0.0.1, keeping nothing on disk; never the
- * machine's own. The tests are skipped, saying why, where no redis-server binary exists ({@code bin/memogate
- * test} installs Debian's package).
+ * machine's own. Registered as {@code @RegisterExtension static final RedisServer redis = new RedisServer();}:
+ * started before the class's tests, stopped after them. The tests are skipped, saying why, where no
+ * redis-server binary exists ({@code bin/memogate test} installs Debian's package).
  */
-final class RedisServer implements AutoCloseable {
+public final class RedisServer implements BeforeAllCallback, AfterAllCallback {
 
     private static final Duration START = Duration.ofSeconds(20);
 
-    private final Path binary;
-    private final Path directory;
-    private final int port;
+    private Path binary;
+    private Path directory;
+    private int port;
     private Process process;
 
-    private RedisServer(Path binary) throws IOException {
-        this.binary = binary;
-        this.directory = Files.createTempDirectory("memogate-redis");
+    @Override
+    public void beforeAll(ExtensionContext context) throws IOException, InterruptedException {
+        Optional<Path> found = find();
+        assumeTrue(found.isPresent(), "redis-server not found on PATH or in /usr/bin: the fleet tests need it"
+                + " (Debian: apt-get install redis-server; bin/memogate test installs it)");
+        binary = found.get();
+        directory = Files.createTempDirectory("memogate-redis");
         try (ServerSocket probe = new ServerSocket(0)) {
-            this.port = probe.getLocalPort();
+            port = probe.getLocalPort();
         }
+        startProcess();
     }
 
-    /** Started, or the test skipped when there is no redis-server to start. */
-    static RedisServer start() throws IOException, InterruptedException {
-        Optional<Path> binary = find();
-        assumeTrue(binary.isPresent(), "redis-server not found on PATH or in /usr/bin: the fleet tests need it"
-                + " (Debian: apt-get install redis-server; bin/memogate test installs it)");
-        RedisServer server = new RedisServer(binary.get());
-        server.startProcess();
-        return server;
+    @Override
+    public void afterAll(ExtensionContext context) throws InterruptedException {
+        if (process != null) {
+            close();
+        }
     }
 
     private static Optional<Path> find() {
@@ -54,12 +60,12 @@ final class RedisServer implements AutoCloseable {
                 .filter(Files::isExecutable).findFirst();
     }
 
-    String uri() {
+    public String uri() {
         return "redis://127.0.0.1:" + port;
     }
 
     /** Stops the server as a crash or a restart would: whatever it held is gone (no persistence). */
-    void stop() throws InterruptedException {
+    public void stop() throws InterruptedException {
         process.destroy();
         if (!process.waitFor(10, TimeUnit.SECONDS)) {
             process.destroyForcibly().waitFor();
@@ -67,7 +73,7 @@ final class RedisServer implements AutoCloseable {
     }
 
     /** Starts it again, empty, on the same port. */
-    void restart() throws IOException, InterruptedException {
+    public void restart() throws IOException, InterruptedException {
         startProcess();
     }
 
@@ -98,8 +104,7 @@ final class RedisServer implements AutoCloseable {
         }
     }
 
-    @Override
-    public void close() throws InterruptedException {
+    private void close() throws InterruptedException {
         try {
             stop();
         } finally {

@@ -1,5 +1,6 @@
 package io.memogate.proxy.cli;
 
+import io.memogate.broker.redis.RedisGateways;
 import io.memogate.estimator.lexer.LexicalAnalyzer;
 import io.memogate.proxy.admin.AdminConsole;
 import io.memogate.proxy.admission.AdmissionControl;
@@ -156,6 +157,10 @@ public final class RunningProxy implements AutoCloseable {
                 .holdWhileRunning(() -> current.get().admission().holdWhileRunning())
                 .gatewayListener(gatewayMeters)
                 .estimates(estimatorMeters.recorder(name)::record)
+                .gateways(config.fleet().<AdmissionControl.GatewaysFactory>map(fleet ->
+                                (settings, target, timer, listener, retention) ->
+                                        new RedisGateways(fleet, name, settings, target, listener, retention))
+                        .orElse(AdmissionControl.GatewaysFactory.LOCAL))
                 .build();
         gatewayMeters.gateways(control.gateways());
         metrics.bind(gatewayMeters);
