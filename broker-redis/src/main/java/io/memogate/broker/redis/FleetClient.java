@@ -8,11 +8,16 @@ import io.lettuce.core.TimeoutOptions;
 import io.lettuce.core.api.StatefulRedisConnection;
 import io.lettuce.core.pubsub.RedisPubSubAdapter;
 import io.lettuce.core.pubsub.StatefulRedisPubSubConnection;
+import io.memogate.broker.gateway.CompileMemoryRetention;
+import io.memogate.broker.gateway.GatewaySettings;
+import io.memogate.broker.gateway.Tier;
+import io.memogate.broker.gateway.TierSettings;
 import java.io.IOException;
 import java.io.InputStream;
 import java.io.UncheckedIOException;
 import java.nio.charset.StandardCharsets;
 import java.time.Duration;
+import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CompletionException;
@@ -176,6 +181,22 @@ final class FleetClient implements AutoCloseable {
             t = t.getCause();
         }
         return t;
+    }
+
+    /** mg_configure's arguments: t0, each tier's limit, fraction, maxQueue and timeout, retention, target. */
+    static String[] configuration(GatewaySettings settings, CompileMemoryRetention retention, long target) {
+        List<String> args = new ArrayList<>();
+        args.add(Long.toString(settings.staticThresholdBytes()));
+        for (Tier tier : Tier.values()) {
+            TierSettings ts = settings.tier(tier);
+            args.add(Integer.toString(ts.limit()));
+            args.add(Double.toString(ts.fraction()));
+            args.add(Integer.toString(ts.maxQueue()));
+            args.add(Long.toString(ts.timeout().toMillis()));
+        }
+        args.add(retention == CompileMemoryRetention.RETAINED_UNTIL_CONNECTION_ENDS ? "1" : "0");
+        args.add(Long.toString(target));
+        return args.toArray(String[]::new);
     }
 
     /** Where the fleet's Redis is, for messages (without a password the URI may hold). */

@@ -3,16 +3,17 @@ package io.memogate.broker.redis;
 import io.memogate.broker.gateway.CompileMemoryRetention;
 import io.memogate.broker.gateway.GatewayListener;
 import io.memogate.broker.gateway.GatewaySettings;
+import io.memogate.broker.gateway.GatewayTimer;
 import io.memogate.broker.gateway.Gateways;
 import io.memogate.broker.gateway.GuardedListener;
 import io.memogate.broker.gateway.LedgerState;
 import io.memogate.broker.gateway.Ticket;
 import io.memogate.broker.gateway.Tier;
-import io.memogate.broker.gateway.TierSettings;
 import io.memogate.broker.gateway.TierState;
 import io.memogate.broker.gateway.WaitingStatement;
 import java.time.Duration;
 import java.util.ArrayList;
+import java.util.Collections;
 import java.util.HexFormat;
 import java.util.List;
 import java.util.Map;
@@ -50,12 +51,15 @@ import org.slf4j.LoggerFactory;
  * its lease refuses its waiters ({@link FleetUnavailableException}), since the fleet has reaped them; one
  * told by Redis that it was reaped does the same.
  *
- * <p>Concurrency. This side keeps a {@link FleetTicket} per gated ticket, decided once by compare-and-set:
- * a grant or refusal from Redis, a withdraw(), or a lost lease, whichever comes first. A withdraw() that
- * wins tells Redis, which withdraws the ticket or, if it granted it meanwhile, undoes the grant; so a grant
- * and a withdrawal never both take effect. Answers are handled on one thread, in the order Redis gave them,
- * and futures complete there; the views (state, ledger, waiting, paused, target) wait for Redis, at most
- * the command timeout, and throw {@link FleetUnavailableException} when it does not answer.
+ * <p>Redis away. From a call Redis did not answer until one it answers, new statements are admitted by this
+ * instance's {@link LocalShare} (limits and target / N, N the live instances Redis last counted), and the
+ * views show that share; statements it admitted are released there, and Redis never counts them.
+ *
+ * <p>Concurrency. {@link IssuedTickets} decides each gated ticket once: a grant or refusal from Redis, a
+ * withdraw(), or a lost lease, whichever comes first. A withdraw() that wins tells Redis, which withdraws the
+ * ticket or undoes a grant made meanwhile; so a grant and a withdrawal never both take effect. Answers are
+ * handled on one thread, in Redis's order, and futures complete there; the fleet's views wait for Redis, at
+ * most the command timeout, and throw {@link FleetUnavailableException} when it does not answer.
  */
 public final class RedisGateways implements Gateways, AutoCloseable {
 
@@ -71,9 +75,11 @@ public final class RedisGateways implements Gateways, AutoCloseable {
     private final ScheduledExecutorService replies;
     private final FleetClient redis;
     private final IssuedTickets tickets;
+    /** In force while {@link #local}: this instance's share of the limits and target. */
+    private final LocalShare share;
     private final AtomicLong sequence = new AtomicLong();
     /** Releases, withdrawals and closes Redis did not confirm: sent again after the next answer. */
-    private final Queue<String[]> unconfirmed = new ConcurrentLinkedQueue<>();
+    private final Queue<Call> unconfirmed = new ConcurrentLinkedQueue<>();
     /** Server connection to what the ledger counts it as retaining, as last heard; see {@link #retainedBy}. */
     private final Map<Long, Long> retainedBy = new ConcurrentHashMap<>();
     private final AtomicBoolean polling = new AtomicBoolean();
@@ -83,6 +89,8 @@ public final class RedisGateways implements Gateways, AutoCloseable {
     private volatile boolean paused;
     private volatile long lastAnswerNanos;
     private volatile boolean cutOff;
+    /** Redis did not answer the last call: new statements go to {@link #share} until it answers again. */
+    private volatile boolean local;
 
     /**
      * Joins the fleet: loads the gateway functions and writes {@code settings} and {@code targetBytes} as the
@@ -92,17 +100,19 @@ public final class RedisGateways implements Gateways, AutoCloseable {
      * @throws io.lettuce.core.RedisException when Redis cannot be reached
      */
     public RedisGateways(FleetSettings fleet, String server, GatewaySettings settings, long targetBytes,
-                         GatewayListener listener, CompileMemoryRetention retention) {
-        this(fleet, server, settings, targetBytes, listener, retention, System::nanoTime);
+                         GatewayTimer timer, GatewayListener listener, CompileMemoryRetention retention) {
+        this(fleet, server, settings, targetBytes, timer, listener, retention, System::nanoTime);
     }
 
-    RedisGateways(FleetSettings fleet, String server, GatewaySettings settings, long targetBytes,
+    /** @param timer runs the timeouts of the share kept for while Redis is away */
+    RedisGateways(FleetSettings fleet, String server, GatewaySettings settings, long targetBytes, GatewayTimer timer,
                   GatewayListener listener, CompileMemoryRetention retention, LongSupplier nanoTime) {
         this.fleet = Objects.requireNonNull(fleet, "fleet");
         this.server = Objects.requireNonNull(server, "server");
         this.settings = Objects.requireNonNull(settings, "settings");
         this.listener = new GuardedListener(listener);
         this.tickets = new IssuedTickets(this.listener, nanoTime);
+        this.share = new LocalShare(settings, targetBytes, nanoTime, timer, listener, retention);
         this.retention = Objects.requireNonNull(retention, "retention");
         this.nanoTime = Objects.requireNonNull(nanoTime, "nanoTime");
         checkTarget(targetBytes);
@@ -113,8 +123,7 @@ public final class RedisGateways implements Gateways, AutoCloseable {
             thread.setDaemon(true);
             return thread;
         });
-        Duration timeout = fleet.lease().dividedBy(2).compareTo(LONGEST_COMMAND) < 0
-                ? fleet.lease().dividedBy(2) : LONGEST_COMMAND;
+        Duration timeout = Collections.min(List.of(fleet.lease().dividedBy(2), LONGEST_COMMAND));
         try {
             this.redis = new FleetClient(fleet, server, instance, timeout, replies, this::configuration);
         } catch (RuntimeException e) {
@@ -141,6 +150,9 @@ public final class RedisGateways implements Gateways, AutoCloseable {
         if (estimateBytes < 0) {
             throw new IllegalArgumentException("estimateBytes must be >= 0, was " + estimateBytes);
         }
+        if (local) {
+            return share.gateways().acquire(estimateBytes, connection, tag);
+        }
         if (estimateBytes < settings.staticThresholdBytes()) {
             Ticket t = Ticket.ungated(estimateBytes, connection, tag);
             listener.admitted(null, 0, estimateBytes);
@@ -151,8 +163,9 @@ public final class RedisGateways implements Gateways, AutoCloseable {
                 .whenComplete((reply, failure) -> {
                     if (failure != null) {
                         // It may have arrived before the answer was lost: whatever Redis has of it is undone.
-                        unconfirmed.add(new String[] {"mg_withdraw", ft.id});
+                        unconfirmed.add(new Call("mg_withdraw", ft.id));
                         tickets.fail(ft, FleetClient.asUnavailable(failure));
+                        away(failure);
                         return;
                     }
                     handle(reply);
@@ -167,6 +180,10 @@ public final class RedisGateways implements Gateways, AutoCloseable {
 
     @Override
     public void release(Ticket t) {
+        if (t.issuedBy(share.gateways())) {
+            share.gateways().release(t);
+            return;
+        }
         FleetTicket ft = tickets.of(t, this);
         if (ft == null || ft.waiting() && withdraw(t)) {
             return;
@@ -174,7 +191,8 @@ public final class RedisGateways implements Gateways, AutoCloseable {
         if (tickets.release(ft)) {
             redis.call("mg_release", ft.id).whenComplete((reply, failure) -> {
                 if (failure != null) {
-                    unconfirmed.add(new String[] {"mg_release", ft.id});
+                    unconfirmed.add(new Call("mg_release", ft.id));
+                    away(failure);
                     return;
                 }
                 handle(reply);
@@ -187,17 +205,23 @@ public final class RedisGateways implements Gateways, AutoCloseable {
 
     @Override
     public boolean withdraw(Ticket t) {
+        if (t.issuedBy(share.gateways())) {
+            return share.gateways().withdraw(t);
+        }
         FleetTicket ft = tickets.of(t, this);
         if (ft == null || !tickets.withdraw(ft)) {
             return false;
         }
-        sendConfirmed("mg_withdraw", ft.id);
+        sendConfirmed(new Call("mg_withdraw", ft.id));
         return true;
     }
 
     /** Where it waited at the last answer that said so (at most a poll interval ago), with its waiting time now. */
     @Override
     public Optional<WaitingStatement> position(Ticket t) {
+        if (t.issuedBy(share.gateways())) {
+            return share.gateways().position(t);
+        }
         FleetTicket ft = tickets.of(t, this);
         return ft == null ? Optional.empty() : Optional.ofNullable(tickets.position(ft, paused));
     }
@@ -205,7 +229,8 @@ public final class RedisGateways implements Gateways, AutoCloseable {
     @Override
     public void reconfigure(GatewaySettings settings) {
         this.settings = Objects.requireNonNull(settings, "settings");
-        sendConfirmed(prepend("mg_configure", configuration()));
+        share.settings(settings);
+        sendConfirmed(new Call("mg_configure", configuration()));
     }
 
     @Override
@@ -215,17 +240,19 @@ public final class RedisGateways implements Gateways, AutoCloseable {
 
     @Override
     public boolean pause() {
-        return changed(redis.callAndWait("mg_pause", "1"));
+        boolean here = share.gateways().pause(); // kept in step, for when Redis is away
+        return local ? here : changed(redis.callAndWait("mg_pause", "1"));
     }
 
     @Override
     public boolean resume() {
-        return changed(redis.callAndWait("mg_pause", "0"));
+        boolean here = share.gateways().resume();
+        return local ? here : changed(redis.callAndWait("mg_pause", "0"));
     }
 
     @Override
     public boolean paused() {
-        return view().paused();
+        return local ? share.gateways().paused() : view().paused();
     }
 
     /** A later target, from this instance's broker or another's, replaces it: not sent again when lost. */
@@ -233,13 +260,14 @@ public final class RedisGateways implements Gateways, AutoCloseable {
     public void target(long bytes) {
         checkTarget(bytes);
         target = bytes;
+        share.target(bytes);
         send("mg_target", Long.toString(bytes));
     }
 
-    /** The fleet's target, which the last instance to set one set. */
+    /** The fleet's target, which the last instance to set one set; this instance's share while Redis is away. */
     @Override
     public long target() {
-        return view().target();
+        return local ? share.gateways().target() : view().target();
     }
 
     /** The next measurement replaces it: not sent again when lost. */
@@ -249,13 +277,15 @@ public final class RedisGateways implements Gateways, AutoCloseable {
             throw new IllegalArgumentException("retained bytes must be >= 0, was " + bytes);
         }
         retainedBy.put(connection, bytes);
+        share.gateways().retained(connection, bytes);
         send("mg_retained", Long.toString(connection), Long.toString(bytes));
     }
 
     @Override
     public void connectionClosed(long connection) {
         retainedBy.remove(connection);
-        sendConfirmed("mg_closed", Long.toString(connection));
+        share.gateways().connectionClosed(connection);
+        sendConfirmed(new Call("mg_closed", Long.toString(connection)));
     }
 
     /**
@@ -265,22 +295,28 @@ public final class RedisGateways implements Gateways, AutoCloseable {
      */
     @Override
     public long retainedBy(long connection) {
-        return retainedBy.getOrDefault(connection, 0L);
+        return local ? share.gateways().retainedBy(connection) : retainedBy.getOrDefault(connection, 0L);
     }
 
     @Override
     public TierState state(Tier tier) {
-        return view().tier(Objects.requireNonNull(tier, "tier"));
+        return local ? share.gateways().state(tier) : view().tier(Objects.requireNonNull(tier, "tier"));
     }
 
     @Override
     public LedgerState ledger() {
-        return view().ledger();
+        return local ? share.gateways().ledger() : view().ledger();
     }
 
-    /** Every instance's waiting statements; the tag is known for this instance's only. */
+    /**
+     * Every instance's waiting statements, the tag known for this instance's only; while Redis is away, this
+     * instance's own.
+     */
     @Override
     public List<WaitingStatement> waiting() {
+        if (local) {
+            return share.gateways().waiting();
+        }
         FleetView view = view();
         List<WaitingStatement> all = new ArrayList<>();
         for (FleetView.Waiter w : view.waiters()) {
@@ -290,9 +326,17 @@ public final class RedisGateways implements Gateways, AutoCloseable {
         return all;
     }
 
-    /** This instance's name in the fleet (its process id and a random part), as Redis knows it. */
-    public String instance() {
-        return instance;
+    /**
+     * True while Redis is away and new statements are admitted by this instance's share of the gateways
+     * (limits and target / N); false while the fleet's gateways in Redis are in force.
+     */
+    public boolean local() {
+        return local;
+    }
+
+    /** N: the instances Redis last counted, whose share {@link #local()} admits. */
+    public int fleetSize() {
+        return share.instances();
     }
 
     /** Leaves the fleet: what this instance holds goes back at once, its waiters are refused. */
@@ -320,11 +364,15 @@ public final class RedisGateways implements Gateways, AutoCloseable {
         redis.close();
     }
 
-    // ---- answers, on the replies thread ----
-
+    /** An answer, on the replies thread: Redis is there, and here are this instance's decisions. */
     private void handle(FleetReply reply) {
         lastAnswerNanos = nanoTime.getAsLong();
         cutOff = false;
+        if (local) {
+            local = false;
+            log.info("Fleet {}'s Redis at {} answers again: server {}'s statements are admitted by the fleet's"
+                    + " gateways", fleet.name(), redis.where(), server);
+        }
         if (reply.reaped()) {
             log.warn("Fleet {} reaped this instance's state for server {} (its lease ran out, or Redis restarted"
                     + " without it): its waiting statements are refused", fleet.name(), server);
@@ -335,10 +383,6 @@ public final class RedisGateways implements Gateways, AutoCloseable {
         for (Decision d : reply.decisions()) {
             tickets.deliver(d, this::release);
         }
-    }
-
-    private void handleLater(FleetReply reply) {
-        replies.execute(() -> handle(reply));
     }
 
     /** Every poll interval: a poll when statements wait or the lease is a third gone; the lease watched. */
@@ -374,18 +418,19 @@ public final class RedisGateways implements Gateways, AutoCloseable {
         redis.call("mg_poll").whenComplete((reply, failure) -> {
             polling.set(false);
             if (failure != null) {
-                log.debug("Poll of fleet {} failed", fleet.name(), failure);
+                away(failure);
                 return;
             }
             handle(reply);
             List<String> lines = reply.lines();
             paused = lines.getFirst().equals("1");
-            for (String line : lines.subList(1, lines.size())) {
+            share.instances(Integer.parseInt(lines.get(1)));
+            for (String line : lines.subList(2, lines.size())) {
                 String[] f = line.split(" ");
                 tickets.waitsAt(f[0], f[1], f[2], paused);
             }
             for (int n = unconfirmed.size(); n > 0; n--) {
-                String[] call = unconfirmed.poll();
+                Call call = unconfirmed.poll();
                 if (call != null) {
                     sendConfirmed(call);
                 }
@@ -396,10 +441,11 @@ public final class RedisGateways implements Gateways, AutoCloseable {
     // ---- helpers ----
 
     /** A call whose loss would leave something held in Redis: kept and sent again until Redis confirms it. */
-    private void sendConfirmed(String... call) {
-        redis.call(call[0], rest(call)).whenComplete((reply, failure) -> {
+    private void sendConfirmed(Call call) {
+        redis.call(call.function(), call.args()).whenComplete((reply, failure) -> {
             if (failure != null) {
                 unconfirmed.add(call);
+                away(failure);
             } else {
                 handle(reply);
             }
@@ -409,52 +455,41 @@ public final class RedisGateways implements Gateways, AutoCloseable {
     private void send(String function, String... args) {
         redis.call(function, args).whenComplete((reply, failure) -> {
             if (failure != null) {
-                log.warn("Fleet {}: {}", fleet.name(), failure.getMessage());
+                away(failure);
             } else {
                 handle(reply);
             }
         });
     }
 
+    /** A call failed: until Redis answers again, new statements go to this instance's share. */
+    private void away(Throwable failure) {
+        if (!local) {
+            local = true;
+            log.warn("Fleet {}'s Redis at {} did not answer ({}): server {}'s new statements are admitted by this"
+                    + " instance's share of the gateways, limits and target / {}", fleet.name(), redis.where(),
+                    FleetClient.asUnavailable(failure).getMessage(), server, share.instances());
+        }
+    }
+
     private boolean changed(FleetReply reply) {
-        handleLater(reply);
+        replies.execute(() -> handle(reply)); // its decisions, on the replies thread
         return reply.text().equals("1");
     }
 
     private FleetView view() {
         FleetReply reply = redis.callAndWait("mg_view");
-        handleLater(reply);
+        replies.execute(() -> handle(reply)); // its decisions, on the replies thread
         return FleetView.parse(reply.lines());
     }
 
-    /** mg_configure's arguments: t0, each tier's limit, fraction, maxQueue and timeout, retention, target. */
+    /** mg_configure's arguments as they are now: the settings, the retention, the target. */
     private String[] configuration() {
-        GatewaySettings s = settings;
-        List<String> args = new ArrayList<>();
-        args.add(Long.toString(s.staticThresholdBytes()));
-        for (Tier tier : Tier.values()) {
-            TierSettings ts = s.tier(tier);
-            args.add(Integer.toString(ts.limit()));
-            args.add(Double.toString(ts.fraction()));
-            args.add(Integer.toString(ts.maxQueue()));
-            args.add(Long.toString(ts.timeout().toMillis()));
-        }
-        args.add(retention == CompileMemoryRetention.RETAINED_UNTIL_CONNECTION_ENDS ? "1" : "0");
-        args.add(Long.toString(target));
-        return args.toArray(String[]::new);
+        return FleetClient.configuration(settings, retention, target);
     }
 
-    private static String[] prepend(String first, String[] rest) {
-        String[] all = new String[rest.length + 1];
-        all[0] = first;
-        System.arraycopy(rest, 0, all, 1, rest.length);
-        return all;
-    }
-
-    private static String[] rest(String[] call) {
-        String[] args = new String[call.length - 1];
-        System.arraycopy(call, 1, args, 0, args.length);
-        return args;
+    /** A call to send again until Redis confirms it. */
+    private record Call(String function, String... args) {
     }
 
     private static void checkTarget(long bytes) {

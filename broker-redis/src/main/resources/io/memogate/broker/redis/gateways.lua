@@ -546,10 +546,10 @@ fn('mg_pause', function(inst, args)
   return 1
 end, true)
 
--- Whether the fleet is paused ('1'/'0'), then the instance's waiting tickets, each "id queue position"
--- (queue 1..3 or b); the call also renews its lease.
+-- Whether the fleet is paused ('1'/'0'), how many instances hold a lease, then the instance's waiting
+-- tickets, each "id queue position" (queue 1..3 or b); the call also renews its lease.
 fn('mg_poll', function(inst, args)
-  local out = { CFG.paused and '1' or '0' }
+  local out = { CFG.paused and '1' or '0', s(redis.call('ZCARD', P .. 'leases')) }
   for _, id in ipairs(redis.call('SMEMBERS', P .. 'it:' .. inst)) do
     local t = tget(id)
     if t and t.state == 'W' then

@@ -3,6 +3,7 @@ package io.memogate.broker.redis;
 import io.memogate.broker.gateway.CompileMemoryRetention;
 import io.memogate.broker.gateway.GatewayListener;
 import io.memogate.broker.gateway.GatewaySettings;
+import io.memogate.broker.gateway.ScheduledGatewayTimer;
 import io.memogate.broker.gateway.TierSettings;
 import java.time.Duration;
 import java.util.ArrayList;
@@ -18,6 +19,7 @@ final class Fleet implements AutoCloseable {
     private final RedisServer redis;
     private final String name = "test" + NAMES.incrementAndGet();
     private final List<RedisGateways> members = new ArrayList<>();
+    private final ScheduledGatewayTimer timer = new ScheduledGatewayTimer();
     private Duration lease = Duration.ofSeconds(10);
 
     Fleet(RedisServer redis) {
@@ -43,7 +45,7 @@ final class Fleet implements AutoCloseable {
 
     RedisGateways join(GatewaySettings settings, long target, GatewayListener listener) {
         RedisGateways member = new RedisGateways(new FleetSettings(redis.uri(), name, lease, Duration.ofMillis(50)),
-                "db", settings, target, listener, CompileMemoryRetention.RELEASED_AFTER_COMPILE);
+                "db", settings, target, timer, listener, CompileMemoryRetention.RELEASED_AFTER_COMPILE);
         members.add(member);
         return member;
     }
@@ -53,5 +55,6 @@ final class Fleet implements AutoCloseable {
         for (RedisGateways member : members) {
             member.close();
         }
+        timer.close();
     }
 }

@@ -10,6 +10,8 @@ import io.memogate.broker.gateway.Ticket;
 import io.memogate.broker.gateway.Tier;
 import io.memogate.broker.gateway.TierSettings;
 import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
 import java.util.concurrent.CancellationException;
 import java.util.concurrent.CompletionException;
 import java.util.concurrent.CountDownLatch;
@@ -171,38 +173,39 @@ class FleetGatewaysIT {
     }
 
     @Test
-    void redisStoppedRefusesClearlyAndRestartedServesAgain() throws Exception {
+    void withRedisAwayEachInstanceAdmitsItsShareAndThenComesBackToTheFleet() throws Exception {
         fleet.lease(Duration.ofSeconds(1));
-        RedisGateways a = fleet.join(Fleet.settings(1, 1, 1), 1000 * MB);
-        RedisGateways b = fleet.join(Fleet.settings(1, 1, 1), 1000 * MB);
-        Ticket holder = admitted(a.acquire(5 * MB, 1));
-        Ticket waiter = b.acquire(5 * MB, 2);
+        RedisGateways a = fleet.join(Fleet.settings(4, 1, 1), 1000 * MB);
+        RedisGateways b = fleet.join(Fleet.settings(4, 1, 1), 1000 * MB);
+        Eventually.until("both instances counted", () -> a.fleetSize() == 2);
+        List<Ticket> holders = new ArrayList<>();
+        for (int i = 0; i < 4; i++) {
+            holders.add(admitted(a.acquire(5 * MB, i)));
+        }
+        Ticket waiter = b.acquire(5 * MB, 9);
         Eventually.until("the statement waits", () -> b.state(Tier.SMALL).waiting() == 1);
 
         redis.stop();
         assertThatThrownBy(() -> waiter.admitted().join()).cause().isInstanceOf(FleetUnavailableException.class);
-        assertThatThrownBy(() -> a.acquire(5 * MB, 3).admitted().join()).cause()
-                .isInstanceOf(FleetUnavailableException.class);
-        assertThatThrownBy(() -> a.state(Tier.SMALL)).isInstanceOf(FleetUnavailableException.class);
+        Eventually.until("the instance admits by its own share", a::local);
+        assertThat(a.state(Tier.SMALL).limit()).as("half the fleet's limit: two instances").isEqualTo(2);
+        Ticket first = admitted(a.acquire(5 * MB, 20));
+        admitted(a.acquire(5 * MB, 21)).release();
+        Ticket second = admitted(a.acquire(5 * MB, 22));
+        Ticket third = a.acquire(5 * MB, 23);
+        assertThat(third.admitted()).as("beyond the share").isNotDone();
+        first.release();
+        admitted(third).release();
+        holders.forEach(Ticket::release); // Redis is away: sent again once it answers, if it still knows them
 
         redis.restart();
-        holder.release(); // Redis has forgotten it: nothing to give back, and nothing fails
-        Eventually.until("the instances are back in the fleet", () -> answers(a) && answers(b));
-        Ticket after = admitted(b.acquire(5 * MB, 4));
-        assertThat(a.state(Tier.SMALL).active()).isEqualTo(1);
-        Ticket queued = a.acquire(5 * MB, 5);
-        Eventually.until("the limit holds again", () -> a.state(Tier.SMALL).waiting() == 1);
+        Eventually.until("the instances are back in the fleet", () -> !a.local() && !b.local());
+        assertThat(a.state(Tier.SMALL).limit()).isEqualTo(4);
+        Ticket after = admitted(b.acquire(5 * MB, 30));
+        assertThat(a.state(Tier.SMALL).active()).as("the restarted Redis counts only what it granted").isEqualTo(1);
         after.release();
-        admitted(queued).release();
-    }
-
-    private static boolean answers(RedisGateways gateways) {
-        try {
-            gateways.state(Tier.SMALL);
-            return true;
-        } catch (FleetUnavailableException e) {
-            return false;
-        }
+        second.release(); // admitted by the share: released there
+        Eventually.until("every permit is back", () -> a.state(Tier.SMALL).active() == 0);
     }
 
     private static Ticket admitted(Ticket t) {

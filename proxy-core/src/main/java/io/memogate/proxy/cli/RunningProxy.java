@@ -159,7 +159,8 @@ public final class RunningProxy implements AutoCloseable {
                 .estimates(estimatorMeters.recorder(name)::record)
                 .gateways(config.fleet().<AdmissionControl.GatewaysFactory>map(fleet ->
                                 (settings, target, timer, listener, retention) ->
-                                        new RedisGateways(fleet, name, settings, target, listener, retention))
+                                        new RedisGateways(fleet, name, settings, target, timer, listener,
+                                                retention))
                         .orElse(AdmissionControl.GatewaysFactory.LOCAL))
                 .build();
         gatewayMeters.gateways(control.gateways());
