@@ -15,6 +15,7 @@ import io.memogate.proxy.config.MemogateConfig;
 import io.memogate.proxy.metrics.BrokerMeters;
 import io.memogate.proxy.metrics.EstimatorMeters;
 import io.memogate.proxy.metrics.EventLoopMeters;
+import io.memogate.proxy.metrics.FleetMeters;
 import io.memogate.proxy.metrics.GatewayMeters;
 import io.memogate.proxy.metrics.Health;
 import io.memogate.proxy.metrics.MetricsEndpoint;
@@ -166,6 +167,9 @@ public final class RunningProxy implements AutoCloseable {
         gatewayMeters.gateways(control.gateways());
         metrics.bind(gatewayMeters);
         metrics.bind(new BrokerMeters(name, control.gateways(), control.broker()));
+        if (control.gateways() instanceof RedisGateways fleet) {
+            metrics.bind(new FleetMeters(name, fleet));
+        }
         return control.start();
     }
 

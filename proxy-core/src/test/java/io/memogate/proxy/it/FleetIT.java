@@ -22,6 +22,7 @@ import io.memogate.proxy.config.LimitsConfig;
 import io.memogate.proxy.config.ListenerConfig;
 import io.memogate.proxy.config.MemogateConfig;
 import io.memogate.proxy.config.TlsMode;
+import io.memogate.proxy.metrics.PrometheusText;
 import io.memogate.proxy.postgres.embedded.EmbeddedPostgres;
 import io.memogate.proxy.postgres.embedded.EmbeddedPostgresExtension;
 import io.memogate.proxy.postgres.embedded.TestUsers;
@@ -137,10 +138,14 @@ class FleetIT {
                 });
                 assertThat(gateways.local()).isTrue();
                 assertThat(gateways.state(Tier.SMALL).admittedTotal()).isEqualTo(1);
+                assertThat(PrometheusText.scrape(first.metrics().metricsUrl().orElseThrow())
+                        .value("memogate_fleet_mode{mode=\"local\",server=\"main\"}")).contains(1.0);
             } finally {
                 redis.restart();
             }
             Await.until("the fleet's gateways in force again", () -> !gateways.local());
+            assertThat(PrometheusText.scrape(first.metrics().metricsUrl().orElseThrow())
+                    .value("memogate_fleet_mode{mode=\"fleet\",server=\"main\"}")).contains(1.0);
             statement.execute(star(12, "back"));
             assertThat(gateways.state(Tier.SMALL).admittedTotal()).as("counted by the restarted Redis").isEqualTo(1);
         }
