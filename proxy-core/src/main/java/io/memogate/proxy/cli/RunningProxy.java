@@ -168,7 +168,7 @@ public final class RunningProxy implements AutoCloseable {
         metrics.bind(gatewayMeters);
         metrics.bind(new BrokerMeters(name, control.gateways(), control.broker()));
         if (control.gateways() instanceof RedisGateways fleet) {
-            metrics.bind(new FleetMeters(name, fleet));
+            metrics.bind(new FleetMeters(name, fleet::local, fleet::fleetSize));
         }
         return control.start();
     }
