@@ -6,8 +6,6 @@ import java.util.Objects;
 import java.util.Optional;
 import java.util.concurrent.locks.ReentrantLock;
 import java.util.function.LongSupplier;
-import org.slf4j.Logger;
-import org.slf4j.LoggerFactory;
 
 /**
  * The three compile gateways of Baryshnikov et al. (CIDR 2007) followed by a byte budget, kept in this
@@ -42,9 +40,7 @@ import org.slf4j.LoggerFactory;
  */
 public final class LocalGateways implements Gateways {
 
-    private static final Logger log = LoggerFactory.getLogger(LocalGateways.class);
-
-    private final GatewayListener listener;
+    private final GuardedListener listener;
     private final ReentrantLock lock = new ReentrantLock();
     /** Guarded by lock. */
     private final AdmissionMachine machine;
@@ -67,7 +63,7 @@ public final class LocalGateways implements Gateways {
     public LocalGateways(GatewaySettings settings, long targetBytes, LongSupplier nanoTime, GatewayTimer timer,
                          GatewayListener listener, CompileMemoryRetention retention) {
         this.settings = Objects.requireNonNull(settings, "settings");
-        this.listener = Objects.requireNonNull(listener, "listener");
+        this.listener = new GuardedListener(listener);
         checkTarget(targetBytes);
         this.machine = new AdmissionMachine(settings, targetBytes, Objects.requireNonNull(retention, "retention"),
                 Objects.requireNonNull(nanoTime, "nanoTime"), Objects.requireNonNull(timer, "timer"),
@@ -376,19 +372,11 @@ public final class LocalGateways implements Gateways {
     }
 
     private void notifyAdmitted(Tier highest, long waitedNanos, long estimateBytes) {
-        try {
-            listener.admitted(highest, waitedNanos, estimateBytes);
-        } catch (RuntimeException e) {
-            log.warn("Gateway listener failed on an admission; admission goes on", e);
-        }
+        listener.admitted(highest, waitedNanos, estimateBytes);
     }
 
     private void notifyRejected(GatewayRejectedException rejected, long waitedNanos) {
-        try {
-            listener.rejected(rejected.tier(), rejected.reason(), waitedNanos, rejected.estimateBytes());
-        } catch (RuntimeException e) {
-            log.warn("Gateway listener failed on a rejection; admission goes on", e);
-        }
+        listener.rejected(rejected, waitedNanos);
     }
 
     private static void checkTarget(long bytes) {

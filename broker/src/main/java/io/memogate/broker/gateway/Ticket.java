@@ -1,5 +1,6 @@
 package io.memogate.broker.gateway;
 
+import java.util.Objects;
 import java.util.Optional;
 import java.util.concurrent.CompletableFuture;
 
@@ -64,8 +65,18 @@ public final class Ticket {
         this.state = State.WAITING;
     }
 
+    /**
+     * A gated statement's ticket, waiting, for a {@link Gateways} kept outside this package (shared by several
+     * proxies): its methods go to {@code issuer}, which completes {@link #admitted()} once and reports the
+     * tier it waits for with {@link #needs(Tier)}. The issuer keeps its own bookkeeping; these fields stay
+     * {@link LocalGateways}'.
+     */
+    public static Ticket issue(Gateways issuer, long estimateBytes, long connection, Object tag) {
+        return new Ticket(Objects.requireNonNull(issuer, "issuer"), estimateBytes, connection, tag);
+    }
+
     /** A statement below t0: admitted at once, holding nothing, touching no shared state. */
-    static Ticket ungated(long estimateBytes, long connection, Object tag) {
+    public static Ticket ungated(long estimateBytes, long connection, Object tag) {
         Ticket t = new Ticket(null, estimateBytes, connection, tag);
         t.state = State.ADMITTED;
         t.admitted.complete(t);
@@ -133,6 +144,19 @@ public final class Ticket {
     /** The gateways that issued it, null when it was below t0. */
     Gateways issuer() {
         return gateways;
+    }
+
+    /** True when {@code candidate} issued this gated ticket; false for an ungated one. */
+    public boolean issuedBy(Gateways candidate) {
+        return gateways != null && gateways == candidate;
+    }
+
+    /**
+     * For the issuer of a ticket made with {@link #issue}: the highest tier it holds or waits for, as
+     * {@link #highestTier()} shows it.
+     */
+    public void needs(Tier tier) {
+        needed = Objects.requireNonNull(tier, "tier");
     }
 
     @Override

@@ -3,8 +3,10 @@ package io.memogate.proxy.admission;
 import io.memogate.broker.Broker;
 import io.memogate.broker.BrokerSettings;
 import io.memogate.broker.BrokerState;
+import io.memogate.broker.gateway.CompileMemoryRetention;
 import io.memogate.broker.gateway.GatewayListener;
 import io.memogate.broker.gateway.GatewaySettings;
+import io.memogate.broker.gateway.GatewayTimer;
 import io.memogate.broker.gateway.Gateways;
 import io.memogate.broker.gateway.LocalGateways;
 import io.memogate.broker.gateway.ScheduledGatewayTimer;
@@ -73,7 +75,7 @@ public final class AdmissionControl implements AutoCloseable {
         this.serverDefaults = new AtomicReference<>(kind.builtInDefaults());
         this.estimator = built.estimator;
         this.catalogs = built.catalogs;
-        this.gateways = new LocalGateways(built.gatewaySettings, built.staticTargetBytes, System::nanoTime, timer,
+        this.gateways = built.gateways.create(built.gatewaySettings, built.staticTargetBytes, timer,
                 built.gatewayListener, kind.retention());
         this.broker = built.brokerSettings.map(settings -> new Broker(settings,
                 kind.probe(), System::nanoTime, this::published));
@@ -170,11 +172,23 @@ public final class AdmissionControl implements AutoCloseable {
         measured.addAll(now);
     }
 
+    /** Builds a server's gateways: this proxy's own ({@link LocalGateways}), or a fleet's. */
+    @FunctionalInterface
+    public interface GatewaysFactory {
+
+        GatewaysFactory LOCAL = (settings, targetBytes, timer, listener, retention) ->
+                new LocalGateways(settings, targetBytes, System::nanoTime, timer, listener, retention);
+
+        /** Gateways the admission closes with itself when they are {@link AutoCloseable}. */
+        Gateways create(GatewaySettings settings, long targetBytes, GatewayTimer timer, GatewayListener listener,
+                        CompileMemoryRetention retention);
+    }
+
     /**
      * What a server's admission is made of, each part with the default a test or benchmark wants when it does
      * not care: the kind's estimator with its default coefficients, no catalogs, {@code broker.staticTarget}'s
      * default, no broker, a wait notice after one second, {@link RunningHold#DEFAULT}, no listener, estimates
-     * told to nobody, no statement records.
+     * told to nobody, no statement records, this proxy's own gateways.
      */
     public static final class Builder {
         private final String server;
@@ -189,6 +203,7 @@ public final class AdmissionControl implements AutoCloseable {
         private GatewayListener gatewayListener = GatewayListener.NONE;
         private Consumer<CompileEstimate> estimates = estimate -> { };
         private int statementRecords;
+        private GatewaysFactory gateways = GatewaysFactory.LOCAL;
 
         private Builder(String server, ServerKind kind, GatewaySettings gatewaySettings) {
             this.server = Objects.requireNonNull(server, "server");
@@ -253,6 +268,12 @@ public final class AdmissionControl implements AutoCloseable {
             return this;
         }
 
+        /** Where the gateways are kept: this proxy, or the Redis of its fleet. */
+        public Builder gateways(GatewaysFactory factory) {
+            this.gateways = Objects.requireNonNull(factory, "factory");
+            return this;
+        }
+
         /** The admission, its broker not yet polling ({@link AdmissionControl#start()}). */
         public AdmissionControl build() {
             if (estimator == null) {
@@ -267,5 +288,12 @@ public final class AdmissionControl implements AutoCloseable {
         broker.ifPresent(Broker::close);
         catalogs.close();
         timer.close();
+        if (gateways instanceof AutoCloseable shared) {
+            try {
+                shared.close(); // a fleet's: what this proxy holds goes back to the others
+            } catch (Exception e) {
+                throw new IllegalStateException("closing the gateways of server " + server + " failed", e);
+            }
+        }
     }
 }

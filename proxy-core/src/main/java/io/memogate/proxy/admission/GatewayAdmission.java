@@ -1,6 +1,7 @@
 package io.memogate.proxy.admission;
 
 import io.memogate.broker.gateway.GatewayRejectedException;
+import io.memogate.broker.gateway.GatewaysUnavailableException;
 import io.memogate.broker.gateway.GatewayTimer;
 import io.memogate.broker.gateway.Sizes;
 import io.memogate.broker.gateway.Ticket;
@@ -66,6 +67,10 @@ final class GatewayAdmission implements Admission, AdmittedStatement {
                     Throwable cause = failure instanceof CompletionException wrapped ? wrapped.getCause() : failure;
                     if (cause instanceof GatewayRejectedException rejection) {
                         throw refusals.refused(rejection, estimate, request);
+                    }
+                    if (cause instanceof GatewaysUnavailableException unavailable) {
+                        throw new AdmissionRejectedException("statement not admitted: the gateways could not decide it",
+                                unavailable.getMessage(), "Retry: this says nothing of the server's load.");
                     }
                     if (cause instanceof RuntimeException unchecked) {
                         throw unchecked; // CancellationException after withdraw(), or a bug

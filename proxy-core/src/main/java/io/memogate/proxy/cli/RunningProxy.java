@@ -1,5 +1,7 @@
 package io.memogate.proxy.cli;
 
+import io.memogate.broker.redis.RedisGateways;
+import io.memogate.estimator.lexer.LexicalAnalyzer;
 import io.memogate.estimator.postgres.PostgresLexicalRules;
 import io.memogate.proxy.admin.AdminConsole;
 import io.memogate.proxy.admission.AdmissionControl;
@@ -14,6 +16,7 @@ import io.memogate.proxy.config.MemogateConfig;
 import io.memogate.proxy.metrics.BrokerMeters;
 import io.memogate.proxy.metrics.EstimatorMeters;
 import io.memogate.proxy.metrics.EventLoopMeters;
+import io.memogate.proxy.metrics.FleetMeters;
 import io.memogate.proxy.metrics.GatewayMeters;
 import io.memogate.proxy.metrics.Health;
 import io.memogate.proxy.metrics.MetricsEndpoint;
@@ -176,10 +179,18 @@ public final class RunningProxy implements AutoCloseable {
                 .gatewayListener(gatewayMeters)
                 .estimates(estimatorMeters.recorder(name)::record)
                 .statementRecords(statementRecords)
+                .gateways(config.fleet().<AdmissionControl.GatewaysFactory>map(fleet ->
+                                (settings, target, timer, listener, retention) ->
+                                        new RedisGateways(fleet, name, settings, target, timer, listener,
+                                                retention))
+                        .orElse(AdmissionControl.GatewaysFactory.LOCAL))
                 .build();
         gatewayMeters.gateways(control.gateways());
         metrics.bind(gatewayMeters);
         metrics.bind(new BrokerMeters(name, control.gateways(), control.broker()));
+        if (control.gateways() instanceof RedisGateways fleet) {
+            metrics.bind(new FleetMeters(name, fleet::local, fleet::fleetSize));
+        }
         return control.start();
     }
 

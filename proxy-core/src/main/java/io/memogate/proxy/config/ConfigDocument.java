@@ -26,6 +26,7 @@ final class ConfigDocument {
     Estimator estimator;
     Recycle recycle;
     Network network;
+    Fleet fleet;
 
     static final class Listener {
         String host;
@@ -135,6 +136,13 @@ final class ConfigDocument {
         String idle;
         String interval;
         String count;
+    }
+
+    static final class Fleet {
+        String redis;
+        String name;
+        String lease;
+        String pollInterval;
     }
 
     static final class Monitor {

@@ -6,7 +6,9 @@ import java.nio.file.AccessDeniedException;
 import java.nio.file.Files;
 import java.nio.file.NoSuchFileException;
 import java.nio.file.Path;
+import io.memogate.broker.redis.FleetSettings;
 import java.util.List;
+import java.util.Optional;
 
 /**
  * Reads the proxy's YAML configuration file into a {@link MemogateConfig}.
@@ -93,8 +95,10 @@ public final class ConfigLoader {
         EstimatorConfig estimator = converter.estimator(document.estimator);
         RecycleConfig recycle = converter.recycle(document.recycle);
         NetworkConfig network = converter.network(document.network);
+        Optional<FleetSettings> fleet = converter.fleet(document.fleet);
         ConfigValidator.validate(listeners, backends, limits, admin, admission, broker, network, problems);
         problems.throwIfAny(source);
-        return new MemogateConfig(listeners, backends, limits, admin, admission, broker, estimator, recycle, network);
+        return new MemogateConfig(listeners, backends, limits, admin, admission, broker, estimator, recycle, network,
+                fleet);
     }
 }

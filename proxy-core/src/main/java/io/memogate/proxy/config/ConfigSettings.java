@@ -2,6 +2,7 @@ package io.memogate.proxy.config;
 
 import io.memogate.broker.gateway.Tier;
 import io.memogate.broker.gateway.TierSettings;
+import io.memogate.broker.redis.FleetSettings;
 import java.math.BigDecimal;
 import java.nio.file.Path;
 import java.time.Duration;
@@ -64,6 +65,7 @@ public final class ConfigSettings {
         flat.estimator(config.estimator());
         flat.recycle(config.recycle());
         flat.network(config.network());
+        config.fleet().ifPresent(flat::fleet);
         return List.copyOf(flat.settings);
     }
 
@@ -176,6 +178,14 @@ public final class ConfigSettings {
         add("network.keepalive.idle", network.keepalive().idle(), Applies.RESTART);
         add("network.keepalive.interval", network.keepalive().interval(), Applies.RESTART);
         add("network.keepalive.count", network.keepalive().count(), Applies.RESTART);
+    }
+
+    /** Listed only when there is a fleet; the URI without the password it may hold. */
+    private void fleet(FleetSettings fleet) {
+        add("fleet.redis", fleet.redisUri().replaceFirst("//[^@/]*@", "//" + MASK + "@"), Applies.RESTART);
+        add("fleet.name", fleet.name(), Applies.RESTART);
+        add("fleet.lease", fleet.lease(), Applies.RESTART);
+        add("fleet.pollInterval", fleet.pollInterval(), Applies.RESTART);
     }
 
     private void add(String key, Object value, Applies applies) {

@@ -1,6 +1,7 @@
 package io.memogate.proxy.config;
 
 import io.memogate.broker.gateway.GatewaySettings;
+import io.memogate.broker.redis.FleetSettings;
 import io.memogate.broker.gateway.TierSettings;
 import io.memogate.proxy.postgres.calibrate.CoefficientsFile;
 import io.memogate.proxy.config.AuthFile;
@@ -205,6 +206,26 @@ final class DocumentConverter {
             eventLoops = NetworkConfig.DEFAULTS.eventLoops();
         }
         return new NetworkConfig(transport, (int) eventLoops, keepalive(network.keepalive));
+    }
+
+    /** Empty without a fleet section: the gateways are this proxy's own. */
+    Optional<FleetSettings> fleet(ConfigDocument.Fleet fleet) {
+        if (fleet == null) {
+            return Optional.empty();
+        }
+        if (fleet.redis == null || fleet.name == null) {
+            problems.add("fleet", "fleet needs redis (redis://host:port) and name (the fleet's, the same on every"
+                    + " proxy in front of the same servers)");
+            return Optional.empty();
+        }
+        Duration lease = duration("fleet.lease", fleet.lease, FleetSettings.DEFAULT_LEASE);
+        Duration poll = duration("fleet.pollInterval", fleet.pollInterval, FleetSettings.DEFAULT_POLL_INTERVAL);
+        try {
+            return Optional.of(new FleetSettings(fleet.redis, fleet.name, lease, poll));
+        } catch (IllegalArgumentException e) {
+            problems.add("fleet", e.getMessage());
+            return Optional.empty();
+        }
     }
 
     private TcpKeepalive keepalive(ConfigDocument.Keepalive keepalive) {

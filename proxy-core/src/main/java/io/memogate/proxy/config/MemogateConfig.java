@@ -1,6 +1,7 @@
 package io.memogate.proxy.config;
 
 import io.memogate.broker.BrokerSettings;
+import io.memogate.broker.redis.FleetSettings;
 import java.util.List;
 import java.util.Objects;
 import java.util.Optional;
@@ -8,7 +9,8 @@ import java.util.Optional;
 /**
  * The whole proxy configuration: where it listens, where it forwards, its limits, its admin endpoint,
  * compile admission, the broker that sets the admission target, the estimator's coefficients, when
- * server connections are recycled, and which socket transport drives it all.
+ * server connections are recycled, which socket transport drives it all, and the fleet whose Redis keeps
+ * the gateways when several proxies stand in front of the same servers (empty: the gateways are this proxy's).
  *
  * <p>An instance is always valid: the constructor runs every rule of {@link ConfigValidator} (ranges,
  * unique names, routing, TLS files that exist) and throws {@link ConfigException} listing each problem
@@ -19,7 +21,8 @@ import java.util.Optional;
  */
 public record MemogateConfig(List<ListenerConfig> listeners, List<BackendConfig> backends, LimitsConfig limits,
                              AdminConfig admin, AdmissionConfig admission, BrokerConfig broker,
-                             EstimatorConfig estimator, RecycleConfig recycle, NetworkConfig network) {
+                             EstimatorConfig estimator, RecycleConfig recycle, NetworkConfig network,
+                             Optional<FleetSettings> fleet) {
 
     public MemogateConfig {
         listeners = List.copyOf(listeners);
@@ -31,9 +34,17 @@ public record MemogateConfig(List<ListenerConfig> listeners, List<BackendConfig>
         Objects.requireNonNull(estimator, "estimator");
         Objects.requireNonNull(recycle, "recycle");
         Objects.requireNonNull(network, "network");
+        Objects.requireNonNull(fleet, "fleet");
         Problems problems = new Problems();
         ConfigValidator.validate(listeners, backends, limits, admin, admission, broker, network, problems);
         problems.throwIfAny(null);
+    }
+
+    /** Without a fleet, as a file without that section gets. */
+    public MemogateConfig(List<ListenerConfig> listeners, List<BackendConfig> backends, LimitsConfig limits,
+                          AdminConfig admin, AdmissionConfig admission, BrokerConfig broker, EstimatorConfig estimator,
+                          RecycleConfig recycle, NetworkConfig network) {
+        this(listeners, backends, limits, admin, admission, broker, estimator, recycle, network, Optional.empty());
     }
 
     /** With the default network section, as a file without it gets. */
@@ -72,39 +83,43 @@ public record MemogateConfig(List<ListenerConfig> listeners, List<BackendConfig>
     }
 
     public MemogateConfig withListeners(ListenerConfig... listeners) {
-        return new MemogateConfig(List.of(listeners), backends, limits, admin, admission, broker, estimator, recycle, network);
+        return new MemogateConfig(List.of(listeners), backends, limits, admin, admission, broker, estimator, recycle, network, fleet);
     }
 
     public MemogateConfig withBackends(BackendConfig... backends) {
-        return new MemogateConfig(listeners, List.of(backends), limits, admin, admission, broker, estimator, recycle, network);
+        return new MemogateConfig(listeners, List.of(backends), limits, admin, admission, broker, estimator, recycle, network, fleet);
     }
 
     public MemogateConfig withLimits(LimitsConfig limits) {
-        return new MemogateConfig(listeners, backends, limits, admin, admission, broker, estimator, recycle, network);
+        return new MemogateConfig(listeners, backends, limits, admin, admission, broker, estimator, recycle, network, fleet);
     }
 
     public MemogateConfig withAdmin(AdminConfig admin) {
-        return new MemogateConfig(listeners, backends, limits, admin, admission, broker, estimator, recycle, network);
+        return new MemogateConfig(listeners, backends, limits, admin, admission, broker, estimator, recycle, network, fleet);
     }
 
     public MemogateConfig withAdmission(AdmissionConfig admission) {
-        return new MemogateConfig(listeners, backends, limits, admin, admission, broker, estimator, recycle, network);
+        return new MemogateConfig(listeners, backends, limits, admin, admission, broker, estimator, recycle, network, fleet);
     }
 
     public MemogateConfig withBroker(BrokerConfig broker) {
-        return new MemogateConfig(listeners, backends, limits, admin, admission, broker, estimator, recycle, network);
+        return new MemogateConfig(listeners, backends, limits, admin, admission, broker, estimator, recycle, network, fleet);
     }
 
     public MemogateConfig withEstimator(EstimatorConfig estimator) {
-        return new MemogateConfig(listeners, backends, limits, admin, admission, broker, estimator, recycle, network);
+        return new MemogateConfig(listeners, backends, limits, admin, admission, broker, estimator, recycle, network, fleet);
     }
 
     public MemogateConfig withRecycle(RecycleConfig recycle) {
-        return new MemogateConfig(listeners, backends, limits, admin, admission, broker, estimator, recycle, network);
+        return new MemogateConfig(listeners, backends, limits, admin, admission, broker, estimator, recycle, network, fleet);
     }
 
     public MemogateConfig withNetwork(NetworkConfig network) {
-        return new MemogateConfig(listeners, backends, limits, admin, admission, broker, estimator, recycle, network);
+        return new MemogateConfig(listeners, backends, limits, admin, admission, broker, estimator, recycle, network, fleet);
+    }
+
+    public MemogateConfig withFleet(Optional<FleetSettings> fleet) {
+        return new MemogateConfig(listeners, backends, limits, admin, admission, broker, estimator, recycle, network, fleet);
     }
 
     /**

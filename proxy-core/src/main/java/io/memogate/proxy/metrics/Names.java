@@ -80,8 +80,15 @@ public final class Names {
 
     /** Gauge by {@link #MODE}, no unit: 1 for the broker's current mode, 0 for the others. {@code memogate_broker_mode} */
     public static final String BROKER_MODE = "memogate.broker.mode";
-    /** The broker's mode: {@code live}, {@code stale}, {@code static}. */
+    /** The broker's mode: {@code live}, {@code stale}, {@code static}; the fleet's: {@code fleet}, {@code local}. */
     public static final String MODE = "mode";
+
+    // ---- fleet (broker-redis) -------------------------------------------------------------------
+
+    /** Gauge by {@link #MODE} ({@code fleet}, {@code local}), no unit: 1 for the gateways in force. {@code memogate_fleet_mode} */
+    public static final String FLEET_MODE = "memogate.fleet.mode";
+    /** Gauge, no unit: live proxies of the fleet, as Redis last counted them. {@code memogate_fleet_instances} */
+    public static final String FLEET_INSTANCES = "memogate.fleet.instances";
 
     // ---- proxy -----------------------------------------------------------------------------------
 

@@ -22,7 +22,7 @@ import java.util.Set;
  *
  * <p>The configuration in force takes from the file everything a running proxy can take (see
  * {@link Applies}) and keeps the running values of the rest: the sockets it listens on, the HTTP endpoint,
- * whether there are gateways at all, the broker, the network transport. A listener's TLS can change for new sessions only while
+ * whether there are gateways at all, the broker, the network transport, the fleet. A listener's TLS can change for new sessions only while
  * the listeners keep their addresses; a listener added, removed or moved needs a restart, and then the
  * running listeners stay as they are, TLS included.
  *
@@ -45,7 +45,7 @@ record ReloadPlan(MemogateConfig next, List<ConfigChange> changes) {
         AdmissionConfig admission = file.admission().withEnabled(running.admission().enabled());
         MemogateConfig next = new MemogateConfig(sameSockets ? file.listeners() : running.listeners(),
                 file.backends(), file.limits(), admin, admission, running.broker(), file.estimator(), file.recycle(),
-                running.network());
+                running.network(), running.fleet());
         return new ReloadPlan(next, changes(running, file, sameSockets));
     }
 

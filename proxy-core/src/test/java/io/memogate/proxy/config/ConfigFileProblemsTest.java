@@ -63,7 +63,7 @@ class ConfigFileProblemsTest {
                   target: 1GiB
                 """)).containsExactly(
                 "unknown field 'listners' (line 3, column 1); known fields: admin, admission, backends, broker, estimator, "
-                        + "limits, listeners, network, recycle",
+                        + "fleet, limits, listeners, network, recycle",
                 "backends[0].tls: unknown field 'sni' (line 10, column 7); known fields: mode, serverName, "
                         + "trustedCertificates",
                 "limits: unknown field 'maxMessageSize' (line 12, column 3); known fields: connectTimeout, "

@@ -446,7 +446,7 @@ class ConfigValueProblemsTest {
                 """);
         assertThat(problems).containsExactly(
                 "unknown field 'listners' (line 1, column 1); known fields: admin, admission, backends, broker, "
-                        + "estimator, limits, listeners, network, recycle",
+                        + "estimator, fleet, limits, listeners, network, recycle",
                 "backends[0].host must be a single value, was a list (line 4, column 11)",
                 "limits.connectTimeout: 'soon' is not a duration: write a whole number with unit ms, s, min, h or d "
                         + "(e.g. 500ms, 5s, 2min), or a plain number of milliseconds",

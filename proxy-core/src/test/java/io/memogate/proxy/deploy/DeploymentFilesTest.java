@@ -23,6 +23,7 @@ import io.memogate.proxy.config.MemogateConfig;
 import io.memogate.proxy.metrics.BrokerMeters;
 import io.memogate.proxy.metrics.EstimatorMeters;
 import io.memogate.proxy.metrics.EventLoopMeters;
+import io.memogate.proxy.metrics.FleetMeters;
 import io.memogate.proxy.metrics.GatewayMeters;
 import io.memogate.proxy.metrics.PrometheusText;
 import io.memogate.proxy.metrics.ProxyMeters;
@@ -191,6 +192,7 @@ class DeploymentFilesTest {
             estimatorMeters.recorder(); // a server's estimates, as the proxy has one for each backend
             estimatorMeters.bindTo(registry);
             new BrokerMeters(gateways, Optional.of(broker)).bindTo(registry);
+            new FleetMeters("main", () -> false, () -> 2).bindTo(registry); // bound when a fleet is configured
             new ProxyMeters(server).bindTo(registry);
             new EventLoopMeters(server.eventLoopGroup()).bindTo(registry);
             Set<String> names = new TreeSet<>();

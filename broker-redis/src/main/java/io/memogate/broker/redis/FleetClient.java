@@ -1,0 +1,227 @@
+package io.memogate.broker.redis;
+
+import io.lettuce.core.ClientOptions;
+import io.lettuce.core.RedisClient;
+import io.lettuce.core.RedisURI;
+import io.lettuce.core.ScriptOutputType;
+import io.lettuce.core.TimeoutOptions;
+import io.lettuce.core.api.StatefulRedisConnection;
+import io.lettuce.core.pubsub.RedisPubSubAdapter;
+import io.lettuce.core.pubsub.StatefulRedisPubSubConnection;
+import io.memogate.broker.gateway.CompileMemoryRetention;
+import io.memogate.broker.gateway.GatewaySettings;
+import io.memogate.broker.gateway.Tier;
+import io.memogate.broker.gateway.TierSettings;
+import java.io.IOException;
+import java.io.InputStream;
+import java.io.UncheckedIOException;
+import java.nio.charset.StandardCharsets;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.CompletionException;
+import java.util.concurrent.ExecutionException;
+import java.util.concurrent.Executor;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.TimeoutException;
+import java.util.function.Supplier;
+
+/**
+ * One instance's calls to the gateway functions of one server (gateways.lua), over Lettuce: one connection
+ * for the calls, which Redis runs in the order they were sent, and one subscribed to the instance's wake-up
+ * channel.
+ *
+ * <p>A Redis that lost the functions (restarted, flushed, failed over to a replica that never had them) gets
+ * them again and the call is repeated; one that lost the gateways' settings gets them from {@code
+ * configuration}. Both errors come before the function changes anything, so the repeat cannot act twice.
+ * While the connection is down, calls fail at once rather than queue: a statement is refused, not held.
+ */
+final class FleetClient implements AutoCloseable {
+
+    static final String LIBRARY = readLibrary();
+    /** A Redis that restarted empty lacks both the functions and the settings: two repairs, one after the other. */
+    private static final int REPAIRS = 2;
+
+    private final RedisClient client;
+    private final StatefulRedisConnection<String, String> connection;
+    private final StatefulRedisPubSubConnection<String, String> wakeups;
+    private final String[] keys;
+    private final String instance;
+    private final String leaseMillis;
+    private final Duration timeout;
+    private final Executor replies;
+    private final Supplier<String[]> configuration;
+    private final String where;
+    /** Set by the first answer: from then on a missing lease means this instance was reaped. */
+    private volatile boolean joined;
+
+    /**
+     * @param replies where answers are handled, in the order Redis gave them
+     * @param configuration mg_configure's arguments as they are now, for a Redis that lost them
+     * @throws io.lettuce.core.RedisConnectionException when Redis cannot be reached
+     */
+    FleetClient(FleetSettings settings, String server, String instance, Duration timeout, Executor replies,
+                Supplier<String[]> configuration) {
+        RedisURI uri = RedisURI.create(settings.redisUri());
+        this.where = uri.getHost() + ":" + uri.getPort();
+        this.keys = new String[] {settings.keyPrefix(server)};
+        this.instance = instance;
+        this.leaseMillis = Long.toString(settings.lease().toMillis());
+        this.timeout = timeout;
+        this.replies = replies;
+        this.configuration = configuration;
+        this.client = RedisClient.create(uri);
+        client.setOptions(ClientOptions.builder()
+                .disconnectedBehavior(ClientOptions.DisconnectedBehavior.REJECT_COMMANDS)
+                .timeoutOptions(TimeoutOptions.enabled(timeout))
+                .build());
+        StatefulRedisConnection<String, String> calls = null;
+        try {
+            calls = client.connect();
+            calls.sync().functionLoad(LIBRARY, true);
+            this.connection = calls;
+            this.wakeups = client.connectPubSub();
+        } catch (RuntimeException e) {
+            if (calls != null) {
+                calls.close();
+            }
+            client.shutdown();
+            throw e;
+        }
+    }
+
+    /** Runs {@code wake} (on a Lettuce thread) whenever another instance decided one of this one's tickets. */
+    void onWake(Runnable wake) {
+        wakeups.addListener(new RedisPubSubAdapter<>() {
+            @Override
+            public void message(String channel, String message) {
+                wake.run();
+            }
+        });
+        wakeups.sync().subscribe(keys[0] + "wake:" + instance);
+    }
+
+    /** Calls {@code function}; the future completes on the replies executor, in the order Redis answered. */
+    CompletableFuture<FleetReply> call(String function, String... args) {
+        return callHere(function, args).handleAsync((reply, failure) -> {
+            if (failure != null) {
+                throw unavailable(function, failure);
+            }
+            return reply;
+        }, replies);
+    }
+
+    /** Calls {@code function} and waits for its answer, at most the command timeout; for the views. */
+    FleetReply callAndWait(String function, String... args) {
+        try {
+            return callHere(function, args).get(timeout.toMillis() + 100, TimeUnit.MILLISECONDS);
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            throw unavailable(function, e);
+        } catch (ExecutionException | TimeoutException e) {
+            throw unavailable(function, e);
+        }
+    }
+
+    /** The answer completes on a Lettuce thread. */
+    private CompletableFuture<FleetReply> callHere(String function, String[] args) {
+        return callHere(function, args, REPAIRS);
+    }
+
+    private CompletableFuture<FleetReply> callHere(String function, String[] args, int repairs) {
+        return send(function, args).exceptionallyCompose(failure -> {
+            String message = String.valueOf(cause(failure).getMessage());
+            CompletableFuture<?> repair;
+            if (repairs == 0) {
+                return CompletableFuture.failedFuture(failure);
+            } else if (message.contains("Function not found")) {
+                repair = connection.async().functionLoad(LIBRARY, true).toCompletableFuture();
+            } else if (message.startsWith("MEMOGATE_NOCONFIG")) {
+                repair = send("mg_configure", configuration.get());
+            } else {
+                return CompletableFuture.failedFuture(failure);
+            }
+            return repair.thenCompose(repaired -> callHere(function, args, repairs - 1));
+        });
+    }
+
+    private CompletableFuture<FleetReply> send(String function, String[] args) {
+        String[] all = new String[args.length + 3];
+        all[0] = instance;
+        all[1] = leaseMillis;
+        all[2] = joined ? "1" : "0";
+        System.arraycopy(args, 0, all, 3, args.length);
+        return connection.async().<List<Object>>fcall(function, ScriptOutputType.MULTI, keys, all)
+                .toCompletableFuture().thenApply(raw -> {
+                    joined = true;
+                    return FleetReply.parse(raw);
+                });
+    }
+
+    private FleetUnavailableException unavailable(String function, Throwable failure) {
+        Throwable cause = cause(failure);
+        if (cause instanceof FleetUnavailableException already) {
+            return already;
+        }
+        return new FleetUnavailableException("the fleet's Redis at " + where + " did not run " + function + ": "
+                + cause.getMessage(), cause);
+    }
+
+    /** What a failed {@link #call} completed with, unwrapped. */
+    static RuntimeException asUnavailable(Throwable failure) {
+        Throwable cause = cause(failure);
+        return cause instanceof RuntimeException unchecked ? unchecked
+                : new FleetUnavailableException("the fleet's Redis failed: " + cause, cause);
+    }
+
+    private static Throwable cause(Throwable failure) {
+        Throwable t = failure;
+        while ((t instanceof CompletionException || t instanceof ExecutionException) && t.getCause() != null) {
+            t = t.getCause();
+        }
+        return t;
+    }
+
+    /** mg_configure's arguments: t0, each tier's limit, fraction, maxQueue and timeout, retention, target. */
+    static String[] configuration(GatewaySettings settings, CompileMemoryRetention retention, long target) {
+        List<String> args = new ArrayList<>();
+        args.add(Long.toString(settings.staticThresholdBytes()));
+        for (Tier tier : Tier.values()) {
+            TierSettings ts = settings.tier(tier);
+            args.add(Integer.toString(ts.limit()));
+            args.add(Double.toString(ts.fraction()));
+            args.add(Integer.toString(ts.maxQueue()));
+            args.add(Long.toString(ts.timeout().toMillis()));
+        }
+        args.add(retention == CompileMemoryRetention.RETAINED_UNTIL_CONNECTION_ENDS ? "1" : "0");
+        args.add(Long.toString(target));
+        return args.toArray(String[]::new);
+    }
+
+    /** Where the fleet's Redis is, for messages (without a password the URI may hold). */
+    String where() {
+        return where;
+    }
+
+    @Override
+    public void close() {
+        try {
+            wakeups.close();
+            connection.close();
+        } finally {
+            client.shutdown();
+        }
+    }
+
+    private static String readLibrary() {
+        try (InputStream in = FleetClient.class.getResourceAsStream("gateways.lua")) {
+            if (in == null) {
+                throw new IllegalStateException("gateways.lua is missing from the memogate-broker-redis jar");
+            }
+            return new String(in.readAllBytes(), StandardCharsets.UTF_8);
+        } catch (IOException e) {
+            throw new UncheckedIOException(e);
+        }
+    }
+}

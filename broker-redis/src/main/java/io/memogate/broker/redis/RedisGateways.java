@@ -1,0 +1,500 @@
+package io.memogate.broker.redis;
+
+import io.memogate.broker.gateway.CompileMemoryRetention;
+import io.memogate.broker.gateway.GatewayListener;
+import io.memogate.broker.gateway.GatewaySettings;
+import io.memogate.broker.gateway.GatewayTimer;
+import io.memogate.broker.gateway.Gateways;
+import io.memogate.broker.gateway.GuardedListener;
+import io.memogate.broker.gateway.LedgerState;
+import io.memogate.broker.gateway.Ticket;
+import io.memogate.broker.gateway.Tier;
+import io.memogate.broker.gateway.TierState;
+import io.memogate.broker.gateway.WaitingStatement;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.Collections;
+import java.util.HexFormat;
+import java.util.List;
+import java.util.Map;
+import java.util.Objects;
+import java.util.Optional;
+import java.util.Queue;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.ConcurrentLinkedQueue;
+import java.util.concurrent.Executors;
+import java.util.concurrent.RejectedExecutionException;
+import java.util.concurrent.ScheduledExecutorService;
+import java.util.concurrent.ThreadLocalRandom;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicBoolean;
+import java.util.concurrent.atomic.AtomicLong;
+import java.util.function.LongSupplier;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * The gateways of one server shared by every proxy of a fleet: {@link io.memogate.broker.gateway.LocalGateways}'
+ * algorithm, its state in Redis, each transition one Redis Function (gateways.lua), so that the tier limits,
+ * the thresholds and the byte budget hold for the fleet as one proxy's hold for it.
+ *
+ * <p>A statement below t0 passes here, with no round trip. Any other is a {@link Ticket} whose acquire is
+ * sent at once and answered later: nothing blocks. Redis decides every ticket once (FIFO, with its own clock
+ * for timeouts) and puts the decision on the issuing instance's list; the instance takes its decisions with
+ * the answer to any of its calls, and is woken by pub/sub to ask when another instance's call decided one.
+ * Since pub/sub may lose a message, an instance with waiters also polls, every {@link
+ * FleetSettings#pollInterval()}.
+ *
+ * <p>Leases. Every call renews the caller's lease, and an idle instance calls every third of it. Every call
+ * first reaps the permits, waiters and ledger rows of instances whose lease ran out: a proxy killed while it
+ * holds permits gives them back within the lease. An instance that has not heard from Redis for longer than
+ * its lease refuses its waiters ({@link FleetUnavailableException}), since the fleet has reaped them; one
+ * told by Redis that it was reaped does the same.
+ *
+ * <p>Redis away. From a call Redis did not answer until one it answers, new statements are admitted by this
+ * instance's {@link LocalShare} (limits and target / N, N the live instances Redis last counted), and the
+ * views show that share; statements it admitted are released there, and Redis never counts them.
+ *
+ * <p>Concurrency. {@link IssuedTickets} decides each gated ticket once: a grant or refusal from Redis, a
+ * withdraw(), or a lost lease, whichever comes first. A withdraw() that wins tells Redis, which withdraws the
+ * ticket or undoes a grant made meanwhile; so a grant and a withdrawal never both take effect. Answers are
+ * handled on one thread, in Redis's order, and futures complete there; the fleet's views wait for Redis, at
+ * most the command timeout, and throw {@link FleetUnavailableException} when it does not answer.
+ */
+public final class RedisGateways implements Gateways, AutoCloseable {
+
+    private static final Logger log = LoggerFactory.getLogger(RedisGateways.class);
+    private static final Duration LONGEST_COMMAND = Duration.ofSeconds(2);
+
+    private final String server;
+    private final String instance;
+    private final FleetSettings fleet;
+    private final GuardedListener listener;
+    private final CompileMemoryRetention retention;
+    private final LongSupplier nanoTime;
+    private final ScheduledExecutorService replies;
+    private final FleetClient redis;
+    private final IssuedTickets tickets;
+    /** In force while {@link #local}: this instance's share of the limits and target. */
+    private final LocalShare share;
+    private final AtomicLong sequence = new AtomicLong();
+    /** Releases, withdrawals and closes Redis did not confirm: sent again after the next answer. */
+    private final Queue<Call> unconfirmed = new ConcurrentLinkedQueue<>();
+    /** Server connection to what the ledger counts it as retaining, as last heard; see {@link #retainedBy}. */
+    private final Map<Long, Long> retainedBy = new ConcurrentHashMap<>();
+    private final AtomicBoolean polling = new AtomicBoolean();
+    private final AtomicBoolean closed = new AtomicBoolean();
+    private volatile GatewaySettings settings;
+    private volatile long target;
+    private volatile boolean paused;
+    private volatile long lastAnswerNanos;
+    private volatile boolean cutOff;
+    /** Redis did not answer the last call: new statements go to {@link #share} until it answers again. */
+    private volatile boolean local;
+
+    /**
+     * Joins the fleet: loads the gateway functions and writes {@code settings} and {@code targetBytes} as the
+     * fleet's (the last instance to start or reload sets them for all).
+     *
+     * @param server the backend's name: the fleet shares one set of gateways per server
+     * @throws io.lettuce.core.RedisException when Redis cannot be reached
+     */
+    public RedisGateways(FleetSettings fleet, String server, GatewaySettings settings, long targetBytes,
+                         GatewayTimer timer, GatewayListener listener, CompileMemoryRetention retention) {
+        this(fleet, server, settings, targetBytes, timer, listener, retention, System::nanoTime);
+    }
+
+    /** @param timer runs the timeouts of the share kept for while Redis is away */
+    RedisGateways(FleetSettings fleet, String server, GatewaySettings settings, long targetBytes, GatewayTimer timer,
+                  GatewayListener listener, CompileMemoryRetention retention, LongSupplier nanoTime) {
+        this.fleet = Objects.requireNonNull(fleet, "fleet");
+        this.server = Objects.requireNonNull(server, "server");
+        this.settings = Objects.requireNonNull(settings, "settings");
+        this.listener = new GuardedListener(listener);
+        this.tickets = new IssuedTickets(this.listener, nanoTime);
+        this.share = new LocalShare(settings, targetBytes, nanoTime, timer, listener, retention);
+        this.retention = Objects.requireNonNull(retention, "retention");
+        this.nanoTime = Objects.requireNonNull(nanoTime, "nanoTime");
+        checkTarget(targetBytes);
+        this.target = targetBytes;
+        this.instance = ProcessHandle.current().pid() + "-" + HexFormat.of().toHexDigits(ThreadLocalRandom.current().nextInt());
+        this.replies = Executors.newSingleThreadScheduledExecutor(task -> {
+            Thread thread = new Thread(task, "memogate-fleet-" + server);
+            thread.setDaemon(true);
+            return thread;
+        });
+        Duration timeout = Collections.min(List.of(fleet.lease().dividedBy(2), LONGEST_COMMAND));
+        try {
+            this.redis = new FleetClient(fleet, server, instance, timeout, replies, this::configuration);
+        } catch (RuntimeException e) {
+            replies.shutdownNow();
+            throw e;
+        }
+        try {
+            redis.callAndWait("mg_configure", configuration());
+            lastAnswerNanos = nanoTime.getAsLong();
+            redis.onWake(this::pollSoon);
+        } catch (RuntimeException e) {
+            replies.shutdownNow();
+            redis.close();
+            throw e;
+        }
+        long every = fleet.pollInterval().toNanos();
+        replies.scheduleWithFixedDelay(this::tick, every, every, TimeUnit.NANOSECONDS);
+        log.info("Gateways of server {} shared through fleet {} at {} as instance {}", server, fleet.name(),
+                redis.where(), instance);
+    }
+
+    @Override
+    public Ticket acquire(long estimateBytes, long connection, Object tag) {
+        if (estimateBytes < 0) {
+            throw new IllegalArgumentException("estimateBytes must be >= 0, was " + estimateBytes);
+        }
+        if (local) {
+            return share.gateways().acquire(estimateBytes, connection, tag);
+        }
+        if (estimateBytes < settings.staticThresholdBytes()) {
+            Ticket t = Ticket.ungated(estimateBytes, connection, tag);
+            listener.admitted(null, 0, estimateBytes);
+            return t;
+        }
+        FleetTicket ft = tickets.issue(this, instance + ":" + sequence.incrementAndGet(), estimateBytes, connection, tag);
+        redis.call("mg_acquire", ft.id, Long.toString(estimateBytes), Long.toString(connection))
+                .whenComplete((reply, failure) -> {
+                    if (failure != null) {
+                        // It may have arrived before the answer was lost: whatever Redis has of it is undone.
+                        unconfirmed.add(new Call("mg_withdraw", ft.id));
+                        tickets.fail(ft, FleetClient.asUnavailable(failure));
+                        away(failure);
+                        return;
+                    }
+                    handle(reply);
+                    ft.acknowledged = true;
+                    if (!reply.text().isEmpty()) {
+                        String[] where = reply.text().split(" ");
+                        tickets.waitsAt(ft.id, where[0], where[1], paused);
+                    }
+                });
+        return ft.ticket;
+    }
+
+    @Override
+    public void release(Ticket t) {
+        if (t.issuedBy(share.gateways())) {
+            share.gateways().release(t);
+            return;
+        }
+        FleetTicket ft = tickets.of(t, this);
+        if (ft == null || ft.waiting() && withdraw(t)) {
+            return;
+        }
+        if (tickets.release(ft)) {
+            redis.call("mg_release", ft.id).whenComplete((reply, failure) -> {
+                if (failure != null) {
+                    unconfirmed.add(new Call("mg_release", ft.id));
+                    away(failure);
+                    return;
+                }
+                handle(reply);
+                if (!reply.text().isEmpty()) {
+                    retainedBy.put(t.connection(), Long.parseLong(reply.text()));
+                }
+            });
+        }
+    }
+
+    @Override
+    public boolean withdraw(Ticket t) {
+        if (t.issuedBy(share.gateways())) {
+            return share.gateways().withdraw(t);
+        }
+        FleetTicket ft = tickets.of(t, this);
+        if (ft == null || !tickets.withdraw(ft)) {
+            return false;
+        }
+        sendConfirmed(new Call("mg_withdraw", ft.id));
+        return true;
+    }
+
+    /** Where it waited at the last answer that said so (at most a poll interval ago), with its waiting time now. */
+    @Override
+    public Optional<WaitingStatement> position(Ticket t) {
+        if (t.issuedBy(share.gateways())) {
+            return share.gateways().position(t);
+        }
+        FleetTicket ft = tickets.of(t, this);
+        return ft == null ? Optional.empty() : Optional.ofNullable(tickets.position(ft, paused));
+    }
+
+    @Override
+    public void reconfigure(GatewaySettings settings) {
+        this.settings = Objects.requireNonNull(settings, "settings");
+        share.settings(settings);
+        sendConfirmed(new Call("mg_configure", configuration()));
+    }
+
+    @Override
+    public GatewaySettings settings() {
+        return settings;
+    }
+
+    @Override
+    public boolean pause() {
+        boolean here = share.gateways().pause(); // kept in step, for when Redis is away
+        return local ? here : changed(redis.callAndWait("mg_pause", "1"));
+    }
+
+    @Override
+    public boolean resume() {
+        boolean here = share.gateways().resume();
+        return local ? here : changed(redis.callAndWait("mg_pause", "0"));
+    }
+
+    @Override
+    public boolean paused() {
+        return local ? share.gateways().paused() : view().paused();
+    }
+
+    /** A later target, from this instance's broker or another's, replaces it: not sent again when lost. */
+    @Override
+    public void target(long bytes) {
+        checkTarget(bytes);
+        target = bytes;
+        share.target(bytes);
+        send("mg_target", Long.toString(bytes));
+    }
+
+    /** The fleet's target, which the last instance to set one set; this instance's share while Redis is away. */
+    @Override
+    public long target() {
+        return local ? share.gateways().target() : view().target();
+    }
+
+    /** The next measurement replaces it: not sent again when lost. */
+    @Override
+    public void retained(long connection, long bytes) {
+        if (bytes < 0) {
+            throw new IllegalArgumentException("retained bytes must be >= 0, was " + bytes);
+        }
+        retainedBy.put(connection, bytes);
+        share.gateways().retained(connection, bytes);
+        send("mg_retained", Long.toString(connection), Long.toString(bytes));
+    }
+
+    @Override
+    public void connectionClosed(long connection) {
+        retainedBy.remove(connection);
+        share.gateways().connectionClosed(connection);
+        sendConfirmed(new Call("mg_closed", Long.toString(connection)));
+    }
+
+    /**
+     * What the fleet's ledger counted the connection as retaining when this instance last released a
+     * statement on it or measured it: a session asks as it goes idle, on its event loop, which must not wait
+     * for Redis.
+     */
+    @Override
+    public long retainedBy(long connection) {
+        return local ? share.gateways().retainedBy(connection) : retainedBy.getOrDefault(connection, 0L);
+    }
+
+    @Override
+    public TierState state(Tier tier) {
+        return local ? share.gateways().state(tier) : view().tier(Objects.requireNonNull(tier, "tier"));
+    }
+
+    @Override
+    public LedgerState ledger() {
+        return local ? share.gateways().ledger() : view().ledger();
+    }
+
+    /**
+     * Every instance's waiting statements, the tag known for this instance's only; while Redis is away, this
+     * instance's own.
+     */
+    @Override
+    public List<WaitingStatement> waiting() {
+        if (local) {
+            return share.gateways().waiting();
+        }
+        FleetView view = view();
+        List<WaitingStatement> all = new ArrayList<>();
+        for (FleetView.Waiter w : view.waiters()) {
+            all.add(new WaitingStatement(w.tier(), w.tier() == null, w.position(), w.estimateBytes(), w.connection(),
+                    w.waited(), tickets.tagOf(w.id()), view.paused()));
+        }
+        return all;
+    }
+
+    /**
+     * True while Redis is away and new statements are admitted by this instance's share of the gateways
+     * (limits and target / N); false while the fleet's gateways in Redis are in force.
+     */
+    public boolean local() {
+        return local;
+    }
+
+    /** N: the instances Redis last counted, whose share {@link #local()} admits. */
+    public int fleetSize() {
+        return share.instances();
+    }
+
+    /** Leaves the fleet: what this instance holds goes back at once, its waiters are refused. */
+    @Override
+    public void close() {
+        if (!closed.compareAndSet(false, true)) {
+            return;
+        }
+        try {
+            redis.callAndWait("mg_leave");
+        } catch (FleetUnavailableException e) {
+            log.warn("Could not leave fleet {} cleanly: {}; the fleet reaps what this instance holds once its"
+                    + " lease of {} runs out", fleet.name(), e.getMessage(), fleet.lease());
+        } finally {
+            replies.shutdownNow();
+            tickets.refuseWaiting(new FleetUnavailableException("the proxy is stopping"), false);
+            redis.close();
+        }
+    }
+
+    /** Stops every call and the lease renewal without leaving: what a SIGKILL leaves behind, for tests. */
+    void abandon() {
+        closed.set(true);
+        replies.shutdownNow();
+        redis.close();
+    }
+
+    /** An answer, on the replies thread: Redis is there, and here are this instance's decisions. */
+    private void handle(FleetReply reply) {
+        lastAnswerNanos = nanoTime.getAsLong();
+        cutOff = false;
+        if (local) {
+            local = false;
+            log.info("Fleet {}'s Redis at {} answers again: server {}'s statements are admitted by the fleet's"
+                    + " gateways", fleet.name(), redis.where(), server);
+        }
+        if (reply.reaped()) {
+            log.warn("Fleet {} reaped this instance's state for server {} (its lease ran out, or Redis restarted"
+                    + " without it): its waiting statements are refused", fleet.name(), server);
+            unconfirmed.clear();
+            tickets.refuseWaiting(new FleetUnavailableException("the fleet's Redis at " + redis.where()
+                    + " lost this proxy's waiting statements (its lease ran out, or Redis restarted)"), true);
+        }
+        for (Decision d : reply.decisions()) {
+            tickets.deliver(d, this::release);
+        }
+    }
+
+    /** Every poll interval: a poll when statements wait or the lease is a third gone; the lease watched. */
+    private void tick() {
+        long now = nanoTime.getAsLong();
+        long sinceAnswer = now - lastAnswerNanos;
+        if (sinceAnswer > fleet.lease().toNanos() && !cutOff) {
+            cutOff = true;
+            unconfirmed.clear(); // the fleet reaps all of it
+            log.warn("No answer from fleet {}'s Redis at {} for longer than the lease ({}): its waiting statements"
+                    + " for server {} are refused", fleet.name(), redis.where(), fleet.lease(), server);
+            tickets.refuseWaiting(new FleetUnavailableException("the fleet's Redis at " + redis.where()
+                    + " has not answered for longer than the lease (" + fleet.lease() + ")"), false);
+        }
+        if (tickets.anyWaiting() || !unconfirmed.isEmpty() || sinceAnswer >= fleet.lease().toNanos() / 3) {
+            poll();
+        }
+    }
+
+    /** Woken by pub/sub, on a Lettuce thread: ask on the replies thread, unless the instance is closing. */
+    private void pollSoon() {
+        try {
+            replies.execute(this::poll);
+        } catch (RejectedExecutionException closing) {
+            // Nothing to ask for: close() refuses the waiters.
+        }
+    }
+
+    private void poll() {
+        if (!polling.compareAndSet(false, true)) {
+            return;
+        }
+        redis.call("mg_poll").whenComplete((reply, failure) -> {
+            polling.set(false);
+            if (failure != null) {
+                away(failure);
+                return;
+            }
+            handle(reply);
+            List<String> lines = reply.lines();
+            paused = lines.getFirst().equals("1");
+            share.instances(Integer.parseInt(lines.get(1)));
+            for (String line : lines.subList(2, lines.size())) {
+                String[] f = line.split(" ");
+                tickets.waitsAt(f[0], f[1], f[2], paused);
+            }
+            for (int n = unconfirmed.size(); n > 0; n--) {
+                Call call = unconfirmed.poll();
+                if (call != null) {
+                    sendConfirmed(call);
+                }
+            }
+        });
+    }
+
+    // ---- helpers ----
+
+    /** A call whose loss would leave something held in Redis: kept and sent again until Redis confirms it. */
+    private void sendConfirmed(Call call) {
+        redis.call(call.function(), call.args()).whenComplete((reply, failure) -> {
+            if (failure != null) {
+                unconfirmed.add(call);
+                away(failure);
+            } else {
+                handle(reply);
+            }
+        });
+    }
+
+    private void send(String function, String... args) {
+        redis.call(function, args).whenComplete((reply, failure) -> {
+            if (failure != null) {
+                away(failure);
+            } else {
+                handle(reply);
+            }
+        });
+    }
+
+    /** A call failed: until Redis answers again, new statements go to this instance's share. */
+    private void away(Throwable failure) {
+        if (!local) {
+            local = true;
+            log.warn("Fleet {}'s Redis at {} did not answer ({}): server {}'s new statements are admitted by this"
+                    + " instance's share of the gateways, limits and target / {}", fleet.name(), redis.where(),
+                    FleetClient.asUnavailable(failure).getMessage(), server, share.instances());
+        }
+    }
+
+    private boolean changed(FleetReply reply) {
+        replies.execute(() -> handle(reply)); // its decisions, on the replies thread
+        return reply.text().equals("1");
+    }
+
+    private FleetView view() {
+        FleetReply reply = redis.callAndWait("mg_view");
+        replies.execute(() -> handle(reply)); // its decisions, on the replies thread
+        return FleetView.parse(reply.lines());
+    }
+
+    /** mg_configure's arguments as they are now: the settings, the retention, the target. */
+    private String[] configuration() {
+        return FleetClient.configuration(settings, retention, target);
+    }
+
+    /** A call to send again until Redis confirms it. */
+    private record Call(String function, String... args) {
+    }
+
+    private static void checkTarget(long bytes) {
+        if (bytes < 0) {
+            throw new IllegalArgumentException("target bytes must be >= 0, was " + bytes);
+        }
+    }
+}
