@@ -46,10 +46,6 @@ public final class SessionLegs {
         this.pace = pace;
     }
 
-    public Channel client() {
-        return client;
-    }
-
     /** The server's leg; null until one is open. */
     public Channel server() {
         return server;
