@@ -4,6 +4,7 @@ import io.memogate.estimator.RoutineDefinitions;
 import io.memogate.estimator.lexer.LexicalAnalysis;
 import io.memogate.estimator.lexer.LexicalAnalyzer;
 import io.memogate.estimator.lexer.SettingChange;
+import java.util.Collections;
 import java.util.List;
 
 /**
@@ -21,9 +22,11 @@ import java.util.List;
  *     knew them when the text was read ({@link SessionSettings#leftByCalls}); empty when it cannot
  * @param maySet it holds "set" (every SET, RESET and set_config does) or the name of a routine that sets
  * @param mayPrepare it holds "prepare", "deallocate" or "discard"
+ * @param mayOpenOrEnd it starts with a word of a statement that opens or ends a transaction block
+ *     ({@link TransactionWords})
  */
 public record SentText(String sql, LexicalAnalysis lexed, List<List<SettingChange>> leftByCalls, boolean maySet,
-                       boolean mayPrepare) {
+                       boolean mayPrepare, boolean mayOpenOrEnd) {
 
     /**
      * Reads {@code sql}: lexed only when it holds one of the words that change a session (rare), or the name of
@@ -34,30 +37,33 @@ public record SentText(String sql, LexicalAnalysis lexed, List<List<SettingChang
         boolean callsSetter = routines.mayLeaveSettings(sql);
         boolean maySet = SessionSettings.mayHoldSet(sql) || callsSetter;
         boolean mayPrepare = PreparedQueries.mayPrepareOrDeallocate(sql);
-        LexicalAnalysis lexed = maySet || mayPrepare ? analyzer.analyze(sql) : null;
+        boolean mayOpenOrEnd = TransactionWords.mayOpenOrEnd(sql);
+        LexicalAnalysis lexed = maySet || mayPrepare || mayOpenOrEnd ? analyzer.analyze(sql) : null;
         List<List<SettingChange>> left = maySet ? SessionSettings.leftByCalls(sql, lexed, routines, callsSetter)
-                : List.of();
-        return new SentText(sql, lexed, left, maySet, mayPrepare);
+                : lexed == null ? List.of() : Collections.nCopies(lexed.statements().size(), List.of());
+        return new SentText(sql, lexed, left, maySet, mayPrepare, mayOpenOrEnd);
     }
 
     /** A text known to change nothing in the session (a Bind of a statement that cannot): nothing to read. */
     public static SentText unread(String sql) {
-        return new SentText(sql, null, List.of(), false, false);
+        return new SentText(sql, null, List.of(), false, false, false);
     }
 
     /**
      * Whether applying the text may change its session: it holds a SET, RESET or set_config, a call or DO block
-     * that leaves a setting changed, or the words of PREPARE, DEALLOCATE or DISCARD. False for most texts whose
-     * words made them read ("update t set ...", "offset"): a prepared one need not be read again at its next Bind.
+     * that leaves a setting changed, the words of PREPARE, DEALLOCATE or DISCARD, or it opens or ends a transaction
+     * block. False for most texts whose words made them read ("update t set ...", "offset"): a prepared one need
+     * not be read again at its next Bind.
      */
     public boolean changesSession() {
         return mayPrepare || maySet && (lexed.statements().stream().anyMatch(st -> st.settingChange().isPresent())
-                || leftByCalls.stream().anyMatch(left -> !left.isEmpty()));
+                || leftByCalls.stream().anyMatch(left -> !left.isEmpty()))
+                || mayOpenOrEnd && lexed.statements().stream().anyMatch(st -> SessionSettings.opensOrEnds(st.kind()));
     }
 
     /** Applies the text's changes to its session's state, as the server will when it runs the text. */
     public void applyTo(SessionSettings settings, PreparedQueries prepared, boolean inTransaction) {
-        if (maySet) {
+        if (maySet || mayOpenOrEnd) {
             settings.sent(lexed, leftByCalls, inTransaction);
         }
         if (mayPrepare) {

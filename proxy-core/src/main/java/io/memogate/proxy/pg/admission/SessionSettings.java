@@ -68,6 +68,12 @@ public final class SessionSettings {
      */
     private Map<String, String> beforeUncommitted;
     private boolean rolledBack;
+    /**
+     * Whether the texts sent since the last ReadyForQuery left a transaction block open, when one of them opened
+     * or ended one; null when none did, and the last ReadyForQuery's status holds. A driver pipelines BEGIN with
+     * the statements after it, before one Sync: a SET LOCAL among them is in the block the BEGIN opened.
+     */
+    private Boolean blockAfterSent;
 
     private PlannerSettings cachedBase;
     private RoleSettings cachedRoles;
@@ -128,16 +134,14 @@ public final class SessionSettings {
     }
 
     /**
-     * A query text on its way to the server: applies the SET / RESET statements it holds, and those of the
-     * routines it calls. Texts that cannot hold one (no "set" in them nor the name of a routine that sets, the
-     * common case) are not lexed.
+     * A query text on its way to the server: applies the SET / RESET statements it holds, those of the routines
+     * it calls, and the transaction block it opens or ends. Texts that cannot hold one (no "set" in them nor the
+     * name of a routine that sets nor a first word of BEGIN, COMMIT and the like: the common case) are not lexed.
      */
     public void sent(String sql, boolean inTransaction) {
-        RoutineDefinitions routines = routines();
-        boolean callsSetter = routines.mayLeaveSettings(sql);
-        if (mayHoldSet(sql) || callsSetter) {
-            LexicalAnalysis lexed = analyzer.analyze(sql);
-            sent(lexed, leftByCalls(sql, lexed, routines, callsSetter), inTransaction);
+        SentText text = SentText.read(sql, analyzer, routines());
+        if (text.maySet() || text.mayOpenOrEnd()) {
+            sent(text.lexed(), text.leftByCalls(), inTransaction);
         }
     }
 
@@ -147,7 +151,7 @@ public final class SessionSettings {
      * @param leftByCalls per statement of {@code lexed}, what the routines it calls leave ({@link #leftByCalls})
      */
     public void sent(LexicalAnalysis lexed, List<List<SettingChange>> leftByCalls, boolean inTransaction) {
-        boolean transaction = inTransaction;
+        boolean transaction = blockAfterSent != null ? blockAfterSent : inTransaction;
         List<StatementAnalysis> statements = lexed.statements();
         for (int i = 0; i < statements.size(); i++) {
             StatementAnalysis statement = statements.get(i);
@@ -155,6 +159,9 @@ public final class SessionSettings {
                 case BEGIN -> transaction = true;
                 case COMMIT, ROLLBACK, PREPARE_TRANSACTION -> transaction = false;
                 default -> { }
+            }
+            if (opensOrEnds(statement.kind())) {
+                blockAfterSent = transaction;
             }
             boolean inBlock = transaction;
             statement.settingChange().ifPresent(change -> apply(change, inBlock));
@@ -192,8 +199,19 @@ public final class SessionSettings {
         rolledBack = true;
     }
 
+    /** Whether a statement of {@code kind} opens or ends a transaction block. */
+    public static boolean opensOrEnds(StatementKind kind) {
+        return switch (kind) {
+            case BEGIN, COMMIT, ROLLBACK, PREPARE_TRANSACTION -> true;
+            default -> false;
+        };
+    }
+
     /** ReadyForQuery: {@code idle} when no transaction block is open any more. */
     public void readyForQuery(boolean idle) {
+        // Its status says where the texts sent before its Sync left the block. A BEGIN pipelined behind a later
+        // Sync is then forgotten until that Sync's own ReadyForQuery: an imprecision of the estimate only.
+        blockAfterSent = null;
         if (!idle) {
             return;
         }

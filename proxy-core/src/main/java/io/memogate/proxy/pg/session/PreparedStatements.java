@@ -4,6 +4,7 @@ import io.memogate.estimator.RoutineDefinitions;
 import io.memogate.proxy.pg.admission.PreparedQueries;
 import io.memogate.proxy.pg.admission.SentText;
 import io.memogate.proxy.pg.admission.SessionSettings;
+import io.memogate.proxy.pg.admission.TransactionWords;
 import io.memogate.proxy.pg.message.frontend.Parse;
 import io.netty.buffer.ByteBuf;
 import java.util.HashMap;
@@ -112,7 +113,8 @@ final class PreparedStatements {
 
     /** Whether {@code sql} holds a word of the statements that change the session's settings or SQL prepares. */
     static boolean textMayChangeSession(String sql) {
-        return SessionSettings.mayHoldSet(sql) || PreparedQueries.mayPrepareOrDeallocate(sql);
+        return SessionSettings.mayHoldSet(sql) || PreparedQueries.mayPrepareOrDeallocate(sql)
+                || TransactionWords.mayOpenOrEnd(sql);
     }
 
     void closed(String name) {

@@ -16,9 +16,10 @@ import java.util.concurrent.TimeUnit;
  * unprivileged account (by default {@code nobody}) through setpriv(1) from util-linux, which execs the
  * program in place: the {@link Process} the JVM holds is the postmaster itself, so signals and
  * {@code Process.waitFor} reach it directly (runuser(1) would fork and stay in between). Everything
- * the server writes is handed over to that account with chown.
+ * the server writes is handed over to that account with chown. Public for the tests that run other
+ * servers (PgBouncer) under the same rule.
  */
-sealed interface ServerAccount permits ServerAccount.CurrentUser, ServerAccount.Unprivileged {
+public sealed interface ServerAccount permits ServerAccount.CurrentUser, ServerAccount.Unprivileged {
 
     /** The command line that runs {@code command} as this account. */
     List<String> command(List<String> command);
@@ -33,7 +34,7 @@ sealed interface ServerAccount permits ServerAccount.CurrentUser, ServerAccount.
     String describe();
 
     /** The current user, unless that is root; then {@code unprivilegedUser}. */
-    static ServerAccount forThisProcess(String unprivilegedUser) throws IOException {
+    public static ServerAccount forThisProcess(String unprivilegedUser) throws IOException {
         return effectiveUid() == 0 ? Unprivileged.lookup(unprivilegedUser) : new CurrentUser();
     }
 

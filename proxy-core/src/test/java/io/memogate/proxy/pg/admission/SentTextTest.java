@@ -35,6 +35,23 @@ class SentTextTest {
         assertThat(prepared.textOf("p")).contains("prepare p as select 42");
     }
 
+    /** A prepared BEGIN or COMMIT is read again at each Bind: it moves the block its session's SET LOCAL needs. */
+    @Test
+    void aTextThatOpensOrEndsABlockChangesTheSessionAndOneThatOnlyStartsWithTheWordDoesNot() {
+        assertThat(SentText.read("BEGIN", analyzer, RoutineDefinitions.NONE).changesSession()).isTrue();
+        assertThat(SentText.read("start transaction read only", analyzer, RoutineDefinitions.NONE).changesSession())
+                .isTrue();
+        assertThat(SentText.read("commit", analyzer, RoutineDefinitions.NONE).changesSession()).isTrue();
+        assertThat(SentText.read("beginning", analyzer, RoutineDefinitions.NONE).changesSession()).isFalse();
+        assertThat(SentText.read("end_dates", analyzer, RoutineDefinitions.NONE).changesSession()).isFalse();
+        assertThat(SentText.read("select 1", analyzer, RoutineDefinitions.NONE).changesSession()).isFalse();
+
+        SentText.read("begin", analyzer, RoutineDefinitions.NONE).applyTo(settings, prepared, false);
+        SentText.read("set local geqo_threshold = 20", analyzer, RoutineDefinitions.NONE)
+                .applyTo(settings, prepared, false);
+        assertThat(settings.current().geqoThreshold()).as("in the block the BEGIN opened").isEqualTo(20);
+    }
+
     @Test
     void aTextWithoutThoseWordsChangesNothingAndNeitherDoesAnUnreadOne() {
         SentText.read("select 1 -- " + "x".repeat(300_000), analyzer, RoutineDefinitions.NONE)

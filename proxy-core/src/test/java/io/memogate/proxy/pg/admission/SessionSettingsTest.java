@@ -53,6 +53,25 @@ class SessionSettingsTest {
         assertThat(settings.current().geqo()).isTrue();
     }
 
+    /**
+     * pgjdbc with autocommit off sends BEGIN, then the transaction's first statements, before one Sync: the
+     * server's ReadyForQuery says "in a block" only after them all, but a SET LOCAL among them is in the block.
+     */
+    @Test
+    void setLocalPipelinedBehindABeginCountsForTheStatementsAfterIt() {
+        settings.sent("BEGIN", false);
+        settings.sent("set local join_collapse_limit = 20", false);
+        assertThat(settings.current().joinCollapseLimit()).isEqualTo(20);
+        settings.readyForQuery(false);
+        assertThat(settings.current().joinCollapseLimit()).as("until the block ends").isEqualTo(20);
+        settings.sent("COMMIT", true);
+        settings.sent("set local join_collapse_limit = 2", true);
+        assertThat(settings.current().joinCollapseLimit()).as("pipelined after the COMMIT: no block, no change")
+                .isEqualTo(20);
+        settings.readyForQuery(true);
+        assertThat(settings.current().joinCollapseLimit()).isEqualTo(8);
+    }
+
     @Test
     void setLocalOutsideATransactionChangesNothing() {
         settings.sent("set local join_collapse_limit = 2", false);
