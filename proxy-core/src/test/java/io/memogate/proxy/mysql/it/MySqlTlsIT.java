@@ -80,6 +80,20 @@ class MySqlTlsIT {
     }
 
     @Test
+    void connectorJRequiringTlsGetsIt() throws Exception {
+        try (MySqlProxy proxy = MySqlProxy.withTls(tlsDb, listenerTls(), BackendTlsConfig.of(TlsMode.PREFER),
+                new ScriptedHook());
+             Connection connection = DriverManager.getConnection("jdbc:mysql://127.0.0.1:" + proxy.port() + "/"
+                     + PrivateMariaDb.DATABASE + "?sslMode=REQUIRED&allowPublicKeyRetrieval=true",
+                     PrivateMariaDb.USER, PrivateMariaDb.PASSWORD)) {
+            assertThat(serverCipher(connection)).isNotEmpty();
+            assertThat(select42(connection)).isEqualTo(42);
+            assertThat(proxy.server().clients().toCompletableFuture().get(10, TimeUnit.SECONDS).getFirst().clientTls())
+                    .isTrue();
+        }
+    }
+
+    @Test
     void verifyCaAcceptsTheProxysCertificateAndNoOther() throws Exception {
         try (MySqlProxy proxy = MySqlProxy.withTls(tlsDb, listenerTls(), BackendTlsConfig.of(TlsMode.PREFER),
                 new ScriptedHook())) {
