@@ -18,9 +18,9 @@ import java.util.Optional;
 /**
  * A session's login, from the client's first packet to the server's OK: the HandshakeResponse read and relayed
  * with its capabilities narrowed, the authentication packets after it relayed as they are, and TLS on the two
- * legs, each on its own: the client's, terminated by the proxy
- * with the listener's certificate when the client sent an SSLRequest ({@link
- * io.memogate.proxy.mysql.codec.SslRequestSplitter} put the handler in); the server's, started by the proxy's
+ * legs, each on its own: the client's, terminated by the proxy with the listener's certificate when the client
+ * sent an SSLRequest ({@link io.memogate.proxy.mysql.codec.SslRequestSplitter} put the handler in); the server's,
+ * started by the proxy's
  * own SSLRequest when the backend's tls.mode asks for it (disable: never; prefer: when the greeting offers it;
  * require and verify-full: always, refusing the client when the server does not offer it).
  *
@@ -33,7 +33,8 @@ import java.util.Optional;
  */
 final class Login {
 
-    enum ServerLeg { PLAIN, WANTED, HANDSHAKING, ENCRYPTED }
+    /** The server's leg: plain, TLS still to start (at the client's first packet), starting, or encrypted. */
+    private enum ServerLeg { PLAIN, WANTED, HANDSHAKING, ENCRYPTED }
 
     private final MySqlSession session;
     private final BackendConfig backend;

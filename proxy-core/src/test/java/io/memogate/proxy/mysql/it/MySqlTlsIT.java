@@ -198,6 +198,21 @@ class MySqlTlsIT {
         }
     }
 
+    /** A client that asks for TLS and then sends no TLS record is dropped, without an error for the proxy's log. */
+    @Test
+    void anSslRequestFollowedByNoTlsEndsTheConnection() throws Exception {
+        try (MySqlProxy proxy = MySqlProxy.withTls(tlsDb, listenerTls(), BackendTlsConfig.of(TlsMode.PREFER),
+                new ScriptedHook()); RawMySqlClient client = new RawMySqlClient(proxy.port())) {
+            assertThat(client.read().isErr()).as("the greeting").isFalse();
+            byte[] sslRequest = new byte[32];
+            sslRequest[1] = (byte) ((1 << 9 | 1 << 11) >> 8); // CLIENT_PROTOCOL_41 | CLIENT_SSL
+            client.write(1, sslRequest);
+            client.writeRaw("SELECT 1 in plain text, where a TLS record should be".getBytes(StandardCharsets.US_ASCII));
+            assertThat(client.closedByPeer()).isTrue();
+            proxy.awaitSessionCount(0);
+        }
+    }
+
     private static String password(String user) {
         return user.equals(PrivateMariaDb.ED25519_USER) ? PrivateMariaDb.ED25519_PASSWORD : PrivateMariaDb.PASSWORD;
     }
