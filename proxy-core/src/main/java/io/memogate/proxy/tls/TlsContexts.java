@@ -12,6 +12,7 @@ import java.io.File;
 import java.nio.file.Path;
 import java.util.List;
 import java.util.Optional;
+import java.util.function.UnaryOperator;
 import javax.net.ssl.SSLException;
 
 /**
@@ -32,13 +33,27 @@ public final class TlsContexts {
      * @throws ConfigException naming {@code path.certificate} or {@code path.privateKey} when it cannot be loaded
      */
     public static SslContext forListener(ServerTlsConfig tls, String path) {
+        return forServer(tls, path, builder -> builder.applicationProtocolConfig(new ApplicationProtocolConfig(
+                ApplicationProtocolConfig.Protocol.ALPN, ApplicationProtocolConfig.SelectorFailureBehavior.FATAL_ALERT,
+                ApplicationProtocolConfig.SelectedListenerFailureBehavior.ACCEPT, DirectTlsDetector.ALPN_PROTOCOL)));
+    }
+
+    /**
+     * TLS termination for the clients of a MySQL listener, after their SSLRequest: no ALPN, which neither
+     * MySQL nor MariaDB uses.
+     *
+     * @param path the listener's TLS section as the file spells it, {@code listeners[0].tls}
+     * @throws ConfigException naming {@code path.certificate} or {@code path.privateKey} when it cannot be loaded
+     */
+    public static SslContext forMySqlListener(ServerTlsConfig tls, String path) {
+        return forServer(tls, path, UnaryOperator.identity());
+    }
+
+    /** The certificates are checked first, so that a bad one is named as such rather than as a bad key. */
+    private static SslContext forServer(ServerTlsConfig tls, String path, UnaryOperator<SslContextBuilder> configure) {
         checkCertificates(tls.certificate(), path + ".certificate");
         try {
-            return SslContextBuilder.forServer(tls.certificate().toFile(), tls.privateKey().toFile())
-                    .applicationProtocolConfig(new ApplicationProtocolConfig(ApplicationProtocolConfig.Protocol.ALPN,
-                            ApplicationProtocolConfig.SelectorFailureBehavior.FATAL_ALERT,
-                            ApplicationProtocolConfig.SelectedListenerFailureBehavior.ACCEPT,
-                            DirectTlsDetector.ALPN_PROTOCOL))
+            return configure.apply(SslContextBuilder.forServer(tls.certificate().toFile(), tls.privateKey().toFile()))
                     .build();
         } catch (IllegalArgumentException e) { // the certificates parsed above: it is the key
             throw problem(path + ".privateKey", tls.privateKey() + " is not an unencrypted PEM private key "

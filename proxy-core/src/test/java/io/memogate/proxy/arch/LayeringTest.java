@@ -71,9 +71,14 @@ class LayeringTest {
     @Test
     void theBrokerOwnsNoJdbcDriver() {
         noClasses().that().resideInAPackage("io.memogate.broker..")
-                .and().resideOutsideOfPackage("io.memogate.broker.probe.postgres..")
-                .should().dependOnClassesThat().resideInAnyPackage("org.postgresql..", "java.sql..")
+                .and().resideOutsideOfPackages("io.memogate.broker.probe.postgres..", "io.memogate.broker.probe.mysql..",
+                        "io.memogate.broker.probe.jdbc..")
+                .should().dependOnClassesThat().resideInAnyPackage("org.postgresql..", "org.mariadb..", "java.sql..")
                 .because("each server kind's probe, in a module of its own, owns its driver")
+                .check(MEMOGATE);
+        noClasses().that().resideInAPackage("io.memogate.broker.probe.jdbc..")
+                .should().dependOnClassesThat().resideInAnyPackage("org.postgresql..", "org.mariadb..")
+                .because("the probes' shared monitoring connection speaks java.sql, never a driver's own API")
                 .check(MEMOGATE);
     }
 

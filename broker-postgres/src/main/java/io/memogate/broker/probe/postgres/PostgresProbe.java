@@ -2,7 +2,6 @@ package io.memogate.broker.probe.postgres;
 
 import java.io.IOException;
 import java.sql.Connection;
-import java.sql.DriverManager;
 import java.sql.SQLException;
 import java.util.HashMap;
 import java.util.Map;
@@ -11,9 +10,6 @@ import java.util.OptionalLong;
 import java.util.Properties;
 import java.util.function.LongSupplier;
 
-import org.slf4j.Logger;
-import org.slf4j.LoggerFactory;
-
 import io.memogate.broker.probe.HostMemory;
 import io.memogate.broker.probe.MemoryProbe;
 import io.memogate.broker.probe.MemorySnapshot;
@@ -21,6 +17,7 @@ import io.memogate.broker.probe.ProbeException;
 import io.memogate.broker.probe.ProbeFactory;
 import io.memogate.broker.probe.ProbeSettings;
 import io.memogate.broker.probe.ProcMemoryReader;
+import io.memogate.broker.probe.jdbc.MonitoringConnection;
 
 /**
  * The PostgreSQL memory probe: one long-lived monitoring connection over java.sql (the driver is pgjdbc,
@@ -43,15 +40,12 @@ public final class PostgresProbe implements MemoryProbe {
 
     /** Shown in pg_stat_activity.application_name, so a DBA sees what the session is. */
     static final String APPLICATION_NAME = "memogate-broker";
-    private static final Logger LOG = LoggerFactory.getLogger(PostgresProbe.class);
 
     private final ProbeSettings settings;
     private final ProcMemoryReader proc;
     private final LongSupplier nanoTime;
     private final Object pollLock = new Object();
-    /** Written under pollLock; read by close(), which may run on another thread while a poll blocks. */
-    private volatile Connection connection;
-    private volatile boolean closed;
+    private final MonitoringConnection connection;
 
     /** A probe that reads this host's /proc when {@code settings.coLocated()}. */
     public PostgresProbe(ProbeSettings settings, LongSupplier nanoTime) {
@@ -62,13 +56,15 @@ public final class PostgresProbe implements MemoryProbe {
         this.settings = Objects.requireNonNull(settings, "settings");
         this.proc = Objects.requireNonNull(proc, "proc");
         this.nanoTime = Objects.requireNonNull(nanoTime, "nanoTime");
+        this.connection = new MonitoringConnection("PostgreSQL probe", settings, connectionProperties(settings),
+                e -> e instanceof SQLException failure ? JdbcFailures.message(failure) : e.getMessage());
     }
 
     @Override
     public MemorySnapshot probe() throws ProbeException {
         synchronized (pollLock) {
             long takenAt = nanoTime.getAsLong();
-            Connection open = openConnection();
+            Connection open = connection.get();
             ServerSettings server;
             Activity activity;
             CumulativeStatistics statistics;
@@ -80,7 +76,7 @@ public final class PostgresProbe implements MemoryProbe {
             } catch (SQLException e) {
                 ProbeException failure = new ProbeException("PostgreSQL probe of " + settings.describeUrl()
                         + " failed: " + e.getMessage(), e);
-                discardConnection(failure);
+                connection.discard(failure);
                 throw failure;
             }
             Map<Integer, Long> privateBytes = new HashMap<>();
@@ -98,43 +94,10 @@ public final class PostgresProbe implements MemoryProbe {
     /** Closes the monitoring connection; a poll blocked on it fails at once. */
     @Override
     public void close() {
-        closed = true;
-        Connection open = connection;
-        connection = null;
-        if (open != null) {
-            try {
-                open.close();
-            } catch (SQLException e) {
-                LOG.warn("closing the monitoring connection to {} failed", settings.describeUrl(), e);
-            }
-        }
+        connection.close();
     }
 
-    private Connection openConnection() throws ProbeException {
-        if (closed) {
-            throw new ProbeException("the PostgreSQL probe of " + settings.describeUrl() + " is closed");
-        }
-        Connection open = connection;
-        if (open != null) {
-            return open;
-        }
-        try {
-            open = DriverManager.getConnection(settings.jdbcUrl(), connectionProperties());
-            open.setAutoCommit(true);
-        } catch (SQLException e) {
-            throw new ProbeException("cannot connect to " + settings.describeUrl() + " as " + settings.user()
-                    + ": " + JdbcFailures.message(e), e);
-        }
-        connection = open;
-        if (closed) {
-            // close() ran while we connected and did not see this connection.
-            close();
-            throw new ProbeException("the PostgreSQL probe of " + settings.describeUrl() + " is closed");
-        }
-        return open;
-    }
-
-    private Properties connectionProperties() {
+    private static Properties connectionProperties(ProbeSettings settings) {
         // pgjdbc counts these timeouts in whole seconds, and 0 means "no limit": round up to at least 1.
         String seconds = Long.toString(Math.max(1, (settings.timeout().toMillis() + 999) / 1000));
         Properties properties = new Properties();
@@ -147,19 +110,6 @@ public final class PostgresProbe implements MemoryProbe {
         properties.setProperty("connectTimeout", seconds);
         properties.setProperty("socketTimeout", seconds);
         return properties;
-    }
-
-    /** After a failed query the connection may be broken; the next poll opens a new one. */
-    private void discardConnection(ProbeException failure) {
-        Connection open = connection;
-        connection = null;
-        if (open != null) {
-            try {
-                open.close();
-            } catch (SQLException e) {
-                failure.addSuppressed(e);
-            }
-        }
     }
 
     private OptionalLong privateMemory(int pid) throws ProbeException {

@@ -71,6 +71,21 @@ public final class MySqlPackets {
         }
     }
 
+    /**
+     * Adds {@code delta} to the sequence id of every packet of {@code frame}, in place: during the login, where the
+     * ids run on across packets, a leg that had an SSLRequest counts one packet more than a leg that had none.
+     */
+    public static void shiftSequenceIds(ByteBuf frame, int delta) {
+        if (delta == 0) {
+            return;
+        }
+        int at = frame.readerIndex();
+        while (at + HEADER_BYTES <= frame.writerIndex()) {
+            frame.setByte(at + 3, frame.getUnsignedByte(at + 3) + delta);
+            at += HEADER_BYTES + frame.getUnsignedMediumLE(at);
+        }
+    }
+
     /** Writes a header for a payload of {@code length} bytes. */
     public static void writeHeader(ByteBuf out, int length, int sequenceId) {
         out.writeMediumLE(length).writeByte(sequenceId);

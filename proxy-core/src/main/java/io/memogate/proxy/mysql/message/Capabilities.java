@@ -7,8 +7,9 @@ package io.memogate.proxy.mysql.message;
  *
  * <p>The proxy reads every statement, so it clears from the server's greeting what would hide them or change
  * the shape of answers it follows ({@link #CLEARED}, {@link #CLEARED_MARIADB}), and clears the same bits from
- * the client's answer: the server then never uses them. TLS is among them: it is not relayed yet, so a client
- * set to require it is refused by its own driver ("server does not support SSL").
+ * the client's answer: the server then never uses them. CLIENT_SSL is cleared too and then set again leg by
+ * leg: offered to the client when the listener terminates TLS, and set toward the server when the proxy's own
+ * leg to it is TLS (each leg is encrypted separately, so the proxy still reads every statement).
  */
 public final class Capabilities {
 
@@ -31,7 +32,7 @@ public final class Capabilities {
     public static final int CLIENT_PROGRESS = 1 << 29;
 
     /**
-     * Cleared from both sides: compression (the proxy could not read the stream), TLS (not relayed yet), query
+     * Cleared from both sides: compression (the proxy could not read the stream), TLS (set again per leg), query
      * attributes (they would change COM_QUERY's layout), optional result-set metadata and progress reports
      * (they change the shape of answers the proxy follows to find where each ends), and LOAD DATA LOCAL INFILE
      * (the data a client sends in the middle of an answer is not relayed yet).

@@ -5,8 +5,9 @@ import io.netty.buffer.ByteBuf;
 
 /**
  * The server's Initial Handshake Packet (protocol "Protocol::HandshakeV10"), relayed to the client with its
- * capabilities narrowed to what the proxy relays ({@link Capabilities#CLEARED}); everything else, the thread
- * id above all (what KILL names), goes to the client as the server sent it.
+ * capabilities narrowed to what the proxy relays ({@link Capabilities#CLEARED}), and CLIENT_SSL offered when
+ * the listener terminates TLS itself, whether the server offers it or not; everything else, the thread id above
+ * all (what KILL names), goes to the client as the server sent it.
  *
  * <pre>
  * int&lt;1&gt;    protocol version, 10 (0xFF: an ERR instead of a greeting, such as 1040 too many connections)
@@ -26,14 +27,20 @@ import io.netty.buffer.ByteBuf;
  */
 public record Greeting(long threadId, int capabilities) {
 
+    /** The server accepts an SSLRequest. */
+    public boolean offersTls() {
+        return (capabilities & Capabilities.CLIENT_SSL) != 0;
+    }
+
     public static final int PROTOCOL_VERSION = 10;
 
     /**
      * Reads the greeting in {@code frame} (one packet, header included) and narrows its capabilities in place.
      *
+     * @param offerTls whether the client may ask for TLS (the listener has a certificate)
      * @throws MalformedPacketException when it is no HandshakeV10
      */
-    public static Greeting rewrite(ByteBuf frame) {
+    public static Greeting rewrite(ByteBuf frame, boolean offerTls) {
         int start = frame.readerIndex() + MySqlPackets.HEADER_BYTES;
         int end = start + MySqlPackets.payloadLength(frame);
         if (end > frame.writerIndex() || start >= end || frame.getUnsignedByte(start) != PROTOCOL_VERSION) {
@@ -48,7 +55,7 @@ public record Greeting(long threadId, int capabilities) {
             throw new MalformedPacketException("the server's greeting is too short");
         }
         int capabilities = frame.getUnsignedShortLE(lowCapsAt) | frame.getUnsignedShortLE(highCapsAt) << 16;
-        int narrowed = capabilities & ~Capabilities.CLEARED;
+        int narrowed = capabilities & ~Capabilities.CLEARED | (offerTls ? Capabilities.CLIENT_SSL : 0);
         frame.setShortLE(lowCapsAt, narrowed & 0xFFFF);
         frame.setShortLE(highCapsAt, narrowed >>> 16);
         if ((capabilities & Capabilities.CLIENT_MYSQL) == 0) {

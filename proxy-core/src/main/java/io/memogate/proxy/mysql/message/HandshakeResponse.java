@@ -2,12 +2,14 @@ package io.memogate.proxy.mysql.message;
 
 import io.memogate.proxy.mysql.codec.MySqlPackets;
 import io.netty.buffer.ByteBuf;
+import io.netty.buffer.ByteBufAllocator;
 import java.nio.charset.StandardCharsets;
 
 /**
  * The client's answer to the greeting (protocol "Protocol::HandshakeResponse41"), relayed to the server with
- * the capabilities the greeting did not offer cleared ({@link Capabilities#CLEARED}); the proxy reads who logs
- * in to which schema, for its logs and its admission, and nothing of the credentials.
+ * the capabilities the greeting did not offer cleared ({@link Capabilities#CLEARED}) and CLIENT_SSL set as the
+ * proxy's own leg to the server is; the proxy reads who logs in to which schema, for its logs and its
+ * admission, and nothing of the credentials.
  *
  * <pre>
  * int&lt;4&gt;      capability flags
@@ -20,7 +22,9 @@ import java.nio.charset.StandardCharsets;
  * attributes  length-encoded key-value pairs (CONNECT_ATTRS): program_name among them
  * </pre>
  *
- * An SSLRequest is this packet cut after the filler, with CLIENT_SSL set.
+ * An SSLRequest is this packet cut after the filler, with CLIENT_SSL set. A server takes the capabilities of
+ * the session from it (MariaDB's parse_client_handshake_packet reads them before TLS starts), so the proxy's
+ * own SSLRequest to the server carries the client's ({@link #sslRequest}).
  *
  * @param database the schema named at login; empty when none
  * @param program the client's program_name attribute; empty when it sent none
@@ -28,7 +32,10 @@ import java.nio.charset.StandardCharsets;
  */
 public record HandshakeResponse(String user, String database, String program, int capabilities) {
 
-    private static final int FIXED_BYTES = 32;
+    /** The fixed part: capabilities, max packet size, character set, filler; an SSLRequest's whole payload. */
+    public static final int FIXED_BYTES = 32;
+    /** Where MariaDB's extended capabilities sit in the fixed part. */
+    private static final int EXTENDED_AT = 28;
 
     /** The packet asks for TLS: an SSLRequest, the fixed part alone with CLIENT_SSL set. */
     public static boolean isSslRequest(ByteBuf frame) {
@@ -37,11 +44,33 @@ public record HandshakeResponse(String user, String database, String program, in
     }
 
     /**
+     * The proxy's SSLRequest to the server (sequence id 1, after the greeting), made from the client's first
+     * packet (its SSLRequest or its response): the client's capabilities narrowed as {@link #rewrite} narrows
+     * them, CLIENT_SSL set, its max packet size and character set.
+     */
+    public static ByteBuf sslRequest(ByteBuf clientFirst, ByteBufAllocator alloc) {
+        int at = clientFirst.readerIndex() + MySqlPackets.HEADER_BYTES;
+        if (MySqlPackets.payloadLength(clientFirst) < FIXED_BYTES) {
+            throw new MalformedPacketException("the login packet is too short");
+        }
+        int capabilities = clientFirst.getIntLE(at);
+        ByteBuf request = alloc.buffer(MySqlPackets.HEADER_BYTES + FIXED_BYTES);
+        MySqlPackets.writeHeader(request, FIXED_BYTES, 1);
+        request.writeIntLE(capabilities & ~Capabilities.CLEARED | Capabilities.CLIENT_SSL);
+        request.writeBytes(clientFirst, at + 4, EXTENDED_AT - 4);
+        int extended = clientFirst.getIntLE(at + EXTENDED_AT);
+        request.writeIntLE((capabilities & Capabilities.CLIENT_MYSQL) == 0 ? extended & ~Capabilities.CLEARED_MARIADB
+                : extended);
+        return request;
+    }
+
+    /**
      * Reads the response in {@code frame} and clears its capabilities in place.
      *
+     * @param serverTls whether the proxy's leg to the server is TLS: CLIENT_SSL is then set, else cleared
      * @throws MalformedPacketException when it is too short, or of the pre-4.1 protocol
      */
-    public static HandshakeResponse rewrite(ByteBuf frame) {
+    public static HandshakeResponse rewrite(ByteBuf frame, boolean serverTls) {
         ByteBuf payload = MySqlPackets.payload(frame);
         if (payload.readableBytes() < FIXED_BYTES + 1) {
             throw new MalformedPacketException("the login packet is too short");
@@ -50,11 +79,11 @@ public record HandshakeResponse(String user, String database, String program, in
         if ((capabilities & Capabilities.CLIENT_PROTOCOL_41) == 0) {
             throw new MalformedPacketException("the login packet is of the pre-4.1 protocol, which is not served");
         }
-        int narrowed = capabilities & ~Capabilities.CLEARED;
+        int narrowed = capabilities & ~Capabilities.CLEARED | (serverTls ? Capabilities.CLIENT_SSL : 0);
         int at = frame.readerIndex() + MySqlPackets.HEADER_BYTES;
         frame.setIntLE(at, narrowed);
         if ((capabilities & Capabilities.CLIENT_MYSQL) == 0) {
-            frame.setIntLE(at + 28, frame.getIntLE(at + 28) & ~Capabilities.CLEARED_MARIADB);
+            frame.setIntLE(at + EXTENDED_AT, frame.getIntLE(at + EXTENDED_AT) & ~Capabilities.CLEARED_MARIADB);
         }
         try {
             payload.readerIndex(FIXED_BYTES);

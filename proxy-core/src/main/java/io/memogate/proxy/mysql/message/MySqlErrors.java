@@ -41,9 +41,22 @@ public final class MySqlErrors {
         return new ErrPacket(1158, "08S01", "Memogate closed the connection: malformed packet: " + what);
     }
 
-    public static ErrPacket tlsNotRelayed() {
-        return new ErrPacket(1045, "08004", "Memogate does not relay TLS for MySQL clients yet: connect without "
-                + "TLS (sslMode=disable, --skip-ssl)");
+    /** An SSLRequest on a listener that did not offer TLS, or a second one. */
+    public static ErrPacket tlsNotOffered() {
+        return new ErrPacket(1045, "08004", "Memogate offers no TLS on this listener (its listeners[].tls is not "
+                + "set): connect without TLS (sslMode=disable, --skip-ssl), or configure a certificate for it");
+    }
+
+    /** CR_SSL_CONNECTION_ERROR, sent instead of the greeting: the backend must be reached with TLS and does not offer it. */
+    public static ErrPacket backendWithoutTls(String backend, String mode) {
+        return new ErrPacket(2026, "HY000", "SSL connection error: Memogate must reach backend '" + backend
+                + "' with TLS (its tls.mode is " + mode + "), and the server does not offer TLS");
+    }
+
+    /** CR_SSL_CONNECTION_ERROR: the TLS handshake between the proxy and the server failed. */
+    public static ErrPacket backendTlsFailed(String backend, String why) {
+        return new ErrPacket(2026, "HY000", "SSL connection error: the TLS handshake between Memogate and backend '"
+                + backend + "' failed: " + why + "; check the backend's tls (trustedCertificates, serverName)");
     }
 
     /** ER_CON_COUNT_ERROR, the server's own words for the same limit. */

@@ -8,6 +8,7 @@ import io.netty.channel.ChannelHandlerContext;
 import io.netty.channel.ChannelInboundHandlerAdapter;
 import io.netty.handler.codec.TooLongFrameException;
 import java.io.IOException;
+import javax.net.ssl.SSLException;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -58,6 +59,11 @@ public final class ClientHandler extends ChannelInboundHandlerAdapter {
             session.sendErrorAndClose(MySqlErrors.packetTooLarge(session.services.limits().maxMessageBytes()));
         } else if (cause instanceof MalformedPacketException || cause.getCause() instanceof MalformedPacketException) {
             malformed(ctx, (cause instanceof MalformedPacketException ? cause : cause.getCause()).getMessage());
+        } else if (cause instanceof SSLException || cause.getCause() instanceof SSLException) {
+            // A TLS handshake or record the client broke: nothing can be said to it in the protocol any more.
+            log.info("closing client {}: TLS failed: {}", SessionInfo.describe(ctx.channel().remoteAddress()),
+                    (cause instanceof SSLException ? cause : cause.getCause()).getMessage());
+            session.clientClosed();
         } else if (cause instanceof IOException) {
             log.debug("client connection {} failed: {}", SessionInfo.describe(ctx.channel().remoteAddress()), cause.toString());
             session.clientClosed();

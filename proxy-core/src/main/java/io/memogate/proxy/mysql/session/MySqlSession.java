@@ -38,10 +38,14 @@ import org.slf4j.LoggerFactory;
  *                 -> GREETING (or ERR 2003 to the client, then CLOSED)
  * GREETING        awaiting the server's greeting: relayed with its capabilities narrowed ({@link Greeting}),
  *                 its thread id unchanged                                            -> AUTHENTICATING
- *                 (a server's ERR instead, 1040 too many connections, relayed as it is; then CLOSED)
- * AUTHENTICATING  the client's HandshakeResponse relayed with the same capabilities cleared, then every packet
- *                 of the authentication both ways as it is (plugin switches, more data), until the server's
- *                 OK (-> READY) or ERR (relayed; the server closes: CLOSED). The proxy decides no login.
+ *                 (a server's ERR instead, 1040 too many connections, relayed as it is; then CLOSED; an ERR
+ *                 of the proxy's when the backend must be reached with TLS and does not offer it)
+ * AUTHENTICATING  an SSLRequest first, maybe: TLS with the client, and with the server as its tls.mode says
+ *                 ({@link Login}; the client's packets wait for the server's handshake); the client's
+ *                 HandshakeResponse relayed with the same capabilities cleared, then every packet of the
+ *                 authentication both ways as it is (plugin switches, more data; sequence ids shifted where one
+ *                 leg had an SSLRequest and the other none), until the server's OK (-> READY) or ERR
+ *                 (relayed; the server closes: CLOSED). The proxy decides no login.
  * READY           commands ({@link CommandFlow}): COM_QUERY and COM_STMT_EXECUTE pass admission; answers
  *                 followed to their end ({@link ResponseTracker})
  * CLOSED          both legs closing; everything held released
@@ -63,14 +67,13 @@ public final class MySqlSession implements TrackedSession, SessionLoop {
     private final PreparedTexts statements = new PreparedTexts();
     private final ResponseTracker tracker = new ResponseTracker(statements);
     private final CommandFlow flow;
+    private final Login login;
     private final Instant connectedAt = Instant.now();
 
     State state = State.CONNECTING;
     SessionInfo info;
     /** The server connection's id, from its greeting: what KILL names; 0 before. */
     long threadId;
-    /** The client's HandshakeResponse is relayed: what follows is authentication data. */
-    private boolean loginSent;
     /** The sequence id of the client's last packet: an answer of the proxy's takes the next. */
     private int lastSequenceId = -1;
     private ScheduledFuture<?> greetingDeadline;
@@ -82,6 +85,7 @@ public final class MySqlSession implements TrackedSession, SessionLoop {
         this.legs = new SessionLegs(client, new Pace());
         this.input = new HeldInput(new Reader());
         this.flow = new CommandFlow(this, tracker, statements);
+        this.login = new Login(this);
     }
 
     // ---- client leg ---------------------------------------------------------------------------------------
@@ -174,6 +178,7 @@ public final class MySqlSession implements TrackedSession, SessionLoop {
             case GREETING -> greeting(packet);
             case AUTHENTICATING -> {
                 int first = MySqlPackets.firstByte(packet);
+                login.serverPacket(packet);
                 legs.toClient(packet);
                 if (first == 0x00) {
                     state = State.READY;
@@ -196,7 +201,13 @@ public final class MySqlSession implements TrackedSession, SessionLoop {
             close();
             return;
         }
-        Greeting greeting = Greeting.rewrite(packet);
+        Greeting greeting = Greeting.rewrite(packet, services.clientTls().isPresent());
+        Optional<ErrPacket> refused = login.greeting(greeting);
+        if (refused.isPresent()) {
+            packet.release();
+            failBeforeGreeting(refused.get());
+            return;
+        }
         threadId = greeting.threadId();
         services.shared().kills().register(services.backend().name(), threadId, this);
         legs.toClient(packet);
@@ -213,6 +224,10 @@ public final class MySqlSession implements TrackedSession, SessionLoop {
     }
 
     private void serverClosed() {
+        if (login.serverHandshaking()) {
+            sendErrorAndClose(login.failed("the server closed the connection"));
+            return;
+        }
         if (state == State.GREETING) {
             failBeforeGreeting(MySqlErrors.serverLost("the server closed the connection before its greeting"));
             return;
@@ -231,29 +246,14 @@ public final class MySqlSession implements TrackedSession, SessionLoop {
 
     // ---- login -----------------------------------------------------------------------------------------------
 
-    /** A client packet while authenticating: its HandshakeResponse, then authentication data, relayed. */
-    private void loginPacket(ByteBuf frame) {
-        if (loginSent) {
-            legs.toServer(frame);
-            return;
-        }
-        if (HandshakeResponse.isSslRequest(frame)) {
-            int sequenceId = MySqlPackets.sequenceId(frame);
-            frame.release();
-            sendErrorAndClose(MySqlErrors.tlsNotRelayed(), sequenceId + 1);
-            return;
-        }
-        HandshakeResponse login;
-        try {
-            login = HandshakeResponse.rewrite(frame);
-        } catch (RuntimeException e) {
-            frame.release();
-            throw e;
-        }
-        info = new SessionInfo(login.user(), login.database(), login.program(), client.remoteAddress());
-        tracker.deprecateEof((login.capabilities() & Capabilities.CLIENT_DEPRECATE_EOF) != 0);
-        loginSent = true;
-        legs.toServer(frame);
+    /** The client's HandshakeResponse, about to be relayed: who logs in, and the shape of the answers. */
+    void loggingIn(HandshakeResponse response) {
+        info = new SessionInfo(response.user(), response.database(), response.program(), client.remoteAddress());
+        tracker.deprecateEof((response.capabilities() & Capabilities.CLIENT_DEPRECATE_EOF) != 0);
+    }
+
+    Channel serverChannel() {
+        return legs.server();
     }
 
     // ---- ending -------------------------------------------------------------------------------------------
@@ -274,7 +274,7 @@ public final class MySqlSession implements TrackedSession, SessionLoop {
         sendErrorAndClose(error, lastSequenceId + 1);
     }
 
-    private void sendErrorAndClose(ErrPacket error, int sequenceId) {
+    void sendErrorAndClose(ErrPacket error, int sequenceId) {
         if (state != State.CLOSED && client.isActive()) {
             ByteBuf out = client.alloc().buffer();
             error.encode(out, sequenceId & 0xFF);
@@ -292,6 +292,7 @@ public final class MySqlSession implements TrackedSession, SessionLoop {
         if (greetingDeadline != null) {
             greetingDeadline.cancel(false);
         }
+        login.closed();
         flow.closed();
         tracker.disconnect();
         input.closed();
@@ -324,8 +325,9 @@ public final class MySqlSession implements TrackedSession, SessionLoop {
         };
         var backend = services.backend();
         return new ClientView(info == null ? null : info.user(), info == null ? null : info.database(),
-                info == null ? null : info.applicationName(), SessionInfo.describe(client.remoteAddress()), false,
-                status, connectedAt, backend.name(), backend.host() + ":" + backend.port(), (int) threadId, false,
+                info == null ? null : info.applicationName(), SessionInfo.describe(client.remoteAddress()),
+                login.clientEncrypted(), status, connectedAt, backend.name(), backend.host() + ":" + backend.port(),
+                (int) threadId, login.serverEncrypted(),
                 flow.waitingWhere().orElse(null), 0, "off");
     }
 
@@ -414,7 +416,8 @@ public final class MySqlSession implements TrackedSession, SessionLoop {
             return switch (state) {
                 case CONNECTING, GREETING -> true;
                 case READY -> flow.holding();
-                case AUTHENTICATING, CLOSED -> false;
+                case AUTHENTICATING -> login.serverHandshaking();
+                case CLOSED -> false;
             };
         }
 
@@ -426,7 +429,7 @@ public final class MySqlSession implements TrackedSession, SessionLoop {
         @Override
         public void dispatch(ByteBuf frame) {
             switch (state) {
-                case AUTHENTICATING -> loginPacket(frame);
+                case AUTHENTICATING -> login.clientPacket(frame);
                 case READY -> flow.command(frame);
                 case CONNECTING, GREETING, CLOSED -> frame.release();
             }

@@ -91,9 +91,9 @@ class MySqlBrokenPacketsIT {
         proxy.awaitSessionCount(0);
     }
 
-    /** TLS is not offered in the greeting; a client that asks for it anyway is told so in an ERR. */
+    /** A listener without TLS does not offer it in the greeting; a client that asks for it anyway is told so in an ERR. */
     @Test
-    void anSslRequestGetsAnErrSayingTlsIsNotRelayed() throws Exception {
+    void anSslRequestToAListenerWithoutTlsGetsAnErr() throws Exception {
         try (RawMySqlClient client = new RawMySqlClient(proxy.port())) {
             client.read(); // the greeting
             byte[] sslRequest = new byte[32];
@@ -102,7 +102,7 @@ class MySqlBrokenPacketsIT {
             Packet err = client.read();
             assertThat(err.errorCode()).isEqualTo(1045);
             assertThat(err.sequenceId()).isEqualTo(2);
-            assertThat(err.message()).contains("does not relay TLS");
+            assertThat(err.message()).contains("offers no TLS on this listener");
             assertThat(client.closedByPeer()).isTrue();
         }
     }

@@ -10,6 +10,7 @@ import io.memogate.proxy.config.LimitsConfig;
 import io.memogate.proxy.config.ListenerConfig;
 import io.memogate.proxy.config.MemogateConfig;
 import io.memogate.proxy.config.Protocol;
+import io.memogate.proxy.config.ServerTlsConfig;
 import io.memogate.proxy.mysql.MySqlWing;
 import io.memogate.proxy.postgres.PostgresServer;
 import io.memogate.proxy.server.ProxyServer;
@@ -48,10 +49,20 @@ final class MySqlProxy implements AutoCloseable {
 
     /** A proxy to whatever listens on {@code port} of 127.0.0.1, or nothing. */
     static MySqlProxy toPort(int port, AdmissionHook hook, int maxMessageBytes) throws InterruptedException {
-        BackendConfig backend = new BackendConfig("maria", "127.0.0.1", port, List.of(), true,
-                BackendTlsConfig.of(TlsMode.DISABLE));
+        return start(port, Optional.empty(), BackendTlsConfig.of(TlsMode.DISABLE), hook, maxMessageBytes);
+    }
+
+    /** A proxy whose listener has {@code listenerTls}, reaching the server as {@code backendTls} says. */
+    static MySqlProxy withTls(PrivateMariaDb db, Optional<ServerTlsConfig> listenerTls, BackendTlsConfig backendTls,
+                              AdmissionHook hook) throws InterruptedException {
+        return start(db.port(), listenerTls, backendTls, hook, LimitsConfig.DEFAULTS.maxMessageBytes());
+    }
+
+    private static MySqlProxy start(int port, Optional<ServerTlsConfig> listenerTls, BackendTlsConfig backendTls,
+                                    AdmissionHook hook, int maxMessageBytes) throws InterruptedException {
+        BackendConfig backend = new BackendConfig("maria", "127.0.0.1", port, List.of(), true, backendTls);
         MemogateConfig config = new MemogateConfig(
-                List.of(new ListenerConfig("127.0.0.1", 0, Optional.empty(), Protocol.MYSQL)), List.of(backend),
+                List.of(new ListenerConfig("127.0.0.1", 0, listenerTls, Protocol.MYSQL)), List.of(backend),
                 LimitsConfig.DEFAULTS.withMaxMessageBytes(maxMessageBytes));
         return new MySqlProxy(ProxyServer.start(config, Map.of(Protocol.MYSQL, MySqlWing.FACTORY),
                 AdmissionRouting.uniform(hook, PostgresServer.defaultSupport())));
@@ -67,9 +78,14 @@ final class MySqlProxy implements AutoCloseable {
 
     /** A mariadb-java-client connection through the proxy; extra options go in its URL ({@code useServerPrepStmts=true}). */
     Connection mariadb(String user, String password, String options) throws SQLException {
+        return mariadbWithSsl("disable", user, password, options);
+    }
+
+    /** The same with the driver's {@code sslMode} ({@code trust}, {@code verify-ca}, ...). */
+    Connection mariadbWithSsl(String sslMode, String user, String password, String options) throws SQLException {
         return DriverManager.getConnection("jdbc:mariadb://127.0.0.1:" + port() + "/" + PrivateMariaDb.DATABASE
-                + "?sslMode=disable&connectTimeout=10000&socketTimeout=60000" + (options.isEmpty() ? "" : "&" + options),
-                user, password);
+                + "?sslMode=" + sslMode + "&connectTimeout=10000&socketTimeout=60000"
+                + (options.isEmpty() ? "" : "&" + options), user, password);
     }
 
     Connection mariadb(String options) throws SQLException {

@@ -7,6 +7,7 @@ import io.memogate.proxy.mysql.codec.MySqlPackets;
 import io.netty.buffer.ByteBuf;
 import io.netty.buffer.ByteBufUtil;
 import io.netty.buffer.Unpooled;
+import io.netty.buffer.UnpooledByteBufAllocator;
 import java.nio.charset.StandardCharsets;
 import org.junit.jupiter.api.Test;
 
@@ -43,9 +44,10 @@ class HandshakeTest {
                 | Capabilities.CLIENT_DEPRECATE_EOF | Capabilities.CLIENT_PLUGIN_AUTH | Capabilities.CLIENT_QUERY_ATTRIBUTES
                 | Capabilities.CLIENT_ZSTD_COMPRESSION_ALGORITHM | Capabilities.CLIENT_LOCAL_FILES;
         ByteBuf packet = mariaDbGreeting(offered, Capabilities.MARIADB_STMT_BULK_OPERATIONS | 1 << 3);
-        Greeting greeting = Greeting.rewrite(packet);
+        Greeting greeting = Greeting.rewrite(packet, false);
 
         assertThat(greeting.threadId()).isEqualTo(4242);
+        assertThat(greeting.offersTls()).as("the server's offer, read before narrowing").isTrue();
         ByteBuf again = packet.duplicate().skipBytes(4 + 1 + 17 + 4 + 9);
         int capabilities = again.readUnsignedShortLE();
         again.skipBytes(3);
@@ -58,11 +60,23 @@ class HandshakeTest {
     }
 
     @Test
+    void aListenerWithTlsOffersItWhateverTheServerOffers() {
+        ByteBuf packet = mariaDbGreeting(Capabilities.CLIENT_PROTOCOL_41 | Capabilities.CLIENT_COMPRESS, 0);
+        Greeting greeting = Greeting.rewrite(packet, true);
+
+        assertThat(greeting.offersTls()).isFalse();
+        int lowCapabilities = packet.getUnsignedShortLE(4 + 1 + 17 + 4 + 9);
+        assertThat(lowCapabilities).as(ByteBufUtil.prettyHexDump(packet))
+                .isEqualTo(Capabilities.CLIENT_PROTOCOL_41 | Capabilities.CLIENT_SSL);
+        packet.release();
+    }
+
+    @Test
     void aGreetingOfAnotherProtocolIsRefused() {
         ByteBuf packet = Unpooled.buffer();
         MySqlPackets.writeHeader(packet, 2, 0);
         packet.writeByte(9).writeByte(0);
-        assertThatThrownBy(() -> Greeting.rewrite(packet)).isInstanceOf(MalformedPacketException.class)
+        assertThatThrownBy(() -> Greeting.rewrite(packet, false)).isInstanceOf(MalformedPacketException.class)
                 .hasMessageContaining("protocol 10");
         packet.release();
     }
@@ -92,7 +106,7 @@ class HandshakeTest {
                 | Capabilities.CLIENT_COMPRESS;
         ByteBuf packet = login(asked);
         assertThat(HandshakeResponse.isSslRequest(packet)).isFalse();
-        HandshakeResponse response = HandshakeResponse.rewrite(packet);
+        HandshakeResponse response = HandshakeResponse.rewrite(packet, false);
         assertThat(response.user()).isEqualTo("memo");
         assertThat(response.database()).isEqualTo("shop");
         assertThat(response.program()).isEqualTo("reports");
@@ -110,13 +124,50 @@ class HandshakeTest {
     }
 
     @Test
+    void towardATlsServerTheLoginSaysSsl() {
+        int asked = Capabilities.CLIENT_PROTOCOL_41 | Capabilities.CLIENT_SECURE_CONNECTION | Capabilities.CLIENT_MYSQL
+                | Capabilities.CLIENT_SSL;
+        ByteBuf toTlsServer = login(asked);
+        ByteBuf toPlainServer = login(asked);
+
+        HandshakeResponse.rewrite(toTlsServer, true);
+        HandshakeResponse.rewrite(toPlainServer, false);
+
+        assertThat(toTlsServer.getIntLE(4)).isEqualTo(asked);
+        assertThat(toPlainServer.getIntLE(4)).isEqualTo(asked & ~Capabilities.CLIENT_SSL);
+        toTlsServer.release();
+        toPlainServer.release();
+    }
+
+    /** The server takes the session's capabilities from the SSLRequest: the proxy's carries the client's, narrowed. */
+    @Test
+    void theProxysSslRequestCarriesTheClientsCapabilities() {
+        int asked = Capabilities.CLIENT_PROTOCOL_41 | Capabilities.CLIENT_SECURE_CONNECTION
+                | Capabilities.CLIENT_DEPRECATE_EOF | Capabilities.CLIENT_COMPRESS;   // CLIENT_MYSQL clear: MariaDB's
+        ByteBuf login = login(asked);
+        login.setIntLE(4 + 28, Capabilities.MARIADB_STMT_BULK_OPERATIONS | 1 << 3);   // extended capabilities
+        ByteBuf request = HandshakeResponse.sslRequest(login, UnpooledByteBufAllocator.DEFAULT);
+
+        ByteBuf expected = Unpooled.buffer();
+        MySqlPackets.writeHeader(expected, 32, 1);                                      // 32 bytes, sequence id 1
+        expected.writeIntLE(asked & ~Capabilities.CLIENT_COMPRESS | Capabilities.CLIENT_SSL);
+        expected.writeIntLE(1 << 24).writeByte(45).writeZero(19);                       // max packet, charset, filler
+        expected.writeIntLE(1 << 3);                                                    // extended, bulk cleared
+        assertThat(ByteBufUtil.equals(request, expected)).as(ByteBufUtil.prettyHexDump(request)).isTrue();
+        assertThat(HandshakeResponse.isSslRequest(request)).isTrue();
+        login.release();
+        request.release();
+        expected.release();
+    }
+
+    @Test
     void aLoginCutShortIsMalformed() {
         ByteBuf packet = login(Capabilities.CLIENT_PROTOCOL_41 | Capabilities.CLIENT_SECURE_CONNECTION);
         ByteBuf cut = Unpooled.buffer();
         MySqlPackets.writeHeader(cut, 40, 1);
         cut.writeBytes(packet, 4, 40);
         cut.setByte(4 + 32 + 5, 200); // an auth data length past the end
-        assertThatThrownBy(() -> HandshakeResponse.rewrite(cut)).isInstanceOf(MalformedPacketException.class);
+        assertThatThrownBy(() -> HandshakeResponse.rewrite(cut, false)).isInstanceOf(MalformedPacketException.class);
         packet.release();
         cut.release();
     }
