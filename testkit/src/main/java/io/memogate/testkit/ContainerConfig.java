@@ -9,14 +9,17 @@ import io.memogate.broker.gateway.Tier;
 import io.memogate.broker.gateway.TierSettings;
 import java.io.UncheckedIOException;
 import java.util.LinkedHashMap;
+import java.util.LinkedHashSet;
 import java.util.List;
 import java.util.Map;
+import java.util.Set;
 
 /**
  * The configuration file of Memogate's image, written from {@link MemogateSettings} for a database container on
  * the same network: listening on every interface inside the container, its one backend the database, the broker
- * watching it with the database container's own role. Sizes in bytes and durations in milliseconds, which the
- * file accepts as they are.
+ * watching it with the database container's own role, which the admin console also admits (the container reads
+ * its statement records there, {@link MemogateContainer#statements()}), and as many statement records kept as
+ * the settings say. Sizes in bytes and durations in milliseconds, which the file accepts as they are.
  */
 final class ContainerConfig {
 
@@ -28,17 +31,19 @@ final class ContainerConfig {
     /**
      * @param host the database's name on the network
      * @param port the database's port inside the network
-     * @param user the database container's role: the broker's monitor and the console's user
+     * @param user the database container's role: the broker's monitor unless the settings name one, and a console
+     *     user beside those the settings name
      */
     static String yaml(MemogateSettings settings, String host, int port, String user, String password) {
         Map<String, Object> file = new LinkedHashMap<>();
         file.put("listeners", List.of(Map.of("host", "0.0.0.0", "port", MemogateContainer.PORT)));
         file.put("backends", List.of(ordered("name", InProcessConfig.BACKEND, "host", host, "port", port,
                 "tls", Map.of("mode", "prefer"))));
-        List<String> consoleUsers = settings.consoleUsers().isEmpty() ? List.of(user) : settings.consoleUsers();
+        Set<String> consoleUsers = new LinkedHashSet<>(settings.consoleUsers());
+        consoleUsers.add(user);
         file.put("admin", ordered("http", ordered("host", "0.0.0.0", "port", MemogateContainer.ADMIN_HTTP_PORT),
                 "users", consoleUsers));
-        file.put("admission", admission(settings.gateways()));
+        file.put("admission", admission(settings.gateways(), settings.statementRecords()));
         String monitorUser = settings.monitor().map(MemogateSettings.Credentials::user).orElse(user);
         String monitorPassword = settings.monitor().map(MemogateSettings.Credentials::password).orElse(password);
         file.put("broker", ordered("monitor", ordered("user", monitorUser, "password", monitorPassword),
@@ -51,7 +56,7 @@ final class ContainerConfig {
         }
     }
 
-    private static Map<String, Object> admission(GatewaySettings gateways) {
+    private static Map<String, Object> admission(GatewaySettings gateways, int statementRecords) {
         Map<String, Object> tiers = new LinkedHashMap<>();
         for (Tier tier : Tier.values()) {
             TierSettings settings = gateways.tier(tier);
@@ -62,7 +67,8 @@ final class ContainerConfig {
             }
             tiers.put(tier.configName(), values);
         }
-        return ordered("staticThreshold", gateways.staticThresholdBytes(), "tiers", tiers);
+        return ordered("staticThreshold", gateways.staticThresholdBytes(), "statementRecords", statementRecords,
+                "tiers", tiers);
     }
 
     /** A map that keeps the order its keys are written in: the file reads like the documentation's example. */

@@ -38,7 +38,8 @@ final class InProcessConfig {
                 List.of(BackendConfig.of(BACKEND, target.host(), target.port())),
                 LimitsConfig.DEFAULTS.withShutdownTimeout(SHUTDOWN),
                 new AdminConfig(AdminHttpConfig.of(HOST, 0)).withUsers(settings.consoleUsers().toArray(String[]::new)),
-                AdmissionConfig.defaults(CPUS).withGatewaySettings(settings.gateways()),
+                AdmissionConfig.defaults(CPUS).withGatewaySettings(settings.gateways())
+                        .withStatementRecords(settings.statementRecords()),
                 broker);
     }
 

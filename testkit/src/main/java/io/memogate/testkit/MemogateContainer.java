@@ -1,5 +1,8 @@
 package io.memogate.testkit;
 
+import java.sql.Connection;
+import java.sql.DriverManager;
+import java.sql.SQLException;
 import java.util.List;
 import java.util.Objects;
 import java.util.concurrent.Future;
@@ -21,7 +24,12 @@ import org.testcontainers.utility.DockerImageName;
  *         .withSettings(MemogateSettings.defaults().withTarget(64L << 20));
  * memogate.start(); // starts postgres first
  * DriverManager.getConnection(memogate.getJdbcUrl(), postgres.getUsername(), postgres.getPassword());
+ * ...
+ * assertThat(memogate.statements()).noneAbove(Tier.MEDIUM);
  * }</pre>
+ * The proxy in the container keeps the last {@link MemogateSettings#statementRecords()} statements
+ * ({@code admission.statementRecords}); {@link #statements()} reads them from its admin console's
+ * {@code SHOW STATEMENTS}, so the assertions are those of the in-process extension.
  * PostgreSQL only, for now: the proxy speaks its protocol alone.
  */
 public class MemogateContainer extends GenericContainer<MemogateContainer> {
@@ -35,6 +43,7 @@ public class MemogateContainer extends GenericContainer<MemogateContainer> {
     private static final String POSTGRESQL_DRIVER = "org.postgresql.Driver";
 
     private final JdbcDatabaseContainer<?> database;
+    private final ConsoleStatements statements = new ConsoleStatements();
     private MemogateSettings settings = MemogateSettings.defaults();
 
     public MemogateContainer(JdbcDatabaseContainer<?> database) {
@@ -102,7 +111,10 @@ public class MemogateContainer extends GenericContainer<MemogateContainer> {
         return "jdbc:postgresql://" + getHost() + ":" + getMappedPort(PORT) + "/" + databaseName;
     }
 
-    /** The admin console (SHOW TIERS, SHOW QUEUE, ...), for the database container's user unless set otherwise. */
+    /**
+     * The admin console (SHOW TIERS, SHOW QUEUE, SHOW STATEMENTS, ...), for the database container's role and the
+     * roles {@link MemogateSettings#consoleUsers()} names.
+     */
     public String getConsoleJdbcUrl() {
         return getJdbcUrl("memogate");
     }
@@ -113,6 +125,42 @@ public class MemogateContainer extends GenericContainer<MemogateContainer> {
 
     public String getHealthUrl() {
         return "http://" + getHost() + ":" + getMappedPort(ADMIN_HTTP_PORT) + "/health";
+    }
+
+    /**
+     * The statements the proxy's admission saw since it started or since {@link #clearStatements()}, oldest first,
+     * read from its admin console as the database container's role.
+     *
+     * @throws IllegalStateException when the console cannot be read (the container stopped, the role refused)
+     */
+    public Statements statements() {
+        try (Connection console = console()) {
+            return statements.read(console);
+        } catch (SQLException e) {
+            throw unreadable(e);
+        }
+    }
+
+    /**
+     * Later {@link #statements()} leave out those seen so far: what a test asserts on after this is its own. The
+     * proxy itself forgets nothing (others may read its console too).
+     */
+    public void clearStatements() {
+        try (Connection console = console()) {
+            statements.clear(console);
+        } catch (SQLException e) {
+            throw unreadable(e);
+        }
+    }
+
+    private Connection console() throws SQLException {
+        return DriverManager.getConnection(getConsoleJdbcUrl() + "?preferQueryMode=simple", getUsername(),
+                getPassword());
+    }
+
+    private IllegalStateException unreadable(SQLException e) {
+        return new IllegalStateException("cannot read SHOW STATEMENTS from Memogate's console at "
+                + getConsoleJdbcUrl() + " as " + getUsername() + ": " + e.getMessage(), e);
     }
 
     public String getUsername() {

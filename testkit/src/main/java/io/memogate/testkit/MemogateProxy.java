@@ -31,8 +31,7 @@ public final class MemogateProxy implements AutoCloseable {
         Objects.requireNonNull(target, "target");
         Objects.requireNonNull(settings, "settings");
         try {
-            return new MemogateProxy(RunningProxy.start(InProcessConfig.of(target, settings),
-                    settings.statementRecords()), target);
+            return new MemogateProxy(RunningProxy.start(InProcessConfig.of(target, settings)), target);
         } catch (RuntimeException e) {
             throw e;
         } catch (Exception e) {

@@ -4,6 +4,7 @@ import io.memogate.broker.BrokerSettings;
 import io.memogate.broker.gateway.GatewaySettings;
 import io.memogate.broker.gateway.Tier;
 import io.memogate.broker.gateway.TierSettings;
+import io.memogate.proxy.config.AdmissionConfig;
 import java.time.Duration;
 import java.util.List;
 import java.util.Objects;
@@ -50,8 +51,9 @@ public record MemogateSettings(GatewaySettings gateways, long targetBytes, Optio
         if (targetBytes <= 0) {
             throw new IllegalArgumentException("the compile-memory target must be positive, was " + targetBytes);
         }
-        if (statementRecords < 1) {
-            throw new IllegalArgumentException("statementRecords must be at least 1, was " + statementRecords);
+        if (statementRecords < 1 || statementRecords > AdmissionConfig.MAX_STATEMENT_RECORDS) {
+            throw new IllegalArgumentException("statementRecords must be in 1.." + AdmissionConfig.MAX_STATEMENT_RECORDS
+                    + ", was " + statementRecords);
         }
     }
 

@@ -14,7 +14,8 @@ import org.junit.jupiter.api.Test;
 /**
  * The file MemogateContainer gives the image is one the proxy accepts, and it says what the settings say: the
  * database on the network as the backend, watched with the database container's role, the tiers and target
- * as set from Java.
+ * as set from Java, the statements recorded for {@link MemogateContainer#statements()}, which reads them on the
+ * console as that role.
  */
 class ContainerConfigTest {
 
@@ -46,14 +47,20 @@ class ContainerConfigTest {
         assertThat(config.broker().monitor().flatMap(MonitorConfig::password)).contains("it's \"secret\"");
         assertThat(config.admin().isConsoleUser("test")).isTrue();
         assertThat(config.backends()).extracting(BackendConfig::name).containsExactly("target");
+        assertThat(config.admission().statementRecords()).isEqualTo(MemogateSettings.DEFAULT_STATEMENT_RECORDS);
     }
 
     @Test
-    void aMonitorAndConsoleUsersSetFromJavaReplaceTheDatabaseContainersRole() {
+    void theStatementsRecordedAreAsManyAsTheSettingsSay() {
+        assertThat(load(MemogateSettings.defaults().withStatementRecords(50)).admission().statementRecords())
+                .isEqualTo(50);
+    }
+
+    @Test
+    void aMonitorSetFromJavaReplacesTheDatabaseContainersRoleAndConsoleUsersJoinIt() {
         MemogateConfig config = load(MemogateSettings.defaults().withMonitor("watcher", "w").withConsoleUsers("dba"));
 
         assertThat(config.broker().monitor()).map(MonitorConfig::user).contains("watcher");
-        assertThat(config.admin().isConsoleUser("dba")).isTrue();
-        assertThat(config.admin().isConsoleUser("test")).isFalse();
+        assertThat(config.admin().users()).containsExactly("dba", "test");
     }
 }

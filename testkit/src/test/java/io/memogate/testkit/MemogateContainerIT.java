@@ -1,8 +1,10 @@
 package io.memogate.testkit;
 
+import static io.memogate.testkit.MemogateAssertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.junit.jupiter.api.Assumptions.assumeTrue;
 
+import io.memogate.broker.gateway.Tier;
 import java.net.URI;
 import java.net.http.HttpClient;
 import java.net.http.HttpRequest;
@@ -23,8 +25,9 @@ import org.testcontainers.postgresql.PostgreSQLContainer;
 /**
  * MemogateContainer, built from the repository's Dockerfile, in front of the postgres:18 image on one network:
  * an application connects with getJdbcUrl() and the database container's credentials, its statements go through
- * the gateways (the meters count them), and the console answers that role. Needs a Docker engine; skipped with
- * the reason where there is none.
+ * the gateways (the meters count them), the console answers that role, and statements() gives the assertions
+ * the proxy's records of them, as the in-process extension does. Needs a Docker engine; skipped with the reason
+ * where there is none.
  */
 class MemogateContainerIT {
 
@@ -65,8 +68,17 @@ class MemogateContainerIT {
             for (String sql : StarTables.ddl()) {
                 statement.execute(sql);
             }
+            statement.execute("select label from t1 where a = 42");
             statement.execute(StarTables.star(8));
         }
+
+        Statements seen = memogate.statements();
+        assertThat(seen.matching("from t1 where a = ?")).allBypassed().hasSize(1);
+        assertThat(seen.largest()).admitted().tookTier(Tier.SMALL).hasFingerprintContaining("join t7 on t0.k7 = t7.a");
+        assertThat(seen.largest().estimate().relations()).isEqualTo(8);
+        assertThat(seen).noneAbove(Tier.SMALL).noneRefused();
+        memogate.clearStatements();
+        assertThat(memogate.statements().isEmpty()).isTrue();
 
         try (HttpClient http = HttpClient.newHttpClient()) {
             String metrics = http.send(HttpRequest.newBuilder(URI.create(memogate.getMetricsUrl())).build(),

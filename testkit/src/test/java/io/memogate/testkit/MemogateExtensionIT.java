@@ -26,7 +26,8 @@ import org.junit.jupiter.api.extension.RegisterExtension;
 /**
  * The in-process extension in front of an embedded PostgreSQL, as an application's test uses it: connections
  * through {@code jdbcUrl()}, the statements each test sent with the tier each took, a refusal with its reason, the
- * admin console and the metrics.
+ * admin console and the metrics. The console's SHOW STATEMENTS, read as {@link MemogateContainer} reads it, gives
+ * the very records the extension holds.
  */
 class MemogateExtensionIT {
 
@@ -62,6 +63,10 @@ class MemogateExtensionIT {
         return DriverManager.getConnection(MEMOGATE.jdbcUrl(), USER, PASSWORD);
     }
 
+    private static Connection console() throws SQLException {
+        return DriverManager.getConnection(MEMOGATE.consoleJdbcUrl() + "?preferQueryMode=simple", USER, PASSWORD);
+    }
+
     /** Sends each text as one simple Query, several statements and all. */
     private static Connection connectSimple() throws SQLException {
         return DriverManager.getConnection(MEMOGATE.jdbcUrl() + "?preferQueryMode=simple", USER, PASSWORD);
@@ -79,6 +84,30 @@ class MemogateExtensionIT {
         assertThat(seen.largest()).tookTier(Tier.SMALL).admitted().hasFingerprintContaining("join t7");
         assertThat(seen.largest().estimate().relations()).isEqualTo(8);
         assertThat(seen).noneAbove(Tier.SMALL).noneRefused().noneWaited();
+    }
+
+    @Test
+    void theConsoleGivesTheContainerTheSameRecordsAndItsClearKeepsOnlyLaterOnes() throws SQLException {
+        try (Connection connection = connect(); Statement statement = connection.createStatement()) {
+            statement.execute("select label from t1 where a = 42");
+            statement.execute(StarTables.star(8));
+        }
+        ConsoleStatements fromConsole = new ConsoleStatements();
+        try (Connection console = console()) {
+            Statements read = fromConsole.read(console);
+
+            assertThat(read.list()).isEqualTo(MEMOGATE.statements().list()).isNotEmpty();
+            assertThat(read.dropped()).isZero();
+            assertThat(read.largest()).tookTier(Tier.SMALL).hasFingerprintContaining("join t7 on t0.k7 = t7.a");
+
+            fromConsole.clear(console);
+            assertThat(fromConsole.read(console).isEmpty()).isTrue();
+            try (Connection connection = connect(); Statement statement = connection.createStatement()) {
+                statement.execute("select label from t2 where a = 7");
+            }
+            assertThat(fromConsole.read(console).matching("from t2")).allBypassed().hasSize(1);
+            assertThat(fromConsole.read(console).matching("from t1").isEmpty()).isTrue();
+        }
     }
 
     @Test
@@ -105,6 +134,9 @@ class MemogateExtensionIT {
         }
 
         StatementRecord record = MEMOGATE.statements().refused().last();
+        try (Connection console = console()) {
+            assertThat(new ConsoleStatements().read(console).refused().last()).isEqualTo(record);
+        }
         assertThat(record).refused().tookTier(Tier.SMALL).hasFingerprintContaining("join t8");
         assertThat(record.refusal().orElseThrow().message()).contains("SMALL gateway: queue full");
         assertThatThrownBy(() -> assertThat(MEMOGATE.statements()).noneRefused()).isInstanceOf(AssertionError.class)

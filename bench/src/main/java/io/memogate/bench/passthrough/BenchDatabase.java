@@ -1,6 +1,8 @@
 package io.memogate.bench.passthrough;
 
 import io.memogate.bench.targets.Backend;
+import io.memogate.bench.targets.ShippedMemogateTarget;
+import io.memogate.proxy.postgres.embedded.DemoSchema;
 import io.memogate.proxy.postgres.embedded.EmbeddedPostgres;
 import io.memogate.proxy.postgres.embedded.EmbeddedPostgresOptions;
 import io.memogate.proxy.postgres.embedded.PasswordKind;
@@ -36,6 +38,9 @@ final class BenchDatabase implements AutoCloseable {
         try {
             server.createUser(USER, PASSWORD, PasswordKind.SCRAM);
             server.createDatabase(DATABASE, USER);
+            // The shipped proxy's broker watches the server with its own role, as the demo's does.
+            server.createUser(DemoSchema.MONITOR, DemoSchema.MONITOR_PASSWORD, PasswordKind.SCRAM);
+            server.execute("postgres", "GRANT pg_monitor TO " + DemoSchema.MONITOR);
             return new BenchDatabase(server, serverVersion(server));
         } catch (SQLException | RuntimeException e) {
             server.close();
@@ -46,6 +51,11 @@ final class BenchDatabase implements AutoCloseable {
     Backend backend() {
         return new Backend(server.host(), server.port(), DATABASE, USER, PASSWORD,
                 Optional.of(server.socketDirectory()));
+    }
+
+    /** The pg_monitor role the shipped proxy's broker polls with. */
+    ShippedMemogateTarget.Login monitor() {
+        return new ShippedMemogateTarget.Login(DemoSchema.MONITOR, DemoSchema.MONITOR_PASSWORD);
     }
 
     /** server_version, e.g. "18.0". */

@@ -82,7 +82,7 @@ final class PassthroughBench {
         pgbench.initialize(plan.scale());
 
         TargetLauncher launcher = new TargetLauncher(database.backend(), database.version(), executables,
-                RunAs.forThisProcess(UNPRIVILEGED_USER));
+                RunAs.forThisProcess(UNPRIVILEGED_USER), database.monitor());
         Map<TargetKind, Target> running = new EnumMap<>(TargetKind.class);
         List<TargetInfo> targets = new ArrayList<>();
         for (TargetKind kind : plan.targets()) {
@@ -94,7 +94,7 @@ final class PassthroughBench {
                 }
                 case Launch.Skipped skipped -> targets.add(new TargetInfo(kind, true, skipped.reason()));
             }
-            out.printf(Locale.ROOT, "  %-14s %s%n", kind.label(), targets.getLast().description());
+            out.printf(Locale.ROOT, "  %-16s %s%n", kind.label(), targets.getLast().description());
         }
         out.flush();
 
@@ -146,7 +146,9 @@ final class PassthroughBench {
                 + " s per mode and target first" : "no warm-up"));
         lines.add("data: `pgbench -i -s " + plan.scale() + "`, loaded directly; TPS is pgbench's figure without"
                 + " connection set-up; the median of the rounds, and ratios of medians");
-        lines.add("Memogate runs inside the benchmark's JVM, which only waits for pgbench while a run is measured");
+        lines.add("memogate-shipped is bin/memogate run in its own process (its JVM's CPU from /proc); the other"
+                + " memogate targets run inside the benchmark's JVM, which only waits for pgbench while a run is"
+                + " measured");
         lines.add("pgbench: " + version(executable));
         lines.add("server: PostgreSQL " + database.version() + " (embedded), " + database.settings());
         // The load average counts this benchmark's own runnable processes (16 backends, pgbench, the proxy)
@@ -167,7 +169,7 @@ final class PassthroughBench {
             case PgbenchResult.Succeeded ok -> String.format(Locale.ROOT, "%10.0f tps", ok.tps());
             case PgbenchResult.Failed failed -> "FAILED: " + failed.reason();
         };
-        out.printf(Locale.ROOT, "%-11s %-9s %-14s %s%n", phase, mode.label(), kind.label(), outcome);
+        out.printf(Locale.ROOT, "%-11s %-9s %-16s %s%n", phase, mode.label(), kind.label(), outcome);
         out.flush();
     }
 

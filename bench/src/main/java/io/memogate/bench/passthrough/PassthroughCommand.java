@@ -23,16 +23,16 @@ import picocli.CommandLine.TypeConversionException;
 
 /**
  * `memogate bench passthrough`: pgbench's select-only load directly against PostgreSQL, through
- * Memogate (gateways off, and on with memogate-gated), and through PgBouncer and HAProxy when they are
- * installed, alternating in one run; prints TPS per run, each target's ratio to direct and the
+ * Memogate as shipped (bin/memogate run with the demo's configuration) or its in-JVM variants (gateways off,
+ * and on with memogate-gated), and through PgBouncer and HAProxy when they are installed, alternating in one run; prints TPS per run, each target's ratio to direct and the
  * comparisons between the targets, and writes report.md and results.csv. Exits 1 when a run failed (it
  * is in the report), 0 otherwise.
  */
 @Command(name = "passthrough", mixinStandardHelpOptions = true, sortOptions = false,
         description = {
-                "Throughput of pgbench -S directly, through Memogate (gateways off; on with memogate-gated), and"
-                        + " through PgBouncer (session mode) and HAProxy (mode tcp) when installed, alternating over"
-                        + " rounds in one run.",
+                "Throughput of pgbench -S directly, through Memogate (as shipped: bin/memogate run; in this JVM"
+                        + " for A/B: memogate, memogate-gated, ...), and through PgBouncer (session mode) and HAProxy"
+                        + " (mode tcp) when installed, alternating over rounds in one run.",
                 "Starts its own PostgreSQL 18; needs pgbench (postgresql-client)."})
 public final class PassthroughCommand implements Callable<Integer> {
 
@@ -66,11 +66,14 @@ public final class PassthroughCommand implements Callable<Integer> {
             description = "pgbench -M query modes: simple, extended, prepared (default: ${DEFAULT-VALUE}).")
     List<QueryMode> modes;
 
-    @Option(names = "--targets", split = ",", defaultValue = "direct,memogate,pgbouncer,haproxy", paramLabel = "TARGET",
-            converter = TargetConverter.class,
-            description = {"direct, memogate, memogate-gated, memogate-epoll, memogate-io-uring, memogate-one-loop,"
-                    + " pgbouncer, haproxy, haproxy-one-thread (default: ${DEFAULT-VALUE}).",
-                    "Ratios to direct need direct; memogate-gated is memogate with the estimator and gateways on;"
+    @Option(names = "--targets", split = ",", defaultValue = "direct,memogate-shipped,pgbouncer,haproxy",
+            paramLabel = "TARGET", converter = TargetConverter.class,
+            description = {"direct, memogate-shipped, memogate, memogate-gated, memogate-epoll, memogate-io-uring,"
+                    + " memogate-one-loop, pgbouncer, haproxy, haproxy-one-thread (default: ${DEFAULT-VALUE}).",
+                    "Ratios to direct need direct; memogate-shipped is bin/memogate run in its own process with the"
+                            + " demo's configuration (gateways, broker, catalogs, metrics); memogate runs in the"
+                            + " benchmark's JVM, gateways off, for A/B;"
+                            + " memogate-gated is memogate with the estimator and gateways on;"
                             + " memogate-epoll and memogate-io-uring are memogate on that network transport;"
                             + " memogate-one-loop is memogate with network.eventLoops 1;"
                             + " haproxy-one-thread is haproxy with nbthread 1."})

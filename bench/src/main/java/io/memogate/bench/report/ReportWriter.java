@@ -12,8 +12,8 @@ import java.util.OptionalDouble;
 /**
  * Renders a {@link BenchRecord}: as text for the terminal, as Markdown for report.md, and as CSV with
  * one line per run for further analysis. Text and Markdown hold the same tables: per query mode the TPS
- * of every target in every round, its median, its ratio to direct, the relay's and the whole machine's
- * CPU per transaction; then the comparisons to goals between the targets that were asked for (a skipped
+ * of every target in every round, its median, its ratio to direct, the relay's CPU per transaction (median,
+ * and lowest-highest over the rounds) and the whole machine's; then the comparisons to goals between the targets that were asked for (a skipped
  * one shows as n/a), with the range of the same ratio taken within each round; then, for a goal of
  * being ahead of another relay, what it leaves a relay to spend ({@link Summary#relayBudget}).
  */
@@ -32,7 +32,7 @@ public final class ReportWriter {
     public String text() {
         StringBuilder out = new StringBuilder();
         for (TargetInfo target : record.targets()) {
-            out.append(String.format(Locale.ROOT, "%-14s %s%n", target.kind().label(), target.description()));
+            out.append(String.format(Locale.ROOT, "%-16s %s%n", target.kind().label(), target.description()));
         }
         for (QueryMode mode : record.modes()) {
             out.append(System.lineSeparator()).append("query mode ").append(mode.label()).append(" (TPS)")
@@ -115,7 +115,7 @@ public final class ReportWriter {
         for (int round = 1; round <= record.rounds(); round++) {
             header.add("round " + round);
         }
-        header.addAll(List.of("median", "ratio to direct", "proxy CPU us/tx", "machine CPU us/tx", "idle"));
+        header.addAll(List.of("median", "ratio to direct", "proxy CPU us/tx", "rounds", "machine CPU us/tx", "idle"));
         Table table = new Table(header);
         for (TargetInfo target : record.targets()) {
             List<String> row = new ArrayList<>(List.of(target.kind().label()));
@@ -123,11 +123,13 @@ public final class ReportWriter {
                 row.add(summary.measurement(mode, target.kind(), round).map(ReportWriter::cell).orElse(MISSING));
             }
             if (target.skipped()) {
-                row.addAll(List.of("skipped", MISSING, MISSING, MISSING, MISSING));
+                row.addAll(List.of("skipped", MISSING, MISSING, MISSING, MISSING, MISSING));
             } else {
                 row.add(tps(summary.median(mode, target.kind())));
                 row.add(ratio(summary.ratioToDirect(mode, target.kind())));
                 row.add(micros(summary.medianCpuPerTransaction(mode, target.kind())));
+                row.add(summary.cpuPerTransactionRange(mode, target.kind())
+                        .map(range -> String.format(Locale.ROOT, "%.1f-%.1f", range[0], range[1])).orElse(MISSING));
                 row.add(micros(summary.medianMachineCpuPerTransaction(mode, target.kind())));
                 OptionalDouble idle = summary.medianIdleShare(mode, target.kind());
                 row.add(idle.isEmpty() ? MISSING : String.format(Locale.ROOT, "%.0f%%", idle.getAsDouble() * 100));

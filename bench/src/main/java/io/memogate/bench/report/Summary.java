@@ -29,6 +29,10 @@ public final class Summary {
     }
 
     public static final List<Comparison> GOALS = List.of(
+            // What ships against what a DBA would deploy instead, and against the in-JVM variant it is measured by.
+            new Comparison(TargetKind.MEMOGATE_SHIPPED, TargetKind.PGBOUNCER, 1.00),
+            new Comparison(TargetKind.MEMOGATE_SHIPPED, TargetKind.HAPROXY, 0.95),
+            new Comparison(TargetKind.MEMOGATE_SHIPPED, TargetKind.MEMOGATE, 1.00),
             new Comparison(TargetKind.MEMOGATE, TargetKind.PGBOUNCER, 1.15),
             new Comparison(TargetKind.MEMOGATE, TargetKind.HAPROXY, 0.95),
             new Comparison(TargetKind.MEMOGATE, TargetKind.HAPROXY_ONE_THREAD, 0.95),
@@ -84,6 +88,21 @@ public final class Summary {
     /** The median over the successful runs of the relaying process's CPU per transaction (µs). */
     public OptionalDouble medianCpuPerTransaction(QueryMode mode, TargetKind target) {
         return medianOf(mode, target, Measurement::cpuMicrosPerTransaction);
+    }
+
+    /**
+     * The lowest and the highest of the relaying process's CPU per transaction (µs) over the successful runs:
+     * how far the rounds spread around the median.
+     */
+    public Optional<double[]> cpuPerTransactionRange(QueryMode mode, TargetKind target) {
+        double[] values = record.measurements().stream()
+                .filter(m -> m.mode() == mode && m.target() == target)
+                .map(Measurement::cpuMicrosPerTransaction)
+                .filter(OptionalDouble::isPresent)
+                .mapToDouble(OptionalDouble::getAsDouble)
+                .sorted()
+                .toArray();
+        return values.length == 0 ? Optional.empty() : Optional.of(new double[] {values[0], values[values.length - 1]});
     }
 
     /** The median over the successful runs of the whole machine's CPU per transaction (µs). */

@@ -8,7 +8,6 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.List;
-import java.util.Optional;
 import java.util.OptionalInt;
 
 /**
@@ -17,22 +16,15 @@ import java.util.OptionalInt;
  * {@link TargetKind#HAPROXY} has HAProxy's default threading, one thread per core as Memogate's event loops;
  * {@link TargetKind#HAPROXY_ONE_THREAD} has one thread.
  */
-public final class HaproxyTarget implements Target {
+public final class HaproxyTarget extends ProcessTarget {
 
     private static final Duration START_TIMEOUT = Duration.ofSeconds(15);
 
-    private final TargetKind kind;
     private final String version;
-    private final int port;
-    private final ChildProcess process;
-    private final TempDirectory directory;
 
     private HaproxyTarget(TargetKind kind, String version, int port, ChildProcess process, TempDirectory directory) {
-        this.kind = kind;
+        super(kind, port, process, directory);
         this.version = version;
-        this.port = port;
-        this.process = process;
-        this.directory = directory;
     }
 
     /**
@@ -83,38 +75,9 @@ public final class HaproxyTarget implements Target {
     }
 
     @Override
-    public TargetKind kind() {
-        return kind;
-    }
-
-    @Override
-    public int port() {
-        return port;
-    }
-
-    @Override
     public String description() {
-        return version.replaceFirst(" - https?://\\S+", "") + " (pid " + process.pid() + "), mode tcp, "
-                + (kind == TargetKind.HAPROXY_ONE_THREAD ? "one thread" : "default threads")
-                + (kind == TargetKind.HAPROXY_UNIX ? ", to the server's Unix socket" : "") + ", on 127.0.0.1:" + port;
-    }
-
-    /** The HAProxy process. */
-    long pid() {
-        return process.pid();
-    }
-
-    @Override
-    public Optional<Duration> cpuTime() {
-        return process.cpuTime();
-    }
-
-    @Override
-    public void close() throws IOException {
-        try {
-            process.close();
-        } finally {
-            directory.close();
-        }
+        return version.replaceFirst(" - https?://\\S+", "") + " (pid " + pid() + "), mode tcp, "
+                + (kind() == TargetKind.HAPROXY_ONE_THREAD ? "one thread" : "default threads")
+                + (kind() == TargetKind.HAPROXY_UNIX ? ", to the server's Unix socket" : "") + ", on 127.0.0.1:" + port();
     }
 }

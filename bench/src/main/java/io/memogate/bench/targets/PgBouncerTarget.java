@@ -10,7 +10,6 @@ import java.nio.file.Path;
 import java.nio.file.attribute.PosixFilePermissions;
 import java.time.Duration;
 import java.util.List;
-import java.util.Optional;
 
 /**
  * PgBouncer in session mode (one server connection per client, as Memogate), from the package
@@ -19,22 +18,15 @@ import java.util.Optional;
  * plain password to log in to the server with SCRAM on the client's behalf). Connection logging is off
  * so that it writes nothing per connection; the others log nothing either.
  */
-public final class PgBouncerTarget implements Target {
+public final class PgBouncerTarget extends ProcessTarget {
 
     private static final Duration START_TIMEOUT = Duration.ofSeconds(15);
 
-    private final TargetKind kind;
     private final String version;
-    private final int port;
-    private final ChildProcess process;
-    private final TempDirectory directory;
 
     private PgBouncerTarget(TargetKind kind, String version, int port, ChildProcess process, TempDirectory directory) {
-        this.kind = kind;
+        super(kind, port, process, directory);
         this.version = version;
-        this.port = port;
-        this.process = process;
-        this.directory = directory;
     }
 
     /** @param backend the server, over TCP or (for {@link TargetKind#PGBOUNCER_UNIX}) its socket directory */
@@ -92,32 +84,9 @@ public final class PgBouncerTarget implements Target {
     }
 
     @Override
-    public TargetKind kind() {
-        return kind;
-    }
-
-    @Override
-    public int port() {
-        return port;
-    }
-
-    @Override
     public String description() {
-        return version + " (pid " + process.pid() + "), pool_mode=session, default_pool_size=20, auth scram-sha-256"
-                + (kind == TargetKind.PGBOUNCER_UNIX ? ", to the server's Unix socket" : "") + ", on 127.0.0.1:" + port;
-    }
-
-    @Override
-    public Optional<Duration> cpuTime() {
-        return process.cpuTime();
-    }
-
-    @Override
-    public void close() throws IOException {
-        try {
-            process.close();
-        } finally {
-            directory.close();
-        }
+        return version + " (pid " + pid() + "), pool_mode=session, default_pool_size=20, auth scram-sha-256"
+                + (kind() == TargetKind.PGBOUNCER_UNIX ? ", to the server's Unix socket" : "") + ", on 127.0.0.1:"
+                + port();
     }
 }

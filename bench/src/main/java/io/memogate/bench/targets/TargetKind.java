@@ -8,6 +8,12 @@ import java.util.stream.Collectors;
 public enum TargetKind {
     /** PostgreSQL itself: the baseline the "ratio to direct" column divides by. */
     DIRECT,
+    /**
+     * Memogate as a user runs it: {@code bin/memogate run} in a process of its own with the demo's configuration
+     * (gateways, broker, catalogs, metrics). The benchmark's default Memogate target; the others run in the
+     * benchmark's JVM, for A/B comparisons of one part.
+     */
+    MEMOGATE_SHIPPED,
     /** Memogate in this JVM, every statement admitted at once, on the transport network.transport auto picks. */
     MEMOGATE,
     /** Memogate in this JVM with the estimator and gateways on: what admission adds per statement. */

@@ -17,23 +17,33 @@ public final class TargetLauncher {
 
     static final String NOT_INSTALLED = "not installed: skipped";
     static final String NO_SOCKET = "the server has no Unix socket here: skipped";
+    static final String NO_LAUNCHER = "no bin/memogate beside this benchmark (run it from a checkout): skipped";
 
     private final Backend backend;
     private final String serverVersion;
     private final Executables executables;
     private final RunAs account;
+    private final ShippedMemogateTarget.Login monitor;
 
-    public TargetLauncher(Backend backend, String serverVersion, Executables executables, RunAs account) {
+    /** @param monitor a pg_monitor role on the server, for the shipped proxy's broker */
+    public TargetLauncher(Backend backend, String serverVersion, Executables executables, RunAs account,
+                          ShippedMemogateTarget.Login monitor) {
         this.backend = backend;
         this.serverVersion = serverVersion;
         this.executables = executables;
         this.account = account;
+        this.monitor = monitor;
     }
 
     public Launch launch(TargetKind kind) throws Exception {
         switch (kind) {
             case DIRECT -> {
                 return new Launch.Started(new DirectTarget(backend, serverVersion));
+            }
+            case MEMOGATE_SHIPPED -> {
+                Optional<Path> launcher = ShippedMemogateTarget.launcher();
+                return launcher.isEmpty() ? new Launch.Skipped(kind, NO_LAUNCHER)
+                        : new Launch.Started(ShippedMemogateTarget.start(launcher.get(), backend, monitor));
             }
             case MEMOGATE -> {
                 return new Launch.Started(MemogateTarget.start(backend));

@@ -1,6 +1,9 @@
 package io.memogate.bench.passthrough;
 
 import static io.memogate.bench.targets.TargetKind.DIRECT;
+import static io.memogate.bench.targets.TargetKind.HAPROXY;
+import static io.memogate.bench.targets.TargetKind.MEMOGATE_SHIPPED;
+import static io.memogate.bench.targets.TargetKind.PGBOUNCER;
 import static io.memogate.bench.targets.TargetKind.MEMOGATE;
 import static io.memogate.bench.targets.TargetKind.MEMOGATE_EPOLL;
 import static io.memogate.bench.targets.TargetKind.MEMOGATE_IO_URING;
@@ -44,6 +47,14 @@ class PassthroughCommandTest {
     }
 
     @Test
+    void theShippedProxyIsTheDefaultMemogateTarget() {
+        ParseResult parsed = BenchCommand.commandLine().parseArgs("passthrough");
+        PassthroughCommand command = (PassthroughCommand) parsed.subcommand().commandSpec().userObject();
+
+        assertThat(command.targets).containsExactly(DIRECT, MEMOGATE_SHIPPED, PGBOUNCER, HAPROXY);
+    }
+
+    @Test
     void anUnknownTargetIsRefusedWithTheNamesThatExist() {
         StringWriter err = new StringWriter();
         CommandLine cli = BenchCommand.commandLine().setErr(new PrintWriter(err));
@@ -51,7 +62,8 @@ class PassthroughCommandTest {
         int exit = cli.execute("passthrough", "--targets", "memogate,gated");
 
         assertThat(exit).isEqualTo(2);
-        assertThat(err.toString()).contains("unknown target 'gated', expected one of direct, memogate, memogate-gated,"
+        assertThat(err.toString()).contains("unknown target 'gated', expected one of direct, memogate-shipped, memogate,"
+                + " memogate-gated,"
                 + " memogate-epoll, memogate-io-uring, memogate-one-loop, memogate-unix, pgbouncer, pgbouncer-unix,"
                 + " haproxy, haproxy-one-thread, haproxy-unix");
     }

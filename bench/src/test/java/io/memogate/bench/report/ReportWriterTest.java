@@ -40,11 +40,11 @@ class ReportWriterTest {
 
         String text = new ReportWriter(record).text();
         assertThat(text).contains("""
-                target     round 1  round 2  round 3   median  ratio to direct  proxy CPU us/tx  machine CPU us/tx  idle
-                direct        1000     1200     1100     1100             1.00                -                  -     -
-                memogate       700      600      650      650             0.59            323.1                  -     -
-                pgbouncer        -        -        -  skipped                -                -                  -     -
-                haproxy        690      700   FAILED      695             0.63            201.4                  -     -
+                target     round 1  round 2  round 3   median  ratio to direct  proxy CPU us/tx       rounds  machine CPU us/tx  idle
+                direct        1000     1200     1100     1100             1.00                -            -                  -     -
+                memogate       700      600      650      650             0.59            323.1  300.0-350.0                  -     -
+                pgbouncer        -        -        -  skipped                -                -            -                  -     -
+                haproxy        690      700   FAILED      695             0.63            201.4  200.0-202.9                  -     -
                 """.replace("\n", System.lineSeparator()));
         assertThat(text).contains("round 3, haproxy: exit 2");
         assertThat(text).containsPattern("memogate / pgbouncer +n/a +>= 1\\.15")
@@ -79,8 +79,8 @@ class ReportWriterTest {
         assertThat(summary.relayBudget(QueryMode.SIMPLE, PGBOUNCER, 1.25).getAsDouble()).isNegative();
 
         String text = new ReportWriter(record).text();
-        assertThat(text).containsPattern("pgbouncer +1000 +1000 +1000 +1000 +n/a +100\\.0 +600\\.0 +70%")
-                .containsPattern("memogate +1000 +1100 +900 +1000 +n/a +120\\.0 +720\\.0 +64%")
+        assertThat(text).containsPattern("pgbouncer +1000 +1000 +1000 +1000 +n/a +100\\.0 +100\\.0-100\\.0 +600\\.0 +70%")
+                .containsPattern("memogate +1000 +1100 +900 +1000 +n/a +120\\.0 +109\\.1-133\\.3 +720\\.0 +64%")
                 .containsPattern("1\\.15 x pgbouncer +21\\.7 \\(pgbouncer: 100\\.0\\)");
         assertThat(new ReportWriter(record).markdown("bench")).contains("## What a goal leaves a relay to spend")
                 .contains("| 1.15 x pgbouncer | 21.7 (pgbouncer: 100.0) |");

@@ -101,6 +101,15 @@ public record MemoryTerms(
         return bytes;
     }
 
+    /** The terms of a vector in the order of {@link #NAMES}, as {@link #toArray()} gives it. */
+    public static MemoryTerms of(double[] v) {
+        if (v.length != NAMES.size()) {
+            throw new IllegalArgumentException("memory terms are " + NAMES.size() + " values " + NAMES + ", got "
+                    + v.length);
+        }
+        return new MemoryTerms(v[0], v[1], v[2], v[3], v[4], v[5], v[6], v[7], v[8], v[9], v[10], v[11]);
+    }
+
     /** The terms as a vector, in the order of {@link #NAMES}. */
     public double[] toArray() {
         return new double[] {statements, joinPairs, fastStartJoinPairs, relations, geqoGenes, extraJoinClauses,

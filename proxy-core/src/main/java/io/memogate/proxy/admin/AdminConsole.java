@@ -10,6 +10,7 @@ import io.memogate.proxy.admission.NoSuchDatabaseException;
 import io.memogate.proxy.admission.ServerAdmissions;
 import io.memogate.proxy.admission.ServerCatalogs;
 import io.memogate.proxy.admission.SessionInfo;
+import io.memogate.proxy.admission.StatementRecords;
 import io.memogate.proxy.config.BackendConfig;
 import io.memogate.proxy.config.ConfigException;
 import io.memogate.proxy.config.ConfigSettings;
@@ -21,7 +22,9 @@ import io.memogate.proxy.reload.ReloadOutcome;
 import java.time.Clock;
 import java.time.Duration;
 import java.time.Instant;
+import java.util.LinkedHashMap;
 import java.util.List;
+import java.util.Map;
 import java.util.Objects;
 import java.util.Optional;
 import java.util.concurrent.CompletableFuture;
@@ -146,6 +149,7 @@ public final class AdminConsole implements ConsoleService {
                     server -> AdmissionViews.tiers(server.gateways()))));
             case QUEUE -> done(ConsoleResult.rows("SHOW", AdmissionViews.perServer(servers("SHOW QUEUE"),
                     server -> AdmissionViews.queue(server.gateways()))));
+            case STATEMENTS -> done(statements());
             case BROKER -> done(ConsoleResult.rows("SHOW", AdmissionViews.perServer(servers("SHOW BROKER"),
                     server -> AdmissionViews.broker(server.broker(), server.gateways()))));
             case CATALOGS -> done(ConsoleResult.rows("SHOW", admission.isEmpty()
@@ -162,6 +166,29 @@ public final class AdminConsole implements ConsoleService {
         };
     }
 
+    /**
+     * SHOW STATEMENTS, each server's records in turn; a NOTICE says how many older ones were forgotten. With no
+     * records kept, an error that says how to have them: an empty result would read as "no statement came".
+     */
+    private ConsoleResult statements() {
+        List<AdmissionControl> servers = servers("SHOW STATEMENTS");
+        int capacity = reloader.current().get().admission().statementRecords();
+        if (capacity == 0) {
+            throw new ConsoleException(ConsoleException.Kind.UNAVAILABLE,
+                    "SHOW STATEMENTS needs admission.statementRecords, and it is 0: no statement is recorded",
+                    "The records are off by default; each costs memory for as long as it is kept.",
+                    "Set admission.statementRecords (e.g. 1000) in the configuration file and RELOAD: statements "
+                            + "from then on are recorded.");
+        }
+        Map<String, StatementRecords.Window> windows = new LinkedHashMap<>();
+        servers.forEach(server -> windows.put(server.server(), server.statements().window()));
+        ConsoleResult result = ConsoleResult.rows("SHOW", AdmissionViews.perServer(servers,
+                server -> StatementViews.statements(windows.get(server.server()))));
+        long dropped = windows.values().stream().mapToLong(StatementRecords.Window::dropped).sum();
+        return dropped == 0 ? result : result.withNotice(dropped + " older statements are no longer remembered: "
+                + "each server keeps its last " + capacity + " (admission.statementRecords)");
+    }
+
     private ResultTable config() {
         ResultTable.Builder table = ResultTable.of("key", "value", "applies");
         for (ConfigSettings.Setting setting : ConfigSettings.of(reloader.current().get())) {
@@ -175,6 +202,8 @@ public final class AdminConsole implements ConsoleService {
         List<String> what = List.of(
                 "each gateway: limit, holders, waiters, threshold, fraction, queue length, timeout, totals",
                 "each statement waiting for admission: queue, place, client, wait, estimate, fingerprint",
+                "the last statements admission decided about (admission.statementRecords): outcome, tier, wait,"
+                        + " refusal, estimate, fingerprint",
                 "sessions, server connections, pause, the byte budget, the estimator, reloads",
                 "client sessions: who, from where, state, server process, what they wait for",
                 "server connections: backend, process id, whose session",
@@ -223,7 +252,7 @@ public final class AdminConsole implements ConsoleService {
                 .orElse(null));
         ResultTable proxyWide = table.build();
         return AdmissionViews.perServer(proxyWide, admission.map(ServerAdmissions::all).orElse(List.of()),
-                server -> AdmissionViews.stats(server.gateways()));
+                server -> AdmissionViews.stats(server.gateways(), server.statements()));
     }
 
     private CompletionStage<ConsoleResult> set(ConsoleCommand.Set set, SessionInfo caller) {

@@ -22,6 +22,7 @@ import io.memogate.proxy.admission.CatalogState;
 import io.memogate.proxy.admission.QueuedStatement;
 import io.memogate.proxy.admission.ServerCatalogs;
 import io.memogate.proxy.admission.SessionInfo;
+import io.memogate.proxy.admission.StatementRecords;
 import io.memogate.proxy.config.Durations;
 import java.math.BigDecimal;
 import java.time.Duration;
@@ -158,7 +159,7 @@ final class AdmissionViews {
     }
 
     /** A server's admission counters for SHOW STATS. */
-    static ResultTable stats(Gateways gateways) {
+    static ResultTable stats(Gateways gateways, StatementRecords statements) {
         ResultTable.Builder table = ResultTable.of("name", "value");
         table.row("paused", gateways.paused());
         long timeouts = 0;
@@ -173,6 +174,9 @@ final class AdmissionViews {
         table.row("timeouts_total", timeouts);
         table.row("queue_full_total", queueFull);
         ledger(table, gateways);
+        StatementRecords.Window records = statements.window();
+        table.row("statements_recorded", records.records().size());
+        table.row("statements_dropped", records.dropped());
         return table.build();
     }
 

@@ -7,7 +7,8 @@ import java.util.Optional;
  * The admin console's commands, PgBouncer's habits: one per query, words in any letter case, an optional
  * trailing semicolon.
  * <pre>
- *   SHOW TIERS | QUEUE | STATS | CLIENTS | SERVERS | BACKENDS (or DATABASES) | BROKER | CATALOGS | CONFIG | VERSION | HELP
+ *   SHOW TIERS | QUEUE | STATEMENTS | STATS | CLIENTS | SERVERS | BACKENDS (or DATABASES) | BROKER | CATALOGS | CONFIG
+ *        | VERSION | HELP
  *   EXPLAIN ADMISSION [DATABASE name] statement
  *   SET tiers.tier.field = value        (or TO; the value may be quoted: '2min')
  *   RELOAD | PAUSE | RESUME
@@ -27,7 +28,7 @@ public sealed interface ConsoleCommand {
     }
 
     /** BACKENDS is also read as SHOW DATABASES, PgBouncer's name for its routing table. */
-    enum Show { TIERS, QUEUE, STATS, CLIENTS, SERVERS, BACKENDS, BROKER, CATALOGS, CONFIG, VERSION, HELP }
+    enum Show { TIERS, QUEUE, STATEMENTS, STATS, CLIENTS, SERVERS, BACKENDS, BROKER, CATALOGS, CONFIG, VERSION, HELP }
 
     record ShowCommand(Show what) implements ConsoleCommand {}
 
@@ -69,7 +70,7 @@ public sealed interface ConsoleCommand {
 
     /** Every command, for the message that answers an unknown one and for SHOW HELP. */
     List<String> SYNOPSIS = List.of(
-            "SHOW TIERS", "SHOW QUEUE", "SHOW STATS", "SHOW CLIENTS", "SHOW SERVERS", "SHOW BACKENDS", "SHOW BROKER",
+            "SHOW TIERS", "SHOW QUEUE", "SHOW STATEMENTS", "SHOW STATS", "SHOW CLIENTS", "SHOW SERVERS", "SHOW BACKENDS", "SHOW BROKER",
             "SHOW CATALOGS",
             "SHOW CONFIG", "SHOW VERSION",
             "SHOW HELP", "EXPLAIN ADMISSION [DATABASE <name>] <statement>", "SET tiers.<small|medium|large>.<field> = <value>",

@@ -10,8 +10,9 @@ import java.util.Locale;
 import java.util.Map;
 
 /**
- * One estimate as the JSON line {@code bin/memogate estimate} prints, and the console's EXPLAIN ADMISSION
- * shows: one format for the dry run wherever it is asked for.
+ * One estimate as the JSON line {@code bin/memogate estimate} prints, and the console's EXPLAIN ADMISSION and
+ * SHOW STATEMENTS show: one format wherever an estimate is asked for, each of its parts, so that a reader (the
+ * testkit's container) can rebuild the estimate from it.
  */
 public final class EstimateJson {
 
@@ -34,6 +35,8 @@ public final class EstimateJson {
         line.put("largestProblem", e.largestProblem());
         line.put("search", e.search().name().toLowerCase(Locale.ROOT));
         line.put("capped", e.capped());
+        line.put("statements", e.statements());
+        line.put("plannedWhileRunning", e.plannedWhileRunning());
         line.put("terms", terms(e.terms()));
         try {
             return JSON.writeValueAsString(line);

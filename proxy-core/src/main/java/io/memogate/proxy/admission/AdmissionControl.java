@@ -23,6 +23,7 @@ import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicReference;
 import java.util.function.Consumer;
+import java.util.function.IntSupplier;
 import java.util.function.Supplier;
 
 /**
@@ -202,7 +203,7 @@ public final class AdmissionControl implements AutoCloseable {
         private Supplier<Duration> holdWhileRunning = () -> RunningHold.DEFAULT;
         private GatewayListener gatewayListener = GatewayListener.NONE;
         private Consumer<CompileEstimate> estimates = estimate -> { };
-        private int statementRecords;
+        private IntSupplier statementRecords = () -> 0;
         private GatewaysFactory gateways = GatewaysFactory.LOCAL;
 
         private Builder(String server, ServerKind kind, GatewaySettings gatewaySettings) {
@@ -262,9 +263,12 @@ public final class AdmissionControl implements AutoCloseable {
             return this;
         }
 
-        /** Keeps a record of the last {@code count} statements admission decided about ({@link #statements()}). */
-        public Builder statementRecords(int count) {
-            this.statementRecords = count;
+        /**
+         * Keeps a record of the last {@code count} statements admission decided about ({@link #statements()});
+         * read at each statement, so that a reload changes it at once.
+         */
+        public Builder statementRecords(IntSupplier count) {
+            this.statementRecords = Objects.requireNonNull(count, "count");
             return this;
         }
 

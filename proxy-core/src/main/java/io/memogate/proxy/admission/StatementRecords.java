@@ -11,36 +11,53 @@ import java.util.Objects;
 import java.util.Optional;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CompletionException;
+import java.util.function.IntSupplier;
 import java.util.function.LongSupplier;
 
 /**
  * The last statements one server's admission decided about, oldest first, for tests that assert which tier
- * their application's statements need ({@link StatementRecord}). Off unless asked for (a capacity of 0):
- * a proxy in production keeps nothing and pays one comparison per statement.
+ * their application's statements need ({@link StatementRecord}) and for the console's SHOW STATEMENTS. Off
+ * unless asked for (a capacity of 0, {@code admission.statementRecords}'s default): a proxy in production
+ * keeps nothing and pays one read of the setting per statement.
  *
- * <p>Bounded: past its capacity the oldest record goes, and {@link #dropped()} counts it. Thread-safe:
- * records arrive from sessions' event loops and from the gateways' deciding threads (a release, the timer);
- * one lock, held only to add, copy or clear.
+ * <p>Bounded: past its capacity the oldest record goes, and {@link #dropped()} counts it. The capacity is read
+ * as each statement is recorded and as the records are read, so a reload that lowers it forgets the oldest at
+ * once. Each record is numbered from 1 in the order it was added, numbers never reused (not even after
+ * {@link #clear()}): a reader that remembers the last number it saw can tell later records from earlier ones.
+ *
+ * <p>Thread-safe: records arrive from sessions' event loops and from the gateways' deciding threads (a release,
+ * the timer); one lock, held only to add, copy or clear.
  */
 public final class StatementRecords {
 
     private final String server;
-    private final int capacity;
+    private final IntSupplier capacity;
     private final LongSupplier nanoTime;
     private final ArrayDeque<StatementRecord> records = new ArrayDeque<>();
+    /** Records added since the start: the number of the newest. */
+    private long added;
     private long dropped;
 
     /**
-     * @param capacity how many records to keep; 0 keeps none
+     * @param capacity how many records to keep, read at each record and each read; 0 keeps none
      * @param nanoTime the clock a wait is measured with
      */
+    public StatementRecords(String server, IntSupplier capacity, LongSupplier nanoTime) {
+        this.server = Objects.requireNonNull(server, "server");
+        this.capacity = Objects.requireNonNull(capacity, "capacity");
+        this.nanoTime = Objects.requireNonNull(nanoTime, "nanoTime");
+    }
+
+    /** Keeps the last {@code capacity} records. */
     public StatementRecords(String server, int capacity, LongSupplier nanoTime) {
+        this(server, fixed(capacity), nanoTime);
+    }
+
+    private static IntSupplier fixed(int capacity) {
         if (capacity < 0) {
             throw new IllegalArgumentException("capacity must be at least 0, was " + capacity);
         }
-        this.server = Objects.requireNonNull(server, "server");
-        this.capacity = capacity;
-        this.nanoTime = Objects.requireNonNull(nanoTime, "nanoTime");
+        return () -> capacity;
     }
 
     /** Records nothing. */
@@ -49,7 +66,7 @@ public final class StatementRecords {
     }
 
     public boolean enabled() {
-        return capacity > 0;
+        return capacity.getAsInt() > 0;
     }
 
     public String server() {
@@ -57,12 +74,40 @@ public final class StatementRecords {
     }
 
     /** The records kept, oldest first: a copy, which later statements do not change. */
-    public synchronized List<StatementRecord> snapshot() {
-        return List.copyOf(records);
+    public List<StatementRecord> snapshot() {
+        return window().records();
     }
 
-    /** How many records were pushed out by newer ones since the start or the last {@link #clear()}. */
+    /**
+     * The records kept, oldest first, with the number of the first and how many went before them: one
+     * consistent copy.
+     */
+    public synchronized Window window() {
+        trim(capacity.getAsInt());
+        return new Window(List.copyOf(records), added - records.size() + 1, dropped);
+    }
+
+    /**
+     * Records as one read saw them.
+     *
+     * @param records oldest first
+     * @param firstNumber the number of the first record (of the next to be added, when there is none)
+     * @param dropped how many records were pushed out by newer ones, or by a lower capacity, since the start or
+     *     the last {@link #clear()}
+     */
+    public record Window(List<StatementRecord> records, long firstNumber, long dropped) {
+
+        public Window {
+            records = List.copyOf(records);
+        }
+    }
+
+    /**
+     * How many records were pushed out by newer ones, or by a lower capacity, since the start or the last
+     * {@link #clear()}.
+     */
     public synchronized long dropped() {
+        trim(capacity.getAsInt());
         return dropped;
     }
 
@@ -126,10 +171,21 @@ public final class StatementRecords {
     }
 
     private synchronized void add(StatementRecord record) {
-        if (records.size() == capacity) {
+        int keep = capacity.getAsInt();
+        if (keep == 0) {
+            trim(0); // turned off while the statement was deciding: it is not kept, and neither are the older
+            return;
+        }
+        trim(keep - 1);
+        records.addLast(record);
+        added++;
+    }
+
+    /** Forgets the oldest records beyond {@code keep}. */
+    private void trim(int keep) {
+        while (records.size() > keep) {
             records.removeFirst();
             dropped++;
         }
-        records.addLast(record);
     }
 }

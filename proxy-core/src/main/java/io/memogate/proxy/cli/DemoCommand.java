@@ -3,14 +3,7 @@ package io.memogate.proxy.cli;
 import io.memogate.broker.gateway.Sizes;
 import io.memogate.proxy.config.AdminConfig;
 import io.memogate.proxy.config.AdminHttpConfig;
-import io.memogate.proxy.config.BackendConfig;
-import io.memogate.proxy.config.BackendTlsConfig;
-import io.memogate.proxy.config.BrokerConfig;
-import io.memogate.proxy.config.MonitorConfig;
-import io.memogate.proxy.config.LimitsConfig;
-import io.memogate.proxy.config.ListenerConfig;
 import io.memogate.proxy.config.MemogateConfig;
-import io.memogate.proxy.config.TlsMode;
 import io.memogate.proxy.postgres.embedded.DemoSchema;
 import io.memogate.proxy.postgres.embedded.EmbeddedPostgres;
 import io.memogate.proxy.postgres.embedded.EmbeddedPostgresOptions;
@@ -18,7 +11,6 @@ import io.memogate.proxy.server.ListenException.Endpoint;
 import io.memogate.proxy.server.ProxyServer;
 import io.memogate.proxy.server.ServerSockets;
 import java.io.PrintWriter;
-import java.time.Duration;
 import java.util.List;
 import java.util.Optional;
 import java.util.concurrent.Callable;
@@ -36,7 +28,7 @@ import picocli.CommandLine.Spec;
 final class DemoCommand implements Callable<Integer>, StartupFailures.Settings {
 
     /** The demo listens on the loopback only. */
-    private static final String LOCALHOST = "127.0.0.1";
+    private static final String LOCALHOST = DemoConfig.LOCALHOST;
 
     @Spec
     CommandSpec spec;
@@ -129,19 +121,7 @@ final class DemoCommand implements Callable<Integer>, StartupFailures.Settings {
     }
 
     private MemogateConfig configFor(EmbeddedPostgres postgres) {
-        BackendConfig backend = new BackendConfig("demo", postgres.host(), postgres.port(), List.of(), true,
-                BackendTlsConfig.of(TlsMode.DISABLE));
-        LimitsConfig limits = new LimitsConfig(LimitsConfig.DEFAULT_MAX_MESSAGE_BYTES, LimitsConfig.DEFAULT_CONNECT_TIMEOUT,
-                Duration.ofSeconds(2), LimitsConfig.DEFAULT_MAX_CLIENT_CONNECTIONS, LimitsConfig.DEFAULT_LOGIN_TIMEOUT);
-        // The broker watches the embedded server with its own login, and measures its processes from /proc.
-        BrokerConfig broker = BrokerConfig.DEFAULTS.withCoLocated(true)
-                .withMonitor(MonitorConfig.of(DemoSchema.MONITOR).withPassword(DemoSchema.MONITOR_PASSWORD));
-        if (hostMemory != null) {
-            broker = broker.withHostMemory(hostMemory);
-        }
-        return new MemogateConfig(List.of(new ListenerConfig(LOCALHOST, port, Optional.empty())), List.of(backend), limits,
-                // The demo's user may use the admin console: psql .../memogate, then SHOW TIERS.
-                new AdminConfig(AdminHttpConfig.of(LOCALHOST, metricsPort)).withUsers(DemoSchema.OWNER))
-                .withBroker(broker);
+        return DemoConfig.of(postgres.host(), postgres.port(), port, metricsPort, Optional.ofNullable(hostMemory));
     }
+
 }

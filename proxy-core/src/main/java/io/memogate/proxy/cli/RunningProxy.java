@@ -65,25 +65,10 @@ public final class RunningProxy implements AutoCloseable {
     }
 
     /**
-     * A proxy whose configuration was built in code, each of whose servers keeps a record of the last
-     * {@code statementRecords} statements its admission decided about
-     * ({@link io.memogate.proxy.admission.AdmissionControl#statements()}): for the tests of the applications in
-     * front of it, which assert which gateways their statements need.
-     */
-    public static RunningProxy start(MemogateConfig config, int statementRecords) throws Exception {
-        return start(config, Optional.empty(), statementRecords);
-    }
-
-    /**
      * @param file the file {@code config} was read from: RELOAD and SIGHUP read it again, and it is watched
      *     every admin.watchInterval
      */
     public static RunningProxy start(MemogateConfig config, Optional<Path> file) throws Exception {
-        return start(config, file, 0);
-    }
-
-    private static RunningProxy start(MemogateConfig config, Optional<Path> file, int statementRecords)
-            throws Exception {
         Wings.checkServed(config, file);
         MetricsEndpoint metrics = MetricsEndpoint.start(config.admin().http());
         Optional<ServerAdmissions> admission = Optional.empty();
@@ -92,7 +77,7 @@ public final class RunningProxy implements AutoCloseable {
         try {
             CurrentConfig current = new CurrentConfig(config);
             CurrentEstimator estimator = new CurrentEstimator(config.estimator().coefficients());
-            admission = admission(config, current, estimator, metrics, statementRecords);
+            admission = admission(config, current, estimator, metrics);
             Optional<ServerAdmissions> servers = admission;
             AdmissionRouting routing = servers.isPresent() ? servers.get()
                     : AdmissionRouting.uniform(new ImmediateAdmission(), PostgresServer.defaultSupport());
@@ -137,15 +122,14 @@ public final class RunningProxy implements AutoCloseable {
      * from now on when it has a monitor) and catalog reader, and its meters tagged with its name.
      */
     private static Optional<ServerAdmissions> admission(MemogateConfig config, CurrentConfig current,
-                                                        CurrentEstimator estimator, MetricsEndpoint metrics,
-                                                        int statementRecords) {
+                                                        CurrentEstimator estimator, MetricsEndpoint metrics) {
         if (!config.admission().enabled()) {
             return Optional.empty();
         }
         EstimatorMeters estimatorMeters = new EstimatorMeters(estimator::statistics);
         metrics.bind(estimatorMeters);
         ServerAdmissions servers = new ServerAdmissions(
-                name -> serverAdmission(name, current, estimator, estimatorMeters, metrics, statementRecords),
+                name -> serverAdmission(name, current, estimator, estimatorMeters, metrics),
                 PostgresLexicalRules.analyzer(),
                 config.backends().stream().map(BackendConfig::name).toList());
         // The proxy serves whatever the brokers' state: it only says how sure each server's target is.
@@ -159,8 +143,7 @@ public final class RunningProxy implements AutoCloseable {
      * configuration, and every later one, puts the backend.
      */
     private static AdmissionControl serverAdmission(String name, CurrentConfig current, CurrentEstimator estimator,
-                                                    EstimatorMeters estimatorMeters, MetricsEndpoint metrics,
-                                                    int statementRecords) {
+                                                    EstimatorMeters estimatorMeters, MetricsEndpoint metrics) {
         MemogateConfig config = current.get();
         GatewayMeters gatewayMeters = new GatewayMeters(name);
         // Every backend is a PostgreSQL server until the configuration can name another kind.
@@ -178,7 +161,7 @@ public final class RunningProxy implements AutoCloseable {
                 .holdWhileRunning(() -> current.get().admission().holdWhileRunning())
                 .gatewayListener(gatewayMeters)
                 .estimates(estimatorMeters.recorder(name)::record)
-                .statementRecords(statementRecords)
+                .statementRecords(() -> current.get().admission().statementRecords())
                 .gateways(config.fleet().<AdmissionControl.GatewaysFactory>map(fleet ->
                                 (settings, target, timer, listener, retention) ->
                                         new RedisGateways(fleet, name, settings, target, timer, listener,

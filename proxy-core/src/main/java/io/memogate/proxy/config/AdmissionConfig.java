@@ -21,15 +21,24 @@ import java.util.Objects;
  *     {@link Duration#ZERO} releases it at its first answer like any other. At least 0
  * @param cpus the database host's processors, 1..{@value GatewaySettings#MAX_CPUS}
  * @param gatewaySettings t0 and the three tiers' limit, fraction, queue length and timeout
+ * @param statementRecords how many of the last statements each server's admission remembers (outcome, tier,
+ *     wait, estimate, fingerprint) for the console's SHOW STATEMENTS and the testkit's assertions; 0, the
+ *     default, keeps none. 0..{@value #MAX_STATEMENT_RECORDS}
  */
 public record AdmissionConfig(boolean enabled, Duration waitNotice, Duration holdWhileRunning, int cpus,
-                              GatewaySettings gatewaySettings) {
+                              GatewaySettings gatewaySettings, int statementRecords) {
 
     /** Long enough that a statement queued behind a short compilation is not worth a notice. */
     public static final Duration DEFAULT_WAIT_NOTICE = Duration.ofSeconds(1);
 
     /** The admission code's own default, so that proxies built without a file hold as long. */
     public static final Duration DEFAULT_HOLD_WHILE_RUNNING = RunningHold.DEFAULT;
+
+    /**
+     * A record holds an estimate and the statement's fingerprint, about a kilobyte for a 16-table join: a
+     * million is a gigabyte of heap, more than a test or a look at production should ever cost.
+     */
+    public static final int MAX_STATEMENT_RECORDS = 1_000_000;
 
     /**
      * What a file without an {@code admission} section gets: enabled, sized for this machine's processors
@@ -45,28 +54,33 @@ public record AdmissionConfig(boolean enabled, Duration waitNotice, Duration hol
     }
 
     /**
-     * Enabled, the default notice delay and hold, and {@link GatewaySettings#defaults(int)} for {@code cpus}.
+     * Enabled, the default notice delay and hold, no statement records, and {@link GatewaySettings#defaults(int)}
+     * for {@code cpus}.
      *
      * @throws IllegalArgumentException if {@code cpus} is outside 1..{@value GatewaySettings#MAX_CPUS}
      */
     public static AdmissionConfig defaults(int cpus) {
         return new AdmissionConfig(true, DEFAULT_WAIT_NOTICE, DEFAULT_HOLD_WHILE_RUNNING, cpus,
-                GatewaySettings.defaults(cpus));
+                GatewaySettings.defaults(cpus), 0);
     }
 
     public AdmissionConfig withEnabled(boolean enabled) {
-        return new AdmissionConfig(enabled, waitNotice, holdWhileRunning, cpus, gatewaySettings);
+        return new AdmissionConfig(enabled, waitNotice, holdWhileRunning, cpus, gatewaySettings, statementRecords);
     }
 
     public AdmissionConfig withWaitNotice(Duration waitNotice) {
-        return new AdmissionConfig(enabled, waitNotice, holdWhileRunning, cpus, gatewaySettings);
+        return new AdmissionConfig(enabled, waitNotice, holdWhileRunning, cpus, gatewaySettings, statementRecords);
     }
 
     public AdmissionConfig withHoldWhileRunning(Duration holdWhileRunning) {
-        return new AdmissionConfig(enabled, waitNotice, holdWhileRunning, cpus, gatewaySettings);
+        return new AdmissionConfig(enabled, waitNotice, holdWhileRunning, cpus, gatewaySettings, statementRecords);
     }
 
     public AdmissionConfig withGatewaySettings(GatewaySettings gatewaySettings) {
-        return new AdmissionConfig(enabled, waitNotice, holdWhileRunning, cpus, gatewaySettings);
+        return new AdmissionConfig(enabled, waitNotice, holdWhileRunning, cpus, gatewaySettings, statementRecords);
+    }
+
+    public AdmissionConfig withStatementRecords(int statementRecords) {
+        return new AdmissionConfig(enabled, waitNotice, holdWhileRunning, cpus, gatewaySettings, statementRecords);
     }
 }

@@ -83,6 +83,7 @@ final class ConfigDocument {
         String holdWhileRunning;
         String cpus;
         String staticThreshold;
+        String statementRecords;
         Tiers tiers;
     }
 

@@ -125,6 +125,8 @@ public final class ConfigSettings {
         add("admission.cpus", admission.cpus(), Applies.LIVE);
         add("admission.staticThreshold", ByteSize.ofBytes(admission.gatewaySettings().staticThresholdBytes()),
                 Applies.LIVE);
+        // Read as each statement is recorded: a smaller number forgets the oldest records, 0 all of them.
+        add("admission.statementRecords", admission.statementRecords(), Applies.LIVE);
         for (Tier tier : Tier.values()) {
             TierSettings settings = admission.gatewaySettings().tier(tier);
             String path = "admission.tiers." + tier.configName() + ".";

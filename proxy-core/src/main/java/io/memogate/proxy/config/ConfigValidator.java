@@ -288,6 +288,7 @@ final class ConfigValidator {
         checkCpus(problems, "admission.cpus", admission.cpus());
         checkNotNegative(problems, "admission.waitNotice", admission.waitNotice());
         checkNotNegative(problems, "admission.holdWhileRunning", admission.holdWhileRunning());
+        checkStatementRecords(problems, "admission.statementRecords", admission.statementRecords());
     }
 
     /**
@@ -402,6 +403,14 @@ final class ConfigValidator {
     static boolean checkEventLoops(Problems problems, String path, long eventLoops) {
         if (eventLoops < 1 || eventLoops > NetworkConfig.MAX_EVENT_LOOPS) {
             problems.add(path, path + " must be in 1.." + NetworkConfig.MAX_EVENT_LOOPS + ", was " + eventLoops);
+            return false;
+        }
+        return true;
+    }
+
+    static boolean checkStatementRecords(Problems problems, String path, long records) {
+        if (records < 0 || records > AdmissionConfig.MAX_STATEMENT_RECORDS) {
+            problems.add(path, path + " must be in 0.." + AdmissionConfig.MAX_STATEMENT_RECORDS + ", was " + records);
             return false;
         }
         return true;

@@ -117,13 +117,18 @@ final class DocumentConverter {
         GatewaySettings defaults = GatewaySettings.defaults((int) cpus);
         long threshold = parse(path + "staticThreshold", admission.staticThreshold, ByteSize::parse,
                 ByteSize.ofBytes(defaults.staticThresholdBytes())).bytes();
+        long records = whole(path + "statementRecords", admission.statementRecords, 0);
+        if (!ConfigValidator.checkStatementRecords(problems, path + "statementRecords", records)) {
+            records = 0;
+        }
         ConfigDocument.Tiers tiers = admission.tiers == null ? new ConfigDocument.Tiers() : admission.tiers;
         ConfigDocument.LargeTier large = tiers.large;
         return new AdmissionConfig(enabled, waitNotice, holdWhileRunning, (int) cpus, new GatewaySettings(threshold,
                 tier(path + "tiers.small", tiers.small, defaults.small()),
                 tier(path + "tiers.medium", tiers.medium, defaults.medium()),
                 large == null ? defaults.large()
-                        : tier(path + "tiers.large", large.limit, null, large.maxQueue, large.timeout, defaults.large())));
+                        : tier(path + "tiers.large", large.limit, null, large.maxQueue, large.timeout, defaults.large())),
+                (int) records);
     }
 
     BrokerConfig broker(ConfigDocument.Broker broker) {

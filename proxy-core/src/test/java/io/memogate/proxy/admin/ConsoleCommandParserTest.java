@@ -16,6 +16,8 @@ class ConsoleCommandParserTest {
                 .isEqualTo(new ConsoleCommand.ShowCommand(ConsoleCommand.Show.TIERS));
         assertThat(ConsoleCommandParser.parse("  show\tqueue ; ;\n"))
                 .isEqualTo(new ConsoleCommand.ShowCommand(ConsoleCommand.Show.QUEUE));
+        assertThat(ConsoleCommandParser.parse("show statements;"))
+                .isEqualTo(new ConsoleCommand.ShowCommand(ConsoleCommand.Show.STATEMENTS));
         assertThat(ConsoleCommandParser.parse("Show Config;"))
                 .isEqualTo(new ConsoleCommand.ShowCommand(ConsoleCommand.Show.CONFIG));
         assertThat(ConsoleCommandParser.parse("show backends"))
@@ -108,7 +110,7 @@ class ConsoleCommandParserTest {
             assertThatThrownBy(() -> ConsoleCommandParser.parse(wrong)).as(wrong)
                     .isInstanceOfSatisfying(ConsoleException.class, e -> {
                         assertThat(e.kind()).isEqualTo(ConsoleException.Kind.SYNTAX);
-                        assertThat(e.detail()).startsWith("Valid commands: SHOW TIERS, SHOW QUEUE, SHOW STATS")
+                        assertThat(e.detail()).startsWith("Valid commands: SHOW TIERS, SHOW QUEUE, SHOW STATEMENTS, SHOW STATS")
                                 .contains("SET tiers.<small|medium|large>.<field> = <value>", "RELOAD", "RESUME",
                                         "REFRESH CATALOGS [<database>]");
                     });

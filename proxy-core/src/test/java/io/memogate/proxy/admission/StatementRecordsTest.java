@@ -17,6 +17,7 @@ import java.net.InetSocketAddress;
 import java.time.Duration;
 import java.util.List;
 import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.atomic.AtomicInteger;
 import java.util.concurrent.atomic.AtomicLong;
 import org.junit.jupiter.api.Test;
 
@@ -136,6 +137,46 @@ class StatementRecordsTest {
         records.clear();
         assertThat(records.snapshot()).isEmpty();
         assertThat(records.dropped()).isZero();
+    }
+
+    @Test
+    void aLowerCapacityForgetsTheOldestAtOnceAndZeroStopsRecording() {
+        AtomicInteger capacity = new AtomicInteger(3);
+        StatementRecords records = new StatementRecords("main", capacity::get, now::get);
+        GatedAdmission admission = admission(records);
+        for (int id = 1; id <= 3; id++) {
+            admit(admission, "select * from orders_" + id + " where id = 1");
+        }
+
+        capacity.set(1);
+        StatementRecords.Window window = records.window();
+        assertThat(window.records()).extracting(StatementRecord::fingerprint)
+                .containsExactly("select * from orders_3 where id = ?");
+        assertThat(window.firstNumber()).isEqualTo(3);
+        assertThat(window.dropped()).isEqualTo(2);
+
+        capacity.set(0);
+        admit(admission, "select * from orders_4 where id = 1");
+        assertThat(records.enabled()).isFalse();
+        assertThat(records.snapshot()).isEmpty();
+        assertThat(records.dropped()).isEqualTo(3);
+    }
+
+    @Test
+    void numbersGoOnAfterAClearSoThatAReaderCanTellNewRecordsFromOld() {
+        StatementRecords records = new StatementRecords("main", 10, now::get);
+        GatedAdmission admission = admission(records);
+        assertThat(records.window().firstNumber()).as("the number the first record will get").isEqualTo(1);
+        admit(admission, "select 1");
+        admit(admission, "select 2");
+
+        records.clear();
+        admit(admission, "select 3");
+
+        StatementRecords.Window window = records.window();
+        assertThat(window.records()).extracting(StatementRecord::fingerprint).containsExactly("select ?");
+        assertThat(window.firstNumber()).isEqualTo(3);
+        assertThat(window.dropped()).isZero();
     }
 
     @Test

@@ -82,6 +82,7 @@ class ConfigLoaderTest {
                   holdWhileRunning: 2min
                   cpus: 16
                   staticThreshold: 2MiB
+                  statementRecords: 500
                   tiers:
                     small: {limit: 48, fraction: 0.2, maxQueue: 500, timeout: 10s}
                     medium: {limit: 12, fraction: .75, maxQueue: 0, timeout: 1min}
@@ -125,7 +126,7 @@ class ConfigLoaderTest {
                         new TierSettings(48, 0.2, 500, Duration.ofSeconds(10)),
                         new TierSettings(12, 0.75, 0, Duration.ofMinutes(1)),
                         // LARGE's fraction is never used; the file cannot set it and it stays the default.
-                        new TierSettings(2, 1.0, 5, Duration.ofMinutes(10)))));
+                        new TierSettings(2, 1.0, 5, Duration.ofMinutes(10))), 500));
         assertThat(config.broker()).isEqualTo(new BrokerConfig(
                 Optional.of(new MonitorConfig("memogate_monitor", Optional.of("s3cret&more"), "ops",
                         Optional.of("reports_2.eu-west"))),

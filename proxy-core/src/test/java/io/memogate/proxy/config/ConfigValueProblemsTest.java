@@ -156,6 +156,7 @@ class ConfigValueProblemsTest {
                   holdWhileRunning: -1s
                   cpus: eight
                   staticThreshold: 1.5MiB
+                  statementRecords: all
                   tiers:
                     small: {limit: x, fraction: quarter, maxQueue: 1.5, timeout: 30}
                     medium: {fraction: NaN}
@@ -166,6 +167,7 @@ class ConfigValueProblemsTest {
                 "admission.holdWhileRunning: '-1s' is not a duration: " + Durations.ACCEPTED,
                 "admission.cpus must be a whole number, was 'eight'",
                 "admission.staticThreshold: '1.5MiB' is not a size: " + ByteSize.ACCEPTED,
+                "admission.statementRecords must be a whole number, was 'all'",
                 "admission.tiers.small.limit must be a whole number, was 'x'",
                 "admission.tiers.small.fraction must be a number, was 'quarter'",
                 "admission.tiers.small.maxQueue must be a whole number, was '1.5'",
@@ -178,12 +180,14 @@ class ConfigValueProblemsTest {
         assertThat(problems(BACKEND + """
                 admission:
                   cpus: 0
+                  statementRecords: -1
                   tiers:
                     small: {limit: 0, fraction: 1.5, maxQueue: -1, timeout: 0}
                     medium: {limit: 3000000000, fraction: 0}
                     large: {limit: -2}
                 """)).containsExactly(
                 "admission.cpus must be in 1..65536, was 0",
+                "admission.statementRecords must be in 0..1000000, was -1",
                 "admission.tiers.small.limit must be at least 1, was 0",
                 "admission.tiers.small.fraction must be in (0, 1], was 1.5",
                 "admission.tiers.small.maxQueue must be at least 0, was -1",
@@ -191,8 +195,9 @@ class ConfigValueProblemsTest {
                 "admission.tiers.medium.limit must be at most 2147483647, was 3000000000",
                 "admission.tiers.medium.fraction must be in (0, 1], was 0",
                 "admission.tiers.large.limit must be at least 1, was -2");
-        assertThat(problems(BACKEND + "admission: {cpus: 65537, tiers: {medium: {fraction: -0.25}}}\n"))
+        assertThat(problems(BACKEND + "admission: {cpus: 65537, statementRecords: 1000001, tiers: {medium: {fraction: -0.25}}}\n"))
                 .containsExactly("admission.cpus must be in 1..65536, was 65537",
+                        "admission.statementRecords must be in 0..1000000, was 1000001",
                         "admission.tiers.medium.fraction must be in (0, 1], was -0.25");
         // The bounds themselves are accepted.
         MemogateConfig edges = loader.parse(BACKEND + """
@@ -201,8 +206,10 @@ class ConfigValueProblemsTest {
                   waitNotice: 0
                   holdWhileRunning: 0
                   staticThreshold: 0
+                  statementRecords: 1000000
                   tiers: {small: {limit: 1, fraction: 1, maxQueue: 0, timeout: 1ms}}
                 """, dir);
+        assertThat(edges.admission().statementRecords()).isEqualTo(1_000_000);
         assertThat(edges.admission().gatewaySettings().small().fraction()).isEqualTo(1.0);
         assertThat(edges.admission().gatewaySettings().medium().limit()).isEqualTo(65536);
         assertThat(edges.admission().waitNotice()).isZero();

@@ -88,7 +88,7 @@ class MemogateConfigTest {
         assertThat(config.broker()).isEqualTo(BrokerConfig.DEFAULTS);
         assertThat(config.withAdmission(AdmissionConfig.defaults(2).withEnabled(false)).admission())
                 .isEqualTo(new AdmissionConfig(false, Duration.ofSeconds(1), Duration.ofSeconds(10), 2,
-                        GatewaySettings.defaults(2)));
+                        GatewaySettings.defaults(2), 0));
         assertThat(config.withBroker(BrokerConfig.DEFAULTS.withCoLocated(true)).broker().coLocated()).isTrue();
         // The older constructors keep compiling and give the sections a file without them gets.
         assertThat(new MemogateConfig(List.of(ListenerConfig.defaults()), List.of(main), LimitsConfig.DEFAULTS,
@@ -200,12 +200,13 @@ class MemogateConfigTest {
                 .hasMessageEndingWith("admin.http.port must be in 0..65535, was 65536");
         assertThatThrownBy(() -> MemogateConfig.of(main).withAdmission(
                 new AdmissionConfig(true, Duration.ofSeconds(-1), Duration.ofMillis(-500), 0,
-                        GatewaySettings.defaults(1))))
+                        GatewaySettings.defaults(1), -1)))
                 .hasMessageEndingWith("""
-                        (3 problems):
+                        (4 problems):
                           admission.cpus must be in 1..65536, was 0
                           admission.waitNotice must not be negative, was -1s
-                          admission.holdWhileRunning must not be negative, was -500ms""");
+                          admission.holdWhileRunning must not be negative, was -500ms
+                          admission.statementRecords must be in 0..1000000, was -1""");
         assertThatThrownBy(() -> MemogateConfig.of(main).withAdmission(
                 AdmissionConfig.defaults(2).withHoldWhileRunning(Duration.ofSeconds(-10))))
                 .hasMessageEndingWith("admission.holdWhileRunning must not be negative, was -10s");

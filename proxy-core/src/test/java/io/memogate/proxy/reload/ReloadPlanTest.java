@@ -67,7 +67,8 @@ class ReloadPlanTest {
                 .withBackends(new BackendConfig("main", "db2", 5433, List.of(), true, BackendTlsConfig.DEFAULT))
                 .withLimits(running.limits().withMaxClientConnections(10))
                 .withAdmission(new TierField(Tier.SMALL, "limit").apply(running, "3").admission()
-                        .withWaitNotice(Duration.ofMillis(300)).withHoldWhileRunning(Duration.ZERO));
+                        .withWaitNotice(Duration.ofMillis(300)).withHoldWhileRunning(Duration.ZERO)
+                        .withStatementRecords(100));
 
         ReloadPlan plan = ReloadPlan.between(running, file);
 
@@ -80,6 +81,7 @@ class ReloadPlanTest {
                 "admin.authDatabase: postgres -> ops (live)",
                 "admission.waitNotice: 1s -> 300ms (live)",
                 "admission.holdWhileRunning: 10s -> 0s (live)",
+                "admission.statementRecords: 0 -> 100 (live)",
                 "admission.tiers.small.limit: " + running.admission().gatewaySettings().small().limit() + " -> 3 (live)");
         assertThat(plan.changes()).allMatch(ConfigChange::applied);
     }
