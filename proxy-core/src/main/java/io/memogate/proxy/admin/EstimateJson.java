@@ -34,6 +34,9 @@ public final class EstimateJson {
         line.put("largestProblem", e.largestProblem());
         line.put("search", e.search().name().toLowerCase(Locale.ROOT));
         line.put("capped", e.capped());
+        if (e.searchSeconds() > 0) {
+            line.put("searchSeconds", e.searchSeconds()); // where the dialect models the search's time
+        }
         line.put("terms", terms(e.terms()));
         try {
             return JSON.writeValueAsString(line);
