@@ -25,6 +25,8 @@ import java.util.Objects;
  * @param statements statements the estimate covers (more than 1 only from {@code estimate} on a multi-statement text)
  * @param terms what the memory model weighed to get {@code estimatedBytes} ({@link MemoryTerms#ZERO} when
  *     bypassed), for calibration
+ * @param searchSeconds the server's CPU time its join searches are predicted to take, where the dialect models
+ *     time (MySQL, MariaDB); 0 otherwise. A long search takes a gateway even when its memory is small.
  * @param plannedWhileRunning true when the estimated query is planned while the statement runs, after its first
  *     answers: a query of a DO block's body, or of a routine the statement calls. Its permits are then held
  *     until the statement is over.
@@ -44,6 +46,7 @@ public record CompileEstimate(
         boolean capped,
         int statements,
         MemoryTerms terms,
+        double searchSeconds,
         boolean plannedWhileRunning) {
 
     /** How the statement's join structure was read. */
@@ -61,7 +64,9 @@ public record CompileEstimate(
         NONE,
         /** {@code standard_join_search}: dynamic programming. */
         DP,
-        GEQO
+        GEQO,
+        /** MySQL's and MariaDB's greedy search bounded by optimizer_search_depth. */
+        GREEDY
     }
 
     public CompileEstimate {
@@ -92,7 +97,7 @@ public record CompileEstimate(
         return new Builder(fingerprint, fingerprintHash, relations)
                 .blocks(blocks).memoPairs(memoPairs).estimatedBytes(estimatedBytes).parser(parser).bypass(bypass)
                 .reason(reason).largestProblem(largestProblem).search(search).capped(capped).statements(statements)
-                .terms(terms).plannedWhileRunning(plannedWhileRunning);
+                .terms(terms).searchSeconds(searchSeconds).plannedWhileRunning(plannedWhileRunning);
     }
 
     /** This estimate as covering {@code count} statements, with {@code prefix} before its reason. */
@@ -129,6 +134,7 @@ public record CompileEstimate(
         private boolean capped;
         private int statements = 1;
         private MemoryTerms terms = MemoryTerms.ZERO;
+        private double searchSeconds;
         private boolean plannedWhileRunning;
 
         private Builder(String fingerprint, long fingerprintHash, int relations) {
@@ -198,6 +204,11 @@ public record CompileEstimate(
             return this;
         }
 
+        public Builder searchSeconds(double searchSeconds) {
+            this.searchSeconds = searchSeconds;
+            return this;
+        }
+
         public Builder plannedWhileRunning(boolean plannedWhileRunning) {
             this.plannedWhileRunning = plannedWhileRunning;
             return this;
@@ -205,7 +216,8 @@ public record CompileEstimate(
 
         public CompileEstimate build() {
             return new CompileEstimate(fingerprint, fingerprintHash, relations, blocks, memoPairs, estimatedBytes,
-                    parser, bypass, reason, largestProblem, search, capped, statements, terms, plannedWhileRunning);
+                    parser, bypass, reason, largestProblem, search, capped, statements, terms, searchSeconds,
+                    plannedWhileRunning);
         }
     }
 }

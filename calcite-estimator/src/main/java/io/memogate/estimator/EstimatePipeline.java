@@ -18,6 +18,7 @@ import io.memogate.estimator.planner.PlannerWork;
 import io.memogate.estimator.planner.QueryBlock;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Locale;
 import java.util.Objects;
 import java.util.Optional;
 import java.util.concurrent.atomic.LongAdder;
@@ -130,7 +131,8 @@ final class EstimatePipeline {
         if (!st.classification().isPlanned()) {
             return CompileEstimate.bypass(st, st.kind() + " is not planned by the server");
         }
-        if (st.relationBound().atMostOneRelation() && (st.oversized()
+        if (st.relationBound().atMostOneRelation()
+                && dialect.bypassesOneRelation(st.span().end() - st.span().start()) && (st.oversized()
                 || !CatalogExpansions.named(text.substring(st.span().start(), st.span().end()), context.catalog(),
                         dialect.analyzer()))) {
             return CompileEstimate.bypass(st, "at most one relation: no join search");
@@ -141,8 +143,9 @@ final class EstimatePipeline {
     private CompileEstimate plan(String text, StatementAnalysis st, EstimateContext context) {
         if (st.oversized()) {
             int chars = st.span().end() - st.span().start();
-            return lexical(st, null, context, "statement of " + chars + " characters is over the lexer's maximum:"
-                    + " estimated by size, its relation bound as a star", LexicalFallback.star(st.relations()));
+            return lexical(st, null, dialect.tokensOfOversized(chars), context, "statement of " + chars
+                    + " characters is over the lexer's maximum: estimated by size, its relation bound as a star",
+                    LexicalFallback.star(st.relations()));
         }
         String query = st.classification().hasQueryText()
                 ? st.classification().queryText(text)
@@ -201,9 +204,14 @@ final class EstimatePipeline {
      */
     private CompileEstimate lexical(StatementAnalysis st, TokenStream tokens, EstimateContext context, String why,
                                     QueryBlock block) {
+        return lexical(st, tokens, tokens == null ? 0 : tokens.size(), context, why, block);
+    }
+
+    private CompileEstimate lexical(StatementAnalysis st, TokenStream tokens, int tokenCount, EstimateContext context,
+                                    String why, QueryBlock block) {
         QueryBlock b = block != null ? block : fallback.estimate(tokens);
         lexicalFallbacks.increment();
-        return estimate(st, context, b, tokens == null ? 0 : tokens.size(), Parser.LEXICAL, why);
+        return estimate(st, context, b, tokenCount, Parser.LEXICAL, why);
     }
 
     private CompileEstimate estimate(StatementAnalysis st, EstimateContext context, QueryBlock statement, int tokens,
@@ -215,7 +223,14 @@ final class EstimatePipeline {
                 ? "; planned for its first rows" : "";
         double pairs = work.totalJoinPairs();
         Optional<JoinSearch> largest = work.largest();
-        Search search = largest.map(s -> s instanceof JoinSearch.Geqo ? Search.GEQO : Search.DP).orElse(Search.NONE);
+        Search search = largest.map(s -> switch (s) {
+            case JoinSearch.Geqo g -> Search.GEQO;
+            case JoinSearch.Greedy g -> Search.GREEDY;
+            case JoinSearch.DynamicProgramming d -> Search.DP;
+        }).orElse(Search.NONE);
+        double seconds = work.predictedSeconds();
+        String time = seconds > 0 ? String.format(Locale.ROOT, "; search predicted to take %s%.3g s",
+                work.exact() ? "" : "at least ", seconds) : "";
         String dominant = largest.map(s -> "; largest problem " + s.relations() + " relations by " + search
                 + (s.exact() ? "" : " (count capped, extrapolated)")).orElse("; no join search");
         return CompileEstimate.builder(st.fingerprint().text(), st.fingerprint().hash(), st.relations())
@@ -223,11 +238,12 @@ final class EstimatePipeline {
                 .memoPairs(pairs >= Long.MAX_VALUE ? Long.MAX_VALUE : Math.round(pairs))
                 .estimatedBytes(dialect.memory().bytes(work))
                 .parser(parser)
-                .reason(why + dominant + firstRows)
+                .reason(why + dominant + firstRows + time)
                 .largestProblem(largest.map(JoinSearch::relations).orElse(0))
                 .search(search)
                 .capped(!work.exact())
                 .terms(MemoryTerms.of(work))
+                .searchSeconds(seconds)
                 .build();
     }
 

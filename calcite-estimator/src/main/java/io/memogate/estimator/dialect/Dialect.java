@@ -50,6 +50,23 @@ public interface Dialect<S extends DialectSettings> {
     /** Bytes for the planner's work, with this server's coefficients. */
     MemoryModel memory();
 
+    /**
+     * Whether a statement naming at most one relation, {@code chars} long, needs no estimate: true where the
+     * server's compile memory grows with joins only (PostgreSQL), false for long statements where it grows with
+     * the statement's size too (MySQL: about 280 bytes per value of an IN list).
+     */
+    default boolean bypassesOneRelation(int chars) {
+        return true;
+    }
+
+    /**
+     * Tokens to count for a statement longer than the lexer reads whole, from its length: 0 where the
+     * statement's size is not what its compile memory grows with.
+     */
+    default int tokensOfOversized(int chars) {
+        return 0;
+    }
+
     /** One statement, already rewritten, as Calcite reads it with {@link #parserConfig()}. */
     default SqlNode parse(String statement) throws SqlParseException {
         return SqlParser.create(statement, parserConfig()).parseStmt();

@@ -41,6 +41,8 @@ final class Classifier {
             case VALUES -> query(StatementKind.VALUES, from, to);
             case TABLE -> query(StatementKind.TABLE, from, to);
             case INSERT -> query(StatementKind.INSERT, from, to);
+            // MySQL's REPLACE, an INSERT that deletes the rows it collides with; no statement of PostgreSQL's.
+            case REPLACE -> ts.rules().mysqlStatements ? query(StatementKind.INSERT, from, to) : utility();
             case UPDATE -> query(StatementKind.UPDATE, from, to);
             case DELETE -> query(StatementKind.DELETE, from, to);
             case MERGE -> query(StatementKind.MERGE, from, to);
@@ -53,7 +55,7 @@ final class Classifier {
             case PREPARE -> prepare(from, to, nesting);
             case EXECUTE -> Classification.withoutQuery(StatementKind.EXECUTE, true, Literals.identifier(ts, from + 1));
             case DO -> Classification.withoutQuery(StatementKind.DO, true, Optional.empty());
-            case SET -> simple(StatementKind.SET);
+            case SET -> setStatement(from, to, nesting);
             case RESET -> simple(StatementKind.RESET);
             case SHOW -> simple(StatementKind.SHOW);
             case BEGIN -> simple(StatementKind.BEGIN);
@@ -66,6 +68,20 @@ final class Classifier {
                     Literals.identifier(ts, from + (ts.is(from + 1, Keyword.SAVEPOINT) ? 2 : 1)));
             default -> utility();
         };
+    }
+
+    /**
+     * A SET; MariaDB's {@code SET STATEMENT name = value [, ...] FOR statement} is the statement after FOR, run
+     * with those settings for its duration (the dialect's reader gives the settings).
+     */
+    private Classification setStatement(int from, int to, int nesting) {
+        if (ts.rules().mysqlStatements && ts.isWord(from + 1, "statement") && ts.is(from + 2, TokenKind.IDENT)) {
+            int body = depthZero(Keyword.FOR, from + 2, to);
+            if (body > 0) {
+                return classify(body + 1, to, nesting + 1);
+            }
+        }
+        return simple(StatementKind.SET);
     }
 
     /** The statement is the query: {@code SELECT ...}, {@code INSERT ...}. */

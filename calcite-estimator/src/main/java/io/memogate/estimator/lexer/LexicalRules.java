@@ -51,6 +51,11 @@ public final class LexicalRules {
     final boolean unicodePrefix;
     final boolean doubleQuotedIdentifiers;
     final boolean backtickIdentifiers;
+    final boolean doubleQuotedStrings;
+    final boolean dashCommentNeedsSpace;
+    final boolean executableComments;
+    final boolean sizedListFingerprints;
+    final boolean mysqlStatements;
     final boolean operatorSignRule;
     final boolean placeholders;
     /** {@link TextSkeleton}'s classes of the ASCII characters under these rules. */
@@ -65,6 +70,11 @@ public final class LexicalRules {
         this.unicodePrefix = b.unicodePrefix;
         this.doubleQuotedIdentifiers = b.doubleQuotedIdentifiers;
         this.backtickIdentifiers = b.backtickIdentifiers;
+        this.doubleQuotedStrings = b.doubleQuotedStrings && !b.doubleQuotedIdentifiers;
+        this.dashCommentNeedsSpace = b.dashCommentNeedsSpace;
+        this.executableComments = b.executableComments;
+        this.sizedListFingerprints = b.sizedListFingerprints;
+        this.mysqlStatements = b.mysqlStatements;
         this.operatorSignRule = b.operatorSignRule;
         this.placeholders = b.placeholders;
         this.classes = classes(b);
@@ -77,7 +87,7 @@ public final class LexicalRules {
 
     /** Whether a string token whose first character is {@code first} takes backslash escapes. */
     boolean escapes(char first) {
-        StringForm form = first == '\'' ? plainStrings
+        StringForm form = first == '\'' || first == '"' && doubleQuotedStrings ? plainStrings
                 : first < 128 && stringPrefixes[first] != 0 ? FORMS[stringPrefixes[first] - 1]
                 : StringForm.STANDARD;
         return form == StringForm.ESCAPE;
@@ -85,6 +95,11 @@ public final class LexicalRules {
 
     boolean isIdentifierQuote(char c) {
         return c == '"' && doubleQuotedIdentifiers || c == '`' && backtickIdentifiers;
+    }
+
+    /** Whether {@code c} opens a string constant by itself: {@code '}, and {@code "} where it quotes strings. */
+    boolean isStringQuote(char c) {
+        return c == '\'' || c == '"' && doubleQuotedStrings;
     }
 
     private static byte[] classes(Builder b) {
@@ -134,6 +149,11 @@ public final class LexicalRules {
         private boolean unicodePrefix;
         private boolean doubleQuotedIdentifiers;
         private boolean backtickIdentifiers;
+        private boolean doubleQuotedStrings;
+        private boolean dashCommentNeedsSpace;
+        private boolean executableComments;
+        private boolean sizedListFingerprints;
+        private boolean mysqlStatements;
         private boolean operatorSignRule;
         private boolean placeholders;
 
@@ -208,6 +228,53 @@ public final class LexicalRules {
         /** Whether {@code `...`} is a quoted identifier ({@code `} then is no operator character). */
         public Builder backtickIdentifiers(boolean quoted) {
             this.backtickIdentifiers = quoted;
+            return this;
+        }
+
+        /**
+         * Whether {@code "..."} is a string constant of the plain strings' form, {@code ""} for a quote (MySQL
+         * without ANSI_QUOTES); ignored when double quotes quote identifiers.
+         */
+        public Builder doubleQuotedStrings(boolean strings) {
+            this.doubleQuotedStrings = strings;
+            return this;
+        }
+
+        /**
+         * Whether {@code --} starts a comment only when whitespace or a control character follows it (MySQL: in
+         * {@code 1--1} the dashes are two minus signs).
+         */
+        public Builder dashCommentNeedsSpace(boolean needsSpace) {
+            this.dashCommentNeedsSpace = needsSpace;
+            return this;
+        }
+
+        /**
+         * Whether {@code /*!} and {@code /*M!} comments, with an optional version number, hold text the server
+         * runs (MySQL's and MariaDB's executable comments): the opener and the {@code *}{@code /} that closes
+         * it are skipped like a comment, the text between them is lexed as any other.
+         */
+        public Builder executableComments(boolean executable) {
+            this.executableComments = executable;
+            return this;
+        }
+
+        /**
+         * Whether a fingerprint's collapsed list of constants ({@code IN (?...)}, VALUES rows) keeps the power of
+         * two at or below its length: where the server's compile memory grows with the list (MySQL), lists of
+         * different sizes must not share an estimate.
+         */
+        public Builder sizedListFingerprints(boolean sized) {
+            this.sizedListFingerprints = sized;
+            return this;
+        }
+
+        /**
+         * Whether the statement forms of MySQL and MariaDB are classified: {@code REPLACE} as an INSERT, and
+         * MariaDB's {@code SET STATEMENT ... FOR statement} as the statement after FOR.
+         */
+        public Builder mysqlStatements(boolean mysql) {
+            this.mysqlStatements = mysql;
             return this;
         }
 

@@ -52,9 +52,10 @@ public final class Literals {
             return t.substring(tag, t.length() - tag);
         }
         boolean escapes = ts.rules().escapes(t.charAt(0));
+        char quote = t.charAt(0) == '"' ? '"' : '\'';
         StringBuilder value = new StringBuilder(t.length());
         boolean inside = false;
-        for (int p = t.indexOf('\''); p < t.length(); p++) {
+        for (int p = t.indexOf(quote); p < t.length(); p++) {
             char c = t.charAt(p);
             if (!inside) {
                 // between continuation segments: whitespace and -- comments, which may hold a quote
@@ -63,11 +64,11 @@ public final class Literals {
                         p++;
                     }
                 }
-                inside = c == '\'';
-            } else if (c == '\'' && p + 1 < t.length() && t.charAt(p + 1) == '\'') {
-                value.append('\'');
+                inside = c == quote;
+            } else if (c == quote && p + 1 < t.length() && t.charAt(p + 1) == quote) {
+                value.append(quote);
                 p++;
-            } else if (c == '\'') {
+            } else if (c == quote) {
                 inside = false;
             } else if (c == '\\' && escapes && p + 1 < t.length()) {
                 value.append(escaped(t.charAt(++p)));

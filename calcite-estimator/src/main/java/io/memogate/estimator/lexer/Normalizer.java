@@ -62,6 +62,7 @@ final class Normalizer implements TokenSink {
     private final TokenStream buffers;
     private final char[] chars;
     private final ConstantLists lists = new ConstantLists();
+    private final boolean sizedLists;
     private char[] out;
     private int length;
     private boolean glue = true;
@@ -81,6 +82,7 @@ final class Normalizer implements TokenSink {
         this.buffers = buffers;
         this.chars = chars;
         this.out = buffers.normalizedBuffer(buffers.text().length());
+        this.sizedLists = buffers.rules() != null && buffers.rules().sizedListFingerprints;
     }
 
     /** Empties the output for the next statement. */
@@ -141,8 +143,12 @@ final class Normalizer implements TokenSink {
         switch (verdict) {
             case ConstantLists.LIST -> {
                 char open = out[listMark - 1];
+                int written = length - listMark; // "?, ?, ?": three characters an element
                 length = listMark;
                 putAll(COLLAPSED);
+                if (sizedLists) {
+                    putSizeClass((written + 2) / 3);
+                }
                 put(open == '(' ? ')' : ']');
                 glue = false;
                 return true;
@@ -216,6 +222,7 @@ final class Normalizer implements TokenSink {
 
     /** Replaces what follows VALUES with its first row's arity in {@code ?} and the mark of more rows. */
     private void collapseRows() {
+        int written = length - listMark;
         length = listMark;
         glue = false;
         begin(LPAREN);
@@ -225,7 +232,19 @@ final class Normalizer implements TokenSink {
         }
         putAll("), ");
         putAll(MORE_ROWS);
+        if (sizedLists) {
+            putSizeClass(written / Math.max(1, 3 * lists.arity() + 2));
+        }
         glue = false;
+    }
+
+    /**
+     * Where a collapsed list's size changes the estimate ({@link LexicalRules#sizedListFingerprints}), the power of
+     * two at or below its length, so that lists of one size class share an estimate and larger ones do not.
+     */
+    private void putSizeClass(int elements) {
+        putAll("#");
+        putAll(Integer.toString(Integer.highestOneBit(Math.max(1, elements))));
     }
 
     /** Writes the separator that goes before a token of this kind (tables: one load instead of a switch). */

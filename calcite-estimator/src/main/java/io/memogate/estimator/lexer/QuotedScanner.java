@@ -21,9 +21,15 @@ final class QuotedScanner {
     }
 
     static boolean string(SqlLexer lexer, char[] s, int n, int start, int body, int mode, TokenKind kind) {
+        return string(lexer, s, n, start, body, mode, kind, '\'');
+    }
+
+    /** A string quoted by {@code quote} ({@code '}, or MySQL's {@code "}), doubled for itself. */
+    static boolean string(SqlLexer lexer, char[] s, int n, int start, int body, int mode, TokenKind kind,
+                          char quote) {
         int p = body;
         while (true) {
-            int close = closingQuote(s, n, p, mode);
+            int close = closingQuote(s, n, p, mode, quote);
             if (close < 0) {
                 return lexer.emit(TokenKind.UNTERMINATED, start, n);
             }
@@ -36,15 +42,15 @@ final class QuotedScanner {
     }
 
     /** Index of the quote ending a string body that starts at p, or -1. */
-    private static int closingQuote(char[] s, int n, int p, int mode) {
+    private static int closingQuote(char[] s, int n, int p, int mode, char quote) {
         if (mode == ESCAPE) {
             while (p < n) {
                 char c = s[p];
                 if (c == '\\') {
                     p += 2;
-                } else if (c != '\'') {
+                } else if (c != quote) {
                     p++;
-                } else if (p + 1 < n && s[p + 1] == '\'') {
+                } else if (p + 1 < n && s[p + 1] == quote) {
                     p += 2;
                 } else {
                     return p;
@@ -53,11 +59,11 @@ final class QuotedScanner {
             return -1;
         }
         while (true) {
-            int q = SqlLexer.indexOf(s, '\'', p, n);
+            int q = SqlLexer.indexOf(s, quote, p, n);
             if (q < 0 || q >= n) {
                 return -1;
             }
-            if (mode == STANDARD && q + 1 < n && s[q + 1] == '\'') {
+            if (mode == STANDARD && q + 1 < n && s[q + 1] == quote) {
                 p = q + 2;
             } else {
                 return q;

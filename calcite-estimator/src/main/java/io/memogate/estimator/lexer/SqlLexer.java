@@ -54,6 +54,9 @@ public final class SqlLexer {
     private final boolean nestedComments;
     private final boolean doubleQuotedIdentifiers;
     private final boolean backtickIdentifiers;
+    private final boolean doubleQuotedStrings;
+    private final boolean dashCommentNeedsSpace;
+    private final boolean executableComments;
     private final boolean dollarQuotes;
     private final boolean unicodePrefix;
     final boolean stringContinuation;
@@ -93,6 +96,9 @@ public final class SqlLexer {
         this.stringContinuation = rules.stringContinuation;
         this.doubleQuotedIdentifiers = rules.doubleQuotedIdentifiers;
         this.backtickIdentifiers = rules.backtickIdentifiers;
+        this.doubleQuotedStrings = rules.doubleQuotedStrings;
+        this.dashCommentNeedsSpace = rules.dashCommentNeedsSpace;
+        this.executableComments = rules.executableComments;
         this.dollarQuotes = rules.dollarQuotes;
         this.unicodePrefix = rules.unicodePrefix;
         this.operatorSignRule = rules.operatorSignRule;
@@ -117,9 +123,15 @@ public final class SqlLexer {
                 p++;
             } else if (c < 128 && (cls[c] & WORD_START) != 0) {
                 return identifier(p); // most tokens: a word that no quote or prefix can follow
-            } else if (c == '-' && p + 1 < n && s[p + 1] == '-') {
+            } else if (c == '-' && p + 1 < n && s[p + 1] == '-'
+                    && (!dashCommentNeedsSpace || p + 2 >= n || s[p + 2] <= ' ')) {
                 p = lineEnd(p + 2);
             } else if (c == '/' && p + 1 < n && s[p + 1] == '*') {
+                int body = executableComments ? executableBody(p + 2) : -1;
+                if (body >= 0) {
+                    p = body;
+                    continue;
+                }
                 int e = blockCommentEnd(p + 2);
                 if (e < 0) {
                     return emit(TokenKind.UNTERMINATED, p, n);
@@ -127,6 +139,8 @@ public final class SqlLexer {
                 p = e;
             } else if (c < 128 && (cls[c] & LINE_COMMENT) != 0) {
                 p = lineEnd(p + 1);
+            } else if (c == '*' && executableComments && p + 1 < n && s[p + 1] == '/') {
+                p += 2; // the end of an executable comment: no operator of MySQL's is written */
             } else {
                 return token(p, c);
             }
@@ -177,6 +191,9 @@ public final class SqlLexer {
             case '"':
                 if (doubleQuotedIdentifiers) {
                     return QuotedScanner.identifier(this, s, n, p, p + 1, '"');
+                }
+                if (doubleQuotedStrings) {
+                    return QuotedScanner.string(this, s, n, p, p + 1, plainStrings, TokenKind.STRING, '"');
                 }
                 break;
             case '`':
@@ -263,6 +280,26 @@ public final class SqlLexer {
         end = q;
         pos = q;
         return true;
+    }
+
+    /**
+     * Where the text of an executable comment opened before p ({@code /*!}, {@code /*M!}) starts, past its
+     * version number; -1 when the comment is an ordinary one.
+     */
+    private int executableBody(int p) {
+        final char[] s = chars;
+        final int n = limit;
+        if (p < n && s[p] == 'M' && p + 1 < n && s[p + 1] == '!') {
+            p++;
+        }
+        if (p >= n || s[p] != '!') {
+            return -1;
+        }
+        p++;
+        while (p < n && s[p] >= '0' && s[p] <= '9') {
+            p++;
+        }
+        return p;
     }
 
     /** Index of the newline ending a line comment ({@code --}, or the rules' own) or the limit. */

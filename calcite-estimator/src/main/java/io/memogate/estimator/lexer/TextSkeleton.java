@@ -157,7 +157,7 @@ public final class TextSkeleton {
             if (rules.stringPrefixes[c] != 0 || rules.unicodePrefix && (c == 'u' || c == 'U')) {
                 classes[c] = PREFIX;
             }
-            if (rules.isIdentifierQuote(c)) {
+            if (rules.isIdentifierQuote(c) || rules.isStringQuote(c)) {
                 classes[c] = QUOTE;
             }
         }

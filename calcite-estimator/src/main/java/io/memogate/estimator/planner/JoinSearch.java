@@ -5,9 +5,10 @@ import io.memogate.estimator.graph.MemoSize;
 import java.util.Objects;
 
 /**
- * One join search problem PostgreSQL solves: a list of items (base relations, or sub-problems already
- * joined) to be joined in the best order, by {@code standard_join_search} or {@code geqo}
- * ({@code make_rel_from_joinlist}, src/backend/optimizer/path/allpaths.c).
+ * One join search problem a server's planner solves: a list of items (base relations, or sub-problems already
+ * joined) to be joined in the best order. PostgreSQL's by {@code standard_join_search} or {@code geqo}
+ * ({@code make_rel_from_joinlist}, src/backend/optimizer/path/allpaths.c); MySQL's and MariaDB's by
+ * {@link Greedy greedy search}.
  */
 public sealed interface JoinSearch {
 
@@ -45,6 +46,14 @@ public sealed interface JoinSearch {
 
     /** Whether {@link #joinPairs()} is a count rather than an extrapolation. */
     boolean exact();
+
+    /**
+     * Seconds of the server's CPU the search is predicted to take, where the dialect models the time
+     * (MySQL, MariaDB: {@link Greedy}); 0 where only memory is modelled.
+     */
+    default double predictedSeconds() {
+        return 0;
+    }
 
     /**
      * Whether the search is planned for its first rows (a tuple fraction below 1: LIMIT, FETCH FIRST,
@@ -165,6 +174,69 @@ public sealed interface JoinSearch {
         @Override
         public boolean exact() {
             return true;
+        }
+    }
+
+    /**
+     * MySQL's and MariaDB's join order search ({@code greedy_search} and
+     * {@code best_extension_by_limited_search}, sql/sql_select.cc): a depth-first search of join orders up to
+     * {@code depth} tables deep, after which the first table of the best order found is fixed and the search
+     * runs again over the rest. It keeps only the partial plan it extends and the best one so far, so its memory
+     * does not grow with the orders it tries; its time does, with {@code partialPlans}. Its memory grows with
+     * the tables and the join conditions instead: each equality is kept as a possible key lookup from either
+     * side ({@code KEYUSE}), so {@link #extraJoinClauses()} here is the number of linked pairs of the graph.
+     *
+     * @param depth optimizer_search_depth as the server applies it to this search (62: exhaustive)
+     * @param pruneLevel optimizer_prune_level: 0 tries every extension the cost bound leaves, 1 and 2 keep
+     *     only the promising ones
+     * @param partialPlans partial join orders the search is predicted to evaluate
+     * @param exact false when the count stopped at its budget: at least {@code partialPlans}
+     * @param predictedSeconds the time the server is predicted to spend on them
+     */
+    record Greedy(JoinGraph graph, int depth, int pruneLevel, double partialPlans, boolean exact,
+                  double predictedSeconds) implements JoinSearch {
+        public Greedy {
+            Objects.requireNonNull(graph, "graph");
+            if (depth < 1 || pruneLevel < 0 || partialPlans < 0 || predictedSeconds < 0) {
+                throw new IllegalArgumentException("a greedy search needs depth >= 1, prune level, plans and seconds"
+                        + " >= 0, were " + depth + ", " + pruneLevel + ", " + partialPlans + ", " + predictedSeconds);
+            }
+        }
+
+        /** The joins of the partial plan being extended: all the search holds at once. */
+        @Override
+        public double joinPairs() {
+            return Math.max(0, relations() - 1);
+        }
+
+        @Override
+        public double extraJoinClauses() {
+            return graph.edgeCount();
+        }
+
+        @Override
+        public double cartesianPairs() {
+            return 0;
+        }
+
+        @Override
+        public double parameterizations() {
+            return 0;
+        }
+
+        @Override
+        public boolean fastStart() {
+            return false;
+        }
+
+        @Override
+        public int singlePathItems() {
+            return 0;
+        }
+
+        @Override
+        public double subProblemPairs() {
+            return 0;
         }
     }
 }

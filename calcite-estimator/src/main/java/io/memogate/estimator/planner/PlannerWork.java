@@ -43,6 +43,11 @@ public record PlannerWork(List<JoinSearch> searches, int blocks, int tokens) {
         return searches.stream().mapToDouble(JoinSearch::joinPairs).sum();
     }
 
+    /** Seconds the searches are predicted to take, summed; 0 where the dialect models memory only. */
+    public double predictedSeconds() {
+        return searches.stream().mapToDouble(JoinSearch::predictedSeconds).sum();
+    }
+
     /** The search holding the most join relations. */
     public Optional<JoinSearch> largest() {
         return searches.stream().max(Comparator.comparingDouble(JoinSearch::joinPairs)

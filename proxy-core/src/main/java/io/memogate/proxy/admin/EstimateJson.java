@@ -37,6 +37,9 @@ public final class EstimateJson {
         line.put("capped", e.capped());
         line.put("statements", e.statements());
         line.put("plannedWhileRunning", e.plannedWhileRunning());
+        if (e.searchSeconds() > 0) {
+            line.put("searchSeconds", e.searchSeconds()); // where the dialect models the search's time
+        }
         line.put("terms", terms(e.terms()));
         try {
             return JSON.writeValueAsString(line);

@@ -30,6 +30,10 @@ import org.slf4j.LoggerFactory;
  */
 public final class GatedAdmission implements AdmissionHook {
 
+    /** A join search predicted to take this long takes a gateway whatever its memory. */
+    public static final double LONG_SEARCH_SECONDS = 0.1;
+
+
     private static final Logger log = LoggerFactory.getLogger(GatedAdmission.class);
 
     /**
@@ -121,7 +125,7 @@ public final class GatedAdmission implements AdmissionHook {
             return Words.containsIgnoreCase(request.sql(), "execute") ? Admission.IMMEDIATE : Admission.BYPASS;
         }
         estimates.accept(estimate);
-        Ticket ticket = gateways.acquire(estimate.estimatedBytes(), request.serverConnection(),
+        Ticket ticket = gateways.acquire(gatedBytes(estimate), request.serverConnection(),
                 new QueuedStatement(request.session(), estimate.fingerprint()));
         if (!ticket.gated()) {
             records.passed(request, estimate, StatementRecord.Outcome.BELOW_THRESHOLD);
@@ -129,6 +133,18 @@ public final class GatedAdmission implements AdmissionHook {
         }
         return records.watch(new GatewayAdmission(ticket, estimate, request, runningHold, this::refused), ticket,
                 request, estimate);
+    }
+
+    /**
+     * What the gateways weigh: the estimated memory, and at least t0 for a search predicted to run for
+     * {@link #LONG_SEARCH_SECONDS} or more, so that it takes the small gateway even when its memory is small:
+     * the gateway's count then bounds how many such searches burn the server's CPUs at once (MySQL's join
+     * search with pruning off takes seconds in a few megabytes).
+     */
+    private long gatedBytes(CompileEstimate estimate) {
+        long bytes = estimate.estimatedBytes();
+        return estimate.searchSeconds() >= LONG_SEARCH_SECONDS
+                ? Math.max(bytes, gateways.settings().staticThresholdBytes()) : bytes;
     }
 
     @Override
@@ -152,9 +168,11 @@ public final class GatedAdmission implements AdmissionHook {
                 rejection.estimateBytes(), session.clientAddress(), session.user(), session.database(),
                 session.applicationName(), QueuedStatement.shorten(estimate.fingerprint(), 200));
         String message = "statement refused by the " + rejection.getMessage();
+        String search = estimate.searchSeconds() >= LONG_SEARCH_SECONDS ? String.format(Locale.ROOT,
+                "; its join search predicted to take %.3g s of the server's CPU", estimate.searchSeconds()) : "";
         String detail = "Estimated planner memory " + Sizes.bytes(estimate.estimatedBytes()) + " ("
-                + estimate.relations() + " relations, " + estimate.memoPairs() + " join pairs to consider); "
-                + "compile-memory target " + Sizes.bytes(gateways.target()) + ".";
+                + estimate.relations() + " relations, " + estimate.memoPairs() + " join pairs to consider" + search
+                + "); compile-memory target " + Sizes.bytes(gateways.target()) + ".";
         return new AdmissionRejectedException(message, detail, AdmissionHints.refused(rejection));
     }
 }

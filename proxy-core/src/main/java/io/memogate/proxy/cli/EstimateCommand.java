@@ -4,6 +4,8 @@ import io.memogate.estimator.Catalog;
 import io.memogate.estimator.CompileEstimate;
 import io.memogate.estimator.CompileEstimator;
 import io.memogate.estimator.PreparedStatementTexts;
+import io.memogate.estimator.mysql.MySqlDialect;
+import io.memogate.estimator.mysql.OptimizerSettings;
 import io.memogate.estimator.postgres.PlannerSettings;
 import io.memogate.proxy.admin.EstimateJson;
 import io.memogate.proxy.files.TextFiles;
@@ -30,7 +32,7 @@ import picocli.CommandLine.Parameters;
 import picocli.CommandLine.Spec;
 
 /**
- * `memogate estimate [--setting NAME=VALUE ...] [--coefficients FILE] [--catalog-url JDBC_URL] (--file FILE | SQL...)`:
+ * `memogate estimate [--dialect postgresql|mysql] [--setting NAME=VALUE ...] [--coefficients FILE] [--catalog-url JDBC_URL] (--file FILE | SQL...)`:
  * the estimator on its own, one JSON line per statement, for trying statements and checking the estimator
  * against EXPLAIN (MEMORY); --coefficients takes the file `memogate calibrate` wrote, --catalog-url a database
  * whose indexes to count and views and functions to expand, as the proxy does with broker.monitor.
@@ -38,7 +40,8 @@ import picocli.CommandLine.Spec;
  * statements separated by semicolons, as a file may.
  */
 @Command(name = "estimate", mixinStandardHelpOptions = true,
-        description = "Estimate the planner memory PostgreSQL needs for each statement; one JSON line per statement.")
+        description = "Estimate the planner memory PostgreSQL (or, with --dialect mysql, MySQL and MariaDB) needs for"
+                + " each statement; one JSON line per statement.")
 final class EstimateCommand implements Callable<Integer> {
 
     /** The settings PlannerSettings models; others are rejected rather than silently ignored. */
@@ -53,6 +56,12 @@ final class EstimateCommand implements Callable<Integer> {
                     + "geqo_threshold, geqo_effort, geqo_pool_size, geqo_generations); unset ones take PostgreSQL's"
                     + " defaults.")
     Map<String, String> settings = new LinkedHashMap<>();
+
+    @Option(names = "--dialect", paramLabel = "SERVER", defaultValue = "postgresql",
+            description = "Whose statements to estimate: postgresql (default), or mysql (MySQL and MariaDB: -s then"
+                    + " takes optimizer_search_depth, optimizer_prune_level, optimizer_switch; unset ones take"
+                    + " MariaDB's defaults).")
+    String dialect;
 
     @Option(names = "--coefficients", paramLabel = "FILE",
             description = "Memory coefficients written by `memogate calibrate` (default: the built-in ones).")
@@ -84,6 +93,12 @@ final class EstimateCommand implements Callable<Integer> {
 
     @Override
     public Integer call() {
+        if (dialect.equalsIgnoreCase("mysql")) {
+            return mysql();
+        }
+        if (!dialect.equalsIgnoreCase("postgresql")) {
+            throw new ParameterException(spec.commandLine(), "--dialect " + dialect + ": use postgresql or mysql");
+        }
         PlannerSettings planner = plannerSettings();
         String text = input.file != null ? read(input.file) : String.join(" ", input.sql);
         CompileEstimator estimator = estimator(); // before --catalog-url connects: a wrong file is quicker to say
@@ -97,6 +112,36 @@ final class EstimateCommand implements Callable<Integer> {
         }
         PrintWriter out = spec.commandLine().getOut();
         for (CompileEstimate e : estimator.estimateAll(text, planner, PreparedStatementTexts.NONE, catalog)) {
+            out.println(json(e));
+        }
+        out.flush();
+        return 0;
+    }
+
+    /** MySQL's statements: no coefficients file or catalog yet, the settings MySQL's optimizer model reads. */
+    private Integer mysql() {
+        if (coefficients != null || catalogUrl != null) {
+            throw new ParameterException(spec.commandLine(), "--dialect mysql: --coefficients and --catalog-url are"
+                    + " PostgreSQL's; MySQL's estimates use the built-in coefficients and no catalog");
+        }
+        OptimizerSettings optimizer = OptimizerSettings.MARIADB_DEFAULTS;
+        for (Map.Entry<String, String> s : settings.entrySet()) {
+            String name = s.getKey().strip().toLowerCase(Locale.ROOT);
+            if (!OptimizerSettings.NAMES.contains(name)) {
+                throw new ParameterException(spec.commandLine(), "--setting " + s.getKey() + ": not an optimizer "
+                        + "variable the estimator models; use one of "
+                        + String.join(", ", OptimizerSettings.NAMES.stream().sorted().toList()));
+            }
+            OptimizerSettings next = optimizer.with(name, s.getValue());
+            if (next.equals(optimizer) && !s.getValue().equalsIgnoreCase("default")) {
+                throw new ParameterException(spec.commandLine(), "--setting " + s.getKey() + "=" + s.getValue()
+                        + ": MySQL would refuse this value");
+            }
+            optimizer = next;
+        }
+        String text = input.file != null ? read(input.file) : String.join(" ", input.sql);
+        PrintWriter out = spec.commandLine().getOut();
+        for (CompileEstimate e : new CompileEstimator(new MySqlDialect()).estimateAll(text, optimizer)) {
             out.println(json(e));
         }
         out.flush();

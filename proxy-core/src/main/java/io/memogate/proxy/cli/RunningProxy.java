@@ -9,6 +9,7 @@ import io.memogate.proxy.admission.AdmissionRouting;
 import io.memogate.proxy.admission.ImmediateAdmission;
 import io.memogate.proxy.admission.ServerAdmissions;
 import io.memogate.proxy.admission.ServerCatalogs;
+import io.memogate.proxy.admission.ServerKind;
 import io.memogate.proxy.config.BackendConfig;
 import io.memogate.proxy.config.ConfigException;
 import io.memogate.proxy.config.ConfigLoader;
@@ -69,7 +70,6 @@ public final class RunningProxy implements AutoCloseable {
      *     every admin.watchInterval
      */
     public static RunningProxy start(MemogateConfig config, Optional<Path> file) throws Exception {
-        Wings.checkServed(config, file);
         MetricsEndpoint metrics = MetricsEndpoint.start(config.admin().http());
         Optional<ServerAdmissions> admission = Optional.empty();
         AtomicReference<ConfigReloader> reloader = new AtomicReference<>();
@@ -146,14 +146,16 @@ public final class RunningProxy implements AutoCloseable {
                                                     EstimatorMeters estimatorMeters, MetricsEndpoint metrics) {
         MemogateConfig config = current.get();
         GatewayMeters gatewayMeters = new GatewayMeters(name);
-        // Every backend is a PostgreSQL server until the configuration can name another kind.
-        ServerCatalogs catalogs = config.broker().monitor()
+        ServerKind kind = Wings.kindOf(config, name);
+        boolean postgres = kind == PostgresServer.KIND;
+        // The catalog reader and the configured coefficients are PostgreSQL's; a MySQL server's estimates read
+        // no catalog, with the dialect's own coefficients.
+        ServerCatalogs catalogs = config.broker().monitor().filter(m -> postgres)
                 .<ServerCatalogs>map(m -> new IndexCatalogs(database -> current.get().catalogUrl(name, database),
                         m.user(), m.password().orElse(null)))
                 .orElse(ServerCatalogs.NONE);
-        AdmissionControl control = AdmissionControl.builder(name, PostgresServer.KIND,
-                        config.admission().gatewaySettings())
-                .estimator(estimator)
+        AdmissionControl control = AdmissionControl.builder(name, kind, config.admission().gatewaySettings())
+                .estimator(postgres ? estimator : kind.estimator())
                 .catalogs(catalogs)
                 .staticTargetBytes(config.broker().staticTargetBytes())
                 .broker(config.brokerSettings(name))

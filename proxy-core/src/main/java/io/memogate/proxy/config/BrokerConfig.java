@@ -7,6 +7,7 @@ import static io.memogate.broker.BrokerSettings.DEFAULT_MINIMUM_TARGET_BYTES;
 import static io.memogate.broker.BrokerSettings.DEFAULT_STATIC_TARGET_BYTES;
 
 import io.memogate.broker.BrokerSettings;
+import io.memogate.broker.probe.mysql.MonitorUrl;
 import io.memogate.broker.probe.postgres.ServerNameVerifier;
 import java.net.URLEncoder;
 import java.nio.charset.StandardCharsets;
@@ -75,8 +76,9 @@ public record BrokerConfig(Optional<MonitorConfig> monitor, Duration interval, D
      * The broker's settings for watching {@code backend}'s server, or empty without a monitor. Only called
      * on a validated configuration, so BrokerSettings' own checks pass.
      */
-    Optional<BrokerSettings> settingsFor(BackendConfig backend) {
-        return monitor.map(m -> BrokerSettings.builder(jdbcUrl(backend, m.database()), m.user(), m.password().orElse(null))
+    Optional<BrokerSettings> settingsFor(BackendConfig backend, boolean mysql) {
+        return monitor.map(m -> BrokerSettings.builder(mysql ? mysqlUrl(backend) : jdbcUrl(backend, m.database()),
+                        m.user(), m.password().orElse(null))
                 .interval(interval)
                 .gracePeriod(gracePeriod)
                 .compileShare(compileShare)
@@ -123,6 +125,20 @@ public record BrokerConfig(Optional<MonitorConfig> monitor, Duration interval, D
         }
         // Names the connection in pg_stat_activity, so the operator can tell it from the clients'.
         return url.append("&ApplicationName=memogate-broker").toString();
+    }
+
+    /**
+     * mariadb-java-client's URL for a MySQL or MariaDB backend, TLS as the proxy connects to it. The driver has
+     * no "TLS if offered": {@code prefer} is plain, as the monitoring connection must work on a server without TLS.
+     */
+    static String mysqlUrl(BackendConfig backend) {
+        BackendTlsConfig tls = backend.tls();
+        MonitorUrl.Tls mode = switch (tls.mode()) {
+            case DISABLE, PREFER -> MonitorUrl.Tls.DISABLE;
+            case REQUIRE -> MonitorUrl.Tls.ENCRYPT;
+            case VERIFY_FULL -> MonitorUrl.Tls.VERIFY_FULL;
+        };
+        return MonitorUrl.of(backend.host(), backend.port(), mode, tls.trustedCertificates());
     }
 
     private static String encode(String text) {

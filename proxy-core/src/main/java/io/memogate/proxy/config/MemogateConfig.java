@@ -141,7 +141,16 @@ public record MemogateConfig(List<ListenerConfig> listeners, List<BackendConfig>
         return broker.monitor()
                 .filter(monitor -> monitor.backend().map(server::equals).orElse(true))
                 .flatMap(monitor -> backend(server))
-                .flatMap(broker::settingsFor);
+                .flatMap(backend -> broker.settingsFor(backend, servesMySql(server)));
+    }
+
+    /**
+     * Whether backend {@code server} is a MySQL or MariaDB server: the default backend when a listener speaks the
+     * MySQL protocol (such a listener routes every session there). Every other backend is a PostgreSQL server.
+     */
+    public boolean servesMySql(String server) {
+        return listeners.stream().anyMatch(l -> l.protocol() == Protocol.MYSQL)
+                && defaultBackend().map(BackendConfig::name).filter(server::equals).isPresent();
     }
 
     /**

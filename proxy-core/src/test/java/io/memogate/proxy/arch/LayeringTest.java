@@ -63,7 +63,8 @@ class LayeringTest {
     void theAdmissionCoreReachesPostgresOnlyThroughItsServerKind() {
         noClasses().that().resideInAnyPackage(CORE).and().resideOutsideOfPackage("io.memogate.proxy.config..")
                 .should().dependOnClassesThat().resideInAnyPackage("io.memogate.proxy.postgres..",
-                        "io.memogate.broker.probe.postgres..", "io.memogate.estimator.postgres..")
+                        "io.memogate.broker.probe.postgres..", "io.memogate.estimator.postgres..",
+                        "io.memogate.estimator.mysql..")
                 .because("a server's kind is a value the wiring gives the core, so that a second kind is a new folder")
                 .check(MEMOGATE);
     }
@@ -99,6 +100,32 @@ class LayeringTest {
                 .and(not(belongToAnyOf(CompileEstimator.class, RoutineDefinitions.class)))
                 .should().dependOnClassesThat().resideInAnyPackage("io.memogate.estimator.postgres..")
                 .because("a dialect plugs into the estimator through estimator.dialect.Dialect and its lexical rules")
+                .check(MEMOGATE);
+        noClasses().that().resideInAnyPackage(ESTIMATOR_SHARED)
+                .should().dependOnClassesThat().resideInAnyPackage("io.memogate.estimator.mysql..")
+                .because("a dialect plugs into the estimator through estimator.dialect.Dialect and its lexical rules")
+                .check(MEMOGATE);
+    }
+
+    @Test
+    void theDialectsDoNotLeanOnEachOther() {
+        noClasses().that().resideInAPackage("io.memogate.estimator.mysql..")
+                .should().dependOnClassesThat().resideInAnyPackage("io.memogate.estimator.postgres..")
+                .because("what two dialects share belongs in the estimator's shared packages")
+                .check(MEMOGATE);
+        noClasses().that().resideInAPackage("io.memogate.estimator.postgres..")
+                .should().dependOnClassesThat().resideInAnyPackage("io.memogate.estimator.mysql..")
+                .check(MEMOGATE);
+    }
+
+    @Test
+    void eachWingReadsOnlyItsOwnServersDialect() {
+        noClasses().that().resideInAnyPackage("io.memogate.proxy.mysql..")
+                .should().dependOnClassesThat().resideInAnyPackage("io.memogate.estimator.postgres..",
+                        "io.memogate.proxy.postgres..")
+                .check(MEMOGATE);
+        noClasses().that().resideInAnyPackage("io.memogate.proxy.pg..", "io.memogate.proxy.postgres..")
+                .should().dependOnClassesThat().resideInAnyPackage("io.memogate.estimator.mysql..")
                 .check(MEMOGATE);
     }
 }

@@ -147,4 +147,26 @@ class EstimateCommandTest {
         assertThat(run("estimate", "--file", latin1.toString())).isEqualTo(MemogateCommand.EXIT_BAD_CONFIGURATION);
         assertThat(err.toString()).isEqualTo("memogate: --file " + latin1 + ": not UTF-8 text\n");
     }
+
+    @Test
+    void mysqlStatementsAreEstimatedWithTheOptimizerVariablesGiven() throws Exception {
+        String clique = "SELECT count(*) FROM s1, s2, s3, s4, s5, s6, s7, s8, s9, s10 WHERE s1.a = s2.a AND s2.a = s3.a"
+                + " AND s3.a = s4.a AND s4.a = s5.a AND s5.a = s6.a AND s6.a = s7.a AND s7.a = s8.a AND s8.a = s9.a"
+                + " AND s9.a = s10.a";
+        int code = run("estimate", "--dialect", "mysql", "-s", "optimizer_prune_level=0", clique + "; # a comment\n",
+                "SELECT `c` FROM `sbtest1` WHERE id = 1");
+        assertThat(code).as(err.toString()).isZero();
+        List<JsonNode> lines = lines();
+        assertThat(lines).hasSize(2);
+        assertThat(lines.get(0).get("search").asText()).isEqualTo("greedy");
+        // MariaDB 10.11 searched this 10-clique for 2.0 s with pruning off
+        assertThat(lines.get(0).get("searchSeconds").asDouble()).isGreaterThan(1);
+        assertThat(lines.get(1).get("bypass").asBoolean()).isTrue();
+    }
+
+    @Test
+    void aMysqlVariableTheModelDoesNotReadIsRefused() {
+        assertThat(run("estimate", "--dialect", "mysql", "-s", "join_buffer_size=1", "select 1")).isNotZero();
+        assertThat(err.toString()).contains("optimizer_prune_level");
+    }
 }

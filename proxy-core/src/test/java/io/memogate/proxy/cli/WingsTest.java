@@ -11,6 +11,8 @@ import io.memogate.proxy.config.ConfigLoader;
 import io.memogate.proxy.config.ListenerConfig;
 import io.memogate.proxy.config.MemogateConfig;
 import io.memogate.proxy.config.Protocol;
+import io.memogate.proxy.mysql.MySqlServer;
+import io.memogate.proxy.postgres.PostgresServer;
 import java.nio.file.Path;
 import java.util.List;
 import org.junit.jupiter.api.Test;
@@ -52,20 +54,19 @@ class WingsTest {
 
         assertThatThrownBy(() -> RunningProxy.start(config.withAdmin(new AdminConfig(AdminHttpConfig.of("127.0.0.1", 0)))))
                 .isInstanceOfSatisfying(ConfigException.class, e -> assertThat(e.problems()).containsExactly(
-                        "listeners[1].protocol: Memogate cannot serve tds clients yet; it speaks postgresql "
+                        "listeners[1].protocol: Memogate cannot serve tds clients yet; it speaks mysql, postgresql "
                                 + "(the SQL Server wing is planned)"));
-        assertThat(Wings.BUILT_IN).containsOnlyKeys(List.of(Protocol.POSTGRESQL));
+        assertThat(Wings.BUILT_IN).containsOnlyKeys(List.of(Protocol.POSTGRESQL, Protocol.MYSQL));
     }
 
-    /** The MySQL wing relays, but no MySQL statement can be estimated yet: a mysql listener says so and stops the start. */
+    /** A mysql listener's backend is a MySQL server: its sessions are estimated by MySQL's dialect. */
     @Test
-    void aMysqlListenerIsRefusedUntilItsStatementsCanBeEstimated() {
+    void theDefaultBackendOfAMysqlListenerIsAMysqlServerAndTheOthersArePostgresql() {
         MemogateConfig config = MemogateConfig.of(BackendConfig.of("main", "127.0.0.1", 3306)).withListeners(
                 ListenerConfig.of("127.0.0.1", 0).withProtocol(Protocol.MYSQL));
-
-        assertThatThrownBy(() -> RunningProxy.start(config.withAdmin(new AdminConfig(AdminHttpConfig.of("127.0.0.1", 0)))))
-                .isInstanceOfSatisfying(ConfigException.class, e -> assertThat(e.problems()).singleElement()
-                        .asString().startsWith("listeners[0].protocol: Memogate's MySQL/MariaDB wing relays the protocol")
-                        .contains("cannot estimate MySQL statements yet"));
+        assertThat(Wings.kindOf(config, "main")).isSameAs(MySqlServer.KIND);
+        assertThat(Wings.kindOf(config, "other")).isSameAs(PostgresServer.KIND);
+        assertThat(Wings.kindOf(config.withListeners(ListenerConfig.of("127.0.0.1", 0)), "main"))
+                .isSameAs(PostgresServer.KIND);
     }
 }

@@ -256,6 +256,24 @@ class MemogateConfigTest {
         assertThat(TlsMode.REQUIRE).hasToString("require");
     }
 
+    /**
+     * A mysql listener's backend is watched through mariadb-java-client, TLS as the proxy reaches it; the driver
+     * has no "if offered", so prefer watches in plain text rather than fail against a server without TLS.
+     */
+    @Test
+    void theMonitoringUrlOfAMysqlListenersBackendIsTheMariadbDrivers() {
+        MonitorConfig monitor = MonitorConfig.of("watcher");
+        BackendConfig maria = new BackendConfig("maria", "db.example", 3306, List.of(), true,
+                BackendTlsConfig.of(TlsMode.PREFER));
+        MemogateConfig config = MemogateConfig.of(maria)
+                .withListeners(ListenerConfig.of("127.0.0.1", 0).withProtocol(Protocol.MYSQL));
+        assertThat(url(config, monitor)).isEqualTo("jdbc:mariadb://db.example:3306/?sslMode=disable");
+        assertThat(url(config.withBackends(maria.withTls(BackendTlsConfig.of(TlsMode.REQUIRE))), monitor))
+                .isEqualTo("jdbc:mariadb://db.example:3306/?sslMode=trust");
+        assertThat(url(MemogateConfig.of(maria), monitor)).as("behind a postgresql listener")
+                .startsWith("jdbc:postgresql://db.example:3306/");
+    }
+
     private static String url(MemogateConfig config, MonitorConfig monitor) {
         return config.withBroker(BrokerConfig.DEFAULTS.withMonitor(monitor)).brokerSettings().orElseThrow().jdbcUrl();
     }

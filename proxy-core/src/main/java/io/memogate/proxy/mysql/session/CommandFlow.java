@@ -1,5 +1,6 @@
 package io.memogate.proxy.mysql.session;
 
+import io.memogate.estimator.dialect.DialectSettings;
 import io.memogate.proxy.admission.Admission;
 import io.memogate.proxy.admission.AdmissionPoint;
 import io.memogate.proxy.admission.AdmissionRejectedException;
@@ -49,6 +50,7 @@ final class CommandFlow {
     private final PreparedTexts statements;
     private final LoopHandoff handoff;
     private final StatementAdmission admission;
+    private final SessionSettings settings = new SessionSettings();
     /** A KILL QUERY for another session of the proxy awaits that session's answer: input holds meanwhile. */
     private boolean killing;
 
@@ -106,7 +108,7 @@ final class CommandFlow {
             }
             case Commands.COM_STMT_EXECUTE -> {
                 long id = statementId(frame, "COM_STMT_EXECUTE");
-                admit(frame, AdmissionPoint.PREPARED_EXECUTION, () -> statements.textOf(id));
+                admit(frame, AdmissionPoint.PREPARED_EXECUTION, () -> statements.textOf(id), false);
             }
             case Commands.COM_STMT_CLOSE -> {
                 statements.closed(statementId(frame, "COM_STMT_CLOSE"));
@@ -122,9 +124,10 @@ final class CommandFlow {
         }
     }
 
-    private void relay(ByteBuf frame, Shape shape, boolean forgetsStatements) {
-        if (forgetsStatements) {
+    private void relay(ByteBuf frame, Shape shape, boolean resetsSession) {
+        if (resetsSession) {
             statements.clear(); // the server deallocates every prepared statement of the connection
+            settings.reset(); // and gives the session the global values of its variables
         }
         tracker.expect(shape, AdmittedStatement.UNGATED);
         session.toServer(frame);
@@ -141,19 +144,30 @@ final class CommandFlow {
                 return;
             }
         }
-        admit(frame, AdmissionPoint.STATEMENT_TEXT, () -> text(frame));
+        admit(frame, AdmissionPoint.STATEMENT_TEXT, () -> text(frame), true);
     }
 
-    /** Asks the server's hook (with the text only when it reads texts), then forwards, refuses or withdraws. */
-    private void admit(ByteBuf frame, AdmissionPoint point, Supplier<String> text) {
+    /**
+     * Asks the server's hook (with the text only when it reads texts), then forwards, refuses or withdraws. The
+     * statement is estimated with the session's optimizer settings; a text sent as it is ({@code followsSets})
+     * changes them for the statements after it by its SETs.
+     */
+    private void admit(ByteBuf frame, AdmissionPoint point, Supplier<String> text, boolean followsSets) {
         var server = session.server;
         if (!server.hook().readsStatements()) {
             forward(frame, AdmittedStatement.UNGATED);
             return;
         }
         int answerSequenceId = MySqlPackets.sequenceId(frame) + 1;
-        Admission decision = server.hook().admit(new StatementRequest(text.get(), point, session.info,
-                session.threadId, server.support().serverDefaults().get()));
+        String sql = text.get();
+        DialectSettings statementSettings = settings.forStatement(sql, server.support().serverDefaults().get());
+        if (followsSets) {
+            // In the order the server runs them: this text's SETs apply to the statements after it. A SET the server
+            // refuses leaves its variable unchanged, as the settings refuse a value it would refuse.
+            settings.sent(sql);
+        }
+        Admission decision = server.hook().admit(new StatementRequest(sql, point, session.info,
+                session.threadId, statementSettings));
         admission.admit(decision, new OwnedFrame(frame), Duration.ZERO, new StatementAdmission.Outcome() {
             @Override
             public void holding() {

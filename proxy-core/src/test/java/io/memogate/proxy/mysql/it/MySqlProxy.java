@@ -12,7 +12,7 @@ import io.memogate.proxy.config.MemogateConfig;
 import io.memogate.proxy.config.Protocol;
 import io.memogate.proxy.config.ServerTlsConfig;
 import io.memogate.proxy.mysql.MySqlWing;
-import io.memogate.proxy.postgres.PostgresServer;
+import io.memogate.proxy.mysql.MySqlServer;
 import io.memogate.proxy.server.ProxyServer;
 import io.memogate.proxy.testing.Await;
 import java.sql.Connection;
@@ -65,7 +65,7 @@ final class MySqlProxy implements AutoCloseable {
                 List.of(new ListenerConfig("127.0.0.1", 0, listenerTls, Protocol.MYSQL)), List.of(backend),
                 LimitsConfig.DEFAULTS.withMaxMessageBytes(maxMessageBytes));
         return new MySqlProxy(ProxyServer.start(config, Map.of(Protocol.MYSQL, MySqlWing.FACTORY),
-                AdmissionRouting.uniform(hook, PostgresServer.defaultSupport())));
+                AdmissionRouting.uniform(hook, MySqlServer.defaultSupport())));
     }
 
     int port() {

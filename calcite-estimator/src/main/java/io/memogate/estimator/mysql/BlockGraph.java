@@ -1,0 +1,131 @@
+package io.memogate.estimator.mysql;
+
+import io.memogate.estimator.graph.JoinGraph;
+import io.memogate.estimator.planner.ColumnRef;
+import io.memogate.estimator.planner.JoinTreeNode;
+import io.memogate.estimator.planner.JoinTreeNode.FromList;
+import io.memogate.estimator.planner.JoinTreeNode.JoinNode;
+import io.memogate.estimator.planner.JoinTreeNode.RelationRef;
+import io.memogate.estimator.planner.JoinTreeNode.SubqueryRef;
+import io.memogate.estimator.planner.JoinType;
+import io.memogate.estimator.planner.Predicate;
+import io.memogate.estimator.planner.QueryBlock;
+import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
+
+/**
+ * One SELECT block as MySQL's optimizer joins it: every table of the block in one search, whatever JOIN syntax
+ * wrote it (MySQL keeps no collapse limit: {@code simplify_joins} flattens inner joins, and outer joins are
+ * ordered within the same search by their dependencies). Derived tables that {@code derived_merge} merges
+ * ({@link SubqueryRef#pulledUp()}) are spliced in; IN and EXISTS sub-queries made semi-joins are too, while
+ * the {@code semijoin} flag is on; anything else is planned as a block of its own. Equalities between columns
+ * are merged into classes, as MySQL's equality propagation ({@code Item_equal}) does, and link every pair of
+ * their tables.
+ */
+final class BlockGraph {
+
+    final List<String> relations = new ArrayList<>();
+    final List<QueryBlock> separatelyPlanned = new ArrayList<>();
+    private final List<Predicate> predicates = new ArrayList<>();
+    private final OptimizerSettings settings;
+
+    BlockGraph(QueryBlock block, OptimizerSettings settings) {
+        this.settings = settings;
+        take(block);
+    }
+
+    private void take(QueryBlock block) {
+        predicates.addAll(block.predicates());
+        separatelyPlanned.addAll(block.separatelyPlanned());
+        add(block.from());
+    }
+
+    private void add(JoinTreeNode node) {
+        switch (node) {
+            case RelationRef relation -> relations.add(relation.name());
+            case FromList list -> list.items().forEach(this::add);
+            case JoinNode join when (join.type() == JoinType.SEMI || join.type() == JoinType.ANTI)
+                    && !settings.switchOn("semijoin", true) -> {
+                add(join.left());
+                separately(join.right());
+            }
+            case JoinNode join -> {
+                add(join.left());
+                add(join.right());
+            }
+            case SubqueryRef sub when sub.pulledUp() && settings.switchOn("derived_merge", true) -> take(sub.block());
+            case SubqueryRef sub -> {
+                separatelyPlanned.add(sub.block());
+                relations.add(sub.alias());
+            }
+        }
+    }
+
+    /** A side of a semi-join MySQL runs as a sub-query: planned alone, as a block of its relations. */
+    private void separately(JoinTreeNode side) {
+        if (side instanceof SubqueryRef sub) {
+            separatelyPlanned.add(sub.block());
+        } else {
+            separatelyPlanned.add(new QueryBlock(side, List.of()));
+        }
+    }
+
+    /** The join graph of the block's relations. */
+    JoinGraph graph() {
+        JoinGraph.Builder builder = JoinGraph.builder();
+        Map<String, List<Integer>> byName = new HashMap<>();
+        for (String name : relations) {
+            byName.computeIfAbsent(name, n -> new ArrayList<>()).add(builder.addRelation(name));
+        }
+        Map<ColumnRef, ColumnRef> classes = new HashMap<>();
+        for (Predicate predicate : predicates) {
+            switch (predicate) {
+                case Predicate.Equality eq -> union(classes, eq.left(), eq.right());
+                case Predicate.Clause clause -> {
+                    List<Integer> members = members(byName, clause.relations());
+                    if (clause.equality()) {
+                        builder.addClause(members);
+                    } else {
+                        builder.addJoinFilter(members);
+                    }
+                }
+            }
+        }
+        Map<ColumnRef, List<String>> byClass = new HashMap<>();
+        for (ColumnRef column : classes.keySet()) {
+            byClass.computeIfAbsent(find(classes, column), c -> new ArrayList<>()).add(column.relation());
+        }
+        for (List<String> names : byClass.values()) {
+            builder.addClause(members(byName, names));
+        }
+        return builder.build();
+    }
+
+    private static List<Integer> members(Map<String, List<Integer>> byName, Iterable<String> names) {
+        List<Integer> members = new ArrayList<>();
+        for (String name : names) {
+            members.addAll(byName.getOrDefault(name, List.of())); // an outer reference links nothing
+        }
+        return members;
+    }
+
+    private static void union(Map<ColumnRef, ColumnRef> parents, ColumnRef a, ColumnRef b) {
+        parents.putIfAbsent(a, a);
+        parents.putIfAbsent(b, b);
+        ColumnRef ra = find(parents, a);
+        ColumnRef rb = find(parents, b);
+        if (!ra.equals(rb)) {
+            parents.put(ra, rb);
+        }
+    }
+
+    private static ColumnRef find(Map<ColumnRef, ColumnRef> parents, ColumnRef c) {
+        ColumnRef root = c;
+        while (!parents.get(root).equals(root)) {
+            root = parents.get(root);
+        }
+        return root;
+    }
+}

@@ -1,0 +1,41 @@
+package io.memogate.estimator.mysql;
+
+import io.memogate.estimator.planner.MemoryTerms;
+import io.memogate.estimator.planner.TermCoefficients;
+
+/**
+ * What MySQL's and MariaDB's optimizer spends, in memory per unit of the {@link MemoryTerms} and in time per
+ * partial join order. Its memory grows with the statement, not with the join orders it tries: the parse
+ * tree and item lists per token, the tables' {@code JOIN_TAB}s and statistics per table, the key lookups
+ * ({@code KEYUSE}) per linked pair of tables. Fitted on MariaDB 10.11 (bench/RESULTS.md, "MariaDB optimizer"):
+ * the session's {@code MAX_MEMORY_USED} over a fresh connection's after EXPLAIN of IN lists of 100 to 30,000
+ * values, stars, chains and cliques of 4 to 24 tables, every one within 2x above 100 kB.
+ *
+ * @param bytesPerToken memory per token of the statement (an IN list value is two: about 290 bytes)
+ * @param bytesPerTable memory per table of a join search
+ * @param bytesPerLinkedPair memory per pair of tables a join condition links
+ * @param secondsPerPlan time per partial order of a search without pruning (fitted on cliques)
+ * @param secondsPerPrunedCandidate time per table evaluated at a level of a pruned search
+ */
+public record MySqlCoefficients(double bytesPerToken, double bytesPerTable, double bytesPerLinkedPair,
+                                double secondsPerPlan, double secondsPerPrunedCandidate)
+        implements TermCoefficients {
+
+    public static final MySqlCoefficients DEFAULTS = new MySqlCoefficients(150, 7_300, 3_400, 0.2e-6, 20e-6);
+
+    public MySqlCoefficients {
+        if (bytesPerToken < 0 || bytesPerTable < 0 || bytesPerLinkedPair < 0 || secondsPerPlan < 0
+                || secondsPerPrunedCandidate < 0) {
+            throw new IllegalArgumentException("MySQL coefficients must be >= 0");
+        }
+    }
+
+    /**
+     * In the order of {@link MemoryTerms#NAMES}: tokens, relations, and the linked pairs a greedy search
+     * reports as its {@code extraJoinClauses}; the terms of PostgreSQL's searches cost nothing here.
+     */
+    @Override
+    public double[] toArray() {
+        return new double[] {0, 0, 0, bytesPerTable, 0, bytesPerLinkedPair, 0, 0, bytesPerToken, 0, 0, 0};
+    }
+}
