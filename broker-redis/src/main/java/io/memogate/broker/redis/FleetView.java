@@ -3,9 +3,11 @@ package io.memogate.broker.redis;
 import io.memogate.broker.gateway.LedgerState;
 import io.memogate.broker.gateway.Tier;
 import io.memogate.broker.gateway.TierState;
+import io.memogate.broker.gateway.WaitingStatement;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.function.Function;
 
 /**
  * The fleet's gateways as mg_view read them, in one consistent moment: each tier, the ledger, and every
@@ -52,6 +54,12 @@ record FleetView(boolean paused, long target, List<TierState> tiers, LedgerState
                     Duration.ofMillis(Long.parseLong(f.get(i + 4))), f.get(i + 5), f.get(i + 6)));
         }
         return new FleetView(paused, target, List.copyOf(tiers), ledger, List.copyOf(waiters));
+    }
+
+    /** Every instance's waiting statements, with the tags {@code tagOf} knows (this instance's own). */
+    List<WaitingStatement> waiting(Function<String, Object> tagOf) {
+        return waiters.stream().map(w -> new WaitingStatement(w.tier(), w.tier() == null, w.position(),
+                w.estimateBytes(), w.connection(), w.waited(), tagOf.apply(w.id()), paused)).toList();
     }
 
     TierState tier(Tier tier) {

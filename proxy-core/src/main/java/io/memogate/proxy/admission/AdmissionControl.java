@@ -1,8 +1,10 @@
 package io.memogate.proxy.admission;
 
 import io.memogate.broker.Broker;
+import io.memogate.broker.BrokerLeadership;
 import io.memogate.broker.BrokerSettings;
 import io.memogate.broker.BrokerState;
+import io.memogate.broker.FleetMember;
 import io.memogate.broker.gateway.CompileMemoryRetention;
 import io.memogate.broker.gateway.GatewayListener;
 import io.memogate.broker.gateway.GatewaySettings;
@@ -77,8 +79,10 @@ public final class AdmissionControl implements AutoCloseable {
         this.catalogs = built.catalogs;
         this.gateways = built.gateways.create(built.gatewaySettings, built.staticTargetBytes, timer,
                 built.gatewayListener, kind.retention());
-        this.broker = built.brokerSettings.map(settings -> new Broker(settings,
-                kind.probe(), System::nanoTime, this::published));
+        // In a fleet, one broker per server polls for all: the others follow the target it publishes.
+        this.broker = built.brokerSettings.map(settings -> new Broker(settings, kind.probe(), System::nanoTime,
+                this::published, gateways instanceof FleetMember fleet ? fleet.brokerLeadership(settings.interval())
+                        : BrokerLeadership.ALONE));
         this.support = new AdmissionSupport(serverDefaults::get, catalogs::loginSettingsOf, catalogs::of,
                 built.waitNoticeAfter, estimator.get().dialect().analyzer());
         this.statements = new StatementRecords(server, built.statementRecords, System::nanoTime);

@@ -1,0 +1,119 @@
+package io.memogate.broker.redis;
+
+import static io.memogate.broker.redis.Fleet.MB;
+import static org.assertj.core.api.Assertions.assertThat;
+
+import io.memogate.broker.gateway.Ticket;
+import io.memogate.broker.gateway.Tier;
+import java.time.Duration;
+import java.util.concurrent.TimeUnit;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.RegisterExtension;
+
+/**
+ * What instances hold is counted again by a Redis that lost it: restarted empty (no persistence) while
+ * statements run, or away while an instance's share admitted statements. The limits then hold over what runs,
+ * and nothing is admitted twice.
+ */
+class FleetReassertIT {
+
+    @RegisterExtension
+    static final RedisServer redis = new RedisServer();
+    private Fleet fleet;
+
+    @BeforeEach
+    void newFleet() {
+        fleet = new Fleet(redis).lease(Duration.ofSeconds(2));
+    }
+
+    @AfterEach
+    void closeFleet() {
+        fleet.close();
+    }
+
+    @Test
+    void statementsHeldWhenRedisRestartsEmptyAreCountedAgainAndTheLimitHolds() throws Exception {
+        RedisGateways a = fleet.join(Fleet.settings(2, 1, 1), 1000 * MB);
+        RedisGateways b = fleet.join(Fleet.settings(2, 1, 1), 1000 * MB);
+        Ticket first = admitted(a.acquire(5 * MB, 1));
+        Ticket second = admitted(a.acquire(5 * MB, 2));
+
+        redis.stop();
+        redis.restart();
+
+        Eventually.until("the restarted Redis counts A's two statements", () -> fleetActive(b) == 2,
+                () -> b.state(Tier.SMALL));
+        assertThat(b.ledger().inFlightBytes()).isEqualTo(10 * MB);
+        assertThat(b.state(Tier.SMALL).admittedTotal()).as("counted again, not admitted again").isZero();
+        Eventually.until("A's share no longer in force", () -> !a.local());
+        Ticket waiter = b.acquire(5 * MB, 3);
+        Eventually.until("B's statement waits behind A's", () -> fleetWaiting(b) == 1);
+        assertThat(waiter.admitted()).isNotDone();
+
+        first.release();
+        admitted(waiter);
+        assertThat(b.state(Tier.SMALL).active()).isEqualTo(2);
+        assertThat(b.state(Tier.SMALL).admittedTotal()).isEqualTo(1);
+        second.release();
+        waiter.release();
+        Eventually.until("every permit and byte back", () -> fleetActive(a) == 0 && a.ledger().inFlightBytes() == 0);
+    }
+
+    @Test
+    void statementsTheShareAdmittedAreCountedWhenRedisReturnsAndReleasedThere() throws Exception {
+        RedisGateways a = fleet.join(Fleet.settings(1, 1, 1), 1000 * MB);
+        redis.stop();
+        Eventually.until("A admits by its share", a::local);
+        Ticket shared = admitted(a.acquire(5 * MB, 1));
+
+        redis.restart();
+
+        Eventually.until("the fleet counts the share's statement", () -> fleetActive(a) == 1, () -> a.state(Tier.SMALL));
+        RedisGateways b = fleet.join(Fleet.settings(1, 1, 1), 1000 * MB);
+        Ticket waiter = b.acquire(5 * MB, 2);
+        Eventually.until("B's statement waits for the only SMALL permit", () -> fleetWaiting(b) == 1);
+
+        shared.release();
+        admitted(waiter).release();
+        Eventually.until("every permit back", () -> fleetActive(a) == 0 && a.ledger().inFlightBytes() == 0);
+    }
+
+    @Test
+    void assertingAgainAndAgainCountsEachStatementOnce() throws Exception {
+        RedisGateways a = fleet.join(Fleet.settings(4, 1, 1), 1000 * MB);
+        Ticket held = admitted(a.acquire(5 * MB, 1));
+        // Every third of the lease the instance asserts what it holds; Redis has it already each time.
+        for (int i = 0; i < 3; i++) {
+            long before = a.assertions();
+            Eventually.until("one more assertion", () -> a.assertions() > before);
+            assertThat(a.state(Tier.SMALL).active()).isEqualTo(1);
+            assertThat(a.ledger().inFlightBytes()).isEqualTo(5 * MB);
+        }
+        assertThat(a.state(Tier.SMALL).admittedTotal()).isEqualTo(1);
+        held.release();
+        Eventually.until("the permit back", () -> fleetActive(a) == 0);
+    }
+
+    /** SMALL permits held in the fleet, as the instance reads them from Redis; -1 while it cannot. */
+    private static int fleetActive(RedisGateways g) {
+        try {
+            return g.local() ? -1 : g.state(Tier.SMALL).active();
+        } catch (FleetUnavailableException e) {
+            return -1;
+        }
+    }
+
+    private static int fleetWaiting(RedisGateways g) {
+        try {
+            return g.local() ? -1 : g.state(Tier.SMALL).waiting();
+        } catch (FleetUnavailableException e) {
+            return -1;
+        }
+    }
+
+    private static Ticket admitted(Ticket t) {
+        return t.admitted().orTimeout(Eventually.DEFAULT.toSeconds(), TimeUnit.SECONDS).join();
+    }
+}
