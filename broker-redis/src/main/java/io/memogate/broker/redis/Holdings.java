@@ -118,10 +118,20 @@ final class Holdings {
         return s == null ? null : s.inner;
     }
 
-    /** The share's statement ended: its id in Redis, to release there, or null when it was never asserted. */
-    String sharedEnded(Ticket outer) {
+    /**
+     * Releases a statement of the share there, and in Redis once it was asserted there; false when {@code
+     * outer} is not the share's.
+     */
+    boolean releaseShared(Ticket outer, Gateways share) {
         Shared s = shared.remove(outer);
-        return s == null ? null : s.id;
+        if (s == null) {
+            return false;
+        }
+        share.release(s.inner);
+        if (s.id != null) {
+            calls.sendConfirmed("mg_release", s.id);
+        }
+        return true;
     }
 
     private boolean any() {

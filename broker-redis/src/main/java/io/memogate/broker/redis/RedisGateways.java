@@ -1,6 +1,7 @@
 package io.memogate.broker.redis;
 
 import io.memogate.broker.BrokerLeadership;
+import io.memogate.broker.FleetInstance;
 import io.memogate.broker.FleetMember;
 import io.memogate.broker.gateway.CompileMemoryRetention;
 import io.memogate.broker.gateway.GatewayListener;
@@ -124,23 +125,22 @@ public final class RedisGateways implements Gateways, FleetMember, AutoCloseable
             return thread;
         });
         Duration timeout = Collections.min(List.of(fleet.lease().dividedBy(2), LONGEST_COMMAND));
+        FleetClient client = null;
         try {
-            this.redis = new FleetClient(fleet, server, instance, timeout, replies, this::configuration);
-            this.calls = new FleetCalls(redis, this::handle, this::away);
-            this.holdings = new Holdings(tickets, this::nextId, redis, calls, nanoTime);
-        } catch (RuntimeException e) {
-            replies.shutdownNow();
-            throw e;
-        }
-        try {
-            redis.callAndWait("mg_configure", configuration());
+            client = new FleetClient(fleet, server, instance, timeout, replies, this::configuration);
+            client.callAndWait("mg_configure", configuration());
             lastAnswerNanos = nanoTime.getAsLong();
-            redis.onWake(this::pollSoon);
+            client.onWake(this::pollSoon); // a wake polls on the replies thread, once this constructor is done
         } catch (RuntimeException e) {
             replies.shutdownNow();
-            redis.close();
+            if (client != null) {
+                client.close();
+            }
             throw e;
         }
+        this.redis = client;
+        this.calls = new FleetCalls(redis, this::handle, this::away);
+        this.holdings = new Holdings(tickets, this::nextId, redis, calls, nanoTime);
         long every = fleet.pollInterval().toNanos();
         replies.scheduleWithFixedDelay(this::tick, every, every, TimeUnit.NANOSECONDS);
         log.info("Gateways of server {} shared through fleet {} at {} as instance {}", server, fleet.name(),
@@ -182,13 +182,7 @@ public final class RedisGateways implements Gateways, FleetMember, AutoCloseable
 
     @Override
     public void release(Ticket t) {
-        Ticket shared = holdings.shareTicket(t);
-        if (shared != null) {
-            String asserted = holdings.sharedEnded(t);
-            share.gateways().release(shared);
-            if (asserted != null) {
-                calls.sendConfirmed("mg_release", asserted);
-            }
+        if (holdings.releaseShared(t, share.gateways())) {
             return;
         }
         FleetTicket ft = tickets.of(t, this);
@@ -250,13 +244,13 @@ public final class RedisGateways implements Gateways, FleetMember, AutoCloseable
     @Override
     public boolean pause() {
         boolean here = share.gateways().pause(); // kept in step, for when Redis is away
-        return local ? here : changed(redis.callAndWait("mg_pause", "1"));
+        return local ? here : ask("mg_pause", "1").text().equals("1");
     }
 
     @Override
     public boolean resume() {
         boolean here = share.gateways().resume();
-        return local ? here : changed(redis.callAndWait("mg_pause", "0"));
+        return local ? here : ask("mg_pause", "0").text().equals("1");
     }
 
     @Override
@@ -323,18 +317,27 @@ public final class RedisGateways implements Gateways, FleetMember, AutoCloseable
      */
     @Override
     public List<WaitingStatement> waiting() {
-        if (local) {
-            return share.gateways().waiting();
-        }
-        return view().waiting(tickets::tagOf);
+        return local ? share.gateways().waiting() : view().waiting(tickets::tagOf);
     }
 
-    /**
-     * True while Redis is away and new statements are admitted by this instance's share of the gateways
-     * (limits and target / N); false while the fleet's gateways in Redis are in force.
-     */
+    @Override
     public boolean local() {
         return local;
+    }
+
+    @Override
+    public String fleetName() {
+        return fleet.name();
+    }
+
+    @Override
+    public String instance() {
+        return instance;
+    }
+
+    @Override
+    public List<FleetInstance> instances() {
+        return FleetView.instances(ask("mg_holders").lines(), instance);
     }
 
     @Override
@@ -343,7 +346,7 @@ public final class RedisGateways implements Gateways, FleetMember, AutoCloseable
                 brokerInterval.multipliedBy(3))));
     }
 
-    /** N: the instances Redis last counted, whose share {@link #local()} admits. */
+    @Override
     public int fleetSize() {
         return share.instances();
     }
@@ -471,15 +474,15 @@ public final class RedisGateways implements Gateways, FleetMember, AutoCloseable
         }
     }
 
-    private boolean changed(FleetReply reply) {
-        replies.execute(() -> handle(reply)); // its decisions, on the replies thread
-        return reply.text().equals("1");
+    /** Calls a quiet function and waits, for the views and the console: the answer brings no decisions. */
+    private FleetReply ask(String function, String... args) {
+        FleetReply reply = redis.callAndWait(function, args);
+        replies.execute(() -> handle(reply));
+        return reply;
     }
 
     private FleetView view() {
-        FleetReply reply = redis.callAndWait("mg_view");
-        replies.execute(() -> handle(reply)); // its decisions, on the replies thread
-        return FleetView.parse(reply.lines());
+        return FleetView.parse(ask("mg_view").lines());
     }
 
     /** mg_configure's arguments as they are now: the settings, the retention, the target. */

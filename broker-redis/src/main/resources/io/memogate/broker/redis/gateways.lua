@@ -22,7 +22,7 @@ Keys under the prefix:
   broker:lease   "<inst> <epoch>", expiring: the instance whose broker polls the server for the fleet
   broker:epoch   the last epoch given out; broker:pub and broker:set the leader's last publication
 Every reply is {reaped, result, decisions}: whether the caller's lease had expired (its state was reaped),
-the operation's result, and the caller's decisions, taken from its done list.
+the operation's result, and the caller's decisions, taken from its done list (none by a quiet function).
 ]]
 
 local P, NOW, CFG, NOTIFY
@@ -410,7 +410,10 @@ end
 
 -- ---- the operations ----
 
-local function run(keys, args, body, needs_cfg)
+-- A quiet function (a view, a console command, the settings) leaves the caller's decisions on its list for
+-- its next other call: the instance waits for a quiet call's answer outside the order it handles the others
+-- in, and a decision must reach it in Redis's order (it tells a lost waiter from a decided one that way).
+local function run(keys, args, body, needs_cfg, quiet)
   P = keys[1]
   NOTIFY = {}
   NOW = now_ms()
@@ -431,18 +434,21 @@ local function run(keys, args, body, needs_cfg)
     settle()
   end
   for other, _ in pairs(NOTIFY) do
-    if other ~= inst then
+    if other ~= inst or quiet then
       redis.call('PUBLISH', P .. 'wake:' .. other, '1')
     end
   end
-  local decisions = redis.call('LRANGE', P .. 'done:' .. inst, 0, -1)
-  redis.call('DEL', P .. 'done:' .. inst)
+  local decisions = {}
+  if not quiet then
+    decisions = redis.call('LRANGE', P .. 'done:' .. inst, 0, -1)
+    redis.call('DEL', P .. 'done:' .. inst)
+  end
   return { (args[3] == '1' and not alive) and 1 or 0, result, decisions }
 end
 
-local function fn(name, body, needs_cfg)
+local function fn(name, body, needs_cfg, quiet)
   redis.register_function(name, function(keys, args)
-    return run(keys, args, body, needs_cfg)
+    return run(keys, args, body, needs_cfg, quiet)
   end)
 end
 
@@ -535,7 +541,7 @@ fn('mg_configure', function(inst, args)
   CFG = load_cfg()
   reap()
   return 1
-end, false)
+end, false, true)
 
 -- args: 1 pause, 0 resume. 1 when this call changed it.
 fn('mg_pause', function(inst, args)
@@ -546,7 +552,7 @@ fn('mg_pause', function(inst, args)
   redis.call('HSET', P .. 'cfg', 'paused', args[4])
   CFG.paused = want
   return 1
-end, true)
+end, true, true)
 
 -- Whether the fleet is paused ('1'/'0'), how many instances hold a lease, then the instance's waiting
 -- tickets, each "id queue position" (queue 1..3 or b); the call also renews its lease.
@@ -606,6 +612,35 @@ fn('mg_leave', function(inst, args)
   return 1
 end, true)
 
+-- Every instance holding a lease: {instance leaseMsLeft small medium large inFlightBytes waiting} each, the
+-- permits counted for admitted and waiting tickets alike (a waiter holds the tiers below the one it waits for).
+fn('mg_holders', function(inst, args)
+  local out = {}
+  local leases = redis.call('ZRANGE', P .. 'leases', 0, -1, 'WITHSCORES')
+  for i = 1, #leases, 2 do
+    local who = leases[i]
+    local held, bytes, waiting = { 0, 0, 0 }, 0, 0
+    for _, id in ipairs(redis.call('SMEMBERS', P .. 'it:' .. who)) do
+      local t = tget(id)
+      if t then
+        for k = 1, t.held do
+          held[k] = held[k] + 1
+        end
+        if t.state == 'A' then
+          bytes = bytes + t.est
+        else
+          waiting = waiting + 1
+        end
+      end
+    end
+    for _, v in ipairs({ who, s(tonumber(leases[i + 1]) - NOW), s(held[1]), s(held[2]), s(held[3]), s(bytes),
+                         s(waiting) }) do
+      table.insert(out, v)
+    end
+  end
+  return out
+end, true, true)
+
 -- The fleet's state for views: {paused target t0, then per tier limit active waiting fraction timeoutMs
 -- admitted timeouts queueFull, then ledger total inFlight connections budgetWaiting, then per waiting
 -- ticket queue position estimate connection waitedMs instance id}.
@@ -638,7 +673,7 @@ fn('mg_view', function(inst, args)
     end
   end
   return out
-end, true)
+end, true, true)
 
 
 --[[
