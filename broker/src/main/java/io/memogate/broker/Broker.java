@@ -265,7 +265,8 @@ public final class Broker implements AutoCloseable {
         }
         liveTarget = OptionalLong.empty();
         return new BrokerState(BrokerMode.STATIC, settings.staticTargetBytes(), Optional.empty(),
-                published.map(PublishedTarget::age), Optional.empty(), 0, totalFailures, Optional.ofNullable(lastFailure),
+                published.map(PublishedTarget::age), Optional.empty(), 0, totalFailures,
+                Optional.ofNullable(lastFailure),
                 Set.of(), Map.of(), Map.of(), role);
     }
 

@@ -26,6 +26,7 @@ import java.util.concurrent.Executor;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.TimeoutException;
 import java.util.function.Supplier;
+import java.util.stream.Collectors;
 
 /**
  * One instance's calls to the gateway functions of one server (gateways.lua), over Lettuce: one connection
@@ -64,7 +65,9 @@ final class FleetClient implements AutoCloseable {
     FleetClient(FleetSettings settings, String server, String instance, Duration timeout, Executor replies,
                 Supplier<String[]> configuration) {
         RedisURI uri = RedisURI.create(settings.redisUri());
-        this.where = uri.getHost() + ":" + uri.getPort();
+        this.where = uri.getSentinels().isEmpty() ? uri.getHost() + ":" + uri.getPort()
+                : "the primary " + uri.getSentinelMasterId() + " of Sentinels " + uri.getSentinels().stream()
+                        .map(s -> s.getHost() + ":" + s.getPort()).collect(Collectors.joining(","));
         this.keys = new String[] {settings.keyPrefix(server)};
         this.instance = instance;
         this.leaseMillis = Long.toString(settings.lease().toMillis());
@@ -145,7 +148,8 @@ final class FleetClient implements AutoCloseable {
     }
 
     private CompletableFuture<List<Object>> plain(String function, String[] args) {
-        return connection.async().<List<Object>>fcall(function, ScriptOutputType.MULTI, keys, args).toCompletableFuture();
+        return connection.async().<List<Object>>fcall(function, ScriptOutputType.MULTI, keys, args)
+                .toCompletableFuture();
     }
 
     /** The answer completes on a Lettuce thread. */

@@ -2,7 +2,11 @@ package io.memogate.broker.redis;
 
 import static io.memogate.broker.redis.Fleet.MB;
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
+import io.lettuce.core.RedisClient;
+import io.lettuce.core.api.StatefulRedisConnection;
+import io.lettuce.core.api.sync.RedisCommands;
 import io.memogate.broker.gateway.Ticket;
 import io.memogate.broker.gateway.Tier;
 import java.time.Duration;
@@ -37,28 +41,28 @@ class FleetReassertIT {
     void statementsHeldWhenRedisRestartsEmptyAreCountedAgainAndTheLimitHolds() throws Exception {
         RedisGateways a = fleet.join(Fleet.settings(2, 1, 1), 1000 * MB);
         RedisGateways b = fleet.join(Fleet.settings(2, 1, 1), 1000 * MB);
-        Ticket first = admitted(a.acquire(5 * MB, 1));
-        Ticket second = admitted(a.acquire(5 * MB, 2));
+        Ticket first = Fleet.admitted(a.acquire(5 * MB, 1));
+        Ticket second = Fleet.admitted(a.acquire(5 * MB, 2));
 
         redis.stop();
         redis.restart();
 
-        Eventually.until("the restarted Redis counts A's two statements", () -> fleetActive(b) == 2,
+        Eventually.until("the restarted Redis counts A's two statements", () -> Fleet.active(b) == 2,
                 () -> b.state(Tier.SMALL));
         assertThat(b.ledger().inFlightBytes()).isEqualTo(10 * MB);
         assertThat(b.state(Tier.SMALL).admittedTotal()).as("counted again, not admitted again").isZero();
         Eventually.until("A's share no longer in force", () -> !a.local());
         Ticket waiter = b.acquire(5 * MB, 3);
-        Eventually.until("B's statement waits behind A's", () -> fleetWaiting(b) == 1);
+        Eventually.until("B's statement waits behind A's", () -> Fleet.waiting(b) == 1);
         assertThat(waiter.admitted()).isNotDone();
 
         first.release();
-        admitted(waiter);
+        Fleet.admitted(waiter);
         assertThat(b.state(Tier.SMALL).active()).isEqualTo(2);
         assertThat(b.state(Tier.SMALL).admittedTotal()).isEqualTo(1);
         second.release();
         waiter.release();
-        Eventually.until("every permit and byte back", () -> fleetActive(a) == 0 && a.ledger().inFlightBytes() == 0);
+        Eventually.until("every permit and byte back", () -> Fleet.active(a) == 0 && a.ledger().inFlightBytes() == 0);
     }
 
     @Test
@@ -66,24 +70,24 @@ class FleetReassertIT {
         RedisGateways a = fleet.join(Fleet.settings(1, 1, 1), 1000 * MB);
         redis.stop();
         Eventually.until("A admits by its share", a::local);
-        Ticket shared = admitted(a.acquire(5 * MB, 1));
+        Ticket shared = Fleet.admitted(a.acquire(5 * MB, 1));
 
         redis.restart();
 
-        Eventually.until("the fleet counts the share's statement", () -> fleetActive(a) == 1, () -> a.state(Tier.SMALL));
+        Eventually.until("the fleet counts the share's statement", () -> Fleet.active(a) == 1, () -> a.state(Tier.SMALL));
         RedisGateways b = fleet.join(Fleet.settings(1, 1, 1), 1000 * MB);
         Ticket waiter = b.acquire(5 * MB, 2);
-        Eventually.until("B's statement waits for the only SMALL permit", () -> fleetWaiting(b) == 1);
+        Eventually.until("B's statement waits for the only SMALL permit", () -> Fleet.waiting(b) == 1);
 
         shared.release();
-        admitted(waiter).release();
-        Eventually.until("every permit back", () -> fleetActive(a) == 0 && a.ledger().inFlightBytes() == 0);
+        Fleet.admitted(waiter).release();
+        Eventually.until("every permit back", () -> Fleet.active(a) == 0 && a.ledger().inFlightBytes() == 0);
     }
 
     @Test
     void assertingAgainAndAgainCountsEachStatementOnce() throws Exception {
         RedisGateways a = fleet.join(Fleet.settings(4, 1, 1), 1000 * MB);
-        Ticket held = admitted(a.acquire(5 * MB, 1));
+        Ticket held = Fleet.admitted(a.acquire(5 * MB, 1));
         // Every third of the lease the instance asserts what it holds; Redis has it already each time.
         for (int i = 0; i < 3; i++) {
             long before = a.assertions();
@@ -93,27 +97,40 @@ class FleetReassertIT {
         }
         assertThat(a.state(Tier.SMALL).admittedTotal()).isEqualTo(1);
         held.release();
-        Eventually.until("the permit back", () -> fleetActive(a) == 0);
+        Eventually.until("the permit back", () -> Fleet.active(a) == 0);
     }
 
-    /** SMALL permits held in the fleet, as the instance reads them from Redis; -1 while it cannot. */
-    private static int fleetActive(RedisGateways g) {
-        try {
-            return g.local() ? -1 : g.state(Tier.SMALL).active();
-        } catch (FleetUnavailableException e) {
-            return -1;
+    @Test
+    void aWaitingStatementRedisNoLongerKnowsIsRefusedRatherThanLeftWaiting() throws Exception {
+        RedisGateways a = fleet.join(Fleet.settings(1, 1, 1), 1000 * MB);
+        Ticket holder = Fleet.admitted(a.acquire(5 * MB, 1));
+        Ticket waiter = a.acquire(5 * MB, 2);
+        Eventually.until("the statement waits", () -> Fleet.waiting(a) == 1);
+
+        forgetWaitingTickets(); // as a failover to a replica that missed them: the rest of the state is there
+
+        assertThatThrownBy(() -> waiter.admitted().join()).cause().isInstanceOf(FleetUnavailableException.class)
+                .hasMessageContaining("no longer knows this waiting statement");
+        assertThat(a.state(Tier.SMALL).active()).isEqualTo(1);
+        holder.release();
+        Eventually.until("the permit back", () -> Fleet.active(a) == 0);
+    }
+
+    /** Deletes every waiting ticket of every fleet in the test's Redis, and nothing else. */
+    private static void forgetWaitingTickets() {
+        RedisClient client = RedisClient.create(redis.uri());
+        try (StatefulRedisConnection<String, String> connection = client.connect()) {
+            RedisCommands<String, String> commands = connection.sync();
+            for (String queue : commands.keys("memogate:*:q:1")) {
+                String prefix = queue.substring(0, queue.length() - "q:1".length());
+                for (String id : commands.zrange(queue, 0, -1)) {
+                    commands.del(prefix + "t:" + id);
+                    commands.zrem(queue, id);
+                    commands.zrem(prefix + "dl", id);
+                }
+            }
+        } finally {
+            client.shutdown();
         }
-    }
-
-    private static int fleetWaiting(RedisGateways g) {
-        try {
-            return g.local() ? -1 : g.state(Tier.SMALL).waiting();
-        } catch (FleetUnavailableException e) {
-            return -1;
-        }
-    }
-
-    private static Ticket admitted(Ticket t) {
-        return t.admitted().orTimeout(Eventually.DEFAULT.toSeconds(), TimeUnit.SECONDS).join();
     }
 }

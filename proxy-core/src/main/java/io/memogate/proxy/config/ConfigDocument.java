@@ -140,6 +140,7 @@ final class ConfigDocument {
 
     static final class Fleet {
         String redis;
+        String sentinel;
         String name;
         String lease;
         String pollInterval;
