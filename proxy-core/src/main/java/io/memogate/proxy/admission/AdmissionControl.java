@@ -2,6 +2,8 @@ package io.memogate.proxy.admission;
 
 import io.memogate.broker.Broker;
 import io.memogate.broker.BrokerLeadership;
+import io.memogate.broker.BrokerMode;
+import io.memogate.broker.BrokerRole;
 import io.memogate.broker.BrokerSettings;
 import io.memogate.broker.BrokerState;
 import io.memogate.broker.FleetMember;
@@ -150,7 +152,11 @@ public final class AdmissionControl implements AutoCloseable {
 
     /** Called on the broker's thread after every poll, good or failed. */
     void published(BrokerState state) {
-        gateways.target(state.targetBytes());
+        // In a fleet the leader sets the target for all: a follower's copy of it may be a poll older. A follower
+        // sets it only once the leader's publication is too old to steer by, as a broker alone falls to static.
+        if (state.role().kind() != BrokerRole.Kind.FOLLOWER || state.mode() == BrokerMode.STATIC) {
+            gateways.target(state.targetBytes());
+        }
         serverDefaults.set(kind.defaults(state.plannerSettings()));
         Map<Integer, Long> privateBytes = state.privateBytesByPid();
         if (privateBytes.isEmpty()) {
