@@ -1,6 +1,7 @@
 package io.memogate.broker;
 
 import java.time.Duration;
+import java.util.Locale;
 import java.util.Map;
 import java.util.Objects;
 import java.util.Optional;
@@ -35,6 +36,13 @@ import io.memogate.broker.probe.ProbeFactory;
  * change of mode is logged once (a warning when polls start failing or the grace runs out, info when
  * LIVE again), not every failed poll. The listener hears every poll, good or failed.
  *
+ * <p>In a fleet, one broker per server polls for all ({@link BrokerLeadership}): before each poll the broker
+ * claims the fleet's lease. The leader polls and publishes its state under its epoch; a follower polls
+ * nothing and takes the leader's publication, in the leader's mode while it is fresh (at most {@link
+ * BrokerSettings#PROBE_TIMEOUT_INTERVALS} intervals old), STALE with its target as it ages through the grace
+ * period, then STATIC. A follower keeps the leader's target as its own, so that it goes on from there if it
+ * takes over. While the fleet's store is away every broker polls for itself.
+ *
  * <p>Polls run one at a time: on the "memogate-broker" daemon thread with a fixed delay after
  * {@link #start()}, or directly through {@link #pollOnce()} (tests, with a manual clock).
  */
@@ -48,6 +56,7 @@ public final class Broker implements AutoCloseable {
     private final LongSupplier nanoTime;
     private final BrokerListener listener;
     private final TargetPolicy policy;
+    private final BrokerLeadership leadership;
     private final Object pollLock = new Object();
     private final Object lifecycleLock = new Object();
 
@@ -71,11 +80,24 @@ public final class Broker implements AutoCloseable {
      * the server kind the proxy fronts. The probe stamps its snapshots with this broker's clock.
      */
     public Broker(BrokerSettings settings, ProbeFactory probes, LongSupplier nanoTime, BrokerListener listener) {
+        this(settings, probes, nanoTime, listener, BrokerLeadership.ALONE);
+    }
+
+    /** As {@link #Broker(BrokerSettings, ProbeFactory, LongSupplier, BrokerListener)}, one of a fleet's. */
+    public Broker(BrokerSettings settings, ProbeFactory probes, LongSupplier nanoTime, BrokerListener listener,
+                  BrokerLeadership leadership) {
         this(settings, probes.open(Objects.requireNonNull(settings, "settings").probeSettings(), nanoTime), nanoTime,
-                listener);
+                listener, leadership);
     }
 
     public Broker(BrokerSettings settings, MemoryProbe probe, LongSupplier nanoTime, BrokerListener listener) {
+        this(settings, probe, nanoTime, listener, BrokerLeadership.ALONE);
+    }
+
+    /** @param leadership whether this instance polls for its fleet, or follows the broker that does */
+    public Broker(BrokerSettings settings, MemoryProbe probe, LongSupplier nanoTime, BrokerListener listener,
+                  BrokerLeadership leadership) {
+        this.leadership = Objects.requireNonNull(leadership, "leadership");
         this.settings = Objects.requireNonNull(settings, "settings");
         this.probe = Objects.requireNonNull(probe, "probe");
         this.nanoTime = Objects.requireNonNull(nanoTime, "nanoTime");
@@ -98,6 +120,18 @@ public final class Broker implements AutoCloseable {
             if (closed) {
                 return state;
             }
+            BrokerRole role = leadership.claim();
+            if (closed) {
+                return state;
+            }
+            BrokerState previous = state;
+            if (!role.polls()) {
+                BrokerState next = following(role, leadership.published());
+                state = next;
+                logFollowing(previous, next);
+                publish(next);
+                return next;
+            }
             MemorySnapshot snapshot = null;
             String failure = null;
             RuntimeException unexpected = null;
@@ -113,10 +147,14 @@ public final class Broker implements AutoCloseable {
             if (closed) {
                 return state; // close() cut this poll short; its failure says nothing about the server
             }
-            BrokerState previous = state;
-            BrokerState next = snapshot != null ? succeeded(snapshot) : failed(failure);
+            BrokerState next = (snapshot != null ? succeeded(snapshot) : failed(failure)).as(role);
             state = next;
+            logRole(previous.role(), role);
             logTransition(previous, next, unexpected);
+            if (role.kind() == BrokerRole.Kind.LEADER && !leadership.publish(role, next)) {
+                LOG.warn("broker fenced: the fleet's lease epoch {} passed to another instance (or the fleet's store"
+                        + " did not answer); this poll's target is not published", role.epoch());
+            }
             publish(next);
             return next;
         }
@@ -204,6 +242,34 @@ public final class Broker implements AutoCloseable {
         return staticState();
     }
 
+    /**
+     * A follower's state from the leader's publication: the leader's mode while fresh, STALE with its target
+     * through the grace period, then STATIC. The leader's target becomes this broker's history, so that it
+     * smooths on from it if it leads next; the interval history is the leader's, so it starts afresh.
+     */
+    private BrokerState following(BrokerRole role, Optional<PublishedTarget> published) {
+        consecutiveFailures = 0;
+        baseline = null;
+        lastInterval = Optional.empty();
+        Duration fresh = settings.interval().multipliedBy(BrokerSettings.PROBE_TIMEOUT_INTERVALS);
+        if (published.isPresent()) {
+            PublishedTarget p = published.get();
+            boolean isFresh = p.age().compareTo(fresh) <= 0;
+            if (isFresh || p.mode() != BrokerMode.STATIC && p.age().compareTo(settings.gracePeriod()) < 0) {
+                BrokerMode mode = isFresh ? p.mode() : BrokerMode.STALE;
+                liveTarget = mode == BrokerMode.STATIC ? OptionalLong.empty() : OptionalLong.of(p.targetBytes());
+                return new BrokerState(mode, p.targetBytes(), Optional.empty(), Optional.of(p.age()), Optional.empty(),
+                        0, totalFailures, Optional.ofNullable(lastFailure), p.signals(), p.plannerSettings(), Map.of(),
+                        role);
+            }
+        }
+        liveTarget = OptionalLong.empty();
+        return new BrokerState(BrokerMode.STATIC, settings.staticTargetBytes(), Optional.empty(),
+                published.map(PublishedTarget::age), Optional.empty(), 0, totalFailures,
+                Optional.ofNullable(lastFailure),
+                Set.of(), Map.of(), Map.of(), role);
+    }
+
     private BrokerState staticState() {
         Optional<MemorySnapshot> snapshot = Optional.ofNullable(lastGood);
         return new BrokerState(BrokerMode.STATIC, settings.staticTargetBytes(), snapshot, snapshot.map(this::age),
@@ -249,6 +315,36 @@ public final class Broker implements AutoCloseable {
                             next.lastFailure().orElseThrow());
                 }
             }
+        }
+    }
+
+    /** Once per change of the part this instance plays in its fleet's polling. */
+    private void logRole(BrokerRole previous, BrokerRole next) {
+        if (previous.kind() == next.kind() && previous.epoch() == next.epoch()) {
+            return;
+        }
+        switch (next.kind()) {
+            case LEADER -> LOG.info("broker leader: this instance polls the server for its fleet, epoch={} probe={}",
+                    next.epoch(), settings.probeSettings().describeUrl());
+            case ALONE -> LOG.warn("broker alone: the fleet's store does not answer, this instance polls the server"
+                    + " for itself");
+            case FOLLOWER -> { } // logFollowing says it
+        }
+    }
+
+    /** Once per change of the leader, its epoch, or the mode its publication leaves this follower in. */
+    private void logFollowing(BrokerState previous, BrokerState next) {
+        BrokerRole role = next.role();
+        if (previous.mode() == next.mode() && previous.role().equals(role)) {
+            return;
+        }
+        String line = "broker follower: mode={} target_bytes={} leader={} epoch={} published_age={}";
+        Object[] args = {next.mode().name().toLowerCase(Locale.ROOT), next.targetBytes(), role.leader(),
+                role.epoch(), next.lastGoodAge().map(Duration::toString).orElse("none")};
+        if (next.mode() == BrokerMode.LIVE) {
+            LOG.info(line, args);
+        } else {
+            LOG.warn(line, args);
         }
     }
 

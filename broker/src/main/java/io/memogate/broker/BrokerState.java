@@ -25,7 +25,10 @@ import io.memogate.broker.probe.MemorySnapshot;
  * @param plannerSettings     the server's planner settings from the last good snapshot (empty in STATIC)
  * @param privateBytesByPid   retained memory per server process or connection id from the last good
  *                            snapshot (empty in STATIC, and when the probe cannot read it, e.g. a
- *                            PostgreSQL server that is not co-located)
+ *                            PostgreSQL server that is not co-located; and on a follower, whose
+ *                            fleet's leader measures them)
+ * @param role                who polled: this instance alone, as the fleet's leader, or nobody here (a
+ *                            follower, whose target is the leader's)
  */
 public record BrokerState(
         BrokerMode mode,
@@ -38,7 +41,18 @@ public record BrokerState(
         Optional<String> lastFailure,
         Set<PressureSignal> pressureSignals,
         Map<String, String> plannerSettings,
-        Map<Integer, Long> privateBytesByPid) {
+        Map<Integer, Long> privateBytesByPid,
+        BrokerRole role) {
+
+    /** The state of a broker that polls for itself alone. */
+    public BrokerState(BrokerMode mode, long targetBytes, Optional<MemorySnapshot> lastGoodSnapshot,
+                       Optional<Duration> lastGoodAge, Optional<IntervalStatistics> lastInterval,
+                       int consecutiveFailures, long totalFailures, Optional<String> lastFailure,
+                       Set<PressureSignal> pressureSignals, Map<String, String> plannerSettings,
+                       Map<Integer, Long> privateBytesByPid) {
+        this(mode, targetBytes, lastGoodSnapshot, lastGoodAge, lastInterval, consecutiveFailures, totalFailures,
+                lastFailure, pressureSignals, plannerSettings, privateBytesByPid, BrokerRole.ALONE);
+    }
 
     public BrokerState {
         Objects.requireNonNull(mode, "mode");
@@ -58,5 +72,12 @@ public record BrokerState(
                 Objects.requireNonNull(plannerSettings, "plannerSettings")));
         privateBytesByPid = Collections.unmodifiableMap(new TreeMap<>(
                 Objects.requireNonNull(privateBytesByPid, "privateBytesByPid")));
+        Objects.requireNonNull(role, "role");
+    }
+
+    /** The same state, polled in {@code polledAs}. */
+    public BrokerState as(BrokerRole polledAs) {
+        return new BrokerState(mode, targetBytes, lastGoodSnapshot, lastGoodAge, lastInterval, consecutiveFailures,
+                totalFailures, lastFailure, pressureSignals, plannerSettings, privateBytesByPid, polledAs);
     }
 }

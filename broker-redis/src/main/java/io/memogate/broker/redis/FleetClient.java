@@ -26,6 +26,7 @@ import java.util.concurrent.Executor;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.TimeoutException;
 import java.util.function.Supplier;
+import java.util.stream.Collectors;
 
 /**
  * One instance's calls to the gateway functions of one server (gateways.lua), over Lettuce: one connection
@@ -64,7 +65,9 @@ final class FleetClient implements AutoCloseable {
     FleetClient(FleetSettings settings, String server, String instance, Duration timeout, Executor replies,
                 Supplier<String[]> configuration) {
         RedisURI uri = RedisURI.create(settings.redisUri());
-        this.where = uri.getHost() + ":" + uri.getPort();
+        this.where = uri.getSentinels().isEmpty() ? uri.getHost() + ":" + uri.getPort()
+                : "the primary " + uri.getSentinelMasterId() + " of Sentinels " + uri.getSentinels().stream()
+                        .map(s -> s.getHost() + ":" + s.getPort()).collect(Collectors.joining(","));
         this.keys = new String[] {settings.keyPrefix(server)};
         this.instance = instance;
         this.leaseMillis = Long.toString(settings.lease().toMillis());
@@ -124,6 +127,31 @@ final class FleetClient implements AutoCloseable {
         }
     }
 
+    /**
+     * Calls one of the functions that are not gateway transitions (the broker's lease and publication): no
+     * instance arguments, no decisions, a plain list as the answer; waits at most the command timeout.
+     */
+    List<Object> callPlainAndWait(String function, String... args) {
+        CompletableFuture<List<Object>> call = plain(function, args).exceptionallyCompose(failure ->
+                String.valueOf(cause(failure).getMessage()).contains("Function not found")
+                        ? connection.async().functionLoad(LIBRARY, true).toCompletableFuture()
+                                .thenCompose(loaded -> plain(function, args))
+                        : CompletableFuture.failedFuture(failure));
+        try {
+            return call.get(timeout.toMillis() + 100, TimeUnit.MILLISECONDS);
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            throw unavailable(function, e);
+        } catch (ExecutionException | TimeoutException e) {
+            throw unavailable(function, e);
+        }
+    }
+
+    private CompletableFuture<List<Object>> plain(String function, String[] args) {
+        return connection.async().<List<Object>>fcall(function, ScriptOutputType.MULTI, keys, args)
+                .toCompletableFuture();
+    }
+
     /** The answer completes on a Lettuce thread. */
     private CompletableFuture<FleetReply> callHere(String function, String[] args) {
         return callHere(function, args, REPAIRS);
@@ -142,7 +170,9 @@ final class FleetClient implements AutoCloseable {
             } else {
                 return CompletableFuture.failedFuture(failure);
             }
-            return repair.thenCompose(repaired -> callHere(function, args, repairs - 1));
+            // A repair made by a gateway function answers as one: what it says (reaped, decisions) is kept.
+            return repair.thenCompose(repaired -> callHere(function, args, repairs - 1).thenApply(reply ->
+                    repaired instanceof FleetReply first ? first.then(reply) : reply));
         });
     }
 

@@ -1,5 +1,6 @@
 package io.memogate.broker.redis;
 
+import java.util.ArrayList;
 import java.util.List;
 
 /**
@@ -16,6 +17,13 @@ record FleetReply(boolean reaped, Object result, List<Decision> decisions) {
         }
         return new FleetReply(Long.valueOf(1).equals(raw.get(0)), raw.get(1),
                 entries.stream().map(entry -> Decision.parse(String.valueOf(entry))).toList());
+    }
+
+    /** This answer followed by {@code next}, as one: reaped if either says so, both's decisions, next's result. */
+    FleetReply then(FleetReply next) {
+        List<Decision> all = new ArrayList<>(decisions);
+        all.addAll(next.decisions);
+        return new FleetReply(reaped || next.reaped, next.result, List.copyOf(all));
     }
 
     /** The result as text: '' or "queue position" from mg_acquire, a count or 0/1 from the others. */

@@ -1,11 +1,14 @@
 package io.memogate.broker.redis;
 
+import io.memogate.broker.FleetInstance;
 import io.memogate.broker.gateway.LedgerState;
 import io.memogate.broker.gateway.Tier;
 import io.memogate.broker.gateway.TierState;
+import io.memogate.broker.gateway.WaitingStatement;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.function.Function;
 
 /**
  * The fleet's gateways as mg_view read them, in one consistent moment: each tier, the ledger, and every
@@ -52,6 +55,24 @@ record FleetView(boolean paused, long target, List<TierState> tiers, LedgerState
                     Duration.ofMillis(Long.parseLong(f.get(i + 4))), f.get(i + 5), f.get(i + 6)));
         }
         return new FleetView(paused, target, List.copyOf(tiers), ledger, List.copyOf(waiters));
+    }
+
+    /** Every instance's waiting statements, with the tags {@code tagOf} knows (this instance's own). */
+    List<WaitingStatement> waiting(Function<String, Object> tagOf) {
+        return waiters.stream().map(w -> new WaitingStatement(w.tier(), w.tier() == null, w.position(),
+                w.estimateBytes(), w.connection(), w.waited(), tagOf.apply(w.id()), paused, w.instance())).toList();
+    }
+
+    /** mg_holders' answer: each instance holding a lease and what it holds; {@code self} is the asking one. */
+    static List<FleetInstance> instances(List<String> f, String self) {
+        List<FleetInstance> all = new ArrayList<>();
+        for (int i = 0; i + 7 <= f.size(); i += 7) {
+            all.add(new FleetInstance(f.get(i), f.get(i).equals(self),
+                    Duration.ofMillis(Math.max(0, Long.parseLong(f.get(i + 1)))), Integer.parseInt(f.get(i + 2)),
+                    Integer.parseInt(f.get(i + 3)), Integer.parseInt(f.get(i + 4)), Long.parseLong(f.get(i + 5)),
+                    Integer.parseInt(f.get(i + 6))));
+        }
+        return List.copyOf(all);
     }
 
     TierState tier(Tier tier) {

@@ -7,11 +7,15 @@ import io.memogate.broker.gateway.Ticket;
 import io.memogate.broker.gateway.Tier;
 import io.memogate.broker.gateway.WaitingStatement;
 import java.time.Duration;
+import java.util.HashSet;
+import java.util.List;
 import java.util.Map;
+import java.util.Set;
 import java.util.concurrent.CancellationException;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.function.Consumer;
 import java.util.function.LongSupplier;
+import java.util.function.Supplier;
 
 /**
  * This instance's gated tickets, by ticket and by the id Redis knows them by, until each is decided and,
@@ -58,6 +62,40 @@ final class IssuedTickets {
     Object tagOf(String id) {
         FleetTicket ft = byId.get(id);
         return ft == null ? null : ft.ticket.tag();
+    }
+
+    /** The tickets admitted and not yet released. */
+    List<FleetTicket> admitted() {
+        return byId.values().stream().filter(ft -> ft.state.get() == FleetTicket.State.ADMITTED).toList();
+    }
+
+    /** True while ticket {@code id} is admitted here and not released. */
+    boolean holds(String id) {
+        FleetTicket ft = byId.get(id);
+        return ft != null && ft.state.get() == FleetTicket.State.ADMITTED;
+    }
+
+    /**
+     * An mg_poll answer's waiting tickets, each "id queue position": where they wait now. A waiting ticket
+     * Redis acknowledged but no longer names was lost (a failover to a replica that missed it): nothing would
+     * ever decide it, so it is refused with {@code lost}'s exception. The answer's decisions must have been
+     * delivered first. Returns how many were lost.
+     */
+    int polled(List<String> waiting, boolean paused, Supplier<FleetUnavailableException> lost) {
+        Set<String> named = new HashSet<>();
+        for (String line : waiting) {
+            String[] f = line.split(" ");
+            named.add(f[0]);
+            waitsAt(f[0], f[1], f[2], paused);
+        }
+        int count = 0;
+        for (FleetTicket ft : byId.values()) {
+            if (ft.acknowledged && ft.waiting() && !named.contains(ft.id)) {
+                fail(ft, lost.get());
+                count++;
+            }
+        }
+        return count;
     }
 
     boolean anyWaiting() {

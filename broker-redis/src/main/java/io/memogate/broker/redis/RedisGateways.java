@@ -1,5 +1,8 @@
 package io.memogate.broker.redis;
 
+import io.memogate.broker.BrokerLeadership;
+import io.memogate.broker.FleetInstance;
+import io.memogate.broker.FleetMember;
 import io.memogate.broker.gateway.CompileMemoryRetention;
 import io.memogate.broker.gateway.GatewayListener;
 import io.memogate.broker.gateway.GatewaySettings;
@@ -12,16 +15,13 @@ import io.memogate.broker.gateway.Tier;
 import io.memogate.broker.gateway.TierState;
 import io.memogate.broker.gateway.WaitingStatement;
 import java.time.Duration;
-import java.util.ArrayList;
 import java.util.Collections;
 import java.util.HexFormat;
 import java.util.List;
 import java.util.Map;
 import java.util.Objects;
 import java.util.Optional;
-import java.util.Queue;
 import java.util.concurrent.ConcurrentHashMap;
-import java.util.concurrent.ConcurrentLinkedQueue;
 import java.util.concurrent.Executors;
 import java.util.concurrent.RejectedExecutionException;
 import java.util.concurrent.ScheduledExecutorService;
@@ -53,7 +53,8 @@ import org.slf4j.LoggerFactory;
  *
  * <p>Redis away. From a call Redis did not answer until one it answers, new statements are admitted by this
  * instance's {@link LocalShare} (limits and target / N, N the live instances Redis last counted), and the
- * views show that share; statements it admitted are released there, and Redis never counts them.
+ * views show that share. When Redis answers again, or says it lost this instance's state, {@link Holdings}
+ * asserts again what the instance holds, the share's statements included, as it does every third of a lease.
  *
  * <p>Concurrency. {@link IssuedTickets} decides each gated ticket once: a grant or refusal from Redis, a
  * withdraw(), or a lost lease, whichever comes first. A withdraw() that wins tells Redis, which withdraws the
@@ -61,7 +62,7 @@ import org.slf4j.LoggerFactory;
  * handled on one thread, in Redis's order, and futures complete there; the fleet's views wait for Redis, at
  * most the command timeout, and throw {@link FleetUnavailableException} when it does not answer.
  */
-public final class RedisGateways implements Gateways, AutoCloseable {
+public final class RedisGateways implements Gateways, FleetMember, AutoCloseable {
 
     private static final Logger log = LoggerFactory.getLogger(RedisGateways.class);
     private static final Duration LONGEST_COMMAND = Duration.ofSeconds(2);
@@ -78,8 +79,8 @@ public final class RedisGateways implements Gateways, AutoCloseable {
     /** In force while {@link #local}: this instance's share of the limits and target. */
     private final LocalShare share;
     private final AtomicLong sequence = new AtomicLong();
-    /** Releases, withdrawals and closes Redis did not confirm: sent again after the next answer. */
-    private final Queue<Call> unconfirmed = new ConcurrentLinkedQueue<>();
+    private final FleetCalls calls;
+    private final Holdings holdings;
     /** Server connection to what the ledger counts it as retaining, as last heard; see {@link #retainedBy}. */
     private final Map<Long, Long> retainedBy = new ConcurrentHashMap<>();
     private final AtomicBoolean polling = new AtomicBoolean();
@@ -124,21 +125,22 @@ public final class RedisGateways implements Gateways, AutoCloseable {
             return thread;
         });
         Duration timeout = Collections.min(List.of(fleet.lease().dividedBy(2), LONGEST_COMMAND));
+        FleetClient client = null;
         try {
-            this.redis = new FleetClient(fleet, server, instance, timeout, replies, this::configuration);
-        } catch (RuntimeException e) {
-            replies.shutdownNow();
-            throw e;
-        }
-        try {
-            redis.callAndWait("mg_configure", configuration());
+            client = new FleetClient(fleet, server, instance, timeout, replies, this::configuration);
+            client.callAndWait("mg_configure", configuration());
             lastAnswerNanos = nanoTime.getAsLong();
-            redis.onWake(this::pollSoon);
+            client.onWake(this::pollSoon); // a wake polls on the replies thread, once this constructor is done
         } catch (RuntimeException e) {
             replies.shutdownNow();
-            redis.close();
+            if (client != null) {
+                client.close();
+            }
             throw e;
         }
+        this.redis = client;
+        this.calls = new FleetCalls(redis, this::handle, this::away);
+        this.holdings = new Holdings(tickets, this::nextId, redis, calls, nanoTime);
         long every = fleet.pollInterval().toNanos();
         replies.scheduleWithFixedDelay(this::tick, every, every, TimeUnit.NANOSECONDS);
         log.info("Gateways of server {} shared through fleet {} at {} as instance {}", server, fleet.name(),
@@ -151,19 +153,19 @@ public final class RedisGateways implements Gateways, AutoCloseable {
             throw new IllegalArgumentException("estimateBytes must be >= 0, was " + estimateBytes);
         }
         if (local) {
-            return share.gateways().acquire(estimateBytes, connection, tag);
+            return holdings.admitByShare(this, share.gateways(), estimateBytes, connection, tag);
         }
         if (estimateBytes < settings.staticThresholdBytes()) {
             Ticket t = Ticket.ungated(estimateBytes, connection, tag);
             listener.admitted(null, 0, estimateBytes);
             return t;
         }
-        FleetTicket ft = tickets.issue(this, instance + ":" + sequence.incrementAndGet(), estimateBytes, connection, tag);
+        FleetTicket ft = tickets.issue(this, nextId(), estimateBytes, connection, tag);
         redis.call("mg_acquire", ft.id, Long.toString(estimateBytes), Long.toString(connection))
                 .whenComplete((reply, failure) -> {
                     if (failure != null) {
                         // It may have arrived before the answer was lost: whatever Redis has of it is undone.
-                        unconfirmed.add(new Call("mg_withdraw", ft.id));
+                        calls.later("mg_withdraw", ft.id);
                         tickets.fail(ft, FleetClient.asUnavailable(failure));
                         away(failure);
                         return;
@@ -180,8 +182,7 @@ public final class RedisGateways implements Gateways, AutoCloseable {
 
     @Override
     public void release(Ticket t) {
-        if (t.issuedBy(share.gateways())) {
-            share.gateways().release(t);
+        if (holdings.releaseShared(t, share.gateways())) {
             return;
         }
         FleetTicket ft = tickets.of(t, this);
@@ -191,7 +192,7 @@ public final class RedisGateways implements Gateways, AutoCloseable {
         if (tickets.release(ft)) {
             redis.call("mg_release", ft.id).whenComplete((reply, failure) -> {
                 if (failure != null) {
-                    unconfirmed.add(new Call("mg_release", ft.id));
+                    calls.later("mg_release", ft.id);
                     away(failure);
                     return;
                 }
@@ -205,22 +206,24 @@ public final class RedisGateways implements Gateways, AutoCloseable {
 
     @Override
     public boolean withdraw(Ticket t) {
-        if (t.issuedBy(share.gateways())) {
-            return share.gateways().withdraw(t);
+        Ticket shared = holdings.shareTicket(t);
+        if (shared != null) {
+            return share.gateways().withdraw(shared); // a withdrawn one leaves the holdings as it is refused
         }
         FleetTicket ft = tickets.of(t, this);
         if (ft == null || !tickets.withdraw(ft)) {
             return false;
         }
-        sendConfirmed(new Call("mg_withdraw", ft.id));
+        calls.sendConfirmed("mg_withdraw", ft.id);
         return true;
     }
 
     /** Where it waited at the last answer that said so (at most a poll interval ago), with its waiting time now. */
     @Override
     public Optional<WaitingStatement> position(Ticket t) {
-        if (t.issuedBy(share.gateways())) {
-            return share.gateways().position(t);
+        Ticket shared = holdings.shareTicket(t);
+        if (shared != null) {
+            return share.gateways().position(shared);
         }
         FleetTicket ft = tickets.of(t, this);
         return ft == null ? Optional.empty() : Optional.ofNullable(tickets.position(ft, paused));
@@ -230,7 +233,7 @@ public final class RedisGateways implements Gateways, AutoCloseable {
     public void reconfigure(GatewaySettings settings) {
         this.settings = Objects.requireNonNull(settings, "settings");
         share.settings(settings);
-        sendConfirmed(new Call("mg_configure", configuration()));
+        calls.sendConfirmed("mg_configure", configuration());
     }
 
     @Override
@@ -241,13 +244,13 @@ public final class RedisGateways implements Gateways, AutoCloseable {
     @Override
     public boolean pause() {
         boolean here = share.gateways().pause(); // kept in step, for when Redis is away
-        return local ? here : changed(redis.callAndWait("mg_pause", "1"));
+        return local ? here : ask("mg_pause", "1").text().equals("1");
     }
 
     @Override
     public boolean resume() {
         boolean here = share.gateways().resume();
-        return local ? here : changed(redis.callAndWait("mg_pause", "0"));
+        return local ? here : ask("mg_pause", "0").text().equals("1");
     }
 
     @Override
@@ -261,7 +264,7 @@ public final class RedisGateways implements Gateways, AutoCloseable {
         checkTarget(bytes);
         target = bytes;
         share.target(bytes);
-        send("mg_target", Long.toString(bytes));
+        calls.send("mg_target", Long.toString(bytes));
     }
 
     /** The fleet's target, which the last instance to set one set; this instance's share while Redis is away. */
@@ -278,14 +281,14 @@ public final class RedisGateways implements Gateways, AutoCloseable {
         }
         retainedBy.put(connection, bytes);
         share.gateways().retained(connection, bytes);
-        send("mg_retained", Long.toString(connection), Long.toString(bytes));
+        calls.send("mg_retained", Long.toString(connection), Long.toString(bytes));
     }
 
     @Override
     public void connectionClosed(long connection) {
         retainedBy.remove(connection);
         share.gateways().connectionClosed(connection);
-        sendConfirmed(new Call("mg_closed", Long.toString(connection)));
+        calls.sendConfirmed("mg_closed", Long.toString(connection));
     }
 
     /**
@@ -314,27 +317,36 @@ public final class RedisGateways implements Gateways, AutoCloseable {
      */
     @Override
     public List<WaitingStatement> waiting() {
-        if (local) {
-            return share.gateways().waiting();
-        }
-        FleetView view = view();
-        List<WaitingStatement> all = new ArrayList<>();
-        for (FleetView.Waiter w : view.waiters()) {
-            all.add(new WaitingStatement(w.tier(), w.tier() == null, w.position(), w.estimateBytes(), w.connection(),
-                    w.waited(), tickets.tagOf(w.id()), view.paused()));
-        }
-        return all;
+        return local ? share.gateways().waiting() : view().waiting(tickets::tagOf);
     }
 
-    /**
-     * True while Redis is away and new statements are admitted by this instance's share of the gateways
-     * (limits and target / N); false while the fleet's gateways in Redis are in force.
-     */
+    @Override
     public boolean local() {
         return local;
     }
 
-    /** N: the instances Redis last counted, whose share {@link #local()} admits. */
+    @Override
+    public String fleetName() {
+        return fleet.name();
+    }
+
+    @Override
+    public String instance() {
+        return instance;
+    }
+
+    @Override
+    public List<FleetInstance> instances() {
+        return FleetView.instances(ask("mg_holders").lines(), instance);
+    }
+
+    @Override
+    public BrokerLeadership brokerLeadership(Duration brokerInterval) {
+        return new RedisBrokerLeadership(redis, instance, Collections.max(List.of(fleet.lease(),
+                brokerInterval.multipliedBy(3))));
+    }
+
+    @Override
     public int fleetSize() {
         return share.instances();
     }
@@ -357,31 +369,43 @@ public final class RedisGateways implements Gateways, AutoCloseable {
         }
     }
 
-    /** Stops every call and the lease renewal without leaving: what a SIGKILL leaves behind, for tests. */
+    /** Stops every call and the lease renewal without leaving, as a SIGKILL does; for tests. */
     void abandon() {
         closed.set(true);
         replies.shutdownNow();
         redis.close();
     }
 
-    /** An answer, on the replies thread: Redis is there, and here are this instance's decisions. */
+    /** Assertions of what this instance holds made so far: each a third of a lease apart while it holds any. */
+    long assertions() {
+        return holdings.assertions();
+    }
+
+    /** An answer, on the replies thread: Redis is there, with this instance's decisions. */
     private void handle(FleetReply reply) {
         lastAnswerNanos = nanoTime.getAsLong();
         cutOff = false;
+        boolean reassert = false;
         if (local) {
             local = false;
+            reassert = true;
             log.info("Fleet {}'s Redis at {} answers again: server {}'s statements are admitted by the fleet's"
                     + " gateways", fleet.name(), redis.where(), server);
         }
         if (reply.reaped()) {
+            reassert = true;
             log.warn("Fleet {} reaped this instance's state for server {} (its lease ran out, or Redis restarted"
-                    + " without it): its waiting statements are refused", fleet.name(), server);
-            unconfirmed.clear();
+                    + " without it): its waiting statements are refused, what it holds is asserted again",
+                    fleet.name(), server);
+            calls.forget();
             tickets.refuseWaiting(new FleetUnavailableException("the fleet's Redis at " + redis.where()
                     + " lost this proxy's waiting statements (its lease ran out, or Redis restarted)"), true);
         }
         for (Decision d : reply.decisions()) {
             tickets.deliver(d, this::release);
+        }
+        if (reassert) {
+            holdings.reassert(retainedBy);
         }
     }
 
@@ -391,14 +415,18 @@ public final class RedisGateways implements Gateways, AutoCloseable {
         long sinceAnswer = now - lastAnswerNanos;
         if (sinceAnswer > fleet.lease().toNanos() && !cutOff) {
             cutOff = true;
-            unconfirmed.clear(); // the fleet reaps all of it
+            calls.forget(); // the fleet reaps all of it
             log.warn("No answer from fleet {}'s Redis at {} for longer than the lease ({}): its waiting statements"
                     + " for server {} are refused", fleet.name(), redis.where(), fleet.lease(), server);
             tickets.refuseWaiting(new FleetUnavailableException("the fleet's Redis at " + redis.where()
                     + " has not answered for longer than the lease (" + fleet.lease() + ")"), false);
         }
-        if (tickets.anyWaiting() || !unconfirmed.isEmpty() || sinceAnswer >= fleet.lease().toNanos() / 3) {
+        if (tickets.anyWaiting() || calls.anyUnconfirmed() || sinceAnswer >= fleet.lease().toNanos() / 3) {
             poll();
+        }
+        // A failover may lose writes but not this instance's lease: holdings are asserted as often as it renews.
+        if (!local && holdings.due(now, fleet.lease().toNanos() / 3)) {
+            holdings.reassert(retainedBy);
         }
     }
 
@@ -425,40 +453,14 @@ public final class RedisGateways implements Gateways, AutoCloseable {
             List<String> lines = reply.lines();
             paused = lines.getFirst().equals("1");
             share.instances(Integer.parseInt(lines.get(1)));
-            for (String line : lines.subList(2, lines.size())) {
-                String[] f = line.split(" ");
-                tickets.waitsAt(f[0], f[1], f[2], paused);
+            int lost = tickets.polled(lines.subList(2, lines.size()), paused, () -> new FleetUnavailableException(
+                    "the fleet's Redis at " + redis.where() + " no longer knows this waiting statement (a failover"
+                    + " to a replica that missed it)"));
+            if (lost > 0) {
+                log.warn("Fleet {}'s Redis lost {} of this instance's waiting statements for server {}: they are"
+                        + " refused", fleet.name(), lost, server);
             }
-            for (int n = unconfirmed.size(); n > 0; n--) {
-                Call call = unconfirmed.poll();
-                if (call != null) {
-                    sendConfirmed(call);
-                }
-            }
-        });
-    }
-
-    // ---- helpers ----
-
-    /** A call whose loss would leave something held in Redis: kept and sent again until Redis confirms it. */
-    private void sendConfirmed(Call call) {
-        redis.call(call.function(), call.args()).whenComplete((reply, failure) -> {
-            if (failure != null) {
-                unconfirmed.add(call);
-                away(failure);
-            } else {
-                handle(reply);
-            }
-        });
-    }
-
-    private void send(String function, String... args) {
-        redis.call(function, args).whenComplete((reply, failure) -> {
-            if (failure != null) {
-                away(failure);
-            } else {
-                handle(reply);
-            }
+            calls.resend();
         });
     }
 
@@ -472,15 +474,15 @@ public final class RedisGateways implements Gateways, AutoCloseable {
         }
     }
 
-    private boolean changed(FleetReply reply) {
-        replies.execute(() -> handle(reply)); // its decisions, on the replies thread
-        return reply.text().equals("1");
+    /** Calls a quiet function and waits, for the views and the console: the answer brings no decisions. */
+    private FleetReply ask(String function, String... args) {
+        FleetReply reply = redis.callAndWait(function, args);
+        replies.execute(() -> handle(reply));
+        return reply;
     }
 
     private FleetView view() {
-        FleetReply reply = redis.callAndWait("mg_view");
-        replies.execute(() -> handle(reply)); // its decisions, on the replies thread
-        return FleetView.parse(reply.lines());
+        return FleetView.parse(ask("mg_view").lines());
     }
 
     /** mg_configure's arguments as they are now: the settings, the retention, the target. */
@@ -488,8 +490,8 @@ public final class RedisGateways implements Gateways, AutoCloseable {
         return FleetClient.configuration(settings, retention, target);
     }
 
-    /** A call to send again until Redis confirms it. */
-    private record Call(String function, String... args) {
+    private String nextId() {
+        return instance + ":" + sequence.incrementAndGet();
     }
 
     private static void checkTarget(long bytes) {

@@ -19,8 +19,10 @@ Keys under the prefix:
   leases         instances by lease expiry; it:<inst> their tickets, ic:<inst> their connections
   done:<inst>    decisions about an instance's tickets not yet delivered to it ("A id tier", or
                  "R id reason tier budget paused"); it is woken on channel wake:<inst>
+  broker:lease   "<inst> <epoch>", expiring: the instance whose broker polls the server for the fleet
+  broker:epoch   the last epoch given out; broker:pub and broker:set the leader's last publication
 Every reply is {reaped, result, decisions}: whether the caller's lease had expired (its state was reaped),
-the operation's result, and the caller's decisions, taken from its done list.
+the operation's result, and the caller's decisions, taken from its done list (none by a quiet function).
 ]]
 
 local P, NOW, CFG, NOTIFY
@@ -408,7 +410,10 @@ end
 
 -- ---- the operations ----
 
-local function run(keys, args, body, needs_cfg)
+-- A quiet function (a view, a console command, the settings) leaves the caller's decisions on its list for
+-- its next other call: the instance waits for a quiet call's answer outside the order it handles the others
+-- in, and a decision must reach it in Redis's order (it tells a lost waiter from a decided one that way).
+local function run(keys, args, body, needs_cfg, quiet)
   P = keys[1]
   NOTIFY = {}
   NOW = now_ms()
@@ -429,18 +434,21 @@ local function run(keys, args, body, needs_cfg)
     settle()
   end
   for other, _ in pairs(NOTIFY) do
-    if other ~= inst then
+    if other ~= inst or quiet then
       redis.call('PUBLISH', P .. 'wake:' .. other, '1')
     end
   end
-  local decisions = redis.call('LRANGE', P .. 'done:' .. inst, 0, -1)
-  redis.call('DEL', P .. 'done:' .. inst)
+  local decisions = {}
+  if not quiet then
+    decisions = redis.call('LRANGE', P .. 'done:' .. inst, 0, -1)
+    redis.call('DEL', P .. 'done:' .. inst)
+  end
   return { (args[3] == '1' and not alive) and 1 or 0, result, decisions }
 end
 
-local function fn(name, body, needs_cfg)
+local function fn(name, body, needs_cfg, quiet)
   redis.register_function(name, function(keys, args)
-    return run(keys, args, body, needs_cfg)
+    return run(keys, args, body, needs_cfg, quiet)
   end)
 end
 
@@ -533,7 +541,7 @@ fn('mg_configure', function(inst, args)
   CFG = load_cfg()
   reap()
   return 1
-end, false)
+end, false, true)
 
 -- args: 1 pause, 0 resume. 1 when this call changed it.
 fn('mg_pause', function(inst, args)
@@ -544,7 +552,7 @@ fn('mg_pause', function(inst, args)
   redis.call('HSET', P .. 'cfg', 'paused', args[4])
   CFG.paused = want
   return 1
-end, true)
+end, true, true)
 
 -- Whether the fleet is paused ('1'/'0'), how many instances hold a lease, then the instance's waiting
 -- tickets, each "id queue position" (queue 1..3 or b); the call also renews its lease.
@@ -559,11 +567,79 @@ fn('mg_poll', function(inst, args)
   return out
 end, true)
 
+-- args: n, then n tickets "id est conn held", then pairs "conn retained". What the instance holds, asserted
+-- again after Redis lost it (restarted empty, failed over to a replica without the latest writes, reaped a
+-- lease cut off from it) or never saw it (admitted by the instance's share while Redis was away). A ticket
+-- Redis knows is left as it is, and a connection's row that exists keeps its figures, so asserting twice
+-- changes nothing. The tiers count what is held even beyond their limits: new statements wait until enough
+-- of it is released. The result is how many tickets were new to Redis.
+fn('mg_assert', function(inst, args)
+  local n = tonumber(args[4])
+  for i = 5 + n * 4, #args - 1, 2 do
+    if redis.call('EXISTS', conn_key(args[i])) == 0 then
+      local r = row(args[i], inst)
+      r.ret = tonumber(args[i + 1])
+      row_write(args[i], r, 0)
+    end
+  end
+  local added = 0
+  for i = 0, n - 1 do
+    local base = 5 + i * 4
+    local id = args[base]
+    if not tget(id) then
+      local t = { id = id, inst = inst, est = tonumber(args[base + 1]), conn = args[base + 2],
+                  held = tonumber(args[base + 3]), state = 'A', q = '', ws = nil, cgen = 0, need = 1 }
+      for k = 1, t.held do
+        tiers_add('a' .. k, 1)
+        tiers_add('h' .. k, 1)
+      end
+      t.need = t.held
+      t.cgen = charge(t)
+      tsave(t)
+      added = added + 1
+    end
+  end
+  return added
+end, true)
+
 -- The instance leaves the fleet: everything it holds goes back at once, as when its lease expires.
 fn('mg_leave', function(inst, args)
   reap_instance(inst)
+  local holder = redis.call('GET', P .. 'broker:lease')
+  if holder and string.sub(holder, 1, #inst + 1) == inst .. ' ' then
+    redis.call('DEL', P .. 'broker:lease') -- another instance's broker takes over at its next poll
+  end
   return 1
 end, true)
+
+-- Every instance holding a lease: {instance leaseMsLeft small medium large inFlightBytes waiting} each, the
+-- permits counted for admitted and waiting tickets alike (a waiter holds the tiers below the one it waits for).
+fn('mg_holders', function(inst, args)
+  local out = {}
+  local leases = redis.call('ZRANGE', P .. 'leases', 0, -1, 'WITHSCORES')
+  for i = 1, #leases, 2 do
+    local who = leases[i]
+    local held, bytes, waiting = { 0, 0, 0 }, 0, 0
+    for _, id in ipairs(redis.call('SMEMBERS', P .. 'it:' .. who)) do
+      local t = tget(id)
+      if t then
+        for k = 1, t.held do
+          held[k] = held[k] + 1
+        end
+        if t.state == 'A' then
+          bytes = bytes + t.est
+        else
+          waiting = waiting + 1
+        end
+      end
+    end
+    for _, v in ipairs({ who, s(tonumber(leases[i + 1]) - NOW), s(held[1]), s(held[2]), s(held[3]), s(bytes),
+                         s(waiting) }) do
+      table.insert(out, v)
+    end
+  end
+  return out
+end, true, true)
 
 -- The fleet's state for views: {paused target t0, then per tier limit active waiting fraction timeoutMs
 -- admitted timeouts queueFull, then ledger total inFlight connections budgetWaiting, then per waiting
@@ -597,4 +673,70 @@ fn('mg_view', function(inst, args)
     end
   end
   return out
-end, true)
+end, true, true)
+
+
+--[[
+One broker per server for the fleet. The instance holding broker:lease polls the server and publishes the
+target; every other reads it. Each new holder gets the next epoch, and a publication is written only under
+the epoch that holds the lease now, so a leader that lost it (paused past its lease, cut off) cannot
+overwrite its successor's. These functions take KEYS[1] as the prefix and answer plain lists: they are not
+gateway transitions and neither reap nor renew the gateways' leases.
+]]
+
+local function broker_lease(p)
+  local v = redis.call('GET', p .. 'broker:lease')
+  if not v then
+    return nil, 0
+  end
+  local space = string.find(v, ' ', 1, true)
+  return string.sub(v, 1, space - 1), tonumber(string.sub(v, space + 1))
+end
+
+-- args: inst leaseMs. Renews the lease for its holder, gives a free one to the caller under a new epoch
+-- (SET NX PX), and answers {epoch, holder}.
+redis.register_function('mgb_lead', function(keys, args)
+  local p, inst, lease = keys[1], args[1], args[2]
+  local holder, epoch = broker_lease(p)
+  if holder == inst then
+    redis.call('PEXPIRE', p .. 'broker:lease', lease)
+    return { epoch, holder }
+  end
+  if holder then
+    return { epoch, holder }
+  end
+  epoch = redis.call('INCR', p .. 'broker:epoch')
+  redis.call('SET', p .. 'broker:lease', inst .. ' ' .. epoch, 'NX', 'PX', lease)
+  return { epoch, inst }
+end)
+
+-- args: inst epoch target mode signals, then the planner settings as name value pairs. {1} when written,
+-- {0} when the epoch no longer holds the lease.
+redis.register_function('mgb_publish', function(keys, args)
+  local p = keys[1]
+  local holder, epoch = broker_lease(p)
+  if holder ~= args[1] or epoch ~= tonumber(args[2]) then
+    return { 0 }
+  end
+  redis.call('HSET', p .. 'broker:pub', 'leader', args[1], 'epoch', args[2], 'at', s(now_ms()), 'target', args[3],
+    'mode', args[4], 'signals', args[5])
+  redis.call('DEL', p .. 'broker:set')
+  if #args > 5 then
+    redis.call('HSET', p .. 'broker:set', unpack(args, 6))
+  end
+  return { 1 }
+end)
+
+-- {leader epoch ageMs target mode signals, then the planner settings as name value pairs}; {} before any.
+redis.register_function{ function_name = 'mgb_read', flags = { 'no-writes' }, callback = function(keys, args)
+  local p = keys[1]
+  local pub = redis.call('HMGET', p .. 'broker:pub', 'leader', 'epoch', 'at', 'target', 'mode', 'signals')
+  if not pub[1] then
+    return {}
+  end
+  local out = { pub[1], pub[2], s(now_ms() - tonumber(pub[3])), pub[4], pub[5], pub[6] }
+  for _, v in ipairs(redis.call('HGETALL', p .. 'broker:set')) do
+    table.insert(out, v)
+  end
+  return out
+end }

@@ -21,6 +21,14 @@ class FleetSettingsTest {
     }
 
     @Test
+    void sentinelsNameThePrimaryTheyWatch() {
+        assertThat(new FleetSettings("redis-sentinel://s1:26379,s2:26379#gateways", "prod").sentinel()).isTrue();
+        assertThat(new FleetSettings("redis://r:6379", "prod").sentinel()).isFalse();
+        assertThatThrownBy(() -> new FleetSettings("redis-sentinel://s1:26379", "prod"))
+                .hasMessageStartingWith("fleet.sentinel must name the primary the Sentinels watch after '#'");
+    }
+
+    @Test
     void aServersKeysShareOneHashTagSoThatAClusterKeepsThemTogether() {
         assertThat(new FleetSettings("redis://r:6379", "prod").keyPrefix("reports"))
                 .isEqualTo("memogate:{prod/reports}:");

@@ -54,7 +54,7 @@ public final class RedisServer implements BeforeAllCallback, AfterAllCallback {
         }
     }
 
-    private static Optional<Path> find() {
+    static Optional<Path> find() {
         String path = System.getenv().getOrDefault("PATH", "") + ":/usr/bin:/usr/local/bin";
         return Stream.of(path.split(":")).filter(dir -> !dir.isEmpty()).map(dir -> Path.of(dir, "redis-server"))
                 .filter(Files::isExecutable).findFirst();

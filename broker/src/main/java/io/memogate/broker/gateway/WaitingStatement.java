@@ -13,7 +13,14 @@ import java.time.Duration;
  *     fingerprint), or null
  * @param paused true when the gateways were paused (the console's PAUSE) as this was read: then the pause,
  *     not the server's load, is what holds the statement, and the client should be told so
+ * @param instance the proxy of a fleet whose client sent it; null for gateways of this proxy alone
  */
 public record WaitingStatement(Tier tier, boolean forBudget, int position, long estimateBytes, long connection,
-                               Duration waited, Object tag, boolean paused) {
+                               Duration waited, Object tag, boolean paused, String instance) {
+
+    /** A statement waiting in this proxy's own gateways. */
+    public WaitingStatement(Tier tier, boolean forBudget, int position, long estimateBytes, long connection,
+                            Duration waited, Object tag, boolean paused) {
+        this(tier, forBudget, position, estimateBytes, connection, waited, tag, paused, null);
+    }
 }

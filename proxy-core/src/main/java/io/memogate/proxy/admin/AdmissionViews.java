@@ -2,6 +2,8 @@ package io.memogate.proxy.admin;
 
 import io.memogate.broker.Broker;
 import io.memogate.broker.BrokerState;
+import io.memogate.broker.FleetInstance;
+import io.memogate.broker.FleetMember;
 import io.memogate.broker.PressureSignal;
 import io.memogate.broker.gateway.GatewaySettings;
 import io.memogate.broker.gateway.Gateways;
@@ -27,6 +29,7 @@ import io.memogate.proxy.config.Durations;
 import java.math.BigDecimal;
 import java.time.Duration;
 import java.util.ArrayList;
+import java.util.Arrays;
 import java.util.List;
 import java.util.Locale;
 import java.util.Optional;
@@ -49,24 +52,33 @@ final class AdmissionViews {
     }
 
     static ResultTable tiers(Gateways gateways) {
-        ResultTable.Builder table = ResultTable.of("tier", "limit", "active", "waiting", "threshold_bytes", "threshold",
-                "fraction", "max_queue", "timeout", "admitted", "timeouts", "queue_full");
+        Optional<FleetMember> fleet = FleetViews.of(gateways);
+        List<String> columns = new ArrayList<>(List.of("tier", "limit", "active", "waiting", "threshold_bytes",
+                "threshold", "fraction", "max_queue", "timeout", "admitted", "timeouts", "queue_full"));
+        fleet.ifPresent(f -> columns.addAll(FleetViews.TIER_COLUMNS));
+        List<FleetInstance> instances = fleet.map(FleetViews::instances).orElse(List.of());
+        ResultTable.Builder table = ResultTable.of(columns.toArray(String[]::new));
         GatewaySettings settings = gateways.settings();
         for (Tier tier : Tier.values()) {
             TierState state = gateways.state(tier);
-            table.row(tier.configName(), state.limit(), state.active(), state.waiting(), state.thresholdBytes(),
-                    Sizes.bytes(state.thresholdBytes()),
+            List<Object> row = new ArrayList<>(Arrays.asList(tier.configName(), state.limit(), state.active(),
+                    state.waiting(), state.thresholdBytes(), Sizes.bytes(state.thresholdBytes()),
                     // LARGE has no fraction: nothing comes after it.
                     tier == Tier.LARGE ? null : number(state.fraction()),
                     settings.tier(tier).maxQueue(), Durations.format(state.timeout()), state.admittedTotal(),
-                    state.timeoutsTotal(), state.queueFullTotal());
+                    state.timeoutsTotal(), state.queueFullTotal()));
+            fleet.ifPresent(f -> row.addAll(FleetViews.tierColumns(f, instances, tier)));
+            table.row(row.toArray());
         }
         return table.build();
     }
 
     static ResultTable queue(Gateways gateways) {
-        ResultTable.Builder table = ResultTable.of("queue", "position", "client", "user", "database", "application",
-                "waited_s", "estimate_bytes", "estimate", "server_pid", "fingerprint");
+        Optional<FleetMember> fleet = FleetViews.of(gateways);
+        List<String> columns = new ArrayList<>(List.of("queue", "position", "client", "user", "database",
+                "application", "waited_s", "estimate_bytes", "estimate", "server_pid", "fingerprint"));
+        fleet.ifPresent(f -> columns.add(FleetViews.QUEUE_COLUMN));
+        ResultTable.Builder table = ResultTable.of(columns.toArray(String[]::new));
         for (WaitingStatement waiting : gateways.waiting()) {
             String queue = waiting.forBudget() || waiting.tier() == null ? "budget" : waiting.tier().configName();
             String client = null;
@@ -81,8 +93,11 @@ final class AdmissionViews {
                 application = statement.session().applicationName();
                 fingerprint = QueuedStatement.shorten(statement.fingerprint(), FINGERPRINT_CHARS);
             }
-            table.row(queue, waiting.position(), client, user, database, application, seconds(waiting.waited()),
-                    waiting.estimateBytes(), Sizes.bytes(waiting.estimateBytes()), waiting.connection(), fingerprint);
+            List<Object> row = new ArrayList<>(Arrays.asList(queue, waiting.position(), client, user, database,
+                    application, seconds(waiting.waited()), waiting.estimateBytes(),
+                    Sizes.bytes(waiting.estimateBytes()), waiting.connection(), fingerprint));
+            fleet.ifPresent(f -> row.add(FleetViews.instanceOf(f, waiting)));
+            table.row(row.toArray());
         }
         return table.build();
     }
@@ -95,6 +110,7 @@ final class AdmissionViews {
             table.row("mode", "off");
             table.row("target_bytes", target).row("target", Sizes.bytes(target));
             table.row("note", "no broker.monitor configured: the target is broker.staticTarget");
+            FleetViews.of(gateways).ifPresent(fleet -> FleetViews.brokerRows(table, fleet, broker));
             return table.build();
         }
         BrokerState state = broker.get().state();
@@ -115,6 +131,7 @@ final class AdmissionViews {
         table.row("private_bytes", snapshot.map(MemorySnapshot::memory).filter(m -> !m.retainedBytesById().isEmpty())
                 .map(ServerMemory::retainedBytesTotal).orElse(null));
         table.row("host_memory_available_bytes", snapshot.flatMap(s -> boxed(s.host().availableBytes())).orElse(null));
+        FleetViews.of(gateways).ifPresent(fleet -> FleetViews.brokerRows(table, fleet, broker));
         return table.build();
     }
 

@@ -1,8 +1,12 @@
 package io.memogate.proxy.admission;
 
 import io.memogate.broker.Broker;
+import io.memogate.broker.BrokerLeadership;
+import io.memogate.broker.BrokerMode;
+import io.memogate.broker.BrokerRole;
 import io.memogate.broker.BrokerSettings;
 import io.memogate.broker.BrokerState;
+import io.memogate.broker.FleetMember;
 import io.memogate.broker.gateway.CompileMemoryRetention;
 import io.memogate.broker.gateway.GatewayListener;
 import io.memogate.broker.gateway.GatewaySettings;
@@ -78,8 +82,10 @@ public final class AdmissionControl implements AutoCloseable {
         this.catalogs = built.catalogs;
         this.gateways = built.gateways.create(built.gatewaySettings, built.staticTargetBytes, timer,
                 built.gatewayListener, kind.retention());
-        this.broker = built.brokerSettings.map(settings -> new Broker(settings,
-                kind.probe(), System::nanoTime, this::published));
+        // In a fleet, one broker per server polls for all: the others follow the target it publishes.
+        this.broker = built.brokerSettings.map(settings -> new Broker(settings, kind.probe(), System::nanoTime,
+                this::published, gateways instanceof FleetMember fleet ? fleet.brokerLeadership(settings.interval())
+                        : BrokerLeadership.ALONE));
         this.support = new AdmissionSupport(serverDefaults::get, catalogs::loginSettingsOf, catalogs::of,
                 built.waitNoticeAfter, estimator.get().dialect().analyzer());
         this.statements = new StatementRecords(server, built.statementRecords, System::nanoTime);
@@ -147,7 +153,11 @@ public final class AdmissionControl implements AutoCloseable {
 
     /** Called on the broker's thread after every poll, good or failed. */
     void published(BrokerState state) {
-        gateways.target(state.targetBytes());
+        // In a fleet the leader sets the target for all: a follower's copy of it may be a poll older. A follower
+        // sets it only once the leader's publication is too old to steer by, as a broker alone falls to static.
+        if (state.role().kind() != BrokerRole.Kind.FOLLOWER || state.mode() == BrokerMode.STATIC) {
+            gateways.target(state.targetBytes());
+        }
         serverDefaults.set(kind.defaults(state.plannerSettings()));
         Map<Integer, Long> privateBytes = state.privateBytesByPid();
         if (privateBytes.isEmpty()) {

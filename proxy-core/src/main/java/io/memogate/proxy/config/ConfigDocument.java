@@ -141,6 +141,7 @@ final class ConfigDocument {
 
     static final class Fleet {
         String redis;
+        String sentinel;
         String name;
         String lease;
         String pollInterval;

@@ -184,7 +184,8 @@ public final class ConfigSettings {
 
     /** Listed only when there is a fleet; the URI without the password it may hold. */
     private void fleet(FleetSettings fleet) {
-        add("fleet.redis", fleet.redisUri().replaceFirst("//[^@/]*@", "//" + MASK + "@"), Applies.RESTART);
+        add(fleet.sentinel() ? "fleet.sentinel" : "fleet.redis",
+                fleet.redisUri().replaceFirst("//[^@/]*@", "//" + MASK + "@"), Applies.RESTART);
         add("fleet.name", fleet.name(), Applies.RESTART);
         add("fleet.lease", fleet.lease(), Applies.RESTART);
         add("fleet.pollInterval", fleet.pollInterval(), Applies.RESTART);

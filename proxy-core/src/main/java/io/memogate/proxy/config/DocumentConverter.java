@@ -218,15 +218,26 @@ final class DocumentConverter {
         if (fleet == null) {
             return Optional.empty();
         }
-        if (fleet.redis == null || fleet.name == null) {
-            problems.add("fleet", "fleet needs redis (redis://host:port) and name (the fleet's, the same on every"
+        if ((fleet.redis == null) == (fleet.sentinel == null) || fleet.name == null) {
+            problems.add("fleet", "fleet needs one of redis (redis://host:port) or sentinel"
+                    + " (redis-sentinel://host:26379,host2:26379#primary), and name (the fleet's, the same on every"
                     + " proxy in front of the same servers)");
+            return Optional.empty();
+        }
+        if (fleet.sentinel != null && !fleet.sentinel.startsWith(FleetSettings.SENTINEL_SCHEME)) {
+            problems.add("fleet.sentinel", "fleet.sentinel must be a redis-sentinel:// URI naming the Sentinels and,"
+                    + " after '#', the primary they watch, was '" + fleet.sentinel + "'");
+            return Optional.empty();
+        }
+        if (fleet.redis != null && fleet.redis.startsWith(FleetSettings.SENTINEL_SCHEME)) {
+            problems.add("fleet.redis", "fleet.redis names one Redis; Sentinels go in fleet.sentinel");
             return Optional.empty();
         }
         Duration lease = duration("fleet.lease", fleet.lease, FleetSettings.DEFAULT_LEASE);
         Duration poll = duration("fleet.pollInterval", fleet.pollInterval, FleetSettings.DEFAULT_POLL_INTERVAL);
         try {
-            return Optional.of(new FleetSettings(fleet.redis, fleet.name, lease, poll));
+            return Optional.of(new FleetSettings(fleet.redis != null ? fleet.redis : fleet.sentinel, fleet.name,
+                    lease, poll));
         } catch (IllegalArgumentException e) {
             problems.add("fleet", e.getMessage());
             return Optional.empty();

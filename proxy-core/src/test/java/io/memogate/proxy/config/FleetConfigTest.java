@@ -42,7 +42,27 @@ class FleetConfigTest {
                         .containsExactly("fleet.redis must be a redis:// or rediss:// URI, was 'cache:6379'"));
         assertThatThrownBy(() -> loader.parse(BACKEND + "fleet: {redis: 'redis://r:6379'}\n", dir))
                 .isInstanceOfSatisfying(ConfigException.class, e -> assertThat(e.problems()).singleElement()
-                        .asString().startsWith("fleet needs redis (redis://host:port) and name"));
+                        .asString().startsWith("fleet needs one of redis (redis://host:port) or sentinel"));
+        assertThatThrownBy(() -> loader.parse(BACKEND + "fleet: {redis: 'redis://r:6379', sentinel:"
+                + " 'redis-sentinel://s:26379#main', name: prod}\n", dir))
+                .isInstanceOfSatisfying(ConfigException.class, e -> assertThat(e.problems()).singleElement()
+                        .asString().startsWith("fleet needs one of redis"));
+        assertThatThrownBy(() -> loader.parse(BACKEND + "fleet: {sentinel: 'redis://s:26379', name: prod}\n", dir))
+                .isInstanceOfSatisfying(ConfigException.class, e -> assertThat(e.problems()).singleElement()
+                        .asString().startsWith("fleet.sentinel must be a redis-sentinel:// URI"));
+        assertThatThrownBy(() -> loader.parse(BACKEND + "fleet: {sentinel: 'redis-sentinel://s:26379', name: prod}\n",
+                dir)).isInstanceOfSatisfying(ConfigException.class, e -> assertThat(e.problems()).singleElement()
+                        .asString().startsWith("fleet.sentinel must name the primary the Sentinels watch after '#'"));
+    }
+
+    @Test
+    void aFleetMayNameTheSentinelsThatWatchItsRedis() {
+        MemogateConfig config = loader.parse(BACKEND
+                + "fleet: {sentinel: 'redis-sentinel://s1:26379,s2:26379#gateways', name: prod}\n", dir);
+        assertThat(config.fleet()).contains(new FleetSettings("redis-sentinel://s1:26379,s2:26379#gateways", "prod"));
+        assertThat(ConfigSettings.of(config)).filteredOn(s -> s.key().startsWith("fleet.")).first()
+                .satisfies(s -> assertThat(s.key() + "=" + s.value())
+                        .isEqualTo("fleet.sentinel=redis-sentinel://s1:26379,s2:26379#gateways"));
     }
 
     @Test

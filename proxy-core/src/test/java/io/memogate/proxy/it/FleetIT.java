@@ -21,6 +21,7 @@ import io.memogate.proxy.config.BrokerConfig;
 import io.memogate.proxy.config.LimitsConfig;
 import io.memogate.proxy.config.ListenerConfig;
 import io.memogate.proxy.config.MemogateConfig;
+import io.memogate.proxy.config.MonitorConfig;
 import io.memogate.proxy.config.TlsMode;
 import io.memogate.proxy.metrics.PrometheusText;
 import io.memogate.proxy.postgres.embedded.EmbeddedPostgres;
@@ -32,6 +33,8 @@ import java.sql.SQLException;
 import java.sql.Statement;
 import java.time.Duration;
 import java.util.List;
+import java.util.Locale;
+import java.util.Map;
 import java.util.Optional;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ExecutorService;
@@ -116,6 +119,54 @@ class FleetIT {
     }
 
     @Test
+    void theConsolesShowWhichBrokerPollsAndWhichProxyHoldsWhat(EmbeddedPostgres server) throws Exception {
+        StarSchema.ensure(server);
+        BrokerConfig monitored = BrokerConfig.DEFAULTS.withMonitor(MonitorConfig.of(USER).withPassword(PASSWORD))
+                .withHostMemory(4L << 30);
+        first = RunningProxy.start(config(server, "console").withBroker(monitored));
+        Await.until("the first proxy's broker leads", () -> role(first).equals("leader"));
+        second = RunningProxy.start(config(server, "console").withBroker(monitored));
+        try (Connection console1 = ConsoleClient.connect(first.server().port(), USER, PASSWORD);
+                Connection console2 = ConsoleClient.connect(second.server().port(), USER, PASSWORD);
+                Connection one = ConsoleClient.session(first.server().port(), StarSchema.DATABASE, USER, PASSWORD);
+                Connection two = ConsoleClient.session(second.server().port(), StarSchema.DATABASE, USER, PASSWORD);
+                Statement holder = one.createStatement(); Statement waiter = two.createStatement()) {
+            Await.until("the second proxy's broker follows", () -> role(second).equals("follower"));
+            Map<String, String> leading = ConsoleClient.values(console1, "SHOW BROKER");
+            Map<String, String> following = ConsoleClient.values(console2, "SHOW BROKER");
+            assertThat(leading).containsEntry("fleet", "console").containsEntry("fleet_gateways", "shared")
+                    .containsEntry("broker_role", "leader").containsEntry("mode", "live");
+            assertThat(following).containsEntry("broker_role", "follower")
+                    .containsEntry("broker_epoch", leading.get("broker_epoch"))
+                    .containsEntry("broker_leader", leading.get("fleet_instance"))
+                    .containsEntry("target_bytes", leading.get("target_bytes"));
+            String firstName = leading.get("fleet_instance");
+            String secondName = following.get("fleet_instance");
+
+            holder.execute(WIDE);
+            waiter.execute(WIDE);
+            CompletableFuture<Void> holding = CompletableFuture.runAsync(() -> execute(holder,
+                    star(12, "holder") + "; select pg_sleep(30)"), threads);
+            Await.until("the holder admitted through the first proxy", () -> gateways(second).state(Tier.SMALL).active() == 1);
+            CompletableFuture<Void> waiting = CompletableFuture.runAsync(() -> execute(waiter, star(12, "waiter")),
+                    threads);
+            Await.until("the waiter queued through the second proxy", () -> gateways(first).waiting().size() == 1);
+
+            Map<String, String> small = ConsoleClient.row(ConsoleClient.rows(console2, "SHOW TIERS"), "tier", "small");
+            assertThat(small).containsEntry("active", "1").containsEntry("waiting", "1")
+                    .containsEntry("gateways", "shared").containsEntry("held_by", firstName + ": 1");
+            Map<String, String> seenByFirst = ConsoleClient.rows(console1, "SHOW QUEUE").getFirst();
+            assertThat(seenByFirst).containsEntry("instance", secondName).containsEntry("client", null);
+            Map<String, String> seenBySecond = ConsoleClient.rows(console2, "SHOW QUEUE").getFirst();
+            assertThat(seenBySecond).containsEntry("instance", secondName + " (this)").containsEntry("user", USER);
+
+            holder.cancel();
+            waiting.get(30, TimeUnit.SECONDS);
+            assertThat(holding).failsWithin(Duration.ofSeconds(30));
+        }
+    }
+
+    @Test
     void withRedisAwayTheProxyAdmitsByItsOwnShareAndTheSessionGoesOn(EmbeddedPostgres server) throws Exception {
         StarSchema.ensure(server);
         first = RunningProxy.start(config(server, "away"));
@@ -149,6 +200,11 @@ class FleetIT {
             statement.execute(star(12, "back"));
             assertThat(gateways.state(Tier.SMALL).admittedTotal()).as("counted by the restarted Redis").isEqualTo(1);
         }
+    }
+
+    private static String role(RunningProxy proxy) {
+        return proxy.admission().orElseThrow().find("main").orElseThrow().broker().orElseThrow().state().role().kind()
+                .name().toLowerCase(Locale.ROOT);
     }
 
     private static Gateways gateways(RunningProxy proxy) {
