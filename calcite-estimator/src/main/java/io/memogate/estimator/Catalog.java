@@ -1,20 +1,21 @@
 package io.memogate.estimator;
 
 import io.memogate.estimator.planner.IndexedColumns;
+import io.memogate.estimator.planner.PartitionedTables;
 import java.util.Objects;
 
 /**
  * What the estimator knows of the database a statement runs in, besides the statement: the indexes that
- * give its tables parameterized scans, the views and inlinable SQL functions whose queries PostgreSQL
+ * give its tables parameterized scans, the partitioned tables whose partitions the planner plans one by one, the views and inlinable SQL functions whose queries PostgreSQL
  * puts in their place, and the functions and procedures whose queries it plans while they run, called or
  * fired by triggers. Equal when its parts are the same instances, so an estimate cache can key on it cheaply.
  */
 public record Catalog(IndexedColumns indexes, ViewDefinitions views, FunctionDefinitions functions,
-                      RoutineDefinitions routines, TriggerDefinitions triggers) {
+                      RoutineDefinitions routines, TriggerDefinitions triggers, PartitionedTables partitions) {
 
     /** Nothing read: estimates come from the SQL alone. */
     public static final Catalog NONE = new Catalog(IndexedColumns.NONE, ViewDefinitions.NONE, FunctionDefinitions.NONE,
-            RoutineDefinitions.NONE, TriggerDefinitions.NONE);
+            RoutineDefinitions.NONE, TriggerDefinitions.NONE, PartitionedTables.NONE);
 
     public Catalog {
         Objects.requireNonNull(indexes, "indexes");
@@ -22,6 +23,13 @@ public record Catalog(IndexedColumns indexes, ViewDefinitions views, FunctionDef
         Objects.requireNonNull(functions, "functions");
         Objects.requireNonNull(routines, "routines");
         Objects.requireNonNull(triggers, "triggers");
+        Objects.requireNonNull(partitions, "partitions");
+    }
+
+    /** Indexes, views, functions, routines and triggers, and no partitioned table known. */
+    public Catalog(IndexedColumns indexes, ViewDefinitions views, FunctionDefinitions functions,
+                   RoutineDefinitions routines, TriggerDefinitions triggers) {
+        this(indexes, views, functions, routines, triggers, PartitionedTables.NONE);
     }
 
     /** Indexes, views, inlinable functions and routines, and no trigger known. */
@@ -48,7 +56,7 @@ public record Catalog(IndexedColumns indexes, ViewDefinitions views, FunctionDef
     public boolean sameContent(Catalog other) {
         return indexes.sameContent(other.indexes) && views.sameContent(other.views)
                 && functions.sameContent(other.functions) && routines.sameContent(other.routines)
-                && triggers.sameContent(other.triggers);
+                && triggers.sameContent(other.triggers) && partitions.sameContent(other.partitions);
     }
 
     /** Whether a statement may run a routine whose queries the estimate follows: one it calls, or a trigger's. */

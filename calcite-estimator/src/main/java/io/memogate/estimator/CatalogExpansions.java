@@ -9,6 +9,7 @@ import io.memogate.estimator.lexer.Literals;
 import io.memogate.estimator.lexer.RelationBound;
 import io.memogate.estimator.lexer.TokenKind;
 import io.memogate.estimator.lexer.TokenStream;
+import io.memogate.estimator.planner.PartitionedTables;
 import java.util.HashMap;
 import java.util.Map;
 import java.util.Optional;
@@ -36,20 +37,30 @@ final class CatalogExpansions implements CatalogQueries {
     }
 
     /**
-     * Whether {@code statement} names a view or an inlinable function of {@code catalog}: then its text does
-     * not show all the relations it plans, and naming one relation is no reason to let it bypass.
+     * Partitions from which a partitioned table is worth a look even when it is the one relation a statement
+     * names: PostgreSQL plans a child relation per partition, about 4 kB each, so a scan of 128 partitions costs
+     * half a megabyte.
+     */
+    static final int MANY_PARTITIONS = 128;
+
+    /**
+     * Whether {@code statement} names a view or an inlinable function of {@code catalog}, or a table of
+     * {@value #MANY_PARTITIONS} partitions or more: then its text does not show all the relations it plans, and
+     * naming one relation is no reason to let it bypass.
      */
     static boolean named(String statement, Catalog catalog, LexicalAnalyzer analyzer) {
         ViewDefinitions views = catalog.views();
         FunctionDefinitions functions = catalog.functions();
-        if (views.isEmpty() && functions.isEmpty()) {
+        PartitionedTables partitioned = catalog.partitions();
+        if (views.isEmpty() && functions.isEmpty() && partitioned.isEmpty()) {
             return false;
         }
         TokenStream tokens = analyzer.tokens(statement);
         for (int i = 0; i < tokens.size(); i++) {
             Optional<String> name = Literals.identifier(tokens, i); // as the server stores it
             if (name.isPresent() && (views.contains(name.get())
-                    || tokens.is(i + 1, TokenKind.LPAREN) && functions.containsName(name.get()))) {
+                    || tokens.is(i + 1, TokenKind.LPAREN) && functions.containsName(name.get())
+                    || partitioned.of(name.get()).filter(p -> p.partitions() >= MANY_PARTITIONS).isPresent())) {
                 return true;
             }
         }

@@ -13,11 +13,13 @@ import java.util.Objects;
  * @param fingerprint the normalized statement (constants replaced; oversized statements described by length)
  * @param fingerprintHash the cache key's hash of it
  * @param relations the lexer's upper bound of relations named in the statement
- * @param blocks query blocks the planner runs ({@code subquery_planner} calls): 0 when bypassed
+ * @param blocks query blocks the planner runs ({@code subquery_planner} calls) and set-operation branches it
+ *     plans (pulled up into an append relation when they are UNION ALL's): 0 when bypassed
  * @param memoPairs join relations the searches build, summed (csg-cmp pairs for dynamic programming)
  * @param estimatedBytes planner memory the statement needs, by the memory model
  * @param parser how the statement was read
- * @param bypass true when the statement needs no admission: not planned, or at most one relation
+ * @param bypass true when the statement needs no admission: not planned, or at most one relation and a text
+ *     small enough that planning it costs little (its size below the pipeline's bypass limit)
  * @param reason a short sentence: why bypassed, which fallback, which problem dominated
  * @param largestProblem items of the largest join search, 0 when there is none
  * @param search how the largest problem is searched

@@ -2,6 +2,7 @@ package io.memogate.estimator;
 
 import io.memogate.estimator.dialect.Dialect;
 import io.memogate.estimator.dialect.DialectSettings;
+import io.memogate.estimator.planner.MemoryTerms;
 import io.memogate.estimator.postgres.PostgresDialect;
 import java.util.List;
 import java.util.Objects;
@@ -109,7 +110,33 @@ public final class CompileEstimator {
                 largest = e;
             }
         }
-        return all.size() == 1 ? largest : largest.covering(all.size(), "largest of " + all.size() + " statements: ");
+        return all.size() == 1 ? largest : covering(largest, all.size());
+    }
+
+    /**
+     * The estimate of a text of {@code count} statements whose largest is {@code largest}: the server may hold
+     * the other statements' parse trees while it plans that one ({@link MemoryTerms#otherStatements()}), which
+     * matters for texts of thousands of statements; such a text takes admission even when every statement of
+     * it would bypass.
+     */
+    private CompileEstimate covering(CompileEstimate largest, int count) {
+        String prefix = "largest of " + count + " statements: ";
+        MemoryTerms others = MemoryTerms.ZERO.withOtherStatements(count - 1);
+        long held = dialect.memory().bytes(others);
+        if (largest.bypass() && held < EstimatePipeline.BYPASS_BELOW_BYTES) {
+            return largest.covering(count, prefix);
+        }
+        MemoryTerms terms = largest.bypass() ? others : largest.terms().withOtherStatements(count - 1);
+        long bytes = largest.bypass() ? held : saturatedSum(largest.estimatedBytes(), held);
+        return largest.toBuilder().bypass(false).estimatedBytes(bytes).terms(terms).statements(count)
+                .reason(prefix + (largest.bypass() ? "each bypasses, but the server holds the parse trees of all"
+                        : largest.reason()))
+                .build();
+    }
+
+    private static long saturatedSum(long a, long b) {
+        long sum = a + b;
+        return sum < 0 ? Long.MAX_VALUE : sum;
     }
 
     /** One estimate per statement with tokens, in order. */

@@ -47,7 +47,12 @@ final class EstimateCaches implements StatementEstimates {
     /** A text cache entry's key, list and estimates besides the text itself, roughly. */
     private static final int TEXT_ENTRY_BYTES = 512;
 
-    private record Key(long hash, boolean oversized, DialectSettings settings, Catalog catalog) {
+    /**
+     * A statement's key: its fingerprint, which collapses lists of constants, and the size class of those lists
+     * ({@link io.memogate.estimator.lexer.StatementSize#sizeClass()}), which tells a list of 10 constants from
+     * one of 100,000.
+     */
+    private record Key(long hash, int sizeClass, boolean oversized, DialectSettings settings, Catalog catalog) {
     }
 
     /** A whole text with what its estimates depend on besides it (none of its statements is an EXECUTE). */
@@ -170,7 +175,8 @@ final class EstimateCaches implements StatementEstimates {
     private List<CompileEstimate> cached(StatementKeys keys, EstimateContext context) {
         CompileEstimate[] found = new CompileEstimate[keys.size()];
         for (int i = 0; i < found.length; i++) {
-            found[i] = statements.getIfPresent(new Key(keys.hash(i), keys.oversized(i), context.settings(),
+            found[i] = statements.getIfPresent(new Key(keys.hash(i), keys.sizeClass(i), keys.oversized(i),
+                    context.settings(),
                     context.catalog()));
             if (found[i] == null) {
                 return null;
@@ -187,8 +193,8 @@ final class EstimateCaches implements StatementEstimates {
             if (!EstimatePipeline.keyedByFingerprint(st, followExecute)) {
                 return pipeline.statement(text, st, context, followExecute);
             }
-            Key key = new Key(st.fingerprint().hash(), st.fingerprint().oversized(), context.settings(),
-                    context.catalog());
+            Key key = new Key(st.fingerprint().hash(), st.sizeClass(), st.fingerprint().oversized(),
+                    context.settings(), context.catalog());
             CompileEstimate known = statements.getIfPresent(key);
             if (known != null) {
                 hits.increment();

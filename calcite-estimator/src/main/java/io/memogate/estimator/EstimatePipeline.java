@@ -10,8 +10,8 @@ import io.memogate.estimator.dialect.Rewriter;
 import io.memogate.estimator.lexer.LexicalAnalysis;
 import io.memogate.estimator.lexer.StatementAnalysis;
 import io.memogate.estimator.lexer.StatementKind;
+import io.memogate.estimator.lexer.StatementSize;
 import io.memogate.estimator.lexer.TokenStream;
-import io.memogate.estimator.planner.IndexedColumns;
 import io.memogate.estimator.planner.JoinSearch;
 import io.memogate.estimator.planner.MemoryTerms;
 import io.memogate.estimator.planner.PlannerWork;
@@ -34,6 +34,15 @@ import org.apache.calcite.sql.SqlNode;
  * statements ({@link IndirectQueries}), which it estimates through the caches again. Thread-safe.
  */
 final class EstimatePipeline {
+
+    /**
+     * A statement naming at most one relation bypasses admission when what its text alone costs the planner
+     * (a statement, a block, its tokens and lists of constants) is below this: well below the default static
+     * threshold (1 MiB), so a statement the bypass lets through would have passed without a gateway anyway,
+     * and over ten times a typical statement of a hundred tokens. Above it the statement is estimated by its
+     * size, from the lexer's counts, without parsing.
+     */
+    static final long BYPASS_BELOW_BYTES = 512 * 1024;
 
     private final Dialect<?> dialect;
     private final int maxParseDepth;
@@ -135,9 +144,35 @@ final class EstimatePipeline {
                 && dialect.bypassesOneRelation(st.span().end() - st.span().start()) && (st.oversized()
                 || !CatalogExpansions.named(text.substring(st.span().start(), st.span().end()), context.catalog(),
                         dialect.analyzer()))) {
-            return CompileEstimate.bypass(st, "at most one relation: no join search");
+            StatementSize size = st.size();
+            PlannerWork work = new PlannerWork(List.of(), 1, 0).withText(size.plainTokens(), size.listElements(),
+                    size.valueRows(), size.valueCells());
+            long bytes = dialect.memory().bytes(work);
+            if (bytes < BYPASS_BELOW_BYTES) {
+                return CompileEstimate.bypass(st, "at most one relation: no join search");
+            }
+            return CompileEstimate.builder(st.fingerprint().text(), st.fingerprint().hash(), st.relations())
+                    .blocks(1)
+                    .estimatedBytes(bytes)
+                    .parser(Parser.LEXICAL)
+                    .reason("at most one relation, but " + sizeOf(size) + ": estimated by its size, not parsed")
+                    .terms(MemoryTerms.of(work))
+                    .build();
         }
         return plan(text, st, context);
+    }
+
+    /** The statement's size in words, for a reason. */
+    private static String sizeOf(StatementSize size) {
+        StringBuilder out = new StringBuilder().append(size.plainTokens()).append(" tokens");
+        if (size.listElements() > 0) {
+            out.append(", ").append(size.listElements()).append(" constants in IN or ARRAY lists");
+        }
+        if (size.valueCells() > 0) {
+            out.append(", ").append(size.valueRows()).append(" VALUES rows of ").append(size.valueCells())
+                    .append(" constants");
+        }
+        return out.toString();
     }
 
     private CompileEstimate plan(String text, StatementAnalysis st, EstimateContext context) {
@@ -204,7 +239,7 @@ final class EstimatePipeline {
      */
     private CompileEstimate lexical(StatementAnalysis st, TokenStream tokens, EstimateContext context, String why,
                                     QueryBlock block) {
-        return lexical(st, tokens, tokens == null ? 0 : tokens.size(), context, why, block);
+        return lexical(st, tokens, tokens == null ? st.size().tokens() : tokens.size(), context, why, block);
     }
 
     private CompileEstimate lexical(StatementAnalysis st, TokenStream tokens, int tokenCount, EstimateContext context,
@@ -218,7 +253,11 @@ final class EstimatePipeline {
                                      Parser parser, String why) {
         // cursor_tuple_fraction (0.1 unless a session changes it) plans a cursor's query for its first rows.
         QueryBlock block = st.kind() == StatementKind.DECLARE_CURSOR ? statement.forFirstRows() : statement;
-        PlannerWork work = planned(dialect, context.settings(), context.catalog().indexes(), block).withTokens(tokens);
+        // The lists of constants are counted apart from the other tokens (StatementSize).
+        StatementSize size = st.size();
+        PlannerWork work = planned(dialect, context.settings(), context.catalog(), block)
+                .withText(Math.max(0, tokens - size.listTokens()), size.listElements(), size.valueRows(),
+                        size.valueCells());
         String firstRows = work.searches().stream().anyMatch(JoinSearch::fastStart)
                 ? "; planned for its first rows" : "";
         double pairs = work.totalJoinPairs();
@@ -234,7 +273,7 @@ final class EstimatePipeline {
         String dominant = largest.map(s -> "; largest problem " + s.relations() + " relations by " + search
                 + (s.exact() ? "" : " (count capped, extrapolated)")).orElse("; no join search");
         return CompileEstimate.builder(st.fingerprint().text(), st.fingerprint().hash(), st.relations())
-                .blocks(work.blocks())
+                .blocks(work.blocks() + work.setOperationBranches())
                 .memoPairs(pairs >= Long.MAX_VALUE ? Long.MAX_VALUE : Math.round(pairs))
                 .estimatedBytes(dialect.memory().bytes(work))
                 .parser(parser)
@@ -249,7 +288,7 @@ final class EstimatePipeline {
 
     /** The dialect's planner's work for {@code block}; the settings are the dialect's, as the estimator checked. */
     private static <S extends DialectSettings> PlannerWork planned(Dialect<S> dialect, DialectSettings settings,
-                                                                   IndexedColumns indexes, QueryBlock block) {
-        return dialect.planner(dialect.settings(settings), indexes).plan(block);
+                                                                   Catalog catalog, QueryBlock block) {
+        return dialect.planner(dialect.settings(settings), catalog.indexes(), catalog.partitions()).plan(block);
     }
 }

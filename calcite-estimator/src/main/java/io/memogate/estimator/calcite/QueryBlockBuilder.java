@@ -5,6 +5,7 @@ import static io.memogate.estimator.calcite.QueryParts.conjuncts;
 import static io.memogate.estimator.calcite.QueryParts.forFirstRows;
 import static io.memogate.estimator.calcite.QueryParts.outputName;
 import static io.memogate.estimator.calcite.QueryParts.relationsOf;
+import static io.memogate.estimator.calcite.QueryParts.usingOwner;
 
 import io.memogate.estimator.planner.ColumnRef;
 import io.memogate.estimator.planner.JoinTreeNode;
@@ -155,7 +156,7 @@ public final class QueryBlockBuilder {
                     branches.add(branch.block());
                     correlated |= branch.correlated();
                 }
-                return new Built(new QueryBlock(FromList.of(), List.of(), branches), false, correlated, Map.of(),
+                return new Built(QueryBlock.setOperation(FromList.of(), branches), false, correlated, Map.of(),
                         Set.of());
             }
             default: {
@@ -188,10 +189,15 @@ public final class QueryBlockBuilder {
         cteBlocks.push(new ArrayList<>());
         try {
             Built body = query(with.body, outer);
-            List<QueryBlock> separate = new ArrayList<>(body.block().separatelyPlanned());
-            separate.addAll(cteBlocks.peek());
-            QueryBlock block = new QueryBlock(body.block().from(), body.block().predicates(), separate,
-                    body.block().fastStart());
+            QueryBlock block = body.block();
+            if (!cteBlocks.peek().isEmpty()) {
+                // A set operation's planned blocks are its operands: its CTEs go beside it, not among them.
+                List<QueryBlock> separate = new ArrayList<>(block.setOperation() ? List.of(block)
+                        : block.separatelyPlanned());
+                separate.addAll(cteBlocks.peek());
+                block = block.setOperation() ? new QueryBlock(FromList.of(), List.of(), separate, block.fastStart())
+                        : new QueryBlock(block.from(), block.predicates(), separate, block.fastStart());
+            }
             return new Built(block, body.simple() && cteBlocks.peek().isEmpty(), body.correlated(), body.columns(),
                     body.relations());
         } finally {
@@ -298,7 +304,8 @@ public final class QueryBlockBuilder {
             } else if (join.getConditionType() == JoinConditionType.USING || join.isNatural()) {
                 // The columns' owners need the catalog; link both sides (one relation each: an equality).
                 String column = join.getCondition() instanceof SqlNodeList l && !l.isEmpty() ? l.get(0).toString() : "*";
-                link(relationsOf(left), relationsOf(right), column, predicates, inner);
+                link(usingOwner(relationsOf(left), column, predicates),
+                        usingOwner(relationsOf(right), column, predicates), column, predicates, inner);
             }
             return new JoinNode(type, left, right);
         }

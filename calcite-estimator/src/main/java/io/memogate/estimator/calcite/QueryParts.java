@@ -5,6 +5,7 @@ import io.memogate.estimator.planner.JoinTreeNode.FromList;
 import io.memogate.estimator.planner.JoinTreeNode.JoinNode;
 import io.memogate.estimator.planner.JoinTreeNode.RelationRef;
 import io.memogate.estimator.planner.JoinTreeNode.SubqueryRef;
+import io.memogate.estimator.planner.Predicate;
 import io.memogate.estimator.planner.QueryBlock;
 import java.util.ArrayDeque;
 import java.util.ArrayList;
@@ -39,7 +40,7 @@ final class QueryParts {
                 QueryBlock branch = block.separatelyPlanned().get(i);
                 branches.add(i < operands.size() ? forFirstRows(operands.get(i), branch) : branch);
             }
-            return new QueryBlock(block.from(), block.predicates(), branches, true);
+            return block.forFirstRows(branches);
         }
         return block.forFirstRows();
     }
@@ -100,5 +101,24 @@ final class QueryParts {
             }
         }
         return out;
+    }
+
+    /**
+     * The relation of {@code side} whose {@code column} a USING clause names, when an earlier USING equality of
+     * that column shows it: in {@code a JOIN b USING (id) JOIN c USING (id)} the second USING's left column is
+     * the join's {@code id}, {@code a.id}, so that all three are one equivalence class, as PostgreSQL has them.
+     * Otherwise the whole side: which of its relations has the column needs the catalog.
+     */
+    static Set<String> usingOwner(Set<String> side, String column, List<Predicate> predicates) {
+        if (side.size() <= 1) {
+            return side;
+        }
+        for (Predicate p : predicates) {
+            if (p instanceof Predicate.Equality e && e.left().column().equals(column)
+                    && side.contains(e.left().relation()) && side.contains(e.right().relation())) {
+                return Set.of(e.left().relation());
+            }
+        }
+        return side;
     }
 }

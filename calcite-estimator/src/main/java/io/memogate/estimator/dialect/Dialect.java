@@ -3,6 +3,7 @@ package io.memogate.estimator.dialect;
 import io.memogate.estimator.lexer.LexicalAnalyzer;
 import io.memogate.estimator.planner.IndexedColumns;
 import io.memogate.estimator.planner.MemoryModel;
+import io.memogate.estimator.planner.PartitionedTables;
 import org.apache.calcite.sql.SqlNode;
 import org.apache.calcite.sql.parser.SqlParseException;
 import org.apache.calcite.sql.parser.SqlParser;
@@ -46,6 +47,14 @@ public interface Dialect<S extends DialectSettings> {
 
     /** The server's planner under {@code settings}, knowing the catalog's {@code indexes}. */
     PlannerModel planner(S settings, IndexedColumns indexes);
+
+    /**
+     * The server's planner under {@code settings}, knowing the catalog's {@code indexes} and partitioned tables;
+     * by default the partitions are not modelled.
+     */
+    default PlannerModel planner(S settings, IndexedColumns indexes, PartitionedTables partitions) {
+        return planner(settings, indexes);
+    }
 
     /** Bytes for the planner's work, with this server's coefficients. */
     MemoryModel memory();

@@ -45,6 +45,10 @@ final class ConstantLists {
     private boolean rows;
     private int close;
     private int elements;
+    /** Constants of the open list, over all its rows. */
+    private int listed;
+    /** Rows of the open VALUES. */
+    private int rowCount;
     private int arity;
 
     /** An IN or ARRAY list opened; {@code close} is the kind of the token that would end it. */
@@ -52,6 +56,7 @@ final class ConstantLists {
         this.state = ELEMENT;
         this.rows = false;
         this.close = close;
+        this.listed = 0;
     }
 
     /** VALUES was written; its rows may follow. */
@@ -60,10 +65,30 @@ final class ConstantLists {
         this.rows = true;
         this.close = RPAREN;
         this.arity = -1;
+        this.listed = 0;
+        this.rowCount = 0;
     }
 
     boolean isOpen() {
         return state != CLOSED;
+    }
+
+    /** Whether the open list is the rows of a VALUES. */
+    boolean inRows() {
+        return rows;
+    }
+
+    /**
+     * Constants of the list last reported as {@link #LIST} or {@link #ROWS}: its elements, or its rows' cells
+     * (a row of a VALUES counts as many cells as it has).
+     */
+    int listed() {
+        return listed;
+    }
+
+    /** Rows of the VALUES last reported as {@link #ROWS}. */
+    int rows() {
+        return rowCount;
     }
 
     /** Elements of the first row of the VALUES last reported as {@link #ROWS}. */
@@ -80,6 +105,7 @@ final class ConstantLists {
             case ELEMENT -> {
                 if (CONSTANT[kind]) {
                     elements++;
+                    listed++;
                     state = SEPARATOR;
                 } else if (sign) {
                     state = SIGNED;
@@ -93,6 +119,7 @@ final class ConstantLists {
                     return forget();
                 }
                 elements++;
+                listed++;
                 state = SEPARATOR;
                 return CONTINUE;
             }
@@ -111,6 +138,7 @@ final class ConstantLists {
                 if (arity < 0) {
                     arity = elements;
                 }
+                rowCount++;
                 state = AFTER_ROW;
                 return CONTINUE;
             }

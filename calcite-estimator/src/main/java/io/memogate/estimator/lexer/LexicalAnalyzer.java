@@ -108,7 +108,8 @@ public final class LexicalAnalyzer {
             int start = splitter.start();
             int end = splitter.end();
             boolean oversized = end - start > maxStatementChars;
-            keys.add(oversized ? Fingerprint.oversized(sql, start, end).hash() : collector.normalizer.hash(), oversized,
+            keys.add(oversized ? Fingerprint.oversized(sql, start, end).hash() : collector.normalizer.hash(),
+                    oversized ? 0 : collector.normalizer.sizeClass(), oversized,
                     collector.firstWord == EXECUTE || collector.firstWord == DO, collector.parameters,
                     collector.firstWord == SET || collector.firstWord == RESET || collector.callsSetConfig);
             collector.reset();
@@ -126,8 +127,10 @@ public final class LexicalAnalyzer {
             case SET, RESET, SELECT -> reader.settingChange(tokens);
             default -> Optional.empty();
         };
+        StatementSize size = collector.normalizer.size();
         return new StatementAnalysis(new StatementSpan(start, end), classification, fingerprint,
-                collector.counter.result(), setting, oversized);
+                collector.counter.result(), setting, oversized,
+                oversized ? size.scaledTo(collector.allTokens) : size);
     }
 
     /**
@@ -147,6 +150,8 @@ public final class LexicalAnalyzer {
         private final boolean analyzing;
         private int first = -1;
         private int firstWord = NO_WORD;
+        /** The statement's tokens, also those past the limit. */
+        private int allTokens;
         private boolean parameters;
         /** The statement names set_config: it may change a setting (counted by {@link #keys} only). */
         private boolean callsSetConfig;
@@ -168,6 +173,7 @@ public final class LexicalAnalyzer {
                 first = start;
                 firstWord = word;
             }
+            allTokens++;
             if (end - first <= maxChars) {
                 normalizer.token(kind, word, start, end);
                 if (analyzing) {
@@ -189,6 +195,7 @@ public final class LexicalAnalyzer {
             normalizer.reset();
             first = -1;
             firstWord = NO_WORD;
+            allTokens = 0;
             parameters = false;
             callsSetConfig = false;
         }

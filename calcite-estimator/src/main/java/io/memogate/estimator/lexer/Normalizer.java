@@ -43,6 +43,7 @@ final class Normalizer implements TokenSink {
     // Kind and word ordinals as the lexer reports them (static finals: constants to the compiler).
     private static final int IDENT = TokenKind.IDENT.ordinal();
     private static final int NUMBER = TokenKind.NUMBER.ordinal();
+    private static final int STRING = TokenKind.STRING.ordinal();
     private static final int OPERATOR = TokenKind.OPERATOR.ordinal();
     private static final int LPAREN = TokenKind.LPAREN.ordinal();
     private static final int RPAREN = TokenKind.RPAREN.ordinal();
@@ -52,6 +53,7 @@ final class Normalizer implements TokenSink {
     private static final int NONE = Keyword.NONE.ordinal();
     private static final int IN = Keyword.IN.ordinal();
     private static final int ARRAY = Keyword.ARRAY.ordinal();
+    private static final int ANY = Keyword.ANY.ordinal();
     private static final int VALUES = Keyword.VALUES.ordinal();
     /** No token yet: the statement's first token is in unary position and after no IN. */
     private static final int START = -1;
@@ -73,6 +75,16 @@ final class Normalizer implements TokenSink {
     /** Where a sign that a number may follow was written, and the glue before it; -1 when there is none. */
     private int signMark = -1;
     private boolean signGlue;
+    /** Tokens given so far, and what the collapsed lists held (see {@link StatementSize}). */
+    private int tokens;
+    /** The index of the open list's first token after its opening one. */
+    private int listStart;
+    private int listElements;
+    private int valueRows;
+    private int valueCells;
+    private int listTokens;
+    /** The previous token is the parenthesis of {@code ANY (}: an array literal there is a list. */
+    private boolean afterAny;
 
     /**
      * A normalizer of tokens of {@code chars}, writing into (and keeping) the buffer of {@code buffers}, sized
@@ -93,6 +105,27 @@ final class Normalizer implements TokenSink {
         previousWord = NONE;
         signMark = -1;
         lists.end();
+        tokens = 0;
+        afterAny = false;
+        listElements = 0;
+        valueRows = 0;
+        valueCells = 0;
+        listTokens = 0;
+    }
+
+    /** The statement's size as far as its tokens were given; call after its last token. */
+    StatementSize size() {
+        finish();
+        return new StatementSize(tokens, listElements, valueRows, valueCells, listTokens);
+    }
+
+    /**
+     * The cache key's size class of the statement ({@link StatementSize#sizeClass()}); call after its last
+     * token.
+     */
+    int sizeClass() {
+        finish();
+        return StatementSize.sizeClass(listElements + valueCells);
     }
 
     /** The hash of the statement's normalized form; call after its last token. */
@@ -114,8 +147,10 @@ final class Normalizer implements TokenSink {
         } else {
             settle(kind, word, start, end);
         }
+        afterAny = kind == LPAREN && previousWord == ANY;
         previousKind = kind;
         previousWord = word;
+        tokens++;
     }
 
     /** A token after a sign in unary position or inside a list that may collapse. */
@@ -142,6 +177,8 @@ final class Normalizer implements TokenSink {
     private boolean settles(int verdict) {
         switch (verdict) {
             case ConstantLists.LIST -> {
+                listElements += lists.listed();
+                listTokens += tokens - listStart; // the closing token is the current one, not counted
                 char open = out[listMark - 1];
                 int written = length - listMark; // "?, ?, ?": three characters an element
                 length = listMark;
@@ -186,9 +223,13 @@ final class Normalizer implements TokenSink {
             if (word == VALUES) {
                 lists.openRows();
                 listMark = k;
+                listStart = tokens + 1;
             }
         } else if (CONSTANT[kind]) {
             o[k++] = '?';
+            if (afterAny && kind == STRING && end - start > 3 && chars[start + 1] == '{') {
+                listElements += arrayElements(start + 2, end - 1);
+            }
         } else {
             for (int p = start; p < end; p++) {
                 o[k++] = chars[p];
@@ -196,9 +237,25 @@ final class Normalizer implements TokenSink {
             if (kind == LPAREN && previousWord == IN || kind == LBRACKET && previousWord == ARRAY) {
                 lists.openList(kind == LPAREN ? RPAREN : RBRACKET);
                 listMark = k;
+                listStart = tokens + 1;
             }
         }
         length = k;
+    }
+
+    /**
+     * The elements of an array literal whose text after its opening brace is {@code chars[from, to)}: its
+     * commas plus one, commas inside nested braces or quotes included (an over-count that only a literal
+     * holding such commas makes).
+     */
+    private int arrayElements(int from, int to) {
+        int elements = 1;
+        for (int p = from; p < to; p++) {
+            if (chars[p] == ',') {
+                elements++;
+            }
+        }
+        return elements;
     }
 
     private boolean isSign(int kind, int start, int end) {
@@ -207,7 +264,21 @@ final class Normalizer implements TokenSink {
 
     private void finish() {
         signMark = -1;
+        boolean open = lists.isOpen();
+        boolean rows = lists.inRows();
+        int listed = lists.listed();
+        int counted = listElements + valueCells;
         settles(lists.end());
+        if (open && counted == listElements + valueCells) {
+            // A list still open at the last token given: a statement cut at the limit (or one that never
+            // closes its list). Its constants so far count, so that a cut statement's size can be scaled up.
+            if (rows) {
+                valueCells += listed;
+            } else {
+                listElements += listed;
+            }
+            listTokens += tokens - listStart;
+        }
     }
 
     private boolean unaryPosition() {
@@ -223,6 +294,9 @@ final class Normalizer implements TokenSink {
     /** Replaces what follows VALUES with its first row's arity in {@code ?} and the mark of more rows. */
     private void collapseRows() {
         int written = length - listMark;
+        valueCells += lists.listed();
+        valueRows += lists.rows();
+        listTokens += tokens - listStart; // the rows end before the current token
         length = listMark;
         glue = false;
         begin(LPAREN);

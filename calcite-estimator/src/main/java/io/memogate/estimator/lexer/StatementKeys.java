@@ -3,8 +3,8 @@ package io.memogate.estimator.lexer;
 import java.util.Arrays;
 
 /**
- * The cache keys of a text's statements, from {@link LexicalAnalyzer#keys}: each statement's fingerprint hash
- * and whether it was oversized, in order, computed without keeping the tokens, classifying the statements
+ * The cache keys of a text's statements, from {@link LexicalAnalyzer#keys}: each statement's fingerprint hash,
+ * the size class of its lists of constants and whether it was oversized, in order, computed without keeping the tokens, classifying the statements
  * or bounding their relations. An estimate cached under a statement's key answers for it; but not for EXECUTE,
  * whose estimate depends on what the session prepared, nor for DO, whose body is a string constant and so left
  * out of the key; the keys say whether one is among the statements. They also say whether the text has
@@ -16,6 +16,7 @@ public final class StatementKeys {
 
     private long[] hashes = new long[1];
     private boolean[] oversized = new boolean[1];
+    private int[] sizeClasses = new int[1];
     private int size;
     private boolean needsText;
     private boolean parameters;
@@ -25,13 +26,15 @@ public final class StatementKeys {
     StatementKeys() {
     }
 
-    void add(long hash, boolean oversizedStatement, boolean keyIsNotEnough, boolean withParameters,
+    void add(long hash, int sizeClass, boolean oversizedStatement, boolean keyIsNotEnough, boolean withParameters,
              boolean changesSettings) {
         if (size == hashes.length) {
             hashes = Arrays.copyOf(hashes, size * 2);
             oversized = Arrays.copyOf(oversized, size * 2);
+            sizeClasses = Arrays.copyOf(sizeClasses, size * 2);
         }
         hashes[size] = hash;
+        sizeClasses[size] = sizeClass;
         oversized[size] = oversizedStatement;
         size++;
         needsText |= keyIsNotEnough || settingsChanged;
@@ -47,6 +50,11 @@ public final class StatementKeys {
     /** Statement i's {@link Fingerprint#hash()}. */
     public long hash(int i) {
         return hashes[checked(i)];
+    }
+
+    /** Statement i's {@link StatementSize#sizeClass()}: with the hash, what its cached estimate is keyed by. */
+    public int sizeClass(int i) {
+        return sizeClasses[checked(i)];
     }
 
     /** Statement i's {@link Fingerprint#oversized()}. */

@@ -32,26 +32,44 @@ import java.util.List;
  * @param fastStartSubProblemPairs of the first-rows pairs, those whose join relation holds a sub-problem's
  *     result ({@link JoinSearch#subProblemPairs()}), counted again: they cost more than their
  *     {@code fastStartJoinPairs} share says; nothing for searches planned for all rows, where they do not
+ * @param setOperationBranches leaves of set operations ({@link PlannerWork#setOperationBranches()})
+ * @param listElements constants of IN and ARRAY lists ({@link PlannerWork#listElements()}), not among
+ *     {@code tokens}
+ * @param valueRows rows of VALUES lists of constants ({@link PlannerWork#valueRows()})
+ * @param valueCells constants of VALUES rows ({@link PlannerWork#valueCells()}), not among {@code tokens}
+ * @param otherStatements the other statements of the text the statement came in, when it is the largest of
+ *     several: PostgreSQL parses a simple query's whole text before it plans the first statement and keeps
+ *     every statement's parse tree until the last is done (exec_simple_query), so a text of 10,000 short
+ *     statements holds about 13 MB while it plans each (measured as the backend's peak resident memory; the
+ *     planner's own memory is freed between statements)
+ * @param partitions child relations of partitioned tables ({@link PlannerWork#partitions()})
+ * @param partitionwisePairs child joins of partitionwise joins ({@link PlannerWork#partitionwisePairs()})
  */
 public record MemoryTerms(
         double statements, double joinPairs, double fastStartJoinPairs, double relations, double geqoGenes,
         double extraJoinClauses, double cartesianPairs, double blocks, double tokens, double parameterizations,
-        double fastStartParameterizations, double fastStartSubProblemPairs) {
+        double fastStartParameterizations, double fastStartSubProblemPairs, double setOperationBranches,
+        double listElements, double valueRows, double valueCells, double otherStatements, double partitions,
+        double partitionwisePairs) {
 
     /** The terms' names, in the order of {@link #toArray()} (and of a {@link TermCoefficients}' vector). */
     public static final List<String> NAMES = List.of("statements", "joinPairs", "fastStartJoinPairs", "relations",
             "geqoGenes", "extraJoinClauses", "cartesianPairs", "blocks", "tokens", "parameterizations",
-            "fastStartParameterizations", "fastStartSubProblemPairs");
+            "fastStartParameterizations", "fastStartSubProblemPairs", "setOperationBranches", "listElements",
+            "valueRows", "valueCells", "otherStatements", "partitions",
+            "partitionwisePairs");
 
     /** Nothing planned. */
-    public static final MemoryTerms ZERO = new MemoryTerms(0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0);
+    public static final MemoryTerms ZERO = new MemoryTerms(0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0);
 
     /** The terms of one statement that does this work. */
     public static MemoryTerms of(PlannerWork work) {
         MemoryTerms searches = of(work.searches());
         return new MemoryTerms(1, searches.joinPairs, searches.fastStartJoinPairs, searches.relations,
                 searches.geqoGenes, searches.extraJoinClauses, searches.cartesianPairs, work.blocks(), work.tokens(),
-                searches.parameterizations, searches.fastStartParameterizations, searches.fastStartSubProblemPairs);
+                searches.parameterizations, searches.fastStartParameterizations, searches.fastStartSubProblemPairs,
+                work.setOperationBranches(), work.listElements(), work.valueRows(), work.valueCells(), 0,
+                work.partitions(), work.partitionwisePairs());
     }
 
     /** The terms of one search, without a statement's fixed cost, blocks or tokens. */
@@ -87,7 +105,14 @@ public record MemoryTerms(
             }
         }
         return new MemoryTerms(0, pairs, fastStartPairs, relations, genes, extraClauses, cartesian, 0, 0,
-                parameterizations, fastStartParameterizations, fastStartSubProblemPairs);
+                parameterizations, fastStartParameterizations, fastStartSubProblemPairs, 0, 0, 0, 0, 0, 0, 0);
+    }
+
+    /** These terms, for a statement planned while {@code count} other statements of its text are held. */
+    public MemoryTerms withOtherStatements(int count) {
+        return new MemoryTerms(statements, joinPairs, fastStartJoinPairs, relations, geqoGenes, extraJoinClauses,
+                cartesianPairs, blocks, tokens, parameterizations, fastStartParameterizations, fastStartSubProblemPairs,
+                setOperationBranches, listElements, valueRows, valueCells, count, partitions, partitionwisePairs);
     }
 
     /** Bytes, by these coefficients. */
@@ -107,12 +132,14 @@ public record MemoryTerms(
             throw new IllegalArgumentException("memory terms are " + NAMES.size() + " values " + NAMES + ", got "
                     + v.length);
         }
-        return new MemoryTerms(v[0], v[1], v[2], v[3], v[4], v[5], v[6], v[7], v[8], v[9], v[10], v[11]);
+        return new MemoryTerms(v[0], v[1], v[2], v[3], v[4], v[5], v[6], v[7], v[8], v[9], v[10], v[11], v[12], v[13],
+                v[14], v[15], v[16], v[17], v[18]);
     }
 
     /** The terms as a vector, in the order of {@link #NAMES}. */
     public double[] toArray() {
         return new double[] {statements, joinPairs, fastStartJoinPairs, relations, geqoGenes, extraJoinClauses,
-            cartesianPairs, blocks, tokens, parameterizations, fastStartParameterizations, fastStartSubProblemPairs};
+            cartesianPairs, blocks, tokens, parameterizations, fastStartParameterizations, fastStartSubProblemPairs,
+            setOperationBranches, listElements, valueRows, valueCells, otherStatements, partitions, partitionwisePairs};
     }
 }

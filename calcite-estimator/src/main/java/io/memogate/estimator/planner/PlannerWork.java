@@ -13,19 +13,48 @@ import java.util.Optional;
  * @param searches the join searches
  * @param blocks query blocks planned ({@code subquery_planner} calls), 0 when not counted; each has its
  *     own planner state, base relations and upper-level paths (grouping, sorting) whatever it joins
- * @param tokens tokens of the statement's text, 0 when not counted: the parse tree, the rewritten query
- *     and the planner's copies of its expressions grow with them
+ * @param tokens tokens of the statement's text outside its lists of constants, 0 when not counted: the parse
+ *     tree, the rewritten query and the planner's copies of its expressions grow with them
+ * @param setOperationBranches leaves of the statement's UNION, INTERSECT and EXCEPT trees, which are not
+ *     among {@code blocks}: PostgreSQL pulls the branches of a UNION ALL up into an append relation and
+ *     plans each other branch with its own {@code subquery_planner} call, and either costs it about half of
+ *     what a block with grouping and sorting does
+ * @param listElements constants in {@code IN} and {@code ARRAY} lists of constants: each is copied,
+ *     folded into an array constant and estimated by {@code scalararraysel} element by element
+ * @param valueRows rows of {@code VALUES} lists of constants: each is a list the planner copies and walks
+ * @param valueCells constants in those rows
+ * @param partitions child relations of partitioned tables: each partition a scan of a partitioned table plans
+ *     is a relation with its own paths (0 without a catalog that knows the partitions)
+ * @param partitionwisePairs child joins of partitionwise joins: for each join pair of two relations partitioned
+ *     alike, one per partition ({@code try_partitionwise_join}); 0 unless the setting allows them
  */
-public record PlannerWork(List<JoinSearch> searches, int blocks, int tokens) {
+public record PlannerWork(List<JoinSearch> searches, int blocks, int tokens, int setOperationBranches,
+                          int listElements, int valueRows, int valueCells, double partitions,
+                          double partitionwisePairs) {
 
     /** A statement without joins. */
     public static final PlannerWork NONE = new PlannerWork(List.of());
 
     public PlannerWork {
         searches = List.copyOf(searches);
-        if (blocks < 0 || tokens < 0) {
-            throw new IllegalArgumentException("blocks and tokens must be >= 0, were " + blocks + " and " + tokens);
+        if (blocks < 0 || tokens < 0 || setOperationBranches < 0 || listElements < 0 || valueRows < 0
+                || valueCells < 0 || !(partitions >= 0) || !(partitionwisePairs >= 0)) {
+            throw new IllegalArgumentException("counts must be >= 0, were " + blocks + " blocks, " + tokens
+                    + " tokens, " + setOperationBranches + " branches, " + listElements + " list elements, "
+                    + valueRows + " value rows, " + valueCells + " value cells, " + partitions + " partitions and "
+                    + partitionwisePairs + " partitionwise pairs");
         }
+    }
+
+    /** The searches of {@code blocks} query blocks and set-operation branches, the text not counted. */
+    public PlannerWork(List<JoinSearch> searches, int blocks, int setOperationBranches) {
+        this(searches, blocks, 0, setOperationBranches, 0, 0, 0, 0, 0);
+    }
+
+    /** This work, with {@code children} partitions planned and {@code childJoins} partitionwise child joins. */
+    public PlannerWork withPartitions(double children, double childJoins) {
+        return new PlannerWork(searches, blocks, tokens, setOperationBranches, listElements, valueRows, valueCells,
+                children, childJoins);
     }
 
     /** Join searches only, blocks and tokens not counted. */
@@ -33,9 +62,15 @@ public record PlannerWork(List<JoinSearch> searches, int blocks, int tokens) {
         this(searches, 0, 0);
     }
 
-    /** This work, for a statement of {@code count} tokens. */
+    /** This work, for a statement of {@code count} tokens and no lists of constants. */
     public PlannerWork withTokens(int count) {
-        return new PlannerWork(searches, blocks, count);
+        return withText(count, 0, 0, 0);
+    }
+
+    /** This work, for a statement of {@code plainTokens} tokens besides these lists of constants. */
+    public PlannerWork withText(int plainTokens, int elements, int rows, int cells) {
+        return new PlannerWork(searches, blocks, plainTokens, setOperationBranches, elements, rows, cells, partitions,
+                partitionwisePairs);
     }
 
     /** Join relations held at the peak, summed over all searches. */

@@ -15,14 +15,33 @@ import java.util.Objects;
  * @param fastStart whether PostgreSQL plans this block for its first rows: a LIMIT or FETCH FIRST on
  *     it, or a cursor over it, gives it a tuple fraction below 1, and its join searches then also keep
  *     the paths that are cheapest to start (see {@link JoinSearch#fastStart()})
+ * @param setOperation whether this is a UNION, INTERSECT or EXCEPT whose {@code separatelyPlanned} are its
+ *     operands: PostgreSQL plans the operands that are queries as set-operation branches (UNION ALL's pulled up
+ *     into an append relation, the others by {@code subquery_planner} from {@code plan_set_operations}), and an
+ *     operand that is itself a set operation as part of the same tree, with no planner call of its own
  */
 public record QueryBlock(JoinTreeNode from, List<Predicate> predicates, List<QueryBlock> separatelyPlanned,
-                         boolean fastStart) {
+                         boolean fastStart, boolean setOperation) {
 
     public QueryBlock {
         Objects.requireNonNull(from, "from");
         predicates = List.copyOf(predicates);
         separatelyPlanned = List.copyOf(separatelyPlanned);
+    }
+
+    public QueryBlock(JoinTreeNode from, List<Predicate> predicates, List<QueryBlock> separatelyPlanned,
+                      boolean fastStart) {
+        this(from, predicates, separatelyPlanned, fastStart, false);
+    }
+
+    /** A set operation of these operands. */
+    public static QueryBlock setOperation(JoinTreeNode from, List<QueryBlock> operands) {
+        return new QueryBlock(from, List.of(), operands, false, true);
+    }
+
+    /** This block with these blocks planned separately instead of its own, planned for its first rows. */
+    public QueryBlock forFirstRows(List<QueryBlock> separately) {
+        return new QueryBlock(from, predicates, separately, true, setOperation);
     }
 
     /** A block planned for all its rows. */
@@ -37,6 +56,6 @@ public record QueryBlock(JoinTreeNode from, List<Predicate> predicates, List<Que
 
     /** This block, planned for its first rows. */
     public QueryBlock forFirstRows() {
-        return fastStart ? this : new QueryBlock(from, predicates, separatelyPlanned, true);
+        return fastStart ? this : new QueryBlock(from, predicates, separatelyPlanned, true, setOperation);
     }
 }

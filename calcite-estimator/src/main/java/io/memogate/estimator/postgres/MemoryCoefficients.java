@@ -90,29 +90,60 @@ import java.util.List;
  *     needed 20.3 MB planned as written and 10.1 MB with its JOINs reordered so that the second search
  *     holds 207 fewer such pairs (about 50 kB each, after the other terms); a least-squares fit over the
  *     accuracy corpora gave 29 kB. 40 kB, between the two
+ * @param bytesPerSetOperationBranch a branch of a UNION, INTERSECT or EXCEPT, in place of a query block: UNION
+ *     ALL of 500 and 2,000 one-table branches used 15.6 and 15.7 kB a branch on PostgreSQL 18 and UNION of
+ *     500 15.3 kB, of which their 12 tokens take 4.8 kB
+ * @param bytesPerListElement a constant of an IN or ARRAY list of constants, or of an array literal given to
+ *     {@code = ANY}: IN lists of 10,000 and 100,000 integers over a 100,000-row table used 335 bytes a
+ *     constant, of strings 347, {@code = ANY('{...}')} 250
+ * @param bytesPerValueRow a row of a VALUES list of constants, and {@code bytesPerValueCell} each of its
+ *     constants: 10,000 rows of 1, 2 and 4 columns used 317, 484 and 795 bytes a row as a FROM item, 158, 230
+ *     and 374 in INSERT ... VALUES; 130 bytes each puts both within 2x
+ * @param bytesPerOtherStatement each other statement of a text of several, held parsed while the largest is
+ *     planned: texts of 3,000, 10,000 and 30,000 one-table SELECTs raised a backend's peak resident memory by
+ *     1.25-1.4 kB a statement (EXPLAIN cannot show it: the planner's own memory is freed between statements)
+ * @param bytesPerPartition a child relation of a partitioned table: joins of 2 to 8 hash-partitioned tables
+ *     of 16 to 1,024 partitions used 4.0-4.2 kB a partition besides their join pairs
+ * @param bytesPerPartitionwisePair a child join of a partitionwise join: the same joins with
+ *     enable_partitionwise_join used 6.8 kB a child pair for 2 tables, 5.5 for 3, 4.8 for 4, 4.0 for 6 and
+ *     3.8 for 8 (a join relation's children are built once, its pairs' paths each time)
  */
 public record MemoryCoefficients(
         double fixedBytes, double bytesPerJoinPair, double bytesPerFastStartJoinPair, double bytesPerRelation,
         double bytesPerGeqoGene, double bytesPerExtraJoinClause, double bytesPerCartesianPair, double bytesPerBlock,
         double bytesPerToken, double bytesPerParameterizedPair, double bytesPerFastStartParameterizedPair,
-        double bytesPerFastStartSubProblemPair) implements TermCoefficients {
+        double bytesPerFastStartSubProblemPair, double bytesPerSetOperationBranch, double bytesPerListElement,
+        double bytesPerValueRow, double bytesPerValueCell, double bytesPerOtherStatement, double bytesPerPartition,
+        double bytesPerPartitionwisePair) implements TermCoefficients {
 
     /** The names of the coefficients, in the order of {@link #toArray()} and {@link MemoryTerms#toArray()}. */
     public static final List<String> NAMES = List.of(
             "fixedBytes", "bytesPerJoinPair", "bytesPerFastStartJoinPair", "bytesPerRelation", "bytesPerGeqoGene",
             "bytesPerExtraJoinClause", "bytesPerCartesianPair", "bytesPerBlock", "bytesPerToken",
-            "bytesPerParameterizedPair", "bytesPerFastStartParameterizedPair", "bytesPerFastStartSubProblemPair");
+            "bytesPerParameterizedPair", "bytesPerFastStartParameterizedPair", "bytesPerFastStartSubProblemPair",
+            "bytesPerSetOperationBranch", "bytesPerListElement", "bytesPerValueRow",
+            "bytesPerValueCell", "bytesPerOtherStatement", "bytesPerPartition", "bytesPerPartitionwisePair");
+
+    private static final double BRANCH = 10.5 * 1024;
+    private static final double LIST_ELEMENT = 330;
+    private static final double VALUE_ROW = 130;
+    private static final double VALUE_CELL = 130;
+    private static final double OTHER_STATEMENT = 1.3 * 1024;
+    private static final double PARTITION = 4.0 * 1024;
+    private static final double PARTITIONWISE_PAIR = 4.4 * 1024;
 
     public static final MemoryCoefficients DEFAULTS =
             new MemoryCoefficients(8.0 * 1024, 3.2 * 1024, 12.0 * 1024, 10.0 * 1024, 16, 2.3 * 1024, 0.4 * 1024, 24.0 * 1024,
-                    400, 0.85 * 1024, 5.0 * 1024, 40.0 * 1024);
+                    400, 0.85 * 1024, 5.0 * 1024, 40.0 * 1024, BRANCH, LIST_ELEMENT, VALUE_ROW,
+                    VALUE_CELL, OTHER_STATEMENT, PARTITION, PARTITIONWISE_PAIR);
 
     /**
      * The fit to PostgreSQL 17.5 over empty tables (see above): first-rows pairs cost alike there, and
      * extra join clauses add nothing, all merge-join paths costing alike.
      */
     public static final MemoryCoefficients EMPTY_TABLES_PG17 =
-            new MemoryCoefficients(50.0 * 1024, 2.294 * 1024, 2.294 * 1024, 0, 16, 0, 2.294 * 1024, 0, 0, 0, 0, 0);
+            new MemoryCoefficients(50.0 * 1024, 2.294 * 1024, 2.294 * 1024, 0, 16, 0, 2.294 * 1024, 0, 0, 0, 0, 0,
+                    0, 0, 0, 0, 0, 0, 0);
 
     public MemoryCoefficients {
         check("fixedBytes", fixedBytes);
@@ -127,6 +158,13 @@ public record MemoryCoefficients(
         check("bytesPerParameterizedPair", bytesPerParameterizedPair);
         check("bytesPerFastStartParameterizedPair", bytesPerFastStartParameterizedPair);
         check("bytesPerFastStartSubProblemPair", bytesPerFastStartSubProblemPair);
+        check("bytesPerSetOperationBranch", bytesPerSetOperationBranch);
+        check("bytesPerListElement", bytesPerListElement);
+        check("bytesPerValueRow", bytesPerValueRow);
+        check("bytesPerValueCell", bytesPerValueCell);
+        check("bytesPerOtherStatement", bytesPerOtherStatement);
+        check("bytesPerPartition", bytesPerPartition);
+        check("bytesPerPartitionwisePair", bytesPerPartitionwisePair);
     }
 
     /** From a vector in the order of {@link #NAMES}. */
@@ -135,14 +173,17 @@ public record MemoryCoefficients(
             throw new IllegalArgumentException("expected " + NAMES.size() + " coefficients, got " + values.length);
         }
         return new MemoryCoefficients(values[0], values[1], values[2], values[3], values[4], values[5], values[6],
-                values[7], values[8], values[9], values[10], values[11]);
+                values[7], values[8], values[9], values[10], values[11], values[12], values[13], values[14],
+                values[15], values[16], values[17], values[18]);
     }
 
     @Override
     public double[] toArray() {
         return new double[] {fixedBytes, bytesPerJoinPair, bytesPerFastStartJoinPair, bytesPerRelation,
             bytesPerGeqoGene, bytesPerExtraJoinClause, bytesPerCartesianPair, bytesPerBlock, bytesPerToken,
-            bytesPerParameterizedPair, bytesPerFastStartParameterizedPair, bytesPerFastStartSubProblemPair};
+            bytesPerParameterizedPair, bytesPerFastStartParameterizedPair, bytesPerFastStartSubProblemPair,
+            bytesPerSetOperationBranch, bytesPerListElement, bytesPerValueRow, bytesPerValueCell,
+            bytesPerOtherStatement, bytesPerPartition, bytesPerPartitionwisePair};
     }
 
     private static void check(String field, double value) {

@@ -2,6 +2,7 @@ package io.memogate.estimator.postgres;
 
 import io.memogate.estimator.dialect.DialectSettings;
 import java.math.BigInteger;
+import java.util.List;
 import java.util.Locale;
 import java.util.Optional;
 import java.util.regex.Pattern;
@@ -19,6 +20,11 @@ import java.util.regex.Pattern;
  * @param geqoEffort {@code geqo_effort}, 1..10: scales GEQO's default pool size
  * @param geqoPoolSize {@code geqo_pool_size}: 0 (or 1) lets GEQO choose from geqo_effort
  * @param geqoGenerations {@code geqo_generations}: 0 means as many as the pool size
+ * @param partitionwiseJoin {@code enable_partitionwise_join}: joins of partitioned tables with the same
+ *     partitioning, on their partition keys, are also planned partition by partition, a child join per
+ *     partition for every such pair the search builds
+ * @param partitionwiseAggregate {@code enable_partitionwise_aggregate}: grouping over a partitioned relation is
+ *     also planned partition by partition
  */
 public record PlannerSettings(
         int joinCollapseLimit,
@@ -27,13 +33,27 @@ public record PlannerSettings(
         int geqoThreshold,
         int geqoEffort,
         int geqoPoolSize,
-        int geqoGenerations) implements DialectSettings {
+        int geqoGenerations,
+        boolean partitionwiseJoin,
+        boolean partitionwiseAggregate) implements DialectSettings {
 
-    /** PostgreSQL's defaults (unchanged from 8.x to 18). */
-    public static final PlannerSettings DEFAULTS = new PlannerSettings(8, 8, true, 12, 5, 0, 0);
+    /** PostgreSQL's defaults (unchanged from 8.x to 18; the partitionwise settings since 11). */
+    public static final PlannerSettings DEFAULTS = new PlannerSettings(8, 8, true, 12, 5, 0, 0, false, false);
+
+    /** The names of the settings modelled, as PostgreSQL spells them. */
+    public static final List<String> NAMES = List.of("join_collapse_limit", "from_collapse_limit", "geqo",
+            "geqo_threshold", "geqo_effort", "geqo_pool_size", "geqo_generations", "enable_partitionwise_join",
+            "enable_partitionwise_aggregate");
 
     /** What strtod reads as a decimal number (Java's own parser would also take "1f", "NaN", hex floats). */
     private static final Pattern DECIMAL = Pattern.compile("[+-]?([0-9]+\\.?[0-9]*|\\.[0-9]+)([eE][+-]?[0-9]+)?");
+
+    /** The collapse limits and GEQO settings, the partitionwise settings off. */
+    public PlannerSettings(int joinCollapseLimit, int fromCollapseLimit, boolean geqo, int geqoThreshold,
+                           int geqoEffort, int geqoPoolSize, int geqoGenerations) {
+        this(joinCollapseLimit, fromCollapseLimit, geqo, geqoThreshold, geqoEffort, geqoPoolSize, geqoGenerations,
+                false, false);
+    }
 
     public PlannerSettings {
         check("joinCollapseLimit", joinCollapseLimit, 1, Integer.MAX_VALUE);
@@ -79,23 +99,31 @@ public record PlannerSettings(
             text = text.substring(1, text.length() - 1).replace("''", "'");
         }
         try {
-            return Optional.ofNullable(switch (key) {
-                case "geqo" -> new PlannerSettings(joinCollapseLimit, fromCollapseLimit, parseBool(text),
-                        geqoThreshold, geqoEffort, geqoPoolSize, geqoGenerations);
-                case "join_collapse_limit" -> new PlannerSettings(parseInt(text), fromCollapseLimit, geqo,
-                        geqoThreshold, geqoEffort, geqoPoolSize, geqoGenerations);
-                case "from_collapse_limit" -> new PlannerSettings(joinCollapseLimit, parseInt(text), geqo,
-                        geqoThreshold, geqoEffort, geqoPoolSize, geqoGenerations);
-                case "geqo_threshold" -> new PlannerSettings(joinCollapseLimit, fromCollapseLimit, geqo,
-                        parseInt(text), geqoEffort, geqoPoolSize, geqoGenerations);
-                case "geqo_effort" -> new PlannerSettings(joinCollapseLimit, fromCollapseLimit, geqo,
-                        geqoThreshold, parseInt(text), geqoPoolSize, geqoGenerations);
-                case "geqo_pool_size" -> new PlannerSettings(joinCollapseLimit, fromCollapseLimit, geqo,
-                        geqoThreshold, geqoEffort, parseInt(text), geqoGenerations);
-                case "geqo_generations" -> new PlannerSettings(joinCollapseLimit, fromCollapseLimit, geqo,
-                        geqoThreshold, geqoEffort, geqoPoolSize, parseInt(text));
-                default -> null;
-            });
+            int join = joinCollapseLimit;
+            int from = fromCollapseLimit;
+            boolean genetic = geqo;
+            int threshold = geqoThreshold;
+            int effort = geqoEffort;
+            int pool = geqoPoolSize;
+            int generations = geqoGenerations;
+            boolean pwJoin = partitionwiseJoin;
+            boolean pwAggregate = partitionwiseAggregate;
+            switch (key) {
+                case "geqo" -> genetic = parseBool(text);
+                case "join_collapse_limit" -> join = parseInt(text);
+                case "from_collapse_limit" -> from = parseInt(text);
+                case "geqo_threshold" -> threshold = parseInt(text);
+                case "geqo_effort" -> effort = parseInt(text);
+                case "geqo_pool_size" -> pool = parseInt(text);
+                case "geqo_generations" -> generations = parseInt(text);
+                case "enable_partitionwise_join" -> pwJoin = parseBool(text);
+                case "enable_partitionwise_aggregate" -> pwAggregate = parseBool(text);
+                default -> {
+                    return Optional.empty();
+                }
+            }
+            return Optional.of(new PlannerSettings(join, from, genetic, threshold, effort, pool, generations, pwJoin,
+                    pwAggregate));
         } catch (IllegalArgumentException rejected) {
             return Optional.empty();
         }
@@ -111,6 +139,8 @@ public record PlannerSettings(
             case "geqo_effort" -> Integer.toString(geqoEffort);
             case "geqo_pool_size" -> Integer.toString(geqoPoolSize);
             case "geqo_generations" -> Integer.toString(geqoGenerations);
+            case "enable_partitionwise_join" -> partitionwiseJoin ? "on" : "off";
+            case "enable_partitionwise_aggregate" -> partitionwiseAggregate ? "on" : "off";
             default -> null;
         };
     }

@@ -4,6 +4,7 @@ import io.memogate.estimator.dialect.Dialect;
 import io.memogate.estimator.graph.CsgCmpCounter;
 import io.memogate.estimator.lexer.LexicalAnalyzer;
 import io.memogate.estimator.planner.IndexedColumns;
+import io.memogate.estimator.planner.PartitionedTables;
 import io.memogate.estimator.planner.MemoryModel;
 import java.util.Objects;
 import org.apache.calcite.avatica.util.Casing;
@@ -89,6 +90,11 @@ public final class PostgresDialect implements Dialect<PlannerSettings> {
     @Override
     public PostgresPlannerModel planner(PlannerSettings settings, IndexedColumns indexes) {
         return new PostgresPlannerModel(settings, counter, indexes);
+    }
+
+    @Override
+    public PostgresPlannerModel planner(PlannerSettings settings, IndexedColumns indexes, PartitionedTables partitions) {
+        return new PostgresPlannerModel(settings, counter, indexes, partitions);
     }
 
     @Override

@@ -6,13 +6,17 @@ import io.memogate.estimator.graph.JoinGraph;
 import io.memogate.estimator.graph.MemoSize;
 import io.memogate.estimator.planner.IndexedColumns;
 import io.memogate.estimator.planner.JoinSearch;
+import io.memogate.estimator.planner.PartitionedTables;
+import io.memogate.estimator.planner.PartitionedTables.Partitioning;
 import io.memogate.estimator.planner.PlannerWork;
 import io.memogate.estimator.planner.QueryBlock;
 import io.memogate.estimator.postgres.JoinLists.Item;
 import java.util.ArrayDeque;
 import java.util.ArrayList;
 import java.util.Deque;
+import java.util.HashMap;
 import java.util.List;
+import java.util.Map;
 import java.util.Objects;
 import java.util.Optional;
 import java.util.stream.IntStream;
@@ -44,8 +48,11 @@ import java.util.stream.IntStream;
  *   edges like any other;
  *   <li>no relation is removed: useless left joins ({@code remove_useless_joins}) and self-joins on a
  *   unique key (PostgreSQL 18) are planned as if they stayed;
- *   <li>partitioned and inheritance tables are one relation each; partitionwise join (off by default)
- *   would multiply pairs by partitions;
+ *   <li>a partitioned table the catalog knows ({@link PartitionedTables}) adds a child relation per partition,
+ *   none pruned; with {@code enable_partitionwise_join}, every pair a search builds of relations partitioned
+ *   alike (same strategy and number of partitions; PostgreSQL also needs the same bounds and a join on the
+ *   partition keys, taken for granted here) adds a child join per partition; inheritance trees that are not
+ *   partitioned tables are one relation;
  *   <li>equivalence classes are merged across outer-join domains (see {@link ProblemGraphs}).
  * </ul>
  */
@@ -54,12 +61,23 @@ public final class PostgresPlannerModel implements PlannerModel {
     private final PlannerSettings settings;
     private final CsgCmpCounter counter;
     private final IndexedColumns indexes;
+    private final PartitionedTables partitions;
 
-    /** @param indexes the catalog's indexed columns, for the parameterized index scans; {@link IndexedColumns#NONE} */
-    public PostgresPlannerModel(PlannerSettings settings, CsgCmpCounter counter, IndexedColumns indexes) {
+    /**
+     * @param indexes the catalog's indexed columns, for the parameterized index scans; {@link IndexedColumns#NONE}
+     * @param partitions the catalog's partitioned tables; {@link PartitionedTables#NONE}
+     */
+    public PostgresPlannerModel(PlannerSettings settings, CsgCmpCounter counter, IndexedColumns indexes,
+                                PartitionedTables partitions) {
         this.settings = Objects.requireNonNull(settings, "settings");
         this.counter = Objects.requireNonNull(counter, "counter");
         this.indexes = Objects.requireNonNull(indexes, "indexes");
+        this.partitions = Objects.requireNonNull(partitions, "partitions");
+    }
+
+    /** Without partitioned tables. */
+    public PostgresPlannerModel(PlannerSettings settings, CsgCmpCounter counter, IndexedColumns indexes) {
+        this(settings, counter, indexes, PartitionedTables.NONE);
     }
 
     /** Without a catalog. */
@@ -76,30 +94,54 @@ public final class PostgresPlannerModel implements PlannerModel {
         return settings;
     }
 
-    /** The searches for {@code statement} and, after them, for every block planned separately. */
+    /**
+     * The searches for {@code statement} and, after them, for every block planned separately; a set operation's
+     * operands count as its branches, not as blocks, and a set operation inside another counts as neither.
+     */
     @Override
     public PlannerWork plan(QueryBlock statement) {
         List<JoinSearch> searches = new ArrayList<>();
-        Deque<QueryBlock> blocks = new ArrayDeque<>();
-        blocks.add(statement);
+        Deque<Planned> blocks = new ArrayDeque<>();
+        blocks.add(new Planned(statement, false));
         int planned = 0;
+        int branches = 0;
+        Partitionwise children = new Partitionwise();
         while (!blocks.isEmpty()) {
-            QueryBlock block = blocks.removeFirst();
-            planned++;
+            Planned next = blocks.removeFirst();
+            QueryBlock block = next.block();
+            if (!next.operand()) {
+                planned++;
+            } else if (!block.setOperation()) {
+                branches++;
+            }
             JoinLists lists = new JoinLists(block, settings);
             ProblemGraphs graphs = new ProblemGraphs(lists.relationNames, lists.tables, lists.predicates, indexes);
-            solve(lists.joinlist, graphs, block.fastStart(), lists.tables, searches);
-            blocks.addAll(lists.separatelyPlanned);
+            solve(lists.joinlist, graphs, block.fastStart(), lists.tables, searches, children);
+            for (QueryBlock separate : lists.separatelyPlanned) {
+                blocks.add(new Planned(separate, block.setOperation()));
+            }
         }
-        return new PlannerWork(searches, planned, 0);
+        return new PlannerWork(searches, planned, branches).withPartitions(children.partitions, children.pairs);
+    }
+
+    /** What the partitioned tables add to a statement's searches. */
+    private static final class Partitionwise {
+        double partitions;
+        double pairs;
+    }
+
+    /** A block to plan, and whether it is an operand of a set operation. */
+    private record Planned(QueryBlock block, boolean operand) {
     }
 
     /** {@code make_rel_from_joinlist}: sub-lists first, then this list if it has anything to join. */
     private void solve(List<Item> joinlist, ProblemGraphs graphs, boolean fastStart, List<Optional<String>> tables,
-                       List<JoinSearch> searches) {
+                       List<JoinSearch> searches, Partitionwise children) {
         for (Item item : joinlist) {
             if (item instanceof Item.Sub sub) {
-                solve(sub.items(), graphs, fastStart, tables, searches);
+                solve(sub.items(), graphs, fastStart, tables, searches, children);
+            } else if (item instanceof Item.Leaf leaf) {
+                children.partitions += partitioning(tables, leaf).map(Partitioning::partitions).orElse(0);
             }
         }
         if (joinlist.size() >= 2) {
@@ -108,8 +150,41 @@ public final class PostgresPlannerModel implements PlannerModel {
             // The graph's vertex i is joinlist item i.
             int[] subProblems = IntStream.range(0, joinlist.size())
                     .filter(i -> joinlist.get(i) instanceof Item.Sub).toArray();
-            searches.add(search(graphs.graph(joinlist), fastStart, singlePathItems, subProblems));
+            JoinGraph graph = graphs.graph(joinlist);
+            JoinSearch search = search(graph, fastStart, singlePathItems, subProblems);
+            searches.add(search);
+            if (settings.partitionwiseJoin() && search instanceof JoinSearch.DynamicProgramming) {
+                children.pairs += partitionwisePairs(joinlist, graph, tables);
+            }
         }
+    }
+
+    private Optional<Partitioning> partitioning(List<Optional<String>> tables, Item.Leaf leaf) {
+        return tables.get(leaf.relation()).flatMap(partitions::of).filter(p -> p.partitions() > 0);
+    }
+
+    /**
+     * Child joins of the partitionwise joins of one search: per group of its items partitioned alike, the
+     * pairs the search builds within the group (those of the group's induced join graph, since a join relation
+     * holding any other item is not partitioned), each once per partition.
+     */
+    private double partitionwisePairs(List<Item> joinlist, JoinGraph graph, List<Optional<String>> tables) {
+        Map<Partitioning, List<Integer>> alike = new HashMap<>();
+        for (int i = 0; i < joinlist.size(); i++) {
+            if (joinlist.get(i) instanceof Item.Leaf leaf) {
+                int vertex = i;
+                partitioning(tables, leaf).ifPresent(p -> alike.computeIfAbsent(p, k -> new ArrayList<>()).add(vertex));
+            }
+        }
+        double pairs = 0;
+        for (Map.Entry<Partitioning, List<Integer>> group : alike.entrySet()) {
+            if (group.getValue().size() >= 2) {
+                JoinGraph induced = graph.induced(group.getValue().stream().mapToInt(Integer::intValue).toArray());
+                MemoSize memo = counter.count(induced);
+                pairs += (memo.pairs() - memo.cartesianPairs()) * group.getKey().partitions();
+            }
+        }
+        return pairs;
     }
 
     /**

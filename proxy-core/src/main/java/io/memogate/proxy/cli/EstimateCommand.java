@@ -45,16 +45,15 @@ import picocli.CommandLine.Spec;
 final class EstimateCommand implements Callable<Integer> {
 
     /** The settings PlannerSettings models; others are rejected rather than silently ignored. */
-    private static final Set<String> SETTINGS = Set.of("join_collapse_limit", "from_collapse_limit", "geqo",
-            "geqo_threshold", "geqo_effort", "geqo_pool_size", "geqo_generations");
+    private static final Set<String> SETTINGS = Set.copyOf(PlannerSettings.NAMES);
 
     @Spec
     CommandSpec spec;
 
     @Option(names = {"-s", "--setting"}, paramLabel = "NAME=VALUE",
-            description = "A PostgreSQL planner setting (" + "join_collapse_limit, from_collapse_limit, geqo, "
-                    + "geqo_threshold, geqo_effort, geqo_pool_size, geqo_generations); unset ones take PostgreSQL's"
-                    + " defaults.")
+            description = "A PostgreSQL planner setting (join_collapse_limit, from_collapse_limit, geqo, "
+                    + "geqo_threshold, geqo_effort, geqo_pool_size, geqo_generations, enable_partitionwise_join, "
+                    + "enable_partitionwise_aggregate); unset ones take PostgreSQL's defaults.")
     Map<String, String> settings = new LinkedHashMap<>();
 
     @Option(names = "--dialect", paramLabel = "SERVER", defaultValue = "postgresql",

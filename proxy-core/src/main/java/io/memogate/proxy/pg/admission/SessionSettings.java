@@ -45,8 +45,7 @@ import java.util.function.Supplier;
 public final class SessionSettings {
 
     /** The settings {@link PlannerSettings} models; every other SET is irrelevant to admission. */
-    private static final Set<String> PLANNER_SETTINGS = Set.of("join_collapse_limit", "from_collapse_limit",
-            "geqo", "geqo_threshold", "geqo_effort", "geqo_pool_size", "geqo_generations");
+    private static final Set<String> PLANNER_SETTINGS = Set.copyOf(PlannerSettings.NAMES);
 
     private final Supplier<PlannerSettings> serverDefaults;
     /** A database's ALTER ROLE / ALTER DATABASE settings as last read; {@link RoleSettings#NONE} before. */

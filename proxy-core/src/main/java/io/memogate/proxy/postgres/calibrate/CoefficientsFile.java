@@ -62,13 +62,23 @@ public final class CoefficientsFile {
             .build();
 
     /** Coefficients a file may leave out, each with the value that gives the model the file was fitted for. */
-    static final Map<String, ToDoubleFunction<double[]>> ADDED_LATER = Map.of(
-            "bytesPerCartesianPair", values -> values[MemoryCoefficients.NAMES.indexOf("bytesPerJoinPair")],
-            "bytesPerBlock", values -> 0,
-            "bytesPerToken", values -> 0,
-            "bytesPerParameterizedPair", values -> 0,
-            "bytesPerFastStartParameterizedPair", values -> 0,
-            "bytesPerFastStartSubProblemPair", values -> 0);
+    static final Map<String, ToDoubleFunction<double[]>> ADDED_LATER = Map.ofEntries(
+            Map.entry("bytesPerCartesianPair", values -> values[MemoryCoefficients.NAMES.indexOf("bytesPerJoinPair")]),
+            Map.entry("bytesPerBlock", values -> 0),
+            Map.entry("bytesPerToken", values -> 0),
+            Map.entry("bytesPerParameterizedPair", values -> 0),
+            Map.entry("bytesPerFastStartParameterizedPair", values -> 0),
+            Map.entry("bytesPerFastStartSubProblemPair", values -> 0),
+            // Set-operation branches were blocks, and lists of constants tokens: two a list element, three a
+            // cell of a VALUES row (its parentheses and commas), on average, the row's share among them; the
+            // other statements of a text and partitions were not counted.
+            Map.entry("bytesPerSetOperationBranch", values -> values[MemoryCoefficients.NAMES.indexOf("bytesPerBlock")]),
+            Map.entry("bytesPerListElement", values -> 2 * values[MemoryCoefficients.NAMES.indexOf("bytesPerToken")]),
+            Map.entry("bytesPerValueRow", values -> 0),
+            Map.entry("bytesPerValueCell", values -> 3 * values[MemoryCoefficients.NAMES.indexOf("bytesPerToken")]),
+            Map.entry("bytesPerOtherStatement", values -> 0),
+            Map.entry("bytesPerPartition", values -> 0),
+            Map.entry("bytesPerPartitionwisePair", values -> 0));
 
     /** Coefficients of terms the model no longer has: accepted in a file, and ignored. */
     static final Set<String> RETIRED = Set.of("bytesPerParameterization", "bytesPerFastStartParameterization");

@@ -159,6 +159,25 @@ class SessionSettingsTest {
         assertThat(later.current().joinCollapseLimit()).as("a new session logs in with the new").isEqualTo(4);
     }
 
+    /** The partitionwise settings are followed in the same layers as the collapse limits. */
+    @Test
+    void thePartitionwiseSettingsAreFollowedFromTheRoleTheStartupPacketAndTheSession() {
+        RoleSettings role = new RoleSettings(Map.of(), Map.of(), Map.of(),
+                Map.of("dwh", Map.of("enable_partitionwise_join", "on")));
+        SessionSettings dwh = new SessionSettings(server::get, database -> role, PostgresLexicalRules.analyzer());
+        dwh.startupParameters(Map.of("user", "dwh", "database", "dw",
+                "options", "-c enable_partitionwise_aggregate=true"));
+        assertThat(dwh.current().partitionwiseJoin()).as("the role's").isTrue();
+        assertThat(dwh.current().partitionwiseAggregate()).as("the startup packet's").isTrue();
+
+        dwh.sent("set enable_partitionwise_join = off", false);
+        assertThat(dwh.current().partitionwiseJoin()).isFalse();
+        dwh.sent("reset enable_partitionwise_join", false);
+        assertThat(dwh.current().partitionwiseJoin()).as("RESET returns to the role's value").isTrue();
+        dwh.sent("set enable_partitionwise_join = 'maybe'", false);
+        assertThat(dwh.current().partitionwiseJoin()).as("a value the server refuses").isTrue();
+    }
+
     /** A statement waiting for the catalog's first read is estimated with its role layer, under its own SETs. */
     @Test
     void theSettingsOfAStatementWaitingForTheRoleLayerAreTakenWhenItWasSent() {

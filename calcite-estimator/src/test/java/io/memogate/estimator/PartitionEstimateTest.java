@@ -1,0 +1,98 @@
+package io.memogate.estimator;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import io.memogate.estimator.planner.IndexedColumns;
+import io.memogate.estimator.planner.PartitionedTables;
+import io.memogate.estimator.planner.PartitionedTables.Partitioning;
+import io.memogate.estimator.postgres.PlannerSettings;
+import java.util.HashMap;
+import java.util.Map;
+import java.util.stream.Collectors;
+import java.util.stream.IntStream;
+import org.junit.jupiter.api.Test;
+
+/**
+ * Partitioned tables, as the catalog describes them: PostgreSQL plans a child relation per partition and, with
+ * enable_partitionwise_join, a child join per partition for every pair of tables partitioned alike. Measured on
+ * PostgreSQL 18 with hash-partitioned tables of 256 partitions joined USING (id), collapse limits 20: 8 tables in
+ * 18 MB with partitionwise joins off and 2.94 GB with them on (figures for every shape: PartitionAccuracyIT,
+ * bench/RESULTS.md).
+ */
+class PartitionEstimateTest {
+
+    private static final PlannerSettings WIDE = PlannerSettings.DEFAULTS.with("join_collapse_limit", "20")
+            .with("from_collapse_limit", "20").with("geqo_threshold", "20");
+
+    private final CompileEstimator estimator = new CompileEstimator();
+
+    private static Catalog partitioned(int tables, int partitions) {
+        Map<String, Partitioning> known = new HashMap<>();
+        for (int i = 0; i < tables; i++) {
+            known.put("p" + i, new Partitioning('h', partitions));
+        }
+        known.put("small", new Partitioning('h', 16));
+        return new Catalog(IndexedColumns.NONE, ViewDefinitions.NONE, FunctionDefinitions.NONE,
+                RoutineDefinitions.NONE, TriggerDefinitions.NONE, PartitionedTables.of(known));
+    }
+
+    private static String join(int n) {
+        return "select count(*) from p0 " + IntStream.range(1, n).mapToObj(i -> "join p" + i + " using (id)")
+                .collect(Collectors.joining(" "));
+    }
+
+    private CompileEstimate estimate(String sql, PlannerSettings settings, Catalog catalog) {
+        return estimator.estimate(sql, settings, PreparedStatementTexts.NONE, catalog);
+    }
+
+    @Test
+    void everyPartitionIsAChildRelationAndPartitionwiseJoinsMultiplyThePairs() {
+        Catalog catalog = partitioned(8, 256);
+        CompileEstimate off = estimate(join(4), WIDE, catalog);
+        assertThat(off.terms().partitions()).isEqualTo(4 * 256);
+        assertThat(off.terms().partitionwisePairs()).isZero();
+        assertThat(off.terms().extraJoinClauses()).as("USING (id) throughout: one equivalence class").isZero();
+
+        CompileEstimate on = estimate(join(4), WIDE.with("enable_partitionwise_join", "on"), catalog);
+        assertThat(on.terms().joinPairs()).isEqualTo(25); // a clique of 4
+        assertThat(on.terms().partitionwisePairs()).isEqualTo(25 * 256);
+        assertThat(on.estimatedBytes()).isGreaterThan(5 * off.estimatedBytes());
+
+        CompileEstimate withoutCatalog = estimate(join(4), WIDE.with("enable_partitionwise_join", "on"), Catalog.NONE);
+        assertThat(withoutCatalog.terms().partitions()).isZero();
+        assertThat(withoutCatalog.terms().partitionwisePairs()).isZero();
+    }
+
+    @Test
+    void onlyTablesPartitionedAlikeJoinPartitionwise() {
+        CompileEstimate mixed = estimate("select count(*) from p0 join p1 using (id) join small using (id)"
+                + " join plain using (id)", WIDE.with("enable_partitionwise_join", "on"), partitioned(2, 64));
+        assertThat(mixed.terms().partitions()).isEqualTo(64 + 64 + 16);
+        assertThat(mixed.terms().partitionwisePairs()).as("p0 with p1 only").isEqualTo(64);
+    }
+
+    @Test
+    void eightTablesOf256PartitionsJoinedPartitionwiseAreEstimatedInGigabytes() {
+        Catalog catalog = partitioned(8, 256);
+        CompileEstimate off = estimate(join(8), WIDE, catalog);
+        CompileEstimate on = estimate(join(8), WIDE.with("enable_partitionwise_join", "on"), catalog);
+        assertThat(off.estimatedBytes()).isBetween(9_000_000L, 36_000_000L); // 18.3 MB measured
+        assertThat(on.estimatedBytes()).isBetween(1_500_000_000L, 6_000_000_000L); // 2.94 GB measured
+    }
+
+    @Test
+    void aScanOfManyPartitionsTakesAdmissionAndOfFewBypasses() {
+        Catalog catalog = partitioned(1, 1024);
+        CompileEstimate many = estimate("select * from p0 where v = 1", PlannerSettings.DEFAULTS, catalog);
+        assertThat(many.bypass()).isFalse();
+        assertThat(many.terms().partitions()).isEqualTo(1024);
+        assertThat(estimate("select * from small where v = 1", PlannerSettings.DEFAULTS, catalog).bypass()).isTrue();
+    }
+
+    @Test
+    void aSetInTheSameTextTurnsPartitionwiseJoinsOn() {
+        Catalog catalog = partitioned(4, 64);
+        CompileEstimate e = estimate("set enable_partitionwise_join = on; " + join(4), WIDE, catalog);
+        assertThat(e.terms().partitionwisePairs()).isEqualTo(25 * 64);
+    }
+}
