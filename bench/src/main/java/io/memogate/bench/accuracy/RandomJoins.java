@@ -46,16 +46,16 @@ final class RandomJoins {
             id = "cte";
             int n = 2 + random.nextInt(4);
             String cte = select(n, 0, List.of(), true);
-            String main = select(3 + random.nextInt(6), 1, List.of(), false)
+            String main = select(4 + random.nextInt(6), 1, List.of(), false)
                     .replaceFirst("FROM s(\\d+) t(\\d+)", "FROM c JOIN s$1 t$2 ON c.id = t$2.id");
             sql = "WITH c AS " + (random.nextBoolean() ? "MATERIALIZED " : "") + "(" + cte + ") " + main;
         } else if (kind == 1) {
             id = "union";
-            sql = select(3 + random.nextInt(7), 1, List.of(), false) + " UNION ALL "
-                    + select(3 + random.nextInt(7), 1, List.of(), false);
+            sql = select(4 + random.nextInt(7), 1, List.of(), false) + " UNION ALL "
+                    + select(4 + random.nextInt(7), 1, List.of(), false);
         } else {
             id = "join";
-            sql = select(3 + random.nextInt(MAX_RELATIONS - 5), 2, List.of(), false);
+            sql = select(5 + random.nextInt(MAX_RELATIONS - 7), 2, List.of(), false);
         }
         return new Corpus.Member(String.format("r%03d-%s%s", index, id, features(sql)), sql);
     }
@@ -68,28 +68,31 @@ final class RandomJoins {
         int first = nextAlias;
         StringBuilder from = new StringBuilder(table());
         List<String> where = new ArrayList<>(correlation);
+        // An ON condition (and a LATERAL sub-select) sees only the JOIN tree it is in: the items since the last comma.
+        int visible = 0;
         for (int k = 1; k < n; k++) {
             int alias = nextAlias;
-            int parent = first + random.nextInt(k);
+            boolean comma = k >= 2 && random.nextInt(10) == 0;
+            int parent = comma ? first + random.nextInt(k) : first + visible + random.nextInt(k - visible);
             String on = "t" + parent + ".k" + (alias % SyntheticDatabase.TABLES) + " = t" + alias + ".id";
             if (k >= 2 && random.nextInt(5) == 0) {
-                int other = first + random.nextInt(k);
+                int other = comma ? first + random.nextInt(k) : first + visible + random.nextInt(k - visible);
                 if (other != parent) {
                     on += " AND " + cross(other, alias);
                 }
             }
-            int join = random.nextInt(10);
-            if (join < 3) {
-                from.append(" LEFT JOIN ").append(table()).append(" ON ").append(on);
-            } else if (join < 4 && k >= 2) {
+            if (comma) {
                 from.append(", ").append(table());
                 where.add(on);
+                visible = k;
+            } else if (random.nextInt(10) < 3) {
+                from.append(" LEFT JOIN ").append(table()).append(" ON ").append(on);
             } else {
                 from.append(" JOIN ").append(table()).append(" ON ").append(on);
             }
         }
         if (random.nextInt(6) == 0) {
-            int outer = first + random.nextInt(n);
+            int outer = first + visible + random.nextInt(n - visible);
             String lateral = "t" + nextAlias;
             from.append(" LEFT JOIN LATERAL (SELECT ").append(lateral).append(".id FROM ").append(table())
                     .append(" WHERE ").append(lateral).append(".k1 = t").append(outer).append(".id ORDER BY ")
