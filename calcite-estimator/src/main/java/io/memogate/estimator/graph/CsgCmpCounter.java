@@ -136,13 +136,16 @@ public final class CsgCmpCounter {
         return Math.max(0, memo.pairs() - memo.cartesianPairs() - pairsWithout);
     }
 
-    /** Pairs of a connected graph: a tree by formula, anything else by enumeration with {@code budget}. */
+    /**
+     * Pairs of a connected graph: a tree by formula, anything else (and a tree with order restrictions) by
+     * enumeration with {@code budget}.
+     */
     static MemoSize countConnected(JoinGraph graph, long budget) {
         int n = graph.size();
         if (n <= 1) {
             return MemoSize.NONE;
         }
-        if (graph.edgeCount() == n - 1) {
+        if (graph.edgeCount() == n - 1 && !graph.restricted()) {
             double pairs = TreeCount.pairs(graph);
             return new MemoSize(pairs, TreeCount.extraClauses(graph), 0, TreeCount.parameterizations(graph), true, n);
         }
