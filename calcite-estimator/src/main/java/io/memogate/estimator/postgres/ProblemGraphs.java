@@ -141,15 +141,31 @@ final class ProblemGraphs {
                 builder.markIndexScan(itemOf[scan[0]], itemOf[scan[1]]);
             }
         }
+        List<Sides> restricted = new ArrayList<>();
         for (SpecialJoins.Restriction restriction : restrictions) {
             Set<Integer> minLeft = itemsOf(restriction.minLeft(), itemOf);
             Set<Integer> minRight = itemsOf(restriction.minRight(), itemOf);
             if (!minLeft.isEmpty() && !minRight.isEmpty() && Collections.disjoint(minLeft, minRight)) {
                 builder.restrict(new OrderRestriction(restriction.semi(), minLeft, minRight,
                         itemsOf(restriction.right(), itemOf)));
+                restricted.add(new Sides(minLeft, minRight));
             }
         }
-        return builder.build();
+        JoinGraph graph = builder.build();
+        // A join whose condition links none of its needed relations (ON true, often before a LATERAL sub-select)
+        // is still made, once its sides are whole: have_join_order_restriction has PostgreSQL join them.
+        boolean linked = true;
+        for (Sides sides : restricted) {
+            if (!linkedAcross(graph, sides.left(), sides.right())) {
+                linked = false;
+                for (int a : sides.left()) {
+                    for (int b : sides.right()) {
+                        builder.addJoinFilter(List.of(a, b));
+                    }
+                }
+            }
+        }
+        return linked ? graph : builder.build();
     }
 
     private static Set<Integer> itemsOf(int[] relations, int[] itemOf) {
@@ -160,6 +176,21 @@ final class ProblemGraphs {
             }
         }
         return touched;
+    }
+
+    /** The items an outer, semi or anti join needs on each side. */
+    private record Sides(Set<Integer> left, Set<Integer> right) {
+    }
+
+    private static boolean linkedAcross(JoinGraph graph, Set<Integer> left, Set<Integer> right) {
+        for (int a : left) {
+            for (int b : right) {
+                if (graph.adjacent(a, b)) {
+                    return true;
+                }
+            }
+        }
+        return false;
     }
 
     private static Set<Integer> itemsOf(BitSet relations, int[] itemOf) {
