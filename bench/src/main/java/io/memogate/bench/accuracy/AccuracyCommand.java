@@ -32,9 +32,18 @@ public final class AccuracyCommand implements Callable<Integer> {
     Path output;
 
     @Option(names = "--corpora", split = ",", defaultValue = "synthetic,tpch,tpcds,warehouse",
-            paramLabel = "NAME", description = "synthetic, tpch, tpcds, warehouse, and synthetic-indexed (the synthetic"
+            paramLabel = "NAME", description = "synthetic, tpch, tpcds, warehouse, random (seeded random joins with outer joins and"
+                    + " sub-queries, see --seed), and synthetic-indexed (the synthetic"
                     + " shapes with every join column indexed) (default: ${DEFAULT-VALUE}).")
     List<String> corpora;
+
+    @Option(names = "--seed", defaultValue = "1", paramLabel = "N",
+            description = "Seed of the random corpus (default: ${DEFAULT-VALUE}).")
+    long seed;
+
+    @Option(names = "--random-statements", defaultValue = "150", paramLabel = "N",
+            description = "Statements in the random corpus (default: ${DEFAULT-VALUE}).")
+    int randomStatements;
 
     @Option(names = "--profiles", split = ",", defaultValue = "default,wide", paramLabel = "NAME",
             description = "default: PostgreSQL's planner settings; wide: both collapse limits and geqo_threshold"
@@ -74,8 +83,9 @@ public final class AccuracyCommand implements Callable<Integer> {
                 case "tpch" -> Corpora.tpch();
                 case "tpcds" -> Corpora.tpcds();
                 case "warehouse" -> Corpora.warehouse();
+                case "random" -> Corpora.random(seed, randomStatements);
                 default -> throw new IllegalArgumentException("unknown corpus " + name
-                        + " (synthetic, synthetic-indexed, tpch, tpcds, warehouse)");
+                        + " (synthetic, synthetic-indexed, tpch, tpcds, warehouse, random)");
             });
         }
         List<Profile> chosen = new ArrayList<>();

@@ -78,6 +78,7 @@ final class AccuracyRun {
             postgres.createDatabase(Corpora.TPCDS_DATABASE, EmbeddedPostgres.SUPERUSER);
             postgres.createDatabase(Corpora.SYNTHETIC_DATABASE, EmbeddedPostgres.SUPERUSER);
             postgres.createDatabase(Corpora.SYNTHETIC_INDEXED_DATABASE, EmbeddedPostgres.SUPERUSER);
+            postgres.createDatabase(Corpora.RANDOM_DATABASE, EmbeddedPostgres.SUPERUSER);
             for (Corpus corpus : corpora) {
                 long started = System.nanoTime();
                 Catalog read;
@@ -110,7 +111,8 @@ final class AccuracyRun {
         switch (corpus.database()) {
             case Corpora.TPCH_DATABASE -> TpchDatabase.load(connection, TableLifetime.PERMANENT);
             case Corpora.TPCDS_DATABASE -> TpcdsDatabase.load(connection, TableLifetime.PERMANENT);
-            case Corpora.SYNTHETIC_DATABASE, Corpora.SYNTHETIC_INDEXED_DATABASE -> SyntheticDatabase.load(connection);
+            case Corpora.SYNTHETIC_DATABASE, Corpora.SYNTHETIC_INDEXED_DATABASE, Corpora.RANDOM_DATABASE ->
+                    SyntheticDatabase.load(connection);
             default -> { } // the demo warehouse is loaded with the server
         }
         try (Statement statement = connection.createStatement()) {

@@ -17,6 +17,7 @@ final class Corpora {
     static final String TPCDS_DATABASE = "tpcds";
     static final String SYNTHETIC_DATABASE = "synthetic";
     static final String SYNTHETIC_INDEXED_DATABASE = "synthetic_indexed";
+    static final String RANDOM_DATABASE = "random_joins";
     private static final Pattern TRAILING_LIMIT = Pattern.compile("\\s+LIMIT\\s+\\d+\\s*$", Pattern.CASE_INSENSITIVE);
 
     private Corpora() {
@@ -45,6 +46,15 @@ final class Corpora {
                 .filter(m -> !m.id().matches("clique(9|1[0-9])")).toList();
         return new Corpus("synthetic-indexed", SyntheticDatabase.describe() + ", every join column indexed",
                 SYNTHETIC_INDEXED_DATABASE, indexes, shapes);
+    }
+
+    /**
+     * {@code count} random statements with outer joins, sub-queries, CTEs, unions and LATERAL over the synthetic
+     * tables, drawn from {@code seed} ({@link RandomJoins}).
+     */
+    static Corpus random(long seed, int count) {
+        return new Corpus("random", SyntheticDatabase.describe() + "; " + count + " random joins of seed " + seed,
+                RANDOM_DATABASE, List.of(), RandomJoins.statements(seed, count));
     }
 
     /** trino's copies of the 22 queries, with their substitution parameters' validation values. */

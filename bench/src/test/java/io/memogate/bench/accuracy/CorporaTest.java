@@ -30,7 +30,8 @@ class CorporaTest {
 
     @Test
     void calciteParsesAtLeast95PercentOfEveryCorpus() {
-        for (Corpus corpus : List.of(Corpora.tpch(), Corpora.tpcds(), Corpora.warehouse(), Corpora.synthetic())) {
+        for (Corpus corpus : List.of(Corpora.tpch(), Corpora.tpcds(), Corpora.warehouse(), Corpora.synthetic(),
+                Corpora.random(1, 150))) {
             long calcite = 0;
             long planned = 0;
             for (Corpus.Member m : corpus.statements()) {
@@ -44,6 +45,19 @@ class CorporaTest {
             assertThat((double) calcite / planned).as("%s: %d of %d parsed by Calcite", corpus.name(), calcite, planned)
                     .isGreaterThanOrEqualTo(0.95);
         }
+    }
+
+    /** The random corpus is the same for a seed, holds every kind of restriction, and stays within its size. */
+    @Test
+    void theRandomCorpusIsReproducibleAndHoldsOuterJoinsAndSubqueries() {
+        List<Corpus.Member> first = Corpora.random(7, 150).statements();
+        assertThat(Corpora.random(7, 150).statements()).isEqualTo(first);
+        assertThat(Corpora.random(8, 150).statements()).isNotEqualTo(first);
+        for (String feature : List.of("-left", "-exists", "-anti", "-in", "-lateral", "-cte", "-union")) {
+            assertThat(first).as(feature).anyMatch(m -> m.id().contains(feature));
+        }
+        assertThat(first).allSatisfy(m -> assertThat(m.sql().split(" s\\d+ t").length - 1)
+                .isLessThanOrEqualTo(2 * RandomJoins.MAX_RELATIONS));
     }
 
     /** The indexed variant plans the same shapes over the same tables, with an index on every join column. */

@@ -254,8 +254,9 @@ public final class QueryBlockBuilder {
                 // An uncorrelated EXISTS is an InitPlan, a complex one a SubPlan: planned apart.
                 return null;
             }
+            // convert_EXISTS_sublink_to_join makes the sub-select's WHERE the join's condition.
             return new JoinNode(negated ? JoinType.ANTI : JoinType.SEMI, from,
-                    new SubqueryRef(unique("exists"), built.block(), true));
+                    new SubqueryRef(unique("exists"), built.block(), true), built.block().predicates());
         }
         if (!negated && inner.getKind() == SqlKind.IN && ((SqlCall) inner).operand(1).getKind() != SqlKind.OTHER
                 && SqlKinds.isQuery(((SqlCall) inner).operand(1).getKind())) {
@@ -267,8 +268,10 @@ public final class QueryBlockBuilder {
             Set<String> left = ReferencedRelations.of(((SqlCall) inner).operand(0), scope, q -> { });
             Set<String> right = built.simple() && !built.columns().isEmpty()
                     ? built.columns().values().iterator().next() : built.simple() ? built.relations() : Set.of(alias);
+            int before = predicates.size();
             link(left, right, "in:" + alias, predicates, true);
-            return new JoinNode(JoinType.SEMI, from, new SubqueryRef(alias, built.block(), built.simple()));
+            return new JoinNode(JoinType.SEMI, from, new SubqueryRef(alias, built.block(), built.simple()),
+                    predicates.subList(before, predicates.size()));
         }
         return null;
     }
@@ -297,6 +300,7 @@ public final class QueryBlockBuilder {
                 default -> JoinType.INNER;
             };
             boolean inner = type == JoinType.INNER || type == JoinType.CROSS;
+            int before = predicates.size();
             if (join.getConditionType() == JoinConditionType.ON) {
                 for (SqlNode conjunct : conjuncts(join.getCondition())) {
                     predicate(conjunct, scope, predicates, separate, inner);
@@ -307,7 +311,7 @@ public final class QueryBlockBuilder {
                 link(usingOwner(relationsOf(left), column, predicates),
                         usingOwner(relationsOf(right), column, predicates), column, predicates, inner);
             }
-            return new JoinNode(type, left, right);
+            return new JoinNode(type, left, right, predicates.subList(before, predicates.size()));
         }
         SqlNode target = item;
         String alias = null;

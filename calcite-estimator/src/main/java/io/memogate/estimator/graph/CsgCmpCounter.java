@@ -29,8 +29,10 @@ import java.util.stream.IntStream;
  * </pre>
  * which is {@code sum(P_j)} for a connected graph and {@code n (2^(n-1) - 1)} for {@code n} relations
  * without any clause (PostgreSQL tries both orders of two clauseless relations, and so does this
- * count). It is the number of {@code make_join_rel} calls PostgreSQL makes for inner joins; outer-join
- * order restrictions ({@code have_join_order_restriction}) can only remove pairs from it.
+ * count). It is the number of {@code make_join_rel} calls PostgreSQL makes for inner joins. Under outer,
+ * semi and anti joins ({@link JoinGraph#restricted()}) a connected graph counts only the pairs
+ * {@code join_is_legal} allows ({@link JoinLegality}), always by enumeration (a restricted tree too); a
+ * restriction whose sides lie in different components is dropped there, which counts more pairs, not fewer.
  *
  * <p><b>Extra clauses</b> ({@link MemoSize#extraClauses()}) come with the pairs. A tree with one
  * clause per edge has none, by definition; a tree with more is summed per edge ({@link TreeCount});
@@ -136,13 +138,16 @@ public final class CsgCmpCounter {
         return Math.max(0, memo.pairs() - memo.cartesianPairs() - pairsWithout);
     }
 
-    /** Pairs of a connected graph: a tree by formula, anything else by enumeration with {@code budget}. */
+    /**
+     * Pairs of a connected graph: a tree by formula, anything else (and a tree with order restrictions) by
+     * enumeration with {@code budget}.
+     */
     static MemoSize countConnected(JoinGraph graph, long budget) {
         int n = graph.size();
         if (n <= 1) {
             return MemoSize.NONE;
         }
-        if (graph.edgeCount() == n - 1) {
+        if (graph.edgeCount() == n - 1 && !graph.restricted()) {
             double pairs = TreeCount.pairs(graph);
             return new MemoSize(pairs, TreeCount.extraClauses(graph), 0, TreeCount.parameterizations(graph), true, n);
         }

@@ -28,6 +28,13 @@ import java.util.Map;
  * crosses the pair when it meets both sides. So a pair costs {@code min(|S1|, |S2|)} popcounts plus
  * one test per distinct wide mask, and nothing is allocated per pair.
  *
+ * <p>A graph with order restrictions counts only the pairs PostgreSQL builds ({@link JoinLegality}): a pair
+ * is counted when both sides were built by a counted pair and the restrictions allow it, with its crossings
+ * and parameterizations. That needs every pair offered after all pairs of its two sides, the order dynamic
+ * programming needs; DPccp gives it when EnumerateCsgRec extends a set by the subsets of its neighbourhood in
+ * ascending order (a subset before its supersets), so under restrictions it does. Without them it takes the
+ * subsets in descending order, which counts the same pairs.
+ *
  * <p>One instance per count: the running totals (and the {@code S1} whose complements are being
  * enumerated) are fields only to keep the recursion's signatures short.
  */
@@ -65,6 +72,8 @@ final class Dpccp {
     /** The neighbours an index scan inside {@link #s1} can be parameterized by. */
     private long s1Parameters;
     private boolean exhausted;
+    /** The restrictions' judge; null for a graph joined in any order. */
+    private final JoinLegality legality;
 
     private Dpccp(JoinGraph graph, long budget) {
         adjacency = new long[graph.size()];
@@ -92,6 +101,7 @@ final class Dpccp {
         wide = others.keySet().stream().mapToLong(Long::longValue).toArray();
         wideCount = others.values().stream().mapToInt(Integer::intValue).toArray();
         this.budget = budget;
+        legality = graph.restricted() ? new JoinLegality(graph.restrictions()) : null;
     }
 
     /** Enumerates {@code graph} (at most 64 relations) with at most {@code budget} steps. */
@@ -125,7 +135,7 @@ final class Dpccp {
         if (neighbourhood == 0) {
             return;
         }
-        for (long sub = neighbourhood; sub != 0; sub = (sub - 1) & neighbourhood) {
+        for (long sub = first(neighbourhood); sub != 0; sub = next(sub, neighbourhood)) {
             if (!step()) {
                 return;
             }
@@ -139,12 +149,24 @@ final class Dpccp {
             }
         }
         long excluded = x | neighbourhood;
-        for (long sub = neighbourhood; sub != 0; sub = (sub - 1) & neighbourhood) {
+        for (long sub = first(neighbourhood); sub != 0; sub = next(sub, neighbourhood)) {
             enumerateCsgRec(s | sub, excluded, complement);
             if (exhausted) {
                 return;
             }
         }
+    }
+
+    /**
+     * The first subset of {@code set} to extend by: all of it, or under restrictions the smallest, so that
+     * subsets come in ascending order, each after its own subsets (see the class comment).
+     */
+    private long first(long set) {
+        return legality == null ? set : set & -set;
+    }
+
+    private long next(long subset, long set) {
+        return legality == null ? (subset - 1) & set : (subset - set) & set;
     }
 
     /** EnumerateCmp(S1): every connected complement of {@code s1}, one pair each. */
@@ -172,6 +194,9 @@ final class Dpccp {
 
     /** One more pair: {@link #s1} with {@code s2}. */
     private void pair(long s2) {
+        if (legality != null && !legality.build(s1, s2)) {
+            return;
+        }
         pairs++;
         boolean firstSmaller = Long.bitCount(s1) <= Long.bitCount(s2);
         long small = firstSmaller ? s1 : s2;

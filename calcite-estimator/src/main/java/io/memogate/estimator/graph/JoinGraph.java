@@ -40,6 +40,10 @@ import java.util.StringJoiner;
  * paths parameterized by the second ({@link MemoSize#parameterizations()}). Without a catalog nothing is
  * marked.
  *
+ * <p><b>Order restrictions.</b> Outer, semi and anti joins limit which pairs PostgreSQL builds
+ * ({@link OrderRestriction}); a graph without them is joined in any order its edges allow. They are applied
+ * up to {@value #MASK_LIMIT} relations, beyond which the count is free (more pairs, never fewer).
+ *
  * <p>Vertex sets are {@code long} bitmasks when {@code size() <= 64} ({@link #neighbourMask}); larger
  * graphs are still represented (adjacency as multi-word bitsets) so that they can be counted by
  * extrapolation rather than rejected.
@@ -58,15 +62,17 @@ public final class JoinGraph {
     private final int[][] joinFilters;
     /** Per vertex, the neighbours an index scan of it can be parameterized by ({@link Builder#markIndexScan}). */
     private final long[][] indexScanParameters;
+    private final List<OrderRestriction> restrictions;
 
     private JoinGraph(List<String> names, long[][] adjacency, int edgeCount, int[][] clauses, int[][] joinFilters,
-                      long[][] indexScanParameters) {
+                      long[][] indexScanParameters, List<OrderRestriction> restrictions) {
         this.names = names;
         this.adjacency = adjacency;
         this.edgeCount = edgeCount;
         this.clauses = clauses;
         this.joinFilters = joinFilters;
         this.indexScanParameters = indexScanParameters;
+        this.restrictions = restrictions;
     }
 
     public static Builder builder() {
@@ -175,6 +181,16 @@ public final class JoinGraph {
         return false;
     }
 
+    /** The outer, semi and anti joins that restrict the join order; empty for inner joins only. */
+    public List<OrderRestriction> restrictions() {
+        return restrictions;
+    }
+
+    /** Whether PostgreSQL builds fewer pairs here than the edges allow ({@link #restrictions()} applied). */
+    public boolean restricted() {
+        return !restrictions.isEmpty() && fitsMask();
+    }
+
     /** The connected components, each as ascending vertices, ordered by their smallest vertex. */
     public List<int[]> components() {
         int n = size();
@@ -219,7 +235,8 @@ public final class JoinGraph {
     /**
      * The subgraph induced by {@code vertices}; vertex {@code i} of the result is {@code vertices[i]}
      * of this graph, so callers choose the numbering. Each clause keeps the relations it has among
-     * {@code vertices}, and is dropped when fewer than two remain.
+     * {@code vertices}, and is dropped when fewer than two remain; a restriction keeps the relations it has
+     * among them, and is dropped when a side has none.
      */
     public JoinGraph induced(int[] vertices) {
         Builder builder = builder();
@@ -239,6 +256,12 @@ public final class JoinGraph {
                 if (indexScannableBy(v, w)) {
                     builder.markIndexScan(position[v], position[w]);
                 }
+            }
+        }
+        for (OrderRestriction restriction : restrictions) {
+            OrderRestriction mapped = restriction.mapped(position);
+            if (mapped != null) {
+                builder.restrictions.add(mapped);
             }
         }
         return builder.build();
@@ -268,6 +291,7 @@ public final class JoinGraph {
         private final List<int[]> clauses = new ArrayList<>();
         private final List<int[]> joinFilters = new ArrayList<>();
         private final List<int[]> indexScans = new ArrayList<>();
+        private final List<OrderRestriction> restrictions = new ArrayList<>();
 
         private Builder() {
         }
@@ -316,6 +340,17 @@ public final class JoinGraph {
             return this;
         }
 
+        /** An outer, semi or anti join over relations already added (see the class comment). */
+        public Builder restrict(OrderRestriction restriction) {
+            for (int[] side : new int[][] {restriction.minLeft(), restriction.minRight(), restriction.synRight()}) {
+                for (int v : side) {
+                    check(v);
+                }
+            }
+            restrictions.add(restriction);
+            return this;
+        }
+
         private Builder add(Collection<Integer> relations, List<int[]> into) {
             int[] distinct = relations.stream().mapToInt(Integer::intValue).distinct().sorted().toArray();
             for (int v : distinct) {
@@ -354,7 +389,7 @@ public final class JoinGraph {
                 }
             }
             return new JoinGraph(List.copyOf(names), adjacency, edges, clauses.toArray(int[][]::new),
-                    joinFilters.toArray(int[][]::new), indexScanParameters);
+                    joinFilters.toArray(int[][]::new), indexScanParameters, List.copyOf(restrictions));
         }
 
         private static List<int[]> concat(List<int[]> a, List<int[]> b) {

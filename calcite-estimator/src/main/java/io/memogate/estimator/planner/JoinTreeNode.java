@@ -51,12 +51,25 @@ public sealed interface JoinTreeNode {
         }
     }
 
-    /** {@code left <type> JOIN right}, written with JOIN syntax or made from a sub-link. */
-    record JoinNode(JoinType type, JoinTreeNode left, JoinTreeNode right) implements JoinTreeNode {
+    /**
+     * {@code left <type> JOIN right}, written with JOIN syntax or made from a sub-link.
+     *
+     * @param on the join's own conditions (ON, USING, or what a sub-link becomes), also among the block's
+     *     predicates: which relations an outer or semi join needs on each side, and so how far PostgreSQL may
+     *     reorder it, depends on them ({@code make_outerjoininfo}); empty when unknown
+     */
+    record JoinNode(JoinType type, JoinTreeNode left, JoinTreeNode right, List<Predicate> on)
+            implements JoinTreeNode {
         public JoinNode {
             Objects.requireNonNull(type, "type");
             Objects.requireNonNull(left, "left");
             Objects.requireNonNull(right, "right");
+            on = List.copyOf(on);
+        }
+
+        /** A join whose conditions are not known apart from the block's. */
+        public JoinNode(JoinType type, JoinTreeNode left, JoinTreeNode right) {
+            this(type, left, right, List.of());
         }
     }
 

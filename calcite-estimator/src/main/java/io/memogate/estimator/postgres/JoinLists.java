@@ -9,7 +9,10 @@ import io.memogate.estimator.planner.JoinType;
 import io.memogate.estimator.planner.Predicate;
 import io.memogate.estimator.planner.QueryBlock;
 import java.util.ArrayList;
+import java.util.BitSet;
+import java.util.HashMap;
 import java.util.List;
+import java.util.Map;
 import java.util.Optional;
 
 /**
@@ -19,7 +22,8 @@ import java.util.Optional;
  * sub-selects are spliced in on the way, as {@code pull_up_subqueries} would have done before.
  *
  * <p>One instance per query block; it also collects the block's relations, its predicates (its own
- * and those of pulled-up sub-selects) and the blocks planned separately.
+ * and those of pulled-up sub-selects), the blocks planned separately and the outer, semi and anti joins
+ * that restrict the join order ({@link SpecialJoins}).
  */
 final class JoinLists {
 
@@ -39,15 +43,57 @@ final class JoinLists {
     final List<Predicate> predicates = new ArrayList<>();
     final List<QueryBlock> separatelyPlanned = new ArrayList<>();
     final List<Item> joinlist;
+    final List<SpecialJoins.Restriction> restrictions;
+    private final SpecialJoins specialJoins = new SpecialJoins();
+    /**
+     * The relations of the node just deconstructed that inner joins join there: PostgreSQL's
+     * {@code inner_join_rels}, which an outer join's minimal right side includes.
+     */
+    private BitSet innerJoined = new BitSet();
 
     JoinLists(QueryBlock block, PlannerSettings settings) {
         this.settings = settings;
         predicates.addAll(block.predicates());
         separatelyPlanned.addAll(block.separatelyPlanned());
         joinlist = fromList(asFromList(block.from()));
+        Map<String, Integer> leafByName = new HashMap<>();
+        for (int r = 0; r < relationNames.size(); r++) {
+            leafByName.putIfAbsent(relationNames.get(r), r);
+        }
+        restrictions = specialJoins.resolve(predicates, predicate -> {
+            BitSet leaves = new BitSet();
+            for (String name : predicate.relations()) {
+                Integer leaf = leafByName.get(name);
+                if (leaf != null) {
+                    leaves.set(leaf);
+                }
+            }
+            return leaves;
+        });
     }
 
+    /** Deconstructs {@code node}, leaving the relations inner joins join in it in {@link #innerJoined}. */
     private List<Item> deconstruct(JoinTreeNode node) {
+        int first = relationNames.size();
+        List<Item> items = deconstructNode(node);
+        BitSet all = new BitSet();
+        all.set(first, relationNames.size());
+        boolean inner = switch (node) {
+            case FromList list -> list.items().size() >= 2;
+            case JoinNode join -> join.type() == JoinType.INNER || join.type() == JoinType.CROSS;
+            case SubqueryRef sub -> sub.pulledUp() && sub.block().from() instanceof FromList list
+                    && list.items().size() >= 2;
+            case RelationRef relation -> false;
+        };
+        if (inner) {
+            innerJoined = all;
+        } else if (node instanceof RelationRef || node instanceof SubqueryRef sub && !sub.pulledUp()) {
+            innerJoined = new BitSet();
+        }
+        return items;
+    }
+
+    private List<Item> deconstructNode(JoinTreeNode node) {
         return switch (node) {
             case RelationRef relation -> List.of(leaf(relation.name(), relation.table()));
             case FromList list -> fromList(list);
@@ -93,8 +139,24 @@ final class JoinLists {
      * of one item ("avoid creating useless 1-element sublists").
      */
     private List<Item> join(JoinNode join) {
+        int first = relationNames.size();
         List<Item> left = deconstruct(join.left());
+        BitSet innerLeft = innerJoined;
+        int middle = relationNames.size();
         List<Item> right = deconstruct(join.right());
+        BitSet innerRight = innerJoined;
+        BitSet leftRelations = new BitSet();
+        leftRelations.set(first, middle);
+        BitSet rightRelations = new BitSet();
+        rightRelations.set(middle, relationNames.size());
+        if (join.type() == JoinType.RIGHT) {
+            specialJoins.add(join.type(), rightRelations, leftRelations, innerLeft, join.on());
+        } else {
+            specialJoins.add(join.type(), leftRelations, rightRelations, innerRight, join.on());
+        }
+        BitSet bothInner = (BitSet) innerLeft.clone();
+        bothInner.or(innerRight);
+        innerJoined = bothInner;
         if (join.type() == JoinType.FULL) {
             return List.of(new Item.Sub(List.of(unwrap(left), unwrap(right))));
         }

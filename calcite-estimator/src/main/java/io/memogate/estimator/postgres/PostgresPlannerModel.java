@@ -42,10 +42,12 @@ import java.util.stream.IntStream;
  *
  * <p>Where it simplifies, always towards more work rather than less:
  * <ul>
- *   <li>outer, semi and anti joins are counted as inner joins. PostgreSQL flattens them like inner
- *   joins and then refuses illegal orders ({@code join_is_legal}; PostgreSQL 16+ also reorders outer
- *   joins by the identities of optimizer/README), which only removes pairs; their ON clauses are
- *   edges like any other;
+ *   <li>outer, semi and anti joins restrict the join order as {@code join_is_legal} does
+ *   ({@link SpecialJoins}, {@link io.memogate.estimator.graph.OrderRestriction}), with every join condition
+ *   taken for strict and every semi join's right side for one that can be made unique; LATERAL references
+ *   do not restrict it. A WHERE filter on one relation of an outer join's nullable side, which would make it
+ *   an inner join, is not seen (only conditions over two or more relations are), so such a join keeps its
+ *   restriction;
  *   <li>no relation is removed: useless left joins ({@code remove_useless_joins}) and self-joins on a
  *   unique key (PostgreSQL 18) are planned as if they stayed;
  *   <li>a partitioned table the catalog knows ({@link PartitionedTables}) adds a child relation per partition,
@@ -115,7 +117,8 @@ public final class PostgresPlannerModel implements PlannerModel {
                 branches++;
             }
             JoinLists lists = new JoinLists(block, settings);
-            ProblemGraphs graphs = new ProblemGraphs(lists.relationNames, lists.tables, lists.predicates, indexes);
+            ProblemGraphs graphs = new ProblemGraphs(lists.relationNames, lists.tables, lists.predicates, indexes,
+                    lists.restrictions);
             solve(lists.joinlist, graphs, block.fastStart(), lists.tables, searches, children);
             for (QueryBlock separate : lists.separatelyPlanned) {
                 blocks.add(new Planned(separate, block.setOperation()));

@@ -1,12 +1,15 @@
 package io.memogate.estimator.postgres;
 
 import io.memogate.estimator.graph.JoinGraph;
+import io.memogate.estimator.graph.OrderRestriction;
 import io.memogate.estimator.planner.ColumnRef;
 import io.memogate.estimator.planner.IndexedColumns;
 import io.memogate.estimator.planner.Predicate;
 import io.memogate.estimator.postgres.JoinLists.Item;
 import java.util.ArrayList;
 import java.util.Arrays;
+import java.util.BitSet;
+import java.util.Collections;
 import java.util.HashMap;
 import java.util.LinkedHashSet;
 import java.util.List;
@@ -34,6 +37,10 @@ import java.util.StringJoiner;
  * domain; that can only add edges. A name used by several relations links all of them, the
  * conservative reading of an ambiguous reference; a name of no relation (an outer reference) is a
  * parameter and links nothing.
+ *
+ * <p>The block's outer, semi and anti joins restrict each problem's join order over the items that hold their
+ * relations ({@link OrderRestriction}); one whose sides fall into one item, or share an item, is done inside
+ * that item and restricts nothing here.
  */
 final class ProblemGraphs {
 
@@ -44,15 +51,18 @@ final class ProblemGraphs {
     /** Index scans as {relation, partner} (leaf numbers): see {@link JoinGraph.Builder#markIndexScan}. */
     private final List<int[]> indexScans = new ArrayList<>();
     private final List<String> relationNames;
+    private final List<SpecialJoins.Restriction> restrictions;
 
     /**
      * @param relationNames the block's relations, by leaf number
      * @param tables each relation's table, empty for a CTE, function or sub-select scan
      * @param indexes the catalog's indexed columns, for the index scans of equivalence classes' members
+     * @param restrictions the block's outer, semi and anti joins, lower ones first
      */
     ProblemGraphs(List<String> relationNames, List<Optional<String>> tables, List<Predicate> predicates,
-                  IndexedColumns indexes) {
+                  IndexedColumns indexes, List<SpecialJoins.Restriction> restrictions) {
         this.relationNames = relationNames;
+        this.restrictions = restrictions;
         Map<String, List<Integer>> relationsByName = new HashMap<>();
         for (int r = 0; r < relationNames.size(); r++) {
             relationsByName.computeIfAbsent(relationNames.get(r), name -> new ArrayList<>()).add(r);
@@ -131,7 +141,31 @@ final class ProblemGraphs {
                 builder.markIndexScan(itemOf[scan[0]], itemOf[scan[1]]);
             }
         }
-        return builder.build();
+        List<Sides> restricted = new ArrayList<>();
+        for (SpecialJoins.Restriction restriction : restrictions) {
+            Set<Integer> minLeft = itemsOf(restriction.minLeft(), itemOf);
+            Set<Integer> minRight = itemsOf(restriction.minRight(), itemOf);
+            if (!minLeft.isEmpty() && !minRight.isEmpty() && Collections.disjoint(minLeft, minRight)) {
+                builder.restrict(new OrderRestriction(restriction.semi(), minLeft, minRight,
+                        itemsOf(restriction.right(), itemOf)));
+                restricted.add(new Sides(minLeft, minRight));
+            }
+        }
+        JoinGraph graph = builder.build();
+        // A join whose condition links none of its needed relations (ON true, often before a LATERAL sub-select)
+        // is still made, once its sides are whole: have_join_order_restriction has PostgreSQL join them.
+        boolean linked = true;
+        for (Sides sides : restricted) {
+            if (!linkedAcross(graph, sides.left(), sides.right())) {
+                linked = false;
+                for (int a : sides.left()) {
+                    for (int b : sides.right()) {
+                        builder.addJoinFilter(List.of(a, b));
+                    }
+                }
+            }
+        }
+        return linked ? graph : builder.build();
     }
 
     private static Set<Integer> itemsOf(int[] relations, int[] itemOf) {
@@ -142,6 +176,25 @@ final class ProblemGraphs {
             }
         }
         return touched;
+    }
+
+    /** The items an outer, semi or anti join needs on each side. */
+    private record Sides(Set<Integer> left, Set<Integer> right) {
+    }
+
+    private static boolean linkedAcross(JoinGraph graph, Set<Integer> left, Set<Integer> right) {
+        for (int a : left) {
+            for (int b : right) {
+                if (graph.adjacent(a, b)) {
+                    return true;
+                }
+            }
+        }
+        return false;
+    }
+
+    private static Set<Integer> itemsOf(BitSet relations, int[] itemOf) {
+        return itemsOf(relations.stream().toArray(), itemOf);
     }
 
     private static List<Integer> relationsOf(Item item, List<Integer> into) {

@@ -9,7 +9,8 @@ import java.util.List;
  * (src/backend/optimizer/path/joinrels.c) for inner joins, transcribed over bitmasks, counting its
  * make_join_rel calls, and for each call the clauses (as the graph keeps them: one per equivalence
  * class) with relations on both sides beyond the first. Slow (levels of lists), for graphs of a dozen
- * relations.
+ * relations. With order restrictions, a pair that {@code join_is_legal} refuses ({@link JoinLegality#legal})
+ * builds nothing and is not counted, as {@code make_join_rel} returns at once.
  */
 final class PostgresJoinSearch {
 
@@ -20,6 +21,7 @@ final class PostgresJoinSearch {
     private long makeJoinRelCalls;
     private long extraClauses;
     private long cartesianCalls;
+    private final JoinLegality legality;
 
     private PostgresJoinSearch(JoinGraph graph) {
         adjacency = new long[graph.size()];
@@ -33,6 +35,7 @@ final class PostgresJoinSearch {
             }
         }
         all = graph.size() == 64 ? -1L : (1L << graph.size()) - 1;
+        legality = graph.restricted() ? new JoinLegality(graph.restrictions()) : null;
     }
 
     static long makeJoinRelCalls(JoinGraph graph) {
@@ -116,6 +119,9 @@ final class PostgresJoinSearch {
     }
 
     private void makeJoinRel(long a, long b, LinkedHashSet<Long> built) {
+        if (legality != null && !legality.legal(a, b)) {
+            return;
+        }
         makeJoinRelCalls++;
         long crossings = 0;
         for (long clause : clauses) {

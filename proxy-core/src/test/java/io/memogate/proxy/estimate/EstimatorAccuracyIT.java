@@ -2,14 +2,8 @@ package io.memogate.proxy.estimate;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-import io.memogate.estimator.CompileEstimate;
-import io.memogate.estimator.CompileEstimator;
-import io.memogate.estimator.postgres.PlannerSettings;
-import io.memogate.proxy.postgres.calibrate.PlannerMemory;
 import io.memogate.proxy.postgres.embedded.EmbeddedPostgres;
 import io.memogate.proxy.postgres.embedded.EmbeddedPostgresExtension;
-import java.sql.Connection;
-import java.sql.Statement;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.stream.Collectors;
@@ -32,45 +26,11 @@ class EstimatorAccuracyIT {
 
     private static final int TABLES = 14;
 
-    private final CompileEstimator estimator = new CompileEstimator();
-    private final PlannerSettings wide = PlannerSettings.DEFAULTS
-            .with("join_collapse_limit", "20").with("from_collapse_limit", "20").with("geqo_threshold", "20");
-
     @Test
     void estimatesAreWithinTwiceTheMeasuredPlannerMemory(EmbeddedPostgres pg) throws Exception {
-        pg.createDatabase("accuracy", "postgres");
-        List<String> failures = new ArrayList<>();
-        int measured = 0;
-        try (Connection connection = pg.connect("accuracy"); Statement statement = connection.createStatement()) {
-            for (int i = 0; i < TABLES; i++) {
-                // k1..k15 give the star's centre a distinct column per arm: arms joined on one column
-                // would form one equivalence class, which PostgreSQL plans as a clique.
-                statement.execute("create table t" + i + " (a int, b int, c int, "
-                        + IntStream.rangeClosed(1, TABLES).mapToObj(k -> "k" + k + " int").collect(Collectors.joining(", "))
-                        + ")");
-            }
-            statement.execute("analyze");
-            statement.execute("set join_collapse_limit = 20");
-            statement.execute("set from_collapse_limit = 20");
-            statement.execute("set geqo_threshold = 20");
-            for (String sql : shapes()) {
-                long actualBytes = plannerMemory(statement, sql);
-                if (actualBytes <= 1024 * 1024) {
-                    continue;
-                }
-                measured++;
-                CompileEstimate estimate = estimator.estimate(sql, wide);
-                double ratio = (double) estimate.estimatedBytes() / actualBytes;
-                System.out.printf("accuracy: %5.2fx  estimated %,13d  measured %,13d  %d relations, %,d pairs%n", ratio,
-                        estimate.estimatedBytes(), actualBytes, estimate.relations(), estimate.memoPairs());
-                if (ratio < 0.5 || ratio > 2.0) {
-                    failures.add(String.format("%.2fx (estimated %d, measured %d): %s", ratio,
-                            estimate.estimatedBytes(), actualBytes, sql));
-                }
-            }
-        }
-        assertThat(measured).as("statements above 1 MB").isGreaterThanOrEqualTo(8);
-        assertThat(failures).as("estimates off by more than 2x").isEmpty();
+        WideShapeAccuracy.Outcome outcome = WideShapeAccuracy.measure(pg, "accuracy", TABLES, shapes());
+        assertThat(outcome.measured()).as("statements above 1 MB").isGreaterThanOrEqualTo(8);
+        assertThat(outcome.misses()).as("estimates off by more than 2x").isEmpty();
     }
 
     /** Star, chain, cycle and clique joins of growing size, written as FROM lists with WHERE equalities. */
@@ -102,7 +62,4 @@ class EstimatorAccuracyIT {
         return "select count(*) from " + from + " where " + String.join(" and ", predicates);
     }
 
-    private static long plannerMemory(Statement statement, String sql) throws Exception {
-        return new PlannerMemory(statement.getConnection()).measure(sql);
-    }
 }
