@@ -2,6 +2,7 @@ package io.memogate.estimator.mysql;
 
 import io.memogate.estimator.planner.MemoryTerms;
 import io.memogate.estimator.planner.TermCoefficients;
+import java.util.List;
 
 /**
  * What MySQL's and MariaDB's optimizer spends, in memory per unit of the {@link MemoryTerms} and in time per
@@ -32,10 +33,19 @@ public record MySqlCoefficients(double bytesPerToken, double bytesPerTable, doub
 
     /**
      * In the order of {@link MemoryTerms#NAMES}: tokens, relations, and the linked pairs a greedy search
-     * reports as its {@code extraJoinClauses}; the terms of PostgreSQL's searches cost nothing here.
+     * reports as its {@code extraJoinClauses}; the terms of PostgreSQL's searches cost nothing here. The tokens
+     * of constant lists are counted apart, by element and by VALUES row and cell: each is a value and its comma
+     * (or a row's parentheses), two tokens at this dialect's price.
      */
     @Override
     public double[] toArray() {
-        return new double[] {0, 0, 0, bytesPerTable, 0, bytesPerLinkedPair, 0, 0, bytesPerToken, 0, 0, 0};
+        double[] weights = new double[MemoryTerms.NAMES.size()];
+        weights[MemoryTerms.NAMES.indexOf("relations")] = bytesPerTable;
+        weights[MemoryTerms.NAMES.indexOf("extraJoinClauses")] = bytesPerLinkedPair;
+        weights[MemoryTerms.NAMES.indexOf("tokens")] = bytesPerToken;
+        for (String listTerm : List.of("listElements", "valueRows", "valueCells")) {
+            weights[MemoryTerms.NAMES.indexOf(listTerm)] = 2 * bytesPerToken;
+        }
+        return weights;
     }
 }
