@@ -189,15 +189,7 @@ public final class QueryBlockBuilder {
         cteBlocks.push(new ArrayList<>());
         try {
             Built body = query(with.body, outer);
-            QueryBlock block = body.block();
-            if (!cteBlocks.peek().isEmpty()) {
-                // A set operation's planned blocks are its operands: its CTEs go beside it, not among them.
-                List<QueryBlock> separate = new ArrayList<>(block.setOperation() ? List.of(block)
-                        : block.separatelyPlanned());
-                separate.addAll(cteBlocks.peek());
-                block = block.setOperation() ? new QueryBlock(FromList.of(), List.of(), separate, block.fastStart())
-                        : new QueryBlock(block.from(), block.predicates(), separate, block.fastStart());
-            }
+            QueryBlock block = body.block().plannedBeside(cteBlocks.peek());
             return new Built(block, body.simple() && cteBlocks.peek().isEmpty(), body.correlated(), body.columns(),
                     body.relations());
         } finally {

@@ -1,5 +1,6 @@
 package io.memogate.estimator.planner;
 
+import java.util.ArrayList;
 import java.util.List;
 import java.util.Objects;
 
@@ -52,6 +53,20 @@ public record QueryBlock(JoinTreeNode from, List<Predicate> predicates, List<Que
     /** A block with nothing planned separately. */
     public QueryBlock(JoinTreeNode from, List<Predicate> predicates) {
         this(from, predicates, List.of());
+    }
+
+    /**
+     * This block with {@code more} planned apart beside it, as a WITH's CTEs are. A set operation's separately
+     * planned blocks are its operands, so they go beside the whole operation, not among them.
+     */
+    public QueryBlock plannedBeside(List<QueryBlock> more) {
+        if (more.isEmpty()) {
+            return this;
+        }
+        List<QueryBlock> separate = new ArrayList<>(setOperation ? List.of(this) : separatelyPlanned);
+        separate.addAll(more);
+        return setOperation ? new QueryBlock(JoinTreeNode.FromList.of(), List.of(), separate, fastStart)
+                : new QueryBlock(from, predicates, separate, fastStart);
     }
 
     /** This block, planned for its first rows. */
