@@ -69,7 +69,8 @@ class PostgresProbeIT {
             assertThat(snapshot.memory().compileBytes()).as("PostgreSQL does not report it").isEmpty();
             assertThat(snapshot.connections().limit()).isEqualTo(Integer.parseInt(show(session, "max_connections")));
             assertThat(snapshot.plannerSettings()).containsOnlyKeys("join_collapse_limit", "from_collapse_limit",
-                    "geqo", "geqo_threshold", "geqo_effort", "geqo_pool_size", "geqo_generations");
+                    "geqo", "geqo_threshold", "geqo_effort", "geqo_pool_size", "geqo_generations",
+                    "enable_partitionwise_join", "enable_partitionwise_aggregate");
             for (String name : snapshot.plannerSettings().keySet()) {
                 assertThat(snapshot.plannerSettings().get(name)).as(name).isEqualTo(show(session, name));
             }
