@@ -16,16 +16,53 @@ public final class TransactionWords {
     private TransactionWords() {
     }
 
-    /** Whether {@code sql} starts with one of the words, or with a comment that may hide one (lexing decides). */
-    public static boolean mayOpenOrEnd(String sql) {
+    /** Where the first word starts: after white space, {@code --} line comments and (nested) block comments. */
+    private static int firstWord(String sql) {
         int i = 0;
         int length = sql.length();
-        while (i < length && Character.isWhitespace(sql.charAt(i))) {
-            i++;
+        while (i < length) {
+            if (Character.isWhitespace(sql.charAt(i))) {
+                i++;
+            } else if (sql.startsWith("--", i)) {
+                int end = sql.indexOf('\n', i);
+                i = end < 0 ? length : end + 1;
+            } else if (sql.startsWith("/*", i)) {
+                i = afterBlockComment(sql, i);
+            } else {
+                break;
+            }
         }
-        if (sql.startsWith("/*", i) || sql.startsWith("--", i)) {
-            return true;
+        return i;
+    }
+
+    /** The index after the block comment opening at {@code start}; PostgreSQL's block comments nest. */
+    private static int afterBlockComment(String sql, int start) {
+        int depth = 0;
+        int i = start;
+        while (i < sql.length() - 1) {
+            if (sql.startsWith("/*", i)) {
+                depth++;
+                i += 2;
+            } else if (sql.startsWith("*/", i)) {
+                i += 2;
+                if (--depth == 0) {
+                    return i;
+                }
+            } else {
+                i++;
+            }
         }
+        return sql.length();
+    }
+
+    /**
+     * Whether {@code sql}'s first word, after white space and comments, is one of the words. Comments are skipped
+     * here rather than left to the lexer: applications that prefix every statement with one (query tags, hints)
+     * would otherwise have every statement lexed.
+     */
+    public static boolean mayOpenOrEnd(String sql) {
+        int i = firstWord(sql);
+        int length = sql.length();
         for (String word : FIRST_WORDS) {
             int end = i + word.length();
             if (sql.regionMatches(true, i, word, 0, word.length())

@@ -45,6 +45,10 @@ class SentTextTest {
         assertThat(SentText.read("beginning", analyzer, RoutineDefinitions.NONE).changesSession()).isFalse();
         assertThat(SentText.read("end_dates", analyzer, RoutineDefinitions.NONE).changesSession()).isFalse();
         assertThat(SentText.read("select 1", analyzer, RoutineDefinitions.NONE).changesSession()).isFalse();
+        assertThat(SentText.read("/* app /* nested */ */ -- tag\n begin", analyzer, RoutineDefinitions.NONE)
+                .changesSession()).as("after comments").isTrue();
+        assertThat(SentText.read("/* begin */ select 1", analyzer, RoutineDefinitions.NONE).mayOpenOrEnd())
+                .as("a comment's words are not the statement's: not lexed for it").isFalse();
 
         SentText.read("begin", analyzer, RoutineDefinitions.NONE).applyTo(settings, prepared, false);
         SentText.read("set local geqo_threshold = 20", analyzer, RoutineDefinitions.NONE)
