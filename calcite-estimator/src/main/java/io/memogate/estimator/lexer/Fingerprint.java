@@ -113,7 +113,11 @@ public final class Fingerprint {
             } else {
                 TokenStream tokens = new TokenStream();
                 if (start < end) { // a stream that held no text has no rules to lex it by, nor a token
-                    tokens.lex(source, start, end, rules);
+                    // Only this statement's characters: lexing copies, and the normalizer sizes its buffer by, the
+                    // whole text it is given, which for each of many statements of one long text adds up to the
+                    // square of its length.
+                    String statement = source.substring(start, end);
+                    tokens.lex(statement, 0, statement.length(), rules);
                 }
                 t = normalizer(tokens).text();
             }
