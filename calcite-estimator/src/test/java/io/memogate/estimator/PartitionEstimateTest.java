@@ -7,6 +7,7 @@ import io.memogate.estimator.planner.PartitionedTables;
 import io.memogate.estimator.planner.PartitionedTables.Partitioning;
 import io.memogate.estimator.postgres.PlannerSettings;
 import java.util.HashMap;
+import java.util.List;
 import java.util.Map;
 import java.util.stream.Collectors;
 import java.util.stream.IntStream;
@@ -94,5 +95,57 @@ class PartitionEstimateTest {
         Catalog catalog = partitioned(4, 64);
         CompileEstimate e = estimate("set enable_partitionwise_join = on; " + join(4), WIDE, catalog);
         assertThat(e.terms().partitionwisePairs()).isEqualTo(25 * 64);
+    }
+
+    private static Catalog keyed(int tables, int partitions) {
+        Map<String, Partitioning> known = new HashMap<>();
+        for (int i = 0; i < tables; i++) {
+            known.put("p" + i, new Partitioning('h', partitions, List.of("id")));
+        }
+        known.put("unkeyed", new Partitioning('h', partitions));
+        return new Catalog(IndexedColumns.NONE, ViewDefinitions.NONE, FunctionDefinitions.NONE,
+                RoutineDefinitions.NONE, TriggerDefinitions.NONE, PartitionedTables.of(known));
+    }
+
+    @Test
+    void aKeyEqualToConstantsLeavesOnePartitionPerValue() {
+        Catalog catalog = keyed(1, 256);
+        assertThat(estimate("select * from p0 where id = 5", PlannerSettings.DEFAULTS, catalog).terms().partitions())
+                .isEqualTo(1);
+        assertThat(estimate("select * from p0 where ID = $1", PlannerSettings.DEFAULTS, catalog).terms().partitions())
+                .as("a parameter, as a custom plan binds it").isEqualTo(1);
+        assertThat(estimate("select * from p0 where id in (1, 2, 3) and v > 0", PlannerSettings.DEFAULTS, catalog)
+                .terms().partitions()).isEqualTo(3);
+        assertThat(estimate("select * from p0 where v = 5", PlannerSettings.DEFAULTS, catalog).terms().partitions())
+                .as("not the key").isEqualTo(256);
+        assertThat(estimate("select * from p0 where id + 0 = 5", PlannerSettings.DEFAULTS, catalog).terms()
+                .partitions()).as("an expression of the key").isEqualTo(256);
+        assertThat(estimate("select * from unkeyed where id = 5", PlannerSettings.DEFAULTS, catalog).terms()
+                .partitions()).as("a key the catalog did not name").isEqualTo(256);
+    }
+
+    @Test
+    void aPinnedKeyPrunesEveryTableEqualToItAndTheirPartitionwiseJoins() {
+        Catalog catalog = keyed(4, 256);
+        PlannerSettings partitionwise = WIDE.with("enable_partitionwise_join", "on");
+        CompileEstimate pruned = estimate(join(4) + " where p0.id = 7", partitionwise, catalog);
+        assertThat(pruned.terms().partitions()).isEqualTo(4);
+        assertThat(pruned.terms().cartesianPairs()).as("a class holding a constant joins nothing: 4 (2^3 - 1) pairs")
+                .isEqualTo(28);
+        assertThat(pruned.terms().partitionwisePairs()).as("each pair, over one live partition").isEqualTo(28);
+        CompileEstimate whole = estimate(join(4), partitionwise, catalog);
+        assertThat(whole.terms().partitionwisePairs()).isEqualTo(25 * 256);
+        assertThat(pruned.estimatedBytes()).isLessThan(whole.estimatedBytes() / 20);
+    }
+
+    @Test
+    void anOuterJoinsConditionDoesNotPruneItsOuterSide() {
+        Catalog catalog = keyed(2, 64);
+        CompileEstimate e = estimate("select * from p0 left join p1 on p0.id = p1.id and p0.id = 5",
+                PlannerSettings.DEFAULTS, catalog);
+        assertThat(e.terms().partitions()).isEqualTo(64 + 64);
+        CompileEstimate where = estimate("select * from p0 left join p1 on p0.id = p1.id where p0.id = 5",
+                PlannerSettings.DEFAULTS, catalog);
+        assertThat(where.terms().partitions()).as("WHERE filters p0's scan").isLessThan(64 + 64);
     }
 }

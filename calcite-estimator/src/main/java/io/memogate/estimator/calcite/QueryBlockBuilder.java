@@ -439,6 +439,13 @@ public final class QueryBlockBuilder {
 
     private void predicate(SqlNode conjunct, Scope scope, List<Predicate> predicates, List<QueryBlock> separate,
                            boolean equalityAllowed) {
+        // An outer join's ON condition filters the join, not the outer side's scan: it prunes no partition there.
+        Optional<Predicate.Pin> pin = equalityAllowed
+                ? Pins.of(conjunct, node -> ReferencedRelations.of(node, scope, q -> { })) : Optional.empty();
+        if (pin.isPresent()) {
+            predicates.add(pin.get());
+            return;
+        }
         if (conjunct.getKind() == SqlKind.EQUALS) {
             SqlCall eq = (SqlCall) conjunct;
             Set<String> left = ReferencedRelations.of(eq.operand(0), scope, q -> separate.add(query(q, scope).block()));

@@ -91,6 +91,9 @@ final class BlockGraph {
                         builder.addJoinFilter(members);
                     }
                 }
+                case Predicate.Pin pin -> {
+                    // joins nothing
+                }
             }
         }
         Map<ColumnRef, List<String>> byClass = new HashMap<>();

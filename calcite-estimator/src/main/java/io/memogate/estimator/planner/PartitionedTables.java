@@ -1,10 +1,13 @@
 package io.memogate.estimator.planner;
 
 import java.util.HashMap;
+import java.util.List;
 import java.util.Locale;
 import java.util.Map;
 import java.util.Objects;
 import java.util.Optional;
+import java.util.OptionalInt;
+import java.util.function.Function;
 
 /**
  * The catalog's word on partitioned tables ({@code pg_partitioned_table}, {@code pg_inherits}): per table, how
@@ -28,13 +31,51 @@ public final class PartitionedTables {
      *
      * @param strategy PostgreSQL's {@code partstrat}: {@code h}ash, {@code l}ist or {@code r}ange
      * @param partitions the partitions below it, sub-partitions included
+     * @param keys the partition key's columns, folded to lower case; empty when a key is an expression, which
+     *     the estimator cannot match against a condition
      */
-    public record Partitioning(char strategy, int partitions) {
+    public record Partitioning(char strategy, int partitions, List<String> keys) {
         public Partitioning {
             if (partitions < 0) {
                 throw new IllegalArgumentException("partitions must be >= 0, was " + partitions);
             }
+            keys = keys.stream().map(PartitionedTables::fold).toList();
         }
+
+        /** A partitioning whose key is not known. */
+        public Partitioning(char strategy, int partitions) {
+            this(strategy, partitions, List.of());
+        }
+
+        /**
+         * The partitions left to plan when each of the key's columns is pinned to at most as many values as
+         * {@code pinned} says (empty: not pinned). Each value of a full key falls into one partition, so no more
+         * partitions than value combinations survive; a key not fully pinned prunes nothing here (a range
+         * key's prefix can prune, which is not modelled).
+         */
+        public int afterPruning(Function<String, OptionalInt> pinned) {
+            if (keys.isEmpty()) {
+                return partitions;
+            }
+            long combinations = 1;
+            for (String key : keys) {
+                OptionalInt values = pinned.apply(key);
+                if (values.isEmpty()) {
+                    return partitions;
+                }
+                combinations = Math.min((long) partitions, combinations * values.getAsInt());
+            }
+            return (int) combinations;
+        }
+
+        /** What a partitionwise join needs alike on both sides: the strategy and the number of partitions. */
+        public Scheme scheme() {
+            return new Scheme(strategy, partitions);
+        }
+    }
+
+    /** A partitioning's strategy and partition count, whatever its key's columns are called. */
+    public record Scheme(char strategy, int partitions) {
     }
 
     private final Map<String, Partitioning> tables;

@@ -52,4 +52,25 @@ public sealed interface Predicate {
             return Set.copyOf(List.of(left.relation(), right.relation()));
         }
     }
+
+    /**
+     * {@code column = <constant>} or {@code column IN (<constants>)}: the column can hold at most {@code values}
+     * values in the result. It joins nothing; the planner prunes a partitioned table by it, and an equivalence
+     * class carries it to every column equal to this one ({@code a.id = b.id AND a.id = 5} prunes {@code b}).
+     * Parameters count as constants: a custom plan is made with their values, and PostgreSQL plans the first
+     * executions of a prepared statement that way.
+     */
+    record Pin(ColumnRef column, int values) implements Predicate {
+        public Pin {
+            Objects.requireNonNull(column, "column");
+            if (values < 1) {
+                throw new IllegalArgumentException("values must be >= 1, was " + values);
+            }
+        }
+
+        @Override
+        public Set<String> relations() {
+            return Set.of(column.relation());
+        }
+    }
 }

@@ -19,7 +19,8 @@ import java.util.List;
  * settings, 342 measured statements. Fitted by least squares on the logarithm of estimate over measured
  * (non-negative coefficients, the GEQO gene's fixed) over the statements of 256 kB and more, those above
  * 1 MiB weighted three times, then rounded: 8 kB a statement, 24 kB a query block, 400 bytes a token,
- * 3.2 kB a join pair, 12 kB a first-rows join pair, 0.4 kB a Cartesian pair, 10 kB a relation of a
+ * 3.2 kB a join pair, 12 kB a first-rows join pair, 0.4 kB a Cartesian pair (the default takes 1.4 kB,
+ * for the reason given at {@code bytesPerCartesianPair}), 10 kB a relation of a
  * search, 2.3 kB an extra join clause. Per join pair, tables with data cost 2.6-4.2 kB (empty tables
  * 1.9-2.3 kB: their paths all cost alike, so fewer survive). Blocks and tokens carry what does not grow
  * with joins: each {@code subquery_planner} call's own state and upper paths, and the expression trees
@@ -67,7 +68,10 @@ import java.util.List;
  *     first ({@link MemoryTerms#extraJoinClauses()}): each is one more merge-join ordering and pathkey
  *     PostgreSQL tries and keeps paths for. The default is fitted on cliques with data (see above)
  * @param bytesPerCartesianPair a join relation that no clause links: only nested loops join it, so it keeps
- *     few paths (TPC-DS q28 and q88 cross-join single-row aggregates: 0.4-1.5 kB a pair)
+ *     few paths. TPC-DS q28 and q88 cross-join single-row aggregates (0.4-1.5 kB a pair); tables whose join
+ *     columns all equal one constant have no join clause left and cost 1.0-1.8 kB a pair, more as the join
+ *     grows (5-9 tables joined USING (id) WHERE t0.id = 5, PostgreSQL 18.6, with and without data). The
+ *     default, 1.4 kB, keeps both within 2x
  * @param bytesPerBlock per query block planned ({@code subquery_planner} call): its planner state, base
  *     relations and upper-level paths (grouping, sorting, set operations)
  * @param bytesPerToken per token of the statement's text: the parse tree, the rewritten query and the
@@ -133,7 +137,7 @@ public record MemoryCoefficients(
     private static final double PARTITIONWISE_PAIR = 4.4 * 1024;
 
     public static final MemoryCoefficients DEFAULTS =
-            new MemoryCoefficients(8.0 * 1024, 3.2 * 1024, 12.0 * 1024, 10.0 * 1024, 16, 2.3 * 1024, 0.4 * 1024, 24.0 * 1024,
+            new MemoryCoefficients(8.0 * 1024, 3.2 * 1024, 12.0 * 1024, 10.0 * 1024, 16, 2.3 * 1024, 1.4 * 1024, 24.0 * 1024,
                     400, 0.85 * 1024, 5.0 * 1024, 40.0 * 1024, BRANCH, LIST_ELEMENT, VALUE_ROW,
                     VALUE_CELL, OTHER_STATEMENT, PARTITION, PARTITIONWISE_PAIR);
 

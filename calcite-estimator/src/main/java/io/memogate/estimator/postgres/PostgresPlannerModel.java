@@ -4,6 +4,7 @@ import io.memogate.estimator.dialect.PlannerModel;
 import io.memogate.estimator.graph.CsgCmpCounter;
 import io.memogate.estimator.graph.JoinGraph;
 import io.memogate.estimator.graph.MemoSize;
+import io.memogate.estimator.planner.ColumnRef;
 import io.memogate.estimator.planner.IndexedColumns;
 import io.memogate.estimator.planner.JoinSearch;
 import io.memogate.estimator.planner.PartitionedTables;
@@ -50,8 +51,9 @@ import java.util.stream.IntStream;
  *   restriction;
  *   <li>no relation is removed: useless left joins ({@code remove_useless_joins}) and self-joins on a
  *   unique key (PostgreSQL 18) are planned as if they stayed;
- *   <li>a partitioned table the catalog knows ({@link PartitionedTables}) adds a child relation per partition,
- *   none pruned; with {@code enable_partitionwise_join}, every pair a search builds of relations partitioned
+ *   <li>a partitioned table the catalog knows ({@link PartitionedTables}) adds a child relation per partition
+ *   left after plan-time pruning: a key column equal to constants or parameters, directly or through an
+ *   equivalence class ({@link PinnedColumns}), leaves at most one partition per value; with {@code enable_partitionwise_join}, every pair a search builds of relations partitioned
  *   alike (same strategy and number of partitions; PostgreSQL also needs the same bounds and a join on the
  *   partition keys, taken for granted here) adds a child join per partition; inheritance trees that are not
  *   partitioned tables are one relation;
@@ -117,9 +119,11 @@ public final class PostgresPlannerModel implements PlannerModel {
                 branches++;
             }
             JoinLists lists = new JoinLists(block, settings);
+            PinnedColumns pins = new PinnedColumns(lists.predicates);
             ProblemGraphs graphs = new ProblemGraphs(lists.relationNames, lists.tables, lists.predicates, indexes,
-                    lists.restrictions);
-            solve(lists.joinlist, graphs, block.fastStart(), lists.tables, searches, children);
+                    lists.restrictions, pins);
+            Relations relations = new Relations(lists.relationNames, lists.tables, pins);
+            solve(lists.joinlist, graphs, block.fastStart(), relations, searches, children);
             for (QueryBlock separate : lists.separatelyPlanned) {
                 blocks.add(new Planned(separate, block.setOperation()));
             }
@@ -133,18 +137,23 @@ public final class PostgresPlannerModel implements PlannerModel {
         double pairs;
     }
 
+    /** A block's relations: their names, the tables they scan, and the columns its conditions pin. */
+    private record Relations(List<String> names, List<Optional<String>> tables, PinnedColumns pins) {
+    }
+
     /** A block to plan, and whether it is an operand of a set operation. */
     private record Planned(QueryBlock block, boolean operand) {
     }
 
     /** {@code make_rel_from_joinlist}: sub-lists first, then this list if it has anything to join. */
-    private void solve(List<Item> joinlist, ProblemGraphs graphs, boolean fastStart, List<Optional<String>> tables,
+    private void solve(List<Item> joinlist, ProblemGraphs graphs, boolean fastStart, Relations relations,
                        List<JoinSearch> searches, Partitionwise children) {
+        List<Optional<String>> tables = relations.tables();
         for (Item item : joinlist) {
             if (item instanceof Item.Sub sub) {
-                solve(sub.items(), graphs, fastStart, tables, searches, children);
+                solve(sub.items(), graphs, fastStart, relations, searches, children);
             } else if (item instanceof Item.Leaf leaf) {
-                children.partitions += partitioning(tables, leaf).map(Partitioning::partitions).orElse(0);
+                children.partitions += livePartitions(relations, leaf);
             }
         }
         if (joinlist.size() >= 2) {
@@ -157,7 +166,7 @@ public final class PostgresPlannerModel implements PlannerModel {
             JoinSearch search = search(graph, fastStart, singlePathItems, subProblems);
             searches.add(search);
             if (settings.partitionwiseJoin() && search instanceof JoinSearch.DynamicProgramming) {
-                children.pairs += partitionwisePairs(joinlist, graph, tables);
+                children.pairs += partitionwisePairs(joinlist, graph, relations);
             }
         }
     }
@@ -166,28 +175,65 @@ public final class PostgresPlannerModel implements PlannerModel {
         return tables.get(leaf.relation()).flatMap(partitions::of).filter(p -> p.partitions() > 0);
     }
 
+    /** The partitions of {@code leaf}'s table left after plan-time pruning; 0 for a table not partitioned. */
+    private int livePartitions(Relations relations, Item.Leaf leaf) {
+        String name = relations.names().get(leaf.relation());
+        return partitioning(relations.tables(), leaf)
+                .map(p -> p.afterPruning(key -> relations.pins().values(name, key)))
+                .orElse(0);
+    }
+
     /**
      * Child joins of the partitionwise joins of one search: per group of its items partitioned alike, the
      * pairs the search builds within the group (those of the group's induced join graph, since a join relation
-     * holding any other item is not partitioned), each once per partition.
+     * holding any other item is not partitioned), each once per partition both sides kept after pruning. A
+     * join relation made only of tables that kept every partition has them all; one holding a pruned table
+     * has that table's few (its other child joins are empty: an inner join needs both sides).
      */
-    private double partitionwisePairs(List<Item> joinlist, JoinGraph graph, List<Optional<String>> tables) {
-        Map<Partitioning, List<Integer>> alike = new HashMap<>();
+    private double partitionwisePairs(List<Item> joinlist, JoinGraph graph, Relations relations) {
+        Map<PartitionedTables.Scheme, List<Integer>> alike = new HashMap<>();
+        Map<Integer, Integer> live = new HashMap<>();
+        Map<PartitionedTables.Scheme, Boolean> keysConstant = new HashMap<>();
         for (int i = 0; i < joinlist.size(); i++) {
             if (joinlist.get(i) instanceof Item.Leaf leaf) {
                 int vertex = i;
-                partitioning(tables, leaf).ifPresent(p -> alike.computeIfAbsent(p, k -> new ArrayList<>()).add(vertex));
+                partitioning(relations.tables(), leaf).ifPresent(p -> {
+                    alike.computeIfAbsent(p.scheme(), k -> new ArrayList<>()).add(vertex);
+                    live.put(vertex, livePartitions(relations, leaf));
+                    keysConstant.merge(p.scheme(), keysConstant(relations, leaf, p), Boolean::logicalAnd);
+                });
             }
         }
         double pairs = 0;
-        for (Map.Entry<Partitioning, List<Integer>> group : alike.entrySet()) {
-            if (group.getValue().size() >= 2) {
-                JoinGraph induced = graph.induced(group.getValue().stream().mapToInt(Integer::intValue).toArray());
-                MemoSize memo = counter.count(induced);
-                pairs += (memo.pairs() - memo.cartesianPairs()) * group.getKey().partitions();
+        for (Map.Entry<PartitionedTables.Scheme, List<Integer>> group : alike.entrySet()) {
+            List<Integer> members = group.getValue();
+            if (members.size() < 2) {
+                continue;
             }
+            // Keys equal to one constant join no clause, yet PostgreSQL knows them equal through their class
+            // and joins the tables partitionwise all the same: every pair counts, Cartesian or not.
+            boolean everyPair = keysConstant.get(group.getKey());
+            int whole = members.stream().mapToInt(live::get).max().orElseThrow();
+            int fewest = members.stream().mapToInt(live::get).min().orElseThrow();
+            int[] unpruned = members.stream().filter(v -> live.get(v) == whole).mapToInt(Integer::intValue).toArray();
+            double all = joinedPairs(graph, members.stream().mapToInt(Integer::intValue).toArray(), everyPair);
+            double amongUnpruned = unpruned.length >= 2 ? joinedPairs(graph, unpruned, everyPair) : 0;
+            pairs += amongUnpruned * whole + (all - amongUnpruned) * fewest;
         }
         return pairs;
+    }
+
+    /** The pairs a search builds among {@code vertices}; Cartesian ones only when {@code cartesianToo}. */
+    private double joinedPairs(JoinGraph graph, int[] vertices, boolean cartesianToo) {
+        MemoSize memo = counter.count(graph.induced(vertices));
+        return cartesianToo ? memo.pairs() : memo.pairs() - memo.cartesianPairs();
+    }
+
+    /** Whether every column of {@code leaf}'s partition key is equal to one constant. */
+    private static boolean keysConstant(Relations relations, Item.Leaf leaf, Partitioning partitioning) {
+        String name = relations.names().get(leaf.relation());
+        return !partitioning.keys().isEmpty() && partitioning.keys().stream()
+                .allMatch(key -> relations.pins().constant(new ColumnRef(name, key)));
     }
 
     /**

@@ -58,9 +58,10 @@ final class ProblemGraphs {
      * @param tables each relation's table, empty for a CTE, function or sub-select scan
      * @param indexes the catalog's indexed columns, for the index scans of equivalence classes' members
      * @param restrictions the block's outer, semi and anti joins, lower ones first
+     * @param pins the columns pinned to constants: a class holding a constant joins nothing
      */
     ProblemGraphs(List<String> relationNames, List<Optional<String>> tables, List<Predicate> predicates,
-                  IndexedColumns indexes, List<SpecialJoins.Restriction> restrictions) {
+                  IndexedColumns indexes, List<SpecialJoins.Restriction> restrictions, PinnedColumns pins) {
         this.relationNames = relationNames;
         this.restrictions = restrictions;
         Map<String, List<Integer>> relationsByName = new HashMap<>();
@@ -73,9 +74,15 @@ final class ProblemGraphs {
                 case Predicate.Equality equality -> classes.merge(equality.left(), equality.right());
                 case Predicate.Clause clause -> add(clause.relations(), relationsByName,
                         clause.equality() ? clauses : joinFilters);
+                case Predicate.Pin pin -> {
+                    // joins nothing
+                }
             }
         }
         for (List<ColumnRef> members : classes.members()) {
+            if (pins.constant(members.get(0))) {
+                continue;
+            }
             Set<String> relations = new LinkedHashSet<>();
             members.forEach(column -> relations.add(column.relation()));
             add(relations, relationsByName, clauses);
@@ -203,32 +210,5 @@ final class ProblemGraphs {
             case Item.Sub sub -> sub.items().forEach(child -> relationsOf(child, into));
         }
         return into;
-    }
-
-    /** Union-find over columns; each class's columns come out at the end. */
-    private static final class EquivalenceClasses {
-        private final Map<ColumnRef, ColumnRef> parent = new HashMap<>();
-
-        void merge(ColumnRef a, ColumnRef b) {
-            parent.put(find(a), find(b));
-        }
-
-        private ColumnRef find(ColumnRef column) {
-            parent.putIfAbsent(column, column);
-            ColumnRef root = column;
-            while (!parent.get(root).equals(root)) {
-                root = parent.get(root);
-            }
-            return root;
-        }
-
-        /** Each class's columns. */
-        List<List<ColumnRef>> members() {
-            Map<ColumnRef, List<ColumnRef>> byRoot = new HashMap<>();
-            for (ColumnRef column : List.copyOf(parent.keySet())) {
-                byRoot.computeIfAbsent(find(column), root -> new ArrayList<>()).add(column);
-            }
-            return List.copyOf(byRoot.values());
-        }
     }
 }
