@@ -164,6 +164,7 @@ public final class RunningProxy implements AutoCloseable {
                 .gatewayListener(gatewayMeters)
                 .estimates(estimatorMeters.recorder(name)::record)
                 .statementRecords(() -> current.get().admission().statementRecords())
+                .searchTiers(() -> current.get().admission().searchTiers())
                 .gateways(config.fleet().<AdmissionControl.GatewaysFactory>map(fleet ->
                                 (settings, target, timer, listener, retention) ->
                                         new RedisGateways(fleet, name, settings, target, timer, listener,
