@@ -128,6 +128,7 @@ final class ConfigDocument {
 
     static final class Estimator {
         String coefficients;
+        String mysqlCoefficients;
     }
 
     static final class Recycle {

@@ -168,6 +168,9 @@ public final class ConfigSettings {
         add("estimator.coefficients", estimator.coefficientsFile().map(file -> file + " ("
                 + Arrays.stream(estimator.coefficients().toArray()).mapToObj(ConfigSettings::number)
                         .collect(Collectors.joining(", ")) + ")"), Applies.LIVE);
+        // Read at each statement of a MySQL server: its next statement takes them.
+        add("estimator.mysqlCoefficients", estimator.mysqlCoefficientsFile().map(file -> file + " ("
+                + estimator.mysqlCoefficients() + ")"), Applies.LIVE);
     }
 
     /** The auth file's path and how many users it held when read; never a secret. */

@@ -3,7 +3,10 @@ package io.memogate.proxy.config;
 import io.memogate.broker.gateway.GatewaySettings;
 import io.memogate.broker.redis.FleetSettings;
 import io.memogate.broker.gateway.TierSettings;
+import io.memogate.estimator.mysql.MySqlCoefficients;
+import io.memogate.estimator.postgres.MemoryCoefficients;
 import io.memogate.proxy.admission.SearchTiers;
+import io.memogate.proxy.mysql.calibrate.MySqlCoefficientsFile;
 import io.memogate.proxy.postgres.calibrate.CoefficientsFile;
 import io.memogate.proxy.config.AuthFile;
 import java.io.IOException;
@@ -192,16 +195,27 @@ final class DocumentConverter {
         if (estimator == null) {
             return EstimatorConfig.DEFAULTS;
         }
+        EstimatorConfig defaults = EstimatorConfig.DEFAULTS;
         String path = "estimator.coefficients";
         Optional<Path> file = optionalPath(path, estimator.coefficients);
+        MemoryCoefficients coefficients = coefficients(path, file, CoefficientsFile::read, defaults.coefficients());
+        String mysqlPath = "estimator.mysqlCoefficients";
+        Optional<Path> mysqlFile = optionalPath(mysqlPath, estimator.mysqlCoefficients);
+        MySqlCoefficients mysql = coefficients(mysqlPath, mysqlFile, MySqlCoefficientsFile::read,
+                defaults.mysqlCoefficients());
+        return new EstimatorConfig(file, coefficients, mysqlFile, mysql);
+    }
+
+    /** What {@code file} holds, read by {@code reader}; {@code otherwise} when there is none, or it is wrong. */
+    private <C> C coefficients(String path, Optional<Path> file, Function<Path, C> reader, C otherwise) {
         if (file.isEmpty()) {
-            return EstimatorConfig.DEFAULTS;
+            return otherwise;
         }
         try {
-            return new EstimatorConfig(file, CoefficientsFile.read(file.get()));
+            return reader.apply(file.get());
         } catch (CoefficientsFile.InvalidCoefficientsException e) {
             problems.add(path, path + ": " + e.getMessage());
-            return EstimatorConfig.DEFAULTS;
+            return otherwise;
         }
     }
 

@@ -1,5 +1,6 @@
 package io.memogate.proxy.admission;
 
+import static io.memogate.estimator.mysql.SyntheticJoins.clique;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import io.memogate.broker.gateway.GatewayListener;
@@ -18,8 +19,6 @@ import java.util.Arrays;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicReference;
-import java.util.stream.Collectors;
-import java.util.stream.IntStream;
 import org.junit.jupiter.api.Test;
 
 /**
@@ -37,14 +36,6 @@ class SearchTimeAdmissionTest {
     private final AtomicReference<SearchTiers> tiers = new AtomicReference<>(SearchTiers.DEFAULTS);
     private final GatedAdmission admission = new GatedAdmission(() -> estimator, ServerCatalogs.NONE, gateways,
             estimate -> { }, closed -> { }, RunningHold.UNTIL_END, StatementRecords.off("maria"), tiers::get);
-
-    /** A clique of {@code n} tables, every pair joined: the shape whose unpruned search grows fastest. */
-    static String clique(int n) {
-        String tables = IntStream.rangeClosed(1, n).mapToObj(i -> "s" + i).collect(Collectors.joining(", "));
-        String conditions = IntStream.rangeClosed(1, n).boxed().flatMap(i -> IntStream.rangeClosed(i + 1, n)
-                .mapToObj(j -> "s" + i + ".a = s" + j + ".a")).collect(Collectors.joining(" AND "));
-        return "SELECT count(*) FROM " + tables + " WHERE " + conditions;
-    }
 
     @Test
     void longerPredictedSearchesClimbHigherTiers() throws Exception {

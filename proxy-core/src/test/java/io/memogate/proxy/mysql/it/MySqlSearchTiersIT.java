@@ -3,6 +3,7 @@ package io.memogate.proxy.mysql.it;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import io.memogate.broker.gateway.Tier;
+import io.memogate.estimator.mysql.SyntheticJoins;
 import io.memogate.proxy.admission.AdmissionControl;
 import io.memogate.proxy.admission.SearchTiers;
 import io.memogate.proxy.admission.StatementRecord;
@@ -12,8 +13,6 @@ import io.memogate.proxy.config.MemogateConfig;
 import java.sql.Connection;
 import java.sql.SQLException;
 import java.sql.Statement;
-import java.util.stream.Collectors;
-import java.util.stream.IntStream;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
@@ -53,10 +52,7 @@ class MySqlSearchTiersIT {
     }
 
     static String clique(int n) {
-        String tables = IntStream.rangeClosed(1, n).mapToObj(i -> "c" + i).collect(Collectors.joining(", "));
-        String conditions = IntStream.rangeClosed(1, n).boxed().flatMap(i -> IntStream.rangeClosed(i + 1, n)
-                .mapToObj(j -> "c" + i + ".a = c" + j + ".a")).collect(Collectors.joining(" AND "));
-        return "SELECT count(*) FROM " + tables + " WHERE " + conditions;
+        return SyntheticJoins.clique("c", n);
     }
 
     private static Connection connect() throws SQLException {
