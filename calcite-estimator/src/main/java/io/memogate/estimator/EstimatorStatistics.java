@@ -13,4 +13,10 @@ package io.memogate.estimator;
  *     maximum; counted once per estimate computed, not again for each cache hit on it
  */
 public record EstimatorStatistics(long cacheHits, long cacheMisses, long lexicalFallbacks) {
+
+    /** These counts and {@code other}'s together (an estimator in force after another keeps the retired one's). */
+    public EstimatorStatistics plus(EstimatorStatistics other) {
+        return new EstimatorStatistics(cacheHits + other.cacheHits, cacheMisses + other.cacheMisses,
+                lexicalFallbacks + other.lexicalFallbacks);
+    }
 }

@@ -167,12 +167,13 @@ final class AdmissionMachine {
 
     /**
      * The ordinal of the next tier {@code t} needs, or -1 when its tiers suffice. The threshold is taken
-     * once the lower permit is held, with S as it is at that moment (the paper's t1 and t2).
+     * once the lower permit is held, with S as it is at that moment (the paper's t1 and t2); tiers below the
+     * ticket's floor are taken whatever its estimate.
      */
     private int nextTier(Ticket t) {
         int held = t.held;
-        if (held == 0) {
-            return 0;
+        if (held == 0 || held < t.floorTiers) {
+            return held;
         }
         if (held == TIERS) {
             return -1;

@@ -1,6 +1,7 @@
 package io.memogate.broker.gateway;
 
 import java.util.List;
+import java.util.Objects;
 import java.util.Optional;
 
 /**
@@ -33,6 +34,21 @@ public interface Gateways {
      * @param tag shown in {@link #waiting()} for the admin console (client, user, fingerprint); may be null
      */
     Ticket acquire(long estimateBytes, long connection, Object tag);
+
+    /**
+     * As {@link #acquire(long, long, Object)}, for a statement that must take at least the tiers up to
+     * {@code atLeast} whatever its estimate, even one below t0: a compile the estimator predicts to be long on
+     * the server's CPU (MySQL's join search with pruning off takes seconds in a few megabytes), so that the tier
+     * limits bound how many such compiles run at once, as the paper's gateways bound CPU-heavy compiles. Above
+     * {@code atLeast} it climbs by its bytes as any statement does; the byte budget counts its bytes only.
+     *
+     * <p>This default weighs the statement at t0 at least, so that it takes SMALL but climbs by its bytes
+     * alone; {@link LocalGateways} keeps the floor exactly.
+     */
+    default Ticket acquire(long estimateBytes, Tier atLeast, long connection, Object tag) {
+        Objects.requireNonNull(atLeast, "atLeast");
+        return acquire(Math.max(estimateBytes, settings().staticThresholdBytes()), connection, tag);
+    }
 
     /**
      * What {@link Ticket#release()} does: gives back an admitted ticket's permits and its place in flight in

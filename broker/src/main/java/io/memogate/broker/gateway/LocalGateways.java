@@ -25,6 +25,9 @@ import java.util.function.LongSupplier;
  *       in the ledger as memory the connection retains, until the connection closes, and with {@link
  *       CompileMemoryRetention#RELEASED_AFTER_COMPILE} it leaves the ledger.</li>
  * </ol>
+ * A statement acquired with a floor ({@link #acquire(long, Tier, long, Object)}: a compile predicted to be long on
+ * the server's CPU) takes SMALL even below t0, and every tier up to its floor whatever its estimate; above the
+ * floor its estimate decides as for any other.
  * Each tier has a FIFO queue with a maximum length (arriving at a full one rejects at once) and a timeout;
  * the budget has one FIFO queue, head-of-line: a statement that costs nothing passes it, others wait
  * behind the head, with the timeout of the highest tier they hold. A rejected or withdrawn statement gives
@@ -72,15 +75,26 @@ public final class LocalGateways implements Gateways {
 
     @Override
     public Ticket acquire(long estimateBytes, long connection, Object tag) {
+        return acquire(estimateBytes, 0, connection, tag);
+    }
+
+    /** The floor is kept exactly: the statement takes every tier up to {@code atLeast} before its bytes decide. */
+    @Override
+    public Ticket acquire(long estimateBytes, Tier atLeast, long connection, Object tag) {
+        return acquire(estimateBytes, Objects.requireNonNull(atLeast, "atLeast").ordinal() + 1, connection, tag);
+    }
+
+    private Ticket acquire(long estimateBytes, int floorTiers, long connection, Object tag) {
         if (estimateBytes < 0) {
             throw new IllegalArgumentException("estimateBytes must be >= 0, was " + estimateBytes);
         }
-        if (estimateBytes < settings.staticThresholdBytes()) {
+        if (floorTiers == 0 && estimateBytes < settings.staticThresholdBytes()) {
             Ticket t = Ticket.ungated(estimateBytes, connection, tag);
             notifyAdmitted(null, 0, estimateBytes);
             return t;
         }
         Ticket t = new Ticket(this, estimateBytes, connection, tag);
+        t.floorTiers = floorTiers;
         Ticket done;
         lock.lock();
         try {

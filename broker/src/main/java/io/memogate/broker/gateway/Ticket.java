@@ -34,6 +34,8 @@ public final class Ticket {
     State state;
     /** Tiers held: SMALL up to, not including, Tier.of(held). Acquired in order, so always a prefix. */
     int held;
+    /** Tiers it takes whatever its estimate ({@link Gateways#acquire(long, Tier, long, Object)}); 0 for most. */
+    int floorTiers;
     /** The highest tier held or waited for; volatile so that highestTier() needs no lock. */
     volatile Tier needed;
 

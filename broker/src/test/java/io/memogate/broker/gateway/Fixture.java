@@ -66,6 +66,12 @@ final class Fixture {
         return t;
     }
 
+    Ticket acquire(long estimate, Tier atLeast, long connection) {
+        Ticket t = gateways.acquire(estimate, atLeast, connection, null);
+        gateways.checkInvariants();
+        return t;
+    }
+
     void release(Ticket t) {
         t.release();
         gateways.checkInvariants();

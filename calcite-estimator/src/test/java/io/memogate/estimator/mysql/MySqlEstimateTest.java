@@ -1,11 +1,12 @@
 package io.memogate.estimator.mysql;
 
+import static io.memogate.estimator.mysql.SyntheticJoins.clique;
+import static io.memogate.estimator.mysql.SyntheticJoins.inList;
+import static io.memogate.estimator.mysql.SyntheticJoins.star;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import io.memogate.estimator.CompileEstimate;
 import io.memogate.estimator.CompileEstimator;
-import java.util.stream.Collectors;
-import java.util.stream.IntStream;
 import org.junit.jupiter.api.Test;
 
 /**
@@ -17,23 +18,6 @@ class MySqlEstimateTest {
     private static final CompileEstimator ESTIMATOR = new CompileEstimator(new MySqlDialect());
     private static final OptimizerSettings DEFAULTS = OptimizerSettings.MARIADB_DEFAULTS;
     private static final OptimizerSettings NO_PRUNING = DEFAULTS.with("optimizer_prune_level", "0");
-
-    static String clique(int n) {
-        String tables = IntStream.rangeClosed(1, n).mapToObj(i -> "s" + i).collect(Collectors.joining(", "));
-        String conditions = IntStream.rangeClosed(1, n).boxed().flatMap(i -> IntStream.rangeClosed(i + 1, n)
-                .mapToObj(j -> "s" + i + ".a = s" + j + ".a")).collect(Collectors.joining(" AND "));
-        return "SELECT count(*) FROM " + tables + " WHERE " + conditions;
-    }
-
-    static String star(int n) {
-        return "SELECT count(*) FROM f " + IntStream.range(1, n)
-                .mapToObj(i -> "JOIN s" + i + " ON f.d" + i + " = s" + i + ".id").collect(Collectors.joining(" "));
-    }
-
-    static String inList(int values) {
-        return "SELECT count(*) FROM big WHERE v IN (" + IntStream.range(0, values).mapToObj(Integer::toString)
-                .collect(Collectors.joining(",")) + ")";
-    }
 
     @Test
     void withoutPruningTheSearchTimeExplodesWithTheTablesAndMemoryDoesNot() {

@@ -128,10 +128,12 @@ public final class AdminConsole implements ConsoleService {
                 throw new CompletionException(cause);
             }
             // Without admission, no server was read: null stands for the estimator's built-in defaults.
-            return ConsoleResult.rows("EXPLAIN", AdmissionViews.explain(estimator.get(),
+            // The server's own estimator: a MySQL server's statements are estimated by its dialect.
+            return ConsoleResult.rows("EXPLAIN", AdmissionViews.explain(
+                    server.map(s -> s.estimator().get()).orElseGet(estimator),
                     server.map(AdmissionControl::serverDefaults).orElse(null),
                     explain.statements(), read, AdmissionViews.catalogUsed(explain.database(), catalogs, read),
-                    server.map(AdmissionControl::gateways)));
+                    server.map(AdmissionControl::gateways), reloader.current().get().admission().searchTiers()));
         });
     }
 

@@ -22,6 +22,7 @@ import io.memogate.estimator.dialect.DialectSettings;
 import io.memogate.proxy.admission.AdmissionControl;
 import io.memogate.proxy.admission.CatalogState;
 import io.memogate.proxy.admission.QueuedStatement;
+import io.memogate.proxy.admission.SearchTiers;
 import io.memogate.proxy.admission.ServerCatalogs;
 import io.memogate.proxy.admission.SessionInfo;
 import io.memogate.proxy.admission.StatementRecords;
@@ -76,7 +77,7 @@ final class AdmissionViews {
     static ResultTable queue(Gateways gateways) {
         Optional<FleetMember> fleet = FleetViews.of(gateways);
         List<String> columns = new ArrayList<>(List.of("queue", "position", "client", "user", "database",
-                "application", "waited_s", "estimate_bytes", "estimate", "server_pid", "fingerprint"));
+                "application", "waited_s", "estimate_bytes", "estimate", "search_s", "server_pid", "fingerprint"));
         fleet.ifPresent(f -> columns.add(FleetViews.QUEUE_COLUMN));
         ResultTable.Builder table = ResultTable.of(columns.toArray(String[]::new));
         for (WaitingStatement waiting : gateways.waiting()) {
@@ -86,7 +87,9 @@ final class AdmissionViews {
             String database = null;
             String application = null;
             String fingerprint = null;
+            String search = null;
             if (waiting.tag() instanceof QueuedStatement statement) {
+                search = searchSeconds(statement.searchSeconds());
                 client = SessionInfo.describe(statement.session().clientAddress());
                 user = statement.session().user();
                 database = statement.session().database();
@@ -95,7 +98,7 @@ final class AdmissionViews {
             }
             List<Object> row = new ArrayList<>(Arrays.asList(queue, waiting.position(), client, user, database,
                     application, seconds(waiting.waited()), waiting.estimateBytes(),
-                    Sizes.bytes(waiting.estimateBytes()), waiting.connection(), fingerprint));
+                    Sizes.bytes(waiting.estimateBytes()), search, waiting.connection(), fingerprint));
             fleet.ifPresent(f -> row.add(FleetViews.instanceOf(f, waiting)));
             table.row(row.toArray());
         }
@@ -216,15 +219,17 @@ final class AdmissionViews {
      * @param catalog what {@code indexes} are, in words: the {@code catalog} column
      */
     static ResultTable explain(CompileEstimator estimator, DialectSettings settings, String statements,
-                               Catalog read, String catalog, Optional<Gateways> gateways) {
-        ResultTable.Builder table = ResultTable.of("statement", "estimated_bytes", "estimated", "gateways",
-                "relations", "blocks", "memo_pairs", "parser", "bypass", "reason", "catalog", "fingerprint", "json");
+                               Catalog read, String catalog, Optional<Gateways> gateways, SearchTiers searchTiers) {
+        ResultTable.Builder table = ResultTable.of("statement", "estimated_bytes", "estimated", "search_s",
+                "gateways", "relations", "blocks", "memo_pairs", "parser", "bypass", "reason", "catalog",
+                "fingerprint", "json");
         List<CompileEstimate> estimates = estimator.estimateAll(statements, settings, PreparedStatementTexts.NONE,
                 read);
         for (int i = 0; i < estimates.size(); i++) {
             CompileEstimate e = estimates.get(i);
-            table.row(i + 1, e.estimatedBytes(), Sizes.bytes(e.estimatedBytes()),
-                    gateways.map(g -> tiersFor(e, g)).orElse("admission disabled"), e.relations(), e.blocks(),
+            table.row(i + 1, e.estimatedBytes(), Sizes.bytes(e.estimatedBytes()), searchSeconds(e.searchSeconds()),
+                    gateways.map(g -> tiersFor(e, g, searchTiers)).orElse("admission disabled"), e.relations(),
+                    e.blocks(),
                     e.memoPairs(), e.parser().name().toLowerCase(Locale.ROOT), e.bypass(), e.reason(), catalog,
                     QueuedStatement.shorten(e.fingerprint(), FINGERPRINT_CHARS), EstimateJson.of(e));
         }
@@ -256,27 +261,36 @@ final class AdmissionViews {
 
     /**
      * The tiers a statement arriving now would take: SMALL from t0, MEDIUM from t1 = target x F_small /
-     * S_small and LARGE from t2 = target x F_medium / S_medium, S counting the statement itself.
+     * S_small and LARGE from t2 = target x F_medium / S_medium, S counting the statement itself; and at least
+     * those its predicted search time takes ({@code admission.search}), whatever its memory.
      */
-    static String tiersFor(CompileEstimate estimate, Gateways gateways) {
+    static String tiersFor(CompileEstimate estimate, Gateways gateways, SearchTiers searchTiers) {
         GatewaySettings settings = gateways.settings();
         if (estimate.bypass()) {
             return "none (not planned, or one relation)";
         }
-        if (estimate.estimatedBytes() < settings.staticThresholdBytes()) {
+        int floor = searchTiers.floor(estimate.searchSeconds()).map(tier -> tier.ordinal() + 1).orElse(0);
+        if (floor == 0 && estimate.estimatedBytes() < settings.staticThresholdBytes()) {
             return "none (below t0 = " + Sizes.bytes(settings.staticThresholdBytes()) + ")";
         }
         long target = gateways.target();
         List<String> tiers = new ArrayList<>(List.of("small"));
         long t1 = (long) (target * settings.small().fraction() / (gateways.state(Tier.SMALL).active() + 1));
-        if (estimate.estimatedBytes() >= t1) {
+        if (floor > 1 || estimate.estimatedBytes() >= t1) {
             tiers.add("medium");
             long t2 = (long) (target * settings.medium().fraction() / (gateways.state(Tier.MEDIUM).active() + 1));
-            if (estimate.estimatedBytes() >= t2) {
+            if (floor > 2 || estimate.estimatedBytes() >= t2) {
                 tiers.add("large");
             }
         }
-        return String.join(", ", tiers);
+        String tierList = String.join(", ", tiers);
+        return floor == 0 ? tierList : tierList + " (search predicted at " + searchSeconds(estimate.searchSeconds())
+                + " s takes " + Tier.values()[floor - 1].configName() + " at least)";
+    }
+
+    /** A predicted search time in seconds, three significant digits; empty where the dialect predicts none. */
+    static String searchSeconds(double seconds) {
+        return seconds > 0 ? String.format(Locale.ROOT, "%.3g", seconds) : null;
     }
 
     /** SHOW CATALOGS: one row per database whose index catalog the estimates asked for; none without a monitor. */

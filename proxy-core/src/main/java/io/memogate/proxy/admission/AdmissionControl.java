@@ -91,7 +91,7 @@ public final class AdmissionControl implements AutoCloseable {
         this.statements = new StatementRecords(server, built.statementRecords, System::nanoTime);
         this.hook = new GatedAdmission(estimator, catalogs, gateways, built.estimates,
                 pid -> closedAt.put(pid, System.nanoTime()), new RunningHold(built.holdWhileRunning, timer),
-                statements);
+                statements, built.searchTiers);
         this.admission = new ServerAdmission(hook, support);
     }
 
@@ -199,7 +199,7 @@ public final class AdmissionControl implements AutoCloseable {
      * What a server's admission is made of, each part with the default a test or benchmark wants when it does
      * not care: the kind's estimator with its default coefficients, no catalogs, {@code broker.staticTarget}'s
      * default, no broker, a wait notice after one second, {@link RunningHold#DEFAULT}, no listener, estimates
-     * told to nobody, no statement records, this proxy's own gateways.
+     * told to nobody, no statement records, {@link SearchTiers#DEFAULTS}, this proxy's own gateways.
      */
     public static final class Builder {
         private final String server;
@@ -214,6 +214,7 @@ public final class AdmissionControl implements AutoCloseable {
         private GatewayListener gatewayListener = GatewayListener.NONE;
         private Consumer<CompileEstimate> estimates = estimate -> { };
         private IntSupplier statementRecords = () -> 0;
+        private Supplier<SearchTiers> searchTiers = () -> SearchTiers.DEFAULTS;
         private GatewaysFactory gateways = GatewaysFactory.LOCAL;
 
         private Builder(String server, ServerKind kind, GatewaySettings gatewaySettings) {
@@ -279,6 +280,12 @@ public final class AdmissionControl implements AutoCloseable {
          */
         public Builder statementRecords(IntSupplier count) {
             this.statementRecords = Objects.requireNonNull(count, "count");
+            return this;
+        }
+
+        /** The tiers long predicted join searches take, read at each statement, so that a reload changes them. */
+        public Builder searchTiers(Supplier<SearchTiers> tiers) {
+            this.searchTiers = Objects.requireNonNull(tiers, "tiers");
             return this;
         }
 

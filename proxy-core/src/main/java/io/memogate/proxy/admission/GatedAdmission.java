@@ -4,6 +4,7 @@ import io.memogate.broker.gateway.GatewayRejectedException;
 import io.memogate.broker.gateway.Gateways;
 import io.memogate.broker.gateway.Sizes;
 import io.memogate.broker.gateway.Ticket;
+import io.memogate.broker.gateway.Tier;
 import io.memogate.estimator.Catalog;
 import io.memogate.estimator.CompileEstimate;
 import io.memogate.estimator.CompileEstimator;
@@ -30,10 +31,6 @@ import org.slf4j.LoggerFactory;
  */
 public final class GatedAdmission implements AdmissionHook {
 
-    /** A join search predicted to take this long takes a gateway whatever its memory. */
-    public static final double LONG_SEARCH_SECONDS = 0.1;
-
-
     private static final Logger log = LoggerFactory.getLogger(GatedAdmission.class);
 
     /**
@@ -55,6 +52,7 @@ public final class GatedAdmission implements AdmissionHook {
     private final LongConsumer closedConnections;
     private final RunningHold runningHold;
     private final StatementRecords records;
+    private final Supplier<SearchTiers> searchTiers;
 
     /**
      * A statement planned while it runs keeps its permits until it ends, however long that takes.
@@ -84,6 +82,14 @@ public final class GatedAdmission implements AdmissionHook {
     public GatedAdmission(Supplier<CompileEstimator> estimator, ServerCatalogs catalogs, Gateways gateways,
             Consumer<CompileEstimate> estimates, LongConsumer closedConnections, RunningHold runningHold,
             StatementRecords records) {
+        this(estimator, catalogs, gateways, estimates, closedConnections, runningHold, records,
+                () -> SearchTiers.DEFAULTS);
+    }
+
+    /** @param searchTiers the tiers long predicted join searches take, read at each statement (a reload changes it) */
+    public GatedAdmission(Supplier<CompileEstimator> estimator, ServerCatalogs catalogs, Gateways gateways,
+            Consumer<CompileEstimate> estimates, LongConsumer closedConnections, RunningHold runningHold,
+            StatementRecords records, Supplier<SearchTiers> searchTiers) {
         this.estimator = Objects.requireNonNull(estimator, "estimator");
         this.catalogs = Objects.requireNonNull(catalogs, "catalogs");
         this.gateways = Objects.requireNonNull(gateways, "gateways");
@@ -91,6 +97,7 @@ public final class GatedAdmission implements AdmissionHook {
         this.closedConnections = Objects.requireNonNull(closedConnections, "closedConnections");
         this.runningHold = Objects.requireNonNull(runningHold, "runningHold");
         this.records = Objects.requireNonNull(records, "records");
+        this.searchTiers = Objects.requireNonNull(searchTiers, "searchTiers");
     }
 
     @Override
@@ -125,26 +132,20 @@ public final class GatedAdmission implements AdmissionHook {
             return Words.containsIgnoreCase(request.sql(), "execute") ? Admission.IMMEDIATE : Admission.BYPASS;
         }
         estimates.accept(estimate);
-        Ticket ticket = gateways.acquire(gatedBytes(estimate), request.serverConnection(),
-                new QueuedStatement(request.session(), estimate.fingerprint()));
+        QueuedStatement queued = new QueuedStatement(request.session(), estimate.fingerprint(),
+                estimate.searchSeconds());
+        // A search predicted to be long takes its tiers whatever its memory: the tier limits then bound how many
+        // such searches burn the server's CPUs at once (MySQL's with pruning off takes seconds in a few MB).
+        Optional<Tier> floor = searchTiers.get().floor(estimate.searchSeconds());
+        Ticket ticket = floor.isPresent()
+                ? gateways.acquire(estimate.estimatedBytes(), floor.get(), request.serverConnection(), queued)
+                : gateways.acquire(estimate.estimatedBytes(), request.serverConnection(), queued);
         if (!ticket.gated()) {
             records.passed(request, estimate, StatementRecord.Outcome.BELOW_THRESHOLD);
             return Admission.IMMEDIATE;
         }
         return records.watch(new GatewayAdmission(ticket, estimate, request, runningHold, this::refused), ticket,
                 request, estimate);
-    }
-
-    /**
-     * What the gateways weigh: the estimated memory, and at least t0 for a search predicted to run for
-     * {@link #LONG_SEARCH_SECONDS} or more, so that it takes the small gateway even when its memory is small:
-     * the gateway's count then bounds how many such searches burn the server's CPUs at once (MySQL's join
-     * search with pruning off takes seconds in a few megabytes).
-     */
-    private long gatedBytes(CompileEstimate estimate) {
-        long bytes = estimate.estimatedBytes();
-        return estimate.searchSeconds() >= LONG_SEARCH_SECONDS
-                ? Math.max(bytes, gateways.settings().staticThresholdBytes()) : bytes;
     }
 
     @Override
@@ -168,7 +169,7 @@ public final class GatedAdmission implements AdmissionHook {
                 rejection.estimateBytes(), session.clientAddress(), session.user(), session.database(),
                 session.applicationName(), QueuedStatement.shorten(estimate.fingerprint(), 200));
         String message = "statement refused by the " + rejection.getMessage();
-        String search = estimate.searchSeconds() >= LONG_SEARCH_SECONDS ? String.format(Locale.ROOT,
+        String search = searchTiers.get().floor(estimate.searchSeconds()).isPresent() ? String.format(Locale.ROOT,
                 "; its join search predicted to take %.3g s of the server's CPU", estimate.searchSeconds()) : "";
         String detail = "Estimated planner memory " + Sizes.bytes(estimate.estimatedBytes()) + " ("
                 + estimate.relations() + " relations, " + estimate.memoPairs() + " join pairs to consider" + search

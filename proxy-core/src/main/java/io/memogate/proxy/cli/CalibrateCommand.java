@@ -46,7 +46,8 @@ import picocli.CommandLine.Spec;
 
 /**
  * `memogate calibrate --url JDBC_URL ...`: fits the estimator's memory coefficients to a PostgreSQL 17+
- * server. Builds a corpus (synthetic join shapes, TPC-H and TPC-DS, each on temporary tables
+ * server, or, for a {@code jdbc:mariadb:} URL, the MySQL dialect's memory and search-time coefficients to a
+ * MariaDB or MySQL server ({@link MySqlCalibrate}). Builds a corpus (synthetic join shapes, TPC-H and TPC-DS, each on temporary tables
  * of its own session, and the statements of every *.sql file under each --corpus directory), measures each statement's
  * planner memory with EXPLAIN (SUMMARY, MEMORY), fits ({@link CoefficientFit}), prints a table and the
  * accuracy before and after, and writes the coefficients file the configuration's
@@ -57,7 +58,8 @@ import picocli.CommandLine.Spec;
  * corpora's tables are temporary (and dropped before the --corpus statements are measured).
  */
 @Command(name = "calibrate", mixinStandardHelpOptions = true,
-        description = "Fit the estimator's memory coefficients to a PostgreSQL 17+ server and write them to a file.")
+        description = "Fit the estimator's coefficients to a PostgreSQL 17+ server (memory), or to a MariaDB or MySQL "
+                + "server (jdbc:mariadb: URL; memory and join-search time), and write them to a file.")
 final class CalibrateCommand implements Callable<Integer> {
 
     @Spec
@@ -92,7 +94,7 @@ final class CalibrateCommand implements Callable<Integer> {
     List<String> builtin = new ArrayList<>();
 
     @Option(names = "--statement-timeout", paramLabel = "DURATION", defaultValue = "60s",
-            description = "statement_timeout of each EXPLAIN (default: ${DEFAULT-VALUE}).")
+            description = "statement_timeout (MySQL: max_statement_time) of each EXPLAIN (default: ${DEFAULT-VALUE}).")
     String statementTimeout;
 
     @Option(names = "--max-estimate", paramLabel = "SIZE", defaultValue = "2GiB",
@@ -108,6 +110,9 @@ final class CalibrateCommand implements Callable<Integer> {
     @Override
     public Integer call() throws IOException {
         Duration timeout = parse("--statement-timeout", statementTimeout, Durations::parse);
+        if (MySqlCalibrate.isMySqlUrl(url)) {
+            return calibrateMySql(timeout);
+        }
         long maxEstimateBytes = parse("--max-estimate", maxEstimate, ByteSize::parse).bytes();
         long targetBytes = parse("--target", target, ByteSize::parse).bytes();
         PlannerSettings planner = PlannerSettings.DEFAULTS;
@@ -154,16 +159,46 @@ final class CalibrateCommand implements Callable<Integer> {
             report.print(out);
             CoefficientsFile.write(output, fit.coefficients(),
                     report.header(version, Instant.now().truncatedTo(ChronoUnit.SECONDS).toString()));
-            out.println("wrote " + output.toAbsolutePath());
-            out.flush();
-            return 0;
+            return wrote(out);
         } catch (SQLException e) {
-            err.println("memogate: calibrate: " + e.getMessage());
-            return 1;
+            return failed(err, e);
         } catch (CalibrationException e) {
             err.println("memogate: " + e.getMessage());
             return 1;
         }
+    }
+
+    /**
+     * A MySQL or MariaDB server: its own corpus (synthetic joins and IN lists; tpch and tpcds are PostgreSQL's),
+     * each statement under max_statement_time = --statement-timeout.
+     */
+    private Integer calibrateMySql(Duration timeout) throws IOException {
+        boolean builtIn = builtIns().contains(BuiltInCorpus.SYNTHETIC);
+        List<CorpusStatement> own = corpusStatements();
+        requireOutputDirectory();
+        if (!builtIn && own.isEmpty()) {
+            throw new ParameterException(spec.commandLine(), "nothing to measure: no synthetic corpus (--builtin) and"
+                    + " no statement in " + (corpus.isEmpty() ? "any --corpus (none given)" : corpus));
+        }
+        PrintWriter out = spec.commandLine().getOut();
+        PrintWriter err = spec.commandLine().getErr();
+        try {
+            return new MySqlCalibrate(url, user, password).run(builtIn, own, settings, timeout, output, out, err)
+                    ? wrote(out) : 1;
+        } catch (SQLException e) {
+            return failed(err, e);
+        }
+    }
+
+    private int wrote(PrintWriter out) {
+        out.println("wrote " + output.toAbsolutePath());
+        out.flush();
+        return 0;
+    }
+
+    private static int failed(PrintWriter err, SQLException e) {
+        err.println("memogate: calibrate: " + e.getMessage());
+        return 1;
     }
 
     private List<CorpusStatement> corpusStatements() {

@@ -22,6 +22,8 @@ import io.memogate.proxy.metrics.GatewayMeters;
 import io.memogate.proxy.metrics.Health;
 import io.memogate.proxy.metrics.MetricsEndpoint;
 import io.memogate.proxy.metrics.ProxyMeters;
+import io.memogate.proxy.mysql.CurrentMySqlEstimator;
+import io.memogate.proxy.mysql.MySqlServer;
 import io.memogate.proxy.postgres.CurrentEstimator;
 import io.memogate.proxy.postgres.PostgresServer;
 import io.memogate.proxy.postgres.catalog.IndexCatalogs;
@@ -155,7 +157,9 @@ public final class RunningProxy implements AutoCloseable {
                         m.user(), m.password().orElse(null)))
                 .orElse(ServerCatalogs.NONE);
         AdmissionControl control = AdmissionControl.builder(name, kind, config.admission().gatewaySettings())
-                .estimator(postgres ? estimator : kind.estimator())
+                .estimator(postgres ? estimator : kind == MySqlServer.KIND
+                        ? new CurrentMySqlEstimator(() -> current.get().estimator().mysqlCoefficients())
+                        : kind.estimator())
                 .catalogs(catalogs)
                 .staticTargetBytes(config.broker().staticTargetBytes())
                 .broker(config.brokerSettings(name))
@@ -164,12 +168,16 @@ public final class RunningProxy implements AutoCloseable {
                 .gatewayListener(gatewayMeters)
                 .estimates(estimatorMeters.recorder(name)::record)
                 .statementRecords(() -> current.get().admission().statementRecords())
+                .searchTiers(() -> current.get().admission().searchTiers())
                 .gateways(config.fleet().<AdmissionControl.GatewaysFactory>map(fleet ->
                                 (settings, target, timer, listener, retention) ->
                                         new RedisGateways(fleet, name, settings, target, timer, listener,
                                                 retention))
                         .orElse(AdmissionControl.GatewaysFactory.LOCAL))
                 .build();
+        if (!postgres) {
+            estimatorMeters.add(control.estimator()::statistics); // PostgreSQL's is the one the meters read already
+        }
         gatewayMeters.gateways(control.gateways());
         metrics.bind(gatewayMeters);
         metrics.bind(new BrokerMeters(name, control.gateways(), control.broker()));

@@ -2,6 +2,7 @@ package io.memogate.proxy.config;
 
 import io.memogate.broker.gateway.GatewaySettings;
 import io.memogate.proxy.admission.RunningHold;
+import io.memogate.proxy.admission.SearchTiers;
 import java.time.Duration;
 import java.util.Objects;
 
@@ -24,9 +25,10 @@ import java.util.Objects;
  * @param statementRecords how many of the last statements each server's admission remembers (outcome, tier,
  *     wait, estimate, fingerprint) for the console's SHOW STATEMENTS and the testkit's assertions; 0, the
  *     default, keeps none. 0..{@value #MAX_STATEMENT_RECORDS}
+ * @param searchTiers the tiers a statement takes for its predicted join search time, whatever its memory
  */
 public record AdmissionConfig(boolean enabled, Duration waitNotice, Duration holdWhileRunning, int cpus,
-                              GatewaySettings gatewaySettings, int statementRecords) {
+                              GatewaySettings gatewaySettings, int statementRecords, SearchTiers searchTiers) {
 
     /** Long enough that a statement queued behind a short compilation is not worth a notice. */
     public static final Duration DEFAULT_WAIT_NOTICE = Duration.ofSeconds(1);
@@ -51,10 +53,17 @@ public record AdmissionConfig(boolean enabled, Duration waitNotice, Duration hol
         Objects.requireNonNull(waitNotice, "waitNotice");
         Objects.requireNonNull(holdWhileRunning, "holdWhileRunning");
         Objects.requireNonNull(gatewaySettings, "gatewaySettings");
+        Objects.requireNonNull(searchTiers, "searchTiers");
+    }
+
+    /** With {@link SearchTiers#DEFAULTS}. */
+    public AdmissionConfig(boolean enabled, Duration waitNotice, Duration holdWhileRunning, int cpus,
+                           GatewaySettings gatewaySettings, int statementRecords) {
+        this(enabled, waitNotice, holdWhileRunning, cpus, gatewaySettings, statementRecords, SearchTiers.DEFAULTS);
     }
 
     /**
-     * Enabled, the default notice delay and hold, no statement records, and {@link GatewaySettings#defaults(int)}
+     * Enabled, the default notice delay and hold, no statement records, the default search tiers, and {@link GatewaySettings#defaults(int)}
      * for {@code cpus}.
      *
      * @throws IllegalArgumentException if {@code cpus} is outside 1..{@value GatewaySettings#MAX_CPUS}
@@ -65,22 +74,32 @@ public record AdmissionConfig(boolean enabled, Duration waitNotice, Duration hol
     }
 
     public AdmissionConfig withEnabled(boolean enabled) {
-        return new AdmissionConfig(enabled, waitNotice, holdWhileRunning, cpus, gatewaySettings, statementRecords);
+        return new AdmissionConfig(enabled, waitNotice, holdWhileRunning, cpus, gatewaySettings, statementRecords,
+                searchTiers);
     }
 
     public AdmissionConfig withWaitNotice(Duration waitNotice) {
-        return new AdmissionConfig(enabled, waitNotice, holdWhileRunning, cpus, gatewaySettings, statementRecords);
+        return new AdmissionConfig(enabled, waitNotice, holdWhileRunning, cpus, gatewaySettings, statementRecords,
+                searchTiers);
     }
 
     public AdmissionConfig withHoldWhileRunning(Duration holdWhileRunning) {
-        return new AdmissionConfig(enabled, waitNotice, holdWhileRunning, cpus, gatewaySettings, statementRecords);
+        return new AdmissionConfig(enabled, waitNotice, holdWhileRunning, cpus, gatewaySettings, statementRecords,
+                searchTiers);
     }
 
     public AdmissionConfig withGatewaySettings(GatewaySettings gatewaySettings) {
-        return new AdmissionConfig(enabled, waitNotice, holdWhileRunning, cpus, gatewaySettings, statementRecords);
+        return new AdmissionConfig(enabled, waitNotice, holdWhileRunning, cpus, gatewaySettings, statementRecords,
+                searchTiers);
+    }
+
+    public AdmissionConfig withSearchTiers(SearchTiers searchTiers) {
+        return new AdmissionConfig(enabled, waitNotice, holdWhileRunning, cpus, gatewaySettings, statementRecords,
+                searchTiers);
     }
 
     public AdmissionConfig withStatementRecords(int statementRecords) {
-        return new AdmissionConfig(enabled, waitNotice, holdWhileRunning, cpus, gatewaySettings, statementRecords);
+        return new AdmissionConfig(enabled, waitNotice, holdWhileRunning, cpus, gatewaySettings, statementRecords,
+                searchTiers);
     }
 }

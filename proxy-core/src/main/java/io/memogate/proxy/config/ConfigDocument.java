@@ -85,6 +85,14 @@ final class ConfigDocument {
         String staticThreshold;
         String statementRecords;
         Tiers tiers;
+        Search search;
+    }
+
+    /** The predicted join search times from which a statement takes each tier. */
+    static final class Search {
+        String small;
+        String medium;
+        String large;
     }
 
     static final class Tiers {
@@ -120,6 +128,7 @@ final class ConfigDocument {
 
     static final class Estimator {
         String coefficients;
+        String mysqlCoefficients;
     }
 
     static final class Recycle {

@@ -128,6 +128,10 @@ public final class ConfigSettings {
         // Read as each statement is recorded: a smaller number forgets the oldest records, 0 all of them.
         add("admission.statementRecords", admission.statementRecords(), Applies.LIVE);
         for (Tier tier : Tier.values()) {
+            // Read as each statement asks for admission.
+            add("admission.search." + tier.configName(), admission.searchTiers().of(tier), Applies.LIVE);
+        }
+        for (Tier tier : Tier.values()) {
             TierSettings settings = admission.gatewaySettings().tier(tier);
             String path = "admission.tiers." + tier.configName() + ".";
             add(path + "limit", settings.limit(), Applies.LIVE);
@@ -164,6 +168,9 @@ public final class ConfigSettings {
         add("estimator.coefficients", estimator.coefficientsFile().map(file -> file + " ("
                 + Arrays.stream(estimator.coefficients().toArray()).mapToObj(ConfigSettings::number)
                         .collect(Collectors.joining(", ")) + ")"), Applies.LIVE);
+        // Read at each statement of a MySQL server: its next statement takes them.
+        add("estimator.mysqlCoefficients", estimator.mysqlCoefficientsFile().map(file -> file + " ("
+                + estimator.mysqlCoefficients() + ")"), Applies.LIVE);
     }
 
     /** The auth file's path and how many users it held when read; never a secret. */

@@ -3,6 +3,10 @@ package io.memogate.proxy.config;
 import io.memogate.broker.gateway.GatewaySettings;
 import io.memogate.broker.redis.FleetSettings;
 import io.memogate.broker.gateway.TierSettings;
+import io.memogate.estimator.mysql.MySqlCoefficients;
+import io.memogate.estimator.postgres.MemoryCoefficients;
+import io.memogate.proxy.admission.SearchTiers;
+import io.memogate.proxy.mysql.calibrate.MySqlCoefficientsFile;
 import io.memogate.proxy.postgres.calibrate.CoefficientsFile;
 import io.memogate.proxy.config.AuthFile;
 import java.io.IOException;
@@ -128,7 +132,35 @@ final class DocumentConverter {
                 tier(path + "tiers.medium", tiers.medium, defaults.medium()),
                 large == null ? defaults.large()
                         : tier(path + "tiers.large", large.limit, null, large.maxQueue, large.timeout, defaults.large())),
-                (int) records);
+                (int) records, searchTiers(admission.search));
+    }
+
+    /** Each time must be positive and none smaller than the one before: a longer search never takes fewer tiers. */
+    private SearchTiers searchTiers(ConfigDocument.Search search) {
+        if (search == null) {
+            return SearchTiers.DEFAULTS;
+        }
+        String path = "admission.search.";
+        SearchTiers defaults = SearchTiers.DEFAULTS;
+        Duration small = duration(path + "small", search.small, defaults.small());
+        Duration medium = duration(path + "medium", search.medium, defaults.medium());
+        Duration large = duration(path + "large", search.large, defaults.large());
+        boolean right = true;
+        if (!small.isPositive()) {
+            problems.add(path + "small", path + "small must be > 0, was " + Durations.format(small));
+            right = false;
+        }
+        if (medium.compareTo(small) < 0) {
+            problems.add(path + "medium", path + "medium must be at least " + path + "small ("
+                    + Durations.format(small) + "), was " + Durations.format(medium));
+            right = false;
+        }
+        if (large.compareTo(medium) < 0) {
+            problems.add(path + "large", path + "large must be at least " + path + "medium ("
+                    + Durations.format(medium) + "), was " + Durations.format(large));
+            right = false;
+        }
+        return right ? new SearchTiers(small, medium, large) : defaults;
     }
 
     BrokerConfig broker(ConfigDocument.Broker broker) {
@@ -163,16 +195,27 @@ final class DocumentConverter {
         if (estimator == null) {
             return EstimatorConfig.DEFAULTS;
         }
+        EstimatorConfig defaults = EstimatorConfig.DEFAULTS;
         String path = "estimator.coefficients";
         Optional<Path> file = optionalPath(path, estimator.coefficients);
+        MemoryCoefficients coefficients = coefficients(path, file, CoefficientsFile::read, defaults.coefficients());
+        String mysqlPath = "estimator.mysqlCoefficients";
+        Optional<Path> mysqlFile = optionalPath(mysqlPath, estimator.mysqlCoefficients);
+        MySqlCoefficients mysql = coefficients(mysqlPath, mysqlFile, MySqlCoefficientsFile::read,
+                defaults.mysqlCoefficients());
+        return new EstimatorConfig(file, coefficients, mysqlFile, mysql);
+    }
+
+    /** What {@code file} holds, read by {@code reader}; {@code otherwise} when there is none, or it is wrong. */
+    private <C> C coefficients(String path, Optional<Path> file, Function<Path, C> reader, C otherwise) {
         if (file.isEmpty()) {
-            return EstimatorConfig.DEFAULTS;
+            return otherwise;
         }
         try {
-            return new EstimatorConfig(file, CoefficientsFile.read(file.get()));
+            return reader.apply(file.get());
         } catch (CoefficientsFile.InvalidCoefficientsException e) {
             problems.add(path, path + ": " + e.getMessage());
-            return EstimatorConfig.DEFAULTS;
+            return otherwise;
         }
     }
 

@@ -1,5 +1,6 @@
 package io.memogate.proxy.config;
 
+import io.memogate.estimator.mysql.MySqlCoefficients;
 import io.memogate.estimator.postgres.MemoryCoefficients;
 import java.nio.file.Path;
 import java.util.Objects;
@@ -11,10 +12,17 @@ import java.util.Optional;
  * the built-in ones fitted to PostgreSQL 17.5. The file is read when the configuration is, at start
  * and at each reload, so a reload after a new calibration takes the new coefficients.
  *
+ * <p>A MySQL or MariaDB server's statements are estimated by the MySQL dialect, with the coefficients of the file
+ * {@code memogate calibrate} wrote against such a server ({@code estimator.mysqlCoefficients}), or its built-in
+ * ones fitted to MariaDB 10.11; read likewise at start and at each reload.
+ *
  * @param coefficientsFile the file, absolute, if one is named
  * @param coefficients what it holds, or {@link MemoryCoefficients#DEFAULTS}
+ * @param mysqlCoefficientsFile the MySQL dialect's file, absolute, if one is named
+ * @param mysqlCoefficients what it holds, or {@link MySqlCoefficients#DEFAULTS}
  */
-public record EstimatorConfig(Optional<Path> coefficientsFile, MemoryCoefficients coefficients) {
+public record EstimatorConfig(Optional<Path> coefficientsFile, MemoryCoefficients coefficients,
+                              Optional<Path> mysqlCoefficientsFile, MySqlCoefficients mysqlCoefficients) {
 
     /** What a file without an {@code estimator} section gets. */
     public static final EstimatorConfig DEFAULTS = new EstimatorConfig(Optional.empty(), MemoryCoefficients.DEFAULTS);
@@ -22,5 +30,12 @@ public record EstimatorConfig(Optional<Path> coefficientsFile, MemoryCoefficient
     public EstimatorConfig {
         Objects.requireNonNull(coefficientsFile, "coefficientsFile");
         Objects.requireNonNull(coefficients, "coefficients");
+        Objects.requireNonNull(mysqlCoefficientsFile, "mysqlCoefficientsFile");
+        Objects.requireNonNull(mysqlCoefficients, "mysqlCoefficients");
+    }
+
+    /** PostgreSQL's coefficients, and the MySQL dialect's built-in ones. */
+    public EstimatorConfig(Optional<Path> coefficientsFile, MemoryCoefficients coefficients) {
+        this(coefficientsFile, coefficients, Optional.empty(), MySqlCoefficients.DEFAULTS);
     }
 }

@@ -62,6 +62,11 @@ public final class Names {
 
     /** Distribution summary, unit bytes: estimates of statements sent to admission. {@code memogate_estimate_bytes} */
     public static final String ESTIMATE = "memogate.estimate";
+    /**
+     * Distribution summary, unit seconds: the join-search times the estimator predicted for statements sent to
+     * admission, where its dialect predicts one (MySQL's). {@code memogate_estimate_search_seconds}
+     */
+    public static final String ESTIMATE_SEARCH = "memogate.estimate.search";
     /** Function counter, no unit. {@code memogate_estimator_cache_hits_total} */
     public static final String ESTIMATOR_CACHE_HITS = "memogate.estimator.cache.hits";
     /** Function counter, no unit. {@code memogate_estimator_cache_misses_total} */

@@ -3,9 +3,8 @@ package io.memogate.proxy.mysql;
 import io.memogate.broker.gateway.CompileMemoryRetention;
 import io.memogate.broker.probe.ProbeFactory;
 import io.memogate.broker.probe.mysql.MySqlProbe;
-import io.memogate.estimator.CompileEstimator;
-import io.memogate.estimator.EstimatorStatistics;
 import io.memogate.estimator.dialect.DialectSettings;
+import io.memogate.estimator.mysql.MySqlCoefficients;
 import io.memogate.estimator.mysql.MySqlDialect;
 import io.memogate.estimator.mysql.MySqlLexicalRules;
 import io.memogate.estimator.mysql.OptimizerSettings;
@@ -49,20 +48,10 @@ public final class MySqlServer implements ServerKind {
         return CompileMemoryRetention.RELEASED_AFTER_COMPILE;
     }
 
+    /** The dialect's default coefficients, fitted on MariaDB 10.11 (bench/log/mysql-optimizer.md). */
     @Override
     public EstimatorInForce estimator() {
-        CompileEstimator estimator = new CompileEstimator(new MySqlDialect());
-        return new EstimatorInForce() {
-            @Override
-            public CompileEstimator get() {
-                return estimator;
-            }
-
-            @Override
-            public EstimatorStatistics statistics() {
-                return estimator.statistics();
-            }
-        };
+        return new CurrentMySqlEstimator(() -> MySqlCoefficients.DEFAULTS);
     }
 
     @Override

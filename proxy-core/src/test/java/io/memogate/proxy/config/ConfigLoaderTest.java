@@ -7,6 +7,7 @@ import io.memogate.broker.BrokerSettings;
 import io.memogate.broker.gateway.GatewaySettings;
 import io.memogate.broker.gateway.Tier;
 import io.memogate.broker.gateway.TierSettings;
+import io.memogate.proxy.admission.SearchTiers;
 import java.io.IOException;
 import java.io.InputStream;
 import java.net.URLEncoder;
@@ -366,6 +367,19 @@ class ConfigLoaderTest {
                 .isEqualTo(new TcpKeepalive(Duration.ofMinutes(2), Duration.ofSeconds(10), 4));
         assertThat(loader.parse(BACKEND_ONLY + "network:\n  keepalive: {idle: 60s}\n", dir).network().keepalive())
                 .isEqualTo(new TcpKeepalive(Duration.ofSeconds(60), Duration.ZERO, 0));
+    }
+
+    @Test
+    void searchTiersDefaultAndAreReadWithTheirPaths() {
+        assertThat(loader.parse(BACKEND_ONLY, dir).admission().searchTiers()).isEqualTo(SearchTiers.DEFAULTS);
+        assertThat(loader.parse(BACKEND_ONLY + "admission:\n  search: {medium: 5s, large: 1min}\n", dir)
+                .admission().searchTiers())
+                .isEqualTo(new SearchTiers(Duration.ofMillis(100), Duration.ofSeconds(5), Duration.ofMinutes(1)));
+        assertThatThrownBy(() -> loader.parse(BACKEND_ONLY + "admission:\n  search: {small: 0s, medium: 5s, large: 2s}\n",
+                dir))
+                .hasMessageContaining("admission.search.small must be > 0, was 0")
+                .hasMessageContaining("admission.search.large must be at least admission.search.medium")
+                .satisfies(e -> assertThat(e.getMessage()).doesNotContain("admission.search.medium must"));
     }
 
     @Test

@@ -47,7 +47,7 @@ public final class CoefficientsFile {
     public static final class InvalidCoefficientsException extends RuntimeException {
         private final List<String> problems;
 
-        InvalidCoefficientsException(Path file, List<String> problems) {
+        public InvalidCoefficientsException(Path file, List<String> problems) {
             super(file + ": " + String.join("; ", problems));
             this.problems = List.copyOf(problems);
         }
@@ -88,22 +88,7 @@ public final class CoefficientsFile {
 
     /** @throws InvalidCoefficientsException naming the file and each problem */
     public static MemoryCoefficients read(Path file) {
-        String text;
-        try {
-            text = TextFiles.read(file);
-        } catch (UnreadableFileException e) {
-            throw new InvalidCoefficientsException(file, List.of(e.why()));
-        }
-        JsonNode root;
-        try {
-            root = MAPPER.readTree(text);
-        } catch (JsonProcessingException e) {
-            throw new InvalidCoefficientsException(file, List.of("not YAML: " + e.getOriginalMessage()));
-        }
-        if (root == null || !root.isObject()) {
-            throw new InvalidCoefficientsException(file, List.of("must be a mapping of "
-                    + String.join(", ", MemoryCoefficients.NAMES) + " to bytes"));
-        }
+        JsonNode root = mapping(file, String.join(", ", MemoryCoefficients.NAMES) + " to bytes");
         List<String> problems = new ArrayList<>();
         for (Iterator<String> keys = root.fieldNames(); keys.hasNext(); ) {
             String key = keys.next();
@@ -135,19 +120,51 @@ public final class CoefficientsFile {
         return MemoryCoefficients.of(values);
     }
 
+    /**
+     * The YAML mapping {@code file} holds (duplicate keys refused), for a coefficients file of any dialect.
+     *
+     * @param expected what the mapping should map, for the message when it is not one
+     * @throws InvalidCoefficientsException when it cannot be read, is not YAML or not a mapping
+     */
+    public static JsonNode mapping(Path file, String expected) {
+        String text;
+        try {
+            text = TextFiles.read(file);
+        } catch (UnreadableFileException e) {
+            throw new InvalidCoefficientsException(file, List.of(e.why()));
+        }
+        JsonNode root;
+        try {
+            root = MAPPER.readTree(text);
+        } catch (JsonProcessingException e) {
+            throw new InvalidCoefficientsException(file, List.of("not YAML: " + e.getOriginalMessage()));
+        }
+        if (root == null || !root.isObject()) {
+            throw new InvalidCoefficientsException(file, List.of("must be a mapping of " + expected));
+        }
+        return root;
+    }
+
     /** Writes {@code coefficients} with {@code header} as comment lines (without their "# "). */
     public static void write(Path file, MemoryCoefficients coefficients, List<String> header) throws IOException {
         Files.writeString(file, text(coefficients, header), StandardCharsets.UTF_8);
     }
 
     static String text(MemoryCoefficients coefficients, List<String> header) {
+        return text(MemoryCoefficients.NAMES, coefficients.toArray(), header);
+    }
+
+    /**
+     * A coefficients file's text, of any dialect: {@code header} as comment lines, then each name and its value,
+     * written exactly ({@link BigDecimal#valueOf(double)}) so that the file read back gives the same value.
+     */
+    public static String text(List<String> names, double[] values, List<String> header) {
         StringBuilder out = new StringBuilder();
         for (String line : header) {
             out.append(line.isEmpty() ? "#" : "# " + line).append('\n');
         }
-        double[] values = coefficients.toArray();
         for (int j = 0; j < values.length; j++) {
-            out.append(MemoryCoefficients.NAMES.get(j)).append(": ")
+            out.append(names.get(j)).append(": ")
                     .append(BigDecimal.valueOf(values[j]).stripTrailingZeros().toPlainString()).append('\n');
         }
         return out.toString();

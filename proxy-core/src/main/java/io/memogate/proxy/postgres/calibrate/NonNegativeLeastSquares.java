@@ -11,7 +11,7 @@ import java.util.stream.IntStream;
  *
  * <p>No library on the classpath does this (Commons Math has none), and it is forty lines.
  */
-final class NonNegativeLeastSquares {
+public final class NonNegativeLeastSquares {
 
     private static final double TOLERANCE = 1e-12;
 
@@ -23,7 +23,7 @@ final class NonNegativeLeastSquares {
      * @param b right-hand side, one per row
      * @return x of length n, every element >= 0; a column of zeros gets 0
      */
-    static double[] solve(double[][] a, double[] b) {
+    public static double[] solve(double[][] a, double[] b) {
         int m = a.length;
         if (m != b.length) {
             throw new IllegalArgumentException(m + " rows but " + b.length + " right-hand sides");

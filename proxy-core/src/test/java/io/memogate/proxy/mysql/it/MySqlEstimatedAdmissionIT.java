@@ -21,8 +21,6 @@ import io.memogate.proxy.config.Protocol;
 import io.memogate.proxy.config.TlsMode;
 import io.memogate.proxy.mysql.MySqlServer;
 import java.sql.Connection;
-import java.sql.DriverManager;
-import java.sql.ResultSet;
 import java.sql.SQLException;
 import java.sql.Statement;
 import java.util.List;
@@ -61,12 +59,7 @@ class MySqlEstimatedAdmissionIT {
         }
         schema.append("INSERT IGNORE INTO f VALUES (1").append(", 1".repeat(STAR - 1)).append(");\n");
         db.asRoot(schema.toString());
-        BackendConfig backend = new BackendConfig("maria", "127.0.0.1", db.port(), List.of(), true,
-                BackendTlsConfig.of(TlsMode.DISABLE));
-        MemogateConfig config = MemogateConfig.of(backend)
-                .withListeners(ListenerConfig.of("127.0.0.1", 0).withProtocol(Protocol.MYSQL))
-                .withAdmin(new AdminConfig(AdminHttpConfig.of("127.0.0.1", 0)));
-        proxy = RunningProxy.start(config.withAdmission(config.admission().withStatementRecords(100)));
+        proxy = RunningProxy.start(AdmittedThroughProxy.mysqlListener(db));
         admission = proxy.admission().orElseThrow().control("maria");
     }
 
@@ -88,20 +81,11 @@ class MySqlEstimatedAdmissionIT {
     }
 
     private static Connection connect() throws SQLException {
-        return DriverManager.getConnection("jdbc:mariadb://127.0.0.1:" + proxy.server().port() + "/"
-                + PrivateMariaDb.DATABASE + "?sslMode=disable&connectTimeout=10000&socketTimeout=60000",
-                PrivateMariaDb.USER, PrivateMariaDb.PASSWORD);
+        return AdmittedThroughProxy.connect(proxy);
     }
 
-    /** Runs {@code sql}, checks it answered, and returns what admission decided about it. */
     private static StatementRecord run(Statement statement, String sql) throws SQLException {
-        try (ResultSet rows = statement.executeQuery(sql)) {
-            assertThat(rows.next()).as("an answer to " + sql.substring(0, Math.min(200, sql.length()))).isTrue();
-        }
-        List<StatementRecord> records = admission.statements().snapshot();
-        return records.stream().filter(r -> r.estimate().fingerprint().contains("count"))
-                .reduce((first, last) -> last).orElseThrow(() -> new AssertionError("no record of " + sql
-                        + " among " + records));
+        return AdmittedThroughProxy.run(admission, statement, sql);
     }
 
     @Test

@@ -1,0 +1,101 @@
+package io.memogate.proxy.mysql.calibrate;
+
+import io.memogate.estimator.mysql.MySqlCoefficients;
+import io.memogate.proxy.postgres.calibrate.RankCorrelation;
+import java.io.PrintWriter;
+import java.sql.SQLException;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Locale;
+import java.util.function.Consumer;
+import java.util.function.ToDoubleFunction;
+
+/**
+ * A MySQL/MariaDB calibration: each statement measured ({@link OptimizerProbe}), observed by the model
+ * ({@link MySqlFit}), the coefficients fitted, and a report of the model's accuracy before and after: Spearman's
+ * rank correlation and the share within 2x, for time over the join searches (above 100 ms) and for memory over the
+ * statements measured (above 1 MiB). A statement that fails or is interrupted at max_statement_time is reported
+ * and left out.
+ */
+public final class MySqlCalibration {
+
+    private static final double LONG_SECONDS = 0.1;
+    private static final double LARGE_BYTES = 1 << 20;
+
+    /** What was measured, the coefficients before and after, and the statements left out and why. */
+    public record Result(List<MySqlFit.Observation> observations, List<String> failed, MySqlCoefficients start,
+                         MySqlCoefficients fitted) {
+    }
+
+    private final MySqlFit fit = new MySqlFit();
+
+    public Result run(List<OptimizerCase> cases, OptimizerProbe probe, MySqlCoefficients start,
+                      Consumer<String> progress) {
+        List<MySqlFit.Observation> observations = new ArrayList<>();
+        List<String> failed = new ArrayList<>();
+        for (OptimizerCase statement : cases) {
+            try {
+                OptimizerProbe.Measured measured = probe.measure(statement.sql(), statement.settings());
+                observations.add(fit.observe(statement, measured));
+                progress.accept(String.format(Locale.ROOT, "%s: %.4f s, %s", statement.name(), measured.seconds(),
+                        measured.bytes().isPresent() ? measured.bytes().getAsLong() + " bytes" : "memory not measured"));
+            } catch (SQLException e) {
+                failed.add(statement.name() + ": " + e.getMessage());
+                progress.accept(statement.name() + ": left out: " + e.getMessage());
+            }
+        }
+        return new Result(observations, failed, start, MySqlFit.fit(observations, start));
+    }
+
+    /** The observations of several runs together, fitted again as one. */
+    public static Result merge(List<Result> results, MySqlCoefficients start) {
+        List<MySqlFit.Observation> observations = new ArrayList<>();
+        List<String> failed = new ArrayList<>();
+        for (Result r : results) {
+            observations.addAll(r.observations());
+            failed.addAll(r.failed());
+        }
+        return new Result(observations, failed, start, MySqlFit.fit(observations, start));
+    }
+
+    /** The table of statements and the accuracy before and after. */
+    public static void print(Result result, PrintWriter out) {
+        out.println("statement | measured s | predicted s before | after | measured bytes | predicted bytes before | after");
+        for (MySqlFit.Observation o : result.observations()) {
+            out.printf(Locale.ROOT, "%s | %.4f | %.4g | %.4g | %s | %.0f | %.0f%n", o.statement().name(), o.seconds(),
+                    MySqlFit.seconds(o, result.start()), MySqlFit.seconds(o, result.fitted()),
+                    o.bytes().isPresent() ? Long.toString(o.bytes().getAsLong()) : "-",
+                    MySqlFit.bytes(o, result.start()), MySqlFit.bytes(o, result.fitted()));
+        }
+        for (String failure : result.failed()) {
+            out.println("left out: " + failure);
+        }
+        out.println(accuracy("time before", result, result.start(), true));
+        out.println(accuracy("time after", result, result.fitted(), true));
+        out.println(accuracy("memory before", result, result.start(), false));
+        out.println(accuracy("memory after", result, result.fitted(), false));
+    }
+
+    /** One accuracy line: Spearman over the statements that have the quantity, and the share within 2x. */
+    static String accuracy(String label, Result result, MySqlCoefficients c, boolean time) {
+        List<MySqlFit.Observation> with = result.observations().stream()
+                .filter(o -> time ? o.count() > 0 : o.bytes().isPresent() && o.tokens() + o.tables() > 0).toList();
+        ToDoubleFunction<MySqlFit.Observation> measured = time ? MySqlFit.Observation::seconds
+                : o -> o.bytes().getAsLong();
+        ToDoubleFunction<MySqlFit.Observation> predicted = time ? o -> MySqlFit.seconds(o, c)
+                : o -> MySqlFit.bytes(o, c);
+        if (with.size() < 2) {
+            return label + ": too few statements measured";
+        }
+        double spearman = RankCorrelation.spearman(with.stream().mapToDouble(measured).toArray(),
+                with.stream().mapToDouble(predicted).toArray());
+        double bound = time ? LONG_SECONDS : LARGE_BYTES;
+        List<MySqlFit.Observation> large = with.stream().filter(o -> measured.applyAsDouble(o) >= bound).toList();
+        long within = large.stream().filter(o -> {
+            double ratio = predicted.applyAsDouble(o) / measured.applyAsDouble(o);
+            return ratio >= 0.5 && ratio <= 2;
+        }).count();
+        return String.format(Locale.ROOT, "%s: Spearman %.2f over %d statements; %d of %d within 2x above %s",
+                label, spearman, with.size(), within, large.size(), time ? "100 ms" : "1 MiB");
+    }
+}

@@ -1,0 +1,66 @@
+package io.memogate.proxy.mysql.calibrate;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import io.memogate.estimator.mysql.MySqlCoefficients;
+import io.memogate.proxy.postgres.calibrate.CoefficientsFile;
+import io.memogate.proxy.postgres.calibrate.CoefficientsFile.InvalidCoefficientsException;
+import java.io.IOException;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.Iterator;
+import java.util.List;
+
+/**
+ * The MySQL/MariaDB coefficients file {@code memogate calibrate --url jdbc:mariadb://...} writes and the
+ * configuration's {@code estimator.mysqlCoefficients} names: a YAML mapping of every one of {@link #NAMES}
+ * (bytes, and seconds for the two times) after a comment header that says where they came from. Every name is
+ * required and no other key is allowed, so that a misspelt one cannot quietly leave its default in force.
+ */
+public final class MySqlCoefficientsFile {
+
+    /** The keys, in the order of {@link MySqlCoefficients}' components. */
+    public static final List<String> NAMES = List.of("bytesPerToken", "bytesPerTable", "bytesPerLinkedPair",
+            "secondsPerPlan", "secondsPerPrunedCandidate");
+
+    private MySqlCoefficientsFile() {
+    }
+
+    /** @throws InvalidCoefficientsException naming the file and each problem */
+    public static MySqlCoefficients read(Path file) {
+        JsonNode root = CoefficientsFile.mapping(file, String.join(", ", NAMES));
+        List<String> problems = new ArrayList<>();
+        for (Iterator<String> keys = root.fieldNames(); keys.hasNext(); ) {
+            String key = keys.next();
+            if (!NAMES.contains(key)) {
+                problems.add("unknown key '" + key + "' (expected " + String.join(", ", NAMES) + ")");
+            }
+        }
+        double[] values = new double[NAMES.size()];
+        for (int j = 0; j < values.length; j++) {
+            JsonNode value = root.get(NAMES.get(j));
+            if (value == null || value.isNull()) {
+                problems.add(NAMES.get(j) + " is required");
+            } else if (!value.isNumber() || !Double.isFinite(value.doubleValue()) || value.doubleValue() < 0) {
+                problems.add(NAMES.get(j) + " must be a number >= 0, was '" + value.asText() + "'");
+            } else {
+                values[j] = value.doubleValue();
+            }
+        }
+        if (!problems.isEmpty()) {
+            throw new InvalidCoefficientsException(file, problems);
+        }
+        return new MySqlCoefficients(values[0], values[1], values[2], values[3], values[4]);
+    }
+
+    /** Writes {@code coefficients} with {@code header} as comment lines (without their "# "). */
+    public static void write(Path file, MySqlCoefficients coefficients, List<String> header) throws IOException {
+        Files.writeString(file, text(coefficients, header), StandardCharsets.UTF_8);
+    }
+
+    static String text(MySqlCoefficients c, List<String> header) {
+        return CoefficientsFile.text(NAMES, new double[] {c.bytesPerToken(), c.bytesPerTable(), c.bytesPerLinkedPair(),
+                c.secondsPerPlan(), c.secondsPerPrunedCandidate()}, header);
+    }
+}
