@@ -140,6 +140,16 @@ class FleetIT {
                     .containsEntry("broker_epoch", leading.get("broker_epoch"))
                     .containsEntry("broker_leader", leading.get("fleet_instance"))
                     .containsEntry("target_bytes", leading.get("target_bytes"));
+            double epoch = Double.parseDouble(leading.get("broker_epoch"));
+            PrometheusText leaderMeters = PrometheusText.scrape(first.metrics().metricsUrl().orElseThrow());
+            PrometheusText followerMeters = PrometheusText.scrape(second.metrics().metricsUrl().orElseThrow());
+            assertThat(leaderMeters.value("memogate_fleet_broker_role{role=\"leader\",server=\"main\"}")).contains(1.0);
+            assertThat(leaderMeters.value("memogate_fleet_broker_epoch{server=\"main\"}")).contains(epoch);
+            assertThat(followerMeters.value("memogate_fleet_broker_role{role=\"follower\",server=\"main\"}"))
+                    .contains(1.0);
+            assertThat(followerMeters.value("memogate_fleet_broker_role{role=\"leader\",server=\"main\"}"))
+                    .contains(0.0);
+            assertThat(followerMeters.value("memogate_fleet_broker_epoch{server=\"main\"}")).contains(epoch);
             String firstName = leading.get("fleet_instance");
             String secondName = following.get("fleet_instance");
 
