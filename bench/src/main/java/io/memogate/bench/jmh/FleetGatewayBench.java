@@ -1,8 +1,6 @@
 package io.memogate.bench.jmh;
 
-import io.memogate.bench.process.ChildProcess;
-import io.memogate.bench.process.FreePort;
-import io.memogate.bench.process.TempDirectory;
+import io.memogate.bench.process.PrivateRedis;
 import io.memogate.broker.gateway.CompileMemoryRetention;
 import io.memogate.broker.gateway.GatewayListener;
 import io.memogate.broker.gateway.GatewaySettings;
@@ -13,9 +11,6 @@ import io.memogate.broker.gateway.Ticket;
 import io.memogate.broker.redis.FleetSettings;
 import io.memogate.broker.redis.RedisGateways;
 import java.io.IOException;
-import java.nio.file.Path;
-import java.time.Duration;
-import java.util.List;
 import java.util.concurrent.TimeUnit;
 import org.openjdk.jmh.annotations.Benchmark;
 import org.openjdk.jmh.annotations.BenchmarkMode;
@@ -44,13 +39,11 @@ public class FleetGatewayBench {
     private static final long TARGET = 1L << 30;
     /** t0 is 1 MiB and t1 = 1 GiB x 0.25 at S = 1: 4 MiB needs SMALL only. */
     private static final long SMALL_ESTIMATE = 4L << 20;
-    private static final Path REDIS = Path.of("/usr/bin/redis-server");
 
     @Param({"local", "redis"})
     public String gateways;
 
-    private TempDirectory directory;
-    private ChildProcess redis;
+    private PrivateRedis redis;
     private ScheduledGatewayTimer timer;
     private Gateways gated;
 
@@ -62,13 +55,8 @@ public class FleetGatewayBench {
             gated = new LocalGateways(settings, TARGET, System::nanoTime, timer, GatewayListener.NONE);
             return;
         }
-        directory = TempDirectory.create("memogate-bench-redis-");
-        int port = FreePort.find();
-        redis = ChildProcess.start("redis-server", List.of(REDIS.toString(), "--bind", "127.0.0.1", "--port",
-                String.valueOf(port), "--save", "", "--appendonly", "no", "--dir", directory.path().toString()),
-                directory.path(), directory.resolve("redis.log"));
-        redis.awaitPortOrStop(port, Duration.ofSeconds(15));
-        FleetSettings fleet = new FleetSettings("redis://127.0.0.1:" + port, "bench",
+        redis = PrivateRedis.start();
+        FleetSettings fleet = new FleetSettings(redis.uri(), "bench",
                 FleetSettings.DEFAULT_LEASE, FleetSettings.DEFAULT_POLL_INTERVAL);
         gated = new RedisGateways(fleet, "bench", settings, TARGET, timer, GatewayListener.NONE,
                 CompileMemoryRetention.RELEASED_AFTER_COMPILE);
@@ -82,7 +70,6 @@ public class FleetGatewayBench {
         timer.close();
         if (redis != null) {
             redis.close();
-            directory.close();
         }
     }
 

@@ -114,7 +114,7 @@ final class StormBench {
                 List<Thread> threads = new ArrayList<>();
                 for (int id = 1; id <= cell.clients(); id++) {
                     // The same seed per client in every mode: each mode gets the same sequence of reports.
-                    StormClient client = new StormClient(id, running.endpoint(), cell.style(), templates, plan.retries(),
+                    StormClient client = new StormClient(id, running.endpoint(id), cell.style(), templates, plan.retries(),
                             plan.retryPause(), new SplittableRandom(plan.seed() * 1_000_003L + id), log, System::nanoTime);
                     clients.add(client);
                     threads.add(Thread.ofPlatform().name("storm-client-" + id).daemon(true).unstarted(client));
@@ -134,7 +134,7 @@ final class StormBench {
                 }
                 restarts = server.restarts(logStart, server.logOffset());
                 stop(clients, threads);
-                gateways = cell.mode() == Mode.GATEWAYS_ON ? Optional.of(running.gatewayCounts()) : Optional.empty();
+                gateways = cell.mode() == Mode.GATEWAYS_ON || cell.mode() == Mode.FLEET ? Optional.of(running.gatewayCounts()) : Optional.empty();
             } finally {
                 clients.forEach(StormClient::stop);
             }
@@ -232,6 +232,11 @@ final class StormBench {
                 + plan.measured().toSeconds() + " s, slices of " + plan.slice().toSeconds() + " s; seed " + plan.seed());
         lines.add("gateways-on: Memogate's defaults for this machine's CPUs, a co-located broker assuming a host of "
                 + Sizes.bytes(plan.hostMemoryBytes()) + ", static target " + Sizes.bytes(plan.staticTargetBytes()));
+        if (plan.instances() > 1) {
+            lines.add(plan.instances() + " Memogate instances, client i connecting to instance (i - 1) mod "
+                    + plan.instances() + ": with gateways-on each has its own gateways and broker; with fleet they"
+                    + " share one set through a private redis-server, one broker elected among them");
+        }
         lines.add("order of cells: " + String.join(", ", plan.cells().stream().map(StormPlan.Cell::label).toList()));
         return lines;
     }

@@ -32,6 +32,8 @@ import picocli.CommandLine.Spec;
                 "The compile storm: clients looping over unique 13-19-table reports with retries, directly, through"
                         + " Memogate with gateways off and with gateways on, alternating, on an emulated host whose"
                         + " memory governor kills the largest backend as the OOM killer would.",
+                "With --instances N the clients spread over N Memogate instances, each with its own gateways"
+                        + " (gateways-on) or sharing one set through a private redis-server (fleet).",
                 "Starts its own PostgreSQL 18 for every cell; runs as root (to set oom_score_adj and to SIGKILL"
                         + " the server's backends, which run as nobody)."})
 public final class StormCommand implements Callable<Integer> {
@@ -49,10 +51,16 @@ public final class StormCommand implements Callable<Integer> {
             description = "new: a connection per submission; persistent: one kept per client (default: ${DEFAULT-VALUE}).")
     List<ConnectionStyle> styles;
 
-    @Option(names = "--modes", split = ",", defaultValue = "direct,gateways-off,gateways-on", paramLabel = "MODE",
-            converter = ModeConverter.class,
-            description = "direct, gateways-off, gateways-on (default: ${DEFAULT-VALUE}).")
+    @Option(names = "--modes", split = ",", paramLabel = "MODE", converter = ModeConverter.class,
+            description = "direct, gateways-off, gateways-on, fleet (default: direct,gateways-off,gateways-on; with"
+                    + " --instances above 1: gateways-on,fleet).")
     List<Mode> modes;
+
+    @Option(names = "--instances", defaultValue = "1", paramLabel = "N",
+            description = "Memogate instances in front of the server, the clients spread evenly over them: with"
+                    + " gateways-on each keeps its own gateways, with fleet they share one set through a private"
+                    + " redis-server the benchmark starts (default: ${DEFAULT-VALUE}).")
+    int instances;
 
     @Option(names = "--seconds", defaultValue = "300", description = "Measured duration of each run (default: ${DEFAULT-VALUE}).")
     long seconds;
@@ -135,14 +143,26 @@ public final class StormCommand implements Callable<Integer> {
 
     StormPlan plan(Path directory) {
         if (smoke) {
-            return new StormPlan(List.of(4), List.of(ConnectionStyle.PERSISTENT), List.of(Mode.DIRECT, Mode.GATEWAYS_ON),
+            // With several instances the smoke run compares them shared and independent, as the full run does.
+            List<Mode> smokeModes = instances > 1 ? List.of(Mode.GATEWAYS_ON, Mode.FLEET)
+                    : List.of(Mode.DIRECT, Mode.GATEWAYS_ON);
+            return new StormPlan(List.of(Math.max(4, instances)), List.of(ConnectionStyle.PERSISTENT), smokeModes,
                     Duration.ofSeconds(5), Duration.ofSeconds(10), Duration.ofSeconds(2), 1L << 30,
                     Duration.ofMillis(governorIntervalMillis), retries, Duration.ofMillis(retryPauseMillis), seed, directory,
-                    recycleAbove);
+                    recycleAbove, instances);
         }
-        return new StormPlan(clients, styles, modes, Duration.ofSeconds(warmupSeconds), Duration.ofSeconds(seconds),
+        return new StormPlan(clients, styles, modes(), Duration.ofSeconds(warmupSeconds), Duration.ofSeconds(seconds),
                 Duration.ofSeconds(sliceSeconds), hostMemory, Duration.ofMillis(governorIntervalMillis), retries,
-                Duration.ofMillis(retryPauseMillis), seed, directory, recycleAbove);
+                Duration.ofMillis(retryPauseMillis), seed, directory, recycleAbove, instances);
+    }
+
+    /** As given; else several instances are compared shared against independent, one against direct. */
+    private List<Mode> modes() {
+        if (modes != null) {
+            return modes;
+        }
+        return instances > 1 ? List.of(Mode.GATEWAYS_ON, Mode.FLEET)
+                : List.of(Mode.DIRECT, Mode.GATEWAYS_OFF, Mode.GATEWAYS_ON);
     }
 
     /** bench/target/storm-TIMESTAMP, next to the jar bin/memogate runs (or to the classes directory). */

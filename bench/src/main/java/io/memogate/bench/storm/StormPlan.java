@@ -21,10 +21,16 @@ import java.util.List;
  * @param slice            the width of one time slice in the charts
  * @param recycleAboveBytes gateways-on: recycle an idle session's server connection that keeps more than this
  *                         (recycle.retainedAbove); 0 turns recycling off
+ * @param instances        Memogate instances in front of the server, the clients spread evenly over them: with
+ *                         gateways-on each has its own gateways, with fleet they share one set through Redis
  */
 public record StormPlan(List<Integer> clients, List<ConnectionStyle> styles, List<Mode> modes, Duration warmup,
                         Duration measured, Duration slice, long hostMemoryBytes, Duration governorInterval,
-                        int retries, Duration retryPause, long seed, Path outputDirectory, long recycleAboveBytes) {
+                        int retries, Duration retryPause, long seed, Path outputDirectory, long recycleAboveBytes,
+                        int instances) {
+
+    /** The most instances a plan may ask for: each keeps its own broker connection to the server. */
+    public static final int MAX_INSTANCES = 8;
 
     /** One measured run: a number of clients, a connection style, a mode. */
     public record Cell(int clients, ConnectionStyle style, Mode mode) {
@@ -70,9 +76,24 @@ public record StormPlan(List<Integer> clients, List<ConnectionStyle> styles, Lis
         if (recycleAboveBytes < 0) {
             throw new IllegalArgumentException("--recycle-above must be >= 0, was " + recycleAboveBytes);
         }
+        if (instances < 1 || instances > MAX_INSTANCES) {
+            throw new IllegalArgumentException("--instances must be in [1, " + MAX_INSTANCES + "], was " + instances);
+        }
+        if (clients.stream().anyMatch(c -> c < instances)) {
+            throw new IllegalArgumentException("--clients must be at least --instances (" + instances
+                    + ") so that every instance has a client, was " + clients);
+        }
         if (retryPause.isNegative()) {
             throw new IllegalArgumentException("--retry-pause must be >= 0, was " + retryPause.toMillis() + " ms");
         }
+    }
+
+    /** One instance, as the storm ran before there were fleets. */
+    public StormPlan(List<Integer> clients, List<ConnectionStyle> styles, List<Mode> modes, Duration warmup,
+                     Duration measured, Duration slice, long hostMemoryBytes, Duration governorInterval, int retries,
+                     Duration retryPause, long seed, Path outputDirectory, long recycleAboveBytes) {
+        this(clients, styles, modes, warmup, measured, slice, hostMemoryBytes, governorInterval, retries, retryPause,
+                seed, outputDirectory, recycleAboveBytes, 1);
     }
 
     /** The cells in the order they run. */

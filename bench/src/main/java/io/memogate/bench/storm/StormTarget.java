@@ -1,9 +1,12 @@
 package io.memogate.bench.storm;
 
+import io.memogate.bench.process.PrivateRedis;
 import io.memogate.bench.storm.load.Endpoint;
 import io.memogate.bench.storm.load.Mode;
 import io.memogate.bench.storm.report.GatewayFigures;
 import io.memogate.broker.BrokerSettings;
+import io.memogate.broker.redis.FleetSettings;
+import io.memogate.broker.redis.RedisGateways;
 import io.memogate.broker.gateway.GatewaySettings;
 import io.memogate.broker.gateway.Sizes;
 import io.memogate.proxy.admission.AdmissionControl;
@@ -25,9 +28,11 @@ import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
+import java.util.ArrayList;
 import java.util.List;
 import java.util.Optional;
 import java.util.OptionalLong;
+import java.util.stream.Collectors;
 
 /**
  * What the clients of one cell connect to: the server itself, or Memogate started in this JVM in front
@@ -35,6 +40,10 @@ import java.util.OptionalLong;
  * run` builds it (gateways on): the paper's three gateways sized for the server's CPUs and a broker
  * co-located with the server, so it measures each backend's private memory from /proc, assuming a host
  * of the emulated size.
+ *
+ * <p>With several instances the clients spread evenly over them. With gateways on each instance keeps its
+ * own gateways and broker, as proxies without a fleet do; the fleet mode gives them one set of gateways
+ * through a private redis-server, and one broker elected among them, as {@code fleet.redis} does.
  */
 final class StormTarget implements AutoCloseable {
 
@@ -42,20 +51,19 @@ final class StormTarget implements AutoCloseable {
     private static final int CPUS = Runtime.getRuntime().availableProcessors();
     /** Clients are told where they queue after this long (a NOTICE; the storm's clients ignore it). */
     private static final Duration WAIT_NOTICE = Duration.ofSeconds(5);
+    /** The fleet's name in its private Redis. */
+    private static final String FLEET = "storm";
 
     private final Mode mode;
-    private final Endpoint endpoint;
-    private final Optional<ProxyServer> proxy;
-    private final Optional<AdmissionControl> admission;
+    private final List<Endpoint> endpoints;
+    private final Parts parts;
     private final GatewayCounter counter;
     private final String description;
 
-    private StormTarget(Mode mode, Endpoint endpoint, Optional<ProxyServer> proxy, Optional<AdmissionControl> admission,
-                        GatewayCounter counter, String description) {
+    private StormTarget(Mode mode, List<Endpoint> endpoints, Parts parts, GatewayCounter counter, String description) {
         this.mode = mode;
-        this.endpoint = endpoint;
-        this.proxy = proxy;
-        this.admission = admission;
+        this.endpoints = List.copyOf(endpoints);
+        this.parts = parts;
         this.counter = counter;
         this.description = description;
     }
@@ -64,49 +72,81 @@ final class StormTarget implements AutoCloseable {
         Endpoint direct = server.endpoint();
         GatewayCounter counter = new GatewayCounter();
         if (mode == Mode.DIRECT) {
-            return new StormTarget(mode, direct, Optional.empty(), Optional.empty(), counter,
+            return new StormTarget(mode, List.of(direct), new Parts(), counter,
                     "PostgreSQL on " + direct.host() + ":" + direct.port());
         }
+        Parts parts = new Parts();
+        try {
+            if (mode == Mode.FLEET) {
+                parts.redis = Optional.of(PrivateRedis.start());
+            }
+            GatewaySettings gateways = GatewaySettings.defaults(CPUS);
+            RecycleConfig recycle = recycling(plan, direct);
+            for (int i = 0; i < plan.instances(); i++) {
+                parts.proxies.add(mode == Mode.GATEWAYS_OFF ? ProxyServer.start(config(server),
+                                Wings.BUILT_IN, AdmissionRouting.uniform(new ImmediateAdmission(),
+                                PostgresServer.defaultSupport()))
+                        : gated(server, plan, gateways, recycle, counter, parts));
+            }
+            List<Endpoint> endpoints = parts.proxies.stream().map(proxy -> endpointOf(direct, proxy)).toList();
+            return new StormTarget(mode, endpoints, parts, counter,
+                    describe(mode, plan, parts, gateways, recycle));
+        } catch (Exception | Error e) {
+            parts.close();
+            throw e;
+        }
+    }
+
+    private static MemogateConfig config(StormServer server) {
         BackendConfig backend = new BackendConfig("storm", server.host(), server.port(), List.of(), true,
                 BackendTlsConfig.of(TlsMode.DISABLE));
         // Sessions are over when the cell ends, so no grace period is needed.
         LimitsConfig limits = LimitsConfig.DEFAULTS.withShutdownTimeout(Duration.ofSeconds(2));
-        MemogateConfig config = new MemogateConfig(List.of(new ListenerConfig("127.0.0.1", 0, Optional.empty())),
-                List.of(backend), limits);
-        if (mode == Mode.GATEWAYS_OFF) {
-            ProxyServer proxy = ProxyServer.start(config, Wings.BUILT_IN,
-                    AdmissionRouting.uniform(new ImmediateAdmission(), PostgresServer.defaultSupport()));
-            return new StormTarget(mode, endpointOf(direct, proxy), Optional.of(proxy), Optional.empty(), counter,
-                    "Memogate in this JVM on 127.0.0.1:" + proxy.port() + ", every statement admitted at once");
-        }
+        return new MemogateConfig(List.of(new ListenerConfig("127.0.0.1", 0, Optional.empty())), List.of(backend),
+                limits);
+    }
+
+    /** One instance with admission control: its own gateways, or the fleet's in {@code parts.redis}. */
+    private static ProxyServer gated(StormServer server, StormPlan plan, GatewaySettings gateways,
+                                     RecycleConfig recycle, GatewayCounter counter, Parts parts) throws Exception {
         BrokerSettings broker = BrokerSettings.builder(server.monitorJdbcUrl(), DemoSchema.MONITOR,
                         DemoSchema.MONITOR_PASSWORD)
                 .hostMemoryBytes(OptionalLong.of(plan.hostMemoryBytes()))
                 .coLocated(true)
                 .staticTargetBytes(plan.staticTargetBytes())
                 .build();
-        GatewaySettings gateways = GatewaySettings.defaults(CPUS);
+        AdmissionControl.GatewaysFactory where = parts.redis.<AdmissionControl.GatewaysFactory>map(redis ->
+                (settings, target, timer, listener, retention) -> new RedisGateways(
+                        new FleetSettings(redis.uri(), FLEET), AdmissionControl.ONLY_SERVER, settings, target, timer,
+                        listener, retention))
+                .orElse(AdmissionControl.GatewaysFactory.LOCAL);
         AdmissionControl control = AdmissionControl.builder(AdmissionControl.ONLY_SERVER, PostgresServer.KIND, gateways)
                 .staticTargetBytes(plan.staticTargetBytes()).broker(Optional.of(broker))
-                .waitNotice(() -> WAIT_NOTICE).gatewayListener(counter).build();
-        RecycleConfig recycle = recycling(plan, direct);
-        ProxyServer proxy;
-        try {
-            control.start();
-            proxy = ProxyServer.start(config.withRecycle(recycle), Wings.BUILT_IN,
-                    AdmissionRouting.uniform(control.hook(), control.support()));
-        } catch (Exception | Error e) {
-            control.close();
-            throw e;
+                .waitNotice(() -> WAIT_NOTICE).gatewayListener(counter).gateways(where).build();
+        parts.admissions.add(control);
+        control.start();
+        return ProxyServer.start(config(server).withRecycle(recycle), Wings.BUILT_IN,
+                AdmissionRouting.uniform(control.hook(), control.support()));
+    }
+
+    private static String describe(Mode mode, StormPlan plan, Parts parts, GatewaySettings gateways,
+                                   RecycleConfig recycle) {
+        String ports = parts.proxies.stream().map(p -> String.valueOf(p.port())).collect(Collectors.joining(", "));
+        String where = plan.instances() == 1 ? "Memogate in this JVM on 127.0.0.1:" + ports
+                : plan.instances() + " Memogate instances in this JVM on 127.0.0.1:" + ports
+                        + ", the clients spread evenly over them";
+        if (mode == Mode.GATEWAYS_OFF) {
+            return where + ", every statement admitted at once";
         }
-        return new StormTarget(mode, endpointOf(direct, proxy), Optional.of(proxy), Optional.of(control), counter,
-                "Memogate in this JVM on 127.0.0.1:" + proxy.port() + ", gateways " + describe(gateways)
-                        + ", broker co-located (RssAnon per backend from /proc), host memory "
-                        + Sizes.bytes(plan.hostMemoryBytes()) + ", static target "
-                        + Sizes.bytes(plan.staticTargetBytes()) + ", " + (recycle.enabled()
-                        ? "server connections recycled above " + Sizes.bytes(recycle.retainedAboveBytes())
-                                + " (auth file with the benchmark user's password)"
-                        : "no recycling"));
+        String shared = parts.redis.map(redis -> ", sharing one set of gateways " + describe(gateways)
+                + " through redis-server on 127.0.0.1:" + redis.port() + ", one broker elected among them")
+                .orElse((plan.instances() == 1 ? ", gateways " : ", each with its own gateways ") + describe(gateways)
+                        + (plan.instances() == 1 ? "" : " and broker"));
+        return where + shared + ", broker co-located (RssAnon per backend from /proc), host memory "
+                + Sizes.bytes(plan.hostMemoryBytes()) + ", static target " + Sizes.bytes(plan.staticTargetBytes())
+                + ", " + (recycle.enabled() ? "server connections recycled above "
+                + Sizes.bytes(recycle.retainedAboveBytes()) + " (auth file with the benchmark user's password)"
+                : "no recycling");
     }
 
     /**
@@ -139,8 +179,9 @@ final class StormTarget implements AutoCloseable {
         return mode;
     }
 
-    Endpoint endpoint() {
-        return endpoint;
+    /** Client {@code id} (from 1) connects to instance (id - 1) mod N, so the clients spread evenly. */
+    Endpoint endpoint(int id) {
+        return endpoints.get((id - 1) % endpoints.size());
     }
 
     String description() {
@@ -149,16 +190,33 @@ final class StormTarget implements AutoCloseable {
 
     /** What the gateways decided and how often the proxy recycled a server connection (all zero without them). */
     GatewayFigures gatewayCounts() {
-        return counter.counts().withRecycled(proxy.map(p -> p.recycles().recycledCount()).orElse(0L));
+        return counter.counts().withRecycled(parts.proxies.stream().mapToLong(p -> p.recycles().recycledCount()).sum());
     }
 
-    /** The proxy first, so its sessions end before the broker and gateways go. */
     @Override
-    public void close() {
-        try {
-            proxy.ifPresent(ProxyServer::close);
-        } finally {
-            admission.ifPresent(AdmissionControl::close);
+    public void close() throws IOException {
+        parts.close();
+    }
+
+    /** What a cell started, closed in an order that lets each part end cleanly, also after a failed start. */
+    private static final class Parts {
+        private final List<ProxyServer> proxies = new ArrayList<>();
+        private final List<AdmissionControl> admissions = new ArrayList<>();
+        private Optional<PrivateRedis> redis = Optional.empty();
+
+        /** The proxies first, so their sessions end before the brokers and gateways go; Redis last. */
+        void close() throws IOException {
+            try {
+                proxies.forEach(ProxyServer::close);
+            } finally {
+                try {
+                    admissions.forEach(AdmissionControl::close);
+                } finally {
+                    if (redis.isPresent()) {
+                        redis.get().close();
+                    }
+                }
+            }
         }
     }
 }

@@ -115,10 +115,13 @@ final class FleetClient implements AutoCloseable {
         }, replies);
     }
 
-    /** Calls {@code function} and waits for its answer, at most the command timeout; for the views. */
+    /**
+     * Calls {@code function} and waits for its answer, at most the command timeout for each round trip it takes;
+     * for the views.
+     */
     FleetReply callAndWait(String function, String... args) {
         try {
-            return callHere(function, args).get(timeout.toMillis() + 100, TimeUnit.MILLISECONDS);
+            return callHere(function, args).get(waitMillis(1 + 2 * REPAIRS), TimeUnit.MILLISECONDS);
         } catch (InterruptedException e) {
             Thread.currentThread().interrupt();
             throw unavailable(function, e);
@@ -129,7 +132,8 @@ final class FleetClient implements AutoCloseable {
 
     /**
      * Calls one of the functions that are not gateway transitions (the broker's lease and publication): no
-     * instance arguments, no decisions, a plain list as the answer; waits at most the command timeout.
+     * instance arguments, no decisions, a plain list as the answer; waits at most the command timeout for each
+     * round trip it takes.
      */
     List<Object> callPlainAndWait(String function, String... args) {
         CompletableFuture<List<Object>> call = plain(function, args).exceptionallyCompose(failure ->
@@ -138,13 +142,23 @@ final class FleetClient implements AutoCloseable {
                                 .thenCompose(loaded -> plain(function, args))
                         : CompletableFuture.failedFuture(failure));
         try {
-            return call.get(timeout.toMillis() + 100, TimeUnit.MILLISECONDS);
+            return call.get(waitMillis(3), TimeUnit.MILLISECONDS);
         } catch (InterruptedException e) {
             Thread.currentThread().interrupt();
             throw unavailable(function, e);
         } catch (ExecutionException | TimeoutException e) {
             throw unavailable(function, e);
         }
+    }
+
+    /**
+     * How long a caller waits for a call of at most {@code roundTrips} commands (the call, and for each repair the
+     * repair and the call again). Lettuce ends each command after the command timeout, so a Redis that is away
+     * fails the call within one timeout; one timeout for the whole chain failed calls that were slow, not lost
+     * (loading the functions on a loaded machine).
+     */
+    private long waitMillis(int roundTrips) {
+        return timeout.toMillis() * roundTrips + 100;
     }
 
     private CompletableFuture<List<Object>> plain(String function, String[] args) {

@@ -23,7 +23,6 @@ import java.util.Objects;
 import java.util.Optional;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.Executors;
-import java.util.concurrent.RejectedExecutionException;
 import java.util.concurrent.ScheduledExecutorService;
 import java.util.concurrent.ThreadLocalRandom;
 import java.util.concurrent.TimeUnit;
@@ -51,16 +50,16 @@ import org.slf4j.LoggerFactory;
  * its lease refuses its waiters ({@link FleetUnavailableException}), since the fleet has reaped them; one
  * told by Redis that it was reaped does the same.
  *
- * <p>Redis away. From a call Redis did not answer until one it answers, new statements are admitted by this
- * instance's {@link LocalShare} (limits and target / N, N the live instances Redis last counted), and the
- * views show that share. When Redis answers again, or says it lost this instance's state, {@link Holdings}
+ * <p>Redis away. {@link FleetLink} takes every answer and notices every call that got none. From a call Redis
+ * did not answer until one it answers, new statements are admitted by this instance's {@link LocalShare}
+ * (limits and target / N, N the live instances Redis last counted), and the views show that share. When Redis answers again, or says it lost this instance's state, {@link Holdings}
  * asserts again what the instance holds, the share's statements included, as it does every third of a lease.
  *
  * <p>Concurrency. {@link IssuedTickets} decides each gated ticket once: a grant or refusal from Redis, a
  * withdraw(), or a lost lease, whichever comes first. A withdraw() that wins tells Redis, which withdraws the
  * ticket or undoes a grant made meanwhile; so a grant and a withdrawal never both take effect. Answers are
  * handled on one thread, in Redis's order, and futures complete there; the fleet's views wait for Redis, at
- * most the command timeout, and throw {@link FleetUnavailableException} when it does not answer.
+ * most the command timeout per round trip, and throw {@link FleetUnavailableException} when it does not answer.
  */
 public final class RedisGateways implements Gateways, FleetMember, AutoCloseable {
 
@@ -72,26 +71,21 @@ public final class RedisGateways implements Gateways, FleetMember, AutoCloseable
     private final FleetSettings fleet;
     private final GuardedListener listener;
     private final CompileMemoryRetention retention;
-    private final LongSupplier nanoTime;
     private final ScheduledExecutorService replies;
     private final FleetClient redis;
     private final IssuedTickets tickets;
     /** In force while {@link #local}: this instance's share of the limits and target. */
     private final LocalShare share;
     private final AtomicLong sequence = new AtomicLong();
+    /** Whether Redis answers, and what comes back from it; whether {@link #share} is in force. */
+    private final FleetLink link;
     private final FleetCalls calls;
     private final Holdings holdings;
     /** Server connection to what the ledger counts it as retaining, as last heard; see {@link #retainedBy}. */
     private final Map<Long, Long> retainedBy = new ConcurrentHashMap<>();
-    private final AtomicBoolean polling = new AtomicBoolean();
     private final AtomicBoolean closed = new AtomicBoolean();
     private volatile GatewaySettings settings;
     private volatile long target;
-    private volatile boolean paused;
-    private volatile long lastAnswerNanos;
-    private volatile boolean cutOff;
-    /** Redis did not answer the last call: new statements go to {@link #share} until it answers again. */
-    private volatile boolean local;
 
     /**
      * Joins the fleet: loads the gateway functions and writes {@code settings} and {@code targetBytes} as the
@@ -115,7 +109,6 @@ public final class RedisGateways implements Gateways, FleetMember, AutoCloseable
         this.tickets = new IssuedTickets(this.listener, nanoTime);
         this.share = new LocalShare(settings, targetBytes, nanoTime, timer, listener, retention);
         this.retention = Objects.requireNonNull(retention, "retention");
-        this.nanoTime = Objects.requireNonNull(nanoTime, "nanoTime");
         checkTarget(targetBytes);
         this.target = targetBytes;
         this.instance = ProcessHandle.current().pid() + "-" + HexFormat.of().toHexDigits(ThreadLocalRandom.current().nextInt());
@@ -129,8 +122,6 @@ public final class RedisGateways implements Gateways, FleetMember, AutoCloseable
         try {
             client = new FleetClient(fleet, server, instance, timeout, replies, this::configuration);
             client.callAndWait("mg_configure", configuration());
-            lastAnswerNanos = nanoTime.getAsLong();
-            client.onWake(this::pollSoon); // a wake polls on the replies thread, once this constructor is done
         } catch (RuntimeException e) {
             replies.shutdownNow();
             if (client != null) {
@@ -139,10 +130,13 @@ public final class RedisGateways implements Gateways, FleetMember, AutoCloseable
             throw e;
         }
         this.redis = client;
-        this.calls = new FleetCalls(redis, this::handle, this::away);
-        this.holdings = new Holdings(tickets, this::nextId, redis, calls, nanoTime);
+        this.link = new FleetLink(fleet, server, redis, tickets, share, retainedBy, this::nextId, this::release,
+                replies, nanoTime);
+        this.calls = link.calls();
+        this.holdings = link.holdings();
+        redis.onWake(link::pollSoon);
         long every = fleet.pollInterval().toNanos();
-        replies.scheduleWithFixedDelay(this::tick, every, every, TimeUnit.NANOSECONDS);
+        replies.scheduleWithFixedDelay(link::tick, every, every, TimeUnit.NANOSECONDS);
         log.info("Gateways of server {} shared through fleet {} at {} as instance {}", server, fleet.name(),
                 redis.where(), instance);
     }
@@ -152,7 +146,7 @@ public final class RedisGateways implements Gateways, FleetMember, AutoCloseable
         if (estimateBytes < 0) {
             throw new IllegalArgumentException("estimateBytes must be >= 0, was " + estimateBytes);
         }
-        if (local) {
+        if (link.local()) {
             return holdings.admitByShare(this, share.gateways(), estimateBytes, connection, tag);
         }
         if (estimateBytes < settings.staticThresholdBytes()) {
@@ -167,14 +161,14 @@ public final class RedisGateways implements Gateways, FleetMember, AutoCloseable
                         // It may have arrived before the answer was lost: whatever Redis has of it is undone.
                         calls.later("mg_withdraw", ft.id);
                         tickets.fail(ft, FleetClient.asUnavailable(failure));
-                        away(failure);
+                        link.away(failure);
                         return;
                     }
-                    handle(reply);
+                    link.handle(reply);
                     ft.acknowledged = true;
                     if (!reply.text().isEmpty()) {
                         String[] where = reply.text().split(" ");
-                        tickets.waitsAt(ft.id, where[0], where[1], paused);
+                        tickets.waitsAt(ft.id, where[0], where[1], link.paused());
                     }
                 });
         return ft.ticket;
@@ -193,10 +187,10 @@ public final class RedisGateways implements Gateways, FleetMember, AutoCloseable
             redis.call("mg_release", ft.id).whenComplete((reply, failure) -> {
                 if (failure != null) {
                     calls.later("mg_release", ft.id);
-                    away(failure);
+                    link.away(failure);
                     return;
                 }
-                handle(reply);
+                link.handle(reply);
                 if (!reply.text().isEmpty()) {
                     retainedBy.put(t.connection(), Long.parseLong(reply.text()));
                 }
@@ -226,7 +220,7 @@ public final class RedisGateways implements Gateways, FleetMember, AutoCloseable
             return share.gateways().position(shared);
         }
         FleetTicket ft = tickets.of(t, this);
-        return ft == null ? Optional.empty() : Optional.ofNullable(tickets.position(ft, paused));
+        return ft == null ? Optional.empty() : Optional.ofNullable(tickets.position(ft, link.paused()));
     }
 
     @Override
@@ -244,18 +238,18 @@ public final class RedisGateways implements Gateways, FleetMember, AutoCloseable
     @Override
     public boolean pause() {
         boolean here = share.gateways().pause(); // kept in step, for when Redis is away
-        return local ? here : ask("mg_pause", "1").text().equals("1");
+        return link.local() ? here : ask("mg_pause", "1").text().equals("1");
     }
 
     @Override
     public boolean resume() {
         boolean here = share.gateways().resume();
-        return local ? here : ask("mg_pause", "0").text().equals("1");
+        return link.local() ? here : ask("mg_pause", "0").text().equals("1");
     }
 
     @Override
     public boolean paused() {
-        return local ? share.gateways().paused() : view().paused();
+        return link.local() ? share.gateways().paused() : view().paused();
     }
 
     /** A later target, from this instance's broker or another's, replaces it: not sent again when lost. */
@@ -270,7 +264,7 @@ public final class RedisGateways implements Gateways, FleetMember, AutoCloseable
     /** The fleet's target, which the last instance to set one set; this instance's share while Redis is away. */
     @Override
     public long target() {
-        return local ? share.gateways().target() : view().target();
+        return link.local() ? share.gateways().target() : view().target();
     }
 
     /** The next measurement replaces it: not sent again when lost. */
@@ -298,17 +292,17 @@ public final class RedisGateways implements Gateways, FleetMember, AutoCloseable
      */
     @Override
     public long retainedBy(long connection) {
-        return local ? share.gateways().retainedBy(connection) : retainedBy.getOrDefault(connection, 0L);
+        return link.local() ? share.gateways().retainedBy(connection) : retainedBy.getOrDefault(connection, 0L);
     }
 
     @Override
     public TierState state(Tier tier) {
-        return local ? share.gateways().state(tier) : view().tier(Objects.requireNonNull(tier, "tier"));
+        return link.local() ? share.gateways().state(tier) : view().tier(Objects.requireNonNull(tier, "tier"));
     }
 
     @Override
     public LedgerState ledger() {
-        return local ? share.gateways().ledger() : view().ledger();
+        return link.local() ? share.gateways().ledger() : view().ledger();
     }
 
     /**
@@ -317,12 +311,12 @@ public final class RedisGateways implements Gateways, FleetMember, AutoCloseable
      */
     @Override
     public List<WaitingStatement> waiting() {
-        return local ? share.gateways().waiting() : view().waiting(tickets::tagOf);
+        return link.local() ? share.gateways().waiting() : view().waiting(tickets::tagOf);
     }
 
     @Override
     public boolean local() {
-        return local;
+        return link.local();
     }
 
     @Override
@@ -381,103 +375,10 @@ public final class RedisGateways implements Gateways, FleetMember, AutoCloseable
         return holdings.assertions();
     }
 
-    /** An answer, on the replies thread: Redis is there, with this instance's decisions. */
-    private void handle(FleetReply reply) {
-        lastAnswerNanos = nanoTime.getAsLong();
-        cutOff = false;
-        boolean reassert = false;
-        if (local) {
-            local = false;
-            reassert = true;
-            log.info("Fleet {}'s Redis at {} answers again: server {}'s statements are admitted by the fleet's"
-                    + " gateways", fleet.name(), redis.where(), server);
-        }
-        if (reply.reaped()) {
-            reassert = true;
-            log.warn("Fleet {} reaped this instance's state for server {} (its lease ran out, or Redis restarted"
-                    + " without it): its waiting statements are refused, what it holds is asserted again",
-                    fleet.name(), server);
-            calls.forget();
-            tickets.refuseWaiting(new FleetUnavailableException("the fleet's Redis at " + redis.where()
-                    + " lost this proxy's waiting statements (its lease ran out, or Redis restarted)"), true);
-        }
-        for (Decision d : reply.decisions()) {
-            tickets.deliver(d, this::release);
-        }
-        if (reassert) {
-            holdings.reassert(retainedBy);
-        }
-    }
-
-    /** Every poll interval: a poll when statements wait or the lease is a third gone; the lease watched. */
-    private void tick() {
-        long now = nanoTime.getAsLong();
-        long sinceAnswer = now - lastAnswerNanos;
-        if (sinceAnswer > fleet.lease().toNanos() && !cutOff) {
-            cutOff = true;
-            calls.forget(); // the fleet reaps all of it
-            log.warn("No answer from fleet {}'s Redis at {} for longer than the lease ({}): its waiting statements"
-                    + " for server {} are refused", fleet.name(), redis.where(), fleet.lease(), server);
-            tickets.refuseWaiting(new FleetUnavailableException("the fleet's Redis at " + redis.where()
-                    + " has not answered for longer than the lease (" + fleet.lease() + ")"), false);
-        }
-        if (tickets.anyWaiting() || calls.anyUnconfirmed() || sinceAnswer >= fleet.lease().toNanos() / 3) {
-            poll();
-        }
-        // A failover may lose writes but not this instance's lease: holdings are asserted as often as it renews.
-        if (!local && holdings.due(now, fleet.lease().toNanos() / 3)) {
-            holdings.reassert(retainedBy);
-        }
-    }
-
-    /** Woken by pub/sub, on a Lettuce thread: ask on the replies thread, unless the instance is closing. */
-    private void pollSoon() {
-        try {
-            replies.execute(this::poll);
-        } catch (RejectedExecutionException closing) {
-            // Nothing to ask for: close() refuses the waiters.
-        }
-    }
-
-    private void poll() {
-        if (!polling.compareAndSet(false, true)) {
-            return;
-        }
-        redis.call("mg_poll").whenComplete((reply, failure) -> {
-            polling.set(false);
-            if (failure != null) {
-                away(failure);
-                return;
-            }
-            handle(reply);
-            List<String> lines = reply.lines();
-            paused = lines.getFirst().equals("1");
-            share.instances(Integer.parseInt(lines.get(1)));
-            int lost = tickets.polled(lines.subList(2, lines.size()), paused, () -> new FleetUnavailableException(
-                    "the fleet's Redis at " + redis.where() + " no longer knows this waiting statement (a failover"
-                    + " to a replica that missed it)"));
-            if (lost > 0) {
-                log.warn("Fleet {}'s Redis lost {} of this instance's waiting statements for server {}: they are"
-                        + " refused", fleet.name(), lost, server);
-            }
-            calls.resend();
-        });
-    }
-
-    /** A call failed: until Redis answers again, new statements go to this instance's share. */
-    private void away(Throwable failure) {
-        if (!local) {
-            local = true;
-            log.warn("Fleet {}'s Redis at {} did not answer ({}): server {}'s new statements are admitted by this"
-                    + " instance's share of the gateways, limits and target / {}", fleet.name(), redis.where(),
-                    FleetClient.asUnavailable(failure).getMessage(), server, share.instances());
-        }
-    }
-
     /** Calls a quiet function and waits, for the views and the console: the answer brings no decisions. */
     private FleetReply ask(String function, String... args) {
         FleetReply reply = redis.callAndWait(function, args);
-        replies.execute(() -> handle(reply));
+        replies.execute(() -> link.handle(reply));
         return reply;
     }
 

@@ -91,6 +91,23 @@ final class SentinelGroup implements BeforeAllCallback, AfterAllCallback {
                 redis -> redis.sync().waitForReplication(1, 1000)) == 1));
     }
 
+    /**
+     * Cuts the replica off its primary, as a partition would: pointed at a port nobody listens on, it keeps
+     * what it has and takes no more of the primary's writes, until the Sentinel promotes it.
+     */
+    void detachReplica() throws IOException, InterruptedException {
+        int nowhere = freePort();
+        ask(replicaPort, redis -> redis.sync().replicaof("127.0.0.1", nowhere));
+        Eventually.until("the replica is cut off its primary", () -> answers(() -> ask(replicaPort,
+                redis -> redis.sync().info("replication")).contains("master_link_status:down")));
+    }
+
+    /** Statements waiting for SMALL in every fleet, as the replica has them. */
+    long replicaWaiting() {
+        return ask(replicaPort, redis -> redis.sync().keys("memogate:*:q:1").stream()
+                .mapToLong(queue -> redis.sync().zcard(queue)).sum());
+    }
+
     /** Kills the primary as a crash would (SIGKILL). */
     void killPrimary() throws InterruptedException {
         primary.destroyForcibly().waitFor(10, TimeUnit.SECONDS);

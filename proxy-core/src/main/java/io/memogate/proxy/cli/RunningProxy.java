@@ -1,5 +1,6 @@
 package io.memogate.proxy.cli;
 
+import io.memogate.broker.BrokerRole;
 import io.memogate.broker.redis.RedisGateways;
 import io.memogate.estimator.lexer.LexicalAnalyzer;
 import io.memogate.estimator.postgres.PostgresLexicalRules;
@@ -37,6 +38,7 @@ import java.util.List;
 import java.util.Locale;
 import java.util.Optional;
 import java.util.concurrent.atomic.AtomicReference;
+import java.util.function.Supplier;
 import java.util.stream.Collectors;
 
 /**
@@ -182,7 +184,8 @@ public final class RunningProxy implements AutoCloseable {
         metrics.bind(gatewayMeters);
         metrics.bind(new BrokerMeters(name, control.gateways(), control.broker()));
         if (control.gateways() instanceof RedisGateways fleet) {
-            metrics.bind(new FleetMeters(name, fleet::local, fleet::fleetSize));
+            metrics.bind(new FleetMeters(name, fleet::local, fleet::fleetSize,
+                    control.broker().<Supplier<BrokerRole>>map(broker -> () -> broker.state().role())));
         }
         return control.start();
     }

@@ -94,6 +94,15 @@ public final class Names {
     public static final String FLEET_MODE = "memogate.fleet.mode";
     /** Gauge, no unit: live proxies of the fleet, as Redis last counted them. {@code memogate_fleet_instances} */
     public static final String FLEET_INSTANCES = "memogate.fleet.instances";
+    /**
+     * Gauge by {@link #ROLE} ({@code leader}, {@code follower}, {@code alone}), no unit: 1 for this proxy's part in
+     * polling the server for the fleet. {@code memogate_fleet_broker_role}
+     */
+    public static final String FLEET_BROKER_ROLE = "memogate.fleet.broker.role";
+    /** Gauge, no unit: the fencing epoch of the broker lease this proxy leads or follows, 0 when alone. {@code memogate_fleet_broker_epoch} */
+    public static final String FLEET_BROKER_EPOCH = "memogate.fleet.broker.epoch";
+    /** The broker's part in a fleet: {@code leader}, {@code follower}, {@code alone}. */
+    public static final String ROLE = "role";
 
     // ---- proxy -----------------------------------------------------------------------------------
 

@@ -6,6 +6,7 @@ import io.netty.channel.Channel;
 import io.netty.util.concurrent.ScheduledFuture;
 import java.time.Duration;
 import java.util.Optional;
+import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.TimeUnit;
 
 /**
@@ -18,6 +19,8 @@ final class AdmissionWait {
     private final StatementAdmission.Notices notices;
     private Admission admission;
     private ScheduledFuture<?> notice;
+    /** A cancel came after the grant, before the decision reached this loop: the statement is not sent. */
+    private boolean cancelledAfterGrant;
 
     AdmissionWait(Channel client, StatementAdmission.Notices notices) {
         this.client = client;
@@ -37,13 +40,19 @@ final class AdmissionWait {
         notice = client.eventLoop().schedule(() -> notice(waited, nanos), nanos, TimeUnit.NANOSECONDS);
     }
 
-    /** The decision arrived (or the session ended): nothing waits any more. */
-    void decided() {
+    /**
+     * The decision arrived (or the session ended): nothing waits any more. True when a cancel came after the
+     * statement was admitted but before the decision reached this loop: it is then answered as cancelled.
+     */
+    boolean decided() {
+        boolean cancelled = cancelledAfterGrant;
         admission = null;
+        cancelledAfterGrant = false;
         if (notice != null) {
             notice.cancel(false);
             notice = null;
         }
+        return cancelled;
     }
 
     /** Where the statement waits, in words ("statement queued for the LARGE gateway: ..."); empty when none does. */
@@ -51,9 +60,24 @@ final class AdmissionWait {
         return admission == null ? Optional.empty() : admission.waiting().map(WaitNotice::where);
     }
 
-    /** Takes the statement out of its queue if it still waits; true when it did. */
+    /**
+     * Takes the statement out of its queue if it still waits; true when it did. Admitted, with the decision
+     * still on its way to this loop (from the gateways' thread, or from Redis), the statement has not reached
+     * the server, which would ignore a cancel sent now: it is kept from the server instead, and true.
+     */
     boolean withdraw() {
-        return admission != null && admission.withdraw();
+        if (admission == null) {
+            return false;
+        }
+        if (admission.withdraw()) {
+            return true;
+        }
+        if (admission.decision() instanceof CompletableFuture<?> decision && decision.isDone()
+                && !decision.isCompletedExceptionally()) {
+            cancelledAfterGrant = true;
+            return true;
+        }
+        return false;
     }
 
     private void notice(Admission waited, long nanos) {

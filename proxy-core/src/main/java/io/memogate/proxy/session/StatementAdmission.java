@@ -128,7 +128,7 @@ public final class StatementAdmission {
     }
 
     private void decided(OwnedFrame frame, AdmittedStatement admitted, Throwable failure, Outcome outcome) {
-        waiting.decided();
+        boolean cancelledAfterGrant = waiting.decided();
         if (session.ended()) {
             frame.release();
             if (admitted != null) {
@@ -141,6 +141,10 @@ public final class StatementAdmission {
         if (cause instanceof AdmissionRejectedException rejection) {
             outcome.rejected(frame, rejection);
         } else if (cause instanceof CancellationException) {
+            outcome.cancelled(frame);
+        } else if (cancelledAfterGrant && admitted != null) {
+            // Never sent: its permits go back as for a statement whose session went away before it was.
+            admitted.signal(ReleaseSignal.DISCONNECT);
             outcome.cancelled(frame);
         } else if (cause != null) {
             frame.release();

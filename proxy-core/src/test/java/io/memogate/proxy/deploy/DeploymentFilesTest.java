@@ -192,7 +192,8 @@ class DeploymentFilesTest {
             estimatorMeters.recorder(); // a server's estimates, as the proxy has one for each backend
             estimatorMeters.bindTo(registry);
             new BrokerMeters(gateways, Optional.of(broker)).bindTo(registry);
-            new FleetMeters("main", () -> false, () -> 2).bindTo(registry); // bound when a fleet is configured
+            new FleetMeters("main", () -> false, () -> 2, Optional.of(() -> broker.state().role()))
+                    .bindTo(registry); // bound when a fleet is configured
             new ProxyMeters(server).bindTo(registry);
             new EventLoopMeters(server.eventLoopGroup()).bindTo(registry);
             Set<String> names = new TreeSet<>();

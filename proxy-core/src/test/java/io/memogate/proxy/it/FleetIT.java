@@ -29,6 +29,8 @@ import io.memogate.proxy.postgres.embedded.EmbeddedPostgresExtension;
 import io.memogate.proxy.postgres.embedded.TestUsers;
 import io.memogate.proxy.testing.Await;
 import java.sql.Connection;
+import java.sql.PreparedStatement;
+import java.sql.ResultSet;
 import java.sql.SQLException;
 import java.sql.Statement;
 import java.time.Duration;
@@ -109,6 +111,9 @@ class FleetIT {
             assertThat(waiting).as("queued behind the other proxy's statement").isNotDone();
             assertThat(viaFirst.waiting().getFirst().tag()).as("the first proxy does not know the second's client")
                     .isNull();
+            // Admitted in Redis is not yet sent to the server, and the server ignores a cancel that comes before
+            // the statement: cancel once it sleeps.
+            awaitSleeping(server);
 
             holder.cancel();
             waiting.get(30, TimeUnit.SECONDS);
@@ -140,6 +145,16 @@ class FleetIT {
                     .containsEntry("broker_epoch", leading.get("broker_epoch"))
                     .containsEntry("broker_leader", leading.get("fleet_instance"))
                     .containsEntry("target_bytes", leading.get("target_bytes"));
+            double epoch = Double.parseDouble(leading.get("broker_epoch"));
+            PrometheusText leaderMeters = PrometheusText.scrape(first.metrics().metricsUrl().orElseThrow());
+            PrometheusText followerMeters = PrometheusText.scrape(second.metrics().metricsUrl().orElseThrow());
+            assertThat(leaderMeters.value("memogate_fleet_broker_role{role=\"leader\",server=\"main\"}")).contains(1.0);
+            assertThat(leaderMeters.value("memogate_fleet_broker_epoch{server=\"main\"}")).contains(epoch);
+            assertThat(followerMeters.value("memogate_fleet_broker_role{role=\"follower\",server=\"main\"}"))
+                    .contains(1.0);
+            assertThat(followerMeters.value("memogate_fleet_broker_role{role=\"leader\",server=\"main\"}"))
+                    .contains(0.0);
+            assertThat(followerMeters.value("memogate_fleet_broker_epoch{server=\"main\"}")).contains(epoch);
             String firstName = leading.get("fleet_instance");
             String secondName = following.get("fleet_instance");
 
@@ -159,6 +174,7 @@ class FleetIT {
             assertThat(seenByFirst).containsEntry("instance", secondName).containsEntry("client", null);
             Map<String, String> seenBySecond = ConsoleClient.rows(console2, "SHOW QUEUE").getFirst();
             assertThat(seenBySecond).containsEntry("instance", secondName + " (this)").containsEntry("user", USER);
+            awaitSleeping(server); // a cancel that came before the statement would be lost
 
             holder.cancel();
             waiting.get(30, TimeUnit.SECONDS);
@@ -199,6 +215,19 @@ class FleetIT {
                     .value("memogate_fleet_mode{mode=\"fleet\",server=\"main\"}")).contains(1.0);
             statement.execute(star(12, "back"));
             assertThat(gateways.state(Tier.SMALL).admittedTotal()).as("counted by the restarted Redis").isEqualTo(1);
+        }
+    }
+
+    /** Until the server runs the holder's sleep (pgjdbc sends it as a statement of its own). */
+    private static void awaitSleeping(EmbeddedPostgres server) throws SQLException, InterruptedException {
+        try (Connection observer = server.connect(StarSchema.DATABASE);
+                PreparedStatement sleeping = observer.prepareStatement("select count(*) from pg_stat_activity"
+                        + " where state = 'active' and query like '%pg_sleep(30)'")) {
+            Await.until("the server runs the holder's sleep", () -> {
+                try (ResultSet rows = sleeping.executeQuery()) {
+                    return rows.next() && rows.getInt(1) > 0;
+                }
+            });
         }
     }
 

@@ -185,6 +185,35 @@ class StatementAdmissionTest {
     }
 
     @Test
+    void aCancelAfterTheGrantBeforeTheLoopHasItKeepsTheStatementFromTheServer() {
+        Wing wing = new Wing();
+        Queued queued = new Queued();
+        admission.admit(queued, statement(), Duration.ZERO, wing);
+        Permits permits = new Permits();
+        queued.decision.complete(permits); // on the gateways' thread; the loop has not run the decision yet
+
+        assertThat(admission.withdraw()).as("the server would ignore a cancel: the statement never reaches it")
+                .isTrue();
+        client.runPendingTasks();
+
+        assertThat(wing.events).containsExactly("holding", "cancelled", "released");
+        assertThat(permits.signals).as("its permits go back").containsExactly(ReleaseSignal.DISCONNECT);
+        assertThat(admission.withdraw()).as("nothing waits any more").isFalse();
+    }
+
+    @Test
+    void aCancelAfterTheStatementWasForwardedWithdrawsNothing() {
+        Wing wing = new Wing();
+        Queued queued = new Queued();
+        admission.admit(queued, statement(), Duration.ZERO, wing);
+        queued.decision.complete(new Permits());
+        client.runPendingTasks();
+
+        assertThat(admission.withdraw()).as("the cancel is the server's to act on").isFalse();
+        assertThat(wing.events).containsExactly("holding", "forwarded", "released");
+    }
+
+    @Test
     void aStatementAdmittedAfterItsSessionEndedIsDroppedAndItsPermitsGoBack() {
         Wing wing = new Wing();
         Queued queued = new Queued();

@@ -7,7 +7,9 @@ import java.util.stream.Collectors;
 public enum Mode {
     DIRECT("direct", "straight to PostgreSQL"),
     GATEWAYS_OFF("gateways-off", "through Memogate, every statement admitted at once"),
-    GATEWAYS_ON("gateways-on", "through Memogate with its gateways and byte budget");
+    GATEWAYS_ON("gateways-on", "through Memogate with its gateways and byte budget"),
+    /** The instances share one set of gateways through Redis; with one instance, gateways-on through Redis. */
+    FLEET("fleet", "through Memogate instances sharing one set of gateways through Redis");
 
     private final String label;
     private final String description;

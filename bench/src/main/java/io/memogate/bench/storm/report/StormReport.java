@@ -45,7 +45,12 @@ public final class StormReport {
                 + " as attempts); latency is from a query's first attempt to its success. Peak memory is the"
                 + " server's summed private memory (RssAnon) as the governor sampled it.\n\n");
         out.append(table());
-        out.append('\n').append(ratios());
+        if (cells.stream().anyMatch(c -> c.record().mode() == Mode.DIRECT)) {
+            out.append('\n').append(ratios());
+        }
+        if (FleetComparison.applies(cells)) {
+            out.append('\n').append(FleetComparison.markdown(cells, info.hostMemoryBytes()));
+        }
         out.append('\n').append(details());
         if (cells.stream().anyMatch(c -> !c.otherErrors().isEmpty())) {
             out.append("\n### Errors of kind \"other\"\n\n| cell | SQLSTATE and message | attempts |\n|---|---|---:|\n");
