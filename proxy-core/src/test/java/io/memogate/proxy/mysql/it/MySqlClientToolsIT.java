@@ -6,14 +6,6 @@ import static org.junit.jupiter.api.Assumptions.assumeTrue;
 import io.memogate.proxy.admission.StatementRecord;
 import io.memogate.proxy.admission.StatementRecords;
 import io.memogate.proxy.cli.RunningProxy;
-import io.memogate.proxy.config.AdminConfig;
-import io.memogate.proxy.config.AdminHttpConfig;
-import io.memogate.proxy.config.BackendConfig;
-import io.memogate.proxy.config.BackendTlsConfig;
-import io.memogate.proxy.config.ListenerConfig;
-import io.memogate.proxy.config.MemogateConfig;
-import io.memogate.proxy.config.Protocol;
-import io.memogate.proxy.config.TlsMode;
 import io.memogate.proxy.it.ClientProgram;
 import io.memogate.proxy.it.ClientProgram.Result;
 import java.nio.file.Files;
@@ -49,12 +41,7 @@ class MySqlClientToolsIT {
     @BeforeAll
     static void start(PrivateMariaDb db) throws Exception {
         db.asRoot("CREATE DATABASE IF NOT EXISTS " + SYSBENCH_DATABASE);
-        BackendConfig backend = new BackendConfig("maria", "127.0.0.1", db.port(), List.of(), true,
-                BackendTlsConfig.of(TlsMode.DISABLE));
-        MemogateConfig config = MemogateConfig.of(backend)
-                .withListeners(ListenerConfig.of("127.0.0.1", 0).withProtocol(Protocol.MYSQL))
-                .withAdmin(new AdminConfig(AdminHttpConfig.of("127.0.0.1", 0)));
-        proxy = RunningProxy.start(config.withAdmission(config.admission().withStatementRecords(50)));
+        proxy = MySqlProxy.served(db, 50);
         records = proxy.admission().orElseThrow().control("maria").statements();
     }
 
