@@ -29,11 +29,13 @@ public final class MariaDbServer implements AutoCloseable {
 
     private final Path dir;
     private final int port;
-    private final Process process;
+    private final List<String> command;
+    private volatile Process process;
 
-    private MariaDbServer(Path dir, int port, Process process) {
+    private MariaDbServer(Path dir, int port, List<String> command, Process process) {
         this.dir = dir;
         this.port = port;
+        this.command = List.copyOf(command);
         this.process = process;
     }
 
@@ -67,9 +69,7 @@ public final class MariaDbServer implements AutoCloseable {
                 "--innodb-buffer-pool-size=64M"));
         command.addAll(asUser());
         command.addAll(extraOptions);
-        Process process = new ProcessBuilder(command).redirectErrorStream(true)
-                .redirectOutput(dir.resolve("stdout.log").toFile()).start();
-        MariaDbServer server = new MariaDbServer(dir, serverPort, process);
+        MariaDbServer server = new MariaDbServer(dir, serverPort, command, launch(command, dir));
         try {
             server.awaitSocket();
         } catch (IOException | RuntimeException e) {
@@ -77,6 +77,32 @@ public final class MariaDbServer implements AutoCloseable {
             throw e;
         }
         return server;
+    }
+
+    private static Process launch(List<String> command, Path dir) throws IOException {
+        return new ProcessBuilder(command).redirectErrorStream(true)
+                .redirectOutput(ProcessBuilder.Redirect.appendTo(dir.resolve("stdout.log").toFile())).start();
+    }
+
+    /**
+     * Starts the server again on its data directory after its process ended (killed, as the kernel's OOM killer
+     * kills it): InnoDB recovers, and the server is back when its socket is.
+     */
+    public void restart() throws IOException, InterruptedException {
+        if (process.isAlive()) {
+            throw new IllegalStateException("mariadbd (pid " + process.pid() + ") is still running");
+        }
+        Files.deleteIfExists(socket()); // a killed server leaves its socket file behind
+        process = launch(command, dir);
+        awaitSocket();
+    }
+
+    /** Stops the server (a clean shutdown), keeping its files for {@link #restart}. */
+    public void stop() throws InterruptedException {
+        process.destroy();
+        if (!process.waitFor(60, TimeUnit.SECONDS)) {
+            process.destroyForcibly().waitFor();
+        }
     }
 
     /**
@@ -151,10 +177,7 @@ public final class MariaDbServer implements AutoCloseable {
 
     @Override
     public void close() throws IOException, InterruptedException {
-        process.destroy();
-        if (!process.waitFor(60, TimeUnit.SECONDS)) {
-            process.destroyForcibly().waitFor();
-        }
+        stop();
         try (Stream<Path> files = Files.walk(dir)) {
             files.sorted(Comparator.reverseOrder()).forEach(path -> path.toFile().delete());
         }
