@@ -28,8 +28,8 @@ final class MariaDbStormReport {
                 .append(plan.measured().toSeconds()).append(" s per mode.\n\n")
                 .append("| mode | reports done/min | reports timed out | IN lists done/min | refused (1317) |")
                 .append(" lost connections | server restarts | point-select p95 quiet | p95 in the storm | ratio |")
-                .append(" point-select errors | peak server memory |\n")
-                .append("|---|---|---|---|---|---|---|---|---|---|---|---|\n");
+                .append(" worst second's p95 | point-select errors / sysbench restarts | peak server memory |\n")
+                .append("|---|---|---|---|---|---|---|---|---|---|---|---|---|\n");
         for (Cell cell : cells) {
             md.append("| ").append(cell.mode())
                     .append(" | ").append(format(cell.reports()[0] / minutes))
@@ -41,13 +41,16 @@ final class MariaDbStormReport {
                     .append(" | ").append(millis(cell.quiet().p95Millis())).append(" ms")
                     .append(" | ").append(millis(cell.storm().p95Millis())).append(" ms")
                     .append(" | ").append(format(cell.storm().p95Millis() / cell.quiet().p95Millis())).append("x")
-                    .append(" | ").append(cell.storm().errors())
+                    .append(" | ").append(millis(cell.storm().worstSecondP95Millis())).append(" ms")
+                    .append(" | ").append(cell.storm().errors()).append(" / ").append(cell.storm().crashes())
                     .append(" | ").append(cell.peakBytes() >> 20).append(" MiB |\n");
         }
         return md.append("\nDone/min counts statements that returned their row while the point selects were measured;")
                 .append(" timed out: ended by max_statement_time (ERROR 1969); refused: ERROR 1317 from Memogate's")
                 .append(" gateways; lost connections: ended by a server restart. p95 is sysbench's 95th percentile")
-                .append(" of oltp_point_select latency.\n").toString();
+                .append(" of oltp_point_select latency, per second: the columns give the queries-weighted median of the seconds' p95 and the")
+                .append(" worst second's. sysbench 1.0.20 can crash when its server restarts under it; it is then")
+                .append(" started again for the time left.\n").toString();
     }
 
     /** sysbench's latencies have two decimals: a point select takes a fraction of a millisecond. */
