@@ -16,13 +16,13 @@ import java.util.concurrent.atomic.LongAdder;
 final class HeavyClient implements Runnable {
 
     /** How a heavy client's statements ended, summed over the clients of a kind. */
-    record Tally(LongAdder completed, LongAdder timedOut, LongAdder refused, LongAdder lost) {
+    record Tally(LongAdder completed, LongAdder timedOut, LongAdder refused, LongAdder connectionFailures) {
         Tally() {
             this(new LongAdder(), new LongAdder(), new LongAdder(), new LongAdder());
         }
 
         long[] snapshot() {
-            return new long[] {completed.sum(), timedOut.sum(), refused.sum(), lost.sum()};
+            return new long[] {completed.sum(), timedOut.sum(), refused.sum(), connectionFailures.sum()};
         }
     }
 
@@ -65,7 +65,7 @@ final class HeavyClient implements Runnable {
                     }
                 }
             } catch (SQLException e) {
-                tally.lost().increment();
+                tally.connectionFailures().increment();
                 pause();
             }
         }
@@ -87,7 +87,7 @@ final class HeavyClient implements Runnable {
         return false;
     }
 
-    /** After a lost connection: the server may be restarting. */
+    /** After a connection lost or refused: the server may be restarting. */
     private static void pause() {
         try {
             Thread.sleep(1000);

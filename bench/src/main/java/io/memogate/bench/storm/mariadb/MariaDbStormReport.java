@@ -27,7 +27,7 @@ final class MariaDbStormReport {
                 .append(" s, warm-up ").append(plan.warmup().toSeconds()).append(" s, measured ")
                 .append(plan.measured().toSeconds()).append(" s per mode.\n\n")
                 .append("| mode | reports done/min | reports timed out | IN lists done/min | refused (1317) |")
-                .append(" lost connections | server restarts | point-select p95 quiet | p95 in the storm | ratio |")
+                .append(" connection failures | server restarts | point-select p95 quiet | p95 in the storm | ratio |")
                 .append(" worst second's p95 | point-select errors / sysbench restarts | peak server memory |\n")
                 .append("|---|---|---|---|---|---|---|---|---|---|---|---|---|\n");
         for (Cell cell : cells) {
@@ -47,7 +47,8 @@ final class MariaDbStormReport {
         }
         return md.append("\nDone/min counts statements that returned their row while the point selects were measured;")
                 .append(" timed out: ended by max_statement_time (ERROR 1969); refused: ERROR 1317 from Memogate's")
-                .append(" gateways; lost connections: ended by a server restart. p95 is sysbench's 95th percentile")
+                .append(" gateways; connection failures: connections lost to a server restart, and connects refused")
+                .append(" while it restarted. p95 is sysbench's 95th percentile")
                 .append(" of oltp_point_select latency, per second: the columns give the queries-weighted median of the seconds' p95 and the")
                 .append(" worst second's. sysbench 1.0.20 can crash when its server restarts under it; it is then")
                 .append(" started again for the time left.\n").toString();
