@@ -4,6 +4,8 @@ import io.memogate.bench.storm.load.ConnectionStyle;
 import io.memogate.bench.storm.load.Mode;
 import io.memogate.bench.storm.load.QueryTemplates;
 import io.memogate.bench.storm.load.Template;
+import io.memogate.bench.storm.mariadb.MariaDbStorm;
+import io.memogate.bench.storm.mariadb.MariaDbStormPlan;
 import io.memogate.proxy.cli.ByteSizeConverter;
 import java.io.IOException;
 import java.io.PrintWriter;
@@ -42,6 +44,12 @@ public final class StormCommand implements Callable<Integer> {
 
     @Spec
     CommandSpec spec;
+
+    @Option(names = "--server", defaultValue = "postgresql", paramLabel = "postgresql|mariadb",
+            description = "mariadb: the MariaDB storm instead (a private mariadbd; reports with pruning off and IN lists"
+                    + " beside sysbench point selects, direct and gateways-on; --clients, --seconds, --warmup,"
+                    + " --host-memory, --seed, --smoke and --output apply; default: ${DEFAULT-VALUE}).")
+    String server;
 
     @Option(names = "--clients", split = ",", defaultValue = "30,35,40", paramLabel = "N",
             description = "Concurrent clients, one run per number (default: ${DEFAULT-VALUE}).")
@@ -122,6 +130,12 @@ public final class StormCommand implements Callable<Integer> {
             new TemplateCheck(templates(), hostMemory, Duration.ofMillis(governorIntervalMillis), out).run();
             return 0;
         }
+        if (server.equalsIgnoreCase("mariadb")) {
+            return new MariaDbStorm(mariaDbPlan(output != null ? output : defaultOutput()), out, commandLine()).run() ? 0 : 1;
+        }
+        if (!server.equalsIgnoreCase("postgresql")) {
+            throw new ParameterException(spec.commandLine(), "--server must be postgresql or mariadb, was " + server);
+        }
         StormPlan plan;
         try {
             plan = plan(output != null ? output : defaultOutput());
@@ -163,6 +177,29 @@ public final class StormCommand implements Callable<Integer> {
         }
         return instances > 1 ? List.of(Mode.GATEWAYS_ON, Mode.FLEET)
                 : List.of(Mode.DIRECT, Mode.GATEWAYS_OFF, Mode.GATEWAYS_ON);
+    }
+
+    /**
+     * The MariaDB storm's plan: the options given, else its own defaults, smaller than PostgreSQL's (6 heavy
+     * clients, a 320 MiB host, IN lists of 300,000 values, 20 s quiet, 10 s warm-up, 60 s measured), as MariaDB's
+     * heavy statements cost CPU seconds each on a machine the clients share.
+     */
+    MariaDbStormPlan mariaDbPlan(Path directory) {
+        CommandLine.ParseResult given = spec.commandLine().getParseResult();
+        if (smoke) {
+            return new MariaDbStormPlan(2, 1, Duration.ofSeconds(5), Duration.ofSeconds(3), Duration.ofSeconds(10),
+                    512L << 20, Duration.ofMillis(governorIntervalMillis), 50_000, 20, seed, directory);
+        }
+        int heavy = given.hasMatchedOption("--clients") ? clients.getFirst() : 6;
+        long host = given.hasMatchedOption("--host-memory") ? hostMemory : 320L << 20;
+        Duration measured = Duration.ofSeconds(given.hasMatchedOption("--seconds") ? seconds : 60);
+        Duration warm = Duration.ofSeconds(given.hasMatchedOption("--warmup") ? warmupSeconds : 10);
+        try {
+            return new MariaDbStormPlan(heavy, 2, Duration.ofSeconds(20), warm, measured, host,
+                    Duration.ofMillis(governorIntervalMillis), 300_000, 20, seed, directory);
+        } catch (IllegalArgumentException e) {
+            throw new ParameterException(spec.commandLine(), e.getMessage(), e);
+        }
     }
 
     /** bench/target/storm-TIMESTAMP, next to the jar bin/memogate runs (or to the classes directory). */

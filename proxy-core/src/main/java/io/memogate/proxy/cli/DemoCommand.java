@@ -1,6 +1,7 @@
 package io.memogate.proxy.cli;
 
 import io.memogate.broker.gateway.Sizes;
+import io.memogate.broker.probe.mysql.MariaDbServer;
 import io.memogate.proxy.config.AdminConfig;
 import io.memogate.proxy.config.AdminHttpConfig;
 import io.memogate.proxy.config.MemogateConfig;
@@ -17,14 +18,17 @@ import java.util.concurrent.Callable;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Model.CommandSpec;
 import picocli.CommandLine.Option;
+import picocli.CommandLine.ParameterException;
 import picocli.CommandLine.Spec;
 
 /**
  * `memogate demo`: an embedded PostgreSQL 18 with the demo warehouse, and the proxy in front of it,
- * for a first look and side-by-side comparisons. Ctrl-C stops both and removes their files.
+ * for a first look and side-by-side comparisons; with {@code --server mariadb} a private MariaDB instead
+ * ({@link MariaDbDemo}). Ctrl-C stops both and removes their files.
  */
 @Command(name = "demo", mixinStandardHelpOptions = true,
-        description = "Start an embedded PostgreSQL 18 with a demo warehouse and the proxy in front of it.")
+        description = "Start an embedded PostgreSQL 18 (or, with --server mariadb, a private MariaDB) with a demo "
+                + "warehouse and the proxy in front of it.")
 final class DemoCommand implements Callable<Integer>, StartupFailures.Settings {
 
     /** The demo listens on the loopback only. */
@@ -32,6 +36,17 @@ final class DemoCommand implements Callable<Integer>, StartupFailures.Settings {
 
     @Spec
     CommandSpec spec;
+
+    @Option(names = "--server", defaultValue = "postgresql", paramLabel = "postgresql|mariadb",
+            description = "postgresql: PostgreSQL 18 from Maven Central; mariadb: Debian's mariadbd as a private "
+                    + "instance (own data directory and port, --no-defaults) and a mysql listener (default: ${DEFAULT-VALUE}).")
+    Server server;
+
+    enum Server { POSTGRESQL, MARIADB }
+
+    @Option(names = "--mariadb-port", defaultValue = "0",
+            description = "With --server mariadb: port of the private MariaDB (default: a free one).")
+    int mariadbPort;
 
     @Option(names = "--port", defaultValue = "6432", description = "Proxy port (default: ${DEFAULT-VALUE}).")
     int port;
@@ -47,7 +62,8 @@ final class DemoCommand implements Callable<Integer>, StartupFailures.Settings {
 
     @Option(names = "--planner", defaultValue = "default", paramLabel = "default|wide",
             description = "wide: start PostgreSQL with join_collapse_limit = from_collapse_limit = geqo_threshold = 20, "
-                    + "as BI users tune it, so large joins plan exhaustively with hundreds of MB (default: ${DEFAULT-VALUE}).")
+                    + "as BI users tune it, so large joins plan exhaustively with hundreds of MB; MariaDB with "
+                    + "optimizer_prune_level = 0, so joins of 11 tables search for seconds (default: ${DEFAULT-VALUE}).")
     Planner planner;
 
     enum Planner { DEFAULT, WIDE }
@@ -62,6 +78,14 @@ final class DemoCommand implements Callable<Integer>, StartupFailures.Settings {
         // Before the slow part: a taken port should not cost a PostgreSQL start and a schema load first.
         ServerSockets.checkFree(Endpoint.CLIENTS, "listeners[0]", LOCALHOST, port);
         ServerSockets.checkFree(Endpoint.ADMIN_HTTP, "admin.http", LOCALHOST, metricsPort);
+        if (server == Server.MARIADB) {
+            String missing = MariaDbServer.missing();
+            if (!missing.isEmpty()) {
+                throw new ParameterException(spec.commandLine(), "--server mariadb needs MariaDB's server: " + missing);
+            }
+            return new MariaDbDemo(port, mariadbPort, metricsPort, Optional.ofNullable(hostMemory),
+                    planner == Planner.WIDE).run(out);
+        }
         out.println("starting PostgreSQL 18 (embedded) ...");
         out.flush();
         EmbeddedPostgresOptions.Builder options = EmbeddedPostgresOptions.builder().port(postgresPort);

@@ -1,7 +1,10 @@
 package io.memogate.proxy.cli;
 
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.junit.jupiter.api.Assumptions.assumeTrue;
 
+import io.memogate.broker.probe.mysql.MariaDbServer;
+import io.memogate.proxy.postgres.embedded.DemoSchema;
 import io.memogate.proxy.postgres.embedded.EmbeddedPostgres;
 import io.memogate.proxy.postgres.embedded.EmbeddedPostgresExtension;
 import io.memogate.proxy.postgres.embedded.TestUsers;
@@ -246,6 +249,52 @@ class CliIT {
         }
         assertThat(process.waitFor(30, TimeUnit.SECONDS)).isTrue();
         assertThat(dataDirectory).as("temporary files removed").doesNotExist();
+    }
+
+    /**
+     * {@code demo --server mariadb}: a private MariaDB with the demo warehouse behind a mysql listener; the
+     * {@code mariadb} command-line client runs a 20-table report of the demo through the proxy, and the broker
+     * polls the server. SIGTERM stops the server too and removes its directory.
+     */
+    @Test
+    void mariadbDemoServesTheWarehouseToTheMariadbClientAndCleansUpOnSigterm(@TempDir Path dir) throws Exception {
+        assumeTrue(MariaDbServer.missing().isEmpty(), MariaDbServer.missing());
+        Path log = dir.resolve("demo.log");
+        Process process = start(List.of("demo", "--server", "mariadb", "--port", "0", "--metrics-port", "0"), log);
+        Lines output = new Lines(log);
+        Path dataDirectory;
+        try {
+            Matcher data = Pattern.compile("data in (\\S+)").matcher(output.await("MariaDB started on"));
+            assertThat(data.find()).isTrue();
+            dataDirectory = Path.of(data.group(1));
+            String proxyLine = output.await("proxy: ");
+            Matcher client = Pattern.compile("proxy: mariadb -h 127\\.0\\.0\\.1 -P (\\d+) -u memogate -pmemogate demo$")
+                    .matcher(proxyLine);
+            assertThat(client.find()).as(proxyLine).isTrue();
+            assertThat(output.await("jdbc: ")).contains("jdbc:mariadb://127.0.0.1:" + client.group(1) + "/demo");
+            Matcher metrics = Pattern.compile("^metrics: (http://127\\.0\\.0\\.1:\\d+/metrics)").matcher(output.await("metrics: "));
+            assertThat(metrics.find()).isTrue();
+            assertThat(output.await("admission: ")).contains("gateways on");
+
+            String report = DemoSchema.exampleQueries().getFirst();
+            Process mariadb = new ProcessBuilder(MariaDbServer.CLIENT.toString(), "--no-defaults", "-h", "127.0.0.1",
+                    "-P", client.group(1), "-u", "memogate", "-pmemogate", "--batch", "demo", "-e", report)
+                    .redirectErrorStream(true).start();
+            String answer = new String(mariadb.getInputStream().readAllBytes(), StandardCharsets.UTF_8);
+            assertThat(mariadb.waitFor(60, TimeUnit.SECONDS)).isTrue();
+            assertThat(mariadb.exitValue()).as(answer).isZero();
+            assertThat(answer.lines().findFirst()).as(answer)
+                    .contains("country_name\tdepartment_name\tfiscal_quarter\tsales_count\tmanufacturers\trevenue");
+            assertThat(answer.lines().count()).as("the header and 25 rows").isEqualTo(26);
+            URI metricsUrl = URI.create(metrics.group(1));
+            assertThat(PrometheusText.awaitSample(metricsUrl, "memogate_broker_mode{mode=\"live\",server=\"demo\"}", v -> v == 1)
+                    .value("memogate_broker_mode{mode=\"live\",server=\"demo\"}")).as("the demo's broker polls MariaDB")
+                    .contains(1.0);
+        } finally {
+            process.destroy();
+        }
+        assertThat(process.waitFor(60, TimeUnit.SECONDS)).isTrue();
+        assertThat(dataDirectory).as("the server's files removed").doesNotExist();
     }
 
     @Test

@@ -7,11 +7,11 @@ import java.util.List;
 import java.util.Map;
 import java.util.concurrent.TimeUnit;
 
-/** A libpq program (psql, pgbench) run to its end in a directory of the test's, its output kept. */
-final class ClientProgram {
+/** A client program (psql, pgbench, sysbench, mariadb-slap) run to its end in a directory of the test's, its output kept. */
+public final class ClientProgram {
 
     /** What the program printed (standard output and error, as a user sees them) and its exit code. */
-    record Result(int exitCode, String output) {}
+    public record Result(int exitCode, String output) {}
 
     private ClientProgram() {}
 
@@ -19,13 +19,13 @@ final class ClientProgram {
      * Runs {@code command} with libpq's {@code environment} (PGPASSWORD, PGSSLMODE, ...) added; a connection
      * attempt gives up after 10 seconds, the whole program after 120.
      */
-    static Result run(Path dir, Map<String, String> environment, List<String> command)
+    public static Result run(Path dir, Map<String, String> environment, List<String> command)
             throws IOException, InterruptedException {
         return run(dir, environment, command, "");
     }
 
     /** The same, with {@code input} on the program's standard input. */
-    static Result run(Path dir, Map<String, String> environment, List<String> command, String input)
+    public static Result run(Path dir, Map<String, String> environment, List<String> command, String input)
             throws IOException, InterruptedException {
         ProcessBuilder builder = new ProcessBuilder(command).directory(dir.toFile()).redirectErrorStream(true);
         builder.environment().put("PGCONNECT_TIMEOUT", "10");

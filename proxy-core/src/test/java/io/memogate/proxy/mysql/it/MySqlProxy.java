@@ -3,6 +3,9 @@ package io.memogate.proxy.mysql.it;
 import io.memogate.proxy.admission.AdmissionHook;
 import io.memogate.proxy.admission.AdmissionRouting;
 import io.memogate.proxy.admission.ImmediateAdmission;
+import io.memogate.proxy.cli.RunningProxy;
+import io.memogate.proxy.config.AdminConfig;
+import io.memogate.proxy.config.AdminHttpConfig;
 import io.memogate.proxy.config.BackendConfig;
 import io.memogate.proxy.config.BackendTlsConfig;
 import io.memogate.proxy.config.TlsMode;
@@ -66,6 +69,20 @@ final class MySqlProxy implements AutoCloseable {
                 LimitsConfig.DEFAULTS.withMaxMessageBytes(maxMessageBytes));
         return new MySqlProxy(ProxyServer.start(config, Map.of(Protocol.MYSQL, MySqlWing.FACTORY),
                 AdmissionRouting.uniform(hook, MySqlServer.defaultSupport())));
+    }
+
+    /**
+     * The proxy {@code memogate run} starts for a configuration with one {@code mysql} listener on an ephemeral
+     * port in front of {@code db}: gateways on, metrics on a free port, the last {@code statementRecords}
+     * admission decisions kept.
+     */
+    static RunningProxy served(PrivateMariaDb db, int statementRecords) throws Exception {
+        BackendConfig backend = new BackendConfig("maria", "127.0.0.1", db.port(), List.of(), true,
+                BackendTlsConfig.of(TlsMode.DISABLE));
+        MemogateConfig config = MemogateConfig.of(backend)
+                .withListeners(ListenerConfig.of("127.0.0.1", 0).withProtocol(Protocol.MYSQL))
+                .withAdmin(new AdminConfig(AdminHttpConfig.of("127.0.0.1", 0)));
+        return RunningProxy.start(config.withAdmission(config.admission().withStatementRecords(statementRecords)));
     }
 
     int port() {
