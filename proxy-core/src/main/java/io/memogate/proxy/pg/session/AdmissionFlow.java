@@ -226,10 +226,10 @@ final class AdmissionFlow {
                     LexicalAnalyzer analyzer = analyzer();
                     RoutineDefinitions routines = settings.routines();
                     readOffLoop(owned, "reading a query text", true,
-                            bytes -> SentText.read(Query.decode(bytes).sql(), analyzer, routines),
+                            bytes -> SentText.read(Query.sql(bytes), analyzer, routines),
                             (read, text) -> admitThenForward(read, text, AdmissionPoint.STATEMENT_TEXT, null));
                 } else {
-                    admitThenForward(owned, SentText.read(Query.decode(frame).sql(), analyzer(), settings.routines()),
+                    admitThenForward(owned, SentText.read(Query.sql(frame), analyzer(), settings.routines()),
                             AdmissionPoint.STATEMENT_TEXT, null);
                 }
             }

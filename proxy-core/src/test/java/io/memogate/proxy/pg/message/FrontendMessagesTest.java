@@ -105,6 +105,20 @@ class FrontendMessagesTest {
         assertThat(encoded(new Query("select 1"))).isEqualTo(golden);
     }
 
+    /** The text read in place, as decode reads it: from a frame that starts inside its buffer, and in UTF-8. */
+    @Test
+    void aQuerysTextIsReadInPlace() {
+        ByteBuf behind = Unpooled.buffer().writeBytes(new byte[] {'Z', 0, 0, 0, 5, 'I'});
+        new Query("select 'é'").encode(behind);
+        behind.skipBytes(6);
+        assertThat(Query.sql(behind)).isEqualTo("select 'é'");
+        assertThat(behind.readerIndex()).isEqualTo(6);
+        String unterminated = "51" + "0000000c" + "73656c6563742031"; // 'Q', length 12, "select 1", no NUL
+        assertThatThrownBy(() -> Query.sql(wrap(unterminated))).isInstanceOf(MalformedMessageException.class)
+                .hasMessage("string is not NUL-terminated");
+        assertThatThrownBy(() -> Query.decode(wrap(unterminated))).hasMessage("string is not NUL-terminated");
+    }
+
     @Test
     void parseWithParameterTypes() {
         String golden = "50" + "00000017"  // 'P', length 23
