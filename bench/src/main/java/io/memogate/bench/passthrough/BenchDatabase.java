@@ -31,9 +31,16 @@ final class BenchDatabase implements AutoCloseable {
         this.version = version;
     }
 
+    /** With PostgreSQL's default max_connections (100). */
     static BenchDatabase start() throws SQLException {
+        return start(100);
+    }
+
+    /** @param maxConnections the server's max_connections: every target's sessions at once, and the monitor's */
+    static BenchDatabase start(int maxConnections) throws SQLException {
         EmbeddedPostgres server = EmbeddedPostgres.start(EmbeddedPostgresOptions.builder()
                 .setting("shared_buffers", "512MB")
+                .setting("max_connections", Integer.toString(maxConnections))
                 .build());
         try {
             server.createUser(USER, PASSWORD, PasswordKind.SCRAM);

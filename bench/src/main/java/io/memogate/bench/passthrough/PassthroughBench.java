@@ -24,6 +24,7 @@ import java.nio.file.Path;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.EnumMap;
+import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Locale;
 import java.util.Map;
@@ -54,7 +55,7 @@ final class PassthroughBench {
         this.executables = executables;
     }
 
-    BenchRecord run() throws Exception {
+    PassthroughOutcome run() throws Exception {
         Path pgbenchExecutable = Pgbench.find(executables);
         Path runs = Files.createDirectories(plan.outputDirectory().resolve("runs"));
         Resources resources = new Resources();
@@ -73,16 +74,16 @@ final class PassthroughBench {
         }
     }
 
-    private BenchRecord run(Resources resources, Path pgbenchExecutable, Path runs) throws Exception {
+    private PassthroughOutcome run(Resources resources, Path pgbenchExecutable, Path runs) throws Exception {
         String loadAtStart = Machine.loadAverage();
         progress("starting PostgreSQL 18 (embedded)");
-        BenchDatabase database = resources.add(BenchDatabase.start());
+        BenchDatabase database = resources.add(BenchDatabase.start(maxConnections()));
         Pgbench pgbench = new Pgbench(pgbenchExecutable, database.backend());
         progress("loading pgbench data: pgbench -i -s " + plan.scale() + " (directly)");
         pgbench.initialize(plan.scale());
 
         TargetLauncher launcher = new TargetLauncher(database.backend(), database.version(), executables,
-                RunAs.forThisProcess(UNPRIVILEGED_USER), database.monitor());
+                RunAs.forThisProcess(UNPRIVILEGED_USER), database.monitor(), plan.mostClients());
         Map<TargetKind, Target> running = new EnumMap<>(TargetKind.class);
         List<TargetInfo> targets = new ArrayList<>();
         for (TargetKind kind : plan.targets()) {
@@ -97,49 +98,104 @@ final class PassthroughBench {
             out.printf(Locale.ROOT, "  %-16s %s%n", kind.label(), targets.getLast().description());
         }
         out.flush();
+        Optional<SyscallCounter> syscalls = plan.counts() ? syscallCounter(runs) : Optional.empty();
 
         Schedule schedule = new Schedule(plan.targets().stream().filter(running::containsKey).toList());
-        if (plan.warmupSeconds() > 0) {
-            for (QueryMode mode : plan.modes()) {
-                for (TargetKind kind : schedule.order(1)) {
-                    PgbenchRun warmup = pgbench.run(running.get(kind).port(), plan.warmup(mode));
-                    save(runs.resolve("warmup-" + mode.label() + "-" + kind.label() + ".txt"), warmup.command());
-                    report("warm-up", mode, kind, warmup.result());
+        Map<Integer, BenchRecord> records = new LinkedHashMap<>();
+        List<CountedRun> costs = new ArrayList<>();
+        for (int clients : plan.clients()) {
+            String pass = plan.clients().size() == 1 ? "" : "c" + clients + "-";
+            if (plan.warmupSeconds() > 0) {
+                for (QueryMode mode : plan.modes()) {
+                    for (TargetKind kind : schedule.order(1)) {
+                        PgbenchRun warmup = pgbench.run(running.get(kind).port(), plan.warmup(mode, clients));
+                        save(runs.resolve(pass + "warmup-" + mode.label() + "-" + kind.label() + ".txt"),
+                                warmup.command());
+                        report("warm-up", mode, kind, clients, warmup.result());
+                    }
                 }
             }
-        }
-        List<Measurement> measurements = new ArrayList<>();
-        List<List<String>> orders = new ArrayList<>();
-        for (int round = 1; round <= plan.rounds(); round++) {
-            List<TargetKind> order = schedule.order(round);
-            orders.add(order.stream().map(TargetKind::label).toList());
-            for (QueryMode mode : plan.modes()) {
-                for (int position = 1; position <= order.size(); position++) {
-                    TargetKind kind = order.get(position - 1);
-                    Target target = running.get(kind);
-                    Optional<Duration> cpuBefore = target.cpuTime();
-                    Optional<CpuCounters> machineBefore = CpuCounters.read();
-                    long started = System.nanoTime();
-                    PgbenchRun run = pgbench.run(target.port(), plan.load(mode));
-                    Duration wall = Duration.ofNanos(System.nanoTime() - started);
-                    Optional<MachineLoad> machine = machineBefore.flatMap(before -> CpuCounters.read()
-                            .flatMap(after -> after.since(before, wall)));
-                    Optional<Duration> cpu = cpuBefore.flatMap(before -> target.cpuTime().map(after -> after.minus(before)));
-                    save(runs.resolve("round" + round + "-" + mode.label() + "-" + kind.label() + ".txt"), run.command());
-                    measurements.add(new Measurement(mode, round, position, kind, run.result(), cpu, machine));
-                    report("round " + round + "/" + plan.rounds(), mode, kind, run.result());
+            List<Measurement> measurements = new ArrayList<>();
+            List<List<String>> orders = new ArrayList<>();
+            for (int round = 1; round <= plan.rounds(); round++) {
+                List<TargetKind> order = schedule.order(round);
+                orders.add(order.stream().map(TargetKind::label).toList());
+                for (QueryMode mode : plan.modes()) {
+                    for (int position = 1; position <= order.size(); position++) {
+                        TargetKind kind = order.get(position - 1);
+                        String name = pass + "round" + round + "-" + mode.label() + "-" + kind.label();
+                        Measurement measurement = measure(running.get(kind), pgbench, plan.load(mode, clients),
+                                round, position, syscalls, runs, name, costs);
+                        measurements.add(measurement);
+                        report("round " + round + "/" + plan.rounds(), mode, kind, clients, measurement.result());
+                    }
                 }
             }
+            records.put(clients, new BenchRecord(settings(pgbench, database, loadAtStart, pgbenchExecutable, clients,
+                    syscalls.isPresent()), Machine.describe(), plan.modes(), plan.rounds(), targets, orders,
+                    measurements));
         }
-        return new BenchRecord(settings(pgbench, database, loadAtStart, pgbenchExecutable), Machine.describe(),
-                plan.modes(), plan.rounds(), targets, orders, measurements);
+        return new PassthroughOutcome(records, costs);
     }
 
-    private List<String> settings(Pgbench pgbench, BenchDatabase database, String loadAtStart, Path executable)
+    /**
+     * One recorded run of {@code target}; its cost per transaction goes to {@code costs} when it succeeded, with its
+     * counts when the plan asks for them and the target has a relaying process of its own.
+     */
+    private Measurement measure(Target target, Pgbench pgbench, PgbenchLoad load, int round, int position,
+                                Optional<SyscallCounter> syscalls, Path runs, String name, List<CountedRun> costs)
             throws Exception {
+        Optional<CountProbe> probe = plan.counts() && target.relayPid().isPresent()
+                ? Optional.of(CountProbe.start(target.relayPid().getAsLong(), syscalls, runs.resolve(name + ".perf")))
+                : Optional.empty();
+        Optional<Duration> cpuBefore = target.cpuTime();
+        Optional<CpuCounters> machineBefore = CpuCounters.read();
+        long started = System.nanoTime();
+        PgbenchRun run = pgbench.run(target.port(), load);
+        Duration wall = Duration.ofNanos(System.nanoTime() - started);
+        Optional<MachineLoad> machine = machineBefore.flatMap(before -> CpuCounters.read()
+                .flatMap(after -> after.since(before, wall)));
+        Optional<Duration> cpu = cpuBefore.flatMap(before -> target.cpuTime().map(after -> after.minus(before)));
+        Optional<RunCounts> counts = probe.isEmpty() ? Optional.empty() : Optional.of(probe.get().stop());
+        save(runs.resolve(name + ".txt"), run.command());
+        Measurement measurement = new Measurement(load.mode(), round, position, target.kind(), run.result(), cpu,
+                machine);
+        if (run.result() instanceof PgbenchResult.Succeeded ok) {
+            costs.add(new CountedRun(load.clients(), load.mode(), round, target.kind(), ok.transactions(), ok.tps(),
+                    measurement.cpuMicrosPerTransaction(), counts));
+        }
+        return measurement;
+    }
+
+    /** perf when it can count here; without it the counts keep the context switches and the allocation. */
+    private Optional<SyscallCounter> syscallCounter(Path runs) throws InterruptedException {
+        Optional<Path> perf = executables.find("perf");
+        Optional<SyscallCounter> counter = perf.isEmpty() ? Optional.empty()
+                : SyscallCounter.available(perf.get(), runs);
+        if (counter.isEmpty()) {
+            out.println("  no system call counts: " + (perf.isEmpty() ? "perf is not installed"
+                    : "perf stat cannot read the syscall tracepoints here (root or kernel.perf_event_paranoid <= -1)"));
+        }
+        return counter;
+    }
+
+    /**
+     * Every target's server connections at once, and some to spare: PgBouncer keeps its pool's connections open
+     * while another target runs, and the shipped proxy's broker and catalog reader have their own.
+     */
+    private int maxConnections() {
+        return Math.max(100, plan.mostClients() * (plan.targets().size() + 1) + 20);
+    }
+
+    private List<String> settings(Pgbench pgbench, BenchDatabase database, String loadAtStart, Path executable,
+                                  int clients, boolean syscallsCounted) throws Exception {
         List<String> lines = new ArrayList<>();
         for (QueryMode mode : plan.modes()) {
-            lines.add("load (" + mode.label() + "): `" + pgbench.describe(plan.load(mode)) + "`");
+            lines.add("load (" + mode.label() + "): `" + pgbench.describe(plan.load(mode, clients)) + "`");
+        }
+        if (plan.counts()) {
+            lines.add("counted per run: " + (syscallsCounted ? "system calls (perf stat), " : "")
+                    + "context switches (/proc/PID/task/*/status) and a Java relay's allocated bytes; see cost.md");
         }
         lines.add(plan.rounds() + (plan.rounds() == 1 ? " round" : " rounds") + " of " + plan.seconds() + " s per run; "
                 + (plan.warmupSeconds() > 0 ? "one unrecorded warm-up run of " + plan.warmupSeconds()
@@ -164,12 +220,13 @@ final class PassthroughBench {
         return result.output().strip();
     }
 
-    private void report(String phase, QueryMode mode, TargetKind kind, PgbenchResult result) {
+    private void report(String phase, QueryMode mode, TargetKind kind, int clients, PgbenchResult result) {
         String outcome = switch (result) {
             case PgbenchResult.Succeeded ok -> String.format(Locale.ROOT, "%10.0f tps", ok.tps());
             case PgbenchResult.Failed failed -> "FAILED: " + failed.reason();
         };
-        out.printf(Locale.ROOT, "%-11s %-9s %-16s %s%n", phase, mode.label(), kind.label(), outcome);
+        String pass = plan.clients().size() == 1 ? "" : "c" + clients + " ";
+        out.printf(Locale.ROOT, "%s%-11s %-9s %-16s %s%n", pass, phase, mode.label(), kind.label(), outcome);
         out.flush();
     }
 

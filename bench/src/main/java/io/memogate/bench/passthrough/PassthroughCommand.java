@@ -12,6 +12,7 @@ import java.nio.file.Path;
 import java.time.LocalDateTime;
 import java.time.format.DateTimeFormatter;
 import java.util.List;
+import java.util.Map;
 import java.util.concurrent.Callable;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.ITypeConverter;
@@ -56,8 +57,11 @@ public final class PassthroughCommand implements Callable<Integer> {
             description = "Unrecorded run per mode and target before round 1; 0 for none (default: ${DEFAULT-VALUE}).")
     int warmupSeconds;
 
-    @Option(names = "--clients", defaultValue = "16", description = "pgbench -c (default: ${DEFAULT-VALUE}).")
-    int clients;
+    @Option(names = "--clients", split = ",", defaultValue = "16", paramLabel = "N",
+            description = {"pgbench -c; several (16,64,256) run the rounds once per count and report the cost per"
+                    + " transaction of each (default: ${DEFAULT-VALUE}).",
+                    "The server's max_connections and PgBouncer's limits are raised to fit."})
+    List<Integer> clients;
 
     @Option(names = "--threads", defaultValue = "2", description = "pgbench -j (default: ${DEFAULT-VALUE}).")
     int threads;
@@ -82,6 +86,13 @@ public final class PassthroughCommand implements Callable<Integer> {
     @Option(names = "--scale", defaultValue = "10", description = "pgbench -i -s data scale (default: ${DEFAULT-VALUE}).")
     int scale;
 
+    @Option(names = "--counts",
+            description = {"Also count, per run, each relay's system calls (perf stat on the syscall tracepoints),"
+                    + " its threads' context switches (/proc) and, for a Java relay, the bytes it allocated;"
+                    + " reported per transaction in cost.md. Counts hold on a machine shared with other work,"
+                    + " where TPS and CPU time do not."})
+    boolean counts;
+
     @Option(names = "--output", paramLabel = "DIR",
             description = "Directory for report.md, results.csv and runs/ (default: bench/target/passthrough-<timestamp>).")
     Path output;
@@ -92,21 +103,38 @@ public final class PassthroughCommand implements Callable<Integer> {
         Path directory = output != null ? output : defaultOutput();
         PassthroughPlan plan;
         try {
-            plan = new PassthroughPlan(rounds, seconds, warmupSeconds, clients, threads, modes, targets, scale, directory);
+            plan = new PassthroughPlan(rounds, seconds, warmupSeconds, clients, threads, modes, targets, scale, directory,
+                    counts);
         } catch (IllegalArgumentException e) {
             throw new ParameterException(spec.commandLine(), e.getMessage(), e);
         }
-        BenchRecord record = new PassthroughBench(plan, out, Executables.fromEnvironment()).run();
+        PassthroughOutcome outcome = new PassthroughBench(plan, out, Executables.fromEnvironment()).run();
 
-        ReportWriter writer = new ReportWriter(record);
-        Files.writeString(directory.resolve("report.md"), writer.markdown("memogate bench passthrough"));
-        Files.writeString(directory.resolve("results.csv"), writer.csv());
-        out.println();
-        out.print(writer.text());
-        out.println();
-        out.println("report: " + directory.resolve("report.md"));
+        boolean allSucceeded = true;
+        for (Map.Entry<Integer, BenchRecord> pass : outcome.records().entrySet()) {
+            // One client count keeps the report's names; several name each report after its count.
+            String suffix = outcome.records().size() == 1 ? "" : "-c" + pass.getKey();
+            ReportWriter writer = new ReportWriter(pass.getValue());
+            Path report = directory.resolve("report" + suffix + ".md");
+            Files.writeString(report, writer.markdown("memogate bench passthrough"));
+            Files.writeString(directory.resolve("results" + suffix + ".csv"), writer.csv());
+            out.println();
+            out.println("clients: " + pass.getKey());
+            out.print(writer.text());
+            out.println();
+            out.println("report: " + report);
+            allSucceeded &= pass.getValue().allSucceeded();
+        }
+        if (plan.counts() || outcome.records().size() > 1) {
+            CostReport cost = new CostReport(outcome.costs());
+            Files.writeString(directory.resolve("cost.md"), cost.markdown());
+            out.println();
+            out.println("cost per transaction (median of the rounds):");
+            out.print(cost.text());
+            out.println("cost: " + directory.resolve("cost.md"));
+        }
         out.flush();
-        if (!record.allSucceeded()) {
+        if (!allSucceeded) {
             spec.commandLine().getErr().println("memogate bench: some runs failed; see the report and " + directory.resolve("runs"));
             return 1;
         }

@@ -14,12 +14,16 @@ import java.util.Objects;
  *
  * @param warmupSeconds 0 for none; the warm-up is the same for every target (PostgreSQL's caches, the
  *                      JIT of the in-JVM proxy, PgBouncer's pool) so that round 1 is not an outlier
+ * @param clients       pgbench -c of each pass over the rounds, in order: the whole plan runs once per count
  * @param scale         pgbench's scale factor for the data set (-i -s)
+ * @param counts        count each relay's system calls, context switches and allocation over each run
  */
-public record PassthroughPlan(int rounds, int seconds, int warmupSeconds, int clients, int threads,
-                              List<QueryMode> modes, List<TargetKind> targets, int scale, Path outputDirectory) {
+public record PassthroughPlan(int rounds, int seconds, int warmupSeconds, List<Integer> clients, int threads,
+                              List<QueryMode> modes, List<TargetKind> targets, int scale, Path outputDirectory,
+                              boolean counts) {
 
     public PassthroughPlan {
+        clients = List.copyOf(clients);
         modes = List.copyOf(modes);
         targets = List.copyOf(targets);
         Objects.requireNonNull(outputDirectory, "outputDirectory");
@@ -40,16 +44,32 @@ public record PassthroughPlan(int rounds, int seconds, int warmupSeconds, int cl
         if (targets.isEmpty() || new HashSet<>(targets).size() != targets.size()) {
             throw new IllegalArgumentException("--targets must name each target once, was " + targets);
         }
+        if (clients.isEmpty() || new HashSet<>(clients).size() != clients.size()) {
+            throw new IllegalArgumentException("--clients must name each count once, was " + clients);
+        }
         // Validates seconds, clients and threads as pgbench would (the fields are not assigned yet here).
-        load(modes.getFirst(), seconds, clients, threads);
+        for (int count : clients) {
+            load(modes.getFirst(), seconds, count, threads);
+        }
     }
 
-    public PgbenchLoad load(QueryMode mode) {
-        return load(mode, seconds, clients, threads);
+    /** A plan without the counts, as the timing runs use it. */
+    public PassthroughPlan(int rounds, int seconds, int warmupSeconds, List<Integer> clients, int threads,
+                           List<QueryMode> modes, List<TargetKind> targets, int scale, Path outputDirectory) {
+        this(rounds, seconds, warmupSeconds, clients, threads, modes, targets, scale, outputDirectory, false);
     }
 
-    public PgbenchLoad warmup(QueryMode mode) {
-        return load(mode, warmupSeconds, clients, threads);
+    public PgbenchLoad load(QueryMode mode, int clientCount) {
+        return load(mode, seconds, clientCount, threads);
+    }
+
+    public PgbenchLoad warmup(QueryMode mode, int clientCount) {
+        return load(mode, warmupSeconds, clientCount, threads);
+    }
+
+    /** The most clients of any pass: what the server and the poolers must accept at once. */
+    public int mostClients() {
+        return clients.stream().mapToInt(Integer::intValue).max().orElseThrow();
     }
 
     private static PgbenchLoad load(QueryMode mode, int runSeconds, int clients, int threads) {

@@ -4,24 +4,24 @@ import java.util.ArrayList;
 import java.util.List;
 
 /** A small table rendered either as aligned text (the terminal) or as a Markdown table (the report). */
-final class Table {
+public final class Table {
 
     private final List<String> header;
     private final int textColumns;
     private final List<List<String>> rows = new ArrayList<>();
 
     /** A table whose first column holds names and the others figures. */
-    Table(List<String> header) {
+    public Table(List<String> header) {
         this(header, 1);
     }
 
     /** @param textColumns how many leading columns hold text (left-aligned); the rest hold figures */
-    Table(List<String> header, int textColumns) {
+    public Table(List<String> header, int textColumns) {
         this.header = List.copyOf(header);
         this.textColumns = textColumns;
     }
 
-    Table row(List<String> cells) {
+    public Table row(List<String> cells) {
         if (cells.size() != header.size()) {
             throw new IllegalArgumentException("row has " + cells.size() + " cells, header " + header.size());
         }
@@ -29,12 +29,12 @@ final class Table {
         return this;
     }
 
-    boolean isEmpty() {
+    public boolean isEmpty() {
         return rows.isEmpty();
     }
 
     /** Text columns left-aligned, figures right-aligned. */
-    String text() {
+    public String text() {
         int[] widths = new int[header.size()];
         for (List<String> line : allLines()) {
             for (int i = 0; i < line.size(); i++) {
@@ -54,7 +54,7 @@ final class Table {
         return out.toString().replaceAll("(?m) +$", "");
     }
 
-    String markdown() {
+    public String markdown() {
         StringBuilder out = new StringBuilder();
         out.append("| ").append(String.join(" | ", header)).append(" |\n");
         for (int i = 0; i < header.size(); i++) {

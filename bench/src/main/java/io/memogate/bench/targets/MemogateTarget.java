@@ -17,6 +17,7 @@ import io.memogate.proxy.server.ProxyServer;
 import java.time.Duration;
 import java.util.List;
 import java.util.Optional;
+import java.util.OptionalLong;
 
 /**
  * The proxy, started in this JVM as `memogate run` starts it, on a free port, without TLS on either
@@ -117,6 +118,11 @@ public final class MemogateTarget implements Target {
      * pgbench during a run (a few milliseconds per run to read its output), and the other Memogate
      * target's idle event loops when both run.
      */
+    @Override
+    public OptionalLong relayPid() {
+        return OptionalLong.of(ProcessHandle.current().pid());
+    }
+
     @Override
     public Optional<Duration> cpuTime() {
         return ProcessHandle.current().info().totalCpuDuration();

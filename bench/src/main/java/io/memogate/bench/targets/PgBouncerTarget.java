@@ -21,24 +21,34 @@ import java.util.List;
 public final class PgBouncerTarget extends ProcessTarget {
 
     private static final Duration START_TIMEOUT = Duration.ofSeconds(15);
+    /** The clients the pool takes at once unless told more: pgbench's 16 and room to spare. */
+    static final int DEFAULT_CLIENTS = 20;
 
     private final String version;
+    private final int poolSize;
 
-    private PgBouncerTarget(TargetKind kind, String version, int port, ChildProcess process, TempDirectory directory) {
+    private PgBouncerTarget(TargetKind kind, String version, int poolSize, int port, ChildProcess process,
+                            TempDirectory directory) {
         super(kind, port, process, directory);
         this.version = version;
+        this.poolSize = poolSize;
     }
 
-    /** @param backend the server, over TCP or (for {@link TargetKind#PGBOUNCER_UNIX}) its socket directory */
-    public static PgBouncerTarget start(TargetKind kind, Path executable, Backend backend, RunAs account)
+    /**
+     * @param backend the server, over TCP or (for {@link TargetKind#PGBOUNCER_UNIX}) its socket directory
+     * @param clients the most clients connected at once: in session mode each holds a server connection, so the
+     *     pool is that large (and at least {@link #DEFAULT_CLIENTS}), else clients beyond it would wait
+     */
+    public static PgBouncerTarget start(TargetKind kind, Path executable, Backend backend, RunAs account, int clients)
             throws IOException, InterruptedException {
+        int poolSize = Math.max(DEFAULT_CLIENTS, clients);
         String version = ToolVersion.of(executable, "--version");
         TempDirectory directory = TempDirectory.create("memogate-bench-pgbouncer-");
         try {
             int port = FreePort.find();
             Path ini = directory.resolve("pgbouncer.ini");
             Path users = directory.resolve("userlist.txt");
-            Files.writeString(ini, ini(backend, port, directory.path(), users));
+            Files.writeString(ini, ini(backend, port, directory.path(), users, poolSize));
             Files.writeString(users, quote(backend.user()) + " " + quote(backend.password()) + "\n");
             Files.setPosixFilePermissions(users, PosixFilePermissions.fromString("rw-------"));
             Path log = directory.resolve("stdout.log");
@@ -49,14 +59,14 @@ public final class PgBouncerTarget extends ProcessTarget {
             ChildProcess process = ChildProcess.start("pgbouncer",
                     account.wrap(List.of(executable.toString(), ini.toString())), directory.path(), log);
             process.awaitPortOrStop(port, START_TIMEOUT);
-            return new PgBouncerTarget(kind, version, port, process, directory);
+            return new PgBouncerTarget(kind, version, poolSize, port, process, directory);
         } catch (IOException | InterruptedException | RuntimeException e) {
             directory.close();
             throw e;
         }
     }
 
-    static String ini(Backend backend, int port, Path directory, Path users) {
+    static String ini(Backend backend, int port, Path directory, Path users, int poolSize) {
         return """
                 [databases]
                 %s = host=%s port=%d dbname=%s
@@ -68,14 +78,14 @@ public final class PgBouncerTarget extends ProcessTarget {
                 auth_type = scram-sha-256
                 auth_file = %s
                 pool_mode = session
-                max_client_conn = 100
-                default_pool_size = 20
+                max_client_conn = %d
+                default_pool_size = %d
                 logfile = %s
                 pidfile = %s
                 log_connections = 0
                 log_disconnections = 0
                 """.formatted(backend.database(), backend.host(), backend.port(), backend.database(), port, users,
-                directory.resolve("pgbouncer.log"), directory.resolve("pgbouncer.pid"));
+                Math.max(100, poolSize + 10), poolSize, directory.resolve("pgbouncer.log"), directory.resolve("pgbouncer.pid"));
     }
 
     /** userlist.txt quoting: a double quote inside the value is doubled. */
@@ -85,7 +95,7 @@ public final class PgBouncerTarget extends ProcessTarget {
 
     @Override
     public String description() {
-        return version + " (pid " + pid() + "), pool_mode=session, default_pool_size=20, auth scram-sha-256"
+        return version + " (pid " + pid() + "), pool_mode=session, default_pool_size=" + poolSize + ", auth scram-sha-256"
                 + (kind() == TargetKind.PGBOUNCER_UNIX ? ", to the server's Unix socket" : "") + ", on 127.0.0.1:"
                 + port();
     }

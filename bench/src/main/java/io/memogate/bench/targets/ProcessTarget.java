@@ -5,6 +5,7 @@ import io.memogate.bench.process.TempDirectory;
 import java.io.IOException;
 import java.time.Duration;
 import java.util.Optional;
+import java.util.OptionalLong;
 
 /**
  * A target that is a tool running as a child of this JVM (PgBouncer, HAProxy, the shipped proxy), listening on
@@ -38,6 +39,11 @@ abstract class ProcessTarget implements Target {
     /** The tool's process. */
     long pid() {
         return process.pid();
+    }
+
+    @Override
+    public OptionalLong relayPid() {
+        return OptionalLong.of(pid());
     }
 
     @Override

@@ -3,6 +3,7 @@ package io.memogate.bench.targets;
 import java.io.IOException;
 import java.time.Duration;
 import java.util.Optional;
+import java.util.OptionalLong;
 
 /**
  * A running endpoint pgbench connects to on 127.0.0.1, reaching the {@link Backend}. Closing it stops
@@ -25,6 +26,14 @@ public interface Target extends AutoCloseable {
      */
     default Optional<Duration> cpuTime() {
         return Optional.empty();
+    }
+
+    /**
+     * The id of the process that relays for this target, whose system calls, context switches and allocation
+     * the benchmark counts; empty when there is none (direct). For the in-JVM proxies it is this JVM.
+     */
+    default OptionalLong relayPid() {
+        return OptionalLong.empty();
     }
 
     @Override

@@ -24,15 +24,26 @@ public final class TargetLauncher {
     private final Executables executables;
     private final RunAs account;
     private final ShippedMemogateTarget.Login monitor;
+    private final int mostClients;
 
-    /** @param monitor a pg_monitor role on the server, for the shipped proxy's broker */
+    /** For up to {@link PgBouncerTarget#DEFAULT_CLIENTS} clients at once. */
     public TargetLauncher(Backend backend, String serverVersion, Executables executables, RunAs account,
                           ShippedMemogateTarget.Login monitor) {
+        this(backend, serverVersion, executables, account, monitor, PgBouncerTarget.DEFAULT_CLIENTS);
+    }
+
+    /**
+     * @param monitor a pg_monitor role on the server, for the shipped proxy's broker
+     * @param mostClients the most client connections a run opens at once: the poolers' limits are set to take them
+     */
+    public TargetLauncher(Backend backend, String serverVersion, Executables executables, RunAs account,
+                          ShippedMemogateTarget.Login monitor, int mostClients) {
         this.backend = backend;
         this.serverVersion = serverVersion;
         this.executables = executables;
         this.account = account;
         this.monitor = monitor;
+        this.mostClients = mostClients;
     }
 
     public Launch launch(TargetKind kind) throws Exception {
@@ -77,7 +88,8 @@ public final class TargetLauncher {
                         : Optional.of(backend);
                 return executable.isEmpty() ? new Launch.Skipped(kind, NOT_INSTALLED)
                         : server.isEmpty() ? new Launch.Skipped(kind, NO_SOCKET)
-                        : new Launch.Started(PgBouncerTarget.start(kind, executable.get(), server.get(), account));
+                        : new Launch.Started(PgBouncerTarget.start(kind, executable.get(), server.get(), account,
+                                mostClients));
             }
             case HAPROXY, HAPROXY_ONE_THREAD, HAPROXY_UNIX -> {
                 Optional<Path> executable = executables.find("haproxy");

@@ -13,7 +13,6 @@ import java.util.concurrent.TimeUnit;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
 import org.junit.jupiter.api.io.TempDir;
-import picocli.CommandLine;
 
 /**
  * The real harness, shortened: an embedded PostgreSQL 18, the proxy in this JVM with and without the
@@ -27,15 +26,9 @@ class PassthroughBenchIT {
     @Timeout(value = 2, unit = TimeUnit.MINUTES)
     void oneShortRoundWithGatewaysOffAndOnReportsEveryRunAndLeavesNothingRunning(@TempDir Path output)
             throws Exception {
-        StringWriter out = new StringWriter();
-        StringWriter err = new StringWriter();
-        CommandLine cli = BenchCommand.commandLine().setOut(new PrintWriter(out)).setErr(new PrintWriter(err));
-
-        int exit = cli.execute("passthrough", "--rounds", "1", "--seconds", "2", "--warmup", "0", "--clients", "2",
+        runsToSuccess("passthrough", "--rounds", "1", "--seconds", "2", "--warmup", "0", "--clients", "2",
                 "--threads", "2", "--scale", "1", "--targets", "direct,memogate,memogate-gated,memogate-unix",
                 "--output", output.toString());
-
-        assertThat(exit).as("exit status; output:%n%s%nerrors:%n%s", out, err).isZero();
         Path report = output.resolve("report.md");
         assertThat(report).exists();
         String markdown = Files.readString(report);
@@ -68,6 +61,41 @@ class PassthroughBenchIT {
 
         // PostgreSQL and every pgbench were children of this JVM; none may outlive the benchmark.
         assertThat(awaitNoChildren(Duration.ofSeconds(10))).as("processes left running").isEmpty();
+    }
+
+    /**
+     * Two client counts with the counts on: a report per count, and cost.md with a row per count, mode and target,
+     * whose context switches and allocation are counted for the in-JVM proxy (system calls too where perf can count
+     * them); no perf left running after.
+     */
+    @Test
+    @Timeout(value = 2, unit = TimeUnit.MINUTES)
+    void severalClientCountsWithTheCountsReportTheCostOfEach(@TempDir Path output) throws Exception {
+        runsToSuccess("passthrough", "--rounds", "1", "--seconds", "2", "--warmup", "0", "--clients", "2,4",
+                "--threads", "2", "--scale", "1", "--counts", "--targets", "direct,memogate",
+                "--output", output.toString());
+        assertThat(output.resolve("report-c2.md")).exists();
+        assertThat(output.resolve("report-c4.md")).exists();
+        assertThat(Files.readString(output.resolve("report-c4.md"))).contains("-c 4 -j 2");
+        String cost = Files.readString(output.resolve("cost.md"));
+        for (String clients : List.of("2", "4")) {
+            for (String mode : List.of("simple", "prepared")) {
+                // clients, mode, target, TPS, CPU, 5 syscall columns (figures or "-"), switches, involuntary, bytes
+                assertThat(cost).as(clients + " " + mode).containsPattern("\\| " + clients + " \\| " + mode
+                        + " \\| memogate \\| \\d+ \\| \\d+\\.\\d \\|( [-\\d.]+ \\|){5} \\d+\\.\\d\\d \\| \\d+\\.\\d\\d \\| \\d+ \\|")
+                        .containsPattern("\\| " + clients + " \\| " + mode + " \\| direct \\| \\d+ \\| - \\|");
+            }
+        }
+        assertThat(awaitNoChildren(Duration.ofSeconds(10))).as("processes left running").isEmpty();
+    }
+
+    /** Runs `memogate bench` with {@code arguments}; its output is in the failure message when it exits non-zero. */
+    private static void runsToSuccess(String... arguments) {
+        StringWriter out = new StringWriter();
+        StringWriter err = new StringWriter();
+        int exit = BenchCommand.commandLine().setOut(new PrintWriter(out)).setErr(new PrintWriter(err))
+                .execute(arguments);
+        assertThat(exit).as("exit status; output:%n%s%nerrors:%n%s", out, err).isZero();
     }
 
     private static List<String> awaitNoChildren(Duration timeout) throws InterruptedException {

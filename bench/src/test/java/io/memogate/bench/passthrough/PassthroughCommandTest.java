@@ -9,6 +9,7 @@ import static io.memogate.bench.targets.TargetKind.MEMOGATE_EPOLL;
 import static io.memogate.bench.targets.TargetKind.MEMOGATE_IO_URING;
 import static io.memogate.bench.targets.TargetKind.MEMOGATE_GATED;
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import io.memogate.bench.BenchCommand;
 import io.memogate.bench.pgbench.QueryMode;
@@ -44,6 +45,25 @@ class PassthroughCommandTest {
 
         assertThat(command.targets).containsExactly(DIRECT, MEMOGATE_EPOLL, MEMOGATE_IO_URING, MEMOGATE_IO_URING);
         assertThat(MEMOGATE_IO_URING.label()).isEqualTo("memogate-io-uring");
+    }
+
+    @Test
+    void severalClientCountsAreOnePassEachAndTheLargestSizesTheServer() {
+        ParseResult parsed = BenchCommand.commandLine()
+                .parseArgs("passthrough", "--clients", "16,64,256", "--counts", "--targets", "memogate-shipped,pgbouncer");
+        PassthroughCommand command = (PassthroughCommand) parsed.subcommand().commandSpec().userObject();
+
+        PassthroughPlan plan = new PassthroughPlan(command.rounds, command.seconds, command.warmupSeconds,
+                command.clients, command.threads, command.modes, command.targets, command.scale, Path.of("out"),
+                command.counts);
+        assertThat(plan.clients()).containsExactly(16, 64, 256);
+        assertThat(plan.mostClients()).isEqualTo(256);
+        assertThat(plan.counts()).isTrue();
+        assertThat(plan.load(QueryMode.PREPARED, 64).clients()).isEqualTo(64);
+        assertThatThrownBy(() -> new PassthroughPlan(1, 6, 0, List.of(16, 16), 2, List.of(QueryMode.SIMPLE),
+                List.of(DIRECT), 10, Path.of("out"))).hasMessageContaining("--clients must name each count once");
+        assertThatThrownBy(() -> new PassthroughPlan(1, 6, 0, List.of(16, 63), 2, List.of(QueryMode.SIMPLE),
+                List.of(DIRECT), 10, Path.of("out"))).hasMessageContaining("multiple of threads");
     }
 
     @Test

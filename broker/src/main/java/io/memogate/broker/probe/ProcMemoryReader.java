@@ -1,12 +1,13 @@
 package io.memogate.broker.probe;
 
 import java.io.IOException;
+import java.io.InputStream;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.FileSystemException;
 import java.nio.file.Files;
 import java.nio.file.NoSuchFileException;
 import java.nio.file.Path;
-import java.util.List;
+import java.util.Arrays;
 import java.util.Objects;
 import java.util.OptionalLong;
 
@@ -27,8 +28,15 @@ public final class ProcMemoryReader {
     /** The kernel writes "No such process" (ESRCH) when a process exits while its file is read. */
     private static final String PROCESS_GONE = "No such process";
     private static final long KIB = 1024;
+    /** Holds a status, smaps_rollup or meminfo file whole (1-2 kB); a longer one is read in larger steps. */
+    private static final int READ_BYTES = 8 * 1024;
 
     private final Path procRoot;
+    /**
+     * Reused for every file: the broker reads each server process's status at every poll, and reading it by lines
+     * made a reader's buffers (24 kB) and a String per line each time, for every backend.
+     */
+    private byte[] buffer = new byte[READ_BYTES]; // guarded by this
 
     public ProcMemoryReader(Path procRoot) {
         this.procRoot = Objects.requireNonNull(procRoot, "procRoot");
@@ -52,12 +60,11 @@ public final class ProcMemoryReader {
         }
         Path process = procRoot.resolve(Long.toString(pid));
         try {
-            OptionalLong rssAnon = kibField(Files.readAllLines(process.resolve("status"), StandardCharsets.US_ASCII),
-                    "RssAnon:");
+            OptionalLong rssAnon = kibField(read(process.resolve("status")), "RssAnon:");
             if (rssAnon.isPresent()) {
                 return rssAnon;
             }
-            List<String> rollup = Files.readAllLines(process.resolve("smaps_rollup"), StandardCharsets.US_ASCII);
+            String rollup = read(process.resolve("smaps_rollup"));
             OptionalLong pssAnon = kibField(rollup, "Pss_Anon:");
             return pssAnon.isPresent() ? pssAnon : kibField(rollup, "Pss:");
         } catch (NoSuchFileException gone) {
@@ -82,14 +89,32 @@ public final class ProcMemoryReader {
 
     /** MemTotal and MemAvailable from meminfo; each empty when the kernel does not report it. */
     public HostMemory hostMemory() throws IOException {
-        List<String> meminfo = Files.readAllLines(procRoot.resolve("meminfo"), StandardCharsets.US_ASCII);
+        String meminfo = read(procRoot.resolve("meminfo"));
         return new HostMemory(kibField(meminfo, "MemTotal:"), kibField(meminfo, "MemAvailable:"));
     }
 
+    /** A /proc file whole, as ASCII: its size is unknown until read (stat says 0). */
+    private synchronized String read(Path file) throws IOException {
+        try (InputStream in = Files.newInputStream(file)) {
+            int length = 0;
+            for (int n; (n = in.read(buffer, length, buffer.length - length)) > 0; ) {
+                length += n;
+                if (length == buffer.length) {
+                    buffer = Arrays.copyOf(buffer, 2 * buffer.length);
+                }
+            }
+            return new String(buffer, 0, length, StandardCharsets.US_ASCII);
+        }
+    }
+
     /** The value of a "Name:   123 kB" line, in bytes. */
-    private static OptionalLong kibField(List<String> lines, String name) throws IOException {
-        for (String line : lines) {
-            if (line.startsWith(name)) {
+    private static OptionalLong kibField(String text, String name) throws IOException {
+        for (int start = 0; start < text.length(); ) {
+            int end = text.indexOf('\n', start);
+            end = end < 0 ? text.length() : end;
+            String line = text.startsWith(name, start) ? text.substring(start, end) : null;
+            start = end + 1;
+            if (line != null) {
                 String value = line.substring(name.length()).strip();
                 if (!value.endsWith(" kB")) {
                     throw new IOException("expected '" + name + " <n> kB', found '" + line + "'");

@@ -226,14 +226,14 @@ final class AdmissionFlow {
                     LexicalAnalyzer analyzer = analyzer();
                     RoutineDefinitions routines = settings.routines();
                     readOffLoop(owned, "reading a query text", true,
-                            bytes -> SentText.read(Query.decode(bytes).sql(), analyzer, routines),
+                            bytes -> SentText.read(Query.sql(bytes), analyzer, routines),
                             (read, text) -> admitThenForward(read, text, AdmissionPoint.STATEMENT_TEXT, null));
                 } else {
-                    admitThenForward(owned, SentText.read(Query.decode(frame).sql(), analyzer(), settings.routines()),
+                    admitThenForward(owned, SentText.read(Query.sql(frame), analyzer(), settings.routines()),
                             AdmissionPoint.STATEMENT_TEXT, null);
                 }
             }
-            case Bind.TYPE -> admitBind(owned, Bind.decode(frame).statementName());
+            case Bind.TYPE -> admitBind(owned, statements.boundName(frame));
             case Parse.TYPE -> {
                 RoutineDefinitions routines = settings.routines();
                 readOffLoop(owned, "reading a Parse's text", false,
@@ -282,7 +282,7 @@ final class AdmissionFlow {
         boolean longText = sql.length() >= GatedAdmission.OFF_LOOP_CHARS;
         // A long text not yet sought for the routines of a catalog read since its Parse is sought off the loop.
         if (!(longText && statements.unsought(name, routines)) && !statements.mayChangeSession(name, routines)) {
-            admitThenForward(frame, SentText.unread(sql), AdmissionPoint.PREPARED_EXECUTION, name);
+            admitThenForward(frame, statements.unreadText(name), AdmissionPoint.PREPARED_EXECUTION, name);
         } else if (longText) {
             LexicalAnalyzer analyzer = analyzer();
             readOffLoop(frame, "reading a prepared statement's text", false,

@@ -5,6 +5,7 @@ import io.memogate.proxy.pg.admission.PreparedQueries;
 import io.memogate.proxy.pg.admission.SentText;
 import io.memogate.proxy.pg.admission.SessionSettings;
 import io.memogate.proxy.pg.admission.TransactionWords;
+import io.memogate.proxy.pg.message.frontend.Bind;
 import io.memogate.proxy.pg.message.frontend.Parse;
 import io.netty.buffer.ByteBuf;
 import java.util.HashMap;
@@ -54,6 +55,8 @@ final class PreparedStatements {
         private boolean callsSetter;
         /** The routines with which the text was read at a Bind and found to change nothing; null before. */
         private RoutineDefinitions quietUnder;
+        /** {@link #unreadText}, made at the first Bind that needs it. */
+        private SentText unread;
 
         Prepared(String sql, Boolean mayChangeSession) {
             this.sql = sql;
@@ -86,7 +89,12 @@ final class PreparedStatements {
         }
     }
 
+    /** Made once: a Bind of a statement never prepared here changes nothing (the server fails it). */
+    private static final SentText UNKNOWN_TEXT = SentText.unread("");
+
     private final Map<String, Prepared> byName = new HashMap<>();
+    /** The statement the last Bind named: the next Bind most likely names it again. */
+    private String lastBound = "";
 
     /**
      * A Parse was forwarded. A named statement that exists already keeps its text, as on the server,
@@ -119,6 +127,27 @@ final class PreparedStatements {
 
     void closed(String name) {
         byName.remove(name);
+    }
+
+    /** The statement a Bind names; a String is made only when it is not the one the Bind before named. */
+    String boundName(ByteBuf bind) {
+        lastBound = Bind.statementName(bind, lastBound);
+        return lastBound;
+    }
+
+    /**
+     * The statement's text as a Bind that changes nothing in the session shows it ({@link SentText#unread}), made
+     * once per statement rather than at each Bind.
+     */
+    SentText unreadText(String name) {
+        Prepared prepared = byName.get(name);
+        if (prepared == null) {
+            return UNKNOWN_TEXT;
+        }
+        if (prepared.unread == null) {
+            prepared.unread = SentText.unread(prepared.sql);
+        }
+        return prepared.unread;
     }
 
     /** The statement's SQL, or "" when it was never prepared here (the server will report the error). */

@@ -105,6 +105,20 @@ class FrontendMessagesTest {
         assertThat(encoded(new Query("select 1"))).isEqualTo(golden);
     }
 
+    /** The text read in place, as decode reads it: from a frame that starts inside its buffer, and in UTF-8. */
+    @Test
+    void aQuerysTextIsReadInPlace() {
+        ByteBuf behind = Unpooled.buffer().writeBytes(new byte[] {'Z', 0, 0, 0, 5, 'I'});
+        new Query("select 'é'").encode(behind);
+        behind.skipBytes(6);
+        assertThat(Query.sql(behind)).isEqualTo("select 'é'");
+        assertThat(behind.readerIndex()).isEqualTo(6);
+        String unterminated = "51" + "0000000c" + "73656c6563742031"; // 'Q', length 12, "select 1", no NUL
+        assertThatThrownBy(() -> Query.sql(wrap(unterminated))).isInstanceOf(MalformedMessageException.class)
+                .hasMessage("string is not NUL-terminated");
+        assertThatThrownBy(() -> Query.decode(wrap(unterminated))).hasMessage("string is not NUL-terminated");
+    }
+
     @Test
     void parseWithParameterTypes() {
         String golden = "50" + "00000017"  // 'P', length 23
@@ -135,6 +149,24 @@ class FrontendMessagesTest {
         assertThat(Bind.decode(wrap(golden))).isEqualTo(new Bind("p", "s1"));
     }
 
+    /** The name the Bind before named is returned as it is, not made again; any other is decoded as decode does. */
+    @Test
+    void aBindsStatementNameIsTheOneBeforeWhenItNamesItAgain() {
+        String golden = "42" + "00000014" + "7000" + "733100" + "0000" + "0001" + "00000001" + "31" + "0000";
+        String previous = new String("s1".toCharArray());
+
+        assertThat(Bind.statementName(wrap(golden), previous)).isSameAs(previous);
+        assertThat(Bind.statementName(wrap(golden), "s2")).isEqualTo("s1");
+        assertThat(Bind.statementName(wrap(golden), "s")).isEqualTo("s1");
+        assertThat(Bind.statementName(wrap(golden), "")).isEqualTo("s1");
+        ByteBuf accented = Unpooled.buffer().writeByte('B').writeInt(12).writeByte(0)
+                .writeBytes("é1".getBytes(StandardCharsets.UTF_8)).writeByte(0).writeShort(0).writeShort(0);
+        assertThat(Bind.statementName(accented, "\u00e91")).isEqualTo("é1");
+        assertThat(Bind.statementName(accented.resetReaderIndex(), "é1")).isEqualTo("é1");
+        ByteBuf unnamed = Unpooled.buffer().writeByte('B').writeInt(10).writeByte(0).writeByte(0).writeShort(0);
+        assertThat(Bind.statementName(unnamed, "s1")).isEmpty();
+    }
+
     /**
      * The head of a Bind relayed in parts holds at least its first 64 KiB and otherwise whatever the reads
      * brought: names that end past 64 KiB are refused whatever more arrived, so TCP's split decides nothing.
@@ -151,6 +183,8 @@ class FrontendMessagesTest {
                     .isInstanceOf(MalformedMessageException.class)
                     .hasMessage("a Bind's portal and statement names must end within its first 65536 bytes");
             assertThatThrownBy(() -> Bind.check(head)).isInstanceOf(MalformedMessageException.class);
+            assertThatThrownBy(() -> Bind.statementName(head, "s"))
+                    .hasMessage("a Bind's portal and statement names must end within its first 65536 bytes");
         }
         ByteBuf fits = Unpooled.buffer().writeByte('B').writeInt(200_000).writeByte('p').writeByte(0)
                 .writeBytes("s".repeat(60_000).getBytes(StandardCharsets.US_ASCII)).writeByte(0);

@@ -3,6 +3,7 @@ package io.memogate.proxy.pg.message.frontend;
 import io.memogate.proxy.pg.message.MalformedMessageException;
 import io.memogate.proxy.pg.message.PgWire;
 import io.netty.buffer.ByteBuf;
+import java.nio.charset.StandardCharsets;
 
 /**
  * Bind ('B'): the extended protocol's admission point, because PostgreSQL plans when a statement is
@@ -28,6 +29,39 @@ public record Bind(String portalName, String statementName) implements FrontendM
         } catch (MalformedMessageException e) {
             throw namesTooLong(frame, e);
         }
+    }
+
+    /**
+     * The statement name, read as {@link #decode} reads it, but returned as {@code previous} when the frame names
+     * that same statement in ASCII: a client binds the same few statements again and again, and a String per Bind
+     * was most of what the relay allocated per prepared run.
+     *
+     * @throws io.memogate.proxy.pg.message.MalformedMessageException as decode
+     */
+    public static String statementName(ByteBuf frame, String previous) {
+        int end = Math.min(PgWire.bodyEnd(frame, TYPE), frame.readerIndex() + NAMES_WITHIN_BYTES);
+        try {
+            int start = PgWire.skipCString(frame, PgWire.bodyStart(frame), end);
+            int length = PgWire.skipCString(frame, start, end) - 1 - start;
+            return sameAscii(frame, start, length, previous) ? previous
+                    : frame.toString(start, length, StandardCharsets.UTF_8);
+        } catch (MalformedMessageException e) {
+            throw namesTooLong(frame, e);
+        }
+    }
+
+    /** Whether the {@code length} bytes at {@code start} are {@code name}'s characters, each below 0x80. */
+    private static boolean sameAscii(ByteBuf frame, int start, int length, String name) {
+        if (name.length() != length) {
+            return false;
+        }
+        for (int i = 0; i < length; i++) {
+            char c = name.charAt(i);
+            if (c >= 0x80 || frame.getByte(start + i) != (byte) c) {
+                return false;
+            }
+        }
+        return true;
     }
 
     /**

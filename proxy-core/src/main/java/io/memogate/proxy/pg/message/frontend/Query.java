@@ -2,6 +2,7 @@ package io.memogate.proxy.pg.message.frontend;
 
 import io.memogate.proxy.pg.message.PgWire;
 import io.netty.buffer.ByteBuf;
+import java.nio.charset.StandardCharsets;
 
 /** Query ('Q'): a simple-protocol query string, possibly several statements. An admission point. */
 public record Query(String sql) implements FrontendMessage {
@@ -9,7 +10,19 @@ public record Query(String sql) implements FrontendMessage {
     public static final byte TYPE = 'Q';
 
     public static Query decode(ByteBuf frame) {
-        return new Query(PgWire.readCString(PgWire.body(frame, TYPE)));
+        return new Query(sql(frame));
+    }
+
+    /**
+     * The query string, read as {@link #decode} reads it, with no slice of the frame nor record made around it:
+     * the admission path reads every Query's text.
+     *
+     * @throws io.memogate.proxy.pg.message.MalformedMessageException as decode
+     */
+    public static String sql(ByteBuf frame) {
+        int start = PgWire.bodyStart(frame);
+        int length = PgWire.skipCString(frame, start, PgWire.bodyEnd(frame, TYPE)) - 1 - start;
+        return frame.toString(start, length, StandardCharsets.UTF_8);
     }
 
     /**
