@@ -19,6 +19,8 @@ public record Done(int status, int command, long rowCount) {
 
     /** The final DONE of a request that failed. */
     public static final Done ERROR = new Done(DONE_ERROR, 0, 0);
+    /** The final DONE of a request withdrawn before it ran: nothing done, no rows. */
+    public static final Done CANCELLED = new Done(DONE_FINAL, 0, 0);
     /** The final DONE that acknowledges an ATTENTION. */
     public static final Done ATTENTION = new Done(DONE_ATTN, 0, 0);
 

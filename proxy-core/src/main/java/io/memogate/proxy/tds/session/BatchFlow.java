@@ -140,6 +140,10 @@ final class BatchFlow {
                 withdrawn.release();
                 if (attended) {
                     attended = false;
+                    // As a server answers a cancelled request: the request's answer ends (a DONE of no rows, end of
+                    // message), then the acknowledgement comes in a message of its own, which clients read for
+                    // the attention still pending at the end of the answer.
+                    session.reply(null, Done.CANCELLED);
                     session.reply(null, Done.ATTENTION);
                 } else {
                     session.reply(TdsErrors.cancelledWhileQueued(), Done.ERROR);
