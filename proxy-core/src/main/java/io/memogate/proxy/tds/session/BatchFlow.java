@@ -5,7 +5,6 @@ import io.memogate.proxy.admission.AdmissionPoint;
 import io.memogate.proxy.admission.AdmissionRejectedException;
 import io.memogate.proxy.admission.AdmittedStatement;
 import io.memogate.proxy.admission.StatementRequest;
-import io.memogate.proxy.admission.WaitNotice;
 import io.memogate.proxy.session.LoopHandoff;
 import io.memogate.proxy.session.OwnedFrame;
 import io.memogate.proxy.session.StatementAdmission;
@@ -33,21 +32,6 @@ final class BatchFlow {
 
     private static final Logger log = LoggerFactory.getLogger(BatchFlow.class);
 
-    /**
-     * TDS has no message a server sends unasked between requests: a client kept waiting is not told (SHOW CLIENTS
-     * says where it waits; a client's query timeout sends an ATTENTION, which withdraws it).
-     */
-    private static final StatementAdmission.Notices NO_NOTICES = new StatementAdmission.Notices() {
-        @Override
-        public boolean betweenMessages() {
-            return true;
-        }
-
-        @Override
-        public void send(WaitNotice notice) {
-        }
-    };
-
     private final TdsSession session;
     private final Replies replies;
     private final StatementAdmission admission;
@@ -57,7 +41,9 @@ final class BatchFlow {
     BatchFlow(TdsSession session, Replies replies) {
         this.session = session;
         this.replies = replies;
-        this.admission = new StatementAdmission(session, session.client, new LoopHandoff(session), NO_NOTICES);
+        // TDS has no message a server sends unasked: a client's query timeout sends an ATTENTION instead.
+        this.admission = new StatementAdmission(session, session.client, new LoopHandoff(session),
+                StatementAdmission.Notices.NONE);
     }
 
     boolean holding() {

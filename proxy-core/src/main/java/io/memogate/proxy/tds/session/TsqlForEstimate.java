@@ -75,12 +75,22 @@ final class TsqlForEstimate {
             at++;
         }
         String word = text.substring(start, at).toUpperCase(Locale.ROOT);
-        if (word.equals("TOP") && BEFORE_TOP.contains(lastWord)) {
+        if (word.equals("TOP") && BEFORE_TOP.contains(lastWord) && countFollows()) {
             skipTop();
             return;
         }
         out.append(text, start, at);
         lastWord = word;
+    }
+
+    /** TOP is followed by its count: a number, a variable or a parenthesized expression. */
+    private boolean countFollows() {
+        int next = at;
+        while (next < text.length() && Character.isWhitespace(text.charAt(next))) {
+            next++;
+        }
+        return next < text.length() && (Character.isDigit(text.charAt(next)) || text.charAt(next) == '('
+                || text.charAt(next) == '@');
     }
 
     /** TOP's count (a number, a variable or a parenthesized expression), then PERCENT and WITH TIES if there. */
