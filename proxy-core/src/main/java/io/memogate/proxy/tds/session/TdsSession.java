@@ -6,6 +6,7 @@ import io.memogate.proxy.admission.SessionInfo;
 import io.memogate.proxy.session.HeldInput;
 import io.memogate.proxy.session.OnEventLoop;
 import io.memogate.proxy.session.OperatorCommand;
+import io.memogate.proxy.session.ServerLegHandler;
 import io.memogate.proxy.session.SessionLegs;
 import io.memogate.proxy.session.SessionLoop;
 import io.memogate.proxy.session.TrackedSession;
@@ -54,7 +55,7 @@ import org.slf4j.LoggerFactory;
  * sends behind it waits in the core's {@link HeldInput}. The client is still read while it sends nothing else, so
  * that its ATTENTION (its cancel, or its query timeout) is seen.
  */
-public final class TdsSession implements TrackedSession, SessionLoop {
+public final class TdsSession implements TrackedSession, SessionLoop, ServerLegHandler.ServerLeg {
 
     private static final Logger log = LoggerFactory.getLogger(TdsSession.class);
 
@@ -99,7 +100,7 @@ public final class TdsSession implements TrackedSession, SessionLoop {
         var backend = services.backend();
         String address = backend.host() + ":" + backend.port();
         ChannelFuture connecting = services.connector().connect(client.eventLoop(), backend.host(), backend.port(),
-                new ServerHandler(this), services.limits().connectTimeout());
+                new ServerLegHandler(this), services.limits().connectTimeout());
         connecting.addListener(done -> {
             if (!done.isSuccess()) {
                 log.warn("cannot connect to backend '{}' at {}: {}", backend.name(), address, done.cause().toString());
@@ -227,7 +228,8 @@ public final class TdsSession implements TrackedSession, SessionLoop {
     // ---- server leg ---------------------------------------------------------------------------------------
 
     /** A server packet, owned here: relayed, or released when it breaks the protocol (then the session ends). */
-    void serverPacket(ByteBuf packet) {
+    @Override
+    public void serverFrame(ByteBuf packet) {
         spid = TdsPackets.spid(packet);
         switch (state) {
             case PRELOGIN_REPLY -> preloginReply(packet);
@@ -281,11 +283,13 @@ public final class TdsSession implements TrackedSession, SessionLoop {
         }
     }
 
-    void serverReadComplete() {
+    @Override
+    public void serverReadComplete() {
         legs.serverReadComplete();
     }
 
-    void serverWritabilityChanged() {
+    @Override
+    public void serverWritabilityChanged() {
         legs.serverWritabilityChanged();
     }
 
@@ -293,7 +297,8 @@ public final class TdsSession implements TrackedSession, SessionLoop {
         close(); // as when the server itself goes away: the client sees its connection end
     }
 
-    void serverFailed(Throwable cause) {
+    @Override
+    public void serverFailed(Throwable cause) {
         log.warn("server connection of {} failed: {}", this, cause.toString());
         if (state == State.READY && replies.idle()) {
             sendErrorAndClose(TdsErrors.serverLost(String.valueOf(cause.getMessage())));

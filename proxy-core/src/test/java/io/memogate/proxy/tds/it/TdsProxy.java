@@ -13,14 +13,13 @@ import io.memogate.proxy.config.TlsMode;
 import io.memogate.proxy.server.ProxyServer;
 import io.memogate.proxy.tds.TdsServer;
 import io.memogate.proxy.tds.TdsWing;
-import io.memogate.proxy.testing.Await;
+import io.memogate.proxy.testing.ProxySessions;
 import java.sql.Connection;
 import java.sql.DriverManager;
 import java.sql.SQLException;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
-import java.util.concurrent.TimeUnit;
 
 /**
  * A proxy with one TDS listener on an ephemeral port, relaying to a {@link TdsTarget}, with the admission hook a
@@ -71,12 +70,11 @@ final class TdsProxy implements AutoCloseable {
 
     /** Waits until a session of the proxy is in {@code state}, as SHOW CLIENTS says it ("waiting for admission"). */
     void awaitSessionIn(String state) throws InterruptedException {
-        Await.until("a session of the proxy is " + state, () -> server.clients().toCompletableFuture()
-                .get(10, TimeUnit.SECONDS).stream().anyMatch(client -> client.state().equals(state)));
+        ProxySessions.awaitSessionIn(server, state);
     }
 
     void awaitSessionCount(int count) throws InterruptedException {
-        Await.until("the proxy holds " + count + " sessions", () -> server.sessionCount() == count);
+        ProxySessions.awaitSessionCount(server, count);
     }
 
     @Override
