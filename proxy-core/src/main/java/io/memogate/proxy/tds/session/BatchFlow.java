@@ -11,6 +11,7 @@ import io.memogate.proxy.session.StatementAdmission;
 import io.memogate.proxy.tds.codec.TdsPackets;
 import io.memogate.proxy.tds.message.Done;
 import io.memogate.proxy.tds.message.PacketType;
+import io.memogate.proxy.tds.message.RpcRequest;
 import io.memogate.proxy.tds.message.SqlBatch;
 import io.memogate.proxy.tds.message.TdsErrors;
 import io.netty.buffer.ByteBuf;
@@ -20,12 +21,14 @@ import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 /**
- * The client's requests once logged in. A SQLBatch is an admission point: its text waits for the server's
+ * The client's requests once logged in. A SQLBatch is an admission point, and so is an RPC that runs a text
+ * now (sp_executesql, sp_prepexec: {@link RpcRequest}): its text waits for the server's
  * admission hook through the core's {@link StatementAdmission} (hold, admit, forward), estimated as T-SQL read
  * the PostgreSQL way ({@link TsqlForEstimate}). A refused batch never reaches the server: its client gets error
  * 8628 and a DONE with DONE_ERROR, and the session goes on. An ATTENTION while the batch is held withdraws it and
  * is answered here with DONE_ATTN, as the server answers an attention; otherwise it goes to the server, which
- * answers it. Every other request (RPC, transaction manager, bulk load) is relayed as it is for now. Used on the
+ * answers it. A refused RPC's answer ends with DONEPROC. Every other request (other procedures, sp_execute by
+ * handle, transaction manager, bulk load) is relayed as it is for now. Used on the
  * session's event loop only.
  */
 final class BatchFlow {
@@ -65,11 +68,24 @@ final class BatchFlow {
 
     /** One whole client message, with nothing held before it; a malformed one is thrown before it is handed on. */
     void request(ByteBuf message) {
-        if (TdsPackets.type(message) == PacketType.SQL_BATCH) {
-            batch(message);
-        } else {
+        int type = TdsPackets.type(message);
+        if ((type != PacketType.SQL_BATCH && type != PacketType.RPC) || !session.server.hook().readsStatements()) {
             forward(message, AdmittedStatement.UNGATED);
+            return;
         }
+        boolean rpc = type == PacketType.RPC;
+        ByteBuf data = TdsPackets.data(message, session.client.alloc());
+        Optional<String> text;
+        try {
+            text = rpc ? RpcRequest.statementText(data) : Optional.of(SqlBatch.text(data));
+        } finally {
+            data.release();
+        }
+        if (text.isEmpty()) {
+            forward(message, AdmittedStatement.UNGATED); // another procedure, or its text in a type not read
+            return;
+        }
+        admit(message, TsqlForEstimate.rewrite(text.get()), rpc ? Done.PROC_ERROR : Done.ERROR);
     }
 
     /**
@@ -88,19 +104,9 @@ final class BatchFlow {
         return false;
     }
 
-    private void batch(ByteBuf message) {
+    /** Waits for the hook's decision on {@code text}; a refusal ends the request's answer with {@code answerEnd}. */
+    private void admit(ByteBuf message, String text, Done answerEnd) {
         var server = session.server;
-        if (!server.hook().readsStatements()) {
-            forward(message, AdmittedStatement.UNGATED);
-            return;
-        }
-        ByteBuf data = TdsPackets.data(message, session.client.alloc());
-        String text;
-        try {
-            text = TsqlForEstimate.rewrite(SqlBatch.text(data));
-        } finally {
-            data.release();
-        }
         Admission decision = server.hook().admit(new StatementRequest(text, AdmissionPoint.STATEMENT_TEXT,
                 session.info, session.spid, server.support().serverDefaults().get()));
         admission.admit(decision, new OwnedFrame(message), Duration.ZERO, new StatementAdmission.Outcome() {
@@ -118,7 +124,7 @@ final class BatchFlow {
             public void rejected(OwnedFrame refused, AdmissionRejectedException rejection) {
                 refused.release();
                 log.info("refused a batch of {}: {} ({})", session, rejection.getMessage(), rejection.detail());
-                session.reply(TdsErrors.admissionRejected(rejection), Done.ERROR);
+                session.reply(TdsErrors.admissionRejected(rejection), answerEnd);
             }
 
             @Override
@@ -132,7 +138,7 @@ final class BatchFlow {
                     session.reply(null, Done.CANCELLED);
                     session.reply(null, Done.ATTENTION);
                 } else {
-                    session.reply(TdsErrors.cancelledWhileQueued(), Done.ERROR);
+                    session.reply(TdsErrors.cancelledWhileQueued(), answerEnd);
                 }
             }
 

@@ -8,6 +8,7 @@ import io.memogate.proxy.admission.AdmissionPoint;
 import io.memogate.proxy.testing.Await;
 import io.memogate.proxy.testing.ScriptedHook;
 import java.sql.Connection;
+import java.sql.PreparedStatement;
 import java.sql.ResultSet;
 import java.sql.SQLException;
 import java.sql.SQLTimeoutException;
@@ -127,6 +128,32 @@ class TdsAdmissionIT {
             assertThat(hook.withdrawn).hasSize(1);
             s.setQueryTimeout(0);
             assertThat(single(s, "SELECT 10 AS n")).isEqualTo(10);
+        }
+    }
+
+    /** A PreparedStatement's first execution is sp_executesql: admitted with its statement, refused with 8628. */
+    @Test
+    void aPreparedStatementsSpExecutesqlIsAdmittedWithItsText() throws Exception {
+        try (Connection c = proxy.connect("")) {
+            try (PreparedStatement select = c.prepareStatement("SELECT 21 AS n WHERE ? = 1")) {
+                select.setInt(1, 1);
+                try (ResultSet rows = select.executeQuery()) {
+                    assertThat(rows.next()).isTrue();
+                    assertThat(rows.getInt(1)).isEqualTo(21);
+                }
+            }
+            try (PreparedStatement refused = c.prepareStatement("SELECT 22 AS n WHERE ? = 1 " + ScriptedHook.REFUSE)) {
+                refused.setInt(1, 1);
+                assertThatThrownBy(refused::executeQuery).isInstanceOfSatisfying(SQLServerException.class,
+                        e -> assertThat(e.getErrorCode()).isEqualTo(8628));
+            }
+            try (Statement s = c.createStatement()) {
+                assertThat(single(s, "SELECT 23 AS n")).isEqualTo(23);
+            }
+        }
+        assertThat(hook.requests).anySatisfy(request -> assertThat(request.sql()).isEqualTo("SELECT 21 AS n WHERE @P0 = 1"));
+        if (target.testServer.isPresent()) {
+            assertThat(target.testServer.get().rpcs).containsExactly("SELECT 21 AS n WHERE @P0 = 1");
         }
     }
 }

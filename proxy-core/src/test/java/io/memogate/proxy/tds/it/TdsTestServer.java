@@ -11,6 +11,7 @@ import java.net.Socket;
 import java.net.SocketException;
 import java.nio.ByteBuffer;
 import java.nio.charset.StandardCharsets;
+import java.util.Arrays;
 import java.util.List;
 import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.concurrent.atomic.AtomicInteger;
@@ -22,8 +23,8 @@ import java.util.regex.Pattern;
  * runs on the machines these tests run on. It answers PRELOGIN (never encrypting; or demanding encryption when
  * made so), LOGIN7 (LOGINACK with ENVCHANGEs for the database, collation and packet size; user {@code refused}
  * gets error 18456), every SQL batch with one row of two columns (an INT: the number after a leading
- * {@code SELECT}, else 1; an NVARCHAR: the batch's text as received), an ATTENTION with DONE_ATTN, and an RPC
- * with an error. It records what it received, so that tests see what the proxy passed on. A thread per
+ * {@code SELECT}, else 1; an NVARCHAR: the batch's text as received), sp_executesql the same way with its
+ * statement's text, an ATTENTION with DONE_ATTN, and any other RPC with an error. It records what it received, so that tests see what the proxy passed on. A thread per
  * connection; test scope only.
  */
 final class TdsTestServer implements AutoCloseable {
@@ -33,6 +34,8 @@ final class TdsTestServer implements AutoCloseable {
     private static final byte[] COLLATION = {0x09, 0x04, (byte) 0xD0, 0x00, 0x34};
 
     final List<String> batches = new CopyOnWriteArrayList<>();
+    /** The texts sp_executesql was called with. */
+    final List<String> rpcs = new CopyOnWriteArrayList<>();
     final List<Integer> preloginEncryption = new CopyOnWriteArrayList<>();
     final List<Integer> preloginMars = new CopyOnWriteArrayList<>();
     final List<String> logins = new CopyOnWriteArrayList<>();
@@ -114,8 +117,16 @@ final class TdsTestServer implements AutoCloseable {
                         attentions.incrementAndGet();
                         TdsWire.write(out, TdsWire.REPLY, done(0x20, 0, 0), packetSize, spid);
                     }
-                    case TdsWire.RPC -> TdsWire.write(out, TdsWire.REPLY,
-                            error(2812, 16, "The test TDS server runs no procedures."), packetSize, spid);
+                    case TdsWire.RPC -> {
+                        String text = executedSql(message);
+                        if (text == null) {
+                            TdsWire.write(out, TdsWire.REPLY, error(2812, 16,
+                                    "The test TDS server runs sp_executesql only."), packetSize, spid);
+                        } else {
+                            rpcs.add(text);
+                            TdsWire.write(out, TdsWire.REPLY, procedureRow(++batchNumber, text), packetSize, spid);
+                        }
+                    }
                     default -> {
                         return; // a message it does not know: it ends the connection, as a server does
                     }
@@ -190,6 +201,45 @@ final class TdsTestServer implements AutoCloseable {
         tokens.u32(0).u16(1).u8(0xE7).u16(8000).raw(COLLATION).bVarchar("text");        // NVARCHAR(4000), nullable
         tokens.u8(0xD1).u32(n).u16(echoed.length() * 2).raw(TdsWire.utf16(echoed));
         return tokens.raw(done(0x10, 0xC1, 1)).bytes();                                 // DONE_COUNT, SELECT, 1 row
+    }
+
+    /**
+     * sp_executesql's @stmt (by ProcID 10), an NVARCHAR of up to 4,000 characters or a PLP one; null for anything
+     * else.
+     */
+    private static String executedSql(Message message) {
+        ByteBuffer rpc = message.littleEndian();
+        int at = rpc.getInt(0);
+        if ((rpc.getShort(at) & 0xFFFF) != 0xFFFF || rpc.getShort(at + 2) != 10) {
+            return null;
+        }
+        at += 6; // ProcID, option flags
+        at += 1 + 2 * (rpc.get(at) & 0xFF) + 1; // name, status
+        if ((rpc.get(at) & 0xFF) != 0xE7) {
+            return null;
+        }
+        int maxLength = rpc.getShort(at + 1) & 0xFFFF;
+        at += 8;
+        if (maxLength != 0xFFFF) {
+            int length = rpc.getShort(at) & 0xFFFF;
+            return new String(message.data(), at + 2, length, StandardCharsets.UTF_16LE);
+        }
+        at += 8; // total length
+        StringBuilder text = new StringBuilder();
+        for (int chunk = rpc.getInt(at); chunk != 0; chunk = rpc.getInt(at)) {
+            text.append(new String(message.data(), at + 4, chunk, StandardCharsets.UTF_16LE));
+            at += 4 + chunk;
+        }
+        return text.toString();
+    }
+
+    /** A procedure's answer: the row, DONEINPROC, RETURNSTATUS 0, DONEPROC. */
+    private static byte[] procedureRow(int number, String text) {
+        byte[] row = row(number, text);
+        Tokens tokens = new Tokens().raw(Arrays.copyOf(row, row.length - 13));
+        tokens.u8(0xFF).u16(0x10).u16(0xC1).u64(1);      // DONEINPROC: DONE_COUNT, SELECT, 1 row
+        tokens.u8(0x79).u32(0);                           // RETURNSTATUS 0
+        return tokens.u8(0xFE).u16(0).u16(0xE0).u64(0).bytes(); // DONEPROC, final
     }
 
     private static byte[] error(int number, int severity, String message) {
