@@ -8,6 +8,8 @@ import io.memogate.proxy.mysql.MySqlWing;
 import io.memogate.proxy.pg.PgWing;
 import io.memogate.proxy.postgres.PostgresServer;
 import io.memogate.proxy.session.ProtocolWing;
+import io.memogate.proxy.tds.TdsServer;
+import io.memogate.proxy.tds.TdsWing;
 import java.util.Map;
 
 /**
@@ -17,18 +19,22 @@ import java.util.Map;
  */
 public final class Wings {
 
-    /** Every wing served: PostgreSQL's and MySQL's (which MariaDB speaks too). */
+    /** Every wing served: PostgreSQL's, MySQL's (which MariaDB speaks too) and SQL Server's TDS. */
     public static final Map<Protocol, ProtocolWing.Factory> BUILT_IN = Map.of(Protocol.POSTGRESQL, PgWing.FACTORY,
-            Protocol.MYSQL, MySqlWing.FACTORY);
+            Protocol.MYSQL, MySqlWing.FACTORY, Protocol.TDS, TdsWing.FACTORY);
 
     private Wings() {
     }
 
     /**
      * The kind of server {@code backend} is, by the listeners that reach it: a mysql listener relays to the
-     * default backend, which is then a MySQL or MariaDB server; every other backend is a PostgreSQL server.
+     * default backend, which is then a MySQL or MariaDB server, and a tds listener to a SQL Server; every other
+     * backend is a PostgreSQL server.
      */
     static ServerKind kindOf(MemogateConfig config, String backend) {
+        if (config.servesTds(backend)) {
+            return TdsServer.KIND;
+        }
         return config.servesMySql(backend) ? MySqlServer.KIND : PostgresServer.KIND;
     }
 }

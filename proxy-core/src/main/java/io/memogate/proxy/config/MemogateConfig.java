@@ -149,7 +149,16 @@ public record MemogateConfig(List<ListenerConfig> listeners, List<BackendConfig>
      * MySQL protocol (such a listener routes every session there). Every other backend is a PostgreSQL server.
      */
     public boolean servesMySql(String server) {
-        return listeners.stream().anyMatch(l -> l.protocol() == Protocol.MYSQL)
+        return servesDefault(Protocol.MYSQL, server);
+    }
+
+    /** Whether backend {@code server} is a SQL Server: the default backend when a listener speaks TDS. */
+    public boolean servesTds(String server) {
+        return servesDefault(Protocol.TDS, server);
+    }
+
+    private boolean servesDefault(Protocol protocol, String server) {
+        return listeners.stream().anyMatch(l -> l.protocol() == protocol)
                 && defaultBackend().map(BackendConfig::name).filter(server::equals).isPresent();
     }
 

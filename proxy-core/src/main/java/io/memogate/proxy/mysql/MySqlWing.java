@@ -12,9 +12,9 @@ import io.memogate.proxy.mysql.session.KillTargets;
 import io.memogate.proxy.mysql.session.MySqlServices;
 import io.memogate.proxy.mysql.session.MySqlSession;
 import io.memogate.proxy.mysql.session.MySqlShared;
-import io.memogate.proxy.mysql.session.ServerConnector;
 import io.memogate.proxy.session.ListenerSetup;
 import io.memogate.proxy.session.ProtocolWing;
+import io.memogate.proxy.session.ServerConnector;
 import io.memogate.proxy.session.WingResources;
 import io.memogate.proxy.tls.TlsContexts;
 import io.netty.handler.ssl.SslContext;
@@ -37,7 +37,8 @@ public final class MySqlWing implements ProtocolWing {
     private final MySqlShared shared;
 
     private MySqlWing(WingResources resources) {
-        this.shared = new MySqlShared(new ServerConnector(resources.transport(), resources.keepalive()), new KillTargets());
+        this.shared = new MySqlShared(new ServerConnector(resources.transport(), resources.keepalive(),
+                MySqlPackets::framer), new KillTargets());
     }
 
     @Override

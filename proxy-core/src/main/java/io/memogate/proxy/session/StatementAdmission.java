@@ -51,6 +51,21 @@ public final class StatementAdmission {
     /** How a wing tells its client, in its own protocol, that a statement is queued. */
     public interface Notices {
 
+        /**
+         * For a protocol with no message a server sends unasked (MySQL, TDS): a client kept waiting is not told
+         * (SHOW CLIENTS says where it waits).
+         */
+        Notices NONE = new Notices() {
+            @Override
+            public boolean betweenMessages() {
+                return true;
+            }
+
+            @Override
+            public void send(WaitNotice notice) {
+            }
+        };
+
         /** False while a notice written now would land inside a message relayed in parts; asked again later. */
         boolean betweenMessages();
 

@@ -37,7 +37,7 @@ class LayeringTest {
     void theSessionCoreImportsNoWing() {
         noClasses().that().resideInAnyPackage(CORE)
                 .should().dependOnClassesThat().resideInAnyPackage("io.memogate.proxy.pg..",
-                        "io.memogate.proxy.mysql..")
+                        "io.memogate.proxy.mysql..", "io.memogate.proxy.tds..")
                 .because("the core is protocol-neutral: each protocol plugs in as a ProtocolWing, picked by the CLI")
                 .check(MEMOGATE);
     }
@@ -49,7 +49,13 @@ class LayeringTest {
                 .because("what two wings share belongs in the core, not in one wing that the other borrows from")
                 .check(MEMOGATE);
         noClasses().that().resideInAPackage("io.memogate.proxy.pg..")
-                .should().dependOnClassesThat().resideInAnyPackage("io.memogate.proxy.mysql..")
+                .should().dependOnClassesThat().resideInAnyPackage("io.memogate.proxy.mysql..", "io.memogate.proxy.tds..")
+                .check(MEMOGATE);
+        noClasses().that().resideInAPackage("io.memogate.proxy.tds..")
+                .should().dependOnClassesThat().resideInAnyPackage("io.memogate.proxy.pg..", "io.memogate.proxy.mysql..")
+                .check(MEMOGATE);
+        noClasses().that().resideInAPackage("io.memogate.proxy.mysql..")
+                .should().dependOnClassesThat().resideInAnyPackage("io.memogate.proxy.tds..")
                 .check(MEMOGATE);
     }
 
@@ -125,6 +131,10 @@ class LayeringTest {
                         "io.memogate.proxy.postgres..")
                 .check(MEMOGATE);
         noClasses().that().resideInAnyPackage("io.memogate.proxy.pg..", "io.memogate.proxy.postgres..")
+                .should().dependOnClassesThat().resideInAnyPackage("io.memogate.estimator.mysql..")
+                .check(MEMOGATE);
+        // Until the estimator has a T-SQL dialect, the TDS wing reads batches with PostgreSQL's (TdsServer).
+        noClasses().that().resideInAnyPackage("io.memogate.proxy.tds..")
                 .should().dependOnClassesThat().resideInAnyPackage("io.memogate.estimator.mysql..")
                 .check(MEMOGATE);
     }

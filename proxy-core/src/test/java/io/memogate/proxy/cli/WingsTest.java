@@ -3,8 +3,6 @@ package io.memogate.proxy.cli;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
-import io.memogate.proxy.config.AdminConfig;
-import io.memogate.proxy.config.AdminHttpConfig;
 import io.memogate.proxy.config.BackendConfig;
 import io.memogate.proxy.config.ConfigException;
 import io.memogate.proxy.config.ConfigLoader;
@@ -13,6 +11,7 @@ import io.memogate.proxy.config.MemogateConfig;
 import io.memogate.proxy.config.Protocol;
 import io.memogate.proxy.mysql.MySqlServer;
 import io.memogate.proxy.postgres.PostgresServer;
+import io.memogate.proxy.tds.TdsServer;
 import java.nio.file.Path;
 import java.util.List;
 import org.junit.jupiter.api.Test;
@@ -47,16 +46,17 @@ class WingsTest {
     }
 
     @Test
-    void aListenerWhoseProtocolHasNoWingYetStopsTheStartAndNothingListens() {
-        MemogateConfig config = MemogateConfig.of(BackendConfig.of("main", "127.0.0.1", 5432)).withListeners(
-                ListenerConfig.of("127.0.0.1", 0),
-                ListenerConfig.of("127.0.0.1", 0).withProtocol(Protocol.TDS));
+    void everyProtocolOfTheFileHasItsWing() {
+        assertThat(Wings.BUILT_IN).containsOnlyKeys(List.of(Protocol.values()));
+    }
 
-        assertThatThrownBy(() -> RunningProxy.start(config.withAdmin(new AdminConfig(AdminHttpConfig.of("127.0.0.1", 0)))))
-                .isInstanceOfSatisfying(ConfigException.class, e -> assertThat(e.problems()).containsExactly(
-                        "listeners[1].protocol: Memogate cannot serve tds clients yet; it speaks mysql, postgresql "
-                                + "(the SQL Server wing is planned)"));
-        assertThat(Wings.BUILT_IN).containsOnlyKeys(List.of(Protocol.POSTGRESQL, Protocol.MYSQL));
+    /** A tds listener's backend is a SQL Server: its batches are estimated as T-SQL. */
+    @Test
+    void theDefaultBackendOfATdsListenerIsASqlServer() {
+        MemogateConfig config = MemogateConfig.of(BackendConfig.of("main", "127.0.0.1", 1433)).withListeners(
+                ListenerConfig.of("127.0.0.1", 0).withProtocol(Protocol.TDS));
+        assertThat(Wings.kindOf(config, "main")).isSameAs(TdsServer.KIND);
+        assertThat(Wings.kindOf(config, "other")).isSameAs(PostgresServer.KIND);
     }
 
     /** A mysql listener's backend is a MySQL server: its sessions are estimated by MySQL's dialect. */

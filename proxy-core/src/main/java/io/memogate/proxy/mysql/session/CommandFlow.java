@@ -6,7 +6,6 @@ import io.memogate.proxy.admission.AdmissionPoint;
 import io.memogate.proxy.admission.AdmissionRejectedException;
 import io.memogate.proxy.admission.AdmittedStatement;
 import io.memogate.proxy.admission.StatementRequest;
-import io.memogate.proxy.admission.WaitNotice;
 import io.memogate.proxy.mysql.codec.MySqlPackets;
 import io.memogate.proxy.mysql.message.Commands;
 import io.memogate.proxy.mysql.message.ErrPacket;
@@ -33,18 +32,6 @@ import java.util.function.Supplier;
  */
 final class CommandFlow {
 
-    /** MySQL has no message a server sends unasked: a client kept waiting is not told (SHOW CLIENTS says where). */
-    private static final StatementAdmission.Notices NO_NOTICES = new StatementAdmission.Notices() {
-        @Override
-        public boolean betweenMessages() {
-            return true;
-        }
-
-        @Override
-        public void send(WaitNotice notice) {
-        }
-    };
-
     private final MySqlSession session;
     private final ResponseTracker tracker;
     private final PreparedTexts statements;
@@ -59,7 +46,7 @@ final class CommandFlow {
         this.tracker = tracker;
         this.statements = statements;
         this.handoff = new LoopHandoff(session);
-        this.admission = new StatementAdmission(session, session.client, handoff, NO_NOTICES);
+        this.admission = new StatementAdmission(session, session.client, handoff, StatementAdmission.Notices.NONE);
     }
 
     /** A statement waits for admission, or a KILL for another session's answer. */

@@ -13,6 +13,7 @@ import io.memogate.proxy.mysql.message.MySqlErrors;
 import io.memogate.proxy.session.HeldInput;
 import io.memogate.proxy.session.OnEventLoop;
 import io.memogate.proxy.session.OperatorCommand;
+import io.memogate.proxy.session.ServerLegHandler;
 import io.memogate.proxy.session.SessionLegs;
 import io.memogate.proxy.session.SessionLoop;
 import io.memogate.proxy.session.TrackedSession;
@@ -53,7 +54,7 @@ import org.slf4j.LoggerFactory;
  * The legs and their back-pressure are the core's {@link SessionLegs}; while a statement is held, what the
  * client sent behind it waits in the core's {@link HeldInput} and the client is not read.
  */
-public final class MySqlSession implements TrackedSession, SessionLoop {
+public final class MySqlSession implements TrackedSession, SessionLoop, ServerLegHandler.ServerLeg {
 
     private static final Logger log = LoggerFactory.getLogger(MySqlSession.class);
 
@@ -97,7 +98,7 @@ public final class MySqlSession implements TrackedSession, SessionLoop {
         }
         var backend = services.backend();
         ChannelFuture connecting = services.shared().connector().connect(client.eventLoop(), backend.host(),
-                backend.port(), new ServerHandler(this), services.limits().connectTimeout());
+                backend.port(), new ServerLegHandler(this), services.limits().connectTimeout());
         connecting.addListener(done -> {
             if (!done.isSuccess()) {
                 log.warn("cannot connect to backend '{}' at {}:{}: {}", backend.name(), backend.host(), backend.port(),
@@ -164,7 +165,8 @@ public final class MySqlSession implements TrackedSession, SessionLoop {
     // ---- server leg ---------------------------------------------------------------------------------------
 
     /** A server packet, owned here: relayed, or released when it breaks the protocol (then the session ends). */
-    void serverPacket(ByteBuf packet) {
+    @Override
+    public void serverFrame(ByteBuf packet) {
         try {
             relayServerPacket(packet);
         } catch (MalformedPacketException e) {
@@ -215,11 +217,13 @@ public final class MySqlSession implements TrackedSession, SessionLoop {
         legs.readClientIfAllowed();
     }
 
-    void serverReadComplete() {
+    @Override
+    public void serverReadComplete() {
         legs.serverReadComplete();
     }
 
-    void serverWritabilityChanged() {
+    @Override
+    public void serverWritabilityChanged() {
         legs.serverWritabilityChanged();
     }
 
@@ -235,7 +239,8 @@ public final class MySqlSession implements TrackedSession, SessionLoop {
         close(); // as when the server itself goes away: the client sees its connection end
     }
 
-    void serverFailed(Throwable cause) {
+    @Override
+    public void serverFailed(Throwable cause) {
         log.warn("server connection of {} failed: {}", this, cause.toString());
         if (state == State.READY && tracker.idle() || state == State.GREETING) {
             sendErrorAndClose(MySqlErrors.serverLost(cause.getMessage()), state == State.GREETING ? 0 : 1);

@@ -8,6 +8,7 @@ import com.mysql.cj.jdbc.exceptions.MySQLStatementCancelledException;
 import io.memogate.proxy.admission.AdmissionPoint;
 import io.memogate.proxy.admission.StatementRequest;
 import io.memogate.proxy.testing.Await;
+import io.memogate.proxy.testing.ScriptedHook;
 import java.sql.Connection;
 import java.sql.PreparedStatement;
 import java.sql.ResultSet;

@@ -17,14 +17,13 @@ import io.memogate.proxy.config.ServerTlsConfig;
 import io.memogate.proxy.mysql.MySqlWing;
 import io.memogate.proxy.mysql.MySqlServer;
 import io.memogate.proxy.server.ProxyServer;
-import io.memogate.proxy.testing.Await;
+import io.memogate.proxy.testing.ProxySessions;
 import java.sql.Connection;
 import java.sql.DriverManager;
 import java.sql.SQLException;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
-import java.util.concurrent.TimeUnit;
 
 /**
  * A proxy with one MySQL listener on an ephemeral port, relaying to the private MariaDB, with the admission
@@ -122,12 +121,11 @@ final class MySqlProxy implements AutoCloseable {
 
     /** Waits until a session of the proxy is in {@code state}, as SHOW CLIENTS says it ("waiting for admission"). */
     void awaitSessionIn(String state) throws InterruptedException {
-        Await.until("a session of the proxy is " + state, () -> server.clients().toCompletableFuture()
-                .get(10, TimeUnit.SECONDS).stream().anyMatch(client -> client.state().equals(state)));
+        ProxySessions.awaitSessionIn(server, state);
     }
 
     void awaitSessionCount(int count) throws InterruptedException {
-        Await.until("the proxy holds " + count + " sessions", () -> server.sessionCount() == count);
+        ProxySessions.awaitSessionCount(server, count);
     }
 
     @Override

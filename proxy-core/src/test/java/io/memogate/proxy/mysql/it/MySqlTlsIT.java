@@ -10,6 +10,7 @@ import io.memogate.proxy.config.BackendTlsConfig;
 import io.memogate.proxy.config.ServerTlsConfig;
 import io.memogate.proxy.config.TlsMode;
 import io.memogate.proxy.postgres.embedded.SelfSignedCertificate;
+import io.memogate.proxy.testing.ScriptedHook;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;

@@ -1,4 +1,4 @@
-package io.memogate.proxy.mysql.it;
+package io.memogate.proxy.testing;
 
 import io.memogate.proxy.admission.Admission;
 import io.memogate.proxy.admission.AdmissionHook;
@@ -17,16 +17,16 @@ import java.util.concurrent.CopyOnWriteArrayList;
 /**
  * An admission hook scripted by the statement's text: {@code /*hold*}{@code /} waits until {@link #admitHeld()}
  * (or a cancel withdraws it), {@code /*refuse*}{@code /} is refused as a gateway would, anything else is
- * admitted at once. Records every request and every release signal.
+ * admitted at once. Records every request and every release signal. Shared by the wings' admission tests.
  */
-final class ScriptedHook implements AdmissionHook {
+public final class ScriptedHook implements AdmissionHook {
 
-    static final String HOLD = "/*hold*/";
-    static final String REFUSE = "/*refuse*/";
+    public static final String HOLD = "/*hold*/";
+    public static final String REFUSE = "/*refuse*/";
 
-    final List<StatementRequest> requests = new CopyOnWriteArrayList<>();
-    final List<String> signals = new CopyOnWriteArrayList<>();
-    final List<String> withdrawn = new CopyOnWriteArrayList<>();
+    public final List<StatementRequest> requests = new CopyOnWriteArrayList<>();
+    public final List<String> signals = new CopyOnWriteArrayList<>();
+    public final List<String> withdrawn = new CopyOnWriteArrayList<>();
     private final List<CompletableFuture<AdmittedStatement>> held = new CopyOnWriteArrayList<>();
 
     @Override
@@ -68,11 +68,11 @@ final class ScriptedHook implements AdmissionHook {
     }
 
     /** Admits every statement held so far. */
-    void admitHeld() {
+    public void admitHeld() {
         held.forEach(decision -> decision.complete(signal -> signals.add("held " + signal)));
     }
 
-    boolean released(String what) {
+    public boolean released(String what) {
         return signals.stream().anyMatch(s -> s.startsWith(what) && (s.endsWith(ReleaseSignal.REQUEST_DONE.name())
                 || s.endsWith(ReleaseSignal.ERROR.name())));
     }

@@ -1,7 +1,6 @@
-package io.memogate.proxy.mysql.session;
+package io.memogate.proxy.session;
 
 import io.memogate.proxy.config.TcpKeepalive;
-import io.memogate.proxy.mysql.codec.MySqlPackets;
 import io.memogate.proxy.server.Transport;
 import io.netty.bootstrap.Bootstrap;
 import io.netty.channel.Channel;
@@ -14,10 +13,11 @@ import java.time.Duration;
 import java.util.Map;
 import java.util.Optional;
 import java.util.concurrent.atomic.AtomicInteger;
+import java.util.function.Supplier;
 
 /**
- * Opens a session's server connection on the client's event loop (both legs on one thread), framed in
- * packets and handed to the session's handler, reads paused; counts the connections open.
+ * Opens a session's server connection on the client's event loop (both legs on one thread), framed by the
+ * wing's framer and handed to the session's handler, reads paused; counts the connections open. One per wing.
  */
 public final class ServerConnector {
 
@@ -25,12 +25,16 @@ public final class ServerConnector {
     private final Map<ChannelOption<Integer>, Integer> keepaliveOptions;
     private final AtomicInteger open = new AtomicInteger();
 
-    public ServerConnector(Transport transport, TcpKeepalive keepalive) {
+    private final Supplier<ChannelHandler> framer;
+
+    /** @param framer a new framer of the wing's protocol for each server connection */
+    public ServerConnector(Transport transport, TcpKeepalive keepalive, Supplier<ChannelHandler> framer) {
         this.transport = transport;
+        this.framer = framer;
         this.keepaliveOptions = transport.keepalive(keepalive);
     }
 
-    ChannelFuture connect(EventLoop loop, String host, int port, ChannelHandler handler, Duration timeout) {
+    public ChannelFuture connect(EventLoop loop, String host, int port, ChannelHandler handler, Duration timeout) {
         Bootstrap bootstrap = new Bootstrap()
                 .group(loop)
                 .channel(transport.channelClassFor(Optional.empty()))
@@ -41,7 +45,7 @@ public final class ServerConnector {
                 .handler(new ChannelInitializer<>() {
                     @Override
                     protected void initChannel(Channel channel) {
-                        channel.pipeline().addLast("framer", MySqlPackets.framer());
+                        channel.pipeline().addLast("framer", framer.get());
                         channel.pipeline().addLast("server", handler);
                     }
                 });

@@ -1,0 +1,83 @@
+package io.memogate.proxy.tds.message;
+
+import io.memogate.proxy.admission.AdmissionRejectedException;
+
+/**
+ * Every error the TDS wing sends itself, in SQL Server's own words where it has some (the number a client's
+ * retry logic reads), each naming what Memogate did and what to do. Fatal ones (severity 20) end the session.
+ */
+public final class TdsErrors {
+
+    /** SQL Server's "A time out occurred while waiting to optimize the query": transient to client retry logic. */
+    public static final int OPTIMIZE_TIMEOUT = 8628;
+    /** SQL Server's "The incoming tabular data stream (TDS) protocol stream is incorrect". */
+    public static final int PROTOCOL_ERROR = 4002;
+    private static final int FATAL = 20;
+
+    private TdsErrors() {
+    }
+
+    /** A statement the gateways would not admit: 8628 as the server's own gateways answer, with the tier, wait and estimate. */
+    public static TdsError admissionRejected(AdmissionRejectedException rejection) {
+        return new TdsError(OPTIMIZE_TIMEOUT, 1, 17, "A time out occurred while waiting to optimize the query. "
+                + "Rerun the query. Memogate admission control: " + rejection.getMessage() + " (" + rejection.detail()
+                + "). " + rejection.hint());
+    }
+
+    /** A batch the operator's CANCEL withdrew from its admission queue before it reached the server. */
+    public static TdsError cancelledWhileQueued() {
+        return new TdsError(3617, 1, 16, "The batch was withdrawn from Memogate's admission queue by an operator "
+                + "before it reached the server; it did not run");
+    }
+
+    public static TdsError malformed(String what) {
+        return new TdsError(PROTOCOL_ERROR, 1, FATAL, "The incoming tabular data stream (TDS) protocol stream is "
+                + "incorrect: " + what + ". Memogate closed the connection");
+    }
+
+    public static TdsError messageTooLarge(int limit) {
+        return new TdsError(PROTOCOL_ERROR, 2, FATAL, "A TDS message longer than Memogate's limits.maxMessageBytes ("
+                + limit + " bytes); raise it to send it. Memogate closed the connection");
+    }
+
+    public static TdsError serverUnreachable(String backend, String address, String why) {
+        return new TdsError(17, 1, FATAL, "Memogate cannot reach the server of backend '" + backend + "' at " + address
+                + ": " + why);
+    }
+
+    public static TdsError serverLost(String why) {
+        return new TdsError(10054, 1, FATAL, "Memogate lost the connection to the server: " + why);
+    }
+
+    /** The client asked for TLS (encrypt=true), which this listener does not terminate yet. */
+    public static TdsError clientEncryption(int asked) {
+        return new TdsError(PROTOCOL_ERROR, 3, FATAL, "This Memogate TDS listener does not encrypt yet, and the client "
+                + "asked for " + Prelogin.describe(asked) + ": connect with encrypt=false (mssql-jdbc, "
+                + "Microsoft.Data.SqlClient: Encrypt=False)");
+    }
+
+    /** The server demands TLS, which this wing does not do toward servers yet. */
+    public static TdsError serverEncryption(String backend, int answered) {
+        return new TdsError(PROTOCOL_ERROR, 4, FATAL, "The server of backend '" + backend + "' demands encryption ("
+                + Prelogin.describe(answered) + "), which Memogate's TDS wing does not do toward servers yet: turn off "
+                + "its Force Encryption to put it behind this proxy");
+    }
+
+    public static TdsError tooManyClients(int limit) {
+        return new TdsError(17809, 1, FATAL, "Could not connect because the maximum number of user connections has "
+                + "already been reached: Memogate's limits.maxClientConnections is " + limit);
+    }
+
+    public static TdsError killedByOperator(String by) {
+        return new TdsError(596, 1, FATAL, "Cannot continue the execution because the session is in the kill state: "
+                + "terminated by Memogate's operator (" + by + ")");
+    }
+
+    public static TdsError shuttingDown() {
+        return new TdsError(6005, 1, FATAL, "SHUTDOWN is in progress: Memogate is stopping");
+    }
+
+    public static TdsError internal(String what) {
+        return new TdsError(PROTOCOL_ERROR, 5, FATAL, "Memogate failed internally: " + what);
+    }
+}

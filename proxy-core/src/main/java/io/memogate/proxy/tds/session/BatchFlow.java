@@ -1,0 +1,156 @@
+package io.memogate.proxy.tds.session;
+
+import io.memogate.proxy.admission.Admission;
+import io.memogate.proxy.admission.AdmissionPoint;
+import io.memogate.proxy.admission.AdmissionRejectedException;
+import io.memogate.proxy.admission.AdmittedStatement;
+import io.memogate.proxy.admission.StatementRequest;
+import io.memogate.proxy.session.LoopHandoff;
+import io.memogate.proxy.session.OwnedFrame;
+import io.memogate.proxy.session.StatementAdmission;
+import io.memogate.proxy.tds.codec.TdsPackets;
+import io.memogate.proxy.tds.message.Done;
+import io.memogate.proxy.tds.message.PacketType;
+import io.memogate.proxy.tds.message.RpcRequest;
+import io.memogate.proxy.tds.message.SqlBatch;
+import io.memogate.proxy.tds.message.TdsErrors;
+import io.netty.buffer.ByteBuf;
+import java.time.Duration;
+import java.util.Optional;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * The client's requests once logged in. A SQLBatch is an admission point, and so is an RPC that runs a text
+ * now (sp_executesql, sp_prepexec: {@link RpcRequest}): its text waits for the server's
+ * admission hook through the core's {@link StatementAdmission} (hold, admit, forward), estimated as T-SQL read
+ * the PostgreSQL way ({@link TsqlForEstimate}). A refused batch never reaches the server: its client gets error
+ * 8628 and a DONE with DONE_ERROR, and the session goes on. An ATTENTION while the batch is held withdraws it and
+ * is answered here with DONE_ATTN, as the server answers an attention; otherwise it goes to the server, which
+ * answers it. A refused RPC's answer ends with DONEPROC. Every other request (other procedures, sp_execute by
+ * handle, transaction manager, bulk load) is relayed as it is for now. Used on the
+ * session's event loop only.
+ */
+final class BatchFlow {
+
+    private static final Logger log = LoggerFactory.getLogger(BatchFlow.class);
+
+    private final TdsSession session;
+    private final Replies replies;
+    private final StatementAdmission admission;
+    /** The held batch is withdrawn because its client sent an ATTENTION (not an operator's CANCEL). */
+    private boolean attended;
+
+    BatchFlow(TdsSession session, Replies replies) {
+        this.session = session;
+        this.replies = replies;
+        // TDS has no message a server sends unasked: a client's query timeout sends an ATTENTION instead.
+        this.admission = new StatementAdmission(session, session.client, new LoopHandoff(session),
+                StatementAdmission.Notices.NONE);
+    }
+
+    boolean holding() {
+        return admission.holding();
+    }
+
+    Optional<String> waitingWhere() {
+        return admission.waitingWhere();
+    }
+
+    /** The operator's CANCEL: the held batch withdrawn, answered with an error; false when none waits. */
+    boolean withdraw() {
+        return admission.withdraw();
+    }
+
+    void closed() {
+        admission.closed();
+    }
+
+    /** One whole client message, with nothing held before it; a malformed one is thrown before it is handed on. */
+    void request(ByteBuf message) {
+        int type = TdsPackets.type(message);
+        if ((type != PacketType.SQL_BATCH && type != PacketType.RPC) || !session.server.hook().readsStatements()) {
+            forward(message, AdmittedStatement.UNGATED);
+            return;
+        }
+        boolean rpc = type == PacketType.RPC;
+        ByteBuf data = TdsPackets.data(message, session.client.alloc());
+        Optional<String> text;
+        try {
+            text = rpc ? RpcRequest.statementText(data) : Optional.of(SqlBatch.text(data));
+        } finally {
+            data.release();
+        }
+        if (text.isEmpty()) {
+            forward(message, AdmittedStatement.UNGATED); // another procedure, or its text in a type not read
+            return;
+        }
+        admit(message, TsqlForEstimate.rewrite(text.get()), rpc ? Done.PROC_ERROR : Done.ERROR);
+    }
+
+    /**
+     * An ATTENTION that came while a batch is held: the batch is withdrawn and the attention answered here. When
+     * the decision came first (the batch is on its way to the server), the attention waits its turn behind it.
+     *
+     * @return true when the attention was answered here and released
+     */
+    boolean attention(ByteBuf packet) {
+        attended = true;
+        if (admission.withdraw()) {
+            packet.release();
+            return true;
+        }
+        attended = false;
+        return false;
+    }
+
+    /** Waits for the hook's decision on {@code text}; a refusal ends the request's answer with {@code answerEnd}. */
+    private void admit(ByteBuf message, String text, Done answerEnd) {
+        var server = session.server;
+        Admission decision = server.hook().admit(new StatementRequest(text, AdmissionPoint.STATEMENT_TEXT,
+                session.info, session.spid, server.support().serverDefaults().get()));
+        admission.admit(decision, new OwnedFrame(message), Duration.ZERO, new StatementAdmission.Outcome() {
+            @Override
+            public void holding() {
+                session.readClientForAttention();
+            }
+
+            @Override
+            public void admitted(OwnedFrame admitted, AdmittedStatement statement) {
+                forward(admitted.take(), statement);
+            }
+
+            @Override
+            public void rejected(OwnedFrame refused, AdmissionRejectedException rejection) {
+                refused.release();
+                log.info("refused a batch of {}: {} ({})", session, rejection.getMessage(), rejection.detail());
+                session.reply(TdsErrors.admissionRejected(rejection), answerEnd);
+            }
+
+            @Override
+            public void cancelled(OwnedFrame withdrawn) {
+                withdrawn.release();
+                if (attended) {
+                    attended = false;
+                    // As a server answers a cancelled request: the request's answer ends (a DONE of no rows, end of
+                    // message), then the acknowledgement comes in a message of its own, which clients read for
+                    // the attention still pending at the end of the answer.
+                    session.reply(null, Done.CANCELLED);
+                    session.reply(null, Done.ATTENTION);
+                } else {
+                    session.reply(TdsErrors.cancelledWhileQueued(), answerEnd);
+                }
+            }
+
+            @Override
+            public void released() {
+                session.replayHeld();
+            }
+        });
+    }
+
+    private void forward(ByteBuf message, AdmittedStatement admitted) {
+        replies.expect(admitted);
+        session.toServer(message);
+    }
+}

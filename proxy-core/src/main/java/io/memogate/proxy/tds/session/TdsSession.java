@@ -1,0 +1,472 @@
+package io.memogate.proxy.tds.session;
+
+import io.memogate.proxy.admin.ClientView;
+import io.memogate.proxy.admission.ServerAdmission;
+import io.memogate.proxy.admission.SessionInfo;
+import io.memogate.proxy.session.HeldInput;
+import io.memogate.proxy.session.OnEventLoop;
+import io.memogate.proxy.session.OperatorCommand;
+import io.memogate.proxy.session.ServerLegHandler;
+import io.memogate.proxy.session.SessionLegs;
+import io.memogate.proxy.session.SessionLoop;
+import io.memogate.proxy.session.TrackedSession;
+import io.memogate.proxy.tds.codec.TdsPackets;
+import io.memogate.proxy.tds.message.Done;
+import io.memogate.proxy.tds.message.Login7;
+import io.memogate.proxy.tds.message.LoginResponse;
+import io.memogate.proxy.tds.message.MalformedPacketException;
+import io.memogate.proxy.tds.message.PacketType;
+import io.memogate.proxy.tds.message.Prelogin;
+import io.memogate.proxy.tds.message.TdsError;
+import io.memogate.proxy.tds.message.TdsErrors;
+import io.netty.buffer.ByteBuf;
+import io.netty.buffer.CompositeByteBuf;
+import io.netty.channel.Channel;
+import io.netty.channel.ChannelFuture;
+import io.netty.channel.EventLoop;
+import java.time.Instant;
+import java.util.Optional;
+import java.util.concurrent.CompletionStage;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * One TDS client connection and its server connection: the TDS wing's {@link TrackedSession}. Both legs run on
+ * the client's event loop; other threads reach it only through the methods that hop onto that loop.
+ *
+ * <p>State machine ({@link State}):
+ * <pre>
+ * CONNECTING      the server connection being opened; what the client sent (its PRELOGIN) waits
+ *                 -> PRELOGIN (or a fatal ERROR to the client, then CLOSED)
+ * PRELOGIN        awaiting the client's PRELOGIN: relayed with ENCRYPTION and MARS rewritten ({@link Prelogin})
+ *                                                                                       -> PRELOGIN_REPLY
+ *                 (a LOGIN7 without PRELOGIN goes on as in LOGIN)
+ * PRELOGIN_REPLY  the server's answer, relayed with ENCRYPTION rewritten to ENCRYPT_NOT_SUP: a client that
+ *                 demanded TLS ends the connection itself, saying so. A server that demands TLS gets no login:
+ *                 the client's LOGIN7 is answered with a fatal ERROR saying why          -> LOGIN
+ * LOGIN           LOGIN7 relayed unchanged (who logs in, the packet size asked), then every message both ways as
+ *                 it is (SSPI, FEDAUTH), until a server answer that holds a LOGINACK   -> READY
+ *                 (a failed login: the server's ERROR relayed, then it closes: CLOSED)
+ * READY           requests ({@link BatchFlow}): SQLBatch through admission, ATTENTION answered here for a held
+ *                 batch; answers relayed, followed to their end ({@link Replies})
+ * CLOSED          both legs closing; everything held released
+ * </pre>
+ * The legs and their back-pressure are the core's {@link SessionLegs}; while a batch is held, what the client
+ * sends behind it waits in the core's {@link HeldInput}. The client is still read while it sends nothing else, so
+ * that its ATTENTION (its cancel, or its query timeout) is seen.
+ */
+public final class TdsSession implements TrackedSession, SessionLoop, ServerLegHandler.ServerLeg {
+
+    private static final Logger log = LoggerFactory.getLogger(TdsSession.class);
+
+    enum State { CONNECTING, PRELOGIN, PRELOGIN_REPLY, LOGIN, READY, CLOSED }
+
+    final Channel client;
+    final TdsServices services;
+    final ServerAdmission server;
+    private final SessionLegs legs;
+    private final HeldInput input;
+    private final Replies replies = new Replies();
+    private final BatchFlow flow;
+    private final Instant connectedAt = Instant.now();
+
+    private State state = State.CONNECTING;
+    SessionInfo info;
+    /** The server's process id for this connection, from the headers of its packets: 0 until it answers. */
+    int spid;
+    /** The packet size the proxy's own answers respect: LOGIN7's, then the server's ENVCHANGE. */
+    private int packetSize = TdsPackets.DEFAULT_PACKET_SIZE;
+    /** Why the login is refused when it comes (the server demands TLS); null: it is relayed. */
+    private TdsError refusal;
+    /** The server's answer to LOGIN7 as its packets come, until its end of message. */
+    private CompositeByteBuf loginAnswer;
+
+    public TdsSession(Channel client, TdsServices services) {
+        this.client = client;
+        this.services = services;
+        this.server = services.admission().forServer(services.backend().name());
+        this.legs = new SessionLegs(client, new Pace());
+        this.input = new HeldInput(new Reader());
+        this.flow = new BatchFlow(this, replies);
+    }
+
+    // ---- client leg ---------------------------------------------------------------------------------------
+
+    void clientActive() {
+        if (!services.listener().opened(this)) {
+            sendErrorAndClose(TdsErrors.tooManyClients(services.limits().maxClientConnections()));
+            return;
+        }
+        var backend = services.backend();
+        String address = backend.host() + ":" + backend.port();
+        ChannelFuture connecting = services.connector().connect(client.eventLoop(), backend.host(), backend.port(),
+                new ServerLegHandler(this), services.limits().connectTimeout());
+        connecting.addListener(done -> {
+            if (!done.isSuccess()) {
+                log.warn("cannot connect to backend '{}' at {}: {}", backend.name(), address, done.cause().toString());
+                sendErrorAndClose(TdsErrors.serverUnreachable(backend.name(), address,
+                        String.valueOf(done.cause().getMessage())));
+                connecting.channel().close();
+                return;
+            }
+            if (state == State.CLOSED) {
+                connecting.channel().close();
+                return;
+            }
+            Channel opened = connecting.channel();
+            legs.server(opened);
+            opened.closeFuture().addListener(closed -> serverClosed());
+            state = State.PRELOGIN;
+            opened.read();
+            replayHeld();
+        });
+        legs.readClientIfAllowed();
+    }
+
+    /** A whole client message (or an ATTENTION packet), owned here. */
+    void clientMessage(ByteBuf message) {
+        if (state == State.READY && TdsPackets.type(message) == PacketType.ATTENTION && flow.holding()) {
+            if (flow.attention(message)) {
+                return;
+            }
+        }
+        input.frame(message);
+    }
+
+    void clientReadComplete() {
+        legs.clientReadComplete();
+    }
+
+    void clientWritabilityChanged() {
+        legs.clientWritabilityChanged();
+    }
+
+    void clientClosed() {
+        close();
+    }
+
+    void toServer(ByteBuf message) {
+        legs.toServer(message);
+    }
+
+    /** A batch began to wait: the client is read on, for its ATTENTION. */
+    void readClientForAttention() {
+        legs.readClientIfAllowed();
+    }
+
+    /** What the client sent while its input was held, in order until something holds it again; then read on. */
+    void replayHeld() {
+        input.replay();
+        if (state == State.CLOSED) {
+            return;
+        }
+        if (legs.server() != null) {
+            legs.server().flush();
+        }
+        client.flush();
+        legs.readClientIfAllowed();
+    }
+
+    private void dispatch(ByteBuf message) {
+        try {
+            switch (state) {
+                case PRELOGIN -> prelogin(message);
+                case LOGIN -> login(message);
+                case READY -> flow.request(message);
+                case CONNECTING, PRELOGIN_REPLY, CLOSED -> message.release();
+            }
+        } catch (MalformedPacketException e) {
+            message.release(); // read before it was handed on
+            log.info("closing client {}: {}", SessionInfo.describe(client.remoteAddress()), e.getMessage());
+            sendErrorAndClose(TdsErrors.malformed(e.getMessage()));
+        }
+    }
+
+    private void prelogin(ByteBuf message) {
+        int type = TdsPackets.type(message);
+        if (type == PacketType.LOGIN7) {
+            state = State.LOGIN; // a client that skips PRELOGIN encrypts nothing
+            login(message);
+            return;
+        }
+        if (type != PacketType.PRELOGIN) {
+            throw new MalformedPacketException("a message of type " + type + " where PRELOGIN or LOGIN7 belongs");
+        }
+        int asked = Prelogin.rewriteRequest(message);
+        if (asked == Prelogin.ENCRYPT_ON || asked == Prelogin.ENCRYPT_REQ) {
+            // Answered ENCRYPT_NOT_SUP, such a client ends the connection itself, saying why in its own words.
+            log.info("client {} asks for {}, and this listener does not encrypt: it is told encryption is not "
+                    + "supported", SessionInfo.describe(client.remoteAddress()), Prelogin.describe(asked));
+        }
+        state = State.PRELOGIN_REPLY;
+        legs.toServer(message);
+    }
+
+    private void login(ByteBuf message) {
+        if (refusal != null || TdsPackets.type(message) == PacketType.PRELOGIN) {
+            // A server that demands TLS, or a client that starts TLS (its handshake in PRELOGIN packets) anyway:
+            // refused in the answer to its login, which a client reports as the server's error.
+            message.release();
+            sendErrorAndClose(refusal != null ? refusal : TdsErrors.clientEncryption(Prelogin.ENCRYPT_ON));
+            return;
+        }
+        if (TdsPackets.type(message) == PacketType.LOGIN7) {
+            ByteBuf data = TdsPackets.data(message, client.alloc());
+            try {
+                Login7 login = Login7.decode(data);
+                info = new SessionInfo(login.user(), login.database(), login.applicationName(), client.remoteAddress());
+                if (login.packetSize() >= TdsPackets.MIN_PACKET_SIZE && login.packetSize() <= TdsPackets.MAX_PACKET) {
+                    packetSize = (int) login.packetSize();
+                }
+            } finally {
+                data.release();
+            }
+        }
+        legs.toServer(message);
+    }
+
+    // ---- server leg ---------------------------------------------------------------------------------------
+
+    /** A server packet, owned here: relayed, or released when it breaks the protocol (then the session ends). */
+    @Override
+    public void serverFrame(ByteBuf packet) {
+        spid = TdsPackets.spid(packet);
+        switch (state) {
+            case PRELOGIN_REPLY -> preloginReply(packet);
+            case LOGIN -> loginAnswer(packet);
+            case READY -> {
+                replies.serverPacket(packet);
+                legs.toClient(packet);
+            }
+            case CONNECTING, PRELOGIN, CLOSED -> packet.release();
+        }
+    }
+
+    private void preloginReply(ByteBuf packet) {
+        int answered;
+        try {
+            answered = Prelogin.rewriteResponse(packet);
+        } catch (MalformedPacketException e) {
+            packet.release();
+            log.warn("the server of {} answered PRELOGIN wrongly: {}", this, e.getMessage());
+            sendErrorAndClose(TdsErrors.serverLost("its PRELOGIN answer is malformed: " + e.getMessage()));
+            return;
+        }
+        if (answered == Prelogin.ENCRYPT_ON || answered == Prelogin.ENCRYPT_REQ) {
+            log.warn("backend '{}' demands encryption ({}): refusing the login of {}", services.backend().name(),
+                    Prelogin.describe(answered), this);
+            refusal = TdsErrors.serverEncryption(services.backend().name(), answered);
+        }
+        legs.toClient(packet);
+        state = State.LOGIN;
+        replayHeld();
+    }
+
+    private void loginAnswer(ByteBuf packet) {
+        if (loginAnswer == null) {
+            loginAnswer = client.alloc().compositeBuffer(Integer.MAX_VALUE);
+        }
+        loginAnswer.addComponent(true, packet.retainedSlice(packet.readerIndex() + TdsPackets.HEADER_BYTES,
+                packet.readableBytes() - TdsPackets.HEADER_BYTES));
+        boolean ends = TdsPackets.endsMessage(packet);
+        legs.toClient(packet);
+        if (!ends) {
+            return;
+        }
+        LoginResponse answer = LoginResponse.read(loginAnswer);
+        loginAnswer.release();
+        loginAnswer = null;
+        answer.packetSize().ifPresent(size -> packetSize = size);
+        if (answer.loggedIn()) {
+            state = State.READY;
+            replayHeld();
+        }
+    }
+
+    @Override
+    public void serverReadComplete() {
+        legs.serverReadComplete();
+    }
+
+    @Override
+    public void serverWritabilityChanged() {
+        legs.serverWritabilityChanged();
+    }
+
+    private void serverClosed() {
+        close(); // as when the server itself goes away: the client sees its connection end
+    }
+
+    @Override
+    public void serverFailed(Throwable cause) {
+        log.warn("server connection of {} failed: {}", this, cause.toString());
+        if (state == State.READY && replies.idle()) {
+            sendErrorAndClose(TdsErrors.serverLost(String.valueOf(cause.getMessage())));
+        } else {
+            close();
+        }
+    }
+
+    // ---- the proxy's own answers --------------------------------------------------------------------------
+
+    /** Answers the request in flight here: {@code error} (null: none), then {@code done}, in the packet size agreed. */
+    void reply(TdsError error, Done done) {
+        ByteBuf data = client.alloc().buffer();
+        if (error != null) {
+            error.encode(data);
+        }
+        done.encode(data);
+        legs.toClient(TdsPackets.message(client.alloc(), PacketType.TABULAR_RESULT, data, packetSize, spid));
+        client.flush();
+    }
+
+    /** A fatal error, then the end. */
+    void sendErrorAndClose(TdsError error) {
+        if (state != State.CLOSED && client.isActive()) {
+            reply(error, Done.ERROR);
+        }
+        close();
+    }
+
+    /** Ends the session: idempotent, releases everything held, closes both legs after a flush. */
+    void close() {
+        if (state == State.CLOSED) {
+            return;
+        }
+        state = State.CLOSED;
+        if (loginAnswer != null) {
+            loginAnswer.release();
+            loginAnswer = null;
+        }
+        flow.closed();
+        replies.disconnect();
+        input.closed();
+        if (spid != 0) {
+            server.hook().serverConnectionClosed(spid);
+        }
+        legs.close();
+        services.listener().closed(this);
+    }
+
+    // ---- other threads ------------------------------------------------------------------------------------
+
+    @Override
+    public CompletionStage<ClientView> describe() {
+        return OnEventLoop.call(client.eventLoop(), this::view);
+    }
+
+    private ClientView view() {
+        String status = switch (state) {
+            case CONNECTING, PRELOGIN, PRELOGIN_REPLY, LOGIN -> "login";
+            case READY -> flow.holding() ? "waiting for admission" : replies.idle() ? "idle" : "active";
+            case CLOSED -> "closed";
+        };
+        var backend = services.backend();
+        return new ClientView(info == null ? null : info.user(), info == null ? null : info.database(),
+                info == null ? null : info.applicationName(), SessionInfo.describe(client.remoteAddress()),
+                false, status, connectedAt, backend.name(), backend.host() + ":" + backend.port(), spid, false,
+                flow.waitingWhere().orElse(null), 0, "off");
+    }
+
+    @Override
+    public CompletionStage<Optional<String>> operator(OperatorCommand command) {
+        return OnEventLoop.call(client.eventLoop(), () -> operate(command)).exceptionally(stopping -> Optional.empty());
+    }
+
+    private Optional<String> operate(OperatorCommand command) {
+        String backend = services.backend().name();
+        if (state == State.CLOSED || spid == 0 || spid != command.serverPid()
+                || command.backend().isPresent() && !command.backend().get().equals(backend)) {
+            return Optional.empty();
+        }
+        return Optional.of(switch (command.action()) {
+            case FIND -> backend;
+            case KILL -> {
+                sendErrorAndClose(TdsErrors.killedByOperator(command.by()));
+                yield "terminated the session of " + info;
+            }
+            case CANCEL -> flow.withdraw() ? "withdrew the batch of " + info + " from its admission queue"
+                    : "nothing held for admission in the session of " + info + ": run KILL " + spid
+                    + " on the server to stop what it runs";
+        });
+    }
+
+    @Override
+    public void shutdown() {
+        client.eventLoop().execute(() -> sendErrorAndClose(TdsErrors.shuttingDown()));
+    }
+
+    // ---- the core's view ------------------------------------------------------------------------------------
+
+    @Override
+    public EventLoop eventLoop() {
+        return client.eventLoop();
+    }
+
+    @Override
+    public boolean ended() {
+        return state == State.CLOSED;
+    }
+
+    @Override
+    public void failInternally(String what) {
+        sendErrorAndClose(TdsErrors.internal(what));
+    }
+
+    @Override
+    public String toString() {
+        return "TdsSession[" + SessionInfo.describe(client.remoteAddress()) + ", " + info + ", spid " + spid + ", "
+                + state + "]";
+    }
+
+    /** When each leg is read, by the session's state. */
+    private final class Pace implements SessionLegs.Pace {
+        @Override
+        public SessionLegs.ClientRead clientRead() {
+            return switch (state) {
+                case PRELOGIN, LOGIN -> SessionLegs.ClientRead.WHEN_SERVER_WRITABLE;
+                // While a batch waits, only an ATTENTION is expected: read on while nothing else came.
+                case READY -> flow.holding() ? (input.nothingHeld() ? SessionLegs.ClientRead.NOW
+                        : SessionLegs.ClientRead.WAIT) : SessionLegs.ClientRead.WHEN_SERVER_WRITABLE;
+                case CONNECTING, PRELOGIN_REPLY, CLOSED -> SessionLegs.ClientRead.WAIT;
+            };
+        }
+
+        @Override
+        public boolean serverReadAhead() {
+            return false;
+        }
+
+        @Override
+        public boolean ended() {
+            return state == State.CLOSED;
+        }
+    }
+
+    /** Where a client message goes, by the session's state; the core's {@link HeldInput} queues it meanwhile. */
+    private final class Reader implements HeldInput.Reader {
+        @Override
+        public boolean inputEnded() {
+            return false;
+        }
+
+        @Override
+        public boolean holds() {
+            return switch (state) {
+                case CONNECTING, PRELOGIN_REPLY -> true;
+                case READY -> flow.holding();
+                case PRELOGIN, LOGIN, CLOSED -> false;
+            };
+        }
+
+        @Override
+        public boolean ended() {
+            return state == State.CLOSED;
+        }
+
+        @Override
+        public void dispatch(ByteBuf message) {
+            TdsSession.this.dispatch(message);
+        }
+    }
+}

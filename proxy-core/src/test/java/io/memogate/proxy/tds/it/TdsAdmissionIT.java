@@ -1,0 +1,159 @@
+package io.memogate.proxy.tds.it;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
+import com.microsoft.sqlserver.jdbc.SQLServerException;
+import io.memogate.proxy.admission.AdmissionPoint;
+import io.memogate.proxy.testing.Await;
+import io.memogate.proxy.testing.ScriptedHook;
+import java.sql.Connection;
+import java.sql.PreparedStatement;
+import java.sql.ResultSet;
+import java.sql.SQLException;
+import java.sql.SQLTimeoutException;
+import java.sql.Statement;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
+import java.util.concurrent.TimeUnit;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Test;
+
+/**
+ * SQL batches through the TDS wing's admission, with mssql-jdbc: a held batch waits and then runs, a refused one
+ * raises SQL Server's own 8628 and the session goes on, and a batch cancelled or timed out by the client while
+ * queued is withdrawn and answered by the proxy, never reaching the server.
+ */
+class TdsAdmissionIT {
+
+    private final ScriptedHook hook = new ScriptedHook();
+    private final ExecutorService clients = Executors.newCachedThreadPool();
+    private TdsTarget target;
+    private TdsProxy proxy;
+
+    @BeforeEach
+    void start() throws Exception {
+        target = TdsTarget.open();
+        proxy = TdsProxy.to(target, hook);
+    }
+
+    @AfterEach
+    void stop() throws Exception {
+        clients.shutdownNow();
+        proxy.close();
+        target.close();
+    }
+
+    private static int single(Statement statement, String sql) {
+        try (ResultSet rows = statement.executeQuery(sql)) {
+            assertThat(rows.next()).isTrue();
+            return rows.getInt(1);
+        } catch (SQLException e) {
+            throw new IllegalStateException(e);
+        }
+    }
+
+    @Test
+    void aBatchIsAdmittedWithItsTextReadAsTsql() throws Exception {
+        try (Connection c = proxy.connect(""); Statement s = c.createStatement()) {
+            assertThat(single(s, "SELECT TOP (5) 6 AS n FROM [dbo].[orders] WHERE name = N'x'")).isEqualTo(1);
+        }
+        assertThat(hook.requests).anySatisfy(request -> {
+            assertThat(request.point()).isEqualTo(AdmissionPoint.STATEMENT_TEXT);
+            assertThat(request.sql()).isEqualToNormalizingWhitespace("SELECT 6 AS n FROM \"dbo\".\"orders\" WHERE name = 'x'");
+            assertThat(request.session().user()).isEqualTo(target.user);
+        });
+    }
+
+    @Test
+    void aHeldBatchWaitsThenRunsAndGivesItsPermitsBack() throws Exception {
+        try (Connection c = proxy.connect(""); Statement s = c.createStatement()) {
+            CompletableFuture<Integer> answer = CompletableFuture.supplyAsync(() -> single(s,
+                    "SELECT 42 AS n " + ScriptedHook.HOLD), clients);
+            proxy.awaitSessionIn("waiting for admission");
+            assertThat(answer).isNotDone();
+            hook.admitHeld();
+            assertThat(answer.get(30, TimeUnit.SECONDS)).isEqualTo(42);
+            Await.until("the held batch's permits are given back", () -> hook.released("held"));
+            assertThat(single(s, "SELECT 7 AS n")).isEqualTo(7);
+        }
+    }
+
+    /** 8628 at the smallest packet size: the proxy's answer is cut to the packets the client agreed to. */
+    @Test
+    void aRefusedBatchRaises8628AndTheSessionGoesOn() throws Exception {
+        try (Connection c = proxy.connect(";packetSize=512"); Statement s = c.createStatement()) {
+            assertThatThrownBy(() -> s.executeQuery("SELECT 1 AS n " + ScriptedHook.REFUSE))
+                    .isInstanceOfSatisfying(SQLServerException.class, e -> {
+                        assertThat(e.getErrorCode()).isEqualTo(8628);
+                        assertThat(e.getSQLServerError().getErrorSeverity()).isEqualTo(17);
+                        assertThat(e.getSQLServerError().getErrorState()).isEqualTo(1);
+                        assertThat(e.getMessage()).contains("A time out occurred while waiting to optimize the query",
+                                "LARGE gateway", "waited 2.0 s", "estimated planner memory 512.0 MiB");
+                    });
+            assertThat(single(s, "SELECT 8 AS n")).isEqualTo(8);
+        }
+        if (target.testServer.isPresent()) {
+            assertThat(target.testServer.get().batches).noneMatch(text -> text.contains(ScriptedHook.REFUSE));
+        }
+    }
+
+    @Test
+    void aCancelWhileQueuedWithdrawsTheBatchAndTheSessionGoesOn() throws Exception {
+        try (Connection c = proxy.connect(""); Statement s = c.createStatement()) {
+            CompletableFuture<Integer> answer = CompletableFuture.supplyAsync(() -> single(s,
+                    "SELECT 3 AS n " + ScriptedHook.HOLD), clients);
+            proxy.awaitSessionIn("waiting for admission");
+            s.cancel();
+            assertThat(answer).failsWithin(30, TimeUnit.SECONDS).withThrowableThat()
+                    .havingRootCause().isInstanceOf(SQLServerException.class)
+                    .withMessageContaining("canceled");
+            assertThat(hook.withdrawn).hasSize(1);
+            assertThat(single(s, "SELECT 9 AS n")).isEqualTo(9);
+        }
+        if (target.testServer.isPresent()) {
+            assertThat(target.testServer.get().batches).noneMatch(text -> text.contains(ScriptedHook.HOLD));
+            assertThat(target.testServer.get().attentions).as("the attention was answered by the proxy").hasValue(0);
+        }
+    }
+
+    @Test
+    void aQueryTimeoutWhileQueuedWithdrawsTheBatch() throws Exception {
+        try (Connection c = proxy.connect(""); Statement s = c.createStatement()) {
+            s.setQueryTimeout(1);
+            assertThatThrownBy(() -> s.executeQuery("SELECT 4 AS n " + ScriptedHook.HOLD))
+                    .isInstanceOf(SQLTimeoutException.class);
+            assertThat(hook.withdrawn).hasSize(1);
+            s.setQueryTimeout(0);
+            assertThat(single(s, "SELECT 10 AS n")).isEqualTo(10);
+        }
+    }
+
+    /** A PreparedStatement's first execution is sp_executesql: admitted with its statement, refused with 8628. */
+    @Test
+    void aPreparedStatementsSpExecutesqlIsAdmittedWithItsText() throws Exception {
+        try (Connection c = proxy.connect("")) {
+            try (PreparedStatement select = c.prepareStatement("SELECT 21 AS n WHERE ? = 1")) {
+                select.setInt(1, 1);
+                try (ResultSet rows = select.executeQuery()) {
+                    assertThat(rows.next()).isTrue();
+                    assertThat(rows.getInt(1)).isEqualTo(21);
+                }
+            }
+            try (PreparedStatement refused = c.prepareStatement("SELECT 22 AS n WHERE ? = 1 " + ScriptedHook.REFUSE)) {
+                refused.setInt(1, 1);
+                assertThatThrownBy(refused::executeQuery).isInstanceOfSatisfying(SQLServerException.class,
+                        e -> assertThat(e.getErrorCode()).isEqualTo(8628));
+            }
+            try (Statement s = c.createStatement()) {
+                assertThat(single(s, "SELECT 23 AS n")).isEqualTo(23);
+            }
+        }
+        assertThat(hook.requests).anySatisfy(request -> assertThat(request.sql()).isEqualTo("SELECT 21 AS n WHERE @P0 = 1"));
+        if (target.testServer.isPresent()) {
+            assertThat(target.testServer.get().rpcs).containsExactly("SELECT 21 AS n WHERE @P0 = 1");
+        }
+    }
+}

@@ -1,0 +1,117 @@
+package io.memogate.proxy.tds.it;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import io.memogate.broker.gateway.Tier;
+import io.memogate.proxy.admission.AdmissionControl;
+import io.memogate.proxy.admission.StatementRecord;
+import io.memogate.proxy.admission.StatementRecord.Outcome;
+import io.memogate.proxy.cli.RunningProxy;
+import io.memogate.proxy.config.AdminConfig;
+import io.memogate.proxy.config.AdminHttpConfig;
+import io.memogate.proxy.config.BackendConfig;
+import io.memogate.proxy.config.BackendTlsConfig;
+import io.memogate.proxy.config.ListenerConfig;
+import io.memogate.proxy.config.MemogateConfig;
+import io.memogate.proxy.config.Protocol;
+import io.memogate.proxy.config.TlsMode;
+import io.memogate.proxy.tds.TdsServer;
+import java.sql.Connection;
+import java.sql.DriverManager;
+import java.sql.ResultSet;
+import java.sql.SQLException;
+import java.sql.Statement;
+import java.util.List;
+import java.util.stream.Collectors;
+import java.util.stream.IntStream;
+import org.junit.jupiter.api.AfterAll;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Test;
+
+/**
+ * A {@code protocol: tds} listener served as {@code memogate run} serves it: its backend is a SQL Server to the
+ * admission, batches are estimated as T-SQL, a 16-table star join in brackets takes the LARGE gateway while a
+ * point query bypasses, and a batch of several statements is weighed by its largest.
+ */
+class TdsEstimatedAdmissionIT {
+
+    private static final int STAR = 16;
+    private static TdsTarget target;
+    private static RunningProxy proxy;
+    private static AdmissionControl admission;
+
+    @BeforeAll
+    static void start() throws Exception {
+        target = TdsTarget.open();
+        BackendConfig backend = new BackendConfig("sqlserver", target.host, target.port, List.of(), true,
+                BackendTlsConfig.of(TlsMode.DISABLE));
+        MemogateConfig config = MemogateConfig.of(backend)
+                .withListeners(ListenerConfig.of("127.0.0.1", 0).withProtocol(Protocol.TDS))
+                .withAdmin(new AdminConfig(AdminHttpConfig.of("127.0.0.1", 0)));
+        proxy = RunningProxy.start(config.withAdmission(config.admission().withStatementRecords(100)));
+        admission = proxy.admission().orElseThrow().control("sqlserver");
+    }
+
+    @AfterAll
+    static void stop() throws Exception {
+        if (proxy != null) {
+            proxy.close();
+        }
+        target.close();
+    }
+
+    @BeforeEach
+    void forget() {
+        admission.statements().clear();
+    }
+
+    /** A star join of {@code STAR} tables, as T-SQL: bracketed names, TOP, a Unicode literal. */
+    static String star() {
+        return "SELECT TOP (10) count(*) AS n FROM [dbo].[f] " + IntStream.range(1, STAR)
+                .mapToObj(i -> "JOIN [s" + i + "] ON [f].[d" + i + "] = [s" + i + "].[id]")
+                .collect(Collectors.joining(" ")) + " WHERE [f].[name] <> N'x'";
+    }
+
+    private static Connection connect() throws SQLException {
+        return DriverManager.getConnection(TdsProxy.url(proxy.server().port(), target), target.user, target.password);
+    }
+
+    private static StatementRecord run(Statement statement, String sql) throws SQLException {
+        try (ResultSet rows = statement.executeQuery(sql)) {
+            assertThat(rows.next()).isTrue();
+        }
+        List<StatementRecord> records = admission.statements().snapshot();
+        return records.stream().reduce((first, last) -> last)
+                .orElseThrow(() -> new AssertionError("no record of " + sql));
+    }
+
+    @Test
+    void theListenersServerIsASqlServer() {
+        assertThat(admission.kind()).isSameAs(TdsServer.KIND);
+    }
+
+    @Test
+    void aSixteenTableStarTakesTheLargeGatewayWhileAPointQueryBypasses() throws SQLException {
+        try (Connection c = connect(); Statement s = c.createStatement()) {
+            StatementRecord point = run(s, "SELECT TOP 1 [id] AS n FROM [s1] WHERE [id] = 2");
+            StatementRecord join = run(s, star());
+            assertThat(point.outcome()).isEqualTo(Outcome.BYPASSED);
+            assertThat(join.outcome()).isEqualTo(Outcome.ADMITTED);
+            assertThat(join.highestTier()).contains(Tier.LARGE);
+            assertThat(join.estimate().relations()).isEqualTo(STAR);
+        }
+    }
+
+    @Test
+    void aBatchOfSeveralStatementsIsWeighedByItsLargest() throws SQLException {
+        try (Connection c = connect(); Statement s = c.createStatement()) {
+            StatementRecord alone = run(s, star());
+            StatementRecord batch = run(s, "SELECT 1 AS n FROM [s1]; " + star() + "; " + star());
+            assertThat(batch.highestTier()).contains(Tier.LARGE);
+            // one star's bytes (and the batch's few more tokens), not two stars'
+            assertThat(batch.estimate().estimatedBytes()).isBetween(alone.estimate().estimatedBytes(),
+                    alone.estimate().estimatedBytes() * 11 / 10);
+        }
+    }
+}

@@ -1,0 +1,84 @@
+package io.memogate.proxy.tds.it;
+
+import io.memogate.proxy.admission.AdmissionHook;
+import io.memogate.proxy.admission.AdmissionRouting;
+import io.memogate.proxy.admission.ImmediateAdmission;
+import io.memogate.proxy.config.BackendConfig;
+import io.memogate.proxy.config.BackendTlsConfig;
+import io.memogate.proxy.config.LimitsConfig;
+import io.memogate.proxy.config.ListenerConfig;
+import io.memogate.proxy.config.MemogateConfig;
+import io.memogate.proxy.config.Protocol;
+import io.memogate.proxy.config.TlsMode;
+import io.memogate.proxy.server.ProxyServer;
+import io.memogate.proxy.tds.TdsServer;
+import io.memogate.proxy.tds.TdsWing;
+import io.memogate.proxy.testing.ProxySessions;
+import java.sql.Connection;
+import java.sql.DriverManager;
+import java.sql.SQLException;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+
+/**
+ * A proxy with one TDS listener on an ephemeral port, relaying to a {@link TdsTarget}, with the admission hook a
+ * test scripts: the real {@link ProxyServer} with the TDS wing, closed by the test.
+ */
+final class TdsProxy implements AutoCloseable {
+
+    private final ProxyServer server;
+    private final TdsTarget target;
+
+    private TdsProxy(ProxyServer server, TdsTarget target) {
+        this.server = server;
+        this.target = target;
+    }
+
+    static TdsProxy to(TdsTarget target) throws InterruptedException {
+        return to(target.port, target, new ImmediateAdmission(), LimitsConfig.DEFAULTS.maxMessageBytes());
+    }
+
+    static TdsProxy to(TdsTarget target, AdmissionHook hook) throws InterruptedException {
+        return to(target.port, target, hook, LimitsConfig.DEFAULTS.maxMessageBytes());
+    }
+
+    /** A proxy to {@code port} of the target's host, with the target's login. */
+    static TdsProxy to(int port, TdsTarget target, AdmissionHook hook, int maxMessageBytes) throws InterruptedException {
+        BackendConfig backend = new BackendConfig("sqlserver", target.host, port, List.of(), true,
+                BackendTlsConfig.of(TlsMode.DISABLE));
+        MemogateConfig config = new MemogateConfig(
+                List.of(new ListenerConfig("127.0.0.1", 0, Optional.empty(), Protocol.TDS)), List.of(backend),
+                LimitsConfig.DEFAULTS.withMaxMessageBytes(maxMessageBytes));
+        return new TdsProxy(ProxyServer.start(config, Map.of(Protocol.TDS, TdsWing.FACTORY),
+                AdmissionRouting.uniform(hook, TdsServer.defaultSupport())), target);
+    }
+
+    int port() {
+        return server.port();
+    }
+
+    /** An mssql-jdbc connection through the proxy, without encryption; extra properties as {@code ;name=value}. */
+    Connection connect(String properties) throws SQLException {
+        return DriverManager.getConnection(url(port(), target) + properties, target.user, target.password);
+    }
+
+    static String url(int port, TdsTarget target) {
+        return "jdbc:sqlserver://127.0.0.1:" + port + ";databaseName=" + target.database
+                + ";encrypt=false;loginTimeout=10;applicationName=memogate-tests";
+    }
+
+    /** Waits until a session of the proxy is in {@code state}, as SHOW CLIENTS says it ("waiting for admission"). */
+    void awaitSessionIn(String state) throws InterruptedException {
+        ProxySessions.awaitSessionIn(server, state);
+    }
+
+    void awaitSessionCount(int count) throws InterruptedException {
+        ProxySessions.awaitSessionCount(server, count);
+    }
+
+    @Override
+    public void close() {
+        server.close();
+    }
+}

@@ -1,0 +1,270 @@
+package io.memogate.proxy.tds.it;
+
+import io.memogate.proxy.tds.it.TdsWire.Message;
+import io.memogate.proxy.tds.it.TdsWire.Tokens;
+import java.io.IOException;
+import java.io.InputStream;
+import java.io.OutputStream;
+import java.net.InetAddress;
+import java.net.ServerSocket;
+import java.net.Socket;
+import java.net.SocketException;
+import java.nio.ByteBuffer;
+import java.nio.charset.StandardCharsets;
+import java.util.Arrays;
+import java.util.List;
+import java.util.concurrent.CopyOnWriteArrayList;
+import java.util.concurrent.atomic.AtomicInteger;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
+
+/**
+ * The test TDS server: a small TDS 7.4 endpoint written from [MS-TDS] for the wing's tests, since no SQL Server
+ * runs on the machines these tests run on. It answers PRELOGIN (never encrypting; or demanding encryption when
+ * made so), LOGIN7 (LOGINACK with ENVCHANGEs for the database, collation and packet size; user {@code refused}
+ * gets error 18456), every SQL batch with one row of two columns (an INT: the number after a leading
+ * {@code SELECT}, else 1; an NVARCHAR: the batch's text as received), sp_executesql the same way with its
+ * statement's text, an ATTENTION with DONE_ATTN, and any other RPC with an error. It records what it received, so that tests see what the proxy passed on. A thread per
+ * connection; test scope only.
+ */
+final class TdsTestServer implements AutoCloseable {
+
+    private static final Pattern LEADING_NUMBER = Pattern.compile("^\\s*SELECT\\s+(\\d+)", Pattern.CASE_INSENSITIVE);
+    /** Latin1_General_CI_AS: LCID 0x0409 with its flags, sort id 0x34 ([MS-TDS] 2.2.5.1.2). */
+    private static final byte[] COLLATION = {0x09, 0x04, (byte) 0xD0, 0x00, 0x34};
+
+    final List<String> batches = new CopyOnWriteArrayList<>();
+    /** The texts sp_executesql was called with. */
+    final List<String> rpcs = new CopyOnWriteArrayList<>();
+    final List<Integer> preloginEncryption = new CopyOnWriteArrayList<>();
+    final List<Integer> preloginMars = new CopyOnWriteArrayList<>();
+    final List<String> logins = new CopyOnWriteArrayList<>();
+    final AtomicInteger attentions = new AtomicInteger();
+    final AtomicInteger connections = new AtomicInteger();
+
+    private final ServerSocket listening;
+    private final boolean demandsEncryption;
+    private final List<Socket> open = new CopyOnWriteArrayList<>();
+    private final AtomicInteger spids = new AtomicInteger(51);
+
+    private TdsTestServer(boolean demandsEncryption) throws IOException {
+        this.demandsEncryption = demandsEncryption;
+        this.listening = new ServerSocket(0, 50, InetAddress.getLoopbackAddress());
+        Thread acceptor = new Thread(this::accept, "tds-test-server-accept");
+        acceptor.setDaemon(true);
+        acceptor.start();
+    }
+
+    static TdsTestServer start() throws IOException {
+        return new TdsTestServer(false);
+    }
+
+    /** One that answers every PRELOGIN with ENCRYPT_REQ, as a server with Force Encryption does. */
+    static TdsTestServer demandingEncryption() throws IOException {
+        return new TdsTestServer(true);
+    }
+
+    int port() {
+        return listening.getLocalPort();
+    }
+
+    private void accept() {
+        while (!listening.isClosed()) {
+            try {
+                Socket socket = listening.accept();
+                open.add(socket);
+                connections.incrementAndGet();
+                Thread connection = new Thread(() -> serve(socket), "tds-test-server-" + socket.getPort());
+                connection.setDaemon(true);
+                connection.start();
+            } catch (IOException e) {
+                return;
+            }
+        }
+    }
+
+    private void serve(Socket socket) {
+        int spid = spids.getAndIncrement();
+        int packetSize = 4096;
+        try (socket; InputStream in = socket.getInputStream(); OutputStream out = socket.getOutputStream()) {
+            int batchNumber = 0;
+            for (Message message; (message = TdsWire.read(in)) != null; ) {
+                switch (message.type()) {
+                    case TdsWire.PRELOGIN -> TdsWire.write(out, TdsWire.REPLY, prelogin(message), packetSize, 0);
+                    case TdsWire.LOGIN7 -> {
+                        ByteBuffer login = message.littleEndian();
+                        int asked = login.getInt(8);
+                        packetSize = asked >= 512 && asked <= 32767 ? asked : 4096;
+                        String user = string(login, 40);
+                        String database = string(login, 68);
+                        logins.add(user + "@" + database);
+                        if (user.equals("refused")) {
+                            TdsWire.write(out, TdsWire.REPLY, error(18456, 14, "Login failed for user 'refused'."),
+                                    packetSize, spid);
+                            return;
+                        }
+                        TdsWire.write(out, TdsWire.REPLY, loginAck(database, packetSize), packetSize, spid);
+                    }
+                    case TdsWire.SQL_BATCH -> {
+                        ByteBuffer batch = message.littleEndian();
+                        int headers = batch.getInt(0);
+                        String text = new String(message.data(), headers, message.data().length - headers,
+                                StandardCharsets.UTF_16LE);
+                        batches.add(text);
+                        TdsWire.write(out, TdsWire.REPLY, row(++batchNumber, text), packetSize, spid);
+                    }
+                    case TdsWire.ATTENTION -> {
+                        attentions.incrementAndGet();
+                        TdsWire.write(out, TdsWire.REPLY, done(0x20, 0, 0), packetSize, spid);
+                    }
+                    case TdsWire.RPC -> {
+                        String text = executedSql(message);
+                        if (text == null) {
+                            TdsWire.write(out, TdsWire.REPLY, error(2812, 16,
+                                    "The test TDS server runs sp_executesql only."), packetSize, spid);
+                        } else {
+                            rpcs.add(text);
+                            TdsWire.write(out, TdsWire.REPLY, procedureRow(++batchNumber, text), packetSize, spid);
+                        }
+                    }
+                    default -> {
+                        return; // a message it does not know: it ends the connection, as a server does
+                    }
+                }
+            }
+        } catch (SocketException closed) {
+            // the peer went away
+        } catch (IOException e) {
+            // a broken stream ends the connection
+        } finally {
+            open.remove(socket);
+        }
+    }
+
+    private byte[] prelogin(Message message) {
+        ByteBuffer options = ByteBuffer.wrap(message.data());
+        int encryption = -1;
+        int mars = -1;
+        for (int at = 0; options.get(at) != (byte) 0xFF; at += 5) {
+            int token = options.get(at);
+            int offset = options.getShort(at + 1);
+            if (token == 1) {
+                encryption = options.get(offset) & 0xFF;
+            } else if (token == 4) {
+                mars = options.get(offset) & 0xFF;
+            }
+        }
+        preloginEncryption.add(encryption);
+        preloginMars.add(mars);
+        int answer = demandsEncryption ? 3 : 2; // ENCRYPT_REQ, or ENCRYPT_NOT_SUP: this server has no certificate
+        // VERSION (6 bytes), ENCRYPTION (1), INSTOPT (1), THREADID (0), MARS (1), then the terminator
+        int data = 5 * 5 + 1;
+        return new Tokens()
+                .u8(0).raw(be(data)).raw(be(6))
+                .u8(1).raw(be(data + 6)).raw(be(1))
+                .u8(2).raw(be(data + 7)).raw(be(1))
+                .u8(3).raw(be(data + 8)).raw(be(0))
+                .u8(4).raw(be(data + 8)).raw(be(1))
+                .u8(0xFF)
+                .raw(new byte[] {16, 0, 0x03, (byte) 0xE8, 0, 0}).u8(answer).u8(0).u8(0)
+                .bytes();
+    }
+
+    private static byte[] be(int value) {
+        return new byte[] {(byte) (value >> 8), (byte) value};
+    }
+
+    private static byte[] loginAck(String database, int packetSize) {
+        Tokens tokens = new Tokens();
+        envChange(tokens, 1, database.isEmpty() ? "master" : database, "master");
+        Tokens collation = new Tokens().u8(7).u8(COLLATION.length).raw(COLLATION).u8(0);
+        tokens.u8(0xE3).u16(collation.size()).raw(collation.bytes());
+        envChange(tokens, 2, "us_english", "");
+        envChange(tokens, 4, Integer.toString(packetSize), "4096");
+        Tokens ack = new Tokens().u8(1).raw(new byte[] {0x74, 0, 0, 4}).bVarchar("TdsTestServer")
+                .raw(new byte[] {16, 0, 0x03, (byte) 0xE8});
+        tokens.u8(0xAD).u16(ack.size()).raw(ack.bytes());
+        return tokens.raw(done(0, 0, 0)).bytes();
+    }
+
+    private static void envChange(Tokens tokens, int type, String now, String before) {
+        Tokens change = new Tokens().u8(type).bVarchar(now).bVarchar(before);
+        tokens.u8(0xE3).u16(change.size()).raw(change.bytes());
+    }
+
+    private static byte[] row(int batchNumber, String text) {
+        Matcher number = LEADING_NUMBER.matcher(text);
+        int n = number.find() ? Integer.parseInt(number.group(1)) : 1;
+        String echoed = text.length() > 4000 ? text.substring(0, 4000) : text;
+        Tokens tokens = new Tokens().u8(0x81).u16(2);
+        tokens.u32(0).u16(0).u8(0x38).bVarchar("n");                                    // INT4, not null
+        tokens.u32(0).u16(1).u8(0xE7).u16(8000).raw(COLLATION).bVarchar("text");        // NVARCHAR(4000), nullable
+        tokens.u8(0xD1).u32(n).u16(echoed.length() * 2).raw(TdsWire.utf16(echoed));
+        return tokens.raw(done(0x10, 0xC1, 1)).bytes();                                 // DONE_COUNT, SELECT, 1 row
+    }
+
+    /**
+     * sp_executesql's @stmt (by ProcID 10), an NVARCHAR of up to 4,000 characters or a PLP one; null for anything
+     * else.
+     */
+    private static String executedSql(Message message) {
+        ByteBuffer rpc = message.littleEndian();
+        int at = rpc.getInt(0);
+        if ((rpc.getShort(at) & 0xFFFF) != 0xFFFF || rpc.getShort(at + 2) != 10) {
+            return null;
+        }
+        at += 6; // ProcID, option flags
+        at += 1 + 2 * (rpc.get(at) & 0xFF) + 1; // name, status
+        if ((rpc.get(at) & 0xFF) != 0xE7) {
+            return null;
+        }
+        int maxLength = rpc.getShort(at + 1) & 0xFFFF;
+        at += 8;
+        if (maxLength != 0xFFFF) {
+            int length = rpc.getShort(at) & 0xFFFF;
+            return new String(message.data(), at + 2, length, StandardCharsets.UTF_16LE);
+        }
+        at += 8; // total length
+        StringBuilder text = new StringBuilder();
+        for (int chunk = rpc.getInt(at); chunk != 0; chunk = rpc.getInt(at)) {
+            text.append(new String(message.data(), at + 4, chunk, StandardCharsets.UTF_16LE));
+            at += 4 + chunk;
+        }
+        return text.toString();
+    }
+
+    /** A procedure's answer: the row, DONEINPROC, RETURNSTATUS 0, DONEPROC. */
+    private static byte[] procedureRow(int number, String text) {
+        byte[] row = row(number, text);
+        Tokens tokens = new Tokens().raw(Arrays.copyOf(row, row.length - 13));
+        tokens.u8(0xFF).u16(0x10).u16(0xC1).u64(1);      // DONEINPROC: DONE_COUNT, SELECT, 1 row
+        tokens.u8(0x79).u32(0);                           // RETURNSTATUS 0
+        return tokens.u8(0xFE).u16(0).u16(0xE0).u64(0).bytes(); // DONEPROC, final
+    }
+
+    private static byte[] error(int number, int severity, String message) {
+        Tokens error = new Tokens().u32(number).u8(1).u8(severity).usVarchar(message).bVarchar("TdsTestServer")
+                .bVarchar("").u32(1);
+        return new Tokens().u8(0xAA).u16(error.size()).raw(error.bytes()).raw(done(0x02, 0, 0)).bytes();
+    }
+
+    private static byte[] done(int status, int command, long rows) {
+        return new Tokens().u8(0xFD).u16(status).u16(command).u64(rows).bytes();
+    }
+
+    private static String string(ByteBuffer login, int field) {
+        int offset = login.getShort(field) & 0xFFFF;
+        int chars = login.getShort(field + 2) & 0xFFFF;
+        byte[] bytes = new byte[chars * 2];
+        login.get(offset, bytes);
+        return new String(bytes, StandardCharsets.UTF_16LE);
+    }
+
+    @Override
+    public void close() throws IOException {
+        listening.close();
+        for (Socket socket : open) {
+            socket.close();
+        }
+    }
+}
