@@ -12,6 +12,7 @@
  *     cancels with.</li>
  * </ul>
  *
- * <p>Not served by {@code memogate run} yet (the estimator has no MySQL dialect): see {@code cli.Wings}.
+ * <p>Served by {@code memogate run} for a {@code protocol: mysql} listener, with the estimator's MySQL dialect and
+ * the broker-mysql probe: see {@code cli.Wings}.
  */
 package io.memogate.proxy.mysql;
