@@ -2,6 +2,7 @@ package io.memogate.broker.redis;
 
 import io.memogate.broker.gateway.Gateways;
 import io.memogate.broker.gateway.Ticket;
+import io.memogate.broker.gateway.Tier;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
@@ -92,8 +93,10 @@ final class Holdings {
      * {@code issuer}'s over the share's own, so that its release comes back here and reaches Redis once the
      * statement was asserted there.
      */
-    Ticket admitByShare(Gateways issuer, Gateways share, long estimateBytes, long connection, Object tag) {
-        Ticket inner = share.acquire(estimateBytes, connection, tag);
+    Ticket admitByShare(Gateways issuer, Gateways share, long estimateBytes, Tier atLeast, long connection,
+                        Object tag) {
+        Ticket inner = atLeast == null ? share.acquire(estimateBytes, connection, tag)
+                : share.acquire(estimateBytes, atLeast, connection, tag);
         if (!inner.gated()) {
             return inner;
         }

@@ -143,19 +143,27 @@ public final class RedisGateways implements Gateways, FleetMember, AutoCloseable
 
     @Override
     public Ticket acquire(long estimateBytes, long connection, Object tag) {
+        return acquire(estimateBytes, null, connection, tag);
+    }
+
+    /** The floor is kept fleet-wide: Redis takes every tier up to {@code atLeast} before the bytes decide. */
+    @Override
+    public Ticket acquire(long estimateBytes, Tier atLeast, long connection, Object tag) {
         if (estimateBytes < 0) {
             throw new IllegalArgumentException("estimateBytes must be >= 0, was " + estimateBytes);
         }
         if (link.local()) {
-            return holdings.admitByShare(this, share.gateways(), estimateBytes, connection, tag);
+            return holdings.admitByShare(this, share.gateways(), estimateBytes, atLeast, connection, tag);
         }
-        if (estimateBytes < settings.staticThresholdBytes()) {
+        int floorTiers = atLeast == null ? 0 : atLeast.ordinal() + 1;
+        if (floorTiers == 0 && estimateBytes < settings.staticThresholdBytes()) {
             Ticket t = Ticket.ungated(estimateBytes, connection, tag);
             listener.admitted(null, 0, estimateBytes);
             return t;
         }
         FleetTicket ft = tickets.issue(this, nextId(), estimateBytes, connection, tag);
-        redis.call("mg_acquire", ft.id, Long.toString(estimateBytes), Long.toString(connection))
+        redis.call("mg_acquire", ft.id, Long.toString(estimateBytes), Long.toString(connection),
+                        Integer.toString(floorTiers))
                 .whenComplete((reply, failure) -> {
                     if (failure != null) {
                         // It may have arrived before the answer was lost: whatever Redis has of it is undone.

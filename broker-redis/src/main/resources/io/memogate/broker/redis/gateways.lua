@@ -87,17 +87,18 @@ end
 -- ---- tickets ----
 
 local function tget(id)
-  local r = redis.call('HMGET', P .. 't:' .. id, 'inst', 'est', 'conn', 'held', 'state', 'q', 'ws', 'cgen', 'need')
+  local r = redis.call('HMGET', P .. 't:' .. id, 'inst', 'est', 'conn', 'held', 'state', 'q', 'ws', 'cgen', 'need',
+    'fl')
   if not r[1] then
     return nil
   end
   return { id = id, inst = r[1], est = tonumber(r[2]), conn = r[3], held = tonumber(r[4]), state = r[5],
-           q = r[6], ws = tonumber(r[7]), cgen = tonumber(r[8]), need = tonumber(r[9]) }
+           q = r[6], ws = tonumber(r[7]), cgen = tonumber(r[8]), need = tonumber(r[9]), fl = tonumber(r[10] or '0') }
 end
 
 local function tsave(t)
   redis.call('HSET', P .. 't:' .. t.id, 'inst', t.inst, 'est', s(t.est), 'conn', t.conn, 'held', t.held,
-    'state', t.state, 'q', t.q, 'ws', t.ws and s(t.ws) or '', 'cgen', s(t.cgen), 'need', t.need)
+    'state', t.state, 'q', t.q, 'ws', t.ws and s(t.ws) or '', 'cgen', s(t.cgen), 'need', t.need, 'fl', t.fl or 0)
   redis.call('SADD', P .. 'it:' .. t.inst, t.id)
 end
 
@@ -254,10 +255,11 @@ local function withdraw_waiting(t)
   tdel(t)
 end
 
--- The tier t needs next (1..3), or 0 when its tiers suffice: t = target x F / S with S as it is now.
+-- The tier t needs next (1..3), or 0 when its tiers suffice: t = target x F / S with S as it is now. Tiers up
+-- to its floor (fl: a long join search predicted) are taken whatever its estimate.
 local function next_tier(t)
-  if t.held == 0 then
-    return 1
+  if t.held == 0 or t.held < (t.fl or 0) then
+    return t.held + 1
   end
   if t.held == 3 then
     return 0
@@ -456,13 +458,13 @@ local function position(t)
   return t.q .. ' ' .. (redis.call('ZRANK', qkey(t.q), t.id) + 1)
 end
 
--- args: id est conn. The result is where the ticket waits ("queue position"), '' when it was decided at
+-- args: id est conn [floor]. The result is where the ticket waits ("queue position"), '' when it was decided at
 -- once (the decision is in the reply). An id already known is a retried call: nothing happens twice.
 fn('mg_acquire', function(inst, args)
   local t = tget(args[4])
   if not t then
     t = { id = args[4], inst = inst, est = tonumber(args[5]), conn = args[6], held = 0, state = 'W', q = '',
-          ws = nil, cgen = 0, need = 1 }
+          ws = nil, cgen = 0, need = 1, fl = math.min(3, tonumber(args[7] or '0') or 0) }
     advance(t)
   end
   if t.state == 'W' and t.q ~= '' then

@@ -62,6 +62,28 @@ class FleetGatewaysIT {
     }
 
     @Test
+    void aFloorTakesItsTiersFleetWideWhateverTheEstimate() throws Exception {
+        RedisGateways a = fleet.join(Fleet.settings(2, 1, 1), 1000 * MB);
+        RedisGateways b = fleet.join(Fleet.settings(2, 1, 1), 1000 * MB);
+
+        // A few kilobytes, below t0: ungated without a floor, through MEDIUM with one.
+        assertThat(a.acquire(4096, 1, null).gated()).isFalse();
+        Ticket first = admitted(a.acquire(4096, Tier.MEDIUM, 1, null));
+        assertThat(first.highestTier()).contains(Tier.MEDIUM);
+        Ticket second = b.acquire(4096, Tier.MEDIUM, 2, null);
+        Eventually.until("B's search waits for MEDIUM", () -> b.state(Tier.MEDIUM).waiting() == 1);
+        assertThat(second.admitted()).isNotDone();
+        assertThat(a.state(Tier.SMALL).active()).as("SMALL held while waiting for MEDIUM").isEqualTo(2);
+
+        first.release();
+        admitted(second);
+        assertThat(second.highestTier()).contains(Tier.MEDIUM);
+        second.release();
+        Eventually.until("every permit is back", () -> a.state(Tier.SMALL).active() == 0
+                && a.state(Tier.MEDIUM).active() == 0);
+    }
+
+    @Test
     void waitersAreGrantedInArrivalOrderAcrossInstances() throws Exception {
         RedisGateways a = fleet.join(Fleet.settings(1, 1, 1), 1000 * MB);
         RedisGateways b = fleet.join(Fleet.settings(1, 1, 1), 1000 * MB);

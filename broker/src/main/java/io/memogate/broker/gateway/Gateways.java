@@ -43,7 +43,7 @@ public interface Gateways {
      * {@code atLeast} it climbs by its bytes as any statement does; the byte budget counts its bytes only.
      *
      * <p>This default weighs the statement at t0 at least, so that it takes SMALL but climbs by its bytes
-     * alone; {@link LocalGateways} keeps the floor exactly.
+     * alone; {@link LocalGateways} and the fleet's gateways keep the floor exactly.
      */
     default Ticket acquire(long estimateBytes, Tier atLeast, long connection, Object tag) {
         Objects.requireNonNull(atLeast, "atLeast");
