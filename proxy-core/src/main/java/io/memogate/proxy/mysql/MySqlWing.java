@@ -7,11 +7,11 @@ import io.memogate.proxy.config.Protocol;
 import io.memogate.proxy.mysql.codec.ClientPackets;
 import io.memogate.proxy.mysql.codec.MySqlPackets;
 import io.memogate.proxy.mysql.codec.SslRequestSplitter;
-import io.memogate.proxy.mysql.session.ClientHandler;
 import io.memogate.proxy.mysql.session.KillTargets;
 import io.memogate.proxy.mysql.session.MySqlServices;
 import io.memogate.proxy.mysql.session.MySqlSession;
 import io.memogate.proxy.mysql.session.MySqlShared;
+import io.memogate.proxy.session.ClientLegHandler;
 import io.memogate.proxy.session.ListenerSetup;
 import io.memogate.proxy.session.ProtocolWing;
 import io.memogate.proxy.session.ServerConnector;
@@ -76,7 +76,7 @@ public final class MySqlWing implements ProtocolWing {
             clientTls.ifPresent(tls -> client.pipeline().addLast("tls-request", new SslRequestSplitter(tls)));
             client.pipeline().addLast("framer", MySqlPackets.framer(limit));
             client.pipeline().addLast("payloads", new ClientPackets(limit));
-            client.pipeline().addLast("session", new ClientHandler(new MySqlSession(client, services)));
+            client.pipeline().addLast("session", new ClientLegHandler(new MySqlSession(client, services)));
         };
     }
 

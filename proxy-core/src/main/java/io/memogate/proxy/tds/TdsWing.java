@@ -4,13 +4,13 @@ import io.memogate.proxy.config.BackendConfig;
 import io.memogate.proxy.config.ConfigException;
 import io.memogate.proxy.config.MemogateConfig;
 import io.memogate.proxy.config.Protocol;
+import io.memogate.proxy.session.ClientLegHandler;
 import io.memogate.proxy.session.ListenerSetup;
 import io.memogate.proxy.session.ProtocolWing;
 import io.memogate.proxy.session.ServerConnector;
 import io.memogate.proxy.session.WingResources;
 import io.memogate.proxy.tds.codec.ClientMessages;
 import io.memogate.proxy.tds.codec.TdsPackets;
-import io.memogate.proxy.tds.session.ClientHandler;
 import io.memogate.proxy.tds.session.TdsServices;
 import io.memogate.proxy.tds.session.TdsSession;
 import java.util.ArrayList;
@@ -62,7 +62,7 @@ public final class TdsWing implements ProtocolWing {
         return client -> {
             client.pipeline().addLast("framer", TdsPackets.framer());
             client.pipeline().addLast("messages", new ClientMessages(limit));
-            client.pipeline().addLast("session", new ClientHandler(new TdsSession(client, services)));
+            client.pipeline().addLast("session", new ClientLegHandler(new TdsSession(client, services)));
         };
     }
 

@@ -10,6 +10,7 @@ import io.memogate.proxy.mysql.message.Greeting;
 import io.memogate.proxy.mysql.message.HandshakeResponse;
 import io.memogate.proxy.mysql.message.MalformedPacketException;
 import io.memogate.proxy.mysql.message.MySqlErrors;
+import io.memogate.proxy.session.ClientLegHandler;
 import io.memogate.proxy.session.HeldInput;
 import io.memogate.proxy.session.OnEventLoop;
 import io.memogate.proxy.session.OperatorCommand;
@@ -54,7 +55,8 @@ import org.slf4j.LoggerFactory;
  * The legs and their back-pressure are the core's {@link SessionLegs}; while a statement is held, what the
  * client sent behind it waits in the core's {@link HeldInput} and the client is not read.
  */
-public final class MySqlSession implements TrackedSession, SessionLoop, ServerLegHandler.ServerLeg {
+public final class MySqlSession implements TrackedSession, SessionLoop, ClientLegHandler.ClientLeg,
+        ServerLegHandler.ServerLeg {
 
     private static final Logger log = LoggerFactory.getLogger(MySqlSession.class);
 
@@ -91,7 +93,8 @@ public final class MySqlSession implements TrackedSession, SessionLoop, ServerLe
 
     // ---- client leg ---------------------------------------------------------------------------------------
 
-    void clientActive() {
+    @Override
+    public void clientActive() {
         if (!services.listener().opened(this)) {
             failBeforeGreeting(MySqlErrors.tooManyClients(services.limits().maxClientConnections()));
             return;
@@ -126,20 +129,24 @@ public final class MySqlSession implements TrackedSession, SessionLoop, ServerLe
         });
     }
 
-    void clientFrame(ByteBuf frame) {
+    @Override
+    public void clientFrame(ByteBuf frame) {
         lastSequenceId = MySqlPackets.sequenceId(frame);
         input.frame(frame);
     }
 
-    void clientReadComplete() {
+    @Override
+    public void clientReadComplete() {
         legs.clientReadComplete();
     }
 
-    void clientWritabilityChanged() {
+    @Override
+    public void clientWritabilityChanged() {
         legs.clientWritabilityChanged();
     }
 
-    void clientClosed() {
+    @Override
+    public void clientClosed() {
         close();
     }
 
@@ -275,6 +282,16 @@ public final class MySqlSession implements TrackedSession, SessionLoop, ServerLe
     }
 
     /** An ERR after the client's last packet, then the end. */
+    @Override
+    public void refuseTooLarge() {
+        sendErrorAndClose(MySqlErrors.packetTooLarge(services.limits().maxMessageBytes()));
+    }
+
+    @Override
+    public void refuseMalformed(String what) {
+        sendErrorAndClose(MySqlErrors.malformed(what));
+    }
+
     void sendErrorAndClose(ErrPacket error) {
         sendErrorAndClose(error, lastSequenceId + 1);
     }

@@ -3,6 +3,7 @@ package io.memogate.proxy.tds.session;
 import io.memogate.proxy.admin.ClientView;
 import io.memogate.proxy.admission.ServerAdmission;
 import io.memogate.proxy.admission.SessionInfo;
+import io.memogate.proxy.session.ClientLegHandler;
 import io.memogate.proxy.session.HeldInput;
 import io.memogate.proxy.session.OnEventLoop;
 import io.memogate.proxy.session.OperatorCommand;
@@ -55,7 +56,8 @@ import org.slf4j.LoggerFactory;
  * sends behind it waits in the core's {@link HeldInput}. The client is still read while it sends nothing else, so
  * that its ATTENTION (its cancel, or its query timeout) is seen.
  */
-public final class TdsSession implements TrackedSession, SessionLoop, ServerLegHandler.ServerLeg {
+public final class TdsSession implements TrackedSession, SessionLoop, ClientLegHandler.ClientLeg,
+        ServerLegHandler.ServerLeg {
 
     private static final Logger log = LoggerFactory.getLogger(TdsSession.class);
 
@@ -92,7 +94,8 @@ public final class TdsSession implements TrackedSession, SessionLoop, ServerLegH
 
     // ---- client leg ---------------------------------------------------------------------------------------
 
-    void clientActive() {
+    @Override
+    public void clientActive() {
         if (!services.listener().opened(this)) {
             sendErrorAndClose(TdsErrors.tooManyClients(services.limits().maxClientConnections()));
             return;
@@ -124,7 +127,8 @@ public final class TdsSession implements TrackedSession, SessionLoop, ServerLegH
     }
 
     /** A whole client message (or an ATTENTION packet), owned here. */
-    void clientMessage(ByteBuf message) {
+    @Override
+    public void clientFrame(ByteBuf message) {
         if (state == State.READY && TdsPackets.type(message) == PacketType.ATTENTION && flow.holding()) {
             if (flow.attention(message)) {
                 return;
@@ -133,15 +137,18 @@ public final class TdsSession implements TrackedSession, SessionLoop, ServerLegH
         input.frame(message);
     }
 
-    void clientReadComplete() {
+    @Override
+    public void clientReadComplete() {
         legs.clientReadComplete();
     }
 
-    void clientWritabilityChanged() {
+    @Override
+    public void clientWritabilityChanged() {
         legs.clientWritabilityChanged();
     }
 
-    void clientClosed() {
+    @Override
+    public void clientClosed() {
         close();
     }
 
@@ -321,6 +328,16 @@ public final class TdsSession implements TrackedSession, SessionLoop, ServerLegH
     }
 
     /** A fatal error, then the end. */
+    @Override
+    public void refuseTooLarge() {
+        sendErrorAndClose(TdsErrors.messageTooLarge(services.limits().maxMessageBytes()));
+    }
+
+    @Override
+    public void refuseMalformed(String what) {
+        sendErrorAndClose(TdsErrors.malformed(what));
+    }
+
     void sendErrorAndClose(TdsError error) {
         if (state != State.CLOSED && client.isActive()) {
             reply(error, Done.ERROR);
