@@ -8,6 +8,7 @@ import io.memogate.estimator.mysql.MySqlDialect;
 import io.memogate.estimator.mysql.OptimizerSettings;
 import io.memogate.estimator.postgres.PlannerSettings;
 import io.memogate.proxy.admin.EstimateJson;
+import io.memogate.proxy.calibrate.InvalidCoefficientsException;
 import io.memogate.proxy.files.TextFiles;
 import io.memogate.proxy.files.UnreadableFileException;
 import io.memogate.proxy.postgres.CurrentEstimator;
@@ -170,7 +171,7 @@ final class EstimateCommand implements Callable<Integer> {
         }
         try {
             return CurrentEstimator.estimatorFor(CoefficientsFile.read(coefficients));
-        } catch (CoefficientsFile.InvalidCoefficientsException e) {
+        } catch (InvalidCoefficientsException e) {
             throw new OptionFileException("--coefficients", coefficients, String.join("; ", e.problems()));
         }
     }

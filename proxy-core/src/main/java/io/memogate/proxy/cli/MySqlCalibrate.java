@@ -2,11 +2,11 @@ package io.memogate.proxy.cli;
 
 import io.memogate.estimator.mysql.MySqlCoefficients;
 import io.memogate.estimator.mysql.OptimizerSettings;
-import io.memogate.proxy.mysql.calibrate.MySqlCalibration;
-import io.memogate.proxy.mysql.calibrate.MySqlCoefficientsFile;
-import io.memogate.proxy.mysql.calibrate.MySqlCorpus;
-import io.memogate.proxy.mysql.calibrate.OptimizerCase;
-import io.memogate.proxy.mysql.calibrate.OptimizerProbe;
+import io.memogate.proxy.calibrate.mysql.MySqlCalibration;
+import io.memogate.proxy.calibrate.mysql.MySqlCoefficientsFile;
+import io.memogate.proxy.calibrate.mysql.MySqlCorpus;
+import io.memogate.proxy.calibrate.mysql.OptimizerCase;
+import io.memogate.proxy.calibrate.mysql.OptimizerProbe;
 import io.memogate.proxy.postgres.calibrate.CorpusStatement;
 import java.io.IOException;
 import java.io.PrintWriter;
@@ -26,7 +26,7 @@ import java.util.function.Consumer;
  * {@code memogate calibrate} against a MySQL or MariaDB server ({@code --url jdbc:mariadb://...}): the built-in
  * corpus ({@link MySqlCorpus}, in a database calibrate creates and drops) and the --corpus statements, each
  * EXPLAINed on a connection of its own under {@code max_statement_time} (--statement-timeout), the coefficients
- * fitted ({@link io.memogate.proxy.mysql.calibrate.MySqlFit}) and written where {@code estimator.mysqlCoefficients}
+ * fitted ({@link io.memogate.proxy.calibrate.mysql.MySqlFit}) and written where {@code estimator.mysqlCoefficients}
  * reads them. EXPLAIN plans without running; nothing searches longer than the limit.
  */
 record MySqlCalibrate(String url, String user, String password) {

@@ -1,14 +1,15 @@
 package io.memogate.proxy.config;
 
 import io.memogate.broker.gateway.GatewaySettings;
-import io.memogate.broker.redis.FleetSettings;
 import io.memogate.broker.gateway.TierSettings;
+import io.memogate.broker.redis.FleetSettings;
 import io.memogate.estimator.mysql.MySqlCoefficients;
 import io.memogate.estimator.postgres.MemoryCoefficients;
 import io.memogate.proxy.admission.SearchTiers;
-import io.memogate.proxy.mysql.calibrate.MySqlCoefficientsFile;
-import io.memogate.proxy.postgres.calibrate.CoefficientsFile;
+import io.memogate.proxy.calibrate.InvalidCoefficientsException;
+import io.memogate.proxy.calibrate.mysql.MySqlCoefficientsFile;
 import io.memogate.proxy.config.AuthFile;
+import io.memogate.proxy.postgres.calibrate.CoefficientsFile;
 import java.io.IOException;
 import java.nio.file.InvalidPathException;
 import java.nio.file.NoSuchFileException;
@@ -213,7 +214,7 @@ final class DocumentConverter {
         }
         try {
             return reader.apply(file.get());
-        } catch (CoefficientsFile.InvalidCoefficientsException e) {
+        } catch (InvalidCoefficientsException e) {
             problems.add(path, path + ": " + e.getMessage());
             return otherwise;
         }

@@ -3,6 +3,7 @@ package io.memogate.proxy.postgres.calibrate;
 import java.util.List;
 import java.util.Locale;
 import java.util.Objects;
+import io.memogate.proxy.calibrate.RankCorrelation;
 
 /**
  * How well estimates match measurements, by the figures the estimator's targets are set in: over the statements

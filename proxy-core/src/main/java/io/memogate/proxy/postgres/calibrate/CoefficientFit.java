@@ -5,6 +5,7 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.Objects;
 import java.util.stream.IntStream;
+import io.memogate.proxy.calibrate.NonNegativeLeastSquares;
 
 /**
  * Fits {@link MemoryCoefficients} to measurements: non-negative least squares of measured bytes on the

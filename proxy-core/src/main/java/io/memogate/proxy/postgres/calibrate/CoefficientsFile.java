@@ -1,14 +1,10 @@
 package io.memogate.proxy.postgres.calibrate;
 
-import com.fasterxml.jackson.core.JsonProcessingException;
-import com.fasterxml.jackson.core.StreamReadFeature;
 import com.fasterxml.jackson.databind.JsonNode;
-import com.fasterxml.jackson.dataformat.yaml.YAMLMapper;
 import io.memogate.estimator.postgres.MemoryCoefficients;
-import io.memogate.proxy.files.TextFiles;
-import io.memogate.proxy.files.UnreadableFileException;
+import io.memogate.proxy.calibrate.CoefficientsYaml;
+import io.memogate.proxy.calibrate.InvalidCoefficientsException;
 import java.io.IOException;
-import java.math.BigDecimal;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -43,24 +39,6 @@ import java.util.function.ToDoubleFunction;
  */
 public final class CoefficientsFile {
 
-    /** A file that cannot be read or is not a coefficients file; the message lists every problem. */
-    public static final class InvalidCoefficientsException extends RuntimeException {
-        private final List<String> problems;
-
-        public InvalidCoefficientsException(Path file, List<String> problems) {
-            super(file + ": " + String.join("; ", problems));
-            this.problems = List.copyOf(problems);
-        }
-
-        public List<String> problems() {
-            return problems;
-        }
-    }
-
-    private static final YAMLMapper MAPPER = YAMLMapper.builder()
-            .enable(StreamReadFeature.STRICT_DUPLICATE_DETECTION)
-            .build();
-
     /** Coefficients a file may leave out, each with the value that gives the model the file was fitted for. */
     static final Map<String, ToDoubleFunction<double[]>> ADDED_LATER = Map.ofEntries(
             Map.entry("bytesPerCartesianPair", values -> values[MemoryCoefficients.NAMES.indexOf("bytesPerJoinPair")]),
@@ -88,7 +66,7 @@ public final class CoefficientsFile {
 
     /** @throws InvalidCoefficientsException naming the file and each problem */
     public static MemoryCoefficients read(Path file) {
-        JsonNode root = mapping(file, String.join(", ", MemoryCoefficients.NAMES) + " to bytes");
+        JsonNode root = CoefficientsYaml.mapping(file, String.join(", ", MemoryCoefficients.NAMES) + " to bytes");
         List<String> problems = new ArrayList<>();
         for (Iterator<String> keys = root.fieldNames(); keys.hasNext(); ) {
             String key = keys.next();
@@ -120,53 +98,12 @@ public final class CoefficientsFile {
         return MemoryCoefficients.of(values);
     }
 
-    /**
-     * The YAML mapping {@code file} holds (duplicate keys refused), for a coefficients file of any dialect.
-     *
-     * @param expected what the mapping should map, for the message when it is not one
-     * @throws InvalidCoefficientsException when it cannot be read, is not YAML or not a mapping
-     */
-    public static JsonNode mapping(Path file, String expected) {
-        String text;
-        try {
-            text = TextFiles.read(file);
-        } catch (UnreadableFileException e) {
-            throw new InvalidCoefficientsException(file, List.of(e.why()));
-        }
-        JsonNode root;
-        try {
-            root = MAPPER.readTree(text);
-        } catch (JsonProcessingException e) {
-            throw new InvalidCoefficientsException(file, List.of("not YAML: " + e.getOriginalMessage()));
-        }
-        if (root == null || !root.isObject()) {
-            throw new InvalidCoefficientsException(file, List.of("must be a mapping of " + expected));
-        }
-        return root;
-    }
-
     /** Writes {@code coefficients} with {@code header} as comment lines (without their "# "). */
     public static void write(Path file, MemoryCoefficients coefficients, List<String> header) throws IOException {
         Files.writeString(file, text(coefficients, header), StandardCharsets.UTF_8);
     }
 
     static String text(MemoryCoefficients coefficients, List<String> header) {
-        return text(MemoryCoefficients.NAMES, coefficients.toArray(), header);
-    }
-
-    /**
-     * A coefficients file's text, of any dialect: {@code header} as comment lines, then each name and its value,
-     * written exactly ({@link BigDecimal#valueOf(double)}) so that the file read back gives the same value.
-     */
-    public static String text(List<String> names, double[] values, List<String> header) {
-        StringBuilder out = new StringBuilder();
-        for (String line : header) {
-            out.append(line.isEmpty() ? "#" : "# " + line).append('\n');
-        }
-        for (int j = 0; j < values.length; j++) {
-            out.append(names.get(j)).append(": ")
-                    .append(BigDecimal.valueOf(values[j]).stripTrailingZeros().toPlainString()).append('\n');
-        }
-        return out.toString();
+        return CoefficientsYaml.text(MemoryCoefficients.NAMES, coefficients.toArray(), header);
     }
 }

@@ -4,7 +4,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import io.memogate.estimator.postgres.MemoryCoefficients;
-import io.memogate.proxy.postgres.calibrate.CoefficientsFile.InvalidCoefficientsException;
+import io.memogate.proxy.calibrate.InvalidCoefficientsException;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.List;

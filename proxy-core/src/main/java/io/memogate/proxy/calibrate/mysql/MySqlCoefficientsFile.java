@@ -1,9 +1,9 @@
-package io.memogate.proxy.mysql.calibrate;
+package io.memogate.proxy.calibrate.mysql;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import io.memogate.estimator.mysql.MySqlCoefficients;
-import io.memogate.proxy.postgres.calibrate.CoefficientsFile;
-import io.memogate.proxy.postgres.calibrate.CoefficientsFile.InvalidCoefficientsException;
+import io.memogate.proxy.calibrate.CoefficientsYaml;
+import io.memogate.proxy.calibrate.InvalidCoefficientsException;
 import java.io.IOException;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
@@ -29,7 +29,7 @@ public final class MySqlCoefficientsFile {
 
     /** @throws InvalidCoefficientsException naming the file and each problem */
     public static MySqlCoefficients read(Path file) {
-        JsonNode root = CoefficientsFile.mapping(file, String.join(", ", NAMES));
+        JsonNode root = CoefficientsYaml.mapping(file, String.join(", ", NAMES));
         List<String> problems = new ArrayList<>();
         for (Iterator<String> keys = root.fieldNames(); keys.hasNext(); ) {
             String key = keys.next();
@@ -60,7 +60,7 @@ public final class MySqlCoefficientsFile {
     }
 
     static String text(MySqlCoefficients c, List<String> header) {
-        return CoefficientsFile.text(NAMES, new double[] {c.bytesPerToken(), c.bytesPerTable(), c.bytesPerLinkedPair(),
+        return CoefficientsYaml.text(NAMES, new double[] {c.bytesPerToken(), c.bytesPerTable(), c.bytesPerLinkedPair(),
                 c.secondsPerPlan(), c.secondsPerPrunedCandidate()}, header);
     }
 }

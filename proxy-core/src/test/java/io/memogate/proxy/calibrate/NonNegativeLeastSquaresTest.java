@@ -1,4 +1,4 @@
-package io.memogate.proxy.postgres.calibrate;
+package io.memogate.proxy.calibrate;
 
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.within;

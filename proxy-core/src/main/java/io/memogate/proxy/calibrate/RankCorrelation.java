@@ -1,4 +1,4 @@
-package io.memogate.proxy.postgres.calibrate;
+package io.memogate.proxy.calibrate;
 
 import java.util.Arrays;
 import java.util.Comparator;

@@ -1,4 +1,4 @@
-package io.memogate.proxy.mysql.calibrate;
+package io.memogate.proxy.calibrate.mysql;
 
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.within;

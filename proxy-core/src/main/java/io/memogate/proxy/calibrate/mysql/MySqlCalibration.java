@@ -1,7 +1,7 @@
-package io.memogate.proxy.mysql.calibrate;
+package io.memogate.proxy.calibrate.mysql;
 
 import io.memogate.estimator.mysql.MySqlCoefficients;
-import io.memogate.proxy.postgres.calibrate.RankCorrelation;
+import io.memogate.proxy.calibrate.RankCorrelation;
 import java.io.PrintWriter;
 import java.sql.SQLException;
 import java.util.ArrayList;

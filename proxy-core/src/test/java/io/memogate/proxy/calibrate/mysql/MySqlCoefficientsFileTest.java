@@ -1,10 +1,10 @@
-package io.memogate.proxy.mysql.calibrate;
+package io.memogate.proxy.calibrate.mysql;
 
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import io.memogate.estimator.mysql.MySqlCoefficients;
-import io.memogate.proxy.postgres.calibrate.CoefficientsFile.InvalidCoefficientsException;
+import io.memogate.proxy.calibrate.InvalidCoefficientsException;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.List;

@@ -1,4 +1,4 @@
-package io.memogate.proxy.mysql.calibrate;
+package io.memogate.proxy.calibrate.mysql;
 
 import io.memogate.estimator.mysql.OptimizerSettings;
 import java.util.Objects;

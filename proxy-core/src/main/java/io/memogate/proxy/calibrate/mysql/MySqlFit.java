@@ -1,4 +1,4 @@
-package io.memogate.proxy.mysql.calibrate;
+package io.memogate.proxy.calibrate.mysql;
 
 import io.memogate.estimator.CompileEstimate;
 import io.memogate.estimator.CompileEstimator;
@@ -6,7 +6,7 @@ import io.memogate.estimator.mysql.MySqlCoefficients;
 import io.memogate.estimator.mysql.MySqlDialect;
 import io.memogate.estimator.mysql.OptimizerSettings;
 import io.memogate.estimator.planner.MemoryTerms;
-import io.memogate.proxy.postgres.calibrate.NonNegativeLeastSquares;
+import io.memogate.proxy.calibrate.NonNegativeLeastSquares;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.OptionalLong;

@@ -1,0 +1,63 @@
+package io.memogate.proxy.calibrate;
+
+import com.fasterxml.jackson.core.JsonProcessingException;
+import com.fasterxml.jackson.core.StreamReadFeature;
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.dataformat.yaml.YAMLMapper;
+import io.memogate.proxy.files.TextFiles;
+import io.memogate.proxy.files.UnreadableFileException;
+import java.math.BigDecimal;
+import java.nio.file.Path;
+import java.util.List;
+
+/** A coefficients file's YAML, whichever server's coefficients it holds: read as a mapping, written exactly. */
+public final class CoefficientsYaml {
+
+    private static final YAMLMapper MAPPER = YAMLMapper.builder()
+            .enable(StreamReadFeature.STRICT_DUPLICATE_DETECTION)
+            .build();
+
+    private CoefficientsYaml() {
+    }
+
+    /**
+     * The YAML mapping {@code file} holds (duplicate keys refused), for a coefficients file of any dialect.
+     *
+     * @param expected what the mapping should map, for the message when it is not one
+     * @throws InvalidCoefficientsException when it cannot be read, is not YAML or not a mapping
+     */
+    public static JsonNode mapping(Path file, String expected) {
+        String text;
+        try {
+            text = TextFiles.read(file);
+        } catch (UnreadableFileException e) {
+            throw new InvalidCoefficientsException(file, List.of(e.why()));
+        }
+        JsonNode root;
+        try {
+            root = MAPPER.readTree(text);
+        } catch (JsonProcessingException e) {
+            throw new InvalidCoefficientsException(file, List.of("not YAML: " + e.getOriginalMessage()));
+        }
+        if (root == null || !root.isObject()) {
+            throw new InvalidCoefficientsException(file, List.of("must be a mapping of " + expected));
+        }
+        return root;
+    }
+
+    /**
+     * A coefficients file's text, of any dialect: {@code header} as comment lines, then each name and its value,
+     * written exactly ({@link BigDecimal#valueOf(double)}) so that the file read back gives the same value.
+     */
+    public static String text(List<String> names, double[] values, List<String> header) {
+        StringBuilder out = new StringBuilder();
+        for (String line : header) {
+            out.append(line.isEmpty() ? "#" : "# " + line).append('\n');
+        }
+        for (int j = 0; j < values.length; j++) {
+            out.append(names.get(j)).append(": ")
+                    .append(BigDecimal.valueOf(values[j]).stripTrailingZeros().toPlainString()).append('\n');
+        }
+        return out.toString();
+    }
+}
