@@ -3,6 +3,7 @@ package io.memogate.estimator.calcite;
 import static io.memogate.estimator.calcite.QueryParts.columnName;
 import static io.memogate.estimator.calcite.QueryParts.conjuncts;
 import static io.memogate.estimator.calcite.QueryParts.forFirstRows;
+import static io.memogate.estimator.calcite.QueryParts.link;
 import static io.memogate.estimator.calcite.QueryParts.outputName;
 import static io.memogate.estimator.calcite.QueryParts.relationsOf;
 import static io.memogate.estimator.calcite.QueryParts.usingOwner;
@@ -18,7 +19,6 @@ import io.memogate.estimator.planner.Predicate;
 import io.memogate.estimator.planner.QueryBlock;
 import java.util.ArrayDeque;
 import java.util.ArrayList;
-import java.util.Collections;
 import java.util.Deque;
 import java.util.HashMap;
 import java.util.HashSet;
@@ -461,26 +461,6 @@ public final class QueryBlockBuilder {
         Set<String> relations = ReferencedRelations.of(conjunct, scope, q -> separate.add(query(q, scope).block()));
         if (relations.size() >= 2) {
             predicates.add(Predicate.Clause.filter(relations));
-        }
-    }
-
-    /**
-     * An equality between {@code left} and {@code right}: a column equality (joining an equivalence class)
-     * when both sides are one relation each and {@code equality} holds, else a clause, usable by merge and
-     * hash joins when the sides' relations differ.
-     */
-    private static void link(Set<String> left, Set<String> right, String column, List<Predicate> predicates,
-                             boolean equality) {
-        if (equality && left.size() == 1 && right.size() == 1 && !left.equals(right)) {
-            predicates.add(new Predicate.Equality(new ColumnRef(left.iterator().next(), column),
-                    new ColumnRef(right.iterator().next(), column)));
-            return;
-        }
-        Set<String> all = new LinkedHashSet<>(left);
-        all.addAll(right);
-        if (all.size() >= 2) {
-            boolean splits = !left.isEmpty() && !right.isEmpty() && Collections.disjoint(left, right);
-            predicates.add(new Predicate.Clause(all, splits));
         }
     }
 

@@ -1,5 +1,6 @@
 package io.memogate.estimator.calcite;
 
+import io.memogate.estimator.planner.ColumnRef;
 import io.memogate.estimator.planner.JoinTreeNode;
 import io.memogate.estimator.planner.JoinTreeNode.FromList;
 import io.memogate.estimator.planner.JoinTreeNode.JoinNode;
@@ -9,6 +10,7 @@ import io.memogate.estimator.planner.Predicate;
 import io.memogate.estimator.planner.QueryBlock;
 import java.util.ArrayDeque;
 import java.util.ArrayList;
+import java.util.Collections;
 import java.util.Deque;
 import java.util.LinkedHashSet;
 import java.util.List;
@@ -120,5 +122,25 @@ final class QueryParts {
             }
         }
         return side;
+    }
+
+    /**
+     * An equality between {@code left} and {@code right}: a column equality (joining an equivalence class)
+     * when both sides are one relation each and {@code equality} holds, else a clause, usable by merge and
+     * hash joins when the sides' relations differ.
+     */
+    static void link(Set<String> left, Set<String> right, String column, List<Predicate> predicates,
+                             boolean equality) {
+        if (equality && left.size() == 1 && right.size() == 1 && !left.equals(right)) {
+            predicates.add(new Predicate.Equality(new ColumnRef(left.iterator().next(), column),
+                    new ColumnRef(right.iterator().next(), column)));
+            return;
+        }
+        Set<String> all = new LinkedHashSet<>(left);
+        all.addAll(right);
+        if (all.size() >= 2) {
+            boolean splits = !left.isEmpty() && !right.isEmpty() && Collections.disjoint(left, right);
+            predicates.add(new Predicate.Clause(all, splits));
+        }
     }
 }
