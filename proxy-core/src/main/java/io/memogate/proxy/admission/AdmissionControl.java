@@ -56,6 +56,7 @@ public final class AdmissionControl implements AutoCloseable {
     private final GatedAdmission hook;
     private final ServerAdmission admission;
     private final StatementRecords statements;
+    private final DegradeCounts degradeCounts = new DegradeCounts();
     /** Server processes the ledger was told about by measurement; only the broker's thread touches it. */
     private final Set<Long> measured = new HashSet<>();
     /**
@@ -91,7 +92,7 @@ public final class AdmissionControl implements AutoCloseable {
         this.statements = new StatementRecords(server, built.statementRecords, System::nanoTime);
         this.hook = new GatedAdmission(estimator, catalogs, gateways, built.estimates,
                 pid -> closedAt.put(pid, System.nanoTime()), new RunningHold(built.holdWhileRunning, timer),
-                statements);
+                statements, built.degrade, degradeCounts);
         this.admission = new ServerAdmission(hook, support);
     }
 
@@ -121,6 +122,11 @@ public final class AdmissionControl implements AutoCloseable {
 
     public Gateways gateways() {
         return gateways;
+    }
+
+    /** How many statements this server's admission degraded, by tier. */
+    public DegradeCounts degradeCounts() {
+        return degradeCounts;
     }
 
     /** The last statements this server's admission decided about, when the builder asked to keep them. */
@@ -215,6 +221,7 @@ public final class AdmissionControl implements AutoCloseable {
         private Consumer<CompileEstimate> estimates = estimate -> { };
         private IntSupplier statementRecords = () -> 0;
         private GatewaysFactory gateways = GatewaysFactory.LOCAL;
+        private Supplier<DegradePolicy> degrade = () -> DegradePolicy.OFF;
 
         private Builder(String server, ServerKind kind, GatewaySettings gatewaySettings) {
             this.server = Objects.requireNonNull(server, "server");
@@ -279,6 +286,12 @@ public final class AdmissionControl implements AutoCloseable {
          */
         public Builder statementRecords(IntSupplier count) {
             this.statementRecords = Objects.requireNonNull(count, "count");
+            return this;
+        }
+
+        /** Whose statements may run under tighter settings instead of never fitting; read at each statement. */
+        public Builder degrade(Supplier<DegradePolicy> policy) {
+            this.degrade = Objects.requireNonNull(policy, "policy");
             return this;
         }
 
