@@ -130,8 +130,7 @@ public final class AdminConsole implements ConsoleService {
             // Without admission, no server was read: null stands for the estimator's built-in defaults.
             return ConsoleResult.rows("EXPLAIN", AdmissionViews.explain(estimator.get(),
                     server.map(AdmissionControl::serverDefaults).orElse(null),
-                    explain.statements(), read, AdmissionViews.catalogUsed(explain.database(), catalogs, read),
-                    server.map(AdmissionControl::gateways)));
+                    explain.statements(), read, AdmissionViews.catalogUsed(explain.database(), catalogs, read), server));
         });
     }
 
@@ -252,7 +251,7 @@ public final class AdminConsole implements ConsoleService {
                 .orElse(null));
         ResultTable proxyWide = table.build();
         return AdmissionViews.perServer(proxyWide, admission.map(ServerAdmissions::all).orElse(List.of()),
-                server -> AdmissionViews.stats(server.gateways(), server.statements()));
+                server -> AdmissionViews.stats(server.gateways(), server.statements(), server.degradeCounts()));
     }
 
     private CompletionStage<ConsoleResult> set(ConsoleCommand.Set set, SessionInfo caller) {

@@ -3,6 +3,8 @@ package io.memogate.proxy.admission;
 import io.memogate.estimator.Catalog;
 import io.memogate.estimator.CompileEstimate;
 import io.memogate.estimator.CompileEstimator;
+import io.memogate.estimator.PreparedStatementTexts;
+import io.memogate.estimator.dialect.DialectSettings;
 import java.util.List;
 import java.util.Objects;
 import java.util.Optional;
@@ -31,14 +33,22 @@ final class Degrader {
     /** The tighter settings and the estimate under them, or empty when the statement stays as it is. */
     Optional<Choice> choose(StatementRequest request, Catalog catalog, CompileEstimate estimate,
                             List<Degradation> ladder) {
+        if (!policy.get().appliesTo(request.session())) {
+            return Optional.empty();
+        }
+        return fitting(request.sql(), request.settings(), request.prepared(), catalog, estimate, ladder);
+    }
+
+    /** The first step of {@code ladder} under which the statement fits the target, whoever sends it. */
+    Optional<Choice> fitting(String sql, DialectSettings settings, PreparedStatementTexts prepared, Catalog catalog,
+                             CompileEstimate estimate, List<Degradation> ladder) {
         long targetBytes = target.getAsLong();
         if (ladder.isEmpty() || estimate.estimatedBytes() <= targetBytes || estimate.statements() > 1
-                || estimate.plannedWhileRunning() || !policy.get().appliesTo(request.session())) {
+                || estimate.plannedWhileRunning()) {
             return Optional.empty();
         }
         for (Degradation step : ladder) {
-            CompileEstimate tighter = estimator.get().estimate(request.sql(), step.applyTo(request.settings()),
-                    request.prepared(), catalog);
+            CompileEstimate tighter = estimator.get().estimate(sql, step.applyTo(settings), prepared, catalog);
             if (tighter.estimatedBytes() <= targetBytes) {
                 return Optional.of(new Choice(new Degraded(step, estimate.estimatedBytes(), tighter.estimatedBytes(),
                         targetBytes), tighter));

@@ -1,6 +1,7 @@
 package io.memogate.proxy.config;
 
 import io.memogate.broker.gateway.GatewaySettings;
+import io.memogate.proxy.admission.DegradePolicy;
 import io.memogate.proxy.admission.RunningHold;
 import java.time.Duration;
 import java.util.Objects;
@@ -24,9 +25,11 @@ import java.util.Objects;
  * @param statementRecords how many of the last statements each server's admission remembers (outcome, tier,
  *     wait, estimate, fingerprint) for the console's SHOW STATEMENTS and the testkit's assertions; 0, the
  *     default, keeps none. 0..{@value #MAX_STATEMENT_RECORDS}
+ * @param degrade whose statements that can never fit the compile-memory target run under tighter planner
+ *     settings instead ({@code admission.degrade}); {@link DegradePolicy#OFF} by default
  */
 public record AdmissionConfig(boolean enabled, Duration waitNotice, Duration holdWhileRunning, int cpus,
-                              GatewaySettings gatewaySettings, int statementRecords) {
+                              GatewaySettings gatewaySettings, int statementRecords, DegradePolicy degrade) {
 
     /** Long enough that a statement queued behind a short compilation is not worth a notice. */
     public static final Duration DEFAULT_WAIT_NOTICE = Duration.ofSeconds(1);
@@ -51,6 +54,13 @@ public record AdmissionConfig(boolean enabled, Duration waitNotice, Duration hol
         Objects.requireNonNull(waitNotice, "waitNotice");
         Objects.requireNonNull(holdWhileRunning, "holdWhileRunning");
         Objects.requireNonNull(gatewaySettings, "gatewaySettings");
+        Objects.requireNonNull(degrade, "degrade");
+    }
+
+    /** Nothing degraded. */
+    public AdmissionConfig(boolean enabled, Duration waitNotice, Duration holdWhileRunning, int cpus,
+                           GatewaySettings gatewaySettings, int statementRecords) {
+        this(enabled, waitNotice, holdWhileRunning, cpus, gatewaySettings, statementRecords, DegradePolicy.OFF);
     }
 
     /**
@@ -65,22 +75,26 @@ public record AdmissionConfig(boolean enabled, Duration waitNotice, Duration hol
     }
 
     public AdmissionConfig withEnabled(boolean enabled) {
-        return new AdmissionConfig(enabled, waitNotice, holdWhileRunning, cpus, gatewaySettings, statementRecords);
+        return new AdmissionConfig(enabled, waitNotice, holdWhileRunning, cpus, gatewaySettings, statementRecords, degrade);
     }
 
     public AdmissionConfig withWaitNotice(Duration waitNotice) {
-        return new AdmissionConfig(enabled, waitNotice, holdWhileRunning, cpus, gatewaySettings, statementRecords);
+        return new AdmissionConfig(enabled, waitNotice, holdWhileRunning, cpus, gatewaySettings, statementRecords, degrade);
     }
 
     public AdmissionConfig withHoldWhileRunning(Duration holdWhileRunning) {
-        return new AdmissionConfig(enabled, waitNotice, holdWhileRunning, cpus, gatewaySettings, statementRecords);
+        return new AdmissionConfig(enabled, waitNotice, holdWhileRunning, cpus, gatewaySettings, statementRecords, degrade);
     }
 
     public AdmissionConfig withGatewaySettings(GatewaySettings gatewaySettings) {
-        return new AdmissionConfig(enabled, waitNotice, holdWhileRunning, cpus, gatewaySettings, statementRecords);
+        return new AdmissionConfig(enabled, waitNotice, holdWhileRunning, cpus, gatewaySettings, statementRecords, degrade);
+    }
+
+    public AdmissionConfig withDegrade(DegradePolicy degrade) {
+        return new AdmissionConfig(enabled, waitNotice, holdWhileRunning, cpus, gatewaySettings, statementRecords, degrade);
     }
 
     public AdmissionConfig withStatementRecords(int statementRecords) {
-        return new AdmissionConfig(enabled, waitNotice, holdWhileRunning, cpus, gatewaySettings, statementRecords);
+        return new AdmissionConfig(enabled, waitNotice, holdWhileRunning, cpus, gatewaySettings, statementRecords, degrade);
     }
 }

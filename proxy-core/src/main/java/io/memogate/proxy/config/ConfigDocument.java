@@ -85,6 +85,13 @@ final class ConfigDocument {
         String staticThreshold;
         String statementRecords;
         Tiers tiers;
+        Degrade degrade;
+    }
+
+    static final class Degrade {
+        String enabled;
+        List<String> roles;
+        List<String> applicationNames;
     }
 
     static final class Tiers {

@@ -3,6 +3,7 @@ package io.memogate.proxy.config;
 import io.memogate.broker.gateway.GatewaySettings;
 import io.memogate.broker.redis.FleetSettings;
 import io.memogate.broker.gateway.TierSettings;
+import io.memogate.proxy.admission.DegradePolicy;
 import io.memogate.proxy.postgres.calibrate.CoefficientsFile;
 import io.memogate.proxy.config.AuthFile;
 import java.io.IOException;
@@ -15,8 +16,10 @@ import java.util.List;
 import java.util.Locale;
 import java.util.Optional;
 import java.util.OptionalLong;
+import java.util.Set;
 import java.util.function.Function;
 import java.util.regex.Pattern;
+import java.util.stream.Collectors;
 
 /**
  * Turns the bound {@link ConfigDocument} into records: applies defaults, parses numbers, sizes,
@@ -128,7 +131,19 @@ final class DocumentConverter {
                 tier(path + "tiers.medium", tiers.medium, defaults.medium()),
                 large == null ? defaults.large()
                         : tier(path + "tiers.large", large.limit, null, large.maxQueue, large.timeout, defaults.large())),
-                (int) records);
+                (int) records, degrade(admission.degrade));
+    }
+
+    private DegradePolicy degrade(ConfigDocument.Degrade degrade) {
+        if (degrade == null) {
+            return DegradePolicy.OFF;
+        }
+        boolean enabled = parse("admission.degrade.enabled", degrade.enabled, DocumentConverter::bool, false);
+        return new DegradePolicy(enabled, names(degrade.roles), names(degrade.applicationNames));
+    }
+
+    private static Set<String> names(List<String> names) {
+        return names == null ? Set.of() : names.stream().map(n -> n == null ? "" : n).collect(Collectors.toSet());
     }
 
     BrokerConfig broker(ConfigDocument.Broker broker) {

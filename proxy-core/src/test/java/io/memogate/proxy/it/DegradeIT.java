@@ -8,9 +8,13 @@ import io.memogate.broker.gateway.GatewaySettings;
 import io.memogate.proxy.admission.AdmissionControl;
 import io.memogate.proxy.admission.DegradePolicy;
 import io.memogate.proxy.it.RawPgClient.Message;
+import io.memogate.proxy.metrics.DegradeMeters;
+import io.memogate.proxy.metrics.Names;
 import io.memogate.proxy.postgres.PostgresServer;
 import io.memogate.proxy.postgres.embedded.EmbeddedPostgres;
 import io.memogate.proxy.postgres.embedded.EmbeddedPostgresExtension;
+import io.micrometer.core.instrument.FunctionCounter;
+import io.micrometer.core.instrument.simple.SimpleMeterRegistry;
 import java.nio.ByteBuffer;
 import java.nio.charset.StandardCharsets;
 import java.sql.Connection;
@@ -188,7 +192,10 @@ class DegradeIT {
             assertThat(dataRowValues(answer.get(2))).as("the same result as under the session's settings")
                     .isEqualTo(expected);
             assertThat(answer.get(4).body()).as("idle, as after any statement outside a block").containsExactly('I');
-            assertThat(control.degradeCounts().total()).isEqualTo(1);
+            SimpleMeterRegistry registry = new SimpleMeterRegistry();
+            new DegradeMeters(AdmissionControl.ONLY_SERVER, control.degradeCounts()).bindTo(registry);
+            assertThat(registry.get(Names.DEGRADED).functionCounters()).as("memogate_degraded_total, by tier")
+                    .extracting(FunctionCounter::count).containsExactlyInAnyOrder(1.0, 0.0, 0.0, 0.0);
             assertWideSettings(client);
         }
     }

@@ -12,7 +12,7 @@ import io.memogate.proxy.admission.Degraded;
 import io.memogate.proxy.admission.GatedAdmission;
 import io.memogate.proxy.admission.LoginSettings;
 import io.memogate.proxy.admission.StatementRequest;
-import io.memogate.proxy.pg.admission.DegradeLadder;
+import io.memogate.proxy.pg.admission.DegradableText;
 import io.memogate.proxy.pg.admission.PreparedQueries;
 import io.memogate.proxy.pg.admission.SentText;
 import io.memogate.proxy.pg.admission.SessionSettings;
@@ -28,6 +28,7 @@ import io.memogate.proxy.pg.message.frontend.Parse;
 import io.memogate.proxy.pg.message.frontend.Query;
 import io.memogate.proxy.pg.message.frontend.Sync;
 import io.memogate.proxy.pg.message.frontend.Terminate;
+import io.memogate.proxy.postgres.DegradeLadder;
 import io.memogate.proxy.postgres.PostgresServer;
 import io.memogate.proxy.postgres.catalog.RoleSettings;
 import io.memogate.proxy.session.LoopHandoff;
@@ -438,7 +439,7 @@ final class AdmissionFlow {
      */
     private boolean mayDegrade(SentText text, AdmissionPoint point, TransactionStatus status) {
         return point == AdmissionPoint.STATEMENT_TEXT && status == TransactionStatus.IDLE && tracker.isIdle()
-                && degradedRuns.idle() && !text.changesSession() && DegradeLadder.mayDegrade(text.sql());
+                && degradedRuns.idle() && !text.changesSession() && DegradableText.mayDegrade(text.sql());
     }
 
     private void forwardAdmitted(OwnedFrame frame, AdmissionPoint point, AdmittedStatement admitted) {

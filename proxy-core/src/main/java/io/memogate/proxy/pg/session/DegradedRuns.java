@@ -21,7 +21,7 @@ import java.util.Map;
  * (an error, a cancel), its COMMIT (answered ROLLBACK after an error) ends the block and PostgreSQL restores
  * the session's own values, exactly, whatever set them (a role's default, the startup packet, a SET, a routine's
  * set_config); a connection lost mid-way takes the block with it. Only a statement that runs the same in a
- * block as alone is degraded ({@link io.memogate.proxy.pg.admission.DegradeLadder#mayDegrade}), outside any
+ * block as alone is degraded ({@link io.memogate.proxy.pg.admission.DegradableText#mayDegrade}), outside any
  * block of the client's, with nothing of the session's in flight, so that the first answers the server sends
  * next are to the proxy's BEGIN.
  *

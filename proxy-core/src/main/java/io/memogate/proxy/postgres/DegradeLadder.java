@@ -1,11 +1,10 @@
-package io.memogate.proxy.pg.admission;
+package io.memogate.proxy.postgres;
 
 import io.memogate.estimator.postgres.PlannerSettings;
 import io.memogate.proxy.admission.Degradation;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
-import java.util.Locale;
 import java.util.Map;
 
 /**
@@ -19,12 +18,6 @@ public final class DegradeLadder {
 
     /** Collapse limits above this are lowered from here: a problem this large never fits anyway. */
     private static final int HIGHEST_LIMIT = 24;
-    /** Settings PostgreSQL takes for these; a statement whose text names one is never degraded. */
-    private static final List<String> NAMES = List.of("join_collapse_limit", "from_collapse_limit", "geqo",
-            "enable_partitionwise_join");
-    /** Statements that run the same inside a transaction block as in their own: those that may be degraded. */
-    private static final List<String> FIRST_WORDS = List.of("select", "with", "values", "table", "insert",
-            "update", "delete", "merge", "explain");
 
     private DegradeLadder() {
     }
@@ -53,18 +46,5 @@ public final class DegradeLadder {
             ladder.add(new Degradation(step));
         }
         return ladder;
-    }
-
-    /**
-     * Whether {@code sql} may run degraded: one of the statements that behave the same inside the transaction
-     * block the proxy wraps it in ({@code DECLARE} would keep its cursor, {@code VACUUM} would fail), and a text
-     * that does not name the settings changed (it would set them itself, or read them).
-     */
-    public static boolean mayDegrade(String sql) {
-        if (!TransactionWords.firstWordIsOneOf(sql, FIRST_WORDS)) {
-            return false;
-        }
-        String lower = sql.toLowerCase(Locale.ROOT);
-        return NAMES.stream().noneMatch(lower::contains) && !lower.contains("set_config");
     }
 }
