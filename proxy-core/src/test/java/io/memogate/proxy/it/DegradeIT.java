@@ -3,6 +3,7 @@ package io.memogate.proxy.it;
 import static io.memogate.proxy.it.FaultsIT.assertQueryWorks;
 import static io.memogate.proxy.it.FaultsIT.assertReady;
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import io.memogate.broker.gateway.GatewaySettings;
 import io.memogate.proxy.admission.AdmissionControl;
@@ -226,6 +227,35 @@ class DegradeIT {
             assertThat(answer.get(3).body()).containsExactly('I');
             assertWideSettings(client);
             assertQueryWorks(client);
+        }
+    }
+
+    @Test
+    void aCancelledDegradedStatementLeavesTheSessionAsItWas(EmbeddedPostgres pg) throws Exception {
+        String sleepy = star("cancelled") + " where pg_sleep(2) is not null";
+        try (ProxyFixture proxy = proxy(pg, everyone());
+                Connection connection = proxy.connect(DATABASE, "memogate", "memogate", "preferQueryMode", "simple");
+                Statement statement = connection.createStatement()) {
+            statement.execute(WIDE);
+            Thread canceller = Thread.ofVirtual().start(() -> {
+                try {
+                    FaultsIT.awaitActiveQuery(pg, "cancelled");
+                    statement.cancel();
+                } catch (Exception e) {
+                    throw new IllegalStateException(e);
+                }
+            });
+            assertThatThrownBy(() -> statement.executeQuery(sleepy)).isInstanceOf(SQLException.class)
+                    .extracting(e -> ((SQLException) e).getSQLState()).isEqualTo("57014");
+            canceller.join();
+            assertThat(control.degradeCounts().total()).as("it ran degraded").isEqualTo(1);
+            try (ResultSet rows = statement.executeQuery("select current_setting('join_collapse_limit'), "
+                    + "current_setting('from_collapse_limit'), current_setting('geqo_threshold'), "
+                    + "pg_current_xact_id_if_assigned() is null and now() = statement_timestamp()")) {
+                rows.next();
+                assertThat(List.of(rows.getString(1), rows.getString(2), rows.getString(3), rows.getString(4)))
+                        .as("the session's settings, and no block left open").containsExactly("20", "20", "20", "t");
+            }
         }
     }
 

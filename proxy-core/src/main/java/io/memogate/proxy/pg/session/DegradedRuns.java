@@ -1,6 +1,7 @@
 package io.memogate.proxy.pg.session;
 
 import io.memogate.proxy.admission.Degraded;
+import io.memogate.proxy.pg.message.backend.ErrorResponse;
 import io.memogate.proxy.pg.message.backend.PgErrors;
 import io.memogate.proxy.pg.message.backend.ReadyForQuery;
 import io.memogate.proxy.pg.message.backend.ReadyForQuery.TransactionStatus;
@@ -28,7 +29,10 @@ import java.util.Map;
  * <p>Towards the client: the answers to the BEGIN, up to its ReadyForQuery, are dropped, and that ReadyForQuery
  * becomes the one NOTICE that says what was changed and why; the statement's own answers pass, its
  * ReadyForQuery saying idle ('I', as outside a block) in place of the block's status; the COMMIT's answers are
- * dropped. Used on the session's event loop only.
+ * dropped. Should the BEGIN fail (a cancel meant for the statement that reached the server before it), the statement
+ * then fails with 25P02 in the block the failure aborted: the client gets the BEGIN's error in its place, which is
+ * what it would have got had the cancel reached its statement, and no notice. A FATAL passes whatever it answers.
+ * Used on the session's event loop only.
  */
 final class DegradedRuns {
 
@@ -39,6 +43,8 @@ final class DegradedRuns {
     private static final String END = "commit";
 
     private final ArrayDeque<Step> expected = new ArrayDeque<>();
+    /** The error that failed the proxy's BEGIN, to be shown in place of the statement's; null when none did. */
+    private ErrorResponse beginFailure;
 
     /** Nothing of the proxy's own is in flight: the server's next answers are to what the client sent. */
     boolean idle() {
@@ -70,7 +76,7 @@ final class DegradedRuns {
      * One of the server's messages, before the session looks at it: null to let it pass (the client's), or what
      * the client gets in its place (an empty buffer drops it).
      */
-    ByteBuf message(byte type, ByteBuf buf, int index, ByteBufAllocator alloc) {
+    ByteBuf message(byte type, ByteBuf buf, int index, int length, ByteBufAllocator alloc) {
         Step step = expected.peekFirst();
         if (step == null) {
             return null;
@@ -79,16 +85,36 @@ final class DegradedRuns {
         if (cycleEnds) {
             expected.pollFirst();
         }
+        ErrorResponse error = type == ErrorResponse.TYPE ? ErrorResponse.decode(buf.slice(index, 1 + length)) : null;
+        if (error != null && error.endsSession() && step.phase() != Phase.CLIENTS_STATEMENT) {
+            return null; // a FATAL (the server shutting down, a terminated process) ends the session as any other
+        }
         return switch (step.phase()) {
-            case OWN_BEGIN -> cycleEnds ? notice(step.degraded(), alloc) : Unpooled.EMPTY_BUFFER;
+            case OWN_BEGIN -> {
+                if (error != null) {
+                    beginFailure = error;
+                }
+                // The statement did not run degraded when the block failed: no notice then.
+                yield cycleEnds && beginFailure == null ? notice(step.degraded(), alloc) : Unpooled.EMPTY_BUFFER;
+            }
             case CLIENTS_STATEMENT -> {
                 if (cycleEnds) {
                     buf.setByte(index + 5, TransactionStatus.IDLE.code()); // as the statement would leave it alone
+                    beginFailure = null;
                 }
-                yield null;
+                yield null; // the session sees the statement's answers as any other's ({@link #inPlaceOfError})
             }
             case OWN_COMMIT -> Unpooled.EMPTY_BUFFER;
         };
+    }
+
+    /**
+     * What the client gets in place of an error of the statement's: the error that failed the proxy's BEGIN, when
+     * one did (the statement's is then only 25P02); null for the statement's own.
+     */
+    ErrorResponse inPlaceOfError() {
+        Step step = expected.peekFirst();
+        return step != null && step.phase() == Phase.CLIENTS_STATEMENT ? beginFailure : null;
     }
 
     private static ByteBuf notice(Degraded degraded, ByteBufAllocator alloc) {

@@ -83,7 +83,7 @@ final class ServerResponses implements MessageRunDecoder.Inspector {
      */
     @Override
     public ByteBuf message(byte type, ByteBuf buf, int index, int length) {
-        ByteBuf own = degradedRuns.message(type, buf, index, session.client.alloc());
+        ByteBuf own = degradedRuns.message(type, buf, index, length, session.client.alloc());
         if (own != null) {
             return own; // an answer to the proxy's own messages around a degraded statement
         }
@@ -129,6 +129,9 @@ final class ServerResponses implements MessageRunDecoder.Inspector {
                 }
                 caughtUpIfOwingNothing(); // after an error in a batch, Queries in it are skipped
                 ErrorResponse replacement = refused.replacementFor(error);
+                if (replacement == null) {
+                    replacement = degradedRuns.inPlaceOfError();
+                }
                 if (replacement != null) {
                     ByteBuf out = session.client.alloc().buffer();
                     replacement.encode(out);
