@@ -132,8 +132,8 @@ public final class AdminConsole implements ConsoleService {
             return ConsoleResult.rows("EXPLAIN", AdmissionViews.explain(
                     server.map(s -> s.estimator().get()).orElseGet(estimator),
                     server.map(AdmissionControl::serverDefaults).orElse(null),
-                    explain.statements(), read, AdmissionViews.catalogUsed(explain.database(), catalogs, read),
-                    server.map(AdmissionControl::gateways), reloader.current().get().admission().searchTiers()));
+                    explain.statements(), read, AdmissionViews.catalogUsed(explain.database(), catalogs, read), server,
+                    reloader.current().get().admission().searchTiers()));
         });
     }
 
@@ -254,7 +254,7 @@ public final class AdminConsole implements ConsoleService {
                 .orElse(null));
         ResultTable proxyWide = table.build();
         return AdmissionViews.perServer(proxyWide, admission.map(ServerAdmissions::all).orElse(List.of()),
-                server -> AdmissionViews.stats(server.gateways(), server.statements()));
+                server -> AdmissionViews.stats(server.gateways(), server.statements(), server.degradeCounts()));
     }
 
     private CompletionStage<ConsoleResult> set(ConsoleCommand.Set set, SessionInfo caller) {

@@ -21,6 +21,7 @@ import io.memogate.estimator.PreparedStatementTexts;
 import io.memogate.estimator.dialect.DialectSettings;
 import io.memogate.proxy.admission.AdmissionControl;
 import io.memogate.proxy.admission.CatalogState;
+import io.memogate.proxy.admission.DegradeCounts;
 import io.memogate.proxy.admission.QueuedStatement;
 import io.memogate.proxy.admission.SearchTiers;
 import io.memogate.proxy.admission.ServerCatalogs;
@@ -179,7 +180,7 @@ final class AdmissionViews {
     }
 
     /** A server's admission counters for SHOW STATS. */
-    static ResultTable stats(Gateways gateways, StatementRecords statements) {
+    static ResultTable stats(Gateways gateways, StatementRecords statements, DegradeCounts degraded) {
         ResultTable.Builder table = ResultTable.of("name", "value");
         table.row("paused", gateways.paused());
         long timeouts = 0;
@@ -193,6 +194,7 @@ final class AdmissionViews {
         table.row("admitted_total", gateways.state(Tier.SMALL).admittedTotal());
         table.row("timeouts_total", timeouts);
         table.row("queue_full_total", queueFull);
+        table.row("degraded_total", degraded.total());
         ledger(table, gateways);
         StatementRecords.Window records = statements.window();
         table.row("statements_recorded", records.records().size());
@@ -217,23 +219,43 @@ final class AdmissionViews {
      * statement would take as they stand now.
      *
      * @param catalog what {@code indexes} are, in words: the {@code catalog} column
+     * @param server the admission of the server estimated for; empty when admission is disabled
      */
     static ResultTable explain(CompileEstimator estimator, DialectSettings settings, String statements,
-                               Catalog read, String catalog, Optional<Gateways> gateways, SearchTiers searchTiers) {
+                               Catalog read, String catalog, Optional<AdmissionControl> server,
+                               SearchTiers searchTiers) {
         ResultTable.Builder table = ResultTable.of("statement", "estimated_bytes", "estimated", "search_s",
                 "gateways", "relations", "blocks", "memo_pairs", "parser", "bypass", "reason", "catalog",
-                "fingerprint", "json");
+                "fingerprint", "json", "degraded");
         List<CompileEstimate> estimates = estimator.estimateAll(statements, settings, PreparedStatementTexts.NONE,
                 read);
         for (int i = 0; i < estimates.size(); i++) {
             CompileEstimate e = estimates.get(i);
+            // Only a statement sent alone is degraded: in a query string of several it is not.
+            String degraded = estimates.size() == 1
+                    ? server.map(s -> degraded(s, statements, settings, read, e)).orElse(null) : null;
             table.row(i + 1, e.estimatedBytes(), Sizes.bytes(e.estimatedBytes()), searchSeconds(e.searchSeconds()),
-                    gateways.map(g -> tiersFor(e, g, searchTiers)).orElse("admission disabled"), e.relations(),
-                    e.blocks(),
+                    server.map(s -> tiersFor(e, s.gateways(), searchTiers)).orElse("admission disabled"),
+                    e.relations(), e.blocks(),
                     e.memoPairs(), e.parser().name().toLowerCase(Locale.ROOT), e.bypass(), e.reason(), catalog,
-                    QueuedStatement.shorten(e.fingerprint(), FINGERPRINT_CHARS), EstimateJson.of(e));
+                    QueuedStatement.shorten(e.fingerprint(), FINGERPRINT_CHARS), EstimateJson.of(e), degraded);
         }
         return table.build();
+    }
+
+    /**
+     * EXPLAIN ADMISSION's {@code degraded} column: the settings a statement that can never fit the target would run
+     * under, and its estimate there; null when it fits.
+     */
+    private static String degraded(AdmissionControl server, String sql, DialectSettings settings, Catalog read,
+                                   CompileEstimate estimate) {
+        if (estimate.bypass() || estimate.estimatedBytes() <= server.gateways().target()) {
+            return null;
+        }
+        String off = server.degrades() ? "" : " (admission.degrade is off: admitted alone instead)";
+        return server.degradeFor(sql, settings, read, estimate)
+                .map(d -> d.degradation().describe() + ": " + Sizes.bytes(d.degradedBytes()) + off)
+                .orElse("no tighter settings fit the target: admitted alone");
     }
 
     /** EXPLAIN ADMISSION's {@code catalog} column: which indexes the estimate counted, and why none. */

@@ -41,6 +41,11 @@ public interface Admission {
      */
     boolean withdraw();
 
+    /** Set when the statement is to run under tighter settings than its session's ({@link AdmissionHook#admit(StatementRequest, java.util.List)}). */
+    default Optional<Degraded> degraded() {
+        return Optional.empty();
+    }
+
     /** Where the statement waits and why, in words for a NoticeResponse ("queued for the LARGE gateway ..."). */
     Optional<WaitNotice> waiting();
 

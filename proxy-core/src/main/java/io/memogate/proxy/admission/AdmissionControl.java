@@ -15,7 +15,9 @@ import io.memogate.broker.gateway.Gateways;
 import io.memogate.broker.gateway.LocalGateways;
 import io.memogate.broker.gateway.ScheduledGatewayTimer;
 import io.memogate.broker.probe.MemorySnapshot;
+import io.memogate.estimator.Catalog;
 import io.memogate.estimator.CompileEstimate;
+import io.memogate.estimator.PreparedStatementTexts;
 import io.memogate.estimator.dialect.DialectSettings;
 import java.time.Duration;
 import java.util.HashSet;
@@ -56,6 +58,10 @@ public final class AdmissionControl implements AutoCloseable {
     private final GatedAdmission hook;
     private final ServerAdmission admission;
     private final StatementRecords statements;
+    private final DegradeCounts degradeCounts = new DegradeCounts();
+    private final Supplier<DegradePolicy> degrade;
+    /** Asked by the console: the hook's own is asked for each session's statement. */
+    private final Degrader explainDegrader;
     /** Server processes the ledger was told about by measurement; only the broker's thread touches it. */
     private final Set<Long> measured = new HashSet<>();
     /**
@@ -89,9 +95,11 @@ public final class AdmissionControl implements AutoCloseable {
         this.support = new AdmissionSupport(serverDefaults::get, catalogs::loginSettingsOf, catalogs::of,
                 built.waitNoticeAfter, estimator.get().dialect().analyzer());
         this.statements = new StatementRecords(server, built.statementRecords, System::nanoTime);
+        this.degrade = built.degrade;
+        this.explainDegrader = new Degrader(built.degrade, estimator, gateways::target);
         this.hook = new GatedAdmission(estimator, catalogs, gateways, built.estimates,
                 pid -> closedAt.put(pid, System.nanoTime()), new RunningHold(built.holdWhileRunning, timer),
-                statements, built.searchTiers);
+                statements, built.searchTiers, built.degrade, degradeCounts);
         this.admission = new ServerAdmission(hook, support);
     }
 
@@ -121,6 +129,27 @@ public final class AdmissionControl implements AutoCloseable {
 
     public Gateways gateways() {
         return gateways;
+    }
+
+    /**
+     * What EXPLAIN ADMISSION says of degrading {@code estimate}, the estimate of {@code sql} under {@code settings}:
+     * the settings it would run under and its estimate there when it can never fit the target, whoever sends it
+     * ({@code admission.degrade} names whose statements are degraded); empty when it fits, or nothing fits.
+     */
+    public Optional<Degraded> degradeFor(String sql, DialectSettings settings, Catalog catalog,
+                                         CompileEstimate estimate) {
+        return explainDegrader.fitting(sql, settings, PreparedStatementTexts.NONE, catalog, estimate,
+                kind.degradeLadder(settings)).map(Degrader.Choice::degraded);
+    }
+
+    /** Whether admission.degrade is on for some sessions. */
+    public boolean degrades() {
+        return degrade.get().enabled();
+    }
+
+    /** How many statements this server's admission degraded, by tier. */
+    public DegradeCounts degradeCounts() {
+        return degradeCounts;
     }
 
     /** The last statements this server's admission decided about, when the builder asked to keep them. */
@@ -216,6 +245,7 @@ public final class AdmissionControl implements AutoCloseable {
         private IntSupplier statementRecords = () -> 0;
         private Supplier<SearchTiers> searchTiers = () -> SearchTiers.DEFAULTS;
         private GatewaysFactory gateways = GatewaysFactory.LOCAL;
+        private Supplier<DegradePolicy> degrade = () -> DegradePolicy.OFF;
 
         private Builder(String server, ServerKind kind, GatewaySettings gatewaySettings) {
             this.server = Objects.requireNonNull(server, "server");
@@ -286,6 +316,12 @@ public final class AdmissionControl implements AutoCloseable {
         /** The tiers long predicted join searches take, read at each statement, so that a reload changes them. */
         public Builder searchTiers(Supplier<SearchTiers> tiers) {
             this.searchTiers = Objects.requireNonNull(tiers, "tiers");
+            return this;
+        }
+
+        /** Whose statements may run under tighter settings instead of never fitting; read at each statement. */
+        public Builder degrade(Supplier<DegradePolicy> policy) {
+            this.degrade = Objects.requireNonNull(policy, "policy");
             return this;
         }
 

@@ -1,5 +1,7 @@
 package io.memogate.proxy.admission;
 
+import java.util.List;
+
 /**
  * Where a session asks whether a statement may go to the server now. Protocol-neutral: each protocol
  * calls it at its admission points (PostgreSQL: simple Query, and Bind, where the server plans) and
@@ -13,6 +15,15 @@ package io.memogate.proxy.admission;
 public interface AdmissionHook {
 
     Admission admit(StatementRequest request);
+
+    /**
+     * {@link #admit(StatementRequest)}, for a statement the session can run under tighter planner settings
+     * instead, for it alone: {@code ladder}, least restrictive first. The decision says which it chose
+     * ({@link Admission#degraded()}); the default hook chooses none.
+     */
+    default Admission admit(StatementRequest request, List<Degradation> ladder) {
+        return admit(request);
+    }
 
     /**
      * Whether {@link #admit} looks at the request. A hook that admits every statement at once whatever

@@ -10,6 +10,7 @@ import io.memogate.estimator.CompileEstimate;
 import io.memogate.estimator.CompileEstimator;
 import io.memogate.estimator.dialect.DialectSettings;
 import java.time.Duration;
+import java.util.List;
 import java.util.Locale;
 import java.util.Objects;
 import java.util.Optional;
@@ -53,6 +54,8 @@ public final class GatedAdmission implements AdmissionHook {
     private final RunningHold runningHold;
     private final StatementRecords records;
     private final Supplier<SearchTiers> searchTiers;
+    private final Degrader degrader;
+    private final DegradeCounts degradeCounts;
 
     /**
      * A statement planned while it runs keeps its permits until it ends, however long that takes.
@@ -90,6 +93,19 @@ public final class GatedAdmission implements AdmissionHook {
     public GatedAdmission(Supplier<CompileEstimator> estimator, ServerCatalogs catalogs, Gateways gateways,
             Consumer<CompileEstimate> estimates, LongConsumer closedConnections, RunningHold runningHold,
             StatementRecords records, Supplier<SearchTiers> searchTiers) {
+        this(estimator, catalogs, gateways, estimates, closedConnections, runningHold, records, searchTiers,
+                () -> DegradePolicy.OFF, new DegradeCounts());
+    }
+
+    /**
+     * @param degrade whose statements may run under tighter settings when they can never fit the target, read at
+     *     each statement
+     * @param degradeCounts told of each statement degraded
+     */
+    public GatedAdmission(Supplier<CompileEstimator> estimator, ServerCatalogs catalogs, Gateways gateways,
+            Consumer<CompileEstimate> estimates, LongConsumer closedConnections, RunningHold runningHold,
+            StatementRecords records, Supplier<SearchTiers> searchTiers, Supplier<DegradePolicy> degrade,
+            DegradeCounts degradeCounts) {
         this.estimator = Objects.requireNonNull(estimator, "estimator");
         this.catalogs = Objects.requireNonNull(catalogs, "catalogs");
         this.gateways = Objects.requireNonNull(gateways, "gateways");
@@ -98,23 +114,34 @@ public final class GatedAdmission implements AdmissionHook {
         this.runningHold = Objects.requireNonNull(runningHold, "runningHold");
         this.records = Objects.requireNonNull(records, "records");
         this.searchTiers = Objects.requireNonNull(searchTiers, "searchTiers");
+        this.degrader = new Degrader(degrade, estimator, gateways::target);
+        this.degradeCounts = Objects.requireNonNull(degradeCounts, "degradeCounts");
     }
 
     @Override
     public Admission admit(StatementRequest request) {
+        return admit(request, List.of());
+    }
+
+    /**
+     * Statements estimated off the event loop (a long text, or one waiting for its database's first catalog
+     * read) are not degraded: they are admitted as without a ladder.
+     */
+    @Override
+    public Admission admit(StatementRequest request, List<Degradation> ladder) {
         String database = request.session().database();
         Optional<CompletableFuture<Catalog>> firstRead = catalogs.firstRead(database, FIRST_READ_WAIT);
         if (firstRead.isPresent()) {
             // The same read brings the settings its sessions get at login: the estimate takes them too.
             Function<LoginSettings, DialectSettings> settings = request.settingsWithLogin().get();
             return new EstimatedLater(firstRead.get(), catalog -> admit(
-                    request.withSettings(settings.apply(catalogs.loginSettingsOf(database))), catalog));
+                    request.withSettings(settings.apply(catalogs.loginSettingsOf(database))), catalog, List.of()));
         }
         if (request.sql().length() >= OFF_LOOP_CHARS) {
             Catalog catalog = catalogs.of(database);
-            return new EstimatedLater(CompletableFuture.completedFuture(catalog), ready -> admit(request, ready));
+            return new EstimatedLater(CompletableFuture.completedFuture(catalog), ready -> admit(request, ready, List.of()));
         }
-        return admit(request, catalogs.of(database));
+        return admit(request, catalogs.of(database), ladder);
     }
 
     /** The catalog instance estimates of the database use now: a read that finds something new replaces it. */
@@ -123,7 +150,7 @@ public final class GatedAdmission implements AdmissionHook {
         return catalogs.of(database);
     }
 
-    private Admission admit(StatementRequest request, Catalog catalog) {
+    private Admission admit(StatementRequest request, Catalog catalog, List<Degradation> ladder) {
         CompileEstimate estimate = estimator.get().estimate(request.sql(), request.settings(), request.prepared(),
                 catalog);
         if (estimate.bypass()) {
@@ -132,6 +159,16 @@ public final class GatedAdmission implements AdmissionHook {
             return Words.containsIgnoreCase(request.sql(), "execute") ? Admission.IMMEDIATE : Admission.BYPASS;
         }
         estimates.accept(estimate);
+        Optional<Degrader.Choice> degraded = degrader.choose(request, catalog, estimate, ladder);
+        if (degraded.isEmpty()) {
+            return admitEstimated(request, estimate, false);
+        }
+        Degrader.Choice choice = degraded.get();
+        return new DegradedAdmission(admitEstimated(request, choice.estimate(), true), choice.degraded());
+    }
+
+    /** @param degraded the estimate is under tighter settings than the session's: counted by its tier */
+    private Admission admitEstimated(StatementRequest request, CompileEstimate estimate, boolean degraded) {
         QueuedStatement queued = new QueuedStatement(request.session(), estimate.fingerprint(),
                 estimate.searchSeconds());
         // A search predicted to be long takes its tiers whatever its memory: the tier limits then bound how many
@@ -140,6 +177,9 @@ public final class GatedAdmission implements AdmissionHook {
         Ticket ticket = floor.isPresent()
                 ? gateways.acquire(estimate.estimatedBytes(), floor.get(), request.serverConnection(), queued)
                 : gateways.acquire(estimate.estimatedBytes(), request.serverConnection(), queued);
+        if (degraded) {
+            degradeCounts.degraded(ticket.highestTier());
+        }
         if (!ticket.gated()) {
             records.passed(request, estimate, StatementRecord.Outcome.BELOW_THRESHOLD);
             return Admission.IMMEDIATE;

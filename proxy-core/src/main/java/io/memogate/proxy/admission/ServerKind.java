@@ -3,6 +3,7 @@ package io.memogate.proxy.admission;
 import io.memogate.broker.gateway.CompileMemoryRetention;
 import io.memogate.broker.probe.ProbeFactory;
 import io.memogate.estimator.dialect.DialectSettings;
+import java.util.List;
 import java.util.Map;
 
 /**
@@ -32,4 +33,12 @@ public interface ServerKind {
      * the broker read them): the built-in defaults with the server's own values over them.
      */
     DialectSettings defaults(Map<String, String> serverSettings);
+
+    /**
+     * The tighter settings a statement planned under {@code session} may run under instead of never fitting the
+     * compile-memory target, least restrictive first; empty (the default) where the kind degrades nothing.
+     */
+    default List<Degradation> degradeLadder(DialectSettings session) {
+        return List.of();
+    }
 }

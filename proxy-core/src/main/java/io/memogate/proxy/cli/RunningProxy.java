@@ -16,6 +16,7 @@ import io.memogate.proxy.config.ConfigException;
 import io.memogate.proxy.config.ConfigLoader;
 import io.memogate.proxy.config.MemogateConfig;
 import io.memogate.proxy.metrics.BrokerMeters;
+import io.memogate.proxy.metrics.DegradeMeters;
 import io.memogate.proxy.metrics.EstimatorMeters;
 import io.memogate.proxy.metrics.EventLoopMeters;
 import io.memogate.proxy.metrics.FleetMeters;
@@ -171,6 +172,7 @@ public final class RunningProxy implements AutoCloseable {
                 .estimates(estimatorMeters.recorder(name)::record)
                 .statementRecords(() -> current.get().admission().statementRecords())
                 .searchTiers(() -> current.get().admission().searchTiers())
+                .degrade(() -> current.get().admission().degrade())
                 .gateways(config.fleet().<AdmissionControl.GatewaysFactory>map(fleet ->
                                 (settings, target, timer, listener, retention) ->
                                         new RedisGateways(fleet, name, settings, target, timer, listener,
@@ -183,6 +185,7 @@ public final class RunningProxy implements AutoCloseable {
         gatewayMeters.gateways(control.gateways());
         metrics.bind(gatewayMeters);
         metrics.bind(new BrokerMeters(name, control.gateways(), control.broker()));
+        metrics.bind(new DegradeMeters(name, control.degradeCounts()));
         if (control.gateways() instanceof RedisGateways fleet) {
             metrics.bind(new FleetMeters(name, fleet::local, fleet::fleetSize,
                     control.broker().<Supplier<BrokerRole>>map(broker -> () -> broker.state().role())));

@@ -1,6 +1,7 @@
 package io.memogate.proxy.config;
 
 import io.memogate.broker.gateway.GatewaySettings;
+import io.memogate.proxy.admission.DegradePolicy;
 import io.memogate.proxy.admission.RunningHold;
 import io.memogate.proxy.admission.SearchTiers;
 import java.time.Duration;
@@ -26,9 +27,12 @@ import java.util.Objects;
  *     wait, estimate, fingerprint) for the console's SHOW STATEMENTS and the testkit's assertions; 0, the
  *     default, keeps none. 0..{@value #MAX_STATEMENT_RECORDS}
  * @param searchTiers the tiers a statement takes for its predicted join search time, whatever its memory
+ * @param degrade whose statements that can never fit the compile-memory target run under tighter planner
+ *     settings instead ({@code admission.degrade}); {@link DegradePolicy#OFF} by default
  */
 public record AdmissionConfig(boolean enabled, Duration waitNotice, Duration holdWhileRunning, int cpus,
-                              GatewaySettings gatewaySettings, int statementRecords, SearchTiers searchTiers) {
+                              GatewaySettings gatewaySettings, int statementRecords, SearchTiers searchTiers,
+                              DegradePolicy degrade) {
 
     /** Long enough that a statement queued behind a short compilation is not worth a notice. */
     public static final Duration DEFAULT_WAIT_NOTICE = Duration.ofSeconds(1);
@@ -54,17 +58,19 @@ public record AdmissionConfig(boolean enabled, Duration waitNotice, Duration hol
         Objects.requireNonNull(holdWhileRunning, "holdWhileRunning");
         Objects.requireNonNull(gatewaySettings, "gatewaySettings");
         Objects.requireNonNull(searchTiers, "searchTiers");
+        Objects.requireNonNull(degrade, "degrade");
     }
 
-    /** With {@link SearchTiers#DEFAULTS}. */
+    /** With {@link SearchTiers#DEFAULTS}, nothing degraded. */
     public AdmissionConfig(boolean enabled, Duration waitNotice, Duration holdWhileRunning, int cpus,
                            GatewaySettings gatewaySettings, int statementRecords) {
-        this(enabled, waitNotice, holdWhileRunning, cpus, gatewaySettings, statementRecords, SearchTiers.DEFAULTS);
+        this(enabled, waitNotice, holdWhileRunning, cpus, gatewaySettings, statementRecords, SearchTiers.DEFAULTS,
+                DegradePolicy.OFF);
     }
 
     /**
-     * Enabled, the default notice delay and hold, no statement records, the default search tiers, and {@link GatewaySettings#defaults(int)}
-     * for {@code cpus}.
+     * Enabled, the default notice delay and hold, no statement records, the default search tiers, nothing
+     * degraded, and {@link GatewaySettings#defaults(int)} for {@code cpus}.
      *
      * @throws IllegalArgumentException if {@code cpus} is outside 1..{@value GatewaySettings#MAX_CPUS}
      */
@@ -75,31 +81,36 @@ public record AdmissionConfig(boolean enabled, Duration waitNotice, Duration hol
 
     public AdmissionConfig withEnabled(boolean enabled) {
         return new AdmissionConfig(enabled, waitNotice, holdWhileRunning, cpus, gatewaySettings, statementRecords,
-                searchTiers);
+                searchTiers, degrade);
     }
 
     public AdmissionConfig withWaitNotice(Duration waitNotice) {
         return new AdmissionConfig(enabled, waitNotice, holdWhileRunning, cpus, gatewaySettings, statementRecords,
-                searchTiers);
+                searchTiers, degrade);
     }
 
     public AdmissionConfig withHoldWhileRunning(Duration holdWhileRunning) {
         return new AdmissionConfig(enabled, waitNotice, holdWhileRunning, cpus, gatewaySettings, statementRecords,
-                searchTiers);
+                searchTiers, degrade);
     }
 
     public AdmissionConfig withGatewaySettings(GatewaySettings gatewaySettings) {
         return new AdmissionConfig(enabled, waitNotice, holdWhileRunning, cpus, gatewaySettings, statementRecords,
-                searchTiers);
+                searchTiers, degrade);
     }
 
     public AdmissionConfig withSearchTiers(SearchTiers searchTiers) {
         return new AdmissionConfig(enabled, waitNotice, holdWhileRunning, cpus, gatewaySettings, statementRecords,
-                searchTiers);
+                searchTiers, degrade);
+    }
+
+    public AdmissionConfig withDegrade(DegradePolicy degrade) {
+        return new AdmissionConfig(enabled, waitNotice, holdWhileRunning, cpus, gatewaySettings, statementRecords,
+                searchTiers, degrade);
     }
 
     public AdmissionConfig withStatementRecords(int statementRecords) {
         return new AdmissionConfig(enabled, waitNotice, holdWhileRunning, cpus, gatewaySettings, statementRecords,
-                searchTiers);
+                searchTiers, degrade);
     }
 }

@@ -86,6 +86,7 @@ final class ConfigDocument {
         String statementRecords;
         Tiers tiers;
         Search search;
+        Degrade degrade;
     }
 
     /** The predicted join search times from which a statement takes each tier. */
@@ -93,6 +94,12 @@ final class ConfigDocument {
         String small;
         String medium;
         String large;
+    }
+
+    static final class Degrade {
+        String enabled;
+        List<String> roles;
+        List<String> applicationNames;
     }
 
     static final class Tiers {

@@ -10,6 +10,7 @@ import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.List;
 import java.util.Optional;
+import java.util.TreeSet;
 import java.util.stream.Collectors;
 
 /**
@@ -127,6 +128,11 @@ public final class ConfigSettings {
                 Applies.LIVE);
         // Read as each statement is recorded: a smaller number forgets the oldest records, 0 all of them.
         add("admission.statementRecords", admission.statementRecords(), Applies.LIVE);
+        // Read as each statement asks for admission.
+        add("admission.degrade.enabled", admission.degrade().enabled(), Applies.LIVE);
+        add("admission.degrade.roles", String.join(", ", new TreeSet<>(admission.degrade().roles())), Applies.LIVE);
+        add("admission.degrade.applicationNames", String.join(", ", new TreeSet<>(admission.degrade().applicationNames())),
+                Applies.LIVE);
         for (Tier tier : Tier.values()) {
             // Read as each statement asks for admission.
             add("admission.search." + tier.configName(), admission.searchTiers().of(tier), Applies.LIVE);

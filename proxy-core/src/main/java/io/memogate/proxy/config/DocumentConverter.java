@@ -5,6 +5,7 @@ import io.memogate.broker.gateway.TierSettings;
 import io.memogate.broker.redis.FleetSettings;
 import io.memogate.estimator.mysql.MySqlCoefficients;
 import io.memogate.estimator.postgres.MemoryCoefficients;
+import io.memogate.proxy.admission.DegradePolicy;
 import io.memogate.proxy.admission.SearchTiers;
 import io.memogate.proxy.calibrate.InvalidCoefficientsException;
 import io.memogate.proxy.calibrate.mysql.MySqlCoefficientsFile;
@@ -20,8 +21,10 @@ import java.util.List;
 import java.util.Locale;
 import java.util.Optional;
 import java.util.OptionalLong;
+import java.util.Set;
 import java.util.function.Function;
 import java.util.regex.Pattern;
+import java.util.stream.Collectors;
 
 /**
  * Turns the bound {@link ConfigDocument} into records: applies defaults, parses numbers, sizes,
@@ -133,7 +136,7 @@ final class DocumentConverter {
                 tier(path + "tiers.medium", tiers.medium, defaults.medium()),
                 large == null ? defaults.large()
                         : tier(path + "tiers.large", large.limit, null, large.maxQueue, large.timeout, defaults.large())),
-                (int) records, searchTiers(admission.search));
+                (int) records, searchTiers(admission.search), degrade(admission.degrade));
     }
 
     /** Each time must be positive and none smaller than the one before: a longer search never takes fewer tiers. */
@@ -162,6 +165,18 @@ final class DocumentConverter {
             right = false;
         }
         return right ? new SearchTiers(small, medium, large) : defaults;
+    }
+
+    private DegradePolicy degrade(ConfigDocument.Degrade degrade) {
+        if (degrade == null) {
+            return DegradePolicy.OFF;
+        }
+        boolean enabled = parse("admission.degrade.enabled", degrade.enabled, DocumentConverter::bool, false);
+        return new DegradePolicy(enabled, names(degrade.roles), names(degrade.applicationNames));
+    }
+
+    private static Set<String> names(List<String> names) {
+        return names == null ? Set.of() : names.stream().map(n -> n == null ? "" : n).collect(Collectors.toSet());
     }
 
     BrokerConfig broker(ConfigDocument.Broker broker) {

@@ -45,6 +45,11 @@ public final class Names {
     /** Counter by {@link #TIER} and {@link #REASON}, no unit. {@code memogate_gateway_rejected_total} */
     public static final String GATEWAY_REJECTED = "memogate.gateway.rejected";
     /**
+     * Counter by {@link #TIER} (that of the degraded estimate, or "none"), no unit: statements run under tighter
+     * planner settings because they could never fit the target. {@code memogate_degraded_total}
+     */
+    public static final String DEGRADED = "memogate.degraded";
+    /**
      * Timer by {@link #TIER} with a percentile histogram: time queued before admission.
      * {@code memogate_gateway_wait_seconds} (_bucket, _count, _sum)
      */

@@ -8,10 +8,12 @@ import io.memogate.estimator.postgres.MemoryCoefficients;
 import io.memogate.estimator.postgres.PlannerSettings;
 import io.memogate.estimator.postgres.PostgresLexicalRules;
 import io.memogate.proxy.admission.AdmissionSupport;
+import io.memogate.proxy.admission.Degradation;
 import io.memogate.proxy.admission.LoginSettings;
 import io.memogate.proxy.admission.ServerKind;
 import io.memogate.proxy.postgres.catalog.RoleSettings;
 import java.time.Duration;
+import java.util.List;
 import java.util.Map;
 
 /**
@@ -56,6 +58,12 @@ public final class PostgresServer implements ServerKind {
     @Override
     public PlannerSettings builtInDefaults() {
         return PlannerSettings.DEFAULTS;
+    }
+
+    /** {@link DegradeLadder}. */
+    @Override
+    public List<Degradation> degradeLadder(DialectSettings session) {
+        return session instanceof PlannerSettings planner ? DegradeLadder.of(planner) : List.of();
     }
 
     /** The server's own defaults of the settings the planner model uses, over PostgreSQL's built-in ones. */

@@ -7,6 +7,7 @@ import io.memogate.broker.BrokerSettings;
 import io.memogate.broker.gateway.GatewaySettings;
 import io.memogate.broker.gateway.Tier;
 import io.memogate.broker.gateway.TierSettings;
+import io.memogate.proxy.admission.DegradePolicy;
 import io.memogate.proxy.admission.SearchTiers;
 import java.io.IOException;
 import java.io.InputStream;
@@ -18,6 +19,7 @@ import java.time.Duration;
 import java.util.List;
 import java.util.Optional;
 import java.util.OptionalLong;
+import java.util.Set;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
@@ -420,5 +422,39 @@ class ConfigLoaderTest {
 
     private Path touch(String name) throws IOException {
         return Files.writeString(dir.resolve(name), "existence is all the validator checks");
+    }
+
+    @Test
+    void degradeIsOffWithoutItsSection() throws Exception {
+        assertThat(loader.parse(BACKEND_ONLY, dir).admission().degrade()).isEqualTo(DegradePolicy.OFF);
+        assertThat(loader.parse(BACKEND_ONLY + "admission:\n  cpus: 2\n", dir).admission().degrade())
+                .isEqualTo(DegradePolicy.OFF);
+    }
+
+    @Test
+    void degradeReadsItsRolesAndApplicationNames() throws Exception {
+        MemogateConfig config = loader.parse(BACKEND_ONLY + """
+                admission:
+                  degrade:
+                    enabled: true
+                    roles: [reporting, "bi user"]
+                    applicationNames: [metabase]
+                """, dir);
+        assertThat(config.admission().degrade())
+                .isEqualTo(new DegradePolicy(true, Set.of("reporting", "bi user"), Set.of("metabase")));
+        assertThat(ConfigSettings.of(config)).contains(new ConfigSettings.Setting("admission.degrade.roles",
+                "bi user, reporting", ConfigSettings.Applies.LIVE));
+    }
+
+    @Test
+    void degradeEnabledThatIsNotABooleanIsNamedByItsField() {
+        assertThatThrownBy(() -> loader.parse(BACKEND_ONLY + "admission:\n  degrade:\n    enabled: maybe\n", dir))
+                .hasMessageContaining("admission.degrade.enabled");
+    }
+
+    @Test
+    void degradeRefusesAnUnknownKey() {
+        assertThatThrownBy(() -> loader.parse(BACKEND_ONLY + "admission:\n  degrade:\n    after: 5s\n", dir))
+                .hasMessageContaining("admission.degrade: unknown field 'after'");
     }
 }

@@ -61,9 +61,14 @@ public final class TransactionWords {
      * would otherwise have every statement lexed.
      */
     public static boolean mayOpenOrEnd(String sql) {
+        return firstWordIsOneOf(sql, FIRST_WORDS);
+    }
+
+    /** Whether {@code sql}'s first word, after white space and comments, is one of {@code words} (lower case). */
+    public static boolean firstWordIsOneOf(String sql, List<String> words) {
         int i = firstWord(sql);
         int length = sql.length();
-        for (String word : FIRST_WORDS) {
+        for (String word : words) {
             int end = i + word.length();
             if (sql.regionMatches(true, i, word, 0, word.length())
                     && (end == length || !Character.isLetterOrDigit(sql.charAt(end)) && sql.charAt(end) != '_')) {

@@ -8,9 +8,11 @@ import io.memogate.proxy.admission.Admission;
 import io.memogate.proxy.admission.AdmissionPoint;
 import io.memogate.proxy.admission.AdmissionRejectedException;
 import io.memogate.proxy.admission.AdmittedStatement;
+import io.memogate.proxy.admission.Degraded;
 import io.memogate.proxy.admission.GatedAdmission;
 import io.memogate.proxy.admission.LoginSettings;
 import io.memogate.proxy.admission.StatementRequest;
+import io.memogate.proxy.pg.admission.DegradableText;
 import io.memogate.proxy.pg.admission.PreparedQueries;
 import io.memogate.proxy.pg.admission.SentText;
 import io.memogate.proxy.pg.admission.SessionSettings;
@@ -26,6 +28,7 @@ import io.memogate.proxy.pg.message.frontend.Parse;
 import io.memogate.proxy.pg.message.frontend.Query;
 import io.memogate.proxy.pg.message.frontend.Sync;
 import io.memogate.proxy.pg.message.frontend.Terminate;
+import io.memogate.proxy.postgres.DegradeLadder;
 import io.memogate.proxy.postgres.PostgresServer;
 import io.memogate.proxy.postgres.catalog.RoleSettings;
 import io.memogate.proxy.session.LoopHandoff;
@@ -68,6 +71,7 @@ final class AdmissionFlow {
     private final ReleaseTracker tracker;
     private final RefusedStatements refused;
     private final ServerResponses responses;
+    private final DegradedRuns degradedRuns;
     private final SessionSettings settings;
     /** {@link SessionSettings#withRoleSettings}, bound once: each statement's request carries it. */
     private final Supplier<Function<LoginSettings, DialectSettings>> settingsWithLogin;
@@ -93,12 +97,13 @@ final class AdmissionFlow {
     private final LoopHandoff handoff;
 
     AdmissionFlow(PgSession session, ReleaseTracker tracker, RefusedStatements refused, ServerResponses responses,
-                  SessionSettings settings, PreparedQueries preparedQueries, FatalAfterAnswers fatalAfterAnswers) {
+                  DegradedRuns degradedRuns, SessionSettings settings, PreparedQueries preparedQueries, FatalAfterAnswers fatalAfterAnswers) {
         this.session = session;
         this.fatalAfterAnswers = fatalAfterAnswers;
         this.tracker = tracker;
         this.refused = refused;
         this.responses = responses;
+        this.degradedRuns = degradedRuns;
         this.settings = settings;
         this.settingsWithLogin = () -> {
             Function<RoleSettings, PlannerSettings> withRoles = settings.withRoleSettings();
@@ -319,14 +324,17 @@ final class AdmissionFlow {
             forwardAdmitted(frame, point, AdmittedStatement.UNGATED);
             return;
         }
-        Admission admission = session.server.hook().admit(new StatementRequest(sql, point, session.info,
-                session.serverConnection(), settings.current(), preparedQueries, settingsWithLogin));
+        StatementRequest request = new StatementRequest(sql, point, session.info, session.serverConnection(),
+                settings.current(), preparedQueries, settingsWithLogin);
+        Admission admission = mayDegrade(text, point, transactionStatus)
+                ? session.server.hook().admit(request, DegradeLadder.of(settings.current()))
+                : session.server.hook().admit(request);
         if (admission.bypassed() && statementName != null) {
             statements.bypassing(statementName, catalogVersion);
         }
         AdmittedStatement atOnce = StatementAdmission.admittedAtOnce(admission);
         if (atOnce != null) { // the common case: nothing waits, nothing more is made for the statement
-            forwardAdmitted(frame, point, atOnce);
+            forwardAdmitted(frame, point, atOnce, admission.degraded());
             return;
         }
         statementAdmission.admit(admission, frame, session.server.support().waitNoticeAfter(),
@@ -351,7 +359,7 @@ final class AdmissionFlow {
                     // known only now when it was estimated off the loop
                     statements.bypassing(statementName, catalogVersion);
                 }
-                forwardAdmitted(admittedFrame, point, admitted);
+                forwardAdmitted(admittedFrame, point, admitted, admission.degraded());
             }
 
             @Override
@@ -423,9 +431,27 @@ final class AdmissionFlow {
         session.forwardToBackend(out);
     }
 
+    /**
+     * Whether the statement may run under tighter settings, were it never to fit the target ({@link DegradedRuns}):
+     * a simple Query outside any transaction block, with nothing of the session's in flight, of a kind that runs
+     * the same in the block the proxy wraps it in, whose text neither changes the session nor names the settings.
+     * Others (the extended protocol's, those inside a block) are admitted as they are.
+     */
+    private boolean mayDegrade(SentText text, AdmissionPoint point, TransactionStatus status) {
+        return point == AdmissionPoint.STATEMENT_TEXT && status == TransactionStatus.IDLE && tracker.isIdle()
+                && degradedRuns.idle() && !text.changesSession() && DegradableText.mayDegrade(text.sql());
+    }
+
     private void forwardAdmitted(OwnedFrame frame, AdmissionPoint point, AdmittedStatement admitted) {
+        forwardAdmitted(frame, point, admitted, Optional.empty());
+    }
+
+    /** @param degraded the tighter settings the statement runs under, when admission chose them */
+    private void forwardAdmitted(OwnedFrame frame, AdmissionPoint point, AdmittedStatement admitted,
+                                 Optional<Degraded> degraded) {
         boolean kept = relayed.admitted(frame.peek(), point, admitted);
-        session.forwardToBackend(frame.take());
+        session.forwardToBackend(degraded.isPresent()
+                ? degradedRuns.wrap(frame.take(), degraded.get(), session.backend().alloc()) : frame.take());
         if (kept) {
             // Its hold starts at its BindComplete, which the server would keep until its Sync, after the run: a
             // Flush right behind the Bind has it sent when the server gets to the statement. Behind all of it: a

@@ -73,6 +73,8 @@ public final class PgSession implements CancelRegistry.Cancellable, TrackedSessi
     final ReleaseTracker tracker = new ReleaseTracker();
     final FatalAfterAnswers fatalAfterAnswers = new FatalAfterAnswers(this, tracker);
     final ServerResponses responses;
+    /** Statements run under tighter planner settings, and the proxy's own messages around them. */
+    final DegradedRuns degradedRuns = new DegradedRuns();
     final AdmissionFlow admission;
     final ServerRecycler recycler;
     /** The client's frames in order, and the one queue they wait in while something holds its input. */
@@ -102,8 +104,8 @@ public final class PgSession implements CancelRegistry.Cancellable, TrackedSessi
         // Read at each statement, after routing: the settings start from the routed server's defaults.
         this.settings = SessionSettings.over(() -> server.support(), services.admission().analyzer());
         RefusedStatements refused = new RefusedStatements();
-        this.responses = new ServerResponses(this, tracker, refused, settings);
-        this.admission = new AdmissionFlow(this, tracker, refused, responses, settings,
+        this.responses = new ServerResponses(this, tracker, refused, settings, degradedRuns);
+        this.admission = new AdmissionFlow(this, tracker, refused, responses, degradedRuns, settings,
                 new PreparedQueries(services.admission().analyzer()), fatalAfterAnswers);
         this.recycler = new ServerRecycler(this, services.recycle());
     }
@@ -260,6 +262,7 @@ public final class PgSession implements CancelRegistry.Cancellable, TrackedSessi
      */
     boolean quietAndIdle() {
         return state == State.READY && !admission.busy() && !admission.midCycle() && !admission.midMessage()
+                && degradedRuns.idle()
                 && !tracker.mayAnswerUnawaited() && input.nothingHeld()
                 && responses.transactionStatus() == TransactionStatus.IDLE;
     }

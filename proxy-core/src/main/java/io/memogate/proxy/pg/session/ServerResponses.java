@@ -21,6 +21,7 @@ import io.netty.buffer.ByteBuf;
  * ({@link ReleaseTracker}), the transaction status of each ReadyForQuery, a ROLLBACK inside a transaction
  * or an error (either undoes the SETs not yet committed), a FATAL that ends the session, and the server's
  * error for a refused statement's stand-in, which is replaced by the refusal ({@link RefusedStatements}); the
+ * answers to the proxy's own messages around a degraded statement, which the client never sees ({@link DegradedRuns}); the
  * session's own notifications after a recycle are given the process id the client was told.
  * Used on the session's event loop only.
  */
@@ -30,11 +31,14 @@ final class ServerResponses implements MessageRunDecoder.Inspector {
     private final ReleaseTracker tracker;
     private final RefusedStatements refused;
     private final SessionSettings settings;
+    private final DegradedRuns degradedRuns;
     private TransactionStatus transactionStatus = TransactionStatus.IDLE;
     private MessageRunDecoder relay;
 
-    ServerResponses(PgSession session, ReleaseTracker tracker, RefusedStatements refused, SessionSettings settings) {
+    ServerResponses(PgSession session, ReleaseTracker tracker, RefusedStatements refused, SessionSettings settings,
+                    DegradedRuns degradedRuns) {
         this.session = session;
+        this.degradedRuns = degradedRuns;
         this.tracker = tracker;
         this.refused = refused;
         this.settings = settings;
@@ -79,6 +83,10 @@ final class ServerResponses implements MessageRunDecoder.Inspector {
      */
     @Override
     public ByteBuf message(byte type, ByteBuf buf, int index, int length) {
+        ByteBuf own = degradedRuns.message(type, buf, index, length, session.client.alloc());
+        if (own != null) {
+            return own; // an answer to the proxy's own messages around a degraded statement
+        }
         switch (type) {
             case DataRow.TYPE -> { } // the common case, nothing to learn
             case CommandComplete.TYPE -> {
@@ -121,6 +129,9 @@ final class ServerResponses implements MessageRunDecoder.Inspector {
                 }
                 caughtUpIfOwingNothing(); // after an error in a batch, Queries in it are skipped
                 ErrorResponse replacement = refused.replacementFor(error);
+                if (replacement == null) {
+                    replacement = degradedRuns.inPlaceOfError();
+                }
                 if (replacement != null) {
                     ByteBuf out = session.client.alloc().buffer();
                     replacement.encode(out);

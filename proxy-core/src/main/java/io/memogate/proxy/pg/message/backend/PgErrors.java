@@ -2,6 +2,7 @@ package io.memogate.proxy.pg.message.backend;
 
 import io.memogate.proxy.admin.ConsoleException;
 import io.memogate.proxy.admission.AdmissionRejectedException;
+import io.memogate.proxy.admission.Degraded;
 import io.memogate.proxy.admission.WaitNotice;
 import java.util.LinkedHashMap;
 import java.util.Map;
@@ -147,13 +148,30 @@ public final class PgErrors {
 
     /** Told once to a client whose statement has been waiting for admission for a while: where, and why. */
     public static ErrorResponse waitingNotice(WaitNotice notice) {
+        return notice(notice.where(), null, notice.hint());
+    }
+
+    /** A NOTICE of the proxy's own, SQLSTATE 00000; {@code detail} and {@code hint} may be null. */
+    private static ErrorResponse notice(String message, String detail, String hint) {
         Map<Character, String> fields = new LinkedHashMap<>();
         fields.put(ErrorResponse.SEVERITY, "NOTICE");
         fields.put(ErrorResponse.SEVERITY_NONLOCALIZED, "NOTICE");
         fields.put(ErrorResponse.SQLSTATE, SUCCESSFUL_COMPLETION);
-        fields.put(ErrorResponse.MESSAGE, notice.where());
-        fields.put(ErrorResponse.HINT, notice.hint());
+        fields.put(ErrorResponse.MESSAGE, message);
+        if (detail != null) {
+            fields.put(ErrorResponse.DETAIL, detail);
+        }
+        if (hint != null) {
+            fields.put(ErrorResponse.HINT, hint);
+        }
         return new ErrorResponse(ErrorResponse.NOTICE_TYPE, fields);
+    }
+
+    /** Told to a client whose statement ran under tighter planner settings than its session's: which, and why. */
+    public static ErrorResponse degradedNotice(Degraded degraded) {
+        return notice(degraded.message(), degraded.detail(), "Memogate's admission.degrade chose them; raise the "
+                + "compile-memory target (broker.staticTarget, broker.compileShare) or simplify the statement to plan "
+                + "it in full.");
     }
 
     /**

@@ -1,0 +1,33 @@
+package io.memogate.proxy.pg.admission;
+
+import java.util.List;
+import java.util.Locale;
+
+/**
+ * Whether a statement text may run under tighter planner settings, in the transaction block the wing wraps it in
+ * ({@code io.memogate.proxy.pg.session.DegradedRuns}).
+ */
+public final class DegradableText {
+
+    /** The settings a degraded statement runs under, and set_config: a text that names one is never degraded. */
+    private static final List<String> NAMES = List.of("collapse_limit", "geqo", "partitionwise", "set_config");
+    /** Statements that run the same inside a transaction block as in their own: those that may be degraded. */
+    private static final List<String> FIRST_WORDS = List.of("select", "with", "values", "table", "insert",
+            "update", "delete", "merge", "explain");
+
+    private DegradableText() {
+    }
+
+    /**
+     * True for one of the statements that behave the same inside a block ({@code DECLARE} would keep its cursor
+     * there, {@code VACUUM} would fail) whose text does not name the settings (it would set them itself, or read
+     * them).
+     */
+    public static boolean mayDegrade(String sql) {
+        if (!TransactionWords.firstWordIsOneOf(sql, FIRST_WORDS)) {
+            return false;
+        }
+        String lower = sql.toLowerCase(Locale.ROOT);
+        return NAMES.stream().noneMatch(lower::contains);
+    }
+}

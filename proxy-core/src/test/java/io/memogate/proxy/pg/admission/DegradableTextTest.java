@@ -1,0 +1,33 @@
+package io.memogate.proxy.pg.admission;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import org.junit.jupiter.api.Test;
+
+/** Which texts may run in the transaction block a degraded statement is wrapped in. */
+class DegradableTextTest {
+
+    @Test
+    void queriesAndDataChangesMayBeDegraded() {
+        assertThat(DegradableText.mayDegrade("select * from a join b using (id)")).isTrue();
+        assertThat(DegradableText.mayDegrade("/* report 7 */ WITH x AS (select 1) select * from x")).isTrue();
+        assertThat(DegradableText.mayDegrade("insert into t select * from a, b")).isTrue();
+        assertThat(DegradableText.mayDegrade("explain (summary, memory) select 1")).isTrue();
+    }
+
+    @Test
+    void statementsThatBehaveOtherwiseInABlockAreNot() {
+        assertThat(DegradableText.mayDegrade("declare c cursor for select * from a, b")).isFalse();
+        assertThat(DegradableText.mayDegrade("vacuum a")).isFalse();
+        assertThat(DegradableText.mayDegrade("call load()")).isFalse();
+        assertThat(DegradableText.mayDegrade("do $$ begin perform 1; end $$")).isFalse();
+        assertThat(DegradableText.mayDegrade("begin")).isFalse();
+    }
+
+    @Test
+    void aTextThatNamesTheSettingsIsNot() {
+        assertThat(DegradableText.mayDegrade("select current_setting('join_collapse_limit') from a, b")).isFalse();
+        assertThat(DegradableText.mayDegrade("select set_config('work_mem', '1GB', true), * from a, b")).isFalse();
+        assertThat(DegradableText.mayDegrade("select * from a, b where a.x = 'GEQO'")).isFalse();
+    }
+}
