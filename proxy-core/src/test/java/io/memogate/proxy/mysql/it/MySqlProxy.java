@@ -76,11 +76,16 @@ final class MySqlProxy implements AutoCloseable {
      * admission decisions kept.
      */
     static RunningProxy served(PrivateMariaDb db, int statementRecords) throws Exception {
+        return served(db, statementRecords, new String[0]);
+    }
+
+    /** The same, {@code consoleUsers} in admin.users: they may use the admin console, schema "memogate". */
+    static RunningProxy served(PrivateMariaDb db, int statementRecords, String... consoleUsers) throws Exception {
         BackendConfig backend = new BackendConfig("maria", "127.0.0.1", db.port(), List.of(), true,
                 BackendTlsConfig.of(TlsMode.DISABLE));
         MemogateConfig config = MemogateConfig.of(backend)
                 .withListeners(ListenerConfig.of("127.0.0.1", 0).withProtocol(Protocol.MYSQL))
-                .withAdmin(new AdminConfig(AdminHttpConfig.of("127.0.0.1", 0)));
+                .withAdmin(new AdminConfig(AdminHttpConfig.of("127.0.0.1", 0)).withUsers(consoleUsers));
         return RunningProxy.start(config.withAdmission(config.admission().withStatementRecords(statementRecords)));
     }
 
