@@ -386,7 +386,8 @@ public final class MySqlSession implements TrackedSession, SessionLoop, ClientLe
         var backend = services.backend();
         return new ClientView(info == null ? null : info.user(), info == null ? null : info.database(),
                 info == null ? null : info.applicationName(), SessionInfo.describe(client.remoteAddress()),
-                login.clientEncrypted(), status, connectedAt, backend.name(), backend.host() + ":" + backend.port(),
+                login.clientEncrypted(), status, connectedAt, state == State.CONSOLE ? null : backend.name(),
+                backend.host() + ":" + backend.port(),
                 (int) threadId, login.serverEncrypted(),
                 flow.waitingWhere().orElse(null), 0, "off");
     }

@@ -68,7 +68,8 @@ class MySqlConsoleIT {
 
             assertThat(rows(console, "SHOW HELP")).extracting(r -> r.get("command")).contains("SHOW TIERS", "RELOAD");
             assertThat(rows(console, "show clients;")).anySatisfy(client -> assertThat(client)
-                    .containsEntry("database", "memogate").containsEntry("state", "console"));
+                    .containsEntry("database", "memogate").containsEntry("state", "console").containsEntry("backend", null)
+                    .containsEntry("server_pid", null));
             assertThat(console.isValid(5)).as("COM_PING").isTrue();
         }
     }
