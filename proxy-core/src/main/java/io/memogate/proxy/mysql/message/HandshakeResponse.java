@@ -109,10 +109,11 @@ public record HandshakeResponse(String user, String database, String program, in
     }
 
     /**
-     * The response in {@code frame} (one packet, already {@link #rewrite rewritten}) without its schema:
-     * CLIENT_CONNECT_WITH_DB cleared and the schema's field cut out, the rest byte for byte. A login to the
-     * admin console is relayed this way, so that the server authenticates the account without needing a
-     * schema the account may use. The frame itself is left as it is.
+     * The response in {@code frame} (one packet, already {@link #rewrite rewritten}) with an empty schema: the
+     * schema's field cut to its NUL, the rest byte for byte. A login to the admin console is relayed this way,
+     * so that the server authenticates the account without needing a schema the account may use. The flag
+     * CLIENT_CONNECT_WITH_DB stays: the server may have taken the session's capabilities from an SSLRequest
+     * sent before the schema was known, and reads the field by them. The frame itself is left as it is.
      */
     public static ByteBuf withoutDatabase(ByteBuf frame, ByteBufAllocator alloc) {
         ByteBuf payload = MySqlPackets.payload(frame);
@@ -127,18 +128,19 @@ public record HandshakeResponse(String user, String database, String program, in
             readNulString(payload);
             skipAuthData(payload, capabilities);
             from = payload.readerIndex();
-            if (payload.isReadable()) {
-                readNulString(payload);
+            if (!payload.isReadable()) {
+                return frame.retainedDuplicate();
             }
+            readNulString(payload);
             to = payload.readerIndex();
         } catch (IndexOutOfBoundsException | IllegalArgumentException e) {
             throw new MalformedPacketException("the login packet ends inside a field");
         }
-        int length = payload.writerIndex() - (to - from);
+        int length = payload.writerIndex() - (to - from) + 1;
         ByteBuf out = alloc.buffer(MySqlPackets.HEADER_BYTES + length);
         MySqlPackets.writeHeader(out, length, MySqlPackets.sequenceId(frame));
-        out.writeIntLE(capabilities & ~Capabilities.CLIENT_CONNECT_WITH_DB);
-        out.writeBytes(payload, 4, from - 4);
+        out.writeBytes(payload, 0, from);
+        out.writeByte(0);
         out.writeBytes(payload, to, payload.writerIndex() - to);
         return out;
     }

@@ -19,7 +19,7 @@ import org.slf4j.LoggerFactory;
 
 /**
  * A MySQL session to the admin console, the schema "memogate". Its login goes to the default backend's server
- * like any other, without a schema (the account needs none there; admin.authDatabase names a PostgreSQL
+ * like any other, with an empty schema (the account needs none there; admin.authDatabase names a PostgreSQL
  * database), and the proxy decides nothing about it; at the server's OK the user is checked against
  * admin.users (1044 for anyone else, as the server refuses a schema), the server connection is ended with
  * COM_QUIT, and from then on the proxy answers the session itself:
@@ -56,7 +56,7 @@ final class MySqlConsole {
 
     /**
      * The client's HandshakeResponse in {@code frame}: when it names the console's schema and the proxy serves a
-     * console, the session becomes a console login and the frame to relay is the response without its schema;
+     * console, the session becomes a console login and the frame to relay is the response with an empty schema;
      * otherwise {@code frame} itself. Owns {@code frame}.
      */
     static ByteBuf login(MySqlSession session, ByteBuf frame, HandshakeResponse response) {
