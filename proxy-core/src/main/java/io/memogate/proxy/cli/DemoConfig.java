@@ -48,15 +48,15 @@ public final class DemoConfig {
 
     /**
      * The same for a MariaDB on {@code mariadbPort} of 127.0.0.1 with {@link MariaDbDemoSchema}: a {@code mysql}
-     * listener, the broker polling the server with the MySQL probe as {@link MariaDbDemoSchema#MONITOR}. The admin
-     * console is the PostgreSQL wing's, so it is not offered.
+     * listener, the broker polling the server with the MySQL probe as {@link MariaDbDemoSchema#MONITOR}; the demo's
+     * user may use the admin console: mariadb ... memogate, then SHOW TIERS.
      */
     public static MemogateConfig mariaDb(int mariadbPort, int port, int metricsPort, Optional<Long> hostMemory) {
         MonitorConfig monitor = MonitorConfig.of(MariaDbDemoSchema.MONITOR)
                 .withPassword(MariaDbDemoSchema.MONITOR_PASSWORD).withDatabase(MariaDbDemoSchema.DATABASE);
         return new MemogateConfig(List.of(ListenerConfig.of(LOCALHOST, port).withProtocol(Protocol.MYSQL)),
                 List.of(backend(LOCALHOST, mariadbPort)), limits(),
-                new AdminConfig(AdminHttpConfig.of(LOCALHOST, metricsPort)))
+                new AdminConfig(AdminHttpConfig.of(LOCALHOST, metricsPort)).withUsers(MariaDbDemoSchema.OWNER))
                 .withBroker(broker(monitor, hostMemory));
     }
 

@@ -2,6 +2,7 @@ package io.memogate.proxy.cli;
 
 import io.memogate.broker.gateway.Sizes;
 import io.memogate.broker.probe.mysql.MariaDbServer;
+import io.memogate.proxy.config.AdminConfig;
 import io.memogate.proxy.mysql.demo.MariaDbDemoSchema;
 import io.memogate.proxy.server.ProxyServer;
 import java.io.IOException;
@@ -60,7 +61,9 @@ final class MariaDbDemo {
         out.println("direct: mariadb -h 127.0.0.1 -P " + server.port() + " " + login);
         out.println("metrics: " + running.metrics().metricsUrl().orElseThrow()
                 + " (memogate_gateway_*: the tiers; memogate_broker_*: the broker)");
-        out.println("admin: the console speaks PostgreSQL only; for a MariaDB server read its tiers and broker in the metrics");
+        out.println("admin: mariadb -h 127.0.0.1 -P " + proxy.port() + " -u " + MariaDbDemoSchema.OWNER + " -p"
+                + MariaDbDemoSchema.OWNER_PASSWORD + " " + AdminConfig.CONSOLE_DATABASE
+                + " (SHOW TIERS, SHOW BROKER, SHOW QUEUE, SHOW HELP, PAUSE, RESUME, ...)");
         out.println("admission: gateways on; compile-memory target from a " + (hostMemory.isEmpty()
                 ? "host of this machine's memory" : Sizes.bytes(hostMemory.get()) + " host")
                 + ", broker polling the server as " + MariaDbDemoSchema.MONITOR

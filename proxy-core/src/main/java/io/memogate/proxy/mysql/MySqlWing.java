@@ -70,7 +70,7 @@ public final class MySqlWing implements ProtocolWing {
         Optional<SslContext> serverTls = TlsContexts.forBackend(backend.tls(),
                 "backends[" + config.backends().indexOf(backend) + "].tls");
         MySqlServices services = new MySqlServices(backend, setup.admission(), config.limits(), shared, setup.sessions(),
-                clientTls, serverTls);
+                clientTls, serverTls, setup.console());
         int limit = config.limits().maxMessageBytes();
         return client -> {
             clientTls.ifPresent(tls -> client.pipeline().addLast("tls-request", new SslRequestSplitter(tls)));

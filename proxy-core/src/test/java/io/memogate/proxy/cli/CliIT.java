@@ -253,8 +253,8 @@ class CliIT {
 
     /**
      * {@code demo --server mariadb}: a private MariaDB with the demo warehouse behind a mysql listener; the
-     * {@code mariadb} command-line client runs a 20-table report of the demo through the proxy, and the broker
-     * polls the server. SIGTERM stops the server too and removes its directory.
+     * {@code mariadb} command-line client reads the admin console's SHOW TIERS and runs a 20-table report of the
+     * demo through the proxy, and the broker polls the server. SIGTERM stops the server too and removes its directory.
      */
     @Test
     void mariadbDemoServesTheWarehouseToTheMariadbClientAndCleansUpOnSigterm(@TempDir Path dir) throws Exception {
@@ -274,7 +274,18 @@ class CliIT {
             assertThat(output.await("jdbc: ")).contains("jdbc:mariadb://127.0.0.1:" + client.group(1) + "/demo");
             Matcher metrics = Pattern.compile("^metrics: (http://127\\.0\\.0\\.1:\\d+/metrics)").matcher(output.await("metrics: "));
             assertThat(metrics.find()).isTrue();
+            assertThat(output.await("admin: ")).contains("admin: mariadb -h 127.0.0.1 -P " + client.group(1)
+                    + " -u memogate -pmemogate memogate (SHOW TIERS");
             assertThat(output.await("admission: ")).contains("gateways on");
+
+            Process console = new ProcessBuilder(MariaDbServer.CLIENT.toString(), "--no-defaults", "-h", "127.0.0.1",
+                    "-P", client.group(1), "-u", "memogate", "-pmemogate", "--batch", "memogate", "-e", "SHOW TIERS")
+                    .redirectErrorStream(true).start();
+            String tiers = new String(console.getInputStream().readAllBytes(), StandardCharsets.UTF_8);
+            assertThat(console.waitFor(60, TimeUnit.SECONDS)).isTrue();
+            assertThat(console.exitValue()).as(tiers).isZero();
+            assertThat(tiers).as("the admin console names the MariaDB server's tiers").contains("demo\tsmall")
+                    .contains("demo\tlarge");
 
             String report = DemoSchema.exampleQueries().getFirst();
             Process mariadb = new ProcessBuilder(MariaDbServer.CLIENT.toString(), "--no-defaults", "-h", "127.0.0.1",

@@ -102,6 +102,49 @@ public record HandshakeResponse(String user, String database, String program, in
         }
     }
 
+    /** MariaDB's extended capabilities the (rewritten) response in {@code frame} sets; 0 from a MySQL client. */
+    public static int mariaDbCapabilities(ByteBuf frame) {
+        int at = frame.readerIndex() + MySqlPackets.HEADER_BYTES;
+        return (frame.getIntLE(at) & Capabilities.CLIENT_MYSQL) == 0 ? frame.getIntLE(at + EXTENDED_AT) : 0;
+    }
+
+    /**
+     * The response in {@code frame} (one packet, already {@link #rewrite rewritten}) with an empty schema: the
+     * schema's field cut to its NUL, the rest byte for byte. A login to the admin console is relayed this way,
+     * so that the server authenticates the account without needing a schema the account may use. The flag
+     * CLIENT_CONNECT_WITH_DB stays: the server may have taken the session's capabilities from an SSLRequest
+     * sent before the schema was known, and reads the field by them. The frame itself is left as it is.
+     */
+    public static ByteBuf withoutDatabase(ByteBuf frame, ByteBufAllocator alloc) {
+        ByteBuf payload = MySqlPackets.payload(frame);
+        int capabilities = payload.getIntLE(0);
+        if ((capabilities & Capabilities.CLIENT_CONNECT_WITH_DB) == 0) {
+            return frame.retainedDuplicate();
+        }
+        int from;
+        int to;
+        try {
+            payload.readerIndex(FIXED_BYTES);
+            readNulString(payload);
+            skipAuthData(payload, capabilities);
+            from = payload.readerIndex();
+            if (!payload.isReadable()) {
+                return frame.retainedDuplicate();
+            }
+            readNulString(payload);
+            to = payload.readerIndex();
+        } catch (IndexOutOfBoundsException | IllegalArgumentException e) {
+            throw new MalformedPacketException("the login packet ends inside a field");
+        }
+        int length = payload.writerIndex() - (to - from) + 1;
+        ByteBuf out = alloc.buffer(MySqlPackets.HEADER_BYTES + length);
+        MySqlPackets.writeHeader(out, length, MySqlPackets.sequenceId(frame));
+        out.writeBytes(payload, 0, from);
+        out.writeByte(0);
+        out.writeBytes(payload, to, payload.writerIndex() - to);
+        return out;
+    }
+
     private static void skipAuthData(ByteBuf payload, int capabilities) {
         if ((capabilities & Capabilities.CLIENT_PLUGIN_AUTH_LENENC_CLIENT_DATA) != 0) {
             payload.skipBytes(Math.toIntExact(MySqlPackets.readLengthEncoded(payload)));

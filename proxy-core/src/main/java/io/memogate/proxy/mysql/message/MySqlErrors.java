@@ -1,5 +1,6 @@
 package io.memogate.proxy.mysql.message;
 
+import io.memogate.proxy.admin.ConsoleException;
 import io.memogate.proxy.admission.AdmissionRejectedException;
 
 /**
@@ -84,6 +85,40 @@ public final class MySqlErrors {
     /** ER_CONNECTION_KILLED, as MariaDB says it. */
     public static ErrPacket killedByOperator(String by) {
         return new ErrPacket(1927, "70100", "Connection was killed by a Memogate operator (" + by + ")");
+    }
+
+    /** ER_DBACCESS_DENIED_ERROR, as the server words it: the server accepted the login, admin.users does not list it. */
+    public static ErrPacket consoleDenied(String user) {
+        return new ErrPacket(1044, "42000", "Access denied for user '" + user + "' to database 'memogate': it is "
+                + "Memogate's admin console, and only the users in admin.users may use it (add the user there and "
+                + "reload the configuration; no restart is needed)");
+    }
+
+    /**
+     * A console command that cannot be done: ER_PARSE_ERROR (42000) for what is no console command, so drivers
+     * raise a syntax error, else ER_UNKNOWN_ERROR (HY000); the message, detail and hint in one text.
+     */
+    public static ErrPacket consoleError(ConsoleException failure) {
+        StringBuilder text = new StringBuilder(failure.getMessage());
+        if (failure.detail() != null) {
+            text.append(". ").append(failure.detail());
+        }
+        if (failure.hint() != null) {
+            text.append(" ").append(failure.hint());
+        }
+        return failure.kind() == ConsoleException.Kind.SYNTAX ? new ErrPacket(1064, "42000", text.toString())
+                : new ErrPacket(1105, "HY000", text.toString());
+    }
+
+    public static ErrPacket consoleFailed(Throwable cause) {
+        return new ErrPacket(1105, "HY000", "Memogate internal error in an admin console command: " + cause
+                + "; the console session goes on");
+    }
+
+    /** ER_NOT_SUPPORTED_YET: a command the console does not serve (prepared statements, another schema, ...). */
+    public static ErrPacket consoleUnsupported(String what) {
+        return new ErrPacket(1235, "42000", "Memogate's admin console does not support " + what + ": send console "
+                + "commands as plain text queries (SHOW HELP lists them)");
     }
 
     public static ErrPacket internal(String what) {

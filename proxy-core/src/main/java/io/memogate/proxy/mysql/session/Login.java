@@ -71,6 +71,7 @@ final class Login {
             frame.release();
             throw e;
         }
+        frame = MySqlConsole.login(session, frame, response);
         if (serverLeg == ServerLeg.WANTED) {
             pendingFrame = frame;
             pendingResponse = response;

@@ -1,5 +1,6 @@
 package io.memogate.proxy.mysql.session;
 
+import io.memogate.proxy.admin.ConsoleService;
 import io.memogate.proxy.admission.AdmissionRouting;
 import io.memogate.proxy.config.BackendConfig;
 import io.memogate.proxy.config.LimitsConfig;
@@ -15,8 +16,10 @@ import java.util.Optional;
  *
  * @param clientTls the listener's TLS, offered to clients; empty when the listener has none
  * @param serverTls TLS toward the backend, as its tls.mode says; empty for disable
+ * @param console the admin console, served for the schema "memogate"; empty: that name is relayed like any
+ *     other (a proxy started without a console, as in tests and benchmarks)
  */
 public record MySqlServices(BackendConfig backend, AdmissionRouting admission, LimitsConfig limits,
                             MySqlShared shared, SessionListener listener, Optional<SslContext> clientTls,
-                            Optional<SslContext> serverTls) {
+                            Optional<SslContext> serverTls, Optional<ConsoleService> console) {
 }

@@ -5,6 +5,7 @@ import io.memogate.proxy.admission.ServerAdmission;
 import io.memogate.proxy.admission.SessionInfo;
 import io.memogate.proxy.mysql.codec.MySqlPackets;
 import io.memogate.proxy.mysql.message.Capabilities;
+import io.memogate.proxy.mysql.message.Commands;
 import io.memogate.proxy.mysql.message.ErrPacket;
 import io.memogate.proxy.mysql.message.Greeting;
 import io.memogate.proxy.mysql.message.HandshakeResponse;
@@ -21,6 +22,7 @@ import io.memogate.proxy.session.TrackedSession;
 import io.netty.buffer.ByteBuf;
 import io.netty.channel.Channel;
 import io.netty.channel.ChannelFuture;
+import io.netty.channel.ChannelFutureListener;
 import io.netty.channel.EventLoop;
 import io.netty.util.concurrent.ScheduledFuture;
 import java.time.Instant;
@@ -50,6 +52,8 @@ import org.slf4j.LoggerFactory;
  *                 (relayed; the server closes: CLOSED). The proxy decides no login.
  * READY           commands ({@link CommandFlow}): COM_QUERY and COM_STMT_EXECUTE pass admission; answers
  *                 followed to their end ({@link ResponseTracker})
+ * CONSOLE         a login to the schema "memogate", accepted by the server: the server connection ended, the
+ *                 proxy answers every command itself ({@link MySqlConsole})
  * CLOSED          both legs closing; everything held released
  * </pre>
  * The legs and their back-pressure are the core's {@link SessionLegs}; while a statement is held, what the
@@ -60,7 +64,7 @@ public final class MySqlSession implements TrackedSession, SessionLoop, ClientLe
 
     private static final Logger log = LoggerFactory.getLogger(MySqlSession.class);
 
-    enum State { CONNECTING, GREETING, AUTHENTICATING, READY, CLOSED }
+    enum State { CONNECTING, GREETING, AUTHENTICATING, READY, CONSOLE, CLOSED }
 
     final Channel client;
     final MySqlServices services;
@@ -80,6 +84,8 @@ public final class MySqlSession implements TrackedSession, SessionLoop, ClientLe
     /** The sequence id of the client's last packet: an answer of the proxy's takes the next. */
     private int lastSequenceId = -1;
     private ScheduledFuture<?> greetingDeadline;
+    /** Set at the login for a console login; null otherwise. */
+    private MySqlConsole console;
 
     public MySqlSession(Channel client, MySqlServices services) {
         this.client = client;
@@ -188,6 +194,10 @@ public final class MySqlSession implements TrackedSession, SessionLoop, ClientLe
             case AUTHENTICATING -> {
                 int first = MySqlPackets.firstByte(packet);
                 login.serverPacket(packet);
+                if (first == 0x00 && console != null) {
+                    console.loggedIn(packet);
+                    return;
+                }
                 legs.toClient(packet);
                 if (first == 0x00) {
                     state = State.READY;
@@ -199,7 +209,7 @@ public final class MySqlSession implements TrackedSession, SessionLoop, ClientLe
                 legs.toClient(packet);
                 tracker.answersDue(legs::toClient);
             }
-            case CONNECTING, CLOSED -> packet.release();
+            case CONNECTING, CONSOLE, CLOSED -> packet.release();
         }
     }
 
@@ -235,6 +245,9 @@ public final class MySqlSession implements TrackedSession, SessionLoop, ClientLe
     }
 
     private void serverClosed() {
+        if (state == State.CONSOLE) {
+            return; // a console ends its server connection itself
+        }
         if (login.serverHandshaking()) {
             sendErrorAndClose(login.failed("the server closed the connection"));
             return;
@@ -248,6 +261,9 @@ public final class MySqlSession implements TrackedSession, SessionLoop, ClientLe
 
     @Override
     public void serverFailed(Throwable cause) {
+        if (state == State.CONSOLE) {
+            return;
+        }
         log.warn("server connection of {} failed: {}", this, cause.toString());
         if (state == State.READY && tracker.idle() || state == State.GREETING) {
             sendErrorAndClose(MySqlErrors.serverLost(cause.getMessage()), state == State.GREETING ? 0 : 1);
@@ -262,6 +278,27 @@ public final class MySqlSession implements TrackedSession, SessionLoop, ClientLe
     void loggingIn(HandshakeResponse response) {
         info = new SessionInfo(response.user(), response.database(), response.program(), client.remoteAddress());
         tracker.deprecateEof((response.capabilities() & Capabilities.CLIENT_DEPRECATE_EOF) != 0);
+    }
+
+    /** The login is an operator's, to the admin console: the console serves it once the server accepted it. */
+    void consoleLogin(MySqlConsole console) {
+        this.console = console;
+    }
+
+    /**
+     * An admin's console login succeeded: the server connection, which authenticated it, ends (COM_QUIT) and
+     * no longer counts for admission or KILL; the client is read for the console's commands.
+     */
+    void consoleStarted() {
+        state = State.CONSOLE;
+        services.shared().kills().unregister(services.backend().name(), threadId, this);
+        server.hook().serverConnectionClosed(threadId);
+        threadId = 0;
+        Channel opened = legs.server();
+        ByteBuf quit = opened.alloc().buffer(5);
+        MySqlPackets.writeHeader(quit, 1, 0);
+        opened.writeAndFlush(quit.writeByte(Commands.COM_QUIT)).addListener(ChannelFutureListener.CLOSE);
+        legs.readClientIfAllowed();
     }
 
     Channel serverChannel() {
@@ -343,12 +380,14 @@ public final class MySqlSession implements TrackedSession, SessionLoop, ClientLe
         String status = switch (state) {
             case CONNECTING, GREETING, AUTHENTICATING -> "login";
             case READY -> flow.holding() ? "waiting for admission" : tracker.idle() ? "idle" : "active";
+            case CONSOLE -> "console";
             case CLOSED -> "closed";
         };
         var backend = services.backend();
         return new ClientView(info == null ? null : info.user(), info == null ? null : info.database(),
                 info == null ? null : info.applicationName(), SessionInfo.describe(client.remoteAddress()),
-                login.clientEncrypted(), status, connectedAt, backend.name(), backend.host() + ":" + backend.port(),
+                login.clientEncrypted(), status, connectedAt, state == State.CONSOLE ? null : backend.name(),
+                backend.host() + ":" + backend.port(),
                 (int) threadId, login.serverEncrypted(),
                 flow.waitingWhere().orElse(null), 0, "off");
     }
@@ -411,6 +450,7 @@ public final class MySqlSession implements TrackedSession, SessionLoop, ClientLe
             return switch (state) {
                 case AUTHENTICATING -> SessionLegs.ClientRead.WHEN_SERVER_WRITABLE;
                 case READY -> flow.holding() ? SessionLegs.ClientRead.WAIT : SessionLegs.ClientRead.WHEN_SERVER_WRITABLE;
+                case CONSOLE -> console.busy() ? SessionLegs.ClientRead.WAIT : SessionLegs.ClientRead.NOW;
                 case CONNECTING, GREETING, CLOSED -> SessionLegs.ClientRead.WAIT;
             };
         }
@@ -438,6 +478,7 @@ public final class MySqlSession implements TrackedSession, SessionLoop, ClientLe
             return switch (state) {
                 case CONNECTING, GREETING -> true;
                 case READY -> flow.holding();
+                case CONSOLE -> console.busy();
                 case AUTHENTICATING -> login.serverHandshaking();
                 case CLOSED -> false;
             };
@@ -453,6 +494,7 @@ public final class MySqlSession implements TrackedSession, SessionLoop, ClientLe
             switch (state) {
                 case AUTHENTICATING -> login.clientPacket(frame);
                 case READY -> flow.command(frame);
+                case CONSOLE -> console.command(frame);
                 case CONNECTING, GREETING, CLOSED -> frame.release();
             }
         }

@@ -76,11 +76,22 @@ final class MySqlProxy implements AutoCloseable {
      * admission decisions kept.
      */
     static RunningProxy served(PrivateMariaDb db, int statementRecords) throws Exception {
-        BackendConfig backend = new BackendConfig("maria", "127.0.0.1", db.port(), List.of(), true,
-                BackendTlsConfig.of(TlsMode.DISABLE));
+        return served(db, statementRecords, new String[0]);
+    }
+
+    /** The same, {@code consoleUsers} in admin.users: they may use the admin console, schema "memogate". */
+    static RunningProxy served(PrivateMariaDb db, int statementRecords, String... consoleUsers) throws Exception {
+        return served(db, ListenerConfig.of("127.0.0.1", 0).withProtocol(Protocol.MYSQL),
+                BackendTlsConfig.of(TlsMode.DISABLE), statementRecords, consoleUsers);
+    }
+
+    /** The same with {@code listener} (its TLS, say), reaching the server as {@code backendTls} says. */
+    static RunningProxy served(PrivateMariaDb db, ListenerConfig listener, BackendTlsConfig backendTls,
+                               int statementRecords, String... consoleUsers) throws Exception {
+        BackendConfig backend = new BackendConfig("maria", "127.0.0.1", db.port(), List.of(), true, backendTls);
         MemogateConfig config = MemogateConfig.of(backend)
-                .withListeners(ListenerConfig.of("127.0.0.1", 0).withProtocol(Protocol.MYSQL))
-                .withAdmin(new AdminConfig(AdminHttpConfig.of("127.0.0.1", 0)));
+                .withListeners(listener)
+                .withAdmin(new AdminConfig(AdminHttpConfig.of("127.0.0.1", 0)).withUsers(consoleUsers));
         return RunningProxy.start(config.withAdmission(config.admission().withStatementRecords(statementRecords)));
     }
 

@@ -6,7 +6,10 @@ import static org.junit.jupiter.api.Assumptions.assumeTrue;
 
 import io.memogate.proxy.admin.ClientView;
 import io.memogate.proxy.admission.StatementRequest;
+import io.memogate.proxy.cli.RunningProxy;
 import io.memogate.proxy.config.BackendTlsConfig;
+import io.memogate.proxy.config.ListenerConfig;
+import io.memogate.proxy.config.Protocol;
 import io.memogate.proxy.config.ServerTlsConfig;
 import io.memogate.proxy.config.TlsMode;
 import io.memogate.proxy.postgres.embedded.SelfSignedCertificate;
@@ -77,6 +80,28 @@ class MySqlTlsIT {
             ClientView view = proxy.server().clients().toCompletableFuture().get(10, TimeUnit.SECONDS).getFirst();
             assertThat(view.clientTls()).isTrue();
             assertThat(view.serverTls()).isTrue();
+        }
+    }
+
+    /** The console's login, without its schema, waits for the server's TLS handshake as any login does. */
+    @Test
+    void theAdminConsoleWorksWithBothLegsEncrypted() throws Exception {
+        ListenerConfig listener = ListenerConfig.of("127.0.0.1", 0).withProtocol(Protocol.MYSQL)
+                .withTls(listenerTls().orElseThrow());
+        try (RunningProxy proxy = MySqlProxy.served(tlsDb, listener, BackendTlsConfig.of(TlsMode.REQUIRE), 0,
+                PrivateMariaDb.USER);
+             Connection console = DriverManager.getConnection("jdbc:mariadb://127.0.0.1:" + proxy.server().port()
+                     + "/memogate?sslMode=trust", PrivateMariaDb.USER, PrivateMariaDb.PASSWORD);
+             Statement statement = console.createStatement();
+             ResultSet tiers = statement.executeQuery("SHOW TIERS")) {
+            List<String> names = new ArrayList<>();
+            while (tiers.next()) {
+                names.add(tiers.getString("tier"));
+            }
+            assertThat(names).containsExactly("small", "medium", "large");
+            ClientView view = proxy.server().clients().toCompletableFuture().get(10, TimeUnit.SECONDS).getFirst();
+            assertThat(view.clientTls()).isTrue();
+            assertThat(view.state()).isEqualTo("console");
         }
     }
 

@@ -53,6 +53,11 @@ final class RawMySqlClient implements AutoCloseable {
 
     /** Reads the greeting and logs in as {@code user}: the server's answer (OK or ERR). */
     Packet login(String user, String password) throws IOException {
+        return login(user, password, "");
+    }
+
+    /** The same, naming {@code database} (CLIENT_CONNECT_WITH_DB) unless it is empty. */
+    Packet login(String user, String password, String database) throws IOException {
         byte[] greeting = read().payload();
         int at = 1;
         while (greeting[at] != 0) {
@@ -64,7 +69,8 @@ final class RawMySqlClient implements AutoCloseable {
         at += 8 + 1 + 2 + 1 + 2 + 2 + 1 + 10;
         System.arraycopy(greeting, at, scramble, 8, 12);
         ByteArrayOutputStream response = new ByteArrayOutputStream();
-        int capabilities = 1 | 1 << 9 | 1 << 15 | 1 << 19; // LONG_PASSWORD, PROTOCOL_41, SECURE_CONNECTION, PLUGIN_AUTH
+        int capabilities = 1 | 1 << 9 | 1 << 15 | 1 << 19 // LONG_PASSWORD, PROTOCOL_41, SECURE_CONNECTION, PLUGIN_AUTH
+                | (database.isEmpty() ? 0 : 1 << 3); // CONNECT_WITH_DB
         writeIntLe(response, capabilities);
         writeIntLe(response, 1 << 24);
         response.write(45);
@@ -74,6 +80,10 @@ final class RawMySqlClient implements AutoCloseable {
         byte[] token = nativePassword(password, scramble);
         response.write(token.length);
         response.writeBytes(token);
+        if (!database.isEmpty()) {
+            response.writeBytes(database.getBytes(StandardCharsets.UTF_8));
+            response.write(0);
+        }
         response.writeBytes("mysql_native_password".getBytes(StandardCharsets.US_ASCII));
         response.write(0);
         write(1, response.toByteArray());
