@@ -72,10 +72,10 @@ public final class MySqlSession implements TrackedSession, SessionLoop, ClientLe
     private final SessionLegs legs;
     private final HeldInput input;
     private final PreparedTexts statements = new PreparedTexts();
-    private final ResponseTracker tracker = new ResponseTracker(statements);
-    private final CommandFlow flow;
-    private final Login login;
-    private final Instant connectedAt = Instant.now();
+    final ResponseTracker tracker = new ResponseTracker(statements);
+    final CommandFlow flow;
+    final Login login;
+    final Instant connectedAt = Instant.now();
 
     State state = State.CONNECTING;
     SessionInfo info;
@@ -373,23 +373,7 @@ public final class MySqlSession implements TrackedSession, SessionLoop, ClientLe
 
     @Override
     public CompletionStage<ClientView> describe() {
-        return OnEventLoop.call(client.eventLoop(), this::view);
-    }
-
-    private ClientView view() {
-        String status = switch (state) {
-            case CONNECTING, GREETING, AUTHENTICATING -> "login";
-            case READY -> flow.holding() ? "waiting for admission" : tracker.idle() ? "idle" : "active";
-            case CONSOLE -> "console";
-            case CLOSED -> "closed";
-        };
-        var backend = services.backend();
-        return new ClientView(info == null ? null : info.user(), info == null ? null : info.database(),
-                info == null ? null : info.applicationName(), SessionInfo.describe(client.remoteAddress()),
-                login.clientEncrypted(), status, connectedAt, state == State.CONSOLE ? null : backend.name(),
-                backend.host() + ":" + backend.port(),
-                (int) threadId, login.serverEncrypted(),
-                flow.waitingWhere().orElse(null), 0, "off");
+        return OnEventLoop.call(client.eventLoop(), () -> SessionView.of(this));
     }
 
     @Override
