@@ -14,6 +14,7 @@ import io.memogate.broker.gateway.ScheduledGatewayTimer;
 import io.memogate.broker.probe.ProbeException;
 import io.memogate.estimator.CompileEstimator;
 import io.memogate.proxy.admission.AdmissionRouting;
+import io.memogate.proxy.admission.DegradeCounts;
 import io.memogate.proxy.admission.ImmediateAdmission;
 import io.memogate.proxy.cli.Wings;
 import io.memogate.proxy.config.BackendConfig;
@@ -21,6 +22,7 @@ import io.memogate.proxy.config.ConfigLoader;
 import io.memogate.proxy.config.ListenerConfig;
 import io.memogate.proxy.config.MemogateConfig;
 import io.memogate.proxy.metrics.BrokerMeters;
+import io.memogate.proxy.metrics.DegradeMeters;
 import io.memogate.proxy.metrics.EstimatorMeters;
 import io.memogate.proxy.metrics.EventLoopMeters;
 import io.memogate.proxy.metrics.FleetMeters;
@@ -194,6 +196,7 @@ class DeploymentFilesTest {
             new BrokerMeters(gateways, Optional.of(broker)).bindTo(registry);
             new FleetMeters("main", () -> false, () -> 2, Optional.of(() -> broker.state().role()))
                     .bindTo(registry); // bound when a fleet is configured
+            new DegradeMeters("main", new DegradeCounts()).bindTo(registry);
             new ProxyMeters(server).bindTo(registry);
             new EventLoopMeters(server.eventLoopGroup()).bindTo(registry);
             Set<String> names = new TreeSet<>();
