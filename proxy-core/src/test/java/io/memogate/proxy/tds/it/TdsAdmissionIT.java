@@ -120,6 +120,45 @@ class TdsAdmissionIT {
     }
 
     @Test
+    void theConsolesCancelWithdrawsAHeldBatchWith3617AndTheSessionGoesOn() throws Exception {
+        try (Connection c = proxy.connect(""); Statement s = c.createStatement()) {
+            CompletableFuture<Integer> answer = CompletableFuture.supplyAsync(() -> single(s,
+                    "SELECT 5 AS n " + ScriptedHook.HOLD), clients);
+            proxy.awaitSessionIn("waiting for admission");
+
+            assertThat(proxy.operator(false)).hasValueSatisfying(done -> assertThat(done)
+                    .startsWith("withdrew the batch of").endsWith("from its admission queue"));
+            assertThat(answer).failsWithin(30, TimeUnit.SECONDS).withThrowableThat()
+                    .havingRootCause().isInstanceOfSatisfying(SQLServerException.class, e -> {
+                        assertThat(e.getErrorCode()).isEqualTo(3617);
+                        assertThat(e.getMessage()).contains("withdrawn from Memogate's admission queue by an operator");
+                    });
+            assertThat(single(s, "SELECT 11 AS n")).isEqualTo(11);
+        }
+        if (target.testServer.isPresent()) {
+            assertThat(target.testServer.get().batches).noneMatch(text -> text.contains(ScriptedHook.HOLD));
+        }
+    }
+
+    @Test
+    void theConsolesKillEndsTheSessionWith596() throws Exception {
+        try (Connection c = proxy.connect(""); Statement s = c.createStatement()) {
+            CompletableFuture<Integer> answer = CompletableFuture.supplyAsync(() -> single(s,
+                    "SELECT 6 AS n " + ScriptedHook.HOLD), clients);
+            proxy.awaitSessionIn("waiting for admission");
+
+            assertThat(proxy.operator(true)).hasValueSatisfying(done -> assertThat(done)
+                    .startsWith("terminated the session of"));
+            assertThat(answer).failsWithin(30, TimeUnit.SECONDS).withThrowableThat()
+                    .havingRootCause().isInstanceOfSatisfying(SQLServerException.class, e -> {
+                        assertThat(e.getErrorCode()).isEqualTo(596);
+                        assertThat(e.getMessage()).contains("dba from 127.0.0.1");
+                    });
+            assertThat(c.isValid(5)).isFalse();
+        }
+    }
+
+    @Test
     void aQueryTimeoutWhileQueuedWithdrawsTheBatch() throws Exception {
         try (Connection c = proxy.connect(""); Statement s = c.createStatement()) {
             s.setQueryTimeout(1);
