@@ -55,6 +55,14 @@ class TdsAdmissionIT {
         }
     }
 
+    /** {@code SELECT n} sent on {@code s} from another thread, once the proxy holds it for admission. */
+    private CompletableFuture<Integer> held(Statement s, int n) throws InterruptedException {
+        CompletableFuture<Integer> answer = CompletableFuture.supplyAsync(() -> single(s,
+                "SELECT " + n + " AS n " + ScriptedHook.HOLD), clients);
+        proxy.awaitSessionIn("waiting for admission");
+        return answer;
+    }
+
     @Test
     void aBatchIsAdmittedWithItsTextReadAsTsql() throws Exception {
         try (Connection c = proxy.connect(""); Statement s = c.createStatement()) {
@@ -70,9 +78,7 @@ class TdsAdmissionIT {
     @Test
     void aHeldBatchWaitsThenRunsAndGivesItsPermitsBack() throws Exception {
         try (Connection c = proxy.connect(""); Statement s = c.createStatement()) {
-            CompletableFuture<Integer> answer = CompletableFuture.supplyAsync(() -> single(s,
-                    "SELECT 42 AS n " + ScriptedHook.HOLD), clients);
-            proxy.awaitSessionIn("waiting for admission");
+            CompletableFuture<Integer> answer = held(s, 42);
             assertThat(answer).isNotDone();
             hook.admitHeld();
             assertThat(answer.get(30, TimeUnit.SECONDS)).isEqualTo(42);
@@ -103,9 +109,7 @@ class TdsAdmissionIT {
     @Test
     void aCancelWhileQueuedWithdrawsTheBatchAndTheSessionGoesOn() throws Exception {
         try (Connection c = proxy.connect(""); Statement s = c.createStatement()) {
-            CompletableFuture<Integer> answer = CompletableFuture.supplyAsync(() -> single(s,
-                    "SELECT 3 AS n " + ScriptedHook.HOLD), clients);
-            proxy.awaitSessionIn("waiting for admission");
+            CompletableFuture<Integer> answer = held(s, 3);
             s.cancel();
             assertThat(answer).failsWithin(30, TimeUnit.SECONDS).withThrowableThat()
                     .havingRootCause().isInstanceOf(SQLServerException.class)
@@ -122,9 +126,7 @@ class TdsAdmissionIT {
     @Test
     void theConsolesCancelWithdrawsAHeldBatchWith3617AndTheSessionGoesOn() throws Exception {
         try (Connection c = proxy.connect(""); Statement s = c.createStatement()) {
-            CompletableFuture<Integer> answer = CompletableFuture.supplyAsync(() -> single(s,
-                    "SELECT 5 AS n " + ScriptedHook.HOLD), clients);
-            proxy.awaitSessionIn("waiting for admission");
+            CompletableFuture<Integer> answer = held(s, 5);
 
             assertThat(proxy.operator(false)).hasValueSatisfying(done -> assertThat(done)
                     .startsWith("withdrew the batch of").endsWith("from its admission queue"));
@@ -143,9 +145,7 @@ class TdsAdmissionIT {
     @Test
     void theConsolesKillEndsTheSessionWith596() throws Exception {
         try (Connection c = proxy.connect(""); Statement s = c.createStatement()) {
-            CompletableFuture<Integer> answer = CompletableFuture.supplyAsync(() -> single(s,
-                    "SELECT 6 AS n " + ScriptedHook.HOLD), clients);
-            proxy.awaitSessionIn("waiting for admission");
+            CompletableFuture<Integer> answer = held(s, 6);
 
             assertThat(proxy.operator(true)).hasValueSatisfying(done -> assertThat(done)
                     .startsWith("terminated the session of"));
