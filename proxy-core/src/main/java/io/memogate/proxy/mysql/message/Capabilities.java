@@ -34,11 +34,11 @@ public final class Capabilities {
     /**
      * Cleared from both sides: compression (the proxy could not read the stream), TLS (set again per leg), query
      * attributes (they would change COM_QUERY's layout), optional result-set metadata and progress reports
-     * (they change the shape of answers the proxy follows to find where each ends), and LOAD DATA LOCAL INFILE
-     * (the data a client sends in the middle of an answer is not relayed yet).
+     * (they change the shape of answers the proxy follows to find where each ends). CLIENT_LOCAL_FILES is left
+     * as the server and the client agree it: the file a client sends in the middle of an answer is relayed.
      */
     public static final int CLEARED = CLIENT_COMPRESS | CLIENT_SSL | CLIENT_ZSTD_COMPRESSION_ALGORITHM
-            | CLIENT_QUERY_ATTRIBUTES | CLIENT_OPTIONAL_RESULTSET_METADATA | CLIENT_PROGRESS | CLIENT_LOCAL_FILES;
+            | CLIENT_QUERY_ATTRIBUTES | CLIENT_OPTIONAL_RESULTSET_METADATA | CLIENT_PROGRESS;
 
     /** MariaDB's extended MARIADB_CLIENT_PROGRESS (bit 32). */
     public static final int MARIADB_PROGRESS = 1;

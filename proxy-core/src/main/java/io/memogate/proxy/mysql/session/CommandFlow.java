@@ -70,7 +70,8 @@ final class CommandFlow {
     /** One command (a whole payload, however many packets), with nothing held before it. */
     void command(ByteBuf frame) {
         if (tracker.awaitsClientData()) {
-            session.toServer(frame); // COM_CHANGE_USER's authentication data
+            tracker.clientData(frame); // COM_CHANGE_USER's authentication, or a file LOAD DATA LOCAL asked for
+            session.toServer(frame);
             return;
         }
         try {

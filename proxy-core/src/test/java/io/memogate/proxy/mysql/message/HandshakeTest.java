@@ -39,7 +39,7 @@ class HandshakeTest {
     }
 
     @Test
-    void theGreetingKeepsItsThreadIdAndLosesWhatTheProxyCannotRelay() {
+    void theGreetingKeepsItsThreadIdAndLocalFilesAndLosesWhatTheProxyCannotRelay() {
         int offered = Capabilities.CLIENT_PROTOCOL_41 | Capabilities.CLIENT_SSL | Capabilities.CLIENT_COMPRESS
                 | Capabilities.CLIENT_DEPRECATE_EOF | Capabilities.CLIENT_PLUGIN_AUTH | Capabilities.CLIENT_QUERY_ATTRIBUTES
                 | Capabilities.CLIENT_ZSTD_COMPRESSION_ALGORITHM | Capabilities.CLIENT_LOCAL_FILES;
@@ -53,7 +53,7 @@ class HandshakeTest {
         again.skipBytes(3);
         capabilities |= again.readUnsignedShortLE() << 16;
         assertThat(capabilities).as(ByteBufUtil.prettyHexDump(packet)).isEqualTo(Capabilities.CLIENT_PROTOCOL_41
-                | Capabilities.CLIENT_DEPRECATE_EOF | Capabilities.CLIENT_PLUGIN_AUTH);
+                | Capabilities.CLIENT_DEPRECATE_EOF | Capabilities.CLIENT_PLUGIN_AUTH | Capabilities.CLIENT_LOCAL_FILES);
         assertThat(again.skipBytes(7).readIntLE()).as("MariaDB's extended metadata stays, its bulk command goes")
                 .isEqualTo(1 << 3);
         packet.release();
