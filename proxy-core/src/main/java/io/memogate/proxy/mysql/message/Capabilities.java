@@ -42,13 +42,13 @@ public final class Capabilities {
 
     /** MariaDB's extended MARIADB_CLIENT_PROGRESS (bit 32). */
     public static final int MARIADB_PROGRESS = 1;
-    /** MariaDB's COM_STMT_BULK_EXECUTE (bit 34): a batch in one command, not gated yet, so not offered. */
+    /** MariaDB's COM_STMT_BULK_EXECUTE (bit 34): a batch in one command, admitted as one execute. */
     public static final int MARIADB_STMT_BULK_OPERATIONS = 1 << 2;
     /** MariaDB's metadata cache (bit 36): an execute's answer may then omit its column definitions. */
     public static final int MARIADB_CACHE_METADATA = 1 << 4;
     /** MariaDB's extended metadata (bit 35): every column definition carries a type-info field. */
     public static final int MARIADB_EXTENDED_METADATA = 1 << 3;
-    public static final int CLEARED_MARIADB = MARIADB_PROGRESS | MARIADB_STMT_BULK_OPERATIONS | MARIADB_CACHE_METADATA;
+    public static final int CLEARED_MARIADB = MARIADB_PROGRESS | MARIADB_CACHE_METADATA;
 
     private Capabilities() {
     }
