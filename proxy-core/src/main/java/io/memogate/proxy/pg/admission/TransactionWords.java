@@ -68,7 +68,8 @@ public final class TransactionWords {
     public static boolean firstWordIsOneOf(String sql, List<String> words) {
         int i = firstWord(sql);
         int length = sql.length();
-        for (String word : words) {
+        for (int w = 0; w < words.size(); w++) { // indexed: no iterator for each statement
+            String word = words.get(w);
             int end = i + word.length();
             if (sql.regionMatches(true, i, word, 0, word.length())
                     && (end == length || !Character.isLetterOrDigit(sql.charAt(end)) && sql.charAt(end) != '_')) {
