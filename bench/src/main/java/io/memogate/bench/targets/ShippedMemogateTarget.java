@@ -46,8 +46,7 @@ public final class ShippedMemogateTarget extends ProcessTarget {
             int port = FreePort.find();
             int metricsPort = FreePort.find();
             Path config = directory.resolve("memogate.yaml");
-            String network = kind == TargetKind.MEMOGATE_SHIPPED_ONE_LOOP ? "network: { eventLoops: 1 }\n" : "";
-            Files.writeString(config, config(backend, monitor, port, metricsPort) + network);
+            Files.writeString(config, config(kind, backend, monitor, port, metricsPort));
             ChildProcess process = ChildProcess.start("memogate", List.of(launcher.toString(), "run", "--config",
                     config.toString()), directory.path(), directory.resolve("memogate.log"));
             process.awaitPortOrStop(port, START_TIMEOUT);
@@ -58,9 +57,13 @@ public final class ShippedMemogateTarget extends ProcessTarget {
         }
     }
 
-    /** The demo's configuration as a file, its addresses this machine's free ports and the bench server. */
-    static String config(Backend backend, Login monitor, int port, int metricsPort) {
-        return """
+    /**
+     * The demo's configuration as a file, its addresses this machine's free ports and the bench server; with one
+     * event loop for MEMOGATE_SHIPPED_ONE_LOOP.
+     */
+    static String config(TargetKind kind, Backend backend, Login monitor, int port, int metricsPort) {
+        String network = kind == TargetKind.MEMOGATE_SHIPPED_ONE_LOOP ? "network: { eventLoops: 1 }\n" : "";
+        return network + """
                 listeners:
                   - { host: 127.0.0.1, port: %d }
                 backends:
