@@ -36,11 +36,14 @@ public final class DegradableText {
     private static boolean namesTheSettings(String sql) {
         int last = sql.length() - "geqo".length(); // the shortest
         for (int i = 0; i <= last; i++) {
-            boolean named = switch (sql.charAt(i) | 0x20) { // ASCII letters to lower case
-                case 'c' -> Words.restMatches(sql, i, "collapse_limit");
-                case 'g' -> Words.restMatches(sql, i, "geqo");
-                case 'p' -> Words.restMatches(sql, i, "partitionwise");
-                case 's' -> Words.restMatches(sql, i, "set_config");
+            // ASCII letters to lower case; two letters before comparing the rest, as most words of a text begin
+            // with one of these four
+            int next = sql.charAt(i + 1) | 0x20;
+            boolean named = switch (sql.charAt(i) | 0x20) {
+                case 'c' -> next == 'o' && Words.restMatches(sql, i, "collapse_limit");
+                case 'g' -> next == 'e' && Words.restMatches(sql, i, "geqo");
+                case 'p' -> next == 'a' && Words.restMatches(sql, i, "partitionwise");
+                case 's' -> next == 'e' && Words.restMatches(sql, i, "set_config");
                 default -> false;
             };
             if (named) {
