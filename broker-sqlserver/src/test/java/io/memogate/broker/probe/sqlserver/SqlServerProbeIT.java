@@ -101,7 +101,7 @@ class SqlServerProbeIT {
     }
 
     private static SqlServerProbe probe(String login, String secret) {
-        return new SqlServerProbe(new ProbeSettings(MonitorUrl.of(host, port, MonitorUrl.Tls.ENCRYPT, Optional.empty()),
+        return new SqlServerProbe(new ProbeSettings(SqlServerUrl.of(host, port, SqlServerUrl.Tls.ENCRYPT, Optional.empty()),
                 login, secret, false, Duration.ofSeconds(15)), System::nanoTime);
     }
 
@@ -111,7 +111,7 @@ class SqlServerProbeIT {
         if (secret != null) {
             properties.setProperty("password", secret);
         }
-        return DriverManager.getConnection(MonitorUrl.of(host, port, MonitorUrl.Tls.ENCRYPT, Optional.empty()),
+        return DriverManager.getConnection(SqlServerUrl.of(host, port, SqlServerUrl.Tls.ENCRYPT, Optional.empty()),
                 properties);
     }
 

@@ -28,7 +28,7 @@ class SqlServerProbeTest {
     private final ListAppender<ILoggingEvent> log = new ListAppender<>();
     private final Logger probeLogger = (Logger) LoggerFactory.getLogger(SqlServerProbe.class);
     private final SqlServerProbe probe = new SqlServerProbe(new ProbeSettings(
-            MonitorUrl.of("db.example", 1433, MonitorUrl.Tls.ENCRYPT, java.util.Optional.empty()), "memogate_monitor",
+            SqlServerUrl.of("db.example", 1433, SqlServerUrl.Tls.ENCRYPT, java.util.Optional.empty()), "memogate_monitor",
             "secret", false, Duration.ofSeconds(5)), System::nanoTime);
 
     @BeforeEach

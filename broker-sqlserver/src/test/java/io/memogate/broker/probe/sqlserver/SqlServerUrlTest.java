@@ -14,11 +14,11 @@ import java.util.stream.Collectors;
 import org.junit.jupiter.api.Test;
 
 /** The URLs as mssql-jdbc itself reads them (Driver.getPropertyInfo parses a URL without connecting). */
-class MonitorUrlTest {
+class SqlServerUrlTest {
 
     @Test
     void plainLoginOnlyEncryption() throws SQLException {
-        Map<String, String> read = driverReads(MonitorUrl.of("db.example", 1433, MonitorUrl.Tls.OFF, Optional.empty()));
+        Map<String, String> read = driverReads(SqlServerUrl.of("db.example", 1433, SqlServerUrl.Tls.OFF, Optional.empty()));
 
         assertThat(read).containsEntry("serverName", "db.example").containsEntry("portNumber", "1433")
                 .containsEntry("encrypt", "False");
@@ -26,7 +26,7 @@ class MonitorUrlTest {
 
     @Test
     void anIpv6AddressStaysOneValue() throws SQLException {
-        Map<String, String> read = driverReads(MonitorUrl.of("fd00::5", 14330, MonitorUrl.Tls.ENCRYPT, Optional.empty()));
+        Map<String, String> read = driverReads(SqlServerUrl.of("fd00::5", 14330, SqlServerUrl.Tls.ENCRYPT, Optional.empty()));
 
         assertThat(read).containsEntry("serverName", "fd00::5").containsEntry("portNumber", "14330")
                 .containsEntry("encrypt", "True").containsEntry("trustServerCertificate", "true");
@@ -34,7 +34,7 @@ class MonitorUrlTest {
 
     @Test
     void verifyFullChecksTheCertificateAgainstTheServerName() throws SQLException {
-        Map<String, String> read = driverReads(MonitorUrl.of("10.0.0.5", 1433, MonitorUrl.Tls.VERIFY_FULL,
+        Map<String, String> read = driverReads(SqlServerUrl.of("10.0.0.5", 1433, SqlServerUrl.Tls.VERIFY_FULL,
                 Optional.of("sql.corp.example")));
 
         assertThat(read).containsEntry("serverName", "10.0.0.5").containsEntry("encrypt", "True")

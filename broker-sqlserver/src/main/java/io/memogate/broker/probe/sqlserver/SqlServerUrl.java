@@ -8,7 +8,7 @@ import java.util.Optional;
  * database is left out (the login's default one serves): everything the probe reads is server-wide. Values go
  * in braces, mssql-jdbc's escape, so an IPv6 address or a name with a semicolon stays one value.
  */
-public final class MonitorUrl {
+public final class SqlServerUrl {
 
     /** How the monitoring connection uses TLS (the driver's encrypt and trustServerCertificate). */
     public enum Tls {
@@ -27,7 +27,7 @@ public final class MonitorUrl {
         VERIFY_FULL
     }
 
-    private MonitorUrl() {
+    private SqlServerUrl() {
     }
 
     /** @param serverName the name to check the certificate against under {@link Tls#VERIFY_FULL}; host when empty */
