@@ -89,6 +89,8 @@ public final class SqlServerProbe implements MemoryProbe {
             return new SqlServerReading(takenAt, results).snapshot();
         } catch (SQLException e) {
             throw new ProbeException("SQL Server probe of " + settings.describeUrl() + " failed: " + e.getMessage(), e);
+        } catch (IllegalStateException | IllegalArgumentException e) { // a result set not as the views document
+            throw new ProbeException("SQL Server probe of " + settings.describeUrl() + ": " + e.getMessage(), e);
         }
     }
 

@@ -86,6 +86,24 @@ class SqlServerProbeTest {
     }
 
     @Test
+    void aResultSetNotAsTheViewsDocumentFailsThePollSayingWhatIsMissing() {
+        DmvSource notSqlServer = new DmvSource() {
+            @Override
+            public MonitoringRights rights() {
+                return MonitoringRights.of(RecordedPoll.parse("sys.fn_my_permissions", "answer\n1\n"));
+            }
+
+            @Override
+            public DmvResults results() {
+                throw new AssertionError("not read without the rights");
+            }
+        };
+
+        assertThatThrownBy(() -> probe.poll(notSqlServer)).isInstanceOf(ProbeException.class)
+                .hasMessageContaining("sys.fn_my_permissions has no column login");
+    }
+
+    @Test
     void aLoginNameIsQuotedAsAGrantNamesIt() {
         MonitoringRights odd = new MonitoringRights("CORP\\db]ops", false, false);
 
