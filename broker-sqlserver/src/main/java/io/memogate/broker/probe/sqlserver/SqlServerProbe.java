@@ -46,8 +46,8 @@ public final class SqlServerProbe implements MemoryProbe {
     private final DmvReader reader;
     private final Object pollLock = new Object();
     private final MonitoringConnection connection;
-    /** What the last poll could read, to log a change once; written under pollLock. */
-    private Optional<String> lastFallback;
+    /** What the last poll fell back to (null: nothing, as before the first), to log a change once; under pollLock. */
+    private String lastFallback;
 
     public SqlServerProbe(ProbeSettings settings, LongSupplier nanoTime) {
         this.settings = Objects.requireNonNull(settings, "settings");
@@ -96,16 +96,17 @@ public final class SqlServerProbe implements MemoryProbe {
 
     /** Logs what the probe falls back to when it changes, and that it reads everything again. */
     private void report(Optional<String> fallback) {
-        if (fallback.equals(lastFallback)) {
+        String now = fallback.orElse(null);
+        if (Objects.equals(now, lastFallback)) {
             return;
         }
-        if (fallback.isPresent()) {
-            LOG.warn("{} ({})", fallback.get(), settings.describeUrl());
+        if (now != null) {
+            LOG.warn("{} ({})", now, settings.describeUrl());
         } else if (lastFallback != null) {
             LOG.info("SQL Server monitoring login {} reads every view the probe polls again ({})", settings.user(),
                     settings.describeUrl());
         }
-        lastFallback = fallback;
+        lastFallback = now;
     }
 
     private DmvSource jdbc(Connection open) {

@@ -147,22 +147,18 @@ record SqlServerReading(long takenAtNanos, DmvResults results) {
         return kilobytes * KB;
     }
 
-    long compileWaits() {
-        return waits().getOrDefault(COMPILE_WAIT, new long[2])[0];
+    /** One wait type's cumulative counts. */
+    private record Wait(long tasks, long millis) {
+        static final Wait NONE = new Wait(0, 0);
     }
 
-    long memoryWaitMillis() {
-        Map<String, long[]> waits = waits();
-        return MEMORY_WAITS.stream().mapToLong(type -> waits.getOrDefault(type, new long[2])[1]).sum();
-    }
-
-    /** waiting_tasks_count and wait_time_ms by wait type. */
-    private Map<String, long[]> waits() {
-        Map<String, long[]> byType = new HashMap<>();
+    /** waiting_tasks_count and wait_time_ms by wait type; a type the view does not list was never waited on. */
+    private Map<String, Wait> waits() {
+        Map<String, Wait> byType = new HashMap<>();
         ResultRows waits = results.waits();
         for (Map<String, String> row : waits.rows()) {
             byType.put(waits.text(row, "wait_type"),
-                    new long[] {waits.number(row, "waiting_tasks_count"), waits.number(row, "wait_time_ms")});
+                    new Wait(waits.number(row, "waiting_tasks_count"), waits.number(row, "wait_time_ms")));
         }
         return byType;
     }
@@ -191,8 +187,12 @@ record SqlServerReading(long takenAtNanos, DmvResults results) {
     private PressureCounters pressure(Map<String, Long> counters) {
         long reads = counter(counters, PAGE_READS);
         long lookups = counter(counters, PAGE_LOOKUPS);
+        Map<String, Wait> waits = waits();
+        long compileWaits = waits.getOrDefault(COMPILE_WAIT, Wait.NONE).tasks();
+        long memoryWaitMillis = MEMORY_WAITS.stream().mapToLong(type -> waits.getOrDefault(type, Wait.NONE).millis())
+                .sum();
         return new PressureCounters(counter(counters, WORKFILES), reads, Math.max(0, lookups - reads),
-                Optional.empty(), OptionalLong.of(compileWaits()), OptionalLong.of(memoryWaitMillis()));
+                Optional.empty(), OptionalLong.of(compileWaits), OptionalLong.of(memoryWaitMillis));
     }
 
     private HostMemory host() {
