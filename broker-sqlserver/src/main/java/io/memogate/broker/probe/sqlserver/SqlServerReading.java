@@ -89,25 +89,32 @@ record SqlServerReading(long takenAtNanos, DmvResults results) {
         try {
             Map<String, String> server = results.server().single();
             String version = results.server().text(server, "product_version");
-            Map<String, Long> clerks = clerkBytes();
             Map<String, Long> counters = counters();
-            Map<String, String> sysInfo = results.sysInfo().single();
-            Map<String, String> plannerSettings = new LinkedHashMap<>();
-            plannerSettings.put("cpu_count", results.sysInfo().text(sysInfo, "cpu_count"));
-            plannerSettings.put("scheduler_count", results.sysInfo().text(sysInfo, "scheduler_count"));
-            long cache = clerks.getOrDefault(BUFFER_POOL, 0L)
-                    + PLAN_CACHES.stream().mapToLong(type -> clerks.getOrDefault(type, 0L)).sum();
-            long query = Math.max(grantBytes(), clerks.getOrDefault(QUERY_EXECUTION, 0L));
-            ServerMemory memory = new ServerMemory(cache, query,
-                    OptionalLong.empty(), OptionalLong.of(clerks.getOrDefault(OPTIMIZER, 0L)
-                            + clerks.getOrDefault(QUERY_COMPILE, 0L)),
-                    sessionBytes(), OptionalLong.of(counter(counters, TARGET_MEMORY) * KB));
-            return new MemorySnapshot(takenAtNanos, new ServerVersion(version, versionNumber(version)), memory,
-                    connections(results.server().number(server, "max_connections")), pressure(counters),
-                    plannerSettings, host(), gateways());
+            return new MemorySnapshot(takenAtNanos, new ServerVersion(version, versionNumber(version)),
+                    memory(counters), connections(results.server().number(server, "max_connections")),
+                    pressure(counters), plannerSettings(), host(), gateways());
         } catch (IllegalStateException | IllegalArgumentException | ArithmeticException e) {
             throw new ProbeException("SQL Server probe: " + e.getMessage(), e);
         }
+    }
+
+    private ServerMemory memory(Map<String, Long> counters) {
+        Map<String, Long> clerks = clerkBytes();
+        long cache = clerks.getOrDefault(BUFFER_POOL, 0L)
+                + PLAN_CACHES.stream().mapToLong(type -> clerks.getOrDefault(type, 0L)).sum();
+        long query = Math.max(grantBytes(), clerks.getOrDefault(QUERY_EXECUTION, 0L));
+        long compile = clerks.getOrDefault(OPTIMIZER, 0L) + clerks.getOrDefault(QUERY_COMPILE, 0L);
+        return new ServerMemory(cache, query, OptionalLong.empty(), OptionalLong.of(compile), sessionBytes(),
+                OptionalLong.of(counter(counters, TARGET_MEMORY) * KB));
+    }
+
+    private Map<String, String> plannerSettings() {
+        ResultRows sysInfo = results.sysInfo();
+        Map<String, String> row = sysInfo.single();
+        Map<String, String> settings = new LinkedHashMap<>();
+        settings.put("cpu_count", sysInfo.text(row, "cpu_count"));
+        settings.put("scheduler_count", sysInfo.text(row, "scheduler_count"));
+        return settings;
     }
 
     /** Bytes by clerk type, each type's pages summed over the memory nodes. */
