@@ -1,0 +1,185 @@
+package io.memogate.estimator.mysql;
+
+import java.util.Arrays;
+import java.util.stream.IntStream;
+
+/**
+ * MariaDB's greedy join search replayed on the tables' statistics ({@code greedy_search} and
+ * {@code best_extension_by_limited_search}, sql/sql_select.cc, as 10.11 runs them): what it costs is the count
+ * of extensions it prices ({@code best_access_path} calls), which this counts by searching the same way.
+ *
+ * <p>At each partial plan the search prices every table not yet joined (the cheapest key lookup the plan's
+ * tables allow, or a scan), sorts them by the rows they add, fewest first, and extends the plan by each in turn,
+ * depth first, {@code depth} tables deep. The plan's cost is its tables' access costs plus a fifth of the rows
+ * of each prefix ({@code TIME_FOR_COMPARE}); an extension that costs as much as the best plan found so far is
+ * not followed (the cost bound, at every prune level). When the cheapest extension is a whole unique key
+ * ({@code eq_ref}) and following it found a better plan, the others are not tried
+ * ({@code pruned_by_hanging_leaf}). With prune level 1 or 2 an extension is followed only when it adds fewer
+ * rows or costs less than the level's best so far, which is taken only from tables no later table could give a
+ * better key lookup ({@code pruned_by_heuristic}). A search shorter than the tables left fixes
+ * the first table of the best plan and searches again from there.
+ *
+ * <p>Which tables the statistics make cheap decides how much the bound cuts: a star whose cheapest dimension
+ * joins the fact table's most selective key is searched in a millisecond, the same star without it for
+ * minutes. The counts follow the statistics as read, not the server's exact costs, so near such a tipping point
+ * they can be far off. Not thread-safe: one per search.
+ */
+final class CostBoundSearch {
+
+    /** The join buffer MariaDB fills before it scans a table again ({@code join_buffer_size}'s default). */
+    private static final double JOIN_BUFFER_BYTES = 262_144;
+    /** Bytes a joined row takes in the join buffer, per table of the prefix: a rough size of the keys. */
+    private static final double BUFFERED_BYTES_PER_TABLE = 16;
+    /** MariaDB's TIME_FOR_COMPARE: rows compared per unit of cost. */
+    private static final double ROWS_PER_COST = 5;
+
+    /** What a search counts. */
+    record Count(double evaluations, boolean exact) {
+    }
+
+    private final PricedTables tables;
+    private final int pruneLevel;
+    private final long budget;
+    /** The tables in the order the search starts from: fewest rows first, as MariaDB sorts them. */
+    private final int[] baseOrder;
+    private long evaluations;
+    private double bestCost;
+    /** How often a plan better than the best so far was found: tells which first table the best plan has. */
+    private long improvements;
+    private int bestFirst;
+    private double bestFirstRows;
+    private double bestFirstCost;
+
+    CostBoundSearch(PricedTables tables, int pruneLevel, long budget) {
+        this.tables = tables;
+        this.pruneLevel = pruneLevel;
+        this.budget = budget;
+        this.baseOrder = IntStream.range(0, tables.size).boxed()
+                .sorted((a, b) -> Double.compare(tables.rows[a], tables.rows[b]))
+                .mapToInt(Integer::intValue).toArray();
+    }
+
+    /** The extensions priced joining every table, {@code depth} deep at each step. */
+    Count count(int depth) {
+        int n = tables.size;
+        long joined = 0;
+        double rows = 1;
+        double cost = 0;
+        for (int left = n; left > 0 && evaluations < budget; left--) {
+            bestCost = Double.MAX_VALUE;
+            bestFirst = -1;
+            int levels = Math.min(depth, left);
+            extend(joined, 0, rows, cost, levels, true);
+            if (levels >= left || bestFirst < 0) {
+                break;
+            }
+            joined |= 1L << bestFirst;
+            rows = bestFirstRows;
+            cost = bestFirstCost;
+        }
+        return new Count(Math.min(evaluations, budget), evaluations < budget);
+    }
+
+    private void extend(long prefix, int prefixSize, double rows, double cost, int levels, boolean first) {
+        int[] candidates = new int[tables.size - Long.bitCount(prefix)];
+        double[] addedRows = new double[tables.size];
+        double[] accessCost = new double[tables.size];
+        boolean[] eqRef = new boolean[tables.size];
+        boolean[] improvable = new boolean[tables.size];
+        long remaining = ~prefix & (tables.size == Long.SIZE ? -1L : (1L << tables.size) - 1);
+        int c = 0;
+        for (int t : baseOrder) {
+            if ((prefix & (1L << t)) != 0) {
+                continue;
+            }
+            evaluations++;
+            candidates[c++] = t;
+            double scanRefills = 1 + Math.floor(rows * BUFFERED_BYTES_PER_TABLE * Math.max(1, prefixSize)
+                    / JOIN_BUFFER_BYTES);
+            // Access paths compete on their cost plus that of comparing the rows they return; the plan's cost
+            // then adds the access cost, and the comparisons once per row of the new prefix.
+            double best = tables.pages[t] * scanRefills;
+            double returned = tables.rows[t];
+            double bestTotal = best + rows * returned / ROWS_PER_COST;
+            boolean unique = false;
+            for (PricedTables.Lookup lookup : tables.lookups[t]) {
+                double lookupCost = rows * lookup.price();
+                double total = lookupCost + rows * lookup.rows() / ROWS_PER_COST;
+                if (total < bestTotal && lookup.usableAfter(prefix)) {
+                    best = lookupCost;
+                    bestTotal = total;
+                    returned = lookup.rows();
+                    unique = lookup.eqRef();
+                }
+            }
+            addedRows[t] = returned;
+            improvable[t] = returned >= 2 && keyedLater(t, prefix, remaining & ~(1L << t));
+            accessCost[t] = best;
+            eqRef[t] = unique;
+        }
+        if (evaluations >= budget) {
+            return;
+        }
+        sortByRows(candidates, addedRows);
+        boolean onlyFirst = eqRef[candidates[0]];
+        double bestRows = Double.MAX_VALUE;
+        double bestHereCost = Double.MAX_VALUE;
+        for (int i = 0; i < candidates.length && evaluations < budget; i++) {
+            int t = candidates[i];
+            double nextRows = rows * addedRows[t];
+            double nextCost = cost + accessCost[t] + nextRows / ROWS_PER_COST;
+            if (nextCost >= bestCost) {
+                continue;
+            }
+            if (pruneLevel > 0) {
+                if (bestRows > nextRows || bestHereCost > nextCost) {
+                    // Kept as the level's best only if no table left could give it a better key lookup
+                    if (bestRows >= nextRows && bestHereCost >= nextCost && !improvable[t]) {
+                        bestRows = nextRows;
+                        bestHereCost = nextCost;
+                    }
+                } else {
+                    continue;
+                }
+            }
+            long before = improvements;
+            if (levels > 1 && candidates.length > 1) {
+                extend(prefix | (1L << t), prefixSize + 1, nextRows, nextCost, levels - 1, false);
+            } else if (nextCost < bestCost) {
+                bestCost = nextCost;
+                improvements++;
+            }
+            if (first && improvements != before) { // the best plan now starts with t
+                bestFirst = t;
+                bestFirstRows = nextRows;
+                bestFirstCost = nextCost;
+            }
+            if (onlyFirst && improvements != before) {
+                break;
+            }
+        }
+    }
+
+    /**
+     * Whether a key lookup of {@code t} that {@code prefix} cannot bind yet could be bound once one of
+     * {@code others} is joined: a table the prune heuristic does not take as its level's best, as a later order
+     * might reach it by a better key ({@code key_dependent}).
+     */
+    private boolean keyedLater(int t, long prefix, long others) {
+        for (PricedTables.Lookup lookup : tables.lookups[t]) {
+            if (!lookup.usableAfter(prefix) && lookup.usableAfter(prefix | others)) {
+                return true;
+            }
+        }
+        return false;
+    }
+
+    /** Stable sort of {@code candidates} by the rows each adds, fewest first. */
+    private static void sortByRows(int[] candidates, double[] addedRows) {
+        Integer[] boxed = Arrays.stream(candidates).boxed().toArray(Integer[]::new);
+        Arrays.sort(boxed, (a, b) -> Double.compare(addedRows[a], addedRows[b]));
+        for (int i = 0; i < candidates.length; i++) {
+            candidates[i] = boxed[i];
+        }
+    }
+}
