@@ -80,7 +80,8 @@ public final class MySqlPlannerModel implements PlannerModel {
             double orders = settings.pruneLevel() == 0 ? space.unpruned(graph, depth).plans() : 0;
             double extensions = Math.max(count.evaluations(), orders);
             return new JoinSearch.Greedy(graph, depth, settings.pruneLevel(), extensions, false,
-                    extensions * coefficients.secondsPerPricedExtension());
+                    extensions * coefficients.secondsPerPricedExtension()
+                            + graph.size() * coefficients.secondsPerSearchedTable());
         }
         return new JoinSearch.Greedy(graph, depth, settings.pruneLevel(), count.evaluations(), true,
                 count.evaluations() * coefficients.secondsPerPricedExtension()
