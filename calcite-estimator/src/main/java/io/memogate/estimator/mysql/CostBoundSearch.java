@@ -33,7 +33,13 @@ final class CostBoundSearch {
     /** MariaDB's TIME_FOR_COMPARE: rows compared per unit of cost. */
     private static final double ROWS_PER_COST = 5;
 
-    /** What a search counts. */
+    /**
+     * What a search counts.
+     *
+     * @param evaluations extensions priced; when the budget stopped the replay, the count extrapolated from the
+     *     share of the step's search tree it had covered, every subtree taken as large as those before it
+     * @param exact false when the budget stopped the replay
+     */
     record Count(double evaluations, boolean exact) {
     }
 
@@ -49,6 +55,8 @@ final class CostBoundSearch {
     private int bestFirst;
     private double bestFirstRows;
     private double bestFirstCost;
+    /** The share of the current step's search tree covered when the budget ran out; -1 before. */
+    private double progress = -1;
 
     CostBoundSearch(PricedTables tables, int pruneLevel, long budget) {
         this.tables = tables;
@@ -65,11 +73,13 @@ final class CostBoundSearch {
         long joined = 0;
         double rows = 1;
         double cost = 0;
+        long stepStart = 0;
         for (int left = n; left > 0 && evaluations < budget; left--) {
             bestCost = Double.MAX_VALUE;
             bestFirst = -1;
+            stepStart = evaluations;
             int levels = Math.min(depth, left);
-            extend(joined, 0, rows, cost, levels, true);
+            extend(joined, 0, rows, cost, levels, true, 0, 1);
             if (levels >= left || bestFirst < 0) {
                 break;
             }
@@ -77,10 +87,19 @@ final class CostBoundSearch {
             rows = bestFirstRows;
             cost = bestFirstCost;
         }
-        return new Count(Math.min(evaluations, budget), evaluations < budget);
+        if (evaluations < budget) {
+            return new Count(evaluations, true);
+        }
+        // Extrapolated over the step the budget stopped; the steps after it are not counted.
+        return new Count(stepStart + (budget - stepStart) / Math.max(progress, 1e-12), false);
     }
 
-    private void extend(long prefix, int prefixSize, double rows, double cost, int levels, boolean first) {
+    /**
+     * Extends the partial plan {@code prefix}; {@code done} is the share of the step's search tree covered before
+     * it, {@code share} its own subtree's share, for the extrapolation when the budget runs out.
+     */
+    private void extend(long prefix, int prefixSize, double rows, double cost, int levels, boolean first,
+                        double done, double share) {
         int[] candidates = new int[tables.size - Long.bitCount(prefix)];
         double[] addedRows = new double[tables.size];
         double[] accessCost = new double[tables.size];
@@ -118,6 +137,9 @@ final class CostBoundSearch {
             eqRef[t] = unique;
         }
         if (evaluations >= budget) {
+            if (progress < 0) {
+                progress = done;
+            }
             return;
         }
         sortByRows(candidates, addedRows);
@@ -144,7 +166,8 @@ final class CostBoundSearch {
             }
             long before = improvements;
             if (levels > 1 && candidates.length > 1) {
-                extend(prefix | (1L << t), prefixSize + 1, nextRows, nextCost, levels - 1, false);
+                extend(prefix | (1L << t), prefixSize + 1, nextRows, nextCost, levels - 1, false,
+                        done + share * i / candidates.length, share / candidates.length);
             } else if (nextCost < bestCost) {
                 bestCost = nextCost;
                 improvements++;
@@ -156,6 +179,9 @@ final class CostBoundSearch {
             }
             if (onlyFirst && improvements != before) {
                 break;
+            }
+            if (evaluations >= budget && progress < 0) {
+                progress = done + share * (i + 1) / candidates.length;
             }
         }
     }

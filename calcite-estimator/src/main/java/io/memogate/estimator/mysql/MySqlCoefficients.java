@@ -29,7 +29,7 @@ public record MySqlCoefficients(double bytesPerToken, double bytesPerTable, doub
         implements TermCoefficients {
 
     public static final MySqlCoefficients DEFAULTS = new MySqlCoefficients(150, 7_300, 3_400, 0.2e-6, 20e-6,
-            1e-6, 50e-6);
+            0.18e-6, 36e-6);
 
     public MySqlCoefficients {
         if (bytesPerToken < 0 || bytesPerTable < 0 || bytesPerLinkedPair < 0 || secondsPerPlan < 0

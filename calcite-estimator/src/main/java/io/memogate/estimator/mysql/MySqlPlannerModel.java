@@ -26,7 +26,7 @@ import java.util.Optional;
  */
 public final class MySqlPlannerModel implements PlannerModel {
 
-    /** Extensions a replayed search prices at most: past it the search is long, and counted from its graph. */
+    /** Extensions a replayed search prices at most: past it the search is long, and its count extrapolated. */
     static final long PRICED_BUDGET = 2_000_000;
 
     private final OptimizerSettings settings;
@@ -76,11 +76,9 @@ public final class MySqlPlannerModel implements PlannerModel {
         }
         CostBoundSearch.Count count = new CostBoundSearch(priced.get(), settings.pruneLevel(), PRICED_BUDGET)
                 .count(depth);
-        if (!count.exact()) { // a long search: at least the budget, and the graph's count where that is more
-            double orders = settings.pruneLevel() == 0 ? space.unpruned(graph, depth).plans() : 0;
-            double extensions = Math.max(count.evaluations(), orders);
-            return new JoinSearch.Greedy(graph, depth, settings.pruneLevel(), extensions, false,
-                    extensions * coefficients.secondsPerPricedExtension()
+        if (!count.exact()) { // a long search, extrapolated from the share of it the budget covered
+            return new JoinSearch.Greedy(graph, depth, settings.pruneLevel(), count.evaluations(), false,
+                    count.evaluations() * coefficients.secondsPerPricedExtension()
                             + graph.size() * coefficients.secondsPerSearchedTable());
         }
         return new JoinSearch.Greedy(graph, depth, settings.pruneLevel(), count.evaluations(), true,

@@ -49,6 +49,14 @@ public final class MariaDbAccuracyCommand implements Callable<Integer> {
             description = "Join statements in the corpus (default: ${DEFAULT-VALUE}).")
     int joins;
 
+    @Option(names = "--min-tables", defaultValue = "3", paramLabel = "N",
+            description = "Fewest tables a join statement joins (default: ${DEFAULT-VALUE}).")
+    int minTables;
+
+    @Option(names = "--max-tables", defaultValue = "14", paramLabel = "N",
+            description = "Most tables a join statement joins, at most 24 (default: ${DEFAULT-VALUE}).")
+    int maxTables;
+
     @Option(names = "--in-lists", defaultValue = "12", paramLabel = "N",
             description = "IN-list statements in the corpus (default: ${DEFAULT-VALUE}).")
     int lists;
@@ -62,6 +70,11 @@ public final class MariaDbAccuracyCommand implements Callable<Integer> {
         String missing = MariaDbServer.missing();
         if (!missing.isEmpty()) {
             System.err.println("memogate: bench mariadb-accuracy: " + missing);
+            return 2;
+        }
+        if (minTables < 2 || maxTables > RandomMariaDbCorpus.TABLES || minTables > maxTables) {
+            System.err.println("memogate: bench mariadb-accuracy: --min-tables and --max-tables must be within 2.."
+                    + RandomMariaDbCorpus.TABLES + ", the first no larger, were " + minTables + " and " + maxTables);
             return 2;
         }
         Files.createDirectories(output);
@@ -81,11 +94,12 @@ public final class MariaDbAccuracyCommand implements Callable<Integer> {
                     Catalog catalog = Catalog.of(StatisticsCatalog.read(admin, RandomMariaDbCorpus.DATABASE));
                     AccuracyMeasurement measurement = new AccuracyMeasurement(
                             new OptimizerProbe(connections, Optional.of(RandomMariaDbCorpus.DATABASE), limit), catalog);
-                    AccuracyMeasurement.Result result = measurement.run(corpus.cases(joins, lists),
+                    AccuracyMeasurement.Result result = measurement.run(corpus.cases(joins, minTables, maxTables, lists),
                             line -> System.err.println("mariadb-accuracy: " + line));
                     String header = String.format(java.util.Locale.ROOT, "`memogate bench mariadb-accuracy --seed %d"
-                                    + " --joins %d --in-lists %d --statement-timeout %s`, %s UTC, MariaDB %s, %d CPUs",
-                            seed, joins, lists, timeoutSeconds, LocalDateTime.now(ZoneOffset.UTC).withNano(0),
+                                    + " --joins %d --min-tables %d --max-tables %d --in-lists %d --statement-timeout %s`,"
+                                    + " %s UTC, MariaDB %s, %d CPUs",
+                            seed, joins, minTables, maxTables, lists, timeoutSeconds, LocalDateTime.now(ZoneOffset.UTC).withNano(0),
                             version, Runtime.getRuntime().availableProcessors());
                     result.write(output, header, fitted, limit);
                 } finally {

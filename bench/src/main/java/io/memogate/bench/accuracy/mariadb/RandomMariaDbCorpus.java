@@ -18,9 +18,10 @@ import java.util.stream.IntStream;
  * A seeded corpus of MariaDB join searches over a seeded schema, for the optimizer-time model's accuracy: tables
  * {@code t1..t24} of 10 to 5,000 rows (log-uniform), each with a primary key {@code id} and five columns
  * {@code a..e} of random numbers of distinct values, a random subset of them indexed; and {@code big} for IN
- * lists. Statements join 3 to 14 distinct tables as a star (a centre's columns to the others' keys or indexed
- * columns), a chain, a clique (every pair on {@code a}) or a random connected graph, under a random
- * optimizer_prune_level (0, 1, 2) and optimizer_search_depth (62, 0 = automatic, or 3 to 7); and IN lists of
+ * lists. Statements join 3 to 14 distinct tables (or as many as asked) as a star (a centre's columns to the others' keys or indexed
+ * columns), a chain, a clique (every pair on {@code a}) or a random connected graph, under optimizer_prune_level
+ * 0 for half of them (1 or 2 for the others) and optimizer_search_depth 62 for a quarter of them, else
+ * 0 (automatic) or 3 to 7; and IN lists of
  * 1,000 to 50,000 values. The same seed gives the same schema and statements.
  */
 final class RandomMariaDbCorpus {
@@ -78,13 +79,13 @@ final class RandomMariaDbCorpus {
         }
     }
 
-    /** {@code joins} join statements and {@code lists} IN lists. */
-    List<OptimizerCase> cases(int joins, int lists) {
+    /** {@code joins} join statements of {@code minTables} to {@code maxTables} tables and {@code lists} IN lists. */
+    List<OptimizerCase> cases(int joins, int minTables, int maxTables, int lists) {
         List<OptimizerCase> cases = new ArrayList<>();
         for (int i = 0; i < joins; i++) {
-            int n = 3 + random.nextInt(12);
+            int n = minTables + random.nextInt(maxTables - minTables + 1);
             String shape = List.of("star", "chain", "clique", "random").get(random.nextInt(4));
-            int prune = random.nextInt(3);
+            int prune = random.nextBoolean() ? 0 : 1 + random.nextInt(2); // half without pruning: the long searches
             int depth = DEPTHS[random.nextInt(DEPTHS.length)];
             List<Integer> tables = pick(n);
             String sql = switch (shape) {

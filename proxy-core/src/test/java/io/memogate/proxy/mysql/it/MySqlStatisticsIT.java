@@ -26,9 +26,10 @@ import org.junit.jupiter.api.extension.ExtendWith;
 /**
  * A mysql listener with broker.monitor reads its schema's table statistics (information_schema.TABLES and
  * STATISTICS), and its estimates replay MariaDB's join search on them: a ten-table star with pruning off, which
- * the join graph alone puts at seconds (an upper bound) and sends to a gateway without a monitor
- * ({@code MySqlEstimatedAdmissionIT}), is predicted as short as MariaDB plans it, and passes without one, while a
- * clique the cost bound cannot cut still takes one.
+ * the join graph alone puts at a quarter of a second or more (an upper bound) and sends to a gateway without a
+ * monitor ({@code MySqlEstimatedAdmissionIT}), is predicted as short as MariaDB plans it (its small fact table
+ * first, each dimension by its key) and passes without one, while a clique the cost bound cuts little still
+ * takes one.
  */
 @ExtendWith(MariaDbExtension.class)
 class MySqlStatisticsIT {
@@ -49,7 +50,7 @@ class MySqlStatisticsIT {
         for (int i = 1; i < STAR; i++) {
             schema.append("CREATE TABLE IF NOT EXISTS sd").append(i).append(" (id INT PRIMARY KEY, a INT, KEY (a));\n")
                     .append("INSERT IGNORE INTO sd").append(i).append(" SELECT seq, seq % 3 FROM seq_1_to_")
-                    .append(20 + 3 * i).append(";\n");
+                    .append(300 + 30 * i).append(";\n");
         }
         schema.append("ANALYZE TABLE sf").append(IntStream.range(1, STAR).mapToObj(i -> ", sd" + i)
                 .collect(Collectors.joining())).append(";\n");
@@ -97,10 +98,12 @@ class MySqlStatisticsIT {
         admission.catalogs().whenRead(PrivateMariaDb.DATABASE).get(60, TimeUnit.SECONDS);
         try (Connection c = AdmittedThroughProxy.connect(proxy); Statement s = c.createStatement()) {
             s.execute("SET SESSION optimizer_prune_level = 0, max_statement_time = 60");
-            StatementRecord star = AdmittedThroughProxy.run(admission, s, star());
-            assertThat(star.estimate().searchSeconds()).isLessThan(0.1);
+            // EXPLAINed: planned, as a statement is, without computing the clique's product
+            StatementRecord star = AdmittedThroughProxy.run(admission, s, "EXPLAIN " + star());
+            // MariaDB 10.11 planned this star in 0.4 ms and the clique in 0.46 s (bench/log/mysql-optimizer.md)
+            assertThat(star.estimate().searchSeconds()).isLessThan(0.01);
             assertThat(star.outcome()).isEqualTo(Outcome.BELOW_THRESHOLD);
-            StatementRecord clique = AdmittedThroughProxy.run(admission, s, clique());
+            StatementRecord clique = AdmittedThroughProxy.run(admission, s, "EXPLAIN " + clique());
             assertThat(clique.estimate().searchSeconds()).isGreaterThan(0.1);
             assertThat(clique.outcome()).isEqualTo(Outcome.ADMITTED);
             assertThat(clique.highestTier()).contains(Tier.SMALL);
