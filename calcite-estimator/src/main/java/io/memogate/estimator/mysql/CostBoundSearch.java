@@ -1,6 +1,5 @@
 package io.memogate.estimator.mysql;
 
-import java.util.Arrays;
 import java.util.stream.IntStream;
 
 /**
@@ -49,6 +48,12 @@ final class CostBoundSearch {
     /** The tables in the order the search starts from: fewest rows first, as MariaDB sorts them. */
     private final int[] baseOrder;
     private long evaluations;
+    // Per depth of the recursion, the candidates of the plan being extended and what pricing them gave: kept
+    // between calls, so that a replay of millions of extensions allocates nothing.
+    private final int[][] candidatesAt;
+    private final double[][] addedRowsAt;
+    private final double[][] accessCostAt;
+    private final boolean[][] eqRefAt;
     private double bestCost;
     /** How often a plan better than the best so far was found: tells which first table the best plan has. */
     private long improvements;
@@ -65,6 +70,11 @@ final class CostBoundSearch {
         this.baseOrder = IntStream.range(0, tables.size).boxed()
                 .sorted((a, b) -> Double.compare(tables.rows[a], tables.rows[b]))
                 .mapToInt(Integer::intValue).toArray();
+        int n = tables.size;
+        this.candidatesAt = new int[n + 1][n];
+        this.addedRowsAt = new double[n + 1][n];
+        this.accessCostAt = new double[n + 1][n];
+        this.eqRefAt = new boolean[n + 1][n];
     }
 
     /** The extensions priced joining every table, {@code depth} deep at each step. */
@@ -79,7 +89,7 @@ final class CostBoundSearch {
             bestFirst = -1;
             stepStart = evaluations;
             int levels = Math.min(depth, left);
-            extend(joined, 0, rows, cost, levels, true, 0, 1);
+            extend(joined, rows, cost, levels, true, 0, 1);
             if (levels >= left || bestFirst < 0) {
                 break;
             }
@@ -98,23 +108,19 @@ final class CostBoundSearch {
      * Extends the partial plan {@code prefix}; {@code done} is the share of the step's search tree covered before
      * it, {@code share} its own subtree's share, for the extrapolation when the budget runs out.
      */
-    private void extend(long prefix, int prefixSize, double rows, double cost, int levels, boolean first,
-                        double done, double share) {
-        int[] candidates = new int[tables.size - Long.bitCount(prefix)];
-        double[] addedRows = new double[tables.size];
-        double[] accessCost = new double[tables.size];
-        boolean[] eqRef = new boolean[tables.size];
-        boolean[] improvable = new boolean[tables.size];
-        long remaining = ~prefix & (tables.size == Long.SIZE ? -1L : (1L << tables.size) - 1);
-        int c = 0;
+    private void extend(long prefix, double rows, double cost, int levels, boolean first, double done, double share) {
+        int depth = Long.bitCount(prefix);
+        int[] candidates = candidatesAt[depth];
+        double[] addedRows = addedRowsAt[depth];
+        double[] accessCost = accessCostAt[depth];
+        boolean[] eqRef = eqRefAt[depth];
+        double scanRefills = 1 + Math.floor(rows * BUFFERED_BYTES_PER_TABLE * Math.max(1, depth) / JOIN_BUFFER_BYTES);
+        int count = 0;
         for (int t : baseOrder) {
             if ((prefix & (1L << t)) != 0) {
                 continue;
             }
             evaluations++;
-            candidates[c++] = t;
-            double scanRefills = 1 + Math.floor(rows * BUFFERED_BYTES_PER_TABLE * Math.max(1, prefixSize)
-                    / JOIN_BUFFER_BYTES);
             // Access paths compete on their cost plus that of comparing the rows they return; the plan's cost
             // then adds the access cost, and the comparisons once per row of the new prefix.
             double best = tables.pages[t] * scanRefills;
@@ -131,10 +137,19 @@ final class CostBoundSearch {
                     unique = lookup.eqRef();
                 }
             }
-            addedRows[t] = returned;
-            improvable[t] = returned >= 2 && keyedLater(t, prefix, remaining & ~(1L << t));
-            accessCost[t] = best;
-            eqRef[t] = unique;
+            // Insertion into the candidates sorted by the rows each adds, fewest first, ties in base order
+            int at = count++;
+            while (at > 0 && addedRows[at - 1] > returned) {
+                candidates[at] = candidates[at - 1];
+                addedRows[at] = addedRows[at - 1];
+                accessCost[at] = accessCost[at - 1];
+                eqRef[at] = eqRef[at - 1];
+                at--;
+            }
+            candidates[at] = t;
+            addedRows[at] = returned;
+            accessCost[at] = best;
+            eqRef[at] = unique;
         }
         if (evaluations >= budget) {
             if (progress < 0) {
@@ -142,21 +157,22 @@ final class CostBoundSearch {
             }
             return;
         }
-        sortByRows(candidates, addedRows);
-        boolean onlyFirst = eqRef[candidates[0]];
+        boolean onlyFirst = eqRef[0];
         double bestRows = Double.MAX_VALUE;
         double bestHereCost = Double.MAX_VALUE;
-        for (int i = 0; i < candidates.length && evaluations < budget; i++) {
+        long remaining = ~prefix & (tables.size == Long.SIZE ? -1L : (1L << tables.size) - 1);
+        for (int i = 0; i < count && evaluations < budget; i++) {
             int t = candidates[i];
-            double nextRows = rows * addedRows[t];
-            double nextCost = cost + accessCost[t] + nextRows / ROWS_PER_COST;
+            double nextRows = rows * addedRows[i];
+            double nextCost = cost + accessCost[i] + nextRows / ROWS_PER_COST;
             if (nextCost >= bestCost) {
                 continue;
             }
             if (pruneLevel > 0) {
                 if (bestRows > nextRows || bestHereCost > nextCost) {
                     // Kept as the level's best only if no table left could give it a better key lookup
-                    if (bestRows >= nextRows && bestHereCost >= nextCost && !improvable[t]) {
+                    if (bestRows >= nextRows && bestHereCost >= nextCost
+                            && !(addedRows[i] >= 2 && keyedLater(t, prefix, remaining & ~(1L << t)))) {
                         bestRows = nextRows;
                         bestHereCost = nextCost;
                     }
@@ -165,9 +181,9 @@ final class CostBoundSearch {
                 }
             }
             long before = improvements;
-            if (levels > 1 && candidates.length > 1) {
-                extend(prefix | (1L << t), prefixSize + 1, nextRows, nextCost, levels - 1, false,
-                        done + share * i / candidates.length, share / candidates.length);
+            if (levels > 1 && count > 1) {
+                extend(prefix | (1L << t), nextRows, nextCost, levels - 1, false, done + share * i / count,
+                        share / count);
             } else if (nextCost < bestCost) {
                 bestCost = nextCost;
                 improvements++;
@@ -181,7 +197,7 @@ final class CostBoundSearch {
                 break;
             }
             if (evaluations >= budget && progress < 0) {
-                progress = done + share * (i + 1) / candidates.length;
+                progress = done + share * (i + 1) / count;
             }
         }
     }
@@ -198,14 +214,5 @@ final class CostBoundSearch {
             }
         }
         return false;
-    }
-
-    /** Stable sort of {@code candidates} by the rows each adds, fewest first. */
-    private static void sortByRows(int[] candidates, double[] addedRows) {
-        Integer[] boxed = Arrays.stream(candidates).boxed().toArray(Integer[]::new);
-        Arrays.sort(boxed, (a, b) -> Double.compare(addedRows[a], addedRows[b]));
-        for (int i = 0; i < candidates.length; i++) {
-            candidates[i] = boxed[i];
-        }
     }
 }

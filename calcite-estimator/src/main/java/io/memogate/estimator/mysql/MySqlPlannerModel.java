@@ -26,8 +26,11 @@ import java.util.Optional;
  */
 public final class MySqlPlannerModel implements PlannerModel {
 
-    /** Extensions a replayed search prices at most: past it the search is long, and its count extrapolated. */
-    static final long PRICED_BUDGET = 2_000_000;
+    /**
+     * Extensions a replayed search prices at most (tens of milliseconds of the estimator's time, about 50 ms of
+     * MariaDB's): past it the search is long, and its count extrapolated.
+     */
+    static final long PRICED_BUDGET = 300_000;
 
     private final OptimizerSettings settings;
     private final MySqlCoefficients coefficients;
@@ -76,9 +79,13 @@ public final class MySqlPlannerModel implements PlannerModel {
         }
         CostBoundSearch.Count count = new CostBoundSearch(priced.get(), settings.pruneLevel(), PRICED_BUDGET)
                 .count(depth);
-        if (!count.exact()) { // a long search, extrapolated from the share of it the budget covered
-            return new JoinSearch.Greedy(graph, depth, settings.pruneLevel(), count.evaluations(), false,
-                    count.evaluations() * coefficients.secondsPerPricedExtension()
+        if (!count.exact()) {
+            // A long search, extrapolated from the share of it the budget covered; without pruning, at least the
+            // join graph's count where that is more (the extrapolation misses a blow-up late in the tree)
+            double orders = settings.pruneLevel() == 0 ? space.unpruned(graph, depth).plans() : 0;
+            double extensions = Math.max(count.evaluations(), orders);
+            return new JoinSearch.Greedy(graph, depth, settings.pruneLevel(), extensions, false,
+                    extensions * coefficients.secondsPerPricedExtension()
                             + graph.size() * coefficients.secondsPerSearchedTable());
         }
         return new JoinSearch.Greedy(graph, depth, settings.pruneLevel(), count.evaluations(), true,
