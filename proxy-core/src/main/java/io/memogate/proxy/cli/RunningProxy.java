@@ -29,6 +29,7 @@ import io.memogate.proxy.mysql.CurrentMySqlEstimator;
 import io.memogate.proxy.mysql.MySqlServer;
 import io.memogate.proxy.postgres.CurrentEstimator;
 import io.memogate.proxy.postgres.PostgresServer;
+import io.memogate.proxy.mysql.catalog.MySqlCatalogs;
 import io.memogate.proxy.postgres.catalog.IndexCatalogs;
 import io.memogate.proxy.reload.ConfigReloader;
 import io.memogate.proxy.reload.CurrentConfig;
@@ -155,12 +156,16 @@ public final class RunningProxy implements AutoCloseable {
         GatewayMeters gatewayMeters = new GatewayMeters(name);
         ServerKind kind = Wings.kindOf(config, name);
         boolean postgres = kind == PostgresServer.KIND;
-        // The catalog reader and the configured coefficients are PostgreSQL's; a MySQL server's estimates read
-        // no catalog, with the dialect's own coefficients.
-        ServerCatalogs catalogs = config.broker().monitor().filter(m -> postgres)
+        // Each kind reads its own catalog with the monitoring role: PostgreSQL's indexes, views and routines, a
+        // MySQL server's table statistics, which its join search is priced by.
+        ServerCatalogs catalogs = postgres ? config.broker().monitor()
                 .<ServerCatalogs>map(m -> new IndexCatalogs(database -> current.get().catalogUrl(name, database),
                         m.user(), m.password().orElse(null)))
-                .orElse(ServerCatalogs.NONE);
+                .orElse(ServerCatalogs.NONE)
+                : kind == MySqlServer.KIND ? config.brokerSettings(name)
+                        .<ServerCatalogs>map(b -> new MySqlCatalogs(b.jdbcUrl(), b.user(), b.password()))
+                        .orElse(ServerCatalogs.NONE)
+                : ServerCatalogs.NONE;
         AdmissionControl control = AdmissionControl.builder(name, kind, config.admission().gatewaySettings())
                 .estimator(postgres ? estimator : kind == MySqlServer.KIND
                         ? new CurrentMySqlEstimator(() -> current.get().estimator().mysqlCoefficients())
