@@ -6,6 +6,12 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import io.memogate.broker.gateway.GatewaySettings;
+import io.memogate.broker.gateway.Ticket;
+import io.memogate.broker.gateway.Tier;
+import io.memogate.estimator.Catalog;
+import io.memogate.estimator.PreparedStatementTexts;
+import io.memogate.estimator.postgres.PlannerSettings;
+import io.memogate.proxy.admission.QueuedStatement;
 import io.memogate.proxy.admission.AdmissionControl;
 import io.memogate.proxy.admission.DegradePolicy;
 import io.memogate.proxy.it.RawPgClient.Message;
@@ -14,6 +20,7 @@ import io.memogate.proxy.metrics.Names;
 import io.memogate.proxy.postgres.PostgresServer;
 import io.memogate.proxy.postgres.embedded.EmbeddedPostgres;
 import io.memogate.proxy.postgres.embedded.EmbeddedPostgresExtension;
+import io.memogate.proxy.testing.Await;
 import io.micrometer.core.instrument.FunctionCounter;
 import io.micrometer.core.instrument.simple.SimpleMeterRegistry;
 import java.nio.ByteBuffer;
@@ -23,8 +30,10 @@ import java.sql.ResultSet;
 import java.sql.SQLException;
 import java.sql.SQLWarning;
 import java.sql.Statement;
+import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Optional;
 import java.util.Set;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
@@ -101,8 +110,12 @@ class DegradeIT {
     }
 
     private ProxyFixture proxy(EmbeddedPostgres pg, DegradePolicy policy) throws InterruptedException {
+        return proxy(pg, policy, TARGET);
+    }
+
+    private ProxyFixture proxy(EmbeddedPostgres pg, DegradePolicy policy, long target) throws InterruptedException {
         control = AdmissionControl.builder(AdmissionControl.ONLY_SERVER, PostgresServer.KIND, GatewaySettings.defaults(2))
-                .staticTargetBytes(TARGET).degrade(() -> policy).build();
+                .staticTargetBytes(target).degrade(() -> policy).build();
         return ProxyFixture.to(pg.host(), pg.port()).admission(control.hook()).admissionSupport(control.support())
                 .start();
     }
@@ -197,6 +210,73 @@ class DegradeIT {
             new DegradeMeters(AdmissionControl.ONLY_SERVER, control.degradeCounts()).bindTo(registry);
             assertThat(registry.get(Names.DEGRADED).functionCounters()).as("memogate_degraded_total, by tier")
                     .extracting(FunctionCounter::count).containsExactlyInAnyOrder(1.0, 0.0, 0.0, 0.0);
+            assertWideSettings(client);
+        }
+    }
+
+    /** The estimate of {@code sql} under the wide settings, as the proxy's sessions have it. */
+    private static long wideEstimate(String sql) {
+        PlannerSettings wide = PlannerSettings.DEFAULTS.with("join_collapse_limit", "20")
+                .with("from_collapse_limit", "20").with("geqo_threshold", "20");
+        try (AdmissionControl estimating = AdmissionControl.builder(AdmissionControl.ONLY_SERVER, PostgresServer.KIND,
+                GatewaySettings.defaults(2)).build()) {
+            return estimating.estimator().get().estimate(sql, wide, PreparedStatementTexts.NONE, Catalog.NONE)
+                    .estimatedBytes();
+        }
+    }
+
+    /**
+     * Another statement's ticket holding LARGE (half the target and a byte: the whole of t2 with nobody in MEDIUM),
+     * so that a statement over t2 queues for it, while MEDIUM keeps a free permit.
+     */
+    private Ticket holdLarge() {
+        Ticket large = control.gateways().acquire(control.gateways().target() / 2 + 1, 0);
+        assertThat(large.highestTier()).contains(Tier.LARGE);
+        return large;
+    }
+
+    @Test
+    void aStatementThatWaitsLongerThanAfterRunsDegradedInATierWithRoom(EmbeddedPostgres pg) throws Exception {
+        String sql = star("waited");
+        List<String> expected = direct(pg, sql);
+        // The star fits the target (so it is not degraded for never fitting) but needs LARGE (over t2 = 0.6 of it).
+        long target = wideEstimate(sql) * 6 / 5;
+        DegradePolicy policy = new DegradePolicy(true, Set.of(), Set.of(), Optional.of(Duration.ofMillis(300)));
+        try (ProxyFixture proxy = proxy(pg, policy, target); RawPgClient client = wideClient(proxy)) {
+            Ticket large = holdLarge();
+            List<Message> answer = run(client, sql);
+            large.release();
+            assertThat(answer).extracting(Message::type).containsExactly('N', 'T', 'D', 'C', 'Z');
+            assertThat(answer.get(0).fields().get('M')).startsWith("statement planned with ")
+                    .endsWith("instead of waiting longer than admission.degrade.after for the LARGE gateway");
+            assertThat(dataRowValues(answer.get(2))).as("the same result as under the session's settings")
+                    .isEqualTo(expected);
+            assertThat(control.degradeCounts().total()).isEqualTo(1);
+            assertThat(control.degradeCounts().count("large")).as("degraded into a tier with room").isZero();
+            assertWideSettings(client);
+        }
+    }
+
+    @Test
+    void showQueueSaysWhenAWaitingStatementDegradesAndOneAdmittedBeforeRunsAsItIs(EmbeddedPostgres pg)
+            throws Exception {
+        String sql = star("queued");
+        long target = wideEstimate(sql) * 6 / 5;
+        DegradePolicy policy = new DegradePolicy(true, Set.of(), Set.of(), Optional.of(Duration.ofMinutes(5)));
+        try (ProxyFixture proxy = proxy(pg, policy, target); RawPgClient client = wideClient(proxy)) {
+            Ticket large = holdLarge();
+            client.query(sql);
+            Await.until("the star queued for LARGE", () -> !control.gateways().waiting().isEmpty());
+            assertThat(control.gateways().waiting()).singleElement().satisfies(waiting -> {
+                assertThat(waiting.tier()).isEqualTo(Tier.LARGE);
+                assertThat(((QueuedStatement) waiting.tag()).degrade()).as("SHOW QUEUE's degrade column")
+                        .isEqualTo("after 300.0 s");
+            });
+            large.release();
+            List<Message> answer = client.readUntilReady();
+            assertThat(answer).extracting(Message::type).endsWith('T', 'D', 'C', 'Z');
+            assertThat(answer).noneMatch(m -> m.type() == 'N' && m.fields().get('M').startsWith("statement planned"));
+            assertThat(control.degradeCounts().total()).isZero();
             assertWideSettings(client);
         }
     }
