@@ -11,9 +11,9 @@ import io.memogate.broker.gateway.Tier;
 import io.memogate.estimator.Catalog;
 import io.memogate.estimator.PreparedStatementTexts;
 import io.memogate.estimator.postgres.PlannerSettings;
-import io.memogate.proxy.admission.QueuedStatement;
 import io.memogate.proxy.admission.AdmissionControl;
 import io.memogate.proxy.admission.DegradePolicy;
+import io.memogate.proxy.admission.QueuedStatement;
 import io.memogate.proxy.it.RawPgClient.Message;
 import io.memogate.proxy.metrics.DegradeMeters;
 import io.memogate.proxy.metrics.Names;
@@ -49,17 +49,17 @@ import org.junit.jupiter.api.extension.ExtendWith;
  * only, when admission.degrade names its session: against PostgreSQL 18, its result is the one it has under the
  * session's own settings, its planner memory (EXPLAIN MEMORY) is within the target, the client sees one NOTICE
  * more and nothing else, and the session's settings afterwards are its own, after an error too. Where the proxy
- * does not degrade (a transaction block, the extended protocol, a text that names the settings, a role not
- * listed) the statement runs as before, under the session's settings. The star joins here plan in about 26 MB
+ * does not degrade (a text that names the settings, a role not listed) the statement runs as before, under the
+ * session's settings. Transaction blocks and the extended protocol: {@link DegradeExtendedIT}. The star joins here plan in about 26 MB
  * under the wide settings (a 12-table star), the target is 8 MiB.
  */
 @ExtendWith(EmbeddedPostgresExtension.class)
 class DegradeIT {
 
-    private static final String DATABASE = "degrade_star";
+    static final String DATABASE = "degrade_star";
     private static final int TABLES = 12;
-    private static final long TARGET = 8L << 20;
-    private static final String WIDE = "set join_collapse_limit = 20; set from_collapse_limit = 20; "
+    static final long TARGET = 8L << 20;
+    static final String WIDE = "set join_collapse_limit = 20; set from_collapse_limit = 20; "
             + "set geqo_threshold = 20";
     private static final Pattern PLANNING_MEMORY = Pattern.compile("Memory: used=(\\d+)kB");
 
@@ -78,7 +78,7 @@ class DegradeIT {
     }
 
     /** A star of {@value #TABLES} tables of five rows each, in a database of its own. */
-    private static synchronized void ensure(EmbeddedPostgres pg) throws SQLException {
+    static synchronized void ensure(EmbeddedPostgres pg) throws SQLException {
         if (!pg.createDatabaseIfMissing(DATABASE, "memogate")) {
             return;
         }
@@ -97,7 +97,7 @@ class DegradeIT {
     }
 
     /** The star join: a result that depends on every table, whatever the join order. */
-    private static String star(String tag) {
+    static String star(String tag) {
         StringBuilder sql = new StringBuilder("select count(*), sum(d0.a");
         for (int i = 1; i < TABLES; i++) {
             sql.append(" + d").append(i).append(".v");
@@ -120,12 +120,12 @@ class DegradeIT {
                 .start();
     }
 
-    private static DegradePolicy everyone() {
+    static DegradePolicy everyone() {
         return new DegradePolicy(true, Set.of(), Set.of());
     }
 
     /** The star's result and its planner memory straight from the server, under the wide settings. */
-    private static List<String> direct(EmbeddedPostgres pg, String sql) throws SQLException {
+    static List<String> direct(EmbeddedPostgres pg, String sql) throws SQLException {
         try (Connection connection = pg.connect(DATABASE); Statement statement = connection.createStatement()) {
             statement.execute(WIDE);
             try (ResultSet rows = statement.executeQuery(sql)) {
@@ -155,26 +155,26 @@ class DegradeIT {
     }
 
     /** A client of the proxy, logged in, that has set the wide settings. */
-    private static RawPgClient wideClient(ProxyFixture proxy) throws Exception {
+    static RawPgClient wideClient(ProxyFixture proxy) throws Exception {
         RawPgClient client = new RawPgClient(proxy.port());
         assertReady(client.startup("memogate_trust", DATABASE));
         run(client, WIDE);
         return client;
     }
 
-    private static List<Message> run(RawPgClient client, String sql) throws Exception {
+    static List<Message> run(RawPgClient client, String sql) throws Exception {
         client.query(sql);
         return client.readUntilReady();
     }
 
-    private static String shown(RawPgClient client, String setting) throws Exception {
+    static String shown(RawPgClient client, String setting) throws Exception {
         List<Message> answer = run(client, "show " + setting);
         assertThat(answer).extracting(Message::type).containsExactly('T', 'D', 'C', 'Z');
         return dataRowValues(answer.get(1)).get(0);
     }
 
     /** The text values of a DataRow. */
-    private static List<String> dataRowValues(Message row) {
+    static List<String> dataRowValues(Message row) {
         ByteBuffer body = ByteBuffer.wrap(row.body());
         int columns = body.getShort();
         List<String> values = new ArrayList<>();
@@ -187,7 +187,7 @@ class DegradeIT {
         return values;
     }
 
-    private static void assertWideSettings(RawPgClient client) throws Exception {
+    static void assertWideSettings(RawPgClient client) throws Exception {
         assertThat(List.of(shown(client, "join_collapse_limit"), shown(client, "from_collapse_limit"),
                 shown(client, "geqo_threshold"), shown(client, "geqo")))
                 .as("the session's own settings after the degraded statement").containsExactly("20", "20", "20", "on");
@@ -215,7 +215,7 @@ class DegradeIT {
     }
 
     /** The estimate of {@code sql} under the wide settings, as the proxy's sessions have it. */
-    private static long wideEstimate(String sql) {
+    static long wideEstimate(String sql) {
         PlannerSettings wide = PlannerSettings.DEFAULTS.with("join_collapse_limit", "20")
                 .with("from_collapse_limit", "20").with("geqo_threshold", "20");
         try (AdmissionControl estimating = AdmissionControl.builder(AdmissionControl.ONLY_SERVER, PostgresServer.KIND,
@@ -246,10 +246,13 @@ class DegradeIT {
             Ticket large = holdLarge();
             List<Message> answer = run(client, sql);
             large.release();
-            assertThat(answer).extracting(Message::type).containsExactly('N', 'T', 'D', 'C', 'Z');
-            assertThat(answer.get(0).fields().get('M')).startsWith("statement planned with ")
+            // On a loaded machine the wait notice (after admission.waitNotice, 1 s) may come before the degrading.
+            List<Message> own = answer.stream().filter(m -> m.type() != 'N'
+                    || !m.fields().get('M').startsWith("statement queued for")).toList();
+            assertThat(own).extracting(Message::type).containsExactly('N', 'T', 'D', 'C', 'Z');
+            assertThat(own.get(0).fields().get('M')).startsWith("statement planned with ")
                     .endsWith("instead of waiting longer than admission.degrade.after for the LARGE gateway");
-            assertThat(dataRowValues(answer.get(2))).as("the same result as under the session's settings")
+            assertThat(dataRowValues(own.get(2))).as("the same result as under the session's settings")
                     .isEqualTo(expected);
             assertThat(control.degradeCounts().total()).isEqualTo(1);
             assertThat(control.degradeCounts().count("large")).as("degraded into a tier with room").isZero();
@@ -353,22 +356,6 @@ class DegradeIT {
     }
 
     @Test
-    void insideATransactionBlockItRunsUnderTheSessionsSettings(EmbeddedPostgres pg) throws Exception {
-        String sql = star("in_block");
-        List<String> expected = direct(pg, sql);
-        try (ProxyFixture proxy = proxy(pg, everyone()); RawPgClient client = wideClient(proxy)) {
-            run(client, "begin");
-            List<Message> answer = run(client, sql);
-            assertThat(answer).extracting(Message::type).containsExactly('T', 'D', 'C', 'Z');
-            assertThat(dataRowValues(answer.get(1))).isEqualTo(expected);
-            assertThat(answer.get(3).body()).containsExactly('T');
-            run(client, "commit");
-            assertThat(control.degradeCounts().total()).isZero();
-            assertWideSettings(client);
-        }
-    }
-
-    @Test
     void aTextNamingTheSettingsIsNotDegraded(EmbeddedPostgres pg) throws Exception {
         String sql = star("names_them").replace("select count(*)",
                 "select count(*) filter (where current_setting('join_collapse_limit') = '20')");
@@ -377,28 +364,6 @@ class DegradeIT {
             assertThat(answer).extracting(Message::type).containsExactly('T', 'D', 'C', 'Z');
             assertThat(dataRowValues(answer.get(1)).get(0)).as("planned under the session's own settings")
                     .isEqualTo(direct(pg, star("names_them")).get(0));
-        }
-        assertThat(control.degradeCounts().total()).isZero();
-    }
-
-    @Test
-    void theExtendedProtocolIsNotDegraded(EmbeddedPostgres pg) throws Exception {
-        String sql = star("extended");
-        List<String> expected = direct(pg, sql);
-        try (ProxyFixture proxy = proxy(pg, everyone());
-                Connection connection = proxy.connect(DATABASE, "memogate", "memogate");
-                Statement statement = connection.createStatement()) {
-            statement.execute(WIDE);
-            try (ResultSet rows = statement.executeQuery(sql)) {
-                rows.next();
-                assertThat(List.of(rows.getString(1), rows.getString(2))).isEqualTo(expected);
-                assertThat((Object) statement.getWarnings()).isNull();
-            }
-            try (ResultSet rows = statement.executeQuery(sql.replace("select count(*)",
-                    "select count(*) filter (where current_setting('join_collapse_limit') = '20')"))) {
-                rows.next();
-                assertThat(rows.getString(1)).as("planned under the session's own settings").isEqualTo(expected.get(0));
-            }
         }
         assertThat(control.degradeCounts().total()).isZero();
     }

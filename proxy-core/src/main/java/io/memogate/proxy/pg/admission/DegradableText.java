@@ -4,8 +4,8 @@ import java.util.List;
 import java.util.Locale;
 
 /**
- * Whether a statement text may run under tighter planner settings, in the transaction block the wing wraps it in
- * ({@code io.memogate.proxy.pg.session.DegradedRuns}).
+ * Whether a statement text may run under tighter planner settings: in the transaction block the wing wraps it in,
+ * in the client's own, or at a Bind ({@code io.memogate.proxy.pg.session.DegradedRuns}).
  */
 public final class DegradableText {
 
@@ -14,6 +14,11 @@ public final class DegradableText {
     /** Statements that run the same inside a transaction block as in their own: those that may be degraded. */
     private static final List<String> FIRST_WORDS = List.of("select", "with", "values", "table", "insert",
             "update", "delete", "merge", "explain");
+    /**
+     * Of those, the ones the server plans at Bind: an EXPLAIN, a utility statement, plans its query when it is
+     * executed, after the settings are restored behind the Bind.
+     */
+    private static final List<String> PLANNED_AT_BIND = FIRST_WORDS.subList(0, FIRST_WORDS.size() - 1);
 
     private DegradableText() {
     }
@@ -24,7 +29,16 @@ public final class DegradableText {
      * them).
      */
     public static boolean mayDegrade(String sql) {
-        if (!TransactionWords.firstWordIsOneOf(sql, FIRST_WORDS)) {
+        return mayDegrade(sql, FIRST_WORDS);
+    }
+
+    /** {@link #mayDegrade}, for a prepared statement's text at its Bind: one the server plans there. */
+    public static boolean mayDegradeAtBind(String sql) {
+        return mayDegrade(sql, PLANNED_AT_BIND);
+    }
+
+    private static boolean mayDegrade(String sql, List<String> firstWords) {
+        if (!TransactionWords.firstWordIsOneOf(sql, firstWords)) {
             return false;
         }
         String lower = sql.toLowerCase(Locale.ROOT);

@@ -240,6 +240,42 @@ final class ReleaseTracker {
         return true;
     }
 
+    /**
+     * Where the answers still due before a Bind sent now end, so that the proxy's own messages wrapped around it are
+     * told apart by their place ({@link DegradedRuns}): this many ReadyForQuery messages (whole cycles and simple
+     * Queries sent before, whatever they answer), then {@link #answersBeforeDegrade()} answers to messages of the
+     * Bind's own cycle. -1 when they cannot be counted: a COPY under way, a Bind kept running, the server skipping
+     * to a Sync, or answers it may send unawaited.
+     */
+    int cyclesBeforeDegrade() {
+        if (!running.isEmpty() || skippingToSync || countLost || copyingIn || copySyncs.strayPending()) {
+            return -1;
+        }
+        int cycles = 0;
+        for (InFlight entry : inFlight) {
+            if (entry == Marker.COPY_END) {
+                return -1;
+            }
+            if (entry == Marker.CYCLE_END || entry == Marker.QUERY_END) {
+                cycles++;
+            }
+        }
+        return cycles;
+    }
+
+    /**
+     * How many of the Bind's own cycle's messages sent before it are unanswered (Parse, Bind, Describe, Execute,
+     * Close: each answer ends with one known message), after the cycles {@link #cyclesBeforeDegrade()} counts.
+     */
+    int answersBeforeDegrade() {
+        int answers = 0;
+        for (InFlight entry : inFlight) {
+            boolean cycleEnd = entry == Marker.CYCLE_END || entry == Marker.QUERY_END;
+            answers = cycleEnd ? 0 : entry instanceof PendingQuery ? answers : answers + 1;
+        }
+        return answers;
+    }
+
     void firstResponse() {
         copySyncs.answerCame();
         if (inFlight.peekFirst() instanceof PendingQuery query && !oldestAnswered) {
