@@ -24,10 +24,10 @@ final class DegradeOnWait implements Admission {
     /** A degrade tried with no room comes back no sooner than this, whatever after says. */
     static final Duration RETRY_FLOOR = Duration.ofMillis(100);
 
-    /** Chooses tighter settings with room now, given how long the statement has waited: empty when none has. */
+    /** Chooses tighter settings with room now, for the statement as it waits: empty when none has room. */
     @FunctionalInterface
     interface Chooser {
-        Optional<Degrader.Choice> choose(Duration waited);
+        Optional<Degrader.Choice> choose();
     }
 
     /** Admits the chosen settings' estimate. */
@@ -42,7 +42,6 @@ final class DegradeOnWait implements Admission {
     private final GatewayTimer timer;
     private final Chooser chooser;
     private final Admitter admitter;
-    private final long startNanos = System.nanoTime();
     /** The admission the decision comes from; null only while the plain one is being withdrawn for a switch. */
     private Admission current;
     private Degraded degraded;
@@ -72,7 +71,7 @@ final class DegradeOnWait implements Admission {
             }
         }
         // Estimated outside the lock: a withdraw from the session's loop must not wait for the ladder's estimates.
-        Optional<Degrader.Choice> choice = chooser.choose(Duration.ofNanos(System.nanoTime() - startNanos));
+        Optional<Degrader.Choice> choice = chooser.choose();
         synchronized (this) {
             if (decided || current != plain) {
                 return;

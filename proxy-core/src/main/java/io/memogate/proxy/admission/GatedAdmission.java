@@ -177,8 +177,8 @@ public final class GatedAdmission implements AdmissionHook {
         // Not recorded while it may still be degraded: the record is the admission's that decides it.
         Admission plain = new GatewayAdmission(ticket, estimate, request, runningHold, this::refused);
         return new DegradeOnWait(plain, after.get(), runningHold.timer(),
-                waited -> ticket.position().flatMap(position -> degrader.withRoom(request, catalog, estimate, ladder,
-                        bytes -> TierRoom.hasRoom(gateways, bytes, Optional.of(position)), waited,
+                () -> ticket.position().flatMap(position -> degrader.withRoom(request, catalog, estimate, ladder,
+                        bytes -> TierRoom.hasRoom(gateways, bytes, Optional.of(position)), position.waited(),
                         Optional.ofNullable(position.forBudget() ? null : position.tier()))),
                 choice -> admitEstimated(request, choice.estimate(), Optional.of(choice.degraded())));
     }

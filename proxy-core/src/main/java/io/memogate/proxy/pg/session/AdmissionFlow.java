@@ -445,7 +445,7 @@ final class AdmissionFlow {
      * ({@link DegradedRuns}): a statement of a kind that runs the same in the proxy's block, whose text neither changes
      * the session nor names the settings; a simple Query with nothing of the session's in flight, in a block of the
      * client's or not; a Bind that the server plans, whole, when the answers still due before it can be counted
-     * ({@link ReleaseTracker#cyclesBeforeDegrade}). Others are admitted as they are.
+     * ({@link DegradedRuns#cyclesBefore}). Others are admitted as they are.
      */
     private boolean mayDegrade(SentText text, AdmissionPoint point, TransactionStatus status) {
         if (status == TransactionStatus.FAILED || !degradedRuns.idle() || text.changesSession()) {
@@ -454,7 +454,7 @@ final class AdmissionFlow {
         if (point == AdmissionPoint.STATEMENT_TEXT) {
             return tracker.isIdle() && DegradableText.mayDegrade(text.sql());
         }
-        return !parts.toCome() && tracker.cyclesBeforeDegrade() >= 0 && DegradableText.mayDegradeAtBind(text.sql());
+        return !parts.toCome() && DegradedRuns.cyclesBefore(tracker) >= 0 && DegradableText.mayDegradeAtBind(text.sql());
     }
 
     private void forwardAdmitted(OwnedFrame frame, AdmissionPoint point, AdmittedStatement admitted) {
@@ -466,8 +466,8 @@ final class AdmissionFlow {
                                  Optional<Degraded> degraded) {
         // Counted before the Bind itself is in flight: the answers that come before the proxy's own.
         boolean bindDegraded = degraded.isPresent() && point == AdmissionPoint.PREPARED_EXECUTION;
-        int earlierCycles = bindDegraded ? tracker.cyclesBeforeDegrade() : 0;
-        int earlierAnswers = bindDegraded ? tracker.answersBeforeDegrade() : 0;
+        int earlierCycles = bindDegraded ? DegradedRuns.cyclesBefore(tracker) : 0;
+        int earlierAnswers = bindDegraded ? DegradedRuns.answersBefore(tracker) : 0;
         boolean kept = relayed.admitted(frame.peek(), point, admitted);
         session.forwardToBackend(degraded.isEmpty() ? frame.take() : point == AdmissionPoint.STATEMENT_TEXT
                 ? degradedRuns.wrapQuery(frame.take(), degraded.get(),

@@ -27,8 +27,7 @@ import java.util.ArrayDeque;
  * ends after a known number of answers that each end the answer to one message ({@link #endsAnAnswer}): the
  * client's cycles and simple Queries still unanswered before its Bind (a driver's BEGIN), each ending at its
  * ReadyForQuery, then the messages of the Bind's own cycle sent before it (its Parse), see
- * {@link ReleaseTracker#cyclesBeforeDegrade()}; then the proxy's saving run, the Bind's BindComplete, the proxy's
- * restoring run. Notices, parameter changes and notifications pass wherever they come.
+ * {@link #cyclesBefore}; then the proxy's saving run, the Bind's BindComplete, the proxy's restoring run. Notices, parameter changes and notifications pass wherever they come.
  *
  * <p>Towards the client: the proxy's answers are dropped, and the last answer to the part that sets the settings
  * becomes the one NOTICE that says what was changed and why; the statement's own answers pass, its ReadyForQuery
@@ -141,6 +140,36 @@ final class DegradedRuns {
         expected.add(new Step(Part.CLIENTS_STATEMENT, degraded, true, false, 1));
         expected.add(new Step(Part.OWN_RESTORING, degraded, true, false, DegradeMessages.EXTENDED_RUN_ANSWERS));
         return out;
+    }
+
+    /**
+     * How many ReadyForQuery messages the server still owes before a Bind sent now (whole cycles and simple Queries
+     * sent before it, whatever they answer); -1 when what it sends cannot be counted
+     * ({@link ReleaseTracker#countableInFlight()}).
+     */
+    static int cyclesBefore(ReleaseTracker tracker) {
+        Iterable<InFlight> inFlight = tracker.countableInFlight();
+        if (inFlight == null) {
+            return -1;
+        }
+        int cycles = 0;
+        for (InFlight entry : inFlight) {
+            cycles += entry == InFlight.Marker.CYCLE_END || entry == InFlight.Marker.QUERY_END ? 1 : 0;
+        }
+        return cycles;
+    }
+
+    /**
+     * How many messages of the Bind's own cycle, sent before it, are unanswered (Parse, Bind, Describe, Execute,
+     * Close: each answer ends with one known message), after the cycles {@link #cyclesBefore} counts.
+     */
+    static int answersBefore(ReleaseTracker tracker) {
+        int answers = 0;
+        for (InFlight entry : tracker.countableInFlight()) {
+            boolean cycleEnd = entry == InFlight.Marker.CYCLE_END || entry == InFlight.Marker.QUERY_END;
+            answers = cycleEnd ? 0 : entry instanceof InFlight.PendingQuery ? answers : answers + 1;
+        }
+        return answers;
     }
 
     /**

@@ -241,39 +241,14 @@ final class ReleaseTracker {
     }
 
     /**
-     * Where the answers still due before a Bind sent now end, so that the proxy's own messages wrapped around it are
-     * told apart by their place ({@link DegradedRuns}): this many ReadyForQuery messages (whole cycles and simple
-     * Queries sent before, whatever they answer), then {@link #answersBeforeDegrade()} answers to messages of the
-     * Bind's own cycle. -1 when they cannot be counted: a COPY under way, a Bind kept running, the server skipping
-     * to a Sync, or answers it may send unawaited.
+     * What the server still has to answer, oldest first, for {@link DegradedRuns} to count where its answers end;
+     * null when they cannot be counted: a COPY under way, a Bind kept running, the server skipping to a Sync, or
+     * answers it may send unawaited.
      */
-    int cyclesBeforeDegrade() {
-        if (!running.isEmpty() || skippingToSync || countLost || copyingIn || copySyncs.strayPending()) {
-            return -1;
-        }
-        int cycles = 0;
-        for (InFlight entry : inFlight) {
-            if (entry == Marker.COPY_END) {
-                return -1;
-            }
-            if (entry == Marker.CYCLE_END || entry == Marker.QUERY_END) {
-                cycles++;
-            }
-        }
-        return cycles;
-    }
-
-    /**
-     * How many of the Bind's own cycle's messages sent before it are unanswered (Parse, Bind, Describe, Execute,
-     * Close: each answer ends with one known message), after the cycles {@link #cyclesBeforeDegrade()} counts.
-     */
-    int answersBeforeDegrade() {
-        int answers = 0;
-        for (InFlight entry : inFlight) {
-            boolean cycleEnd = entry == Marker.CYCLE_END || entry == Marker.QUERY_END;
-            answers = cycleEnd ? 0 : entry instanceof PendingQuery ? answers : answers + 1;
-        }
-        return answers;
+    Iterable<InFlight> countableInFlight() {
+        boolean countable = running.isEmpty() && !skippingToSync && !countLost && !copyingIn
+                && !copySyncs.strayPending() && !inFlight.contains(Marker.COPY_END);
+        return countable ? inFlight : null;
     }
 
     void firstResponse() {
