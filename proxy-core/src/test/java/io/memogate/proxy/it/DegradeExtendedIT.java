@@ -250,6 +250,25 @@ class DegradeExtendedIT {
         }
     }
 
+    @Test
+    void aCancelledStatementInsideABlockFailsItAndTheRollbackGivesTheSettingsBack(EmbeddedPostgres pg)
+            throws Exception {
+        String sleepy = star("block_cancelled") + " where pg_sleep(2) is not null";
+        try (ProxyFixture proxy = proxy(pg);
+                Connection connection = wideJdbc(proxy, "preferQueryMode", "simple");
+                PreparedStatement statement = connection.prepareStatement(sleepy)) {
+            connection.setAutoCommit(false);
+            assertThat(setting(connection, "join_collapse_limit")).as("the block is open").isEqualTo("20");
+            assertCancelled(statement, () -> FaultsIT.awaitActiveQuery(pg, "block_cancelled"));
+            assertThat(control.degradeCounts().total()).as("it ran degraded, in the block").isEqualTo(1);
+            assertThatThrownBy(() -> setting(connection, "join_collapse_limit")).isInstanceOf(SQLException.class)
+                    .extracting(e -> ((SQLException) e).getSQLState()).isEqualTo("25P02");
+            connection.rollback();
+            connection.setAutoCommit(true);
+            assertSessionsOwnSettingsAndNoOpenBlock(connection);
+        }
+    }
+
     /** A wait on the state in which the statement is to be cancelled. */
     @FunctionalInterface
     private interface Awaited {
