@@ -467,9 +467,11 @@ final class AdmissionFlow {
         // Counted before the Bind itself is in flight: the answers that come before the proxy's own.
         boolean bindDegraded = degraded.isPresent() && point == AdmissionPoint.PREPARED_EXECUTION;
         int earlierCycles = bindDegraded ? DegradedRuns.cyclesBefore(tracker) : 0;
-        int earlierAnswers = bindDegraded ? DegradedRuns.answersBefore(tracker) : 0;
+        // An earlier message of the cycle failed while the Bind waited: the server skips it, the proxy's messages too.
+        boolean asItIs = degraded.isEmpty() || earlierCycles < 0;
+        int earlierAnswers = bindDegraded && !asItIs ? DegradedRuns.answersBefore(tracker) : 0;
         boolean kept = relayed.admitted(frame.peek(), point, admitted);
-        session.forwardToBackend(degraded.isEmpty() ? frame.take() : point == AdmissionPoint.STATEMENT_TEXT
+        session.forwardToBackend(asItIs ? frame.take() : point == AdmissionPoint.STATEMENT_TEXT
                 ? degradedRuns.wrapQuery(frame.take(), degraded.get(),
                         responses.transactionStatus() == TransactionStatus.IN_TRANSACTION, session.backend().alloc())
                 : degradedRuns.wrapBind(frame.take(), degraded.get(), earlierCycles, earlierAnswers,
