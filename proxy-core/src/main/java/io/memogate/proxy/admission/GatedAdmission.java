@@ -174,13 +174,13 @@ public final class GatedAdmission implements AdmissionHook {
         if (!ticket.gated() || ticket.admitted().isDone()) {
             return watched(request, estimate, ticket);
         }
-        // Not recorded while it may still be degraded: the record is the admission's that decides it.
         Admission plain = new GatewayAdmission(ticket, estimate, request, runningHold, this::refused);
-        return new DegradeOnWait(plain, after.get(), runningHold.timer(),
+        return records.watch(new DegradeOnWait(plain, after.get(), runningHold.timer(),
                 () -> ticket.position().flatMap(position -> degrader.withRoom(request, catalog, estimate, ladder,
                         bytes -> TierRoom.hasRoom(gateways, bytes, Optional.of(position)), position.waited(),
                         Optional.ofNullable(position.forBudget() ? null : position.tier()))),
-                choice -> admitEstimated(request, choice.estimate(), Optional.of(choice.degraded())));
+                choice -> admitEstimated(request, choice.estimate(), Optional.of(choice.degraded()))),
+                ticket, request, estimate);
     }
 
     /** @param degraded the tighter settings the estimate is under, when it is not the session's: counted by its tier */

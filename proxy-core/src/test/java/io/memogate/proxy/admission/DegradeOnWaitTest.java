@@ -70,9 +70,10 @@ class DegradeOnWaitTest {
     private final Gateways gateways = new LocalGateways(GatewaySettings.defaults(2), starBytes * 6 / 5,
             System::nanoTime, (task, delayNanos) -> () -> { }, GatewayListener.NONE);
     private final DegradeCounts counts = new DegradeCounts();
+    private final StatementRecords records = new StatementRecords(AdmissionControl.ONLY_SERVER, 10, System::nanoTime);
     private final GatedAdmission admission = new GatedAdmission(() -> estimator, ServerCatalogs.NONE, gateways,
             estimate -> { }, closed -> { }, new RunningHold(() -> Duration.ZERO, timer),
-            StatementRecords.off(AdmissionControl.ONLY_SERVER), () -> SearchTiers.DEFAULTS,
+            records, () -> SearchTiers.DEFAULTS,
             () -> new DegradePolicy(true, Set.of(), Set.of(), Optional.of(Duration.ofSeconds(1))), counts);
     private final SessionInfo session = new SessionInfo("reports", "warehouse", "bi",
             new InetSocketAddress("10.1.2.3", 50000));
@@ -107,6 +108,8 @@ class DegradeOnWaitTest {
         assertThat(gateways.waiting()).as("it left the LARGE queue").isEmpty();
         assertThat(counts.count("large")).isZero();
         assertThat(counts.total()).isEqualTo(1);
+        assertThat(records.snapshot()).as("one record, the degraded admission's").singleElement()
+                .satisfies(r -> assertThat(r.estimate().estimatedBytes()).isEqualTo(degraded.degradedBytes()));
     }
 
     @Test
@@ -119,6 +122,10 @@ class DegradeOnWaitTest {
         assertThat(star.degraded()).isEmpty();
         assertThat(gateways.state(Tier.LARGE).active()).as("the star holds LARGE").isEqualTo(1);
         assertThat(counts.total()).isZero();
+        assertThat(records.snapshot()).singleElement().satisfies(r -> {
+            assertThat(r.outcome()).isEqualTo(StatementRecord.Outcome.ADMITTED);
+            assertThat(r.estimate().estimatedBytes()).isEqualTo(starBytes);
+        });
     }
 
     @Test
