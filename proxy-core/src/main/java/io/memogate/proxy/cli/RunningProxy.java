@@ -24,6 +24,7 @@ import io.memogate.proxy.metrics.GatewayMeters;
 import io.memogate.proxy.metrics.Health;
 import io.memogate.proxy.metrics.MetricsEndpoint;
 import io.memogate.proxy.metrics.ProxyMeters;
+import io.memogate.proxy.metrics.ServerGatewayMeters;
 import io.memogate.proxy.mysql.CurrentMySqlEstimator;
 import io.memogate.proxy.mysql.MySqlServer;
 import io.memogate.proxy.postgres.CurrentEstimator;
@@ -32,6 +33,7 @@ import io.memogate.proxy.postgres.catalog.IndexCatalogs;
 import io.memogate.proxy.reload.ConfigReloader;
 import io.memogate.proxy.reload.CurrentConfig;
 import io.memogate.proxy.server.ProxyServer;
+import io.memogate.proxy.tds.TdsServer;
 import java.nio.file.Path;
 import java.time.Clock;
 import java.time.Instant;
@@ -185,6 +187,9 @@ public final class RunningProxy implements AutoCloseable {
         gatewayMeters.gateways(control.gateways());
         metrics.bind(gatewayMeters);
         metrics.bind(new BrokerMeters(name, control.gateways(), control.broker()));
+        if (kind == TdsServer.KIND) { // the one kind of server that keeps compile gateways of its own
+            control.broker().ifPresent(broker -> metrics.bind(new ServerGatewayMeters(name, broker)));
+        }
         metrics.bind(new DegradeMeters(name, control.degradeCounts()));
         if (control.gateways() instanceof RedisGateways fleet) {
             metrics.bind(new FleetMeters(name, fleet::local, fleet::fleetSize,

@@ -21,6 +21,7 @@ import io.memogate.proxy.config.BackendConfig;
 import io.memogate.proxy.config.ConfigLoader;
 import io.memogate.proxy.config.ListenerConfig;
 import io.memogate.proxy.config.MemogateConfig;
+import io.memogate.proxy.config.Protocol;
 import io.memogate.proxy.metrics.BrokerMeters;
 import io.memogate.proxy.metrics.DegradeMeters;
 import io.memogate.proxy.metrics.EstimatorMeters;
@@ -29,6 +30,7 @@ import io.memogate.proxy.metrics.FleetMeters;
 import io.memogate.proxy.metrics.GatewayMeters;
 import io.memogate.proxy.metrics.PrometheusText;
 import io.memogate.proxy.metrics.ProxyMeters;
+import io.memogate.proxy.metrics.ServerGatewayMeters;
 import io.memogate.proxy.postgres.PostgresServer;
 import io.memogate.proxy.server.ProxyServer;
 import io.micrometer.prometheusmetrics.PrometheusConfig;
@@ -45,6 +47,8 @@ import java.util.regex.Matcher;
 import java.util.regex.Pattern;
 import java.util.stream.StreamSupport;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.CsvSource;
 
 /**
  * The deployment files at the repository's root agree with each other and with the proxy: docker-compose.yml
@@ -96,6 +100,29 @@ class DeploymentFilesTest {
         assertThat(dockerfile).contains("COPY deploy/memogate/memogate.yaml " + configPath)
                 .contains("EXPOSE " + config.listeners().getFirst().port() + " " + config.admin().http().port())
                 .contains("CMD [\"run\", \"--config\", \"" + configPath + "\"]");
+    }
+
+    /** Each profile's proxy: the image built for the default one, its own configuration, in front of its server. */
+    @ParameterizedTest
+    @CsvSource({"mariadb, memogate-mariadb, MYSQL, 9931", "sqlserver, memogate-sqlserver, TDS, 9932"})
+    void eachProfilesProxyListensWithItsServersProtocolInFrontOfIt(String profile, String service, Protocol protocol,
+                                                                  int metricsPort) throws IOException {
+        JsonNode services = yaml("docker-compose.yml").path("services");
+        JsonNode memogate = services.path(service);
+        MemogateConfig config = new ConfigLoader().load(ROOT.resolve("deploy/" + service + "/memogate.yaml"));
+
+        assertThat(strings(memogate.path("profiles"))).containsExactly(profile);
+        assertThat(strings(services.path(profile).path("profiles"))).containsExactly(profile);
+        assertThat(memogate.path("image").asText()).isEqualTo(services.path("memogate").path("image").asText());
+        assertThat(strings(memogate.path("volumes"))).containsExactly("./deploy/" + service + ":/etc/memogate:ro");
+        assertThat(config.listeners()).singleElement().satisfies(listener -> {
+            assertThat(listener.protocol()).isEqualTo(protocol);
+            assertThat(listener.host()).isEqualTo("0.0.0.0");
+        });
+        assertThat(config.backends()).extracting(BackendConfig::host).containsExactly(profile);
+        assertThat(strings(memogate.path("ports"))).containsExactly(
+                config.listeners().getFirst().port() + ":" + config.listeners().getFirst().port(),
+                "127.0.0.1:" + metricsPort + ":" + config.admin().http().port());
     }
 
     @Test
@@ -161,7 +188,8 @@ class DeploymentFilesTest {
         String page = Files.readString(ROOT.resolve("docs/docker.md"));
         JsonNode services = yaml("docker-compose.yml").path("services");
         assertThat(page).contains("docker compose up");
-        for (String service : List.of("memogate", "postgres", "prometheus", "grafana")) {
+        for (String service : List.of("memogate", "postgres", "prometheus", "grafana", "mariadb", "memogate-mariadb",
+                "sqlserver", "memogate-sqlserver")) {
             assertThat(services.has(service)).as(service).isTrue();
             for (JsonNode port : services.path(service).path("ports")) {
                 String[] parts = port.asText().split(":");
@@ -194,6 +222,7 @@ class DeploymentFilesTest {
             estimatorMeters.recorder(); // a server's estimates, as the proxy has one for each backend
             estimatorMeters.bindTo(registry);
             new BrokerMeters(gateways, Optional.of(broker)).bindTo(registry);
+            new ServerGatewayMeters("main", broker).bindTo(registry); // bound for a SQL Server backend
             new FleetMeters("main", () -> false, () -> 2, Optional.of(() -> broker.state().role()))
                     .bindTo(registry); // bound when a fleet is configured
             new DegradeMeters("main", new DegradeCounts()).bindTo(registry);

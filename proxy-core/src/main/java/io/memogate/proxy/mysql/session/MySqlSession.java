@@ -15,6 +15,7 @@ import io.memogate.proxy.session.ClientLegHandler;
 import io.memogate.proxy.session.HeldInput;
 import io.memogate.proxy.session.OnEventLoop;
 import io.memogate.proxy.session.OperatorCommand;
+import io.memogate.proxy.session.OperatorCommand.Addressee;
 import io.memogate.proxy.session.ServerLegHandler;
 import io.memogate.proxy.session.SessionLegs;
 import io.memogate.proxy.session.SessionLoop;
@@ -382,21 +383,11 @@ public final class MySqlSession implements TrackedSession, SessionLoop, ClientLe
     }
 
     private Optional<String> operate(OperatorCommand command) {
-        String backend = services.backend().name();
-        if (state == State.CLOSED || threadId == 0 || threadId != (command.serverPid() & 0xFFFFFFFFL)
-                || command.backend().isPresent() && !command.backend().get().equals(backend)) {
-            return Optional.empty();
-        }
-        return Optional.of(switch (command.action()) {
-            case FIND -> backend;
-            case KILL -> {
-                sendErrorAndClose(MySqlErrors.killedByOperator(command.by()), 1);
-                yield "terminated the session of " + info;
-            }
-            case CANCEL -> flow.withdraw() ? "withdrew the statement of " + info + " from its admission queue"
-                    : "nothing held for admission in the session of " + info + ": run KILL QUERY " + threadId
-                    + " on the server to stop what it runs";
-        });
+        return command.carryOut(new Addressee(services.backend().name(), threadId, state == State.CLOSED, info),
+                by -> sendErrorAndClose(MySqlErrors.killedByOperator(by), 1),
+                () -> flow.withdraw() ? "withdrew the statement of " + info + " from its admission queue"
+                        : "nothing held for admission in the session of " + info + ": run KILL QUERY " + threadId
+                        + " on the server to stop what it runs");
     }
 
     @Override

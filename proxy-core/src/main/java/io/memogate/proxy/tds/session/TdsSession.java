@@ -7,6 +7,7 @@ import io.memogate.proxy.session.ClientLegHandler;
 import io.memogate.proxy.session.HeldInput;
 import io.memogate.proxy.session.OnEventLoop;
 import io.memogate.proxy.session.OperatorCommand;
+import io.memogate.proxy.session.OperatorCommand.Addressee;
 import io.memogate.proxy.session.ServerLegHandler;
 import io.memogate.proxy.session.SessionLegs;
 import io.memogate.proxy.session.SessionLoop;
@@ -391,21 +392,11 @@ public final class TdsSession implements TrackedSession, SessionLoop, ClientLegH
     }
 
     private Optional<String> operate(OperatorCommand command) {
-        String backend = services.backend().name();
-        if (state == State.CLOSED || spid == 0 || spid != command.serverPid()
-                || command.backend().isPresent() && !command.backend().get().equals(backend)) {
-            return Optional.empty();
-        }
-        return Optional.of(switch (command.action()) {
-            case FIND -> backend;
-            case KILL -> {
-                sendErrorAndClose(TdsErrors.killedByOperator(command.by()));
-                yield "terminated the session of " + info;
-            }
-            case CANCEL -> flow.withdraw() ? "withdrew the batch of " + info + " from its admission queue"
-                    : "nothing held for admission in the session of " + info + ": run KILL " + spid
-                    + " on the server to stop what it runs";
-        });
+        return command.carryOut(new Addressee(services.backend().name(), spid, state == State.CLOSED, info),
+                by -> sendErrorAndClose(TdsErrors.killedByOperator(by)),
+                () -> flow.withdraw() ? "withdrew the batch of " + info + " from its admission queue"
+                        : "nothing held for admission in the session of " + info + ": run KILL " + spid
+                        + " on the server to stop what it runs");
     }
 
     @Override

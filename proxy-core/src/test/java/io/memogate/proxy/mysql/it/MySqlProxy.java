@@ -51,18 +51,25 @@ final class MySqlProxy implements AutoCloseable {
 
     /** A proxy to whatever listens on {@code port} of 127.0.0.1, or nothing. */
     static MySqlProxy toPort(int port, AdmissionHook hook, int maxMessageBytes) throws InterruptedException {
-        return start(port, Optional.empty(), BackendTlsConfig.of(TlsMode.DISABLE), hook, maxMessageBytes);
+        return start("127.0.0.1", port, Optional.empty(), BackendTlsConfig.of(TlsMode.DISABLE), hook, maxMessageBytes);
+    }
+
+    /** A proxy letting everything through to the server at {@code host:port} (a container's, say). */
+    static MySqlProxy toServer(String host, int port) throws InterruptedException {
+        return start(host, port, Optional.empty(), BackendTlsConfig.of(TlsMode.DISABLE), new ImmediateAdmission(),
+                LimitsConfig.DEFAULTS.maxMessageBytes());
     }
 
     /** A proxy whose listener has {@code listenerTls}, reaching the server as {@code backendTls} says. */
     static MySqlProxy withTls(PrivateMariaDb db, Optional<ServerTlsConfig> listenerTls, BackendTlsConfig backendTls,
                               AdmissionHook hook) throws InterruptedException {
-        return start(db.port(), listenerTls, backendTls, hook, LimitsConfig.DEFAULTS.maxMessageBytes());
+        return start("127.0.0.1", db.port(), listenerTls, backendTls, hook, LimitsConfig.DEFAULTS.maxMessageBytes());
     }
 
-    private static MySqlProxy start(int port, Optional<ServerTlsConfig> listenerTls, BackendTlsConfig backendTls,
-                                    AdmissionHook hook, int maxMessageBytes) throws InterruptedException {
-        BackendConfig backend = new BackendConfig("maria", "127.0.0.1", port, List.of(), true, backendTls);
+    private static MySqlProxy start(String host, int port, Optional<ServerTlsConfig> listenerTls,
+                                    BackendTlsConfig backendTls, AdmissionHook hook, int maxMessageBytes)
+            throws InterruptedException {
+        BackendConfig backend = new BackendConfig("maria", host, port, List.of(), true, backendTls);
         MemogateConfig config = new MemogateConfig(
                 List.of(new ListenerConfig("127.0.0.1", 0, listenerTls, Protocol.MYSQL)), List.of(backend),
                 LimitsConfig.DEFAULTS.withMaxMessageBytes(maxMessageBytes));
@@ -103,7 +110,10 @@ final class MySqlProxy implements AutoCloseable {
         return server;
     }
 
-    /** A mariadb-java-client connection through the proxy; extra options go in its URL ({@code useServerPrepStmts=true}). */
+    /**
+     * A mariadb-java-client connection through the proxy; extra options go in its URL ({@code useServerPrepStmts=true}).
+     * Like Connector/J's, it may ask a MySQL server for its RSA key: caching_sha2_password's full login without TLS.
+     */
     Connection mariadb(String user, String password, String options) throws SQLException {
         return mariadbWithSsl("disable", user, password, options);
     }
@@ -111,7 +121,7 @@ final class MySqlProxy implements AutoCloseable {
     /** The same with the driver's {@code sslMode} ({@code trust}, {@code verify-ca}, ...). */
     Connection mariadbWithSsl(String sslMode, String user, String password, String options) throws SQLException {
         return DriverManager.getConnection("jdbc:mariadb://127.0.0.1:" + port() + "/" + PrivateMariaDb.DATABASE
-                + "?sslMode=" + sslMode + "&connectTimeout=10000&socketTimeout=60000"
+                + "?sslMode=" + sslMode + "&allowPublicKeyRetrieval=true&connectTimeout=10000&socketTimeout=60000"
                 + (options.isEmpty() ? "" : "&" + options), user, password);
     }
 

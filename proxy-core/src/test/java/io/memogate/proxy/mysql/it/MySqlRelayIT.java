@@ -3,147 +3,48 @@ package io.memogate.proxy.mysql.it;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
-import com.mysql.cj.jdbc.JdbcConnection;
 import io.memogate.proxy.admission.ImmediateAdmission;
 import io.memogate.proxy.config.LimitsConfig;
 import java.net.ServerSocket;
 import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
 import java.sql.Connection;
-import java.sql.PreparedStatement;
 import java.sql.ResultSet;
 import java.sql.SQLException;
 import java.sql.Statement;
 import java.util.ArrayList;
-import java.util.Arrays;
 import java.util.List;
 import java.util.concurrent.TimeUnit;
-import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Assumptions;
-import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.ExtendWith;
+import org.junit.jupiter.api.io.TempDir;
 
 /**
- * The MySQL wing as a relay, with admission letting everything through: the two Java drivers and the mariadb
- * command-line client log in with a password (the server decides), query, prepare and execute, read several
- * results and rows larger than one packet, through the proxy against a private MariaDB.
+ * The relay contract against a private MariaDB, and what only MariaDB or this machine has: ed25519 logins, the
+ * server's thread id as the client sees it, the server ending a connection, a server that is down, and the
+ * mariadb command-line client.
  */
 @ExtendWith(MariaDbExtension.class)
-class MySqlRelayIT {
+class MySqlRelayIT extends MySqlRelayContract {
 
-    private MySqlProxy proxy;
+    private static PrivateMariaDb db;
 
-    @BeforeEach
-    void start(PrivateMariaDb db) throws Exception {
-        proxy = MySqlProxy.to(db);
+    @BeforeAll
+    static void server(PrivateMariaDb server) {
+        db = server;
     }
 
-    @AfterEach
-    void stop() {
-        proxy.close();
+    @Override
+    protected String serverHost() {
+        return "127.0.0.1";
     }
 
-    @Test
-    void bothDriversQueryThroughTheProxy() throws Exception {
-        for (Connection connection : List.of(proxy.mariadb(""), proxy.connectorJ(""))) {
-            try (connection; Statement statement = connection.createStatement()) {
-                statement.execute("CREATE TABLE IF NOT EXISTS relay_t (id INT PRIMARY KEY, name VARCHAR(20))");
-                statement.execute("DELETE FROM relay_t");
-                assertThat(statement.executeUpdate("INSERT INTO relay_t VALUES (1, 'one'), (2, 'two'), (3, NULL)"))
-                        .isEqualTo(3);
-                List<String> names = new ArrayList<>();
-                try (ResultSet rows = statement.executeQuery("SELECT name FROM relay_t ORDER BY id")) {
-                    while (rows.next()) {
-                        names.add(rows.getString(1));
-                    }
-                }
-                assertThat(names).containsExactly("one", "two", null);
-            }
-        }
-    }
-
-    @Test
-    void serverPreparedStatementsRunWithTheirParameters() throws Exception {
-        for (Connection connection : List.of(proxy.mariadb("useServerPrepStmts=true"),
-                proxy.connectorJ("useServerPrepStmts=true&cachePrepStmts=true"))) {
-            try (connection; PreparedStatement select = connection.prepareStatement("SELECT ? * 2, ?")) {
-                for (int i = 1; i <= 3; i++) {
-                    select.setInt(1, i);
-                    select.setString(2, "p" + i);
-                    try (ResultSet row = select.executeQuery()) {
-                        assertThat(row.next()).isTrue();
-                        assertThat(row.getInt(1)).isEqualTo(i * 2);
-                        assertThat(row.getString(2)).isEqualTo("p" + i);
-                        assertThat(row.next()).isFalse();
-                    }
-                }
-            }
-        }
-    }
-
-    @Test
-    void aTextOfSeveralStatementsAnswersEachResult() throws Exception {
-        for (Connection connection : List.of(proxy.mariadb("allowMultiQueries=true"),
-                proxy.connectorJ("allowMultiQueries=true"))) {
-            try (connection; Statement statement = connection.createStatement()) {
-                assertThat(statement.execute("SELECT 1; DO 0; SELECT 'b', 'c'")).isTrue();
-                try (ResultSet first = statement.getResultSet()) {
-                    assertThat(first.next()).isTrue();
-                    assertThat(first.getInt(1)).isEqualTo(1);
-                }
-                assertThat(statement.getMoreResults()).isFalse();
-                assertThat(statement.getUpdateCount()).isZero();
-                assertThat(statement.getMoreResults()).isTrue();
-                try (ResultSet third = statement.getResultSet()) {
-                    assertThat(third.next()).isTrue();
-                    assertThat(third.getString(2)).isEqualTo("c");
-                }
-                try (ResultSet after = statement.executeQuery("SELECT 7")) {
-                    assertThat(after.next()).isTrue();
-                    assertThat(after.getInt(1)).isEqualTo(7);
-                }
-            }
-        }
-    }
-
-    /** 20 MiB each way: a row and a parameter of more than one 16 MiB packet, split and joined byte for byte. */
-    @Test
-    void rowsAndParametersLargerThanOnePacketArriveWhole() throws Exception {
-        byte[] big = new byte[20 * 1024 * 1024 + 17];
-        for (int i = 0; i < big.length; i++) {
-            big[i] = (byte) ('a' + i % 26);
-        }
-        for (Connection connection : List.of(proxy.mariadb("useServerPrepStmts=true"), proxy.connectorJ(""))) {
-            try (connection; Statement statement = connection.createStatement()) {
-                statement.execute("CREATE TABLE IF NOT EXISTS big_t (id INT PRIMARY KEY, body LONGBLOB)");
-                statement.execute("DELETE FROM big_t");
-                try (PreparedStatement insert = connection.prepareStatement("INSERT INTO big_t VALUES (1, ?)")) {
-                    insert.setBytes(1, big);
-                    insert.executeUpdate();
-                }
-                try (ResultSet row = statement.executeQuery("SELECT body, LENGTH(body) FROM big_t")) {
-                    assertThat(row.next()).isTrue();
-                    assertThat(row.getLong(2)).isEqualTo(big.length);
-                    assertThat(Arrays.equals(row.getBytes(1), big)).as("the 20 MiB value read back").isTrue();
-                }
-                String text = new String(big, 0, 17 * 1024 * 1024, StandardCharsets.US_ASCII);
-                try (ResultSet echo = statement.executeQuery("SELECT LENGTH('" + text + "')")) {
-                    assertThat(echo.next()).isTrue();
-                    assertThat(echo.getLong(1)).isEqualTo(text.length());
-                }
-            }
-        }
-    }
-
-    @Test
-    void theServerDecidesTheLoginAndAWrongPasswordGetsItsError() {
-        assertThatThrownBy(() -> proxy.mariadb(PrivateMariaDb.USER, "wrong", "").close())
-                .isInstanceOfSatisfying(SQLException.class, e -> {
-                    assertThat(e.getErrorCode()).isEqualTo(1045);
-                    assertThat(e.getMessage()).contains("Access denied for user 'memo'");
-                });
-        assertThatThrownBy(() -> proxy.connectorJ(PrivateMariaDb.USER, "wrong", "").close())
-                .isInstanceOfSatisfying(SQLException.class, e -> assertThat(e.getErrorCode()).isEqualTo(1045));
+    @Override
+    protected int serverPort() {
+        return db.port();
     }
 
     @Test
@@ -212,75 +113,68 @@ class MySqlRelayIT {
 
     @Test
     void theCommandLineClientRunsStatements() throws Exception {
-        Process mariadb = new ProcessBuilder("mariadb", "--no-defaults", "--protocol=TCP", "-h", "127.0.0.1",
-                "-P", String.valueOf(proxy.port()), "-u", PrivateMariaDb.USER, "-p" + PrivateMariaDb.PASSWORD,
-                "--skip-ssl", "--batch", "--skip-column-names", PrivateMariaDb.DATABASE,
-                "-e", "SELECT 41 + 1; SELECT 'x' UNION ALL SELECT 'y'").redirectErrorStream(true).start();
-        assertThat(mariadb.waitFor(60, TimeUnit.SECONDS)).isTrue();
-        String output = new String(mariadb.getInputStream().readAllBytes(), StandardCharsets.UTF_8);
-        assertThat(mariadb.exitValue()).as(output).isZero();
+        String output = runMariadbClient("-e", "SELECT 41 + 1; SELECT 'x' UNION ALL SELECT 'y'");
         assertThat(output.lines().toList()).containsExactly("42", "x", "y");
     }
 
+    /** The mariadb client through the proxy with {@code arguments}; its output, once it exited with 0. */
+    private String runMariadbClient(String... arguments) throws Exception {
+        List<String> command = new ArrayList<>(List.of("mariadb", "--no-defaults", "--protocol=TCP", "-h",
+                "127.0.0.1", "-P", String.valueOf(proxy.port()), "-u", PrivateMariaDb.USER,
+                "-p" + PrivateMariaDb.PASSWORD, "--skip-ssl", "--batch", "--skip-column-names"));
+        command.addAll(List.of(arguments));
+        command.add(PrivateMariaDb.DATABASE);
+        Process mariadb = new ProcessBuilder(command).redirectErrorStream(true).start();
+        assertThat(mariadb.waitFor(60, TimeUnit.SECONDS)).isTrue();
+        String output = new String(mariadb.getInputStream().readAllBytes(), StandardCharsets.UTF_8);
+        assertThat(mariadb.exitValue()).as(output).isZero();
+        return output;
+    }
+
+    /**
+     * LOAD DATA LOCAL INFILE: the server asks for the file in the middle of its answer, and the client's packets up
+     * to an empty one are the file, relayed as they come (here 300,000 rows, 4.6 MB, in many packets); then the
+     * session goes on. A file the client cannot send ends with the server's error, and the session goes on too.
+     */
     @Test
-    void batchesRunWhole() throws Exception {
-        for (Connection connection : List.of(proxy.mariadb("useServerPrepStmts=true"),
-                proxy.connectorJ("useServerPrepStmts=true"))) {
+    void loadDataLocalInfileSendsTheClientsFileThroughTheProxy(@TempDir Path dir) throws Exception {
+        Path file = dir.resolve("rows.csv");
+        StringBuilder rows = new StringBuilder();
+        for (int i = 1; i <= 300_000; i++) {
+            rows.append(i).append(",name ").append(i).append('\n');
+        }
+        Files.writeString(file, rows);
+        String load = "LOAD DATA LOCAL INFILE '" + file + "' INTO TABLE infile_t FIELDS TERMINATED BY ','";
+        for (Connection connection : List.of(proxy.mariadb("allowLocalInfile=true"),
+                proxy.connectorJ("allowLoadLocalInfile=true"))) {
             try (connection; Statement statement = connection.createStatement()) {
-                statement.execute("CREATE TABLE IF NOT EXISTS batch_t (id INT PRIMARY KEY)");
-                statement.execute("DELETE FROM batch_t");
-                try (PreparedStatement insert = connection.prepareStatement("INSERT INTO batch_t VALUES (?)")) {
-                    for (int i = 0; i < 50; i++) {
-                        insert.setInt(1, i);
-                        insert.addBatch();
-                    }
-                    assertThat(insert.executeBatch()).hasSize(50);
+                statement.execute("CREATE TABLE IF NOT EXISTS infile_t (id INT PRIMARY KEY, name VARCHAR(20))");
+                statement.execute("DELETE FROM infile_t");
+                assertThat(statement.executeUpdate(load)).isEqualTo(300_000);
+                try (ResultSet sum = statement.executeQuery("SELECT COUNT(*), SUM(id), MAX(name) FROM infile_t")) {
+                    assertThat(sum.next()).isTrue();
+                    assertThat(sum.getLong(1)).isEqualTo(300_000);
+                    assertThat(sum.getLong(2)).isEqualTo(300_000L * 300_001 / 2);
+                    assertThat(sum.getString(3)).isEqualTo("name 99999");
                 }
-                try (ResultSet count = statement.executeQuery("SELECT COUNT(*), SUM(id) FROM batch_t")) {
-                    assertThat(count.next()).isTrue();
-                    assertThat(count.getInt(1)).isEqualTo(50);
-                    assertThat(count.getInt(2)).isEqualTo(49 * 50 / 2);
+                assertThatThrownBy(() -> statement.executeUpdate(load.replace(file.toString(),
+                        dir.resolve("missing.csv").toString()))).isInstanceOf(SQLException.class);
+                try (ResultSet after = statement.executeQuery("SELECT 6 * 7")) {
+                    assertThat(after.next()).isTrue();
+                    assertThat(after.getInt(1)).isEqualTo(42);
                 }
             }
         }
     }
 
-    /** COM_CHANGE_USER's authentication is relayed both ways; the statements prepared before are forgotten. */
     @Test
-    void changeUserLogsInAgainThroughTheProxy() throws Exception {
-        try (Connection connection = proxy.connectorJ("useServerPrepStmts=true")) {
-            connection.unwrap(JdbcConnection.class).changeUser(PrivateMariaDb.USER,
-                    PrivateMariaDb.PASSWORD);
-            try (PreparedStatement select = connection.prepareStatement("SELECT CURRENT_USER(), ?")) {
-                select.setInt(1, 3);
-                try (ResultSet row = select.executeQuery()) {
-                    assertThat(row.next()).isTrue();
-                    assertThat(row.getString(1)).startsWith(PrivateMariaDb.USER + "@");
-                    assertThat(row.getInt(2)).isEqualTo(3);
-                }
-            }
-            assertThatThrownBy(() -> connection.unwrap(JdbcConnection.class)
-                    .changeUser(PrivateMariaDb.USER, "wrong")).isInstanceOf(SQLException.class);
-        }
-    }
-
-    @Test
-    void aResetConnectionKeepsTheConnectionUsable() throws Exception {
-        try (Connection connection = proxy.mariadb("useServerPrepStmts=true&useResetConnection=true")) {
-            try (PreparedStatement select = connection.prepareStatement("SELECT ?")) {
-                select.setInt(1, 5);
-                try (ResultSet row = select.executeQuery()) {
-                    assertThat(row.next()).isTrue();
-                }
-            }
-            connection.unwrap(org.mariadb.jdbc.Connection.class).reset();
-            try (PreparedStatement again = connection.prepareStatement("SELECT ? + 1")) {
-                again.setInt(1, 5);
-                try (ResultSet row = again.executeQuery()) {
-                    assertThat(row.next()).isTrue();
-                    assertThat(row.getInt(1)).isEqualTo(6);
-                }
-            }
-        }
+    void theCommandLineClientLoadsALocalFile(@TempDir Path dir) throws Exception {
+        Path file = dir.resolve("rows.tsv");
+        Files.writeString(file, "1\tone\n2\ttwo\n3\tthree\n");
+        String output = runMariadbClient("--local-infile=1", "-e",
+                "CREATE TABLE IF NOT EXISTS cli_infile_t (id INT PRIMARY KEY, name VARCHAR(20)); "
+                + "DELETE FROM cli_infile_t; LOAD DATA LOCAL INFILE '" + file + "' INTO TABLE cli_infile_t; "
+                + "SELECT GROUP_CONCAT(name ORDER BY id) FROM cli_infile_t");
+        assertThat(output.lines().toList()).containsExactly("one,two,three");
     }
 }

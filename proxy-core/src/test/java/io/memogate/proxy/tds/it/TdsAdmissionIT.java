@@ -55,6 +55,14 @@ class TdsAdmissionIT {
         }
     }
 
+    /** {@code SELECT n} sent on {@code s} from another thread, once the proxy holds it for admission. */
+    private CompletableFuture<Integer> held(Statement s, int n) throws InterruptedException {
+        CompletableFuture<Integer> answer = CompletableFuture.supplyAsync(() -> single(s,
+                "SELECT " + n + " AS n " + ScriptedHook.HOLD), clients);
+        proxy.awaitSessionIn("waiting for admission");
+        return answer;
+    }
+
     @Test
     void aBatchIsAdmittedWithItsTextReadAsTsql() throws Exception {
         try (Connection c = proxy.connect(""); Statement s = c.createStatement()) {
@@ -70,9 +78,7 @@ class TdsAdmissionIT {
     @Test
     void aHeldBatchWaitsThenRunsAndGivesItsPermitsBack() throws Exception {
         try (Connection c = proxy.connect(""); Statement s = c.createStatement()) {
-            CompletableFuture<Integer> answer = CompletableFuture.supplyAsync(() -> single(s,
-                    "SELECT 42 AS n " + ScriptedHook.HOLD), clients);
-            proxy.awaitSessionIn("waiting for admission");
+            CompletableFuture<Integer> answer = held(s, 42);
             assertThat(answer).isNotDone();
             hook.admitHeld();
             assertThat(answer.get(30, TimeUnit.SECONDS)).isEqualTo(42);
@@ -103,9 +109,7 @@ class TdsAdmissionIT {
     @Test
     void aCancelWhileQueuedWithdrawsTheBatchAndTheSessionGoesOn() throws Exception {
         try (Connection c = proxy.connect(""); Statement s = c.createStatement()) {
-            CompletableFuture<Integer> answer = CompletableFuture.supplyAsync(() -> single(s,
-                    "SELECT 3 AS n " + ScriptedHook.HOLD), clients);
-            proxy.awaitSessionIn("waiting for admission");
+            CompletableFuture<Integer> answer = held(s, 3);
             s.cancel();
             assertThat(answer).failsWithin(30, TimeUnit.SECONDS).withThrowableThat()
                     .havingRootCause().isInstanceOf(SQLServerException.class)
@@ -116,6 +120,41 @@ class TdsAdmissionIT {
         if (target.testServer.isPresent()) {
             assertThat(target.testServer.get().batches).noneMatch(text -> text.contains(ScriptedHook.HOLD));
             assertThat(target.testServer.get().attentions).as("the attention was answered by the proxy").hasValue(0);
+        }
+    }
+
+    @Test
+    void theConsolesCancelWithdrawsAHeldBatchWith3617AndTheSessionGoesOn() throws Exception {
+        try (Connection c = proxy.connect(""); Statement s = c.createStatement()) {
+            CompletableFuture<Integer> answer = held(s, 5);
+
+            assertThat(proxy.operator(false)).hasValueSatisfying(done -> assertThat(done)
+                    .startsWith("withdrew the batch of").endsWith("from its admission queue"));
+            assertThat(answer).failsWithin(30, TimeUnit.SECONDS).withThrowableThat()
+                    .havingRootCause().isInstanceOfSatisfying(SQLServerException.class, e -> {
+                        assertThat(e.getErrorCode()).isEqualTo(3617);
+                        assertThat(e.getMessage()).contains("withdrawn from Memogate's admission queue by an operator");
+                    });
+            assertThat(single(s, "SELECT 11 AS n")).isEqualTo(11);
+        }
+        if (target.testServer.isPresent()) {
+            assertThat(target.testServer.get().batches).noneMatch(text -> text.contains(ScriptedHook.HOLD));
+        }
+    }
+
+    @Test
+    void theConsolesKillEndsTheSessionWith596() throws Exception {
+        try (Connection c = proxy.connect(""); Statement s = c.createStatement()) {
+            CompletableFuture<Integer> answer = held(s, 6);
+
+            assertThat(proxy.operator(true)).hasValueSatisfying(done -> assertThat(done)
+                    .startsWith("terminated the session of"));
+            assertThat(answer).failsWithin(30, TimeUnit.SECONDS).withThrowableThat()
+                    .havingRootCause().isInstanceOfSatisfying(SQLServerException.class, e -> {
+                        assertThat(e.getErrorCode()).isEqualTo(596);
+                        assertThat(e.getMessage()).contains("dba from 127.0.0.1");
+                    });
+            assertThat(c.isValid(5)).isFalse();
         }
     }
 

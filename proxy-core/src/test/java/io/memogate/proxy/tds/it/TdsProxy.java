@@ -20,6 +20,7 @@ import java.sql.SQLException;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
+import java.util.concurrent.TimeUnit;
 
 /**
  * A proxy with one TDS listener on an ephemeral port, relaying to a {@link TdsTarget}, with the admission hook a
@@ -71,6 +72,16 @@ final class TdsProxy implements AutoCloseable {
     /** Waits until a session of the proxy is in {@code state}, as SHOW CLIENTS says it ("waiting for admission"). */
     void awaitSessionIn(String state) throws InterruptedException {
         ProxySessions.awaitSessionIn(server, state);
+    }
+
+    /** The admin console's CANCEL or KILL for the one session waiting for admission; what the console reports. */
+    Optional<String> operator(boolean kill) throws Exception {
+        int spid = server.clients().toCompletableFuture().get(10, TimeUnit.SECONDS).stream()
+                .filter(client -> client.state().equals("waiting for admission")).findFirst().orElseThrow()
+                .serverPid();
+        var outcome = kill ? server.terminate(spid, Optional.empty(), "dba from 127.0.0.1")
+                : server.cancel(spid, Optional.empty(), "dba from 127.0.0.1");
+        return outcome.toCompletableFuture().get(10, TimeUnit.SECONDS).done();
     }
 
     void awaitSessionCount(int count) throws InterruptedException {
