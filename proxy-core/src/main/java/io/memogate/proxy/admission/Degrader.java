@@ -34,6 +34,11 @@ final class Degrader {
         this.target = Objects.requireNonNull(target, "target");
     }
 
+    /** Whether the policy in force lets {@code session}'s statements be degraded. */
+    boolean appliesTo(SessionInfo session) {
+        return policy.get().appliesTo(session);
+    }
+
     /** The tighter settings and the estimate under them, or empty when the statement stays as it is. */
     Optional<Choice> choose(StatementRequest request, Catalog catalog, CompileEstimate estimate,
                             List<Degradation> ladder) {

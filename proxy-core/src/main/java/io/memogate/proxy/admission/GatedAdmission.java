@@ -144,6 +144,11 @@ public final class GatedAdmission implements AdmissionHook {
         return admit(request, catalogs.of(database), ladder);
     }
 
+    @Override
+    public boolean degrades(SessionInfo session) {
+        return degrader.appliesTo(session);
+    }
+
     /** The catalog instance estimates of the database use now: a read that finds something new replaces it. */
     @Override
     public Object catalogVersion(String database) {

@@ -465,7 +465,8 @@ final class AdmissionFlow {
      * ({@link DegradedRuns#cyclesBefore}). Others are admitted as they are.
      */
     private boolean mayDegrade(SentText text, AdmissionPoint point, TransactionStatus status) {
-        if (status == TransactionStatus.FAILED || !degradedRuns.idle() || text.changesSession()) {
+        if (status == TransactionStatus.FAILED || !degradedRuns.idle() || text.changesSession()
+                || !session.server.hook().degrades(session.info)) {
             return false;
         }
         if (point == AdmissionPoint.STATEMENT_TEXT) {
