@@ -100,6 +100,7 @@ final class ConfigDocument {
         String enabled;
         List<String> roles;
         List<String> applicationNames;
+        String after;
     }
 
     static final class Tiers {

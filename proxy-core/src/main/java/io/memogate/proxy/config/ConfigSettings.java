@@ -133,6 +133,7 @@ public final class ConfigSettings {
         add("admission.degrade.roles", String.join(", ", new TreeSet<>(admission.degrade().roles())), Applies.LIVE);
         add("admission.degrade.applicationNames", String.join(", ", new TreeSet<>(admission.degrade().applicationNames())),
                 Applies.LIVE);
+        add("admission.degrade.after", admission.degrade().after().map(Durations::format).orElse(""), Applies.LIVE);
         for (Tier tier : Tier.values()) {
             // Read as each statement asks for admission.
             add("admission.search." + tier.configName(), admission.searchTiers().of(tier), Applies.LIVE);

@@ -172,7 +172,8 @@ final class DocumentConverter {
             return DegradePolicy.OFF;
         }
         boolean enabled = parse("admission.degrade.enabled", degrade.enabled, DocumentConverter::bool, false);
-        return new DegradePolicy(enabled, names(degrade.roles), names(degrade.applicationNames));
+        Optional<Duration> after = Optional.ofNullable(duration("admission.degrade.after", degrade.after, null));
+        return new DegradePolicy(enabled, names(degrade.roles), names(degrade.applicationNames), after);
     }
 
     private static Set<String> names(List<String> names) {
