@@ -22,7 +22,6 @@ import io.memogate.proxy.tds.message.Prelogin;
 import io.memogate.proxy.tds.message.TdsError;
 import io.memogate.proxy.tds.message.TdsErrors;
 import io.netty.buffer.ByteBuf;
-import io.netty.buffer.CompositeByteBuf;
 import io.netty.channel.Channel;
 import io.netty.channel.ChannelFuture;
 import io.netty.channel.EventLoop;
@@ -86,8 +85,7 @@ public final class TdsSession implements TrackedSession, SessionLoop, ClientLegH
     private int packetSize = TdsPackets.DEFAULT_PACKET_SIZE;
     /** Why the login is refused when it comes (a leg's encryption cannot be set up); null: it is relayed. */
     private TdsError refusal;
-    /** The server's answer to LOGIN7 as its packets come, until its end of message. */
-    private CompositeByteBuf loginAnswer;
+    private final LoginAnswer loginAnswer = new LoginAnswer();
 
     public TdsSession(Channel client, TdsServices services) {
         this.client = client;
@@ -286,19 +284,12 @@ public final class TdsSession implements TrackedSession, SessionLoop, ClientLegH
     }
 
     private void loginAnswer(ByteBuf packet) {
-        if (loginAnswer == null) {
-            loginAnswer = client.alloc().compositeBuffer(Integer.MAX_VALUE);
-        }
-        loginAnswer.addComponent(true, packet.retainedSlice(packet.readerIndex() + TdsPackets.HEADER_BYTES,
-                packet.readableBytes() - TdsPackets.HEADER_BYTES));
-        boolean ends = TdsPackets.endsMessage(packet);
+        Optional<LoginResponse> read = loginAnswer.add(packet, client.alloc());
         legs.toClient(packet);
-        if (!ends) {
+        if (read.isEmpty()) {
             return;
         }
-        LoginResponse answer = LoginResponse.read(loginAnswer);
-        loginAnswer.release();
-        loginAnswer = null;
+        LoginResponse answer = read.get();
         answer.packetSize().ifPresent(size -> packetSize = size);
         if (answer.loggedIn()) {
             state = State.READY;
@@ -367,10 +358,7 @@ public final class TdsSession implements TrackedSession, SessionLoop, ClientLegH
             return;
         }
         state = State.CLOSED;
-        if (loginAnswer != null) {
-            loginAnswer.release();
-            loginAnswer = null;
-        }
+        loginAnswer.release();
         flow.closed();
         replies.disconnect();
         input.closed();
