@@ -47,7 +47,7 @@ public final class PreloginTlsFraming extends CombinedChannelDuplexHandler<Prelo
         });
     }
 
-    /** PRELOGIN packets in, their data out. */
+    /** PRELOGIN packets (or, from an older server, reply packets) in, their data out. */
     static final class Unwrap extends ByteToMessageDecoder {
         @Override
         protected void decode(ChannelHandlerContext ctx, ByteBuf in, List<Object> out) {
@@ -56,7 +56,8 @@ public final class PreloginTlsFraming extends CombinedChannelDuplexHandler<Prelo
             }
             int type = TdsPackets.type(in);
             int length = TdsPackets.length(in);
-            if (type != PacketType.PRELOGIN) {
+            // Older servers answer their handshake in packets of type 4, a reply's, instead of PRELOGIN's 18.
+            if (type != PacketType.PRELOGIN && type != PacketType.TABULAR_RESULT) {
                 in.skipBytes(in.readableBytes());
                 throw new MalformedPacketException("a packet of type " + type + " during the TLS handshake, where only "
                         + "PRELOGIN packets belong");
