@@ -194,6 +194,17 @@ class TdsTlsIT {
         assertThat(target.recording().logins).as("no login reached the server").isEmpty();
     }
 
+    /** verify-full against a server whose certificate the bundle does not sign: the client is told, by name. */
+    @Test
+    void aServerCertificateThatFailsVerificationIsReportedToTheClient() throws Exception {
+        start(Encryption.OFFERED, listenerTls(), BackendTlsConfig.verifyFull(proxyCertificate.certificateFile())
+                .withServerName("localhost"));
+        assertThatThrownBy(() -> connect("encrypt=true;trustServerCertificate=true").close())
+                .isInstanceOf(SQLException.class)
+                .hasMessageContaining("TLS handshake with the server of backend 'sqlserver' failed");
+        assertThat(target.recording().logins).isEmpty();
+    }
+
     @Test
     void aClientThatRequiresEncryptionFromAListenerWithoutCertificateIsToldItIsNotSupported() throws Exception {
         start(Encryption.OFFERED, Optional.empty(), BackendTlsConfig.of(TlsMode.PREFER));
