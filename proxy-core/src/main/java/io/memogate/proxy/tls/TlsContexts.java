@@ -22,6 +22,9 @@ import javax.net.ssl.SSLException;
  */
 public final class TlsContexts {
 
+    /** The ALPN protocol name of TDS 8.0, which SQL Server 2022 offers to strict clients. */
+    public static final String TDS8_ALPN_PROTOCOL = "tds/8.0";
+
     private TlsContexts() {}
 
     /**
@@ -61,9 +64,6 @@ public final class TlsContexts {
         return forServer(tls, path, strict ? builder -> builder.applicationProtocolConfig(alpn(TDS8_ALPN_PROTOCOL))
                 : UnaryOperator.identity());
     }
-
-    /** The ALPN protocol name of TDS 8.0, which SQL Server 2022 offers to strict clients. */
-    public static final String TDS8_ALPN_PROTOCOL = "tds/8.0";
 
     private static ApplicationProtocolConfig alpn(String protocol) {
         return new ApplicationProtocolConfig(ApplicationProtocolConfig.Protocol.ALPN,

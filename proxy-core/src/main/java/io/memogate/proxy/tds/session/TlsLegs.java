@@ -166,9 +166,9 @@ final class TlsLegs {
     }
 
     /**
-     * The LOGIN7 went to the server: a leg encrypted for the login only goes on in plaintext, without a close_notify
-     * ([MS-TDS] 3.2.5.2: "the TLS layer is removed after the LOGIN7"). The server's TLS is taken off once the LOGIN7
-     * is flushed through it; the client's once the handler that decrypted the LOGIN7 is done with it.
+     * The LOGIN7 went to the server: a leg encrypted for the login only goes on in plaintext, without a close_notify,
+     * as both ends of such a connection do ([MS-TDS] 2.2.6.5, ENCRYPT_OFF). The server's TLS is taken off once the
+     * LOGIN7 is flushed through it; the client's once the handler that decrypted the LOGIN7 is done with it.
      */
     void loginRelayed() {
         if (server == LegProtection.LOGIN_ONLY) {

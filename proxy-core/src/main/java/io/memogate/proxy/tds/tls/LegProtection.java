@@ -4,7 +4,10 @@ package io.memogate.proxy.tds.tls;
 public enum LegProtection {
     /** Nothing: plaintext throughout. */
     NONE,
-    /** The LOGIN7 only ([MS-TDS] 2.2.6.5: both sides said ENCRYPT_OFF): TLS set up, the login sent in it, then dropped. */
+    /**
+     * The LOGIN7 only ([MS-TDS] 2.2.6.5: both sides said ENCRYPT_OFF): TLS set up, the login sent in it, then
+     * dropped.
+     */
     LOGIN_ONLY,
     /** Everything after PRELOGIN: TLS set up inside PRELOGIN packets, then on TCP for the rest of the connection. */
     FULL,

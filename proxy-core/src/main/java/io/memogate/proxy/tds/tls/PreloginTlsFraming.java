@@ -16,9 +16,9 @@ import java.util.ArrayList;
 import java.util.List;
 
 /**
- * TDS 7.x carries its TLS handshake inside PRELOGIN packets ([MS-TDS] 3.2.5.1 and 3.3.5.1, "the TLS/SSL payload
- * MUST be transported as data in TDS buffers ... of type PRELOGIN"), and only the handshake: once it is over, TLS
- * records run directly on TCP with TDS packets inside them. Put on the connection's side of an {@link SslHandler},
+ * TDS 7.x carries its TLS handshake inside PRELOGIN packets ([MS-TDS] 2.2.6.5 and the state machines of section
+ * 3: the handshake's bytes are the data of TDS packets), and only the handshake: once it is over, TLS records run
+ * directly on TCP with TDS packets inside them. Put on the connection's side of an {@link SslHandler},
  * this strips the 8-byte PRELOGIN header from what comes in, and sends what the handler flushes as one PRELOGIN
  * message, cut at the default packet size (the only one agreed before LOGIN7): one message per handshake flight,
  * as a peer counts them (mssql-jdbc checks that it never receives more messages than it sent). When the handshake
