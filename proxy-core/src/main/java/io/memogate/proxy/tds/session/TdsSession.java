@@ -267,7 +267,7 @@ public final class TdsSession implements TrackedSession, SessionLoop, ClientLegH
         legs.toClient(packet);
         client.flush(); // before TLS comes onto the client's pipeline: the answer goes out in clear
         tls.startClient();
-        if (tls.startServer(this::serverTlsReady)) {
+        if (tls.startServer(this::serverTlsReady, this::serverTlsFailed)) {
             state = State.SERVER_TLS;
             return;
         }
@@ -277,6 +277,12 @@ public final class TdsSession implements TrackedSession, SessionLoop, ClientLegH
     private void serverTlsReady() {
         state = State.LOGIN;
         replayHeld();
+    }
+
+    /** The server's connection is gone with its handshake: the client's LOGIN7 is answered with {@code why}. */
+    private void serverTlsFailed(TdsError why) {
+        refusal = why;
+        serverTlsReady();
     }
 
     Channel serverChannel() {
@@ -308,6 +314,9 @@ public final class TdsSession implements TrackedSession, SessionLoop, ClientLegH
     }
 
     private void serverClosed() {
+        if (refusal != null && state == State.LOGIN) {
+            return; // the client's LOGIN7 is answered with the refusal: it says why better than a closed connection
+        }
         close(); // as when the server itself goes away: the client sees its connection end
     }
 

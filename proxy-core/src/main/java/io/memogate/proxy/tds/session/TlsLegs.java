@@ -15,6 +15,7 @@ import io.netty.channel.Channel;
 import io.netty.handler.ssl.SslHandler;
 import io.netty.util.concurrent.Future;
 import java.util.Optional;
+import java.util.function.Consumer;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -60,7 +61,8 @@ final class TlsLegs {
         server = LegProtection.STRICT;
         SslHandler handler = tls.forServer(opened.alloc(), session.services.backend().port());
         opened.pipeline().addFirst(SERVER_TLS, handler);
-        handler.handshakeFuture().addListener((Future<Channel> done) -> serverHandshakeDone(done, ready));
+        handler.handshakeFuture().addListener((Future<Channel> done) -> serverHandshakeDone(done, ready,
+                session::sendErrorAndClose));
         opened.read();
     }
 
@@ -133,11 +135,12 @@ final class TlsLegs {
 
     /**
      * Starts the proxy's handshake with the server inside PRELOGIN packets, when its leg is encrypted: {@code ready}
-     * runs when it is over (or the session ends saying why).
+     * runs when it is over, {@code failed} with the error to answer the client's LOGIN7 with when it fails (the
+     * client may still be in its own handshake, which an error sent now could not pass).
      *
      * @return false when the server's leg has no handshake to make
      */
-    boolean startServer(Runnable ready) {
+    boolean startServer(Runnable ready, Consumer<TdsError> failed) {
         if (!server.handshakesInPrelogin()) {
             return false;
         }
@@ -146,20 +149,20 @@ final class TlsLegs {
         // The framing first: a client's handler sends its ClientHello as soon as it is added.
         channel.pipeline().addFirst(PRELOGIN_FRAMING, new PreloginTlsFraming(handler))
                 .addAfter(PRELOGIN_FRAMING, SERVER_TLS, handler);
-        handler.handshakeFuture().addListener((Future<Channel> done) -> serverHandshakeDone(done, ready));
+        handler.handshakeFuture().addListener((Future<Channel> done) -> serverHandshakeDone(done, ready, failed));
         channel.read();
         return true;
     }
 
-    private void serverHandshakeDone(Future<Channel> done, Runnable ready) {
+    private void serverHandshakeDone(Future<Channel> done, Runnable ready, Consumer<TdsError> failed) {
         if (session.ended()) {
             return;
         }
         if (!done.isSuccess()) {
             log.warn("TLS with backend '{}' failed for {}: {}", session.services.backend().name(), session,
                     done.cause().toString());
-            session.sendErrorAndClose(TdsErrors.serverTlsFailed(session.services.backend().name(),
-                    rootMessage(done.cause())));
+            server = LegProtection.NONE;
+            failed.accept(TdsErrors.serverTlsFailed(session.services.backend().name(), rootMessage(done.cause())));
             return;
         }
         ready.run();
