@@ -14,6 +14,7 @@ import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.Optional;
 
 /**
  * One SELECT block as MySQL's optimizer joins it: every table of the block in one search, whatever JOIN syntax
@@ -27,6 +28,8 @@ import java.util.Map;
 final class BlockGraph {
 
     final List<String> relations = new ArrayList<>();
+    /** Per relation, the table it reads; empty for a derived table. */
+    final List<Optional<String>> tables = new ArrayList<>();
     final List<QueryBlock> separatelyPlanned = new ArrayList<>();
     private final List<Predicate> predicates = new ArrayList<>();
     private final OptimizerSettings settings;
@@ -44,7 +47,10 @@ final class BlockGraph {
 
     private void add(JoinTreeNode node) {
         switch (node) {
-            case RelationRef relation -> relations.add(relation.name());
+            case RelationRef relation -> {
+                relations.add(relation.name());
+                tables.add(relation.table());
+            }
             case FromList list -> list.items().forEach(this::add);
             case JoinNode join when (join.type() == JoinType.SEMI || join.type() == JoinType.ANTI)
                     && !settings.switchOn("semijoin", true) -> {
@@ -59,6 +65,7 @@ final class BlockGraph {
             case SubqueryRef sub -> {
                 separatelyPlanned.add(sub.block());
                 relations.add(sub.alias());
+                tables.add(Optional.empty());
             }
         }
     }
@@ -104,6 +111,24 @@ final class BlockGraph {
             builder.addClause(members(byName, names));
         }
         return builder.build();
+    }
+
+    /**
+     * The classes of columns that equalities between columns make equal (MySQL's {@code Item_equal}): each a
+     * column of one relation can be looked up by from any other's.
+     */
+    List<List<ColumnRef>> equalityClasses() {
+        Map<ColumnRef, ColumnRef> classes = new HashMap<>();
+        for (Predicate predicate : predicates) {
+            if (predicate instanceof Predicate.Equality eq) {
+                union(classes, eq.left(), eq.right());
+            }
+        }
+        Map<ColumnRef, List<ColumnRef>> byClass = new HashMap<>();
+        for (ColumnRef column : classes.keySet()) {
+            byClass.computeIfAbsent(find(classes, column), c -> new ArrayList<>()).add(column);
+        }
+        return List.copyOf(byClass.values());
     }
 
     private static List<Integer> members(Map<String, List<Integer>> byName, Iterable<String> names) {

@@ -1,8 +1,8 @@
 package io.memogate.proxy.tds;
 
 import io.memogate.broker.gateway.CompileMemoryRetention;
-import io.memogate.broker.probe.ProbeException;
 import io.memogate.broker.probe.ProbeFactory;
+import io.memogate.broker.probe.sqlserver.SqlServerProbe;
 import io.memogate.estimator.lexer.LexicalAnalyzer;
 import io.memogate.estimator.postgres.MemoryCoefficients;
 import io.memogate.estimator.postgres.PlannerSettings;
@@ -18,9 +18,8 @@ import java.util.Map;
  * as PostgreSQL's planner would read it (the wing first rewrites the T-SQL it cannot read), with no collapse
  * limits and no genetic search, since SQL Server's Cascades optimizer explores the whole join space until its task
  * budget stops it. That weighs the join search's size, not SQL Server's bytes (which saturate at a few MB when the
- * budget ends the search): thresholds are set against these estimates. This build has no probe of SQL Server's
- * memory: a configured monitor makes a broker whose every poll fails saying so, and the gateways keep the static
- * target ({@code broker.staticTarget}).
+ * budget ends the search): thresholds are set against these estimates. The broker's probe reads SQL Server's
+ * dynamic management views ({@link SqlServerProbe}).
  */
 public final class TdsServer implements ServerKind {
 
@@ -28,10 +27,6 @@ public final class TdsServer implements ServerKind {
 
     /** Exhaustive join search: every table of a statement in one problem, as Cascades sees it. */
     public static final PlannerSettings WHOLE_SEARCH = new PlannerSettings(64, 64, false, 64, 5, 0, 0);
-
-    private static final ProbeFactory NO_PROBE = (settings, nanoTime) -> () -> {
-        throw new ProbeException("this build has no SQL Server memory probe: the gateways keep broker.staticTarget");
-    };
 
     private TdsServer() {
     }
@@ -64,7 +59,7 @@ public final class TdsServer implements ServerKind {
 
     @Override
     public ProbeFactory probe() {
-        return NO_PROBE;
+        return SqlServerProbe.FACTORY;
     }
 
     @Override
@@ -72,7 +67,7 @@ public final class TdsServer implements ServerKind {
         return WHOLE_SEARCH;
     }
 
-    /** No probe reads SQL Server's settings yet: the whole search, whatever was read. */
+    /** The probe reads no setting that bounds SQL Server's search (it has none): the whole search. */
     @Override
     public PlannerSettings defaults(Map<String, String> serverSettings) {
         return WHOLE_SEARCH;
