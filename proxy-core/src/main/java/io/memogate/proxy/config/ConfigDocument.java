@@ -54,6 +54,7 @@ final class ConfigDocument {
         String mode;
         String trustedCertificates;
         String serverName;
+        String strict;
     }
 
     static final class Limits {

@@ -370,7 +370,7 @@ final class DocumentConverter {
         }
         TlsMode mode = parse(path + ".mode", doc.mode, DocumentConverter::tlsMode, TlsMode.PREFER);
         return new BackendTlsConfig(mode, optionalPath(path + ".trustedCertificates", doc.trustedCertificates),
-                Optional.ofNullable(doc.serverName));
+                Optional.ofNullable(doc.serverName), parse(path + ".strict", doc.strict, DocumentConverter::bool, false));
     }
 
     /**
