@@ -65,6 +65,12 @@ final class SpecialJoins {
         }
     }
 
+    /** Forgets the LEFT join whose nullable side is {@code leaf} alone: the join was removed. */
+    void remove(int leaf) {
+        pending.removeIf(join -> join.type() == JoinType.LEFT && join.right().cardinality() == 1
+                && join.right().get(leaf));
+    }
+
     /**
      * The restrictions, lower joins first, once every predicate of the block is known.
      *
