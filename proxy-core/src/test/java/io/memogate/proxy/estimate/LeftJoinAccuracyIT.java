@@ -28,16 +28,14 @@ import org.junit.jupiter.api.extension.ExtendWith;
 class LeftJoinAccuracyIT {
 
     private static final int TABLES = 13;
+    private final CompileEstimator estimator = new CompileEstimator();
     private static final PlannerSettings WIDE = PlannerSettings.DEFAULTS
             .with("join_collapse_limit", "20").with("from_collapse_limit", "20").with("geqo_threshold", "20");
 
     @Test
     void leftJoinsNothingReadsAreEstimatedAsThePlannerRemovesThem(EmbeddedPostgres pg) throws Exception {
-        CompileEstimator estimator = new CompileEstimator();
-        pg.createDatabase("join_removal", "postgres");
         List<String> misses = new ArrayList<>();
-        try (Connection connection = pg.connect("join_removal"); Statement statement = connection.createStatement()) {
-            createTables(statement);
+        try (Connection connection = withTables(pg, "join_removal")) {
             PlannerMemory memory = new PlannerMemory(connection);
             for (int n = 10; n <= TABLES; n++) {
                 // inner arms on t0.kI = tI.id plus a cycle edge, so that the inner part is a search of its own size
@@ -71,11 +69,8 @@ class LeftJoinAccuracyIT {
      */
     @Test
     void antiJoinsOverANullableSideAreEstimatedAsTheCombinationsPostgresBuilds(EmbeddedPostgres pg) throws Exception {
-        CompileEstimator estimator = new CompileEstimator();
-        pg.createDatabase("anti_nullable", "postgres");
         List<String> misses = new ArrayList<>();
-        try (Connection connection = pg.connect("anti_nullable"); Statement statement = connection.createStatement()) {
-            createTables(statement);
+        try (Connection connection = withTables(pg, "anti_nullable")) {
             PlannerMemory memory = new PlannerMemory(connection);
             for (int n = 6; n <= 9; n++) {
                 String chain = IntStream.range(1, n).mapToObj(i -> " join t" + i + " on t" + (i - 1) + ".k" + i + " = t"
@@ -90,6 +85,16 @@ class LeftJoinAccuracyIT {
             }
         }
         assertThat(misses).as("estimates off by more than 2x").isEmpty();
+    }
+
+    /** A new database of {@value #TABLES} tables of 2,000 rows keyed by id, with wide collapse limits set. */
+    private static Connection withTables(EmbeddedPostgres pg, String database) throws Exception {
+        pg.createDatabase(database, "postgres");
+        Connection connection = pg.connect(database);
+        try (Statement statement = connection.createStatement()) {
+            createTables(statement);
+        }
+        return connection;
     }
 
     private static void createTables(Statement statement) throws Exception {
