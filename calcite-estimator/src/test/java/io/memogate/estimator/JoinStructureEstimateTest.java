@@ -54,6 +54,13 @@ class JoinStructureEstimateTest {
     }
 
     @Test
+    void aLeftJoinMadeInnerMakesTheLeftJoinsItsConditionReadsInnerToo() {
+        // d's inner condition makes c's LEFT join inner, whose condition then does b's: a free chain of 4.
+        sql("SELECT count(*) FROM a LEFT JOIN b ON a.x = b.x LEFT JOIN c ON b.y = c.y JOIN d ON c.z = d.z")
+                .estimates(10);
+    }
+
+    @Test
     void qualifiedAndAliasedNamesResolveToTheirRelation() {
         sql("SELECT * FROM public.a AS p, b q, c WHERE p.x = q.x AND q.y = c.y").estimates(4);
         // Unquoted names fold to lower case as in PostgreSQL.

@@ -79,16 +79,30 @@ final class SpecialJoins {
      * @param relationsOf a predicate's relations as leaf numbers
      */
     List<Restriction> resolve(List<Predicate> predicates, Function<Predicate, BitSet> relationsOf) {
-        Set<Predicate> outerConditions = Collections.newSetFromMap(new IdentityHashMap<>());
-        for (Pending join : pending) {
-            if (join.outer()) {
-                outerConditions.addAll(join.on());
+        // A LEFT join made inner filters like one: its own condition, strict, can then reduce the joins below it
+        // (reduce_outer_joins passes an inner join's non-nullable relations down), so reduce until nothing changes.
+        Set<Pending> inner = Collections.newSetFromMap(new IdentityHashMap<>());
+        boolean more = true;
+        while (more) {
+            Set<Predicate> outerConditions = Collections.newSetFromMap(new IdentityHashMap<>());
+            for (Pending join : pending) {
+                if (join.outer() && !inner.contains(join)) {
+                    outerConditions.addAll(join.on());
+                }
+            }
+            more = false;
+            for (Pending join : pending) {
+                if (join.type() == JoinType.LEFT && !inner.contains(join)
+                        && reduced(join, predicates, outerConditions, relationsOf)) {
+                    inner.add(join);
+                    more = true;
+                }
             }
         }
         Map<Pending, Restriction> made = new IdentityHashMap<>();
         List<Restriction> result = new ArrayList<>();
         for (Pending join : pending) {
-            if (join.type() == JoinType.LEFT && reduced(join, predicates, outerConditions, relationsOf)) {
+            if (inner.contains(join)) {
                 continue;
             }
             BitSet clause = new BitSet();
