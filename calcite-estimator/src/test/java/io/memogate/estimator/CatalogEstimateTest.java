@@ -59,6 +59,15 @@ class CatalogEstimateTest {
                 .isEqualTo(1);
     }
 
+    /** A LEFT join is removed only when the catalog shows an index leading with the key it is joined on. */
+    @Test
+    void joinRemovalNeedsTheKeyIndexedWhereTheCatalogIsKnown() {
+        String sql = "SELECT count(*) FROM a JOIN b ON a.x = b.x LEFT JOIN c ON b.c_id = c.id";
+        assertThat(estimate(sql, IndexedColumns.NONE).memoPairs()).isEqualTo(1);
+        assertThat(estimate(sql, IndexedColumns.of(Map.of("c", Set.of("id")))).memoPairs()).isEqualTo(1);
+        assertThat(estimate(sql, IndexedColumns.of(Map.of("c", Set.of("y")))).memoPairs()).isEqualTo(4);
+    }
+
     /** The cache keeps estimates per catalog: a new catalog read is estimated anew. */
     @Test
     void estimatesAreCachedPerCatalog() {

@@ -35,6 +35,32 @@ class JoinStructureEstimateTest {
     }
 
     @Test
+    void leftJoinsOnAKeyThatNothingReadsAreRemovedBeforeTheSearch() {
+        // remove_useless_joins: c is joined on its key and read by nothing else, so a and b are a pair.
+        sql("SELECT count(*) FROM a JOIN b ON a.x = b.x LEFT JOIN c ON b.c_id = c.id").estimates(1);
+        // Removing d frees c, whose columns only d's condition read: both go.
+        sql("SELECT count(*) FROM a JOIN b ON a.x = b.x LEFT JOIN c ON b.c_id = c.id LEFT JOIN d ON c.d_id = d.id")
+                .estimates(1);
+        // Read by the select list, a sub-query or *, or joined on another column: a chain of 3.
+        sql("SELECT count(*), max(c.y) FROM a JOIN b ON a.x = b.x LEFT JOIN c ON b.c_id = c.id").estimates(4);
+        // Read by a WHERE condition, which also links a and c: a triangle.
+        sql("SELECT count(*) FROM a JOIN b ON a.x = b.x LEFT JOIN c ON b.c_id = c.id WHERE c.y > a.y").estimates(6);
+        sql("SELECT count(*) FROM a JOIN b ON a.x = b.x LEFT JOIN c ON b.c_id = c.id"
+                + " WHERE EXISTS (SELECT 1 FROM e WHERE e.y = c.y AND e.z = 1 LIMIT 1)").estimates(4);
+        sql("SELECT * FROM a JOIN b ON a.x = b.x LEFT JOIN c ON b.c_id = c.id").estimates(4);
+        sql("SELECT count(*) FROM a JOIN b ON a.x = b.x LEFT JOIN c ON b.y = c.y").estimates(4);
+        // An ORDER BY is not read for the relations it names: the join is kept, more work than PostgreSQL does.
+        sql("SELECT count(*) FROM a JOIN b ON a.x = b.x LEFT JOIN c ON b.c_id = c.id ORDER BY count(*)").estimates(4);
+    }
+
+    @Test
+    void aLeftJoinMadeInnerMakesTheLeftJoinsItsConditionReadsInnerToo() {
+        // d's inner condition makes c's LEFT join inner, whose condition then does b's: a free chain of 4.
+        sql("SELECT count(*) FROM a LEFT JOIN b ON a.x = b.x LEFT JOIN c ON b.y = c.y JOIN d ON c.z = d.z")
+                .estimates(10);
+    }
+
+    @Test
     void qualifiedAndAliasedNamesResolveToTheirRelation() {
         sql("SELECT * FROM public.a AS p, b q, c WHERE p.x = q.x AND q.y = c.y").estimates(4);
         // Unquoted names fold to lower case as in PostgreSQL.

@@ -112,6 +112,8 @@ public final class QueryBlockBuilder {
     private final Set<String> usedNames = new HashSet<>();
     private Deque<Map<String, Cte>> ctes = new ArrayDeque<>();
     private Deque<List<QueryBlock>> cteBlocks = new ArrayDeque<>();
+    /** Per SELECT being built, innermost first: the relations LEFT-joined on their key (see {@link #keyJoined}). */
+    private final Deque<Set<String>> keyJoins = new ArrayDeque<>();
     private final Scope root = new Scope();
 
     public QueryBlockBuilder(Set<String> materialized, Set<String> notMaterialized) {
@@ -143,6 +145,9 @@ public final class QueryBlockBuilder {
                 Built inner = query(orderBy.query, outer);
                 boolean limited = orderBy.fetch != null || orderBy.offset != null;
                 QueryBlock block = orderBy.fetch == null ? inner.block() : forFirstRows(orderBy.query, inner.block());
+                if (orderBy.orderList != null && !orderBy.orderList.isEmpty()) {
+                    block = block.withKeyJoined(Set.of()); // the ordering may read them
+                }
                 return new Built(block, inner.simple() && !limited, inner.correlated(), inner.columns(),
                         inner.relations());
             }
@@ -202,8 +207,15 @@ public final class QueryBlockBuilder {
         Scope scope = new Scope(outer);
         List<Predicate> predicates = new ArrayList<>();
         List<QueryBlock> separate = new ArrayList<>();
-        JoinTreeNode from = select.getFrom() == null ? FromList.of() : fromItem(select.getFrom(), scope, predicates,
-                separate);
+        keyJoins.push(new HashSet<>());
+        JoinTreeNode from;
+        Set<String> candidates;
+        try {
+            from = select.getFrom() == null ? FromList.of() : fromItem(select.getFrom(), scope, predicates, separate);
+        } finally {
+            candidates = keyJoins.pop();
+        }
+        int unattributedBefore = root.unattributed();
         for (SqlNode conjunct : conjuncts(select.getWhere())) {
             JoinTreeNode joined = sublinkJoin(conjunct, from, scope, predicates);
             if (joined != null) {
@@ -213,8 +225,10 @@ public final class QueryBlockBuilder {
             }
         }
         Map<String, Set<String>> columns = new LinkedHashMap<>();
+        Set<String> read = new HashSet<>();
         for (SqlNode item : select.getSelectList()) {
             Set<String> refs = ReferencedRelations.of(item, scope, q -> separate.add(query(q, scope).block()));
+            read.addAll(refs);
             String name = outputName(item);
             if (name != null) {
                 columns.put(name, refs);
@@ -222,13 +236,19 @@ public final class QueryBlockBuilder {
         }
         for (SqlNode other : new SqlNode[] {select.getGroup(), select.getHaving(), select.getWindowList(),
                 select.getQualify()}) {
-            ReferencedRelations.of(other, scope, q -> separate.add(query(q, scope).block()));
+            read.addAll(ReferencedRelations.of(other, scope, q -> separate.add(query(q, scope).block())));
+        }
+        Set<String> removable = new HashSet<>(candidates);
+        removable.removeAll(read);
+        boolean star = select.getSelectList().stream().anyMatch(item -> item instanceof SqlIdentifier id && id.isStar());
+        if (root.unattributed() != unattributedBefore || star) {
+            removable.clear(); // a column it cannot place, or a *, may read them
         }
         boolean simple = select.getGroup() == null && select.getHaving() == null && !select.isDistinct()
                 && select.getFetch() == null && select.getOffset() == null
                 && (select.getWindowList() == null || select.getWindowList().isEmpty())
                 && !GroupingFinder.in(select.getSelectList());
-        QueryBlock block = new QueryBlock(from, predicates, separate, select.getFetch() != null);
+        QueryBlock block = new QueryBlock(from, predicates, separate, select.getFetch() != null).withKeyJoined(removable);
         return new Built(block, simple, scope.correlated(), columns, relationsOf(from));
     }
 
@@ -302,6 +322,11 @@ public final class QueryBlockBuilder {
                 String column = join.getCondition() instanceof SqlNodeList l && !l.isEmpty() ? l.get(0).toString() : "*";
                 link(usingOwner(relationsOf(left), column, predicates),
                         usingOwner(relationsOf(right), column, predicates), column, predicates, inner);
+            }
+            if (type == JoinType.LEFT && right instanceof RelationRef relation && relation.table().isPresent()
+                    && join.getConditionType() == JoinConditionType.ON
+                    && joinedOnKey(relation.name(), join.getCondition(), scope)) {
+                keyJoins.peek().add(relation.name());
             }
             return new JoinNode(type, left, right, predicates.subList(before, predicates.size()));
         }
@@ -462,6 +487,32 @@ public final class QueryBlockBuilder {
         if (relations.size() >= 2) {
             predicates.add(Predicate.Clause.filter(relations));
         }
+    }
+
+    /**
+     * Whether {@code condition} equates {@code relation}'s key column with a column of another relation. The text
+     * does not show the unique indexes PostgreSQL needs to remove the join; a column named {@code id} is taken for
+     * the table's primary key, the convention of most schemas and ORMs (the planner model checks the catalog's
+     * indexes where it has them).
+     */
+    private static boolean joinedOnKey(String relation, SqlNode condition, Scope scope) {
+        for (SqlNode conjunct : conjuncts(condition)) {
+            if (conjunct.getKind() != SqlKind.EQUALS) {
+                continue;
+            }
+            SqlCall eq = (SqlCall) conjunct;
+            for (int side = 0; side < 2; side++) {
+                if (eq.operand(side) instanceof SqlIdentifier key && QueryBlock.KEY_COLUMN.equalsIgnoreCase(columnName(key))
+                        && ReferencedRelations.of(key, scope, q -> { }).equals(Set.of(relation))
+                        && eq.operand(1 - side) instanceof SqlIdentifier other) {
+                    Set<String> otherSide = ReferencedRelations.of(other, scope, q -> { });
+                    if (!otherSide.isEmpty() && !otherSide.contains(relation)) {
+                        return true;
+                    }
+                }
+            }
+        }
+        return false;
     }
 
     private Cte cte(String name) {

@@ -3,6 +3,7 @@ package io.memogate.estimator.planner;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Objects;
+import java.util.Set;
 
 /**
  * One SELECT's FROM clause and the conjuncts that link its relations: what PostgreSQL's
@@ -20,14 +21,33 @@ import java.util.Objects;
  *     operands: PostgreSQL plans the operands that are queries as set-operation branches (UNION ALL's pulled up
  *     into an append relation, the others by {@code subquery_planner} from {@code plan_set_operations}), and an
  *     operand that is itself a set operation as part of the same tree, with no planner call of its own
+ * @param keyJoined relations that are the whole nullable side of a LEFT JOIN whose condition equates their key
+ *     column with a column of the other side, and that nothing else of the block reads (its output, grouping,
+ *     ordering): as far as the text shows, what PostgreSQL's {@code remove_useless_joins} removes before the
+ *     join search, when the key is unique and no other condition references them (the planner model checks
+ *     that); empty where nobody looked
  */
 public record QueryBlock(JoinTreeNode from, List<Predicate> predicates, List<QueryBlock> separatelyPlanned,
-                         boolean fastStart, boolean setOperation) {
+                         boolean fastStart, boolean setOperation, Set<String> keyJoined) {
+
+    /** The column taken for a table's primary key where the catalog does not say: see {@code keyJoined}. */
+    public static final String KEY_COLUMN = "id";
 
     public QueryBlock {
         Objects.requireNonNull(from, "from");
         predicates = List.copyOf(predicates);
         separatelyPlanned = List.copyOf(separatelyPlanned);
+        keyJoined = Set.copyOf(keyJoined);
+    }
+
+    public QueryBlock(JoinTreeNode from, List<Predicate> predicates, List<QueryBlock> separatelyPlanned,
+                      boolean fastStart, boolean setOperation) {
+        this(from, predicates, separatelyPlanned, fastStart, setOperation, Set.of());
+    }
+
+    /** This block with these LEFT-joined relations found removable as far as its text shows. */
+    public QueryBlock withKeyJoined(Set<String> relations) {
+        return new QueryBlock(from, predicates, separatelyPlanned, fastStart, setOperation, relations);
     }
 
     public QueryBlock(JoinTreeNode from, List<Predicate> predicates, List<QueryBlock> separatelyPlanned,
@@ -42,7 +62,7 @@ public record QueryBlock(JoinTreeNode from, List<Predicate> predicates, List<Que
 
     /** This block with these blocks planned separately instead of its own, planned for its first rows. */
     public QueryBlock forFirstRows(List<QueryBlock> separately) {
-        return new QueryBlock(from, predicates, separately, true, setOperation);
+        return new QueryBlock(from, predicates, separately, true, setOperation, keyJoined);
     }
 
     /** A block planned for all its rows. */
@@ -66,11 +86,11 @@ public record QueryBlock(JoinTreeNode from, List<Predicate> predicates, List<Que
         List<QueryBlock> separate = new ArrayList<>(setOperation ? List.of(this) : separatelyPlanned);
         separate.addAll(more);
         return setOperation ? new QueryBlock(JoinTreeNode.FromList.of(), List.of(), separate, fastStart)
-                : new QueryBlock(from, predicates, separate, fastStart);
+                : new QueryBlock(from, predicates, separate, fastStart, false, keyJoined);
     }
 
     /** This block, planned for its first rows. */
     public QueryBlock forFirstRows() {
-        return fastStart ? this : new QueryBlock(from, predicates, separatelyPlanned, true, setOperation);
+        return fastStart ? this : new QueryBlock(from, predicates, separatelyPlanned, true, setOperation, keyJoined);
     }
 }

@@ -10,6 +10,10 @@ import io.memogate.estimator.planner.Predicate;
 import io.memogate.estimator.planner.QueryBlock;
 import java.util.ArrayList;
 import java.util.BitSet;
+import java.util.Collections;
+import java.util.HashSet;
+import java.util.IdentityHashMap;
+import java.util.Set;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
@@ -24,6 +28,12 @@ import java.util.Optional;
  * <p>One instance per query block; it also collects the block's relations, its predicates (its own
  * and those of pulled-up sub-selects), the blocks planned separately and the outer, semi and anti joins
  * that restrict the join order ({@link SpecialJoins}).
+ *
+ * <p>It then removes what {@code remove_useless_joins} (src/backend/optimizer/plan/analyzejoins.c) removes: a
+ * LEFT JOIN's nullable side that is one table joined on its unique key ({@link QueryBlock#keyJoined()}) and that
+ * no condition but the join's own references, here or in a block planned apart (a correlated sub-query, a
+ * LATERAL sub-select), repeated until nothing more goes, since a removed join's condition no longer holds the
+ * tables it referenced. As PostgreSQL does, after the joinlists were split under the collapse limits.
  */
 final class JoinLists {
 
@@ -50,12 +60,23 @@ final class JoinLists {
      * {@code inner_join_rels}, which an outer join's minimal right side includes.
      */
     private BitSet innerJoined = new BitSet();
+    private final Set<String> keyJoined = new HashSet<>();
+    /** The LEFT joins whose nullable side is one key-joined table: its leaf, and the join's own conditions. */
+    private final List<Removable> removable = new ArrayList<>();
 
-    JoinLists(QueryBlock block, PlannerSettings settings) {
+    private record Removable(int leaf, List<Predicate> on) {
+    }
+
+    /**
+     * @param uniqueKey whether a table has the unique index on its key column that join removal needs: what
+     *     the catalog says where there is one
+     */
+    JoinLists(QueryBlock block, PlannerSettings settings, java.util.function.Predicate<String> uniqueKey) {
         this.settings = settings;
         predicates.addAll(block.predicates());
         separatelyPlanned.addAll(block.separatelyPlanned());
-        joinlist = fromList(asFromList(block.from()));
+        keyJoined.addAll(block.keyJoined());
+        joinlist = withoutUselessJoins(fromList(asFromList(block.from())), uniqueKey);
         Map<String, Integer> leafByName = new HashMap<>();
         for (int r = 0; r < relationNames.size(); r++) {
             leafByName.putIfAbsent(relationNames.get(r), r);
@@ -100,6 +121,7 @@ final class JoinLists {
             case JoinNode join -> join(join);
             case SubqueryRef sub when sub.pulledUp() -> {
                 predicates.addAll(sub.block().predicates());
+                keyJoined.addAll(sub.block().keyJoined());
                 separatelyPlanned.addAll(sub.block().separatelyPlanned());
                 // pull_up_simple_subquery replaces the reference with the sub-select's FromExpr
                 yield fromList(asFromList(sub.block().from()));
@@ -149,6 +171,10 @@ final class JoinLists {
         leftRelations.set(first, middle);
         BitSet rightRelations = new BitSet();
         rightRelations.set(middle, relationNames.size());
+        if (join.type() == JoinType.LEFT && join.right() instanceof RelationRef relation
+                && keyJoined.contains(relation.name()) && rightRelations.cardinality() == 1) {
+            removable.add(new Removable(middle, join.on()));
+        }
         if (join.type() == JoinType.RIGHT) {
             specialJoins.add(join.type(), rightRelations, leftRelations, innerLeft, join.on());
         } else {
@@ -166,6 +192,75 @@ final class JoinLists {
             return merged;
         }
         return List.of(unwrap(left), unwrap(right));
+    }
+
+    /** {@code remove_useless_joins}: the joinlist without the removable joins' nullable sides. */
+    private List<Item> withoutUselessJoins(List<Item> items, java.util.function.Predicate<String> uniqueKey) {
+        Set<Predicate> gone = Collections.newSetFromMap(new IdentityHashMap<>());
+        BitSet removed = new BitSet();
+        Set<String> readApart = new HashSet<>();
+        separatelyPlanned.forEach(block -> readApart(block, readApart));
+        boolean more = true;
+        while (more) {
+            more = false;
+            for (Removable join : removable) {
+                String name = relationNames.get(join.leaf());
+                if (removed.get(join.leaf()) || readApart.contains(name)
+                        || !tables.get(join.leaf()).map(uniqueKey::test).orElse(false)) {
+                    continue;
+                }
+                Set<Predicate> own = Collections.newSetFromMap(new IdentityHashMap<>());
+                own.addAll(join.on());
+                boolean read = predicates.stream().anyMatch(p -> !own.contains(p) && !gone.contains(p)
+                        && p.relations().contains(name));
+                if (!read) {
+                    removed.set(join.leaf());
+                    gone.addAll(own);
+                    specialJoins.remove(join.leaf());
+                    more = true;
+                }
+            }
+        }
+        if (removed.isEmpty()) {
+            return items;
+        }
+        predicates.removeIf(gone::contains);
+        return without(items, removed);
+    }
+
+    /** The relation names the predicates of {@code block} and of everything planned inside it reference. */
+    private static void readApart(QueryBlock block, Set<String> names) {
+        block.predicates().forEach(p -> names.addAll(p.relations()));
+        block.separatelyPlanned().forEach(inner -> readApart(inner, names));
+        pulledUp(block.from(), names);
+    }
+
+    private static void pulledUp(JoinTreeNode node, Set<String> names) {
+        switch (node) {
+            case FromList list -> list.items().forEach(item -> pulledUp(item, names));
+            case JoinNode join -> {
+                pulledUp(join.left(), names);
+                pulledUp(join.right(), names);
+            }
+            case SubqueryRef sub -> readApart(sub.block(), names);
+            case RelationRef relation -> { }
+        }
+    }
+
+    /** {@code remove_rel_from_joinlist}, for each removed leaf. */
+    private static List<Item> without(List<Item> items, BitSet removed) {
+        List<Item> kept = new ArrayList<>();
+        for (Item item : items) {
+            switch (item) {
+                case Item.Leaf leaf -> {
+                    if (!removed.get(leaf.relation())) {
+                        kept.add(leaf);
+                    }
+                }
+                case Item.Sub sub -> kept.add(new Item.Sub(without(sub.items(), removed)));
+            }
+        }
+        return kept;
     }
 
     private static Item unwrap(List<Item> joinlist) {

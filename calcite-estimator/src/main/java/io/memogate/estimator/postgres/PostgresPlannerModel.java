@@ -49,8 +49,9 @@ import java.util.stream.IntStream;
  *   do not restrict it. A WHERE filter on one relation of an outer join's nullable side, which would make it
  *   an inner join, is not seen (only conditions over two or more relations are), so such a join keeps its
  *   restriction;
- *   <li>no relation is removed: useless left joins ({@code remove_useless_joins}) and self-joins on a
- *   unique key (PostgreSQL 18) are planned as if they stayed;
+ *   <li>useless left joins are removed ({@code remove_useless_joins}, see {@link JoinLists}) when the nullable
+ *   table is joined on a column named {@code id}, taken for its primary key unless the catalog's indexes say
+ *   it leads none; self-joins on a unique key (PostgreSQL 18) are planned as if they stayed;
  *   <li>a partitioned table the catalog knows ({@link PartitionedTables}) adds a child relation per partition
  *   left after plan-time pruning: a key column equal to constants or parameters, directly or through an
  *   equivalence class ({@link PinnedColumns}), leaves at most one partition per value; with {@code enable_partitionwise_join}, every pair a search builds of relations partitioned
@@ -118,7 +119,8 @@ public final class PostgresPlannerModel implements PlannerModel {
             } else if (!block.setOperation()) {
                 branches++;
             }
-            JoinLists lists = new JoinLists(block, settings);
+            JoinLists lists = new JoinLists(block, settings, table -> indexes == IndexedColumns.NONE
+                    || indexes.leadsIndex(table, QueryBlock.KEY_COLUMN));
             PinnedColumns pins = new PinnedColumns(lists.predicates);
             ProblemGraphs graphs = new ProblemGraphs(lists.relationNames, lists.tables, lists.predicates, indexes,
                     lists.restrictions, pins);

@@ -150,6 +150,12 @@ final class ProblemGraphs {
         }
         List<Sides> restricted = new ArrayList<>();
         for (SpecialJoins.Restriction restriction : restrictions) {
+            List<Integer> anyOrder = new ArrayList<>(itemsOf(restriction.anyOrder(), itemOf));
+            for (int a = 0; a < anyOrder.size(); a++) {
+                for (int b = a + 1; b < anyOrder.size(); b++) {
+                    builder.addJoinFilter(List.of(anyOrder.get(a), anyOrder.get(b)));
+                }
+            }
             Set<Integer> minLeft = itemsOf(restriction.minLeft(), itemOf);
             Set<Integer> minRight = itemsOf(restriction.minRight(), itemOf);
             if (!minLeft.isEmpty() && !minRight.isEmpty() && Collections.disjoint(minLeft, minRight)) {
