@@ -8,7 +8,7 @@ import java.util.Objects;
  * One join search problem a server's planner solves: a list of items (base relations, or sub-problems already
  * joined) to be joined in the best order. PostgreSQL's by {@code standard_join_search} or {@code geqo}
  * ({@code make_rel_from_joinlist}, src/backend/optimizer/path/allpaths.c); MySQL's and MariaDB's by
- * {@link Greedy greedy search}.
+ * {@link Greedy greedy search}; SQL Server's by its {@link Cascades} optimizer.
  */
 public sealed interface JoinSearch {
 
@@ -212,6 +212,69 @@ public sealed interface JoinSearch {
         @Override
         public double extraJoinClauses() {
             return graph.edgeCount();
+        }
+
+        @Override
+        public double cartesianPairs() {
+            return 0;
+        }
+
+        @Override
+        public double parameterizations() {
+            return 0;
+        }
+
+        @Override
+        public boolean fastStart() {
+            return false;
+        }
+
+        @Override
+        public int singlePathItems() {
+            return 0;
+        }
+
+        @Override
+        public double subProblemPairs() {
+            return 0;
+        }
+    }
+
+    /**
+     * SQL Server's Cascades search (the Volcano/Cascades memo of its optimizer): it explores join alternatives
+     * (orders and commutations, each a group expression in the memo) in stages, and stops at the end of its
+     * task budget ("TimeOut" in a showplan's StatementOptmEarlyAbortReason) or when a plan is cheap enough
+     * ("GoodEnoughPlanFound"). Everything it explored stays in the memo until the statement is compiled, so its
+     * memory grows with the alternatives explored: with the join pairs of the graph (the csg-cmp pairs an
+     * exhaustive search builds), up to the budget, and no further. {@link #joinPairs()} is what was explored.
+     *
+     * @param alternatives join pairs an exhaustive search of the graph builds (its csg-cmp pairs)
+     * @param explored those within the task budget: the memo the search ends with
+     * @param exact false when {@code alternatives} is an extrapolation
+     */
+    record Cascades(JoinGraph graph, double alternatives, double explored, boolean exact) implements JoinSearch {
+        public Cascades {
+            Objects.requireNonNull(graph, "graph");
+            if (!(explored >= 0) || explored > alternatives) {
+                throw new IllegalArgumentException("a Cascades search explores between 0 and its " + alternatives
+                        + " alternatives, was " + explored);
+            }
+        }
+
+        /** Whether the task budget ended the search before it built every alternative (a showplan's TimeOut). */
+        public boolean timedOut() {
+            return explored < alternatives;
+        }
+
+        @Override
+        public double joinPairs() {
+            return explored;
+        }
+
+        /** Not modelled: the memo's group expressions are counted as explored pairs. */
+        @Override
+        public double extraJoinClauses() {
+            return 0;
         }
 
         @Override
