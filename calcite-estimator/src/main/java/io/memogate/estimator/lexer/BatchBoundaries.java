@@ -29,7 +29,7 @@ final class BatchBoundaries {
             Keyword.COMMIT, Keyword.ROLLBACK, Keyword.THROW, Keyword.RAISERROR);
     /** Words after which a starting word continues the statement. */
     private static final boolean[] JOINS_NEXT = words(Keyword.UNION, Keyword.ALL, Keyword.EXCEPT,
-            Keyword.INTERSECT, Keyword.FOR, Keyword.AS, Keyword.ON, Keyword.OR, Keyword.DISTINCT, Keyword.INNER, Keyword.LEFT,
+            Keyword.INTERSECT, Keyword.FOR, Keyword.AS, Keyword.OR, Keyword.DISTINCT, Keyword.INNER, Keyword.LEFT,
             Keyword.RIGHT, Keyword.FULL, Keyword.OUTER, Keyword.CROSS);
     private static final boolean[] WHOLE = words(Keyword.MERGE, Keyword.GRANT, Keyword.REVOKE, Keyword.DENY);
     private static final boolean[] ROUTINES = words(Keyword.PROC, Keyword.PROCEDURE, Keyword.FUNCTION,
@@ -88,6 +88,9 @@ final class BatchBoundaries {
     private boolean continues(int word) {
         if (WHOLE[first] || JOINS_NEXT[previous]) {
             return true;
+        }
+        if (previous == Keyword.ON.ordinal()) { // ON DELETE, ON UPDATE; but SET NOCOUNT ON ends a statement
+            return word == Keyword.DELETE.ordinal() || word == Keyword.UPDATE.ordinal();
         }
         if (word == Keyword.END.ordinal() || word == Keyword.ELSE.ordinal()) {
             return caseDepth > 0;

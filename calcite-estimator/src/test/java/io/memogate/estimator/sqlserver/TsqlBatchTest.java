@@ -33,6 +33,8 @@ class TsqlBatchTest {
     void goLinesAndSemicolonsSeparateToo() {
         assertThat(statements("SELECT a FROM t;\nGO\nSELECT b FROM u\ngo\nDELETE FROM v;"))
                 .containsExactly("SELECT a FROM t", "SELECT b FROM u", "DELETE FROM v");
+        assertThat(statements("SET NOCOUNT ON\nSET XACT_ABORT ON\nSELECT 1"))
+                .containsExactly("SET NOCOUNT ON", "SET XACT_ABORT ON", "SELECT 1");
     }
 
     @Test

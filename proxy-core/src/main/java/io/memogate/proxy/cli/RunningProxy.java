@@ -32,6 +32,7 @@ import io.memogate.proxy.postgres.catalog.IndexCatalogs;
 import io.memogate.proxy.reload.ConfigReloader;
 import io.memogate.proxy.reload.CurrentConfig;
 import io.memogate.proxy.server.ProxyServer;
+import io.memogate.proxy.tds.TdsServer;
 import java.nio.file.Path;
 import java.time.Clock;
 import java.time.Instant;
@@ -153,8 +154,8 @@ public final class RunningProxy implements AutoCloseable {
         GatewayMeters gatewayMeters = new GatewayMeters(name);
         ServerKind kind = Wings.kindOf(config, name);
         boolean postgres = kind == PostgresServer.KIND;
-        // The catalog reader and the configured coefficients are PostgreSQL's; a MySQL server's estimates read
-        // no catalog, with the dialect's own coefficients.
+        // The catalog reader and the configured coefficients are PostgreSQL's; a MySQL server's or a SQL Server's
+        // estimates read no catalog, with the dialect's own coefficients.
         ServerCatalogs catalogs = config.broker().monitor().filter(m -> postgres)
                 .<ServerCatalogs>map(m -> new IndexCatalogs(database -> current.get().catalogUrl(name, database),
                         m.user(), m.password().orElse(null)))
@@ -162,6 +163,8 @@ public final class RunningProxy implements AutoCloseable {
         AdmissionControl control = AdmissionControl.builder(name, kind, config.admission().gatewaySettings())
                 .estimator(postgres ? estimator : kind == MySqlServer.KIND
                         ? new CurrentMySqlEstimator(() -> current.get().estimator().mysqlCoefficients())
+                        : kind == TdsServer.KIND
+                        ? TdsServer.estimator(() -> current.get().estimator().sqlserverCoefficients())
                         : kind.estimator())
                 .catalogs(catalogs)
                 .staticTargetBytes(config.broker().staticTargetBytes())

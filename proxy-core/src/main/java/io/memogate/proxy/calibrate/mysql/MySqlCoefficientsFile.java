@@ -1,15 +1,11 @@
 package io.memogate.proxy.calibrate.mysql;
 
-import com.fasterxml.jackson.databind.JsonNode;
 import io.memogate.estimator.mysql.MySqlCoefficients;
 import io.memogate.proxy.calibrate.CoefficientsYaml;
-import io.memogate.proxy.calibrate.InvalidCoefficientsException;
 import java.io.IOException;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
-import java.util.ArrayList;
-import java.util.Iterator;
 import java.util.List;
 
 /**
@@ -27,31 +23,10 @@ public final class MySqlCoefficientsFile {
     private MySqlCoefficientsFile() {
     }
 
-    /** @throws InvalidCoefficientsException naming the file and each problem */
+    /** @throws io.memogate.proxy.calibrate.InvalidCoefficientsException naming the file and each problem */
     public static MySqlCoefficients read(Path file) {
-        JsonNode root = CoefficientsYaml.mapping(file, String.join(", ", NAMES));
-        List<String> problems = new ArrayList<>();
-        for (Iterator<String> keys = root.fieldNames(); keys.hasNext(); ) {
-            String key = keys.next();
-            if (!NAMES.contains(key)) {
-                problems.add("unknown key '" + key + "' (expected " + String.join(", ", NAMES) + ")");
-            }
-        }
-        double[] values = new double[NAMES.size()];
-        for (int j = 0; j < values.length; j++) {
-            JsonNode value = root.get(NAMES.get(j));
-            if (value == null || value.isNull()) {
-                problems.add(NAMES.get(j) + " is required");
-            } else if (!value.isNumber() || !Double.isFinite(value.doubleValue()) || value.doubleValue() < 0) {
-                problems.add(NAMES.get(j) + " must be a number >= 0, was '" + value.asText() + "'");
-            } else {
-                values[j] = value.doubleValue();
-            }
-        }
-        if (!problems.isEmpty()) {
-            throw new InvalidCoefficientsException(file, problems);
-        }
-        return new MySqlCoefficients(values[0], values[1], values[2], values[3], values[4]);
+        double[] v = CoefficientsYaml.values(file, NAMES, new double[NAMES.size()]);
+        return new MySqlCoefficients(v[0], v[1], v[2], v[3], v[4]);
     }
 
     /** Writes {@code coefficients} with {@code header} as comment lines (without their "# "). */
