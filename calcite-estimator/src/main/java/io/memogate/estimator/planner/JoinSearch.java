@@ -8,7 +8,9 @@ import java.util.Objects;
  * One join search problem a server's planner solves: a list of items (base relations, or sub-problems already
  * joined) to be joined in the best order. PostgreSQL's by {@code standard_join_search} or {@code geqo}
  * ({@code make_rel_from_joinlist}, src/backend/optimizer/path/allpaths.c); MySQL's and MariaDB's by
- * {@link Greedy greedy search}; SQL Server's by its {@link Cascades} optimizer.
+ * {@link Greedy greedy search}; SQL Server's by its {@link Cascades} optimizer. What a server's search does not
+ * keep (Cartesian pairs apart, parameterized paths, paths for the first rows, sub-problems' paths) is 0 unless its
+ * search says otherwise.
  */
 public sealed interface JoinSearch {
 
@@ -35,14 +37,18 @@ public sealed interface JoinSearch {
      * How many of {@link #joinPairs()} no clause links: Cartesian products, which only a nested loop joins
      * and so keep far fewer paths ({@link MemoSize#cartesianPairs()}).
      */
-    double cartesianPairs();
+    default double cartesianPairs() {
+        return 0;
+    }
 
     /**
      * Parameterized path families the search's pairs build join paths for: per pair, the relations outside
      * its join relation that an index scan inside it can be parameterized by
      * ({@link MemoSize#parameterizations()}); 0 without a catalog.
      */
-    double parameterizations();
+    default double parameterizations() {
+        return 0;
+    }
 
     /** Whether {@link #joinPairs()} is a count rather than an extrapolation. */
     boolean exact();
@@ -60,7 +66,9 @@ public sealed interface JoinSearch {
      * a cursor), so that every relation also keeps the paths that are cheapest to start
      * ({@code consider_startup}, src/backend/optimizer/util/pathnode.c).
      */
-    boolean fastStart();
+    default boolean fastStart() {
+        return false;
+    }
 
     /**
      * Items with a single access path: CTE, function and sub-select scans. A search planned for its first
@@ -69,7 +77,9 @@ public sealed interface JoinSearch {
      * problem made mostly of scans that have one path has few such alternatives to keep. Tables and
      * sub-problems are not counted.
      */
-    int singlePathItems();
+    default int singlePathItems() {
+        return 0;
+    }
 
     /**
      * Linked pairs whose join relation holds a sub-problem's result: an item that is itself a join, left
@@ -79,7 +89,9 @@ public sealed interface JoinSearch {
      * every parameterized inner, with a Memoize path each (bench/log/accuracy.md, "Where first-rows planning
      * spends its memory"). 0 for a search of base relations only, and for GEQO.
      */
-    double subProblemPairs();
+    default double subProblemPairs() {
+        return 0;
+    }
 
     /**
      * Exhaustive dynamic programming: every csg-cmp pair is built and kept until planning ends.
@@ -213,31 +225,6 @@ public sealed interface JoinSearch {
         public double extraJoinClauses() {
             return graph.edgeCount();
         }
-
-        @Override
-        public double cartesianPairs() {
-            return 0;
-        }
-
-        @Override
-        public double parameterizations() {
-            return 0;
-        }
-
-        @Override
-        public boolean fastStart() {
-            return false;
-        }
-
-        @Override
-        public int singlePathItems() {
-            return 0;
-        }
-
-        @Override
-        public double subProblemPairs() {
-            return 0;
-        }
     }
 
     /**
@@ -274,31 +261,6 @@ public sealed interface JoinSearch {
         /** Not modelled: the memo's group expressions are counted as explored pairs. */
         @Override
         public double extraJoinClauses() {
-            return 0;
-        }
-
-        @Override
-        public double cartesianPairs() {
-            return 0;
-        }
-
-        @Override
-        public double parameterizations() {
-            return 0;
-        }
-
-        @Override
-        public boolean fastStart() {
-            return false;
-        }
-
-        @Override
-        public int singlePathItems() {
-            return 0;
-        }
-
-        @Override
-        public double subProblemPairs() {
             return 0;
         }
     }
