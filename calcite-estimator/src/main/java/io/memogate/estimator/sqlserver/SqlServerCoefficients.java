@@ -6,14 +6,14 @@ import io.memogate.estimator.planner.TermCoefficients;
 /**
  * What SQL Server's optimizer spends to compile a statement, per unit of the {@link MemoryTerms}, and the task
  * budget that ends its search ({@link SqlServerPlannerModel}). The defaults are not measured here (no SQL Server
- * runs on the machines this was built on): they are set so that the model gives the compile memory of published
- * SQL Server 2019 showplans of Join Order Benchmark queries, 1.6-2.0 MB for queries of 5 tables and 4.0-4.7 MB
- * for 7 and 8 tables, every one ended by TimeOut: a fixed 250 kB, 150 kB per table, 25 kB per join alternative
- * explored and a budget of 112 alternatives, which a 5-table JOB query's graph (about 30 pairs) stays under and a
- * 7-table one reaches (TsqlEstimateTest holds the model to those ranges). A statement of one table and a
- * hundred tokens then costs about 280 kB, under the bypass. Lists of constants, views' blocks and the batch's other statements weigh per element. A
- * server's own figures replace them: {@code memogate calibrate} fitted on showplans' {@code CompileMemory}, or
- * Query Store's {@code avg_compile_memory_kb}.
+ * runs on the machines this was built on): they are set so that the model gives the compile memory of published SQL
+ * Server 2019 showplans of Join Order Benchmark queries, 1.6-2.0 MB for queries of 5 tables and 4.0-4.7 MB for 7
+ * and 8 tables, every one ended by TimeOut: a fixed 250 kB, 150 kB per table, 25 kB per join alternative explored
+ * and a budget of 112 alternatives, which a 5-table JOB query's graph (about 30 pairs) stays under and a 7-table
+ * one reaches (TsqlEstimateTest holds the model to those ranges). A statement of one table and a hundred tokens
+ * then costs about 280 kB, under the bypass. Lists of constants, views' blocks and the batch's other statements
+ * weigh per element. A server's own figures replace them: {@code memogate calibrate} fitted on showplans'
+ * {@code CompileMemory}, or Query Store's {@code avg_compile_memory_kb}.
  *
  * @param fixedBytes memory of compiling any statement: the parse tree, the algebrizer's, the first stages
  * @param bytesPerRelation memory per table of a join search: its group, statistics, access paths

@@ -1,6 +1,7 @@
 package io.memogate.estimator.sqlserver;
 
 import io.memogate.estimator.dialect.Rewriter;
+import io.memogate.estimator.dialect.WrittenToken;
 import io.memogate.estimator.lexer.Literals;
 import io.memogate.estimator.lexer.TokenKind;
 import io.memogate.estimator.lexer.TokenStream;
@@ -59,8 +60,8 @@ public final class TsqlRewriter implements Rewriter {
         for (int i = 0; i < t.size(); i++) {
             i = token(t, i, out, notes);
         }
-        List<TsqlTokens.Token> statement = TsqlStatements.asQuery(out.tokens(), notes);
-        return new Rewrite(TsqlTokens.text(statement), List.copyOf(notes), Set.of(), Set.of());
+        List<WrittenToken> statement = TsqlStatements.asQuery(out.tokens(), notes);
+        return new Rewrite(WrittenToken.text(statement), List.copyOf(notes), Set.of(), Set.of());
     }
 
     /** Writes the token at {@code i} as Calcite reads it; returns the last token it consumed. */

@@ -1,5 +1,6 @@
 package io.memogate.estimator.sqlserver;
 
+import io.memogate.estimator.dialect.WrittenToken;
 import io.memogate.estimator.lexer.TokenKind;
 import io.memogate.estimator.lexer.TokenStream;
 import java.util.ArrayList;
@@ -13,28 +14,21 @@ import java.util.Set;
  */
 final class TsqlTokens {
 
-    /** One token as written again. */
-    record Token(TokenKind kind, String text) {
-        String word() {
-            return kind == TokenKind.IDENT ? text.toLowerCase(Locale.ROOT) : "";
-        }
-    }
-
     /** Words that end an OUTPUT clause: what follows it in INSERT, UPDATE, DELETE and MERGE. */
     private static final Set<String> AFTER_OUTPUT = Set.of("from", "where", "values", "select", "default", "exec",
             "execute", "option", "when");
 
-    private final List<Token> tokens;
+    private final List<WrittenToken> tokens;
 
     TsqlTokens(int capacity) {
         this.tokens = new ArrayList<>(capacity);
     }
 
     void add(TokenKind kind, String text) {
-        tokens.add(new Token(kind, text));
+        tokens.add(new WrittenToken(kind, text));
     }
 
-    List<Token> tokens() {
+    List<WrittenToken> tokens() {
         return tokens;
     }
 
@@ -56,18 +50,6 @@ final class TsqlTokens {
         }
         String first = tokens.getFirst().word();
         return first.equals("with") || List.of(words).contains(first);
-    }
-
-    /** The statement's text: the tokens joined by spaces. */
-    static String text(List<Token> tokens) {
-        StringBuilder text = new StringBuilder();
-        for (Token token : tokens) {
-            if (!text.isEmpty()) {
-                text.append(' ');
-            }
-            text.append(token.text());
-        }
-        return text.toString();
     }
 
     /** The parenthesis closing the one at {@code open}; the last token when none does. */

@@ -49,7 +49,8 @@ final class SqlServerCalibrate {
             for (Path file : files) {
                 try (Reader in = Files.newBufferedReader(file, StandardCharsets.UTF_8)) {
                     for (Showplans.Compile compile : Showplans.read(in)) {
-                        observations.add(new SqlServerFit.Observation(compile.statement(), compile.compileMemoryBytes()));
+                        observations.add(new SqlServerFit.Observation(compile.statement(),
+                                compile.compileMemoryBytes()));
                     }
                 } catch (IOException e) {
                     throw new IOException(file + ": " + e.getMessage(), e);

@@ -37,7 +37,8 @@ public final class SqlServerCoefficientsFile {
     }
 
     static String text(SqlServerCoefficients c, List<String> header) {
-        return CoefficientsYaml.text(NAMES, new double[] {c.fixedBytes(), c.bytesPerRelation(), c.bytesPerExploredPair(),
+        return CoefficientsYaml.text(NAMES, new double[] {c.fixedBytes(), c.bytesPerRelation(),
+                c.bytesPerExploredPair(),
                 c.exploredPairBudget(), c.bytesPerToken(), c.bytesPerListElement(), c.bytesPerBlock(),
                 c.bytesPerOtherStatement()}, header);
     }

@@ -62,7 +62,8 @@ public final class SqlServerFit {
      */
     private static double[] columns(CompileEstimate e) {
         MemoryTerms t = e.terms();
-        return new double[] {t.statements(), t.relations(), t.joinPairs(), t.tokens(), t.listElements() + t.valueCells(),
+        return new double[] {t.statements(), t.relations(), t.joinPairs(), t.tokens(),
+                t.listElements() + t.valueCells(),
                 t.blocks() + t.setOperationBranches(), t.otherStatements()};
     }
 
