@@ -12,6 +12,7 @@ COPY calcite-estimator/pom.xml calcite-estimator/
 COPY broker/pom.xml broker/
 COPY broker-postgres/pom.xml broker-postgres/
 COPY broker-mysql/pom.xml broker-mysql/
+COPY broker-sqlserver/pom.xml broker-sqlserver/
 COPY broker-redis/pom.xml broker-redis/
 COPY proxy-core/pom.xml proxy-core/
 COPY bench/pom.xml bench/
@@ -21,6 +22,7 @@ COPY calcite-estimator/src calcite-estimator/src
 COPY broker/src broker/src
 COPY broker-postgres/src broker-postgres/src
 COPY broker-mysql/src broker-mysql/src
+COPY broker-sqlserver/src broker-sqlserver/src
 COPY broker-redis/src broker-redis/src
 COPY proxy-core/src proxy-core/src
 # Tests are compiled, not run: proxy-core's tests use broker-redis's and broker-mysql's test jars, which the reactor must build.

@@ -1,6 +1,7 @@
 package io.memogate.bench;
 
 import io.memogate.bench.accuracy.AccuracyCommand;
+import io.memogate.bench.accuracy.mariadb.MariaDbAccuracyCommand;
 import io.memogate.bench.jmh.JmhCommand;
 import io.memogate.bench.passthrough.PassthroughCommand;
 import io.memogate.bench.storm.StormCommand;
@@ -17,7 +18,8 @@ import picocli.CommandLine.Command;
         mixinStandardHelpOptions = true,
         versionProvider = BenchCommand.Version.class,
         description = "Benchmarks that measure the proxy side by side with its alternatives, in one run.",
-        subcommands = {PassthroughCommand.class, StormCommand.class, JmhCommand.class, AccuracyCommand.class})
+        subcommands = {PassthroughCommand.class, StormCommand.class, JmhCommand.class, AccuracyCommand.class,
+                MariaDbAccuracyCommand.class})
 public final class BenchCommand implements Runnable {
 
     @CommandLine.Spec

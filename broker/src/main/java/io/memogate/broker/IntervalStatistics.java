@@ -3,6 +3,7 @@ package io.memogate.broker;
 import java.util.Objects;
 import java.util.Optional;
 import java.util.OptionalDouble;
+import java.util.OptionalLong;
 
 import io.memogate.broker.probe.IoCounters;
 import io.memogate.broker.probe.MemorySnapshot;
@@ -17,9 +18,17 @@ import io.memogate.broker.probe.PressureCounters;
  * @param cacheMisses  pages read from outside the data cache
  * @param cacheHits    pages found in the data cache
  * @param io           I/O of client work, when both snapshots carry it
+ * @param compileWaits times a compile waited at the server's own compile gates, when both snapshots carry it
+ * @param memoryWaitMillis milliseconds tasks waited for memory, when both snapshots carry it
  */
 public record IntervalStatistics(long elapsedNanos, long spilledBytes, long cacheMisses, long cacheHits,
-                                 Optional<IoCounters> io) {
+                                 Optional<IoCounters> io, OptionalLong compileWaits, OptionalLong memoryWaitMillis) {
+
+    /** The activity of a server that counts no waits for memory. */
+    public IntervalStatistics(long elapsedNanos, long spilledBytes, long cacheMisses, long cacheHits,
+                              Optional<IoCounters> io) {
+        this(elapsedNanos, spilledBytes, cacheMisses, cacheHits, io, OptionalLong.empty(), OptionalLong.empty());
+    }
 
     private static final double NANOS_PER_SECOND = 1e9;
 
@@ -32,6 +41,8 @@ public record IntervalStatistics(long elapsedNanos, long spilledBytes, long cach
                     + spilledBytes + ", " + cacheMisses + ", " + cacheHits);
         }
         Objects.requireNonNull(io, "io");
+        Objects.requireNonNull(compileWaits, "compileWaits");
+        Objects.requireNonNull(memoryWaitMillis, "memoryWaitMillis");
     }
 
     /**
@@ -60,12 +71,28 @@ public record IntervalStatistics(long elapsedNanos, long spilledBytes, long cach
                 io = Optional.of(new IoCounters(reads, writes, extensions));
             }
         }
-        return Optional.of(new IntervalStatistics(elapsed, spilledBytes, cacheMisses, cacheHits, io));
+        return Optional.of(new IntervalStatistics(elapsed, spilledBytes, cacheMisses, cacheHits, io,
+                difference(before.compileWaits(), after.compileWaits()),
+                difference(before.memoryWaitMillis(), after.memoryWaitMillis())));
+    }
+
+    /** {@code after - before} when both were read and the counter did not go back (SQL Server: a restart). */
+    private static OptionalLong difference(OptionalLong before, OptionalLong after) {
+        if (before.isEmpty() || after.isEmpty() || after.getAsLong() < before.getAsLong()) {
+            return OptionalLong.empty();
+        }
+        return OptionalLong.of(after.getAsLong() - before.getAsLong());
     }
 
     /** Spill rate; a rate, not a count, so that intervals of different length compare. */
     public double spilledBytesPerSecond() {
         return spilledBytes * NANOS_PER_SECOND / elapsedNanos;
+    }
+
+    /** Milliseconds waited for memory per second, or empty when the server does not count them. */
+    public OptionalDouble memoryWaitMillisPerSecond() {
+        return memoryWaitMillis.isEmpty() ? OptionalDouble.empty()
+                : OptionalDouble.of(memoryWaitMillis.getAsLong() * NANOS_PER_SECOND / elapsedNanos);
     }
 
     /** cacheHits / (cacheHits + cacheMisses), or empty when no page was accessed. */

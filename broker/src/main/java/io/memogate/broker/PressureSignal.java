@@ -10,5 +10,15 @@ public enum PressureSignal {
     /** The buffer hit ratio fell by more than five points since the interval before: the cache is squeezed. */
     HIT_RATIO_FALLING,
     /** The host is close to running out of memory. */
-    MEMORY_NEAR_LIMIT
+    MEMORY_NEAR_LIMIT,
+    /**
+     * Compiles waited at the server's own compile gates during the last interval (SQL Server:
+     * RESOURCE_SEMAPHORE_QUERY_COMPILE): the server itself finds compile memory short.
+     */
+    COMPILE_WAITS,
+    /**
+     * Tasks waited longer for memory per second than in the interval before (SQL Server: RESOURCE_SEMAPHORE,
+     * RESERVED_MEMORY_ALLOCATION_EXT, MEMORY_ALLOCATION_EXT, RESMGR_THROTTLED).
+     */
+    MEMORY_WAITS_RISING
 }

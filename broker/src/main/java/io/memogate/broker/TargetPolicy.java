@@ -18,10 +18,12 @@ import io.memogate.broker.probe.ServerMemory;
  *
  * <pre>
  * host             = settings.hostMemoryBytes, else MemTotal of the snapshot (co-located), else unknown
+ * plannable        = the smaller of host and memory.ceilingBytes (SQL Server: target server memory), either
+ *                    alone when the other is unknown
  * executionReserve = memory.queryBytes: what the running queries may take (PostgreSQL: active backends
  *                    x work_mem x hash_mem_multiplier, each may hold at least one hash table that size)
- * spare            = host - memory.cacheBytes - executionReserve
- * raw              = max(minimum, share x max(0, spare));   raw = static target when host is unknown
+ * spare            = plannable - memory.cacheBytes - executionReserve
+ * raw              = max(minimum, share x max(0, spare));   raw = static target when plannable is unknown
  *
  * pressure signals:
  *   SPILLS_RISING      spilled bytes per second of the last interval > that of the interval before
@@ -30,6 +32,9 @@ import io.memogate.broker.probe.ServerMemory;
  *                      that of the interval before (PostgreSQL: blks_hit and blks_read)
  *   MEMORY_NEAR_LIMIT  MemAvailable < 10% of MemTotal (co-located), or
  *                      sum of the server's retained bytes + memory.cacheBytes > 90% of host
+ *   COMPILE_WAITS      compiles waited at the server's own compile gates in the last interval (SQL Server)
+ *   MEMORY_WAITS_RISING ms waited for memory per second of the last interval > that of the interval before
+ *                      (SQL Server: grant and memory allocation waits)
  *
  * target = raw                                            first poll (no previous target)
  *        = max(minimum, min(raw, previous x shrink))       under pressure
@@ -88,14 +93,27 @@ public final class TargetPolicy {
         return settings.hostMemoryBytes().isPresent() ? settings.hostMemoryBytes() : current.host().totalBytes();
     }
 
-    /** share x spare memory, at least the minimum; the static target when the host's memory is unknown. */
-    public long rawTarget(MemorySnapshot current) {
+    /**
+     * The memory the server's work must fit in: the host's, or the server's own ceiling when it keeps one below
+     * it (SQL Server grows to its target server memory and no further, whatever the host has).
+     */
+    public OptionalLong plannableMemory(MemorySnapshot current) {
         OptionalLong host = hostMemory(current);
-        if (host.isEmpty()) {
+        OptionalLong ceiling = current.memory().ceilingBytes();
+        if (host.isPresent() && ceiling.isPresent()) {
+            return OptionalLong.of(Math.min(host.getAsLong(), ceiling.getAsLong()));
+        }
+        return host.isPresent() ? host : ceiling;
+    }
+
+    /** share x spare memory, at least the minimum; the static target when the plannable memory is unknown. */
+    public long rawTarget(MemorySnapshot current) {
+        OptionalLong plannable = plannableMemory(current);
+        if (plannable.isEmpty()) {
             return settings.staticTargetBytes();
         }
         ServerMemory memory = current.memory();
-        double spare = host.getAsLong() - memory.cacheBytes() - (double) memory.queryBytes();
+        double spare = plannable.getAsLong() - memory.cacheBytes() - (double) memory.queryBytes();
         long share = (long) (settings.compileShare() * Math.max(0, spare));
         return Math.max(settings.minimumTargetBytes(), share);
     }
@@ -116,6 +134,15 @@ public final class TargetPolicy {
                     && ratioBefore.getAsDouble() - ratioLast.getAsDouble() > HIT_RATIO_DROP) {
                 signals.add(PressureSignal.HIT_RATIO_FALLING);
             }
+            OptionalDouble waitsBefore = before.memoryWaitMillisPerSecond();
+            OptionalDouble waitsLast = last.memoryWaitMillisPerSecond();
+            if (waitsBefore.isPresent() && waitsLast.isPresent() && waitsLast.getAsDouble() > waitsBefore.getAsDouble()) {
+                signals.add(PressureSignal.MEMORY_WAITS_RISING);
+            }
+        }
+        // One interval suffices: any wait at the server's compile gates means it is short of compile memory now.
+        if (lastInterval.isPresent() && lastInterval.get().compileWaits().orElse(0) > 0) {
+            signals.add(PressureSignal.COMPILE_WAITS);
         }
         if (memoryNearLimit(current)) {
             signals.add(PressureSignal.MEMORY_NEAR_LIMIT);

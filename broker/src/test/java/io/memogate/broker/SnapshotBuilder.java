@@ -31,6 +31,7 @@ final class SnapshotBuilder {
     private Optional<IoCounters> io = Optional.empty();
     private Map<Integer, Long> retainedBytesById = Map.of();
     private HostMemory host = new HostMemory(OptionalLong.empty(), OptionalLong.empty());
+    private OptionalLong ceilingBytes = OptionalLong.empty();
 
     SnapshotBuilder at(long nanos) {
         this.takenAtNanos = nanos;
@@ -77,9 +78,16 @@ final class SnapshotBuilder {
         return this;
     }
 
+    /** The server's own memory ceiling (SQL Server's target server memory). */
+    SnapshotBuilder ceiling(long bytes) {
+        this.ceilingBytes = OptionalLong.of(bytes);
+        return this;
+    }
+
     MemorySnapshot build() {
         return new MemorySnapshot(takenAtNanos, new ServerVersion("18.1", 180001),
-                new ServerMemory(cacheBytes, queryBytes, OptionalLong.empty(), OptionalLong.empty(), retainedBytesById),
+                new ServerMemory(cacheBytes, queryBytes, OptionalLong.empty(), OptionalLong.empty(), retainedBytesById,
+                        ceilingBytes),
                 new ServerConnections(100, activeConnections, IntStream.range(1000, 1000 + connections).boxed().toList()),
                 new PressureCounters(spilledBytes, cacheMisses, cacheHits, io, OptionalLong.empty()),
                 plannerSettings, host);

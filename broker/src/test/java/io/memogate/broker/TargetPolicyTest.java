@@ -12,6 +12,7 @@ import java.util.Set;
 import org.junit.jupiter.api.Test;
 
 import io.memogate.broker.probe.MemorySnapshot;
+import io.memogate.broker.probe.PressureCounters;
 
 class TargetPolicyTest {
 
@@ -173,6 +174,62 @@ class TargetPolicyTest {
 
         assertThat(policy.signals(Optional.empty(), spilling, server().build())).isEmpty();
         assertThat(policy.signals(spilling, Optional.empty(), server().build())).isEmpty();
+    }
+
+    @Test
+    void aServerCeilingBelowTheHostIsWhatTheTargetIsAShareOf() {
+        // SQL Server on the 16 GiB host, grown to 8 GiB: spare = 8192 - 4096 - 1280 = 2816 MiB; half of it.
+        assertThat(policy.rawTarget(server().ceiling(8 * GIB).build())).isEqualTo(1408 * MIB);
+        assertThat(policy.rawTarget(server().ceiling(32 * GIB).build())).as("a ceiling above the host")
+                .isEqualTo(RAW);
+        TargetPolicy remote = new TargetPolicy(settings.toBuilder().hostMemoryBytes(OptionalLong.empty()).build());
+        assertThat(remote.rawTarget(server().ceiling(8 * GIB).build())).as("host unknown, the ceiling alone")
+                .isEqualTo(1408 * MIB);
+    }
+
+    @Test
+    void anyWaitAtTheServersCompileGatesShrinksTheTarget() {
+        Optional<IntervalStatistics> oneWait = waits(1, 0);
+        Optional<IntervalStatistics> none = waits(0, 0);
+
+        TargetDecision decision = policy.next(OptionalLong.of(RAW), Optional.empty(), oneWait, server().build());
+
+        assertThat(decision.signals()).containsExactly(PressureSignal.COMPILE_WAITS);
+        assertThat(decision.targetBytes()).isEqualTo((long) (RAW * 0.75));
+        assertThat(policy.next(OptionalLong.of(RAW), none, none, server().build()).signals()).isEmpty();
+    }
+
+    @Test
+    void longerWaitsForMemoryThanTheIntervalBeforeShrinkTheTarget() {
+        TargetDecision rising = policy.next(OptionalLong.of(RAW), waits(0, 200), waits(0, 900), server().build());
+        TargetDecision easing = policy.next(OptionalLong.of(RAW), waits(0, 900), waits(0, 200), server().build());
+
+        assertThat(rising.signals()).containsExactly(PressureSignal.MEMORY_WAITS_RISING);
+        assertThat(easing.signals()).isEmpty();
+    }
+
+    @Test
+    void aWaitCounterThatWentBackIsNoInterval() {
+        MemorySnapshot before = withWaits(server().at(0).build(), 50, 9000);
+        MemorySnapshot restarted = withWaits(server().at(SECOND).build(), 3, 100);
+
+        IntervalStatistics interval = IntervalStatistics.between(before, restarted).orElseThrow();
+
+        assertThat(interval.compileWaits()).isEmpty();
+        assertThat(interval.memoryWaitMillis()).isEmpty();
+    }
+
+    private static MemorySnapshot withWaits(MemorySnapshot snapshot, long compileWaits, long memoryWaitMillis) {
+        PressureCounters p = snapshot.pressure();
+        return new MemorySnapshot(snapshot.takenAtNanos(), snapshot.version(), snapshot.memory(),
+                snapshot.connections(), new PressureCounters(p.spilledBytes(),
+                        p.cacheMisses(), p.cacheHits(), p.io(), OptionalLong.of(compileWaits),
+                        OptionalLong.of(memoryWaitMillis)), snapshot.plannerSettings(), snapshot.host());
+    }
+
+    private static Optional<IntervalStatistics> waits(long compileWaits, long memoryWaitMillis) {
+        return Optional.of(new IntervalStatistics(SECOND, 0, 0, 1000, Optional.empty(), OptionalLong.of(compileWaits),
+                OptionalLong.of(memoryWaitMillis)));
     }
 
     private static Optional<IntervalStatistics> quiet() {

@@ -2,20 +2,23 @@ package io.memogate.estimator;
 
 import io.memogate.estimator.planner.IndexedColumns;
 import io.memogate.estimator.planner.PartitionedTables;
+import io.memogate.estimator.planner.TableStatistics;
 import java.util.Objects;
 
 /**
  * What the estimator knows of the database a statement runs in, besides the statement: the indexes that
  * give its tables parameterized scans, the partitioned tables whose partitions the planner plans one by one, the views and inlinable SQL functions whose queries PostgreSQL
  * puts in their place, and the functions and procedures whose queries it plans while they run, called or
- * fired by triggers. Equal when its parts are the same instances, so an estimate cache can key on it cheaply.
+ * fired by triggers; and the tables' row counts and index statistics, which MySQL's join search prices its
+ * orders by. Equal when its parts are the same instances, so an estimate cache can key on it cheaply.
  */
 public record Catalog(IndexedColumns indexes, ViewDefinitions views, FunctionDefinitions functions,
-                      RoutineDefinitions routines, TriggerDefinitions triggers, PartitionedTables partitions) {
+                      RoutineDefinitions routines, TriggerDefinitions triggers, PartitionedTables partitions,
+                      TableStatistics statistics) {
 
     /** Nothing read: estimates come from the SQL alone. */
     public static final Catalog NONE = new Catalog(IndexedColumns.NONE, ViewDefinitions.NONE, FunctionDefinitions.NONE,
-            RoutineDefinitions.NONE, TriggerDefinitions.NONE, PartitionedTables.NONE);
+            RoutineDefinitions.NONE, TriggerDefinitions.NONE, PartitionedTables.NONE, TableStatistics.NONE);
 
     public Catalog {
         Objects.requireNonNull(indexes, "indexes");
@@ -24,6 +27,20 @@ public record Catalog(IndexedColumns indexes, ViewDefinitions views, FunctionDef
         Objects.requireNonNull(routines, "routines");
         Objects.requireNonNull(triggers, "triggers");
         Objects.requireNonNull(partitions, "partitions");
+        Objects.requireNonNull(statistics, "statistics");
+    }
+
+    /** Everything but table statistics (PostgreSQL's catalog). */
+    public Catalog(IndexedColumns indexes, ViewDefinitions views, FunctionDefinitions functions,
+                   RoutineDefinitions routines, TriggerDefinitions triggers, PartitionedTables partitions) {
+        this(indexes, views, functions, routines, triggers, partitions, TableStatistics.NONE);
+    }
+
+    /** Table statistics alone (MySQL's catalog). */
+    public static Catalog of(TableStatistics statistics) {
+        return statistics == TableStatistics.NONE ? NONE : new Catalog(IndexedColumns.NONE, ViewDefinitions.NONE,
+                FunctionDefinitions.NONE, RoutineDefinitions.NONE, TriggerDefinitions.NONE, PartitionedTables.NONE,
+                statistics);
     }
 
     /** Indexes, views, functions, routines and triggers, and no partitioned table known. */
@@ -56,7 +73,8 @@ public record Catalog(IndexedColumns indexes, ViewDefinitions views, FunctionDef
     public boolean sameContent(Catalog other) {
         return indexes.sameContent(other.indexes) && views.sameContent(other.views)
                 && functions.sameContent(other.functions) && routines.sameContent(other.routines)
-                && triggers.sameContent(other.triggers) && partitions.sameContent(other.partitions);
+                && triggers.sameContent(other.triggers) && partitions.sameContent(other.partitions)
+                && statistics.sameContent(other.statistics);
     }
 
     /** Whether a statement may run a routine whose queries the estimate follows: one it calls, or a trigger's. */

@@ -152,9 +152,8 @@ public final class CompileEstimator {
 
     public List<CompileEstimate> estimateAll(String sql, DialectSettings settings, PreparedStatementTexts prepared,
                                              Catalog catalog) {
-        EstimateContext context = EstimateContext.of(dialect.settings(settings),
+        return caches.estimateAll(sql == null ? "" : sql, dialect.settings(settings),
                 prepared == null ? PreparedStatementTexts.NONE : prepared, catalog == null ? Catalog.NONE : catalog);
-        return caches.estimateAll(sql == null ? "" : sql, context);
     }
 
     /** Texts in the cache of texts (for tests: which texts it keeps is a question of memory). */

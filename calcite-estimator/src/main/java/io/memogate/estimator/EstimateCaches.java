@@ -124,16 +124,21 @@ final class EstimateCaches implements StatementEstimates {
         return texts.estimatedSize();
     }
 
-    /** One estimate per statement of {@code text} with tokens, in order. */
-    List<CompileEstimate> estimateAll(String text, EstimateContext context) {
+    /**
+     * One estimate per statement of {@code text} with tokens, in order, for a statement sent with these settings,
+     * prepared statements and catalog. The context an estimate is made in ({@link EstimateContext#of}) is made
+     * only when one is: a cache hit, nearly every statement a proxy admits, makes none.
+     */
+    List<CompileEstimate> estimateAll(String text, DialectSettings settings, PreparedStatementTexts prepared,
+                                      Catalog catalog) {
         TokenStream tokens = scratch.get();
         if (text.length() > analyzer.maxStatementChars()) {
             // Generated bulk text (a huge VALUES or IN list): hashing it whole for the cache of texts, and a
             // first pass for the keys before the analysis, would each cost as much as lexing it once more;
             // and kept whole, one such text would crowd out thousands of others.
-            return pipeline.analyzed(text, context, tokens);
+            return pipeline.analyzed(text, EstimateContext.of(settings, prepared, catalog), tokens);
         }
-        TextKey textKey = new TextKey(text, context.settings(), context.catalog());
+        TextKey textKey = new TextKey(text, settings, catalog);
         List<CompileEstimate> known = texts.getIfPresent(textKey);
         if (known != null) {
             hits.add(known.size());
@@ -141,7 +146,7 @@ final class EstimateCaches implements StatementEstimates {
         }
         long skeleton = TextSkeleton.key(text, tokens, analyzer.rules());
         SkeletonKey skeletonKey = skeleton == TextSkeleton.NONE ? null
-                : new SkeletonKey(skeleton, context.settings(), context.catalog());
+                : new SkeletonKey(skeleton, settings, catalog);
         if (skeletonKey != null) {
             known = skeletons.getIfPresent(skeletonKey);
             if (known != null) {
@@ -152,6 +157,7 @@ final class EstimateCaches implements StatementEstimates {
                 return known;
             }
         }
+        EstimateContext context = EstimateContext.of(settings, prepared, catalog);
         StatementKeys keys = analyzer.keys(text, tokens);
         if (keys.needsText()) {
             return pipeline.analyzed(text, context, tokens);

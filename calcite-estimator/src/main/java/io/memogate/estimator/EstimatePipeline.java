@@ -290,6 +290,6 @@ final class EstimatePipeline {
     /** The dialect's planner's work for {@code block}; the settings are the dialect's, as the estimator checked. */
     private static <S extends DialectSettings> PlannerWork planned(Dialect<S> dialect, DialectSettings settings,
                                                                    Catalog catalog, QueryBlock block) {
-        return dialect.planner(dialect.settings(settings), catalog.indexes(), catalog.partitions()).plan(block);
+        return dialect.planner(dialect.settings(settings), catalog).plan(block);
     }
 }

@@ -173,6 +173,9 @@ public final class RoutineDefinitions {
      * leaves any, the common case.
      */
     public boolean mayLeaveSettings(String sql) {
+        if (settingsLeftNames.isEmpty()) {
+            return false; // and no iterator made for each statement
+        }
         for (String name : settingsLeftNames) {
             // Each statement of such a database passes here on its event loop: compare the first character, as
             // regionMatches folds it, before asking regionMatches for the whole name at a position (not for a

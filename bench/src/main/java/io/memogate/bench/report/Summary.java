@@ -46,6 +46,8 @@ public final class Summary {
             new Comparison(TargetKind.MEMOGATE_ONE_LOOP, TargetKind.PGBOUNCER, 1.15),
             new Comparison(TargetKind.MEMOGATE_ONE_LOOP, TargetKind.HAPROXY, 0.95),
             new Comparison(TargetKind.MEMOGATE_ONE_LOOP, TargetKind.MEMOGATE_EPOLL, 1.00),
+            new Comparison(TargetKind.MEMOGATE_SHIPPED_ONE_LOOP, TargetKind.PGBOUNCER, 1.00),
+            new Comparison(TargetKind.MEMOGATE_SHIPPED_ONE_LOOP, TargetKind.MEMOGATE_SHIPPED, 1.00),
             new Comparison(TargetKind.HAPROXY_ONE_THREAD, TargetKind.HAPROXY, 1.00),
             // The goals again with every relay reaching the server over its Unix socket, and what the socket gains.
             new Comparison(TargetKind.MEMOGATE_UNIX, TargetKind.PGBOUNCER_UNIX, 1.15),

@@ -27,37 +27,43 @@ public final class ShippedMemogateTarget extends ProcessTarget {
 
     private final int metricsPort;
 
-    private ShippedMemogateTarget(int port, int metricsPort, ChildProcess process, TempDirectory directory) {
-        super(TargetKind.MEMOGATE_SHIPPED, port, process, directory);
+    private ShippedMemogateTarget(TargetKind kind, int port, int metricsPort, ChildProcess process,
+                                  TempDirectory directory) {
+        super(kind, port, process, directory);
         this.metricsPort = metricsPort;
     }
 
     /**
      * Runs {@code launcher} ({@code bin/memogate} of a checkout) in front of {@code backend}.
      *
+     * @param kind MEMOGATE_SHIPPED, or MEMOGATE_SHIPPED_ONE_LOOP for the same with one event loop
      * @param monitor the broker's pg_monitor role on the server
      */
-    public static ShippedMemogateTarget start(Path launcher, Backend backend, Login monitor)
+    public static ShippedMemogateTarget start(TargetKind kind, Path launcher, Backend backend, Login monitor)
             throws IOException, InterruptedException {
         TempDirectory directory = TempDirectory.create("memogate-bench-shipped-");
         try {
             int port = FreePort.find();
             int metricsPort = FreePort.find();
             Path config = directory.resolve("memogate.yaml");
-            Files.writeString(config, config(backend, monitor, port, metricsPort));
+            Files.writeString(config, config(kind, backend, monitor, port, metricsPort));
             ChildProcess process = ChildProcess.start("memogate", List.of(launcher.toString(), "run", "--config",
                     config.toString()), directory.path(), directory.resolve("memogate.log"));
             process.awaitPortOrStop(port, START_TIMEOUT);
-            return new ShippedMemogateTarget(port, metricsPort, process, directory);
+            return new ShippedMemogateTarget(kind, port, metricsPort, process, directory);
         } catch (IOException | InterruptedException | RuntimeException e) {
             directory.close();
             throw e;
         }
     }
 
-    /** The demo's configuration as a file, its addresses this machine's free ports and the bench server. */
-    static String config(Backend backend, Login monitor, int port, int metricsPort) {
-        return """
+    /**
+     * The demo's configuration as a file, its addresses this machine's free ports and the bench server; with one
+     * event loop for MEMOGATE_SHIPPED_ONE_LOOP.
+     */
+    static String config(TargetKind kind, Backend backend, Login monitor, int port, int metricsPort) {
+        String network = kind == TargetKind.MEMOGATE_SHIPPED_ONE_LOOP ? "network: { eventLoops: 1 }\n" : "";
+        return network + """
                 listeners:
                   - { host: 127.0.0.1, port: %d }
                 backends:
@@ -105,9 +111,10 @@ public final class ShippedMemogateTarget extends ProcessTarget {
     public String description() {
         String options = Optional.ofNullable(System.getenv("MEMOGATE_JAVA_OPTS")).filter(o -> !o.isBlank())
                 .map(o -> "MEMOGATE_JAVA_OPTS=" + o).orElse("no MEMOGATE_JAVA_OPTS");
+        String loops = kind() == TargetKind.MEMOGATE_SHIPPED_ONE_LOOP ? ", network.eventLoops: 1" : "";
         return "Memogate as shipped: bin/memogate run (pid " + pid() + ", " + options + ") with the demo's"
                 + " configuration: gateways on, broker.monitor set and co-located, catalogs read, metrics on 127.0.0.1:"
-                + metricsPort + ", on 127.0.0.1:" + port();
+                + metricsPort + loops + ", on 127.0.0.1:" + port();
     }
 
     /** A role and its password. */

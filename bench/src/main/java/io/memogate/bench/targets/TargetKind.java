@@ -14,6 +14,11 @@ public enum TargetKind {
      * benchmark's JVM, for A/B comparisons of one part.
      */
     MEMOGATE_SHIPPED,
+    /**
+     * As MEMOGATE_SHIPPED with {@code network.eventLoops: 1}: the option a DBA has on a host of a few cores, measured
+     * as it ships (the in-JVM MEMOGATE_ONE_LOOP has no gateways, broker or metrics).
+     */
+    MEMOGATE_SHIPPED_ONE_LOOP,
     /** Memogate in this JVM, every statement admitted at once, on the transport network.transport auto picks. */
     MEMOGATE,
     /** Memogate in this JVM with the estimator and gateways on: what admission adds per statement. */

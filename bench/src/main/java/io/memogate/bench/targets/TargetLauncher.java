@@ -51,10 +51,10 @@ public final class TargetLauncher {
             case DIRECT -> {
                 return new Launch.Started(new DirectTarget(backend, serverVersion));
             }
-            case MEMOGATE_SHIPPED -> {
+            case MEMOGATE_SHIPPED, MEMOGATE_SHIPPED_ONE_LOOP -> {
                 Optional<Path> launcher = ShippedMemogateTarget.launcher();
                 return launcher.isEmpty() ? new Launch.Skipped(kind, NO_LAUNCHER)
-                        : new Launch.Started(ShippedMemogateTarget.start(launcher.get(), backend, monitor));
+                        : new Launch.Started(ShippedMemogateTarget.start(kind, launcher.get(), backend, monitor));
             }
             case MEMOGATE -> {
                 return new Launch.Started(MemogateTarget.start(backend));

@@ -82,7 +82,8 @@ class PassthroughCommandTest {
         int exit = cli.execute("passthrough", "--targets", "memogate,gated");
 
         assertThat(exit).isEqualTo(2);
-        assertThat(err.toString()).contains("unknown target 'gated', expected one of direct, memogate-shipped, memogate,"
+        assertThat(err.toString()).contains("unknown target 'gated', expected one of direct, memogate-shipped,"
+                + " memogate-shipped-one-loop, memogate,"
                 + " memogate-gated,"
                 + " memogate-epoll, memogate-io-uring, memogate-one-loop, memogate-unix, pgbouncer, pgbouncer-unix,"
                 + " haproxy, haproxy-one-thread, haproxy-unix");

@@ -26,9 +26,7 @@ class ShippedMemogateTargetTest {
     @Test
     void theConfigurationIsTheDemosButForTheAddresses() {
         Backend backend = new Backend("127.0.0.1", 54321, "pgbench", "memogate", "memogate");
-        MemogateConfig shipped = new ConfigLoader().parse(ShippedMemogateTarget.config(backend,
-                new ShippedMemogateTarget.Login(DemoSchema.MONITOR, DemoSchema.MONITOR_PASSWORD), 16432, 19930),
-                Path.of("/tmp"));
+        MemogateConfig shipped = shipped(TargetKind.MEMOGATE_SHIPPED, backend);
         MemogateConfig demo = DemoConfig.of("127.0.0.1", 54321, 6432, 9930, Optional.empty());
 
         assertThat(settings(shipped)).isEqualTo(settings(demo));
@@ -39,6 +37,26 @@ class ShippedMemogateTargetTest {
         assertThat(shipped.listeners().getFirst().port()).isEqualTo(16432);
         assertThat(shipped.admin().http().port()).isEqualTo(19930);
         assertThat(shipped.backends().getFirst().port()).isEqualTo(54321);
+    }
+
+    @Test
+    void theOneLoopVariantDiffersInItsEventLoopsOnly() {
+        Backend backend = new Backend("127.0.0.1", 54321, "pgbench", "memogate", "memogate");
+        MemogateConfig shipped = shipped(TargetKind.MEMOGATE_SHIPPED, backend);
+        MemogateConfig oneLoop = shipped(TargetKind.MEMOGATE_SHIPPED_ONE_LOOP, backend);
+
+        assertThat(oneLoop.network().eventLoops()).isEqualTo(1);
+        assertThat(butEventLoops(oneLoop)).isEqualTo(butEventLoops(shipped));
+    }
+
+    private static List<ConfigSettings.Setting> butEventLoops(MemogateConfig config) {
+        return settings(config).stream().filter(setting -> !setting.key().equals("network.eventLoops")).toList();
+    }
+
+    private static MemogateConfig shipped(TargetKind kind, Backend backend) {
+        return new ConfigLoader().parse(ShippedMemogateTarget.config(kind, backend,
+                new ShippedMemogateTarget.Login(DemoSchema.MONITOR, DemoSchema.MONITOR_PASSWORD), 16432, 19930),
+                Path.of("/tmp"));
     }
 
     private static List<ConfigSettings.Setting> settings(MemogateConfig config) {

@@ -238,7 +238,7 @@ final class FleetClient implements AutoCloseable {
             args.add(Integer.toString(ts.maxQueue()));
             args.add(Long.toString(ts.timeout().toMillis()));
         }
-        args.add(retention == CompileMemoryRetention.RETAINED_UNTIL_CONNECTION_ENDS ? "1" : "0");
+        args.add(retention.compilesStay() ? "1" : "0");
         args.add(Long.toString(target));
         return args.toArray(String[]::new);
     }

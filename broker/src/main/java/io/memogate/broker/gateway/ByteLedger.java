@@ -36,7 +36,7 @@ final class ByteLedger {
     }
 
     private final ConnectionTable connections = new ConnectionTable();
-    /** {@link CompileMemoryRetention#RETAINED_UNTIL_CONNECTION_ENDS}, as a flag for the release path. */
+    /** {@link CompileMemoryRetention#compilesStay()}, as a flag for the release path. */
     private final boolean compilesStay;
     private long target;
     private long total;
@@ -45,7 +45,7 @@ final class ByteLedger {
 
     ByteLedger(long target, CompileMemoryRetention retention) {
         this.target = target;
-        this.compilesStay = retention == CompileMemoryRetention.RETAINED_UNTIL_CONNECTION_ENDS;
+        this.compilesStay = retention.compilesStay();
     }
 
     long target() {

@@ -13,9 +13,17 @@ import java.util.OptionalLong;
  * @param cacheHits    pages found in the data cache
  * @param io           I/O of client work, where the server reports it
  * @param compileWaits times a compile waited for memory to compile in, where the server gates compiles
+ * @param memoryWaitMillis milliseconds tasks waited for memory (to run a query or to allocate), where the
+ *                     server counts them
  */
 public record PressureCounters(long spilledBytes, long cacheMisses, long cacheHits, Optional<IoCounters> io,
-                               OptionalLong compileWaits) {
+                               OptionalLong compileWaits, OptionalLong memoryWaitMillis) {
+
+    /** The counters of a server that does not count its tasks' waits for memory. */
+    public PressureCounters(long spilledBytes, long cacheMisses, long cacheHits, Optional<IoCounters> io,
+                            OptionalLong compileWaits) {
+        this(spilledBytes, cacheMisses, cacheHits, io, compileWaits, OptionalLong.empty());
+    }
 
     public PressureCounters {
         requireNonNegative("spilledBytes", spilledBytes);
@@ -24,6 +32,8 @@ public record PressureCounters(long spilledBytes, long cacheMisses, long cacheHi
         Objects.requireNonNull(io, "io");
         Objects.requireNonNull(compileWaits, "compileWaits");
         compileWaits.ifPresent(waits -> requireNonNegative("compileWaits", waits));
+        Objects.requireNonNull(memoryWaitMillis, "memoryWaitMillis");
+        memoryWaitMillis.ifPresent(millis -> requireNonNegative("memoryWaitMillis", millis));
     }
 
     private static void requireNonNegative(String field, long value) {

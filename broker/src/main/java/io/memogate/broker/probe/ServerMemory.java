@@ -16,13 +16,22 @@ import java.util.TreeMap;
  * @param compileBytes      memory compiles hold now, where the server reports it
  * @param retainedBytesById private memory each server process or connection holds, by its id, where it
  *                          can be read (for PostgreSQL: when co-located)
+ * @param ceilingBytes      the memory the server bounds its own use by, where it keeps one (SQL Server: its
+ *                          target server memory); the broker plans within it as within the host's memory
  */
 public record ServerMemory(
         long cacheBytes,
         long queryBytes,
         OptionalLong operationBytes,
         OptionalLong compileBytes,
-        Map<Integer, Long> retainedBytesById) {
+        Map<Integer, Long> retainedBytesById,
+        OptionalLong ceilingBytes) {
+
+    /** The memory of a server that takes what the host gives it, with no ceiling of its own. */
+    public ServerMemory(long cacheBytes, long queryBytes, OptionalLong operationBytes, OptionalLong compileBytes,
+                        Map<Integer, Long> retainedBytesById) {
+        this(cacheBytes, queryBytes, operationBytes, compileBytes, retainedBytesById, OptionalLong.empty());
+    }
 
     public ServerMemory {
         requireNonNegative("cacheBytes", cacheBytes);
@@ -34,6 +43,8 @@ public record ServerMemory(
         retainedBytesById = Collections.unmodifiableMap(new TreeMap<>(
                 Objects.requireNonNull(retainedBytesById, "retainedBytesById")));
         retainedBytesById.forEach((id, bytes) -> requireNonNegative("retainedBytesById[" + id + "]", bytes));
+        Objects.requireNonNull(ceilingBytes, "ceilingBytes");
+        ceilingBytes.ifPresent(bytes -> requireNonNegative("ceilingBytes", bytes));
     }
 
     /** The sum of {@link #retainedBytesById()}: what the server holds beyond its cache. */

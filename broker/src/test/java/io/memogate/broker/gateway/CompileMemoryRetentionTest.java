@@ -50,4 +50,18 @@ class CompileMemoryRetentionTest {
         assertThat(f.gateways.retainedBy(1)).isEqualTo(100 * MB);
         assertThat(f.gateways.ledger().totalBytes()).isEqualTo(100 * MB);
     }
+
+    @Test
+    void memoryKeptByTheAllocatorStaysInTheBudgetAndAMeasurementOnlyRaisesIt() {
+        Fixture f = Fixture.forBudget(CompileMemoryRetention.KEPT_BY_THE_ALLOCATOR);
+        f.release(f.acquire(600 * MB, 1));
+        f.acquire(100 * MB, 3);
+
+        assertWaiting(f.acquire(500 * MB, 2));             // 600 kept + 100 in flight + 500 > 1000
+        assertThat(f.gateways.retainedBy(1)).isEqualTo(600 * MB);
+        assertThat(CompileMemoryRetention.KEPT_BY_THE_ALLOCATOR.afterMeasurement(600 * MB, 20 * MB)).isEqualTo(600 * MB);
+        assertThat(CompileMemoryRetention.KEPT_BY_THE_ALLOCATOR.afterMeasurement(600 * MB, 700 * MB)).isEqualTo(700 * MB);
+        assertThat(CompileMemoryRetention.RETAINED_UNTIL_CONNECTION_ENDS.afterMeasurement(600 * MB, 20 * MB))
+                .isEqualTo(20 * MB);
+    }
 }

@@ -1,5 +1,6 @@
 package io.memogate.estimator.dialect;
 
+import io.memogate.estimator.Catalog;
 import io.memogate.estimator.lexer.LexicalAnalyzer;
 import io.memogate.estimator.planner.IndexedColumns;
 import io.memogate.estimator.planner.MemoryModel;
@@ -54,6 +55,14 @@ public interface Dialect<S extends DialectSettings> {
      */
     default PlannerModel planner(S settings, IndexedColumns indexes, PartitionedTables partitions) {
         return planner(settings, indexes);
+    }
+
+    /**
+     * The server's planner under {@code settings}, knowing what the {@code catalog} says; by default its indexes
+     * and partitioned tables.
+     */
+    default PlannerModel planner(S settings, Catalog catalog) {
+        return planner(settings, catalog.indexes(), catalog.partitions());
     }
 
     /** Bytes for the planner's work, with this server's coefficients. */

@@ -15,20 +15,34 @@ import java.util.List;
  * @param bytesPerToken memory per token of the statement (an IN list value is two: about 290 bytes)
  * @param bytesPerTable memory per table of a join search
  * @param bytesPerLinkedPair memory per pair of tables a join condition links
- * @param secondsPerPlan time per partial order of a search without pruning (fitted on cliques)
- * @param secondsPerPrunedCandidate time per table evaluated at a level of a pruned search
+ * @param secondsPerPlan time per partial order of a search without pruning, counted from the join graph alone
+ *     (no statistics of its tables: fitted on cliques)
+ * @param secondsPerPrunedCandidate time per table evaluated at a level of a pruned search, likewise
+ * @param secondsPerPricedExtension time per extension of a partial plan priced, counted by replaying the search
+ *     on the tables' statistics ({@link CostBoundSearch})
+ * @param secondsPerSearchedTable time per table of such a search spent whatever its order count (reading its
+ *     keys and statistics, setting up its access paths)
  */
 public record MySqlCoefficients(double bytesPerToken, double bytesPerTable, double bytesPerLinkedPair,
-                                double secondsPerPlan, double secondsPerPrunedCandidate)
+                                double secondsPerPlan, double secondsPerPrunedCandidate,
+                                double secondsPerPricedExtension, double secondsPerSearchedTable)
         implements TermCoefficients {
 
-    public static final MySqlCoefficients DEFAULTS = new MySqlCoefficients(150, 7_300, 3_400, 0.2e-6, 20e-6);
+    public static final MySqlCoefficients DEFAULTS = new MySqlCoefficients(150, 7_300, 3_400, 0.2e-6, 20e-6,
+            0.18e-6, 36e-6);
 
     public MySqlCoefficients {
         if (bytesPerToken < 0 || bytesPerTable < 0 || bytesPerLinkedPair < 0 || secondsPerPlan < 0
-                || secondsPerPrunedCandidate < 0) {
+                || secondsPerPrunedCandidate < 0 || secondsPerPricedExtension < 0 || secondsPerSearchedTable < 0) {
             throw new IllegalArgumentException("MySQL coefficients must be >= 0");
         }
+    }
+
+    /** The graph-only coefficients with the statistics' time terms at their defaults. */
+    public MySqlCoefficients(double bytesPerToken, double bytesPerTable, double bytesPerLinkedPair,
+                             double secondsPerPlan, double secondsPerPrunedCandidate) {
+        this(bytesPerToken, bytesPerTable, bytesPerLinkedPair, secondsPerPlan, secondsPerPrunedCandidate,
+                DEFAULTS.secondsPerPricedExtension, DEFAULTS.secondsPerSearchedTable);
     }
 
     /**

@@ -1,5 +1,6 @@
 package io.memogate.estimator.mysql;
 
+import io.memogate.estimator.Catalog;
 import io.memogate.estimator.dialect.Dialect;
 import io.memogate.estimator.lexer.LexicalAnalyzer;
 import io.memogate.estimator.planner.IndexedColumns;
@@ -88,6 +89,12 @@ public final class MySqlDialect implements Dialect<OptimizerSettings> {
     @Override
     public MySqlPlannerModel planner(OptimizerSettings settings, IndexedColumns indexes) {
         return new MySqlPlannerModel(settings, coefficients);
+    }
+
+    /** The planner knowing the catalog's table statistics, which decide how much of the search is cut. */
+    @Override
+    public MySqlPlannerModel planner(OptimizerSettings settings, Catalog catalog) {
+        return new MySqlPlannerModel(settings, coefficients, catalog.statistics());
     }
 
     @Override

@@ -6,34 +6,48 @@ import io.memogate.estimator.planner.BlockGraph;
 import io.memogate.estimator.planner.JoinSearch;
 import io.memogate.estimator.planner.PlannerWork;
 import io.memogate.estimator.planner.QueryBlock;
+import io.memogate.estimator.planner.TableStatistics;
 import java.util.ArrayDeque;
 import java.util.ArrayList;
 import java.util.Deque;
 import java.util.List;
 import java.util.Objects;
+import java.util.Optional;
 
 /**
  * The join searches MySQL's and MariaDB's optimizer runs for a statement, and how long each takes: one greedy
  * search per SELECT block over all its tables ({@link BlockGraph}), then one per block planned on its own
  * (derived tables not merged, sub-queries that stay sub-queries, UNION branches). A block of one table has no
- * search. The time of a search is its partial orders ({@link GreedySearchSpace}) times the cost of evaluating
- * one, which differs by an order of magnitude between a search that prunes and one that does not (each
- * pruned step evaluates every table's access paths to choose the one to keep).
+ * search. Where the catalog's statistics know every table of a search, the search is replayed on them
+ * ({@link CostBoundSearch}): its time is the extensions it prices plus a time per table. Otherwise the time is
+ * its partial orders counted from the join graph ({@link GreedySearchSpace}) times the cost of evaluating one,
+ * which differs by an order of magnitude between a search that prunes and one that does not (each pruned step
+ * evaluates every table's access paths to choose the one to keep); without pruning that count is an upper
+ * bound, as it cannot tell which orders the cost bound cuts.
  */
 public final class MySqlPlannerModel implements PlannerModel {
 
+    /**
+     * Extensions a replayed search prices at most (tens of milliseconds of the estimator's time, about 50 ms of
+     * MariaDB's): past it the search is long, and its count extrapolated.
+     */
+    static final long PRICED_BUDGET = 300_000;
+
     private final OptimizerSettings settings;
     private final MySqlCoefficients coefficients;
+    private final TableStatistics statistics;
     private final GreedySearchSpace space;
 
     public MySqlPlannerModel(OptimizerSettings settings, MySqlCoefficients coefficients) {
-        this(settings, coefficients, new GreedySearchSpace(GreedySearchSpace.DEFAULT_BUDGET));
+        this(settings, coefficients, TableStatistics.NONE);
     }
 
-    MySqlPlannerModel(OptimizerSettings settings, MySqlCoefficients coefficients, GreedySearchSpace space) {
+    /** @param statistics the tables' statistics: with them a search is replayed, without it is counted */
+    public MySqlPlannerModel(OptimizerSettings settings, MySqlCoefficients coefficients, TableStatistics statistics) {
         this.settings = Objects.requireNonNull(settings, "settings");
         this.coefficients = Objects.requireNonNull(coefficients, "coefficients");
-        this.space = Objects.requireNonNull(space, "space");
+        this.statistics = Objects.requireNonNull(statistics, "statistics");
+        this.space = new GreedySearchSpace(GreedySearchSpace.DEFAULT_BUDGET);
     }
 
     @Override
@@ -47,16 +61,42 @@ public final class MySqlPlannerModel implements PlannerModel {
                     settings.switchOn("derived_merge", true));
             planned++;
             if (block.relations().size() >= 2) {
-                searches.add(search(block.graph()));
+                searches.add(search(block));
             }
             blocks.addAll(block.separatelyPlanned());
         }
         return new PlannerWork(searches, planned, 0);
     }
 
-    /** The greedy search of one block's tables under the session's depth and prune level. */
-    JoinSearch.Greedy search(JoinGraph graph) {
+    /**
+     * The greedy search of one block's tables under the session's depth and prune level: replayed on the tables'
+     * statistics where every one is known, else counted from the join graph.
+     */
+    private JoinSearch.Greedy search(BlockGraph block) {
+        JoinGraph graph = block.graph();
         int depth = settings.depthFor(graph.size());
+        Optional<PricedTables> priced = PricedTables.of(block, statistics);
+        if (priced.isEmpty()) {
+            return counted(graph, depth);
+        }
+        CostBoundSearch.Count count = new CostBoundSearch(priced.get(), settings.pruneLevel(), PRICED_BUDGET)
+                .count(depth);
+        if (!count.exact()) {
+            // A long search, extrapolated from the share of it the budget covered; without pruning, at least the
+            // join graph's count where that is more (the extrapolation misses a blow-up late in the tree)
+            double orders = settings.pruneLevel() == 0 ? space.unpruned(graph, depth).plans() : 0;
+            double extensions = Math.max(count.evaluations(), orders);
+            return new JoinSearch.Greedy(graph, depth, settings.pruneLevel(), extensions, false,
+                    extensions * coefficients.secondsPerPricedExtension()
+                            + graph.size() * coefficients.secondsPerSearchedTable());
+        }
+        return new JoinSearch.Greedy(graph, depth, settings.pruneLevel(), count.evaluations(), true,
+                count.evaluations() * coefficients.secondsPerPricedExtension()
+                        + graph.size() * coefficients.secondsPerSearchedTable());
+    }
+
+    /** The search counted from the join graph alone, when the tables' statistics are not known. */
+    private JoinSearch.Greedy counted(JoinGraph graph, int depth) {
         if (settings.pruneLevel() == 0) {
             GreedySearchSpace.Count count = space.unpruned(graph, depth);
             return new JoinSearch.Greedy(graph, depth, 0, count.plans(), count.exact(),

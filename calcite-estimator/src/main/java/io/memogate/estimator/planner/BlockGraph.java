@@ -9,6 +9,7 @@ import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.Optional;
 
 /**
  * One SELECT block as an optimizer that joins all its tables in one search sees it, whatever JOIN syntax wrote
@@ -23,6 +24,8 @@ import java.util.Map;
 public final class BlockGraph {
 
     private final List<String> relations = new ArrayList<>();
+    /** Per relation, the table it reads; empty for a derived table. */
+    private final List<Optional<String>> tables = new ArrayList<>();
     private final List<QueryBlock> separatelyPlanned = new ArrayList<>();
     private final List<Predicate> predicates = new ArrayList<>();
     private final boolean mergeSemiJoins;
@@ -43,6 +46,11 @@ public final class BlockGraph {
         return List.copyOf(relations);
     }
 
+    /** Per relation of {@link #relations()}, the table it reads; empty for a derived table. */
+    public List<Optional<String>> tables() {
+        return List.copyOf(tables);
+    }
+
     /** Blocks planned on their own: derived tables not merged, sub-queries that stay sub-queries, branches. */
     public List<QueryBlock> separatelyPlanned() {
         return List.copyOf(separatelyPlanned);
@@ -56,7 +64,10 @@ public final class BlockGraph {
 
     private void add(JoinTreeNode node) {
         switch (node) {
-            case RelationRef relation -> relations.add(relation.name());
+            case RelationRef relation -> {
+                relations.add(relation.name());
+                tables.add(relation.table());
+            }
             case FromList list -> list.items().forEach(this::add);
             case JoinNode join when (join.type() == JoinType.SEMI || join.type() == JoinType.ANTI)
                     && !mergeSemiJoins -> {
@@ -71,6 +82,7 @@ public final class BlockGraph {
             case SubqueryRef sub -> {
                 separatelyPlanned.add(sub.block());
                 relations.add(sub.alias());
+                tables.add(Optional.empty());
             }
         }
     }
@@ -116,6 +128,24 @@ public final class BlockGraph {
             builder.addClause(members(byName, names));
         }
         return builder.build();
+    }
+
+    /**
+     * The classes of columns that equalities between columns make equal (MySQL's {@code Item_equal}): each a
+     * column of one relation can be looked up by from any other's.
+     */
+    public List<List<ColumnRef>> equalityClasses() {
+        Map<ColumnRef, ColumnRef> classes = new HashMap<>();
+        for (Predicate predicate : predicates) {
+            if (predicate instanceof Predicate.Equality eq) {
+                union(classes, eq.left(), eq.right());
+            }
+        }
+        Map<ColumnRef, List<ColumnRef>> byClass = new HashMap<>();
+        for (ColumnRef column : classes.keySet()) {
+            byClass.computeIfAbsent(find(classes, column), c -> new ArrayList<>()).add(column);
+        }
+        return List.copyOf(byClass.values());
     }
 
     private static List<Integer> members(Map<String, List<Integer>> byName, Iterable<String> names) {

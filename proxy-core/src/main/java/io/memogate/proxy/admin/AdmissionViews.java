@@ -13,6 +13,7 @@ import io.memogate.broker.gateway.Tier;
 import io.memogate.broker.gateway.TierState;
 import io.memogate.broker.gateway.WaitingStatement;
 import io.memogate.broker.probe.MemorySnapshot;
+import io.memogate.broker.probe.ServerGateway;
 import io.memogate.broker.probe.ServerMemory;
 import io.memogate.estimator.Catalog;
 import io.memogate.estimator.CompileEstimate;
@@ -49,6 +50,8 @@ final class AdmissionViews {
 
     /** Long enough to tell statements apart, short enough for a terminal line. */
     static final int FINGERPRINT_CHARS = 120;
+    /** SQL Server's default resource pool (Resource Governor's pool_id 2), whose gateways are named plainly. */
+    private static final int DEFAULT_POOL = 2;
 
     private AdmissionViews() {
     }
@@ -135,8 +138,24 @@ final class AdmissionViews {
         table.row("private_bytes", snapshot.map(MemorySnapshot::memory).filter(m -> !m.retainedBytesById().isEmpty())
                 .map(ServerMemory::retainedBytesTotal).orElse(null));
         table.row("host_memory_available_bytes", snapshot.flatMap(s -> boxed(s.host().availableBytes())).orElse(null));
+        snapshot.ifPresent(s -> serverMemoryRows(table, s));
         FleetViews.of(gateways).ifPresent(fleet -> FleetViews.brokerRows(table, fleet, broker));
         return table.build();
+    }
+
+    /**
+     * What only some servers report (SQL Server): the memory it grows to, and a row per compile gateway it keeps
+     * itself, to read beside SHOW TIERS ("server_small_gateway", "_pool3" after a pool other than the default).
+     */
+    private static void serverMemoryRows(ResultTable.Builder table, MemorySnapshot snapshot) {
+        snapshot.memory().ceilingBytes().ifPresent(bytes -> table.row("server_memory_target_bytes", bytes));
+        for (ServerGateway gateway : snapshot.serverGateways()) {
+            String name = "server_" + gateway.name().toLowerCase(Locale.ROOT).replaceAll("[^a-z0-9]+", "_")
+                    + (gateway.pool() == DEFAULT_POOL ? "" : "_pool" + gateway.pool());
+            table.row(name, gateway.activeCount() + " of " + gateway.maxCount() + " compiling, "
+                    + gateway.waiterCount() + " waiting, threshold "
+                    + boxed(gateway.thresholdBytes()).map(Sizes::bytes).orElse("none"));
+        }
     }
 
     /**

@@ -198,7 +198,7 @@ public final class AdmissionControl implements AutoCloseable {
             Long closed = closedAt.get((long) pid);
             if (closed == null || takenAt - closed > EXIT_GRACE_NANOS) {
                 now.add((long) pid);
-                gateways.retained(pid, bytes);
+                gateways.retained(pid, kind.retention().afterMeasurement(gateways.retainedBy(pid), bytes));
             }
         });
         closedAt.values().removeIf(closed -> takenAt - closed > EXIT_GRACE_NANOS);

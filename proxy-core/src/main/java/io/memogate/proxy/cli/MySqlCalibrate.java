@@ -2,11 +2,13 @@ package io.memogate.proxy.cli;
 
 import io.memogate.estimator.mysql.MySqlCoefficients;
 import io.memogate.estimator.mysql.OptimizerSettings;
+import io.memogate.estimator.Catalog;
 import io.memogate.proxy.calibrate.mysql.MySqlCalibration;
 import io.memogate.proxy.calibrate.mysql.MySqlCoefficientsFile;
 import io.memogate.proxy.calibrate.mysql.MySqlCorpus;
 import io.memogate.proxy.calibrate.mysql.OptimizerCase;
 import io.memogate.proxy.calibrate.mysql.OptimizerProbe;
+import io.memogate.proxy.mysql.catalog.StatisticsCatalog;
 import io.memogate.proxy.postgres.calibrate.CorpusStatement;
 import java.io.IOException;
 import java.io.PrintWriter;
@@ -26,7 +28,8 @@ import java.util.function.Consumer;
  * {@code memogate calibrate} against a MySQL or MariaDB server ({@code --url jdbc:mariadb://...}): the built-in
  * corpus ({@link MySqlCorpus}, in a database calibrate creates and drops) and the --corpus statements, each
  * EXPLAINed on a connection of its own under {@code max_statement_time} (--statement-timeout), the coefficients
- * fitted ({@link io.memogate.proxy.calibrate.mysql.MySqlFit}) and written where {@code estimator.mysqlCoefficients}
+ * fitted ({@link io.memogate.proxy.calibrate.mysql.MySqlFit}, with the tables' statistics read as the proxy
+ * reads them, {@link StatisticsCatalog}) and written where {@code estimator.mysqlCoefficients}
  * reads them. EXPLAIN plans without running; nothing searches longer than the limit.
  */
 record MySqlCalibrate(String url, String user, String password) {
@@ -62,7 +65,8 @@ record MySqlCalibrate(String url, String user, String password) {
                 MySqlCorpus.create(admin);
                 try {
                     results.add(calibration.run(new MySqlCorpus(base).cases(),
-                            new OptimizerProbe(connections, Optional.of(MySqlCorpus.DATABASE), limit), start, progress));
+                            new OptimizerProbe(connections, Optional.of(MySqlCorpus.DATABASE), limit),
+                            Catalog.of(StatisticsCatalog.read(admin, MySqlCorpus.DATABASE)), start, progress));
                 } finally {
                     MySqlCorpus.drop(admin);
                 }
@@ -71,8 +75,11 @@ record MySqlCalibrate(String url, String user, String password) {
             List<OptimizerCase> ownCases = own.stream().map(s -> new OptimizerCase(s.name(), s.sql(), ownSettings,
                     ownSettings.pruneLevel() > 0)).toList();
             if (!ownCases.isEmpty()) {
-                results.add(calibration.run(ownCases, new OptimizerProbe(connections, Optional.empty(), limit), start,
-                        progress));
+                String database = admin.getCatalog();
+                Catalog catalog = database == null || database.isEmpty() ? Catalog.NONE
+                        : Catalog.of(StatisticsCatalog.read(admin, database));
+                results.add(calibration.run(ownCases, new OptimizerProbe(connections, Optional.empty(), limit), catalog,
+                        start, progress));
             }
             MySqlCalibration.Result result = MySqlCalibration.merge(results, start);
             err.flush();

@@ -24,10 +24,12 @@ import io.memogate.proxy.metrics.GatewayMeters;
 import io.memogate.proxy.metrics.Health;
 import io.memogate.proxy.metrics.MetricsEndpoint;
 import io.memogate.proxy.metrics.ProxyMeters;
+import io.memogate.proxy.metrics.ServerGatewayMeters;
 import io.memogate.proxy.mysql.CurrentMySqlEstimator;
 import io.memogate.proxy.mysql.MySqlServer;
 import io.memogate.proxy.postgres.CurrentEstimator;
 import io.memogate.proxy.postgres.PostgresServer;
+import io.memogate.proxy.mysql.catalog.MySqlCatalogs;
 import io.memogate.proxy.postgres.catalog.IndexCatalogs;
 import io.memogate.proxy.reload.ConfigReloader;
 import io.memogate.proxy.reload.CurrentConfig;
@@ -154,12 +156,16 @@ public final class RunningProxy implements AutoCloseable {
         GatewayMeters gatewayMeters = new GatewayMeters(name);
         ServerKind kind = Wings.kindOf(config, name);
         boolean postgres = kind == PostgresServer.KIND;
-        // The catalog reader and the configured coefficients are PostgreSQL's; a MySQL server's or a SQL Server's
-        // estimates read no catalog, with the dialect's own coefficients.
-        ServerCatalogs catalogs = config.broker().monitor().filter(m -> postgres)
+        // Each kind reads its own catalog with the monitoring role: PostgreSQL's indexes, views and routines, a
+        // MySQL server's table statistics, which its join search is priced by; a SQL Server's none.
+        ServerCatalogs catalogs = postgres ? config.broker().monitor()
                 .<ServerCatalogs>map(m -> new IndexCatalogs(database -> current.get().catalogUrl(name, database),
                         m.user(), m.password().orElse(null)))
-                .orElse(ServerCatalogs.NONE);
+                .orElse(ServerCatalogs.NONE)
+                : kind == MySqlServer.KIND ? config.brokerSettings(name)
+                        .<ServerCatalogs>map(b -> new MySqlCatalogs(b.jdbcUrl(), b.user(), b.password()))
+                        .orElse(ServerCatalogs.NONE)
+                : ServerCatalogs.NONE;
         AdmissionControl control = AdmissionControl.builder(name, kind, config.admission().gatewaySettings())
                 .estimator(postgres ? estimator : kind == MySqlServer.KIND
                         ? new CurrentMySqlEstimator(() -> current.get().estimator().mysqlCoefficients())
@@ -188,6 +194,9 @@ public final class RunningProxy implements AutoCloseable {
         gatewayMeters.gateways(control.gateways());
         metrics.bind(gatewayMeters);
         metrics.bind(new BrokerMeters(name, control.gateways(), control.broker()));
+        if (kind == TdsServer.KIND) { // the one kind of server that keeps compile gateways of its own
+            control.broker().ifPresent(broker -> metrics.bind(new ServerGatewayMeters(name, broker)));
+        }
         metrics.bind(new DegradeMeters(name, control.degradeCounts()));
         if (control.gateways() instanceof RedisGateways fleet) {
             metrics.bind(new FleetMeters(name, fleet::local, fleet::fleetSize,

@@ -9,6 +9,7 @@ import static io.memogate.broker.BrokerSettings.DEFAULT_STATIC_TARGET_BYTES;
 import io.memogate.broker.BrokerSettings;
 import io.memogate.broker.probe.mysql.MonitorUrl;
 import io.memogate.broker.probe.postgres.ServerNameVerifier;
+import io.memogate.broker.probe.sqlserver.SqlServerUrl;
 import java.net.URLEncoder;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Path;
@@ -73,12 +74,15 @@ public record BrokerConfig(Optional<MonitorConfig> monitor, Duration interval, D
     }
 
     /**
-     * The broker's settings for watching {@code backend}'s server, or empty without a monitor. Only called
-     * on a validated configuration, so BrokerSettings' own checks pass.
+     * The broker's settings for watching {@code backend}'s server, which speaks {@code protocol}, or empty
+     * without a monitor. Only called on a validated configuration, so BrokerSettings' own checks pass.
      */
-    Optional<BrokerSettings> settingsFor(BackendConfig backend, boolean mysql) {
-        return monitor.map(m -> BrokerSettings.builder(mysql ? mysqlUrl(backend) : jdbcUrl(backend, m.database()),
-                        m.user(), m.password().orElse(null))
+    Optional<BrokerSettings> settingsFor(BackendConfig backend, Protocol protocol) {
+        return monitor.map(m -> BrokerSettings.builder(switch (protocol) {
+                    case MYSQL -> mysqlUrl(backend);
+                    case TDS -> sqlServerUrl(backend);
+                    case POSTGRESQL -> jdbcUrl(backend, m.database());
+                }, m.user(), m.password().orElse(null))
                 .interval(interval)
                 .gracePeriod(gracePeriod)
                 .compileShare(compileShare)
@@ -139,6 +143,21 @@ public record BrokerConfig(Optional<MonitorConfig> monitor, Duration interval, D
             case VERIFY_FULL -> MonitorUrl.Tls.VERIFY_FULL;
         };
         return MonitorUrl.of(backend.host(), backend.port(), mode, tls.trustedCertificates());
+    }
+
+    /**
+     * mssql-jdbc's URL for a SQL Server backend, TLS as the proxy connects to it: prefer is the driver's
+     * encrypt=false (the login encrypted when the server offers TLS); verify-full checks the certificate against
+     * the backend's tls.serverName, the chain against the JVM's trust store (the driver reads no PEM bundle).
+     */
+    static String sqlServerUrl(BackendConfig backend) {
+        BackendTlsConfig tls = backend.tls();
+        SqlServerUrl.Tls mode = switch (tls.mode()) {
+            case DISABLE, PREFER -> SqlServerUrl.Tls.OFF;
+            case REQUIRE -> SqlServerUrl.Tls.ENCRYPT;
+            case VERIFY_FULL -> SqlServerUrl.Tls.VERIFY_FULL;
+        };
+        return SqlServerUrl.of(backend.host(), backend.port(), mode, tls.serverName());
     }
 
     private static String encode(String text) {

@@ -141,7 +141,7 @@ public record MemogateConfig(List<ListenerConfig> listeners, List<BackendConfig>
         return broker.monitor()
                 .filter(monitor -> monitor.backend().map(server::equals).orElse(true))
                 .flatMap(monitor -> backend(server))
-                .flatMap(backend -> broker.settingsFor(backend, servesMySql(server)));
+                .flatMap(backend -> broker.settingsFor(backend, protocolOf(server)));
     }
 
     /**
@@ -150,6 +150,11 @@ public record MemogateConfig(List<ListenerConfig> listeners, List<BackendConfig>
      */
     public boolean servesMySql(String server) {
         return servesDefault(Protocol.MYSQL, server);
+    }
+
+    /** The protocol backend {@code server} speaks: its listener's when it is a mysql or tds listener's default. */
+    private Protocol protocolOf(String server) {
+        return servesTds(server) ? Protocol.TDS : servesMySql(server) ? Protocol.MYSQL : Protocol.POSTGRESQL;
     }
 
     /** Whether backend {@code server} is a SQL Server: the default backend when a listener speaks TDS. */

@@ -93,6 +93,17 @@ public final class Names {
     /** The broker's mode: {@code live}, {@code stale}, {@code static}; the fleet's: {@code fleet}, {@code local}. */
     public static final String MODE = "mode";
 
+    // ---- the server's own gateways (broker-sqlserver) ---------------------------------------------
+
+    /** The server's own compile gateway: SQL Server's {@code small}, {@code medium}, {@code big}. */
+    public static final String GATEWAY = "gateway";
+    /** Gauge by {@link #GATEWAY}, no unit: compiles holding the server's gateway. {@code memogate_server_gateway_active} */
+    public static final String SERVER_GATEWAY_ACTIVE = "memogate.server.gateway.active";
+    /** Gauge by {@link #GATEWAY}, no unit: compiles waiting at the server's gateway. {@code memogate_server_gateway_waiting} */
+    public static final String SERVER_GATEWAY_WAITING = "memogate.server.gateway.waiting";
+    /** Gauge by {@link #GATEWAY}, no unit: compiles the server's gateway allows at once. {@code memogate_server_gateway_limit} */
+    public static final String SERVER_GATEWAY_LIMIT = "memogate.server.gateway.limit";
+
     // ---- fleet (broker-redis) -------------------------------------------------------------------
 
     /** Gauge by {@link #MODE} ({@code fleet}, {@code local}), no unit: 1 for the gateways in force. {@code memogate_fleet_mode} */

@@ -41,11 +41,11 @@ public final class MySqlServer implements ServerKind {
 
     /**
      * The optimizer allocates in the statement's arena ({@code THD::main_mem_root}), which the server frees when
-     * the statement ends: a connection keeps nothing of a compile.
+     * the statement ends, to malloc, which keeps it for the connection's thread.
      */
     @Override
     public CompileMemoryRetention retention() {
-        return CompileMemoryRetention.RELEASED_AFTER_COMPILE;
+        return CompileMemoryRetention.KEPT_BY_THE_ALLOCATOR;
     }
 
     /** The dialect's default coefficients, fitted on MariaDB 10.11 (bench/log/mysql-optimizer.md). */

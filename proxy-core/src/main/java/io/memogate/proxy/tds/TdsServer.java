@@ -1,8 +1,8 @@
 package io.memogate.proxy.tds;
 
 import io.memogate.broker.gateway.CompileMemoryRetention;
-import io.memogate.broker.probe.ProbeException;
 import io.memogate.broker.probe.ProbeFactory;
+import io.memogate.broker.probe.sqlserver.SqlServerProbe;
 import io.memogate.estimator.CompileEstimator;
 import io.memogate.estimator.sqlserver.SqlServerCoefficients;
 import io.memogate.estimator.sqlserver.SqlServerDialect;
@@ -21,16 +21,12 @@ import java.util.function.Supplier;
  * dialect ({@link SqlServerDialect}: T-SQL read as written, SQL Server's Cascades search bounded by its task
  * budget), whose bytes saturate at a few MB per statement as SQL Server's compile memory does; its coefficients
  * are the configuration's {@code estimator.sqlserverCoefficients}, or defaults from published showplans. No
- * session setting changes the model. This build has no probe of SQL Server's memory: a configured monitor makes a
- * broker whose every poll fails saying so, and the gateways keep the static target ({@code broker.staticTarget}).
+ * session setting changes the model. The broker's probe reads SQL Server's dynamic management views
+ * ({@link SqlServerProbe}).
  */
 public final class TdsServer implements ServerKind {
 
     public static final TdsServer KIND = new TdsServer();
-
-    private static final ProbeFactory NO_PROBE = (settings, nanoTime) -> () -> {
-        throw new ProbeException("this build has no SQL Server memory probe: the gateways keep broker.staticTarget");
-    };
 
     private TdsServer() {
     }
@@ -65,7 +61,7 @@ public final class TdsServer implements ServerKind {
 
     @Override
     public ProbeFactory probe() {
-        return NO_PROBE;
+        return SqlServerProbe.FACTORY;
     }
 
     @Override
@@ -73,7 +69,7 @@ public final class TdsServer implements ServerKind {
         return SqlServerSettings.DEFAULTS;
     }
 
-    /** No setting of the server changes the model. */
+    /** The probe reads no setting that bounds SQL Server's search (it has none), and none changes the model. */
     @Override
     public SqlServerSettings defaults(Map<String, String> serverSettings) {
         return SqlServerSettings.DEFAULTS;

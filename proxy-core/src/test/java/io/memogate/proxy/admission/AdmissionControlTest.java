@@ -14,6 +14,7 @@ import io.memogate.broker.probe.ServerConnections;
 import io.memogate.broker.probe.ServerMemory;
 import io.memogate.broker.probe.ServerVersion;
 import io.memogate.estimator.dialect.DialectSettings;
+import io.memogate.proxy.mysql.MySqlServer;
 import io.memogate.proxy.postgres.PostgresServer;
 import java.time.Duration;
 import java.util.List;
@@ -103,6 +104,30 @@ class AdmissionControlTest {
             assertThat(postgres.gateways().retainedBy(7)).as("a PostgreSQL backend keeps its plan's memory")
                     .isEqualTo(300 * MIB);
             assertThat(releasing.gateways().retainedBy(7)).isZero();
+        }
+    }
+
+    /**
+     * MariaDB reports a connection's memory in use, not what malloc keeps for its thread after a statement: the
+     * measurement raises what the ledger counts for it and never lowers it, where PostgreSQL's replaces it.
+     */
+    @Test
+    void aMySqlConnectionsMeasuredMemoryNeverLowersWhatItsCompilesLeft() {
+        try (AdmissionControl mysql = AdmissionControl.builder("maria", MySqlServer.KIND,
+                        GatewaySettings.defaults(2)).staticTargetBytes(1024 * MIB).build();
+             AdmissionControl postgres = AdmissionControl.builder("pg", PostgresServer.KIND,
+                        GatewaySettings.defaults(2)).staticTargetBytes(1024 * MIB).build()) {
+            for (AdmissionControl control : List.of(mysql, postgres)) {
+                control.gateways().acquire(124 * MIB, 7).release();
+                control.published(measured(System.nanoTime(), Map.of(7, 5 * MIB)));
+            }
+            assertThat(mysql.gateways().retainedBy(7)).as("the IN list's memory, kept by the thread's arena")
+                    .isEqualTo(124 * MIB);
+            assertThat(postgres.gateways().retainedBy(7)).as("RssAnon, which counts what malloc keeps")
+                    .isEqualTo(5 * MIB);
+
+            mysql.published(measured(System.nanoTime(), Map.of(7, 200 * MIB)));
+            assertThat(mysql.gateways().retainedBy(7)).isEqualTo(200 * MIB);
         }
     }
 }

@@ -79,12 +79,14 @@ class LayeringTest {
     void theBrokerOwnsNoJdbcDriver() {
         noClasses().that().resideInAPackage("io.memogate.broker..")
                 .and().resideOutsideOfPackages("io.memogate.broker.probe.postgres..", "io.memogate.broker.probe.mysql..",
-                        "io.memogate.broker.probe.jdbc..")
-                .should().dependOnClassesThat().resideInAnyPackage("org.postgresql..", "org.mariadb..", "java.sql..")
+                        "io.memogate.broker.probe.sqlserver..", "io.memogate.broker.probe.jdbc..")
+                .should().dependOnClassesThat().resideInAnyPackage("org.postgresql..", "org.mariadb..",
+                        "com.microsoft.sqlserver..", "java.sql..")
                 .because("each server kind's probe, in a module of its own, owns its driver")
                 .check(MEMOGATE);
         noClasses().that().resideInAPackage("io.memogate.broker.probe.jdbc..")
-                .should().dependOnClassesThat().resideInAnyPackage("org.postgresql..", "org.mariadb..")
+                .should().dependOnClassesThat().resideInAnyPackage("org.postgresql..", "org.mariadb..",
+                        "com.microsoft.sqlserver..")
                 .because("the probes' shared monitoring connection speaks java.sql, never a driver's own API")
                 .check(MEMOGATE);
     }

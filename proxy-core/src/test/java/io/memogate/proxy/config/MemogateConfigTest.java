@@ -274,6 +274,22 @@ class MemogateConfigTest {
                 .startsWith("jdbc:postgresql://db.example:3306/");
     }
 
+    /** A tds listener's backend is watched through mssql-jdbc, TLS as the proxy reaches it. */
+    @Test
+    void theMonitoringUrlOfATdsListenersBackendIsMssqlJdbcs() throws IOException {
+        Path bundle = Files.writeString(dir.resolve("ca.pem"), "existence is all the validator checks");
+        MonitorConfig monitor = MonitorConfig.of("watcher");
+        BackendConfig sql = new BackendConfig("sql", "db.example", 1433, List.of(), true,
+                BackendTlsConfig.of(TlsMode.PREFER));
+        MemogateConfig config = MemogateConfig.of(sql)
+                .withListeners(ListenerConfig.of("127.0.0.1", 0).withProtocol(Protocol.TDS));
+        assertThat(url(config, monitor)).isEqualTo("jdbc:sqlserver://;serverName={db.example};portNumber=1433;encrypt=false");
+        assertThat(url(config.withBackends(sql.withTls(new BackendTlsConfig(TlsMode.VERIFY_FULL,
+                Optional.of(bundle), Optional.of("sql.corp.example")))), monitor))
+                .isEqualTo("jdbc:sqlserver://;serverName={db.example};portNumber=1433;encrypt=true"
+                        + ";trustServerCertificate=false;hostNameInCertificate={sql.corp.example}");
+    }
+
     private static String url(MemogateConfig config, MonitorConfig monitor) {
         return config.withBroker(BrokerConfig.DEFAULTS.withMonitor(monitor)).brokerSettings().orElseThrow().jdbcUrl();
     }

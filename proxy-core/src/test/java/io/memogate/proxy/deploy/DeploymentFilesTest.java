@@ -30,6 +30,7 @@ import io.memogate.proxy.metrics.FleetMeters;
 import io.memogate.proxy.metrics.GatewayMeters;
 import io.memogate.proxy.metrics.PrometheusText;
 import io.memogate.proxy.metrics.ProxyMeters;
+import io.memogate.proxy.metrics.ServerGatewayMeters;
 import io.memogate.proxy.postgres.PostgresServer;
 import io.memogate.proxy.server.ProxyServer;
 import io.micrometer.prometheusmetrics.PrometheusConfig;
@@ -221,6 +222,7 @@ class DeploymentFilesTest {
             estimatorMeters.recorder(); // a server's estimates, as the proxy has one for each backend
             estimatorMeters.bindTo(registry);
             new BrokerMeters(gateways, Optional.of(broker)).bindTo(registry);
+            new ServerGatewayMeters("main", broker).bindTo(registry); // bound for a SQL Server backend
             new FleetMeters("main", () -> false, () -> 2, Optional.of(() -> broker.state().role()))
                     .bindTo(registry); // bound when a fleet is configured
             new DegradeMeters("main", new DegradeCounts()).bindTo(registry);

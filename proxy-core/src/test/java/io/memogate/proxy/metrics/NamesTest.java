@@ -38,6 +38,14 @@ class NamesTest {
                     .maximumExpectedValue(Duration.ofMinutes(5)).register(registry).record(Duration.ofMillis(20));
         }
         Gauge.builder(Names.GATEWAY_PAUSED, () -> 0).description("d").register(registry);
+        for (String gateway : new String[] {"small", "medium", "big"}) {
+            Gauge.builder(Names.SERVER_GATEWAY_ACTIVE, () -> 1).tag(Names.GATEWAY, gateway).description("d")
+                    .register(registry);
+            Gauge.builder(Names.SERVER_GATEWAY_WAITING, () -> 0).tag(Names.GATEWAY, gateway).description("d")
+                    .register(registry);
+            Gauge.builder(Names.SERVER_GATEWAY_LIMIT, () -> 8).tag(Names.GATEWAY, gateway).description("d")
+                    .register(registry);
+        }
         DistributionSummary.builder(Names.ESTIMATE).baseUnit(BaseUnits.BYTES).description("d").register(registry);
         Counter.builder(Names.ESTIMATOR_CACHE_HITS).description("d").register(registry);
         Counter.builder(Names.ESTIMATOR_CACHE_MISSES).description("d").register(registry);
@@ -54,6 +62,9 @@ class NamesTest {
 
         assertThat(scrape.sampleNames()).containsExactlyInAnyOrder(
                 "memogate_gateway_active",
+                "memogate_server_gateway_active",
+                "memogate_server_gateway_waiting",
+                "memogate_server_gateway_limit",
                 "memogate_gateway_waiting",
                 "memogate_gateway_limit",
                 "memogate_gateway_threshold_bytes",

@@ -1,5 +1,6 @@
 package io.memogate.proxy.calibrate.mysql;
 
+import io.memogate.estimator.Catalog;
 import io.memogate.estimator.mysql.MySqlCoefficients;
 import io.memogate.proxy.calibrate.RankCorrelation;
 import java.io.PrintWriter;
@@ -31,12 +32,18 @@ public final class MySqlCalibration {
 
     public Result run(List<OptimizerCase> cases, OptimizerProbe probe, MySqlCoefficients start,
                       Consumer<String> progress) {
+        return run(cases, probe, Catalog.NONE, start, progress);
+    }
+
+    /** As {@link #run(List, OptimizerProbe, MySqlCoefficients, Consumer)}, the model knowing {@code catalog}. */
+    public Result run(List<OptimizerCase> cases, OptimizerProbe probe, Catalog catalog, MySqlCoefficients start,
+                      Consumer<String> progress) {
         List<MySqlFit.Observation> observations = new ArrayList<>();
         List<String> failed = new ArrayList<>();
         for (OptimizerCase statement : cases) {
             try {
                 OptimizerProbe.Measured measured = probe.measure(statement.sql(), statement.settings());
-                observations.add(fit.observe(statement, measured));
+                observations.add(fit.observe(statement, measured, catalog));
                 progress.accept(String.format(Locale.ROOT, "%s: %.4f s, %s", statement.name(), measured.seconds(),
                         measured.bytes().isPresent() ? measured.bytes().getAsLong() + " bytes" : "memory not measured"));
             } catch (SQLException e) {
@@ -72,18 +79,31 @@ public final class MySqlCalibration {
         }
         out.println(accuracy("time before", result, result.start(), true));
         out.println(accuracy("time after", result, result.fitted(), true));
+        out.println(accuracy("time from the join graph alone, after", result, result.fitted(), TimeModel.GRAPH));
         out.println(accuracy("memory before", result, result.start(), false));
         out.println(accuracy("memory after", result, result.fitted(), false));
     }
 
-    /** One accuracy line: Spearman over the statements that have the quantity, and the share within 2x. */
+    /** Which prediction an accuracy line reads. */
+    enum TimeModel { MODEL, GRAPH }
+
     static String accuracy(String label, Result result, MySqlCoefficients c, boolean time) {
+        return time ? accuracy(label, result, c, TimeModel.MODEL) : accuracy(label, result, c, (TimeModel) null);
+    }
+
+    /**
+     * One accuracy line: Spearman over the statements that have the quantity, and the share within 2x; time as
+     * the model predicts it ({@code MODEL}: replayed on statistics where read) or from the join graph alone
+     * ({@code GRAPH}), memory for null.
+     */
+    static String accuracy(String label, Result result, MySqlCoefficients c, TimeModel model) {
+        boolean time = model != null;
         List<MySqlFit.Observation> with = result.observations().stream()
                 .filter(o -> time ? o.count() > 0 : o.bytes().isPresent() && o.tokens() + o.tables() > 0).toList();
         ToDoubleFunction<MySqlFit.Observation> measured = time ? MySqlFit.Observation::seconds
                 : o -> o.bytes().getAsLong();
-        ToDoubleFunction<MySqlFit.Observation> predicted = time ? o -> MySqlFit.seconds(o, c)
-                : o -> MySqlFit.bytes(o, c);
+        ToDoubleFunction<MySqlFit.Observation> predicted = model == TimeModel.GRAPH ? o -> MySqlFit.graphSeconds(o, c)
+                : time ? o -> MySqlFit.seconds(o, c) : o -> MySqlFit.bytes(o, c);
         if (with.size() < 2) {
             return label + ": too few statements measured";
         }

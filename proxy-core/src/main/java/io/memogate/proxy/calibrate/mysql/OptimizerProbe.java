@@ -14,7 +14,8 @@ import java.util.OptionalLong;
 /**
  * What MariaDB's optimizer spends on one statement, measured as bench/log/mysql-optimizer.md did: the statement
  * EXPLAINed (planned, not run) on a connection of its own, under its settings and {@code max_statement_time};
- * its time from {@code SHOW PROFILES} (the client's wall time where profiling is off), its memory as the
+ * its time the CPU time {@code SHOW PROFILE CPU} gives it (the duration where it gives none, the client's wall
+ * time where profiling is off), its memory as the
  * session's {@code information_schema.PROCESSLIST.MAX_MEMORY_USED} less that of a connection that only ran
  * {@code SELECT 1} (MariaDB; MySQL has no such column, and its memory is then not measured). A fresh connection
  * each, since the high-water mark never falls within a session.
@@ -49,6 +50,11 @@ public final class OptimizerProbe {
         this.limit = Objects.requireNonNull(limit, "limit");
     }
 
+    /** max_statement_time of each statement. */
+    public Duration limit() {
+        return limit;
+    }
+
     /** @throws SQLException when the statement fails, or is interrupted at the limit */
     public Measured measure(String sql, OptimizerSettings settings) throws SQLException {
         if (baseline < 0) {
@@ -70,8 +76,9 @@ public final class OptimizerProbe {
             long start = System.nanoTime();
             s.execute("EXPLAIN " + sql);
             double wall = (System.nanoTime() - start) / 1e9;
+            OptionalLong bytes = maxMemoryUsed(s); // before SHOW PROFILE, whose own memory would raise the mark
             OptionalDouble profiled = profiling ? profiled(s) : OptionalDouble.empty();
-            return new Measured(profiled.orElse(wall), maxMemoryUsed(s));
+            return new Measured(profiled.orElse(wall), bytes);
         }
     }
 
@@ -84,17 +91,32 @@ public final class OptimizerProbe {
         }
     }
 
-    /** The EXPLAIN's duration in SHOW PROFILES. */
+    /**
+     * The EXPLAIN's CPU time in SHOW PROFILE CPU (user and system, summed over its stages), else its duration in
+     * SHOW PROFILES. CPU time, since the search is CPU work: on a server whose cores other work shares, the
+     * duration also counts the time the thread waited for a core, several times the search on a loaded machine.
+     */
     private static OptionalDouble profiled(Statement s) throws SQLException {
         OptionalDouble duration = OptionalDouble.empty();
+        long id = -1;
         try (ResultSet rows = s.executeQuery("SHOW PROFILES")) {
             while (rows.next()) {
                 if (rows.getString("Query").startsWith("EXPLAIN")) {
                     duration = OptionalDouble.of(rows.getDouble("Duration"));
+                    id = rows.getLong("Query_ID");
                 }
             }
         }
-        return duration;
+        if (id < 0) {
+            return duration;
+        }
+        double cpu = 0;
+        try (ResultSet stages = s.executeQuery("SHOW PROFILE CPU FOR QUERY " + id)) {
+            while (stages.next()) {
+                cpu += stages.getDouble("CPU_user") + stages.getDouble("CPU_system");
+            }
+        }
+        return cpu > 0 ? OptionalDouble.of(cpu) : duration;
     }
 
     private static OptionalLong maxMemoryUsed(Statement s) {

@@ -34,21 +34,21 @@ public final class Capabilities {
     /**
      * Cleared from both sides: compression (the proxy could not read the stream), TLS (set again per leg), query
      * attributes (they would change COM_QUERY's layout), optional result-set metadata and progress reports
-     * (they change the shape of answers the proxy follows to find where each ends), and LOAD DATA LOCAL INFILE
-     * (the data a client sends in the middle of an answer is not relayed yet).
+     * (they change the shape of answers the proxy follows to find where each ends). CLIENT_LOCAL_FILES is left
+     * as the server and the client agree it: the file a client sends in the middle of an answer is relayed.
      */
     public static final int CLEARED = CLIENT_COMPRESS | CLIENT_SSL | CLIENT_ZSTD_COMPRESSION_ALGORITHM
-            | CLIENT_QUERY_ATTRIBUTES | CLIENT_OPTIONAL_RESULTSET_METADATA | CLIENT_PROGRESS | CLIENT_LOCAL_FILES;
+            | CLIENT_QUERY_ATTRIBUTES | CLIENT_OPTIONAL_RESULTSET_METADATA | CLIENT_PROGRESS;
 
     /** MariaDB's extended MARIADB_CLIENT_PROGRESS (bit 32). */
     public static final int MARIADB_PROGRESS = 1;
-    /** MariaDB's COM_STMT_BULK_EXECUTE (bit 34): a batch in one command, not gated yet, so not offered. */
+    /** MariaDB's COM_STMT_BULK_EXECUTE (bit 34): a batch in one command, admitted as one execute. */
     public static final int MARIADB_STMT_BULK_OPERATIONS = 1 << 2;
     /** MariaDB's metadata cache (bit 36): an execute's answer may then omit its column definitions. */
     public static final int MARIADB_CACHE_METADATA = 1 << 4;
     /** MariaDB's extended metadata (bit 35): every column definition carries a type-info field. */
     public static final int MARIADB_EXTENDED_METADATA = 1 << 3;
-    public static final int CLEARED_MARIADB = MARIADB_PROGRESS | MARIADB_STMT_BULK_OPERATIONS | MARIADB_CACHE_METADATA;
+    public static final int CLEARED_MARIADB = MARIADB_PROGRESS | MARIADB_CACHE_METADATA;
 
     private Capabilities() {
     }

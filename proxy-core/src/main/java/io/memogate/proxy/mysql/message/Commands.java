@@ -16,7 +16,7 @@ public final class Commands {
     public static final int COM_STMT_FETCH = 0x1C;
     public static final int COM_BINLOG_DUMP_GTID = 0x1E;
     public static final int COM_RESET_CONNECTION = 0x1F;
-    /** MariaDB's batch execute; not offered by the proxy ({@link Capabilities#MARIADB_STMT_BULK_OPERATIONS}). */
+    /** MariaDB's batch execute ({@link Capabilities#MARIADB_STMT_BULK_OPERATIONS}): a statement id, then rows. */
     public static final int COM_STMT_BULK_EXECUTE = 0xFA;
 
     /** MariaDB's statement id in an execute pipelined behind its prepare: the statement prepared last. */

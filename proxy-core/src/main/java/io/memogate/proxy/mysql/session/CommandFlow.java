@@ -22,9 +22,10 @@ import java.util.Optional;
 import java.util.function.Supplier;
 
 /**
- * The client's commands once logged in (protocol "Command Phase"). COM_QUERY and COM_STMT_EXECUTE are
- * admission points: each waits for its server's admission hook through the core's {@link StatementAdmission}
- * (hold, admit, forward), COM_STMT_EXECUTE with the text its statement was prepared with ({@link PreparedTexts}).
+ * The client's commands once logged in (protocol "Command Phase"). COM_QUERY, COM_STMT_EXECUTE and MariaDB's
+ * COM_STMT_BULK_EXECUTE are admission points: each waits for its server's admission hook through the core's
+ * {@link StatementAdmission} (hold, admit, forward), an execute with the text its statement was prepared with
+ * ({@link PreparedTexts}).
  * A refused statement never reaches the server: its client gets an ERR in its turn ({@link MySqlErrors}) and
  * the session goes on. A {@code KILL QUERY} naming a session of this proxy whose statement is held withdraws
  * it ({@link KillTargets}); any other is forwarded. Every other command is relayed as it is, its answer's
@@ -70,7 +71,8 @@ final class CommandFlow {
     /** One command (a whole payload, however many packets), with nothing held before it. */
     void command(ByteBuf frame) {
         if (tracker.awaitsClientData()) {
-            session.toServer(frame); // COM_CHANGE_USER's authentication data
+            tracker.clientData(frame); // COM_CHANGE_USER's authentication, or a file LOAD DATA LOCAL asked for
+            session.toServer(frame);
             return;
         }
         try {
@@ -97,6 +99,11 @@ final class CommandFlow {
                 long id = statementId(frame, "COM_STMT_EXECUTE");
                 admit(frame, AdmissionPoint.PREPARED_EXECUTION, () -> statements.textOf(id), false);
             }
+            case Commands.COM_STMT_BULK_EXECUTE -> {
+                // MariaDB runs the statement for every row of the batch; admitted once, with its prepared text.
+                long id = statementId(frame, "COM_STMT_BULK_EXECUTE");
+                admit(frame, AdmissionPoint.PREPARED_EXECUTION, () -> statements.textOf(id), false);
+            }
             case Commands.COM_STMT_CLOSE -> {
                 statements.closed(statementId(frame, "COM_STMT_CLOSE"));
                 session.toServer(frame); // no answer
@@ -105,7 +112,7 @@ final class CommandFlow {
             case Commands.COM_RESET_CONNECTION -> relay(frame, Shape.SINGLE, true);
             case Commands.COM_CHANGE_USER -> relay(frame, Shape.AUTH, true);
             case Commands.COM_STMT_FETCH, Commands.COM_FIELD_LIST -> relay(frame, Shape.ROWS, false);
-            case Commands.COM_PROCESS_INFO, Commands.COM_STMT_BULK_EXECUTE -> relay(frame, Shape.RESULT, false);
+            case Commands.COM_PROCESS_INFO -> relay(frame, Shape.RESULT, false);
             case Commands.COM_BINLOG_DUMP, Commands.COM_BINLOG_DUMP_GTID -> relay(frame, Shape.ENDLESS, false);
             default -> relay(frame, Shape.SINGLE, false); // OK, ERR, EOF or a string: one packet
         }

@@ -20,7 +20,9 @@ import java.util.function.Consumer;
  * <p>A turn's answer, by the shape of its command ({@link Shape}), protocol "COM_QUERY Response":
  * <pre>
  * RESULT   OK or ERR, or a result set: column count, column definitions, EOF (unless CLIENT_DEPRECATE_EOF),
- *          rows, then EOF or OK (0xFE) or ERR; an OK or EOF with SERVER_MORE_RESULTS_EXISTS starts another
+ *          rows, then EOF or OK (0xFE) or ERR; an OK or EOF with SERVER_MORE_RESULTS_EXISTS starts another;
+ *          or LOAD DATA LOCAL INFILE's request for a file (0xFB): the client's packets up to an empty one are
+ *          then the file's contents, and the server's OK or ERR follows them
  * PREPARE  ERR, or PREPARE_OK then its parameter and column definitions, each run followed by an EOF
  *          (unless CLIENT_DEPRECATE_EOF)
  * SINGLE   one packet (OK, ERR, EOF, a statistics string)
@@ -37,12 +39,13 @@ final class ResponseTracker {
 
     enum Shape { RESULT, PREPARE, SINGLE, ROWS, AUTH, ENDLESS }
 
-    private enum Step { FIRST, COLUMNS, COLUMNS_EOF, ROWS, DEFINITIONS }
+    private enum Step { FIRST, COLUMNS, COLUMNS_EOF, ROWS, DEFINITIONS, CLIENT_FILE }
 
     private static final int SERVER_STATUS_AUTOCOMMIT = 0x0002;
     private static final int SERVER_MORE_RESULTS_EXISTS = 0x0008;
     private static final int SERVER_STATUS_CURSOR_EXISTS = 0x0040;
     private static final int EOF = 0xFE;
+    private static final int LOCAL_INFILE_REQUEST = 0xFB;
 
     /** One answer in line: the server's to a command, or one the proxy makes. */
     private sealed interface Turn permits ServerTurn, ProxyTurn {
@@ -121,9 +124,21 @@ final class ResponseTracker {
         return turns.isEmpty();
     }
 
-    /** The client's next packets answer the server (COM_CHANGE_USER's authentication), not commands. */
+    /**
+     * The client's next packets answer the server (COM_CHANGE_USER's authentication, the file LOAD DATA LOCAL
+     * INFILE asked for), not commands.
+     */
     boolean awaitsClientData() {
-        return turns.peekLast() instanceof ServerTurn last && last.shape == Shape.AUTH;
+        return turns.peekLast() instanceof ServerTurn last && last.shape == Shape.AUTH
+                || turns.peekFirst() instanceof ServerTurn first && first.step == Step.CLIENT_FILE;
+    }
+
+    /** A payload of the client's that {@link #awaitsClientData() answers the server}: an empty one ends a file. */
+    void clientData(ByteBuf frame) {
+        if (turns.peekFirst() instanceof ServerTurn first && first.step == Step.CLIENT_FILE
+                && MySqlPackets.payloadLength(frame) == 0) {
+            first.step = Step.FIRST; // the server's OK or ERR for the statement comes next
+        }
     }
 
     /** An ERR of the proxy's, written now when nothing is awaited before it, else in its turn. */
@@ -225,6 +240,10 @@ final class ResponseTracker {
                 }
                 if (first == OkPacket.HEADER) {
                     return !moreResults(okStatus(payload));
+                }
+                if (first == LOCAL_INFILE_REQUEST && turn.shape == Shape.RESULT) {
+                    turn.step = Step.CLIENT_FILE;
+                    return false;
                 }
                 turn.remaining = MySqlPackets.readLengthEncoded(payload.duplicate());
                 turn.step = Step.COLUMNS;

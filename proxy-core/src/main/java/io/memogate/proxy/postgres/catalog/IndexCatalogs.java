@@ -4,6 +4,7 @@ import com.github.benmanes.caffeine.cache.AsyncCacheLoader;
 import com.github.benmanes.caffeine.cache.AsyncLoadingCache;
 import com.github.benmanes.caffeine.cache.Caffeine;
 import com.github.benmanes.caffeine.cache.Expiry;
+import com.github.benmanes.caffeine.cache.RemovalCause;
 import com.github.benmanes.caffeine.cache.Ticker;
 import io.memogate.broker.probe.postgres.JdbcFailures;
 import io.memogate.estimator.Catalog;
@@ -114,6 +115,8 @@ public final class IndexCatalogs implements ServerCatalogs {
     private final Set<String> attempted = ConcurrentHashMap.newKeySet();
     /** When a statement first waited for a database's first read (ticker nanos). */
     private final Map<String, Long> firstReadStarts = new ConcurrentHashMap<>();
+    /** What {@link #of} gave each database last, until its refresh is due. */
+    private final RecentReads recent = new RecentReads();
 
     private IndexCatalogs() {
         this.reader = null;
@@ -146,6 +149,7 @@ public final class IndexCatalogs implements ServerCatalogs {
         this.cache = Caffeine.newBuilder().executor(Runnable::run).ticker(ticker).maximumSize(10_000)
                 .refreshAfterWrite(REFRESH)
                 .expireAfter(Expiry.<String, Read>writing((database, read) -> read.kept()))
+                .removalListener((String database, Read read, RemovalCause cause) -> recent.changed(database))
                 .buildAsync(new AsyncCacheLoader<>() {
                     @Override
                     public CompletableFuture<Read> asyncLoad(String database, Executor caller) {
@@ -176,8 +180,21 @@ public final class IndexCatalogs implements ServerCatalogs {
         if (cache == null || database == null) {
             return Catalog.NONE;
         }
+        long now = ticker.read();
+        Catalog kept = recent.of(database, now);
+        if (kept != null) {
+            return kept;
+        }
+        long changes = recent.changes();
         CompletableFuture<Read> read = cache.get(database);
-        return read.isDone() && !read.isCompletedExceptionally() ? read.join().catalog() : Catalog.NONE;
+        if (!read.isDone() || read.isCompletedExceptionally()) {
+            return Catalog.NONE;
+        }
+        Read done = read.join();
+        if (done.outcome() == Outcome.READ) {
+            recent.keep(database, done.catalog(), changes, done.nanos() + REFRESH.toNanos());
+        }
+        return done.catalog();
     }
 
     /**

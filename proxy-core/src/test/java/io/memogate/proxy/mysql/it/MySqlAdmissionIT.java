@@ -241,4 +241,42 @@ class MySqlAdmissionIT {
             throw new IllegalStateException(e);
         }
     }
+
+    /**
+     * mariadb-java-client sends a batch as one COM_STMT_BULK_EXECUTE: admitted once with its prepared text, and a
+     * refused one inserts nothing and leaves the session usable.
+     */
+    @Test
+    void aBulkExecuteIsAdmittedOnceWithItsPreparedText() throws Exception {
+        try (Connection connection = proxy.mariadb("useBulkStmts=true&useServerPrepStmts=true");
+             Statement statement = connection.createStatement()) {
+            statement.execute("CREATE TABLE IF NOT EXISTS bulk_t (id INT PRIMARY KEY, name VARCHAR(20))");
+            statement.execute("DELETE FROM bulk_t");
+            String insert = "INSERT INTO bulk_t VALUES (?, ?)";
+            hook.requests.clear();
+            try (PreparedStatement batch = connection.prepareStatement(insert)) {
+                for (int i = 1; i <= 100; i++) {
+                    batch.setInt(1, i);
+                    batch.setString(2, "row " + i);
+                    batch.addBatch();
+                }
+                batch.executeBatch();
+            }
+            assertThat(hook.requests).as("one admission for the batch of 100 rows")
+                    .filteredOn(request -> request.sql().equals(insert)).singleElement()
+                    .satisfies(request -> assertThat(request.point()).isEqualTo(AdmissionPoint.PREPARED_EXECUTION));
+            assertThat(single(statement, "SELECT COUNT(*) FROM bulk_t")).isEqualTo(100);
+
+            try (PreparedStatement refused = connection.prepareStatement(ScriptedHook.REFUSE + " " + insert)) {
+                for (int i = 101; i <= 110; i++) {
+                    refused.setInt(1, i);
+                    refused.setString(2, "row " + i);
+                    refused.addBatch();
+                }
+                assertThatThrownBy(refused::executeBatch).isInstanceOf(SQLException.class)
+                        .hasMessageContaining("Memogate admission control");
+            }
+            assertThat(single(statement, "SELECT COUNT(*) FROM bulk_t")).isEqualTo(100);
+        }
+    }
 }

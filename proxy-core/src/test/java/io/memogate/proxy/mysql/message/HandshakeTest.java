@@ -39,11 +39,12 @@ class HandshakeTest {
     }
 
     @Test
-    void theGreetingKeepsItsThreadIdAndLosesWhatTheProxyCannotRelay() {
+    void theGreetingKeepsItsThreadIdAndLocalFilesAndLosesWhatTheProxyCannotRelay() {
         int offered = Capabilities.CLIENT_PROTOCOL_41 | Capabilities.CLIENT_SSL | Capabilities.CLIENT_COMPRESS
                 | Capabilities.CLIENT_DEPRECATE_EOF | Capabilities.CLIENT_PLUGIN_AUTH | Capabilities.CLIENT_QUERY_ATTRIBUTES
                 | Capabilities.CLIENT_ZSTD_COMPRESSION_ALGORITHM | Capabilities.CLIENT_LOCAL_FILES;
-        ByteBuf packet = mariaDbGreeting(offered, Capabilities.MARIADB_STMT_BULK_OPERATIONS | 1 << 3);
+        ByteBuf packet = mariaDbGreeting(offered, Capabilities.MARIADB_STMT_BULK_OPERATIONS | Capabilities.MARIADB_PROGRESS
+                | 1 << 3);
         Greeting greeting = Greeting.rewrite(packet, false);
 
         assertThat(greeting.threadId()).isEqualTo(4242);
@@ -53,9 +54,9 @@ class HandshakeTest {
         again.skipBytes(3);
         capabilities |= again.readUnsignedShortLE() << 16;
         assertThat(capabilities).as(ByteBufUtil.prettyHexDump(packet)).isEqualTo(Capabilities.CLIENT_PROTOCOL_41
-                | Capabilities.CLIENT_DEPRECATE_EOF | Capabilities.CLIENT_PLUGIN_AUTH);
-        assertThat(again.skipBytes(7).readIntLE()).as("MariaDB's extended metadata stays, its bulk command goes")
-                .isEqualTo(1 << 3);
+                | Capabilities.CLIENT_DEPRECATE_EOF | Capabilities.CLIENT_PLUGIN_AUTH | Capabilities.CLIENT_LOCAL_FILES);
+        assertThat(again.skipBytes(7).readIntLE()).as("MariaDB's extended metadata and bulk command stay, progress goes")
+                .isEqualTo(Capabilities.MARIADB_STMT_BULK_OPERATIONS | 1 << 3);
         packet.release();
     }
 
@@ -145,14 +146,14 @@ class HandshakeTest {
         int asked = Capabilities.CLIENT_PROTOCOL_41 | Capabilities.CLIENT_SECURE_CONNECTION
                 | Capabilities.CLIENT_DEPRECATE_EOF | Capabilities.CLIENT_COMPRESS;   // CLIENT_MYSQL clear: MariaDB's
         ByteBuf login = login(asked);
-        login.setIntLE(4 + 28, Capabilities.MARIADB_STMT_BULK_OPERATIONS | 1 << 3);   // extended capabilities
+        login.setIntLE(4 + 28, Capabilities.MARIADB_PROGRESS | 1 << 3);                 // extended capabilities
         ByteBuf request = HandshakeResponse.sslRequest(login, UnpooledByteBufAllocator.DEFAULT);
 
         ByteBuf expected = Unpooled.buffer();
         MySqlPackets.writeHeader(expected, 32, 1);                                      // 32 bytes, sequence id 1
         expected.writeIntLE(asked & ~Capabilities.CLIENT_COMPRESS | Capabilities.CLIENT_SSL);
         expected.writeIntLE(1 << 24).writeByte(45).writeZero(19);                       // max packet, charset, filler
-        expected.writeIntLE(1 << 3);                                                    // extended, bulk cleared
+        expected.writeIntLE(1 << 3);                                                    // extended, progress cleared
         assertThat(ByteBufUtil.equals(request, expected)).as(ByteBufUtil.prettyHexDump(request)).isTrue();
         assertThat(HandshakeResponse.isSslRequest(request)).isTrue();
         login.release();

@@ -29,5 +29,8 @@ class DegradableTextTest {
         assertThat(DegradableText.mayDegrade("select current_setting('join_collapse_limit') from a, b")).isFalse();
         assertThat(DegradableText.mayDegrade("select set_config('work_mem', '1GB', true), * from a, b")).isFalse();
         assertThat(DegradableText.mayDegrade("select * from a, b where a.x = 'GEQO'")).isFalse();
+        assertThat(DegradableText.mayDegrade("SELECT SET_CONFIG('x', 'y', true), * FROM a, b")).isFalse();
+        assertThat(DegradableText.mayDegrade("select * from a, b -- Enable_PartitionWise_Join")).isFalse();
+        assertThat(DegradableText.mayDegrade("select 1 from geq, collapse, set_conf")).isTrue();
     }
 }

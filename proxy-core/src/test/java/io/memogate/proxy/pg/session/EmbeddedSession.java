@@ -43,6 +43,7 @@ final class EmbeddedSession implements AutoCloseable {
     final EmbeddedChannel server = new EmbeddedChannel();
     final PgSession session;
     private final Queue<Runnable> textReads = new ArrayDeque<>();
+    private Catalog catalog;
 
     EmbeddedSession(AdmissionHook hook) {
         this(hook, () -> RoutineDefinitions.NONE);
@@ -52,8 +53,7 @@ final class EmbeddedSession implements AutoCloseable {
     EmbeddedSession(AdmissionHook hook, Supplier<RoutineDefinitions> routines) {
         AdmissionSupport defaults = PostgresServer.defaultSupport();
         AdmissionSupport support = new AdmissionSupport(defaults.serverDefaults(), defaults.loginSettings(),
-                database -> new Catalog(IndexedColumns.NONE, ViewDefinitions.NONE, FunctionDefinitions.NONE,
-                        routines.get()), defaults.waitNotice(), defaults.analyzer(), textReads::add);
+                database -> catalogWith(routines.get()), defaults.waitNotice(), defaults.analyzer(), textReads::add);
         // No routing, connector or cancels: the session is logged in already and never connects.
         SessionServices services = new SessionServices(database -> Optional.empty(),
                 AdmissionRouting.uniform(hook, support), Optional.empty(),
@@ -76,6 +76,17 @@ final class EmbeddedSession implements AutoCloseable {
         session.settings.startupParameters(Map.of("user", "u", "database", "demo"));
         session.connectedTo(server);
         session.state = PgSession.State.READY;
+    }
+
+    /**
+     * The catalog of {@code routines}: the same one while they are, as the proxy's catalogs keep the last read
+     * (a new one at each ask would be an allocation per statement the proxy does not make).
+     */
+    private Catalog catalogWith(RoutineDefinitions routines) {
+        if (catalog == null || catalog.routines() != routines) {
+            catalog = new Catalog(IndexedColumns.NONE, ViewDefinitions.NONE, FunctionDefinitions.NONE, routines);
+        }
+        return catalog;
     }
 
     /** A client message as the frame decoder hands it on. */
