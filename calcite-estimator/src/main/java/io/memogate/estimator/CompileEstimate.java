@@ -68,7 +68,9 @@ public record CompileEstimate(
         DP,
         GEQO,
         /** MySQL's and MariaDB's greedy search bounded by optimizer_search_depth. */
-        GREEDY
+        GREEDY,
+        /** SQL Server's Cascades search bounded by its task budget. */
+        CASCADES
     }
 
     public CompileEstimate {

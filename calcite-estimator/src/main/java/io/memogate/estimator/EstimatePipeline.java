@@ -266,6 +266,7 @@ final class EstimatePipeline {
             case JoinSearch.Geqo g -> Search.GEQO;
             case JoinSearch.Greedy g -> Search.GREEDY;
             case JoinSearch.DynamicProgramming d -> Search.DP;
+            case JoinSearch.Cascades c -> Search.CASCADES;
         }).orElse(Search.NONE);
         double seconds = work.predictedSeconds();
         String time = seconds > 0 ? String.format(Locale.ROOT, "; search predicted to take %s%.3g s",

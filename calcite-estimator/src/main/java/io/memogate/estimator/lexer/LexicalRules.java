@@ -51,6 +51,8 @@ public final class LexicalRules {
     final boolean unicodePrefix;
     final boolean doubleQuotedIdentifiers;
     final boolean backtickIdentifiers;
+    final boolean bracketIdentifiers;
+    final boolean batchStatements;
     final boolean doubleQuotedStrings;
     final boolean dashCommentNeedsSpace;
     final boolean executableComments;
@@ -70,6 +72,8 @@ public final class LexicalRules {
         this.unicodePrefix = b.unicodePrefix;
         this.doubleQuotedIdentifiers = b.doubleQuotedIdentifiers;
         this.backtickIdentifiers = b.backtickIdentifiers;
+        this.bracketIdentifiers = b.bracketIdentifiers;
+        this.batchStatements = b.batchStatements;
         this.doubleQuotedStrings = b.doubleQuotedStrings && !b.doubleQuotedIdentifiers;
         this.dashCommentNeedsSpace = b.dashCommentNeedsSpace;
         this.executableComments = b.executableComments;
@@ -94,7 +98,7 @@ public final class LexicalRules {
     }
 
     boolean isIdentifierQuote(char c) {
-        return c == '"' && doubleQuotedIdentifiers || c == '`' && backtickIdentifiers;
+        return c == '"' && doubleQuotedIdentifiers || c == '`' && backtickIdentifiers || c == '[' && bracketIdentifiers;
     }
 
     /** Whether {@code c} opens a string constant by itself: {@code '}, and {@code "} where it quotes strings. */
@@ -118,6 +122,9 @@ public final class LexicalRules {
         for (char c : b.identifierParts.toCharArray()) {
             classes[c] |= IDENT_PART;
         }
+        for (char c : b.identifierStarts.toCharArray()) {
+            classes[c] |= IDENT_START | IDENT_PART;
+        }
         for (char c : b.operatorChars.toCharArray()) {
             classes[c] |= OPERATOR_CHAR;
         }
@@ -139,6 +146,7 @@ public final class LexicalRules {
     /** Starts with no server's extras: {@code $}, operators, prefixes and the rest are each dialect's to add. */
     public static final class Builder {
         private String identifierParts = "";
+        private String identifierStarts = "";
         private String operatorChars = "";
         private String lineCommentChars = "";
         private final byte[] stringPrefixes = new byte[128];
@@ -149,6 +157,8 @@ public final class LexicalRules {
         private boolean unicodePrefix;
         private boolean doubleQuotedIdentifiers;
         private boolean backtickIdentifiers;
+        private boolean bracketIdentifiers;
+        private boolean batchStatements;
         private boolean doubleQuotedStrings;
         private boolean dashCommentNeedsSpace;
         private boolean executableComments;
@@ -163,6 +173,15 @@ public final class LexicalRules {
         /** ASCII characters besides letters, digits and {@code _} that continue an identifier ({@code $}). */
         public Builder identifierParts(String chars) {
             this.identifierParts = ascii(chars);
+            return this;
+        }
+
+        /**
+         * ASCII characters besides letters and {@code _} that start (and continue) an identifier: T-SQL's
+         * {@code @} of variables and parameters, {@code #} of temporary tables.
+         */
+        public Builder identifierStarts(String chars) {
+            this.identifierStarts = ascii(chars);
             return this;
         }
 
@@ -228,6 +247,21 @@ public final class LexicalRules {
         /** Whether {@code `...`} is a quoted identifier ({@code `} then is no operator character). */
         public Builder backtickIdentifiers(boolean quoted) {
             this.backtickIdentifiers = quoted;
+            return this;
+        }
+
+        /** Whether {@code [...]} is a quoted identifier, {@code ]]} for a {@code ]} inside (T-SQL). */
+        public Builder bracketIdentifiers(boolean quoted) {
+            this.bracketIdentifiers = quoted;
+            return this;
+        }
+
+        /**
+         * Whether statements of a batch need no separator (T-SQL): besides a top-level semicolon, a statement
+         * ends before the word that starts the next one, and at a {@code GO} line ({@link StatementSplitter}).
+         */
+        public Builder batchStatements(boolean batch) {
+            this.batchStatements = batch;
             return this;
         }
 

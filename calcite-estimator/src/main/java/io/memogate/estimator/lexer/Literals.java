@@ -16,7 +16,7 @@ public final class Literals {
         if (ts.is(i, TokenKind.QUOTED_IDENT)) {
             String t = ts.tokenText(i);
             String quote = t.substring(t.length() - 1); // the closing quote: " or the dialect's own
-            int open = t.indexOf(quote);
+            int open = t.indexOf(quote.equals("]") ? "[" : quote); // T-SQL's [name] opens with another
             return Optional.of(t.substring(open + 1, t.length() - 1).replace(quote + quote, quote));
         }
         return Optional.empty();

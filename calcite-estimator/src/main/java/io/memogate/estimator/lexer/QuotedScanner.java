@@ -98,7 +98,10 @@ final class QuotedScanner {
         return newline && p < n && s[p] == '\'' ? p : -1;
     }
 
-    /** {@code "..."}, {@code U&"..."} or {@code `...`}: the quote doubled is a quote inside. */
+    /**
+     * {@code "..."}, {@code U&"..."}, {@code `...`} or T-SQL's {@code [...]}, closed by {@code quote}: the
+     * closing quote doubled is one inside.
+     */
     static boolean identifier(SqlLexer lexer, char[] s, int n, int start, int body, char quote) {
         int p = body;
         while (true) {

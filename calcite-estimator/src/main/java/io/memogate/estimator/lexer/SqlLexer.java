@@ -54,6 +54,7 @@ public final class SqlLexer {
     private final boolean nestedComments;
     private final boolean doubleQuotedIdentifiers;
     private final boolean backtickIdentifiers;
+    private final boolean bracketIdentifiers;
     private final boolean doubleQuotedStrings;
     private final boolean dashCommentNeedsSpace;
     private final boolean executableComments;
@@ -96,6 +97,7 @@ public final class SqlLexer {
         this.stringContinuation = rules.stringContinuation;
         this.doubleQuotedIdentifiers = rules.doubleQuotedIdentifiers;
         this.backtickIdentifiers = rules.backtickIdentifiers;
+        this.bracketIdentifiers = rules.bracketIdentifiers;
         this.doubleQuotedStrings = rules.doubleQuotedStrings;
         this.dashCommentNeedsSpace = rules.dashCommentNeedsSpace;
         this.executableComments = rules.executableComments;
@@ -211,6 +213,9 @@ public final class SqlLexer {
             case ')':
                 return emit(TokenKind.RPAREN, p, p + 1);
             case '[':
+                if (bracketIdentifiers) {
+                    return QuotedScanner.identifier(this, s, n, p, p + 1, ']');
+                }
                 return emit(TokenKind.LBRACKET, p, p + 1);
             case ']':
                 return emit(TokenKind.RBRACKET, p, p + 1);

@@ -13,6 +13,9 @@ import java.util.List;
  * {@code CREATE [OR REPLACE] FUNCTION|PROCEDURE}, every {@code BEGIN} outside parentheses opens a block,
  * {@code CASE} inside a block opens one too (it also ends with {@code END}), and {@code END} closes one.
  *
+ * <p>Under T-SQL's rules ({@link LexicalRules.Builder#batchStatements}) a statement also ends where the next
+ * one starts without a separator, and at a {@code GO} ({@link BatchBoundaries}).
+ *
  * <p>A segment without tokens (only whitespace and comments) is an empty statement: not returned, but
  * counted. What follows the last semicolon is a statement only if it has tokens; a text without any token
  * and without a semicolon is one empty statement.
@@ -37,8 +40,14 @@ public final class StatementSplitter {
     private static final int FUNCTION = Keyword.FUNCTION.ordinal();
     private static final int PROCEDURE = Keyword.PROCEDURE.ordinal();
 
+    private static final int GO = Keyword.GO.ordinal();
+
     private final SqlLexer lexer;
     private final TokenSink sink;
+    /** T-SQL's statements that need no separator; null for the other dialects. */
+    private final BatchBoundaries batch;
+    /** Where the token that starts the next statement is, once a statement ended before it; else -1. */
+    private int restart = -1;
     private int start;
     private int end;
     private int empty;
@@ -66,6 +75,7 @@ public final class StatementSplitter {
     StatementSplitter(char[] text, int length, LexicalRules rules, TokenSink sink) {
         this.lexer = new SqlLexer(text, 0, length, rules);
         this.sink = sink;
+        this.batch = rules.batchStatements ? new BatchBoundaries() : null;
     }
 
     /** Scans to the end of the next statement that has tokens; false when there is none. */
@@ -76,9 +86,12 @@ public final class StatementSplitter {
         resetStatement();
         int first = -1;
         int last = -1;
-        while (lexer.next()) {
+        while (restart >= 0 ? lexer.nextFrom(restart) : lexer.next()) {
+            restart = -1;
             int kind = lexer.kindOrdinal();
-            if (kind == SEMICOLON && parenDepth == 0 && blockDepth == 0) {
+            boolean go = batch != null && kind == IDENT && parenDepth == 0 && lexer.keywordOrdinal() == GO;
+            if (go || kind == SEMICOLON && parenDepth == 0 && blockDepth == 0
+                    && (batch == null || !batch.wholeBatch())) {
                 sawSemicolon = true;
                 if (first >= 0) {
                     start = first;
@@ -90,6 +103,12 @@ public final class StatementSplitter {
                 continue;
             }
             int word = lexer.keywordOrdinal();
+            if (batch != null && parenDepth == 0 && endsBefore(kind, word, first >= 0)) {
+                start = first;
+                end = last;
+                restart = lexer.start();
+                return true;
+            }
             if (kind == LPAREN) {
                 parenDepth++;
             } else if (kind == RPAREN) {
@@ -113,6 +132,15 @@ public final class StatementSplitter {
             empty++;
         }
         return false;
+    }
+
+    /** Whether a top-level token of a T-SQL batch starts the next statement (see {@link BatchBoundaries}). */
+    private boolean endsBefore(int kind, int word, boolean hasTokens) {
+        if (kind != IDENT) {
+            batch.other();
+            return false;
+        }
+        return batch.startsNext(word, hasTokens);
     }
 
     int start() {
@@ -159,6 +187,9 @@ public final class StatementSplitter {
     }
 
     private void resetStatement() {
+        if (batch != null) {
+            batch.reset();
+        }
         parenDepth = 0;
         blockDepth = 0;
         identifiers = 0;

@@ -2,6 +2,7 @@ package io.memogate.estimator.mysql;
 
 import io.memogate.estimator.dialect.PlannerModel;
 import io.memogate.estimator.graph.JoinGraph;
+import io.memogate.estimator.planner.BlockGraph;
 import io.memogate.estimator.planner.JoinSearch;
 import io.memogate.estimator.planner.PlannerWork;
 import io.memogate.estimator.planner.QueryBlock;
@@ -56,12 +57,13 @@ public final class MySqlPlannerModel implements PlannerModel {
         blocks.add(statement);
         int planned = 0;
         while (!blocks.isEmpty()) {
-            BlockGraph block = new BlockGraph(blocks.removeFirst(), settings);
+            BlockGraph block = new BlockGraph(blocks.removeFirst(), settings.switchOn("semijoin", true),
+                    settings.switchOn("derived_merge", true));
             planned++;
-            if (block.relations.size() >= 2) {
+            if (block.relations().size() >= 2) {
                 searches.add(search(block));
             }
-            blocks.addAll(block.separatelyPlanned);
+            blocks.addAll(block.separatelyPlanned());
         }
         return new PlannerWork(searches, planned, 0);
     }

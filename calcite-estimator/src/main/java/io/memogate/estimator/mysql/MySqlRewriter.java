@@ -1,6 +1,7 @@
 package io.memogate.estimator.mysql;
 
 import io.memogate.estimator.dialect.Rewriter;
+import io.memogate.estimator.dialect.WrittenToken;
 import io.memogate.estimator.lexer.Literals;
 import io.memogate.estimator.lexer.TokenKind;
 import io.memogate.estimator.lexer.TokenStream;
@@ -44,31 +45,17 @@ public final class MySqlRewriter implements Rewriter {
             "sql_buffer_result");
     private static final Set<String> STATEMENT_ENDS = Set.of("where", "order", "limit");
 
-    /** One token of the statement as it is written again. */
-    private record Token(TokenKind kind, String text) {
-        String word() {
-            return kind == TokenKind.IDENT ? text.toLowerCase(Locale.ROOT) : "";
-        }
-    }
-
     @Override
     public Rewrite rewrite(String query) {
         Set<String> notes = new LinkedHashSet<>();
-        List<Token> tokens = tokens(MySqlLexicalRules.tokens(query), notes);
+        List<WrittenToken> tokens = tokens(MySqlLexicalRules.tokens(query), notes);
         tokens = statementToQuery(tokens, notes);
-        StringBuilder text = new StringBuilder(query.length());
-        for (Token token : tokens) {
-            if (!text.isEmpty()) {
-                text.append(' ');
-            }
-            text.append(token.text());
-        }
-        return new Rewrite(text.toString(), List.copyOf(notes), Set.of(), Set.of());
+        return new Rewrite(WrittenToken.text(tokens), List.copyOf(notes), Set.of(), Set.of());
     }
 
     /** The tokens rewritten one by one. */
-    private static List<Token> tokens(TokenStream t, Set<String> notes) {
-        List<Token> out = new ArrayList<>(t.size());
+    private static List<WrittenToken> tokens(TokenStream t, Set<String> notes) {
+        List<WrittenToken> out = new ArrayList<>(t.size());
         int depth = 0;
         for (int i = 0; i < t.size(); i++) {
             TokenKind kind = t.kind(i);
@@ -80,12 +67,12 @@ public final class MySqlRewriter implements Rewriter {
                 depth--;
             }
             if (kind == TokenKind.STRING) {
-                out.add(new Token(kind, "'" + Literals.string(t, i).replace("'", "''") + "'"));
+                out.add(new WrittenToken(kind, "'" + Literals.string(t, i).replace("'", "''") + "'"));
             } else if (kind == TokenKind.IDENT && word.startsWith("_") && t.is(i + 1, TokenKind.STRING)) {
                 notes.add("character set introducer removed");
             } else if (kind == TokenKind.OPERATOR && (text.equals("@") || text.equals("@@"))) {
                 i = variableEnd(t, i);
-                out.add(new Token(TokenKind.PLACEHOLDER, "?"));
+                out.add(new WrittenToken(TokenKind.PLACEHOLDER, "?"));
                 notes.add("variables read as parameters");
             } else if (MODIFIERS.contains(word) || word.equals("ignore") && !t.isWord(i + 1, "index")
                     && !t.isWord(i + 1, "key")) {
@@ -93,14 +80,14 @@ public final class MySqlRewriter implements Rewriter {
             } else if (word.equals("straight_join")) {
                 boolean modifier = !out.isEmpty() && out.get(out.size() - 1).word().equals("select");
                 if (!modifier) {
-                    out.add(new Token(TokenKind.IDENT, "JOIN"));
+                    out.add(new WrittenToken(TokenKind.IDENT, "JOIN"));
                 }
                 notes.add("STRAIGHT_JOIN read as JOIN");
             } else if (word.equals("binary") && !t.is(i + 1, TokenKind.LPAREN) && !t.is(i + 1, TokenKind.RPAREN)
                     && !(!out.isEmpty() && out.get(out.size() - 1).word().equals("as"))) {
                 notes.add("BINARY removed"); // LIKE BINARY 'x', BINARY col: a comparison's collation
             } else if (word.equals("distinctrow")) {
-                out.add(new Token(TokenKind.IDENT, "DISTINCT"));
+                out.add(new WrittenToken(TokenKind.IDENT, "DISTINCT"));
             } else if ((word.equals("use") || word.equals("force") || word.equals("ignore"))
                     && (t.isWord(i + 1, "index") || t.isWord(i + 1, "key"))) {
                 i = indexHintEnd(t, i + 2);
@@ -114,20 +101,20 @@ public final class MySqlRewriter implements Rewriter {
                 break; // it ends the statement
             } else if (word.equals("limit") && t.is(i + 1, TokenKind.NUMBER) && t.is(i + 2, TokenKind.COMMA)
                     && t.is(i + 3, TokenKind.NUMBER)) {
-                out.add(new Token(kind, "LIMIT"));
-                out.add(new Token(TokenKind.NUMBER, t.tokenText(i + 3)));
-                out.add(new Token(TokenKind.IDENT, "OFFSET"));
-                out.add(new Token(TokenKind.NUMBER, t.tokenText(i + 1)));
+                out.add(new WrittenToken(kind, "LIMIT"));
+                out.add(new WrittenToken(TokenKind.NUMBER, t.tokenText(i + 3)));
+                out.add(new WrittenToken(TokenKind.IDENT, "OFFSET"));
+                out.add(new WrittenToken(TokenKind.NUMBER, t.tokenText(i + 1)));
                 i += 3;
             } else if (word.equals("interval") && t.is(i + 1, TokenKind.NUMBER) && t.is(i + 2, TokenKind.IDENT)) {
-                out.add(new Token(kind, "INTERVAL"));
-                out.add(new Token(TokenKind.STRING, "'" + t.tokenText(i + 1) + "'"));
+                out.add(new WrittenToken(kind, "INTERVAL"));
+                out.add(new WrittenToken(TokenKind.STRING, "'" + t.tokenText(i + 1) + "'"));
                 i++;
             } else if (kind == TokenKind.OPERATOR && !operator(text).equals(text)) {
-                out.add(new Token(kind, operator(text)));
+                out.add(new WrittenToken(kind, operator(text)));
                 notes.add("MySQL operators read as standard ones");
             } else if (word.equals("xor") || word.equals("div") || word.equals("regexp") || word.equals("rlike")) {
-                out.add(new Token(kind, switch (word) {
+                out.add(new WrittenToken(kind, switch (word) {
                     case "xor" -> "OR";
                     case "div" -> "/";
                     default -> "LIKE";
@@ -135,12 +122,12 @@ public final class MySqlRewriter implements Rewriter {
                 notes.add("MySQL operators read as standard ones");
             } else if ((word.equals("signed") || word.equals("unsigned")) && !out.isEmpty()
                     && out.get(out.size() - 1).word().equals("as")) {
-                out.add(new Token(kind, "INTEGER"));
+                out.add(new WrittenToken(kind, "INTEGER"));
                 if (t.isWord(i + 1, "integer") || t.isWord(i + 1, "int")) {
                     i++;
                 }
             } else {
-                out.add(new Token(kind, text));
+                out.add(new WrittenToken(kind, text));
             }
         }
         return out;
@@ -207,74 +194,49 @@ public final class MySqlRewriter implements Rewriter {
     }
 
     /** UPDATE and DELETE as the SELECT of their tables; REPLACE as INSERT; other statements unchanged. */
-    private static List<Token> statementToQuery(List<Token> tokens, Set<String> notes) {
+    private static List<WrittenToken> statementToQuery(List<WrittenToken> tokens, Set<String> notes) {
         if (tokens.isEmpty()) {
             return tokens;
         }
         String first = tokens.get(0).word();
         if (first.equals("replace") || first.equals("insert")) {
             // INSERT and REPLACE plan their source query: SELECT, TABLE or VALUES (or SET, one row: nothing).
-            int source = atDepth0(tokens, 1, Set.of("select", "with", "values", "value", "table"));
+            int source = WrittenToken.atDepth0(tokens, 1, Set.of("select", "with", "values", "value", "table"));
             notes.add((first.equals("replace") ? "REPLACE" : "INSERT") + " read as its source query");
             if (source < 0) {
-                return List.of(new Token(TokenKind.IDENT, "SELECT"), new Token(TokenKind.NUMBER, "1"));
+                return List.of(new WrittenToken(TokenKind.IDENT, "SELECT"), new WrittenToken(TokenKind.NUMBER, "1"));
             }
-            List<Token> query = new ArrayList<>(tokens.subList(source, tokens.size()));
+            List<WrittenToken> query = new ArrayList<>(tokens.subList(source, tokens.size()));
             if (query.get(0).word().equals("value")) {
-                query.set(0, new Token(TokenKind.IDENT, "VALUES"));
+                query.set(0, new WrittenToken(TokenKind.IDENT, "VALUES"));
             }
             return query;
         }
         if (first.equals("update")) {
-            int set = atDepth0(tokens, 1, Set.of("set"));
+            int set = WrittenToken.atDepth0(tokens, 1, Set.of("set"));
             if (set < 0) {
                 return tokens;
             }
-            int rest = atDepth0(tokens, set + 1, STATEMENT_ENDS);
+            int rest = WrittenToken.atDepth0(tokens, set + 1, STATEMENT_ENDS);
             notes.add("UPDATE read as the SELECT of its tables");
-            return select(tokens.subList(1, set), rest < 0 ? List.of() : tokens.subList(rest, tokens.size()));
+            return WrittenToken.select(tokens.subList(1, set), rest < 0 ? List.of() : tokens.subList(rest, tokens.size()));
         }
         if (first.equals("delete")) {
-            int from = atDepth0(tokens, 1, Set.of("from"));
+            int from = WrittenToken.atDepth0(tokens, 1, Set.of("from"));
             if (from < 0) {
                 return tokens;
             }
-            int using = atDepth0(tokens, from + 1, Set.of("using"));
-            int rest = atDepth0(tokens, from + 1, STATEMENT_ENDS);
+            int using = WrittenToken.atDepth0(tokens, from + 1, Set.of("using"));
+            int rest = WrittenToken.atDepth0(tokens, from + 1, STATEMENT_ENDS);
             int tablesFrom = using >= 0 ? using + 1 : from + 1;
             int tablesTo = rest < 0 ? tokens.size() : rest;
             if (tablesFrom > tablesTo) {
                 return tokens;
             }
             notes.add("DELETE read as the SELECT of its tables");
-            return select(tokens.subList(tablesFrom, tablesTo),
+            return WrittenToken.select(tokens.subList(tablesFrom, tablesTo),
                     rest < 0 ? List.of() : tokens.subList(rest, tokens.size()));
         }
         return tokens;
-    }
-
-    private static List<Token> select(List<Token> tables, List<Token> rest) {
-        List<Token> select = new ArrayList<>();
-        select.add(new Token(TokenKind.IDENT, "SELECT"));
-        select.add(new Token(TokenKind.NUMBER, "1"));
-        select.add(new Token(TokenKind.IDENT, "FROM"));
-        select.addAll(tables);
-        select.addAll(rest);
-        return select;
-    }
-
-    private static int atDepth0(List<Token> tokens, int from, Set<String> words) {
-        int depth = 0;
-        for (int i = from; i < tokens.size(); i++) {
-            TokenKind kind = tokens.get(i).kind();
-            if (kind == TokenKind.LPAREN) {
-                depth++;
-            } else if (kind == TokenKind.RPAREN) {
-                depth--;
-            } else if (depth == 0 && words.contains(tokens.get(i).word())) {
-                return i;
-            }
-        }
-        return -1;
     }
 }

@@ -1,5 +1,6 @@
 package io.memogate.estimator.mysql;
 
+import io.memogate.estimator.planner.BlockGraph;
 import io.memogate.estimator.planner.ColumnRef;
 import io.memogate.estimator.planner.TableStatistics;
 import java.util.ArrayList;
@@ -56,12 +57,12 @@ final class PricedTables {
 
     /** The block's tables priced by {@code statistics}; empty when one of them is not known there. */
     static Optional<PricedTables> of(BlockGraph block, TableStatistics statistics) {
-        int n = block.relations.size();
+        int n = block.relations().size();
         if (n > Long.SIZE || statistics.tables() == 0) {
             return Optional.empty();
         }
         List<TableStatistics.Table> tables = new ArrayList<>();
-        for (Optional<String> table : block.tables) {
+        for (Optional<String> table : block.tables()) {
             Optional<TableStatistics.Table> known = table.flatMap(statistics::table);
             if (known.isEmpty()) {
                 return Optional.empty();
@@ -70,7 +71,7 @@ final class PricedTables {
         }
         Map<String, List<Integer>> byName = new HashMap<>();
         for (int i = 0; i < n; i++) {
-            byName.computeIfAbsent(block.relations.get(i), r -> new ArrayList<>()).add(i);
+            byName.computeIfAbsent(block.relations().get(i), r -> new ArrayList<>()).add(i);
         }
         // Per relation and column: the other relations whose columns equal it.
         List<Map<String, Long>> partners = new ArrayList<>();

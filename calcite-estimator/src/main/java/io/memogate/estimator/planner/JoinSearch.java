@@ -8,7 +8,9 @@ import java.util.Objects;
  * One join search problem a server's planner solves: a list of items (base relations, or sub-problems already
  * joined) to be joined in the best order. PostgreSQL's by {@code standard_join_search} or {@code geqo}
  * ({@code make_rel_from_joinlist}, src/backend/optimizer/path/allpaths.c); MySQL's and MariaDB's by
- * {@link Greedy greedy search}.
+ * {@link Greedy greedy search}; SQL Server's by its {@link Cascades} optimizer. What a server's search does not
+ * keep (Cartesian pairs apart, parameterized paths, paths for the first rows, sub-problems' paths) is 0 unless its
+ * search says otherwise.
  */
 public sealed interface JoinSearch {
 
@@ -35,14 +37,18 @@ public sealed interface JoinSearch {
      * How many of {@link #joinPairs()} no clause links: Cartesian products, which only a nested loop joins
      * and so keep far fewer paths ({@link MemoSize#cartesianPairs()}).
      */
-    double cartesianPairs();
+    default double cartesianPairs() {
+        return 0;
+    }
 
     /**
      * Parameterized path families the search's pairs build join paths for: per pair, the relations outside
      * its join relation that an index scan inside it can be parameterized by
      * ({@link MemoSize#parameterizations()}); 0 without a catalog.
      */
-    double parameterizations();
+    default double parameterizations() {
+        return 0;
+    }
 
     /** Whether {@link #joinPairs()} is a count rather than an extrapolation. */
     boolean exact();
@@ -60,7 +66,9 @@ public sealed interface JoinSearch {
      * a cursor), so that every relation also keeps the paths that are cheapest to start
      * ({@code consider_startup}, src/backend/optimizer/util/pathnode.c).
      */
-    boolean fastStart();
+    default boolean fastStart() {
+        return false;
+    }
 
     /**
      * Items with a single access path: CTE, function and sub-select scans. A search planned for its first
@@ -69,7 +77,9 @@ public sealed interface JoinSearch {
      * problem made mostly of scans that have one path has few such alternatives to keep. Tables and
      * sub-problems are not counted.
      */
-    int singlePathItems();
+    default int singlePathItems() {
+        return 0;
+    }
 
     /**
      * Linked pairs whose join relation holds a sub-problem's result: an item that is itself a join, left
@@ -79,7 +89,9 @@ public sealed interface JoinSearch {
      * every parameterized inner, with a Memoize path each (bench/log/accuracy.md, "Where first-rows planning
      * spends its memory"). 0 for a search of base relations only, and for GEQO.
      */
-    double subProblemPairs();
+    default double subProblemPairs() {
+        return 0;
+    }
 
     /**
      * Exhaustive dynamic programming: every csg-cmp pair is built and kept until planning ends.
@@ -213,29 +225,42 @@ public sealed interface JoinSearch {
         public double extraJoinClauses() {
             return graph.edgeCount();
         }
+    }
 
-        @Override
-        public double cartesianPairs() {
-            return 0;
+    /**
+     * SQL Server's Cascades search (the Volcano/Cascades memo of its optimizer): it explores join alternatives
+     * (orders and commutations, each a group expression in the memo) in stages, and stops at the end of its
+     * task budget ("TimeOut" in a showplan's StatementOptmEarlyAbortReason) or when a plan is cheap enough
+     * ("GoodEnoughPlanFound"). Everything it explored stays in the memo until the statement is compiled, so its
+     * memory grows with the alternatives explored: with the join pairs of the graph (the csg-cmp pairs an
+     * exhaustive search builds), up to the budget, and no further. {@link #joinPairs()} is what was explored.
+     *
+     * @param alternatives join pairs an exhaustive search of the graph builds (its csg-cmp pairs)
+     * @param explored those within the task budget: the memo the search ends with
+     * @param exact false when {@code alternatives} is an extrapolation
+     */
+    record Cascades(JoinGraph graph, double alternatives, double explored, boolean exact) implements JoinSearch {
+        public Cascades {
+            Objects.requireNonNull(graph, "graph");
+            if (!(explored >= 0) || explored > alternatives) {
+                throw new IllegalArgumentException("a Cascades search explores between 0 and its " + alternatives
+                        + " alternatives, was " + explored);
+            }
+        }
+
+        /** Whether the task budget ended the search before it built every alternative (a showplan's TimeOut). */
+        public boolean timedOut() {
+            return explored < alternatives;
         }
 
         @Override
-        public double parameterizations() {
-            return 0;
+        public double joinPairs() {
+            return explored;
         }
 
+        /** Not modelled: the memo's group expressions are counted as explored pairs. */
         @Override
-        public boolean fastStart() {
-            return false;
-        }
-
-        @Override
-        public int singlePathItems() {
-            return 0;
-        }
-
-        @Override
-        public double subProblemPairs() {
+        public double extraJoinClauses() {
             return 0;
         }
     }

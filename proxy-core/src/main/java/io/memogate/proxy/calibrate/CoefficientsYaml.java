@@ -8,6 +8,8 @@ import io.memogate.proxy.files.TextFiles;
 import io.memogate.proxy.files.UnreadableFileException;
 import java.math.BigDecimal;
 import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.Iterator;
 import java.util.List;
 
 /** A coefficients file's YAML, whichever server's coefficients it holds: read as a mapping, written exactly. */
@@ -43,6 +45,40 @@ public final class CoefficientsYaml {
             throw new InvalidCoefficientsException(file, List.of("must be a mapping of " + expected));
         }
         return root;
+    }
+
+    /**
+     * The values of every one of {@code names} in {@code file}'s mapping, in that order: each required, a number at
+     * least {@code least[j]}, and no other key allowed, so that a misspelt one cannot quietly leave a default in
+     * force.
+     *
+     * @throws InvalidCoefficientsException naming the file and each problem
+     */
+    public static double[] values(Path file, List<String> names, double[] least) {
+        JsonNode root = mapping(file, String.join(", ", names));
+        List<String> problems = new ArrayList<>();
+        for (Iterator<String> keys = root.fieldNames(); keys.hasNext(); ) {
+            String key = keys.next();
+            if (!names.contains(key)) {
+                problems.add("unknown key '" + key + "' (expected " + String.join(", ", names) + ")");
+            }
+        }
+        double[] values = new double[names.size()];
+        for (int j = 0; j < values.length; j++) {
+            JsonNode value = root.get(names.get(j));
+            if (value == null || value.isNull()) {
+                problems.add(names.get(j) + " is required");
+            } else if (!value.isNumber() || !Double.isFinite(value.doubleValue()) || value.doubleValue() < least[j]) {
+                problems.add(names.get(j) + " must be a number >= " + BigDecimal.valueOf(least[j]).stripTrailingZeros()
+                        .toPlainString() + ", was '" + value.asText() + "'");
+            } else {
+                values[j] = value.doubleValue();
+            }
+        }
+        if (!problems.isEmpty()) {
+            throw new InvalidCoefficientsException(file, problems);
+        }
+        return values;
     }
 
     /**

@@ -3,6 +3,7 @@ package io.memogate.proxy.cli;
 import io.memogate.broker.gateway.GatewaySettings;
 import io.memogate.estimator.postgres.MemoryCoefficients;
 import io.memogate.estimator.postgres.PlannerSettings;
+import io.memogate.proxy.calibrate.sqlserver.SqlServerFit;
 import io.memogate.proxy.config.ByteSize;
 import io.memogate.proxy.config.Durations;
 import io.memogate.proxy.files.TextFiles;
@@ -47,19 +48,21 @@ import picocli.CommandLine.Spec;
 /**
  * `memogate calibrate --url JDBC_URL ...`: fits the estimator's memory coefficients to a PostgreSQL 17+
  * server, or, for a {@code jdbc:mariadb:} URL, the MySQL dialect's memory and search-time coefficients to a
- * MariaDB or MySQL server ({@link MySqlCalibrate}). Builds a corpus (synthetic join shapes, TPC-H and TPC-DS, each on temporary tables
- * of its own session, and the statements of every *.sql file under each --corpus directory), measures each statement's
- * planner memory with EXPLAIN (SUMMARY, MEMORY), fits ({@link CoefficientFit}), prints a table and the
- * accuracy before and after, and writes the coefficients file the configuration's
- * {@code estimator.coefficients} can name.
+ * MariaDB or MySQL server ({@link MySqlCalibrate}), or, for a {@code jdbc:sqlserver:} URL, the T-SQL dialect's to
+ * the compiles a SQL Server recorded ({@link SqlServerCalibrate}). For PostgreSQL, builds a corpus (synthetic join
+ * shapes, TPC-H and TPC-DS, each on temporary tables of its own session, and the statements of every *.sql file
+ * under each --corpus directory), measures each statement's planner memory with EXPLAIN (SUMMARY, MEMORY), fits
+ * ({@link CoefficientFit}), prints a table and the accuracy before and after, and writes the coefficients file the
+ * configuration's {@code estimator.coefficients} can name.
  *
  * <p>Safe on a server in use: EXPLAIN plans without running, each statement is bounded by
  * statement_timeout, statements estimated above --max-estimate are not planned at all, and the built-in
  * corpora's tables are temporary (and dropped before the --corpus statements are measured).
  */
 @Command(name = "calibrate", mixinStandardHelpOptions = true,
-        description = "Fit the estimator's coefficients to a PostgreSQL 17+ server (memory), or to a MariaDB or MySQL "
-                + "server (jdbc:mariadb: URL; memory and join-search time), and write them to a file.")
+        description = "Fit the estimator's coefficients to a PostgreSQL 17+ server (memory), to a MariaDB or MySQL "
+                + "server (jdbc:mariadb: URL; memory and join-search time), or to the compiles a SQL Server recorded "
+                + "(jdbc:sqlserver: URL; Query Store, and showplans in --corpus), and write them to a file.")
 final class CalibrateCommand implements Callable<Integer> {
 
     @Spec
@@ -112,6 +115,9 @@ final class CalibrateCommand implements Callable<Integer> {
         Duration timeout = parse("--statement-timeout", statementTimeout, Durations::parse);
         if (MySqlCalibrate.isMySqlUrl(url)) {
             return calibrateMySql(timeout);
+        }
+        if (SqlServerCalibrate.isSqlServerUrl(url)) {
+            return calibrateSqlServer();
         }
         long maxEstimateBytes = parse("--max-estimate", maxEstimate, ByteSize::parse).bytes();
         long targetBytes = parse("--target", target, ByteSize::parse).bytes();
@@ -188,6 +194,26 @@ final class CalibrateCommand implements Callable<Integer> {
         } catch (SQLException e) {
             return failed(err, e);
         }
+    }
+
+    /**
+     * SQL Server: the compiles it recorded, Query Store's (unless {@code --builtin none}) and the showplans in the
+     * {@code --corpus} directories; nothing is compiled here.
+     */
+    private Integer calibrateSqlServer() throws IOException {
+        boolean queryStore = !(builtin.size() == 1 && builtin.getFirst().equalsIgnoreCase("none"));
+        requireOutputDirectory();
+        List<SqlServerFit.Observation> observations = new ArrayList<>(SqlServerCalibrate.showplans(corpus));
+        PrintWriter out = spec.commandLine().getOut();
+        PrintWriter err = spec.commandLine().getErr();
+        if (queryStore) {
+            try (Connection connection = JdbcLogin.connect(url, user, password, "memogate calibrate")) {
+                observations.addAll(SqlServerCalibrate.queryStore(connection, err));
+            } catch (SQLException e) {
+                return failed(err, e);
+            }
+        }
+        return SqlServerCalibrate.fitAndWrite(observations, output, out, err) ? wrote(out) : 1;
     }
 
     private int wrote(PrintWriter out) {

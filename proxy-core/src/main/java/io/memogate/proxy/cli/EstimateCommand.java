@@ -4,11 +4,16 @@ import io.memogate.estimator.Catalog;
 import io.memogate.estimator.CompileEstimate;
 import io.memogate.estimator.CompileEstimator;
 import io.memogate.estimator.PreparedStatementTexts;
+import io.memogate.estimator.dialect.DialectSettings;
 import io.memogate.estimator.mysql.MySqlDialect;
 import io.memogate.estimator.mysql.OptimizerSettings;
 import io.memogate.estimator.postgres.PlannerSettings;
+import io.memogate.estimator.sqlserver.SqlServerCoefficients;
+import io.memogate.estimator.sqlserver.SqlServerDialect;
+import io.memogate.estimator.sqlserver.SqlServerSettings;
 import io.memogate.proxy.admin.EstimateJson;
 import io.memogate.proxy.calibrate.InvalidCoefficientsException;
+import io.memogate.proxy.calibrate.sqlserver.SqlServerCoefficientsFile;
 import io.memogate.proxy.files.TextFiles;
 import io.memogate.proxy.files.UnreadableFileException;
 import io.memogate.proxy.postgres.CurrentEstimator;
@@ -33,7 +38,7 @@ import picocli.CommandLine.Parameters;
 import picocli.CommandLine.Spec;
 
 /**
- * `memogate estimate [--dialect postgresql|mysql] [--setting NAME=VALUE ...] [--coefficients FILE] [--catalog-url JDBC_URL] (--file FILE | SQL...)`:
+ * `memogate estimate [--dialect postgresql|mysql|tsql] [--setting NAME=VALUE ...] [--coefficients FILE] [--catalog-url JDBC_URL] (--file FILE | SQL...)`:
  * the estimator on its own, one JSON line per statement, for trying statements and checking the estimator
  * against EXPLAIN (MEMORY); --coefficients takes the file `memogate calibrate` wrote, --catalog-url a database
  * whose indexes to count and views and functions to expand, as the proxy does with broker.monitor.
@@ -41,8 +46,8 @@ import picocli.CommandLine.Spec;
  * statements separated by semicolons, as a file may.
  */
 @Command(name = "estimate", mixinStandardHelpOptions = true,
-        description = "Estimate the planner memory PostgreSQL (or, with --dialect mysql, MySQL and MariaDB) needs for"
-                + " each statement; one JSON line per statement.")
+        description = "Estimate the planner memory PostgreSQL (or, with --dialect mysql, MySQL and MariaDB; with"
+                + " --dialect tsql, SQL Server) needs for each statement; one JSON line per statement.")
 final class EstimateCommand implements Callable<Integer> {
 
     /** The settings PlannerSettings models; others are rejected rather than silently ignored. */
@@ -60,7 +65,8 @@ final class EstimateCommand implements Callable<Integer> {
     @Option(names = "--dialect", paramLabel = "SERVER", defaultValue = "postgresql",
             description = "Whose statements to estimate: postgresql (default), or mysql (MySQL and MariaDB: -s then"
                     + " takes optimizer_search_depth, optimizer_prune_level, optimizer_switch; unset ones take"
-                    + " MariaDB's defaults).")
+                    + " MariaDB's defaults), or tsql (SQL Server's T-SQL, batches split as SQL Server splits them; no"
+                    + " settings; --coefficients takes the file estimator.sqlserverCoefficients names).")
     String dialect;
 
     @Option(names = "--coefficients", paramLabel = "FILE",
@@ -96,8 +102,12 @@ final class EstimateCommand implements Callable<Integer> {
         if (dialect.equalsIgnoreCase("mysql")) {
             return mysql();
         }
+        if (dialect.equalsIgnoreCase("tsql") || dialect.equalsIgnoreCase("sqlserver")) {
+            return tsql();
+        }
         if (!dialect.equalsIgnoreCase("postgresql")) {
-            throw new ParameterException(spec.commandLine(), "--dialect " + dialect + ": use postgresql or mysql");
+            throw new ParameterException(spec.commandLine(), "--dialect " + dialect
+                    + ": use postgresql, mysql or tsql");
         }
         PlannerSettings planner = plannerSettings();
         String text = input.file != null ? read(input.file) : String.join(" ", input.sql);
@@ -139,9 +149,31 @@ final class EstimateCommand implements Callable<Integer> {
             }
             optimizer = next;
         }
+        return print(new CompileEstimator(new MySqlDialect()), optimizer);
+    }
+
+    /** SQL Server's statements: no settings or catalog, the built-in coefficients or those of --coefficients. */
+    private Integer tsql() {
+        if (!settings.isEmpty() || catalogUrl != null) {
+            throw new ParameterException(spec.commandLine(), "--dialect tsql: --setting and --catalog-url are not"
+                    + " read for SQL Server: no session setting changes its model, and no catalog is read");
+        }
+        SqlServerCoefficients c = SqlServerCoefficients.DEFAULTS;
+        if (coefficients != null) {
+            try {
+                c = SqlServerCoefficientsFile.read(coefficients);
+            } catch (InvalidCoefficientsException e) {
+                throw new OptionFileException("--coefficients", coefficients, String.join("; ", e.problems()));
+            }
+        }
+        return print(new CompileEstimator(new SqlServerDialect(c)), SqlServerSettings.DEFAULTS);
+    }
+
+    /** One JSON line per statement of the input, estimated by {@code estimator} under {@code settings}. */
+    private Integer print(CompileEstimator estimator, DialectSettings dialectSettings) {
         String text = input.file != null ? read(input.file) : String.join(" ", input.sql);
         PrintWriter out = spec.commandLine().getOut();
-        for (CompileEstimate e : new CompileEstimator(new MySqlDialect()).estimateAll(text, optimizer)) {
+        for (CompileEstimate e : estimator.estimateAll(text, dialectSettings)) {
             out.println(json(e));
         }
         out.flush();

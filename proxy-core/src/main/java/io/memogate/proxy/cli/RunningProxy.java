@@ -157,7 +157,7 @@ public final class RunningProxy implements AutoCloseable {
         ServerKind kind = Wings.kindOf(config, name);
         boolean postgres = kind == PostgresServer.KIND;
         // Each kind reads its own catalog with the monitoring role: PostgreSQL's indexes, views and routines, a
-        // MySQL server's table statistics, which its join search is priced by.
+        // MySQL server's table statistics, which its join search is priced by; a SQL Server's none.
         ServerCatalogs catalogs = postgres ? config.broker().monitor()
                 .<ServerCatalogs>map(m -> new IndexCatalogs(database -> current.get().catalogUrl(name, database),
                         m.user(), m.password().orElse(null)))
@@ -169,6 +169,8 @@ public final class RunningProxy implements AutoCloseable {
         AdmissionControl control = AdmissionControl.builder(name, kind, config.admission().gatewaySettings())
                 .estimator(postgres ? estimator : kind == MySqlServer.KIND
                         ? new CurrentMySqlEstimator(() -> current.get().estimator().mysqlCoefficients())
+                        : kind == TdsServer.KIND
+                        ? TdsServer.estimator(() -> current.get().estimator().sqlserverCoefficients())
                         : kind.estimator())
                 .catalogs(catalogs)
                 .staticTargetBytes(config.broker().staticTargetBytes())

@@ -138,6 +138,7 @@ final class ConfigDocument {
     static final class Estimator {
         String coefficients;
         String mysqlCoefficients;
+        String sqlserverCoefficients;
     }
 
     static final class Recycle {

@@ -179,6 +179,9 @@ public final class ConfigSettings {
         // Read at each statement of a MySQL server: its next statement takes them.
         add("estimator.mysqlCoefficients", estimator.mysqlCoefficientsFile().map(file -> file + " ("
                 + estimator.mysqlCoefficients() + ")"), Applies.LIVE);
+        // Read at each statement of a SQL Server too.
+        add("estimator.sqlserverCoefficients", estimator.sqlserverCoefficientsFile().map(file -> file + " ("
+                + estimator.sqlserverCoefficients() + ")"), Applies.LIVE);
     }
 
     /** The auth file's path and how many users it held when read; never a secret. */

@@ -4,11 +4,13 @@ import io.memogate.broker.gateway.GatewaySettings;
 import io.memogate.broker.gateway.TierSettings;
 import io.memogate.broker.redis.FleetSettings;
 import io.memogate.estimator.mysql.MySqlCoefficients;
+import io.memogate.estimator.sqlserver.SqlServerCoefficients;
 import io.memogate.estimator.postgres.MemoryCoefficients;
 import io.memogate.proxy.admission.DegradePolicy;
 import io.memogate.proxy.admission.SearchTiers;
 import io.memogate.proxy.calibrate.InvalidCoefficientsException;
 import io.memogate.proxy.calibrate.mysql.MySqlCoefficientsFile;
+import io.memogate.proxy.calibrate.sqlserver.SqlServerCoefficientsFile;
 import io.memogate.proxy.config.AuthFile;
 import io.memogate.proxy.postgres.calibrate.CoefficientsFile;
 import java.io.IOException;
@@ -220,7 +222,11 @@ final class DocumentConverter {
         Optional<Path> mysqlFile = optionalPath(mysqlPath, estimator.mysqlCoefficients);
         MySqlCoefficients mysql = coefficients(mysqlPath, mysqlFile, MySqlCoefficientsFile::read,
                 defaults.mysqlCoefficients());
-        return new EstimatorConfig(file, coefficients, mysqlFile, mysql);
+        String sqlserverPath = "estimator.sqlserverCoefficients";
+        Optional<Path> sqlserverFile = optionalPath(sqlserverPath, estimator.sqlserverCoefficients);
+        SqlServerCoefficients sqlserver = coefficients(sqlserverPath, sqlserverFile, SqlServerCoefficientsFile::read,
+                defaults.sqlserverCoefficients());
+        return new EstimatorConfig(file, coefficients, mysqlFile, mysql, sqlserverFile, sqlserver);
     }
 
     /** What {@code file} holds, read by {@code reader}; {@code otherwise} when there is none, or it is wrong. */

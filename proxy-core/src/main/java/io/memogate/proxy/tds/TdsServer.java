@@ -3,42 +3,43 @@ package io.memogate.proxy.tds;
 import io.memogate.broker.gateway.CompileMemoryRetention;
 import io.memogate.broker.probe.ProbeFactory;
 import io.memogate.broker.probe.sqlserver.SqlServerProbe;
-import io.memogate.estimator.lexer.LexicalAnalyzer;
-import io.memogate.estimator.postgres.MemoryCoefficients;
-import io.memogate.estimator.postgres.PlannerSettings;
-import io.memogate.estimator.postgres.PostgresLexicalRules;
+import io.memogate.estimator.CompileEstimator;
+import io.memogate.estimator.sqlserver.SqlServerCoefficients;
+import io.memogate.estimator.sqlserver.SqlServerDialect;
+import io.memogate.estimator.sqlserver.SqlServerSettings;
+import io.memogate.estimator.sqlserver.TsqlLexicalRules;
 import io.memogate.proxy.admission.AdmissionSupport;
+import io.memogate.proxy.admission.CurrentDialectEstimator;
+import io.memogate.proxy.admission.EstimatorInForce;
 import io.memogate.proxy.admission.ServerKind;
-import io.memogate.proxy.postgres.CurrentEstimator;
 import java.time.Duration;
 import java.util.Map;
+import java.util.function.Supplier;
 
 /**
- * SQL Server as a kind of server for its admission, until the estimator has a T-SQL dialect: a batch is read
- * as PostgreSQL's planner would read it (the wing first rewrites the T-SQL it cannot read), with no collapse
- * limits and no genetic search, since SQL Server's Cascades optimizer explores the whole join space until its task
- * budget stops it. That weighs the join search's size, not SQL Server's bytes (which saturate at a few MB when the
- * budget ends the search): thresholds are set against these estimates. The broker's probe reads SQL Server's
- * dynamic management views ({@link SqlServerProbe}).
+ * SQL Server as a kind of server for its admission: batches and RPC texts are estimated by the estimator's T-SQL
+ * dialect ({@link SqlServerDialect}: T-SQL read as written, SQL Server's Cascades search bounded by its task
+ * budget), whose bytes saturate at a few MB per statement as SQL Server's compile memory does; its coefficients
+ * are the configuration's {@code estimator.sqlserverCoefficients}, or defaults from published showplans. No
+ * session setting changes the model. The broker's probe reads SQL Server's dynamic management views
+ * ({@link SqlServerProbe}).
  */
 public final class TdsServer implements ServerKind {
 
     public static final TdsServer KIND = new TdsServer();
 
-    /** Exhaustive join search: every table of a statement in one problem, as Cascades sees it. */
-    public static final PlannerSettings WHOLE_SEARCH = new PlannerSettings(64, 64, false, 64, 5, 0, 0);
-
     private TdsServer() {
     }
 
-    /** The whole search, no catalog, a notice after one second (TDS sends none). */
+    /** SQL Server's settings, no catalog, a notice after one second (TDS sends none). */
     public static AdmissionSupport defaultSupport() {
-        return new AdmissionSupport(() -> WHOLE_SEARCH, Duration.ofSeconds(1), analyzer());
+        return new AdmissionSupport(() -> SqlServerSettings.DEFAULTS, Duration.ofSeconds(1),
+                TsqlLexicalRules.analyzer());
     }
 
-    /** The lexer the wing's rewritten batches are read with. */
-    public static LexicalAnalyzer analyzer() {
-        return PostgresLexicalRules.analyzer();
+    /** The estimator of SQL Server's statements with the coefficients in force, read at each statement. */
+    public static EstimatorInForce estimator(Supplier<SqlServerCoefficients> coefficients) {
+        return new CurrentDialectEstimator<>(coefficients, c -> new CompileEstimator(new SqlServerDialect(c)));
     }
 
     @Override
@@ -52,9 +53,10 @@ public final class TdsServer implements ServerKind {
         return CompileMemoryRetention.RELEASED_AFTER_COMPILE;
     }
 
+    /** The dialect's default coefficients, from published SQL Server 2019 showplans (not measured here). */
     @Override
-    public CurrentEstimator estimator() {
-        return new CurrentEstimator(MemoryCoefficients.DEFAULTS);
+    public EstimatorInForce estimator() {
+        return estimator(() -> SqlServerCoefficients.DEFAULTS);
     }
 
     @Override
@@ -63,13 +65,13 @@ public final class TdsServer implements ServerKind {
     }
 
     @Override
-    public PlannerSettings builtInDefaults() {
-        return WHOLE_SEARCH;
+    public SqlServerSettings builtInDefaults() {
+        return SqlServerSettings.DEFAULTS;
     }
 
-    /** The probe reads no setting that bounds SQL Server's search (it has none): the whole search. */
+    /** The probe reads no setting that bounds SQL Server's search (it has none), and none changes the model. */
     @Override
-    public PlannerSettings defaults(Map<String, String> serverSettings) {
-        return WHOLE_SEARCH;
+    public SqlServerSettings defaults(Map<String, String> serverSettings) {
+        return SqlServerSettings.DEFAULTS;
     }
 }

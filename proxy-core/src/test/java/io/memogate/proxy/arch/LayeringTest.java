@@ -70,7 +70,7 @@ class LayeringTest {
         noClasses().that().resideInAnyPackage(CORE).and().resideOutsideOfPackage("io.memogate.proxy.config..")
                 .should().dependOnClassesThat().resideInAnyPackage("io.memogate.proxy.postgres..",
                         "io.memogate.broker.probe.postgres..", "io.memogate.estimator.postgres..",
-                        "io.memogate.estimator.mysql..")
+                        "io.memogate.estimator.mysql..", "io.memogate.estimator.sqlserver..")
                 .because("a server's kind is a value the wiring gives the core, so that a second kind is a new folder")
                 .check(MEMOGATE);
     }
@@ -110,7 +110,8 @@ class LayeringTest {
                 .because("a dialect plugs into the estimator through estimator.dialect.Dialect and its lexical rules")
                 .check(MEMOGATE);
         noClasses().that().resideInAnyPackage(ESTIMATOR_SHARED)
-                .should().dependOnClassesThat().resideInAnyPackage("io.memogate.estimator.mysql..")
+                .should().dependOnClassesThat().resideInAnyPackage("io.memogate.estimator.mysql..",
+                        "io.memogate.estimator.sqlserver..")
                 .because("a dialect plugs into the estimator through estimator.dialect.Dialect and its lexical rules")
                 .check(MEMOGATE);
     }
@@ -118,11 +119,17 @@ class LayeringTest {
     @Test
     void theDialectsDoNotLeanOnEachOther() {
         noClasses().that().resideInAPackage("io.memogate.estimator.mysql..")
-                .should().dependOnClassesThat().resideInAnyPackage("io.memogate.estimator.postgres..")
+                .should().dependOnClassesThat().resideInAnyPackage("io.memogate.estimator.postgres..",
+                        "io.memogate.estimator.sqlserver..")
                 .because("what two dialects share belongs in the estimator's shared packages")
                 .check(MEMOGATE);
         noClasses().that().resideInAPackage("io.memogate.estimator.postgres..")
-                .should().dependOnClassesThat().resideInAnyPackage("io.memogate.estimator.mysql..")
+                .should().dependOnClassesThat().resideInAnyPackage("io.memogate.estimator.mysql..",
+                        "io.memogate.estimator.sqlserver..")
+                .check(MEMOGATE);
+        noClasses().that().resideInAPackage("io.memogate.estimator.sqlserver..")
+                .should().dependOnClassesThat().resideInAnyPackage("io.memogate.estimator.postgres..",
+                        "io.memogate.estimator.mysql..")
                 .check(MEMOGATE);
     }
 
@@ -130,14 +137,15 @@ class LayeringTest {
     void eachWingReadsOnlyItsOwnServersDialect() {
         noClasses().that().resideInAnyPackage("io.memogate.proxy.mysql..")
                 .should().dependOnClassesThat().resideInAnyPackage("io.memogate.estimator.postgres..",
-                        "io.memogate.proxy.postgres..")
+                        "io.memogate.proxy.postgres..", "io.memogate.estimator.sqlserver..")
                 .check(MEMOGATE);
         noClasses().that().resideInAnyPackage("io.memogate.proxy.pg..", "io.memogate.proxy.postgres..")
-                .should().dependOnClassesThat().resideInAnyPackage("io.memogate.estimator.mysql..")
+                .should().dependOnClassesThat().resideInAnyPackage("io.memogate.estimator.mysql..",
+                        "io.memogate.estimator.sqlserver..")
                 .check(MEMOGATE);
-        // Until the estimator has a T-SQL dialect, the TDS wing reads batches with PostgreSQL's (TdsServer).
         noClasses().that().resideInAnyPackage("io.memogate.proxy.tds..")
-                .should().dependOnClassesThat().resideInAnyPackage("io.memogate.estimator.mysql..")
+                .should().dependOnClassesThat().resideInAnyPackage("io.memogate.estimator.mysql..",
+                        "io.memogate.estimator.postgres..", "io.memogate.proxy.postgres..")
                 .check(MEMOGATE);
     }
 }

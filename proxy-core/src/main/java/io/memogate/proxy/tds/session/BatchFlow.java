@@ -23,8 +23,8 @@ import org.slf4j.LoggerFactory;
 /**
  * The client's requests once logged in. A SQLBatch is an admission point, and so is an RPC that runs a text
  * now (sp_executesql, sp_prepexec: {@link RpcRequest}): its text waits for the server's
- * admission hook through the core's {@link StatementAdmission} (hold, admit, forward), estimated as T-SQL read
- * the PostgreSQL way ({@link TsqlForEstimate}). A refused batch never reaches the server: its client gets error
+ * admission hook through the core's {@link StatementAdmission} (hold, admit, forward), estimated as T-SQL by the
+ * estimator's SQL Server dialect. A refused batch never reaches the server: its client gets error
  * 8628 and a DONE with DONE_ERROR, and the session goes on. An ATTENTION while the batch is held withdraws it and
  * is answered here with DONE_ATTN, as the server answers an attention; otherwise it goes to the server, which
  * answers it. A refused RPC's answer ends with DONEPROC. Every other request (other procedures, sp_execute by
@@ -85,7 +85,7 @@ final class BatchFlow {
             forward(message, AdmittedStatement.UNGATED); // another procedure, or its text in a type not read
             return;
         }
-        admit(message, TsqlForEstimate.rewrite(text.get()), rpc ? Done.PROC_ERROR : Done.ERROR);
+        admit(message, text.get(), rpc ? Done.PROC_ERROR : Done.ERROR);
     }
 
     /**

@@ -4,6 +4,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import com.microsoft.sqlserver.jdbc.SQLServerException;
+import io.memogate.estimator.sqlserver.SqlServerSettings;
 import io.memogate.proxy.admission.AdmissionPoint;
 import io.memogate.proxy.testing.Await;
 import io.memogate.proxy.testing.ScriptedHook;
@@ -70,7 +71,9 @@ class TdsAdmissionIT {
         }
         assertThat(hook.requests).anySatisfy(request -> {
             assertThat(request.point()).isEqualTo(AdmissionPoint.STATEMENT_TEXT);
-            assertThat(request.sql()).isEqualToNormalizingWhitespace("SELECT 6 AS n FROM \"dbo\".\"orders\" WHERE name = 'x'");
+            // The T-SQL as the client sent it: the estimator's T-SQL dialect reads it, under SQL Server's settings.
+            assertThat(request.sql()).isEqualTo("SELECT TOP (5) 6 AS n FROM [dbo].[orders] WHERE name = N'x'");
+            assertThat(request.settings()).isEqualTo(SqlServerSettings.DEFAULTS);
             assertThat(request.session().user()).isEqualTo(target.user);
         });
     }

@@ -3,6 +3,7 @@ package io.memogate.proxy.tds.it;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import io.memogate.broker.gateway.Tier;
+import io.memogate.estimator.CompileEstimate;
 import io.memogate.proxy.admission.AdmissionControl;
 import io.memogate.proxy.admission.StatementRecord;
 import io.memogate.proxy.admission.StatementRecord.Outcome;
@@ -11,6 +12,7 @@ import io.memogate.proxy.config.AdminConfig;
 import io.memogate.proxy.config.AdminHttpConfig;
 import io.memogate.proxy.config.BackendConfig;
 import io.memogate.proxy.config.BackendTlsConfig;
+import io.memogate.proxy.config.BrokerConfig;
 import io.memogate.proxy.config.ListenerConfig;
 import io.memogate.proxy.config.MemogateConfig;
 import io.memogate.proxy.config.Protocol;
@@ -31,12 +33,15 @@ import org.junit.jupiter.api.Test;
 
 /**
  * A {@code protocol: tds} listener served as {@code memogate run} serves it: its backend is a SQL Server to the
- * admission, batches are estimated as T-SQL, a 16-table star join in brackets takes the LARGE gateway while a
- * point query bypasses, and a batch of several statements is weighed by its largest.
+ * admission, batches are estimated by the T-SQL dialect, a 16-table star join in brackets takes the LARGE gateway
+ * of an 8 MiB compile target (SQL Server's compile memory saturates at a few MB) while a point query bypasses, a
+ * batch of several statements is weighed by its largest, and T-SQL that Calcite does not read is estimated from
+ * its tokens and runs.
  */
 class TdsEstimatedAdmissionIT {
 
     private static final int STAR = 16;
+    private static final long COMPILE_TARGET = 8L << 20;
     private static TdsTarget target;
     private static RunningProxy proxy;
     private static AdmissionControl admission;
@@ -46,9 +51,13 @@ class TdsEstimatedAdmissionIT {
         target = TdsTarget.open();
         BackendConfig backend = new BackendConfig("sqlserver", target.host, target.port, List.of(), true,
                 BackendTlsConfig.of(TlsMode.DISABLE));
+        BrokerConfig broker = BrokerConfig.DEFAULTS;
         MemogateConfig config = MemogateConfig.of(backend)
                 .withListeners(ListenerConfig.of("127.0.0.1", 0).withProtocol(Protocol.TDS))
-                .withAdmin(new AdminConfig(AdminHttpConfig.of("127.0.0.1", 0)));
+                .withAdmin(new AdminConfig(AdminHttpConfig.of("127.0.0.1", 0)))
+                .withBroker(new BrokerConfig(broker.monitor(), broker.interval(), broker.gracePeriod(),
+                        broker.compileShare(), broker.hostMemoryBytes(), broker.coLocated(), COMPILE_TARGET,
+                        COMPILE_TARGET));
         proxy = RunningProxy.start(config.withAdmission(config.admission().withStatementRecords(100)));
         admission = proxy.admission().orElseThrow().control("sqlserver");
     }
@@ -112,6 +121,17 @@ class TdsEstimatedAdmissionIT {
             // one star's bytes (and the batch's few more tokens), not two stars'
             assertThat(batch.estimate().estimatedBytes()).isBetween(alone.estimate().estimatedBytes(),
                     alone.estimate().estimatedBytes() * 11 / 10);
+        }
+    }
+
+    @Test
+    void tsqlCalciteDoesNotReadIsEstimatedFromItsTokensAndRuns() throws SQLException {
+        try (Connection c = connect(); Statement s = c.createStatement()) {
+            StatementRecord pivot = run(s, "SELECT count(*) AS n FROM (SELECT [a], [b], [c] FROM [s1] JOIN [s2] ON [s2].[id] = [s1].[id]"
+                    + " JOIN [s3] ON [s3].[id] = [s2].[id]) AS [src] PIVOT (SUM([c]) FOR [b] IN ([x], [y])) AS [p]");
+            assertThat(pivot.outcome()).isNotEqualTo(Outcome.BYPASSED);
+            assertThat(pivot.estimate().parser()).isEqualTo(CompileEstimate.Parser.LEXICAL);
+            assertThat(pivot.estimate().reason()).contains("Calcite could not read it");
         }
     }
 }

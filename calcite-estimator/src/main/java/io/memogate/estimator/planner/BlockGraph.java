@@ -1,15 +1,10 @@
-package io.memogate.estimator.mysql;
+package io.memogate.estimator.planner;
 
 import io.memogate.estimator.graph.JoinGraph;
-import io.memogate.estimator.planner.ColumnRef;
-import io.memogate.estimator.planner.JoinTreeNode;
 import io.memogate.estimator.planner.JoinTreeNode.FromList;
 import io.memogate.estimator.planner.JoinTreeNode.JoinNode;
 import io.memogate.estimator.planner.JoinTreeNode.RelationRef;
 import io.memogate.estimator.planner.JoinTreeNode.SubqueryRef;
-import io.memogate.estimator.planner.JoinType;
-import io.memogate.estimator.planner.Predicate;
-import io.memogate.estimator.planner.QueryBlock;
 import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.List;
@@ -17,26 +12,48 @@ import java.util.Map;
 import java.util.Optional;
 
 /**
- * One SELECT block as MySQL's optimizer joins it: every table of the block in one search, whatever JOIN syntax
- * wrote it (MySQL keeps no collapse limit: {@code simplify_joins} flattens inner joins, and outer joins are
- * ordered within the same search by their dependencies). Derived tables that {@code derived_merge} merges
- * ({@link SubqueryRef#pulledUp()}) are spliced in; IN and EXISTS sub-queries made semi-joins are too, while
- * the {@code semijoin} flag is on; anything else is planned as a block of its own. Equalities between columns
- * are merged into classes, as MySQL's equality propagation ({@code Item_equal}) does, and link every pair of
- * their tables.
+ * One SELECT block as an optimizer that joins all its tables in one search sees it, whatever JOIN syntax wrote
+ * them: MySQL's (no collapse limit: {@code simplify_joins} flattens inner joins, and outer joins are ordered
+ * within the same search by their dependencies) and SQL Server's (one memo per statement). Derived tables the
+ * optimizer merges ({@link SubqueryRef#pulledUp()}) are spliced in, and so are IN and EXISTS sub-queries made
+ * semi-joins, each where the server does (MySQL: while its {@code derived_merge} and {@code semijoin} flags are
+ * on); anything else is planned as a block of its own. Equalities between columns are merged into classes, as
+ * MySQL's equality propagation ({@code Item_equal}) and SQL Server's implied predicates do, and link every pair
+ * of their tables.
  */
-final class BlockGraph {
+public final class BlockGraph {
 
-    final List<String> relations = new ArrayList<>();
+    private final List<String> relations = new ArrayList<>();
     /** Per relation, the table it reads; empty for a derived table. */
-    final List<Optional<String>> tables = new ArrayList<>();
-    final List<QueryBlock> separatelyPlanned = new ArrayList<>();
+    private final List<Optional<String>> tables = new ArrayList<>();
+    private final List<QueryBlock> separatelyPlanned = new ArrayList<>();
     private final List<Predicate> predicates = new ArrayList<>();
-    private final OptimizerSettings settings;
+    private final boolean mergeSemiJoins;
+    private final boolean mergeDerivedTables;
 
-    BlockGraph(QueryBlock block, OptimizerSettings settings) {
-        this.settings = settings;
+    /**
+     * @param mergeSemiJoins whether IN and EXISTS sub-queries made semi-joins join in the block's search
+     * @param mergeDerivedTables whether derived tables without grouping are spliced into the block
+     */
+    public BlockGraph(QueryBlock block, boolean mergeSemiJoins, boolean mergeDerivedTables) {
+        this.mergeSemiJoins = mergeSemiJoins;
+        this.mergeDerivedTables = mergeDerivedTables;
         take(block);
+    }
+
+    /** The block's relations, in the order they were met. */
+    public List<String> relations() {
+        return List.copyOf(relations);
+    }
+
+    /** Per relation of {@link #relations()}, the table it reads; empty for a derived table. */
+    public List<Optional<String>> tables() {
+        return List.copyOf(tables);
+    }
+
+    /** Blocks planned on their own: derived tables not merged, sub-queries that stay sub-queries, branches. */
+    public List<QueryBlock> separatelyPlanned() {
+        return List.copyOf(separatelyPlanned);
     }
 
     private void take(QueryBlock block) {
@@ -53,7 +70,7 @@ final class BlockGraph {
             }
             case FromList list -> list.items().forEach(this::add);
             case JoinNode join when (join.type() == JoinType.SEMI || join.type() == JoinType.ANTI)
-                    && !settings.switchOn("semijoin", true) -> {
+                    && !mergeSemiJoins -> {
                 add(join.left());
                 separately(join.right());
             }
@@ -61,7 +78,7 @@ final class BlockGraph {
                 add(join.left());
                 add(join.right());
             }
-            case SubqueryRef sub when sub.pulledUp() && settings.switchOn("derived_merge", true) -> take(sub.block());
+            case SubqueryRef sub when sub.pulledUp() && mergeDerivedTables -> take(sub.block());
             case SubqueryRef sub -> {
                 separatelyPlanned.add(sub.block());
                 relations.add(sub.alias());
@@ -80,7 +97,7 @@ final class BlockGraph {
     }
 
     /** The join graph of the block's relations. */
-    JoinGraph graph() {
+    public JoinGraph graph() {
         JoinGraph.Builder builder = JoinGraph.builder();
         Map<String, List<Integer>> byName = new HashMap<>();
         for (String name : relations) {
@@ -117,7 +134,7 @@ final class BlockGraph {
      * The classes of columns that equalities between columns make equal (MySQL's {@code Item_equal}): each a
      * column of one relation can be looked up by from any other's.
      */
-    List<List<ColumnRef>> equalityClasses() {
+    public List<List<ColumnRef>> equalityClasses() {
         Map<ColumnRef, ColumnRef> classes = new HashMap<>();
         for (Predicate predicate : predicates) {
             if (predicate instanceof Predicate.Equality eq) {
