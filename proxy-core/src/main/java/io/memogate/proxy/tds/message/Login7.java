@@ -20,6 +20,14 @@ public record Login7(long tdsVersion, long packetSize, String user, String datab
     private static final int DATABASE = 68;
     private static final int OFFSETS_END = 94;
 
+    /** TDS 7.2, the first version whose SQLBatch and RPC messages begin with ALL_HEADERS. */
+    private static final long TDS_7_2 = 0x72090002L;
+
+    /** Its SQLBatch and RPC messages begin with ALL_HEADERS (TDS 7.2 and later; jTDS speaks 7.1, without them). */
+    public boolean allHeaders() {
+        return tdsVersion >= TDS_7_2;
+    }
+
     /** Reads {@code data} (the message's data, without packet headers), leaving it as it was. */
     public static Login7 decode(ByteBuf data) {
         int start = data.readerIndex();

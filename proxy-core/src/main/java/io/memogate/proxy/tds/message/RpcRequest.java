@@ -3,11 +3,13 @@ package io.memogate.proxy.tds.message;
 import io.memogate.proxy.tds.message.RpcCall.Procedure;
 import io.netty.buffer.ByteBuf;
 import java.nio.charset.StandardCharsets;
+import java.util.ArrayList;
+import java.util.List;
 import java.util.Optional;
 import java.util.OptionalInt;
 
 /**
- * Reads the first request of an RPC message ([MS-TDS] 2.2.6.6) into an {@link RpcCall}: ALL_HEADERS, the procedure
+ * Reads the requests of an RPC message ([MS-TDS] 2.2.6.6) into an {@link RpcCall}: ALL_HEADERS, the procedure
  * (a 2-byte name length and the name, or 0xFFFF and a 2-byte ProcID), 2 bytes of option flags, then each parameter:
  * its name (B_VARCHAR), a status byte, its TYPE_INFO and its value. The statement is the parameter each procedure
  * documents: sp_executesql's first; sp_cursoropen's second (after the cursor); sp_prepare's, sp_prepexec's and
@@ -26,21 +28,78 @@ public final class RpcRequest {
     private static final int PLP = 0xFFFF;
     private static final long PLP_NULL = -1L;
 
+    private static final int BATCH_FLAG = 0xFF;
+    private static final int NO_EXEC_FLAG = 0xFE;
+
     private final ByteBuf data;
     private int at;
+    /** The last call was read to the end of what it holds: the next one can be found. */
+    private boolean readToEnd;
 
     private RpcRequest(ByteBuf data) {
         this.data = data;
         this.at = data.readerIndex();
     }
 
-    /** The call in {@code data} (the message's data, without packet headers). */
+    /** The first call in {@code data} (the message's data, without packet headers). */
     public static RpcCall read(ByteBuf data) {
         try {
-            return new RpcRequest(data.slice()).call(); // a slice: reads past the request's end throw
+            RpcRequest request = new RpcRequest(data.slice()); // a slice: reads past the request's end throw
+            request.headers();
+            return request.call();
         } catch (IndexOutOfBoundsException e) {
             throw new MalformedPacketException("an RPC request cut short");
         }
+    }
+
+    /**
+     * Every call in {@code data}: requests of a batch follow each other after a BatchFlag (0xFF) or NoExecFlag
+     * (0xFE). A parameter of a type {@link RpcParameter} does not step over ends the reading: the calls read until
+     * then, and {@link RpcBatch#allRead()} false.
+     */
+    public static RpcBatch readAll(ByteBuf data) {
+        return readAll(data, true);
+    }
+
+    /** The same, for a client that sends ALL_HEADERS ({@code allHeaders}) or not (TDS 7.1 and before: jTDS). */
+    public static RpcBatch readAll(ByteBuf data, boolean allHeaders) {
+        try {
+            RpcRequest request = new RpcRequest(data.slice());
+            if (allHeaders) {
+                request.headers();
+            }
+            return request.calls();
+        } catch (IndexOutOfBoundsException e) {
+            throw new MalformedPacketException("an RPC request cut short");
+        }
+    }
+
+    private RpcBatch calls() {
+        List<RpcCall> calls = new ArrayList<>();
+        while (true) {
+            RpcCall call = call();
+            calls.add(call);
+            if (!readToEnd) {
+                return new RpcBatch(calls, false);
+            }
+            while (at < data.writerIndex() && !separator(data.getUnsignedByte(at))) {
+                at = RpcParameter.skip(data, at);
+                if (at < 0) {
+                    return new RpcBatch(calls, false);
+                }
+            }
+            if (at >= data.writerIndex()) {
+                return new RpcBatch(calls, true);
+            }
+            at += 1;
+            if (at >= data.writerIndex()) {
+                return new RpcBatch(calls, true); // a flag ending the message: no request after it
+            }
+        }
+    }
+
+    private static boolean separator(int b) {
+        return b == BATCH_FLAG || b == NO_EXEC_FLAG;
     }
 
     /** The text {@code data} runs now or prepares; empty for other requests. */
@@ -48,12 +107,17 @@ public final class RpcRequest {
         return read(data).text();
     }
 
-    private RpcCall call() {
+    private void headers() {
         long headers = data.getUnsignedIntLE(at);
         if (headers < 4 || headers > data.readableBytes()) {
             throw new MalformedPacketException("an RPC request whose ALL_HEADERS says " + headers + " bytes");
         }
         at += (int) headers;
+    }
+
+    /** One request from {@code at}; leaves {@code at} after what was read, {@link #readToEnd} false if lost. */
+    private RpcCall call() {
+        readToEnd = true;
         int nameLength = data.getUnsignedShortLE(at);
         at += 2;
         Procedure procedure;
@@ -80,33 +144,29 @@ public final class RpcRequest {
             return new RpcCall(procedure, Optional.empty(), OptionalInt.empty());
         }
         for (int i = 0; i < before; i++) {
-            if (!skipParameter()) {
+            int next = RpcParameter.skip(data, at);
+            if (next < 0) {
+                readToEnd = false;
                 return new RpcCall(procedure, Optional.empty(), OptionalInt.empty());
             }
+            at = next;
         }
-        return new RpcCall(procedure, text(), OptionalInt.empty());
+        int start = at;
+        Optional<String> text = text();
+        if (text.isEmpty()) {
+            at = RpcParameter.skip(data, start); // another type, or NULL
+            readToEnd = at >= 0;
+        }
+        return new RpcCall(procedure, text, OptionalInt.empty());
     }
 
     private void skipNameAndStatus() {
         at += 1 + 2 * data.getUnsignedByte(at) + 1;
     }
 
-    /** Skips an INT or a text parameter; false for another type (the rest is not read). */
-    private boolean skipParameter() {
-        int start = at;
-        skipNameAndStatus();
-        int type = data.getUnsignedByte(at);
-        if (type == INTN || type == INT4) {
-            at = start;
-            intParameter();
-            return true;
-        }
-        at = start;
-        return text().isPresent() || type == NVARCHAR || type == NCHAR || type == NTEXT;
-    }
-
     /** An INT parameter (INTN: type, max length, a length byte and the value; or INT4); empty when NULL. */
     private OptionalInt intParameter() {
+        int start = at;
         skipNameAndStatus();
         int type = data.getUnsignedByte(at);
         if (type == INT4) {
@@ -115,6 +175,8 @@ public final class RpcRequest {
             return OptionalInt.of(value);
         }
         if (type != INTN) {
+            at = RpcParameter.skip(data, start);
+            readToEnd = at >= 0;
             return OptionalInt.empty();
         }
         at += 2;
@@ -146,10 +208,11 @@ public final class RpcRequest {
             return Optional.of(string(length));
         }
         long total = data.getLongLE(at);
-        at += 8;
         if (total == PLP_NULL) {
+            at += 8;
             return Optional.empty();
         }
+        at += 8;
         StringBuilder text = new StringBuilder();
         for (long chunk = data.getUnsignedIntLE(at); chunk != 0; chunk = data.getUnsignedIntLE(at)) {
             at += 4;

@@ -11,6 +11,7 @@ import io.memogate.proxy.session.StatementAdmission;
 import io.memogate.proxy.tds.codec.TdsPackets;
 import io.memogate.proxy.tds.message.Done;
 import io.memogate.proxy.tds.message.PacketType;
+import io.memogate.proxy.tds.message.RpcBatch;
 import io.memogate.proxy.tds.message.RpcCall;
 import io.memogate.proxy.tds.message.RpcCall.Procedure;
 import io.memogate.proxy.tds.message.RpcRequest;
@@ -18,6 +19,8 @@ import io.memogate.proxy.tds.message.SqlBatch;
 import io.memogate.proxy.tds.message.TdsErrors;
 import io.netty.buffer.ByteBuf;
 import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
 import java.util.Optional;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -81,37 +84,52 @@ final class BatchFlow {
         if (type == PacketType.SQL_BATCH) {
             String text;
             try {
-                text = SqlBatch.text(data);
+                text = SqlBatch.text(data, session.allHeaders);
             } finally {
                 data.release();
             }
-            admit(message, TsqlForEstimate.rewrite(text), Done.ERROR, null);
+            admit(message, TsqlForEstimate.rewrite(text), new Done[] {Done.ERROR}, null);
             return;
         }
-        RpcCall call;
+        RpcBatch calls;
         try {
-            call = RpcRequest.read(data);
+            calls = RpcRequest.readAll(data, session.allHeaders);
         } finally {
             data.release();
         }
-        rpc(message, call);
+        rpc(message, calls);
     }
 
-    /** An RPC: its statement, or the statement of the handle it executes, through admission; the rest relayed. */
-    private void rpc(ByteBuf message, RpcCall call) {
-        Procedure procedure = call.procedure();
-        if (procedure.dropsHandle()) {
-            call.handle().ifPresent(handle -> handles.drop(procedure.cursor(), handle));
+    /**
+     * RPCs: the statement each carries, or that of the handle it executes, through admission together, weighed by
+     * the largest (joined as one batch of statements); the rest relayed. A prepare's handle is read from the answer
+     * when it is the message's only request.
+     */
+    private void rpc(ByteBuf message, RpcBatch batch) {
+        List<String> texts = new ArrayList<>();
+        for (RpcCall call : batch.calls()) {
+            Procedure procedure = call.procedure();
+            if (procedure.dropsHandle()) {
+                call.handle().ifPresent(handle -> handles.drop(procedure.cursor(), handle));
+            }
+            Optional<String> text = procedure.executesHandle() && call.handle().isPresent()
+                    ? handles.statement(procedure.cursor(), call.handle().getAsInt()) : call.text();
+            text.map(TsqlForEstimate::rewrite).map(BatchFlow::withoutLastSemicolon).ifPresent(texts::add);
         }
-        Optional<String> text = procedure.executesHandle() && call.handle().isPresent()
-                ? handles.statement(procedure.cursor(), call.handle().getAsInt()) : call.text();
-        if (text.isEmpty()) {
-            // another procedure, a handle this session did not see prepared, or a text in a type not read
+        if (texts.isEmpty()) {
+            // other procedures, handles this session did not see prepared, or texts in a type not read
             forward(message, AdmittedStatement.UNGATED, null);
             return;
         }
-        PreparedHandles.Watch watch = procedure.returnsHandle() ? handles.watch(procedure.cursor(), text.get()) : null;
-        admit(message, TsqlForEstimate.rewrite(text.get()), Done.PROC_ERROR, watch);
+        RpcCall only = batch.calls().size() == 1 ? batch.calls().get(0) : null;
+        PreparedHandles.Watch watch = only != null && only.procedure().returnsHandle()
+                ? handles.watch(only.procedure().cursor(), only.text().orElseThrow()) : null;
+        admit(message, String.join(";\n", texts), Done.procErrors(batch.calls().size()), watch);
+    }
+
+    private static String withoutLastSemicolon(String text) {
+        String trimmed = text.strip();
+        return trimmed.endsWith(";") ? trimmed.substring(0, trimmed.length() - 1) : trimmed;
     }
 
     /**
@@ -131,10 +149,11 @@ final class BatchFlow {
     }
 
     /**
-     * Waits for the hook's decision on {@code text}; a refusal ends the request's answer with {@code answerEnd}. An
+     * Waits for the hook's decision on {@code text}; a refusal ends the request's answer with {@code answerEnd}
+     * (a DONE, or a DONEPROC per RPC). An
      * admitted prepare's answer is read by {@code watch} (null: not a prepare).
      */
-    private void admit(ByteBuf message, String text, Done answerEnd, PreparedHandles.Watch watch) {
+    private void admit(ByteBuf message, String text, Done[] answerEnd, PreparedHandles.Watch watch) {
         var server = session.server;
         Admission decision = server.hook().admit(new StatementRequest(text, AdmissionPoint.STATEMENT_TEXT,
                 session.info, session.spid, server.support().serverDefaults().get()));

@@ -92,12 +92,15 @@ final class TdsTestServer implements AutoCloseable {
         try (socket; InputStream in = socket.getInputStream(); OutputStream out = socket.getOutputStream()) {
             int batchNumber = 0;
             TestServerProcedures procedures = new TestServerProcedures();
+            boolean allHeaders = true;
             for (Message message; (message = TdsWire.read(in)) != null; ) {
                 switch (message.type()) {
                     case TdsWire.PRELOGIN -> TdsWire.write(out, TdsWire.REPLY, prelogin(message), packetSize, 0);
                     case TdsWire.LOGIN7 -> {
                         ByteBuffer login = message.littleEndian();
                         int asked = login.getInt(8);
+                        // ALL_HEADERS lead batches and RPCs from TDS 7.2 on (jTDS speaks 7.1)
+                        allHeaders = Integer.compareUnsigned(login.getInt(4), 0x72090002) >= 0;
                         packetSize = asked >= 512 && asked <= 32767 ? asked : 4096;
                         String user = string(login, 40);
                         String database = string(login, 68);
@@ -111,7 +114,7 @@ final class TdsTestServer implements AutoCloseable {
                     }
                     case TdsWire.SQL_BATCH -> {
                         ByteBuffer batch = message.littleEndian();
-                        int headers = batch.getInt(0);
+                        int headers = allHeaders ? batch.getInt(0) : 0;
                         String text = new String(message.data(), headers, message.data().length - headers,
                                 StandardCharsets.UTF_16LE);
                         batches.add(text);
@@ -122,7 +125,7 @@ final class TdsTestServer implements AutoCloseable {
                         TdsWire.write(out, TdsWire.REPLY, done(0x20, 0, 0), packetSize, spid);
                     }
                     case TdsWire.RPC -> TdsWire.write(out, TdsWire.REPLY,
-                            procedures.answer(message, ++batchNumber, rpcs, procedureIds), packetSize, spid);
+                            procedures.answer(message, allHeaders, ++batchNumber, rpcs, procedureIds), packetSize, spid);
                     default -> {
                         return; // a message it does not know: it ends the connection, as a server does
                     }

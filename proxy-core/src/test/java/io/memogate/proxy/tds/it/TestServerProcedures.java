@@ -16,7 +16,8 @@ import java.util.Map;
  * parameters: sp_executesql runs its statement; sp_prepare returns a new handle in a RETURNVALUE; sp_prepexec
  * returns one and runs the statement, the handle after the rows (DONEINPROC, RETURNSTATUS, RETURNVALUE, DONEPROC);
  * sp_execute runs a handle's statement (error 8179 for a handle it never gave); sp_unprepare forgets one. A
- * statement "runs" as a batch does here: one row echoing its text. By ProcID or by name; parameters of type INT
+ * SELECT "runs" as a batch does here: one row echoing its text; another statement counts one row. Several
+ * requests in one message are answered in turn. By ProcID or by name; parameters of type INT
  * (INTN) and Unicode text (NVARCHAR, PLP, NTEXT) are read, the rest of a request is not. Test scope only.
  */
 final class TestServerProcedures {
@@ -28,9 +29,28 @@ final class TestServerProcedures {
      * The answer to {@code message}; {@code executed} gets the text of each statement run or prepared, {@code called}
      * the procedure's id.
      */
-    byte[] answer(Message message, int number, List<String> executed, List<Integer> called) {
+    byte[] answer(Message message, boolean allHeaders, int number, List<String> executed, List<Integer> called) {
         ByteBuffer rpc = message.littleEndian();
-        int at = rpc.getInt(0);
+        int[] at = {allHeaders ? rpc.getInt(0) : 0};
+        Tokens answers = new Tokens();
+        while (true) {
+            byte[] one = call(message, rpc, at, number, executed, called);
+            boolean last = at[0] >= message.data().length;
+            if (!last) {
+                one[one.length - 12] |= 0x01; // DONE_MORE: another request's answer follows
+                at[0]++;                     // the BatchFlag
+            }
+            answers.raw(one);
+            if (last) {
+                return answers.bytes();
+            }
+        }
+    }
+
+    /** One request from {@code cursor[0]}, which is left where the next begins. */
+    private byte[] call(Message message, ByteBuffer rpc, int[] cursor, int number, List<String> executed,
+            List<Integer> called) {
+        int at = cursor[0];
         int nameLength = rpc.getShort(at) & 0xFFFF;
         at += 2;
         int procedure;
@@ -50,12 +70,13 @@ final class TestServerProcedures {
             };
         }
         called.add(procedure);
-        List<Object> parameters = parameters(message.data(), rpc, at + 2);
+        List<Object> parameters = new ArrayList<>();
+        cursor[0] = parameters(message.data(), rpc, at + 2, parameters);
         switch (procedure) {
             case 10 -> {
                 String text = (String) parameters.get(0);
                 executed.add(text);
-                return TdsTestServer.procedureRow(number, text);
+                return ran(number, text);
             }
             case 11, 13 -> {
                 String text = (String) parameters.get(2);
@@ -66,10 +87,8 @@ final class TestServerProcedures {
                     Tokens tokens = returnValue(new Tokens(), handle).u8(0x79).u32(0);
                     return tokens.u8(0xFE).u16(0).u16(0).u64(0).bytes();
                 }
-                byte[] row = TdsTestServer.row(number, text);
-                Tokens tokens = new Tokens().raw(Arrays.copyOf(row, row.length - 13));
-                tokens.u8(0xFF).u16(0x10).u16(0xC1).u64(1);      // DONEINPROC: DONE_COUNT, SELECT, 1 row
-                tokens.u8(0x79).u32(0);                           // RETURNSTATUS 0
+                byte[] ran = ran(number, text);
+                Tokens tokens = new Tokens().raw(Arrays.copyOf(ran, ran.length - 13)); // without its DONEPROC
                 returnValue(tokens, handle);
                 return tokens.u8(0xFE).u16(0).u16(0xE0).u64(0).bytes();
             }
@@ -81,7 +100,7 @@ final class TestServerProcedures {
                             + ".");
                 }
                 executed.add(text);
-                return TdsTestServer.procedureRow(number, text);
+                return ran(number, text);
             }
             case 15 -> {
                 prepared.remove((Integer) parameters.get(0));
@@ -94,15 +113,26 @@ final class TestServerProcedures {
         }
     }
 
+    /** A SELECT's answer: its row; anything else's: one row counted (DONEINPROC with DONE_COUNT), as an UPDATE's. */
+    private static byte[] ran(int number, String text) {
+        if (text.stripLeading().regionMatches(true, 0, "SELECT", 0, 6)) {
+            return TdsTestServer.procedureRow(number, text);
+        }
+        return new Tokens().u8(0xFF).u16(0x10).u16(0xC5).u64(1).u8(0x79).u32(0)        // DONEINPROC: UPDATE, 1 row
+                .u8(0xFE).u16(0).u16(0xE0).u64(0).bytes();                             // RETURNSTATUS 0, DONEPROC
+    }
+
     /** RETURNVALUE of the handle: ordinal 0, no name, status 1 (output), user type, flags, INTN(4) and its value. */
     private static Tokens returnValue(Tokens tokens, int handle) {
         return tokens.u8(0xAC).u16(0).u8(0).u8(1).u32(0).u16(0).u8(0x26).u8(4).u8(4).u32(handle);
     }
 
-    /** The parameters up to the first of a type not read here: Integer (or null), String (or null). */
-    private static List<Object> parameters(byte[] data, ByteBuffer rpc, int at) {
-        List<Object> values = new ArrayList<>();
-        while (at < data.length) {
+    /**
+     * The parameters up to the request's end (a BatchFlag, 0xFF) or the first of a type not read here: Integer (or
+     * null), String (or null); where they end.
+     */
+    private static int parameters(byte[] data, ByteBuffer rpc, int at, List<Object> values) {
+        while (at < data.length && (data[at] & 0xFF) != 0xFF) {
             at += 1 + 2 * (rpc.get(at) & 0xFF) + 1; // name, status
             int type = rpc.get(at) & 0xFF;
             if (type == 0x26) {
@@ -137,9 +167,9 @@ final class TestServerProcedures {
                     values.add(text.toString());
                 }
             } else {
-                break;
+                return data.length; // the rest is not read
             }
         }
-        return values;
+        return at;
     }
 }

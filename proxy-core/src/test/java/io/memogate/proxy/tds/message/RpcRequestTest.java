@@ -103,4 +103,44 @@ class RpcRequestTest {
                 .hasMessageContaining("longer than the request");
         rpc.release();
     }
+
+    /** Requests after a BatchFlag are read, stepping over parameters of other types (a DECIMAL, a PLP NULL). */
+    @Test
+    void everyRequestOfABatchIsRead() {
+        ByteBuf rpc = request().writeShortLE(0xFFFF).writeShortLE(10).writeShortLE(0);
+        nvarcharParameter(rpc, "SELECT 1");
+        rpc.writeByte(0).writeByte(0).writeByte(0x6A).writeByte(9).writeByte(10).writeByte(2)  // DECIMALN(10, 2)
+                .writeByte(5).writeByte(1).writeIntLE(1234);
+        rpc.writeByte(0).writeByte(0).writeByte(0xE7).writeShortLE(0xFFFF).writeZero(5).writeLongLE(-1); // NULL
+        rpc.writeByte(0xFF);                                                                        // BatchFlag
+        rpc.writeShortLE(0xFFFF).writeShortLE(12).writeShortLE(0);
+        rpc.writeByte(0).writeByte(0).writeByte(0x26).writeByte(4).writeByte(4).writeIntLE(3);
+        RpcBatch batch = RpcRequest.readAll(rpc);
+        assertThat(batch.allRead()).isTrue();
+        assertThat(batch.calls()).hasSize(2);
+        assertThat(batch.calls().get(0).text()).contains("SELECT 1");
+        assertThat(batch.calls().get(1).handle()).hasValue(3);
+        rpc.release();
+    }
+
+    @Test
+    void aParameterOfATypeNotSteppedOverEndsTheReading() {
+        ByteBuf rpc = request().writeShortLE(0xFFFF).writeShortLE(10).writeShortLE(0);
+        nvarcharParameter(rpc, "SELECT 1");
+        rpc.writeByte(0).writeByte(0).writeByte(0xF3);                                              // a TVP
+        RpcBatch batch = RpcRequest.readAll(rpc);
+        assertThat(batch.allRead()).isFalse();
+        assertThat(batch.calls()).singleElement().satisfies(call -> assertThat(call.text()).contains("SELECT 1"));
+        rpc.release();
+    }
+
+    /** A TDS 7.1 client (jTDS) sends no ALL_HEADERS: its request begins with the procedure. */
+    @Test
+    void aTds71RequestHasNoAllHeaders() {
+        ByteBuf rpc = Unpooled.buffer().writeShortLE(0xFFFF).writeShortLE(10).writeShortLE(0);
+        nvarcharParameter(rpc, "SELECT 71");
+        assertThat(RpcRequest.readAll(rpc, false).calls()).singleElement()
+                .satisfies(call -> assertThat(call.text()).contains("SELECT 71"));
+        rpc.release();
+    }
 }
