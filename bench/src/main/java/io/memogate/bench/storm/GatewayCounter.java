@@ -29,6 +29,6 @@ final class GatewayCounter implements GatewayListener {
     }
 
     GatewayFigures counts() {
-        return new GatewayFigures(admitted.get(), timeouts.get(), queueFull.get(), longestWait.get(), 0);
+        return new GatewayFigures(admitted.get(), timeouts.get(), queueFull.get(), longestWait.get(), 0, 0);
     }
 }

@@ -134,7 +134,8 @@ final class StormBench {
                 }
                 restarts = server.restarts(logStart, server.logOffset());
                 stop(clients, threads);
-                gateways = cell.mode() == Mode.GATEWAYS_ON || cell.mode() == Mode.FLEET ? Optional.of(running.gatewayCounts()) : Optional.empty();
+                gateways = cell.mode() == Mode.DIRECT || cell.mode() == Mode.GATEWAYS_OFF ? Optional.empty()
+                        : Optional.of(running.gatewayCounts());
             } finally {
                 clients.forEach(StormClient::stop);
             }

@@ -60,8 +60,9 @@ public final class StormCommand implements Callable<Integer> {
     List<ConnectionStyle> styles;
 
     @Option(names = "--modes", split = ",", paramLabel = "MODE", converter = ModeConverter.class,
-            description = "direct, gateways-off, gateways-on, fleet (default: direct,gateways-off,gateways-on; with"
-                    + " --instances above 1: gateways-on,fleet).")
+            description = "direct, gateways-off, gateways-on, gateways-degrade (gateways-on, and a report that never"
+                    + " fits or has waited 5 s runs under tighter planner settings), fleet (default:"
+                    + " direct,gateways-off,gateways-on; with --instances above 1: gateways-on,fleet).")
     List<Mode> modes;
 
     @Option(names = "--instances", defaultValue = "1", paramLabel = "N",

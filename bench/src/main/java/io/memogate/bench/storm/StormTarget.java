@@ -11,6 +11,7 @@ import io.memogate.broker.gateway.GatewaySettings;
 import io.memogate.broker.gateway.Sizes;
 import io.memogate.proxy.admission.AdmissionControl;
 import io.memogate.proxy.admission.AdmissionRouting;
+import io.memogate.proxy.admission.DegradePolicy;
 import io.memogate.proxy.admission.ImmediateAdmission;
 import io.memogate.proxy.cli.Wings;
 import io.memogate.proxy.config.AuthFile;
@@ -32,6 +33,7 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.Optional;
 import java.util.OptionalLong;
+import java.util.Set;
 import java.util.stream.Collectors;
 
 /**
@@ -39,7 +41,7 @@ import java.util.stream.Collectors;
  * of it, with every statement admitted at once (gateways off) or with admission control as `memogate
  * run` builds it (gateways on): the paper's three gateways sized for the server's CPUs and a broker
  * co-located with the server, so it measures each backend's private memory from /proc, assuming a host
- * of the emulated size.
+ * of the emulated size; gateways-degrade adds admission.degrade for every session.
  *
  * <p>With several instances the clients spread evenly over them. With gateways on each instance keeps its
  * own gateways and broker, as proxies without a fleet do; the fleet mode gives them one set of gateways
@@ -51,6 +53,13 @@ final class StormTarget implements AutoCloseable {
     private static final int CPUS = Runtime.getRuntime().availableProcessors();
     /** Clients are told where they queue after this long (a NOTICE; the storm's clients ignore it). */
     private static final Duration WAIT_NOTICE = Duration.ofSeconds(5);
+    /**
+     * gateways-degrade: how long a report that fits may wait for its gateways before it runs degraded. Short next to
+     * the storm's queueing (reports wait tens of seconds for LARGE under gateways-on), long next to a report's plan.
+     */
+    static final Duration DEGRADE_AFTER = Duration.ofSeconds(5);
+    /** gateways-degrade: every session's statements may be degraded. */
+    private static final DegradePolicy DEGRADE = new DegradePolicy(true, Set.of(), Set.of(), Optional.of(DEGRADE_AFTER));
     /** The fleet's name in its private Redis. */
     private static final String FLEET = "storm";
 
@@ -86,7 +95,7 @@ final class StormTarget implements AutoCloseable {
                 parts.proxies.add(mode == Mode.GATEWAYS_OFF ? ProxyServer.start(config(server),
                                 Wings.BUILT_IN, AdmissionRouting.uniform(new ImmediateAdmission(),
                                 PostgresServer.defaultSupport()))
-                        : gated(server, plan, gateways, recycle, counter, parts));
+                        : gated(server, plan, gateways, recycle, counter, parts, mode == Mode.GATEWAYS_DEGRADE));
             }
             List<Endpoint> endpoints = parts.proxies.stream().map(proxy -> endpointOf(direct, proxy)).toList();
             return new StormTarget(mode, endpoints, parts, counter,
@@ -106,9 +115,14 @@ final class StormTarget implements AutoCloseable {
                 limits);
     }
 
-    /** One instance with admission control: its own gateways, or the fleet's in {@code parts.redis}. */
+    /**
+     * One instance with admission control: its own gateways, or the fleet's in {@code parts.redis}.
+     *
+     * @param degrade admission.degrade for every session ({@link #DEGRADE})
+     */
     private static ProxyServer gated(StormServer server, StormPlan plan, GatewaySettings gateways,
-                                     RecycleConfig recycle, GatewayCounter counter, Parts parts) throws Exception {
+                                     RecycleConfig recycle, GatewayCounter counter, Parts parts, boolean degrade)
+            throws Exception {
         BrokerSettings broker = BrokerSettings.builder(server.monitorJdbcUrl(), DemoSchema.MONITOR,
                         DemoSchema.MONITOR_PASSWORD)
                 .hostMemoryBytes(OptionalLong.of(plan.hostMemoryBytes()))
@@ -122,7 +136,8 @@ final class StormTarget implements AutoCloseable {
                 .orElse(AdmissionControl.GatewaysFactory.LOCAL);
         AdmissionControl control = AdmissionControl.builder(AdmissionControl.ONLY_SERVER, PostgresServer.KIND, gateways)
                 .staticTargetBytes(plan.staticTargetBytes()).broker(Optional.of(broker))
-                .waitNotice(() -> WAIT_NOTICE).gatewayListener(counter).gateways(where).build();
+                .waitNotice(() -> WAIT_NOTICE).gatewayListener(counter).gateways(where)
+                .degrade(() -> degrade ? DEGRADE : DegradePolicy.OFF).build();
         parts.admissions.add(control);
         control.start();
         return ProxyServer.start(config(server).withRecycle(recycle), Wings.BUILT_IN,
@@ -138,11 +153,13 @@ final class StormTarget implements AutoCloseable {
         if (mode == Mode.GATEWAYS_OFF) {
             return where + ", every statement admitted at once";
         }
+        String degrading = mode == Mode.GATEWAYS_DEGRADE ? ", admission.degrade for every session (after "
+                + DEGRADE_AFTER.toSeconds() + " s)" : "";
         String shared = parts.redis.map(redis -> ", sharing one set of gateways " + describe(gateways)
                 + " through redis-server on 127.0.0.1:" + redis.port() + ", one broker elected among them")
                 .orElse((plan.instances() == 1 ? ", gateways " : ", each with its own gateways ") + describe(gateways)
                         + (plan.instances() == 1 ? "" : " and broker"));
-        return where + shared + ", broker co-located (RssAnon per backend from /proc), host memory "
+        return where + shared + degrading + ", broker co-located (RssAnon per backend from /proc), host memory "
                 + Sizes.bytes(plan.hostMemoryBytes()) + ", static target " + Sizes.bytes(plan.staticTargetBytes())
                 + ", " + (recycle.enabled() ? "server connections recycled above "
                 + Sizes.bytes(recycle.retainedAboveBytes()) + " (auth file with the benchmark user's password)"
@@ -190,7 +207,8 @@ final class StormTarget implements AutoCloseable {
 
     /** What the gateways decided and how often the proxy recycled a server connection (all zero without them). */
     GatewayFigures gatewayCounts() {
-        return counter.counts().withRecycled(parts.proxies.stream().mapToLong(p -> p.recycles().recycledCount()).sum());
+        return counter.counts().withRecycled(parts.proxies.stream().mapToLong(p -> p.recycles().recycledCount()).sum())
+                .withDegraded(parts.admissions.stream().mapToLong(a -> a.degradeCounts().total()).sum());
     }
 
     @Override

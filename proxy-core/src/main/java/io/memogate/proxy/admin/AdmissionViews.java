@@ -81,7 +81,7 @@ final class AdmissionViews {
     static ResultTable queue(Gateways gateways) {
         Optional<FleetMember> fleet = FleetViews.of(gateways);
         List<String> columns = new ArrayList<>(List.of("queue", "position", "client", "user", "database",
-                "application", "waited_s", "estimate_bytes", "estimate", "search_s", "server_pid", "fingerprint"));
+                "application", "waited_s", "estimate_bytes", "estimate", "search_s", "server_pid", "fingerprint", "degrade"));
         fleet.ifPresent(f -> columns.add(FleetViews.QUEUE_COLUMN));
         ResultTable.Builder table = ResultTable.of(columns.toArray(String[]::new));
         for (WaitingStatement waiting : gateways.waiting()) {
@@ -92,7 +92,9 @@ final class AdmissionViews {
             String application = null;
             String fingerprint = null;
             String search = null;
+            String degrade = null;
             if (waiting.tag() instanceof QueuedStatement statement) {
+                degrade = statement.degrade();
                 search = searchSeconds(statement.searchSeconds());
                 client = SessionInfo.describe(statement.session().clientAddress());
                 user = statement.session().user();
@@ -102,7 +104,7 @@ final class AdmissionViews {
             }
             List<Object> row = new ArrayList<>(Arrays.asList(queue, waiting.position(), client, user, database,
                     application, seconds(waiting.waited()), waiting.estimateBytes(),
-                    Sizes.bytes(waiting.estimateBytes()), search, waiting.connection(), fingerprint));
+                    Sizes.bytes(waiting.estimateBytes()), search, waiting.connection(), fingerprint, degrade));
             fleet.ifPresent(f -> row.add(FleetViews.instanceOf(f, waiting)));
             table.row(row.toArray());
         }

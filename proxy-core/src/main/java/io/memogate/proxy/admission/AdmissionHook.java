@@ -26,6 +26,15 @@ public interface AdmissionHook {
     }
 
     /**
+     * Whether a statement of {@code session} may be admitted under tighter settings at all: false spares the session
+     * what it does only to offer them ({@link #admit(StatementRequest, List)}'s ladder). The default hook degrades
+     * nothing.
+     */
+    default boolean degrades(SessionInfo session) {
+        return false;
+    }
+
+    /**
      * Whether {@link #admit} looks at the request. A hook that admits every statement at once whatever
      * it says returns false, and sessions then skip everything they do only to describe the statement:
      * decoding its text, following its SETs and PREPAREs, building the request. Fixed for the hook's

@@ -1,6 +1,10 @@
 package io.memogate.proxy.admission;
 
 import io.memogate.broker.gateway.Sizes;
+import io.memogate.broker.gateway.Tier;
+import java.time.Duration;
+import java.util.Locale;
+import java.util.Optional;
 
 /**
  * A statement admitted under tighter settings than its session's ({@link Degradation}), and why.
@@ -8,20 +12,36 @@ import io.memogate.broker.gateway.Sizes;
  * @param degradation the settings it runs under
  * @param sessionBytes its estimate under the session's own settings
  * @param degradedBytes its estimate under {@code degradation}: what the gateways admitted
- * @param targetBytes the compile-memory target that {@code sessionBytes} exceeded
+ * @param targetBytes the compile-memory target when it was chosen
+ * @param waited empty when {@code sessionBytes} can never fit the target; else how long the statement had waited
+ *     for {@code waitedFor} (admission.degrade.after) before it was degraded
+ * @param waitedFor the tier, or the byte budget (empty), the statement waited for under its own settings
  */
-public record Degraded(Degradation degradation, long sessionBytes, long degradedBytes, long targetBytes) {
+public record Degraded(Degradation degradation, long sessionBytes, long degradedBytes, long targetBytes,
+                       Optional<Duration> waited, Optional<Tier> waitedFor) {
+
+    /** A statement that can never fit the target. */
+    public Degraded(Degradation degradation, long sessionBytes, long degradedBytes, long targetBytes) {
+        this(degradation, sessionBytes, degradedBytes, targetBytes, Optional.empty(), Optional.empty());
+    }
 
     /** What the client's NOTICE says, and the console. */
     public String message() {
-        return "statement planned with " + degradation.describe() + " instead of waiting for a compile-memory "
-                + "target it can never fit";
+        String instead = waited.isEmpty() ? "waiting for a compile-memory target it can never fit"
+                : "waiting longer than admission.degrade.after for " + queue();
+        return "statement planned with " + degradation.describe() + " instead of " + instead;
     }
 
     /** The figures behind {@link #message()}. */
     public String detail() {
+        String why = waited.map(w -> String.format(Locale.ROOT, "; it had waited %.1f s for %s", w.toNanos() / 1e9,
+                queue())).orElse("");
         return "Estimated planner memory " + Sizes.bytes(sessionBytes) + " under the session's settings, "
                 + Sizes.bytes(degradedBytes) + " under these; compile-memory target " + Sizes.bytes(targetBytes)
-                + ". The session's own settings are unchanged for its later statements.";
+                + why + ". The session's own settings are unchanged for its later statements.";
+    }
+
+    private String queue() {
+        return waitedFor.map(t -> "the " + t + " gateway").orElse("the compile-memory budget");
     }
 }

@@ -144,6 +144,11 @@ public final class GatedAdmission implements AdmissionHook {
         return admit(request, catalogs.of(database), ladder);
     }
 
+    @Override
+    public boolean degrades(SessionInfo session) {
+        return degrader.appliesTo(session);
+    }
+
     /** The catalog instance estimates of the database use now: a read that finds something new replaces it. */
     @Override
     public Object catalogVersion(String database) {
@@ -160,26 +165,52 @@ public final class GatedAdmission implements AdmissionHook {
         }
         estimates.accept(estimate);
         Optional<Degrader.Choice> degraded = degrader.choose(request, catalog, estimate, ladder);
-        if (degraded.isEmpty()) {
-            return admitEstimated(request, estimate, false);
+        if (degraded.isPresent()) {
+            Degrader.Choice choice = degraded.get();
+            return new DegradedAdmission(admitEstimated(request, choice.estimate(), Optional.of(choice.degraded())),
+                    choice.degraded());
         }
-        Degrader.Choice choice = degraded.get();
-        return new DegradedAdmission(admitEstimated(request, choice.estimate(), true), choice.degraded());
+        Optional<Duration> after = degrader.after(request, estimate, ladder);
+        if (after.isEmpty()) {
+            return admitEstimated(request, estimate, Optional.empty());
+        }
+        Ticket ticket = acquire(request, estimate, String.format(Locale.ROOT, "after %.1f s",
+                after.get().toNanos() / 1e9));
+        if (!ticket.gated() || ticket.admitted().isDone()) {
+            return watched(request, estimate, ticket);
+        }
+        Admission plain = new GatewayAdmission(ticket, estimate, request, runningHold, this::refused);
+        return records.watch(new DegradeOnWait(plain, after.get(), runningHold.timer(),
+                () -> ticket.position().flatMap(position -> degrader.withRoom(request, catalog, estimate, ladder,
+                        bytes -> TierRoom.hasRoom(gateways, bytes, Optional.of(position)), position.waited(),
+                        Optional.ofNullable(position.forBudget() ? null : position.tier()))),
+                choice -> admitEstimated(request, choice.estimate(), Optional.of(choice.degraded()))),
+                ticket, request, estimate);
     }
 
-    /** @param degraded the estimate is under tighter settings than the session's: counted by its tier */
-    private Admission admitEstimated(StatementRequest request, CompileEstimate estimate, boolean degraded) {
+    /** @param degraded the tighter settings the estimate is under, when it is not the session's: counted by its tier */
+    private Admission admitEstimated(StatementRequest request, CompileEstimate estimate, Optional<Degraded> degraded) {
+        Ticket ticket = acquire(request, estimate, degraded.map(d -> "degraded: " + d.degradation().describe())
+                .orElse(null));
+        if (degraded.isPresent()) {
+            degradeCounts.degraded(ticket.highestTier());
+        }
+        return watched(request, estimate, ticket);
+    }
+
+    /** @param degrade what SHOW QUEUE says of degrading the statement while it waits; null: nothing */
+    private Ticket acquire(StatementRequest request, CompileEstimate estimate, String degrade) {
         QueuedStatement queued = new QueuedStatement(request.session(), estimate.fingerprint(),
-                estimate.searchSeconds());
+                estimate.searchSeconds(), degrade);
         // A search predicted to be long takes its tiers whatever its memory: the tier limits then bound how many
         // such searches burn the server's CPUs at once (MySQL's with pruning off takes seconds in a few MB).
         Optional<Tier> floor = searchTiers.get().floor(estimate.searchSeconds());
-        Ticket ticket = floor.isPresent()
+        return floor.isPresent()
                 ? gateways.acquire(estimate.estimatedBytes(), floor.get(), request.serverConnection(), queued)
                 : gateways.acquire(estimate.estimatedBytes(), request.serverConnection(), queued);
-        if (degraded) {
-            degradeCounts.degraded(ticket.highestTier());
-        }
+    }
+
+    private Admission watched(StatementRequest request, CompileEstimate estimate, Ticket ticket) {
         if (!ticket.gated()) {
             records.passed(request, estimate, StatementRecord.Outcome.BELOW_THRESHOLD);
             return Admission.IMMEDIATE;

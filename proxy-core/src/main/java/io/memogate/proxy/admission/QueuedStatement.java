@@ -2,13 +2,18 @@ package io.memogate.proxy.admission;
 
 /**
  * What a waiting statement shows about itself in the gateways' queue (the admin console's SHOW QUEUE):
- * whose it is, its fingerprint, and how long its join search is predicted to take (0 where the dialect predicts
- * no time).
+ * whose it is, its fingerprint, how long its join search is predicted to take (0 where the dialect predicts
+ * no time), and what degrading does with it: "after 5.0 s" for one that runs degraded once it has waited that
+ * long, "degraded: ..." for one already under tighter settings, null for one that waits as it is.
  */
-public record QueuedStatement(SessionInfo session, String fingerprint, double searchSeconds) {
+public record QueuedStatement(SessionInfo session, String fingerprint, double searchSeconds, String degrade) {
 
     public QueuedStatement(SessionInfo session, String fingerprint) {
-        this(session, fingerprint, 0);
+        this(session, fingerprint, 0, null);
+    }
+
+    public QueuedStatement(SessionInfo session, String fingerprint, double searchSeconds) {
+        this(session, fingerprint, searchSeconds, null);
     }
 
     /** The first {@code max} characters, with "..." when cut: fingerprints of big statements are long. */

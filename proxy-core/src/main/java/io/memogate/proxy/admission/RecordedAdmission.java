@@ -31,4 +31,9 @@ final class RecordedAdmission implements Admission {
     public Optional<WaitNotice> waiting() {
         return gated.waiting();
     }
+
+    @Override
+    public Optional<Degraded> degraded() {
+        return gated.degraded();
+    }
 }

@@ -41,6 +41,11 @@ public final class RunningHold {
         this.timer = Objects.requireNonNull(timer, "timer");
     }
 
+    /** The gateways' timer: a statement that may degrade after waiting is looked at again on it. */
+    GatewayTimer timer() {
+        return timer;
+    }
+
     /** The hold for a statement asking for admission now; zero when there is none (the file cannot say less). */
     Duration current() {
         Duration now = hold.get();

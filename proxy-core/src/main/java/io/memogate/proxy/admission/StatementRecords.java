@@ -135,9 +135,12 @@ public final class StatementRecords {
         CompletableFuture<Ticket> admitted = ticket.admitted();
         boolean atOnce = admitted.isDone();
         long start = nanoTime.getAsLong();
-        return new RecordedAdmission(gated, gated.decision().whenComplete((statement, failure) -> add(
-                outcome(admitted, request, estimate, atOnce ? Optional.empty()
-                        : Optional.of(Duration.ofNanos(nanoTime.getAsLong() - start))))));
+        return new RecordedAdmission(gated, gated.decision().whenComplete((statement, failure) -> {
+            if (gated.degraded().isEmpty()) { // one degraded after waiting is recorded by its degraded admission
+                add(outcome(admitted, request, estimate, atOnce ? Optional.empty()
+                        : Optional.of(Duration.ofNanos(nanoTime.getAsLong() - start))));
+            }
+        }));
     }
 
     /** Read once the ticket's decision is made, which the gated admission's decision follows. */

@@ -12,8 +12,12 @@ import java.util.Optional;
  *     by, and only used by, {@link TlsMode#VERIFY_FULL}
  * @param serverName the host name to verify the server certificate against, when it differs from the
  *     backend's {@code host} (e.g. the backend is reached by IP address); only used by VERIFY_FULL
+ * @param strict SQL Server only: TDS 8.0 ({@code encrypt=strict}), TLS first on TCP with ALPN {@code tds/8.0}
+ *     and PRELOGIN inside it, for a server that requires it (SQL Server 2022's Force Strict Encryption); needs
+ *     mode require or verify-full
  */
-public record BackendTlsConfig(TlsMode mode, Optional<Path> trustedCertificates, Optional<String> serverName) {
+public record BackendTlsConfig(TlsMode mode, Optional<Path> trustedCertificates, Optional<String> serverName,
+                               boolean strict) {
 
     /** What a backend without a {@code tls} section gets: prefer TLS, verify nothing. */
     public static final BackendTlsConfig DEFAULT = of(TlsMode.PREFER);
@@ -22,6 +26,10 @@ public record BackendTlsConfig(TlsMode mode, Optional<Path> trustedCertificates,
         Objects.requireNonNull(mode, "mode");
         Objects.requireNonNull(trustedCertificates, "trustedCertificates");
         Objects.requireNonNull(serverName, "serverName");
+    }
+
+    public BackendTlsConfig(TlsMode mode, Optional<Path> trustedCertificates, Optional<String> serverName) {
+        this(mode, trustedCertificates, serverName, false);
     }
 
     public static BackendTlsConfig of(TlsMode mode) {
@@ -34,6 +42,11 @@ public record BackendTlsConfig(TlsMode mode, Optional<Path> trustedCertificates,
     }
 
     public BackendTlsConfig withServerName(String serverName) {
-        return new BackendTlsConfig(mode, trustedCertificates, Optional.of(serverName));
+        return new BackendTlsConfig(mode, trustedCertificates, Optional.of(serverName), strict);
+    }
+
+    /** The same TLS, with TDS 8.0 toward a SQL Server when {@code strict}. */
+    public BackendTlsConfig withStrict(boolean strict) {
+        return new BackendTlsConfig(mode, trustedCertificates, serverName, strict);
     }
 }

@@ -54,6 +54,7 @@ final class ConfigDocument {
         String mode;
         String trustedCertificates;
         String serverName;
+        String strict;
     }
 
     static final class Limits {
@@ -100,6 +101,7 @@ final class ConfigDocument {
         String enabled;
         List<String> roles;
         List<String> applicationNames;
+        String after;
     }
 
     static final class Tiers {

@@ -96,6 +96,7 @@ public final class ConfigSettings {
             add(path + "tls.mode", backend.tls().mode().configName(), Applies.NEW_SESSIONS);
             add(path + "tls.trustedCertificates", backend.tls().trustedCertificates(), Applies.NEW_SESSIONS);
             add(path + "tls.serverName", backend.tls().serverName(), Applies.NEW_SESSIONS);
+            add(path + "tls.strict", backend.tls().strict(), Applies.NEW_SESSIONS);
         }
     }
 
@@ -133,6 +134,7 @@ public final class ConfigSettings {
         add("admission.degrade.roles", String.join(", ", new TreeSet<>(admission.degrade().roles())), Applies.LIVE);
         add("admission.degrade.applicationNames", String.join(", ", new TreeSet<>(admission.degrade().applicationNames())),
                 Applies.LIVE);
+        add("admission.degrade.after", admission.degrade().after().map(Durations::format).orElse(""), Applies.LIVE);
         for (Tier tier : Tier.values()) {
             // Read as each statement asks for admission.
             add("admission.search." + tier.configName(), admission.searchTiers().of(tier), Applies.LIVE);

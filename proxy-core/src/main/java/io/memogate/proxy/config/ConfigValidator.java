@@ -217,6 +217,10 @@ final class ConfigValidator {
         if (tls.serverName().filter(String::isBlank).isPresent()) {
             problems.add(path + ".serverName", path + ".serverName must not be empty");
         }
+        if (tls.strict() && tls.mode() != TlsMode.REQUIRE && !verifies) {
+            problems.add(path + ".strict", path + ".strict (TDS 8.0: TLS before anything else) encrypts always: it "
+                    + "needs mode require or verify-full, but mode is " + tls.mode());
+        }
         trusted.ifPresent(file -> checkFile(problems, path + ".trustedCertificates", file));
     }
 

@@ -172,7 +172,8 @@ final class DocumentConverter {
             return DegradePolicy.OFF;
         }
         boolean enabled = parse("admission.degrade.enabled", degrade.enabled, DocumentConverter::bool, false);
-        return new DegradePolicy(enabled, names(degrade.roles), names(degrade.applicationNames));
+        Optional<Duration> after = Optional.ofNullable(duration("admission.degrade.after", degrade.after, null));
+        return new DegradePolicy(enabled, names(degrade.roles), names(degrade.applicationNames), after);
     }
 
     private static Set<String> names(List<String> names) {
@@ -369,7 +370,7 @@ final class DocumentConverter {
         }
         TlsMode mode = parse(path + ".mode", doc.mode, DocumentConverter::tlsMode, TlsMode.PREFER);
         return new BackendTlsConfig(mode, optionalPath(path + ".trustedCertificates", doc.trustedCertificates),
-                Optional.ofNullable(doc.serverName));
+                Optional.ofNullable(doc.serverName), parse(path + ".strict", doc.strict, DocumentConverter::bool, false));
     }
 
     /**

@@ -25,7 +25,7 @@ public final class DegradeMeters implements MeterBinder {
                     .tag(Names.SERVER, server)
                     .tag(Names.TIER, tier)
                     .description("Statements run under tighter planner settings than their session's because they "
-                            + "could never fit the compile-memory target")
+                            + "could never fit the compile-memory target or waited admission.degrade.after")
                     .register(registry);
         }
     }

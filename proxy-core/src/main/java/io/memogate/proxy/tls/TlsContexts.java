@@ -22,6 +22,9 @@ import javax.net.ssl.SSLException;
  */
 public final class TlsContexts {
 
+    /** The ALPN protocol name of TDS 8.0, which SQL Server 2022 offers to strict clients. */
+    public static final String TDS8_ALPN_PROTOCOL = "tds/8.0";
+
     private TlsContexts() {}
 
     /**
@@ -49,6 +52,25 @@ public final class TlsContexts {
         return forServer(tls, path, UnaryOperator.identity());
     }
 
+    /**
+     * TLS termination for the clients of a TDS listener: without ALPN for the handshake a TDS 7.x client carries
+     * in its PRELOGIN packets, and with ALPN {@code tds/8.0} ([MS-TDS] 2.2.6.5, TDS 8.0) for one that starts TLS
+     * at once ({@code encrypt=strict}). A strict client that offers ALPN without it is refused in the handshake.
+     *
+     * @param path the listener's TLS section as the file spells it, {@code listeners[0].tls}
+     * @throws ConfigException naming {@code path.certificate} or {@code path.privateKey} when it cannot be loaded
+     */
+    public static SslContext forTdsListener(ServerTlsConfig tls, String path, boolean strict) {
+        return forServer(tls, path, strict ? builder -> builder.applicationProtocolConfig(alpn(TDS8_ALPN_PROTOCOL))
+                : UnaryOperator.identity());
+    }
+
+    private static ApplicationProtocolConfig alpn(String protocol) {
+        return new ApplicationProtocolConfig(ApplicationProtocolConfig.Protocol.ALPN,
+                ApplicationProtocolConfig.SelectorFailureBehavior.FATAL_ALERT,
+                ApplicationProtocolConfig.SelectedListenerFailureBehavior.ACCEPT, protocol);
+    }
+
     /** The certificates are checked first, so that a bad one is named as such rather than as a bad key. */
     private static SslContext forServer(ServerTlsConfig tls, String path, UnaryOperator<SslContextBuilder> configure) {
         checkCertificates(tls.certificate(), path + ".certificate");
@@ -73,10 +95,19 @@ public final class TlsContexts {
      * @throws ConfigException naming {@code path.trustedCertificates} when the bundle cannot be loaded
      */
     public static Optional<SslContext> forBackend(BackendTlsConfig tls, String path) {
+        return forBackend(tls, path, Optional.empty());
+    }
+
+    /**
+     * TLS to a backend as {@link #forBackend(BackendTlsConfig, String)}, offering {@code alpn} in the handshake
+     * (TDS 8.0's {@code tds/8.0}).
+     */
+    public static Optional<SslContext> forBackend(BackendTlsConfig tls, String path, Optional<String> alpn) {
         if (tls.mode() == TlsMode.DISABLE) {
             return Optional.empty();
         }
         SslContextBuilder builder = SslContextBuilder.forClient();
+        alpn.ifPresent(protocol -> builder.applicationProtocolConfig(alpn(protocol)));
         if (tls.mode() == TlsMode.VERIFY_FULL) {
             Path trusted = tls.trustedCertificates()
                     .orElseThrow(() -> new IllegalStateException("verify-full needs trustedCertificates"));

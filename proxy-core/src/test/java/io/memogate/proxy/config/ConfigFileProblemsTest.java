@@ -64,7 +64,7 @@ class ConfigFileProblemsTest {
                 """)).containsExactly(
                 "unknown field 'listners' (line 3, column 1); known fields: admin, admission, backends, broker, estimator, "
                         + "fleet, limits, listeners, network, recycle",
-                "backends[0].tls: unknown field 'sni' (line 10, column 7); known fields: mode, serverName, "
+                "backends[0].tls: unknown field 'sni' (line 10, column 7); known fields: mode, serverName, strict, "
                         + "trustedCertificates",
                 "limits: unknown field 'maxMessageSize' (line 12, column 3); known fields: connectTimeout, "
                         + "loginTimeout, maxClientConnections, maxMessageBytes, shutdownTimeout",

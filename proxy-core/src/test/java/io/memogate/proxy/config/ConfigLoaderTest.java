@@ -447,6 +447,21 @@ class ConfigLoaderTest {
     }
 
     @Test
+    void degradeAfterIsADurationShownLive() throws Exception {
+        MemogateConfig config = loader.parse(BACKEND_ONLY + """
+                admission:
+                  degrade:
+                    enabled: true
+                    after: 5s
+                """, dir);
+        assertThat(config.admission().degrade().after()).contains(Duration.ofSeconds(5));
+        assertThat(ConfigSettings.of(config)).contains(new ConfigSettings.Setting("admission.degrade.after", "5s",
+                ConfigSettings.Applies.LIVE));
+        assertThatThrownBy(() -> loader.parse(BACKEND_ONLY + "admission:\n  degrade:\n    after: soon\n", dir))
+                .hasMessageContaining("admission.degrade.after");
+    }
+
+    @Test
     void degradeEnabledThatIsNotABooleanIsNamedByItsField() {
         assertThatThrownBy(() -> loader.parse(BACKEND_ONLY + "admission:\n  degrade:\n    enabled: maybe\n", dir))
                 .hasMessageContaining("admission.degrade.enabled");
@@ -454,7 +469,7 @@ class ConfigLoaderTest {
 
     @Test
     void degradeRefusesAnUnknownKey() {
-        assertThatThrownBy(() -> loader.parse(BACKEND_ONLY + "admission:\n  degrade:\n    after: 5s\n", dir))
-                .hasMessageContaining("admission.degrade: unknown field 'after'");
+        assertThatThrownBy(() -> loader.parse(BACKEND_ONLY + "admission:\n  degrade:\n    waitFor: 5s\n", dir))
+                .hasMessageContaining("admission.degrade: unknown field 'waitFor'");
     }
 }

@@ -375,6 +375,16 @@ class ConfigValueProblemsTest {
     }
 
     @Test
+    void aStrictBackendMustEncrypt() {
+        assertThat(problems("""
+                backends:
+                  - {name: a, host: h, tls: {mode: prefer, strict: true}}
+                  - {name: b, host: h, databases: [x], tls: {mode: require, strict: true}}
+                """)).containsExactly("backends[0].tls.strict (TDS 8.0: TLS before anything else) encrypts always: "
+                + "it needs mode require or verify-full, but mode is prefer");
+    }
+
+    @Test
     void aUnixSocketBackendCannotRequireTlsAndItsSocketPathMustFit() {
         String deep = "/" + "d".repeat(100);
         assertThat(problems("""

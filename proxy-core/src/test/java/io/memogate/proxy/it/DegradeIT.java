@@ -6,14 +6,21 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import io.memogate.broker.gateway.GatewaySettings;
+import io.memogate.broker.gateway.Ticket;
+import io.memogate.broker.gateway.Tier;
+import io.memogate.estimator.Catalog;
+import io.memogate.estimator.PreparedStatementTexts;
+import io.memogate.estimator.postgres.PlannerSettings;
 import io.memogate.proxy.admission.AdmissionControl;
 import io.memogate.proxy.admission.DegradePolicy;
+import io.memogate.proxy.admission.QueuedStatement;
 import io.memogate.proxy.it.RawPgClient.Message;
 import io.memogate.proxy.metrics.DegradeMeters;
 import io.memogate.proxy.metrics.Names;
 import io.memogate.proxy.postgres.PostgresServer;
 import io.memogate.proxy.postgres.embedded.EmbeddedPostgres;
 import io.memogate.proxy.postgres.embedded.EmbeddedPostgresExtension;
+import io.memogate.proxy.testing.Await;
 import io.micrometer.core.instrument.FunctionCounter;
 import io.micrometer.core.instrument.simple.SimpleMeterRegistry;
 import java.nio.ByteBuffer;
@@ -23,8 +30,10 @@ import java.sql.ResultSet;
 import java.sql.SQLException;
 import java.sql.SQLWarning;
 import java.sql.Statement;
+import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Optional;
 import java.util.Set;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
@@ -40,17 +49,17 @@ import org.junit.jupiter.api.extension.ExtendWith;
  * only, when admission.degrade names its session: against PostgreSQL 18, its result is the one it has under the
  * session's own settings, its planner memory (EXPLAIN MEMORY) is within the target, the client sees one NOTICE
  * more and nothing else, and the session's settings afterwards are its own, after an error too. Where the proxy
- * does not degrade (a transaction block, the extended protocol, a text that names the settings, a role not
- * listed) the statement runs as before, under the session's settings. The star joins here plan in about 26 MB
+ * does not degrade (a text that names the settings, a role not listed) the statement runs as before, under the
+ * session's settings. Transaction blocks and the extended protocol: {@link DegradeExtendedIT}. The star joins here plan in about 26 MB
  * under the wide settings (a 12-table star), the target is 8 MiB.
  */
 @ExtendWith(EmbeddedPostgresExtension.class)
 class DegradeIT {
 
-    private static final String DATABASE = "degrade_star";
+    static final String DATABASE = "degrade_star";
     private static final int TABLES = 12;
-    private static final long TARGET = 8L << 20;
-    private static final String WIDE = "set join_collapse_limit = 20; set from_collapse_limit = 20; "
+    static final long TARGET = 8L << 20;
+    static final String WIDE = "set join_collapse_limit = 20; set from_collapse_limit = 20; "
             + "set geqo_threshold = 20";
     private static final Pattern PLANNING_MEMORY = Pattern.compile("Memory: used=(\\d+)kB");
 
@@ -69,7 +78,7 @@ class DegradeIT {
     }
 
     /** A star of {@value #TABLES} tables of five rows each, in a database of its own. */
-    private static synchronized void ensure(EmbeddedPostgres pg) throws SQLException {
+    static synchronized void ensure(EmbeddedPostgres pg) throws SQLException {
         if (!pg.createDatabaseIfMissing(DATABASE, "memogate")) {
             return;
         }
@@ -88,7 +97,7 @@ class DegradeIT {
     }
 
     /** The star join: a result that depends on every table, whatever the join order. */
-    private static String star(String tag) {
+    static String star(String tag) {
         StringBuilder sql = new StringBuilder("select count(*), sum(d0.a");
         for (int i = 1; i < TABLES; i++) {
             sql.append(" + d").append(i).append(".v");
@@ -101,18 +110,22 @@ class DegradeIT {
     }
 
     private ProxyFixture proxy(EmbeddedPostgres pg, DegradePolicy policy) throws InterruptedException {
+        return proxy(pg, policy, TARGET);
+    }
+
+    private ProxyFixture proxy(EmbeddedPostgres pg, DegradePolicy policy, long target) throws InterruptedException {
         control = AdmissionControl.builder(AdmissionControl.ONLY_SERVER, PostgresServer.KIND, GatewaySettings.defaults(2))
-                .staticTargetBytes(TARGET).degrade(() -> policy).build();
+                .staticTargetBytes(target).degrade(() -> policy).build();
         return ProxyFixture.to(pg.host(), pg.port()).admission(control.hook()).admissionSupport(control.support())
                 .start();
     }
 
-    private static DegradePolicy everyone() {
+    static DegradePolicy everyone() {
         return new DegradePolicy(true, Set.of(), Set.of());
     }
 
     /** The star's result and its planner memory straight from the server, under the wide settings. */
-    private static List<String> direct(EmbeddedPostgres pg, String sql) throws SQLException {
+    static List<String> direct(EmbeddedPostgres pg, String sql) throws SQLException {
         try (Connection connection = pg.connect(DATABASE); Statement statement = connection.createStatement()) {
             statement.execute(WIDE);
             try (ResultSet rows = statement.executeQuery(sql)) {
@@ -142,26 +155,26 @@ class DegradeIT {
     }
 
     /** A client of the proxy, logged in, that has set the wide settings. */
-    private static RawPgClient wideClient(ProxyFixture proxy) throws Exception {
+    static RawPgClient wideClient(ProxyFixture proxy) throws Exception {
         RawPgClient client = new RawPgClient(proxy.port());
         assertReady(client.startup("memogate_trust", DATABASE));
         run(client, WIDE);
         return client;
     }
 
-    private static List<Message> run(RawPgClient client, String sql) throws Exception {
+    static List<Message> run(RawPgClient client, String sql) throws Exception {
         client.query(sql);
         return client.readUntilReady();
     }
 
-    private static String shown(RawPgClient client, String setting) throws Exception {
+    static String shown(RawPgClient client, String setting) throws Exception {
         List<Message> answer = run(client, "show " + setting);
         assertThat(answer).extracting(Message::type).containsExactly('T', 'D', 'C', 'Z');
         return dataRowValues(answer.get(1)).get(0);
     }
 
     /** The text values of a DataRow. */
-    private static List<String> dataRowValues(Message row) {
+    static List<String> dataRowValues(Message row) {
         ByteBuffer body = ByteBuffer.wrap(row.body());
         int columns = body.getShort();
         List<String> values = new ArrayList<>();
@@ -174,7 +187,7 @@ class DegradeIT {
         return values;
     }
 
-    private static void assertWideSettings(RawPgClient client) throws Exception {
+    static void assertWideSettings(RawPgClient client) throws Exception {
         assertThat(List.of(shown(client, "join_collapse_limit"), shown(client, "from_collapse_limit"),
                 shown(client, "geqo_threshold"), shown(client, "geqo")))
                 .as("the session's own settings after the degraded statement").containsExactly("20", "20", "20", "on");
@@ -197,6 +210,76 @@ class DegradeIT {
             new DegradeMeters(AdmissionControl.ONLY_SERVER, control.degradeCounts()).bindTo(registry);
             assertThat(registry.get(Names.DEGRADED).functionCounters()).as("memogate_degraded_total, by tier")
                     .extracting(FunctionCounter::count).containsExactlyInAnyOrder(1.0, 0.0, 0.0, 0.0);
+            assertWideSettings(client);
+        }
+    }
+
+    /** The estimate of {@code sql} under the wide settings, as the proxy's sessions have it. */
+    static long wideEstimate(String sql) {
+        PlannerSettings wide = PlannerSettings.DEFAULTS.with("join_collapse_limit", "20")
+                .with("from_collapse_limit", "20").with("geqo_threshold", "20");
+        try (AdmissionControl estimating = AdmissionControl.builder(AdmissionControl.ONLY_SERVER, PostgresServer.KIND,
+                GatewaySettings.defaults(2)).build()) {
+            return estimating.estimator().get().estimate(sql, wide, PreparedStatementTexts.NONE, Catalog.NONE)
+                    .estimatedBytes();
+        }
+    }
+
+    /**
+     * Another statement's ticket holding LARGE (half the target and a byte: the whole of t2 with nobody in MEDIUM),
+     * so that a statement over t2 queues for it, while MEDIUM keeps a free permit.
+     */
+    private Ticket holdLarge() {
+        Ticket large = control.gateways().acquire(control.gateways().target() / 2 + 1, 0);
+        assertThat(large.highestTier()).contains(Tier.LARGE);
+        return large;
+    }
+
+    @Test
+    void aStatementThatWaitsLongerThanAfterRunsDegradedInATierWithRoom(EmbeddedPostgres pg) throws Exception {
+        String sql = star("waited");
+        List<String> expected = direct(pg, sql);
+        // The star fits the target (so it is not degraded for never fitting) but needs LARGE (over t2 = 0.6 of it).
+        long target = wideEstimate(sql) * 6 / 5;
+        DegradePolicy policy = new DegradePolicy(true, Set.of(), Set.of(), Optional.of(Duration.ofMillis(300)));
+        try (ProxyFixture proxy = proxy(pg, policy, target); RawPgClient client = wideClient(proxy)) {
+            Ticket large = holdLarge();
+            List<Message> answer = run(client, sql);
+            large.release();
+            // On a loaded machine the wait notice (after admission.waitNotice, 1 s) may come before the degrading.
+            List<Message> own = answer.stream().filter(m -> m.type() != 'N'
+                    || !m.fields().get('M').startsWith("statement queued for")).toList();
+            assertThat(own).extracting(Message::type).containsExactly('N', 'T', 'D', 'C', 'Z');
+            assertThat(own.get(0).fields().get('M')).startsWith("statement planned with ")
+                    .endsWith("instead of waiting longer than admission.degrade.after for the LARGE gateway");
+            assertThat(dataRowValues(own.get(2))).as("the same result as under the session's settings")
+                    .isEqualTo(expected);
+            assertThat(control.degradeCounts().total()).isEqualTo(1);
+            assertThat(control.degradeCounts().count("large")).as("degraded into a tier with room").isZero();
+            assertWideSettings(client);
+        }
+    }
+
+    @Test
+    void showQueueSaysWhenAWaitingStatementDegradesAndOneAdmittedBeforeRunsAsItIs(EmbeddedPostgres pg)
+            throws Exception {
+        String sql = star("queued");
+        long target = wideEstimate(sql) * 6 / 5;
+        DegradePolicy policy = new DegradePolicy(true, Set.of(), Set.of(), Optional.of(Duration.ofMinutes(5)));
+        try (ProxyFixture proxy = proxy(pg, policy, target); RawPgClient client = wideClient(proxy)) {
+            Ticket large = holdLarge();
+            client.query(sql);
+            Await.until("the star queued for LARGE", () -> !control.gateways().waiting().isEmpty());
+            assertThat(control.gateways().waiting()).singleElement().satisfies(waiting -> {
+                assertThat(waiting.tier()).isEqualTo(Tier.LARGE);
+                assertThat(((QueuedStatement) waiting.tag()).degrade()).as("SHOW QUEUE's degrade column")
+                        .isEqualTo("after 300.0 s");
+            });
+            large.release();
+            List<Message> answer = client.readUntilReady();
+            assertThat(answer).extracting(Message::type).endsWith('T', 'D', 'C', 'Z');
+            assertThat(answer).noneMatch(m -> m.type() == 'N' && m.fields().get('M').startsWith("statement planned"));
+            assertThat(control.degradeCounts().total()).isZero();
             assertWideSettings(client);
         }
     }
@@ -273,22 +356,6 @@ class DegradeIT {
     }
 
     @Test
-    void insideATransactionBlockItRunsUnderTheSessionsSettings(EmbeddedPostgres pg) throws Exception {
-        String sql = star("in_block");
-        List<String> expected = direct(pg, sql);
-        try (ProxyFixture proxy = proxy(pg, everyone()); RawPgClient client = wideClient(proxy)) {
-            run(client, "begin");
-            List<Message> answer = run(client, sql);
-            assertThat(answer).extracting(Message::type).containsExactly('T', 'D', 'C', 'Z');
-            assertThat(dataRowValues(answer.get(1))).isEqualTo(expected);
-            assertThat(answer.get(3).body()).containsExactly('T');
-            run(client, "commit");
-            assertThat(control.degradeCounts().total()).isZero();
-            assertWideSettings(client);
-        }
-    }
-
-    @Test
     void aTextNamingTheSettingsIsNotDegraded(EmbeddedPostgres pg) throws Exception {
         String sql = star("names_them").replace("select count(*)",
                 "select count(*) filter (where current_setting('join_collapse_limit') = '20')");
@@ -297,28 +364,6 @@ class DegradeIT {
             assertThat(answer).extracting(Message::type).containsExactly('T', 'D', 'C', 'Z');
             assertThat(dataRowValues(answer.get(1)).get(0)).as("planned under the session's own settings")
                     .isEqualTo(direct(pg, star("names_them")).get(0));
-        }
-        assertThat(control.degradeCounts().total()).isZero();
-    }
-
-    @Test
-    void theExtendedProtocolIsNotDegraded(EmbeddedPostgres pg) throws Exception {
-        String sql = star("extended");
-        List<String> expected = direct(pg, sql);
-        try (ProxyFixture proxy = proxy(pg, everyone());
-                Connection connection = proxy.connect(DATABASE, "memogate", "memogate");
-                Statement statement = connection.createStatement()) {
-            statement.execute(WIDE);
-            try (ResultSet rows = statement.executeQuery(sql)) {
-                rows.next();
-                assertThat(List.of(rows.getString(1), rows.getString(2))).isEqualTo(expected);
-                assertThat((Object) statement.getWarnings()).isNull();
-            }
-            try (ResultSet rows = statement.executeQuery(sql.replace("select count(*)",
-                    "select count(*) filter (where current_setting('join_collapse_limit') = '20')"))) {
-                rows.next();
-                assertThat(rows.getString(1)).as("planned under the session's own settings").isEqualTo(expected.get(0));
-            }
         }
         assertThat(control.degradeCounts().total()).isZero();
     }

@@ -8,6 +8,8 @@ public enum Mode {
     DIRECT("direct", "straight to PostgreSQL"),
     GATEWAYS_OFF("gateways-off", "through Memogate, every statement admitted at once"),
     GATEWAYS_ON("gateways-on", "through Memogate with its gateways and byte budget"),
+    /** gateways-on with admission.degrade for every session: a report that never fits, or waits too long, degrades. */
+    GATEWAYS_DEGRADE("gateways-degrade", "through Memogate with its gateways, degrading what never fits or waits"),
     /** The instances share one set of gateways through Redis; with one instance, gateways-on through Redis. */
     FLEET("fleet", "through Memogate instances sharing one set of gateways through Redis");
 

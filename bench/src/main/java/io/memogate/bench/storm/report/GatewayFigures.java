@@ -6,10 +6,22 @@ package io.memogate.bench.storm.report;
  *
  * @param longestWaitNanos the longest an admitted statement queued
  * @param recycled server connections replaced because their process kept more than recycle.retainedAbove
+ * @param degraded statements run under tighter planner settings (admission.degrade, gateways-degrade only)
  */
-public record GatewayFigures(long admitted, long timeouts, long queueFull, long longestWaitNanos, long recycled) {
+public record GatewayFigures(long admitted, long timeouts, long queueFull, long longestWaitNanos, long recycled,
+                             long degraded) {
 
     public GatewayFigures withRecycled(long count) {
-        return new GatewayFigures(admitted, timeouts, queueFull, longestWaitNanos, count);
+        return new GatewayFigures(admitted, timeouts, queueFull, longestWaitNanos, count, degraded);
+    }
+
+    public GatewayFigures withDegraded(long count) {
+        return new GatewayFigures(admitted, timeouts, queueFull, longestWaitNanos, recycled, count);
+    }
+
+    /** Degraded statements over every statement the gateways decided (admitted or refused), in percent. */
+    public double degradedPercent() {
+        long decided = admitted + timeouts + queueFull;
+        return decided == 0 ? Double.NaN : 100.0 * degraded / decided;
     }
 }

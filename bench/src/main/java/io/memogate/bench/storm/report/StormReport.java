@@ -48,6 +48,9 @@ public final class StormReport {
         if (cells.stream().anyMatch(c -> c.record().mode() == Mode.DIRECT)) {
             out.append('\n').append(ratios());
         }
+        if (DegradeComparison.applies(cells)) {
+            out.append('\n').append(DegradeComparison.markdown(cells));
+        }
         if (FleetComparison.applies(cells)) {
             out.append('\n').append(FleetComparison.markdown(cells, info.hostMemoryBytes()));
         }
@@ -136,7 +139,7 @@ public final class StormReport {
     private String details() {
         StringBuilder out = new StringBuilder("### Per cell, in the order run\n\n");
         out.append("| # | cell | target | attempts | governor kills | governor samples, longest gap | gateways:"
-                + " admitted, timeouts, queue full, longest wait, connections recycled |\n|---:|---|---|---:|---:|---|---|\n");
+                + " admitted, timeouts, queue full, longest wait, connections recycled, degraded |\n|---:|---|---|---:|---:|---|---|\n");
         cells.stream().sorted((a, b) -> Integer.compare(a.record().order(), b.record().order())).forEach(cell -> {
             CellRecord r = cell.record();
             out.append("| ").append(r.order()).append(" | ").append(label(cell)).append(" | ").append(r.target())
@@ -144,7 +147,8 @@ public final class StormReport {
                     .append(" | ").append(r.kills()).append(" | ").append(r.governorSamples()).append(", ")
                     .append(fixed(r.governorLongestGapNanos() / 1e6, 0)).append(" ms | ")
                     .append(r.gateways().map(g -> g.admitted() + ", " + g.timeouts() + ", " + g.queueFull() + ", "
-                            + fixed(g.longestWaitNanos() / 1e9, 1) + " s, " + g.recycled()).orElse("-")).append(" |\n");
+                            + fixed(g.longestWaitNanos() / 1e9, 1) + " s, " + g.recycled() + ", " + g.degraded())
+                            .orElse("-")).append(" |\n");
         });
         return out.toString();
     }
@@ -247,7 +251,7 @@ public final class StormReport {
         return Double.isNaN(value) ? "-" : String.format(Locale.ROOT, "%." + decimals + "f", value);
     }
 
-    private static String seconds(OptionalDouble value) {
+    static String seconds(OptionalDouble value) {
         return value.isPresent() ? fixed(value.getAsDouble(), 1) + " s" : "-";
     }
 

@@ -4,14 +4,19 @@ import io.memogate.proxy.admission.Words;
 import java.util.List;
 
 /**
- * Whether a statement text may run under tighter planner settings, in the transaction block the wing wraps it in
- * ({@code io.memogate.proxy.pg.session.DegradedRuns}).
+ * Whether a statement text may run under tighter planner settings: in the transaction block the wing wraps it in,
+ * in the client's own, or at a Bind ({@code io.memogate.proxy.pg.session.DegradedRuns}).
  */
 public final class DegradableText {
 
     /** Statements that run the same inside a transaction block as in their own: those that may be degraded. */
     private static final List<String> FIRST_WORDS = List.of("select", "with", "values", "table", "insert",
             "update", "delete", "merge", "explain");
+    /**
+     * Of those, the ones the server plans at Bind: an EXPLAIN, a utility statement, plans its query when it is
+     * executed, after the settings are restored behind the Bind.
+     */
+    private static final List<String> PLANNED_AT_BIND = FIRST_WORDS.subList(0, FIRST_WORDS.size() - 1);
 
     private DegradableText() {
     }
@@ -22,7 +27,16 @@ public final class DegradableText {
      * them).
      */
     public static boolean mayDegrade(String sql) {
-        if (!TransactionWords.firstWordIsOneOf(sql, FIRST_WORDS)) {
+        return mayDegrade(sql, FIRST_WORDS);
+    }
+
+    /** {@link #mayDegrade}, for a prepared statement's text at its Bind: one the server plans there. */
+    public static boolean mayDegradeAtBind(String sql) {
+        return mayDegrade(sql, PLANNED_AT_BIND);
+    }
+
+    private static boolean mayDegrade(String sql, List<String> firstWords) {
+        if (!TransactionWords.firstWordIsOneOf(sql, firstWords)) {
             return false;
         }
         return !namesTheSettings(sql);
@@ -30,7 +44,7 @@ public final class DegradableText {
 
     /**
      * Whether {@code sql} names a setting a degraded statement runs under (collapse_limit, geqo, partitionwise) or
-     * set_config, in any case. Every simple Query outside a block passes here on its event loop: one pass with a
+     * set_config, in any case. Every statement that may be degraded passes here on its event loop: one pass with a
      * first-letter test per character, not a lower-case copy of the text or one pass per name.
      */
     private static boolean namesTheSettings(String sql) {

@@ -169,6 +169,15 @@ final class AdmissionFlow {
         return texts.cancel() || statementAdmission.withdraw();
     }
 
+    /**
+     * The client's statements are all answered and only the proxy's restoring messages after a degraded one run: a
+     * cancel would fail those, not a statement of the client's, so it is not sent (PostgreSQL ignores a cancel that
+     * finds its session idle).
+     */
+    boolean cancelFindsNothing() {
+        return degradedRuns.onlyRestoringLeft() && !busy();
+    }
+
     /** Where the waiting statement is queued, in words; empty when none waits. */
     Optional<String> waitingWhere() {
         return statementAdmission.waitingWhere();
@@ -449,14 +458,21 @@ final class AdmissionFlow {
     }
 
     /**
-     * Whether the statement may run under tighter settings, were it never to fit the target ({@link DegradedRuns}):
-     * a simple Query outside any transaction block, with nothing of the session's in flight, of a kind that runs
-     * the same in the block the proxy wraps it in, whose text neither changes the session nor names the settings.
-     * Others (the extended protocol's, those inside a block) are admitted as they are.
+     * Whether the statement may run under tighter settings, were it never to fit the target or to wait too long
+     * ({@link DegradedRuns}): a statement of a kind that runs the same in the proxy's block, whose text neither changes
+     * the session nor names the settings; a simple Query with nothing of the session's in flight, in a block of the
+     * client's or not; a Bind that the server plans, whole, when the answers still due before it can be counted
+     * ({@link DegradedRuns#cyclesBefore}). Others are admitted as they are.
      */
     private boolean mayDegrade(SentText text, AdmissionPoint point, TransactionStatus status) {
-        return point == AdmissionPoint.STATEMENT_TEXT && status == TransactionStatus.IDLE && tracker.isIdle()
-                && degradedRuns.idle() && !text.changesSession() && DegradableText.mayDegrade(text.sql());
+        if (status == TransactionStatus.FAILED || !degradedRuns.idle() || text.changesSession()
+                || !session.server.hook().degrades(session.info)) {
+            return false;
+        }
+        if (point == AdmissionPoint.STATEMENT_TEXT) {
+            return tracker.isIdle() && DegradableText.mayDegrade(text.sql());
+        }
+        return !parts.toCome() && DegradedRuns.cyclesBefore(tracker) >= 0 && DegradableText.mayDegradeAtBind(text.sql());
     }
 
     private void forwardAdmitted(OwnedFrame frame, AdmissionPoint point, AdmittedStatement admitted) {
@@ -466,9 +482,18 @@ final class AdmissionFlow {
     /** @param degraded the tighter settings the statement runs under, when admission chose them */
     private void forwardAdmitted(OwnedFrame frame, AdmissionPoint point, AdmittedStatement admitted,
                                  Optional<Degraded> degraded) {
+        // Counted before the Bind itself is in flight: the answers that come before the proxy's own.
+        boolean bindDegraded = degraded.isPresent() && point == AdmissionPoint.PREPARED_EXECUTION;
+        int earlierCycles = bindDegraded ? DegradedRuns.cyclesBefore(tracker) : 0;
+        // An earlier message of the cycle failed while the Bind waited: the server skips it, the proxy's messages too.
+        boolean asItIs = degraded.isEmpty() || earlierCycles < 0;
+        int earlierAnswers = bindDegraded && !asItIs ? DegradedRuns.answersBefore(tracker) : 0;
         boolean kept = relayed.admitted(frame.peek(), point, admitted);
-        session.forwardToBackend(degraded.isPresent()
-                ? degradedRuns.wrap(frame.take(), degraded.get(), session.backend().alloc()) : frame.take());
+        session.forwardToBackend(asItIs ? frame.take() : point == AdmissionPoint.STATEMENT_TEXT
+                ? degradedRuns.wrapQuery(frame.take(), degraded.get(),
+                        responses.transactionStatus() == TransactionStatus.IN_TRANSACTION, session.backend().alloc())
+                : degradedRuns.wrapBind(frame.take(), degraded.get(), earlierCycles, earlierAnswers,
+                        session.backend().alloc()));
         if (kept) {
             // Its hold starts at its BindComplete, which the server would keep until its Sync, after the run: a
             // Flush right behind the Bind has it sent when the server gets to the statement. Behind all of it: a

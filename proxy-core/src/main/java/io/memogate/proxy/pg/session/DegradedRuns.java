@@ -1,75 +1,175 @@
 package io.memogate.proxy.pg.session;
 
 import io.memogate.proxy.admission.Degraded;
+import io.memogate.proxy.pg.message.backend.BackendType;
+import io.memogate.proxy.pg.message.backend.BindComplete;
+import io.memogate.proxy.pg.message.backend.CommandComplete;
+import io.memogate.proxy.pg.message.backend.EmptyQueryResponse;
 import io.memogate.proxy.pg.message.backend.ErrorResponse;
+import io.memogate.proxy.pg.message.backend.NotificationResponse;
+import io.memogate.proxy.pg.message.backend.ParameterStatus;
 import io.memogate.proxy.pg.message.backend.PgErrors;
 import io.memogate.proxy.pg.message.backend.ReadyForQuery;
 import io.memogate.proxy.pg.message.backend.ReadyForQuery.TransactionStatus;
-import io.memogate.proxy.pg.message.frontend.Query;
+import io.memogate.proxy.pg.message.backend.RowDescription;
 import io.netty.buffer.ByteBuf;
 import io.netty.buffer.ByteBufAllocator;
 import io.netty.buffer.Unpooled;
 import java.util.ArrayDeque;
-import java.util.Map;
 
 /**
- * Simple-protocol statements run under tighter planner settings than their session's ({@link Degraded}), and
- * the server's answers to the proxy's own messages around them, which the client never sees.
+ * Statements run under tighter planner settings than their session's ({@link Degraded}), and the server's answers
+ * to the proxy's own messages around them ({@link DegradeMessages}), which the client never sees. The proxy's
+ * messages go in one write with the statement, so that nothing the client sends after it can come between.
  *
- * <p>A degraded statement is sent between two Queries of the proxy's: {@code BEGIN; SET LOCAL ...} before it and
- * {@code COMMIT} after it, in one write, so that nothing the client sends after it can come between. The
- * settings so last until the end of that transaction block and no longer: whatever becomes of the statement
- * (an error, a cancel), its COMMIT (answered ROLLBACK after an error) ends the block and PostgreSQL restores
- * the session's own values, exactly, whatever set them (a role's default, the startup packet, a SET, a routine's
- * set_config); a connection lost mid-way takes the block with it. Only a statement that runs the same in a
- * block as alone is degraded ({@link io.memogate.proxy.pg.admission.DegradableText#mayDegrade}), outside any
- * block of the client's, with nothing of the session's in flight, so that the first answers the server sends
- * next are to the proxy's BEGIN.
+ * <p>The server answers in the order it reads, so the answers are split into parts, in order ({@link Part}): in
+ * the simple protocol each part is one query cycle, ending at its ReadyForQuery; in the extended protocol a part
+ * ends after a known number of answers that each end the answer to one message ({@link #endsAnAnswer}): the
+ * client's cycles and simple Queries still unanswered before its Bind (a driver's BEGIN), each ending at its
+ * ReadyForQuery, then the messages of the Bind's own cycle sent before it (its Parse), see
+ * {@link #cyclesBefore}; then the proxy's saving run, the Bind's BindComplete, the proxy's restoring run. Notices, parameter changes and notifications pass wherever they come.
  *
- * <p>Towards the client: the answers to the BEGIN, up to its ReadyForQuery, are dropped, and that ReadyForQuery
- * becomes the one NOTICE that says what was changed and why; the statement's own answers pass, its
- * ReadyForQuery saying idle ('I', as outside a block) in place of the block's status; the COMMIT's answers are
- * dropped. Should the BEGIN fail (a cancel meant for the statement that reached the server before it), the statement
- * then fails with 25P02 in the block the failure aborted: the client gets the BEGIN's error in its place, which is
- * what it would have got had the cancel reached its statement, and no notice. A FATAL passes whatever it answers.
- * Used on the session's event loop only.
+ * <p>Towards the client: the proxy's answers are dropped, and the last answer to the part that sets the settings
+ * becomes the one NOTICE that says what was changed and why; the statement's own answers pass, its ReadyForQuery
+ * outside a block saying idle ('I', as the statement alone would leave it) in place of the proxy's block's status.
+ *
+ * <p>Errors. Simple protocol: should the proxy's setting part fail (a cancel meant for the statement that reached
+ * the server before it), the statement then fails with 25P02 in the block the failure aborted: the client gets the
+ * setting part's error in its place, which is what it would have got had the cancel reached its statement, and no
+ * notice; an error of the statement aborts the block, and the proxy's commit (answered ROLLBACK) or restore (25P02)
+ * is dropped, the block's end restoring the values. Extended protocol: after any error the server skips every
+ * message up to the client's Sync, the proxy's too, so the parts still expected are forgotten and the error passes
+ * (in the proxy's part it stands for the skipped Bind's: the client sees its statement fail as the cancel meant);
+ * the implicit transaction or the client's block is then aborted, which restores the values. A FATAL passes
+ * whatever it answers. Used on the session's event loop only.
  */
 final class DegradedRuns {
 
-    private enum Phase { OWN_BEGIN, CLIENTS_STATEMENT, OWN_COMMIT }
+    /** Whose answers a part of the stream holds. */
+    private enum Part {
+        /** The client's cycles, then the messages of the Bind's cycle, sent before the Bind: passed. */
+        CLIENTS_EARLIER(false),
+        /** The proxy's begin and SET LOCALs, or its saving query: dropped, the last answer becomes the NOTICE. */
+        OWN_SETTING(true),
+        /** The degraded statement's answers: passed. */
+        CLIENTS_STATEMENT(false),
+        /** The proxy's commit, or its restoring query: dropped. */
+        OWN_RESTORING(true);
 
-    private record Step(Phase phase, Degraded degraded) {}
+        final boolean own;
 
-    private static final String END = "commit";
+        Part(boolean own) {
+            this.own = own;
+        }
+    }
+
+    /**
+     * One part of the answers.
+     *
+     * @param answers in the extended protocol, how many ending answers it has left; unused in the simple one
+     * @param idleAfter the statement ran in the proxy's own block: its ReadyForQuery says idle
+     */
+    private static final class Step {
+        final Part part;
+        final Degraded degraded;
+        final boolean extended;
+        final boolean idleAfter;
+        int answers;
+
+        Step(Part part, Degraded degraded, boolean extended, boolean idleAfter, int answers) {
+            this.part = part;
+            this.degraded = degraded;
+            this.extended = extended;
+            this.idleAfter = idleAfter;
+            this.answers = answers;
+        }
+    }
 
     private final ArrayDeque<Step> expected = new ArrayDeque<>();
-    /** The error that failed the proxy's BEGIN, to be shown in place of the statement's; null when none did. */
-    private ErrorResponse beginFailure;
+    /** The error that failed the proxy's setting part, to be shown in place of the statement's; null when none did. */
+    private ErrorResponse settingFailure;
 
     /** Nothing of the proxy's own is in flight: the server's next answers are to what the client sent. */
     boolean idle() {
         return expected.isEmpty();
     }
 
-    /** What to send the server in place of the client's {@code query}, which it takes over. */
-    ByteBuf wrap(ByteBuf query, Degraded degraded, ByteBufAllocator alloc) {
+    /** The statement has been answered and only the proxy's restoring part is in flight: a cancel finds nothing. */
+    boolean onlyRestoringLeft() {
+        Step step = expected.peekFirst();
+        return step != null && step.part == Part.OWN_RESTORING;
+    }
+
+    /**
+     * What to send the server in place of the client's simple {@code query}, which it takes over.
+     *
+     * @param inBlock the client's transaction block is open: the values are saved and restored in it
+     */
+    ByteBuf wrapQuery(ByteBuf query, Degraded degraded, boolean inBlock, ByteBufAllocator alloc) {
         ByteBuf out = alloc.buffer();
-        new Query(begin(degraded)).encode(out);
+        DegradeMessages.query(inBlock ? DegradeMessages.saveAndSet(degraded.degradation())
+                : DegradeMessages.begin(degraded.degradation()), out);
         out.writeBytes(query, query.readerIndex(), query.readableBytes());
         query.release();
-        new Query(END).encode(out);
-        expected.add(new Step(Phase.OWN_BEGIN, degraded));
-        expected.add(new Step(Phase.CLIENTS_STATEMENT, degraded));
-        expected.add(new Step(Phase.OWN_COMMIT, degraded));
+        DegradeMessages.query(inBlock ? DegradeMessages.restore(degraded.degradation()) : DegradeMessages.COMMIT, out);
+        expected.add(new Step(Part.OWN_SETTING, degraded, false, false, 0));
+        expected.add(new Step(Part.CLIENTS_STATEMENT, degraded, false, !inBlock, 0));
+        expected.add(new Step(Part.OWN_RESTORING, degraded, false, false, 0));
         return out;
     }
 
-    static String begin(Degraded degraded) {
-        StringBuilder sql = new StringBuilder("begin");
-        for (Map.Entry<String, String> setting : degraded.degradation().settings().entrySet()) {
-            sql.append("; set local ").append(setting.getKey()).append(" = ").append(setting.getValue());
+    /**
+     * What to send the server in place of the client's {@code bind}, which it takes over.
+     *
+     * @param earlierCycles how many cycles (and simple Queries) the client sent before it are unanswered
+     * @param earlierAnswers how many messages of its own cycle before it are unanswered
+     */
+    ByteBuf wrapBind(ByteBuf bind, Degraded degraded, int earlierCycles, int earlierAnswers, ByteBufAllocator alloc) {
+        ByteBuf out = alloc.buffer();
+        DegradeMessages.extendedRun(DegradeMessages.saveAndSet(degraded.degradation()), out);
+        out.writeBytes(bind, bind.readerIndex(), bind.readableBytes());
+        bind.release();
+        DegradeMessages.extendedRun(DegradeMessages.restore(degraded.degradation()), out);
+        for (int cycle = 0; cycle < earlierCycles; cycle++) {
+            expected.add(new Step(Part.CLIENTS_EARLIER, degraded, false, false, 0));
         }
-        return sql.toString();
+        if (earlierAnswers > 0) {
+            expected.add(new Step(Part.CLIENTS_EARLIER, degraded, true, false, earlierAnswers));
+        }
+        expected.add(new Step(Part.OWN_SETTING, degraded, true, false, DegradeMessages.EXTENDED_RUN_ANSWERS));
+        expected.add(new Step(Part.CLIENTS_STATEMENT, degraded, true, false, 1));
+        expected.add(new Step(Part.OWN_RESTORING, degraded, true, false, DegradeMessages.EXTENDED_RUN_ANSWERS));
+        return out;
+    }
+
+    /**
+     * How many ReadyForQuery messages the server still owes before a Bind sent now (whole cycles and simple Queries
+     * sent before it, whatever they answer); -1 when what it sends cannot be counted
+     * ({@link ReleaseTracker#countableInFlight()}).
+     */
+    static int cyclesBefore(ReleaseTracker tracker) {
+        Iterable<InFlight> inFlight = tracker.countableInFlight();
+        if (inFlight == null) {
+            return -1;
+        }
+        int cycles = 0;
+        for (InFlight entry : inFlight) {
+            cycles += entry == InFlight.Marker.CYCLE_END || entry == InFlight.Marker.QUERY_END ? 1 : 0;
+        }
+        return cycles;
+    }
+
+    /**
+     * How many messages of the Bind's own cycle, sent before it, are unanswered (Parse, Bind, Describe, Execute,
+     * Close: each answer ends with one known message), after the cycles {@link #cyclesBefore} counts.
+     */
+    static int answersBefore(ReleaseTracker tracker) {
+        int answers = 0;
+        for (InFlight entry : tracker.countableInFlight()) {
+            boolean cycleEnd = entry == InFlight.Marker.CYCLE_END || entry == InFlight.Marker.QUERY_END;
+            answers = cycleEnd ? 0 : entry instanceof InFlight.PendingQuery ? answers : answers + 1;
+        }
+        return answers;
     }
 
     /**
@@ -78,43 +178,88 @@ final class DegradedRuns {
      */
     ByteBuf message(byte type, ByteBuf buf, int index, int length, ByteBufAllocator alloc) {
         Step step = expected.peekFirst();
-        if (step == null) {
+        if (step == null || passesAnywhere(type)) {
             return null;
         }
-        boolean cycleEnds = type == ReadyForQuery.TYPE;
-        if (cycleEnds) {
-            expected.pollFirst();
+        if (type == ErrorResponse.TYPE) {
+            return error(step, ErrorResponse.decode(buf.slice(index, 1 + length)));
         }
-        ErrorResponse error = type == ErrorResponse.TYPE ? ErrorResponse.decode(buf.slice(index, 1 + length)) : null;
-        if (error != null && error.endsSession() && step.phase() != Phase.CLIENTS_STATEMENT) {
-            return null; // a FATAL (the server shutting down, a terminated process) ends the session as any other
+        if (step.extended) {
+            return extendedAnswer(step, type, alloc);
         }
-        return switch (step.phase()) {
-            case OWN_BEGIN -> {
-                if (error != null) {
-                    beginFailure = error;
-                }
-                // The statement did not run degraded when the block failed: no notice then.
-                yield cycleEnds && beginFailure == null ? notice(step.degraded(), alloc) : Unpooled.EMPTY_BUFFER;
-            }
+        if (type != ReadyForQuery.TYPE) {
+            return step.part.own ? Unpooled.EMPTY_BUFFER : null;
+        }
+        expected.pollFirst();
+        return switch (step.part) {
+            // The statement did not run degraded when the setting part failed: no notice then.
+            case OWN_SETTING -> settingFailure == null ? notice(step.degraded, alloc) : Unpooled.EMPTY_BUFFER;
             case CLIENTS_STATEMENT -> {
-                if (cycleEnds) {
+                if (step.idleAfter) {
                     buf.setByte(index + 5, TransactionStatus.IDLE.code()); // as the statement would leave it alone
-                    beginFailure = null;
                 }
-                yield null; // the session sees the statement's answers as any other's ({@link #inPlaceOfError})
+                settingFailure = null;
+                yield null;
             }
-            case OWN_COMMIT -> Unpooled.EMPTY_BUFFER;
+            case CLIENTS_EARLIER -> null;
+            case OWN_RESTORING -> Unpooled.EMPTY_BUFFER;
         };
     }
 
+    private ByteBuf error(Step step, ErrorResponse error) {
+        if (error.endsSession() || step.extended) {
+            // A FATAL ends the session as any other. In the extended protocol the server now skips to the client's
+            // Sync, the proxy's messages too: nothing more of the parts comes, and the error stands for the client's.
+            if (step.extended) {
+                expected.clear();
+            }
+            return null;
+        }
+        if (step.part == Part.OWN_SETTING) {
+            settingFailure = error;
+        }
+        return step.part.own ? Unpooled.EMPTY_BUFFER : null; // the statement's passes ({@link #inPlaceOfError})
+    }
+
+    private ByteBuf extendedAnswer(Step step, byte type, ByteBufAllocator alloc) {
+        if (type == ReadyForQuery.TYPE) {
+            expected.clear(); // a Sync's answer: every part before it has been answered or skipped
+            return null;
+        }
+        boolean last = endsAnAnswer(type) && --step.answers == 0;
+        if (last) {
+            expected.pollFirst();
+        }
+        if (!step.part.own) {
+            return null;
+        }
+        return last && step.part == Part.OWN_SETTING ? notice(step.degraded, alloc) : Unpooled.EMPTY_BUFFER;
+    }
+
+    /** Messages the server sends whenever it has to, answers to nothing: a notice, a parameter, a notification. */
+    private static boolean passesAnywhere(byte type) {
+        return type == ErrorResponse.NOTICE_TYPE || type == ParameterStatus.TYPE
+                || type == NotificationResponse.TYPE;
+    }
+
     /**
-     * What the client gets in place of an error of the statement's: the error that failed the proxy's BEGIN, when
-     * one did (the statement's is then only 25P02); null for the statement's own.
+     * The last message of the server's answer to one extended-protocol message: ParseComplete, BindComplete,
+     * CloseComplete, the RowDescription or NoData that ends a Describe (its ParameterDescription does not), an
+     * Execute's CommandComplete, EmptyQueryResponse or PortalSuspended.
+     */
+    private static boolean endsAnAnswer(byte type) {
+        return type == BackendType.PARSE_COMPLETE || type == BindComplete.TYPE || type == BackendType.CLOSE_COMPLETE
+                || type == RowDescription.TYPE || type == BackendType.NO_DATA || type == CommandComplete.TYPE
+                || type == EmptyQueryResponse.TYPE || type == BackendType.PORTAL_SUSPENDED;
+    }
+
+    /**
+     * What the client gets in place of an error of the statement's: the error that failed the proxy's setting
+     * part, when one did (the statement's is then only 25P02); null for the statement's own.
      */
     ErrorResponse inPlaceOfError() {
         Step step = expected.peekFirst();
-        return step != null && step.phase() == Phase.CLIENTS_STATEMENT ? beginFailure : null;
+        return step != null && step.part == Part.CLIENTS_STATEMENT ? settingFailure : null;
     }
 
     private static ByteBuf notice(Degraded degraded, ByteBufAllocator alloc) {

@@ -325,10 +325,7 @@ public final class PgSession implements CancelRegistry.Cancellable, TrackedSessi
 
     // ---- authentication results (from StartupPhase) -------------------------------------------------
 
-    /**
-     * The first ReadyForQuery: from here on the server's messages are relayed in runs. The frame
-     * decoder is replaced in place; bytes it had buffered pass on to the new one.
-     */
+    /** The first ReadyForQuery: the server's messages are relayed in runs, by a framer put in the old one's place. */
     void authenticated(TransactionStatus status) {
         responses.authenticated(status);
         state = State.READY;
@@ -401,13 +398,13 @@ public final class PgSession implements CancelRegistry.Cancellable, TrackedSessi
         });
     }
 
-    /** A cancel, on the event loop: true when it withdrew a queued statement, false when it went to the server. */
+    /** A cancel, on the event loop: true when it withdrew a queued statement, false when it went on (or was moot). */
     boolean cancelNow() {
-        if (admission.withdrawQueued()) {
-            return true;
+        boolean withdrawn = admission.withdrawQueued();
+        if (!withdrawn && !admission.cancelFindsNothing()) {
+            services.shared().cancelForwarder().cancel(client.eventLoop(), target, serverKey);
         }
-        services.shared().cancelForwarder().cancel(client.eventLoop(), target, serverKey);
-        return false;
+        return withdrawn;
     }
 
     /** The admin console's CANCEL or KILL: what it did, or empty when this is not the session it names. */

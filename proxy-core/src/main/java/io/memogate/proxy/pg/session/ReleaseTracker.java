@@ -240,6 +240,22 @@ final class ReleaseTracker {
         return true;
     }
 
+    /** At most this many messages in flight are counted before a Bind that may be degraded. */
+    static final int COUNTABLE_IN_FLIGHT = 64;
+
+    /**
+     * What the server still has to answer, oldest first, for {@link DegradedRuns} to count where its answers end;
+     * null when they cannot be counted: a COPY under way, a Bind kept running, the server skipping to a Sync,
+     * answers it may send unawaited, or more than {@value #COUNTABLE_IN_FLIGHT} of them.
+     */
+    Iterable<InFlight> countableInFlight() {
+        // A deep pipeline (a driver's batch) is not walked at each of its Binds.
+        boolean countable = running.isEmpty() && !skippingToSync && !countLost && !copyingIn
+                && !copySyncs.strayPending() && inFlight.size() <= COUNTABLE_IN_FLIGHT
+                && !inFlight.contains(Marker.COPY_END);
+        return countable ? inFlight : null;
+    }
+
     void firstResponse() {
         copySyncs.answerCame();
         if (inFlight.peekFirst() instanceof PendingQuery query && !oldestAnswered) {

@@ -6,9 +6,9 @@ import io.netty.buffer.ByteBuf;
 /**
  * The PRELOGIN message ([MS-TDS] 2.2.6.5) and its answer, each one packet: a table of options (token 1 byte,
  * offset and length 2 bytes big-endian each, from the start of the data), ended by 0xFF, then the options' data.
- * The proxy rewrites two options in place on their way through: ENCRYPTION, so that neither leg encrypts (this
- * wing does not terminate TLS yet, and must read every statement), and MARS, off (the session follows one request
- * at a time). Every other option passes as it came.
+ * The proxy rewrites two options in place on their way through: ENCRYPTION, to what the proxy negotiates on each
+ * leg (it terminates TLS on both, and reads every statement in between), and MARS, off (the session follows one
+ * request at a time). Every other option passes as it came.
  */
 public final class Prelogin {
 
@@ -26,28 +26,36 @@ public final class Prelogin {
     }
 
     /**
-     * Rewrites the client's PRELOGIN toward the server: ENCRYPTION becomes ENCRYPT_NOT_SUP (a server then
-     * encrypts nothing, the login included, or answers ENCRYPT_REQ when it demands TLS), MARS off.
+     * Rewrites the client's PRELOGIN toward the server: ENCRYPTION becomes {@code encryption}, what the proxy asks
+     * of the server for its own leg; MARS off.
      *
      * @return the encryption the client asked for, {@link #ENCRYPT_NOT_SUP} when it named none
      */
-    public static int rewriteRequest(ByteBuf packet) {
-        int asked = rewrite(packet, ENCRYPTION, ENCRYPT_NOT_SUP, ENCRYPT_NOT_SUP);
+    public static int rewriteRequest(ByteBuf packet, int encryption) {
+        int asked = rewrite(packet, ENCRYPTION, encryption, ENCRYPT_NOT_SUP);
         rewrite(packet, MARS, 0, 0);
         return asked;
     }
 
+    /** The encryption a PRELOGIN names, {@link #ENCRYPT_NOT_SUP} when it names none; the packet is left as it is. */
+    public static int encryption(ByteBuf packet) {
+        return rewrite(packet, ENCRYPTION, -1, ENCRYPT_NOT_SUP);
+    }
+
     /**
-     * Rewrites the server's answer toward the client: ENCRYPTION becomes ENCRYPT_NOT_SUP, so a client that
-     * offered ENCRYPT_OFF encrypts nothing either.
+     * Rewrites the server's answer toward the client: ENCRYPTION becomes {@code encryption}, what the proxy agrees
+     * to on the client's leg.
      *
      * @return the encryption the server answered, {@link #ENCRYPT_NOT_SUP} when it named none
      */
-    public static int rewriteResponse(ByteBuf packet) {
-        return rewrite(packet, ENCRYPTION, ENCRYPT_NOT_SUP, ENCRYPT_NOT_SUP);
+    public static int rewriteResponse(ByteBuf packet, int encryption) {
+        return rewrite(packet, ENCRYPTION, encryption, ENCRYPT_NOT_SUP);
     }
 
-    /** Sets the first byte of option {@code token} to {@code value}; returns what it was, {@code absent} without it. */
+    /**
+     * Sets the first byte of option {@code token} to {@code value} (negative: leaves it); returns what it was,
+     * {@code absent} without it.
+     */
     private static int rewrite(ByteBuf packet, int token, int value, int absent) {
         if (!TdsPackets.endsMessage(packet)) {
             throw new MalformedPacketException("a PRELOGIN message in more than one packet");
@@ -74,7 +82,9 @@ public final class Prelogin {
                 throw new MalformedPacketException("PRELOGIN option " + token + " points outside the message");
             }
             int was = packet.getUnsignedByte(data + offset);
-            packet.setByte(data + offset, value);
+            if (value >= 0) {
+                packet.setByte(data + offset, value);
+            }
             return was;
         }
     }

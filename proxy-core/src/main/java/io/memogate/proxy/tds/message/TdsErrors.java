@@ -49,18 +49,29 @@ public final class TdsErrors {
         return new TdsError(10054, 1, FATAL, "Memogate lost the connection to the server: " + why);
     }
 
-    /** The client asked for TLS (encrypt=true), which this listener does not terminate yet. */
-    public static TdsError clientEncryption(int asked) {
-        return new TdsError(PROTOCOL_ERROR, 3, FATAL, "This Memogate TDS listener does not encrypt yet, and the client "
-                + "asked for " + Prelogin.describe(asked) + ": connect with encrypt=false (mssql-jdbc, "
-                + "Microsoft.Data.SqlClient: Encrypt=False)");
+    /** A client that started TLS in PRELOGIN packets although this listener said it does not encrypt. */
+    public static TdsError clientEncryption() {
+        return new TdsError(PROTOCOL_ERROR, 3, FATAL, "This Memogate TDS listener has no certificate (listeners[].tls) "
+                + "and said so in its PRELOGIN answer, and the client started TLS anyway");
     }
 
-    /** The server demands TLS, which this wing does not do toward servers yet. */
-    public static TdsError serverEncryption(String backend, int answered) {
+    /** The server demands encryption, and the backend's tls.mode (disable) or the client's leg does not allow it. */
+    public static TdsError serverEncryption(String backend, int answered, String why) {
         return new TdsError(PROTOCOL_ERROR, 4, FATAL, "The server of backend '" + backend + "' demands encryption ("
-                + Prelogin.describe(answered) + "), which Memogate's TDS wing does not do toward servers yet: turn off "
-                + "its Force Encryption to put it behind this proxy");
+                + Prelogin.describe(answered) + "), and " + why);
+    }
+
+    /** The backend's tls.mode requires encryption, and the server answered that it does not support it. */
+    public static TdsError serverWithoutEncryption(String backend, String mode) {
+        return new TdsError(PROTOCOL_ERROR, 6, FATAL, "The server of backend '" + backend + "' does not support "
+                + "encryption (ENCRYPT_NOT_SUP), and its tls.mode is " + mode + ": give the server a certificate, "
+                + "or set tls.mode to prefer or disable");
+    }
+
+    /** The proxy's TLS handshake with the server failed. */
+    public static TdsError serverTlsFailed(String backend, String why) {
+        return new TdsError(PROTOCOL_ERROR, 7, FATAL, "Memogate's TLS handshake with the server of backend '" + backend
+                + "' failed: " + why);
     }
 
     public static TdsError tooManyClients(int limit) {

@@ -22,7 +22,6 @@ import io.memogate.proxy.tds.message.Prelogin;
 import io.memogate.proxy.tds.message.TdsError;
 import io.memogate.proxy.tds.message.TdsErrors;
 import io.netty.buffer.ByteBuf;
-import io.netty.buffer.CompositeByteBuf;
 import io.netty.channel.Channel;
 import io.netty.channel.ChannelFuture;
 import io.netty.channel.EventLoop;
@@ -40,14 +39,18 @@ import org.slf4j.LoggerFactory;
  * <pre>
  * CONNECTING      the server connection being opened; what the client sent (its PRELOGIN) waits
  *                 -> PRELOGIN (or a fatal ERROR to the client, then CLOSED)
- * PRELOGIN        awaiting the client's PRELOGIN: relayed with ENCRYPTION and MARS rewritten ({@link Prelogin})
- *                                                                                       -> PRELOGIN_REPLY
+ *                 (and, toward a strict backend, its TLS set up first: {@link TlsLegs})
+ * PRELOGIN        awaiting the client's PRELOGIN: relayed with ENCRYPTION (what the proxy asks of the server) and
+ *                 MARS rewritten ({@link Prelogin})                                      -> PRELOGIN_REPLY
  *                 (a LOGIN7 without PRELOGIN goes on as in LOGIN)
- * PRELOGIN_REPLY  the server's answer, relayed with ENCRYPTION rewritten to ENCRYPT_NOT_SUP: a client that
- *                 demanded TLS ends the connection itself, saying so. A server that demands TLS gets no login:
- *                 the client's LOGIN7 is answered with a fatal ERROR saying why          -> LOGIN
- * LOGIN           LOGIN7 relayed unchanged (who logs in, the packet size asked), then every message both ways as
- *                 it is (SSPI, FEDAUTH), until a server answer that holds a LOGINACK   -> READY
+ * PRELOGIN_REPLY  the server's answer, relayed with ENCRYPTION rewritten to what the client's leg gets; each leg's
+ *                 TLS handshake then runs inside PRELOGIN packets ({@link TlsLegs}). A leg that cannot be set up as
+ *                 negotiated gets no login: the client's LOGIN7 is answered with a fatal ERROR saying why
+ *                                                                  -> SERVER_TLS, or LOGIN
+ * SERVER_TLS      the proxy's handshake with the server; what the client sends (its LOGIN7) waits -> LOGIN
+ * LOGIN           LOGIN7 relayed unchanged (who logs in, the packet size asked; a leg encrypted for the login only
+ *                 then drops its TLS), then every message both ways as it is (SSPI, FEDAUTH), until a server answer
+ *                 that holds a LOGINACK                                                 -> READY
  *                 (a failed login: the server's ERROR relayed, then it closes: CLOSED)
  * READY           requests ({@link BatchFlow}): SQLBatch through admission, ATTENTION answered here for a held
  *                 batch; answers relayed, followed to their end ({@link Replies})
@@ -62,7 +65,7 @@ public final class TdsSession implements TrackedSession, SessionLoop, ClientLegH
 
     private static final Logger log = LoggerFactory.getLogger(TdsSession.class);
 
-    enum State { CONNECTING, PRELOGIN, PRELOGIN_REPLY, LOGIN, READY, CLOSED }
+    enum State { CONNECTING, PRELOGIN, PRELOGIN_REPLY, SERVER_TLS, LOGIN, READY, CLOSED }
 
     final Channel client;
     final TdsServices services;
@@ -71,6 +74,7 @@ public final class TdsSession implements TrackedSession, SessionLoop, ClientLegH
     private final HeldInput input;
     private final Replies replies = new Replies();
     private final BatchFlow flow;
+    private final TlsLegs tls;
     private final Instant connectedAt = Instant.now();
 
     private State state = State.CONNECTING;
@@ -84,10 +88,9 @@ public final class TdsSession implements TrackedSession, SessionLoop, ClientLegH
      * count is 8 bytes (4 before).
      */
     boolean allHeaders = true;
-    /** Why the login is refused when it comes (the server demands TLS); null: it is relayed. */
+    /** Why the login is refused when it comes (a leg's encryption cannot be set up); null: it is relayed. */
     private TdsError refusal;
-    /** The server's answer to LOGIN7 as its packets come, until its end of message. */
-    private CompositeByteBuf loginAnswer;
+    private final LoginAnswer loginAnswer = new LoginAnswer();
 
     public TdsSession(Channel client, TdsServices services) {
         this.client = client;
@@ -96,6 +99,7 @@ public final class TdsSession implements TrackedSession, SessionLoop, ClientLegH
         this.legs = new SessionLegs(client, new Pace());
         this.input = new HeldInput(new Reader());
         this.flow = new BatchFlow(this, replies);
+        this.tls = new TlsLegs(this);
     }
 
     // ---- client leg ---------------------------------------------------------------------------------------
@@ -125,9 +129,11 @@ public final class TdsSession implements TrackedSession, SessionLoop, ClientLegH
             Channel opened = connecting.channel();
             legs.server(opened);
             opened.closeFuture().addListener(closed -> serverClosed());
-            state = State.PRELOGIN;
-            opened.read();
-            replayHeld();
+            tls.serverConnected(opened, () -> {
+                state = State.PRELOGIN;
+                opened.read();
+                replayHeld();
+            });
         });
         legs.readClientIfAllowed();
     }
@@ -186,7 +192,7 @@ public final class TdsSession implements TrackedSession, SessionLoop, ClientLegH
                 case PRELOGIN -> prelogin(message);
                 case LOGIN -> login(message);
                 case READY -> flow.request(message);
-                case CONNECTING, PRELOGIN_REPLY, CLOSED -> message.release();
+                case CONNECTING, PRELOGIN_REPLY, SERVER_TLS, CLOSED -> message.release();
             }
         } catch (MalformedPacketException e) {
             message.release(); // read before it was handed on
@@ -205,22 +211,18 @@ public final class TdsSession implements TrackedSession, SessionLoop, ClientLegH
         if (type != PacketType.PRELOGIN) {
             throw new MalformedPacketException("a message of type " + type + " where PRELOGIN or LOGIN7 belongs");
         }
-        int asked = Prelogin.rewriteRequest(message);
-        if (asked == Prelogin.ENCRYPT_ON || asked == Prelogin.ENCRYPT_REQ) {
-            // Answered ENCRYPT_NOT_SUP, such a client ends the connection itself, saying why in its own words.
-            log.info("client {} asks for {}, and this listener does not encrypt: it is told encryption is not "
-                    + "supported", SessionInfo.describe(client.remoteAddress()), Prelogin.describe(asked));
-        }
+        tls.clientPrelogin(message);
         state = State.PRELOGIN_REPLY;
         legs.toServer(message);
     }
 
     private void login(ByteBuf message) {
         if (refusal != null || TdsPackets.type(message) == PacketType.PRELOGIN) {
-            // A server that demands TLS, or a client that starts TLS (its handshake in PRELOGIN packets) anyway:
-            // refused in the answer to its login, which a client reports as the server's error.
+            // A leg that cannot be encrypted as negotiated, or a client that starts TLS (its handshake in PRELOGIN
+            // packets) after it was told there is none: refused in the answer to its login, which a client reports
+            // as the server's error.
             message.release();
-            sendErrorAndClose(refusal != null ? refusal : TdsErrors.clientEncryption(Prelogin.ENCRYPT_ON));
+            sendErrorAndClose(refusal != null ? refusal : TdsErrors.clientEncryption());
             return;
         }
         if (TdsPackets.type(message) == PacketType.LOGIN7) {
@@ -235,6 +237,9 @@ public final class TdsSession implements TrackedSession, SessionLoop, ClientLegH
             } finally {
                 data.release();
             }
+            legs.toServer(message);
+            tls.loginRelayed();
+            return;
         }
         legs.toServer(message);
     }
@@ -252,44 +257,51 @@ public final class TdsSession implements TrackedSession, SessionLoop, ClientLegH
                 replies.serverPacket(packet);
                 legs.toClient(packet);
             }
-            case CONNECTING, PRELOGIN, CLOSED -> packet.release();
+            case CONNECTING, PRELOGIN, SERVER_TLS, CLOSED -> packet.release();
         }
     }
 
     private void preloginReply(ByteBuf packet) {
-        int answered;
         try {
-            answered = Prelogin.rewriteResponse(packet);
+            refusal = tls.serverAnswered(packet).orElse(null);
         } catch (MalformedPacketException e) {
             packet.release();
             log.warn("the server of {} answered PRELOGIN wrongly: {}", this, e.getMessage());
             sendErrorAndClose(TdsErrors.serverLost("its PRELOGIN answer is malformed: " + e.getMessage()));
             return;
         }
-        if (answered == Prelogin.ENCRYPT_ON || answered == Prelogin.ENCRYPT_REQ) {
-            log.warn("backend '{}' demands encryption ({}): refusing the login of {}", services.backend().name(),
-                    Prelogin.describe(answered), this);
-            refusal = TdsErrors.serverEncryption(services.backend().name(), answered);
-        }
         legs.toClient(packet);
+        client.flush(); // before TLS comes onto the client's pipeline: the answer goes out in clear
+        tls.startClient();
+        if (tls.startServer(this::serverTlsReady, this::serverTlsFailed)) {
+            state = State.SERVER_TLS;
+            return;
+        }
+        serverTlsReady();
+    }
+
+    private void serverTlsReady() {
         state = State.LOGIN;
         replayHeld();
     }
 
+    /** The server's connection is gone with its handshake: the client's LOGIN7 is answered with {@code why}. */
+    private void serverTlsFailed(TdsError why) {
+        refusal = why;
+        serverTlsReady();
+    }
+
+    Channel serverChannel() {
+        return legs.server();
+    }
+
     private void loginAnswer(ByteBuf packet) {
-        if (loginAnswer == null) {
-            loginAnswer = client.alloc().compositeBuffer(Integer.MAX_VALUE);
-        }
-        loginAnswer.addComponent(true, packet.retainedSlice(packet.readerIndex() + TdsPackets.HEADER_BYTES,
-                packet.readableBytes() - TdsPackets.HEADER_BYTES));
-        boolean ends = TdsPackets.endsMessage(packet);
+        Optional<LoginResponse> read = loginAnswer.add(packet, client.alloc());
         legs.toClient(packet);
-        if (!ends) {
+        if (read.isEmpty()) {
             return;
         }
-        LoginResponse answer = LoginResponse.read(loginAnswer);
-        loginAnswer.release();
-        loginAnswer = null;
+        LoginResponse answer = read.get();
         answer.packetSize().ifPresent(size -> packetSize = size);
         if (answer.loggedIn()) {
             state = State.READY;
@@ -308,6 +320,9 @@ public final class TdsSession implements TrackedSession, SessionLoop, ClientLegH
     }
 
     private void serverClosed() {
+        if (refusal != null && state == State.LOGIN) {
+            return; // the client's LOGIN7 is answered with the refusal: it says why better than a closed connection
+        }
         close(); // as when the server itself goes away: the client sees its connection end
     }
 
@@ -360,10 +375,7 @@ public final class TdsSession implements TrackedSession, SessionLoop, ClientLegH
             return;
         }
         state = State.CLOSED;
-        if (loginAnswer != null) {
-            loginAnswer.release();
-            loginAnswer = null;
-        }
+        loginAnswer.release();
         flow.closed();
         replies.disconnect();
         input.closed();
@@ -383,14 +395,15 @@ public final class TdsSession implements TrackedSession, SessionLoop, ClientLegH
 
     private ClientView view() {
         String status = switch (state) {
-            case CONNECTING, PRELOGIN, PRELOGIN_REPLY, LOGIN -> "login";
+            case CONNECTING, PRELOGIN, PRELOGIN_REPLY, SERVER_TLS, LOGIN -> "login";
             case READY -> flow.holding() ? "waiting for admission" : replies.idle() ? "idle" : "active";
             case CLOSED -> "closed";
         };
         var backend = services.backend();
         return new ClientView(info == null ? null : info.user(), info == null ? null : info.database(),
                 info == null ? null : info.applicationName(), SessionInfo.describe(client.remoteAddress()),
-                false, status, connectedAt, backend.name(), backend.host() + ":" + backend.port(), spid, false,
+                tls.clientEncrypted(), status, connectedAt, backend.name(), backend.host() + ":" + backend.port(), spid,
+                tls.serverEncrypted(),
                 flow.waitingWhere().orElse(null), 0, "off");
     }
 
@@ -444,7 +457,7 @@ public final class TdsSession implements TrackedSession, SessionLoop, ClientLegH
                 // While a batch waits, only an ATTENTION is expected: read on while nothing else came.
                 case READY -> flow.holding() ? (input.nothingHeld() ? SessionLegs.ClientRead.NOW
                         : SessionLegs.ClientRead.WAIT) : SessionLegs.ClientRead.WHEN_SERVER_WRITABLE;
-                case CONNECTING, PRELOGIN_REPLY, CLOSED -> SessionLegs.ClientRead.WAIT;
+                case CONNECTING, PRELOGIN_REPLY, SERVER_TLS, CLOSED -> SessionLegs.ClientRead.WAIT;
             };
         }
 
@@ -469,7 +482,7 @@ public final class TdsSession implements TrackedSession, SessionLoop, ClientLegH
         @Override
         public boolean holds() {
             return switch (state) {
-                case CONNECTING, PRELOGIN_REPLY -> true;
+                case CONNECTING, PRELOGIN_REPLY, SERVER_TLS -> true;
                 case READY -> flow.holding();
                 case PRELOGIN, LOGIN, CLOSED -> false;
             };

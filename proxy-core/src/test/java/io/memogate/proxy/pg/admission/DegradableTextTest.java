@@ -4,7 +4,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import org.junit.jupiter.api.Test;
 
-/** Which texts may run in the transaction block a degraded statement is wrapped in. */
+/** Which texts may run under tighter settings: in the proxy's transaction block, in the client's, at a Bind. */
 class DegradableTextTest {
 
     @Test
@@ -22,6 +22,15 @@ class DegradableTextTest {
         assertThat(DegradableText.mayDegrade("call load()")).isFalse();
         assertThat(DegradableText.mayDegrade("do $$ begin perform 1; end $$")).isFalse();
         assertThat(DegradableText.mayDegrade("begin")).isFalse();
+    }
+
+    @Test
+    void atBindOnlyWhatTheServerPlansThere() {
+        assertThat(DegradableText.mayDegradeAtBind("select * from a join b using (id)")).isTrue();
+        assertThat(DegradableText.mayDegradeAtBind("update a set x = 1 from b where a.id = b.id")).isTrue();
+        // EXPLAIN plans its query when executed, after the settings are restored behind the Bind.
+        assertThat(DegradableText.mayDegradeAtBind("explain select * from a, b")).isFalse();
+        assertThat(DegradableText.mayDegradeAtBind("select * from a, b where a.x = 'geqo'")).isFalse();
     }
 
     @Test

@@ -1,5 +1,6 @@
 package io.memogate.proxy.tds.it;
 
+import io.memogate.proxy.admin.ClientView;
 import io.memogate.proxy.admission.AdmissionHook;
 import io.memogate.proxy.admission.AdmissionRouting;
 import io.memogate.proxy.admission.ImmediateAdmission;
@@ -9,6 +10,7 @@ import io.memogate.proxy.config.LimitsConfig;
 import io.memogate.proxy.config.ListenerConfig;
 import io.memogate.proxy.config.MemogateConfig;
 import io.memogate.proxy.config.Protocol;
+import io.memogate.proxy.config.ServerTlsConfig;
 import io.memogate.proxy.config.TlsMode;
 import io.memogate.proxy.server.ProxyServer;
 import io.memogate.proxy.tds.TdsServer;
@@ -46,13 +48,30 @@ final class TdsProxy implements AutoCloseable {
 
     /** A proxy to {@code port} of the target's host, with the target's login. */
     static TdsProxy to(int port, TdsTarget target, AdmissionHook hook, int maxMessageBytes) throws InterruptedException {
-        BackendConfig backend = new BackendConfig("sqlserver", target.host, port, List.of(), true,
-                BackendTlsConfig.of(TlsMode.DISABLE));
+        return start(port, target, hook, maxMessageBytes, Optional.empty(), BackendTlsConfig.of(TlsMode.DISABLE));
+    }
+
+    /** A proxy whose listener has {@code listenerTls}, reaching the target with {@code backendTls}. */
+    static TdsProxy withTls(TdsTarget target, Optional<ServerTlsConfig> listenerTls, BackendTlsConfig backendTls)
+            throws InterruptedException {
+        return start(target.port, target, new ImmediateAdmission(), LimitsConfig.DEFAULTS.maxMessageBytes(),
+                listenerTls, backendTls);
+    }
+
+    private static TdsProxy start(int port, TdsTarget target, AdmissionHook hook, int maxMessageBytes,
+                                  Optional<ServerTlsConfig> listenerTls, BackendTlsConfig backendTls)
+            throws InterruptedException {
+        BackendConfig backend = new BackendConfig("sqlserver", target.host, port, List.of(), true, backendTls);
         MemogateConfig config = new MemogateConfig(
-                List.of(new ListenerConfig("127.0.0.1", 0, Optional.empty(), Protocol.TDS)), List.of(backend),
+                List.of(new ListenerConfig("127.0.0.1", 0, listenerTls, Protocol.TDS)), List.of(backend),
                 LimitsConfig.DEFAULTS.withMaxMessageBytes(maxMessageBytes));
         return new TdsProxy(ProxyServer.start(config, Map.of(Protocol.TDS, TdsWing.FACTORY),
                 AdmissionRouting.uniform(hook, TdsServer.defaultSupport())), target);
+    }
+
+    /** The sessions as SHOW CLIENTS lists them. */
+    List<ClientView> clients() throws Exception {
+        return server.clients().toCompletableFuture().get(10, TimeUnit.SECONDS);
     }
 
     int port() {

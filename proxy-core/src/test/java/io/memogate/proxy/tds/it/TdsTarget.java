@@ -1,5 +1,6 @@
 package io.memogate.proxy.tds.it;
 
+import io.memogate.proxy.postgres.embedded.SelfSignedCertificate;
 import java.io.IOException;
 import java.util.Optional;
 
@@ -31,6 +32,11 @@ final class TdsTarget implements AutoCloseable {
 
     /** The real server named, else a new test TDS server. */
     static TdsTarget open() throws IOException {
+        return open(null, null);
+    }
+
+    /** The real server named (with whatever encryption it has), else a test TDS server encrypting as said. */
+    static TdsTarget open(TdsTestServer.Encryption encryption, SelfSignedCertificate certificate) throws IOException {
         Optional<String> named = Optional.ofNullable(System.getProperty("memogate.test.sqlserver"))
                 .or(() -> Optional.ofNullable(System.getenv("MEMOGATE_TEST_SQLSERVER")));
         if (named.isPresent()) {
@@ -39,7 +45,8 @@ final class TdsTarget implements AutoCloseable {
                     env("MEMOGATE_TEST_SQLSERVER_PASSWORD", ""), env("MEMOGATE_TEST_SQLSERVER_DATABASE", "master"),
                     Optional.empty());
         }
-        TdsTestServer server = TdsTestServer.start();
+        TdsTestServer server = encryption == null ? TdsTestServer.start()
+                : TdsTestServer.encrypting(encryption, certificate);
         return new TdsTarget("127.0.0.1", server.port(), "memo", "secret", "demo", Optional.of(server));
     }
 

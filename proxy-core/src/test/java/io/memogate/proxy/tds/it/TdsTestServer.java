@@ -2,6 +2,9 @@ package io.memogate.proxy.tds.it;
 
 import io.memogate.proxy.tds.it.TdsWire.Message;
 import io.memogate.proxy.tds.it.TdsWire.Tokens;
+import io.memogate.proxy.postgres.embedded.SelfSignedCertificate;
+import java.io.ByteArrayOutputStream;
+import java.io.FilterInputStream;
 import java.io.IOException;
 import java.io.InputStream;
 import java.io.OutputStream;
@@ -20,8 +23,8 @@ import java.util.regex.Pattern;
 
 /**
  * The test TDS server: a small TDS 7.4 endpoint written from [MS-TDS] for the wing's tests, since no SQL Server
- * runs on the machines these tests run on. It answers PRELOGIN (never encrypting; or demanding encryption when
- * made so), LOGIN7 (LOGINACK with ENVCHANGEs for the database, collation and packet size; user {@code refused}
+ * runs on the machines these tests run on. It answers PRELOGIN (as configured by its {@link Encryption}, with TLS
+ * inside PRELOGIN packets, for the login only or for everything, or TDS 8.0's TLS first), LOGIN7 (LOGINACK with ENVCHANGEs for the database, collation and packet size; user {@code refused}
  * gets error 18456), every SQL batch with one row of two columns (an INT: the number after a leading
  * {@code SELECT}, else 1; an NVARCHAR: the batch's text as received), sp_executesql, sp_prepare, sp_prepexec,
  * sp_execute and sp_unprepare with handles in RETURNVALUE tokens ({@link TestServerProcedures}), an ATTENTION with
@@ -29,6 +32,20 @@ import java.util.regex.Pattern;
  * connection; test scope only.
  */
 final class TdsTestServer implements AutoCloseable {
+
+    /** What the server does about encryption, as SQL Server's configuration would have it. */
+    enum Encryption {
+        /** No certificate: ENCRYPT_NOT_SUP to everyone. */
+        NONE,
+        /** Answers ENCRYPT_REQ to everyone, and encrypts nothing: for refusals before any TLS. */
+        DEMANDED_WITHOUT_TLS,
+        /** A certificate, Force Encryption off: the login only for a client that says OFF, all for one that says ON. */
+        OFFERED,
+        /** Force Encryption on: everything encrypted, ENCRYPT_REQ to a client that does not support it. */
+        FORCED,
+        /** TDS 8.0 (Force Strict Encryption): TLS first on TCP with ALPN tds/8.0, PRELOGIN inside it. */
+        STRICT
+    }
 
     private static final Pattern LEADING_NUMBER = Pattern.compile("^\\s*SELECT\\s+(\\d+)", Pattern.CASE_INSENSITIVE);
     /** Latin1_General_CI_AS: LCID 0x0409 with its flags, sort id 0x34 ([MS-TDS] 2.2.5.1.2). */
@@ -44,14 +61,20 @@ final class TdsTestServer implements AutoCloseable {
     final List<String> logins = new CopyOnWriteArrayList<>();
     final AtomicInteger attentions = new AtomicInteger();
     final AtomicInteger connections = new AtomicInteger();
+    /** Per connection, how its TLS went: "login-only TLSv1.2", "full TLSv1.2", "strict TLSv1.3 tds/8.0". */
+    final List<String> tls = new CopyOnWriteArrayList<>();
+    /** Every byte it received, as it came off the wire, for checks of what travelled in clear. */
+    private final ByteArrayOutputStream wire = new ByteArrayOutputStream();
 
     private final ServerSocket listening;
-    private final boolean demandsEncryption;
+    private final Encryption encryption;
+    private final TestServerTls serverTls;
     private final List<Socket> open = new CopyOnWriteArrayList<>();
     private final AtomicInteger spids = new AtomicInteger(51);
 
-    private TdsTestServer(boolean demandsEncryption) throws IOException {
-        this.demandsEncryption = demandsEncryption;
+    private TdsTestServer(Encryption encryption, TestServerTls serverTls) throws IOException {
+        this.encryption = encryption;
+        this.serverTls = serverTls;
         this.listening = new ServerSocket(0, 50, InetAddress.getLoopbackAddress());
         Thread acceptor = new Thread(this::accept, "tds-test-server-accept");
         acceptor.setDaemon(true);
@@ -59,12 +82,26 @@ final class TdsTestServer implements AutoCloseable {
     }
 
     static TdsTestServer start() throws IOException {
-        return new TdsTestServer(false);
+        return new TdsTestServer(Encryption.NONE, null);
+    }
+
+    /** One with {@code certificate}, encrypting as {@code encryption} says. */
+    static TdsTestServer encrypting(Encryption encryption, SelfSignedCertificate certificate) throws IOException {
+        return new TdsTestServer(encryption, new TestServerTls(certificate));
+    }
+
+    /** Whether {@code text} went over the wire to this server in clear, as UTF-16LE (as TDS sends text). */
+    boolean receivedInClear(String text) {
+        byte[] received;
+        synchronized (wire) {
+            received = wire.toByteArray();
+        }
+        return WireTap.contains(received, TdsWire.utf16(text));
     }
 
     /** One that answers every PRELOGIN with ENCRYPT_REQ, as a server with Force Encryption does. */
     static TdsTestServer demandingEncryption() throws IOException {
-        return new TdsTestServer(true);
+        return new TdsTestServer(Encryption.DEMANDED_WITHOUT_TLS, null);
     }
 
     int port() {
@@ -89,18 +126,44 @@ final class TdsTestServer implements AutoCloseable {
     private void serve(Socket socket) {
         int spid = spids.getAndIncrement();
         int packetSize = 4096;
-        try (socket; InputStream in = socket.getInputStream(); OutputStream out = socket.getOutputStream()) {
+        try (socket; InputStream rawIn = recorded(socket.getInputStream()); OutputStream rawOut = socket.getOutputStream()) {
+            InputStream in = rawIn;
+            OutputStream out = rawOut;
+            boolean loginOnly = false;
+            if (encryption == Encryption.STRICT) {
+                TestServerTls.Connection strict = serverTls.accept(rawIn, rawOut, true);
+                tls.add("strict " + strict.protocol() + " " + strict.applicationProtocol());
+                in = strict.in();
+                out = strict.out();
+            }
             int batchNumber = 0;
             TestServerProcedures procedures = new TestServerProcedures();
             boolean allHeaders = true;
             for (Message message; (message = TdsWire.read(in)) != null; ) {
                 switch (message.type()) {
-                    case TdsWire.PRELOGIN -> TdsWire.write(out, TdsWire.REPLY, prelogin(message), packetSize, 0);
+                    case TdsWire.PRELOGIN -> {
+                        int asked = clientEncryption(message);
+                        int answer = encryptionAnswer(asked);
+                        TdsWire.write(out, TdsWire.REPLY, prelogin(answer), packetSize, 0);
+                        if (encryption != Encryption.STRICT && serverTls != null && answer != 2 && asked != 2) {
+                            loginOnly = asked == 0 && answer == 0;
+                            TestServerTls.Connection encrypted = serverTls.accept(rawIn, rawOut, false);
+                            tls.add((loginOnly ? "login-only " : "full ") + encrypted.protocol());
+                            in = encrypted.in();
+                            out = encrypted.out();
+                        }
+                    }
                     case TdsWire.LOGIN7 -> {
+                        if (loginOnly) { // the LOGIN7 came in TLS; everything after it comes, and goes, in clear
+                            in = rawIn;
+                            out = rawOut;
+                        }
                         ByteBuffer login = message.littleEndian();
                         int asked = login.getInt(8);
-                        // ALL_HEADERS lead batches and RPCs from TDS 7.2 on (jTDS speaks 7.1)
-                        allHeaders = Integer.compareUnsigned(login.getInt(4), 0x72090002) >= 0;
+                        // ALL_HEADERS lead batches and RPCs from TDS 7.2 on, TDS 8.0 (0x08000000) included
+                        int version = login.getInt(4);
+                        allHeaders = Integer.compareUnsigned(version, 0x70000000) < 0
+                                || Integer.compareUnsigned(version, 0x72090002) >= 0;
                         packetSize = asked >= 512 && asked <= 32767 ? asked : 4096;
                         String user = string(login, 40);
                         String database = string(login, 68);
@@ -140,22 +203,61 @@ final class TdsTestServer implements AutoCloseable {
         }
     }
 
-    private byte[] prelogin(Message message) {
+    private InputStream recorded(InputStream in) {
+        return new FilterInputStream(in) {
+            @Override
+            public int read() throws IOException {
+                int b = super.read();
+                if (b >= 0) {
+                    synchronized (wire) {
+                        wire.write(b);
+                    }
+                }
+                return b;
+            }
+
+            @Override
+            public int read(byte[] into, int offset, int length) throws IOException {
+                int n = super.read(into, offset, length);
+                if (n > 0) {
+                    synchronized (wire) {
+                        wire.write(into, offset, n);
+                    }
+                }
+                return n;
+            }
+        };
+    }
+
+    /** What the server answers a client's ENCRYPTION, as SQL Server's table in [MS-TDS] 2.2.6.5 has it. */
+    private int encryptionAnswer(int asked) {
+        return switch (encryption) {
+            case NONE -> 2;
+            case DEMANDED_WITHOUT_TLS -> 3;
+            case OFFERED -> asked == 0 ? 0 : asked == 2 ? 2 : 1;
+            case FORCED, STRICT -> asked == 2 ? 3 : 1;
+        };
+    }
+
+    private int clientEncryption(Message message) {
         ByteBuffer options = ByteBuffer.wrap(message.data());
-        int encryption = -1;
+        int asked = -1;
         int mars = -1;
         for (int at = 0; options.get(at) != (byte) 0xFF; at += 5) {
             int token = options.get(at);
             int offset = options.getShort(at + 1);
             if (token == 1) {
-                encryption = options.get(offset) & 0xFF;
+                asked = options.get(offset) & 0xFF;
             } else if (token == 4) {
                 mars = options.get(offset) & 0xFF;
             }
         }
-        preloginEncryption.add(encryption);
+        preloginEncryption.add(asked);
         preloginMars.add(mars);
-        int answer = demandsEncryption ? 3 : 2; // ENCRYPT_REQ, or ENCRYPT_NOT_SUP: this server has no certificate
+        return asked;
+    }
+
+    private static byte[] prelogin(int answer) {
         // VERSION (6 bytes), ENCRYPTION (1), INSTOPT (1), THREADID (0), MARS (1), then the terminator
         int data = 5 * 5 + 1;
         return new Tokens()

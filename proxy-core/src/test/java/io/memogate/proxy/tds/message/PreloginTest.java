@@ -18,13 +18,13 @@ class PreloginTest {
     }
 
     @Test
-    void theClientsEncryptionAndMarsAreTurnedOff() {
+    void theClientsEncryptionIsRewrittenAndMarsTurnedOff() {
         ByteBuf packet = packet("00" + "0010" + "0006"    // VERSION at 16, 6 bytes
                 + "01" + "0016" + "0001"                     // ENCRYPTION at 22
                 + "04" + "0017" + "0001"                     // MARS at 23
                 + "ff"                                       // terminator (at 15)
                 + "0e0000000000" + "00" + "01");             // version, ENCRYPT_OFF, MARS on
-        assertThat(Prelogin.rewriteRequest(packet)).isEqualTo(Prelogin.ENCRYPT_OFF);
+        assertThat(Prelogin.rewriteRequest(packet, Prelogin.ENCRYPT_NOT_SUP)).isEqualTo(Prelogin.ENCRYPT_OFF);
         assertThat(ByteBufUtil.hexDump(packet, 8, packet.readableBytes() - 8)).isEqualTo(
                 "0000100006" + "0100160001" + "0400170001" + "ff" + "0e0000000000" + "02" + "00");
         packet.release();
@@ -33,10 +33,10 @@ class PreloginTest {
     @Test
     void aTableWithoutItsTerminatorOrPointingOutsideIsMalformed() {
         ByteBuf unterminated = packet("0000050006");
-        assertThatThrownBy(() -> Prelogin.rewriteResponse(unterminated)).isInstanceOf(MalformedPacketException.class);
+        assertThatThrownBy(() -> Prelogin.rewriteResponse(unterminated, Prelogin.ENCRYPT_OFF)).isInstanceOf(MalformedPacketException.class);
         unterminated.release();
         ByteBuf outside = packet("0100ff0001ff");
-        assertThatThrownBy(() -> Prelogin.rewriteResponse(outside)).isInstanceOf(MalformedPacketException.class)
+        assertThatThrownBy(() -> Prelogin.rewriteResponse(outside, Prelogin.ENCRYPT_OFF)).isInstanceOf(MalformedPacketException.class)
                 .hasMessageContaining("outside");
         outside.release();
     }

@@ -8,7 +8,7 @@ import java.nio.charset.StandardCharsets;
 /**
  * Bind ('B'): the extended protocol's admission point, because PostgreSQL plans when a statement is
  * bound. Only the portal and statement names are decoded; parameter values and formats stay in the
- * forwarded frame, so {@link #encode} exists for tests only and writes a Bind with no parameters.
+ * forwarded frame, so {@link #encode} writes a Bind with no parameters (the proxy's own, around a degraded one).
  */
 public record Bind(String portalName, String statementName) implements FrontendMessage {
 
