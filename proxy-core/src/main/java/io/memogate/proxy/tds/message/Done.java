@@ -28,7 +28,29 @@ public record Done(int token, int status, int command, long rowCount) {
     /** The final DONE that acknowledges an ATTENTION. */
     public static final Done ATTENTION = new Done(TOKEN, DONE_ATTN, 0, 0);
 
+    /**
+     * The end of a refused batch of {@code requests} RPCs: a DONEPROC with DONE_ERROR for each, all but the last
+     * with DONE_MORE, as the server ends each procedure of a batch.
+     */
+    public static Done[] procErrors(int requests) {
+        Done[] dones = new Done[requests];
+        for (int i = 0; i < requests; i++) {
+            dones[i] = i == requests - 1 ? PROC_ERROR : new Done(PROC_TOKEN, DONE_ERROR | DONE_MORE, 0, 0);
+        }
+        return dones;
+    }
+
     public void encode(ByteBuf out) {
-        out.writeByte(token).writeShortLE(status).writeShortLE(command).writeLongLE(rowCount);
+        encode(out, true);
+    }
+
+    /** {@code wideRowCount}: the row count in 8 bytes (TDS 7.2 and later), else in 4 (TDS 7.1, as jTDS speaks it). */
+    public void encode(ByteBuf out, boolean wideRowCount) {
+        out.writeByte(token).writeShortLE(status).writeShortLE(command);
+        if (wideRowCount) {
+            out.writeLongLE(rowCount);
+        } else {
+            out.writeIntLE((int) rowCount);
+        }
     }
 }

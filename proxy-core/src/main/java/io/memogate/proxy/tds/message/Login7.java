@@ -20,6 +20,19 @@ public record Login7(long tdsVersion, long packetSize, String user, String datab
     private static final int DATABASE = 68;
     private static final int OFFSETS_END = 94;
 
+    /** TDS 7.0, the first version of this numbering (TDS 8.0 is 0x08000000). */
+    private static final long TDS_7_0 = 0x70000000L;
+    /** TDS 7.2, the first version whose SQLBatch and RPC messages begin with ALL_HEADERS. */
+    private static final long TDS_7_2 = 0x72090002L;
+
+    /**
+     * Its SQLBatch and RPC messages begin with ALL_HEADERS: TDS 7.2 and later, TDS 8.0 included; not TDS 7.0 and
+     * 7.1 (jTDS speaks 7.1).
+     */
+    public boolean allHeaders() {
+        return tdsVersion < TDS_7_0 || tdsVersion >= TDS_7_2;
+    }
+
     /** Reads {@code data} (the message's data, without packet headers), leaving it as it was. */
     public static Login7 decode(ByteBuf data) {
         int start = data.readerIndex();

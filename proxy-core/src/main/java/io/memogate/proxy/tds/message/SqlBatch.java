@@ -14,7 +14,15 @@ public final class SqlBatch {
 
     /** The batch's text in {@code data} (the message's data, without packet headers), left as it was. */
     public static String text(ByteBuf data) {
+        return text(data, true);
+    }
+
+    /** The same, for a client that sends ALL_HEADERS ({@code allHeaders}) or not (TDS 7.1 and before). */
+    public static String text(ByteBuf data, boolean allHeaders) {
         int length = data.readableBytes();
+        if (!allHeaders) {
+            return data.toString(data.readerIndex(), length & ~1, StandardCharsets.UTF_16LE);
+        }
         if (length < 4) {
             throw new MalformedPacketException("a SQLBatch message of " + length + " bytes, without its ALL_HEADERS");
         }

@@ -11,24 +11,30 @@ import io.memogate.proxy.session.StatementAdmission;
 import io.memogate.proxy.tds.codec.TdsPackets;
 import io.memogate.proxy.tds.message.Done;
 import io.memogate.proxy.tds.message.PacketType;
+import io.memogate.proxy.tds.message.RpcBatch;
+import io.memogate.proxy.tds.message.RpcCall;
+import io.memogate.proxy.tds.message.RpcCall.Procedure;
 import io.memogate.proxy.tds.message.RpcRequest;
 import io.memogate.proxy.tds.message.SqlBatch;
 import io.memogate.proxy.tds.message.TdsErrors;
 import io.netty.buffer.ByteBuf;
 import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
 import java.util.Optional;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 /**
- * The client's requests once logged in. A SQLBatch is an admission point, and so is an RPC that runs a text
- * now (sp_executesql, sp_prepexec: {@link RpcRequest}): its text waits for the server's
+ * The client's requests once logged in. A SQLBatch is an admission point, and so is an RPC that carries a text
+ * (sp_executesql, sp_prepare, sp_prepexec, the cursor procedures: {@link RpcRequest}) or executes a handle whose
+ * text this session saw prepared ({@link PreparedHandles}, filled from the server's answers): its text waits for the server's
  * admission hook through the core's {@link StatementAdmission} (hold, admit, forward), estimated as T-SQL by the
  * estimator's SQL Server dialect. A refused batch never reaches the server: its client gets error
  * 8628 and a DONE with DONE_ERROR, and the session goes on. An ATTENTION while the batch is held withdraws it and
  * is answered here with DONE_ATTN, as the server answers an attention; otherwise it goes to the server, which
- * answers it. A refused RPC's answer ends with DONEPROC. Every other request (other procedures, sp_execute by
- * handle, transaction manager, bulk load) is relayed as it is for now. Used on the
+ * answers it. A refused RPC's answer ends with DONEPROC. Every other request (other procedures, a handle prepared
+ * unseen, transaction manager, bulk load) is relayed as it is. Used on the
  * session's event loop only.
  */
 final class BatchFlow {
@@ -38,6 +44,7 @@ final class BatchFlow {
     private final TdsSession session;
     private final Replies replies;
     private final StatementAdmission admission;
+    private final PreparedHandles handles = new PreparedHandles();
     /** The held batch is withdrawn because its client sent an ATTENTION (not an operator's CANCEL). */
     private boolean attended;
 
@@ -70,22 +77,59 @@ final class BatchFlow {
     void request(ByteBuf message) {
         int type = TdsPackets.type(message);
         if ((type != PacketType.SQL_BATCH && type != PacketType.RPC) || !session.server.hook().readsStatements()) {
-            forward(message, AdmittedStatement.UNGATED);
+            forward(message, AdmittedStatement.UNGATED, null);
             return;
         }
-        boolean rpc = type == PacketType.RPC;
         ByteBuf data = TdsPackets.data(message, session.client.alloc());
-        Optional<String> text;
+        if (type == PacketType.SQL_BATCH) {
+            String text;
+            try {
+                text = SqlBatch.text(data, session.allHeaders);
+            } finally {
+                data.release();
+            }
+            admit(message, text, new Done[] {Done.ERROR}, null);
+            return;
+        }
+        RpcBatch calls;
         try {
-            text = rpc ? RpcRequest.statementText(data) : Optional.of(SqlBatch.text(data));
+            calls = RpcRequest.readAll(data, session.allHeaders);
         } finally {
             data.release();
         }
-        if (text.isEmpty()) {
-            forward(message, AdmittedStatement.UNGATED); // another procedure, or its text in a type not read
+        rpc(message, calls);
+    }
+
+    /**
+     * RPCs: the statement each carries, or that of the handle it executes, through admission together, weighed by
+     * the largest (joined as one batch of statements); the rest relayed. A prepare's handle is read from the answer
+     * when it is the message's only request.
+     */
+    private void rpc(ByteBuf message, RpcBatch batch) {
+        List<String> texts = new ArrayList<>();
+        for (RpcCall call : batch.calls()) {
+            Procedure procedure = call.procedure();
+            if (procedure.dropsHandle()) {
+                call.handle().ifPresent(handle -> handles.drop(procedure.cursor(), handle));
+            }
+            Optional<String> text = procedure.executesHandle() && call.handle().isPresent()
+                    ? handles.statement(procedure.cursor(), call.handle().getAsInt()) : call.text();
+            text.map(BatchFlow::withoutLastSemicolon).ifPresent(texts::add);
+        }
+        if (texts.isEmpty()) {
+            // other procedures, handles this session did not see prepared, or texts in a type not read
+            forward(message, AdmittedStatement.UNGATED, null);
             return;
         }
-        admit(message, text.get(), rpc ? Done.PROC_ERROR : Done.ERROR);
+        RpcCall only = batch.calls().size() == 1 ? batch.calls().get(0) : null;
+        PreparedHandles.Watch watch = only != null && only.procedure().returnsHandle()
+                ? handles.watch(only.procedure().cursor(), only.text().orElseThrow()) : null;
+        admit(message, String.join(";\n", texts), Done.procErrors(batch.calls().size()), watch);
+    }
+
+    private static String withoutLastSemicolon(String text) {
+        String trimmed = text.strip();
+        return trimmed.endsWith(";") ? trimmed.substring(0, trimmed.length() - 1) : trimmed;
     }
 
     /**
@@ -104,8 +148,12 @@ final class BatchFlow {
         return false;
     }
 
-    /** Waits for the hook's decision on {@code text}; a refusal ends the request's answer with {@code answerEnd}. */
-    private void admit(ByteBuf message, String text, Done answerEnd) {
+    /**
+     * Waits for the hook's decision on {@code text}; a refusal ends the request's answer with {@code answerEnd}
+     * (a DONE, or a DONEPROC per RPC). An
+     * admitted prepare's answer is read by {@code watch} (null: not a prepare).
+     */
+    private void admit(ByteBuf message, String text, Done[] answerEnd, PreparedHandles.Watch watch) {
         var server = session.server;
         Admission decision = server.hook().admit(new StatementRequest(text, AdmissionPoint.STATEMENT_TEXT,
                 session.info, session.spid, server.support().serverDefaults().get()));
@@ -117,7 +165,7 @@ final class BatchFlow {
 
             @Override
             public void admitted(OwnedFrame admitted, AdmittedStatement statement) {
-                forward(admitted.take(), statement);
+                forward(admitted.take(), statement, watch);
             }
 
             @Override
@@ -149,8 +197,8 @@ final class BatchFlow {
         });
     }
 
-    private void forward(ByteBuf message, AdmittedStatement admitted) {
-        replies.expect(admitted);
+    private void forward(ByteBuf message, AdmittedStatement admitted, PreparedHandles.Watch watch) {
+        replies.expect(admitted, watch);
         session.toServer(message);
     }
 }

@@ -15,11 +15,19 @@ final class Replies {
 
     private AdmittedStatement inFlight;
     private boolean answered;
+    /** Reads the answer of a prepare for its handle; null for every other request, whose packets are only counted. */
+    private PreparedHandles.Watch watch;
 
     /** A request went to the server with {@code admitted} (UNGATED for what passed no gateway). */
     void expect(AdmittedStatement admitted) {
+        expect(admitted, null);
+    }
+
+    /** The same, its answer read by {@code watch} as it passes (a prepare's, for the handle it returns). */
+    void expect(AdmittedStatement admitted, PreparedHandles.Watch watch) {
         inFlight = admitted;
         answered = false;
+        this.watch = watch;
     }
 
     /** A server packet, about to be relayed. */
@@ -31,7 +39,14 @@ final class Replies {
             answered = true;
             inFlight.signal(ReleaseSignal.FIRST_RESPONSE);
         }
+        if (watch != null) {
+            watch.packet(packet);
+        }
         if (TdsPackets.endsMessage(packet)) {
+            if (watch != null) {
+                watch.answered();
+                watch = null;
+            }
             AdmittedStatement done = inFlight;
             inFlight = null;
             done.signal(ReleaseSignal.REQUEST_DONE);
@@ -45,6 +60,7 @@ final class Replies {
 
     /** Either leg went away: the request in flight is over. */
     void disconnect() {
+        watch = null;
         if (inFlight != null) {
             AdmittedStatement gone = inFlight;
             inFlight = null;

@@ -83,6 +83,11 @@ public final class TdsSession implements TrackedSession, SessionLoop, ClientLegH
     int spid;
     /** The packet size the proxy's own answers respect: LOGIN7's, then the server's ENVCHANGE. */
     private int packetSize = TdsPackets.DEFAULT_PACKET_SIZE;
+    /**
+     * The client speaks TDS 7.2 or later: its SQLBatch and RPC messages begin with ALL_HEADERS, and a DONE's row
+     * count is 8 bytes (4 before).
+     */
+    boolean allHeaders = true;
     /** Why the login is refused when it comes (a leg's encryption cannot be set up); null: it is relayed. */
     private TdsError refusal;
     private final LoginAnswer loginAnswer = new LoginAnswer();
@@ -224,6 +229,7 @@ public final class TdsSession implements TrackedSession, SessionLoop, ClientLegH
             ByteBuf data = TdsPackets.data(message, client.alloc());
             try {
                 Login7 login = Login7.decode(data);
+                allHeaders = login.allHeaders();
                 info = new SessionInfo(login.user(), login.database(), login.applicationName(), client.remoteAddress());
                 if (login.packetSize() >= TdsPackets.MIN_PACKET_SIZE && login.packetSize() <= TdsPackets.MAX_PACKET) {
                     packetSize = (int) login.packetSize();
@@ -332,13 +338,15 @@ public final class TdsSession implements TrackedSession, SessionLoop, ClientLegH
 
     // ---- the proxy's own answers --------------------------------------------------------------------------
 
-    /** Answers the request in flight here: {@code error} (null: none), then {@code done}, in the packet size agreed. */
-    void reply(TdsError error, Done done) {
+    /** Answers the request in flight here: {@code error} (null: none), then {@code dones}, in the packet size agreed. */
+    void reply(TdsError error, Done... dones) {
         ByteBuf data = client.alloc().buffer();
         if (error != null) {
             error.encode(data);
         }
-        done.encode(data);
+        for (Done done : dones) {
+            done.encode(data, allHeaders); // TDS 7.2 brought both ALL_HEADERS and 8-byte row counts
+        }
         legs.toClient(TdsPackets.message(client.alloc(), PacketType.TABULAR_RESULT, data, packetSize, spid));
         client.flush();
     }

@@ -198,4 +198,45 @@ class TdsAdmissionIT {
             assertThat(target.testServer.get().rpcs).containsExactly("SELECT 21 AS n WHERE @P0 = 1");
         }
     }
+
+    /**
+     * A PreparedStatement prepared on its first call (sp_prepexec), then executed by the handle the server returned
+     * (sp_execute): each execution waits for admission as the prepared statement's text, and a cancel while the
+     * execution by handle waits withdraws it before the server sees it.
+     */
+    @Test
+    void spExecuteByHandleIsAdmittedAsItsPreparedStatement() throws Exception {
+        String sql = "SELECT 31 AS n WHERE ? = 1 " + ScriptedHook.HOLD;
+        try (Connection c = proxy.connect(";enablePrepareOnFirstPreparedStatementCall=true");
+                PreparedStatement select = c.prepareStatement(sql)) {
+            for (int run = 0; run < 2; run++) {
+                select.setInt(1, 1);
+                CompletableFuture<Integer> answer = CompletableFuture.supplyAsync(() -> first(select), clients);
+                proxy.awaitSessionIn("waiting for admission");
+                hook.admitHeld();
+                assertThat(answer.get(30, TimeUnit.SECONDS)).isEqualTo(31);
+            }
+            CompletableFuture<Integer> third = CompletableFuture.supplyAsync(() -> first(select), clients);
+            proxy.awaitSessionIn("waiting for admission");
+            select.cancel();
+            assertThat(third).failsWithin(30, TimeUnit.SECONDS).withThrowableThat()
+                    .havingRootCause().isInstanceOf(SQLServerException.class).withMessageContaining("canceled");
+        }
+        String asSent = "SELECT 31 AS n WHERE @P0 = 1 " + ScriptedHook.HOLD;
+        assertThat(hook.requests).extracting(request -> request.sql()).containsExactly(asSent, asSent, asSent);
+        assertThat(hook.withdrawn).containsExactly(asSent);
+        if (target.testServer.isPresent()) {
+            assertThat(target.testServer.get().procedureIds).as("sp_prepexec, then sp_execute; the cancelled one not")
+                    .startsWith(13, 12).doesNotContainSequence(12, 12);
+        }
+    }
+
+    private static int first(PreparedStatement statement) {
+        try (ResultSet rows = statement.executeQuery()) {
+            assertThat(rows.next()).isTrue();
+            return rows.getInt(1);
+        } catch (SQLException e) {
+            throw new IllegalStateException(e);
+        }
+    }
 }

@@ -26,8 +26,9 @@ import java.util.regex.Pattern;
  * runs on the machines these tests run on. It answers PRELOGIN (as configured by its {@link Encryption}, with TLS
  * inside PRELOGIN packets, for the login only or for everything, or TDS 8.0's TLS first), LOGIN7 (LOGINACK with ENVCHANGEs for the database, collation and packet size; user {@code refused}
  * gets error 18456), every SQL batch with one row of two columns (an INT: the number after a leading
- * {@code SELECT}, else 1; an NVARCHAR: the batch's text as received), sp_executesql the same way with its
- * statement's text, an ATTENTION with DONE_ATTN, and any other RPC with an error. It records what it received, so that tests see what the proxy passed on. A thread per
+ * {@code SELECT}, else 1; an NVARCHAR: the batch's text as received), sp_executesql, sp_prepare, sp_prepexec,
+ * sp_execute and sp_unprepare with handles in RETURNVALUE tokens ({@link TestServerProcedures}), an ATTENTION with
+ * DONE_ATTN, and any other RPC with an error. It records what it received, so that tests see what the proxy passed on. A thread per
  * connection; test scope only.
  */
 final class TdsTestServer implements AutoCloseable {
@@ -51,8 +52,10 @@ final class TdsTestServer implements AutoCloseable {
     private static final byte[] COLLATION = {0x09, 0x04, (byte) 0xD0, 0x00, 0x34};
 
     final List<String> batches = new CopyOnWriteArrayList<>();
-    /** The texts sp_executesql was called with. */
+    /** The texts of the statements RPCs ran or prepared ({@link TestServerProcedures}). */
     final List<String> rpcs = new CopyOnWriteArrayList<>();
+    /** The ProcIDs of the RPCs received, in order (a procedure called by name: its ProcID; another: 0). */
+    final List<Integer> procedureIds = new CopyOnWriteArrayList<>();
     final List<Integer> preloginEncryption = new CopyOnWriteArrayList<>();
     final List<Integer> preloginMars = new CopyOnWriteArrayList<>();
     final List<String> logins = new CopyOnWriteArrayList<>();
@@ -134,6 +137,8 @@ final class TdsTestServer implements AutoCloseable {
                 out = strict.out();
             }
             int batchNumber = 0;
+            TestServerProcedures procedures = new TestServerProcedures();
+            boolean allHeaders = true;
             for (Message message; (message = TdsWire.read(in)) != null; ) {
                 switch (message.type()) {
                     case TdsWire.PRELOGIN -> {
@@ -155,6 +160,10 @@ final class TdsTestServer implements AutoCloseable {
                         }
                         ByteBuffer login = message.littleEndian();
                         int asked = login.getInt(8);
+                        // ALL_HEADERS lead batches and RPCs from TDS 7.2 on, TDS 8.0 (0x08000000) included
+                        int version = login.getInt(4);
+                        allHeaders = Integer.compareUnsigned(version, 0x70000000) < 0
+                                || Integer.compareUnsigned(version, 0x72090002) >= 0;
                         packetSize = asked >= 512 && asked <= 32767 ? asked : 4096;
                         String user = string(login, 40);
                         String database = string(login, 68);
@@ -168,7 +177,7 @@ final class TdsTestServer implements AutoCloseable {
                     }
                     case TdsWire.SQL_BATCH -> {
                         ByteBuffer batch = message.littleEndian();
-                        int headers = batch.getInt(0);
+                        int headers = allHeaders ? batch.getInt(0) : 0;
                         String text = new String(message.data(), headers, message.data().length - headers,
                                 StandardCharsets.UTF_16LE);
                         batches.add(text);
@@ -178,16 +187,8 @@ final class TdsTestServer implements AutoCloseable {
                         attentions.incrementAndGet();
                         TdsWire.write(out, TdsWire.REPLY, done(0x20, 0, 0), packetSize, spid);
                     }
-                    case TdsWire.RPC -> {
-                        String text = executedSql(message);
-                        if (text == null) {
-                            TdsWire.write(out, TdsWire.REPLY, error(2812, 16,
-                                    "The test TDS server runs sp_executesql only."), packetSize, spid);
-                        } else {
-                            rpcs.add(text);
-                            TdsWire.write(out, TdsWire.REPLY, procedureRow(++batchNumber, text), packetSize, spid);
-                        }
-                    }
+                    case TdsWire.RPC -> TdsWire.write(out, TdsWire.REPLY,
+                            procedures.answer(message, allHeaders, ++batchNumber, rpcs, procedureIds), packetSize, spid);
                     default -> {
                         return; // a message it does not know: it ends the connection, as a server does
                     }
@@ -292,7 +293,7 @@ final class TdsTestServer implements AutoCloseable {
         tokens.u8(0xE3).u16(change.size()).raw(change.bytes());
     }
 
-    private static byte[] row(int batchNumber, String text) {
+    static byte[] row(int batchNumber, String text) {
         Matcher number = LEADING_NUMBER.matcher(text);
         int n = number.find() ? Integer.parseInt(number.group(1)) : 1;
         String echoed = text.length() > 4000 ? text.substring(0, 4000) : text;
@@ -303,38 +304,8 @@ final class TdsTestServer implements AutoCloseable {
         return tokens.raw(done(0x10, 0xC1, 1)).bytes();                                 // DONE_COUNT, SELECT, 1 row
     }
 
-    /**
-     * sp_executesql's @stmt (by ProcID 10), an NVARCHAR of up to 4,000 characters or a PLP one; null for anything
-     * else.
-     */
-    private static String executedSql(Message message) {
-        ByteBuffer rpc = message.littleEndian();
-        int at = rpc.getInt(0);
-        if ((rpc.getShort(at) & 0xFFFF) != 0xFFFF || rpc.getShort(at + 2) != 10) {
-            return null;
-        }
-        at += 6; // ProcID, option flags
-        at += 1 + 2 * (rpc.get(at) & 0xFF) + 1; // name, status
-        if ((rpc.get(at) & 0xFF) != 0xE7) {
-            return null;
-        }
-        int maxLength = rpc.getShort(at + 1) & 0xFFFF;
-        at += 8;
-        if (maxLength != 0xFFFF) {
-            int length = rpc.getShort(at) & 0xFFFF;
-            return new String(message.data(), at + 2, length, StandardCharsets.UTF_16LE);
-        }
-        at += 8; // total length
-        StringBuilder text = new StringBuilder();
-        for (int chunk = rpc.getInt(at); chunk != 0; chunk = rpc.getInt(at)) {
-            text.append(new String(message.data(), at + 4, chunk, StandardCharsets.UTF_16LE));
-            at += 4 + chunk;
-        }
-        return text.toString();
-    }
-
     /** A procedure's answer: the row, DONEINPROC, RETURNSTATUS 0, DONEPROC. */
-    private static byte[] procedureRow(int number, String text) {
+    static byte[] procedureRow(int number, String text) {
         byte[] row = row(number, text);
         Tokens tokens = new Tokens().raw(Arrays.copyOf(row, row.length - 13));
         tokens.u8(0xFF).u16(0x10).u16(0xC1).u64(1);      // DONEINPROC: DONE_COUNT, SELECT, 1 row
@@ -342,7 +313,7 @@ final class TdsTestServer implements AutoCloseable {
         return tokens.u8(0xFE).u16(0).u16(0xE0).u64(0).bytes(); // DONEPROC, final
     }
 
-    private static byte[] error(int number, int severity, String message) {
+    static byte[] error(int number, int severity, String message) {
         Tokens error = new Tokens().u32(number).u8(1).u8(severity).usVarchar(message).bVarchar("TdsTestServer")
                 .bVarchar("").u32(1);
         return new Tokens().u8(0xAA).u16(error.size()).raw(error.bytes()).raw(done(0x02, 0, 0)).bytes();
