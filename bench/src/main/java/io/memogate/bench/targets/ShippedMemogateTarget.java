@@ -97,6 +97,9 @@ public final class ShippedMemogateTarget extends ProcessTarget {
             } catch (Exception | Error e) {
                 return Optional.empty();
             }
+            if (repository == null) {
+                return Optional.empty(); // a jar copied out of the repository, near the file system's root
+            }
         }
         Path script = repository.resolve("bin/memogate").toAbsolutePath().normalize();
         return Files.isExecutable(script) ? Optional.of(script) : Optional.empty();
