@@ -8,7 +8,9 @@ import java.util.Optional;
  * What the TDS tests put behind the proxy: the test TDS server, or a real SQL Server when one is named by the
  * system property {@code memogate.test.sqlserver} or the environment variable {@code MEMOGATE_TEST_SQLSERVER}
  * ({@code host:port}, with {@code MEMOGATE_TEST_SQLSERVER_USER} / {@code _PASSWORD} / {@code _DATABASE}; its Force
- * Encryption off). Checks of what the server received run against the test TDS server only.
+ * Encryption off), or {@code docker}: the mcr.microsoft.com/mssql/server:2022-latest image, started once for the
+ * test JVM where a Docker engine runs ({@link SqlServerContainer}). Checks of what the server received run against
+ * the test TDS server only.
  */
 final class TdsTarget implements AutoCloseable {
 
@@ -39,6 +41,9 @@ final class TdsTarget implements AutoCloseable {
     static TdsTarget open(TdsTestServer.Encryption encryption, SelfSignedCertificate certificate) throws IOException {
         Optional<String> named = Optional.ofNullable(System.getProperty("memogate.test.sqlserver"))
                 .or(() -> Optional.ofNullable(System.getenv("MEMOGATE_TEST_SQLSERVER")));
+        if (named.isPresent() && named.get().equals("docker")) {
+            return container();
+        }
         if (named.isPresent()) {
             String[] hostPort = named.get().split(":");
             return new TdsTarget(hostPort[0], Integer.parseInt(hostPort[1]), env("MEMOGATE_TEST_SQLSERVER_USER", "sa"),
@@ -48,6 +53,13 @@ final class TdsTarget implements AutoCloseable {
         TdsTestServer server = encryption == null ? TdsTestServer.start()
                 : TdsTestServer.encrypting(encryption, certificate);
         return new TdsTarget("127.0.0.1", server.port(), "memo", "secret", "demo", Optional.of(server));
+    }
+
+    /** SQL Server in a container, shared by the test JVM; the test is skipped, saying why, without a Docker engine. */
+    static TdsTarget container() {
+        SqlServerContainer.Running server = SqlServerContainer.shared();
+        return new TdsTarget(server.host(), server.port(), "sa", SqlServerContainer.SA_PASSWORD, "master",
+                Optional.empty());
     }
 
     private static String env(String name, String otherwise) {
