@@ -3,17 +3,20 @@ package io.memogate.estimator.calcite;
 import static io.memogate.estimator.calcite.QueryParts.columnName;
 import static io.memogate.estimator.calcite.QueryParts.conjuncts;
 import static io.memogate.estimator.calcite.QueryParts.forFirstRows;
+import static io.memogate.estimator.calcite.QueryParts.joinedOnKey;
 import static io.memogate.estimator.calcite.QueryParts.link;
 import static io.memogate.estimator.calcite.QueryParts.outputName;
 import static io.memogate.estimator.calcite.QueryParts.relationsOf;
+import static io.memogate.estimator.calcite.QueryParts.removable;
+import static io.memogate.estimator.calcite.QueryParts.simple;
 import static io.memogate.estimator.calcite.QueryParts.usingOwner;
 
 import io.memogate.estimator.planner.ColumnRef;
-import io.memogate.estimator.planner.JoinTreeNode;
 import io.memogate.estimator.planner.JoinTreeNode.FromList;
 import io.memogate.estimator.planner.JoinTreeNode.JoinNode;
 import io.memogate.estimator.planner.JoinTreeNode.RelationRef;
 import io.memogate.estimator.planner.JoinTreeNode.SubqueryRef;
+import io.memogate.estimator.planner.JoinTreeNode;
 import io.memogate.estimator.planner.JoinType;
 import io.memogate.estimator.planner.Predicate;
 import io.memogate.estimator.planner.QueryBlock;
@@ -30,6 +33,7 @@ import java.util.Map;
 import java.util.Optional;
 import java.util.Set;
 import java.util.function.Supplier;
+import org.apache.calcite.sql.JoinConditionType;
 import org.apache.calcite.sql.SqlBasicCall;
 import org.apache.calcite.sql.SqlCall;
 import org.apache.calcite.sql.SqlIdentifier;
@@ -42,7 +46,6 @@ import org.apache.calcite.sql.SqlSelect;
 import org.apache.calcite.sql.SqlUnresolvedFunction;
 import org.apache.calcite.sql.SqlWith;
 import org.apache.calcite.sql.SqlWithItem;
-import org.apache.calcite.sql.JoinConditionType;
 
 /**
  * Turns a parsed query into the planner's {@link QueryBlock}, deciding what PostgreSQL's
@@ -87,17 +90,6 @@ public final class QueryBlockBuilder {
     /** What a query built into a block offers its user. */
     private record Built(QueryBlock block, boolean simple, boolean correlated, Map<String, Set<String>> columns,
                          Set<String> relations) {
-    }
-
-    private static final class Cte {
-        final SqlWithItem item;
-        final boolean separate;
-        RelationRef planned;
-
-        Cte(SqlWithItem item, boolean separate) {
-            this.item = item;
-            this.separate = separate;
-        }
     }
 
     /**
@@ -238,18 +230,10 @@ public final class QueryBlockBuilder {
                 select.getQualify()}) {
             read.addAll(ReferencedRelations.of(other, scope, q -> separate.add(query(q, scope).block())));
         }
-        Set<String> removable = new HashSet<>(candidates);
-        removable.removeAll(read);
-        boolean star = select.getSelectList().stream().anyMatch(item -> item instanceof SqlIdentifier id && id.isStar());
-        if (root.unattributed() != unattributedBefore || star) {
-            removable.clear(); // a column it cannot place, or a *, may read them
-        }
-        boolean simple = select.getGroup() == null && select.getHaving() == null && !select.isDistinct()
-                && select.getFetch() == null && select.getOffset() == null
-                && (select.getWindowList() == null || select.getWindowList().isEmpty())
-                && !GroupingFinder.in(select.getSelectList());
+        // A column the scope could not place may read any of them.
+        Set<String> removable = root.unattributed() != unattributedBefore ? Set.of() : removable(candidates, read, select);
         QueryBlock block = new QueryBlock(from, predicates, separate, select.getFetch() != null).withKeyJoined(removable);
-        return new Built(block, simple, scope.correlated(), columns, relationsOf(from));
+        return new Built(block, simple(select), scope.correlated(), columns, relationsOf(from));
     }
 
     /** {@code [NOT] EXISTS} and {@code IN (SELECT ...)} that PostgreSQL turns into a semi or anti join. */
@@ -487,32 +471,6 @@ public final class QueryBlockBuilder {
         if (relations.size() >= 2) {
             predicates.add(Predicate.Clause.filter(relations));
         }
-    }
-
-    /**
-     * Whether {@code condition} equates {@code relation}'s key column with a column of another relation. The text
-     * does not show the unique indexes PostgreSQL needs to remove the join; a column named {@code id} is taken for
-     * the table's primary key, the convention of most schemas and ORMs (the planner model checks the catalog's
-     * indexes where it has them).
-     */
-    private static boolean joinedOnKey(String relation, SqlNode condition, Scope scope) {
-        for (SqlNode conjunct : conjuncts(condition)) {
-            if (conjunct.getKind() != SqlKind.EQUALS) {
-                continue;
-            }
-            SqlCall eq = (SqlCall) conjunct;
-            for (int side = 0; side < 2; side++) {
-                if (eq.operand(side) instanceof SqlIdentifier key && QueryBlock.KEY_COLUMN.equalsIgnoreCase(columnName(key))
-                        && ReferencedRelations.of(key, scope, q -> { }).equals(Set.of(relation))
-                        && eq.operand(1 - side) instanceof SqlIdentifier other) {
-                    Set<String> otherSide = ReferencedRelations.of(other, scope, q -> { });
-                    if (!otherSide.isEmpty() && !otherSide.contains(relation)) {
-                        return true;
-                    }
-                }
-            }
-        }
-        return false;
     }
 
     private Cte cte(String name) {

@@ -12,6 +12,7 @@ import java.util.ArrayDeque;
 import java.util.ArrayList;
 import java.util.Collections;
 import java.util.Deque;
+import java.util.HashSet;
 import java.util.LinkedHashSet;
 import java.util.List;
 import java.util.Set;
@@ -20,6 +21,7 @@ import org.apache.calcite.sql.SqlCall;
 import org.apache.calcite.sql.SqlIdentifier;
 import org.apache.calcite.sql.SqlKind;
 import org.apache.calcite.sql.SqlNode;
+import org.apache.calcite.sql.SqlSelect;
 import org.apache.calcite.sql.SqlSetOperator;
 
 /** Small readings of a parsed query that {@link QueryBlockBuilder} and {@link LexicalFallback} share. */
@@ -142,5 +144,52 @@ final class QueryParts {
             boolean splits = !left.isEmpty() && !right.isEmpty() && Collections.disjoint(left, right);
             predicates.add(new Predicate.Clause(all, splits));
         }
+    }
+
+    /** A SELECT without grouping, DISTINCT, LIMIT / OFFSET or windows: one a query above may pull up. */
+    static boolean simple(SqlSelect select) {
+        return select.getGroup() == null && select.getHaving() == null && !select.isDistinct()
+                && select.getFetch() == null && select.getOffset() == null
+                && (select.getWindowList() == null || select.getWindowList().isEmpty())
+                && !GroupingFinder.in(select.getSelectList());
+    }
+
+    /**
+     * Whether {@code condition} equates {@code relation}'s key column with a column of another relation. The text
+     * does not show the unique indexes PostgreSQL needs to remove the join; a column named {@code id} is taken for
+     * the table's primary key, the convention of most schemas and ORMs (the planner model checks the catalog's
+     * indexes where it has them).
+     */
+    static boolean joinedOnKey(String relation, SqlNode condition, Scope scope) {
+        for (SqlNode conjunct : conjuncts(condition)) {
+            if (conjunct.getKind() != SqlKind.EQUALS) {
+                continue;
+            }
+            SqlCall eq = (SqlCall) conjunct;
+            for (int side = 0; side < 2; side++) {
+                if (eq.operand(side) instanceof SqlIdentifier key && QueryBlock.KEY_COLUMN.equalsIgnoreCase(columnName(key))
+                        && ReferencedRelations.of(key, scope, q -> { }).equals(Set.of(relation))
+                        && eq.operand(1 - side) instanceof SqlIdentifier other) {
+                    Set<String> otherSide = ReferencedRelations.of(other, scope, q -> { });
+                    if (!otherSide.isEmpty() && !otherSide.contains(relation)) {
+                        return true;
+                    }
+                }
+            }
+        }
+        return false;
+    }
+
+    /**
+     * Of the relations LEFT-joined on their key ({@code candidates}), those PostgreSQL removes: read by nothing
+     * ({@code read}: the output, grouping, other conditions) and not behind a {@code *}.
+     */
+    static Set<String> removable(Set<String> candidates, Set<String> read, SqlSelect select) {
+        if (select.getSelectList().stream().anyMatch(item -> item instanceof SqlIdentifier id && id.isStar())) {
+            return Set.of();
+        }
+        Set<String> removable = new HashSet<>(candidates);
+        removable.removeAll(read);
+        return removable;
     }
 }
