@@ -9,9 +9,7 @@ import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
-import java.util.Optional;
 import java.util.function.Predicate;
-import java.util.regex.Pattern;
 import java.util.stream.Collectors;
 
 /**
@@ -37,7 +35,6 @@ final class ConfigValidator {
      */
     static final Duration MIN_BROKER_INTERVAL = Duration.ofMillis(10);
 
-    private static final Pattern BACKEND_NAME = Pattern.compile("[A-Za-z0-9_.-]+");
 
     private ConfigValidator() {
     }
@@ -110,7 +107,7 @@ final class ConfigValidator {
         }
     }
 
-    private static void checkSocketPath(Problems problems, String field, Path socket) {
+    static void checkSocketPath(Problems problems, String field, Path socket) {
         if (!UnixSockets.fits(socket)) {
             problems.add(field, field + " names a Unix socket directory, but the socket's path " + socket + " is "
                     + UnixSockets.bytes(socket) + " bytes, over the " + UnixSockets.MAX_PATH_BYTES
@@ -127,7 +124,7 @@ final class ConfigValidator {
         for (int i = 0; i < backends.size(); i++) {
             BackendConfig backend = backends.get(i);
             String path = "backends[" + i + "]";
-            validateBackend(backend, path, problems);
+            BackendChecks.validate(backend, path, problems);
             if (!backend.name().isBlank()) {
                 pathsByName.computeIfAbsent(backend.name(), n -> new ArrayList<>()).add(path);
             }
@@ -152,76 +149,6 @@ final class ConfigValidator {
                         + (names.size() == 2 ? "both " : "") + quotedList(names));
             }
         });
-    }
-
-    private static void validateBackend(BackendConfig backend, String path, Problems problems) {
-        if (backend.name().isBlank()) {
-            problems.add(path + ".name", path + ".name is required");
-        } else if (!BACKEND_NAME.matcher(backend.name()).matches()) {
-            problems.add(path + ".name", path + ".name must consist of letters, digits, '_', '.' and '-', was '"
-                    + backend.name() + "'");
-        }
-        if (backend.host().isBlank()) {
-            problems.add(path + ".host", path + ".host is required");
-        }
-        checkPort(problems, path + ".port", backend.port(), 1);
-        List<String> databases = backend.databases();
-        for (int d = 0; d < databases.size(); d++) {
-            String database = databases.get(d);
-            if (database.isBlank()) {
-                problems.add(path + ".databases[" + d + "]", path + ".databases[" + d + "] must not be empty");
-            } else if (databases.indexOf(database) < d && databases.lastIndexOf(database) == d) {
-                problems.add(path + ".databases", path + ".databases lists '" + database + "' more than once");
-            }
-        }
-        if (databases.isEmpty() && !backend.isDefault()) {
-            problems.add(path, path + " ('" + backend.name() + "') lists no databases and is not the default, "
-                    + "so no client can reach it");
-        }
-        validateBackendTls(backend.tls(), path + ".tls", problems);
-        backend.unixSocket().ifPresent(socket -> validateUnixSocket(backend, socket, path, problems));
-    }
-
-    /**
-     * A backend reached through its Unix socket. The socket's path must fit the address a connect takes;
-     * and TLS cannot be required: PostgreSQL answers an SSLRequest on a Unix socket with 'N', so libpq, and
-     * the proxy with it, does not ask (prefer then means plain, as it does in libpq).
-     */
-    private static void validateUnixSocket(BackendConfig backend, Path socket, String path, Problems problems) {
-        checkSocketPath(problems, path + ".host", socket);
-        TlsMode mode = backend.tls().mode();
-        if (mode == TlsMode.REQUIRE || mode == TlsMode.VERIFY_FULL) {
-            problems.add(path + ".tls.mode", path + ".tls.mode is " + mode.configName() + ", but " + path
-                    + ".host names a Unix socket directory, and PostgreSQL does not use TLS on Unix sockets: set it to prefer or"
-                    + " disable, or name the server's TCP host");
-        }
-    }
-
-    private static void validateBackendTls(BackendTlsConfig tls, String path, Problems problems) {
-        boolean verifies = tls.mode() == TlsMode.VERIFY_FULL;
-        Optional<Path> trusted = tls.trustedCertificates();
-        if (verifies && trusted.isEmpty()) {
-            problems.add(path + ".trustedCertificates",
-                    path + ".trustedCertificates is required when mode is verify-full");
-        }
-        // Settings that would be silently ignored are errors: a user who names a CA bundle expects it
-        // to be checked, and only verify-full checks it.
-        if (!verifies && trusted.isPresent()) {
-            problems.add(path + ".trustedCertificates", path + ".trustedCertificates is only used when mode is "
-                    + "verify-full, but mode is " + tls.mode());
-        }
-        if (!verifies && tls.serverName().isPresent()) {
-            problems.add(path + ".serverName", path + ".serverName is only used when mode is verify-full, "
-                    + "but mode is " + tls.mode());
-        }
-        if (tls.serverName().filter(String::isBlank).isPresent()) {
-            problems.add(path + ".serverName", path + ".serverName must not be empty");
-        }
-        if (tls.strict() && tls.mode() != TlsMode.REQUIRE && !verifies) {
-            problems.add(path + ".strict", path + ".strict (TDS 8.0: TLS before anything else) encrypts always: it "
-                    + "needs mode require or verify-full, but mode is " + tls.mode());
-        }
-        trusted.ifPresent(file -> checkFile(problems, path + ".trustedCertificates", file));
     }
 
     private static void validateLimits(LimitsConfig limits, Problems problems) {
@@ -483,7 +410,7 @@ final class ConfigValidator {
                 : String.valueOf(value);
     }
 
-    private static void checkFile(Problems problems, String path, Path file) {
+    static void checkFile(Problems problems, String path, Path file) {
         if (!Files.exists(file)) {
             problems.add(path, path + ": file not found: " + file);
         } else if (!Files.isRegularFile(file)) {

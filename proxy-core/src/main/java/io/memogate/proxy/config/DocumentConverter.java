@@ -270,8 +270,8 @@ final class DocumentConverter {
         if (network == null) {
             return NetworkConfig.DEFAULTS;
         }
-        NetworkTransport transport = parse("network.transport", network.transport, DocumentConverter::transport,
-                NetworkConfig.DEFAULTS.transport());
+        NetworkTransport transport = parse("network.transport", network.transport,
+                oneOf(NetworkTransport::fromConfigName, NetworkTransport.configNames()), NetworkConfig.DEFAULTS.transport());
         long eventLoops = whole("network.eventLoops", network.eventLoops, NetworkConfig.DEFAULTS.eventLoops());
         if (!ConfigValidator.checkEventLoops(problems, "network.eventLoops", eventLoops)) {
             eventLoops = NetworkConfig.DEFAULTS.eventLoops();
@@ -356,7 +356,8 @@ final class DocumentConverter {
                 tls = Optional.of(new ServerTlsConfig(certificate.get(), privateKey.get()));
             }
         }
-        Protocol protocol = parse(path + ".protocol", doc.protocol, DocumentConverter::protocol, Protocol.POSTGRESQL);
+        Protocol protocol = parse(path + ".protocol", doc.protocol, oneOf(Protocol::fromConfigName, Protocol.configNames()),
+                Protocol.POSTGRESQL);
         return new ListenerConfig(host, port, tls, protocol);
     }
 
@@ -374,7 +375,7 @@ final class DocumentConverter {
         if (doc == null) {
             return BackendTlsConfig.DEFAULT;
         }
-        TlsMode mode = parse(path + ".mode", doc.mode, DocumentConverter::tlsMode, TlsMode.PREFER);
+        TlsMode mode = parse(path + ".mode", doc.mode, oneOf(TlsMode::fromConfigName, TlsMode.configNames()), TlsMode.PREFER);
         return new BackendTlsConfig(mode, optionalPath(path + ".trustedCertificates", doc.trustedCertificates),
                 Optional.ofNullable(doc.serverName), parse(path + ".strict", doc.strict, DocumentConverter::bool, false));
     }
@@ -478,19 +479,10 @@ final class DocumentConverter {
         return Double.parseDouble(text.strip());
     }
 
-    private static Protocol protocol(String text) {
-        return Protocol.fromConfigName(text.strip()).orElseThrow(() -> new IllegalArgumentException(
-                "must be one of " + Protocol.configNames() + ", was '" + text + "'"));
-    }
-
-    private static TlsMode tlsMode(String text) {
-        return TlsMode.fromConfigName(text.strip()).orElseThrow(() -> new IllegalArgumentException(
-                "must be one of " + TlsMode.configNames() + ", was '" + text + "'"));
-    }
-
-    private static NetworkTransport transport(String text) {
-        return NetworkTransport.fromConfigName(text.strip()).orElseThrow(() -> new IllegalArgumentException(
-                "must be one of " + NetworkTransport.configNames() + ", was '" + text + "'"));
+    /** A setting's word, read by {@code byName} (an enum's configuration names, {@code names}). */
+    private static <E> Function<String, E> oneOf(Function<String, Optional<E>> byName, String names) {
+        return text -> byName.apply(text.strip()).orElseThrow(() -> new IllegalArgumentException(
+                "must be one of " + names + ", was '" + text + "'"));
     }
 
     private static String orEmpty(String text) {

@@ -8,7 +8,6 @@ import io.memogate.proxy.admission.Admission;
 import io.memogate.proxy.admission.AdmissionPoint;
 import io.memogate.proxy.admission.AdmissionRejectedException;
 import io.memogate.proxy.admission.AdmittedStatement;
-import io.memogate.proxy.admission.Degradation;
 import io.memogate.proxy.admission.Degraded;
 import io.memogate.proxy.admission.GatedAdmission;
 import io.memogate.proxy.admission.LoginSettings;
@@ -29,14 +28,12 @@ import io.memogate.proxy.pg.message.frontend.Parse;
 import io.memogate.proxy.pg.message.frontend.Query;
 import io.memogate.proxy.pg.message.frontend.Sync;
 import io.memogate.proxy.pg.message.frontend.Terminate;
-import io.memogate.proxy.postgres.DegradeLadder;
 import io.memogate.proxy.postgres.PostgresServer;
 import io.memogate.proxy.postgres.catalog.RoleSettings;
 import io.memogate.proxy.session.LoopHandoff;
 import io.memogate.proxy.session.OwnedFrame;
 import io.memogate.proxy.session.StatementAdmission;
 import io.netty.buffer.ByteBuf;
-import java.util.List;
 import java.util.Optional;
 import java.util.function.BiConsumer;
 import java.util.function.Function;
@@ -97,13 +94,7 @@ final class AdmissionFlow {
     /** Whether the client broke the protocol: what it sent after, even if queued before, is dropped. */
     private final FatalAfterAnswers fatalAfterAnswers;
     private final LoopHandoff handoff;
-    /**
-     * The degrade ladder of the settings it was made from ({@link SessionSettings#current} returns the same object
-     * until they change): made once, not for each statement, of which nearly all never need it (40-odd settings
-     * maps, 9 kB a statement).
-     */
-    private PlannerSettings ladderSettings;
-    private List<Degradation> ladder;
+    private final LastLadder ladder = new LastLadder();
 
     AdmissionFlow(PgSession session, ReleaseTracker tracker, RefusedStatements refused, ServerResponses responses,
                   DegradedRuns degradedRuns, SessionSettings settings, PreparedQueries preparedQueries, FatalAfterAnswers fatalAfterAnswers) {
@@ -345,7 +336,7 @@ final class AdmissionFlow {
         StatementRequest request = new StatementRequest(sql, point, session.info, session.serverConnection(),
                 settings.current(), preparedQueries, settingsWithLogin);
         Admission admission = mayDegrade(text, point, transactionStatus)
-                ? session.server.hook().admit(request, degradeLadder(settings.current()))
+                ? session.server.hook().admit(request, ladder.of(settings.current()))
                 : session.server.hook().admit(request);
         if (admission.bypassed() && statementName != null) {
             statements.bypassing(statementName, catalogVersion);
@@ -357,14 +348,6 @@ final class AdmissionFlow {
         }
         statementAdmission.admit(admission, frame, session.server.support().waitNoticeAfter(),
                 waitingStatement(admission, point, statementName, catalogVersion));
-    }
-
-    private List<Degradation> degradeLadder(PlannerSettings current) {
-        if (current != ladderSettings) {
-            ladder = List.copyOf(DegradeLadder.of(current));
-            ladderSettings = current;
-        }
-        return ladder;
     }
 
     /** What becomes of a statement that waits for its admission, once decided. */

@@ -6,8 +6,8 @@ import io.memogate.proxy.admission.SessionInfo;
 import io.memogate.proxy.session.ClientLegHandler;
 import io.memogate.proxy.session.HeldInput;
 import io.memogate.proxy.session.OnEventLoop;
-import io.memogate.proxy.session.OperatorCommand;
 import io.memogate.proxy.session.OperatorCommand.Addressee;
+import io.memogate.proxy.session.OperatorCommand;
 import io.memogate.proxy.session.ServerLegHandler;
 import io.memogate.proxy.session.SessionLegs;
 import io.memogate.proxy.session.SessionLoop;
@@ -72,12 +72,12 @@ public final class TdsSession implements TrackedSession, SessionLoop, ClientLegH
     final ServerAdmission server;
     private final SessionLegs legs;
     private final HeldInput input;
-    private final Replies replies = new Replies();
-    private final BatchFlow flow;
-    private final TlsLegs tls;
-    private final Instant connectedAt = Instant.now();
+    final Replies replies = new Replies();
+    final BatchFlow flow;
+    final TlsLegs tls;
+    final Instant connectedAt = Instant.now();
 
-    private State state = State.CONNECTING;
+    State state = State.CONNECTING;
     SessionInfo info;
     /** The server's process id for this connection, from the headers of its packets: 0 until it answers. */
     int spid;
@@ -390,21 +390,7 @@ public final class TdsSession implements TrackedSession, SessionLoop, ClientLegH
 
     @Override
     public CompletionStage<ClientView> describe() {
-        return OnEventLoop.call(client.eventLoop(), this::view);
-    }
-
-    private ClientView view() {
-        String status = switch (state) {
-            case CONNECTING, PRELOGIN, PRELOGIN_REPLY, SERVER_TLS, LOGIN -> "login";
-            case READY -> flow.holding() ? "waiting for admission" : replies.idle() ? "idle" : "active";
-            case CLOSED -> "closed";
-        };
-        var backend = services.backend();
-        return new ClientView(info == null ? null : info.user(), info == null ? null : info.database(),
-                info == null ? null : info.applicationName(), SessionInfo.describe(client.remoteAddress()),
-                tls.clientEncrypted(), status, connectedAt, backend.name(), backend.host() + ":" + backend.port(), spid,
-                tls.serverEncrypted(),
-                flow.waitingWhere().orElse(null), 0, "off");
+        return OnEventLoop.call(client.eventLoop(), () -> TdsSessionView.of(this));
     }
 
     @Override
