@@ -11,7 +11,8 @@ import java.util.OptionalInt;
  * before the first result set (sp_prepare's answer has nothing else), and at the end of the answer, where the output
  * parameters come after the rows, between the last DONEINPROC and the final DONEPROC. It keeps the first packet's
  * leading tokens and the answer's last {@value #TAIL} bytes, nothing else, and is fed only while such an answer is
- * expected.
+ * expected. TDS 7.1 (jTDS) answers with a 2-byte user type in RETURNVALUE and 4-byte DONE row counts; TDS 7.2 brought
+ * 4 and 8 bytes.
  */
 public final class ReturnedHandle {
 
@@ -29,10 +30,18 @@ public final class ReturnedHandle {
     private static final int INTN = 0x26;
     private static final int INT4 = 0x38;
 
+    private final int userTypeBytes;
+    private final int doneBytes;
     private final byte[] tail = new byte[TAIL];
     private int tailLength;
     private boolean first = true;
     private OptionalInt found = OptionalInt.empty();
+
+    /** A reader of an answer in TDS 7.2 or later ({@code tds72}), or in TDS 7.1 and before. */
+    public ReturnedHandle(boolean tds72) {
+        this.userTypeBytes = tds72 ? 4 : 2;
+        this.doneBytes = tds72 ? 13 : 9;
+    }
 
     /** A packet of the answer, header included; read, not kept nor released. */
     public void packet(ByteBuf packet, int headerBytes) {
@@ -71,7 +80,7 @@ public final class ReturnedHandle {
     }
 
     /** The tokens before the first result set: the handle when a RETURNVALUE comes among them. */
-    private static OptionalInt leading(ByteBuf data) {
+    private OptionalInt leading(ByteBuf data) {
         try {
             int at = data.readerIndex();
             while (at < data.writerIndex()) {
@@ -81,7 +90,7 @@ public final class ReturnedHandle {
                         return intValue(data, at + 1);
                     }
                     case RETURNSTATUS -> at += 5;
-                    case DONE, DONEPROC, DONEINPROC -> at += 13;
+                    case DONE, DONEPROC, DONEINPROC -> at += doneBytes;
                     case ERROR, INFO, ENVCHANGE -> at += 3 + data.getUnsignedShortLE(at + 1);
                     default -> {
                         return OptionalInt.empty(); // a result set, or a token this reader does not step over
@@ -95,7 +104,7 @@ public final class ReturnedHandle {
     }
 
     /** The handle of the RETURNVALUE at {@code from}, when the tokens from there end exactly with a final DONEPROC. */
-    private static OptionalInt trailing(ByteBuf end, int from) {
+    private OptionalInt trailing(ByteBuf end, int from) {
         try {
             OptionalInt handle = intValue(end, from + 1);
             if (handle.isEmpty()) {
@@ -108,7 +117,7 @@ public final class ReturnedHandle {
                     case RETURNVALUE -> at = afterReturnValue(end, at + 1);
                     case RETURNSTATUS -> at += 5;
                     case DONEINPROC, DONEPROC, DONE -> {
-                        at += 13;
+                        at += doneBytes;
                         if (at == end.writerIndex()) {
                             return handle;
                         }
@@ -127,10 +136,10 @@ public final class ReturnedHandle {
         return OptionalInt.empty();
     }
 
-    /** A RETURNVALUE's INT value: ordinal (2), name (B_VARCHAR), status, user type (4), flags (2), TYPE_INFO. */
-    private static OptionalInt intValue(ByteBuf data, int at) {
+    /** A RETURNVALUE's INT value: ordinal (2), name (B_VARCHAR), status, user type (4; 2 in TDS 7.1), flags (2), TYPE_INFO. */
+    private OptionalInt intValue(ByteBuf data, int at) {
         int type = typeAt(data, at);
-        int typeAt = at + 2 + 1 + 2 * data.getUnsignedByte(at + 2) + 1 + 4 + 2;
+        int typeAt = at + 2 + 1 + 2 * data.getUnsignedByte(at + 2) + 1 + userTypeBytes + 2;
         if (type == INT4) {
             return OptionalInt.of(data.getIntLE(typeAt + 1));
         }
@@ -141,9 +150,9 @@ public final class ReturnedHandle {
     }
 
     /** Where the token after an INT RETURNVALUE begins; -1 for another type. */
-    private static int afterReturnValue(ByteBuf data, int at) {
+    private int afterReturnValue(ByteBuf data, int at) {
         int type = typeAt(data, at);
-        int typeAt = at + 2 + 1 + 2 * data.getUnsignedByte(at + 2) + 1 + 4 + 2;
+        int typeAt = at + 2 + 1 + 2 * data.getUnsignedByte(at + 2) + 1 + userTypeBytes + 2;
         if (type == INT4) {
             return typeAt + 5;
         }
@@ -153,7 +162,7 @@ public final class ReturnedHandle {
         return -1;
     }
 
-    private static int typeAt(ByteBuf data, int at) {
-        return data.getUnsignedByte(at + 2 + 1 + 2 * data.getUnsignedByte(at + 2) + 1 + 4 + 2);
+    private int typeAt(ByteBuf data, int at) {
+        return data.getUnsignedByte(at + 2 + 1 + 2 * data.getUnsignedByte(at + 2) + 1 + userTypeBytes + 2);
     }
 }

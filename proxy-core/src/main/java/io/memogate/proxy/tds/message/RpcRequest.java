@@ -29,9 +29,12 @@ public final class RpcRequest {
     private static final long PLP_NULL = -1L;
 
     private static final int BATCH_FLAG = 0xFF;
+    /** TDS 7.1 and before separate the requests of a batch with 0x80 ([MS-TDS] 2.2.6.6); jTDS does. */
+    private static final int BATCH_FLAG_TDS71 = 0x80;
     private static final int NO_EXEC_FLAG = 0xFE;
 
     private final ByteBuf data;
+    private int batchFlag = BATCH_FLAG;
     private int at;
     /** The last call was read to the end of what it holds: the next one can be found. */
     private boolean readToEnd;
@@ -53,8 +56,8 @@ public final class RpcRequest {
     }
 
     /**
-     * Every call in {@code data}: requests of a batch follow each other after a BatchFlag (0xFF) or NoExecFlag
-     * (0xFE). A parameter of a type {@link RpcParameter} does not step over ends the reading: the calls read until
+     * Every call in {@code data}: requests of a batch follow each other after a BatchFlag (0xFF; 0x80 before TDS
+     * 7.2) or NoExecFlag (0xFE). A parameter of a type {@link RpcParameter} does not step over ends the reading: the calls read until
      * then, and {@link RpcBatch#allRead()} false.
      */
     public static RpcBatch readAll(ByteBuf data) {
@@ -67,6 +70,8 @@ public final class RpcRequest {
             RpcRequest request = new RpcRequest(data.slice());
             if (allHeaders) {
                 request.headers();
+            } else {
+                request.batchFlag = BATCH_FLAG_TDS71;
             }
             return request.calls();
         } catch (IndexOutOfBoundsException e) {
@@ -98,8 +103,8 @@ public final class RpcRequest {
         }
     }
 
-    private static boolean separator(int b) {
-        return b == BATCH_FLAG || b == NO_EXEC_FLAG;
+    private boolean separator(int b) {
+        return b == batchFlag || b == NO_EXEC_FLAG;
     }
 
     /** The text {@code data} runs now or prepares; empty for other requests. */

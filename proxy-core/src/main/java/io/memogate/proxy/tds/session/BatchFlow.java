@@ -123,7 +123,7 @@ final class BatchFlow {
         }
         RpcCall only = batch.calls().size() == 1 ? batch.calls().get(0) : null;
         PreparedHandles.Watch watch = only != null && only.procedure().returnsHandle()
-                ? handles.watch(only.procedure().cursor(), only.text().orElseThrow()) : null;
+                ? handles.watch(only.procedure().cursor(), only.text().orElseThrow(), session.allHeaders) : null;
         admit(message, String.join(";\n", texts), Done.procErrors(batch.calls().size()), watch);
     }
 

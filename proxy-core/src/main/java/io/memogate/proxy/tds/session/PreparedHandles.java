@@ -43,20 +43,24 @@ final class PreparedHandles {
         return statements.size() + cursorStatements.size();
     }
 
-    /** Reads the answer to a prepare of {@code text} for its handle, and keeps the pair when it has one. */
-    Watch watch(boolean cursor, String text) {
-        return new Watch(cursor, text);
+    /**
+     * Reads the answer to a prepare of {@code text} for its handle, and keeps the pair when it has one; the answer in
+     * TDS 7.2's formats or later ({@code tds72}), or 7.1's.
+     */
+    Watch watch(boolean cursor, String text, boolean tds72) {
+        return new Watch(cursor, text, tds72);
     }
 
     /** The reading of one prepare's answer, fed its packets by {@link Replies}. */
     final class Watch {
         private final boolean cursor;
         private final String text;
-        private final ReturnedHandle reader = new ReturnedHandle();
+        private final ReturnedHandle reader;
 
-        private Watch(boolean cursor, String text) {
+        private Watch(boolean cursor, String text, boolean tds72) {
             this.cursor = cursor;
             this.text = text;
+            this.reader = new ReturnedHandle(tds72);
         }
 
         void packet(ByteBuf packet) {

@@ -23,7 +23,8 @@ import java.util.regex.Pattern;
 
 /**
  * The test TDS server: a small TDS 7.4 endpoint written from [MS-TDS] for the wing's tests, since no SQL Server
- * runs on the machines these tests run on. It answers PRELOGIN (as configured by its {@link Encryption}, with TLS
+ * runs on the machines these tests run on. To a client whose LOGIN7 asks for TDS 7.1 (jTDS, FreeTDS) it answers in
+ * 7.1: LOGINACK version 7.1, 2-byte UserTypes in COLMETADATA and RETURNVALUE, 4-byte DONE row counts. It answers PRELOGIN (as configured by its {@link Encryption}, with TLS
  * inside PRELOGIN packets, for the login only or for everything, or TDS 8.0's TLS first), LOGIN7 (LOGINACK with ENVCHANGEs for the database, collation and packet size; user {@code refused}
  * gets error 18456), every SQL batch with one row of two columns (an INT: the number after a leading
  * {@code SELECT}, else 1; an NVARCHAR: the batch's text as received), sp_executesql, sp_prepare, sp_prepexec,
@@ -138,7 +139,7 @@ final class TdsTestServer implements AutoCloseable {
             }
             int batchNumber = 0;
             TestServerProcedures procedures = new TestServerProcedures();
-            boolean allHeaders = true;
+            boolean tds72 = true; // TDS 7.2 or later: ALL_HEADERS in requests, 7.2's answer formats
             for (Message message; (message = TdsWire.read(in)) != null; ) {
                 switch (message.type()) {
                     case TdsWire.PRELOGIN -> {
@@ -160,35 +161,35 @@ final class TdsTestServer implements AutoCloseable {
                         }
                         ByteBuffer login = message.littleEndian();
                         int asked = login.getInt(8);
-                        // ALL_HEADERS lead batches and RPCs from TDS 7.2 on, TDS 8.0 (0x08000000) included
+                        // 7.2's formats from TDS 7.2 on, TDS 8.0 (0x08000000) included
                         int version = login.getInt(4);
-                        allHeaders = Integer.compareUnsigned(version, 0x70000000) < 0
+                        tds72 = Integer.compareUnsigned(version, 0x70000000) < 0
                                 || Integer.compareUnsigned(version, 0x72090002) >= 0;
                         packetSize = asked >= 512 && asked <= 32767 ? asked : 4096;
                         String user = string(login, 40);
                         String database = string(login, 68);
                         logins.add(user + "@" + database);
                         if (user.equals("refused")) {
-                            TdsWire.write(out, TdsWire.REPLY, error(18456, 14, "Login failed for user 'refused'."),
+                            TdsWire.write(out, TdsWire.REPLY, error(18456, 14, "Login failed for user 'refused'.", tds72),
                                     packetSize, spid);
                             return;
                         }
-                        TdsWire.write(out, TdsWire.REPLY, loginAck(database, packetSize), packetSize, spid);
+                        TdsWire.write(out, TdsWire.REPLY, loginAck(database, packetSize, tds72), packetSize, spid);
                     }
                     case TdsWire.SQL_BATCH -> {
                         ByteBuffer batch = message.littleEndian();
-                        int headers = allHeaders ? batch.getInt(0) : 0;
+                        int headers = tds72 ? batch.getInt(0) : 0;
                         String text = new String(message.data(), headers, message.data().length - headers,
                                 StandardCharsets.UTF_16LE);
                         batches.add(text);
-                        TdsWire.write(out, TdsWire.REPLY, row(++batchNumber, text), packetSize, spid);
+                        TdsWire.write(out, TdsWire.REPLY, row(++batchNumber, text, tds72), packetSize, spid);
                     }
                     case TdsWire.ATTENTION -> {
                         attentions.incrementAndGet();
-                        TdsWire.write(out, TdsWire.REPLY, done(0x20, 0, 0), packetSize, spid);
+                        TdsWire.write(out, TdsWire.REPLY, done(0x20, 0, 0, tds72), packetSize, spid);
                     }
                     case TdsWire.RPC -> TdsWire.write(out, TdsWire.REPLY,
-                            procedures.answer(message, allHeaders, ++batchNumber, rpcs, procedureIds), packetSize, spid);
+                            procedures.answer(message, tds72, ++batchNumber, rpcs, procedureIds), packetSize, spid);
                     default -> {
                         return; // a message it does not know: it ends the connection, as a server does
                     }
@@ -275,17 +276,18 @@ final class TdsTestServer implements AutoCloseable {
         return new byte[] {(byte) (value >> 8), (byte) value};
     }
 
-    private static byte[] loginAck(String database, int packetSize) {
+    private static byte[] loginAck(String database, int packetSize, boolean tds72) {
         Tokens tokens = new Tokens();
         envChange(tokens, 1, database.isEmpty() ? "master" : database, "master");
         Tokens collation = new Tokens().u8(7).u8(COLLATION.length).raw(COLLATION).u8(0);
         tokens.u8(0xE3).u16(collation.size()).raw(collation.bytes());
         envChange(tokens, 2, "us_english", "");
         envChange(tokens, 4, Integer.toString(packetSize), "4096");
-        Tokens ack = new Tokens().u8(1).raw(new byte[] {0x74, 0, 0, 4}).bVarchar("TdsTestServer")
+        byte[] version = tds72 ? new byte[] {0x74, 0, 0, 4} : new byte[] {0x71, 0, 0, 1};
+        Tokens ack = new Tokens().u8(1).raw(version).bVarchar("TdsTestServer")
                 .raw(new byte[] {16, 0, 0x03, (byte) 0xE8});
         tokens.u8(0xAD).u16(ack.size()).raw(ack.bytes());
-        return tokens.raw(done(0, 0, 0)).bytes();
+        return tokens.raw(done(0, 0, 0, tds72)).bytes();
     }
 
     private static void envChange(Tokens tokens, int type, String now, String before) {
@@ -293,34 +295,49 @@ final class TdsTestServer implements AutoCloseable {
         tokens.u8(0xE3).u16(change.size()).raw(change.bytes());
     }
 
-    static byte[] row(int batchNumber, String text) {
+    static byte[] row(int batchNumber, String text, boolean tds72) {
         Matcher number = LEADING_NUMBER.matcher(text);
         int n = number.find() ? Integer.parseInt(number.group(1)) : 1;
         String echoed = text.length() > 4000 ? text.substring(0, 4000) : text;
         Tokens tokens = new Tokens().u8(0x81).u16(2);
-        tokens.u32(0).u16(0).u8(0x38).bVarchar("n");                                    // INT4, not null
-        tokens.u32(0).u16(1).u8(0xE7).u16(8000).raw(COLLATION).bVarchar("text");        // NVARCHAR(4000), nullable
+        userType(tokens, tds72).u16(0).u8(0x38).bVarchar("n");                             // INT4, not null
+        userType(tokens, tds72).u16(1).u8(0xE7).u16(8000).raw(COLLATION).bVarchar("text"); // NVARCHAR(4000), nullable
         tokens.u8(0xD1).u32(n).u16(echoed.length() * 2).raw(TdsWire.utf16(echoed));
-        return tokens.raw(done(0x10, 0xC1, 1)).bytes();                                 // DONE_COUNT, SELECT, 1 row
+        return tokens.raw(done(0x10, 0xC1, 1, tds72)).bytes();                          // DONE_COUNT, SELECT, 1 row
     }
 
     /** A procedure's answer: the row, DONEINPROC, RETURNSTATUS 0, DONEPROC. */
-    static byte[] procedureRow(int number, String text) {
-        byte[] row = row(number, text);
-        Tokens tokens = new Tokens().raw(Arrays.copyOf(row, row.length - 13));
-        tokens.u8(0xFF).u16(0x10).u16(0xC1).u64(1);      // DONEINPROC: DONE_COUNT, SELECT, 1 row
+    static byte[] procedureRow(int number, String text, boolean tds72) {
+        byte[] row = row(number, text, tds72);
+        Tokens tokens = new Tokens().raw(Arrays.copyOf(row, row.length - doneLength(tds72)));
+        done(tokens, 0xFF, 0x10, 0xC1, 1, tds72);       // DONEINPROC: DONE_COUNT, SELECT, 1 row
         tokens.u8(0x79).u32(0);                           // RETURNSTATUS 0
-        return tokens.u8(0xFE).u16(0).u16(0xE0).u64(0).bytes(); // DONEPROC, final
+        return done(tokens, 0xFE, 0, 0xE0, 0, tds72).bytes(); // DONEPROC, final
     }
 
-    static byte[] error(int number, int severity, String message) {
+    /** A column's or a returned value's UserType: 4 bytes from TDS 7.2 on, 2 before ([MS-TDS] 2.2.7.4). */
+    static Tokens userType(Tokens tokens, boolean tds72) {
+        return tds72 ? tokens.u32(0) : tokens.u16(0);
+    }
+
+    /** DONE, DONEPROC and DONEINPROC: their row count is 8 bytes from TDS 7.2 on, 4 before ([MS-TDS] 2.2.7.6). */
+    static Tokens done(Tokens tokens, int token, int status, int command, long rows, boolean tds72) {
+        tokens.u8(token).u16(status).u16(command);
+        return tds72 ? tokens.u64(rows) : tokens.u32(rows);
+    }
+
+    static int doneLength(boolean tds72) {
+        return tds72 ? 13 : 9;
+    }
+
+    static byte[] error(int number, int severity, String message, boolean tds72) {
         Tokens error = new Tokens().u32(number).u8(1).u8(severity).usVarchar(message).bVarchar("TdsTestServer")
                 .bVarchar("").u32(1);
-        return new Tokens().u8(0xAA).u16(error.size()).raw(error.bytes()).raw(done(0x02, 0, 0)).bytes();
+        return new Tokens().u8(0xAA).u16(error.size()).raw(error.bytes()).raw(done(0x02, 0, 0, tds72)).bytes();
     }
 
-    private static byte[] done(int status, int command, long rows) {
-        return new Tokens().u8(0xFD).u16(status).u16(command).u64(rows).bytes();
+    private static byte[] done(int status, int command, long rows, boolean tds72) {
+        return done(new Tokens(), 0xFD, status, command, rows, tds72).bytes();
     }
 
     private static String string(ByteBuffer login, int field) {

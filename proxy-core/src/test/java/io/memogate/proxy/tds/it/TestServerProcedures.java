@@ -29,15 +29,15 @@ final class TestServerProcedures {
      * The answer to {@code message}; {@code executed} gets the text of each statement run or prepared, {@code called}
      * the procedure's id.
      */
-    byte[] answer(Message message, boolean allHeaders, int number, List<String> executed, List<Integer> called) {
+    byte[] answer(Message message, boolean tds72, int number, List<String> executed, List<Integer> called) {
         ByteBuffer rpc = message.littleEndian();
-        int[] at = {allHeaders ? rpc.getInt(0) : 0};
+        int[] at = {tds72 ? rpc.getInt(0) : 0};
         Tokens answers = new Tokens();
         while (true) {
-            byte[] one = call(message, rpc, at, number, executed, called);
+            byte[] one = call(message, rpc, at, number, executed, called, tds72);
             boolean last = at[0] >= message.data().length;
             if (!last) {
-                one[one.length - 12] |= 0x01; // DONE_MORE: another request's answer follows
+                one[one.length - TdsTestServer.doneLength(tds72) + 1] |= 0x01; // DONE_MORE: another answer follows
                 at[0]++;                     // the BatchFlag
             }
             answers.raw(one);
@@ -49,7 +49,7 @@ final class TestServerProcedures {
 
     /** One request from {@code cursor[0]}, which is left where the next begins. */
     private byte[] call(Message message, ByteBuffer rpc, int[] cursor, int number, List<String> executed,
-            List<Integer> called) {
+            List<Integer> called, boolean tds72) {
         int at = cursor[0];
         int nameLength = rpc.getShort(at) & 0xFFFF;
         at += 2;
@@ -71,12 +71,12 @@ final class TestServerProcedures {
         }
         called.add(procedure);
         List<Object> parameters = new ArrayList<>();
-        cursor[0] = parameters(message.data(), rpc, at + 2, parameters);
+        cursor[0] = parameters(message.data(), rpc, at + 2, parameters, tds72 ? 0xFF : 0x80);
         switch (procedure) {
             case 10 -> {
                 String text = (String) parameters.get(0);
                 executed.add(text);
-                return ran(number, text);
+                return ran(number, text, tds72);
             }
             case 11, 13 -> {
                 String text = (String) parameters.get(2);
@@ -84,55 +84,55 @@ final class TestServerProcedures {
                 prepared.put(handle, text);
                 executed.add(text);
                 if (procedure == 11) {
-                    Tokens tokens = returnValue(new Tokens(), handle).u8(0x79).u32(0);
-                    return tokens.u8(0xFE).u16(0).u16(0).u64(0).bytes();
+                    Tokens tokens = returnValue(new Tokens(), handle, tds72).u8(0x79).u32(0);
+                    return TdsTestServer.done(tokens, 0xFE, 0, 0, 0, tds72).bytes();
                 }
-                byte[] ran = ran(number, text);
-                Tokens tokens = new Tokens().raw(Arrays.copyOf(ran, ran.length - 13)); // without its DONEPROC
-                returnValue(tokens, handle);
-                return tokens.u8(0xFE).u16(0).u16(0xE0).u64(0).bytes();
+                byte[] ran = ran(number, text, tds72);
+                Tokens tokens = new Tokens().raw(Arrays.copyOf(ran, ran.length - TdsTestServer.doneLength(tds72)));
+                returnValue(tokens, handle, tds72); // after the rows, before the DONEPROC
+                return TdsTestServer.done(tokens, 0xFE, 0, 0xE0, 0, tds72).bytes();
             }
             case 12 -> {
                 int handle = (Integer) parameters.get(0);
                 String text = prepared.get(handle);
                 if (text == null) {
                     return TdsTestServer.error(8179, 16, "Could not find prepared statement with handle " + handle
-                            + ".");
+                            + ".", tds72);
                 }
                 executed.add(text);
-                return ran(number, text);
+                return ran(number, text, tds72);
             }
             case 15 -> {
                 prepared.remove((Integer) parameters.get(0));
-                return new Tokens().u8(0x79).u32(0).u8(0xFE).u16(0).u16(0).u64(0).bytes();
+                return TdsTestServer.done(new Tokens().u8(0x79).u32(0), 0xFE, 0, 0, 0, tds72).bytes();
             }
             default -> {
                 return TdsTestServer.error(2812, 16, "The test TDS server runs sp_executesql, sp_prepare, "
-                        + "sp_prepexec, sp_execute and sp_unprepare only.");
+                        + "sp_prepexec, sp_execute and sp_unprepare only.", tds72);
             }
         }
     }
 
     /** A SELECT's answer: its row; anything else's: one row counted (DONEINPROC with DONE_COUNT), as an UPDATE's. */
-    private static byte[] ran(int number, String text) {
+    private static byte[] ran(int number, String text, boolean tds72) {
         if (text.stripLeading().regionMatches(true, 0, "SELECT", 0, 6)) {
-            return TdsTestServer.procedureRow(number, text);
+            return TdsTestServer.procedureRow(number, text, tds72);
         }
-        return new Tokens().u8(0xFF).u16(0x10).u16(0xC5).u64(1).u8(0x79).u32(0)        // DONEINPROC: UPDATE, 1 row
-                .u8(0xFE).u16(0).u16(0xE0).u64(0).bytes();                             // RETURNSTATUS 0, DONEPROC
+        Tokens tokens = TdsTestServer.done(new Tokens(), 0xFF, 0x10, 0xC5, 1, tds72);  // DONEINPROC: UPDATE, 1 row
+        return TdsTestServer.done(tokens.u8(0x79).u32(0), 0xFE, 0, 0xE0, 0, tds72).bytes(); // RETURNSTATUS, DONEPROC
     }
 
     /** RETURNVALUE of the handle: ordinal 0, no name, status 1 (output), user type, flags, INTN(4) and its value. */
-    private static Tokens returnValue(Tokens tokens, int handle) {
-        return tokens.u8(0xAC).u16(0).u8(0).u8(1).u32(0).u16(0).u8(0x26).u8(4).u8(4).u32(handle);
+    private static Tokens returnValue(Tokens tokens, int handle, boolean tds72) {
+        return TdsTestServer.userType(tokens.u8(0xAC).u16(0).u8(0).u8(1), tds72).u16(0).u8(0x26).u8(4).u8(4).u32(handle);
     }
 
     /**
-     * The parameters up to the request's end (a BatchFlag, 0xFF) or the first of a type not read here: Integer (or
+     * The parameters up to the request's end (a BatchFlag, 0xFF, or 0x80 before TDS 7.2; a NoExecFlag, 0xFE) or the first of a type not read here: Integer (or
      * null), String (or null); where they end.
      */
-    private static int parameters(byte[] data, ByteBuffer rpc, int at, List<Object> values) {
-        while (at < data.length && (data[at] & 0xFF) != 0xFF) {
+    private static int parameters(byte[] data, ByteBuffer rpc, int at, List<Object> values, int batchFlag) {
+        while (at < data.length && (data[at] & 0xFF) != batchFlag && (data[at] & 0xFF) != 0xFE) {
             at += 1 + 2 * (rpc.get(at) & 0xFF) + 1; // name, status
             int type = rpc.get(at) & 0xFF;
             if (type == 0x26) {

@@ -39,7 +39,7 @@ class ReturnedHandleTest {
 
     @Test
     void spPreparesAnswerHasTheHandleFirst() {
-        ReturnedHandle reader = new ReturnedHandle();
+        ReturnedHandle reader = new ReturnedHandle(true);
         ByteBuf answer = returnValue(Unpooled.buffer(), "@handle", 42).writeByte(0x79).writeIntLE(0);
         ByteBuf packet = packet(done(answer, 0xFE));
         reader.packet(packet, HEADER);
@@ -49,7 +49,7 @@ class ReturnedHandleTest {
 
     @Test
     void spPrepexecsHandleAfterRowsSpreadOverPackets() {
-        ReturnedHandle reader = new ReturnedHandle();
+        ReturnedHandle reader = new ReturnedHandle(true);
         ByteBuf first = packet(rows(3000));
         ByteBuf tokens = rows(10);
         done(tokens, 0xFF).writeByte(0x79).writeIntLE(0);
@@ -65,7 +65,7 @@ class ReturnedHandleTest {
 
     @Test
     void aFailedPrepareReturnsNoHandle() {
-        ReturnedHandle reader = new ReturnedHandle();
+        ReturnedHandle reader = new ReturnedHandle(true);
         ByteBuf error = Unpooled.buffer().writeByte(0xAA).writeShortLE(4).writeIntLE(0);
         ByteBuf packet = packet(done(error, 0xFE));
         reader.packet(packet, HEADER);
