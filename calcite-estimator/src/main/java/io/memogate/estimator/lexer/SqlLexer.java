@@ -65,8 +65,8 @@ public final class SqlLexer {
     final boolean placeholders;
 
     /** The text's characters: array reads, where String.charAt checks the coder and the bounds each time. */
-    private final char[] chars;
-    private final int limit;
+    private char[] chars;
+    private int limit;
     private int pos;
 
     // Ordinals, not enum references: a reference store pays the collector's write barrier on every token.
@@ -105,6 +105,22 @@ public final class SqlLexer {
         this.unicodePrefix = rules.unicodePrefix;
         this.operatorSignRule = rules.operatorSignRule;
         this.placeholders = rules.placeholders;
+    }
+
+    /**
+     * Lexes {@code chars[from, to)} from now on, by the rules this lexer was made with, as a new lexer would: a
+     * caller that keeps one lexer per thread ({@link TokenStream#lexerOf}) makes none per text.
+     */
+    SqlLexer over(char[] chars, int from, int to) {
+        Objects.checkFromToIndex(from, to, chars.length);
+        this.chars = chars;
+        this.limit = to;
+        this.pos = from;
+        this.kind = TokenKind.OTHER.ordinal();
+        this.keyword = NONE;
+        this.start = 0;
+        this.end = 0;
+        return this;
     }
 
     /** Moves to the first token at or after {@code position} (whitespace and comments skipped); false at the end. */

@@ -56,17 +56,19 @@ public final class TextSkeleton {
 
     /** The key of {@code text} lexed by {@code rules}, or {@link #NONE}; for tests (the estimator reuses a buffer). */
     static long key(String text, LexicalRules rules) {
-        char[] s = text.toCharArray();
-        return key(s, s.length, rules);
+        return key(text, new TokenStream(), rules);
     }
 
-    /** As {@link #key(String, LexicalRules)}, copying the text into a buffer the calling thread's stream keeps. */
+    /**
+     * As {@link #key(String, LexicalRules)}, copying the text into a buffer the calling thread's stream keeps, and
+     * lexing its constants with the lexer the stream keeps: nothing made per text once both exist.
+     */
     public static long key(String text, TokenStream scratch, LexicalRules rules) {
-        return key(scratch.charsOf(text), text.length(), rules);
+        return key(scratch.charsOf(text), text.length(), rules, scratch);
     }
 
     /** The key of {@code s[0, n)} lexed by {@code rules}, or {@link #NONE}. */
-    static long key(char[] s, int n, LexicalRules rules) {
+    private static long key(char[] s, int n, LexicalRules rules, TokenStream scratch) {
         final byte[] classes = rules.skeletonClasses;
         Hasher h = new Hasher(SEED);
         SqlLexer lexer = null;
@@ -101,7 +103,7 @@ public final class TextSkeleton {
             h.put(s, run, p, false);
             // The lexer decides where the token (or the comment and what follows it) ends.
             if (lexer == null) {
-                lexer = new SqlLexer(s, 0, n, rules);
+                lexer = scratch.lexerOf(s, n, rules);
             }
             if (!lexer.nextFrom(p)) {
                 h.put(ESCAPE);

@@ -34,6 +34,9 @@ public final class TokenStream {
     private char[] textBuffer = new char[0];
     /** The normalizer's output, kept for the next statement (see {@link Normalizer}). */
     private char[] normalized = new char[0];
+    /** The lexer {@link #lexerOf} keeps for the next text, and the rules it lexes by. */
+    private SqlLexer keptLexer;
+    private LexicalRules keptLexerRules;
 
     public TokenStream() {
         this(INITIAL_CAPACITY);
@@ -88,6 +91,22 @@ public final class TokenStream {
         }
         text.getChars(0, text.length(), textBuffer, 0);
         return textBuffer;
+    }
+
+    /**
+     * A lexer of {@code chars[0, n)} by {@code rules}: the one the stream keeps, when it was made for the same rules
+     * and the characters are a buffer the stream keeps too (a larger text's array is not held on to).
+     */
+    SqlLexer lexerOf(char[] chars, int n, LexicalRules rules) {
+        if (chars.length > MAX_KEPT_CHARS) {
+            return new SqlLexer(chars, 0, n, rules);
+        }
+        if (keptLexer == null || keptLexerRules != rules) {
+            keptLexer = new SqlLexer(chars, 0, n, rules);
+            keptLexerRules = rules;
+            return keptLexer;
+        }
+        return keptLexer.over(chars, 0, n);
     }
 
     /** The text's characters (package-private: callers must not write them). */

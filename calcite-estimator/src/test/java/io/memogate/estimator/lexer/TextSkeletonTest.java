@@ -62,6 +62,26 @@ class TextSkeletonTest {
         assertThat(PostgresLexing.skeleton(sql.replace("SELECT", "select"))).as("case: a miss, not an error").isNotEqualTo(key);
     }
 
+    /**
+     * A stream kept across texts (as each event loop keeps one) lends its lexer to every key; that lexer must leave
+     * nothing of one text in the next: the keys are those of a fresh stream, for texts of every length, shorter and
+     * longer than the last, for a text too long for the kept buffers, and when the rules change between texts.
+     */
+    @Test
+    void aKeptStreamGivesTheKeysOfAFreshOne() {
+        LexicalRules hashComments = LexicalRules.builder().operatorChars("~!@^&|?+-*/%<>=").lineCommentChars("#")
+                .backtickIdentifiers(true).plainStrings(LexicalRules.StringForm.ESCAPE).build();
+        TokenStream kept = new TokenStream();
+        RandomStatements texts = new RandomStatements(11L);
+        String huge = "SELECT 1 FROM t WHERE a IN (" + "7, ".repeat(TokenStream.MAX_KEPT_CHARS / 3) + "8) AND b = 'x'";
+        for (int i = 0; i < 5_000; i++) {
+            String text = i % 1_000 == 999 ? huge : variant(texts.next());
+            LexicalRules rules = i % 3 == 0 ? hashComments : PostgresLexing.RULES;
+            assertThat(TextSkeleton.key(text, kept, rules)).as("%s", text)
+                    .isEqualTo(TextSkeleton.key(text, new TokenStream(), rules));
+        }
+    }
+
     /** The marks cannot be spelled by the text itself: a U+FFFF of the text is hashed so that none reads as one. */
     @Test
     void theTextCannotSpellAMark() {
