@@ -61,6 +61,8 @@ final class TdsTestServer implements AutoCloseable {
     final List<Integer> preloginMars = new CopyOnWriteArrayList<>();
     final List<String> logins = new CopyOnWriteArrayList<>();
     final AtomicInteger attentions = new AtomicInteger();
+    /** TLS handshakes inside PRELOGIN packets that failed (the peer refused the certificate, or sent no TLS). */
+    final AtomicInteger tlsFailures = new AtomicInteger();
     final AtomicInteger connections = new AtomicInteger();
     /** Per connection, how its TLS went: "login-only TLSv1.2", "full TLSv1.2", "strict TLSv1.3 tds/8.0". */
     final List<String> tls = new CopyOnWriteArrayList<>();
@@ -148,7 +150,13 @@ final class TdsTestServer implements AutoCloseable {
                         TdsWire.write(out, TdsWire.REPLY, prelogin(answer), packetSize, 0);
                         if (encryption != Encryption.STRICT && serverTls != null && answer != 2 && asked != 2) {
                             loginOnly = asked == 0 && answer == 0;
-                            TestServerTls.Connection encrypted = serverTls.accept(rawIn, rawOut, false);
+                            TestServerTls.Connection encrypted;
+                            try {
+                                encrypted = serverTls.accept(rawIn, rawOut, false);
+                            } catch (IOException e) {
+                                tlsFailures.incrementAndGet();
+                                throw e;
+                            }
                             tls.add((loginOnly ? "login-only " : "full ") + encrypted.protocol());
                             in = encrypted.in();
                             out = encrypted.out();
