@@ -7,7 +7,10 @@ import java.util.List;
 import java.util.Map;
 import java.util.concurrent.TimeUnit;
 
-/** A client program (psql, pgbench, sysbench, mariadb-slap) run to its end in a directory of the test's, its output kept. */
+/**
+ * A client program (psql, pgbench, sysbench, mariadb-slap, tsql) run to its end in a directory of the test's, its
+ * output kept.
+ */
 public final class ClientProgram {
 
     /** What the program printed (standard output and error, as a user sees them) and its exit code. */

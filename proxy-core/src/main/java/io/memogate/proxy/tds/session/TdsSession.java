@@ -329,6 +329,11 @@ public final class TdsSession implements TrackedSession, SessionLoop, ClientLegH
     @Override
     public void serverFailed(Throwable cause) {
         log.warn("server connection of {} failed: {}", this, cause.toString());
+        if (refusal != null && state == State.LOGIN) {
+            // A failed TLS handshake with the server fails its connection too, maybe before the client's LOGIN7 came:
+            // that LOGIN7 is answered with the refusal, which says why, rather than the connection closed unexplained.
+            return;
+        }
         if (state == State.READY && replies.idle()) {
             sendErrorAndClose(TdsErrors.serverLost(String.valueOf(cause.getMessage())));
         } else {

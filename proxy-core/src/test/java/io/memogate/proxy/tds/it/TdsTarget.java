@@ -52,7 +52,8 @@ final class TdsTarget implements AutoCloseable {
         }
         TdsTestServer server = encryption == null ? TdsTestServer.start()
                 : TdsTestServer.encrypting(encryption, certificate);
-        return new TdsTarget("127.0.0.1", server.port(), "memo", "secret", "demo", Optional.of(server));
+        return new TdsTarget("127.0.0.1", server.port(), TdsTestServer.USER, TdsTestServer.PASSWORD, "demo",
+                Optional.of(server));
     }
 
     /** SQL Server in a container, shared by the test JVM; the test is skipped, saying why, without a Docker engine. */

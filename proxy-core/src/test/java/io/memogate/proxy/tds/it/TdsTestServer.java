@@ -24,13 +24,16 @@ import java.util.regex.Pattern;
 /**
  * The test TDS server: a small TDS 7.4 endpoint written from [MS-TDS] for the wing's tests, since no SQL Server
  * runs on the machines these tests run on. To a client whose LOGIN7 asks for TDS 7.1 (jTDS, FreeTDS) it answers in
- * 7.1: LOGINACK version 7.1, 2-byte UserTypes in COLMETADATA and RETURNVALUE, 4-byte DONE row counts. It answers PRELOGIN (as configured by its {@link Encryption}, with TLS
- * inside PRELOGIN packets, for the login only or for everything, or TDS 8.0's TLS first), LOGIN7 (LOGINACK with ENVCHANGEs for the database, collation and packet size; user {@code refused}
- * gets error 18456), every SQL batch with one row of two columns (an INT: the number after a leading
- * {@code SELECT}, else 1; an NVARCHAR: the batch's text as received), sp_executesql, sp_prepare, sp_prepexec,
- * sp_execute and sp_unprepare with handles in RETURNVALUE tokens ({@link TestServerProcedures}), an ATTENTION with
- * DONE_ATTN, and any other RPC with an error. It records what it received, so that tests see what the proxy passed on. A thread per
- * connection; test scope only.
+ * 7.1: LOGINACK version 7.1, 2-byte UserTypes in COLMETADATA and RETURNVALUE, 4-byte DONE row counts; to one asking
+ * for 7.2 or 7.3 its LOGINACK agrees to that version, as SQL Server's does (the answers' formats are 7.2's).
+ * It answers PRELOGIN (as configured by its {@link Encryption}, with TLS inside PRELOGIN packets, for the login only
+ * or for everything, or TDS 8.0's TLS first), LOGIN7 (LOGINACK with ENVCHANGEs for the database, collation and
+ * packet size; user {@code refused}, and user {@code memo} with another password than {@code secret}, get error
+ * 18456), every SQL batch with one row of two columns (an INT: the number after a leading {@code SELECT}, else 1;
+ * an NVARCHAR: the batch's text as received) except T-SQL's {@code THROW number, 'message', state}, answered with
+ * that error (class 16), sp_executesql, sp_prepare, sp_prepexec, sp_execute and sp_unprepare with handles in
+ * RETURNVALUE tokens ({@link TestServerProcedures}), an ATTENTION with DONE_ATTN, and any other RPC with an error.
+ * It records what it received, so that tests see what the proxy passed on. A thread per connection; test scope only.
  */
 final class TdsTestServer implements AutoCloseable {
 
@@ -49,6 +52,12 @@ final class TdsTestServer implements AutoCloseable {
     }
 
     private static final Pattern LEADING_NUMBER = Pattern.compile("^\\s*SELECT\\s+(\\d+)", Pattern.CASE_INSENSITIVE);
+    /** T-SQL's {@code THROW number, 'message', state}: the one statement that fails here, as on SQL Server. */
+    private static final Pattern THROW = Pattern.compile(
+            "^\\s*THROW\\s+(\\d+)\\s*,\\s*N?'((?:[^']|'')*)'\\s*,\\s*(\\d+)", Pattern.CASE_INSENSITIVE);
+    /** The user whose password is checked, and that password ({@link TdsTarget}'s login). */
+    static final String USER = "memo";
+    static final String PASSWORD = "secret";
     /** Latin1_General_CI_AS: LCID 0x0409 with its flags, sort id 0x34 ([MS-TDS] 2.2.5.1.2). */
     private static final byte[] COLLATION = {0x09, 0x04, (byte) 0xD0, 0x00, 0x34};
 
@@ -61,6 +70,8 @@ final class TdsTestServer implements AutoCloseable {
     final List<Integer> preloginMars = new CopyOnWriteArrayList<>();
     final List<String> logins = new CopyOnWriteArrayList<>();
     final AtomicInteger attentions = new AtomicInteger();
+    /** TLS handshakes inside PRELOGIN packets that failed (the peer refused the certificate, or sent no TLS). */
+    final AtomicInteger tlsFailures = new AtomicInteger();
     final AtomicInteger connections = new AtomicInteger();
     /** Per connection, how its TLS went: "login-only TLSv1.2", "full TLSv1.2", "strict TLSv1.3 tds/8.0". */
     final List<String> tls = new CopyOnWriteArrayList<>();
@@ -148,7 +159,13 @@ final class TdsTestServer implements AutoCloseable {
                         TdsWire.write(out, TdsWire.REPLY, prelogin(answer), packetSize, 0);
                         if (encryption != Encryption.STRICT && serverTls != null && answer != 2 && asked != 2) {
                             loginOnly = asked == 0 && answer == 0;
-                            TestServerTls.Connection encrypted = serverTls.accept(rawIn, rawOut, false);
+                            TestServerTls.Connection encrypted;
+                            try {
+                                encrypted = serverTls.accept(rawIn, rawOut, false);
+                            } catch (IOException e) {
+                                tlsFailures.incrementAndGet();
+                                throw e;
+                            }
                             tls.add((loginOnly ? "login-only " : "full ") + encrypted.protocol());
                             in = encrypted.in();
                             out = encrypted.out();
@@ -169,12 +186,13 @@ final class TdsTestServer implements AutoCloseable {
                         String user = string(login, 40);
                         String database = string(login, 68);
                         logins.add(user + "@" + database);
-                        if (user.equals("refused")) {
-                            TdsWire.write(out, TdsWire.REPLY, error(18456, 14, "Login failed for user 'refused'.", tds72),
-                                    packetSize, spid);
+                        if (user.equals("refused") || user.equals(USER) && !password(login).equals(PASSWORD)) {
+                            TdsWire.write(out, TdsWire.REPLY, error(18456, 14, "Login failed for user '" + user + "'.",
+                                    tds72), packetSize, spid);
                             return;
                         }
-                        TdsWire.write(out, TdsWire.REPLY, loginAck(database, packetSize, tds72), packetSize, spid);
+                        TdsWire.write(out, TdsWire.REPLY, loginAck(database, packetSize, agreed(version, tds72), tds72),
+                                packetSize, spid);
                     }
                     case TdsWire.SQL_BATCH -> {
                         ByteBuffer batch = message.littleEndian();
@@ -182,7 +200,12 @@ final class TdsTestServer implements AutoCloseable {
                         String text = new String(message.data(), headers, message.data().length - headers,
                                 StandardCharsets.UTF_16LE);
                         batches.add(text);
-                        TdsWire.write(out, TdsWire.REPLY, row(++batchNumber, text, tds72), packetSize, spid);
+                        Matcher thrown = THROW.matcher(text);
+                        byte[] answer = thrown.find()
+                                ? error(Integer.parseInt(thrown.group(1)), 16, Integer.parseInt(thrown.group(3)),
+                                        thrown.group(2).replace("''", "'"), tds72)
+                                : row(++batchNumber, text, tds72);
+                        TdsWire.write(out, TdsWire.REPLY, answer, packetSize, spid);
                     }
                     case TdsWire.ATTENTION -> {
                         attentions.incrementAndGet();
@@ -276,14 +299,27 @@ final class TdsTestServer implements AutoCloseable {
         return new byte[] {(byte) (value >> 8), (byte) value};
     }
 
-    private static byte[] loginAck(String database, int packetSize, boolean tds72) {
+    /**
+     * The TDS version LOGINACK agrees to, as SQL Server answers: the client's own from 7.2 to 7.4 (7.3 comes in two
+     * revisions, 0x730A0003 and 0x730B0003), 7.4 to a later one (TDS 8.0 included), 7.1 to an earlier one. In LOGINACK
+     * it is big-endian, in LOGIN7 little-endian ({@code version} as read from it).
+     */
+    private static byte[] agreed(int version, boolean tds72) {
+        if (!tds72) {
+            return new byte[] {0x71, 0, 0, 1};
+        }
+        boolean spoken = Integer.compareUnsigned(version, 0x72090002) >= 0
+                && Integer.compareUnsigned(version, 0x74000004) < 0;
+        return spoken ? ByteBuffer.allocate(4).putInt(version).array() : new byte[] {0x74, 0, 0, 4};
+    }
+
+    private static byte[] loginAck(String database, int packetSize, byte[] version, boolean tds72) {
         Tokens tokens = new Tokens();
         envChange(tokens, 1, database.isEmpty() ? "master" : database, "master");
         Tokens collation = new Tokens().u8(7).u8(COLLATION.length).raw(COLLATION).u8(0);
         tokens.u8(0xE3).u16(collation.size()).raw(collation.bytes());
         envChange(tokens, 2, "us_english", "");
         envChange(tokens, 4, Integer.toString(packetSize), "4096");
-        byte[] version = tds72 ? new byte[] {0x74, 0, 0, 4} : new byte[] {0x71, 0, 0, 1};
         Tokens ack = new Tokens().u8(1).raw(version).bVarchar("TdsTestServer")
                 .raw(new byte[] {16, 0, 0x03, (byte) 0xE8});
         tokens.u8(0xAD).u16(ack.size()).raw(ack.bytes());
@@ -331,7 +367,11 @@ final class TdsTestServer implements AutoCloseable {
     }
 
     static byte[] error(int number, int severity, String message, boolean tds72) {
-        Tokens error = new Tokens().u32(number).u8(1).u8(severity).usVarchar(message).bVarchar("TdsTestServer")
+        return error(number, severity, 1, message, tds72);
+    }
+
+    static byte[] error(int number, int severity, int state, String message, boolean tds72) {
+        Tokens error = new Tokens().u32(number).u8(state).u8(severity).usVarchar(message).bVarchar("TdsTestServer")
                 .bVarchar("").u32(1);
         return new Tokens().u8(0xAA).u16(error.size()).raw(error.bytes()).raw(done(0x02, 0, 0, tds72)).bytes();
     }
@@ -341,10 +381,24 @@ final class TdsTestServer implements AutoCloseable {
     }
 
     private static String string(ByteBuffer login, int field) {
+        return new String(field(login, field), StandardCharsets.UTF_16LE);
+    }
+
+    private static byte[] field(ByteBuffer login, int field) {
         int offset = login.getShort(field) & 0xFFFF;
         int chars = login.getShort(field + 2) & 0xFFFF;
         byte[] bytes = new byte[chars * 2];
         login.get(offset, bytes);
+        return bytes;
+    }
+
+    /** LOGIN7's password, each byte's nibbles swapped and XORed with 0xA5 by the client ([MS-TDS] 2.2.6.4). */
+    private static String password(ByteBuffer login) {
+        byte[] bytes = field(login, 44);
+        for (int i = 0; i < bytes.length; i++) {
+            int b = (bytes[i] & 0xFF) ^ 0xA5;
+            bytes[i] = (byte) ((b << 4 | b >> 4) & 0xFF);
+        }
         return new String(bytes, StandardCharsets.UTF_16LE);
     }
 

@@ -11,6 +11,7 @@ import io.memogate.proxy.postgres.embedded.SelfSignedCertificate;
 import io.memogate.proxy.tds.it.TdsTestServer.Encryption;
 import io.memogate.proxy.tds.it.TdsWire.Message;
 import io.memogate.proxy.tds.it.TdsWire.Tokens;
+import io.memogate.proxy.testing.Await;
 import java.io.InputStream;
 import java.io.OutputStream;
 import java.net.Socket;
@@ -216,6 +217,28 @@ class TdsTlsIT {
         assertThat(target.recording().logins).isEmpty();
     }
 
+    /**
+     * The server's TLS failing before the client's LOGIN7 came (a slow client, here one that waits for it): the
+     * LOGIN7, when it comes, is answered with the reason, not with the connection closed unexplained.
+     */
+    @Test
+    void aServerTlsFailureBeforeTheClientsLoginIsToldInTheAnswerToIt() throws Exception {
+        startBehindTheTestServer(Encryption.OFFERED, listenerTls(), BackendTlsConfig.verifyFull(proxyCertificate.certificateFile())
+                .withServerName("localhost"));
+        try (Socket socket = connectRaw(); OutputStream out = socket.getOutputStream(); InputStream in = socket.getInputStream()) {
+            TdsWire.write(out, TdsWire.PRELOGIN, prelogin(2), 4096, 0); // ENCRYPT_NOT_SUP: no TLS on this leg
+            assertThat(TdsWire.read(in).type()).isEqualTo(TdsWire.REPLY);
+            Await.until("the proxy's handshake with the server failed", () -> target.recording().tlsFailures.get() > 0);
+            // A LOGIN7 whose content does not matter: a refused login is answered before it is read.
+            TdsWire.write(out, TdsWire.LOGIN7, new byte[128], 4096, 0);
+            Message answer = TdsWire.read(in);
+            assertThat(answer).as("an answer, not the connection closed").isNotNull();
+            assertThat(WireTap.contains(answer.data(),
+                    TdsWire.utf16("TLS handshake with the server of backend 'sqlserver' failed"))).isTrue();
+        }
+        assertThat(target.recording().logins).isEmpty();
+    }
+
     @Test
     void aClientThatRequiresEncryptionFromAListenerWithoutCertificateIsToldItIsNotSupported() throws Exception {
         start(Encryption.OFFERED, Optional.empty(), BackendTlsConfig.of(TlsMode.PREFER));
@@ -271,8 +294,13 @@ class TdsTlsIT {
 
     /** A PRELOGIN with VERSION and ENCRYPTION (ENCRYPT_ON). */
     private static byte[] preloginAskingForEncryption() {
+        return prelogin(1);
+    }
+
+    /** A PRELOGIN with VERSION and ENCRYPTION {@code encryption}. */
+    private static byte[] prelogin(int encryption) {
         int data = 2 * 5 + 1;
         return new Tokens().u8(0).raw(new byte[] {0, (byte) data, 0, 6}).u8(1).raw(new byte[] {0, (byte) (data + 6), 0, 1})
-                .u8(0xFF).raw(new byte[] {13, 0, 0, 0, 0, 0}).u8(1).bytes();
+                .u8(0xFF).raw(new byte[] {13, 0, 0, 0, 0, 0}).u8(encryption).bytes();
     }
 }
