@@ -27,9 +27,10 @@ import java.util.regex.Pattern;
  * 7.1: LOGINACK version 7.1, 2-byte UserTypes in COLMETADATA and RETURNVALUE, 4-byte DONE row counts. It answers PRELOGIN (as configured by its {@link Encryption}, with TLS
  * inside PRELOGIN packets, for the login only or for everything, or TDS 8.0's TLS first), LOGIN7 (LOGINACK with ENVCHANGEs for the database, collation and packet size; user {@code refused}
  * gets error 18456), every SQL batch with one row of two columns (an INT: the number after a leading
- * {@code SELECT}, else 1; an NVARCHAR: the batch's text as received), sp_executesql, sp_prepare, sp_prepexec,
- * sp_execute and sp_unprepare with handles in RETURNVALUE tokens ({@link TestServerProcedures}), an ATTENTION with
- * DONE_ATTN, and any other RPC with an error. It records what it received, so that tests see what the proxy passed on. A thread per
+ * {@code SELECT}, else 1; an NVARCHAR: the batch's text as received), except a {@code WAITFOR} batch, which "runs" until an ATTENTION cancels it (its answer
+ * then ends with a DONE of no rows, and DONE_ATTN follows in a message of its own), sp_executesql, sp_prepare,
+ * sp_prepexec, sp_execute and sp_unprepare with handles in RETURNVALUE tokens ({@link TestServerProcedures}), an
+ * ATTENTION with DONE_ATTN, and any other RPC with an error. It records what it received, so that tests see what the proxy passed on. A thread per
  * connection; test scope only.
  */
 final class TdsTestServer implements AutoCloseable {
@@ -49,6 +50,8 @@ final class TdsTestServer implements AutoCloseable {
     }
 
     private static final Pattern LEADING_NUMBER = Pattern.compile("^\\s*SELECT\\s+(\\d+)", Pattern.CASE_INSENSITIVE);
+    /** A batch that runs until it is cancelled. */
+    private static final Pattern WAITFOR = Pattern.compile("\\bWAITFOR\\b", Pattern.CASE_INSENSITIVE);
     /** Latin1_General_CI_AS: LCID 0x0409 with its flags, sort id 0x34 ([MS-TDS] 2.2.5.1.2). */
     private static final byte[] COLLATION = {0x09, 0x04, (byte) 0xD0, 0x00, 0x34};
 
@@ -61,6 +64,8 @@ final class TdsTestServer implements AutoCloseable {
     final List<Integer> preloginMars = new CopyOnWriteArrayList<>();
     final List<String> logins = new CopyOnWriteArrayList<>();
     final AtomicInteger attentions = new AtomicInteger();
+    /** ATTENTIONs that came while a WAITFOR batch ran, each ending it. */
+    final AtomicInteger cancelledWhileRunning = new AtomicInteger();
     final AtomicInteger connections = new AtomicInteger();
     /** Per connection, how its TLS went: "login-only TLSv1.2", "full TLSv1.2", "strict TLSv1.3 tds/8.0". */
     final List<String> tls = new CopyOnWriteArrayList<>();
@@ -140,6 +145,7 @@ final class TdsTestServer implements AutoCloseable {
             int batchNumber = 0;
             TestServerProcedures procedures = new TestServerProcedures();
             boolean tds72 = true; // TDS 7.2 or later: ALL_HEADERS in requests, 7.2's answer formats
+            boolean running = false; // a WAITFOR batch "runs" until an ATTENTION cancels it
             for (Message message; (message = TdsWire.read(in)) != null; ) {
                 switch (message.type()) {
                     case TdsWire.PRELOGIN -> {
@@ -182,10 +188,21 @@ final class TdsTestServer implements AutoCloseable {
                         String text = new String(message.data(), headers, message.data().length - headers,
                                 StandardCharsets.UTF_16LE);
                         batches.add(text);
-                        TdsWire.write(out, TdsWire.REPLY, row(++batchNumber, text, tds72), packetSize, spid);
+                        if (WAITFOR.matcher(text).find()) {
+                            running = true; // answered when the client's ATTENTION comes
+                        } else {
+                            TdsWire.write(out, TdsWire.REPLY, row(++batchNumber, text, tds72), packetSize, spid);
+                        }
                     }
                     case TdsWire.ATTENTION -> {
                         attentions.incrementAndGet();
+                        if (running) {
+                            // The running batch's answer ends with no rows, then the acknowledgement comes in a
+                            // message of its own, as the proxy answers for a batch it holds.
+                            running = false;
+                            cancelledWhileRunning.incrementAndGet();
+                            TdsWire.write(out, TdsWire.REPLY, done(0, 0, 0, tds72), packetSize, spid);
+                        }
                         TdsWire.write(out, TdsWire.REPLY, done(0x20, 0, 0, tds72), packetSize, spid);
                     }
                     case TdsWire.RPC -> TdsWire.write(out, TdsWire.REPLY,
