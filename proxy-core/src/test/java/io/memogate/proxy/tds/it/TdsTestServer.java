@@ -27,7 +27,8 @@ import java.util.regex.Pattern;
  * 7.1: LOGINACK version 7.1, 2-byte UserTypes in COLMETADATA and RETURNVALUE, 4-byte DONE row counts. It answers PRELOGIN (as configured by its {@link Encryption}, with TLS
  * inside PRELOGIN packets, for the login only or for everything, or TDS 8.0's TLS first), LOGIN7 (LOGINACK with ENVCHANGEs for the database, collation and packet size; user {@code refused}
  * gets error 18456), every SQL batch with one row of two columns (an INT: the number after a leading
- * {@code SELECT}, else 1; an NVARCHAR: the batch's text as received), except a {@code WAITFOR} batch, which "runs" until an ATTENTION cancels it (its answer
+ * {@code SELECT}, else 1; an NVARCHAR: the batch's text as received), except a batch of settings (a leading
+ * {@code SET}: a DONE, no rows) and a {@code WAITFOR} batch, which "runs" until an ATTENTION cancels it (its answer
  * then ends with a DONE of no rows, and DONE_ATTN follows in a message of its own), sp_executesql, sp_prepare,
  * sp_prepexec, sp_execute and sp_unprepare with handles in RETURNVALUE tokens ({@link TestServerProcedures}), an
  * ATTENTION with DONE_ATTN, and any other RPC with an error. It records what it received, so that tests see what the proxy passed on. A thread per
@@ -50,6 +51,8 @@ final class TdsTestServer implements AutoCloseable {
     }
 
     private static final Pattern LEADING_NUMBER = Pattern.compile("^\\s*SELECT\\s+(\\d+)", Pattern.CASE_INSENSITIVE);
+    /** A batch of session settings (SET ...), as drivers send after their login: answered with a DONE, no rows. */
+    private static final Pattern SETTINGS = Pattern.compile("^\\s*SET\\s", Pattern.CASE_INSENSITIVE);
     /** A batch that runs until it is cancelled. */
     private static final Pattern WAITFOR = Pattern.compile("\\bWAITFOR\\b", Pattern.CASE_INSENSITIVE);
     /** Latin1_General_CI_AS: LCID 0x0409 with its flags, sort id 0x34 ([MS-TDS] 2.2.5.1.2). */
@@ -190,6 +193,8 @@ final class TdsTestServer implements AutoCloseable {
                         batches.add(text);
                         if (WAITFOR.matcher(text).find()) {
                             running = true; // answered when the client's ATTENTION comes
+                        } else if (SETTINGS.matcher(text).find()) {
+                            TdsWire.write(out, TdsWire.REPLY, done(0, 0, 0, tds72), packetSize, spid);
                         } else {
                             TdsWire.write(out, TdsWire.REPLY, row(++batchNumber, text, tds72), packetSize, spid);
                         }
