@@ -5,15 +5,12 @@ import static org.assertj.core.api.Assertions.assertThat;
 import com.fasterxml.jackson.databind.JsonNode;
 import io.memogate.proxy.admin.ClientView;
 import io.memogate.proxy.config.BackendTlsConfig;
-import io.memogate.proxy.config.ServerTlsConfig;
 import io.memogate.proxy.config.TlsMode;
-import io.memogate.proxy.postgres.embedded.SelfSignedCertificate;
 import io.memogate.proxy.tds.it.TdsTestServer.Encryption;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.List;
 import java.util.Map;
-import java.util.Optional;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.BeforeEach;
@@ -34,27 +31,24 @@ class TdsTediousTlsIT {
 
     @TempDir
     static Path certificates;
-    private static SelfSignedCertificate proxyCertificate;
-    private static SelfSignedCertificate serverCertificate;
+    private static TdsTlsSetup tls;
 
+    private TdsTlsSetup.Legs legs;
     private TdsTarget target;
-    private TdsProxy proxy;
     private WireTap tap;
     private TediousClient tedious;
 
     @BeforeAll
     static void certificates() throws Exception {
-        proxyCertificate = SelfSignedCertificate.generate(Files.createDirectory(certificates.resolve("proxy")));
-        serverCertificate = SelfSignedCertificate.generate(Files.createDirectory(certificates.resolve("server")));
+        tls = TdsTlsSetup.in(certificates);
     }
 
     @BeforeEach
     void start() throws Exception {
-        target = TdsTarget.open(Encryption.OFFERED, serverCertificate);
+        legs = tls.start(Encryption.OFFERED, tls.listenerTls(), BackendTlsConfig.of(TlsMode.PREFER));
+        target = legs.target();
+        tap = legs.tap();
         target.recording(); // what encryption the server offers is the test server's configuration
-        proxy = TdsProxy.withTls(target, Optional.of(new ServerTlsConfig(proxyCertificate.certificateFile(),
-                proxyCertificate.keyFile())), BackendTlsConfig.of(TlsMode.PREFER));
-        tap = new WireTap(proxy.port());
         tedious = TediousClient.start();
     }
 
@@ -63,14 +57,8 @@ class TdsTediousTlsIT {
         if (tedious != null) {
             tedious.close();
         }
-        if (tap != null) {
-            tap.close();
-        }
-        if (proxy != null) {
-            proxy.close();
-        }
-        if (target != null) {
-            target.close();
+        if (legs != null) {
+            legs.close();
         }
     }
 
@@ -90,9 +78,7 @@ class TdsTediousTlsIT {
     }
 
     private ClientView onlySession() throws Exception {
-        List<ClientView> clients = proxy.clients();
-        assertThat(clients).hasSize(1);
-        return clients.getFirst();
+        return legs.onlySession();
     }
 
     @Test
@@ -116,7 +102,7 @@ class TdsTediousTlsIT {
     @Test
     void encryptStrictStartsWithTlsCheckingTheListenersCertificate() throws Exception {
         connectAndRun(Map.of("encrypt", "strict", "serverName", "localhost",
-                "ca", Files.readString(proxyCertificate.certificateFile())));
+                "ca", Files.readString(tls.proxyCertificate.certificateFile())));
         assertThat(onlySession().clientTls()).isTrue();
         TdsTestServer server = target.recording();
         assertThat(server.batches).contains(BATCH);
@@ -131,7 +117,7 @@ class TdsTediousTlsIT {
     void encryptStrictRefusesACertificateItDoesNotTrust() throws Exception {
         Map<String, Object> login = TediousClient.login(tap.port(), target);
         login.putAll(Map.of("encrypt", "strict", "serverName", "localhost",
-                "ca", Files.readString(serverCertificate.certificateFile())));
+                "ca", Files.readString(tls.serverCertificate.certificateFile())));
         JsonNode refused = tedious.call("connect", login);
         assertThat(refused.get("error")).as("tedious answered %s", refused).isNotNull();
         assertThat(refused.get("error").get("code").asText()).isEqualTo("ESOCKET");
