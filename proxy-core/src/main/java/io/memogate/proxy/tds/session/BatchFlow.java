@@ -33,7 +33,7 @@ import org.slf4j.LoggerFactory;
  * estimator's SQL Server dialect. A refused batch never reaches the server: its client gets error
  * 8628 and a DONE with DONE_ERROR, and the session goes on. An ATTENTION while the batch is held withdraws it and
  * is answered here with DONE_ATTN, as the server answers an attention; otherwise it goes to the server, which
- * answers it. A refused RPC's answer ends with DONEPROC. Every other request (other procedures, a handle prepared
+ * answers it, and the answer of the request it cancels still ends that request's admission. A refused RPC's answer ends with DONEPROC. Every other request (other procedures, a handle prepared
  * unseen, transaction manager, bulk load) is relayed as it is. Used on the
  * session's event loop only.
  */
@@ -76,6 +76,13 @@ final class BatchFlow {
     /** One whole client message, with nothing held before it; a malformed one is thrown before it is handed on. */
     void request(ByteBuf message) {
         int type = TdsPackets.type(message);
+        if (type == PacketType.ATTENTION) {
+            // Not a request of its own: it asks the server to end the one in flight, whose answer is still followed
+            // to its end for that request's permits (the acknowledgement follows it, or comes alone when the answer
+            // was already over).
+            session.toServer(message);
+            return;
+        }
         if ((type != PacketType.SQL_BATCH && type != PacketType.RPC) || !session.server.hook().readsStatements()) {
             forward(message, AdmittedStatement.UNGATED, null);
             return;

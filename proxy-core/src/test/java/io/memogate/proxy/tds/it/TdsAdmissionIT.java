@@ -126,6 +126,32 @@ class TdsAdmissionIT {
         }
     }
 
+    /**
+     * A cancel of a batch the server runs: the ATTENTION goes to the server, and the end of the cancelled batch's
+     * answer gives its permits back (an ATTENTION is no request of its own to wait for an answer).
+     */
+    @Test
+    void aCancelWhileTheServerRunsTheBatchReachesItAndGivesThePermitsBack() throws Exception {
+        TdsTestServer server = target.recording();
+        String running = "WAITFOR DELAY '01:00:00'";
+        try (Connection c = proxy.connect(""); Statement s = c.createStatement()) {
+            CompletableFuture<Boolean> answer = CompletableFuture.supplyAsync(() -> {
+                try {
+                    return s.execute(running);
+                } catch (SQLException e) {
+                    throw new IllegalStateException(e);
+                }
+            }, clients);
+            Await.until("the test server runs the WAITFOR", () -> server.batches.contains(running));
+            s.cancel();
+            assertThat(answer).failsWithin(30, TimeUnit.SECONDS).withThrowableThat()
+                    .havingRootCause().isInstanceOf(SQLServerException.class).withMessageContaining("canceled");
+            assertThat(server.cancelledWhileRunning).hasValue(1);
+            Await.until("the cancelled batch's permits are given back", () -> hook.released(running));
+            assertThat(single(s, "SELECT 12 AS n")).isEqualTo(12);
+        }
+    }
+
     @Test
     void theConsolesCancelWithdrawsAHeldBatchWith3617AndTheSessionGoesOn() throws Exception {
         try (Connection c = proxy.connect(""); Statement s = c.createStatement()) {

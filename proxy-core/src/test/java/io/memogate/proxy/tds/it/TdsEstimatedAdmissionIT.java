@@ -49,6 +49,15 @@ class TdsEstimatedAdmissionIT {
     @BeforeAll
     static void start() throws Exception {
         target = TdsTarget.open();
+        proxy = estimating(target);
+        admission = proxy.admission().orElseThrow().control("sqlserver");
+    }
+
+    /**
+     * A proxy as {@code memogate run} starts it, with a tds listener to {@code target} and an admin port: the T-SQL
+     * dialect estimates, the gateways are sized for an 8 MiB compile target, the last 100 statements are recorded.
+     */
+    static RunningProxy estimating(TdsTarget target) throws Exception {
         BackendConfig backend = new BackendConfig("sqlserver", target.host, target.port, List.of(), true,
                 BackendTlsConfig.of(TlsMode.DISABLE));
         BrokerConfig broker = BrokerConfig.DEFAULTS;
@@ -58,8 +67,7 @@ class TdsEstimatedAdmissionIT {
                 .withBroker(new BrokerConfig(broker.monitor(), broker.interval(), broker.gracePeriod(),
                         broker.compileShare(), broker.hostMemoryBytes(), broker.coLocated(), COMPILE_TARGET,
                         COMPILE_TARGET));
-        proxy = RunningProxy.start(config.withAdmission(config.admission().withStatementRecords(100)));
-        admission = proxy.admission().orElseThrow().control("sqlserver");
+        return RunningProxy.start(config.withAdmission(config.admission().withStatementRecords(100)));
     }
 
     @AfterAll

@@ -4,11 +4,9 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.junit.jupiter.api.Assumptions.assumeTrue;
 
 import io.memogate.proxy.config.BackendTlsConfig;
-import io.memogate.proxy.config.ServerTlsConfig;
 import io.memogate.proxy.config.TlsMode;
 import io.memogate.proxy.it.ClientProgram;
 import io.memogate.proxy.it.ClientProgram.Result;
-import io.memogate.proxy.postgres.embedded.SelfSignedCertificate;
 import io.memogate.proxy.tds.it.TdsTestServer.Encryption;
 import io.memogate.proxy.testing.Await;
 import io.memogate.proxy.testing.ScriptedHook;
@@ -16,7 +14,6 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.List;
 import java.util.Map;
-import java.util.Optional;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.TimeUnit;
 import java.util.regex.Pattern;
@@ -43,8 +40,7 @@ class TdsFreeTdsIT {
 
     @TempDir
     static Path certificates;
-    private static SelfSignedCertificate proxyCertificate;
-    private static SelfSignedCertificate serverCertificate;
+    private static TdsTlsSetup tls;
 
     @TempDir
     Path dir;
@@ -57,8 +53,7 @@ class TdsFreeTdsIT {
     static void certificates() throws Exception {
         assumeTrue(Files.isExecutable(TSQL), TSQL + " is not installed (Debian: apt-get install freetds-bin; "
                 + "bin/memogate test installs it)");
-        proxyCertificate = SelfSignedCertificate.generate(Files.createDirectory(certificates.resolve("proxy")));
-        serverCertificate = SelfSignedCertificate.generate(Files.createDirectory(certificates.resolve("server")));
+        tls = TdsTlsSetup.in(certificates);
     }
 
     @AfterEach
@@ -232,10 +227,10 @@ class TdsFreeTdsIT {
             "7.4, off, true, true, login-only TLSv1.2"})
     void encryptionSettingsAreHonouredLegByLeg(String version, String encryption, boolean loginInClear,
                                                boolean batchInClear, String serverTls) throws Exception {
-        target = TdsTarget.open(Encryption.OFFERED, serverCertificate);
-        proxy = TdsProxy.withTls(target, Optional.of(new ServerTlsConfig(proxyCertificate.certificateFile(),
-                proxyCertificate.keyFile())), BackendTlsConfig.of(TlsMode.PREFER));
-        tap = new WireTap(proxy.port());
+        TdsTlsSetup.Legs legs = tls.start(Encryption.OFFERED, tls.listenerTls(), BackendTlsConfig.of(TlsMode.PREFER));
+        target = legs.target();
+        proxy = legs.proxy();
+        tap = legs.tap();
         String sql = "SELECT 43 AS n /* " + encryption + " */";
         Result run = tsql(tap.port(), version, encryption, target.password, "", sql + "\ngo\nexit\n");
         assertThat(run.exitCode()).as(run.output()).isZero();

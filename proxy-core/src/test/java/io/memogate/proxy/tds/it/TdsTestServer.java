@@ -31,7 +31,9 @@ import java.util.regex.Pattern;
  * packet size; user {@code refused}, and user {@code memo} with another password than {@code secret}, get error
  * 18456), every SQL batch with one row of two columns (an INT: the number after a leading {@code SELECT}, else 1;
  * an NVARCHAR: the batch's text as received) except T-SQL's {@code THROW number, 'message', state}, answered with
- * that error (class 16), sp_executesql, sp_prepare, sp_prepexec, sp_execute and sp_unprepare with handles in
+ * that error (class 16), a batch of settings (a leading {@code SET}: a DONE, no rows) and a {@code WAITFOR} batch,
+ * which "runs" until an ATTENTION cancels it (its answer then ends with a DONE of no rows, and DONE_ATTN follows in
+ * a message of its own), sp_executesql, sp_prepare, sp_prepexec, sp_execute and sp_unprepare with handles in
  * RETURNVALUE tokens ({@link TestServerProcedures}), an ATTENTION with DONE_ATTN, and any other RPC with an error.
  * It records what it received, so that tests see what the proxy passed on. A thread per connection; test scope only.
  */
@@ -58,6 +60,10 @@ final class TdsTestServer implements AutoCloseable {
     /** The user whose password is checked, and that password ({@link TdsTarget}'s login). */
     static final String USER = "memo";
     static final String PASSWORD = "secret";
+    /** A batch of session settings (SET ...), as drivers send after their login: answered with a DONE, no rows. */
+    private static final Pattern SETTINGS = Pattern.compile("^\\s*SET\\s", Pattern.CASE_INSENSITIVE);
+    /** A batch that runs until it is cancelled. */
+    private static final Pattern WAITFOR = Pattern.compile("\\bWAITFOR\\b", Pattern.CASE_INSENSITIVE);
     /** Latin1_General_CI_AS: LCID 0x0409 with its flags, sort id 0x34 ([MS-TDS] 2.2.5.1.2). */
     private static final byte[] COLLATION = {0x09, 0x04, (byte) 0xD0, 0x00, 0x34};
 
@@ -72,6 +78,8 @@ final class TdsTestServer implements AutoCloseable {
     final AtomicInteger attentions = new AtomicInteger();
     /** TLS handshakes inside PRELOGIN packets that failed (the peer refused the certificate, or sent no TLS). */
     final AtomicInteger tlsFailures = new AtomicInteger();
+    /** ATTENTIONs that came while a WAITFOR batch ran, each ending it. */
+    final AtomicInteger cancelledWhileRunning = new AtomicInteger();
     final AtomicInteger connections = new AtomicInteger();
     /** Per connection, how its TLS went: "login-only TLSv1.2", "full TLSv1.2", "strict TLSv1.3 tds/8.0". */
     final List<String> tls = new CopyOnWriteArrayList<>();
@@ -151,6 +159,7 @@ final class TdsTestServer implements AutoCloseable {
             int batchNumber = 0;
             TestServerProcedures procedures = new TestServerProcedures();
             boolean tds72 = true; // TDS 7.2 or later: ALL_HEADERS in requests, 7.2's answer formats
+            boolean running = false; // a WAITFOR batch "runs" until an ATTENTION cancels it
             for (Message message; (message = TdsWire.read(in)) != null; ) {
                 switch (message.type()) {
                     case TdsWire.PRELOGIN -> {
@@ -201,14 +210,27 @@ final class TdsTestServer implements AutoCloseable {
                                 StandardCharsets.UTF_16LE);
                         batches.add(text);
                         Matcher thrown = THROW.matcher(text);
-                        byte[] answer = thrown.find()
-                                ? error(Integer.parseInt(thrown.group(1)), 16, Integer.parseInt(thrown.group(3)),
-                                        thrown.group(2).replace("''", "'"), tds72)
-                                : row(++batchNumber, text, tds72);
-                        TdsWire.write(out, TdsWire.REPLY, answer, packetSize, spid);
+                        if (WAITFOR.matcher(text).find()) {
+                            running = true; // answered when the client's ATTENTION comes
+                        } else if (SETTINGS.matcher(text).find()) {
+                            TdsWire.write(out, TdsWire.REPLY, done(0, 0, 0, tds72), packetSize, spid);
+                        } else if (thrown.find()) {
+                            TdsWire.write(out, TdsWire.REPLY, error(Integer.parseInt(thrown.group(1)), 16,
+                                    Integer.parseInt(thrown.group(3)), thrown.group(2).replace("''", "'"), tds72),
+                                    packetSize, spid);
+                        } else {
+                            TdsWire.write(out, TdsWire.REPLY, row(++batchNumber, text, tds72), packetSize, spid);
+                        }
                     }
                     case TdsWire.ATTENTION -> {
                         attentions.incrementAndGet();
+                        if (running) {
+                            // The running batch's answer ends with no rows, then the acknowledgement comes in a
+                            // message of its own, as the proxy answers for a batch it holds.
+                            running = false;
+                            cancelledWhileRunning.incrementAndGet();
+                            TdsWire.write(out, TdsWire.REPLY, done(0, 0, 0, tds72), packetSize, spid);
+                        }
                         TdsWire.write(out, TdsWire.REPLY, done(0x20, 0, 0, tds72), packetSize, spid);
                     }
                     case TdsWire.RPC -> TdsWire.write(out, TdsWire.REPLY,

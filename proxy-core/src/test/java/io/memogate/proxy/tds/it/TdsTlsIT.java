@@ -7,7 +7,6 @@ import io.memogate.proxy.admin.ClientView;
 import io.memogate.proxy.config.BackendTlsConfig;
 import io.memogate.proxy.config.ServerTlsConfig;
 import io.memogate.proxy.config.TlsMode;
-import io.memogate.proxy.postgres.embedded.SelfSignedCertificate;
 import io.memogate.proxy.tds.it.TdsTestServer.Encryption;
 import io.memogate.proxy.tds.it.TdsWire.Message;
 import io.memogate.proxy.tds.it.TdsWire.Tokens;
@@ -15,14 +14,12 @@ import io.memogate.proxy.testing.Await;
 import java.io.InputStream;
 import java.io.OutputStream;
 import java.net.Socket;
-import java.nio.file.Files;
 import java.nio.file.Path;
 import java.sql.Connection;
 import java.sql.DriverManager;
 import java.sql.ResultSet;
 import java.sql.SQLException;
 import java.sql.Statement;
-import java.util.List;
 import java.util.Optional;
 import java.util.concurrent.ThreadLocalRandom;
 import org.junit.jupiter.api.AfterEach;
@@ -43,40 +40,34 @@ class TdsTlsIT {
 
     @TempDir
     static Path certificates;
-    private static SelfSignedCertificate proxyCertificate;
-    private static SelfSignedCertificate serverCertificate;
+    private static TdsTlsSetup tls;
 
+    private TdsTlsSetup.Legs legs;
     private TdsTarget target;
     private TdsProxy proxy;
     private WireTap tap;
 
     @BeforeAll
     static void certificates() throws Exception {
-        proxyCertificate = SelfSignedCertificate.generate(Files.createDirectory(certificates.resolve("proxy")));
-        serverCertificate = SelfSignedCertificate.generate(Files.createDirectory(certificates.resolve("server")));
+        tls = TdsTlsSetup.in(certificates);
     }
 
     @AfterEach
     void stop() throws Exception {
-        if (tap != null) {
-            tap.close();
-        }
-        if (proxy != null) {
-            proxy.close();
-        }
-        if (target != null) {
-            target.close();
+        if (legs != null) {
+            legs.close();
         }
     }
 
     private static Optional<ServerTlsConfig> listenerTls() {
-        return Optional.of(new ServerTlsConfig(proxyCertificate.certificateFile(), proxyCertificate.keyFile()));
+        return tls.listenerTls();
     }
 
     private void start(Encryption server, Optional<ServerTlsConfig> listener, BackendTlsConfig backend) throws Exception {
-        target = TdsTarget.open(server, serverCertificate);
-        proxy = TdsProxy.withTls(target, listener, backend);
-        tap = new WireTap(proxy.port());
+        legs = tls.start(server, listener, backend);
+        target = legs.target();
+        proxy = legs.proxy();
+        tap = legs.tap();
     }
 
     /**
@@ -112,9 +103,7 @@ class TdsTlsIT {
     }
 
     private ClientView onlySession() throws Exception {
-        List<ClientView> clients = proxy.clients();
-        assertThat(clients).hasSize(1);
-        return clients.getFirst();
+        return legs.onlySession();
     }
 
     @Test
@@ -156,7 +145,7 @@ class TdsTlsIT {
     void encryptStrictStartsWithTlsAndTheServerLegFollowsItsOwnSettings() throws Exception {
         start(Encryption.OFFERED, listenerTls(), BackendTlsConfig.of(TlsMode.PREFER));
         try (Connection connection = connect("encrypt=strict;hostNameInCertificate=localhost;serverCertificate="
-                + proxyCertificate.certificateFile())) {
+                + tls.proxyCertificate.certificateFile())) {
             assertThat(select42(connection)).isEqualTo(42);
             assertThat(onlySession().clientTls()).isTrue();
         }
@@ -209,7 +198,7 @@ class TdsTlsIT {
     /** verify-full against a server whose certificate the bundle does not sign: the client is told, by name. */
     @Test
     void aServerCertificateThatFailsVerificationIsReportedToTheClient() throws Exception {
-        startBehindTheTestServer(Encryption.OFFERED, listenerTls(), BackendTlsConfig.verifyFull(proxyCertificate.certificateFile())
+        startBehindTheTestServer(Encryption.OFFERED, listenerTls(), BackendTlsConfig.verifyFull(tls.proxyCertificate.certificateFile())
                 .withServerName("localhost"));
         assertThatThrownBy(() -> connect("encrypt=true;trustServerCertificate=true").close())
                 .isInstanceOf(SQLException.class)

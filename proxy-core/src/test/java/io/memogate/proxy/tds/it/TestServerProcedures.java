@@ -71,7 +71,8 @@ final class TestServerProcedures {
         }
         called.add(procedure);
         List<Object> parameters = new ArrayList<>();
-        cursor[0] = parameters(message.data(), rpc, at + 2, parameters, tds72 ? 0xFF : 0x80);
+        List<String> names = new ArrayList<>();
+        cursor[0] = parameters(message.data(), rpc, at + 2, parameters, names, tds72 ? 0xFF : 0x80);
         switch (procedure) {
             case 10 -> {
                 String text = (String) parameters.get(0);
@@ -83,13 +84,14 @@ final class TestServerProcedures {
                 int handle = nextHandle++;
                 prepared.put(handle, text);
                 executed.add(text);
+                String handleName = names.isEmpty() ? "" : names.get(0);
                 if (procedure == 11) {
-                    Tokens tokens = returnValue(new Tokens(), handle, tds72).u8(0x79).u32(0);
+                    Tokens tokens = returnValue(new Tokens(), handleName, handle, tds72).u8(0x79).u32(0);
                     return TdsTestServer.done(tokens, 0xFE, 0, 0, 0, tds72).bytes();
                 }
                 byte[] ran = ran(number, text, tds72);
                 Tokens tokens = new Tokens().raw(Arrays.copyOf(ran, ran.length - TdsTestServer.doneLength(tds72)));
-                returnValue(tokens, handle, tds72); // after the rows, before the DONEPROC
+                returnValue(tokens, handleName, handle, tds72); // after the rows, before the DONEPROC
                 return TdsTestServer.done(tokens, 0xFE, 0, 0xE0, 0, tds72).bytes();
             }
             case 12 -> {
@@ -122,17 +124,24 @@ final class TestServerProcedures {
         return TdsTestServer.done(tokens.u8(0x79).u32(0), 0xFE, 0, 0xE0, 0, tds72).bytes(); // RETURNSTATUS, DONEPROC
     }
 
-    /** RETURNVALUE of the handle: ordinal 0, no name, status 1 (output), user type, flags, INTN(4) and its value. */
-    private static Tokens returnValue(Tokens tokens, int handle, boolean tds72) {
-        return TdsTestServer.userType(tokens.u8(0xAC).u16(0).u8(0).u8(1), tds72).u16(0).u8(0x26).u8(4).u8(4).u32(handle);
+    /**
+     * RETURNVALUE of the handle: ordinal 0, the parameter's name as the client sent it (empty when it sent none;
+     * tedious takes the handle only from a parameter named {@code @handle}), status 1 (output), user type, flags,
+     * INTN(4) and its value.
+     */
+    private static Tokens returnValue(Tokens tokens, String name, int handle, boolean tds72) {
+        return TdsTestServer.userType(tokens.u8(0xAC).u16(0).bVarchar(name).u8(1), tds72).u16(0).u8(0x26).u8(4).u8(4)
+                .u32(handle);
     }
 
     /**
      * The parameters up to the request's end (a BatchFlag, 0xFF, or 0x80 before TDS 7.2; a NoExecFlag, 0xFE) or the first of a type not read here: Integer (or
      * null), String (or null); where they end.
      */
-    private static int parameters(byte[] data, ByteBuffer rpc, int at, List<Object> values, int batchFlag) {
+    private static int parameters(byte[] data, ByteBuffer rpc, int at, List<Object> values, List<String> names,
+            int batchFlag) {
         while (at < data.length && (data[at] & 0xFF) != batchFlag && (data[at] & 0xFF) != 0xFE) {
+            names.add(new String(data, at + 1, 2 * (rpc.get(at) & 0xFF), StandardCharsets.UTF_16LE));
             at += 1 + 2 * (rpc.get(at) & 0xFF) + 1; // name, status
             int type = rpc.get(at) & 0xFF;
             if (type == 0x26) {
