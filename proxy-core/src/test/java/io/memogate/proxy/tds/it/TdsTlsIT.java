@@ -198,8 +198,8 @@ class TdsTlsIT {
     /** verify-full against a server whose certificate the bundle does not sign: the client is told, by name. */
     @Test
     void aServerCertificateThatFailsVerificationIsReportedToTheClient() throws Exception {
-        startBehindTheTestServer(Encryption.OFFERED, listenerTls(), BackendTlsConfig.verifyFull(tls.proxyCertificate.certificateFile())
-                .withServerName("localhost"));
+        startBehindTheTestServer(Encryption.OFFERED, listenerTls(),
+                BackendTlsConfig.verifyFull(tls.proxyCertificate.certificateFile()).withServerName("localhost"));
         assertThatThrownBy(() -> connect("encrypt=true;trustServerCertificate=true").close())
                 .isInstanceOf(SQLException.class)
                 .hasMessageContaining("TLS handshake with the server of backend 'sqlserver' failed");
@@ -212,8 +212,8 @@ class TdsTlsIT {
      */
     @Test
     void aServerTlsFailureBeforeTheClientsLoginIsToldInTheAnswerToIt() throws Exception {
-        startBehindTheTestServer(Encryption.OFFERED, listenerTls(), BackendTlsConfig.verifyFull(proxyCertificate.certificateFile())
-                .withServerName("localhost"));
+        startBehindTheTestServer(Encryption.OFFERED, listenerTls(),
+                BackendTlsConfig.verifyFull(tls.proxyCertificate.certificateFile()).withServerName("localhost"));
         try (Socket socket = connectRaw(); OutputStream out = socket.getOutputStream(); InputStream in = socket.getInputStream()) {
             TdsWire.write(out, TdsWire.PRELOGIN, prelogin(2), 4096, 0); // ENCRYPT_NOT_SUP: no TLS on this leg
             assertThat(TdsWire.read(in).type()).isEqualTo(TdsWire.REPLY);
