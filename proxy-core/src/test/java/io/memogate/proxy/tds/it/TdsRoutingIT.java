@@ -126,6 +126,19 @@ class TdsRoutingIT {
         assertThat(hook.requests).anySatisfy(request -> assertThat(request.sql()).isEqualTo(BATCH));
     }
 
+    /** Enhanced routing names a database too: the proxy logs in to it there, as a client does. */
+    @Test
+    void anEnhancedRoutingLogsInToTheDatabaseItNames() throws Exception {
+        TdsTestServer first = routing("127.0.0.1", BackendTdsConfig.DEFAULT);
+        first.routeTo("127.0.0.1", routed.port(), "sales_replica");
+        try (Connection c = proxy.connect(""); Statement s = c.createStatement()) {
+            assertThat(single(s, BATCH)).isEqualTo(42);
+        }
+        assertThat(first.logins).containsExactly("memo@demo");
+        assertThat(routed.logins).containsExactly("memo@sales_replica");
+        assertThat(routed.batches).containsExactly(BATCH);
+    }
+
     @Test
     void aServerThatRoutesOnAgainIsALoopTheClientIsToldOf() throws Exception {
         TdsTestServer first = routing("127.0.0.1", BackendTdsConfig.DEFAULT);

@@ -16,7 +16,6 @@ import java.nio.ByteBuffer;
 import java.nio.charset.StandardCharsets;
 import java.util.Arrays;
 import java.util.List;
-import java.util.Map;
 import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.concurrent.atomic.AtomicInteger;
 import java.util.regex.Matcher;
@@ -77,8 +76,12 @@ final class TdsTestServer implements AutoCloseable {
     private final TestServerTls serverTls;
     private final List<Socket> open = new CopyOnWriteArrayList<>();
     private final AtomicInteger spids = new AtomicInteger(51);
-    /** The server every login is routed to ({@code name}, port), or null. */
-    private volatile Map.Entry<String, Integer> routing;
+    /** Where every login is routed, or null. */
+    private volatile Route routing;
+
+    /** A routing: the server's name and port, and a database for enhanced routing (empty: none). */
+    private record Route(String server, int port, String database) {
+    }
 
     private TdsTestServer(Encryption encryption, TestServerTls serverTls) throws IOException {
         this.encryption = encryption;
@@ -118,7 +121,12 @@ final class TdsTestServer implements AutoCloseable {
 
     /** From now on, every login is answered with a routing to {@code alternateServer} at {@code port}. */
     TdsTestServer routeTo(String alternateServer, int port) {
-        routing = Map.entry(alternateServer, port);
+        return routeTo(alternateServer, port, "");
+    }
+
+    /** The same, naming {@code database} there as an enhanced routing does (after the server's name). */
+    TdsTestServer routeTo(String alternateServer, int port, String database) {
+        routing = new Route(alternateServer, port, database);
         return this;
     }
 
@@ -189,9 +197,9 @@ final class TdsTestServer implements AutoCloseable {
                                     packetSize, spid);
                             return;
                         }
-                        Map.Entry<String, Integer> routed = routing;
+                        Route routed = routing;
                         TdsWire.write(out, TdsWire.REPLY, routed == null ? loginAck(database, packetSize, tds72)
-                                : routingAnswer(routed.getKey(), routed.getValue(), tds72), packetSize, spid);
+                                : routingAnswer(routed, tds72), packetSize, spid);
                     }
                     case TdsWire.SQL_BATCH -> {
                         ByteBuffer batch = message.littleEndian();
@@ -309,10 +317,14 @@ final class TdsTestServer implements AutoCloseable {
 
     /**
      * A login answer that routes ([MS-TDS] 2.2.7.9): LOGINACK, ENVCHANGE type 20 (its value: a 2-byte length,
-     * protocol 0 for TCP, the port, the server's name as a US_VARCHAR; an empty old value), DONE.
+     * protocol 0 for TCP, the port, the server's name as a US_VARCHAR, then for enhanced routing the database as a
+     * US_VARCHAR; an empty old value), DONE.
      */
-    private static byte[] routingAnswer(String server, int port, boolean tds72) {
-        Tokens value = new Tokens().u8(0).u16(port).usVarchar(server);
+    private static byte[] routingAnswer(Route route, boolean tds72) {
+        Tokens value = new Tokens().u8(0).u16(route.port()).usVarchar(route.server());
+        if (!route.database().isEmpty()) {
+            value.usVarchar(route.database());
+        }
         Tokens change = new Tokens().u8(20).u16(value.size()).raw(value.bytes()).u16(0);
         Tokens ack = new Tokens().u8(1).raw(new byte[] {0x74, 0, 0, 4}).bVarchar("TdsTestServer")
                 .raw(new byte[] {16, 0, 0x03, (byte) 0xE8});
