@@ -69,7 +69,8 @@ public record Login7(long tdsVersion, long packetSize, String user, String datab
 
     /** Whether the LOGIN7 {@code data} logs in with integrated (SSPI: Kerberos, NTLM) authentication. */
     public static boolean integratedSecurity(ByteBuf data) {
-        return (data.getUnsignedByte(data.readerIndex() + OPTION_FLAGS_2) & F_INT_SECURITY) != 0;
+        return data.readableBytes() > OPTION_FLAGS_2
+                && (data.getUnsignedByte(data.readerIndex() + OPTION_FLAGS_2) & F_INT_SECURITY) != 0;
     }
 
     /**

@@ -231,19 +231,13 @@ public final class TdsSession implements TrackedSession, SessionLoop, ClientLegH
         }
         if (TdsPackets.type(message) == PacketType.LOGIN7) {
             ByteBuf data = TdsPackets.data(message, client.alloc());
-            Login7 login;
-            try {
-                login = Login7.decode(data);
-            } catch (MalformedPacketException e) {
-                data.release();
-                throw e;
-            }
+            rerouting.loginSent(data); // kept there (released at the end), for a server the answer may route to
+            Login7 login = Login7.decode(data);
             allHeaders = login.allHeaders();
             info = new SessionInfo(login.user(), login.database(), login.applicationName(), client.remoteAddress());
             if (login.packetSize() >= TdsPackets.MIN_PACKET_SIZE && login.packetSize() <= TdsPackets.MAX_PACKET) {
                 packetSize = (int) login.packetSize();
             }
-            rerouting.loginSent(data); // kept, for a server the answer may route to
             legs.toServer(message);
             tls.loginRelayed();
             return;
@@ -323,7 +317,9 @@ public final class TdsSession implements TrackedSession, SessionLoop, ClientLegH
             server.hook().serverConnectionClosed(spid);
             spid = 0;
         }
-        dropped.pipeline().remove(ServerLegHandler.class);
+        if (dropped.pipeline().get(ServerLegHandler.class) != null) {
+            dropped.pipeline().remove(ServerLegHandler.class);
+        }
         dropped.close();
     }
 
