@@ -17,9 +17,10 @@ import java.util.Optional;
  *     file it defaults to true for a backend that lists no databases (such a backend has no other use)
  *     and to false for one that does.
  * @param tls how the proxy connects to it; {@link BackendTlsConfig#DEFAULT} unless configured
+ * @param tds SQL Server only: what the TDS wing does beyond TLS; {@link BackendTdsConfig#DEFAULT} unless configured
  */
 public record BackendConfig(String name, String host, int port, List<String> databases, boolean isDefault,
-                            BackendTlsConfig tls) {
+                            BackendTlsConfig tls, BackendTdsConfig tds) {
 
     public static final int DEFAULT_PORT = 5432;
 
@@ -28,6 +29,13 @@ public record BackendConfig(String name, String host, int port, List<String> dat
         Objects.requireNonNull(host, "host");
         databases = List.copyOf(databases);
         Objects.requireNonNull(tls, "tls");
+        Objects.requireNonNull(tds, "tds");
+    }
+
+    /** A backend with {@link BackendTdsConfig#DEFAULT}. */
+    public BackendConfig(String name, String host, int port, List<String> databases, boolean isDefault,
+                         BackendTlsConfig tls) {
+        this(name, host, port, databases, isDefault, tls, BackendTdsConfig.DEFAULT);
     }
 
     /**
@@ -40,15 +48,19 @@ public record BackendConfig(String name, String host, int port, List<String> dat
 
     /** The same backend serving exactly {@code databases}; leaves {@link #isDefault()} as it was. */
     public BackendConfig withDatabases(String... databases) {
-        return new BackendConfig(name, host, port, List.of(databases), isDefault, tls);
+        return new BackendConfig(name, host, port, List.of(databases), isDefault, tls, tds);
     }
 
     public BackendConfig withDefault(boolean isDefault) {
-        return new BackendConfig(name, host, port, databases, isDefault, tls);
+        return new BackendConfig(name, host, port, databases, isDefault, tls, tds);
     }
 
     public BackendConfig withTls(BackendTlsConfig tls) {
-        return new BackendConfig(name, host, port, databases, isDefault, tls);
+        return new BackendConfig(name, host, port, databases, isDefault, tls, tds);
+    }
+
+    public BackendConfig withTds(BackendTdsConfig tds) {
+        return new BackendConfig(name, host, port, databases, isDefault, tls, tds);
     }
 
     /** Whether this backend lists {@code database} explicitly (the default backend takes others too). */

@@ -48,6 +48,11 @@ final class ConfigDocument {
         @JsonProperty("default")
         String isDefault;
         BackendTls tls;
+        BackendTds tds;
+    }
+
+    static final class BackendTds {
+        String followRouting;
     }
 
     static final class BackendTls {

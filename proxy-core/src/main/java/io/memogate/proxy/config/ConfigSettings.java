@@ -97,6 +97,7 @@ public final class ConfigSettings {
             add(path + "tls.trustedCertificates", backend.tls().trustedCertificates(), Applies.NEW_SESSIONS);
             add(path + "tls.serverName", backend.tls().serverName(), Applies.NEW_SESSIONS);
             add(path + "tls.strict", backend.tls().strict(), Applies.NEW_SESSIONS);
+            add(path + "tds.followRouting", backend.tds().followRouting(), Applies.NEW_SESSIONS);
         }
     }
 

@@ -368,7 +368,15 @@ final class DocumentConverter {
         // A backend that lists no databases can only be meant as the default.
         boolean isDefault = parse(path + ".default", doc.isDefault, DocumentConverter::bool, databases.isEmpty());
         return new BackendConfig(orEmpty(doc.name), orEmpty(doc.host), port, databases, isDefault,
-                backendTls(path + ".tls", doc.tls));
+                backendTls(path + ".tls", doc.tls), backendTds(path + ".tds", doc.tds));
+    }
+
+    private BackendTdsConfig backendTds(String path, ConfigDocument.BackendTds doc) {
+        if (doc == null) {
+            return BackendTdsConfig.DEFAULT;
+        }
+        return new BackendTdsConfig(parse(path + ".followRouting", doc.followRouting, DocumentConverter::bool,
+                BackendTdsConfig.DEFAULT.followRouting()));
     }
 
     private BackendTlsConfig backendTls(String path, ConfigDocument.BackendTls doc) {

@@ -2,6 +2,7 @@ package io.memogate.proxy.config;
 
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
+import static org.assertj.core.api.Assertions.fail;
 
 import io.memogate.broker.BrokerSettings;
 import io.memogate.broker.gateway.GatewaySettings;
@@ -279,6 +280,34 @@ class ConfigLoaderTest {
         assertThat(config.backends().get(0).port()).isEqualTo(5433);
         assertThat(config.limits().maxMessageBytes()).isEqualTo(1048576);
         assertThat(config.limits().maxClientConnections()).isEqualTo(10);
+    }
+
+    @Test
+    void aBackendFollowsTdsRoutingUnlessItsTdsSectionSaysNot() {
+        MemogateConfig config = loader.parse("""
+                backends:
+                  - {name: gateway, host: sql.example.net, port: 1433}
+                  - {name: pinned, host: node1, port: 1433, databases: [x], tds: {followRouting: false}}
+                """, dir);
+
+        assertThat(config.backends().get(0).tds().followRouting()).isTrue();
+        assertThat(config.backends().get(1).tds().followRouting()).isFalse();
+        assertThat(problemsOf("""
+                backends:
+                  - {name: a, host: h, tds: {followRouting: sometimes}}
+                """)).singleElement().asString().startsWith("backends[0].tds.followRouting must be");
+        assertThat(problemsOf("""
+                backends:
+                  - {name: a, host: h, tds: {follow: true}}
+                """)).singleElement().asString().contains("follow");
+    }
+
+    private List<String> problemsOf(String yaml) {
+        try {
+            return fail("expected a ConfigException, got " + loader.parse(yaml, dir));
+        } catch (ConfigException e) {
+            return e.problems();
+        }
     }
 
     @Test

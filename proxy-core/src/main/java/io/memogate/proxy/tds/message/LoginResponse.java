@@ -2,17 +2,19 @@ package io.memogate.proxy.tds.message;
 
 import io.netty.buffer.ByteBuf;
 import java.nio.charset.StandardCharsets;
+import java.util.Optional;
 import java.util.OptionalInt;
 
 /**
  * What the proxy reads of the server's answer to a LOGIN7 ([MS-TDS] 3.2.5.1): whether it holds a LOGINACK (the
- * login succeeded), and the packet size its ENVCHANGE confirms, which the proxy's own replies then respect. The
- * tokens of a login answer are walked by their lengths; a token this reader does not know ends the walk, keeping
- * what was read before it (the answer is relayed as it came either way).
+ * login succeeded), the packet size its ENVCHANGE confirms, which the proxy's own replies then respect, and whether
+ * it routes the client to another server (ENVCHANGE type 20). The tokens of a login answer are walked by their
+ * lengths; a token this reader does not know ends the walk, keeping what was read before it.
  *
  * @param packetSize the size of ENVCHANGE type 4; empty when the answer has none
+ * @param routing the server the answer routes to; empty when it routes nowhere
  */
-public record LoginResponse(boolean loggedIn, OptionalInt packetSize) {
+public record LoginResponse(boolean loggedIn, OptionalInt packetSize, Optional<Routing> routing) {
 
     private static final int LOGINACK = 0xAD;
     private static final int ENVCHANGE = 0xE3;
@@ -23,10 +25,15 @@ public record LoginResponse(boolean loggedIn, OptionalInt packetSize) {
     private static final int FEATUREEXTACK = 0xAE;
     private static final int ENV_PACKET_SIZE = 4;
 
-    /** Reads the tokens of {@code data} (the answer's data, without packet headers), leaving it as it was. */
+    /**
+     * Reads the tokens of {@code data} (the answer's data, without packet headers), leaving it as it was.
+     *
+     * @throws MalformedPacketException for a Routing ENVCHANGE that names no server the proxy could reach
+     */
     public static LoginResponse read(ByteBuf data) {
         boolean loggedIn = false;
         OptionalInt packetSize = OptionalInt.empty();
+        Optional<Routing> routing = Optional.empty();
         int at = data.readerIndex();
         int end = data.writerIndex();
         while (at < end) {
@@ -54,10 +61,12 @@ public record LoginResponse(boolean loggedIn, OptionalInt packetSize) {
                 loggedIn = true;
             } else if (token == ENVCHANGE && length >= 2 && data.getUnsignedByte(body) == ENV_PACKET_SIZE) {
                 packetSize = packetSize(data, body + 1, (int) (body + length));
+            } else if (token == ENVCHANGE && length >= 1 && data.getUnsignedByte(body) == Routing.ENV_TYPE) {
+                routing = Optional.of(Routing.decode(data, body + 1, (int) (body + length)));
             }
             at = (int) (body + length);
         }
-        return new LoginResponse(loggedIn, packetSize);
+        return new LoginResponse(loggedIn, packetSize, routing);
     }
 
     /** ENVCHANGE type 4's new value: a B_VARCHAR holding the size in decimal digits. */

@@ -7,8 +7,9 @@ import io.netty.buffer.ByteBuf;
  * The PRELOGIN message ([MS-TDS] 2.2.6.5) and its answer, each one packet: a table of options (token 1 byte,
  * offset and length 2 bytes big-endian each, from the start of the data), ended by 0xFF, then the options' data.
  * The proxy rewrites two options in place on their way through: ENCRYPTION, to what the proxy negotiates on each
- * leg (it terminates TLS on both, and reads every statement in between), and MARS, off (the session follows one
- * request at a time). Every other option passes as it came.
+ * leg (it terminates TLS on both, and reads every statement in between), and MARS, off on both legs: the session
+ * follows one request at a time, so MARS is negotiated off rather than demultiplexed (asked off of the server, and
+ * answered off to the client whatever the server said). Every other option passes as it came.
  */
 public final class Prelogin {
 
@@ -44,12 +45,14 @@ public final class Prelogin {
 
     /**
      * Rewrites the server's answer toward the client: ENCRYPTION becomes {@code encryption}, what the proxy agrees
-     * to on the client's leg.
+     * to on the client's leg; MARS off.
      *
      * @return the encryption the server answered, {@link #ENCRYPT_NOT_SUP} when it named none
      */
     public static int rewriteResponse(ByteBuf packet, int encryption) {
-        return rewrite(packet, ENCRYPTION, encryption, ENCRYPT_NOT_SUP);
+        int answered = rewrite(packet, ENCRYPTION, encryption, ENCRYPT_NOT_SUP);
+        rewrite(packet, MARS, 0, 0);
+        return answered;
     }
 
     /**

@@ -12,6 +12,8 @@ public final class TdsErrors {
     public static final int OPTIMIZE_TIMEOUT = 8628;
     /** SQL Server's "The incoming tabular data stream (TDS) protocol stream is incorrect". */
     public static final int PROTOCOL_ERROR = 4002;
+    /** SQL Server's "Login failed": the login cannot go on, which a client does not retry blindly. */
+    public static final int LOGIN_FAILED = 18456;
     private static final int FATAL = 20;
 
     private TdsErrors() {
@@ -72,6 +74,37 @@ public final class TdsErrors {
     public static TdsError serverTlsFailed(String backend, String why) {
         return new TdsError(PROTOCOL_ERROR, 7, FATAL, "Memogate's TLS handshake with the server of backend '" + backend
                 + "' failed: " + why);
+    }
+
+    /** The server routes the login elsewhere, and the backend's tds.followRouting is false. */
+    public static TdsError routingNotFollowed(String backend, Routing routing) {
+        return routingRefused(20, backend, routing, "the backend's tds.followRouting is false: point the backend at "
+                + "that server, or set followRouting to true for Memogate to follow the routing");
+    }
+
+    /** The server the proxy was routed to routes the login on again. */
+    public static TdsError routingLoop(String backend, String routedFrom, Routing routing) {
+        return new TdsError(LOGIN_FAILED, 21, FATAL, "Login failed: the server of backend '" + backend
+                + "' routed this login to " + routedFrom + ", which routes it on to '" + routing.alternateServer()
+                + "' (" + routing.address() + "); Memogate follows one routing, as SQL Server's clients do: point the "
+                + "backend at the server that logs clients in");
+    }
+
+    /** The login cannot be repeated toward the routed server: integrated authentication, or more than its LOGIN7. */
+    public static TdsError routingNotReplayable(String backend, Routing routing) {
+        return routingRefused(22, backend, routing, "the login used integrated or federated authentication, which "
+                + "Memogate cannot repeat toward another server: point the backend at that server");
+    }
+
+    private static TdsError routingRefused(int state, String backend, Routing routing, String why) {
+        return new TdsError(LOGIN_FAILED, state, FATAL, "Login failed: the server of backend '" + backend
+                + "' routes this login to '" + routing.alternateServer() + "' (" + routing.address() + "), and " + why);
+    }
+
+    /** The server the login was routed to cannot be reached, or went away before it answered the login. */
+    public static TdsError routedServerUnreachable(String backend, Routing routing, String why) {
+        return new TdsError(17, 2, FATAL, "Memogate cannot reach the server that backend '" + backend
+                + "' routed the login to, '" + routing.alternateServer() + "' at " + routing.address() + ": " + why);
     }
 
     public static TdsError tooManyClients(int limit) {

@@ -50,8 +50,10 @@ import org.slf4j.LoggerFactory;
  * SERVER_TLS      the proxy's handshake with the server; what the client sends (its LOGIN7) waits -> LOGIN
  * LOGIN           LOGIN7 relayed unchanged (who logs in, the packet size asked; a leg encrypted for the login only
  *                 then drops its TLS), then every message both ways as it is (SSPI, FEDAUTH), until a server answer
- *                 that holds a LOGINACK                                                 -> READY
+ *                 that holds a LOGINACK, held until its end                             -> READY
  *                 (a failed login: the server's ERROR relayed, then it closes: CLOSED)
+ *                 (an answer that routes to another server: dropped, and followed       -> REROUTING)
+ * REROUTING       the proxy logs in to the routed server for the client ({@link Rerouting}) -> LOGIN
  * READY           requests ({@link BatchFlow}): SQLBatch through admission, ATTENTION answered here for a held
  *                 batch; answers relayed, followed to their end ({@link Replies})
  * CLOSED          both legs closing; everything held released
@@ -65,16 +67,17 @@ public final class TdsSession implements TrackedSession, SessionLoop, ClientLegH
 
     private static final Logger log = LoggerFactory.getLogger(TdsSession.class);
 
-    enum State { CONNECTING, PRELOGIN, PRELOGIN_REPLY, SERVER_TLS, LOGIN, READY, CLOSED }
+    enum State { CONNECTING, PRELOGIN, PRELOGIN_REPLY, SERVER_TLS, LOGIN, REROUTING, READY, CLOSED }
 
     final Channel client;
     final TdsServices services;
     final ServerAdmission server;
     private final SessionLegs legs;
-    private final HeldInput input;
+    final HeldInput input;
     final Replies replies = new Replies();
     final BatchFlow flow;
     final TlsLegs tls;
+    final Rerouting rerouting = new Rerouting(this);
     final Instant connectedAt = Instant.now();
 
     State state = State.CONNECTING;
@@ -96,8 +99,9 @@ public final class TdsSession implements TrackedSession, SessionLoop, ClientLegH
         this.client = client;
         this.services = services;
         this.server = services.admission().forServer(services.backend().name());
-        this.legs = new SessionLegs(client, new Pace());
-        this.input = new HeldInput(new Reader());
+        Pacing pacing = new Pacing(this);
+        this.legs = new SessionLegs(client, pacing);
+        this.input = new HeldInput(pacing);
         this.flow = new BatchFlow(this, replies);
         this.tls = new TlsLegs(this);
     }
@@ -127,9 +131,8 @@ public final class TdsSession implements TrackedSession, SessionLoop, ClientLegH
                 return;
             }
             Channel opened = connecting.channel();
-            legs.server(opened);
-            opened.closeFuture().addListener(closed -> serverClosed());
-            tls.serverConnected(opened, () -> {
+            serverOpened(opened);
+            tls.serverConnected(opened, backend.tlsServerName(), backend.port(), () -> {
                 state = State.PRELOGIN;
                 opened.read();
                 replayHeld();
@@ -186,13 +189,13 @@ public final class TdsSession implements TrackedSession, SessionLoop, ClientLegH
         legs.readClientIfAllowed();
     }
 
-    private void dispatch(ByteBuf message) {
+    void dispatch(ByteBuf message) {
         try {
             switch (state) {
                 case PRELOGIN -> prelogin(message);
                 case LOGIN -> login(message);
                 case READY -> flow.request(message);
-                case CONNECTING, PRELOGIN_REPLY, SERVER_TLS, CLOSED -> message.release();
+                case CONNECTING, PRELOGIN_REPLY, SERVER_TLS, REROUTING, CLOSED -> message.release();
             }
         } catch (MalformedPacketException e) {
             message.release(); // read before it was handed on
@@ -212,6 +215,7 @@ public final class TdsSession implements TrackedSession, SessionLoop, ClientLegH
             throw new MalformedPacketException("a message of type " + type + " where PRELOGIN or LOGIN7 belongs");
         }
         tls.clientPrelogin(message);
+        rerouting.preloginSent(message);
         state = State.PRELOGIN_REPLY;
         legs.toServer(message);
     }
@@ -227,20 +231,18 @@ public final class TdsSession implements TrackedSession, SessionLoop, ClientLegH
         }
         if (TdsPackets.type(message) == PacketType.LOGIN7) {
             ByteBuf data = TdsPackets.data(message, client.alloc());
-            try {
-                Login7 login = Login7.decode(data);
-                allHeaders = login.allHeaders();
-                info = new SessionInfo(login.user(), login.database(), login.applicationName(), client.remoteAddress());
-                if (login.packetSize() >= TdsPackets.MIN_PACKET_SIZE && login.packetSize() <= TdsPackets.MAX_PACKET) {
-                    packetSize = (int) login.packetSize();
-                }
-            } finally {
-                data.release();
+            rerouting.loginSent(data); // kept there (released at the end), for a server the answer may route to
+            Login7 login = Login7.decode(data);
+            allHeaders = login.allHeaders();
+            info = new SessionInfo(login.user(), login.database(), login.applicationName(), client.remoteAddress());
+            if (login.packetSize() >= TdsPackets.MIN_PACKET_SIZE && login.packetSize() <= TdsPackets.MAX_PACKET) {
+                packetSize = (int) login.packetSize();
             }
             legs.toServer(message);
             tls.loginRelayed();
             return;
         }
+        rerouting.loginContinued();
         legs.toServer(message);
     }
 
@@ -253,6 +255,7 @@ public final class TdsSession implements TrackedSession, SessionLoop, ClientLegH
         switch (state) {
             case PRELOGIN_REPLY -> preloginReply(packet);
             case LOGIN -> loginAnswer(packet);
+            case REROUTING -> rerouting.serverFrame(packet);
             case READY -> {
                 replies.serverPacket(packet);
                 legs.toClient(packet);
@@ -295,16 +298,62 @@ public final class TdsSession implements TrackedSession, SessionLoop, ClientLegH
         return legs.server();
     }
 
+    /** {@code opened} is the server's connection from now on; its closing ends the session while it is. */
+    void serverOpened(Channel opened) {
+        legs.server(opened);
+        opened.closeFuture().addListener(closed -> {
+            if (legs.server() == opened) {
+                serverClosed();
+            }
+        });
+    }
+
+    /** Lets the server's connection go, unheard from now on: its answer routed the login elsewhere. */
+    void dropServer() {
+        Channel dropped = legs.server();
+        legs.server(null);
+        state = State.REROUTING;
+        if (spid != 0) {
+            server.hook().serverConnectionClosed(spid);
+            spid = 0;
+        }
+        if (dropped.pipeline().get(ServerLegHandler.class) != null) {
+            dropped.pipeline().remove(ServerLegHandler.class);
+        }
+        dropped.close();
+    }
+
+    /** The client's LOGIN7 went to the routed server: its answer is awaited as the first server's was. */
+    void routedLoginSent() {
+        state = State.LOGIN;
+        legs.server().flush();
+        legs.server().read();
+    }
+
     private void loginAnswer(ByteBuf packet) {
-        Optional<LoginResponse> read = loginAnswer.add(packet, client.alloc());
-        legs.toClient(packet);
+        Optional<LoginResponse> read;
+        try {
+            read = loginAnswer.add(packet, client.alloc());
+        } catch (MalformedPacketException e) {
+            loginAnswer.release();
+            log.warn("the server of {} answered the login wrongly: {}", this, e.getMessage());
+            sendErrorAndClose(TdsErrors.serverLost("its login answer is malformed: " + e.getMessage()));
+            return;
+        }
         if (read.isEmpty()) {
             return;
         }
         LoginResponse answer = read.get();
+        if (answer.routing().isPresent()) {
+            loginAnswer.release(); // not the client's: the proxy follows it, and relays the routed server's answer
+            rerouting.follow(answer.routing().get());
+            return;
+        }
+        loginAnswer.relay(legs::toClient);
         answer.packetSize().ifPresent(size -> packetSize = size);
         if (answer.loggedIn()) {
             state = State.READY;
+            rerouting.loggedIn();
             replayHeld();
         }
     }
@@ -323,6 +372,10 @@ public final class TdsSession implements TrackedSession, SessionLoop, ClientLegH
         if (refusal != null && state == State.LOGIN) {
             return; // the client's LOGIN7 is answered with the refusal: it says why better than a closed connection
         }
+        if (state == State.REROUTING) {
+            rerouting.lost("it closed the connection before the login");
+            return;
+        }
         close(); // as when the server itself goes away: the client sees its connection end
     }
 
@@ -334,7 +387,9 @@ public final class TdsSession implements TrackedSession, SessionLoop, ClientLegH
             // that LOGIN7 is answered with the refusal, which says why, rather than the connection closed unexplained.
             return;
         }
-        if (state == State.READY && replies.idle()) {
+        if (state == State.REROUTING) {
+            rerouting.lost(String.valueOf(cause.getMessage()));
+        } else if (state == State.READY && replies.idle()) {
             sendErrorAndClose(TdsErrors.serverLost(String.valueOf(cause.getMessage())));
         } else {
             close();
@@ -381,6 +436,7 @@ public final class TdsSession implements TrackedSession, SessionLoop, ClientLegH
         }
         state = State.CLOSED;
         loginAnswer.release();
+        rerouting.release();
         flow.closed();
         replies.disconnect();
         input.closed();
@@ -437,56 +493,5 @@ public final class TdsSession implements TrackedSession, SessionLoop, ClientLegH
     public String toString() {
         return "TdsSession[" + SessionInfo.describe(client.remoteAddress()) + ", " + info + ", spid " + spid + ", "
                 + state + "]";
-    }
-
-    /** When each leg is read, by the session's state. */
-    private final class Pace implements SessionLegs.Pace {
-        @Override
-        public SessionLegs.ClientRead clientRead() {
-            return switch (state) {
-                case PRELOGIN, LOGIN -> SessionLegs.ClientRead.WHEN_SERVER_WRITABLE;
-                // While a batch waits, only an ATTENTION is expected: read on while nothing else came.
-                case READY -> flow.holding() ? (input.nothingHeld() ? SessionLegs.ClientRead.NOW
-                        : SessionLegs.ClientRead.WAIT) : SessionLegs.ClientRead.WHEN_SERVER_WRITABLE;
-                case CONNECTING, PRELOGIN_REPLY, SERVER_TLS, CLOSED -> SessionLegs.ClientRead.WAIT;
-            };
-        }
-
-        @Override
-        public boolean serverReadAhead() {
-            return false;
-        }
-
-        @Override
-        public boolean ended() {
-            return state == State.CLOSED;
-        }
-    }
-
-    /** Where a client message goes, by the session's state; the core's {@link HeldInput} queues it meanwhile. */
-    private final class Reader implements HeldInput.Reader {
-        @Override
-        public boolean inputEnded() {
-            return false;
-        }
-
-        @Override
-        public boolean holds() {
-            return switch (state) {
-                case CONNECTING, PRELOGIN_REPLY, SERVER_TLS -> true;
-                case READY -> flow.holding();
-                case PRELOGIN, LOGIN, CLOSED -> false;
-            };
-        }
-
-        @Override
-        public boolean ended() {
-            return state == State.CLOSED;
-        }
-
-        @Override
-        public void dispatch(ByteBuf message) {
-            TdsSession.this.dispatch(message);
-        }
     }
 }

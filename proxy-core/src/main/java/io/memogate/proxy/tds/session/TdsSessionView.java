@@ -12,7 +12,7 @@ final class TdsSessionView {
     /** Read on the session's event loop. */
     static ClientView of(TdsSession session) {
         String status = switch (session.state) {
-            case CONNECTING, PRELOGIN, PRELOGIN_REPLY, SERVER_TLS, LOGIN -> "login";
+            case CONNECTING, PRELOGIN, PRELOGIN_REPLY, SERVER_TLS, LOGIN, REROUTING -> "login";
             case READY -> session.flow.holding() ? "waiting for admission" : session.replies.idle() ? "idle" : "active";
             case CLOSED -> "closed";
         };
@@ -21,7 +21,7 @@ final class TdsSessionView {
         return new ClientView(info == null ? null : info.user(), info == null ? null : info.database(),
                 info == null ? null : info.applicationName(), SessionInfo.describe(session.client.remoteAddress()),
                 session.tls.clientEncrypted(), status, session.connectedAt, backend.name(),
-                backend.host() + ":" + backend.port(), session.spid, session.tls.serverEncrypted(),
+                session.rerouting.routedAddress().orElse(backend.host() + ":" + backend.port()), session.spid, session.tls.serverEncrypted(),
                 session.flow.waitingWhere().orElse(null), 0, "off");
     }
 }

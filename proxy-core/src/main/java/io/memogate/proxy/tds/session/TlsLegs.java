@@ -29,7 +29,9 @@ import org.slf4j.LoggerFactory;
  * answer decides the server's leg and is rewritten to what the client's leg gets ({@link #serverAnswered}); the
  * client's handshake runs inside PRELOGIN packets once the answer is on its way ({@link #startClient}), the
  * server's alongside it ({@link #startServer}), the client's LOGIN7 waiting for the latter; after the LOGIN7, a
- * leg encrypted for the login only drops its TLS ({@link #loginRelayed}).
+ * leg encrypted for the login only drops its TLS ({@link #loginRelayed}). Routed to another server, the proxy sets
+ * up its leg to that one as it did the first ({@link #serverReplaced}, {@link #routedServerAnswered}), the client's
+ * leg staying as it is.
  */
 final class TlsLegs {
 
@@ -43,6 +45,9 @@ final class TlsLegs {
     private LegProtection server = LegProtection.NONE;
     private int clientAsked = Prelogin.ENCRYPT_NOT_SUP;
     private int asked = Prelogin.ENCRYPT_NOT_SUP;
+    /** The server the proxy's TLS goes to: the name its certificate is checked against, and its port. */
+    private String serverName;
+    private int serverPort;
 
     TlsLegs(TdsSession session) {
         this.session = session;
@@ -50,16 +55,19 @@ final class TlsLegs {
     }
 
     /**
-     * The server's connection is open: strict TLS starts on it at once when the backend is strict, and
-     * {@code ready} runs when it is up (or the session ends saying why); else {@code ready} runs now.
+     * The server's connection is open, to the server whose certificate names {@code name} (verify-full) at
+     * {@code port}: strict TLS starts on it at once when the backend is strict, and {@code ready} runs when it is up
+     * (or the session ends saying why); else {@code ready} runs now.
      */
-    void serverConnected(Channel opened, Runnable ready) {
+    void serverConnected(Channel opened, String name, int port, Runnable ready) {
+        serverName = name;
+        serverPort = port;
         if (!tls.backendStrict()) {
             ready.run();
             return;
         }
         server = LegProtection.STRICT;
-        SslHandler handler = tls.forServer(opened.alloc(), session.services.backend().port());
+        SslHandler handler = tls.forServer(opened.alloc(), serverName, serverPort);
         opened.pipeline().addFirst(SERVER_TLS, handler);
         handler.handshakeFuture().addListener((Future<Channel> done) -> serverHandshakeDone(done, ready,
                 session::sendErrorAndClose));
@@ -91,17 +99,7 @@ final class TlsLegs {
         int answered = Prelogin.encryption(answer);
         String backend = session.services.backend().name();
         boolean demands = EncryptionMatrix.serverDemands(asked, answered);
-        Optional<TdsError> refusal = Optional.empty();
-        if (server != LegProtection.STRICT) {
-            server = EncryptionMatrix.agreed(asked, answered);
-            if (asked == Prelogin.ENCRYPT_NOT_SUP && demands) {
-                refusal = Optional.of(TdsErrors.serverEncryption(backend, answered, "its tls.mode is disable: set it "
-                        + "to prefer (or require) for Memogate to encrypt toward it"));
-            } else if (asked == Prelogin.ENCRYPT_ON && server == LegProtection.NONE
-                    && tls.backendMode() != TlsMode.PREFER) {
-                refusal = Optional.of(TdsErrors.serverWithoutEncryption(backend, tls.backendMode().configName()));
-            }
-        }
+        Optional<TdsError> refusal = serverLeg(answered, demands);
         int toClient = client == LegProtection.STRICT ? clientAsked
                 : EncryptionMatrix.answer(tls.listener().isPresent(), clientAsked, demands);
         Prelogin.rewriteResponse(answer, toClient);
@@ -119,6 +117,51 @@ final class TlsLegs {
             server = LegProtection.NONE;
         }
         log.debug("{}: client leg {}, server leg {}", session, client, server);
+        return refusal;
+    }
+
+    /** The server's leg as its PRELOGIN answer settles it; the error to refuse the login with when it cannot be. */
+    private Optional<TdsError> serverLeg(int answered, boolean demands) {
+        if (server == LegProtection.STRICT) {
+            return Optional.empty();
+        }
+        String backend = session.services.backend().name();
+        server = EncryptionMatrix.agreed(asked, answered);
+        if (asked == Prelogin.ENCRYPT_NOT_SUP && demands) {
+            return Optional.of(TdsErrors.serverEncryption(backend, answered, "its tls.mode is disable: set it "
+                    + "to prefer (or require) for Memogate to encrypt toward it"));
+        }
+        if (asked == Prelogin.ENCRYPT_ON && server == LegProtection.NONE && tls.backendMode() != TlsMode.PREFER) {
+            return Optional.of(TdsErrors.serverWithoutEncryption(backend, tls.backendMode().configName()));
+        }
+        return Optional.empty();
+    }
+
+    /** The server's connection is replaced by one to the server a Routing ENVCHANGE named: its leg starts anew. */
+    void serverReplaced() {
+        server = LegProtection.NONE;
+    }
+
+    /**
+     * The routed server's PRELOGIN answer (the proxy's own PRELOGIN, as it went to the first server, asked it the
+     * same): it settles the server's leg; the client's is left as the first answer settled it.
+     *
+     * @return the error to answer the client's login with, when the routed server's leg cannot be set up, or when the
+     *     routed server demands encryption that the client's leg does not have
+     */
+    Optional<TdsError> routedServerAnswered(ByteBuf answer) {
+        int answered = Prelogin.encryption(answer);
+        boolean demands = EncryptionMatrix.serverDemands(asked, answered);
+        Optional<TdsError> refusal = serverLeg(answered, demands);
+        if (refusal.isEmpty() && demands && !clientEncrypted()) {
+            refusal = Optional.of(TdsErrors.serverEncryption(session.services.backend().name(), answered,
+                    "it is a server the first one routed the login to, after the client's leg was set up without "
+                    + "encryption: connect with encrypt=true"));
+        }
+        if (refusal.isPresent()) {
+            server = LegProtection.NONE;
+        }
+        log.debug("{}: routed server leg {}", session, server);
         return refusal;
     }
 
@@ -145,7 +188,7 @@ final class TlsLegs {
             return false;
         }
         Channel channel = session.serverChannel();
-        SslHandler handler = tls.forServer(channel.alloc(), session.services.backend().port());
+        SslHandler handler = tls.forServer(channel.alloc(), serverName, serverPort);
         // The framing first: a client's handler sends its ClientHello as soon as it is added.
         channel.pipeline().addFirst(PRELOGIN_FRAMING, new PreloginTlsFraming(handler))
                 .addAfter(PRELOGIN_FRAMING, SERVER_TLS, handler);

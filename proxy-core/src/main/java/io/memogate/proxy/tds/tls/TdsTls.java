@@ -15,7 +15,7 @@ import java.util.Optional;
  * @param backend TLS toward the server, as the backend's {@code tls.mode} says; empty for disable
  * @param backendMode the backend's {@code tls.mode}, which decides what the proxy asks of the server
  * @param backendStrict TDS 8.0 toward the server: TLS first on TCP, then PRELOGIN inside it
- * @param serverName the name the server's certificate is checked against (verify-full), and sent by SNI
+ * @param serverName the name the backend's server's certificate is checked against (verify-full), and sent by SNI
  */
 public record TdsTls(Optional<SslContext> listener, Optional<SslContext> strictListener, Optional<SslContext> backend,
                      TlsMode backendMode, boolean backendStrict, String serverName) {
@@ -33,9 +33,12 @@ public record TdsTls(Optional<SslContext> listener, Optional<SslContext> strictL
         return handler;
     }
 
-    /** The handler of the proxy's TLS to the server at {@code port}: inside PRELOGIN packets unless strict. */
-    public SslHandler forServer(ByteBufAllocator alloc, int port) {
-        SslHandler handler = backend.orElseThrow().newHandler(alloc, serverName, port);
+    /**
+     * The handler of the proxy's TLS to the server at {@code port} whose certificate must name {@code name} (the
+     * backend's {@link #serverName}, or the server a Routing ENVCHANGE named): inside PRELOGIN packets unless strict.
+     */
+    public SslHandler forServer(ByteBufAllocator alloc, String name, int port) {
+        SslHandler handler = backend.orElseThrow().newHandler(alloc, name, port);
         if (!backendStrict) {
             handler.engine().setEnabledProtocols(IN_PRELOGIN_PROTOCOLS);
         }

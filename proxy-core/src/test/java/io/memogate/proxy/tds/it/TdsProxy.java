@@ -5,6 +5,7 @@ import io.memogate.proxy.admission.AdmissionHook;
 import io.memogate.proxy.admission.AdmissionRouting;
 import io.memogate.proxy.admission.ImmediateAdmission;
 import io.memogate.proxy.config.BackendConfig;
+import io.memogate.proxy.config.BackendTdsConfig;
 import io.memogate.proxy.config.BackendTlsConfig;
 import io.memogate.proxy.config.LimitsConfig;
 import io.memogate.proxy.config.ListenerConfig;
@@ -48,20 +49,27 @@ final class TdsProxy implements AutoCloseable {
 
     /** A proxy to {@code port} of the target's host, with the target's login. */
     static TdsProxy to(int port, TdsTarget target, AdmissionHook hook, int maxMessageBytes) throws InterruptedException {
-        return start(port, target, hook, maxMessageBytes, Optional.empty(), BackendTlsConfig.of(TlsMode.DISABLE));
+        return start(port, target, hook, maxMessageBytes, Optional.empty(), BackendTlsConfig.of(TlsMode.DISABLE),
+                BackendTdsConfig.DEFAULT);
+    }
+
+    /** A proxy whose backend has {@code tds} and {@code backendTls}, its listener {@code listenerTls}. */
+    static TdsProxy to(TdsTarget target, AdmissionHook hook, BackendTdsConfig tds, Optional<ServerTlsConfig> listenerTls,
+                       BackendTlsConfig backendTls) throws InterruptedException {
+        return start(target.port, target, hook, LimitsConfig.DEFAULTS.maxMessageBytes(), listenerTls, backendTls, tds);
     }
 
     /** A proxy whose listener has {@code listenerTls}, reaching the target with {@code backendTls}. */
     static TdsProxy withTls(TdsTarget target, Optional<ServerTlsConfig> listenerTls, BackendTlsConfig backendTls)
             throws InterruptedException {
         return start(target.port, target, new ImmediateAdmission(), LimitsConfig.DEFAULTS.maxMessageBytes(),
-                listenerTls, backendTls);
+                listenerTls, backendTls, BackendTdsConfig.DEFAULT);
     }
 
     private static TdsProxy start(int port, TdsTarget target, AdmissionHook hook, int maxMessageBytes,
-                                  Optional<ServerTlsConfig> listenerTls, BackendTlsConfig backendTls)
-            throws InterruptedException {
-        BackendConfig backend = new BackendConfig("sqlserver", target.host, port, List.of(), true, backendTls);
+                                  Optional<ServerTlsConfig> listenerTls, BackendTlsConfig backendTls,
+                                  BackendTdsConfig tds) throws InterruptedException {
+        BackendConfig backend = new BackendConfig("sqlserver", target.host, port, List.of(), true, backendTls, tds);
         MemogateConfig config = new MemogateConfig(
                 List.of(new ListenerConfig("127.0.0.1", 0, listenerTls, Protocol.TDS)), List.of(backend),
                 LimitsConfig.DEFAULTS.withMaxMessageBytes(maxMessageBytes));

@@ -4,6 +4,12 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import io.memogate.proxy.admission.ImmediateAdmission;
+import io.memogate.proxy.tds.it.TdsWire.Message;
+import io.memogate.proxy.tds.it.TdsWire.Tokens;
+import java.io.InputStream;
+import java.io.OutputStream;
+import java.net.Socket;
+import java.nio.ByteBuffer;
 import java.sql.Connection;
 import java.sql.DriverManager;
 import java.sql.ResultSet;
@@ -82,6 +88,60 @@ class TdsRelayIT {
                 .hasMessageContaining("not configured to support SSL");
         proxy.awaitSessionCount(0);
         assertThat(target.recording().logins).isEmpty();
+    }
+
+    /**
+     * MARS is negotiated off, not demultiplexed: a client's PRELOGIN asking for MARS reaches the server asking for
+     * none, and the client is answered MARS off (the test server answers MARS as it is asked, as SQL Server does).
+     */
+    @Test
+    void aClientAskingForMarsIsAnsweredMarsOffAndTheServerIsAskedNone() throws Exception {
+        TdsTestServer server = target.recording();
+        try (Socket socket = new Socket("127.0.0.1", proxy.port()); OutputStream out = socket.getOutputStream();
+             InputStream in = socket.getInputStream()) {
+            socket.setSoTimeout(30_000);
+            TdsWire.write(out, TdsWire.PRELOGIN, preloginAskingForMars(), 4096, 0);
+            Message answer = TdsWire.read(in);
+            assertThat(answer.type()).isEqualTo(TdsWire.REPLY);
+            assertThat(option(answer.data(), 4)).as("MARS in the proxy's answer").isEqualTo(0);
+        }
+        assertThat(server.preloginMars).as("MARS in the PRELOGIN the server received").containsExactly(0);
+    }
+
+    /**
+     * mssql-jdbc has no MARS: its PRELOGIN carries no MARS option (which a server reads as off), directly and through
+     * the proxy alike.
+     */
+    @Test
+    void mssqlJdbcSendsNoMarsOptionDirectlyOrThroughTheProxy() throws Exception {
+        TdsTestServer server = target.recording();
+        try (Connection direct = DriverManager.getConnection(TdsProxy.url(server.port(), target), target.user,
+                target.password); Connection c = proxy.connect("")) {
+            assertThat(direct.isValid(10)).isTrue();
+            assertThat(c.isValid(10)).isTrue();
+        }
+        assertThat(server.preloginMars).as("no MARS option (-1) in mssql-jdbc's own PRELOGIN, nor in the proxy's")
+                .containsExactly(-1, -1);
+    }
+
+    /** A PRELOGIN with VERSION, ENCRYPTION (ENCRYPT_NOT_SUP) and MARS (on). */
+    private static byte[] preloginAskingForMars() {
+        int data = 3 * 5 + 1;
+        return new Tokens().u8(0).raw(new byte[] {0, (byte) data, 0, 6})
+                .u8(1).raw(new byte[] {0, (byte) (data + 6), 0, 1})
+                .u8(4).raw(new byte[] {0, (byte) (data + 7), 0, 1})
+                .u8(0xFF).raw(new byte[] {16, 0, 0x03, (byte) 0xE8, 0, 0}).u8(2).u8(1).bytes();
+    }
+
+    /** The first byte of PRELOGIN option {@code token} in {@code data}, -1 without it. */
+    private static int option(byte[] data, int token) {
+        ByteBuffer options = ByteBuffer.wrap(data);
+        for (int at = 0; options.get(at) != (byte) 0xFF; at += 5) {
+            if (options.get(at) == token) {
+                return options.get(options.getShort(at + 1)) & 0xFF;
+            }
+        }
+        return -1;
     }
 
     @Test

@@ -36,6 +36,9 @@ import java.util.regex.Pattern;
  * a message of its own), sp_executesql, sp_prepare, sp_prepexec, sp_execute and sp_unprepare with handles in
  * RETURNVALUE tokens ({@link TestServerProcedures}), an ATTENTION with DONE_ATTN, and any other RPC with an error.
  * It records what it received, so that tests see what the proxy passed on. A thread per connection; test scope only.
+ * Told to {@link #routeTo route}, it answers every login with a LOGINACK, a Routing ENVCHANGE naming another server
+ * and a DONE, as an Azure SQL gateway or an availability group listener does. Its PRELOGIN answer says MARS as the
+ * client asked it, as SQL Server does.
  */
 final class TdsTestServer implements AutoCloseable {
 
@@ -75,6 +78,8 @@ final class TdsTestServer implements AutoCloseable {
     final List<Integer> preloginEncryption = new CopyOnWriteArrayList<>();
     final List<Integer> preloginMars = new CopyOnWriteArrayList<>();
     final List<String> logins = new CopyOnWriteArrayList<>();
+    /** The ServerName of each LOGIN7 received. */
+    final List<String> serverNames = new CopyOnWriteArrayList<>();
     final AtomicInteger attentions = new AtomicInteger();
     /** TLS handshakes inside PRELOGIN packets that failed (the peer refused the certificate, or sent no TLS). */
     final AtomicInteger tlsFailures = new AtomicInteger();
@@ -91,6 +96,12 @@ final class TdsTestServer implements AutoCloseable {
     private final TestServerTls serverTls;
     private final List<Socket> open = new CopyOnWriteArrayList<>();
     private final AtomicInteger spids = new AtomicInteger(51);
+    /** Where every login is routed, or null. */
+    private volatile Route routing;
+
+    /** A routing: the server's name and port, and a database for enhanced routing (empty: none). */
+    private record Route(String server, int port, String database) {
+    }
 
     private TdsTestServer(Encryption encryption, TestServerTls serverTls) throws IOException {
         this.encryption = encryption;
@@ -126,6 +137,17 @@ final class TdsTestServer implements AutoCloseable {
 
     int port() {
         return listening.getLocalPort();
+    }
+
+    /** From now on, every login is answered with a routing to {@code alternateServer} at {@code port}. */
+    TdsTestServer routeTo(String alternateServer, int port) {
+        return routeTo(alternateServer, port, "");
+    }
+
+    /** The same, naming {@code database} there as an enhanced routing does (after the server's name). */
+    TdsTestServer routeTo(String alternateServer, int port, String database) {
+        routing = new Route(alternateServer, port, database);
+        return this;
     }
 
     private void accept() {
@@ -165,7 +187,8 @@ final class TdsTestServer implements AutoCloseable {
                     case TdsWire.PRELOGIN -> {
                         int asked = clientEncryption(message);
                         int answer = encryptionAnswer(asked);
-                        TdsWire.write(out, TdsWire.REPLY, prelogin(answer), packetSize, 0);
+                        int mars = option(message, 4) == 1 ? 1 : 0;
+                        TdsWire.write(out, TdsWire.REPLY, prelogin(answer, mars), packetSize, 0);
                         if (encryption != Encryption.STRICT && serverTls != null && answer != 2 && asked != 2) {
                             loginOnly = asked == 0 && answer == 0;
                             TestServerTls.Connection encrypted;
@@ -195,13 +218,16 @@ final class TdsTestServer implements AutoCloseable {
                         String user = string(login, 40);
                         String database = string(login, 68);
                         logins.add(user + "@" + database);
+                        serverNames.add(string(login, 52));
                         if (user.equals("refused") || user.equals(USER) && !password(login).equals(PASSWORD)) {
                             TdsWire.write(out, TdsWire.REPLY, error(18456, 14, "Login failed for user '" + user + "'.",
                                     tds72), packetSize, spid);
                             return;
                         }
-                        TdsWire.write(out, TdsWire.REPLY, loginAck(database, packetSize, agreed(version, tds72), tds72),
-                                packetSize, spid);
+                        Route routed = routing;
+                        TdsWire.write(out, TdsWire.REPLY, routed == null
+                                ? loginAck(database, packetSize, agreed(version, tds72), tds72)
+                                : routingAnswer(routed, tds72), packetSize, spid);
                     }
                     case TdsWire.SQL_BATCH -> {
                         ByteBuffer batch = message.littleEndian();
@@ -286,24 +312,24 @@ final class TdsTestServer implements AutoCloseable {
     }
 
     private int clientEncryption(Message message) {
-        ByteBuffer options = ByteBuffer.wrap(message.data());
-        int asked = -1;
-        int mars = -1;
-        for (int at = 0; options.get(at) != (byte) 0xFF; at += 5) {
-            int token = options.get(at);
-            int offset = options.getShort(at + 1);
-            if (token == 1) {
-                asked = options.get(offset) & 0xFF;
-            } else if (token == 4) {
-                mars = options.get(offset) & 0xFF;
-            }
-        }
+        int asked = option(message, 1);
         preloginEncryption.add(asked);
-        preloginMars.add(mars);
+        preloginMars.add(option(message, 4));
         return asked;
     }
 
-    private static byte[] prelogin(int answer) {
+    /** The first byte of a PRELOGIN's option {@code token}, -1 without it. */
+    private static int option(Message message, int token) {
+        ByteBuffer options = ByteBuffer.wrap(message.data());
+        for (int at = 0; options.get(at) != (byte) 0xFF; at += 5) {
+            if (options.get(at) == token) {
+                return options.get(options.getShort(at + 1)) & 0xFF;
+            }
+        }
+        return -1;
+    }
+
+    private static byte[] prelogin(int answer, int mars) {
         // VERSION (6 bytes), ENCRYPTION (1), INSTOPT (1), THREADID (0), MARS (1), then the terminator
         int data = 5 * 5 + 1;
         return new Tokens()
@@ -313,7 +339,7 @@ final class TdsTestServer implements AutoCloseable {
                 .u8(3).raw(be(data + 8)).raw(be(0))
                 .u8(4).raw(be(data + 8)).raw(be(1))
                 .u8(0xFF)
-                .raw(new byte[] {16, 0, 0x03, (byte) 0xE8, 0, 0}).u8(answer).u8(0).u8(0)
+                .raw(new byte[] {16, 0, 0x03, (byte) 0xE8, 0, 0}).u8(answer).u8(0).u8(mars)
                 .bytes();
     }
 
@@ -346,6 +372,24 @@ final class TdsTestServer implements AutoCloseable {
                 .raw(new byte[] {16, 0, 0x03, (byte) 0xE8});
         tokens.u8(0xAD).u16(ack.size()).raw(ack.bytes());
         return tokens.raw(done(0, 0, 0, tds72)).bytes();
+    }
+
+    /**
+     * A login answer that routes ([MS-TDS] 2.2.7.9): LOGINACK, ENVCHANGE type 20 (its value: a 2-byte length,
+     * protocol 0 for TCP, the port, the server's name as a US_VARCHAR, then for enhanced routing the database as a
+     * US_VARCHAR; an empty old value), DONE.
+     */
+    private static byte[] routingAnswer(Route route, boolean tds72) {
+        Tokens value = new Tokens().u8(0).u16(route.port()).usVarchar(route.server());
+        if (!route.database().isEmpty()) {
+            value.usVarchar(route.database());
+        }
+        Tokens change = new Tokens().u8(20).u16(value.size()).raw(value.bytes()).u16(0);
+        Tokens ack = new Tokens().u8(1).raw(new byte[] {0x74, 0, 0, 4}).bVarchar("TdsTestServer")
+                .raw(new byte[] {16, 0, 0x03, (byte) 0xE8});
+        return new Tokens().u8(0xAD).u16(ack.size()).raw(ack.bytes())
+                .u8(0xE3).u16(change.size()).raw(change.bytes())
+                .raw(done(0, 0, 0, tds72)).bytes();
     }
 
     private static void envChange(Tokens tokens, int type, String now, String before) {

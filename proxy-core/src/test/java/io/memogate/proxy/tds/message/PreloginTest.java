@@ -30,6 +30,20 @@ class PreloginTest {
         packet.release();
     }
 
+    /** A server that answers MARS on (asked by another way, or ignoring the request) is answered off to the client. */
+    @Test
+    void theServersAnswerGoesToTheClientWithMarsOff() {
+        ByteBuf packet = packet("00" + "0010" + "0006"    // VERSION at 16, 6 bytes
+                + "01" + "0016" + "0001"                     // ENCRYPTION at 22
+                + "04" + "0017" + "0001"                     // MARS at 23
+                + "ff"
+                + "100003e80000" + "01" + "01");             // version, ENCRYPT_ON, MARS on
+        assertThat(Prelogin.rewriteResponse(packet, Prelogin.ENCRYPT_NOT_SUP)).isEqualTo(Prelogin.ENCRYPT_ON);
+        assertThat(ByteBufUtil.hexDump(packet, 8, packet.readableBytes() - 8)).isEqualTo(
+                "0000100006" + "0100160001" + "0400170001" + "ff" + "100003e80000" + "02" + "00");
+        packet.release();
+    }
+
     @Test
     void aTableWithoutItsTerminatorOrPointingOutsideIsMalformed() {
         ByteBuf unterminated = packet("0000050006");
