@@ -17,7 +17,7 @@ import java.util.concurrent.CompletionStage;
  * <p>The prediction is made once, as it joins its queue (on the gateways' timer, right away: the ladder's estimates
  * are not made on the session's event loop). A fleet's gateways say where a statement waits only once Redis has
  * answered its acquire, so while they have not, it is looked at again every {@link #POSITION_RETRY}, for as long as
- * {@code after} lasts at most. A prediction within {@code after}, none (too little history), or no step with room
+ * {@code after} or {@link #POSITION_WAIT}, whichever is shorter. A prediction within {@code after}, none (too little history), or no step with room
  * leaves the statement to the timer: once it has waited {@code after} and still waits, it degrades with room; when
  * no step has room it keeps its place and is looked at again one {@code after} later (at least
  * {@link #RETRY_FLOOR}).
@@ -33,6 +33,8 @@ final class DegradeOnWait implements Admission {
     static final Duration RETRY_FLOOR = Duration.ofMillis(100);
     /** How often a statement whose place in its queue is not known yet is looked at again for a prediction. */
     static final Duration POSITION_RETRY = Duration.ofMillis(20);
+    /** How long at most it is looked at again so: a fleet answers an acquire within milliseconds when it answers. */
+    static final Duration POSITION_WAIT = Duration.ofSeconds(5);
 
     /** Chooses tighter settings with room now, for the statement as it waits: empty when none has room. */
     @FunctionalInterface
@@ -118,7 +120,7 @@ final class DegradeOnWait implements Admission {
         }
         if (!forecaster.placed()) {
             synchronized (this) {
-                long tries = after.toNanos() / POSITION_RETRY.toNanos();
+                long tries = Math.min(after.toNanos(), POSITION_WAIT.toNanos()) / POSITION_RETRY.toNanos();
                 if (!decided && current == plain && ++forecastTries < tries) {
                     forecast = timer.schedule(this::forecast, POSITION_RETRY.toNanos());
                 }

@@ -60,11 +60,6 @@ final class GatewayAdmission implements Admission, AdmittedStatement {
     /** The permits were given back (by the session, or by the hold's timer): the hold is counted once. */
     private final AtomicBoolean released = new AtomicBoolean();
 
-    GatewayAdmission(Ticket ticket, CompileEstimate estimate, StatementRequest request, RunningHold runningHold,
-            Refusals refusals) {
-        this(ticket, estimate, request, runningHold, refusals, new WaitPredictor(System::nanoTime));
-    }
-
     /** @param holds told how long the statement held its permits, as it gives them back */
     GatewayAdmission(Ticket ticket, CompileEstimate estimate, StatementRequest request, RunningHold runningHold,
             Refusals refusals, WaitPredictor holds) {

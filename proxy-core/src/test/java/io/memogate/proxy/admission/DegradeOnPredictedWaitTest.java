@@ -20,9 +20,11 @@ import java.util.List;
 import java.util.Map;
 import java.util.Optional;
 import java.util.Set;
+import java.util.concurrent.CancellationException;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.CompletionStage;
+import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.concurrent.atomic.AtomicLong;
-import java.util.stream.Collectors;
-import java.util.stream.IntStream;
 import org.junit.jupiter.api.Test;
 
 /**
@@ -81,12 +83,9 @@ class DegradeOnPredictedWaitTest {
         }
     }
 
-    private static final PlannerSettings WIDE = PlannerSettings.DEFAULTS.with("join_collapse_limit", "20")
-            .with("from_collapse_limit", "20").with("geqo_threshold", "20");
-    private static final String STAR = "select count(*) from t0" + IntStream.range(1, 12)
-            .mapToObj(i -> " join t" + i + " on t0.k" + i + " = t" + i + ".a").collect(Collectors.joining());
-    private static final List<Degradation> LADDER = List.of(
-            new Degradation(Map.of("join_collapse_limit", "4", "from_collapse_limit", "4")));
+    private static final PlannerSettings WIDE = DegradeOnWaitTest.WIDE;
+    private static final String STAR = DegradeOnWaitTest.STAR;
+    private static final List<Degradation> LADDER = DegradeOnWaitTest.LADDER;
     private static final Duration AFTER = Duration.ofSeconds(30);
 
     private final CompileEstimator estimator = new CompileEstimator();
@@ -226,5 +225,62 @@ class DegradeOnPredictedWaitTest {
         clock.addAndGet(Duration.ofMinutes(5).toNanos());
         block.signal(ReleaseSignal.REQUEST_DONE);
         assertThat(waits.holds(Tier.SMALL)).as("its end counts no second hold").isEqualTo(seen);
+    }
+
+    /** A statement waiting in a queue until withdrawn: the plain admission a fleet's ticket is before Redis answers. */
+    private static final class Queued implements Admission {
+        final CompletableFuture<AdmittedStatement> decision = new CompletableFuture<>();
+
+        @Override
+        public CompletionStage<AdmittedStatement> decision() {
+            return decision;
+        }
+
+        @Override
+        public boolean withdraw() {
+            return decision.completeExceptionally(new CancellationException("withdrawn"));
+        }
+
+        @Override
+        public Optional<WaitNotice> waiting() {
+            return Optional.empty();
+        }
+    }
+
+    @Test
+    void aStatementNotPlacedYetIsLookedAtAgainUntilItIs() {
+        Queued plain = new Queued();
+        AtomicBoolean placed = new AtomicBoolean();
+        PredictedWait longWait = new PredictedWait(Tier.LARGE, 1, 1, Duration.ofMinutes(2), Duration.ofMinutes(2));
+        Degraded degraded = new Degraded(LADDER.getFirst(), starBytes, starBytes / 2, gateways.target(),
+                Optional.of(Duration.ZERO), Optional.of(Tier.LARGE), Optional.of(longWait));
+        List<Optional<PredictedWait>> asked = new ArrayList<>();
+        DegradeOnWait star = new DegradeOnWait(plain, AFTER, timer, predicted -> {
+            asked.add(predicted);
+            return Optional.of(new Degrader.Choice(degraded, estimator.estimate(STAR, WIDE,
+                    PreparedStatementTexts.NONE, Catalog.NONE)));
+        }, choice -> Admission.IMMEDIATE, new DegradeOnWait.Forecaster() {
+            @Override
+            public boolean placed() {
+                return placed.get();
+            }
+
+            @Override
+            public Optional<PredictedWait> predict() {
+                return Optional.of(longWait);
+            }
+        });
+        timer.runDueNow();
+        assertThat(star.decision().toCompletableFuture()).as("not placed: nothing to predict from yet").isNotDone();
+        assertThat(timer.tasks).as("the timer after, and a look again soon")
+                .extracting(t -> t.delayNanos()).containsExactlyInAnyOrder(AFTER.toNanos(),
+                        DegradeOnWait.POSITION_RETRY.toNanos());
+        placed.set(true);
+        timer.tasks.removeIf(t -> t.delayNanos() == AFTER.toNanos()); // time has not come for it
+        timer.runAll();
+        assertThat(star.decision().toCompletableFuture()).isCompleted();
+        assertThat(asked).containsExactly(Optional.of(longWait));
+        assertThat(star.degraded()).contains(degraded);
+        assertThat(plain.decision).as("it left its queue").isCompletedExceptionally();
     }
 }
