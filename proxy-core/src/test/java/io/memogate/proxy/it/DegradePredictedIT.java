@@ -1,5 +1,7 @@
 package io.memogate.proxy.it;
 
+import static io.memogate.proxy.it.DegradeIT.DATABASE;
+import static io.memogate.proxy.it.DegradeIT.WIDE;
 import static io.memogate.proxy.it.DegradeIT.assertWideSettings;
 import static io.memogate.proxy.it.DegradeIT.dataRowValues;
 import static io.memogate.proxy.it.DegradeIT.direct;
@@ -20,7 +22,10 @@ import io.memogate.proxy.postgres.PostgresServer;
 import io.memogate.proxy.postgres.embedded.EmbeddedPostgres;
 import io.memogate.proxy.postgres.embedded.EmbeddedPostgresExtension;
 import java.sql.Connection;
+import java.sql.PreparedStatement;
+import java.sql.ResultSet;
 import java.sql.SQLException;
+import java.sql.SQLWarning;
 import java.sql.Statement;
 import java.time.Duration;
 import java.util.List;
@@ -36,8 +41,8 @@ import org.junit.jupiter.api.extension.ExtendWith;
  * admission.degrade.after with a predicted wait, against PostgreSQL 18: the star of {@link DegradeIT}, with a target
  * it fits but LARGE held by a DO block that planned the same star and sleeps, runs degraded at once when the holds
  * of LARGE seen so far predict a wait longer than after: it completes, with the result it has under the session's
- * settings and one NOTICE, while LARGE is still held, and the session's settings are its own afterwards. With no
- * history the timer degrades it once it has waited after.
+ * settings and one NOTICE, while LARGE is still held, and the session's settings are its own afterwards; so does
+ * a pgjdbc prepared statement, at its Bind. With no history the timer degrades it once it has waited after.
  *
  * <p>The holds are timed on a clock of the test's that reads an hour later at each reading, so that five quick stars
  * make a history of hour-long holds; after is ten minutes of real time, longer than the client waits for an answer
@@ -149,6 +154,39 @@ class DegradePredictedIT {
             assertThat(control.degradeCounts().count(Degraded.Reason.WAITED)).isEqualTo(1);
             assertThat(control.degradeCounts().count(Degraded.Reason.PREDICTED)).isZero();
             assertWideSettings(client);
+        }
+    }
+
+    @Test
+    void aPgjdbcPreparedStatementPredictedToWaitRunsDegradedAtItsBind(EmbeddedPostgres pg) throws Exception {
+        // Not a tag that says "prepare": a text naming PREPARE is never degraded.
+        String sql = star("bound_predicted");
+        List<String> expected = direct(pg, sql);
+        try (ProxyFixture proxy = proxy(pg, LONG_AFTER); RawPgClient client = wideClient(proxy);
+                Connection connection = proxy.connect(DATABASE, "memogate", "memogate");
+                Statement settings = connection.createStatement()) {
+            history(client);
+            settings.execute(WIDE);
+            try (Holder holder = Holder.start(pg, proxy, control);
+                    PreparedStatement statement = connection.prepareStatement(sql);
+                    ResultSet rows = statement.executeQuery()) {
+                rows.next();
+                assertThat(List.of(rows.getString(1), rows.getString(2))).isEqualTo(expected);
+                assertThat(control.gateways().state(Tier.LARGE).active()).as("LARGE is still held").isEqualTo(1);
+                SQLWarning notice = statement.getWarnings();
+                while (notice != null && notice.getMessage().startsWith("statement queued for")) {
+                    notice = notice.getNextWarning();
+                }
+                assertThat((Object) notice).as("the NOTICE, through pgjdbc's extended protocol").isNotNull();
+                assertThat(notice.getMessage()).startsWith("statement planned with ");
+                assertThat(control.degradeCounts().count(Degraded.Reason.PREDICTED)).isEqualTo(1);
+            }
+            try (ResultSet rows = settings.executeQuery("select current_setting('join_collapse_limit'), "
+                    + "current_setting('from_collapse_limit'), current_setting('geqo_threshold')")) {
+                rows.next();
+                assertThat(List.of(rows.getString(1), rows.getString(2), rows.getString(3)))
+                        .as("the session's own settings").containsExactly("20", "20", "20");
+            }
         }
     }
 }
