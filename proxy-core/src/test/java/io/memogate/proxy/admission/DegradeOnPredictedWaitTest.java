@@ -20,9 +20,6 @@ import java.util.List;
 import java.util.Map;
 import java.util.Optional;
 import java.util.Set;
-import java.util.concurrent.CancellationException;
-import java.util.concurrent.CompletableFuture;
-import java.util.concurrent.CompletionStage;
 import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.concurrent.atomic.AtomicLong;
 import org.junit.jupiter.api.Test;
@@ -227,29 +224,10 @@ class DegradeOnPredictedWaitTest {
         assertThat(waits.holds(Tier.SMALL)).as("its end counts no second hold").isEqualTo(seen);
     }
 
-    /** A statement waiting in a queue until withdrawn: the plain admission a fleet's ticket is before Redis answers. */
-    private static final class Queued implements Admission {
-        final CompletableFuture<AdmittedStatement> decision = new CompletableFuture<>();
-
-        @Override
-        public CompletionStage<AdmittedStatement> decision() {
-            return decision;
-        }
-
-        @Override
-        public boolean withdraw() {
-            return decision.completeExceptionally(new CancellationException("withdrawn"));
-        }
-
-        @Override
-        public Optional<WaitNotice> waiting() {
-            return Optional.empty();
-        }
-    }
-
     @Test
     void aStatementNotPlacedYetIsLookedAtAgainUntilItIs() {
-        Queued plain = new Queued();
+        // The plain admission a fleet's ticket is before Redis has answered its acquire.
+        QueuedAdmission plain = new QueuedAdmission();
         AtomicBoolean placed = new AtomicBoolean();
         PredictedWait longWait = new PredictedWait(Tier.LARGE, 1, 1, Duration.ofMinutes(2), Duration.ofMinutes(2));
         Degraded degraded = new Degraded(LADDER.getFirst(), starBytes, starBytes / 2, gateways.target(),
