@@ -150,7 +150,7 @@ public final class AdminConsole implements ConsoleService {
             case TIERS -> done(ConsoleResult.rows("SHOW", AdmissionViews.perServer(servers("SHOW TIERS"),
                     server -> AdmissionViews.tiers(server.gateways()))));
             case QUEUE -> done(ConsoleResult.rows("SHOW", AdmissionViews.perServer(servers("SHOW QUEUE"),
-                    server -> AdmissionViews.queue(server.gateways()))));
+                    server -> AdmissionViews.queue(server.gateways(), server.waits()))));
             case STATEMENTS -> done(statements());
             case BROKER -> done(ConsoleResult.rows("SHOW", AdmissionViews.perServer(servers("SHOW BROKER"),
                     server -> AdmissionViews.broker(server.broker(), server.gateways()))));

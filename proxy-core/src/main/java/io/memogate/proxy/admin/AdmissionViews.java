@@ -23,11 +23,13 @@ import io.memogate.estimator.dialect.DialectSettings;
 import io.memogate.proxy.admission.AdmissionControl;
 import io.memogate.proxy.admission.CatalogState;
 import io.memogate.proxy.admission.DegradeCounts;
+import io.memogate.proxy.admission.Degraded;
 import io.memogate.proxy.admission.QueuedStatement;
 import io.memogate.proxy.admission.SearchTiers;
 import io.memogate.proxy.admission.ServerCatalogs;
 import io.memogate.proxy.admission.SessionInfo;
 import io.memogate.proxy.admission.StatementRecords;
+import io.memogate.proxy.admission.WaitPredictor;
 import io.memogate.proxy.config.Durations;
 import java.math.BigDecimal;
 import java.time.Duration;
@@ -78,7 +80,8 @@ final class AdmissionViews {
         return table.build();
     }
 
-    static ResultTable queue(Gateways gateways) {
+    /** @param waits what predicts the wait of a statement that degrades after waiting, for its degrade column */
+    static ResultTable queue(Gateways gateways, WaitPredictor waits) {
         Optional<FleetMember> fleet = FleetViews.of(gateways);
         List<String> columns = new ArrayList<>(List.of("queue", "position", "client", "user", "database",
                 "application", "waited_s", "estimate_bytes", "estimate", "search_s", "server_pid", "fingerprint", "degrade"));
@@ -94,7 +97,7 @@ final class AdmissionViews {
             String search = null;
             String degrade = null;
             if (waiting.tag() instanceof QueuedStatement statement) {
-                degrade = statement.degrade();
+                degrade = WaitViews.degradeColumn(statement, waiting, gateways, waits);
                 search = searchSeconds(statement.searchSeconds());
                 client = SessionInfo.describe(statement.session().clientAddress());
                 user = statement.session().user();
@@ -216,6 +219,7 @@ final class AdmissionViews {
         table.row("timeouts_total", timeouts);
         table.row("queue_full_total", queueFull);
         table.row("degraded_total", degraded.total());
+        table.row("degraded_predicted_total", degraded.count(Degraded.Reason.PREDICTED));
         ledger(table, gateways);
         StatementRecords.Window records = statements.window();
         table.row("statements_recorded", records.records().size());
@@ -247,7 +251,7 @@ final class AdmissionViews {
                                SearchTiers searchTiers) {
         ResultTable.Builder table = ResultTable.of("statement", "estimated_bytes", "estimated", "search_s",
                 "gateways", "relations", "blocks", "memo_pairs", "parser", "bypass", "reason", "catalog",
-                "fingerprint", "json", "degraded");
+                "fingerprint", "json", "degraded", "predicted_wait");
         List<CompileEstimate> estimates = estimator.estimateAll(statements, settings, PreparedStatementTexts.NONE,
                 read);
         for (int i = 0; i < estimates.size(); i++) {
@@ -259,7 +263,9 @@ final class AdmissionViews {
                     server.map(s -> tiersFor(e, s.gateways(), searchTiers)).orElse("admission disabled"),
                     e.relations(), e.blocks(),
                     e.memoPairs(), e.parser().name().toLowerCase(Locale.ROOT), e.bypass(), e.reason(), catalog,
-                    QueuedStatement.shorten(e.fingerprint(), FINGERPRINT_CHARS), EstimateJson.of(e), degraded);
+                    QueuedStatement.shorten(e.fingerprint(), FINGERPRINT_CHARS), EstimateJson.of(e), degraded,
+                    server.map(s -> WaitViews.explainColumn(highestTier(e, s.gateways(), searchTiers), s.gateways(),
+                            s.waits())).orElse(null));
         }
         return table.build();
     }
@@ -313,22 +319,35 @@ final class AdmissionViews {
             return "none (not planned, or one relation)";
         }
         int floor = searchTiers.floor(estimate.searchSeconds()).map(tier -> tier.ordinal() + 1).orElse(0);
-        if (floor == 0 && estimate.estimatedBytes() < settings.staticThresholdBytes()) {
+        Optional<Tier> highest = highestTier(estimate, gateways, searchTiers);
+        if (highest.isEmpty()) {
             return "none (below t0 = " + Sizes.bytes(settings.staticThresholdBytes()) + ")";
         }
-        long target = gateways.target();
-        List<String> tiers = new ArrayList<>(List.of("small"));
-        long t1 = (long) (target * settings.small().fraction() / (gateways.state(Tier.SMALL).active() + 1));
-        if (floor > 1 || estimate.estimatedBytes() >= t1) {
-            tiers.add("medium");
-            long t2 = (long) (target * settings.medium().fraction() / (gateways.state(Tier.MEDIUM).active() + 1));
-            if (floor > 2 || estimate.estimatedBytes() >= t2) {
-                tiers.add("large");
+        List<String> tiers = new ArrayList<>();
+        for (Tier tier : Tier.values()) {
+            if (tier.ordinal() <= highest.get().ordinal()) {
+                tiers.add(tier.configName());
             }
         }
         String tierList = String.join(", ", tiers);
         return floor == 0 ? tierList : tierList + " (search predicted at " + searchSeconds(estimate.searchSeconds())
                 + " s takes " + Tier.values()[floor - 1].configName() + " at least)";
+    }
+
+    /** The highest of {@link #tiersFor}; empty for a statement that takes none. */
+    static Optional<Tier> highestTier(CompileEstimate estimate, Gateways gateways, SearchTiers searchTiers) {
+        GatewaySettings settings = gateways.settings();
+        int floor = searchTiers.floor(estimate.searchSeconds()).map(tier -> tier.ordinal() + 1).orElse(0);
+        if (estimate.bypass() || floor == 0 && estimate.estimatedBytes() < settings.staticThresholdBytes()) {
+            return Optional.empty();
+        }
+        long target = gateways.target();
+        long t1 = (long) (target * settings.small().fraction() / (gateways.state(Tier.SMALL).active() + 1));
+        if (floor <= 1 && estimate.estimatedBytes() < t1) {
+            return Optional.of(Tier.SMALL);
+        }
+        long t2 = (long) (target * settings.medium().fraction() / (gateways.state(Tier.MEDIUM).active() + 1));
+        return Optional.of(floor <= 2 && estimate.estimatedBytes() < t2 ? Tier.MEDIUM : Tier.LARGE);
     }
 
     /** A predicted search time in seconds, three significant digits; empty where the dialect predicts none. */

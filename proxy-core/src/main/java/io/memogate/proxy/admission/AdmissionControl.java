@@ -30,6 +30,7 @@ import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicReference;
 import java.util.function.Consumer;
 import java.util.function.IntSupplier;
+import java.util.function.LongSupplier;
 import java.util.function.Supplier;
 
 /**
@@ -99,7 +100,7 @@ public final class AdmissionControl implements AutoCloseable {
         this.explainDegrader = new Degrader(built.degrade, estimator, gateways::target);
         this.hook = new GatedAdmission(estimator, catalogs, gateways, built.estimates,
                 pid -> closedAt.put(pid, System.nanoTime()), new RunningHold(built.holdWhileRunning, timer),
-                statements, built.searchTiers, built.degrade, degradeCounts);
+                statements, built.searchTiers, built.degrade, degradeCounts, new WaitPredictor(built.holdClock));
         this.admission = new ServerAdmission(hook, support);
     }
 
@@ -145,6 +146,11 @@ public final class AdmissionControl implements AutoCloseable {
     /** Whether admission.degrade is on for some sessions. */
     public boolean degrades() {
         return degrade.get().enabled();
+    }
+
+    /** How long statements of this server held their tiers, and what that predicts of a queued one's wait. */
+    public WaitPredictor waits() {
+        return hook.waits();
     }
 
     /** How many statements this server's admission degraded, by tier. */
@@ -246,6 +252,7 @@ public final class AdmissionControl implements AutoCloseable {
         private Supplier<SearchTiers> searchTiers = () -> SearchTiers.DEFAULTS;
         private GatewaysFactory gateways = GatewaysFactory.LOCAL;
         private Supplier<DegradePolicy> degrade = () -> DegradePolicy.OFF;
+        private LongSupplier holdClock = System::nanoTime;
 
         private Builder(String server, ServerKind kind, GatewaySettings gatewaySettings) {
             this.server = Objects.requireNonNull(server, "server");
@@ -322,6 +329,12 @@ public final class AdmissionControl implements AutoCloseable {
         /** Whose statements may run under tighter settings instead of never fitting; read at each statement. */
         public Builder degrade(Supplier<DegradePolicy> policy) {
             this.degrade = Objects.requireNonNull(policy, "policy");
+            return this;
+        }
+
+        /** The clock statements' holds of their permits are timed with, for predicted waits; the system's by default. */
+        public Builder holdClock(LongSupplier nanoTime) {
+            this.holdClock = Objects.requireNonNull(nanoTime, "nanoTime");
             return this;
         }
 

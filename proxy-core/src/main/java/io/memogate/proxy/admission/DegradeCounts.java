@@ -11,23 +11,38 @@ import java.util.concurrent.atomic.LongAdder;
 
 /**
  * How many statements one server's admission degraded ({@link Degraded}), by the tier their degraded estimate
- * took ("none" below t0): {@code memogate_degraded_total} reads them. Safe from any thread.
+ * took ("none" below t0) and by why ({@link Degraded.Reason}): {@code memogate_degraded_total} reads them. Safe
+ * from any thread.
  */
 public final class DegradeCounts {
 
     /** The tier label of a degraded statement that took no gateway. */
     public static final String NO_TIER = "none";
 
-    private final Map<String, LongAdder> byTier = new ConcurrentHashMap<>();
+    private final Map<String, LongAdder> byTierAndReason = new ConcurrentHashMap<>();
 
-    void degraded(Optional<Tier> tier) {
-        byTier.computeIfAbsent(label(tier), t -> new LongAdder()).increment();
+    void degraded(Optional<Tier> tier, Degraded.Reason reason) {
+        byTierAndReason.computeIfAbsent(key(label(tier), reason), k -> new LongAdder()).increment();
     }
 
-    /** The count for one tier label ({@link #labels()}). */
+    /** The count for one tier label ({@link #labels()}), whatever the reason. */
     public long count(String tier) {
-        LongAdder count = byTier.get(tier);
+        long sum = 0;
+        for (Degraded.Reason reason : Degraded.Reason.values()) {
+            sum += count(tier, reason);
+        }
+        return sum;
+    }
+
+    /** The count for one tier label and one reason. */
+    public long count(String tier, Degraded.Reason reason) {
+        LongAdder count = byTierAndReason.get(key(tier, reason));
         return count == null ? 0 : count.sum();
+    }
+
+    /** The count for one reason, over every tier. */
+    public long count(Degraded.Reason reason) {
+        return labels().stream().mapToLong(tier -> count(tier, reason)).sum();
     }
 
     /** Every label a count can have: the tiers in lower case, and {@value #NO_TIER}. */
@@ -42,7 +57,11 @@ public final class DegradeCounts {
 
     /** The total over every tier. */
     public long total() {
-        return byTier.values().stream().mapToLong(LongAdder::sum).sum();
+        return byTierAndReason.values().stream().mapToLong(LongAdder::sum).sum();
+    }
+
+    private static String key(String tier, Degraded.Reason reason) {
+        return tier + "/" + reason.label();
     }
 
     private static String label(Optional<Tier> tier) {

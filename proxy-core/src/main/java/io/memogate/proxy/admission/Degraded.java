@@ -14,15 +14,43 @@ import java.util.Optional;
  * @param degradedBytes its estimate under {@code degradation}: what the gateways admitted
  * @param targetBytes the compile-memory target when it was chosen
  * @param waited empty when {@code sessionBytes} can never fit the target; else how long the statement had waited
- *     for {@code waitedFor} (admission.degrade.after) before it was degraded
+ *     for {@code waitedFor} before it was degraded
  * @param waitedFor the tier, or the byte budget (empty), the statement waited for under its own settings
+ * @param predicted present when it was degraded as it joined its queue, its predicted wait being longer than
+ *     admission.degrade.after; empty when it waited that long (or never fit)
  */
 public record Degraded(Degradation degradation, long sessionBytes, long degradedBytes, long targetBytes,
-                       Optional<Duration> waited, Optional<Tier> waitedFor) {
+                       Optional<Duration> waited, Optional<Tier> waitedFor, Optional<PredictedWait> predicted) {
+
+    /** Why a statement was degraded: the {@code reason} label of {@code memogate_degraded_total}. */
+    public enum Reason {
+        /** Its estimate can never fit the compile-memory target. */
+        NEVER_FITS,
+        /** It waited admission.degrade.after. */
+        WAITED,
+        /** Its predicted wait was longer than admission.degrade.after. */
+        PREDICTED;
+
+        /** The metric label: "never_fits", "waited", "predicted". */
+        public String label() {
+            return name().toLowerCase(Locale.ROOT);
+        }
+    }
 
     /** A statement that can never fit the target. */
     public Degraded(Degradation degradation, long sessionBytes, long degradedBytes, long targetBytes) {
-        this(degradation, sessionBytes, degradedBytes, targetBytes, Optional.empty(), Optional.empty());
+        this(degradation, sessionBytes, degradedBytes, targetBytes, Optional.empty(), Optional.empty(),
+                Optional.empty());
+    }
+
+    /** A statement that waited {@code waited} for {@code waitedFor}. */
+    public Degraded(Degradation degradation, long sessionBytes, long degradedBytes, long targetBytes,
+                    Optional<Duration> waited, Optional<Tier> waitedFor) {
+        this(degradation, sessionBytes, degradedBytes, targetBytes, waited, waitedFor, Optional.empty());
+    }
+
+    public Reason reason() {
+        return predicted.isPresent() ? Reason.PREDICTED : waited.isPresent() ? Reason.WAITED : Reason.NEVER_FITS;
     }
 
     /** What the client's NOTICE says, and the console. */
@@ -34,8 +62,12 @@ public record Degraded(Degradation degradation, long sessionBytes, long degraded
 
     /** The figures behind {@link #message()}. */
     public String detail() {
-        String why = waited.map(w -> String.format(Locale.ROOT, "; it had waited %.1f s for %s", w.toNanos() / 1e9,
-                queue())).orElse("");
+        String why = predicted.map(p -> "; it was degraded on a predicted wait of " + p.seconds() + " ("
+                        + p.figures() + "), longer than admission.degrade.after, having waited "
+                        + waited.map(PredictedWait::seconds).orElse("0.0 s"))
+                .or(() -> waited.map(w -> String.format(Locale.ROOT, "; it had waited %.1f s for %s",
+                        w.toNanos() / 1e9, queue())))
+                .orElse("");
         return "Estimated planner memory " + Sizes.bytes(sessionBytes) + " under the session's settings, "
                 + Sizes.bytes(degradedBytes) + " under these; compile-memory target " + Sizes.bytes(targetBytes)
                 + why + ". The session's own settings are unchanged for its later statements.";

@@ -80,16 +80,18 @@ final class Degrader {
     /**
      * The first step of {@code ladder} under which the statement, waiting since {@code waited} ago for
      * {@code waitedFor} (empty: the byte budget), would be admitted at once ({@code hasRoom}); empty when none would.
+     *
+     * @param predicted the wait predicted for it, when that and not its wait so far is why it degrades
      */
     Optional<Choice> withRoom(StatementRequest request, Catalog catalog, CompileEstimate estimate,
                               List<Degradation> ladder, LongPredicate hasRoom, Duration waited,
-                              Optional<Tier> waitedFor) {
+                              Optional<Tier> waitedFor, Optional<PredictedWait> predicted) {
         for (Degradation step : ladder) {
             CompileEstimate tighter = estimator.get().estimate(request.sql(), step.applyTo(request.settings()),
                     request.prepared(), catalog);
             if (tighter.estimatedBytes() < estimate.estimatedBytes() && hasRoom.test(tighter.estimatedBytes())) {
                 return Optional.of(new Choice(new Degraded(step, estimate.estimatedBytes(), tighter.estimatedBytes(),
-                        target.getAsLong(), Optional.of(waited), waitedFor), tighter));
+                        target.getAsLong(), Optional.of(waited), waitedFor, predicted), tighter));
             }
         }
         return Optional.empty();

@@ -56,6 +56,7 @@ public final class GatedAdmission implements AdmissionHook {
     private final Supplier<SearchTiers> searchTiers;
     private final Degrader degrader;
     private final DegradeCounts degradeCounts;
+    private final WaitPredictor waits;
 
     /**
      * A statement planned while it runs keeps its permits until it ends, however long that takes.
@@ -106,6 +107,19 @@ public final class GatedAdmission implements AdmissionHook {
             Consumer<CompileEstimate> estimates, LongConsumer closedConnections, RunningHold runningHold,
             StatementRecords records, Supplier<SearchTiers> searchTiers, Supplier<DegradePolicy> degrade,
             DegradeCounts degradeCounts) {
+        this(estimator, catalogs, gateways, estimates, closedConnections, runningHold, records, searchTiers, degrade,
+                degradeCounts, new WaitPredictor(System::nanoTime));
+    }
+
+    /**
+     * @param waits told how long each statement held its permits, and asked how long one that joins a queue will
+     *     wait: one that may degrade after waiting does so at once when that is longer than admission.degrade.after
+     */
+    public GatedAdmission(Supplier<CompileEstimator> estimator, ServerCatalogs catalogs, Gateways gateways,
+            Consumer<CompileEstimate> estimates, LongConsumer closedConnections, RunningHold runningHold,
+            StatementRecords records, Supplier<SearchTiers> searchTiers, Supplier<DegradePolicy> degrade,
+            DegradeCounts degradeCounts, WaitPredictor waits) {
+        this.waits = Objects.requireNonNull(waits, "waits");
         this.estimator = Objects.requireNonNull(estimator, "estimator");
         this.catalogs = Objects.requireNonNull(catalogs, "catalogs");
         this.gateways = Objects.requireNonNull(gateways, "gateways");
@@ -175,33 +189,58 @@ public final class GatedAdmission implements AdmissionHook {
             return admitEstimated(request, estimate, Optional.empty());
         }
         Ticket ticket = acquire(request, estimate, String.format(Locale.ROOT, "after %.1f s",
-                after.get().toNanos() / 1e9));
+                after.get().toNanos() / 1e9), after.get());
         if (!ticket.gated() || ticket.admitted().isDone()) {
             return watched(request, estimate, ticket);
         }
-        Admission plain = new GatewayAdmission(ticket, estimate, request, runningHold, this::refused);
+        Admission plain = new GatewayAdmission(ticket, estimate, request, runningHold, this::refused, waits);
         return records.watch(new DegradeOnWait(plain, after.get(), runningHold.timer(),
-                () -> ticket.position().flatMap(position -> degrader.withRoom(request, catalog, estimate, ladder,
-                        bytes -> TierRoom.hasRoom(gateways, bytes, Optional.of(position)), position.waited(),
-                        Optional.ofNullable(position.forBudget() ? null : position.tier()))),
-                choice -> admitEstimated(request, choice.estimate(), Optional.of(choice.degraded()))),
-                ticket, request, estimate);
+                predicted -> ticket.position().flatMap(position -> degrader.withRoom(request, catalog, estimate,
+                        ladder, bytes -> TierRoom.hasRoom(gateways, bytes, Optional.of(position)), position.waited(),
+                        Optional.ofNullable(position.forBudget() ? null : position.tier()), predicted)),
+                choice -> admitEstimated(request, choice.estimate(), Optional.of(choice.degraded())),
+                forecaster(ticket)), ticket, request, estimate);
+    }
+
+    /**
+     * The wait predicted for {@code ticket} where it waits now, its tier's permits being the limit configured for
+     * it (in a fleet, the fleet's). A ticket no longer waiting counts as placed: nothing is left to predict.
+     */
+    private DegradeOnWait.Forecaster forecaster(Ticket ticket) {
+        return new DegradeOnWait.Forecaster() {
+            @Override
+            public boolean placed() {
+                return ticket.position().isPresent() || ticket.admitted().isDone();
+            }
+
+            @Override
+            public Optional<PredictedWait> predict() {
+                return ticket.position().flatMap(waiting -> waits.predict(waiting,
+                        waiting.tier() == null ? 0 : gateways.settings().tier(waiting.tier()).limit()));
+            }
+        };
+    }
+
+    /** The predictor of this server's waits, and the history of its holds. */
+    public WaitPredictor waits() {
+        return waits;
     }
 
     /** @param degraded the tighter settings the estimate is under, when it is not the session's: counted by its tier */
     private Admission admitEstimated(StatementRequest request, CompileEstimate estimate, Optional<Degraded> degraded) {
         Ticket ticket = acquire(request, estimate, degraded.map(d -> "degraded: " + d.degradation().describe())
-                .orElse(null));
-        if (degraded.isPresent()) {
-            degradeCounts.degraded(ticket.highestTier());
-        }
+                .orElse(null), null);
+        degraded.ifPresent(d -> degradeCounts.degraded(ticket.highestTier(), d.reason()));
         return watched(request, estimate, ticket);
     }
 
-    /** @param degrade what SHOW QUEUE says of degrading the statement while it waits; null: nothing */
-    private Ticket acquire(StatementRequest request, CompileEstimate estimate, String degrade) {
+    /**
+     * @param degrade what SHOW QUEUE says of degrading the statement while it waits; null: nothing
+     * @param after how long it waits before it degrades; null when it does not degrade for waiting
+     */
+    private Ticket acquire(StatementRequest request, CompileEstimate estimate, String degrade, Duration after) {
         QueuedStatement queued = new QueuedStatement(request.session(), estimate.fingerprint(),
-                estimate.searchSeconds(), degrade);
+                estimate.searchSeconds(), degrade, after);
         // A search predicted to be long takes its tiers whatever its memory: the tier limits then bound how many
         // such searches burn the server's CPUs at once (MySQL's with pruning off takes seconds in a few MB).
         Optional<Tier> floor = searchTiers.get().floor(estimate.searchSeconds());
@@ -215,8 +254,8 @@ public final class GatedAdmission implements AdmissionHook {
             records.passed(request, estimate, StatementRecord.Outcome.BELOW_THRESHOLD);
             return Admission.IMMEDIATE;
         }
-        return records.watch(new GatewayAdmission(ticket, estimate, request, runningHold, this::refused), ticket,
-                request, estimate);
+        return records.watch(new GatewayAdmission(ticket, estimate, request, runningHold, this::refused, waits),
+                ticket, request, estimate);
     }
 
     @Override

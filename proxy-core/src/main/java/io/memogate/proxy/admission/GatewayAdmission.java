@@ -13,6 +13,7 @@ import java.util.Optional;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CompletionException;
 import java.util.concurrent.CompletionStage;
+import java.util.concurrent.atomic.AtomicBoolean;
 
 /**
  * One gated statement: its gateway ticket seen as an {@link Admission} while it waits, and as the
@@ -51,10 +52,19 @@ final class GatewayAdmission implements Admission, AdmittedStatement {
     private final RunningHold runningHold;
     /** A final signal came: the permits are back, no hold may start. On the session's event loop. */
     private boolean ended;
+    /** Told how long the statement held its tiers, once it gives them back. */
+    private final WaitPredictor holds;
+    /** When the permits were granted, on {@link #holds}' clock; set before the decision completes. */
+    private volatile long grantedAt;
+    private volatile boolean granted;
+    /** The permits were given back (by the session, or by the hold's timer): the hold is counted once. */
+    private final AtomicBoolean released = new AtomicBoolean();
 
+    /** @param holds told how long the statement held its permits, as it gives them back */
     GatewayAdmission(Ticket ticket, CompileEstimate estimate, StatementRequest request, RunningHold runningHold,
-            Refusals refusals) {
+            Refusals refusals, WaitPredictor holds) {
         this.ticket = ticket;
+        this.holds = holds;
         boolean single = request.point() == AdmissionPoint.PREPARED_EXECUTION || estimate.statements() <= 1;
         // Several statements in one query string keep their permits until ReadyForQuery anyway: no time limit.
         this.hold = single && estimate.plannedWhileRunning() ? runningHold.current() : Duration.ZERO;
@@ -62,8 +72,12 @@ final class GatewayAdmission implements Admission, AdmittedStatement {
         CompletableFuture<Ticket> admitted = ticket.admitted();
         this.runningHold = runningHold;
         boolean grantedAtOnce = admitted.isDone() && !admitted.isCompletedExceptionally();
+        if (grantedAtOnce) {
+            grantedAt = holds.now();
+            granted = true;
+        }
         this.decision = grantedAtOnce ? CompletableFuture.completedFuture(this)
-                : admitted.handle((granted, failure) -> {
+                : admitted.handle((grantedTicket, failure) -> {
                     Throwable cause = failure instanceof CompletionException wrapped ? wrapped.getCause() : failure;
                     if (cause instanceof GatewayRejectedException rejection) {
                         throw refusals.refused(rejection, estimate, request);
@@ -75,6 +89,8 @@ final class GatewayAdmission implements Admission, AdmittedStatement {
                     if (cause instanceof RuntimeException unchecked) {
                         throw unchecked; // CancellationException after withdraw(), or a bug
                     }
+                    grantedAt = holds.now();
+                    this.granted = true;
                     return this;
                 });
     }
@@ -100,11 +116,19 @@ final class GatewayAdmission implements Admission, AdmittedStatement {
         if (signal == ReleaseSignal.RUNNING && !hold.isZero() && !ended) {
             // The hold counts from when the server starts on the statement, not from its admission: in a batch
             // or pipeline it may wait behind earlier statements for long.
-            timedRelease = runningHold.releaseAfter(ticket, hold);
+            timedRelease = runningHold.releaseAfter(this::releasePermits, hold);
         } else if (signal.isFinal() || signal == ReleaseSignal.FIRST_RESPONSE && releaseAtFirstResponse) {
             ended = true;
             timedRelease.cancel(); // ended within its hold: the timer must not stay queued until then
-            ticket.release(); // idempotent: later signals, or the timer having fired already, change nothing
+            releasePermits(); // idempotent: later signals, or the timer having fired already, change nothing
+        }
+    }
+
+    /** Gives the permits back, and counts how long they were held, once; on the event loop or the hold's timer. */
+    private void releasePermits() {
+        ticket.release();
+        if (granted && released.compareAndSet(false, true)) {
+            ticket.highestTier().ifPresent(highest -> holds.released(highest, grantedAt));
         }
     }
 

@@ -58,7 +58,12 @@ public final class RunningHold {
      * so the statement's own release, before or after, changes nothing more.
      */
     GatewayTimer.Cancellable releaseAfter(Ticket ticket, Duration duration) {
+        return releaseAfter((Runnable) ticket::release, duration);
+    }
+
+    /** Runs {@code release} after {@code duration} unless cancelled first; it must be idempotent, as above. */
+    GatewayTimer.Cancellable releaseAfter(Runnable release, Duration duration) {
         long nanos = duration.compareTo(LONGEST) >= 0 ? Long.MAX_VALUE : duration.toNanos();
-        return timer.schedule(ticket::release, nanos);
+        return timer.schedule(release, nanos);
     }
 }

@@ -1,12 +1,16 @@
 package io.memogate.proxy.metrics;
 
 import io.memogate.proxy.admission.DegradeCounts;
+import io.memogate.proxy.admission.Degraded;
 import io.micrometer.core.instrument.FunctionCounter;
 import io.micrometer.core.instrument.MeterRegistry;
 import io.micrometer.core.instrument.binder.MeterBinder;
 import java.util.Objects;
 
-/** One server's count of degraded statements ({@code admission.degrade}), by tier, read from its admission. */
+/**
+ * One server's count of degraded statements ({@code admission.degrade}), by tier and reason, read from its
+ * admission.
+ */
 public final class DegradeMeters implements MeterBinder {
 
     private final String server;
@@ -21,12 +25,16 @@ public final class DegradeMeters implements MeterBinder {
     @Override
     public void bindTo(MeterRegistry registry) {
         for (String tier : DegradeCounts.labels()) {
-            FunctionCounter.builder(Names.DEGRADED, counts, c -> c.count(tier))
-                    .tag(Names.SERVER, server)
-                    .tag(Names.TIER, tier)
-                    .description("Statements run under tighter planner settings than their session's because they "
-                            + "could never fit the compile-memory target or waited admission.degrade.after")
-                    .register(registry);
+            for (Degraded.Reason reason : Degraded.Reason.values()) {
+                FunctionCounter.builder(Names.DEGRADED, counts, c -> c.count(tier, reason))
+                        .tag(Names.SERVER, server)
+                        .tag(Names.TIER, tier)
+                        .tag(Names.REASON, reason.label())
+                        .description("Statements run under tighter planner settings than their session's because "
+                                + "they could never fit the compile-memory target, waited admission.degrade.after, "
+                                + "or were predicted to wait longer")
+                        .register(registry);
+            }
         }
     }
 }

@@ -20,7 +20,10 @@ public final class Names {
 
     /** The gateway tier: {@code small}, {@code medium}, {@code large}. */
     public static final String TIER = "tier";
-    /** Why a statement was rejected, e.g. {@code timeout}, {@code queue_full}. */
+    /**
+     * Why a statement was rejected, e.g. {@code timeout}, {@code queue_full}; or degraded: {@code never_fits},
+     * {@code waited}, {@code predicted}.
+     */
     public static final String REASON = "reason";
     /**
      * The database server (the backend's name) whose admission a meter counts: each server has its own
@@ -45,8 +48,9 @@ public final class Names {
     /** Counter by {@link #TIER} and {@link #REASON}, no unit. {@code memogate_gateway_rejected_total} */
     public static final String GATEWAY_REJECTED = "memogate.gateway.rejected";
     /**
-     * Counter by {@link #TIER} (that of the degraded estimate, or "none"), no unit: statements run under tighter
-     * planner settings because they could never fit the target. {@code memogate_degraded_total}
+     * Counter by {@link #TIER} (that of the degraded estimate, or "none") and {@link #REASON}, no unit: statements
+     * run under tighter planner settings because they could never fit the target, waited admission.degrade.after,
+     * or were predicted to wait longer. {@code memogate_degraded_total}
      */
     public static final String DEGRADED = "memogate.degraded";
     /**

@@ -55,11 +55,11 @@ class DegradeOnWaitTest {
         }
     }
 
-    private static final PlannerSettings WIDE = PlannerSettings.DEFAULTS.with("join_collapse_limit", "20")
+    static final PlannerSettings WIDE = PlannerSettings.DEFAULTS.with("join_collapse_limit", "20")
             .with("from_collapse_limit", "20").with("geqo_threshold", "20");
-    private static final String STAR = "select count(*) from t0" + IntStream.range(1, 12)
+    static final String STAR = "select count(*) from t0" + IntStream.range(1, 12)
             .mapToObj(i -> " join t" + i + " on t0.k" + i + " = t" + i + ".a").collect(Collectors.joining());
-    private static final List<Degradation> LADDER = List.of(
+    static final List<Degradation> LADDER = List.of(
             new Degradation(Map.of("join_collapse_limit", "4", "from_collapse_limit", "4")));
 
     private final CompileEstimator estimator = new CompileEstimator();

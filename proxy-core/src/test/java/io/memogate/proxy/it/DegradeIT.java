@@ -13,6 +13,7 @@ import io.memogate.estimator.PreparedStatementTexts;
 import io.memogate.estimator.postgres.PlannerSettings;
 import io.memogate.proxy.admission.AdmissionControl;
 import io.memogate.proxy.admission.DegradePolicy;
+import io.memogate.proxy.admission.Degraded;
 import io.memogate.proxy.admission.QueuedStatement;
 import io.memogate.proxy.it.RawPgClient.Message;
 import io.memogate.proxy.metrics.DegradeMeters;
@@ -208,8 +209,11 @@ class DegradeIT {
             assertThat(answer.get(4).body()).as("idle, as after any statement outside a block").containsExactly('I');
             SimpleMeterRegistry registry = new SimpleMeterRegistry();
             new DegradeMeters(AdmissionControl.ONLY_SERVER, control.degradeCounts()).bindTo(registry);
-            assertThat(registry.get(Names.DEGRADED).functionCounters()).as("memogate_degraded_total, by tier")
+            assertThat(registry.get(Names.DEGRADED).tag(Names.REASON, "never_fits").functionCounters())
+                    .as("memogate_degraded_total{reason=never_fits}, by tier")
                     .extracting(FunctionCounter::count).containsExactlyInAnyOrder(1.0, 0.0, 0.0, 0.0);
+            assertThat(registry.get(Names.DEGRADED).functionCounters()).as("every tier and reason")
+                    .hasSize(12).extracting(FunctionCounter::count).containsOnlyOnce(1.0);
             assertWideSettings(client);
         }
     }
@@ -256,6 +260,8 @@ class DegradeIT {
                     .isEqualTo(expected);
             assertThat(control.degradeCounts().total()).isEqualTo(1);
             assertThat(control.degradeCounts().count("large")).as("degraded into a tier with room").isZero();
+            assertThat(control.degradeCounts().count(Degraded.Reason.WAITED)).isEqualTo(1);
+            assertThat(own.get(0).fields().get('D')).contains("; it had waited ");
             assertWideSettings(client);
         }
     }

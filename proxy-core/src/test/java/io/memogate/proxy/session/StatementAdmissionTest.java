@@ -5,6 +5,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 import io.memogate.proxy.admission.Admission;
 import io.memogate.proxy.admission.AdmissionRejectedException;
 import io.memogate.proxy.admission.AdmittedStatement;
+import io.memogate.proxy.admission.QueuedAdmission;
 import io.memogate.proxy.admission.ReleaseSignal;
 import io.memogate.proxy.admission.WaitNotice;
 import io.netty.buffer.ByteBuf;
@@ -14,9 +15,6 @@ import io.netty.channel.embedded.EmbeddedChannel;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
-import java.util.Optional;
-import java.util.concurrent.CancellationException;
-import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.TimeUnit;
 import org.junit.jupiter.api.Test;
 
@@ -108,26 +106,6 @@ class StatementAdmissionTest {
         }
     }
 
-    /** A decision that a cancel can still withdraw, and that tells where it waits. */
-    private static final class Queued implements Admission {
-        final CompletableFuture<AdmittedStatement> decision = new CompletableFuture<>();
-
-        @Override
-        public CompletableFuture<AdmittedStatement> decision() {
-            return decision;
-        }
-
-        @Override
-        public boolean withdraw() {
-            return decision.completeExceptionally(new CancellationException("withdrawn"));
-        }
-
-        @Override
-        public Optional<WaitNotice> waiting() {
-            return decision.isDone() ? Optional.empty()
-                    : Optional.of(new WaitNotice("statement queued for the LARGE gateway", "wait"));
-        }
-    }
 
     private static OwnedFrame statement() {
         return new OwnedFrame(Unpooled.buffer(4).writeInt(42));
@@ -145,7 +123,7 @@ class StatementAdmissionTest {
     @Test
     void aStatementThatWaitsHoldsTheSessionUntilItIsAdmittedOnTheLoop() {
         Wing wing = new Wing();
-        Queued queued = new Queued();
+        QueuedAdmission queued = new QueuedAdmission();
         admission.admit(queued, statement(), Duration.ZERO, wing);
         assertThat(admission.holding()).isTrue();
         assertThat(admission.waitingWhere()).contains("statement queued for the LARGE gateway");
@@ -163,7 +141,7 @@ class StatementAdmissionTest {
     @Test
     void aRejectionIsTheWingsToAnswerAndTheSessionGoesOn() {
         Wing wing = new Wing();
-        Queued queued = new Queued();
+        QueuedAdmission queued = new QueuedAdmission();
         admission.admit(queued, statement(), Duration.ZERO, wing);
 
         queued.decision.completeExceptionally(new AdmissionRejectedException("queue full", "detail", "hint"));
@@ -176,7 +154,7 @@ class StatementAdmissionTest {
     @Test
     void aCancelWithdrawsTheWaitingStatementWhichIsAnsweredAsCancelled() {
         Wing wing = new Wing();
-        admission.admit(new Queued(), statement(), Duration.ZERO, wing);
+        admission.admit(new QueuedAdmission(), statement(), Duration.ZERO, wing);
 
         assertThat(admission.withdraw()).isTrue();
         client.runPendingTasks();
@@ -187,7 +165,7 @@ class StatementAdmissionTest {
     @Test
     void aCancelAfterTheGrantBeforeTheLoopHasItKeepsTheStatementFromTheServer() {
         Wing wing = new Wing();
-        Queued queued = new Queued();
+        QueuedAdmission queued = new QueuedAdmission();
         admission.admit(queued, statement(), Duration.ZERO, wing);
         Permits permits = new Permits();
         queued.decision.complete(permits); // on the gateways' thread; the loop has not run the decision yet
@@ -204,7 +182,7 @@ class StatementAdmissionTest {
     @Test
     void aCancelAfterTheStatementWasForwardedWithdrawsNothing() {
         Wing wing = new Wing();
-        Queued queued = new Queued();
+        QueuedAdmission queued = new QueuedAdmission();
         admission.admit(queued, statement(), Duration.ZERO, wing);
         queued.decision.complete(new Permits());
         client.runPendingTasks();
@@ -216,7 +194,7 @@ class StatementAdmissionTest {
     @Test
     void aStatementAdmittedAfterItsSessionEndedIsDroppedAndItsPermitsGoBack() {
         Wing wing = new Wing();
-        Queued queued = new Queued();
+        QueuedAdmission queued = new QueuedAdmission();
         OwnedFrame frame = statement();
         ByteBuf bytes = frame.peek();
         admission.admit(queued, frame, Duration.ZERO, wing);
@@ -239,7 +217,7 @@ class StatementAdmissionTest {
                 throw new IllegalStateException("broken on purpose");
             }
         };
-        Queued queued = new Queued();
+        QueuedAdmission queued = new QueuedAdmission();
         OwnedFrame frame = statement();
         ByteBuf bytes = frame.peek();
         admission.admit(queued, frame, Duration.ZERO, broken);
@@ -256,7 +234,7 @@ class StatementAdmissionTest {
     @Test
     void aClientKeptWaitingIsToldOnceWhereItsStatementWaits() {
         Wing wing = new Wing();
-        admission.admit(new Queued(), statement(), Duration.ofMillis(1), wing);
+        admission.admit(new QueuedAdmission(), statement(), Duration.ofMillis(1), wing);
 
         client.advanceTimeBy(2, TimeUnit.MILLISECONDS);
         client.runScheduledPendingTasks();
