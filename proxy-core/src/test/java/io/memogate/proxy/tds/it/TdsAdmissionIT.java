@@ -14,6 +14,8 @@ import java.sql.ResultSet;
 import java.sql.SQLException;
 import java.sql.SQLTimeoutException;
 import java.sql.Statement;
+import java.util.List;
+import java.util.Locale;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
@@ -107,6 +109,43 @@ class TdsAdmissionIT {
         if (target.testServer.isPresent()) {
             assertThat(target.testServer.get().batches).noneMatch(text -> text.contains(ScriptedHook.REFUSE));
         }
+    }
+
+    /**
+     * A refusal inside a transaction sends the server nothing: the transaction stays open, as SQL Server leaves it
+     * after a compile error, and the client's own COMMIT ends it; no rollback comes from the proxy.
+     */
+    @Test
+    void aRefusalInsideATransactionLeavesItOpenForTheClientsCommit() throws Exception {
+        try (Connection c = proxy.connect(""); Statement s = c.createStatement()) {
+            c.setAutoCommit(false);
+            assertThat(single(s, "SELECT 5 AS n /* inside the transaction */")).isEqualTo(5);
+            assertThatThrownBy(() -> s.executeQuery("SELECT 1 AS n " + ScriptedHook.REFUSE))
+                    .isInstanceOfSatisfying(SQLServerException.class,
+                            e -> assertThat(e.getErrorCode()).isEqualTo(8628));
+            if (target.testServer.isEmpty()) {
+                assertThat(single(s, "SELECT @@TRANCOUNT AS n")).as("the transaction still open").isEqualTo(1);
+            }
+            c.commit();
+        }
+        if (target.testServer.isPresent()) {
+            List<String> batches = target.testServer.get().batches;
+            assertThat(batches).noneMatch(text -> text.contains(ScriptedHook.REFUSE))
+                    .noneMatch(text -> text.toUpperCase(Locale.ROOT).contains("ROLLBACK"));
+            int inside = indexOf(batches, "inside the transaction");
+            assertThat(inside).as("the statement before the refusal reached the server").isNotNegative();
+            assertThat(batches.subList(inside, batches.size())).as("the client's COMMIT after it")
+                    .anyMatch(text -> text.toUpperCase(Locale.ROOT).contains("COMMIT"));
+        }
+    }
+
+    private static int indexOf(List<String> batches, String part) {
+        for (int i = 0; i < batches.size(); i++) {
+            if (batches.get(i).contains(part)) {
+                return i;
+            }
+        }
+        return -1;
     }
 
     @Test
