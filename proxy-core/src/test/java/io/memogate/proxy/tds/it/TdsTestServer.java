@@ -57,6 +57,8 @@ final class TdsTestServer implements AutoCloseable {
     final List<String> rpcs = new CopyOnWriteArrayList<>();
     /** The ProcIDs of the RPCs received, in order (a procedure called by name: its ProcID; another: 0). */
     final List<Integer> procedureIds = new CopyOnWriteArrayList<>();
+    /** Every message received after a LOGIN7, as it came (type and data), whether it could be read or not. */
+    final List<Message> received = new CopyOnWriteArrayList<>();
     final List<Integer> preloginEncryption = new CopyOnWriteArrayList<>();
     final List<Integer> preloginMars = new CopyOnWriteArrayList<>();
     final List<String> logins = new CopyOnWriteArrayList<>();
@@ -140,7 +142,11 @@ final class TdsTestServer implements AutoCloseable {
             int batchNumber = 0;
             TestServerProcedures procedures = new TestServerProcedures();
             boolean tds72 = true; // TDS 7.2 or later: ALL_HEADERS in requests, 7.2's answer formats
+            boolean loggedIn = false;
             for (Message message; (message = TdsWire.read(in)) != null; ) {
+                if (loggedIn && message.type() != TdsWire.PRELOGIN && message.type() != TdsWire.LOGIN7) {
+                    received.add(message);
+                }
                 switch (message.type()) {
                     case TdsWire.PRELOGIN -> {
                         int asked = clientEncryption(message);
@@ -175,6 +181,7 @@ final class TdsTestServer implements AutoCloseable {
                             return;
                         }
                         TdsWire.write(out, TdsWire.REPLY, loginAck(database, packetSize, tds72), packetSize, spid);
+                        loggedIn = true;
                     }
                     case TdsWire.SQL_BATCH -> {
                         ByteBuffer batch = message.littleEndian();
@@ -199,6 +206,8 @@ final class TdsTestServer implements AutoCloseable {
             // the peer went away
         } catch (IOException e) {
             // a broken stream ends the connection
+        } catch (RuntimeException unreadable) {
+            // a request whose lengths point outside it: a server ends such a connection
         } finally {
             open.remove(socket);
         }
