@@ -87,7 +87,13 @@ final class TdsProxy implements AutoCloseable {
 
     /** What {@code SELECT n} answers over a new mssql-jdbc connection through the proxy. */
     int select(int n) throws SQLException {
-        try (Connection c = connect(""); Statement s = c.createStatement();
+        return select(port(), target, n);
+    }
+
+    /** The same through the proxy listening on {@code port}. */
+    static int select(int port, TdsTarget target, int n) throws SQLException {
+        try (Connection c = DriverManager.getConnection(url(port, target), target.user, target.password);
+                Statement s = c.createStatement();
                 ResultSet rows = s.executeQuery("SELECT " + n + " AS n")) {
             if (!rows.next()) {
                 throw new SQLException("SELECT " + n + " answered no row");

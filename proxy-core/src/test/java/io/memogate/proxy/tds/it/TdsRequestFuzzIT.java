@@ -6,6 +6,14 @@ import io.memogate.proxy.tds.it.FuzzMutations.Case;
 import io.memogate.proxy.tds.it.FuzzMutations.Framing;
 import io.memogate.proxy.tds.it.TdsWire.Message;
 import io.memogate.proxy.tds.it.TdsWire.Tokens;
+import io.memogate.proxy.cli.RunningProxy;
+import io.memogate.proxy.config.BackendConfig;
+import io.memogate.proxy.config.BackendTlsConfig;
+import io.memogate.proxy.config.ListenerConfig;
+import io.memogate.proxy.config.MemogateConfig;
+import io.memogate.proxy.config.Protocol;
+import io.memogate.proxy.config.TlsMode;
+import io.memogate.proxy.testing.ProxySessions;
 import io.memogate.proxy.testing.ScriptedHook;
 import java.io.IOException;
 import java.io.InputStream;
@@ -16,6 +24,7 @@ import java.net.SocketTimeoutException;
 import java.nio.ByteBuffer;
 import java.nio.ByteOrder;
 import java.nio.charset.StandardCharsets;
+import java.sql.SQLException;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Optional;
@@ -77,20 +86,79 @@ class TdsRequestFuzzIT {
 
     @Test
     void brokenRequestsAreAnsweredOrEndTheirConnectionAndNothingRunsTwice() throws Exception {
+        Tally tally = fuzz(CASES, proxy.port(), proxy::select, true);
+        proxy.awaitSessionCount(0);
+        assertThat(proxy.select(7)).isEqualTo(7);
+        // Whatever reached the server late: still nothing twice, nothing refused, nothing after a closed end.
+        for (var request : hook.requests) {
+            Matcher mark = MARK.matcher(request.sql());
+            if (request.sql().contains(ScriptedHook.REFUSE) && mark.find()) {
+                assertThat(receivedWith(mark.group())).as("seed %d: refused %s", SEED, mark.group()).isZero();
+            }
+        }
+        tally.check();
+        assertThat(tally.refused).as("seed %d: refusals seen", SEED).isPositive();
+    }
+
+    /**
+     * The first half of the same cases where the proxy's admission is the one {@code memogate run} sets up
+     * (gateways on, the estimator's T-SQL dialect): every text it reads handed to it, broken or not. None is
+     * refused (the texts are small), so the checks of refusals do not apply.
+     */
+    @Test
+    void brokenRequestsThroughTheAdmissionOfMemogateRunAreAnsweredOrEndTheirConnection() throws Exception {
+        BackendConfig backend = new BackendConfig("sqlserver", target.host, target.port, List.of(), true,
+                BackendTlsConfig.of(TlsMode.DISABLE));
+        MemogateConfig config = MemogateConfig.of(backend)
+                .withListeners(ListenerConfig.of("127.0.0.1", 0).withProtocol(Protocol.TDS));
+        config = config.withLimits(config.limits().withMaxMessageBytes(LIMIT))
+                .withAdmission(config.admission().withStatementRecords(1000));
+        try (RunningProxy estimating = RunningProxy.start(config)) {
+            assertThat(estimating.admission()).as("admission with the estimator").isPresent();
+            Select select = n -> TdsProxy.select(estimating.server().port(), target, n);
+            Tally tally = fuzz(CASES / 2, estimating.server().port(), select, false);
+            ProxySessions.awaitSessionCount(estimating.server(), 0);
+            assertThat(select.apply(7)).isEqualTo(7);
+            tally.check();
+            assertThat(estimating.admission().orElseThrow().control("sqlserver").statements().snapshot())
+                    .as("statements the admission decided about").isNotEmpty();
+        }
+    }
+
+    /** {@code SELECT n} through a proxy: what it answers. */
+    private interface Select {
+        int apply(int n) throws SQLException;
+    }
+
+    /** Connections that went on after their case, and the batches after a case whose connection ended. */
+    private final class Tally {
+        int kept;
+        int refused;
+        final List<String> closedFollowUps = new ArrayList<>();
+
+        void check() {
+            for (String followUp : closedFollowUps) {
+                assertThat(receivedWith(followUp)).as("seed %d: %s after its connection ended", SEED, followUp)
+                        .isZero();
+            }
+            assertThat(kept).as("seed %d: connections that went on after a broken request", SEED).isPositive();
+        }
+    }
+
+    /** {@code cases} cases through the proxy at {@code port}; {@code refusing}: its hook refuses what says so. */
+    private Tally fuzz(int cases, int port, Select select, boolean refusing) throws Exception {
         Random random = new Random(SEED);
-        List<String> closedFollowUps = new ArrayList<>();
-        int kept = 0;
-        int refused = 0;
-        for (int number = 0; number < CASES; number++) {
+        Tally tally = new Tally();
+        for (int number = 0; number < cases; number++) {
             Case fuzz = FuzzMutations.next(random, number, LIMIT);
             String as = "seed " + SEED + ", case " + number + " (" + fuzz.what() + ", " + fuzz.framing() + "): ";
             String followUp = "SELECT " + (100_000 + number) + " AS n /*after-" + number + "*/";
-            Seen seen = send(fuzz, followUp, as);
+            Seen seen = send(port, fuzz, followUp, as);
             String mark = fuzz.request().mark();
             assertThat(receivedWith(mark)).as(as + "requests that reached the server with its mark")
                     .isLessThanOrEqualTo(1);
             if (seen.proxyErrors().contains(8628)) {
-                refused++;
+                tally.refused++;
                 assertThat(receivedWith(mark)).as(as + "refused, yet the server received it").isZero();
                 if (fuzz.framing() == Framing.COMPLETE) {
                     assertThat(seen.followUpAnswered()).as(as + "the batch after a refusal runs").isTrue();
@@ -103,10 +171,10 @@ class TdsRequestFuzzIT {
                 assertThat(seen.closed()).as(as + "bytes that frame no message end the connection").isTrue();
             }
             if (seen.followUpAnswered()) {
-                kept++;
+                tally.kept++;
                 assertThat(receivedWith("/*after-" + number + "*/")).as(as + "the batch after it ran").isEqualTo(1);
             } else {
-                closedFollowUps.add("/*after-" + number + "*/");
+                tally.closedFollowUps.add("/*after-" + number + "*/");
                 assertThat(receivedWith("/*after-" + number + "*/")).as(as + "the connection ended, yet the batch "
                         + "after it ran").isZero();
             }
@@ -116,31 +184,18 @@ class TdsRequestFuzzIT {
             if (fuzz.wellFormed()) {
                 assertThat(seen.followUpAnswered()).as(as + "well-formed: the connection goes on").isTrue();
                 assertThat(receivedWith(mark)).as(as + "well-formed: it reached the server")
-                        .isEqualTo(fuzz.request().marked() && !fuzz.request().refused() ? 1 : 0);
+                        .isEqualTo(fuzz.request().marked() && !(refusing && fuzz.request().refused()) ? 1 : 0);
             }
             if (number % 50 == 49) {
-                assertThat(proxy.select(number)).as(as + "mssql-jdbc after it").isEqualTo(number);
+                assertThat(select.apply(number)).as(as + "mssql-jdbc after it").isEqualTo(number);
             }
         }
-        proxy.awaitSessionCount(0);
-        assertThat(proxy.select(7)).isEqualTo(7);
-        // Whatever reached the server late: still nothing twice, nothing refused, nothing after a closed end.
-        for (var request : hook.requests) {
-            Matcher mark = MARK.matcher(request.sql());
-            if (request.sql().contains(ScriptedHook.REFUSE) && mark.find()) {
-                assertThat(receivedWith(mark.group())).as("seed %d: refused %s", SEED, mark.group()).isZero();
-            }
-        }
-        for (String followUp : closedFollowUps) {
-            assertThat(receivedWith(followUp)).as("seed %d: %s after its connection ended", SEED, followUp).isZero();
-        }
-        assertThat(refused).as("seed %d: refusals seen", SEED).isPositive();
-        assertThat(kept).as("seed %d: connections that went on after a broken request", SEED).isPositive();
+        return tally;
     }
 
-    /** Logs in, sends the case, then the batch after it (or closes its side); reads until that is answered, or the end. */
-    private Seen send(Case fuzz, String followUp, String as) throws Exception {
-        try (Socket socket = new Socket("127.0.0.1", proxy.port())) {
+    /** Logs in, sends the case, then the batch after it (or closes its side); reads to its answer or the end. */
+    private Seen send(int port, Case fuzz, String followUp, String as) throws Exception {
+        try (Socket socket = new Socket("127.0.0.1", port)) {
             socket.setSoTimeout(30_000); // a hang fails the case instead of stalling the test
             socket.setTcpNoDelay(true);
             OutputStream out = socket.getOutputStream();
