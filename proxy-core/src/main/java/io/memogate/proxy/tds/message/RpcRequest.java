@@ -16,7 +16,8 @@ import java.util.OptionalInt;
  * sp_cursorprepare's third (after the handle and the declarations); sp_cursorprepexec's fourth (after the handle,
  * the cursor and the declarations); as NVARCHAR, NCHAR, NVARCHAR(MAX) in PLP chunks or NTEXT. sp_execute,
  * sp_cursorexecute, sp_unprepare and sp_cursorunprepare name their handle first, an INT. A parameter before the
- * statement in a type not read here (or the statement in one) gives no text: the request is relayed unestimated.
+ * statement in a type not read here (or the statement in one) gives no text: the request is relayed unestimated,
+ * as is one that ends before its statement or handle (the server answers it with its own error, 201).
  */
 public final class RpcRequest {
 
@@ -136,7 +137,7 @@ public final class RpcRequest {
         }
         at += 2; // option flags
         if (procedure.executesHandle() || procedure.dropsHandle()) {
-            return new RpcCall(procedure, Optional.empty(), intParameter());
+            return new RpcCall(procedure, Optional.empty(), callEnds() ? OptionalInt.empty() : intParameter());
         }
         int before = switch (procedure) {
             case SP_EXECUTESQL -> 0;
@@ -149,12 +150,18 @@ public final class RpcRequest {
             return new RpcCall(procedure, Optional.empty(), OptionalInt.empty());
         }
         for (int i = 0; i < before; i++) {
+            if (callEnds()) {
+                return new RpcCall(procedure, Optional.empty(), OptionalInt.empty());
+            }
             int next = RpcParameter.skip(data, at);
             if (next < 0) {
                 readToEnd = false;
                 return new RpcCall(procedure, Optional.empty(), OptionalInt.empty());
             }
             at = next;
+        }
+        if (callEnds()) {
+            return new RpcCall(procedure, Optional.empty(), OptionalInt.empty());
         }
         int start = at;
         Optional<String> text = text();
@@ -163,6 +170,14 @@ public final class RpcRequest {
             readToEnd = at >= 0;
         }
         return new RpcCall(procedure, text, OptionalInt.empty());
+    }
+
+    /**
+     * The request ends here, before a parameter its procedure documents: well-formed TDS all the same, which the
+     * server answers with its own error (201, a parameter not supplied) and the connection goes on.
+     */
+    private boolean callEnds() {
+        return at >= data.writerIndex() || separator(data.getUnsignedByte(at));
     }
 
     private void skipNameAndStatus() {

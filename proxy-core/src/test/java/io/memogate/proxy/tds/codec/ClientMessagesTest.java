@@ -63,6 +63,16 @@ class ClientMessagesTest {
     }
 
     @Test
+    void anAttentionWithoutTheEndOfMessageBitIsMalformed() {
+        EmbeddedChannel channel = channel(1 << 20);
+        channel.writeInbound(Unpooled.wrappedBuffer(packet(1, false, "00")));
+        // a server would take the packets after it for the rest of the attention
+        assertThatThrownBy(() -> channel.writeInbound(Unpooled.wrappedBuffer(packet(6, false, ""))))
+                .isInstanceOf(DecoderException.class).hasCauseInstanceOf(MalformedPacketException.class);
+        assertFalse(channel.finish());
+    }
+
+    @Test
     void aPacketOfAnotherTypeInsideAMessageIsMalformed() {
         EmbeddedChannel channel = channel(1 << 20);
         channel.writeInbound(Unpooled.wrappedBuffer(packet(1, false, "00")));
@@ -76,6 +86,15 @@ class ClientMessagesTest {
         EmbeddedChannel channel = channel(20);
         channel.writeInbound(Unpooled.wrappedBuffer(packet(1, false, "00".repeat(10))));
         assertThatThrownBy(() -> channel.writeInbound(Unpooled.wrappedBuffer(packet(1, false, "00".repeat(10)))))
+                .isInstanceOf(TooLongFrameException.class);
+        assertFalse(channel.finish());
+    }
+
+    @Test
+    void aSinglePacketOverTheLimitFailsToo() {
+        EmbeddedChannel channel = channel(1024);
+        // one packet of 4,096 bytes marked end of message: a whole message over a limit of 1 KiB
+        assertThatThrownBy(() -> channel.writeInbound(Unpooled.wrappedBuffer(packet(1, true, "00".repeat(4088)))))
                 .isInstanceOf(TooLongFrameException.class);
         assertFalse(channel.finish());
     }

@@ -19,7 +19,9 @@ import io.memogate.proxy.tds.TdsWing;
 import io.memogate.proxy.testing.ProxySessions;
 import java.sql.Connection;
 import java.sql.DriverManager;
+import java.sql.ResultSet;
 import java.sql.SQLException;
+import java.sql.Statement;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
@@ -89,6 +91,23 @@ final class TdsProxy implements AutoCloseable {
     /** An mssql-jdbc connection through the proxy, without encryption; extra properties as {@code ;name=value}. */
     Connection connect(String properties) throws SQLException {
         return DriverManager.getConnection(url(port(), target) + properties, target.user, target.password);
+    }
+
+    /** What {@code SELECT n} answers over a new mssql-jdbc connection through the proxy. */
+    int select(int n) throws SQLException {
+        return select(port(), target, n);
+    }
+
+    /** The same through the proxy listening on {@code port}. */
+    static int select(int port, TdsTarget target, int n) throws SQLException {
+        try (Connection c = DriverManager.getConnection(url(port, target), target.user, target.password);
+                Statement s = c.createStatement();
+                ResultSet rows = s.executeQuery("SELECT " + n + " AS n")) {
+            if (!rows.next()) {
+                throw new SQLException("SELECT " + n + " answered no row");
+            }
+            return rows.getInt(1);
+        }
     }
 
     static String url(int port, TdsTarget target) {

@@ -75,6 +75,8 @@ final class TdsTestServer implements AutoCloseable {
     final List<String> rpcs = new CopyOnWriteArrayList<>();
     /** The ProcIDs of the RPCs received, in order (a procedure called by name: its ProcID; another: 0). */
     final List<Integer> procedureIds = new CopyOnWriteArrayList<>();
+    /** Every message received after a LOGIN7, as it came (type and data), whether it could be read or not. */
+    final List<Message> received = new CopyOnWriteArrayList<>();
     final List<Integer> preloginEncryption = new CopyOnWriteArrayList<>();
     final List<Integer> preloginMars = new CopyOnWriteArrayList<>();
     final List<String> logins = new CopyOnWriteArrayList<>();
@@ -182,7 +184,11 @@ final class TdsTestServer implements AutoCloseable {
             TestServerProcedures procedures = new TestServerProcedures();
             boolean tds72 = true; // TDS 7.2 or later: ALL_HEADERS in requests, 7.2's answer formats
             boolean running = false; // a WAITFOR batch "runs" until an ATTENTION cancels it
+            boolean loggedIn = false;
             for (Message message; (message = TdsWire.read(in)) != null; ) {
+                if (loggedIn && message.type() != TdsWire.PRELOGIN && message.type() != TdsWire.LOGIN7) {
+                    received.add(message);
+                }
                 switch (message.type()) {
                     case TdsWire.PRELOGIN -> {
                         int asked = clientEncryption(message);
@@ -228,6 +234,7 @@ final class TdsTestServer implements AutoCloseable {
                         TdsWire.write(out, TdsWire.REPLY, routed == null
                                 ? loginAck(database, packetSize, agreed(version, tds72), tds72)
                                 : routingAnswer(routed, tds72), packetSize, spid);
+                        loggedIn = routed == null;
                     }
                     case TdsWire.SQL_BATCH -> {
                         ByteBuffer batch = message.littleEndian();
@@ -270,6 +277,8 @@ final class TdsTestServer implements AutoCloseable {
             // the peer went away
         } catch (IOException e) {
             // a broken stream ends the connection
+        } catch (RuntimeException unreadable) {
+            // a request whose lengths point outside it: a server ends such a connection
         } finally {
             open.remove(socket);
         }

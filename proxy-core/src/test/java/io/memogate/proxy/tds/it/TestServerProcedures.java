@@ -17,8 +17,9 @@ import java.util.Map;
  * returns one and runs the statement, the handle after the rows (DONEINPROC, RETURNSTATUS, RETURNVALUE, DONEPROC);
  * sp_execute runs a handle's statement (error 8179 for a handle it never gave); sp_unprepare forgets one. A
  * SELECT "runs" as a batch does here: one row echoing its text; another statement counts one row. Several
- * requests in one message are answered in turn. By ProcID or by name; parameters of type INT
- * (INTN) and Unicode text (NVARCHAR, PLP, NTEXT) are read, the rest of a request is not. Test scope only.
+ * requests in one message are answered in turn; a request without the parameter its procedure needs gets error
+ * 201. By ProcID or by name; parameters of type INT (INTN) and Unicode text (NVARCHAR, PLP, NTEXT) are read,
+ * the rest of a request is not. Test scope only.
  */
 final class TestServerProcedures {
 
@@ -73,6 +74,15 @@ final class TestServerProcedures {
         List<Object> parameters = new ArrayList<>();
         List<String> names = new ArrayList<>();
         cursor[0] = parameters(message.data(), rpc, at + 2, parameters, names, tds72 ? 0xFF : 0x80);
+        int needed = switch (procedure) {
+            case 11, 13 -> 3;
+            case 10, 12, 15 -> 1;
+            default -> 0;
+        };
+        if (parameters.size() < needed || (needed > 0 && parameters.get(needed - 1) == null)) {
+            return TdsTestServer.error(201, 16, "Procedure or function " + procedure + " expects a parameter "
+                    + "which was not supplied.", tds72);
+        }
         switch (procedure) {
             case 10 -> {
                 String text = (String) parameters.get(0);

@@ -60,6 +60,29 @@ class RpcRequestTest {
     }
 
     @Test
+    void aRequestEndingBeforeItsStatementOrHandleGivesNoneAndIsNotMalformed() {
+        // well-formed TDS with a parameter missing: the server answers error 201 and the connection goes on
+        ByteBuf bare = request().writeShortLE(0xFFFF).writeShortLE(10).writeShortLE(0);    // sp_executesql alone
+        assertThat(RpcRequest.read(bare).text()).isEmpty();
+        bare.release();
+        ByteBuf prepexec = request().writeShortLE(0xFFFF).writeShortLE(13).writeShortLE(0);
+        prepexec.writeByte(0).writeByte(1).writeByte(0x26).writeByte(4).writeByte(0);      // @handle only
+        assertThat(RpcRequest.read(prepexec).text()).isEmpty();
+        prepexec.release();
+        ByteBuf execute = request().writeShortLE(0xFFFF).writeShortLE(12).writeShortLE(0); // sp_execute, no handle
+        assertThat(RpcRequest.read(execute).handle()).isEmpty();
+        execute.release();
+        ByteBuf batch = request().writeShortLE(0xFFFF).writeShortLE(10).writeShortLE(0).writeByte(0xFF);
+        batch.writeShortLE(0xFFFF).writeShortLE(10).writeShortLE(0);                        // then another request
+        nvarcharParameter(batch, "SELECT 2");
+        RpcBatch both = RpcRequest.readAll(batch);
+        assertThat(both.calls()).extracting(RpcCall::text).containsExactly(java.util.Optional.empty(),
+                java.util.Optional.of("SELECT 2"));
+        assertThat(both.allRead()).isTrue();
+        batch.release();
+    }
+
+    @Test
     void spExecuteAndSpUnprepareNameTheirHandle() {
         ByteBuf execute = request().writeShortLE(0xFFFF).writeShortLE(12).writeShortLE(0);
         execute.writeByte(0).writeByte(0).writeByte(0x26).writeByte(4).writeByte(4).writeIntLE(7); // @handle = 7
