@@ -261,23 +261,32 @@ class TdsRequestFuzzIT {
                 .raw(new byte[] {0, (byte) (data + 6), 0, 1}).u8(0xFF).raw(new byte[] {13, 0, 0, 0, 0, 0}).u8(2)
                 .bytes(), 4096, 0);
         assertThat(TdsWire.read(in).type()).as(as + "PRELOGIN answered").isEqualTo(TdsWire.REPLY);
-        TdsWire.write(out, TdsWire.LOGIN7, login7(target.user, target.database), 4096, 0);
+        TdsWire.write(out, TdsWire.LOGIN7, login7(target.user, target.password, target.database), 4096, 0);
         Message answer = TdsWire.read(in);
         assertThat(WireTap.contains(answer.data(), new byte[] {(byte) 0xAD})).as(as + "LOGINACK").isTrue();
     }
 
     /**
      * A LOGIN7 ([MS-TDS] 2.2.6.4): its length, TDS 7.4, packet size 4096, client version, pid, connection id,
-     * option flags, time zone, LCID, then (offset, length) pairs of which only UserName and Database are set.
+     * option flags, time zone, LCID, then (offset, length) pairs of which only UserName, Password (obfuscated as
+     * 2.2.6.4 says: each byte's nibbles swapped, then XOR 0xA5) and Database are set.
      */
-    private static byte[] login7(String user, String database) {
+    private static byte[] login7(String user, String password, String database) {
         int fixed = 94;
-        ByteBuffer login = ByteBuffer.allocate(fixed + 2 * (user.length() + database.length()))
+        byte[] hidden = TdsWire.utf16(password);
+        for (int i = 0; i < hidden.length; i++) {
+            int b = hidden[i] & 0xFF;
+            hidden[i] = (byte) (((b << 4 | b >> 4) & 0xFF) ^ 0xA5);
+        }
+        ByteBuffer login = ByteBuffer.allocate(fixed + 2 * (user.length() + password.length() + database.length()))
                 .order(ByteOrder.LITTLE_ENDIAN);
+        int at = fixed;
         login.putInt(0, login.capacity()).putInt(4, 0x74000004).putInt(8, 4096);
-        login.putShort(40, (short) fixed).putShort(42, (short) user.length());
-        login.putShort(68, (short) (fixed + 2 * user.length())).putShort(70, (short) database.length());
-        login.put(fixed, TdsWire.utf16(user)).put(fixed + 2 * user.length(), TdsWire.utf16(database));
+        login.putShort(40, (short) at).putShort(42, (short) user.length()).put(at, TdsWire.utf16(user));
+        at += 2 * user.length();
+        login.putShort(44, (short) at).putShort(46, (short) password.length()).put(at, hidden);
+        at += hidden.length;
+        login.putShort(68, (short) at).putShort(70, (short) database.length()).put(at, TdsWire.utf16(database));
         return login.array();
     }
 }
