@@ -137,7 +137,6 @@ final class TdsTestServer implements AutoCloseable {
                 in = strict.in();
                 out = strict.out();
             }
-            int batchNumber = 0;
             TestServerProcedures procedures = new TestServerProcedures();
             boolean tds72 = true; // TDS 7.2 or later: ALL_HEADERS in requests, 7.2's answer formats
             for (Message message; (message = TdsWire.read(in)) != null; ) {
@@ -182,14 +181,14 @@ final class TdsTestServer implements AutoCloseable {
                         String text = new String(message.data(), headers, message.data().length - headers,
                                 StandardCharsets.UTF_16LE);
                         batches.add(text);
-                        TdsWire.write(out, TdsWire.REPLY, row(++batchNumber, text, tds72), packetSize, spid);
+                        TdsWire.write(out, TdsWire.REPLY, row(leadingNumber(text), text, tds72), packetSize, spid);
                     }
                     case TdsWire.ATTENTION -> {
                         attentions.incrementAndGet();
                         TdsWire.write(out, TdsWire.REPLY, done(0x20, 0, 0, tds72), packetSize, spid);
                     }
                     case TdsWire.RPC -> TdsWire.write(out, TdsWire.REPLY,
-                            procedures.answer(message, tds72, ++batchNumber, rpcs, procedureIds), packetSize, spid);
+                            procedures.answer(message, tds72, rpcs, procedureIds), packetSize, spid);
                     default -> {
                         return; // a message it does not know: it ends the connection, as a server does
                     }
@@ -295,9 +294,14 @@ final class TdsTestServer implements AutoCloseable {
         tokens.u8(0xE3).u16(change.size()).raw(change.bytes());
     }
 
-    static byte[] row(int batchNumber, String text, boolean tds72) {
+    /** The number after a leading {@code SELECT}, else 1: what a batch's row says in its INT column. */
+    static int leadingNumber(String text) {
         Matcher number = LEADING_NUMBER.matcher(text);
-        int n = number.find() ? Integer.parseInt(number.group(1)) : 1;
+        return number.find() ? Integer.parseInt(number.group(1)) : 1;
+    }
+
+    /** One row of two columns, {@code n} and {@code text} (the first 4,000 characters), and its DONE. */
+    static byte[] row(int n, String text, boolean tds72) {
         String echoed = text.length() > 4000 ? text.substring(0, 4000) : text;
         Tokens tokens = new Tokens().u8(0x81).u16(2);
         userType(tokens, tds72).u16(0).u8(0x38).bVarchar("n");                             // INT4, not null
@@ -306,11 +310,15 @@ final class TdsTestServer implements AutoCloseable {
         return tokens.raw(done(0x10, 0xC1, 1, tds72)).bytes();                          // DONE_COUNT, SELECT, 1 row
     }
 
-    /** A procedure's answer: the row, DONEINPROC, RETURNSTATUS 0, DONEPROC. */
-    static byte[] procedureRow(int number, String text, boolean tds72) {
-        byte[] row = row(number, text, tds72);
+    /**
+     * A procedure's answer: the row, DONEINPROC, RETURNSTATUS 0, DONEPROC. A DONEINPROC is never the last token
+     * ([MS-TDS] 2.2.7.7: a DONEPROC or another DONEINPROC follows), so it always has DONE_MORE: jTDS takes a DONE
+     * token of any kind without it for the end of the answer and leaves the rest unread for the next execution.
+     */
+    static byte[] procedureRow(int n, String text, boolean tds72) {
+        byte[] row = row(n, text, tds72);
         Tokens tokens = new Tokens().raw(Arrays.copyOf(row, row.length - doneLength(tds72)));
-        done(tokens, 0xFF, 0x10, 0xC1, 1, tds72);       // DONEINPROC: DONE_COUNT, SELECT, 1 row
+        done(tokens, 0xFF, 0x11, 0xC1, 1, tds72);       // DONEINPROC: DONE_MORE, DONE_COUNT, SELECT, 1 row
         tokens.u8(0x79).u32(0);                           // RETURNSTATUS 0
         return done(tokens, 0xFE, 0, 0xE0, 0, tds72).bytes(); // DONEPROC, final
     }
