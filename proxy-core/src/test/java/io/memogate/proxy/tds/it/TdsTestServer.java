@@ -26,7 +26,8 @@ import java.util.regex.Pattern;
  * runs on the machines these tests run on. To a client whose LOGIN7 asks for TDS 7.1 (jTDS, FreeTDS) it answers in
  * 7.1: LOGINACK version 7.1, 2-byte UserTypes in COLMETADATA and RETURNVALUE, 4-byte DONE row counts. It answers PRELOGIN (as configured by its {@link Encryption}, with TLS
  * inside PRELOGIN packets, for the login only or for everything, or TDS 8.0's TLS first), LOGIN7 (LOGINACK with ENVCHANGEs for the database, collation and packet size; user {@code refused}
- * gets error 18456), every SQL batch with one row of two columns (an INT: the number after a leading
+ * gets error 18456; an integrated login is NTLM with one Windows account, verified, {@link TestServerNtlm}, 18456
+ * when it fails), every SQL batch with one row of two columns (an INT: the number after a leading
  * {@code SELECT}, else 1; an NVARCHAR: the batch's text as received), sp_executesql, sp_prepare, sp_prepexec,
  * sp_execute and sp_unprepare with handles in RETURNVALUE tokens ({@link TestServerProcedures}), an ATTENTION with
  * DONE_ATTN, and any other RPC with an error. It records what it received, so that tests see what the proxy passed on. A thread per
@@ -138,6 +139,8 @@ final class TdsTestServer implements AutoCloseable {
                 out = strict.out();
             }
             TestServerProcedures procedures = new TestServerProcedures();
+            TestServerNtlm ntlm = null; // an NTLM login under way
+            String ntlmDatabase = "";
             boolean tds72 = true; // TDS 7.2 or later: ALL_HEADERS in requests, 7.2's answer formats
             for (Message message; (message = TdsWire.read(in)) != null; ) {
                 switch (message.type()) {
@@ -167,6 +170,20 @@ final class TdsTestServer implements AutoCloseable {
                         packetSize = asked >= 512 && asked <= 32767 ? asked : 4096;
                         String user = string(login, 40);
                         String database = string(login, 68);
+                        if ((login.get(25) & 0x80) != 0) { // fIntSecurity: integrated authentication, SSPI
+                            byte[] sspi = new byte[login.getShort(80) & 0xFFFF];
+                            login.get(login.getShort(78) & 0xFFFF, sspi);
+                            ntlm = TestServerNtlm.negotiated(sspi).orElse(null);
+                            ntlmDatabase = database;
+                            byte[] answer = ntlm != null ? ntlm.challengeToken()
+                                    : error(18452, 14, "Login failed. The login is from an untrusted domain and cannot "
+                                            + "be used with Integrated authentication.", tds72);
+                            TdsWire.write(out, TdsWire.REPLY, answer, packetSize, spid);
+                            if (ntlm == null) {
+                                return;
+                            }
+                            continue;
+                        }
                         logins.add(user + "@" + database);
                         if (user.equals("refused")) {
                             TdsWire.write(out, TdsWire.REPLY, error(18456, 14, "Login failed for user 'refused'.", tds72),
@@ -174,6 +191,17 @@ final class TdsTestServer implements AutoCloseable {
                             return;
                         }
                         TdsWire.write(out, TdsWire.REPLY, loginAck(database, packetSize, tds72), packetSize, spid);
+                    }
+                    case TdsWire.SSPI -> {
+                        String account = TestServerNtlm.account(message.data());
+                        if (ntlm == null || !ntlm.verifies(message.data())) {
+                            TdsWire.write(out, TdsWire.REPLY, error(18456, 14, "Login failed for user '" + account
+                                    + "'.", tds72), packetSize, spid);
+                            return;
+                        }
+                        ntlm = null;
+                        logins.add(account + "@" + ntlmDatabase);
+                        TdsWire.write(out, TdsWire.REPLY, loginAck(ntlmDatabase, packetSize, tds72), packetSize, spid);
                     }
                     case TdsWire.SQL_BATCH -> {
                         ByteBuffer batch = message.littleEndian();

@@ -1,0 +1,77 @@
+package io.memogate.proxy.tds.it;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
+import io.memogate.proxy.testing.ScriptedHook;
+import java.sql.Connection;
+import java.sql.DriverManager;
+import java.sql.ResultSet;
+import java.sql.SQLException;
+import java.sql.Statement;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.ValueSource;
+
+/**
+ * An NTLM login through the proxy, which decides none: jTDS 1.3.1 given a {@code domain} does NTLMv2 itself (no
+ * Windows needed), its NEGOTIATE in LOGIN7's SSPI field, the test TDS server's CHALLENGE in an SSPI token, its
+ * AUTHENTICATE in an SSPI message. The test TDS server verifies the NTLMv2 response against the account's password
+ * over the challenge and target information it sent, so a login that succeeds proves the messages went both ways
+ * unchanged. Each case runs through the proxy and, as a control, with jTDS connected to the server directly.
+ */
+class TdsNtlmIT {
+
+    private final ScriptedHook hook = new ScriptedHook();
+    private TdsTarget target;
+    private TdsProxy proxy;
+
+    @BeforeEach
+    void start() throws Exception {
+        target = TdsTarget.open();
+        proxy = TdsProxy.to(target, hook);
+    }
+
+    @AfterEach
+    void stop() throws Exception {
+        proxy.close();
+        target.close();
+    }
+
+    /** jTDS hashes the domain upper-cased, [MS-NLMP] as given: an upper-case domain is the same to both. */
+    private Connection connect(boolean throughProxy, String password) throws SQLException {
+        target.recording(); // the account is the test TDS server's; a real server would need a Windows domain
+        String hostPort = throughProxy ? "127.0.0.1:" + proxy.port() : target.host + ":" + target.port;
+        return DriverManager.getConnection("jdbc:jtds:sqlserver://" + hostPort + "/" + target.database
+                + ";ssl=off;loginTimeout=30;socketTimeout=60;useNTLMv2=true;domain=" + TestServerNtlm.DOMAIN,
+                TestServerNtlm.USER, password);
+    }
+
+    @ParameterizedTest(name = "through the proxy: {0}")
+    @ValueSource(booleans = {true, false})
+    void anNtlmv2LoginIsVerifiedByTheServerThenStatementsRun(boolean throughProxy) throws Exception {
+        try (Connection c = connect(throughProxy, TestServerNtlm.PASSWORD); Statement s = c.createStatement();
+                ResultSet rows = s.executeQuery("SELECT 71 AS n")) {
+            assertThat(rows.next()).isTrue();
+            assertThat(rows.getInt(1)).isEqualTo(71);
+        }
+        assertThat(target.recording().logins).as("logged in as the Windows account, verified")
+                .containsExactly(TestServerNtlm.DOMAIN + "\\" + TestServerNtlm.USER + "@" + target.database);
+        if (throughProxy) {
+            assertThat(hook.requests).extracting(request -> request.sql()).contains("SELECT 71 AS n");
+        }
+    }
+
+    @ParameterizedTest(name = "through the proxy: {0}")
+    @ValueSource(booleans = {true, false})
+    void aWrongPasswordIsTheServersOwnError18456(boolean throughProxy) {
+        assertThatThrownBy(() -> connect(throughProxy, "not the password").close())
+                .isInstanceOfSatisfying(SQLException.class, e -> {
+                    assertThat(e.getErrorCode()).isEqualTo(18456);
+                    assertThat(e.getMessage()).isEqualTo("Login failed for user '" + TestServerNtlm.DOMAIN + "\\"
+                            + TestServerNtlm.USER + "'.");
+                });
+        assertThat(target.recording().logins).isEmpty();
+    }
+}
