@@ -7,7 +7,9 @@ import java.nio.charset.StandardCharsets;
 import java.security.GeneralSecurityException;
 import java.security.MessageDigest;
 import java.security.SecureRandom;
+import java.util.ArrayList;
 import java.util.Arrays;
+import java.util.List;
 import java.util.Locale;
 import java.util.Optional;
 import javax.crypto.Mac;
@@ -84,7 +86,7 @@ final class TestServerNtlm {
     /**
      * Whether {@code authenticate} proves the password of the account it names: an AUTHENTICATE message for this
      * server's account whose NTLMv2 response is the HMAC of this exchange's challenge and its own blob, the blob
-     * carrying the target information this server sent ([MS-NLMP] 3.3.2).
+     * carrying the target information this server sent ([MS-NLMP] 3.3.2). The MIC a client may add is not checked.
      */
     boolean verifies(byte[] authenticate) {
         if (authenticate.length < 64 || !Arrays.equals(authenticate, 0, 8, SIGNATURE, 0, 8)
@@ -98,14 +100,24 @@ final class TestServerNtlm {
             return false; // another account, or an NTLM (v1) response of 24 bytes
         }
         byte[] blob = Arrays.copyOfRange(response, 16, response.length);
-        if (blob[0] != 1 || blob[1] != 1 || blob.length < BLOB_AV_PAIRS + targetInfo.length
-                || !Arrays.equals(blob, BLOB_AV_PAIRS, BLOB_AV_PAIRS + targetInfo.length, targetInfo, 0,
-                        targetInfo.length)) {
-            return false;
+        if (blob[0] != 1 || blob[1] != 1 || !avPairs(blob, BLOB_AV_PAIRS).containsAll(avPairs(targetInfo, 0))) {
+            return false; // a client adds pairs of its own (flags, channel bindings, target name), and keeps these
         }
         byte[] key = hmacMd5(md4(TdsWire.utf16(PASSWORD)), TdsWire.utf16(name.toUpperCase(Locale.ROOT) + domain));
         byte[] proof = hmacMd5(key, concat(serverChallenge, blob));
         return MessageDigest.isEqual(proof, Arrays.copyOf(response, 16));
+    }
+
+    /** The AV pairs from {@code at} to MsvAvEOL, each as its bytes, EOL excluded. */
+    private static List<ByteBuffer> avPairs(byte[] bytes, int at) {
+        List<ByteBuffer> pairs = new ArrayList<>();
+        ByteBuffer fields = le(bytes);
+        while (at + 4 <= bytes.length && fields.getShort(at) != 0) {
+            int end = Math.min(bytes.length, at + 4 + (fields.getShort(at + 2) & 0xFFFF));
+            pairs.add(ByteBuffer.wrap(Arrays.copyOfRange(bytes, at, end)));
+            at = end;
+        }
+        return pairs;
     }
 
     private static void avPair(Tokens pairs, int id, String value) {
