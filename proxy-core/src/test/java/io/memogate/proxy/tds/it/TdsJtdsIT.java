@@ -12,9 +12,8 @@ import java.sql.ResultSet;
 import java.sql.SQLException;
 import java.sql.Statement;
 import java.util.Collections;
-import org.junit.jupiter.api.AfterEach;
-import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.RegisterExtension;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.ValueSource;
 
@@ -28,26 +27,13 @@ import org.junit.jupiter.params.provider.ValueSource;
  */
 class TdsJtdsIT {
 
-    private final ScriptedHook hook = new ScriptedHook();
-    private TdsTarget target;
-    private TdsProxy proxy;
-
-    @BeforeEach
-    void start() throws Exception {
-        target = TdsTarget.open();
-        proxy = TdsProxy.to(target, hook);
-    }
-
-    @AfterEach
-    void stop() throws Exception {
-        proxy.close();
-        target.close();
-    }
+    @RegisterExtension
+    final TdsBed bed = new TdsBed();
 
     private Connection connect(boolean throughProxy) throws SQLException {
-        String hostPort = throughProxy ? "127.0.0.1:" + proxy.port() : target.host + ":" + target.port;
-        return DriverManager.getConnection("jdbc:jtds:sqlserver://" + hostPort + "/" + target.database
-                + ";ssl=off;loginTimeout=30;socketTimeout=60", target.user, target.password);
+        String hostPort = throughProxy ? "127.0.0.1:" + bed.proxy().port() : bed.target().host + ":" + bed.target().port;
+        return DriverManager.getConnection("jdbc:jtds:sqlserver://" + hostPort + "/" + bed.target().database
+                + ";ssl=off;loginTimeout=30;socketTimeout=60", bed.target().user, bed.target().password);
     }
 
     private static int single(Statement statement, String sql) throws SQLException {
@@ -68,7 +54,7 @@ class TdsJtdsIT {
 
     /** How many times the test TDS server received {@code procedure} (its ProcID) for a statement containing text. */
     private long received(int procedure) {
-        return target.testServer.orElseThrow().procedureIds.stream().filter(id -> id == procedure).count();
+        return bed.target().testServer.orElseThrow().procedureIds.stream().filter(id -> id == procedure).count();
     }
 
     @Test
@@ -96,13 +82,13 @@ class TdsJtdsIT {
                 assertThat(single(after, "SELECT 64 AS n")).isEqualTo(64);
             }
         }
-        if (target.testServer.isPresent()) {
+        if (bed.target().testServer.isPresent()) {
             assertThat(received(11)).as("sp_prepare").isEqualTo(1);
             assertThat(received(12)).as("sp_execute by the handle").isEqualTo(3);
         }
         if (throughProxy) {
             // the prepare, and each execution by handle, waited for admission as the statement
-            assertThat(hook.requests).extracting(request -> request.sql())
+            assertThat(bed.hook.requests).extracting(request -> request.sql())
                     .filteredOn(sql -> sql.contains("@P0") && sql.contains("AS n")).hasSize(4);
         }
     }
@@ -126,13 +112,13 @@ class TdsJtdsIT {
                 assertThat(single(select)).isEqualTo(58);
             }
         }
-        if (target.testServer.isPresent()) {
+        if (bed.target().testServer.isPresent()) {
             // each row's prepare (one, the statement cache giving the same handle to the rest) and execution, then
             // the single execution after the batch
-            assertThat(target.testServer.get().rpcs).filteredOn(text -> text.contains("SET a = 55")).hasSize(5);
+            assertThat(bed.target().testServer.get().rpcs).filteredOn(text -> text.contains("SET a = 55")).hasSize(5);
         }
         if (throughProxy) {
-            assertThat(hook.requests).extracting(request -> request.sql()).as("one admission for the batch")
+            assertThat(bed.hook.requests).extracting(request -> request.sql()).as("one admission for the batch")
                     .anyMatch(sql -> sql.split(";\n").length == 3);
         }
     }
@@ -156,10 +142,10 @@ class TdsJtdsIT {
                 assertThat(single(after, "SELECT 59 AS n")).isEqualTo(59);
             }
         }
-        if (target.testServer.isPresent()) {
-            assertThat(target.testServer.get().rpcs).noneMatch(text -> text.contains(ScriptedHook.REFUSE));
+        if (bed.target().testServer.isPresent()) {
+            assertThat(bed.target().testServer.get().rpcs).noneMatch(text -> text.contains(ScriptedHook.REFUSE));
         }
-        assertThat(Collections.frequency(hook.requests.stream().map(request -> request.sql().split(";\n").length)
+        assertThat(Collections.frequency(bed.hook.requests.stream().map(request -> request.sql().split(";\n").length)
                 .toList(), 3)).as("the rows refused together, once").isEqualTo(1);
     }
 }

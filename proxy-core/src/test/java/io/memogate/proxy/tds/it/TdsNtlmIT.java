@@ -3,14 +3,12 @@ package io.memogate.proxy.tds.it;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
-import io.memogate.proxy.testing.ScriptedHook;
 import java.sql.Connection;
 import java.sql.DriverManager;
 import java.sql.ResultSet;
 import java.sql.SQLException;
 import java.sql.Statement;
-import org.junit.jupiter.api.AfterEach;
-import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.extension.RegisterExtension;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.CsvSource;
 
@@ -23,35 +21,22 @@ import org.junit.jupiter.params.provider.CsvSource;
  */
 class TdsNtlmIT {
 
-    private final ScriptedHook hook = new ScriptedHook();
-    private TdsTarget target;
-    private TdsProxy proxy;
-
-    @BeforeEach
-    void start() throws Exception {
-        target = TdsTarget.open();
-        proxy = TdsProxy.to(target, hook);
-    }
-
-    @AfterEach
-    void stop() throws Exception {
-        proxy.close();
-        target.close();
-    }
+    @RegisterExtension
+    final TdsBed bed = new TdsBed();
 
     /**
      * An NTLM login with {@code client} (jtds, or mssql-jdbc with {@code authenticationScheme=NTLM}, also pure Java).
      * jTDS hashes the domain upper-cased, [MS-NLMP] as given: an upper-case domain is the same to both.
      */
     private Connection connect(String client, boolean throughProxy, String password) throws SQLException {
-        target.recording(); // the account is the test TDS server's; a real server would need a Windows domain
-        String hostPort = throughProxy ? "127.0.0.1:" + proxy.port() : target.host + ":" + target.port;
+        bed.target().recording(); // the account is the test TDS server's; a real server would need a Windows domain
+        String hostPort = throughProxy ? "127.0.0.1:" + bed.proxy().port() : bed.target().host + ":" + bed.target().port;
         if (client.equals("jtds")) {
-            return DriverManager.getConnection("jdbc:jtds:sqlserver://" + hostPort + "/" + target.database
+            return DriverManager.getConnection("jdbc:jtds:sqlserver://" + hostPort + "/" + bed.target().database
                     + ";ssl=off;loginTimeout=30;socketTimeout=60;useNTLMv2=true;domain=" + TestServerNtlm.DOMAIN,
                     TestServerNtlm.USER, password);
         }
-        return DriverManager.getConnection("jdbc:sqlserver://" + hostPort + ";databaseName=" + target.database
+        return DriverManager.getConnection("jdbc:sqlserver://" + hostPort + ";databaseName=" + bed.target().database
                 + ";encrypt=false;loginTimeout=30;integratedSecurity=true;authenticationScheme=NTLM;domain="
                 + TestServerNtlm.DOMAIN, TestServerNtlm.USER, password);
     }
@@ -64,10 +49,10 @@ class TdsNtlmIT {
             assertThat(rows.next()).isTrue();
             assertThat(rows.getInt(1)).isEqualTo(71);
         }
-        assertThat(target.recording().logins).as("logged in as the Windows account, verified")
-                .containsExactly(TestServerNtlm.DOMAIN + "\\" + TestServerNtlm.USER + "@" + target.database);
+        assertThat(bed.target().recording().logins).as("logged in as the Windows account, verified")
+                .containsExactly(TestServerNtlm.DOMAIN + "\\" + TestServerNtlm.USER + "@" + bed.target().database);
         if (throughProxy) {
-            assertThat(hook.requests).extracting(request -> request.sql()).contains("SELECT 71 AS n");
+            assertThat(bed.hook.requests).extracting(request -> request.sql()).contains("SELECT 71 AS n");
         }
     }
 
@@ -80,6 +65,6 @@ class TdsNtlmIT {
                     assertThat(e.getMessage()).startsWith("Login failed for user '" + TestServerNtlm.DOMAIN + "\\"
                             + TestServerNtlm.USER + "'.");
                 });
-        assertThat(target.recording().logins).isEmpty();
+        assertThat(bed.target().recording().logins).isEmpty();
     }
 }
