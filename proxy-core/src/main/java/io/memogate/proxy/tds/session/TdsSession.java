@@ -17,6 +17,7 @@ import io.memogate.proxy.tds.message.Done;
 import io.memogate.proxy.tds.message.Login7;
 import io.memogate.proxy.tds.message.LoginResponse;
 import io.memogate.proxy.tds.message.MalformedPacketException;
+import io.memogate.proxy.tds.message.NtlmAuthenticate;
 import io.memogate.proxy.tds.message.PacketType;
 import io.memogate.proxy.tds.message.Prelogin;
 import io.memogate.proxy.tds.message.TdsError;
@@ -240,6 +241,15 @@ public final class TdsSession implements TrackedSession, SessionLoop, ClientLegH
             legs.toServer(message);
             tls.loginRelayed();
             return;
+        }
+        if (TdsPackets.type(message) == PacketType.SSPI && info != null && info.user().isEmpty()) {
+            ByteBuf data = TdsPackets.data(message, client.alloc()); // an integrated login: who, for the console
+            try {
+                NtlmAuthenticate.account(data).ifPresent(account -> info = new SessionInfo(account, info.database(),
+                        info.applicationName(), info.clientAddress()));
+            } finally {
+                data.release();
+            }
         }
         legs.toServer(message);
     }

@@ -3,6 +3,7 @@ package io.memogate.proxy.tds.it;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
+import io.memogate.proxy.admin.ClientView;
 import java.sql.Connection;
 import java.sql.DriverManager;
 import java.sql.ResultSet;
@@ -48,6 +49,10 @@ class TdsNtlmIT {
                 ResultSet rows = s.executeQuery("SELECT 71 AS n")) {
             assertThat(rows.next()).isTrue();
             assertThat(rows.getInt(1)).isEqualTo(71);
+            if (throughProxy) {
+                assertThat(bed.proxy().clients()).extracting(ClientView::user).as("SHOW CLIENTS, from the AUTHENTICATE")
+                        .containsExactly(TestServerNtlm.DOMAIN + "\\" + TestServerNtlm.USER);
+            }
         }
         assertThat(bed.target().recording().logins).as("logged in as the Windows account, verified")
                 .containsExactly(TestServerNtlm.DOMAIN + "\\" + TestServerNtlm.USER + "@" + bed.target().database);
