@@ -17,7 +17,6 @@ import io.memogate.proxy.tds.message.Done;
 import io.memogate.proxy.tds.message.Login7;
 import io.memogate.proxy.tds.message.LoginResponse;
 import io.memogate.proxy.tds.message.MalformedPacketException;
-import io.memogate.proxy.tds.message.NtlmAuthenticate;
 import io.memogate.proxy.tds.message.PacketType;
 import io.memogate.proxy.tds.message.Prelogin;
 import io.memogate.proxy.tds.message.TdsError;
@@ -242,15 +241,7 @@ public final class TdsSession implements TrackedSession, SessionLoop, ClientLegH
             tls.loginRelayed();
             return;
         }
-        if (TdsPackets.type(message) == PacketType.SSPI && info != null && info.user().isEmpty()) {
-            ByteBuf data = TdsPackets.data(message, client.alloc()); // an integrated login: who, for the console
-            try {
-                NtlmAuthenticate.account(data).ifPresent(account -> info = new SessionInfo(account, info.database(),
-                        info.applicationName(), info.clientAddress()));
-            } finally {
-                data.release();
-            }
-        }
+        info = IntegratedLogin.named(info, message, client.alloc()); // LOGIN7 named no user: the NTLM account
         legs.toServer(message);
     }
 
