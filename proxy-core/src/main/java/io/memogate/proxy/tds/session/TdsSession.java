@@ -243,6 +243,7 @@ public final class TdsSession implements TrackedSession, SessionLoop, ClientLegH
             return;
         }
         rerouting.loginContinued();
+        info = IntegratedLogin.named(info, message, client.alloc()); // LOGIN7 named no user: the NTLM account
         legs.toServer(message);
     }
 

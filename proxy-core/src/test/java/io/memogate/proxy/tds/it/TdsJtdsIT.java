@@ -4,43 +4,36 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import io.memogate.proxy.testing.ScriptedHook;
+import java.sql.BatchUpdateException;
 import java.sql.Connection;
 import java.sql.DriverManager;
 import java.sql.PreparedStatement;
 import java.sql.ResultSet;
 import java.sql.SQLException;
 import java.sql.Statement;
-import org.junit.jupiter.api.AfterEach;
-import org.junit.jupiter.api.BeforeEach;
+import java.util.Collections;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.RegisterExtension;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.ValueSource;
 
 /**
  * jTDS 1.3.1, the other JDBC driver for SQL Server, through the proxy without TLS: its statements run, a refusal is
  * error 8628 in its SQLException, its PreparedStatement goes as sp_prepare then sp_execute by handle (each admitted
- * as the statement), and its batches go as several RPCs in one message (BatchFlag 0x80, as TDS 7.1 has it), admitted
- * or refused together. The test TDS server answers it in TDS 7.1.
+ * as the statement) and runs again and again by the same handle, and its batches go as several RPCs in one message
+ * (BatchFlag 0x80, as TDS 7.1 has it), admitted or refused together. The test TDS server answers it in TDS 7.1. The
+ * reuse tests run twice: through the proxy, and, as a control of the server's answers, with jTDS connected to the
+ * server directly.
  */
 class TdsJtdsIT {
 
-    private final ScriptedHook hook = new ScriptedHook();
-    private TdsTarget target;
-    private TdsProxy proxy;
+    @RegisterExtension
+    final TdsBed bed = new TdsBed();
 
-    @BeforeEach
-    void start() throws Exception {
-        target = TdsTarget.open();
-        proxy = TdsProxy.to(target, hook);
-    }
-
-    @AfterEach
-    void stop() throws Exception {
-        proxy.close();
-        target.close();
-    }
-
-    private Connection connect() throws SQLException {
-        return DriverManager.getConnection("jdbc:jtds:sqlserver://127.0.0.1:" + proxy.port() + "/" + target.database
-                + ";ssl=off;loginTimeout=30;socketTimeout=60", target.user, target.password);
+    private Connection connect(boolean throughProxy) throws SQLException {
+        String hostPort = throughProxy ? "127.0.0.1:" + bed.proxy().port() : bed.target().host + ":" + bed.target().port;
+        return DriverManager.getConnection("jdbc:jtds:sqlserver://" + hostPort + "/" + bed.target().database
+                + ";ssl=off;loginTimeout=30;socketTimeout=60", bed.target().user, bed.target().password);
     }
 
     private static int single(Statement statement, String sql) throws SQLException {
@@ -50,9 +43,23 @@ class TdsJtdsIT {
         }
     }
 
+    private static int single(PreparedStatement statement) throws SQLException {
+        try (ResultSet rows = statement.executeQuery()) {
+            assertThat(rows.next()).isTrue();
+            int n = rows.getInt(1);
+            assertThat(rows.next()).isFalse();
+            return n;
+        }
+    }
+
+    /** How many times the test TDS server received {@code procedure} (its ProcID) for a statement containing text. */
+    private long received(int procedure) {
+        return bed.target().testServer.orElseThrow().procedureIds.stream().filter(id -> id == procedure).count();
+    }
+
     @Test
     void aStatementRunsAndARefusedOneIs8628ThenTheConnectionGoesOn() throws Exception {
-        try (Connection c = connect(); Statement s = c.createStatement()) {
+        try (Connection c = connect(true); Statement s = c.createStatement()) {
             assertThat(single(s, "SELECT 51 AS n")).isEqualTo(51);
             assertThatThrownBy(() -> single(s, "SELECT 52 AS n " + ScriptedHook.REFUSE))
                     .isInstanceOfSatisfying(SQLException.class, e -> {
@@ -63,50 +70,82 @@ class TdsJtdsIT {
         }
     }
 
-    @Test
-    void aPreparedStatementIsPreparedThenExecutedByHandleAdmittedAsItsText() throws Exception {
-        try (Connection c = connect(); PreparedStatement select = c.prepareStatement("SELECT 54 AS n WHERE ? = 1")) {
-            select.setInt(1, 1);
-            try (ResultSet rows = select.executeQuery()) {
-                assertThat(rows.next()).isTrue();
-                assertThat(rows.getInt(1)).isEqualTo(54);
+    @ParameterizedTest(name = "through the proxy: {0}")
+    @ValueSource(booleans = {true, false})
+    void aPreparedStatementIsPreparedOnceThenExecutedByItsHandleEachTime(boolean throughProxy) throws Exception {
+        try (Connection c = connect(throughProxy); PreparedStatement select = c.prepareStatement("SELECT ? AS n")) {
+            for (int value : new int[] {61, 62, 63}) {
+                select.setInt(1, value);
+                assertThat(single(select)).as("execution with %d", value).isEqualTo(value);
+            }
+            try (Statement after = c.createStatement()) {
+                assertThat(single(after, "SELECT 64 AS n")).isEqualTo(64);
             }
         }
-        if (target.testServer.isPresent()) {
-            assertThat(target.testServer.get().procedureIds).as("sp_prepare, then sp_execute").contains(11, 12);
+        if (bed.target().testServer.isPresent()) {
+            assertThat(received(11)).as("sp_prepare").isEqualTo(1);
+            assertThat(received(12)).as("sp_execute by the handle").isEqualTo(3);
         }
-        // the prepare, and the execution by handle
-        assertThat(hook.requests).extracting(request -> request.sql())
-                .filteredOn(sql -> sql.startsWith("SELECT 54 AS n WHERE")).hasSizeGreaterThanOrEqualTo(2);
+        if (throughProxy) {
+            // the prepare, and each execution by handle, waited for admission as the statement
+            assertThat(bed.hook.requests).extracting(request -> request.sql())
+                    .filteredOn(sql -> sql.contains("@P0") && sql.contains("AS n")).hasSize(4);
+        }
     }
 
-    @Test
-    void aBatchOfRpcsIsAdmittedTogetherAndRefusedTogether() throws Exception {
-        try (Connection c = connect()) {
+    @ParameterizedTest(name = "through the proxy: {0}")
+    @ValueSource(booleans = {true, false})
+    void aBatchCountsEachRowThenTheConnectionGoesOn(boolean throughProxy) throws Exception {
+        try (Connection c = connect(throughProxy)) {
             try (PreparedStatement update = c.prepareStatement("UPDATE t SET a = 55 WHERE b = ?")) {
                 for (int row = 0; row < 3; row++) {
                     update.setInt(1, row);
                     update.addBatch();
                 }
-                assertThat(update.executeBatch()).hasSize(3);
+                assertThat(update.executeBatch()).containsExactly(1, 1, 1);
+                update.setInt(1, 7);
+                assertThat(update.executeUpdate()).as("the same statement after its batch").isEqualTo(1);
             }
-            assertThat(hook.requests).extracting(request -> request.sql()).as("one admission for the batch")
+            try (Statement after = c.createStatement(); PreparedStatement select = c.prepareStatement("SELECT ? AS n")) {
+                assertThat(single(after, "SELECT 57 AS n")).isEqualTo(57);
+                select.setInt(1, 58);
+                assertThat(single(select)).isEqualTo(58);
+            }
+        }
+        if (bed.target().testServer.isPresent()) {
+            // each row's prepare (one, the statement cache giving the same handle to the rest) and execution, then
+            // the single execution after the batch
+            assertThat(bed.target().testServer.get().rpcs).filteredOn(text -> text.contains("SET a = 55")).hasSize(5);
+        }
+        if (throughProxy) {
+            assertThat(bed.hook.requests).extracting(request -> request.sql()).as("one admission for the batch")
                     .anyMatch(sql -> sql.split(";\n").length == 3);
-            if (target.testServer.isPresent()) {
-                assertThat(target.testServer.get().rpcs).filteredOn(text -> text.contains("SET a = 55")).hasSize(4);
-            }
+        }
+    }
+
+    @Test
+    void aRefusedBatchIsABatchUpdateExceptionWith8628AndNeverReachesTheServer() throws Exception {
+        try (Connection c = connect(true)) {
             try (PreparedStatement refused = c.prepareStatement("UPDATE t SET a = 56 WHERE b = ? " + ScriptedHook.REFUSE)) {
                 for (int row = 0; row < 3; row++) {
                     refused.setInt(1, row);
                     refused.addBatch();
                 }
-                // jTDS falls back from the refused sp_prepare to the statements' text, refused together; it reports
-                // the batch as failed in its counts rather than raising the 8628 it read
-                assertThat(refused.executeBatch()).contains(Statement.EXECUTE_FAILED).doesNotContain(1);
+                // jTDS falls back from the refused sp_prepare (a warning) to sending the rows' text, refused together
+                assertThatThrownBy(refused::executeBatch).isInstanceOfSatisfying(BatchUpdateException.class, e -> {
+                    assertThat(e.getErrorCode()).isEqualTo(8628);
+                    assertThat(e.getMessage()).contains("A time out occurred while waiting to optimize the query");
+                    assertThat(e.getUpdateCounts()).containsOnly(Statement.EXECUTE_FAILED);
+                });
+            }
+            try (Statement after = c.createStatement()) {
+                assertThat(single(after, "SELECT 59 AS n")).isEqualTo(59);
             }
         }
-        if (target.testServer.isPresent()) {
-            assertThat(target.testServer.get().rpcs).noneMatch(text -> text.contains(ScriptedHook.REFUSE));
+        if (bed.target().testServer.isPresent()) {
+            assertThat(bed.target().testServer.get().rpcs).noneMatch(text -> text.contains(ScriptedHook.REFUSE));
         }
+        assertThat(Collections.frequency(bed.hook.requests.stream().map(request -> request.sql().split(";\n").length)
+                .toList(), 3)).as("the rows refused together, once").isEqualTo(1);
     }
 }

@@ -29,7 +29,8 @@ import java.util.regex.Pattern;
  * It answers PRELOGIN (as configured by its {@link Encryption}, with TLS inside PRELOGIN packets, for the login only
  * or for everything, or TDS 8.0's TLS first), LOGIN7 (LOGINACK with ENVCHANGEs for the database, collation and
  * packet size; user {@code refused}, and user {@code memo} with another password than {@code secret}, get error
- * 18456), every SQL batch with one row of two columns (an INT: the number after a leading {@code SELECT}, else 1;
+ * 18456; an integrated login is NTLM with one Windows account, verified, {@link TestServerNtlm}, 18456
+ * when it fails), every SQL batch with one row of two columns (an INT: the number after a leading {@code SELECT}, else 1;
  * an NVARCHAR: the batch's text as received) except T-SQL's {@code THROW number, 'message', state}, answered with
  * that error (class 16), a batch of settings (a leading {@code SET}: a DONE, no rows) and a {@code WAITFOR} batch,
  * which "runs" until an ATTENTION cancels it (its answer then ends with a DONE of no rows, and DONE_ATTN follows in
@@ -180,8 +181,9 @@ final class TdsTestServer implements AutoCloseable {
                 in = strict.in();
                 out = strict.out();
             }
-            int batchNumber = 0;
             TestServerProcedures procedures = new TestServerProcedures();
+            TestServerNtlm ntlm = null; // an NTLM login under way
+            String ntlmDatabase = "";
             boolean tds72 = true; // TDS 7.2 or later: ALL_HEADERS in requests, 7.2's answer formats
             boolean running = false; // a WAITFOR batch "runs" until an ATTENTION cancels it
             boolean loggedIn = false;
@@ -223,6 +225,20 @@ final class TdsTestServer implements AutoCloseable {
                         packetSize = asked >= 512 && asked <= 32767 ? asked : 4096;
                         String user = string(login, 40);
                         String database = string(login, 68);
+                        if ((login.get(25) & 0x80) != 0) { // fIntSecurity: integrated authentication, SSPI
+                            byte[] sspi = new byte[login.getShort(80) & 0xFFFF];
+                            login.get(login.getShort(78) & 0xFFFF, sspi);
+                            ntlm = TestServerNtlm.negotiated(sspi).orElse(null);
+                            ntlmDatabase = database;
+                            byte[] answer = ntlm != null ? ntlm.challengeToken()
+                                    : error(18452, 14, "Login failed. The login is from an untrusted domain and cannot "
+                                            + "be used with Integrated authentication.", tds72);
+                            TdsWire.write(out, TdsWire.REPLY, answer, packetSize, spid);
+                            if (ntlm == null) {
+                                return;
+                            }
+                            continue;
+                        }
                         logins.add(user + "@" + database);
                         serverNames.add(string(login, 52));
                         if (user.equals("refused") || user.equals(USER) && !password(login).equals(PASSWORD)) {
@@ -235,6 +251,17 @@ final class TdsTestServer implements AutoCloseable {
                                 ? loginAck(database, packetSize, agreed(version, tds72), tds72)
                                 : routingAnswer(routed, tds72), packetSize, spid);
                         loggedIn = routed == null;
+                    }
+                    case TdsWire.SSPI -> {
+                        String account = TestServerNtlm.account(message.data());
+                        if (ntlm == null || !ntlm.verifies(message.data())) {
+                            TdsWire.write(out, TdsWire.REPLY, error(18456, 14, "Login failed for user '" + account
+                                    + "'.", tds72), packetSize, spid);
+                            return;
+                        }
+                        ntlm = null;
+                        logins.add(account + "@" + ntlmDatabase);
+                        TdsWire.write(out, TdsWire.REPLY, loginAck(ntlmDatabase, packetSize, tds72), packetSize, spid);
                     }
                     case TdsWire.SQL_BATCH -> {
                         ByteBuffer batch = message.littleEndian();
@@ -252,7 +279,7 @@ final class TdsTestServer implements AutoCloseable {
                                     Integer.parseInt(thrown.group(3)), thrown.group(2).replace("''", "'"), tds72),
                                     packetSize, spid);
                         } else {
-                            TdsWire.write(out, TdsWire.REPLY, row(++batchNumber, text, tds72), packetSize, spid);
+                            TdsWire.write(out, TdsWire.REPLY, row(leadingNumber(text), text, tds72), packetSize, spid);
                         }
                     }
                     case TdsWire.ATTENTION -> {
@@ -267,7 +294,7 @@ final class TdsTestServer implements AutoCloseable {
                         TdsWire.write(out, TdsWire.REPLY, done(0x20, 0, 0, tds72), packetSize, spid);
                     }
                     case TdsWire.RPC -> TdsWire.write(out, TdsWire.REPLY,
-                            procedures.answer(message, tds72, ++batchNumber, rpcs, procedureIds), packetSize, spid);
+                            procedures.answer(message, tds72, rpcs, procedureIds), packetSize, spid);
                     default -> {
                         return; // a message it does not know: it ends the connection, as a server does
                     }
@@ -406,9 +433,14 @@ final class TdsTestServer implements AutoCloseable {
         tokens.u8(0xE3).u16(change.size()).raw(change.bytes());
     }
 
-    static byte[] row(int batchNumber, String text, boolean tds72) {
+    /** The number after a leading {@code SELECT}, else 1: what a batch's row says in its INT column. */
+    static int leadingNumber(String text) {
         Matcher number = LEADING_NUMBER.matcher(text);
-        int n = number.find() ? Integer.parseInt(number.group(1)) : 1;
+        return number.find() ? Integer.parseInt(number.group(1)) : 1;
+    }
+
+    /** One row of two columns, {@code n} and {@code text} (the first 4,000 characters), and its DONE. */
+    static byte[] row(int n, String text, boolean tds72) {
         String echoed = text.length() > 4000 ? text.substring(0, 4000) : text;
         Tokens tokens = new Tokens().u8(0x81).u16(2);
         userType(tokens, tds72).u16(0).u8(0x38).bVarchar("n");                             // INT4, not null
@@ -417,11 +449,15 @@ final class TdsTestServer implements AutoCloseable {
         return tokens.raw(done(0x10, 0xC1, 1, tds72)).bytes();                          // DONE_COUNT, SELECT, 1 row
     }
 
-    /** A procedure's answer: the row, DONEINPROC, RETURNSTATUS 0, DONEPROC. */
-    static byte[] procedureRow(int number, String text, boolean tds72) {
-        byte[] row = row(number, text, tds72);
+    /**
+     * A procedure's answer: the row, DONEINPROC, RETURNSTATUS 0, DONEPROC. A DONEINPROC is never the last token
+     * ([MS-TDS] 2.2.7.7: a DONEPROC or another DONEINPROC follows), so it always has DONE_MORE: jTDS takes a DONE
+     * token of any kind without it for the end of the answer and leaves the rest unread for the next execution.
+     */
+    static byte[] procedureRow(int n, String text, boolean tds72) {
+        byte[] row = row(n, text, tds72);
         Tokens tokens = new Tokens().raw(Arrays.copyOf(row, row.length - doneLength(tds72)));
-        done(tokens, 0xFF, 0x10, 0xC1, 1, tds72);       // DONEINPROC: DONE_COUNT, SELECT, 1 row
+        done(tokens, 0xFF, 0x11, 0xC1, 1, tds72);       // DONEINPROC: DONE_MORE, DONE_COUNT, SELECT, 1 row
         tokens.u8(0x79).u32(0);                           // RETURNSTATUS 0
         return done(tokens, 0xFE, 0, 0xE0, 0, tds72).bytes(); // DONEPROC, final
     }

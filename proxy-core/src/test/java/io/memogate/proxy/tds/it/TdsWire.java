@@ -21,6 +21,8 @@ final class TdsWire {
     static final int SQL_BATCH = 1;
     static final int RPC = 3;
     static final int ATTENTION = 6;
+    /** A client's SSPI message: the next token of an integrated login (an NTLM AUTHENTICATE). */
+    static final int SSPI = 17;
     static final int REPLY = 4;
 
     /** One message: its type, the SPID of its first packet and its data without headers; null type at the end. */

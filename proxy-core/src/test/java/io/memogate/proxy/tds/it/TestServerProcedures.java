@@ -10,18 +10,22 @@ import java.util.HashMap;
 import java.util.List;
 import java.util.Locale;
 import java.util.Map;
+import java.util.regex.Pattern;
 
 /**
  * The RPCs the test TDS server answers, one connection's worth, written from [MS-TDS] and the procedures' documented
- * parameters: sp_executesql runs its statement; sp_prepare returns a new handle in a RETURNVALUE; sp_prepexec
- * returns one and runs the statement, the handle after the rows (DONEINPROC, RETURNSTATUS, RETURNVALUE, DONEPROC);
- * sp_execute runs a handle's statement (error 8179 for a handle it never gave); sp_unprepare forgets one. A
- * SELECT "runs" as a batch does here: one row echoing its text; another statement counts one row. Several
- * requests in one message are answered in turn; a request without the parameter its procedure needs gets error
- * 201. By ProcID or by name; parameters of type INT (INTN) and Unicode text (NVARCHAR, PLP, NTEXT) are read,
- * the rest of a request is not. Test scope only.
+ * parameters: sp_executesql runs its statement; sp_prepare returns a new handle in a RETURNVALUE after the
+ * RETURNSTATUS; sp_prepexec returns one and runs the statement, the handle after the rows (DONEINPROC with DONE_MORE,
+ * RETURNSTATUS, RETURNVALUE, DONEPROC); sp_execute runs a handle's statement (error 8179 for a handle it never gave);
+ * sp_unprepare forgets one. A SELECT "runs" as a batch does here: one row echoing its text (its INT the first
+ * parameter's value for {@code SELECT @P0}); another statement counts one row. Several requests in one message are
+ * answered in turn; a request without the parameter its procedure needs gets error 201. By ProcID or by name;
+ * parameters of type INT (INTN) and Unicode text (NVARCHAR, PLP, NTEXT) are read, the rest of a request is not.
+ * Test scope only.
  */
 final class TestServerProcedures {
+
+    private static final Pattern FIRST_PARAMETER = Pattern.compile("^\\s*SELECT\\s+@P0\\b", Pattern.CASE_INSENSITIVE);
 
     private final Map<Integer, String> prepared = new HashMap<>();
     private int nextHandle = 1;
@@ -30,12 +34,12 @@ final class TestServerProcedures {
      * The answer to {@code message}; {@code executed} gets the text of each statement run or prepared, {@code called}
      * the procedure's id.
      */
-    byte[] answer(Message message, boolean tds72, int number, List<String> executed, List<Integer> called) {
+    byte[] answer(Message message, boolean tds72, List<String> executed, List<Integer> called) {
         ByteBuffer rpc = message.littleEndian();
         int[] at = {tds72 ? rpc.getInt(0) : 0};
         Tokens answers = new Tokens();
         while (true) {
-            byte[] one = call(message, rpc, at, number, executed, called, tds72);
+            byte[] one = call(message, rpc, at, executed, called, tds72);
             boolean last = at[0] >= message.data().length;
             if (!last) {
                 one[one.length - TdsTestServer.doneLength(tds72) + 1] |= 0x01; // DONE_MORE: another answer follows
@@ -49,8 +53,8 @@ final class TestServerProcedures {
     }
 
     /** One request from {@code cursor[0]}, which is left where the next begins. */
-    private byte[] call(Message message, ByteBuffer rpc, int[] cursor, int number, List<String> executed,
-            List<Integer> called, boolean tds72) {
+    private byte[] call(Message message, ByteBuffer rpc, int[] cursor, List<String> executed, List<Integer> called,
+            boolean tds72) {
         int at = cursor[0];
         int nameLength = rpc.getShort(at) & 0xFFFF;
         at += 2;
@@ -87,7 +91,7 @@ final class TestServerProcedures {
             case 10 -> {
                 String text = (String) parameters.get(0);
                 executed.add(text);
-                return ran(number, text, tds72);
+                return ran(text, after(parameters, 2), tds72);
             }
             case 11, 13 -> {
                 String text = (String) parameters.get(2);
@@ -96,10 +100,11 @@ final class TestServerProcedures {
                 executed.add(text);
                 String handleName = names.isEmpty() ? "" : names.get(0);
                 if (procedure == 11) {
-                    Tokens tokens = returnValue(new Tokens(), handleName, handle, tds72).u8(0x79).u32(0);
+                    // RETURNSTATUS first, then the handle
+                    Tokens tokens = returnValue(new Tokens().u8(0x79).u32(0), handleName, handle, tds72);
                     return TdsTestServer.done(tokens, 0xFE, 0, 0, 0, tds72).bytes();
                 }
-                byte[] ran = ran(number, text, tds72);
+                byte[] ran = ran(text, after(parameters, 3), tds72);
                 Tokens tokens = new Tokens().raw(Arrays.copyOf(ran, ran.length - TdsTestServer.doneLength(tds72)));
                 returnValue(tokens, handleName, handle, tds72); // after the rows, before the DONEPROC
                 return TdsTestServer.done(tokens, 0xFE, 0, 0xE0, 0, tds72).bytes();
@@ -112,7 +117,7 @@ final class TestServerProcedures {
                             + ".", tds72);
                 }
                 executed.add(text);
-                return ran(number, text, tds72);
+                return ran(text, after(parameters, 1), tds72);
             }
             case 15 -> {
                 prepared.remove((Integer) parameters.get(0));
@@ -125,13 +130,25 @@ final class TestServerProcedures {
         }
     }
 
-    /** A SELECT's answer: its row; anything else's: one row counted (DONEINPROC with DONE_COUNT), as an UPDATE's. */
-    private static byte[] ran(int number, String text, boolean tds72) {
+    /**
+     * A SELECT's answer: its row, whose INT is the statement's first parameter for {@code SELECT @P0 ...} (so that each
+     * execution's answer is its own), else the number after SELECT; anything else's: one row counted (DONEINPROC with
+     * DONE_COUNT), as an UPDATE's.
+     */
+    private static byte[] ran(String text, List<Object> values, boolean tds72) {
         if (text.stripLeading().regionMatches(true, 0, "SELECT", 0, 6)) {
-            return TdsTestServer.procedureRow(number, text, tds72);
+            boolean echoesParameter = FIRST_PARAMETER.matcher(text).find() && !values.isEmpty()
+                    && values.get(0) instanceof Integer;
+            int n = echoesParameter ? (Integer) values.get(0) : TdsTestServer.leadingNumber(text);
+            return TdsTestServer.procedureRow(n, text, tds72);
         }
-        Tokens tokens = TdsTestServer.done(new Tokens(), 0xFF, 0x10, 0xC5, 1, tds72);  // DONEINPROC: UPDATE, 1 row
+        Tokens tokens = TdsTestServer.done(new Tokens(), 0xFF, 0x11, 0xC5, 1, tds72);  // DONEINPROC: UPDATE, 1 row
         return TdsTestServer.done(tokens.u8(0x79).u32(0), 0xFE, 0, 0xE0, 0, tds72).bytes(); // RETURNSTATUS, DONEPROC
+    }
+
+    /** The values a statement gets: those after the procedure's own first {@code skipped}. */
+    private static List<Object> after(List<Object> parameters, int skipped) {
+        return parameters.subList(Math.min(skipped, parameters.size()), parameters.size());
     }
 
     /**
