@@ -147,8 +147,13 @@ final class BatchFlow {
      */
     boolean attention(ByteBuf packet) {
         attended = true;
+        Optional<String> where = admission.waitingWhere();
         if (admission.withdraw()) {
             packet.release();
+            // Often the client's own query timeout (SqlClient's CommandTimeout, 30 s by default): TDS cannot tell
+            // a waiting client why it waits, so the log is where a DBA sees that the wait outlasted it.
+            log.info("{} sent an ATTENTION while its batch waited for admission ({}): withdrawn before the server "
+                    + "saw it", session, where.orElse("admitted, not yet sent"));
             return true;
         }
         attended = false;

@@ -187,6 +187,7 @@ final class TdsTestServer implements AutoCloseable {
             boolean tds72 = true; // TDS 7.2 or later: ALL_HEADERS in requests, 7.2's answer formats
             boolean running = false; // a WAITFOR batch "runs" until an ATTENTION cancels it
             boolean loggedIn = false;
+            byte[] agreedVersion = null; // the LOGINACK's TDS version, once the LOGIN7 came
             for (Message message; (message = TdsWire.read(in)) != null; ) {
                 if (loggedIn && message.type() != TdsWire.PRELOGIN && message.type() != TdsWire.LOGIN7) {
                     received.add(message);
@@ -222,6 +223,7 @@ final class TdsTestServer implements AutoCloseable {
                         int version = login.getInt(4);
                         tds72 = Integer.compareUnsigned(version, 0x70000000) < 0
                                 || Integer.compareUnsigned(version, 0x72090002) >= 0;
+                        agreedVersion = agreed(version, tds72);
                         packetSize = asked >= 512 && asked <= 32767 ? asked : 4096;
                         String user = string(login, 40);
                         String database = string(login, 68);
@@ -248,7 +250,7 @@ final class TdsTestServer implements AutoCloseable {
                         }
                         Route routed = routing;
                         TdsWire.write(out, TdsWire.REPLY, routed == null
-                                ? loginAck(database, packetSize, agreed(version, tds72), tds72)
+                                ? loginAck(database, packetSize, agreedVersion, tds72)
                                 : routingAnswer(routed, tds72), packetSize, spid);
                         loggedIn = routed == null;
                     }
@@ -261,7 +263,9 @@ final class TdsTestServer implements AutoCloseable {
                         }
                         ntlm = null;
                         logins.add(account + "@" + ntlmDatabase);
-                        TdsWire.write(out, TdsWire.REPLY, loginAck(ntlmDatabase, packetSize, tds72), packetSize, spid);
+                        TdsWire.write(out, TdsWire.REPLY, loginAck(ntlmDatabase, packetSize, agreedVersion, tds72),
+                                packetSize, spid);
+                        loggedIn = true;
                     }
                     case TdsWire.SQL_BATCH -> {
                         ByteBuffer batch = message.littleEndian();
