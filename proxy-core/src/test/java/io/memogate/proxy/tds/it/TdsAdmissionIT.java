@@ -1,5 +1,6 @@
 package io.memogate.proxy.tds.it;
 
+import static io.memogate.proxy.tds.it.TdsProxy.single;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
@@ -49,14 +50,6 @@ class TdsAdmissionIT {
         target.close();
     }
 
-    private static int single(Statement statement, String sql) {
-        try (ResultSet rows = statement.executeQuery(sql)) {
-            assertThat(rows.next()).isTrue();
-            return rows.getInt(1);
-        } catch (SQLException e) {
-            throw new IllegalStateException(e);
-        }
-    }
 
     /** {@code SELECT n} sent on {@code s} from another thread, once the proxy holds it for admission. */
     private CompletableFuture<Integer> held(Statement s, int n) throws InterruptedException {

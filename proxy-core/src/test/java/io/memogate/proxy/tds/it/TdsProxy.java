@@ -110,6 +110,18 @@ final class TdsProxy implements AutoCloseable {
         }
     }
 
+    /** The first column of the row {@code sql} answers; a failure (a refusal, say) unchecked, for async callers. */
+    static int single(Statement statement, String sql) {
+        try (ResultSet rows = statement.executeQuery(sql)) {
+            if (!rows.next()) {
+                throw new IllegalStateException(sql + " answered no row");
+            }
+            return rows.getInt(1);
+        } catch (SQLException e) {
+            throw new IllegalStateException(e);
+        }
+    }
+
     static String url(int port, TdsTarget target) {
         return "jdbc:sqlserver://127.0.0.1:" + port + ";databaseName=" + target.database
                 + ";encrypt=false;loginTimeout=10;applicationName=memogate-tests";

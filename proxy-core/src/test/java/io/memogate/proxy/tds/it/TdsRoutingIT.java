@@ -1,5 +1,6 @@
 package io.memogate.proxy.tds.it;
 
+import static io.memogate.proxy.tds.it.TdsProxy.single;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
@@ -18,7 +19,6 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.sql.Connection;
 import java.sql.DriverManager;
-import java.sql.ResultSet;
 import java.sql.SQLException;
 import java.sql.Statement;
 import java.util.List;
@@ -85,14 +85,6 @@ class TdsRoutingIT {
         return first;
     }
 
-    private static int single(Statement statement, String sql) {
-        try (ResultSet rows = statement.executeQuery(sql)) {
-            assertThat(rows.next()).isTrue();
-            return rows.getInt(1);
-        } catch (SQLException e) {
-            throw new IllegalStateException(e);
-        }
-    }
 
     @Test
     void aRoutedLoginLandsOnTheRoutedServerWhereAdmissionAndCancelApply() throws Exception {
