@@ -111,9 +111,12 @@ public final class PostgresPlannerModel implements PlannerModel {
         int planned = 0;
         int branches = 0;
         Partitionwise children = new Partitionwise();
+        int copied = 0;
         while (!blocks.isEmpty()) {
             Planned next = blocks.removeFirst();
             QueryBlock block = next.block();
+            copied += planned + branches == 0 ? CopiedJoins.ofStatement(block.from())
+                    : CopiedJoins.ofCopiedBlock(block.from());
             if (!next.operand()) {
                 planned++;
             } else if (!block.setOperation()) {
@@ -130,7 +133,8 @@ public final class PostgresPlannerModel implements PlannerModel {
                 blocks.add(new Planned(separate, block.setOperation()));
             }
         }
-        return new PlannerWork(searches, planned, branches).withPartitions(children.partitions, children.pairs);
+        return new PlannerWork(searches, planned, branches).withPartitions(children.partitions, children.pairs, 0)
+                .withCopiedJoinRelations(copied);
     }
 
     /** What the partitioned tables add to a statement's searches. */
