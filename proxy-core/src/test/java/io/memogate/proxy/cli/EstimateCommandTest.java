@@ -62,7 +62,7 @@ class EstimateCommandTest {
         assertThat(terms.get("joinPairs").asLong()).isEqualTo(4);
         assertThat(terms.get("fastStartJoinPairs").asLong()).isZero();
         assertThat(terms.get("relations").asLong()).isEqualTo(3);
-        assertThat(terms.size()).isEqualTo(19);
+        assertThat(terms.size()).isEqualTo(21);
         assertThat(lines.get(1).get("bypass").asBoolean()).isTrue();
         assertThat(lines.get(1).get("parser").asText()).isEqualTo("none");
     }

@@ -35,7 +35,7 @@ class EstimatorConfigTest {
         assertThat(estimator.coefficients()).isEqualTo(FITTED);
         assertThat(estimator.coefficientsFile()).contains(dir.resolve("conf/fitted.yaml"));
         assertThat(ConfigSettings.of(loader.load(config))).contains(new ConfigSettings.Setting("estimator.coefficients",
-                dir.resolve("conf/fitted.yaml") + " (30000, 3100.5, 9000, 12000, 16, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0)", ConfigSettings.Applies.LIVE));
+                dir.resolve("conf/fitted.yaml") + " (30000, 3100.5, 9000, 12000, 16, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0)", ConfigSettings.Applies.LIVE));
     }
 
     @Test

@@ -56,8 +56,8 @@ class ReloadPlanTest {
 
         assertThat(plan.next().estimator()).isEqualTo(after.estimator());
         assertThat(plan.changes()).extracting(ConfigChange::toString).containsExactly("estimator.coefficients: "
-                + file + " (50000, 2000, 20000, 0, 16, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0) -> " + file
-                + " (40000, 3000, 20000, 0, 16, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0) (live)");
+                + file + " (50000, 2000, 20000, 0, 16, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0) -> " + file
+                + " (40000, 3000, 20000, 0, 16, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0) (live)");
     }
 
     @Test

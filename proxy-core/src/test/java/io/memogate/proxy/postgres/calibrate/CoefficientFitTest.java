@@ -16,15 +16,15 @@ class CoefficientFitTest {
     void recoversTheCoefficientsThatMadeTheRows() {
         MemoryCoefficients truth = new MemoryCoefficients(40_000, 3_000, 20_000, 7_000, 24, 1_500, 600, 25_000, 350,
                 2_900, 16_000, 30_000, 9_000, 300, 140, 180, 1_300, 4_000,
-                4_500, 0, 0);
+                4_500, 3_300, 5_600);
         List<Measurement> rows = new ArrayList<>();
-        for (int i = 1; i <= 20; i++) {
+        for (int i = 1; i <= 30; i++) {
             rows.add(row(truth, new MemoryTerms(1, i * i * 100, i % 3 == 0 ? i * 50 : 0, i + 2, i > 8 ? i * 400 : 0,
                     i % 2 == 0 ? i * 30 : 0, i % 4 == 1 ? i * 70 : 0, 1 + i % 5, 40 * i + (i * i) % 7,
                     i % 4 == 2 ? i * 25 : 0, i % 3 == 0 ? i * i * 3 : 0, i % 5 == 3 ? i * 2 + 1 : 0,
                     i % 3 == 1 ? i * 4 : 0, i % 4 == 3 ? i * i * 50 : 0, i % 5 == 0 ? i * 30 : 0,
                     i % 5 == 0 ? i * 90 + 3 : 0, i % 6 == 4 ? i * 11 : 0, i % 7 == 2 ? i * 64 : 0,
-                    i % 8 == 5 ? i * i * 16 : 0, 0, 0)));
+                    i % 8 == 5 ? i * i * 16 : 0, i % 3 == 2 ? i * 9 + 2 : 0, i % 4 == 0 ? i * i * 20 : 0)));
         }
         CoefficientFit fit = CoefficientFit.of(rows, MemoryCoefficients.DEFAULTS);
 
