@@ -175,4 +175,15 @@ class PartitionEstimateTest {
         assertThat(estimate("select count(*) from p0 join plain on plain.id = p0.id", both, catalog).terms()
                 .partitionwiseGroupings()).as("joined to a table not partitioned").isZero();
     }
+
+    @Test
+    void aGroupedTableOfFewerPartitionsIsEstimatedWhenGroupedPartitionwise() {
+        Catalog catalog = keyed(1, 64);
+        String grouped = "select v, count(*) from p0 group by v";
+        assertThat(estimate(grouped, PlannerSettings.DEFAULTS, catalog).bypass()).as("0.31 MB measured").isTrue();
+        CompileEstimate on = estimate(grouped, PlannerSettings.DEFAULTS.with("enable_partitionwise_aggregate", "on"),
+                catalog);
+        assertThat(on.bypass()).isFalse();
+        assertThat(on.estimatedBytes()).as("0.64 MB measured").isBetween(320_000L, 1_280_000L);
+    }
 }
