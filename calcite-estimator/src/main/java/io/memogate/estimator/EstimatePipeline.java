@@ -143,7 +143,7 @@ final class EstimatePipeline {
         if (st.relationBound().atMostOneRelation()
                 && dialect.bypassesOneRelation(st.span().end() - st.span().start()) && (st.oversized()
                 || !CatalogExpansions.named(text.substring(st.span().start(), st.span().end()), context.catalog(),
-                        dialect.analyzer()))) {
+                        dialect.analyzer(), context.settings().groupsPartitionwise()))) {
             StatementSize size = st.size();
             PlannerWork work = new PlannerWork(List.of(), 1, 0).withText(size.plainTokens(), size.listElements(),
                     size.valueRows(), size.valueCells());

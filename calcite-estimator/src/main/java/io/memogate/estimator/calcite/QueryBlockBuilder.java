@@ -232,7 +232,8 @@ public final class QueryBlockBuilder {
         }
         // A column the scope could not place may read any of them.
         Set<String> removable = root.unattributed() != unattributedBefore ? Set.of() : removable(candidates, read, select);
-        QueryBlock block = new QueryBlock(from, predicates, separate, select.getFetch() != null).withKeyJoined(removable);
+        QueryBlock block = new QueryBlock(from, predicates, separate, select.getFetch() != null).withKeyJoined(removable)
+                .withAggregates(QueryParts.aggregates(select));
         return new Built(block, simple(select), scope.correlated(), columns, relationsOf(from));
     }
 

@@ -21,6 +21,7 @@ import org.apache.calcite.sql.SqlCall;
 import org.apache.calcite.sql.SqlIdentifier;
 import org.apache.calcite.sql.SqlKind;
 import org.apache.calcite.sql.SqlNode;
+import org.apache.calcite.sql.SqlNodeList;
 import org.apache.calcite.sql.SqlSelect;
 import org.apache.calcite.sql.SqlSetOperator;
 
@@ -152,6 +153,20 @@ final class QueryParts {
                 && select.getFetch() == null && select.getOffset() == null
                 && (select.getWindowList() == null || select.getWindowList().isEmpty())
                 && !GroupingFinder.in(select.getSelectList());
+    }
+
+    /**
+     * Whether {@code select} groups or aggregates without grouping sets, which PostgreSQL does not group partition
+     * by partition ({@code create_grouping_paths}).
+     */
+    static boolean aggregates(SqlSelect select) {
+        SqlNodeList group = select.getGroup();
+        if (group != null && group.stream().anyMatch(item -> item != null && (item.getKind() == SqlKind.ROLLUP
+                || item.getKind() == SqlKind.CUBE || item.getKind() == SqlKind.GROUPING_SETS))) {
+            return false;
+        }
+        return group != null && !group.isEmpty() || select.getHaving() != null
+                || GroupingFinder.in(select.getSelectList());
     }
 
     /**

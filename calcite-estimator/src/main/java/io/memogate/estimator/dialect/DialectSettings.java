@@ -14,4 +14,12 @@ public interface DialectSettings {
      * refuse, return these settings unchanged: the server keeps the old value of a refused SET too.
      */
     DialectSettings with(String name, String value);
+
+    /**
+     * Whether grouping over a partitioned table is planned partition by partition (PostgreSQL's
+     * {@code enable_partitionwise_aggregate}), which makes one grouped table of fewer partitions worth estimating.
+     */
+    default boolean groupsPartitionwise() {
+        return false;
+    }
 }

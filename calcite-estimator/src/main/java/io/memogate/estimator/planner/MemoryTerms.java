@@ -44,23 +44,27 @@ import java.util.List;
  *     planner's own memory is freed between statements)
  * @param partitions child relations of partitioned tables ({@link PlannerWork#partitions()})
  * @param partitionwisePairs child joins of partitionwise joins ({@link PlannerWork#partitionwisePairs()})
+ * @param copiedJoinRelations relations beneath the JOINs of blocks planned from a copy of their query tree
+ *     ({@link PlannerWork#copiedJoinRelations()})
+ * @param partitionwiseGroupings child grouping relations of partitionwise aggregation
+ *     ({@link PlannerWork#partitionwiseGroupings()})
  */
 public record MemoryTerms(
         double statements, double joinPairs, double fastStartJoinPairs, double relations, double geqoGenes,
         double extraJoinClauses, double cartesianPairs, double blocks, double tokens, double parameterizations,
         double fastStartParameterizations, double fastStartSubProblemPairs, double setOperationBranches,
         double listElements, double valueRows, double valueCells, double otherStatements, double partitions,
-        double partitionwisePairs) {
+        double partitionwisePairs, double copiedJoinRelations, double partitionwiseGroupings) {
 
     /** The terms' names, in the order of {@link #toArray()} (and of a {@link TermCoefficients}' vector). */
     public static final List<String> NAMES = List.of("statements", "joinPairs", "fastStartJoinPairs", "relations",
             "geqoGenes", "extraJoinClauses", "cartesianPairs", "blocks", "tokens", "parameterizations",
             "fastStartParameterizations", "fastStartSubProblemPairs", "setOperationBranches", "listElements",
             "valueRows", "valueCells", "otherStatements", "partitions",
-            "partitionwisePairs");
+            "partitionwisePairs", "copiedJoinRelations", "partitionwiseGroupings");
 
     /** Nothing planned. */
-    public static final MemoryTerms ZERO = new MemoryTerms(0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0);
+    public static final MemoryTerms ZERO = new MemoryTerms(0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0);
 
     /** The terms of one statement that does this work. */
     public static MemoryTerms of(PlannerWork work) {
@@ -69,7 +73,7 @@ public record MemoryTerms(
                 searches.geqoGenes, searches.extraJoinClauses, searches.cartesianPairs, work.blocks(), work.tokens(),
                 searches.parameterizations, searches.fastStartParameterizations, searches.fastStartSubProblemPairs,
                 work.setOperationBranches(), work.listElements(), work.valueRows(), work.valueCells(), 0,
-                work.partitions(), work.partitionwisePairs());
+                work.partitions(), work.partitionwisePairs(), work.copiedJoinRelations(), work.partitionwiseGroupings());
     }
 
     /** The terms of one search, without a statement's fixed cost, blocks or tokens. */
@@ -105,14 +109,15 @@ public record MemoryTerms(
             }
         }
         return new MemoryTerms(0, pairs, fastStartPairs, relations, genes, extraClauses, cartesian, 0, 0,
-                parameterizations, fastStartParameterizations, fastStartSubProblemPairs, 0, 0, 0, 0, 0, 0, 0);
+                parameterizations, fastStartParameterizations, fastStartSubProblemPairs, 0, 0, 0, 0, 0, 0, 0, 0, 0);
     }
 
     /** These terms, for a statement planned while {@code count} other statements of its text are held. */
     public MemoryTerms withOtherStatements(int count) {
         return new MemoryTerms(statements, joinPairs, fastStartJoinPairs, relations, geqoGenes, extraJoinClauses,
                 cartesianPairs, blocks, tokens, parameterizations, fastStartParameterizations, fastStartSubProblemPairs,
-                setOperationBranches, listElements, valueRows, valueCells, count, partitions, partitionwisePairs);
+                setOperationBranches, listElements, valueRows, valueCells, count, partitions, partitionwisePairs,
+                copiedJoinRelations, partitionwiseGroupings);
     }
 
     /** Bytes, by these coefficients. */
@@ -133,13 +138,14 @@ public record MemoryTerms(
                     + v.length);
         }
         return new MemoryTerms(v[0], v[1], v[2], v[3], v[4], v[5], v[6], v[7], v[8], v[9], v[10], v[11], v[12], v[13],
-                v[14], v[15], v[16], v[17], v[18]);
+                v[14], v[15], v[16], v[17], v[18], v[19], v[20]);
     }
 
     /** The terms as a vector, in the order of {@link #NAMES}. */
     public double[] toArray() {
         return new double[] {statements, joinPairs, fastStartJoinPairs, relations, geqoGenes, extraJoinClauses,
             cartesianPairs, blocks, tokens, parameterizations, fastStartParameterizations, fastStartSubProblemPairs,
-            setOperationBranches, listElements, valueRows, valueCells, otherStatements, partitions, partitionwisePairs};
+            setOperationBranches, listElements, valueRows, valueCells, otherStatements, partitions, partitionwisePairs,
+            copiedJoinRelations, partitionwiseGroupings};
     }
 }

@@ -27,10 +27,18 @@ import java.util.Optional;
  *     is a relation with its own paths (0 without a catalog that knows the partitions)
  * @param partitionwisePairs child joins of partitionwise joins: for each join pair of two relations partitioned
  *     alike, one per partition ({@code try_partitionwise_join}); 0 unless the setting allows them
+ * @param copiedJoinRelations over the blocks PostgreSQL plans from a copy of their query tree, the relations
+ *     beneath each JOIN they write: every block but the statement's own is copied before it is planned
+ *     ({@code set_subquery_pathlist}, {@code make_subplan}, {@code SS_process_ctes}, {@code pull_up_simple_subquery},
+ *     {@code convert_EXISTS_sublink_to_join}), and a JOIN's range-table entry lists every column of both sides
+ *     ({@code joinaliasvars}, {@code eref}), so the copy grows with the columns beneath each JOIN
+ * @param partitionwiseGroupings child grouping relations of partitionwise aggregation: one per partition of a
+ *     grouped block's partitioned input ({@code create_partitionwise_grouping_paths}); 0 unless the setting
+ *     allows it
  */
 public record PlannerWork(List<JoinSearch> searches, int blocks, int tokens, int setOperationBranches,
                           int listElements, int valueRows, int valueCells, double partitions,
-                          double partitionwisePairs) {
+                          double partitionwisePairs, double copiedJoinRelations, double partitionwiseGroupings) {
 
     /** A statement without joins. */
     public static final PlannerWork NONE = new PlannerWork(List.of());
@@ -38,23 +46,34 @@ public record PlannerWork(List<JoinSearch> searches, int blocks, int tokens, int
     public PlannerWork {
         searches = List.copyOf(searches);
         if (blocks < 0 || tokens < 0 || setOperationBranches < 0 || listElements < 0 || valueRows < 0
-                || valueCells < 0 || !(partitions >= 0) || !(partitionwisePairs >= 0)) {
+                || valueCells < 0 || !(partitions >= 0) || !(partitionwisePairs >= 0)
+                || !(copiedJoinRelations >= 0) || !(partitionwiseGroupings >= 0)) {
             throw new IllegalArgumentException("counts must be >= 0, were " + blocks + " blocks, " + tokens
                     + " tokens, " + setOperationBranches + " branches, " + listElements + " list elements, "
                     + valueRows + " value rows, " + valueCells + " value cells, " + partitions + " partitions and "
-                    + partitionwisePairs + " partitionwise pairs");
+                    + partitionwisePairs + " partitionwise pairs, " + copiedJoinRelations + " copied join relations and "
+                    + partitionwiseGroupings + " partitionwise groupings");
         }
     }
 
     /** The searches of {@code blocks} query blocks and set-operation branches, the text not counted. */
     public PlannerWork(List<JoinSearch> searches, int blocks, int setOperationBranches) {
-        this(searches, blocks, 0, setOperationBranches, 0, 0, 0, 0, 0);
+        this(searches, blocks, 0, setOperationBranches, 0, 0, 0, 0, 0, 0, 0);
     }
 
-    /** This work, with {@code children} partitions planned and {@code childJoins} partitionwise child joins. */
-    public PlannerWork withPartitions(double children, double childJoins) {
+    /**
+     * This work, with {@code children} partitions planned, {@code childJoins} partitionwise child joins and
+     * {@code childGroupings} partitionwise child grouping relations.
+     */
+    public PlannerWork withPartitions(double children, double childJoins, double childGroupings) {
         return new PlannerWork(searches, blocks, tokens, setOperationBranches, listElements, valueRows, valueCells,
-                children, childJoins);
+                children, childJoins, copiedJoinRelations, childGroupings);
+    }
+
+    /** This work, with {@code relations} beneath the JOINs of blocks planned from a copy. */
+    public PlannerWork withCopiedJoinRelations(double relations) {
+        return new PlannerWork(searches, blocks, tokens, setOperationBranches, listElements, valueRows, valueCells,
+                partitions, partitionwisePairs, relations, partitionwiseGroupings);
     }
 
     /** Join searches only, blocks and tokens not counted. */
@@ -70,7 +89,7 @@ public record PlannerWork(List<JoinSearch> searches, int blocks, int tokens, int
     /** This work, for a statement of {@code plainTokens} tokens besides these lists of constants. */
     public PlannerWork withText(int plainTokens, int elements, int rows, int cells) {
         return new PlannerWork(searches, blocks, plainTokens, setOperationBranches, elements, rows, cells, partitions,
-                partitionwisePairs);
+                partitionwisePairs, copiedJoinRelations, partitionwiseGroupings);
     }
 
     /** Join relations held at the peak, summed over all searches. */

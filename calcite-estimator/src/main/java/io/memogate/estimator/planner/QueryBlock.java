@@ -26,9 +26,13 @@ import java.util.Set;
  *     ordering): as far as the text shows, what PostgreSQL's {@code remove_useless_joins} removes before the
  *     join search, when the key is unique and no other condition references them (the planner model checks
  *     that); empty where nobody looked
+ * @param aggregates whether the block groups or aggregates (GROUP BY, HAVING, or an aggregate or window function in
+ *     its select list) without grouping sets: over a partitioned relation, PostgreSQL may then group partition by
+ *     partition ({@code enable_partitionwise_aggregate}, {@code create_partitionwise_grouping_paths}); a window
+ *     function alone is taken for one, since the builder does not tell them apart
  */
 public record QueryBlock(JoinTreeNode from, List<Predicate> predicates, List<QueryBlock> separatelyPlanned,
-                         boolean fastStart, boolean setOperation, Set<String> keyJoined) {
+                         boolean fastStart, boolean setOperation, Set<String> keyJoined, boolean aggregates) {
 
     /** The column taken for a table's primary key where the catalog does not say: see {@code keyJoined}. */
     public static final String KEY_COLUMN = "id";
@@ -41,13 +45,23 @@ public record QueryBlock(JoinTreeNode from, List<Predicate> predicates, List<Que
     }
 
     public QueryBlock(JoinTreeNode from, List<Predicate> predicates, List<QueryBlock> separatelyPlanned,
+                      boolean fastStart, boolean setOperation, Set<String> keyJoined) {
+        this(from, predicates, separatelyPlanned, fastStart, setOperation, keyJoined, false);
+    }
+
+    public QueryBlock(JoinTreeNode from, List<Predicate> predicates, List<QueryBlock> separatelyPlanned,
                       boolean fastStart, boolean setOperation) {
         this(from, predicates, separatelyPlanned, fastStart, setOperation, Set.of());
     }
 
     /** This block with these LEFT-joined relations found removable as far as its text shows. */
     public QueryBlock withKeyJoined(Set<String> relations) {
-        return new QueryBlock(from, predicates, separatelyPlanned, fastStart, setOperation, relations);
+        return new QueryBlock(from, predicates, separatelyPlanned, fastStart, setOperation, relations, aggregates);
+    }
+
+    /** This block, grouping or aggregating (see {@code aggregates}) or not. */
+    public QueryBlock withAggregates(boolean grouping) {
+        return new QueryBlock(from, predicates, separatelyPlanned, fastStart, setOperation, keyJoined, grouping);
     }
 
     public QueryBlock(JoinTreeNode from, List<Predicate> predicates, List<QueryBlock> separatelyPlanned,
@@ -62,7 +76,7 @@ public record QueryBlock(JoinTreeNode from, List<Predicate> predicates, List<Que
 
     /** This block with these blocks planned separately instead of its own, planned for its first rows. */
     public QueryBlock forFirstRows(List<QueryBlock> separately) {
-        return new QueryBlock(from, predicates, separately, true, setOperation, keyJoined);
+        return new QueryBlock(from, predicates, separately, true, setOperation, keyJoined, aggregates);
     }
 
     /** A block planned for all its rows. */
@@ -86,11 +100,12 @@ public record QueryBlock(JoinTreeNode from, List<Predicate> predicates, List<Que
         List<QueryBlock> separate = new ArrayList<>(setOperation ? List.of(this) : separatelyPlanned);
         separate.addAll(more);
         return setOperation ? new QueryBlock(JoinTreeNode.FromList.of(), List.of(), separate, fastStart)
-                : new QueryBlock(from, predicates, separate, fastStart, false, keyJoined);
+                : new QueryBlock(from, predicates, separate, fastStart, false, keyJoined, aggregates);
     }
 
     /** This block, planned for its first rows. */
     public QueryBlock forFirstRows() {
-        return fastStart ? this : new QueryBlock(from, predicates, separatelyPlanned, true, setOperation, keyJoined);
+        return fastStart ? this
+                : new QueryBlock(from, predicates, separatelyPlanned, true, setOperation, keyJoined, aggregates);
     }
 }

@@ -111,6 +111,19 @@ import java.util.List;
  * @param bytesPerPartitionwisePair a child join of a partitionwise join: the same joins with
  *     enable_partitionwise_join used 6.8 kB a child pair for 2 tables, 5.5 for 3, 4.8 for 4, 4.0 for 6 and
  *     3.8 for 8 (a join relation's children are built once, its pairs' paths each time)
+ * @param bytesPerCopiedJoinRelation a relation beneath a JOIN of a block planned from a copy of its query tree
+ *     ({@link MemoryTerms#copiedJoinRelations()}): the same chain of 2, 4, 6 and 8 tables of 18 columns joined
+ *     with JOIN ... ON, planned as a FROM sub-select that is not pulled up rather than as the statement, used
+ *     18, 43, 78 and 126 kB more on PostgreSQL 18.6, with 2, 9, 20 and 35 relations beneath its JOINs: about
+ *     10 kB a block (in {@code bytesPerBlock}) and 3.3 kB each, whatever the join graph (a star of 6 and 8
+ *     tables added 77 and 126 kB). It is the JOINs' range-table entries, which list every column of both sides,
+ *     so it grows with the tables' columns; without a catalog they are not known, and the figure is taken for
+ *     18 columns
+ * @param bytesPerPartitionwiseGrouping a child grouping relation of partitionwise aggregation
+ *     ({@link MemoryTerms#partitionwiseGroupings()}): one table of 16-1,024 hash partitions grouped with
+ *     enable_partitionwise_aggregate used 3.8-3.9 kB more a partition for {@code count(*)} alone, 5.6-5.7 kB
+ *     grouped by another column and 6.8-6.9 kB grouped by the key (7.8 kB with two aggregates), and two such
+ *     tables joined partitionwise 3.9-6.3 kB (PostgreSQL 18.6); 5.5 kB keeps each within 1.5x
  */
 public record MemoryCoefficients(
         double fixedBytes, double bytesPerJoinPair, double bytesPerFastStartJoinPair, double bytesPerRelation,
@@ -118,7 +131,8 @@ public record MemoryCoefficients(
         double bytesPerToken, double bytesPerParameterizedPair, double bytesPerFastStartParameterizedPair,
         double bytesPerFastStartSubProblemPair, double bytesPerSetOperationBranch, double bytesPerListElement,
         double bytesPerValueRow, double bytesPerValueCell, double bytesPerOtherStatement, double bytesPerPartition,
-        double bytesPerPartitionwisePair) implements TermCoefficients {
+        double bytesPerPartitionwisePair, double bytesPerCopiedJoinRelation, double bytesPerPartitionwiseGrouping)
+        implements TermCoefficients {
 
     /** The names of the coefficients, in the order of {@link #toArray()} and {@link MemoryTerms#toArray()}. */
     public static final List<String> NAMES = List.of(
@@ -126,7 +140,8 @@ public record MemoryCoefficients(
             "bytesPerExtraJoinClause", "bytesPerCartesianPair", "bytesPerBlock", "bytesPerToken",
             "bytesPerParameterizedPair", "bytesPerFastStartParameterizedPair", "bytesPerFastStartSubProblemPair",
             "bytesPerSetOperationBranch", "bytesPerListElement", "bytesPerValueRow",
-            "bytesPerValueCell", "bytesPerOtherStatement", "bytesPerPartition", "bytesPerPartitionwisePair");
+            "bytesPerValueCell", "bytesPerOtherStatement", "bytesPerPartition", "bytesPerPartitionwisePair",
+            "bytesPerCopiedJoinRelation", "bytesPerPartitionwiseGrouping");
 
     private static final double BRANCH = 10.5 * 1024;
     private static final double LIST_ELEMENT = 330;
@@ -135,11 +150,14 @@ public record MemoryCoefficients(
     private static final double OTHER_STATEMENT = 1.3 * 1024;
     private static final double PARTITION = 4.0 * 1024;
     private static final double PARTITIONWISE_PAIR = 4.4 * 1024;
+    private static final double COPIED_JOIN_RELATION = 3.3 * 1024;
+    private static final double PARTITIONWISE_GROUPING = 5.5 * 1024;
 
     public static final MemoryCoefficients DEFAULTS =
             new MemoryCoefficients(8.0 * 1024, 3.2 * 1024, 12.0 * 1024, 10.0 * 1024, 16, 2.3 * 1024, 1.4 * 1024, 24.0 * 1024,
                     400, 0.85 * 1024, 5.0 * 1024, 40.0 * 1024, BRANCH, LIST_ELEMENT, VALUE_ROW,
-                    VALUE_CELL, OTHER_STATEMENT, PARTITION, PARTITIONWISE_PAIR);
+                    VALUE_CELL, OTHER_STATEMENT, PARTITION, PARTITIONWISE_PAIR, COPIED_JOIN_RELATION,
+                    PARTITIONWISE_GROUPING);
 
     /**
      * The fit to PostgreSQL 17.5 over empty tables (see above): first-rows pairs cost alike there, and
@@ -147,7 +165,7 @@ public record MemoryCoefficients(
      */
     public static final MemoryCoefficients EMPTY_TABLES_PG17 =
             new MemoryCoefficients(50.0 * 1024, 2.294 * 1024, 2.294 * 1024, 0, 16, 0, 2.294 * 1024, 0, 0, 0, 0, 0,
-                    0, 0, 0, 0, 0, 0, 0);
+                    0, 0, 0, 0, 0, 0, 0, 0, 0);
 
     public MemoryCoefficients {
         check("fixedBytes", fixedBytes);
@@ -169,6 +187,8 @@ public record MemoryCoefficients(
         check("bytesPerOtherStatement", bytesPerOtherStatement);
         check("bytesPerPartition", bytesPerPartition);
         check("bytesPerPartitionwisePair", bytesPerPartitionwisePair);
+        check("bytesPerCopiedJoinRelation", bytesPerCopiedJoinRelation);
+        check("bytesPerPartitionwiseGrouping", bytesPerPartitionwiseGrouping);
     }
 
     /** From a vector in the order of {@link #NAMES}. */
@@ -178,7 +198,7 @@ public record MemoryCoefficients(
         }
         return new MemoryCoefficients(values[0], values[1], values[2], values[3], values[4], values[5], values[6],
                 values[7], values[8], values[9], values[10], values[11], values[12], values[13], values[14],
-                values[15], values[16], values[17], values[18]);
+                values[15], values[16], values[17], values[18], values[19], values[20]);
     }
 
     @Override
@@ -187,7 +207,8 @@ public record MemoryCoefficients(
             bytesPerGeqoGene, bytesPerExtraJoinClause, bytesPerCartesianPair, bytesPerBlock, bytesPerToken,
             bytesPerParameterizedPair, bytesPerFastStartParameterizedPair, bytesPerFastStartSubProblemPair,
             bytesPerSetOperationBranch, bytesPerListElement, bytesPerValueRow, bytesPerValueCell,
-            bytesPerOtherStatement, bytesPerPartition, bytesPerPartitionwisePair};
+            bytesPerOtherStatement, bytesPerPartition, bytesPerPartitionwisePair, bytesPerCopiedJoinRelation,
+            bytesPerPartitionwiseGrouping};
     }
 
     private static void check(String field, double value) {

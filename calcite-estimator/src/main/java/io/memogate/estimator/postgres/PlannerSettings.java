@@ -37,6 +37,11 @@ public record PlannerSettings(
         boolean partitionwiseJoin,
         boolean partitionwiseAggregate) implements DialectSettings {
 
+    @Override
+    public boolean groupsPartitionwise() {
+        return partitionwiseAggregate;
+    }
+
     /** PostgreSQL's defaults (unchanged from 8.x to 18; the partitionwise settings since 11). */
     public static final PlannerSettings DEFAULTS = new PlannerSettings(8, 8, true, 12, 5, 0, 0, false, false);
 

@@ -82,7 +82,7 @@ class MemoryModelTest {
     void theExtraClauseFitIsAsDocumented() {
         MemoryModel ofItsTime = new MemoryModel(
                 new MemoryCoefficients(20 * 1024, 3.2 * 1024, 12 * 1024, 20 * 1024, 16, 2.1 * 1024, 0, 0, 0, 0, 0, 0,
-                        0, 0, 0, 0, 0, 0, 0));
+                        0, 0, 0, 0, 0, 0, 0, 0, 0));
         double[] documented = {1.42, 1.20, 1.02, 0.88, 0.76, 0.65};
         for (int n = 5; n <= 10; n++) {
             double used = CLIQUE_BYTES_WITH_DATA[n - 5];
@@ -140,13 +140,13 @@ class MemoryModelTest {
     @Test
     void coefficientsCanBeReplaced() {
         MemoryModel calibrated = new MemoryModel(new MemoryCoefficients(100_000, 3000, 30_000, 10_000, 0, 0, 500,
-                7_000, 90, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0));
+                7_000, 90, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0));
         PlannerWork chain = planner.plan(statement("chain", 4)).withTokens(40);
         assertThat(calibrated.bytes(chain)).isEqualTo(100_000 + 10 * 3000 + 4 * 10_000 + 7_000 + 40 * 90);
         assertThat(MemoryCoefficients.of(MemoryCoefficients.DEFAULTS.toArray())).isEqualTo(MemoryCoefficients.DEFAULTS);
         assertThat(MemoryTerms.of(chain).toArray()).hasSameSizeAs(MemoryCoefficients.NAMES).hasSameSizeAs(MemoryTerms.NAMES);
         assertThat(MemoryTerms.of(MemoryTerms.of(chain).toArray())).isEqualTo(MemoryTerms.of(chain));
-        assertThatThrownBy(() -> new MemoryCoefficients(-1, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0)).isInstanceOf(IllegalArgumentException.class)
+        assertThatThrownBy(() -> new MemoryCoefficients(-1, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0)).isInstanceOf(IllegalArgumentException.class)
                 .hasMessage("fixedBytes must be finite and >= 0, was -1.0");
     }
 

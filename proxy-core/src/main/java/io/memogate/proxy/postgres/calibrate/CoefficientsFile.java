@@ -56,7 +56,9 @@ public final class CoefficientsFile {
             Map.entry("bytesPerValueCell", values -> 3 * values[MemoryCoefficients.NAMES.indexOf("bytesPerToken")]),
             Map.entry("bytesPerOtherStatement", values -> 0),
             Map.entry("bytesPerPartition", values -> 0),
-            Map.entry("bytesPerPartitionwisePair", values -> 0));
+            Map.entry("bytesPerPartitionwisePair", values -> 0),
+            Map.entry("bytesPerCopiedJoinRelation", values -> 0),
+            Map.entry("bytesPerPartitionwiseGrouping", values -> 0));
 
     /** Coefficients of terms the model no longer has: accepted in a file, and ignored. */
     static final Set<String> RETIRED = Set.of("bytesPerParameterization", "bytesPerFastStartParameterization");

@@ -1,0 +1,57 @@
+package io.memogate.estimator.postgres;
+
+import io.memogate.estimator.planner.JoinTreeNode;
+import io.memogate.estimator.planner.JoinType;
+
+/**
+ * How much of a block's query tree PostgreSQL copies before planning it, counted as the relations beneath each
+ * JOIN it writes ({@code copiedJoinRelations} of {@link io.memogate.estimator.planner.PlannerWork}).
+ *
+ * <p>Every query level but the statement's own is planned from a copy: a FROM sub-select or a LATERAL one that
+ * is not pulled up ({@code set_subquery_pathlist}), a sub-plan ({@code make_subplan}), a materialized CTE
+ * ({@code SS_process_ctes}), a UNION ALL branch; so are the sub-selects pulled up into a block
+ * ({@code pull_up_simple_subquery}, {@code convert_EXISTS_sublink_to_join}, src/backend/optimizer/prep/
+ * prepjointree.c and subselect.c). The parser gives each JOIN a range-table entry listing every column of both
+ * its sides ({@code joinaliasvars} and its alias names), so a left-deep chain of {@code n} tables joined with
+ * JOIN ... ON copies about {@code n²/2} tables' worth of columns; comma joins and pulled-up sub-links have no
+ * such entry. The statement's own tree is planned in place and not counted.
+ */
+final class CopiedJoins {
+
+    private CopiedJoins() {
+    }
+
+    /** For a block planned from a copy: the relations beneath each of its JOINs, pulled-up sub-selects' included. */
+    static int ofCopiedBlock(JoinTreeNode from) {
+        return joins(from, true);
+    }
+
+    /** For the statement's own block: only what its pulled-up sub-selects and sub-links bring, copied to be pulled up. */
+    static int ofStatement(JoinTreeNode from) {
+        return joins(from, false);
+    }
+
+    /** The relations beneath each JOIN of {@code node}, counting only inside a copy unless {@code copied}. */
+    private static int joins(JoinTreeNode node, boolean copied) {
+        return switch (node) {
+            case JoinTreeNode.RelationRef ignored -> 0;
+            case JoinTreeNode.SubqueryRef sub -> sub.pulledUp() ? joins(sub.block().from(), true) : 0;
+            case JoinTreeNode.FromList list -> list.items().stream().mapToInt(item -> joins(item, copied)).sum();
+            case JoinTreeNode.JoinNode join -> {
+                boolean subLink = join.type() == JoinType.SEMI || join.type() == JoinType.ANTI;
+                int own = copied && !subLink ? relations(join) : 0;
+                yield own + joins(join.left(), copied) + joins(join.right(), copied || subLink);
+            }
+        };
+    }
+
+    /** Relations beneath {@code node} as its range-table entries see them: a sub-select left whole is one. */
+    private static int relations(JoinTreeNode node) {
+        return switch (node) {
+            case JoinTreeNode.RelationRef ignored -> 1;
+            case JoinTreeNode.SubqueryRef sub -> sub.pulledUp() ? relations(sub.block().from()) : 1;
+            case JoinTreeNode.FromList list -> list.items().stream().mapToInt(CopiedJoins::relations).sum();
+            case JoinTreeNode.JoinNode join -> relations(join.left()) + relations(join.right());
+        };
+    }
+}
