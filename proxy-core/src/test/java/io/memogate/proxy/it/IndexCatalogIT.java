@@ -338,8 +338,11 @@ class IndexCatalogIT {
                 PreparedStatementTexts.NONE, demo);
         assertThat(throughView.largestProblem()).isEqualTo(16);
         assertThat(throughView.memoPairs()).isEqualTo(written.memoPairs());
-        assertThat(throughView.terms()).usingRecursiveComparison().ignoringFields("tokens")
+        // The same join problem; only the view's query tree, which the planner copies before pulling it up into
+        // the statement, costs its copy's JOIN entries on top.
+        assertThat(throughView.terms()).usingRecursiveComparison().ignoringFields("tokens", "copiedJoinRelations")
                 .isEqualTo(written.terms());
+        assertThat(throughView.terms().copiedJoinRelations()).isGreaterThan(written.terms().copiedJoinRelations());
         CompileEstimate throughFunction = new CompileEstimator().estimate(example("star16-function.sql"), wide,
                 PreparedStatementTexts.NONE, demo);
         assertThat(throughFunction.memoPairs()).as("the function's query is the view's").isEqualTo(written.memoPairs());
