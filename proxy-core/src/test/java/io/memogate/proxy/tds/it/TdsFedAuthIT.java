@@ -15,9 +15,11 @@ import java.nio.file.Path;
 import java.sql.Connection;
 import java.sql.SQLException;
 import java.sql.Statement;
+import java.util.Optional;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.ValueSource;
@@ -83,6 +85,7 @@ class TdsFedAuthIT {
                 assertThat(proxy.clients()).singleElement().satisfies(session -> {
                     assertThat(session.clientTls()).as("the client's leg encrypted").isTrue();
                     assertThat(session.serverTls()).as("the server's leg encrypted").isTrue();
+                    assertThat(session.user()).as("LOGIN7 names no user; the token is not read").isEmpty();
                 });
             }
         }
@@ -127,5 +130,22 @@ class TdsFedAuthIT {
                         + "includes extra data");
         // the server accepted the token (mssql-jdbc tries again once before it gives up)
         assertThat(server.logins).isNotEmpty().containsOnly(TestServerFedAuth.PRINCIPAL + "@" + target.database);
+    }
+
+    /**
+     * mssql-jdbc asks for encryption with a token: behind a listener without {@code tls}, which answers that it
+     * supports none, the client itself refuses to go on, and no token leaves it.
+     */
+    @Test
+    void aListenerWithoutTlsGetsNoToken() throws Exception {
+        TdsTestServer server = target.recording();
+        proxy.close();
+        proxy = TdsProxy.to(target, hook, BackendTdsConfig.DEFAULT, Optional.empty(),
+                BackendTlsConfig.of(TlsMode.PREFER));
+        assertThatThrownBy(() -> connect(true, TestServerFedAuth.ACCESS_TOKEN).close())
+                .isInstanceOf(SQLException.class)
+                .hasMessageContaining("The application requested encryption but the server is not configured to "
+                        + "support SSL");
+        assertThat(server.accessTokens).isEmpty();
     }
 }

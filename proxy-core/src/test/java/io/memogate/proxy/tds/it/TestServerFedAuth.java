@@ -31,8 +31,9 @@ final class TestServerFedAuth {
     static final String PRINCIPAL = "<token-identified principal>";
 
     /**
-     * The one access token the test server accepts: shaped like an Entra ID JWT (three base64url parts), 2,500
-     * characters long as real ones can be, so that its LOGIN7 (the token in UTF-16LE) spans two 4,096-byte packets.
+     * The one access token the test server accepts: shaped like an Entra ID JWT (three base64url parts), 2,514
+     * characters long as real ones can be, so that its LOGIN7 (the token in UTF-16LE) is longer than TDS's default
+     * packet of 4,096 bytes.
      */
     static final String ACCESS_TOKEN = token(new Random(0x7DA5L));
 
