@@ -148,4 +148,29 @@ class TdsFedAuthIT {
                         + "support SSL");
         assertThat(server.accessTokens).isEmpty();
     }
+
+    /**
+     * A login the server routes (as an Azure SQL gateway does) is repeated by the proxy toward the routed server
+     * with the same LOGIN7, the token in it: both servers get the client's token, the statement runs on the second.
+     */
+    @Test
+    void aRoutedTokenLoginReachesTheRoutedServerWithTheSameToken() throws Exception {
+        TdsTestServer first = target.recording();
+        try (TdsTestServer routed = TdsTestServer.encrypting(Encryption.OFFERED, tls.serverCertificate)) {
+            first.routeTo("127.0.0.1", routed.port());
+            try (Connection connection = connect(true, TestServerFedAuth.ACCESS_TOKEN);
+                    Statement statement = connection.createStatement()) {
+                assertThat(TdsProxy.single(statement, BATCH)).isEqualTo(73);
+                assertThat(proxy.clients()).singleElement().satisfies(session -> assertThat(session.serverAddress())
+                        .isEqualTo("127.0.0.1:" + routed.port() + " (routed by 127.0.0.1:" + first.port() + ")"));
+            }
+            byte[] token = TestServerFedAuth.ACCESS_TOKEN.getBytes(StandardCharsets.UTF_16LE);
+            assertThat(first.accessTokens).singleElement().isEqualTo(token);
+            assertThat(routed.accessTokens).singleElement().isEqualTo(token);
+            assertThat(routed.logins).containsExactly(TestServerFedAuth.PRINCIPAL + "@" + target.database);
+            assertThat(first.batches).isEmpty();
+            assertThat(routed.batches).contains(BATCH);
+            assertThat(routed.tls).containsExactly("full TLSv1.2");
+        }
+    }
 }
