@@ -30,8 +30,9 @@ import java.util.regex.Pattern;
  * or for everything, or TDS 8.0's TLS first), LOGIN7 (LOGINACK with ENVCHANGEs for the database, collation and
  * packet size; user {@code refused}, and user {@code memo} with another password than {@code secret}, get error
  * 18456; an integrated login is NTLM with one Windows account, verified, {@link TestServerNtlm}, 18456
- * when it fails), every SQL batch with one row of two columns (an INT: the number after a leading {@code SELECT}, else 1;
- * an NVARCHAR: the batch's text as received) except T-SQL's {@code THROW number, 'message', state}, answered with
+ * when it fails; an access token inside LOGIN7, {@link TestServerFedAuth}: LOGINACK then a FEATUREEXTACK, 18456 for
+ * another token than the one it accepts), every SQL batch with one row of two columns (an INT: the number after a
+ * leading {@code SELECT}, else 1; an NVARCHAR: the batch's text as received) except T-SQL's {@code THROW number, 'message', state}, answered with
  * that error (class 16), a batch of settings (a leading {@code SET}: a DONE, no rows) and a {@code WAITFOR} batch,
  * which "runs" until an ATTENTION cancels it (its answer then ends with a DONE of no rows, and DONE_ATTN follows in
  * a message of its own), sp_executesql, sp_prepare, sp_prepexec, sp_execute and sp_unprepare with handles in
@@ -83,6 +84,8 @@ final class TdsTestServer implements AutoCloseable {
     final List<String> logins = new CopyOnWriteArrayList<>();
     /** The ServerName of each LOGIN7 received. */
     final List<String> serverNames = new CopyOnWriteArrayList<>();
+    /** The access token of each LOGIN7 with a FEDAUTH feature, as its bytes came ({@link TestServerFedAuth}). */
+    final List<byte[]> accessTokens = new CopyOnWriteArrayList<>();
     final AtomicInteger attentions = new AtomicInteger();
     /** TLS handshakes inside PRELOGIN packets that failed (the peer refused the certificate, or sent no TLS). */
     final AtomicInteger tlsFailures = new AtomicInteger();
@@ -99,6 +102,8 @@ final class TdsTestServer implements AutoCloseable {
     private final TestServerTls serverTls;
     private final List<Socket> open = new CopyOnWriteArrayList<>();
     private final AtomicInteger spids = new AtomicInteger(51);
+    /** The data of the FEATUREEXTACK acknowledging an access token ({@link TestServerFedAuth}): none, as SQL Server. */
+    private volatile byte[] fedAuthAckData = new byte[0];
     /** Where every login is routed, or null. */
     private volatile Route routing;
 
@@ -153,6 +158,12 @@ final class TdsTestServer implements AutoCloseable {
         return this;
     }
 
+    /** From now on, an access token's FEATUREEXTACK carries {@code data} (a 32-byte nonce, say). */
+    TdsTestServer acknowledgingFedAuthWith(byte[] data) {
+        fedAuthAckData = data.clone();
+        return this;
+    }
+
     private void accept() {
         while (!listening.isClosed()) {
             try {
@@ -188,6 +199,7 @@ final class TdsTestServer implements AutoCloseable {
             boolean running = false; // a WAITFOR batch "runs" until an ATTENTION cancels it
             boolean loggedIn = false;
             byte[] agreedVersion = null; // the LOGINACK's TDS version, once the LOGIN7 came
+            boolean fedAuthRequired = false; // answered FEDAUTHREQUIRED 1 in PRELOGIN
             for (Message message; (message = TdsWire.read(in)) != null; ) {
                 if (loggedIn && message.type() != TdsWire.PRELOGIN && message.type() != TdsWire.LOGIN7) {
                     received.add(message);
@@ -197,7 +209,8 @@ final class TdsTestServer implements AutoCloseable {
                         int asked = clientEncryption(message);
                         int answer = encryptionAnswer(asked);
                         int mars = option(message, 4) == 1 ? 1 : 0;
-                        TdsWire.write(out, TdsWire.REPLY, prelogin(answer, mars), packetSize, 0);
+                        fedAuthRequired = option(message, TestServerFedAuth.PRELOGIN_OPTION) >= 0;
+                        TdsWire.write(out, TdsWire.REPLY, prelogin(answer, mars, fedAuthRequired), packetSize, 0);
                         if (encryption != Encryption.STRICT && serverTls != null && answer != 2 && asked != 2) {
                             loginOnly = asked == 0 && answer == 0;
                             TestServerTls.Connection encrypted;
@@ -241,8 +254,19 @@ final class TdsTestServer implements AutoCloseable {
                             }
                             continue;
                         }
-                        logins.add(user + "@" + database);
                         serverNames.add(string(login, 52));
+                        var fedAuth = TestServerFedAuth.of(login);
+                        if (fedAuth.isPresent()) {
+                            accessTokens.add(fedAuth.get().token());
+                            var refusal = fedAuth.get().refusal(fedAuthRequired);
+                            if (refusal.isPresent()) {
+                                TdsWire.write(out, TdsWire.REPLY, error(18456, 14, refusal.get(), tds72), packetSize,
+                                        spid);
+                                return;
+                            }
+                            user = TestServerFedAuth.PRINCIPAL;
+                        }
+                        logins.add(user + "@" + database);
                         if (user.equals("refused") || user.equals(USER) && !password(login).equals(PASSWORD)) {
                             TdsWire.write(out, TdsWire.REPLY, error(18456, 14, "Login failed for user '" + user + "'.",
                                     tds72), packetSize, spid);
@@ -250,7 +274,8 @@ final class TdsTestServer implements AutoCloseable {
                         }
                         Route routed = routing;
                         TdsWire.write(out, TdsWire.REPLY, routed == null
-                                ? loginAck(database, packetSize, agreedVersion, tds72)
+                                ? loginAck(database, packetSize, agreedVersion, tds72, fedAuth.isPresent()
+                                        ? TestServerFedAuth.acknowledgement(fedAuthAckData) : new byte[0])
                                 : routingAnswer(routed, tds72), packetSize, spid);
                         loggedIn = routed == null;
                     }
@@ -263,8 +288,8 @@ final class TdsTestServer implements AutoCloseable {
                         }
                         ntlm = null;
                         logins.add(account + "@" + ntlmDatabase);
-                        TdsWire.write(out, TdsWire.REPLY, loginAck(ntlmDatabase, packetSize, agreedVersion, tds72),
-                                packetSize, spid);
+                        TdsWire.write(out, TdsWire.REPLY, loginAck(ntlmDatabase, packetSize, agreedVersion, tds72,
+                                new byte[0]), packetSize, spid);
                         loggedIn = true;
                     }
                     case TdsWire.SQL_BATCH -> {
@@ -369,18 +394,23 @@ final class TdsTestServer implements AutoCloseable {
         return -1;
     }
 
-    private static byte[] prelogin(int answer, int mars) {
-        // VERSION (6 bytes), ENCRYPTION (1), INSTOPT (1), THREADID (0), MARS (1), then the terminator
-        int data = 5 * 5 + 1;
-        return new Tokens()
+    /**
+     * VERSION (6 bytes), ENCRYPTION (1), INSTOPT (1), THREADID (0), MARS (1), and to a client that sent
+     * FEDAUTHREQUIRED, FEDAUTHREQUIRED 0x01 (1; no NONCE), then the terminator.
+     */
+    private static byte[] prelogin(int answer, int mars, boolean fedAuthRequired) {
+        int data = (fedAuthRequired ? 6 : 5) * 5 + 1;
+        Tokens options = new Tokens()
                 .u8(0).raw(be(data)).raw(be(6))
                 .u8(1).raw(be(data + 6)).raw(be(1))
                 .u8(2).raw(be(data + 7)).raw(be(1))
                 .u8(3).raw(be(data + 8)).raw(be(0))
-                .u8(4).raw(be(data + 8)).raw(be(1))
-                .u8(0xFF)
-                .raw(new byte[] {16, 0, 0x03, (byte) 0xE8, 0, 0}).u8(answer).u8(0).u8(mars)
-                .bytes();
+                .u8(4).raw(be(data + 8)).raw(be(1));
+        if (fedAuthRequired) {
+            options.u8(TestServerFedAuth.PRELOGIN_OPTION).raw(be(data + 9)).raw(be(1));
+        }
+        options.u8(0xFF).raw(new byte[] {16, 0, 0x03, (byte) 0xE8, 0, 0}).u8(answer).u8(0).u8(mars);
+        return (fedAuthRequired ? options.u8(1) : options).bytes();
     }
 
     private static byte[] be(int value) {
@@ -401,7 +431,8 @@ final class TdsTestServer implements AutoCloseable {
         return spoken ? ByteBuffer.allocate(4).putInt(version).array() : new byte[] {0x74, 0, 0, 4};
     }
 
-    private static byte[] loginAck(String database, int packetSize, byte[] version, boolean tds72) {
+    /** LOGINACK and its ENVCHANGEs, then {@code featureAck} (a FEATUREEXTACK, or nothing), then DONE. */
+    private static byte[] loginAck(String database, int packetSize, byte[] version, boolean tds72, byte[] featureAck) {
         Tokens tokens = new Tokens();
         envChange(tokens, 1, database.isEmpty() ? "master" : database, "master");
         Tokens collation = new Tokens().u8(7).u8(COLLATION.length).raw(COLLATION).u8(0);
@@ -410,7 +441,7 @@ final class TdsTestServer implements AutoCloseable {
         envChange(tokens, 4, Integer.toString(packetSize), "4096");
         Tokens ack = new Tokens().u8(1).raw(version).bVarchar("TdsTestServer")
                 .raw(new byte[] {16, 0, 0x03, (byte) 0xE8});
-        tokens.u8(0xAD).u16(ack.size()).raw(ack.bytes());
+        tokens.u8(0xAD).u16(ack.size()).raw(ack.bytes()).raw(featureAck);
         return tokens.raw(done(0, 0, 0, tds72)).bytes();
     }
 

@@ -6,6 +6,7 @@ import io.netty.handler.ssl.ApplicationProtocolConfig;
 import io.netty.handler.ssl.SslContext;
 import io.netty.handler.ssl.SslContextBuilder;
 import io.netty.handler.ssl.SslProvider;
+import java.io.ByteArrayOutputStream;
 import java.io.DataInputStream;
 import java.io.EOFException;
 import java.io.IOException;
@@ -88,8 +89,14 @@ final class TestServerTls {
             }
         }
 
-        /** Wraps {@code data} into records and writes them, in a PRELOGIN packet during the handshake. */
+        /**
+         * Wraps {@code data} into records and writes them. During the handshake, the records the engine has to send
+         * in a row (a flight: ServerHello to ServerHelloDone) go in one PRELOGIN message, as SQL Server sends them:
+         * mssql-jdbc reads a flight as one message, and its assertions (on under tests) fail on a flight cut into
+         * messages.
+         */
         private void send(ByteBuffer data) throws IOException {
+            ByteArrayOutputStream flight = new ByteArrayOutputStream();
             do {
                 ByteBuffer net = ByteBuffer.allocate(engine.getSession().getPacketBufferSize());
                 SSLEngineResult result = engine.wrap(data, net);
@@ -97,15 +104,19 @@ final class TestServerTls {
                     throw new SSLException("wrap: " + result);
                 }
                 net.flip();
-                if (!net.hasRemaining()) {
+                if (!inPrelogin) {
+                    rawOut.write(net.array(), 0, net.limit());
                     continue;
                 }
-                if (inPrelogin) {
-                    int length = net.remaining() + 8;
-                    rawOut.write(new byte[] {TdsWire.PRELOGIN, 1, (byte) (length >> 8), (byte) length, 0, 0, 1, 0});
+                flight.write(net.array(), 0, net.limit());
+                if (engine.getHandshakeStatus() == SSLEngineResult.HandshakeStatus.NEED_TASK) {
+                    engine.getDelegatedTask().run();
                 }
-                rawOut.write(net.array(), 0, net.limit());
-            } while (data.hasRemaining());
+            } while (data.hasRemaining()
+                    || inPrelogin && engine.getHandshakeStatus() == SSLEngineResult.HandshakeStatus.NEED_WRAP);
+            if (flight.size() > 0) {
+                TdsWire.write(rawOut, TdsWire.PRELOGIN, flight.toByteArray(), 4096, 0);
+            }
             rawOut.flush();
         }
 
