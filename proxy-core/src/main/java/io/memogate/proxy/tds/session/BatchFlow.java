@@ -33,9 +33,9 @@ import org.slf4j.LoggerFactory;
  * estimator's SQL Server dialect. A refused batch never reaches the server: its client gets error
  * 8628 and a DONE with DONE_ERROR, and the session goes on. An ATTENTION while the batch is held withdraws it and
  * is answered here with DONE_ATTN, as the server answers an attention; otherwise it goes to the server, which
- * answers it, and the answer of the request it cancels still ends that request's admission. A refused RPC's answer ends with DONEPROC. Every other request (other procedures, a handle prepared
- * unseen, transaction manager, bulk load) is relayed as it is. Used on the
- * session's event loop only.
+ * answers it, and the answer of the request it cancels still ends that request's admission. A refused RPC's
+ * answer ends with DONEPROC. Every other request (other procedures, a handle prepared unseen, transaction manager,
+ * bulk load) is relayed as it is. Used on the session's event loop only.
  */
 final class BatchFlow {
 
