@@ -14,18 +14,15 @@ import io.memogate.proxy.calibrate.sqlserver.SqlServerCoefficientsFile;
 import io.memogate.proxy.config.AuthFile;
 import io.memogate.proxy.postgres.calibrate.CoefficientsFile;
 import java.io.IOException;
-import java.nio.file.InvalidPathException;
 import java.nio.file.NoSuchFileException;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
-import java.util.Locale;
 import java.util.Optional;
 import java.util.OptionalLong;
 import java.util.Set;
 import java.util.function.Function;
-import java.util.regex.Pattern;
 import java.util.stream.Collectors;
 
 /**
@@ -37,14 +34,12 @@ import java.util.stream.Collectors;
  */
 final class DocumentConverter {
 
-    private static final Pattern DECIMAL = Pattern.compile("[+-]?(\\d+\\.?\\d*|\\.\\d+)([eE][+-]?\\d+)?");
-
-    private final Path baseDirectory;
     private final Problems problems;
+    private final ConfigValues values;
 
     DocumentConverter(Path baseDirectory, Problems problems) {
-        this.baseDirectory = baseDirectory;
         this.problems = problems;
+        this.values = new ConfigValues(baseDirectory, problems);
     }
 
     List<ListenerConfig> listeners(List<ConfigDocument.Listener> listeners) {
@@ -71,23 +66,23 @@ final class DocumentConverter {
             return LimitsConfig.DEFAULTS;
         }
         String path = "limits.";
-        long messageBytes = parse(path + "maxMessageBytes", limits.maxMessageBytes, ByteSize::parse,
+        long messageBytes = values.parse(path + "maxMessageBytes", limits.maxMessageBytes, ByteSize::parse,
                 ByteSize.ofBytes(LimitsConfig.DEFAULT_MAX_MESSAGE_BYTES)).bytes();
         if (messageBytes > Integer.MAX_VALUE) {
             ConfigValidator.checkMaxMessageBytes(problems, path + "maxMessageBytes", messageBytes);
             messageBytes = LimitsConfig.DEFAULT_MAX_MESSAGE_BYTES;
         }
-        Duration connectTimeout = duration(path + "connectTimeout", limits.connectTimeout,
+        Duration connectTimeout = values.duration(path + "connectTimeout", limits.connectTimeout,
                 LimitsConfig.DEFAULT_CONNECT_TIMEOUT);
-        Duration shutdownTimeout = duration(path + "shutdownTimeout", limits.shutdownTimeout,
+        Duration shutdownTimeout = values.duration(path + "shutdownTimeout", limits.shutdownTimeout,
                 LimitsConfig.DEFAULT_SHUTDOWN_TIMEOUT);
-        long connections = whole(path + "maxClientConnections", limits.maxClientConnections,
+        long connections = values.whole(path + "maxClientConnections", limits.maxClientConnections,
                 LimitsConfig.DEFAULT_MAX_CLIENT_CONNECTIONS);
         if (connections != (int) connections) {
             ConfigValidator.checkMaxClientConnections(problems, path + "maxClientConnections", connections);
             connections = LimitsConfig.DEFAULT_MAX_CLIENT_CONNECTIONS;
         }
-        Duration loginTimeout = duration(path + "loginTimeout", limits.loginTimeout, LimitsConfig.DEFAULT_LOGIN_TIMEOUT);
+        Duration loginTimeout = values.duration(path + "loginTimeout", limits.loginTimeout, LimitsConfig.DEFAULT_LOGIN_TIMEOUT);
         return new LimitsConfig((int) messageBytes, connectTimeout, shutdownTimeout, (int) connections, loginTimeout);
     }
 
@@ -99,14 +94,14 @@ final class DocumentConverter {
         if (admin.http != null) {
             ConfigDocument.AdminHttp http = admin.http;
             String host = http.host == null ? AdminHttpConfig.DEFAULT_HOST : http.host;
-            int port = port("admin.http.port", http.port, AdminHttpConfig.DEFAULT_PORT, 0);
-            boolean enabled = parse("admin.http.enabled", http.enabled, DocumentConverter::bool, true);
+            int port = values.port("admin.http.port", http.port, AdminHttpConfig.DEFAULT_PORT, 0);
+            boolean enabled = values.parse("admin.http.enabled", http.enabled, ConfigValues::bool, true);
             httpConfig = new AdminHttpConfig(host, port, enabled);
         }
         List<String> users = admin.users == null ? List.of()
                 : admin.users.stream().map(u -> u == null ? "" : u).toList();
         String authDatabase = admin.authDatabase == null ? AdminConfig.DEFAULT_AUTH_DATABASE : admin.authDatabase;
-        Duration watchInterval = duration("admin.watchInterval", admin.watchInterval, AdminConfig.DEFAULT_WATCH_INTERVAL);
+        Duration watchInterval = values.duration("admin.watchInterval", admin.watchInterval, AdminConfig.DEFAULT_WATCH_INTERVAL);
         return new AdminConfig(httpConfig, users, authDatabase, watchInterval);
     }
 
@@ -115,19 +110,19 @@ final class DocumentConverter {
             return AdmissionConfig.DEFAULTS;
         }
         String path = "admission.";
-        boolean enabled = parse(path + "enabled", admission.enabled, DocumentConverter::bool, true);
-        Duration waitNotice = duration(path + "waitNotice", admission.waitNotice, AdmissionConfig.DEFAULT_WAIT_NOTICE);
-        Duration holdWhileRunning = duration(path + "holdWhileRunning", admission.holdWhileRunning,
+        boolean enabled = values.parse(path + "enabled", admission.enabled, ConfigValues::bool, true);
+        Duration waitNotice = values.duration(path + "waitNotice", admission.waitNotice, AdmissionConfig.DEFAULT_WAIT_NOTICE);
+        Duration holdWhileRunning = values.duration(path + "holdWhileRunning", admission.holdWhileRunning,
                 AdmissionConfig.DEFAULT_HOLD_WHILE_RUNNING);
-        long cpus = whole(path + "cpus", admission.cpus, AdmissionConfig.DEFAULTS.cpus());
+        long cpus = values.whole(path + "cpus", admission.cpus, AdmissionConfig.DEFAULTS.cpus());
         if (!ConfigValidator.checkCpus(problems, path + "cpus", cpus)) {
             cpus = AdmissionConfig.DEFAULTS.cpus();
         }
         // The tiers' defaults follow cpus: a file that sets only cpus gets limits 4 x cpus, cpus and 1.
         GatewaySettings defaults = GatewaySettings.defaults((int) cpus);
-        long threshold = parse(path + "staticThreshold", admission.staticThreshold, ByteSize::parse,
+        long threshold = values.parse(path + "staticThreshold", admission.staticThreshold, ByteSize::parse,
                 ByteSize.ofBytes(defaults.staticThresholdBytes())).bytes();
-        long records = whole(path + "statementRecords", admission.statementRecords, 0);
+        long records = values.whole(path + "statementRecords", admission.statementRecords, 0);
         if (!ConfigValidator.checkStatementRecords(problems, path + "statementRecords", records)) {
             records = 0;
         }
@@ -148,9 +143,9 @@ final class DocumentConverter {
         }
         String path = "admission.search.";
         SearchTiers defaults = SearchTiers.DEFAULTS;
-        Duration small = duration(path + "small", search.small, defaults.small());
-        Duration medium = duration(path + "medium", search.medium, defaults.medium());
-        Duration large = duration(path + "large", search.large, defaults.large());
+        Duration small = values.duration(path + "small", search.small, defaults.small());
+        Duration medium = values.duration(path + "medium", search.medium, defaults.medium());
+        Duration large = values.duration(path + "large", search.large, defaults.large());
         boolean right = true;
         if (!small.isPositive()) {
             problems.add(path + "small", path + "small must be > 0, was " + Durations.format(small));
@@ -173,8 +168,8 @@ final class DocumentConverter {
         if (degrade == null) {
             return DegradePolicy.OFF;
         }
-        boolean enabled = parse("admission.degrade.enabled", degrade.enabled, DocumentConverter::bool, false);
-        Optional<Duration> after = Optional.ofNullable(duration("admission.degrade.after", degrade.after, null));
+        boolean enabled = values.parse("admission.degrade.enabled", degrade.enabled, ConfigValues::bool, false);
+        Optional<Duration> after = Optional.ofNullable(values.duration("admission.degrade.after", degrade.after, null));
         return new DegradePolicy(enabled, names(degrade.roles), names(degrade.applicationNames), after);
     }
 
@@ -191,15 +186,15 @@ final class DocumentConverter {
         Optional<MonitorConfig> monitor = Optional.ofNullable(broker.monitor).map(m -> new MonitorConfig(
                 orEmpty(m.user), Optional.ofNullable(m.password),
                 m.database == null ? MonitorConfig.DEFAULT_DATABASE : m.database, Optional.ofNullable(m.backend)));
-        Duration interval = duration(path + "interval", broker.interval, defaults.interval());
-        Duration gracePeriod = duration(path + "gracePeriod", broker.gracePeriod, defaults.gracePeriod());
-        double compileShare = parse(path + "compileShare", broker.compileShare, DocumentConverter::decimal,
+        Duration interval = values.duration(path + "interval", broker.interval, defaults.interval());
+        Duration gracePeriod = values.duration(path + "gracePeriod", broker.gracePeriod, defaults.gracePeriod());
+        double compileShare = values.parse(path + "compileShare", broker.compileShare, ConfigValues::decimal,
                 defaults.compileShare());
-        ByteSize hostMemory = parse(path + "hostMemory", broker.hostMemory, ByteSize::parse, null);
-        boolean coLocated = parse(path + "coLocated", broker.coLocated, DocumentConverter::bool, defaults.coLocated());
-        long staticTarget = parse(path + "staticTarget", broker.staticTarget, ByteSize::parse,
+        ByteSize hostMemory = values.parse(path + "hostMemory", broker.hostMemory, ByteSize::parse, null);
+        boolean coLocated = values.parse(path + "coLocated", broker.coLocated, ConfigValues::bool, defaults.coLocated());
+        long staticTarget = values.parse(path + "staticTarget", broker.staticTarget, ByteSize::parse,
                 ByteSize.ofBytes(defaults.staticTargetBytes())).bytes();
-        long minimumTarget = parse(path + "minimumTarget", broker.minimumTarget, ByteSize::parse,
+        long minimumTarget = values.parse(path + "minimumTarget", broker.minimumTarget, ByteSize::parse,
                 ByteSize.ofBytes(defaults.minimumTargetBytes())).bytes();
         return new BrokerConfig(monitor, interval, gracePeriod, compileShare,
                 hostMemory == null ? OptionalLong.empty() : OptionalLong.of(hostMemory.bytes()), coLocated,
@@ -216,14 +211,14 @@ final class DocumentConverter {
         }
         EstimatorConfig defaults = EstimatorConfig.DEFAULTS;
         String path = "estimator.coefficients";
-        Optional<Path> file = optionalPath(path, estimator.coefficients);
+        Optional<Path> file = values.optionalPath(path, estimator.coefficients);
         MemoryCoefficients coefficients = coefficients(path, file, CoefficientsFile::read, defaults.coefficients());
         String mysqlPath = "estimator.mysqlCoefficients";
-        Optional<Path> mysqlFile = optionalPath(mysqlPath, estimator.mysqlCoefficients);
+        Optional<Path> mysqlFile = values.optionalPath(mysqlPath, estimator.mysqlCoefficients);
         MySqlCoefficients mysql = coefficients(mysqlPath, mysqlFile, MySqlCoefficientsFile::read,
                 defaults.mysqlCoefficients());
         String sqlserverPath = "estimator.sqlserverCoefficients";
-        Optional<Path> sqlserverFile = optionalPath(sqlserverPath, estimator.sqlserverCoefficients);
+        Optional<Path> sqlserverFile = values.optionalPath(sqlserverPath, estimator.sqlserverCoefficients);
         SqlServerCoefficients sqlserver = coefficients(sqlserverPath, sqlserverFile, SqlServerCoefficientsFile::read,
                 defaults.sqlserverCoefficients());
         return new EstimatorConfig(file, coefficients, mysqlFile, mysql, sqlserverFile, sqlserver);
@@ -247,10 +242,10 @@ final class DocumentConverter {
         if (recycle == null) {
             return RecycleConfig.DEFAULTS;
         }
-        long retainedAbove = parse("recycle.retainedAbove", recycle.retainedAbove, ByteSize::parse,
+        long retainedAbove = values.parse("recycle.retainedAbove", recycle.retainedAbove, ByteSize::parse,
                 ByteSize.ofBytes(RecycleConfig.DEFAULT_RETAINED_ABOVE_BYTES)).bytes();
         String path = "recycle.authFile";
-        Optional<Path> file = optionalPath(path, recycle.authFile);
+        Optional<Path> file = values.optionalPath(path, recycle.authFile);
         if (file.isEmpty()) {
             return new RecycleConfig(retainedAbove, file, AuthFile.EMPTY);
         }
@@ -270,9 +265,9 @@ final class DocumentConverter {
         if (network == null) {
             return NetworkConfig.DEFAULTS;
         }
-        NetworkTransport transport = parse("network.transport", network.transport,
-                oneOf(NetworkTransport::fromConfigName, NetworkTransport.configNames()), NetworkConfig.DEFAULTS.transport());
-        long eventLoops = whole("network.eventLoops", network.eventLoops, NetworkConfig.DEFAULTS.eventLoops());
+        NetworkTransport transport = values.parse("network.transport", network.transport,
+                ConfigValues.oneOf(NetworkTransport::fromConfigName, NetworkTransport.configNames()), NetworkConfig.DEFAULTS.transport());
+        long eventLoops = values.whole("network.eventLoops", network.eventLoops, NetworkConfig.DEFAULTS.eventLoops());
         if (!ConfigValidator.checkEventLoops(problems, "network.eventLoops", eventLoops)) {
             eventLoops = NetworkConfig.DEFAULTS.eventLoops();
         }
@@ -299,8 +294,8 @@ final class DocumentConverter {
             problems.add("fleet.redis", "fleet.redis names one Redis; Sentinels go in fleet.sentinel");
             return Optional.empty();
         }
-        Duration lease = duration("fleet.lease", fleet.lease, FleetSettings.DEFAULT_LEASE);
-        Duration poll = duration("fleet.pollInterval", fleet.pollInterval, FleetSettings.DEFAULT_POLL_INTERVAL);
+        Duration lease = values.duration("fleet.lease", fleet.lease, FleetSettings.DEFAULT_LEASE);
+        Duration poll = values.duration("fleet.pollInterval", fleet.pollInterval, FleetSettings.DEFAULT_POLL_INTERVAL);
         try {
             return Optional.of(new FleetSettings(fleet.redis != null ? fleet.redis : fleet.sentinel, fleet.name,
                     lease, poll));
@@ -315,9 +310,9 @@ final class DocumentConverter {
             return TcpKeepalive.SYSTEM_DEFAULTS;
         }
         String path = "network.keepalive.";
-        Duration idle = duration(path + "idle", keepalive.idle, Duration.ZERO);
-        Duration interval = duration(path + "interval", keepalive.interval, Duration.ZERO);
-        long count = whole(path + "count", keepalive.count, 0);
+        Duration idle = values.duration(path + "idle", keepalive.idle, Duration.ZERO);
+        Duration interval = values.duration(path + "interval", keepalive.interval, Duration.ZERO);
+        long count = values.whole(path + "count", keepalive.count, 0);
         if (count != (int) count) {
             ConfigValidator.checkKeepaliveCount(problems, path + "count", count);
             count = 0;
@@ -335,10 +330,10 @@ final class DocumentConverter {
      */
     private TierSettings tier(String path, String limitText, String fractionText, String maxQueueText,
                               String timeoutText, TierSettings defaults) {
-        long limit = whole(path + ".limit", limitText, defaults.limit());
-        double fraction = parse(path + ".fraction", fractionText, DocumentConverter::decimal, defaults.fraction());
-        long maxQueue = whole(path + ".maxQueue", maxQueueText, defaults.maxQueue());
-        Duration timeout = duration(path + ".timeout", timeoutText, defaults.timeout());
+        long limit = values.whole(path + ".limit", limitText, defaults.limit());
+        double fraction = values.parse(path + ".fraction", fractionText, ConfigValues::decimal, defaults.fraction());
+        long maxQueue = values.whole(path + ".maxQueue", maxQueueText, defaults.maxQueue());
+        Duration timeout = values.duration(path + ".timeout", timeoutText, defaults.timeout());
         if (!ConfigValidator.checkTier(problems, path, limit, fraction, maxQueue, timeout)) {
             return defaults;
         }
@@ -347,16 +342,16 @@ final class DocumentConverter {
 
     private ListenerConfig listener(String path, ConfigDocument.Listener doc) {
         String host = doc.host == null ? ListenerConfig.DEFAULT_HOST : doc.host;
-        int port = port(path + ".port", doc.port, ListenerConfig.DEFAULT_PORT, 0);
+        int port = values.port(path + ".port", doc.port, ListenerConfig.DEFAULT_PORT, 0);
         Optional<ServerTlsConfig> tls = Optional.empty();
         if (doc.tls != null) {
-            Optional<Path> certificate = requiredPath(path + ".tls.certificate", doc.tls.certificate);
-            Optional<Path> privateKey = requiredPath(path + ".tls.privateKey", doc.tls.privateKey);
+            Optional<Path> certificate = values.requiredPath(path + ".tls.certificate", doc.tls.certificate);
+            Optional<Path> privateKey = values.requiredPath(path + ".tls.privateKey", doc.tls.privateKey);
             if (certificate.isPresent() && privateKey.isPresent()) {
                 tls = Optional.of(new ServerTlsConfig(certificate.get(), privateKey.get()));
             }
         }
-        Protocol protocol = parse(path + ".protocol", doc.protocol, oneOf(Protocol::fromConfigName, Protocol.configNames()),
+        Protocol protocol = values.parse(path + ".protocol", doc.protocol, ConfigValues.oneOf(Protocol::fromConfigName, Protocol.configNames()),
                 Protocol.POSTGRESQL);
         return new ListenerConfig(host, port, tls, protocol);
     }
@@ -364,9 +359,9 @@ final class DocumentConverter {
     private BackendConfig backend(String path, ConfigDocument.Backend doc) {
         List<String> databases = doc.databases == null ? List.of()
                 : doc.databases.stream().map(d -> d == null ? "" : d).toList();
-        int port = port(path + ".port", doc.port, BackendConfig.DEFAULT_PORT, 1);
+        int port = values.port(path + ".port", doc.port, BackendConfig.DEFAULT_PORT, 1);
         // A backend that lists no databases can only be meant as the default.
-        boolean isDefault = parse(path + ".default", doc.isDefault, DocumentConverter::bool, databases.isEmpty());
+        boolean isDefault = values.parse(path + ".default", doc.isDefault, ConfigValues::bool, databases.isEmpty());
         return new BackendConfig(orEmpty(doc.name), orEmpty(doc.host), port, databases, isDefault,
                 backendTls(path + ".tls", doc.tls), backendTds(path + ".tds", doc.tds));
     }
@@ -375,7 +370,7 @@ final class DocumentConverter {
         if (doc == null) {
             return BackendTdsConfig.DEFAULT;
         }
-        return new BackendTdsConfig(parse(path + ".followRouting", doc.followRouting, DocumentConverter::bool,
+        return new BackendTdsConfig(values.parse(path + ".followRouting", doc.followRouting, ConfigValues::bool,
                 BackendTdsConfig.DEFAULT.followRouting()));
     }
 
@@ -383,9 +378,9 @@ final class DocumentConverter {
         if (doc == null) {
             return BackendTlsConfig.DEFAULT;
         }
-        TlsMode mode = parse(path + ".mode", doc.mode, oneOf(TlsMode::fromConfigName, TlsMode.configNames()), TlsMode.PREFER);
-        return new BackendTlsConfig(mode, optionalPath(path + ".trustedCertificates", doc.trustedCertificates),
-                Optional.ofNullable(doc.serverName), parse(path + ".strict", doc.strict, DocumentConverter::bool, false));
+        TlsMode mode = values.parse(path + ".mode", doc.mode, ConfigValues.oneOf(TlsMode::fromConfigName, TlsMode.configNames()), TlsMode.PREFER);
+        return new BackendTlsConfig(mode, values.optionalPath(path + ".trustedCertificates", doc.trustedCertificates),
+                Optional.ofNullable(doc.serverName), values.parse(path + ".strict", doc.strict, ConfigValues::bool, false));
     }
 
     /**
@@ -405,92 +400,6 @@ final class DocumentConverter {
             }
         }
         return result;
-    }
-
-    private int port(String path, String text, int defaultPort, int min) {
-        long port = whole(path, text, defaultPort);
-        if (port != (int) port) {
-            ConfigValidator.checkPort(problems, path, port, min);
-            return defaultPort;
-        }
-        return (int) port;
-    }
-
-    /** {@link Durations#parse}, noting a plain number (milliseconds) so that a refusal can say how to write seconds. */
-    private Duration duration(String path, String text, Duration defaultValue) {
-        if (text != null && Durations.isPlainNumber(text)) {
-            problems.notePlainNumber(path);
-        }
-        return parse(path, text, Durations::parse, defaultValue);
-    }
-
-    private long whole(String path, String text, long defaultValue) {
-        return parse(path, text, t -> {
-            try {
-                return Long.parseLong(t.strip());
-            } catch (NumberFormatException e) {
-                throw new IllegalArgumentException("must be a whole number, was '" + t + "'", e);
-            }
-        }, defaultValue);
-    }
-
-    private Optional<Path> requiredPath(String path, String text) {
-        if (text == null || text.isBlank()) {
-            problems.add(path, path + " is required");
-            return Optional.empty();
-        }
-        return optionalPath(path, text);
-    }
-
-    private Optional<Path> optionalPath(String path, String text) {
-        if (text == null) {
-            return Optional.empty();
-        }
-        return Optional.ofNullable(parse(path, text, t -> baseDirectory.resolve(t).normalize(), null));
-    }
-
-    /**
-     * {@code text} parsed, {@code defaultValue} when it is absent, and also when it is bad, after the
-     * parser's message has been recorded under {@code path}.
-     */
-    private <T> T parse(String path, String text, Function<String, T> parser, T defaultValue) {
-        if (text == null) {
-            return defaultValue;
-        }
-        try {
-            return parser.apply(text);
-        } catch (IllegalArgumentException e) { // InvalidPathException is one
-            String reason = e instanceof InvalidPathException ? "is not a valid path: " + e.getMessage()
-                    : e.getMessage();
-            // "must be ..." continues the path as a sentence; "'12XB' is not a size" follows a colon.
-            problems.add(path, path + (reason.startsWith("must ") || reason.startsWith("is ") ? " " : ": ") + reason);
-            return defaultValue;
-        }
-    }
-
-    private static boolean bool(String text) {
-        return switch (text.strip().toLowerCase(Locale.ROOT)) {
-            case "true" -> true;
-            case "false" -> false;
-            default -> throw new IllegalArgumentException("must be true or false, was '" + text + "'");
-        };
-    }
-
-    /**
-     * A decimal number: {@code 0.25}, {@code .5}, {@code 1}, {@code 2.5e-1}. Not Double.parseDouble's
-     * whole syntax, which also takes "NaN", "Infinity", hex and a trailing d or f.
-     */
-    static double decimal(String text) {
-        if (!DECIMAL.matcher(text.strip()).matches()) {
-            throw new IllegalArgumentException("must be a number, was '" + text + "'");
-        }
-        return Double.parseDouble(text.strip());
-    }
-
-    /** A setting's word, read by {@code byName} (an enum's configuration names, {@code names}). */
-    private static <E> Function<String, E> oneOf(Function<String, Optional<E>> byName, String names) {
-        return text -> byName.apply(text.strip()).orElseThrow(() -> new IllegalArgumentException(
-                "must be one of " + names + ", was '" + text + "'"));
     }
 
     private static String orEmpty(String text) {

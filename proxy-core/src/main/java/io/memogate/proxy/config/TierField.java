@@ -87,7 +87,7 @@ public record TierField(Tier tier, String field) {
         try {
             switch (field) {
                 case "limit" -> limit = whole(value);
-                case "fraction" -> fraction = DocumentConverter.decimal(value);
+                case "fraction" -> fraction = ConfigValues.decimal(value);
                 case "maxQueue" -> maxQueue = whole(value);
                 default -> timeout = Durations.parse(value);
             }
