@@ -24,7 +24,7 @@ import org.slf4j.LoggerFactory;
  * Redis was away. Keyed by ticket id, so that asserting twice changes nothing.
  *
  * <p>A ticket released while its assertion is on the way may reach Redis after its release: {@link
- * #endedSince} names those, to release once more.
+ * #endedSince} names those, to release once more, whether or not the assertion was answered.
  */
 final class Holdings {
 
@@ -68,13 +68,13 @@ final class Holdings {
             asserting.set(false);
             calls.answer(reply, failure);
             answered.incrementAndGet();
-            if (failure == null) {
-                if (!reply.text().equals("0")) {
-                    log.info("The fleet's Redis at {} counts again {} of the {} statements this instance holds",
-                            redis.where(), reply.text(), sent.tickets());
-                }
-                endedSince(sent).forEach(id -> calls.sendConfirmed("mg_release", id));
+            if (failure == null && !reply.text().equals("0")) {
+                log.info("The fleet's Redis at {} counts again {} of the {} statements this instance holds",
+                        redis.where(), reply.text(), sent.tickets());
             }
+            // Also when no answer came: a call that ran out of time may still run in Redis, and the releases
+            // sent now follow it on the connection, so a ticket it counted again does not stay counted.
+            endedSince(sent).forEach(id -> calls.sendConfirmed("mg_release", id));
         });
     }
 

@@ -3,6 +3,9 @@ package io.memogate.broker.redis;
 import static io.memogate.broker.redis.Fleet.MB;
 import static org.assertj.core.api.Assertions.assertThat;
 
+import io.lettuce.core.RedisClient;
+import io.lettuce.core.api.StatefulRedisConnection;
+import io.lettuce.core.api.sync.RedisCommands;
 import io.memogate.broker.gateway.GatewayRejectedException;
 import io.memogate.broker.gateway.GatewaySettings;
 import io.memogate.broker.gateway.LedgerState;
@@ -13,8 +16,10 @@ import io.memogate.broker.gateway.TierState;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Map;
 import java.util.Set;
 import java.util.SplittableRandom;
+import java.util.TreeMap;
 import java.util.concurrent.CancellationException;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CompletionException;
@@ -118,7 +123,8 @@ class FleetStressIT {
                         && any.state(Tier.SMALL).active() == 0 && any.state(Tier.MEDIUM).active() == 0
                         && any.state(Tier.LARGE).active() == 0 && any.waiting().isEmpty();
             }, () -> List.of(any.ledger(), any.state(Tier.SMALL), any.state(Tier.MEDIUM), any.state(Tier.LARGE),
-                    any.waiting()));
+                    any.waiting(), "tickets Redis still has: " + ticketsInRedis(), "instances: "
+                            + members.stream().map(RedisGateways::instance).toList()));
             // Closed through every instance, so that each close comes after that instance's last measurement.
             for (RedisGateways member : members) {
                 for (int c = 0; c < CONNECTIONS; c++) {
@@ -203,6 +209,23 @@ class FleetStressIT {
         inFlight.decrementAndGet();
         inFlightBytes.addAndGet(-t.estimateBytes());
         t.release();
+    }
+
+    /** Every ticket Redis still keeps, with its fields: which instance holds it, in what state, since when. */
+    private static Object ticketsInRedis() {
+        RedisClient client = RedisClient.create(redis.uri());
+        try (StatefulRedisConnection<String, String> connection = client.connect()) {
+            RedisCommands<String, String> commands = connection.sync();
+            Map<String, Map<String, String>> tickets = new TreeMap<>();
+            for (String key : commands.keys("memogate:*:t:*")) {
+                tickets.put(key, commands.hgetall(key));
+            }
+            return tickets;
+        } catch (RuntimeException e) {
+            return "unreadable: " + e; // the failure being reported matters more than this detail
+        } finally {
+            client.shutdown();
+        }
     }
 
     /** Redis's own figures, read in one moment: no tier above its limit, no negative count. */
