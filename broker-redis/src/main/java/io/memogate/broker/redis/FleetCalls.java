@@ -37,7 +37,7 @@ final class FleetCalls {
 
     /** A call a later one replaces: not sent again when lost. */
     void send(String function, String... args) {
-        redis.call(function, args).whenComplete(this::answer);
+        redis.call(this::answer, function, args);
     }
 
     /** A call whose loss would leave something held in Redis: sent again until Redis confirms it. */
@@ -70,14 +70,14 @@ final class FleetCalls {
     }
 
     private void sendConfirmed(Call call) {
-        redis.call(call.function(), call.args()).whenComplete((reply, failure) -> {
+        redis.call((reply, failure) -> {
             if (failure != null) {
                 unconfirmed.add(call);
                 failed.accept(failure);
             } else {
                 answered.accept(reply);
             }
-        });
+        }, call.function(), call.args());
     }
 
     private record Call(String function, String... args) {

@@ -25,6 +25,8 @@ import java.util.concurrent.ExecutionException;
 import java.util.concurrent.Executor;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.TimeoutException;
+import java.util.function.BiConsumer;
+import java.util.function.Consumer;
 import java.util.function.Supplier;
 import java.util.stream.Collectors;
 
@@ -51,7 +53,7 @@ final class FleetClient implements AutoCloseable {
     private final String instance;
     private final String leaseMillis;
     private final Duration timeout;
-    private final Executor replies;
+    private final AnswerOrder order;
     private final Supplier<String[]> configuration;
     private final String where;
     /** Set by the first answer: from then on a missing lease means this instance was reaped. */
@@ -72,7 +74,7 @@ final class FleetClient implements AutoCloseable {
         this.instance = instance;
         this.leaseMillis = Long.toString(settings.lease().toMillis());
         this.timeout = timeout;
-        this.replies = replies;
+        this.order = new AnswerOrder(replies);
         this.configuration = configuration;
         this.client = RedisClient.create(uri);
         client.setOptions(ClientOptions.builder()
@@ -105,23 +107,37 @@ final class FleetClient implements AutoCloseable {
         wakeups.sync().subscribe(keys[0] + "wake:" + instance);
     }
 
-    /** Calls {@code function}; the future completes on the replies executor, in the order Redis answered. */
-    CompletableFuture<FleetReply> call(String function, String... args) {
-        return callHere(function, args).handleAsync((reply, failure) -> {
-            if (failure != null) {
-                throw unavailable(function, failure);
-            }
-            return reply;
-        }, replies);
+    /**
+     * Calls {@code function}; {@code then} gets its answer, or why none came, on the replies executor, in the order
+     * the calls were sent, which is the order Redis ran them ({@link AnswerOrder}).
+     */
+    void call(BiConsumer<FleetReply, Throwable> then, String function, String... args) {
+        order.send(() -> callHere(function, args),
+                (reply, failure) -> then.accept(reply, failure == null ? null : unavailable(function, failure)));
     }
 
     /**
      * Calls {@code function} and waits for its answer, at most the command timeout for each round trip it takes;
-     * for the views.
+     * {@code handle} gets the answer on the replies executor, in order with the others. For the views: the
+     * caller waits for the answer, not for its handling, so a view asked from the replies thread cannot wait
+     * for itself.
      */
+    FleetReply callAndWait(Consumer<FleetReply> handle, String function, String... args) {
+        return await(function, order.send(() -> callHere(function, args), (reply, failure) -> {
+            if (failure == null) {
+                handle.accept(reply);
+            }
+        }));
+    }
+
+    /** Calls {@code function} and waits for its answer, which nothing handles: joining and leaving. */
     FleetReply callAndWait(String function, String... args) {
+        return await(function, callHere(function, args));
+    }
+
+    private FleetReply await(String function, CompletableFuture<FleetReply> answer) {
         try {
-            return callHere(function, args).get(waitMillis(1 + 2 * REPAIRS), TimeUnit.MILLISECONDS);
+            return answer.get(waitMillis(1 + 2 * REPAIRS), TimeUnit.MILLISECONDS);
         } catch (InterruptedException e) {
             Thread.currentThread().interrupt();
             throw unavailable(function, e);

@@ -159,7 +159,7 @@ final class FleetLink {
         if (!polling.compareAndSet(false, true)) {
             return;
         }
-        redis.call("mg_poll").whenComplete((reply, failure) -> {
+        redis.call((reply, failure) -> {
             polling.set(false);
             if (failure != null) {
                 away(failure);
@@ -177,6 +177,6 @@ final class FleetLink {
                         + " refused", fleet.name(), lost, server);
             }
             calls.resend();
-        });
+        }, "mg_poll");
     }
 }

@@ -64,7 +64,7 @@ final class Holdings {
         }
         lastNanos = nanoTime.getAsLong();
         Assertion sent = assertion(retainedBy);
-        redis.call("mg_assert", sent.args()).whenComplete((reply, failure) -> {
+        redis.call((reply, failure) -> {
             asserting.set(false);
             calls.answer(reply, failure);
             answered.incrementAndGet();
@@ -75,7 +75,7 @@ final class Holdings {
             // Also when no answer came: a call that ran out of time may still run in Redis, and the releases
             // sent now follow it on the connection, so a ticket it counted again does not stay counted.
             endedSince(sent).forEach(id -> calls.sendConfirmed("mg_release", id));
-        });
+        }, "mg_assert", sent.args());
     }
 
     /** How many assertions Redis answered or failed, for tests that wait for the next. */

@@ -162,23 +162,21 @@ public final class RedisGateways implements Gateways, FleetMember, AutoCloseable
             return t;
         }
         FleetTicket ft = tickets.issue(this, nextId(), estimateBytes, connection, tag);
-        redis.call("mg_acquire", ft.id, Long.toString(estimateBytes), Long.toString(connection),
-                        Integer.toString(floorTiers))
-                .whenComplete((reply, failure) -> {
-                    if (failure != null) {
-                        // It may have arrived before the answer was lost: whatever Redis has of it is undone.
-                        calls.later("mg_withdraw", ft.id);
-                        tickets.fail(ft, FleetClient.asUnavailable(failure));
-                        link.away(failure);
-                        return;
-                    }
-                    link.handle(reply);
-                    ft.acknowledged = true;
-                    if (!reply.text().isEmpty()) {
-                        String[] where = reply.text().split(" ");
-                        tickets.waitsAt(ft.id, where[0], where[1], link.paused());
-                    }
-                });
+        redis.call((reply, failure) -> {
+            if (failure != null) {
+                // It may have arrived before the answer was lost: whatever Redis has of it is undone.
+                calls.later("mg_withdraw", ft.id);
+                tickets.fail(ft, FleetClient.asUnavailable(failure));
+                link.away(failure);
+                return;
+            }
+            link.handle(reply);
+            ft.acknowledged = true;
+            if (!reply.text().isEmpty()) {
+                String[] where = reply.text().split(" ");
+                tickets.waitsAt(ft.id, where[0], where[1], link.paused());
+            }
+        }, "mg_acquire", ft.id, Long.toString(estimateBytes), Long.toString(connection), Integer.toString(floorTiers));
         return ft.ticket;
     }
 
@@ -192,7 +190,7 @@ public final class RedisGateways implements Gateways, FleetMember, AutoCloseable
             return;
         }
         if (tickets.release(ft)) {
-            redis.call("mg_release", ft.id).whenComplete((reply, failure) -> {
+            redis.call((reply, failure) -> {
                 if (failure != null) {
                     calls.later("mg_release", ft.id);
                     link.away(failure);
@@ -202,7 +200,7 @@ public final class RedisGateways implements Gateways, FleetMember, AutoCloseable
                 if (!reply.text().isEmpty()) {
                     retainedBy.put(t.connection(), Long.parseLong(reply.text()));
                 }
-            });
+            }, "mg_release", ft.id);
         }
     }
 
@@ -385,9 +383,7 @@ public final class RedisGateways implements Gateways, FleetMember, AutoCloseable
 
     /** Calls a quiet function and waits, for the views and the console: the answer brings no decisions. */
     private FleetReply ask(String function, String... args) {
-        FleetReply reply = redis.callAndWait(function, args);
-        replies.execute(() -> link.handle(reply));
-        return reply;
+        return redis.callAndWait(link::handle, function, args);
     }
 
     private FleetView view() {
