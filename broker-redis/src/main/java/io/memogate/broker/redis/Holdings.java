@@ -6,14 +6,12 @@ import io.memogate.broker.gateway.Tier;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
-import java.util.Objects;
-import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.concurrent.atomic.AtomicLong;
+import java.util.function.BiConsumer;
 import java.util.function.LongSupplier;
 import java.util.function.Supplier;
-import java.util.stream.Collectors;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -23,8 +21,11 @@ import org.slf4j.LoggerFactory;
  * this instance's lease while it was cut off, and for the statements this instance's share admitted while
  * Redis was away. Keyed by ticket id, so that asserting twice changes nothing.
  *
- * <p>A ticket released while its assertion is on the way may reach Redis after its release: {@link
- * #endedSince} names those, to release once more, whether or not the assertion was answered.
+ * <p>An assertion is built and sent, and a held ticket is ended here and its release sent, each in one step
+ * under one lock ({@link #order}): Redis runs the calls of the connection in the order they were sent, so an
+ * assertion that names a ticket reaches Redis before that ticket's release, and one sent after the release does
+ * not name it. Built and sent apart, a release could overtake the assertion naming its ticket, and Redis would
+ * count again, beyond the tiers' limits, a statement that had finished.
  */
 final class Holdings {
 
@@ -36,6 +37,8 @@ final class Holdings {
     private final FleetCalls calls;
     private final LongSupplier nanoTime;
     private final AtomicBoolean asserting = new AtomicBoolean();
+    /** Held while an assertion or a release is decided and sent. */
+    private final Object order = new Object();
     private volatile long lastNanos;
     private final AtomicLong answered = new AtomicLong();
     /** The statements the share admits or holds waiting, by the ticket their sessions have. */
@@ -56,26 +59,39 @@ final class Holdings {
 
     /**
      * Asserts again in Redis what this instance holds and what its connections retain; one assertion at a
-     * time, on the replies thread. A ticket that ended while its assertion was on the way is released again.
+     * time, on the replies thread.
      */
     void reassert(Map<Long, Long> retainedBy) {
         if (!asserting.compareAndSet(false, true)) {
             return;
         }
         lastNanos = nanoTime.getAsLong();
-        Assertion sent = assertion(retainedBy);
-        redis.call((reply, failure) -> {
-            asserting.set(false);
-            calls.answer(reply, failure);
-            answered.incrementAndGet();
-            if (failure == null && !reply.text().equals("0")) {
-                log.info("The fleet's Redis at {} counts again {} of the {} statements this instance holds",
-                        redis.where(), reply.text(), sent.tickets());
+        synchronized (order) {
+            Assertion sent = assertion(retainedBy);
+            redis.call((reply, failure) -> {
+                asserting.set(false);
+                calls.answer(reply, failure);
+                answered.incrementAndGet();
+                if (failure == null && !reply.text().equals("0")) {
+                    log.info("The fleet's Redis at {} counts again {} of the {} statements this instance holds",
+                            redis.where(), reply.text(), sent.tickets());
+                }
+            }, "mg_assert", sent.args());
+        }
+    }
+
+    /**
+     * Ends the admitted ticket here and sends its release ({@code then} gets the answer); false when it was not
+     * admitted, or already ended.
+     */
+    boolean release(FleetTicket ft, BiConsumer<FleetReply, Throwable> then) {
+        synchronized (order) {
+            if (!tickets.release(ft)) {
+                return false;
             }
-            // Also when no answer came: a call that ran out of time may still run in Redis, and the releases
-            // sent now follow it on the connection, so a ticket it counted again does not stay counted.
-            endedSince(sent).forEach(id -> calls.sendConfirmed("mg_release", id));
-        }, "mg_assert", sent.args());
+            redis.call(then, "mg_release", ft.id);
+            return true;
+        }
     }
 
     /** How many assertions Redis answered or failed, for tests that wait for the next. */
@@ -126,14 +142,17 @@ final class Holdings {
      * outer} is not the share's.
      */
     boolean releaseShared(Ticket outer, Gateways share) {
-        Shared s = shared.remove(outer);
+        Shared s;
+        synchronized (order) {
+            s = shared.remove(outer);
+            if (s != null && s.id != null) {
+                calls.sendConfirmed("mg_release", s.id);
+            }
+        }
         if (s == null) {
             return false;
         }
         share.release(s.inner);
-        if (s.id != null) {
-            calls.sendConfirmed("mg_release", s.id);
-        }
         return true;
     }
 
@@ -141,42 +160,33 @@ final class Holdings {
         return !shared.isEmpty() || !tickets.admitted().isEmpty();
     }
 
-    /** mg_assert's arguments: the tickets held now, then what their connections retain. */
+    /** mg_assert's arguments: the tickets held now, then what their connections retain; under {@link #order}. */
     private Assertion assertion(Map<Long, Long> retainedBy) {
-        List<String> ids = new ArrayList<>();
         List<String> args = new ArrayList<>(List.of(""));
         for (FleetTicket ft : tickets.admitted()) {
-            add(ids, args, ft.id, ft.ticket);
+            add(args, ft.id, ft.ticket);
         }
         for (Map.Entry<Ticket, Shared> e : shared.entrySet()) {
             Ticket outer = e.getKey();
             Shared s = e.getValue();
             if (outer.admitted().isDone() && !outer.admitted().isCompletedExceptionally()) {
-                synchronized (s) {
-                    if (s.id == null) {
-                        s.id = nextId.get();
-                    }
+                if (s.id == null) {
+                    s.id = nextId.get();
                 }
-                add(ids, args, s.id, s.inner);
+                add(args, s.id, s.inner);
             }
         }
-        args.set(0, Integer.toString(ids.size()));
+        int count = (args.size() - 1) / 4;
+        args.set(0, Integer.toString(count));
         retainedBy.forEach((connection, bytes) -> {
             args.add(Long.toString(connection));
             args.add(Long.toString(bytes));
         });
-        return new Assertion(args.toArray(String[]::new), Set.copyOf(ids));
+        return new Assertion(args.toArray(String[]::new), count);
     }
 
-    /** The tickets of {@code sent} that ended here since: Redis may have counted them again after their release. */
-    private List<String> endedSince(Assertion sent) {
-        Set<String> sharedIds = shared.values().stream().map(s -> s.id).filter(Objects::nonNull)
-                .collect(Collectors.toSet());
-        return sent.ids().stream().filter(id -> !tickets.holds(id) && !sharedIds.contains(id)).toList();
-    }
-
-    private static void add(List<String> ids, List<String> args, String id, Ticket t) {
-        ids.add(id);
+    /** A ticket as mg_assert reads it: id, estimate, connection, tiers held. */
+    private static void add(List<String> args, String id, Ticket t) {
         args.add(id);
         args.add(Long.toString(t.estimateBytes()));
         args.add(Long.toString(t.connection()));
@@ -186,18 +196,15 @@ final class Holdings {
     /** A statement of the share: the share's ticket, and its id in Redis once asserted there. */
     private static final class Shared {
         final Ticket inner;
-        volatile String id;
+        /** Under {@link #order}. */
+        String id;
 
         Shared(Ticket inner) {
             this.inner = inner;
         }
     }
 
-    /** One mg_assert call: its arguments and the ticket ids it asserted. */
-    record Assertion(String[] args, Set<String> ids) {
-
-        int tickets() {
-            return ids.size();
-        }
+    /** One mg_assert call: its arguments and how many tickets it asserted. */
+    record Assertion(String[] args, int tickets) {
     }
 }

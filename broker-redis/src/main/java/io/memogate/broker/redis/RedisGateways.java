@@ -189,19 +189,17 @@ public final class RedisGateways implements Gateways, FleetMember, AutoCloseable
         if (ft == null || ft.waiting() && withdraw(t)) {
             return;
         }
-        if (tickets.release(ft)) {
-            redis.call((reply, failure) -> {
-                if (failure != null) {
-                    calls.later("mg_release", ft.id);
-                    link.away(failure);
-                    return;
-                }
-                link.handle(reply);
-                if (!reply.text().isEmpty()) {
-                    retainedBy.put(t.connection(), Long.parseLong(reply.text()));
-                }
-            }, "mg_release", ft.id);
-        }
+        holdings.release(ft, (reply, failure) -> {
+            if (failure != null) {
+                calls.later("mg_release", ft.id);
+                link.away(failure);
+                return;
+            }
+            link.handle(reply);
+            if (!reply.text().isEmpty()) {
+                retainedBy.put(t.connection(), Long.parseLong(reply.text()));
+            }
+        });
     }
 
     @Override
