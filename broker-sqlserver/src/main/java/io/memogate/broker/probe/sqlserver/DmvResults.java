@@ -4,7 +4,7 @@ import java.util.Objects;
 import java.util.Optional;
 
 /**
- * One poll's result sets, as {@link DmvReader} reads them from a server or a test reads them from recorded files;
+ * One poll's result sets, as {@link DmvReader} reads them from a server or a test reads them from hand-written files;
  * {@link SqlServerReading} computes the snapshot from them alone.
  *
  * @param server      SERVERPROPERTY('ProductVersion'), @@MAX_CONNECTIONS

@@ -14,7 +14,7 @@ import java.util.OptionalLong;
 
 /**
  * One result set of a dynamic management view as text, the same whether read from a server ({@link #read}) or
- * from a recorded file in a test: the probe's computation reads only these, so it is tested on recorded result
+ * from a hand-written file in a test: the probe's computation reads only these, so it is tested on such result
  * sets without a server. Column names are lower case; a SQL NULL is a Java null.
  *
  * @param view what was read, for messages ("sys.dm_os_memory_clerks")

@@ -23,7 +23,7 @@ import io.memogate.broker.probe.ServerVersion;
 
 /**
  * One poll's result sets mapped into the broker's server-neutral {@link MemorySnapshot}: a pure function of
- * {@link DmvResults}, tested on recorded result sets.
+ * {@link DmvResults}, tested on hand-written result sets in the documented shapes.
  * <pre>
  * version            SERVERPROPERTY('ProductVersion') 16.0.4135.4; number major x 10^7 + minor x 10^5 + build
  * memory.cache       clerks MEMORYCLERK_SQLBUFFERPOOL + the plan caches CACHESTORE_SQLCP, _OBJCP, _PHDR: the

@@ -20,7 +20,7 @@ import io.memogate.broker.probe.ProbeException;
 import io.memogate.broker.probe.ProbeSettings;
 
 /**
- * What the probe does with what the login may read, polled from recorded result sets: no connection is opened
+ * What the probe does with what the login may read, polled from hand-written result sets: no connection is opened
  * (the JDBC side is {@link SqlServerProbeIT}'s).
  */
 class SqlServerProbeTest {
@@ -46,7 +46,7 @@ class SqlServerProbeTest {
     @Test
     void withoutViewServerStateEveryPollFailsNamingTheGrantAndTheLogSaysItOnce() throws Exception {
         for (int poll = 0; poll < 3; poll++) {
-            assertThatThrownBy(() -> probe.poll(RecordedPoll.of("no-rights")))
+            assertThatThrownBy(() -> probe.poll(HandwrittenPoll.of("no-rights")))
                     .isInstanceOf(ProbeException.class)
                     .hasMessageContaining("login [memogate_monitor] lacks VIEW SERVER STATE")
                     .hasMessageContaining("then broker.staticTarget")
@@ -56,7 +56,7 @@ class SqlServerProbeTest {
         assertThat(lines(Level.WARN)).singleElement().asString()
                 .contains("GRANT VIEW SERVER STATE TO [memogate_monitor] before");
 
-        MemorySnapshot granted = probe.poll(RecordedPoll.of("quiet"));
+        MemorySnapshot granted = probe.poll(HandwrittenPoll.of("quiet"));
 
         assertThat(granted.serverGateways()).hasSize(3);
         assertThat(lines(Level.INFO)).singleElement().asString().contains("reads every view the probe polls again");
@@ -64,7 +64,7 @@ class SqlServerProbeTest {
 
     @Test
     void aReleaseWithoutTheGatewaysViewIsPolledWithoutThemAndSaysSoOnce() throws Exception {
-        RecordedPoll sql2014 = RecordedPoll.of("sql2014", "quiet").withoutGateways();
+        HandwrittenPoll sql2014 = HandwrittenPoll.of("sql2014", "quiet").withoutGateways();
 
         MemorySnapshot first = probe.poll(sql2014);
         probe.poll(sql2014);
@@ -79,8 +79,8 @@ class SqlServerProbeTest {
 
     @Test
     void aFullyGrantedLoginLogsNothing() throws Exception {
-        probe.poll(RecordedPoll.of("quiet"));
-        probe.poll(RecordedPoll.of("storm", "quiet"));
+        probe.poll(HandwrittenPoll.of("quiet"));
+        probe.poll(HandwrittenPoll.of("storm", "quiet"));
 
         assertThat(log.list).isEmpty();
     }
@@ -90,7 +90,7 @@ class SqlServerProbeTest {
         DmvSource notSqlServer = new DmvSource() {
             @Override
             public MonitoringRights rights() {
-                return MonitoringRights.of(RecordedPoll.parse("sys.fn_my_permissions", "answer\n1\n"));
+                return MonitoringRights.of(HandwrittenPoll.parse("sys.fn_my_permissions", "answer\n1\n"));
             }
 
             @Override

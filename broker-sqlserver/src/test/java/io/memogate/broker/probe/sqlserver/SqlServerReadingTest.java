@@ -20,7 +20,7 @@ import io.memogate.broker.probe.ProbeException;
 import io.memogate.broker.probe.ServerGateway;
 
 /**
- * The snapshot computed from recorded result sets (src/test/resources/recorded/: written by hand in the shapes
+ * The snapshot computed from hand-written result sets (src/test/resources/handwritten/: written by hand in the shapes
  * Microsoft documents, not captured from a server), and the target the broker's own policy sizes from it.
  */
 class SqlServerReadingTest {
@@ -35,7 +35,7 @@ class SqlServerReadingTest {
 
     @Test
     void aQuietServersMemoryInTheBrokersTerms() throws Exception {
-        MemorySnapshot quiet = snapshot(0, RecordedPoll.of("quiet"));
+        MemorySnapshot quiet = snapshot(0, HandwrittenPoll.of("quiet"));
 
         assertThat(quiet.version().text()).isEqualTo("16.0.4135.4");
         assertThat(quiet.version().number()).isEqualTo(160_004_135);
@@ -67,7 +67,7 @@ class SqlServerReadingTest {
 
     @Test
     void theTargetIsHalfOfWhatTargetServerMemoryLeavesAfterTheCachesAndTheQueries() throws Exception {
-        MemorySnapshot quiet = snapshot(0, RecordedPoll.of("quiet"));
+        MemorySnapshot quiet = snapshot(0, HandwrittenPoll.of("quiet"));
 
         // 28 GB - 21824 MB of caches - 512 MB of execution = 6336 MB spare; half of it.
         TargetDecision first = policy.next(OptionalLong.empty(), Optional.empty(), Optional.empty(), quiet);
@@ -79,9 +79,9 @@ class SqlServerReadingTest {
 
     @Test
     void aCompileStormShrinksTheTargetForTheWaitsAtTheServersGatewaysAndForMemory() throws Exception {
-        MemorySnapshot quiet = snapshot(0, RecordedPoll.of("quiet"));
-        MemorySnapshot later = snapshot(30 * SECOND, RecordedPoll.of("quiet-later", "quiet"));
-        MemorySnapshot storm = snapshot(60 * SECOND, RecordedPoll.of("storm", "quiet"));
+        MemorySnapshot quiet = snapshot(0, HandwrittenPoll.of("quiet"));
+        MemorySnapshot later = snapshot(30 * SECOND, HandwrittenPoll.of("quiet-later", "quiet"));
+        MemorySnapshot storm = snapshot(60 * SECOND, HandwrittenPoll.of("storm", "quiet"));
         Optional<IntervalStatistics> calm = IntervalStatistics.between(quiet, later);
         Optional<IntervalStatistics> burst = IntervalStatistics.between(later, storm);
 
@@ -101,8 +101,8 @@ class SqlServerReadingTest {
 
     @Test
     void aNamedInstancesCountersAreMatchedPastTheirPrefix() throws Exception {
-        DmvResults quiet = RecordedPoll.of("quiet").results();
-        ResultRows named = RecordedPoll.parse("sys.dm_os_performance_counters", """
+        DmvResults quiet = HandwrittenPoll.of("quiet").results();
+        ResultRows named = HandwrittenPoll.parse("sys.dm_os_performance_counters", """
                 object_name	counter_name	cntr_value
                 MSSQL$REPORTS:Memory Manager	Target Server Memory (KB)	4194304
                 MSSQL$REPORTS:Buffer Manager	Page reads/sec	10
@@ -118,8 +118,8 @@ class SqlServerReadingTest {
 
     @Test
     void aMissingCounterFailsThePollNamingIt() {
-        DmvResults quiet = RecordedPoll.of("quiet").results();
-        ResultRows withoutTarget = RecordedPoll.parse("sys.dm_os_performance_counters", """
+        DmvResults quiet = HandwrittenPoll.of("quiet").results();
+        ResultRows withoutTarget = HandwrittenPoll.parse("sys.dm_os_performance_counters", """
                 object_name	counter_name	cntr_value
                 SQLServer:Buffer Manager	Page reads/sec	10
                 SQLServer:Buffer Manager	Page lookups/sec	110
@@ -145,7 +145,7 @@ class SqlServerReadingTest {
                 results.sysInfo(), results.gateways(), results.grants(), results.sessions());
     }
 
-    private static MemorySnapshot snapshot(long takenAt, RecordedPoll poll) throws ProbeException {
+    private static MemorySnapshot snapshot(long takenAt, HandwrittenPoll poll) throws ProbeException {
         return new SqlServerReading(takenAt, poll.results()).snapshot();
     }
 }

@@ -11,31 +11,31 @@ import java.util.Map;
 import java.util.Optional;
 
 /**
- * A poll's result sets from the files under {@code src/test/resources/recorded/}: each file is one result set of
+ * A poll's result sets from the files under {@code src/test/resources/handwritten/}: each file is one result set of
  * the probe's queries (see the header of each for where its shape comes from). A poll names its directory and
  * the ones it takes unchanged files from.
  */
-final class RecordedPoll implements DmvSource {
+final class HandwrittenPoll implements DmvSource {
 
     private final List<String> directories;
     private final boolean gateways;
 
-    private RecordedPoll(List<String> directories, boolean gateways) {
+    private HandwrittenPoll(List<String> directories, boolean gateways) {
         this.directories = directories;
         this.gateways = gateways;
     }
 
     /** The files of {@code directory}, and of {@code unchangedFrom} for those it does not have. */
-    static RecordedPoll of(String directory, String... unchangedFrom) {
+    static HandwrittenPoll of(String directory, String... unchangedFrom) {
         List<String> all = new ArrayList<>();
         all.add(directory);
         all.addAll(List.of(unchangedFrom));
-        return new RecordedPoll(all, true);
+        return new HandwrittenPoll(all, true);
     }
 
     /** The same poll on a release without sys.dm_exec_query_optimizer_memory_gateways. */
-    RecordedPoll withoutGateways() {
-        return new RecordedPoll(directories, false);
+    HandwrittenPoll withoutGateways() {
+        return new HandwrittenPoll(directories, false);
     }
 
     @Override
@@ -55,8 +55,8 @@ final class RecordedPoll implements DmvSource {
 
     ResultRows rows(String file, String view) {
         for (String directory : directories) {
-            String resource = "/recorded/" + directory + "/" + file + ".tsv";
-            try (InputStream in = RecordedPoll.class.getResourceAsStream(resource)) {
+            String resource = "/handwritten/" + directory + "/" + file + ".tsv";
+            try (InputStream in = HandwrittenPoll.class.getResourceAsStream(resource)) {
                 if (in != null) {
                     return parse(view, new String(in.readAllBytes(), StandardCharsets.UTF_8));
                 }
@@ -64,7 +64,7 @@ final class RecordedPoll implements DmvSource {
                 throw new UncheckedIOException(e);
             }
         }
-        throw new IllegalArgumentException("no " + file + ".tsv in recorded/" + directories);
+        throw new IllegalArgumentException("no " + file + ".tsv in handwritten/" + directories);
     }
 
     /** Tab-separated rows under a line of column names; '#' lines are comments; NULL is null. */
