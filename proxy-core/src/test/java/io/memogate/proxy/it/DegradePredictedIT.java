@@ -89,7 +89,7 @@ class DegradePredictedIT {
     }
 
     /** A session whose DO block planned the star and sleeps, holding LARGE (a statement planned while it runs). */
-    private record Holder(RawPgClient client, int backend, EmbeddedPostgres pg) implements AutoCloseable {
+    record Holder(RawPgClient client, int backend, EmbeddedPostgres pg) implements AutoCloseable {
 
         static Holder start(EmbeddedPostgres pg, ProxyFixture proxy, AdmissionControl control) throws Exception {
             RawPgClient client = wideClient(proxy);
@@ -111,7 +111,7 @@ class DegradePredictedIT {
     }
 
     /** The answer without the wait notice a loaded machine may send before it (admission.waitNotice, 1 s). */
-    private static List<Message> own(List<Message> answer) {
+    static List<Message> own(List<Message> answer) {
         return answer.stream().filter(m -> m.type() != 'N' || !m.fields().get('M').startsWith("statement queued for"))
                 .toList();
     }
