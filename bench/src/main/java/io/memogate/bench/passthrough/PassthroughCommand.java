@@ -72,15 +72,18 @@ public final class PassthroughCommand implements Callable<Integer> {
 
     @Option(names = "--targets", split = ",", defaultValue = "direct,memogate-shipped,pgbouncer,haproxy",
             paramLabel = "TARGET", converter = TargetConverter.class,
-            description = {"direct, memogate-shipped, memogate, memogate-gated, memogate-epoll, memogate-io-uring,"
-                    + " memogate-one-loop, pgbouncer, haproxy, haproxy-one-thread (default: ${DEFAULT-VALUE}).",
+            description = {"direct, memogate-shipped, memogate-shipped-one-loop, memogate, memogate-gated,"
+                    + " memogate-epoll, memogate-io-uring, memogate-one-loop, memogate-unix, pgbouncer, pgbouncer-unix,"
+                    + " haproxy, haproxy-one-thread, haproxy-unix (default: ${DEFAULT-VALUE}).",
                     "Ratios to direct need direct; memogate-shipped is bin/memogate run in its own process with the"
-                            + " demo's configuration (gateways, broker, catalogs, metrics); memogate runs in the"
+                            + " demo's configuration (gateways, broker, catalogs, metrics), memogate-shipped-one-loop"
+                            + " the same with network.eventLoops 1; memogate runs in the"
                             + " benchmark's JVM, gateways off, for A/B;"
                             + " memogate-gated is memogate with the estimator and gateways on;"
                             + " memogate-epoll and memogate-io-uring are memogate on that network transport;"
                             + " memogate-one-loop is memogate with network.eventLoops 1;"
-                            + " haproxy-one-thread is haproxy with nbthread 1."})
+                            + " haproxy-one-thread is haproxy with nbthread 1; the -unix ones reach the server over"
+                            + " its Unix socket."})
     List<TargetKind> targets;
 
     @Option(names = "--scale", defaultValue = "10", description = "pgbench -i -s data scale (default: ${DEFAULT-VALUE}).")

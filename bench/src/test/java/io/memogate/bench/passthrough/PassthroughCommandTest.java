@@ -13,6 +13,7 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import io.memogate.bench.BenchCommand;
 import io.memogate.bench.pgbench.QueryMode;
+import io.memogate.bench.targets.TargetKind;
 import java.io.PrintWriter;
 import java.io.StringWriter;
 import java.nio.file.Path;
@@ -45,6 +46,17 @@ class PassthroughCommandTest {
 
         assertThat(command.targets).containsExactly(DIRECT, MEMOGATE_EPOLL, MEMOGATE_IO_URING, MEMOGATE_IO_URING);
         assertThat(MEMOGATE_IO_URING.label()).isEqualTo("memogate-io-uring");
+    }
+
+    /** A target the help leaves out is one a user never learns of. */
+    @Test
+    void theHelpNamesEveryTarget() {
+        StringWriter help = new StringWriter();
+        BenchCommand.commandLine().getSubcommands().get("passthrough").usage(new PrintWriter(help));
+        String text = help.toString().replaceAll("\\s+", " ");
+        for (TargetKind kind : TargetKind.values()) {
+            assertThat(text).as("the help of --targets").containsPattern("[ ,]" + kind.label() + "[,; ]");
+        }
     }
 
     @Test
