@@ -69,12 +69,6 @@ final class IssuedTickets {
         return byId.values().stream().filter(ft -> ft.state.get() == FleetTicket.State.ADMITTED).toList();
     }
 
-    /** True while ticket {@code id} is admitted here and not released. */
-    boolean holds(String id) {
-        FleetTicket ft = byId.get(id);
-        return ft != null && ft.state.get() == FleetTicket.State.ADMITTED;
-    }
-
     /**
      * An mg_poll answer's waiting tickets, each "id queue position": where they wait now. A waiting ticket
      * Redis acknowledged but no longer names was lost (a failover to a replica that missed it): nothing would
