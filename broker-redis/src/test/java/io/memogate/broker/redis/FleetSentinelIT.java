@@ -24,13 +24,16 @@ class FleetSentinelIT {
 
     @RegisterExtension
     static final SentinelGroup redis = new SentinelGroup();
-    private static final Duration TIMEOUT = Duration.ofSeconds(30);
+    /** Longer than the lease: the waiters must outlast a failover that takes up to a lease. */
+    private static final Duration TIMEOUT = Duration.ofSeconds(60);
+    /** Longer than a failover takes on a loaded machine; waiters are refused only after one. */
+    private static final Duration LEASE = Duration.ofSeconds(30);
 
     @Test
     void aReplicaPromotedWhileStatementsWaitGoesOnWithTheSameHoldersAndWaiters() throws Exception {
         GatewaySettings settings = Fleet.settings(2, 1, 1)
                 .with(Tier.SMALL, new TierSettings(2, 1.0, 100, TIMEOUT));
-        try (Fleet fleet = new Fleet(redis)) {
+        try (Fleet fleet = new Fleet(redis).lease(LEASE)) {
             RedisGateways a = fleet.join(settings, 1000 * MB);
             RedisGateways b = fleet.join(settings, 1000 * MB);
             List<Ticket> holders = List.of(Fleet.admitted(a.acquire(5 * MB, 1)), Fleet.admitted(a.acquire(5 * MB, 2)));

@@ -57,7 +57,9 @@ final class SentinelGroup implements BeforeAllCallback, AfterAllCallback {
         Files.writeString(conf, String.join("\n", "port " + sentinelPort, "bind 127.0.0.1",
                 "dir " + directory, "sentinel monitor " + PRIMARY + " 127.0.0.1 " + primaryPort + " 1",
                 "sentinel down-after-milliseconds " + PRIMARY + " 1000",
-                "sentinel failover-timeout " + PRIMARY + " 10000", ""));
+                // A failover that finds no replica fit (its INFO late on a loaded machine) is tried again after
+                // twice this: the default would leave the fleet without a primary for longer than its lease.
+                "sentinel failover-timeout " + PRIMARY + " 3000", ""));
         processes.add(new ProcessBuilder(binary.toString(), conf.toString(), "--sentinel")
                 .redirectErrorStream(true).redirectOutput(directory.resolve("sentinel.log").toFile()).start());
         Eventually.until("the replica follows the primary", () -> answers(() -> ask(replicaPort,
