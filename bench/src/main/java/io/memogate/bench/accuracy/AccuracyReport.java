@@ -172,11 +172,12 @@ final class AccuracyReport {
         return String.format(Locale.ROOT, "%.1f kB a statement, %.1f kB a block, %.0f B a token, %.2f kB a join pair,"
                         + " %.2f kB a first-rows join pair, %.2f kB a Cartesian pair, %.1f kB a relation, %.0f B a GEQO gene,"
                         + " %.2f kB an extra join clause, %.2f kB a parameterized pair, %.2f kB a first-rows parameterized pair,"
-                        + " %.1f kB a first-rows pair holding a sub-problem",
+                        + " %.1f kB a first-rows pair holding a sub-problem, %.0f B a crossing square",
                 c.fixedBytes() / 1024, c.bytesPerBlock() / 1024, c.bytesPerToken(), c.bytesPerJoinPair() / 1024,
                 c.bytesPerFastStartJoinPair() / 1024, c.bytesPerCartesianPair() / 1024, c.bytesPerRelation() / 1024,
                 c.bytesPerGeqoGene(), c.bytesPerExtraJoinClause() / 1024, c.bytesPerParameterizedPair() / 1024,
-                c.bytesPerFastStartParameterizedPair() / 1024, c.bytesPerFastStartSubProblemPair() / 1024);
+                c.bytesPerFastStartParameterizedPair() / 1024, c.bytesPerFastStartSubProblemPair() / 1024,
+                c.bytesPerCrossingSquare());
     }
 
     private static String mib(long bytes) {

@@ -16,7 +16,7 @@ final class ObservationsCsv {
     static final String HEADER = "corpus,id,profile,outcome,measured_bytes,estimated_bytes,ratio,parser,relations,"
             + "largest_problem,search,memo_pairs,join_pairs,fast_start_join_pairs,relations_in_searches,geqo_genes,"
             + "extra_join_clauses,cartesian_pairs,blocks_planned,tokens,parameterizations,fast_start_parameterizations,"
-            + "fast_start_sub_problem_pairs";
+            + "fast_start_sub_problem_pairs,crossing_squares";
 
     private ObservationsCsv() {
     }
@@ -42,7 +42,7 @@ final class ObservationsCsv {
                 number(t.joinPairs()), number(t.fastStartJoinPairs()), number(t.relations()), number(t.geqoGenes()),
                 number(t.extraJoinClauses()), number(t.cartesianPairs()), number(t.blocks()), number(t.tokens()),
                 number(t.parameterizations()), number(t.fastStartParameterizations()),
-                number(t.fastStartSubProblemPairs()));
+                number(t.fastStartSubProblemPairs()), number(t.crossingSquares()));
     }
 
     private static String number(double value) {

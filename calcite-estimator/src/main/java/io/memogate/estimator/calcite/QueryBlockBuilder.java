@@ -43,6 +43,7 @@ import org.apache.calcite.sql.SqlNode;
 import org.apache.calcite.sql.SqlNodeList;
 import org.apache.calcite.sql.SqlOrderBy;
 import org.apache.calcite.sql.SqlSelect;
+import org.apache.calcite.sql.SqlSetOperator;
 import org.apache.calcite.sql.SqlUnresolvedFunction;
 import org.apache.calcite.sql.SqlWith;
 import org.apache.calcite.sql.SqlWithItem;
@@ -148,13 +149,16 @@ public final class QueryBlockBuilder {
             case UNION, INTERSECT, EXCEPT: {
                 List<QueryBlock> branches = new ArrayList<>();
                 boolean correlated = false;
+                // UNION ALL throughout: every set operation below is one too (a plain branch is not a set operation).
+                boolean unionAll = node.getKind() == SqlKind.UNION && ((SqlSetOperator) ((SqlCall) node).getOperator()).isAll();
                 for (SqlNode operand : ((SqlCall) node).getOperandList()) {
                     Built branch = query(operand, outer);
                     branches.add(branch.block());
                     correlated |= branch.correlated();
+                    unionAll &= !branch.block().setOperation() || branch.block().unionAll();
                 }
-                return new Built(QueryBlock.setOperation(FromList.of(), branches), false, correlated, Map.of(),
-                        Set.of());
+                return new Built(QueryBlock.setOperation(FromList.of(), branches, unionAll), false, correlated,
+                        Map.of(), Set.of());
             }
             default: {
                 // VALUES, TABLE t: no join; sub-queries inside VALUES are planned apart.

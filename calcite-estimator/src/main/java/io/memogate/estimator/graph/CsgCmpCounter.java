@@ -34,7 +34,8 @@ import java.util.stream.IntStream;
  * {@code join_is_legal} allows ({@link JoinLegality}), always by enumeration (a restricted tree too); a
  * restriction whose sides lie in different components is dropped there, which counts more pairs, not fewer.
  *
- * <p><b>Extra clauses</b> ({@link MemoSize#extraClauses()}) come with the pairs. A tree with one
+ * <p><b>Extra clauses</b> ({@link MemoSize#extraClauses()}), and the crossings' squares
+ * ({@link MemoSize#crossingSquares()}) counted and scaled alike, come with the pairs. A tree with one
  * clause per edge has none, by definition; a tree with more is summed per edge ({@link TreeCount});
  * other graphs count each pair's crossings during the enumeration ({@link Dpccp}). When the pairs are
  * extrapolated, the extra clauses are scaled with them: extrapolated pairs times the extra clauses per
@@ -94,6 +95,7 @@ public final class CsgCmpCounter {
         components.sort(Comparator.comparingInt(c -> c.length));
         double componentPairs = 0;
         double componentExtra = 0;
+        double componentSquares = 0;
         double parameterizations = 0;
         boolean exact = true;
         long steps = 0;
@@ -102,6 +104,7 @@ public final class CsgCmpCounter {
             MemoSize part = countConnected(graph.induced(components.get(i)), share);
             componentPairs += part.pairs();
             componentExtra += part.extraClauses();
+            componentSquares += part.crossingSquares();
             parameterizations += part.parameterizations();
             exact &= part.exact();
             steps += part.steps();
@@ -111,8 +114,9 @@ public final class CsgCmpCounter {
         double pairs = saturate(Math.pow(3, k - 1) * componentPairs + cartesian);
         // 3^(k-1) overflows above 647 components; 0 extra clauses stay 0 rather than 0 * infinity.
         double extra = componentExtra == 0 ? 0 : Math.pow(3, k - 1) * componentExtra;
+        double squares = componentSquares == 0 ? 0 : Math.pow(3, k - 1) * componentSquares;
         double parameterized = parameterizations == 0 ? 0 : Math.pow(3, k - 1) * parameterizations;
-        return new MemoSize(pairs, saturate(extra), Math.min(cartesian, pairs), saturate(parameterized), exact, steps);
+        return new MemoSize(pairs, saturate(extra), saturate(squares), Math.min(cartesian, pairs), saturate(parameterized), exact, steps);
     }
 
     /**
@@ -149,7 +153,7 @@ public final class CsgCmpCounter {
         }
         if (graph.edgeCount() == n - 1 && !graph.restricted()) {
             double pairs = TreeCount.pairs(graph);
-            return new MemoSize(pairs, TreeCount.extraClauses(graph), 0, TreeCount.parameterizations(graph), true, n);
+            return new MemoSize(pairs, TreeCount.extraClauses(graph), TreeCount.crossingSquares(graph), 0, TreeCount.parameterizations(graph), true, n);
         }
         return enumerate(graph, budget);
     }
@@ -170,7 +174,7 @@ public final class CsgCmpCounter {
         JoinGraph ball = graph.induced(numbering);
         Dpccp.Result result = Dpccp.run(ball, budget);
         if (result.completed() == n) {
-            return new MemoSize(result.pairs(), result.extraClauses(), 0, result.parameterizations(), true,
+            return new MemoSize(result.pairs(), result.extraClauses(), result.crossingSquares(), 0, result.parameterizations(), true,
                     result.steps());
         }
         int completed = result.completed();
@@ -181,8 +185,9 @@ public final class CsgCmpCounter {
         double pairs = Extrapolation.estimate(result.ballPairs(), completed, n, result.pairs(), unseenCycles);
         // Nothing enumerated (a budget of a step or two): one clause per pair, the least a linked pair has.
         double extraPerPair = result.pairs() > 0 ? result.extraClauses() / result.pairs() : 0;
+        double squaresPerPair = result.pairs() > 0 ? result.crossingSquares() / result.pairs() : 0;
         double parameterizationsPerPair = result.pairs() > 0 ? result.parameterizations() / result.pairs() : 0;
-        return new MemoSize(pairs, saturate(pairs * extraPerPair), 0, saturate(pairs * parameterizationsPerPair), false,
+        return new MemoSize(pairs, saturate(pairs * extraPerPair), saturate(pairs * squaresPerPair), 0, saturate(pairs * parameterizationsPerPair), false,
                 result.steps());
     }
 

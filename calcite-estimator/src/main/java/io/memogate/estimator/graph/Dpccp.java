@@ -19,7 +19,7 @@ import java.util.Map;
  * lies inside it, and every pair inside it has its smallest vertex there). Those prefix counts are
  * what {@link Extrapolation} grows from when the budget runs out.
  *
- * <p>Alongside the pairs it sums their crossings beyond the first: the clauses of the graph with
+ * <p>Alongside the pairs it sums their crossings beyond the first, and their squares beyond one: the clauses of the graph with
  * relations on both sides of a pair (see {@link MemoSize}; join filters are edges, not clauses). Clauses over exactly two relations, the common case, are
  * counted by popcount: for each vertex {@code v} of the smaller side, {@code bitCount(binary[v] &
  * other side)}, where {@code binary[v]} holds the first two-relation clause of each of {@code v}'s
@@ -46,11 +46,12 @@ final class Dpccp {
      * @param completed how many start vertices were finished; {@code n} when the count is exact
      * @param pairs pairs visited in all, including those of an unfinished start vertex
      * @param extraClauses the crossings of each of those {@code pairs} beyond its first, summed
+     * @param crossingSquares the square of each linked pair's crossings less one, summed
      * @param parameterizations over the pairs visited, the relations outside the pair's join relation that
      *     an index scan inside it can be parameterized by
      */
-    record Result(double[] ballPairs, int completed, double pairs, double extraClauses, double parameterizations,
-                  long steps) {
+    record Result(double[] ballPairs, int completed, double pairs, double extraClauses, double crossingSquares,
+                  double parameterizations, long steps) {
     }
 
     private final long[] adjacency;
@@ -65,6 +66,7 @@ final class Dpccp {
     private long steps;
     private double pairs;
     private double extraClauses;
+    private double crossingSquares;
     private double parameterizations;
     /** Whether any vertex has an index scan parameterized by a neighbour: else no pair looks for one. */
     private final boolean indexScans;
@@ -122,7 +124,7 @@ final class Dpccp {
                 ballPairs[completed] = pairs;
             }
         }
-        return new Result(ballPairs, completed, pairs, extraClauses, parameterizations, steps);
+        return new Result(ballPairs, completed, pairs, extraClauses, crossingSquares, parameterizations, steps);
     }
 
     /**
@@ -212,6 +214,7 @@ final class Dpccp {
         }
         // A pair linked only by join filters crosses no clause: it adds nothing, not -1.
         extraClauses += Math.max(0, count - 1);
+        crossingSquares += Math.max(0, count * count - 1);
         if (indexScans) {
             long joined = s1 | s2;
             parameterizations += Long.bitCount((s1Parameters | parameters(s2)) & ~joined);

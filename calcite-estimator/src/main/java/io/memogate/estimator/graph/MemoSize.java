@@ -12,8 +12,12 @@ package io.memogate.estimator.graph;
  * pathkey, and each equivalence class with members on both sides is a potential pathkey; a class gives
  * one clause per pair however many of its members lie on each side ({@code generate_join_implied_equalities}).
  * A pair's <em>crossings</em> are therefore the distinct classes, and other equalities, with relations
- * on both sides; {@code extraClauses} sums what they add beyond the first. Join filters (clauses no
- * merge or hash join can use, {@link JoinGraph}) make pairs but are not crossings.
+ * on both sides; {@code extraClauses} sums what they add beyond the first, {@code crossingSquares} what their
+ * square adds beyond a single clause's. The square is what PostgreSQL's memory follows: each of a pair's
+ * {@code c} mergejoinable clauses leads a merge join of its own ({@code select_outer_pathkeys_for_merge},
+ * {@code find_mergeclauses_for_outer_pathkeys}), and each of those carries its list of the pair's clauses,
+ * so the paths and lists grow with {@code c^2}. Join filters (clauses no merge or hash join can use,
+ * {@link JoinGraph}) make pairs but are not crossings.
  *
  * <p>A Cartesian pair (of a disconnected graph: no clause of any kind links its sides) can only be
  * joined by a nested loop, so it keeps far fewer paths than a pair with a join clause;
@@ -25,6 +29,9 @@ package io.memogate.estimator.graph;
  *     Cartesian pair of a disconnected graph has no crossing and adds nothing, nor does a pair linked
  *     only by join filters. Extrapolated with {@code pairs}, by the same factor, when the count is not
  *     exact
+ * @param crossingSquares the sum over pairs linked by a clause of the square of their crossings less one, so
+ *     0 exactly where {@code extraClauses} is; a pair of two crossings adds 3, of three 8. Extrapolated like
+ *     {@code extraClauses}
  * @param cartesianPairs how many of {@code pairs} no clause links (see above); never more than {@code pairs}
  * @param parameterizations over the pairs, the relations outside the pair's join relation that an index
  *     scan inside it can be parameterized by ({@link JoinGraph#indexScanParameterMask}): each is a family
@@ -39,15 +46,15 @@ package io.memogate.estimator.graph;
  *     its step budget (or the graph was too large to enumerate) and {@code pairs} is an extrapolation
  * @param steps enumeration steps spent, the work this count cost
  */
-public record MemoSize(double pairs, double extraClauses, double cartesianPairs, double parameterizations,
-                       boolean exact, long steps) {
+public record MemoSize(double pairs, double extraClauses, double crossingSquares, double cartesianPairs,
+                       double parameterizations, boolean exact, long steps) {
 
     /** No join to plan. */
-    public static final MemoSize NONE = new MemoSize(0, 0, 0, 0, true, 0);
+    public static final MemoSize NONE = new MemoSize(0, 0, 0, 0, 0, true, 0);
 
-    /** A connected graph's memo without index scans: no Cartesian pair, no parameterization. */
-    public MemoSize(double pairs, double extraClauses, boolean exact, long steps) {
-        this(pairs, extraClauses, 0, 0, exact, steps);
+    /** A connected graph's memo with one clause per pair and no index scans: a tree's, with one clause per edge. */
+    public MemoSize(double pairs, boolean exact, long steps) {
+        this(pairs, 0, 0, 0, 0, exact, steps);
     }
 
     public MemoSize {
@@ -56,6 +63,9 @@ public record MemoSize(double pairs, double extraClauses, double cartesianPairs,
         }
         if (!(extraClauses >= 0) || Double.isInfinite(extraClauses)) {
             throw new IllegalArgumentException("extraClauses must be finite and >= 0, was " + extraClauses);
+        }
+        if (!(crossingSquares >= 0) || Double.isInfinite(crossingSquares)) {
+            throw new IllegalArgumentException("crossingSquares must be finite and >= 0, was " + crossingSquares);
         }
         if (!(cartesianPairs >= 0) || cartesianPairs > pairs) {
             throw new IllegalArgumentException("cartesianPairs must be between 0 and pairs " + pairs + ", was "

@@ -1,6 +1,7 @@
 package io.memogate.estimator.graph;
 
 import java.util.Arrays;
+import java.util.function.LongUnaryOperator;
 
 /**
  * Exact csg-cmp pairs of a tree, in linear time, at any size.
@@ -18,8 +19,8 @@ import java.util.Arrays;
  * the edge it was cut at, so its crossings are that edge's clauses. The pairs cut at edge
  * {@code (p, c)}, {@code c} a child of {@code p}, are the subtrees holding both ends: {@code f(c)} ways
  * below times {@code up(c)}, the connected sets holding {@code p} but nothing of {@code c}'s subtree.
- * Summing {@code (clauses(e) - 1) * pairs(e)} over the edges with clauses gives the extra clauses: none
- * with one clause per edge.
+ * Summing {@code (clauses(e) - 1) * pairs(e)} over the edges with clauses gives the extra clauses, and
+ * {@code (clauses(e)^2 - 1) * pairs(e)} the crossings' squares: none with one clause per edge.
  */
 final class TreeCount {
 
@@ -63,6 +64,16 @@ final class TreeCount {
      * {@link Double#MAX_VALUE}.
      */
     static double extraClauses(JoinGraph tree) {
+        return perCutEdge(tree, clauses -> clauses - 1);
+    }
+
+    /** The crossings' squares of {@code tree} less one per pair, as {@link #extraClauses} sums the crossings. */
+    static double crossingSquares(JoinGraph tree) {
+        return perCutEdge(tree, clauses -> clauses * clauses - 1);
+    }
+
+    /** Over the pairs of {@code tree}, {@code cost} of the clauses on the edge each is cut at, for edges with clauses. */
+    private static double perCutEdge(JoinGraph tree, LongUnaryOperator cost) {
         if (tree.size() <= 1 || tree.clauseCount() == 0) {
             return 0;
         }
@@ -77,7 +88,7 @@ final class TreeCount {
         for (int c = 0; c < tree.size(); c++) {
             if (rooted.parent[c] >= 0) {
                 // The pairs cut at the edge above c: a subtree topped at c, and a connected set above it.
-                total += Math.max(0, clauses[c] - 1) * rooted.below[c].count() * rooted.above[c].count();
+                total += Math.max(0, cost.applyAsLong(clauses[c])) * rooted.below[c].count() * rooted.above[c].count();
             }
         }
         return Double.isFinite(total) ? total : Double.MAX_VALUE;

@@ -34,6 +34,15 @@ public sealed interface JoinSearch {
     double extraJoinClauses();
 
     /**
+     * Over the join relations, the square of the join clauses linking their two sides less one
+     * ({@link MemoSize#crossingSquares()}): each clause leads a merge join of its own, and each carries the
+     * list of the pair's clauses. 0 where the search does not model it.
+     */
+    default double crossingSquares() {
+        return 0;
+    }
+
+    /**
      * How many of {@link #joinPairs()} no clause links: Cartesian products, which only a nested loop joins
      * and so keep far fewer paths ({@link MemoSize#cartesianPairs()}).
      */
@@ -113,6 +122,11 @@ public sealed interface JoinSearch {
         @Override
         public double extraJoinClauses() {
             return memo.extraClauses();
+        }
+
+        @Override
+        public double crossingSquares() {
+            return memo.crossingSquares();
         }
 
         @Override

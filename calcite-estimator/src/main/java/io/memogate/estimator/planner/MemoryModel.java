@@ -13,6 +13,7 @@ import java.util.Objects;
  *                      + sum over searches of bytes(search)
  *   bytes(DP)        = perPair * (pairs - cartesianPairs) + bytesPerCartesianPair * cartesianPairs
  *                      + bytesPerRelation * relations + bytesPerExtraJoinClause * extraJoinClauses
+ *                      + bytesPerCrossingSquare * crossingSquares
  *                      + perParameterizedPair * parameterizations
  *                      + bytesPerFastStartSubProblemPair * (first-rows pairs holding a sub-problem's result)
  *   bytes(GEQO)      = perPair * 2 (relations - 1) + bytesPerRelation * relations
@@ -21,10 +22,12 @@ import java.util.Objects;
  *                      (LIMIT, cursors), in the share of its items that are tables, else bytesPerJoinPair;
  *                      perParameterizedPair likewise (parameterized index scans per pair, with a catalog only)
  *   extraJoinClauses = sum over pairs of max(0, equalities linking its sides - 1)
+ *   crossingSquares  = sum over pairs of max(0, (equalities linking its sides)^2 - 1)
  * </pre>
- * The extra clauses are what makes a clique with a clause per edge cost far more per pair than a chain:
- * PostgreSQL tries merge joins per mergejoinable clause of each pair and keeps paths per useful
- * pathkey ({@link JoinSearch#extraJoinClauses()}).
+ * The clauses crossing a pair are what makes a clique with a clause per edge cost far more per pair than a chain:
+ * PostgreSQL tries merge joins per mergejoinable clause of each pair, each with the list of the pair's clauses,
+ * and keeps paths per useful pathkey ({@link JoinSearch#crossingSquares()}); PostgreSQL's defaults price them by
+ * their square, the extra clauses' own coefficient being 0.
  * {@link MemoryTerms} holds the quantities, so that a calibration can fit the coefficients.
  * Results saturate at {@link Long#MAX_VALUE}; an extrapolated count of 10^28 pairs is simply "more
  * than any server has".

@@ -48,23 +48,26 @@ import java.util.List;
  *     ({@link PlannerWork#copiedJoinRelations()})
  * @param partitionwiseGroupings child grouping relations of partitionwise aggregation
  *     ({@link PlannerWork#partitionwiseGroupings()})
+ * @param crossingSquares over the join relations of every dynamic-programming search, the square of the join
+ *     clauses linking their sides less one ({@link JoinSearch#crossingSquares()}): 0 where
+ *     {@code extraJoinClauses} is, and growing with the square of a pair's clauses where it grows linearly
  */
 public record MemoryTerms(
         double statements, double joinPairs, double fastStartJoinPairs, double relations, double geqoGenes,
         double extraJoinClauses, double cartesianPairs, double blocks, double tokens, double parameterizations,
         double fastStartParameterizations, double fastStartSubProblemPairs, double setOperationBranches,
         double listElements, double valueRows, double valueCells, double otherStatements, double partitions,
-        double partitionwisePairs, double copiedJoinRelations, double partitionwiseGroupings) {
+        double partitionwisePairs, double copiedJoinRelations, double partitionwiseGroupings, double crossingSquares) {
 
     /** The terms' names, in the order of {@link #toArray()} (and of a {@link TermCoefficients}' vector). */
     public static final List<String> NAMES = List.of("statements", "joinPairs", "fastStartJoinPairs", "relations",
             "geqoGenes", "extraJoinClauses", "cartesianPairs", "blocks", "tokens", "parameterizations",
             "fastStartParameterizations", "fastStartSubProblemPairs", "setOperationBranches", "listElements",
             "valueRows", "valueCells", "otherStatements", "partitions",
-            "partitionwisePairs", "copiedJoinRelations", "partitionwiseGroupings");
+            "partitionwisePairs", "copiedJoinRelations", "partitionwiseGroupings", "crossingSquares");
 
     /** Nothing planned. */
-    public static final MemoryTerms ZERO = new MemoryTerms(0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0);
+    public static final MemoryTerms ZERO = new MemoryTerms(0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0);
 
     /** The terms of one statement that does this work. */
     public static MemoryTerms of(PlannerWork work) {
@@ -73,7 +76,8 @@ public record MemoryTerms(
                 searches.geqoGenes, searches.extraJoinClauses, searches.cartesianPairs, work.blocks(), work.tokens(),
                 searches.parameterizations, searches.fastStartParameterizations, searches.fastStartSubProblemPairs,
                 work.setOperationBranches(), work.listElements(), work.valueRows(), work.valueCells(), 0,
-                work.partitions(), work.partitionwisePairs(), work.copiedJoinRelations(), work.partitionwiseGroupings());
+                work.partitions(), work.partitionwisePairs(), work.copiedJoinRelations(), work.partitionwiseGroupings(),
+                searches.crossingSquares);
     }
 
     /** The terms of one search, without a statement's fixed cost, blocks or tokens. */
@@ -87,6 +91,7 @@ public record MemoryTerms(
         double relations = 0;
         double genes = 0;
         double extraClauses = 0;
+        double squares = 0;
         double cartesian = 0;
         double parameterizations = 0;
         double fastStartParameterizations = 0;
@@ -104,12 +109,13 @@ public record MemoryTerms(
             cartesian += search.cartesianPairs();
             relations += search.relations();
             extraClauses += search.extraJoinClauses();
+            squares += search.crossingSquares();
             if (search instanceof JoinSearch.Geqo geqo) {
                 genes += (double) geqo.poolSize() * geqo.relations();
             }
         }
         return new MemoryTerms(0, pairs, fastStartPairs, relations, genes, extraClauses, cartesian, 0, 0,
-                parameterizations, fastStartParameterizations, fastStartSubProblemPairs, 0, 0, 0, 0, 0, 0, 0, 0, 0);
+                parameterizations, fastStartParameterizations, fastStartSubProblemPairs, 0, 0, 0, 0, 0, 0, 0, 0, 0, squares);
     }
 
     /** These terms, for a statement planned while {@code count} other statements of its text are held. */
@@ -117,7 +123,7 @@ public record MemoryTerms(
         return new MemoryTerms(statements, joinPairs, fastStartJoinPairs, relations, geqoGenes, extraJoinClauses,
                 cartesianPairs, blocks, tokens, parameterizations, fastStartParameterizations, fastStartSubProblemPairs,
                 setOperationBranches, listElements, valueRows, valueCells, count, partitions, partitionwisePairs,
-                copiedJoinRelations, partitionwiseGroupings);
+                copiedJoinRelations, partitionwiseGroupings, crossingSquares);
     }
 
     /** Bytes, by these coefficients. */
@@ -138,7 +144,7 @@ public record MemoryTerms(
                     + v.length);
         }
         return new MemoryTerms(v[0], v[1], v[2], v[3], v[4], v[5], v[6], v[7], v[8], v[9], v[10], v[11], v[12], v[13],
-                v[14], v[15], v[16], v[17], v[18], v[19], v[20]);
+                v[14], v[15], v[16], v[17], v[18], v[19], v[20], v[21]);
     }
 
     /** The terms as a vector, in the order of {@link #NAMES}. */
@@ -146,6 +152,6 @@ public record MemoryTerms(
         return new double[] {statements, joinPairs, fastStartJoinPairs, relations, geqoGenes, extraJoinClauses,
             cartesianPairs, blocks, tokens, parameterizations, fastStartParameterizations, fastStartSubProblemPairs,
             setOperationBranches, listElements, valueRows, valueCells, otherStatements, partitions, partitionwisePairs,
-            copiedJoinRelations, partitionwiseGroupings};
+            copiedJoinRelations, partitionwiseGroupings, crossingSquares};
     }
 }

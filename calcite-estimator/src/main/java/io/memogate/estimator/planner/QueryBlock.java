@@ -30,9 +30,14 @@ import java.util.Set;
  *     its select list) without grouping sets: over a partitioned relation, PostgreSQL may then group partition by
  *     partition ({@code enable_partitionwise_aggregate}, {@code create_partitionwise_grouping_paths}); a window
  *     function alone is taken for one, since the builder does not tell them apart
+ * @param unionAll whether this set operation is UNION ALL throughout, down to its branches: PostgreSQL pulls such a
+ *     tree's branches up into an append relation from a copy of each ({@code flatten_simple_union_all},
+ *     {@code pull_up_simple_union_all}), where any other set operation tree (UNION, INTERSECT, EXCEPT, or UNION ALL
+ *     mixed with them) has its branches planned in place by {@code plan_set_operations}; false for other blocks
  */
 public record QueryBlock(JoinTreeNode from, List<Predicate> predicates, List<QueryBlock> separatelyPlanned,
-                         boolean fastStart, boolean setOperation, Set<String> keyJoined, boolean aggregates) {
+                         boolean fastStart, boolean setOperation, Set<String> keyJoined, boolean aggregates,
+                         boolean unionAll) {
 
     /** The column taken for a table's primary key where the catalog does not say: see {@code keyJoined}. */
     public static final String KEY_COLUMN = "id";
@@ -42,6 +47,14 @@ public record QueryBlock(JoinTreeNode from, List<Predicate> predicates, List<Que
         predicates = List.copyOf(predicates);
         separatelyPlanned = List.copyOf(separatelyPlanned);
         keyJoined = Set.copyOf(keyJoined);
+        if (unionAll && !setOperation) {
+            throw new IllegalArgumentException("only a set operation is a UNION ALL");
+        }
+    }
+
+    public QueryBlock(JoinTreeNode from, List<Predicate> predicates, List<QueryBlock> separatelyPlanned,
+                      boolean fastStart, boolean setOperation, Set<String> keyJoined, boolean aggregates) {
+        this(from, predicates, separatelyPlanned, fastStart, setOperation, keyJoined, aggregates, false);
     }
 
     public QueryBlock(JoinTreeNode from, List<Predicate> predicates, List<QueryBlock> separatelyPlanned,
@@ -56,12 +69,14 @@ public record QueryBlock(JoinTreeNode from, List<Predicate> predicates, List<Que
 
     /** This block with these LEFT-joined relations found removable as far as its text shows. */
     public QueryBlock withKeyJoined(Set<String> relations) {
-        return new QueryBlock(from, predicates, separatelyPlanned, fastStart, setOperation, relations, aggregates);
+        return new QueryBlock(from, predicates, separatelyPlanned, fastStart, setOperation, relations, aggregates,
+                unionAll);
     }
 
     /** This block, grouping or aggregating (see {@code aggregates}) or not. */
     public QueryBlock withAggregates(boolean grouping) {
-        return new QueryBlock(from, predicates, separatelyPlanned, fastStart, setOperation, keyJoined, grouping);
+        return new QueryBlock(from, predicates, separatelyPlanned, fastStart, setOperation, keyJoined, grouping,
+                unionAll);
     }
 
     public QueryBlock(JoinTreeNode from, List<Predicate> predicates, List<QueryBlock> separatelyPlanned,
@@ -69,14 +84,19 @@ public record QueryBlock(JoinTreeNode from, List<Predicate> predicates, List<Que
         this(from, predicates, separatelyPlanned, fastStart, false);
     }
 
-    /** A set operation of these operands. */
+    /** A set operation of these operands, not UNION ALL throughout. */
     public static QueryBlock setOperation(JoinTreeNode from, List<QueryBlock> operands) {
-        return new QueryBlock(from, List.of(), operands, false, true);
+        return setOperation(from, operands, false);
+    }
+
+    /** A set operation of these operands, UNION ALL throughout or not (see {@code unionAll}). */
+    public static QueryBlock setOperation(JoinTreeNode from, List<QueryBlock> operands, boolean unionAll) {
+        return new QueryBlock(from, List.of(), operands, false, true, Set.of(), false, unionAll);
     }
 
     /** This block with these blocks planned separately instead of its own, planned for its first rows. */
     public QueryBlock forFirstRows(List<QueryBlock> separately) {
-        return new QueryBlock(from, predicates, separately, true, setOperation, keyJoined, aggregates);
+        return new QueryBlock(from, predicates, separately, true, setOperation, keyJoined, aggregates, unionAll);
     }
 
     /** A block planned for all its rows. */
@@ -106,6 +126,6 @@ public record QueryBlock(JoinTreeNode from, List<Predicate> predicates, List<Que
     /** This block, planned for its first rows. */
     public QueryBlock forFirstRows() {
         return fastStart ? this
-                : new QueryBlock(from, predicates, separatelyPlanned, true, setOperation, keyJoined, aggregates);
+                : new QueryBlock(from, predicates, separatelyPlanned, true, setOperation, keyJoined, aggregates, unionAll);
     }
 }

@@ -21,7 +21,7 @@ import java.util.List;
  * 1 MiB weighted three times, then rounded: 8 kB a statement, 24 kB a query block, 400 bytes a token,
  * 3.2 kB a join pair, 12 kB a first-rows join pair, 0.4 kB a Cartesian pair (the default takes 1.4 kB,
  * for the reason given at {@code bytesPerCartesianPair}), 10 kB a relation of a
- * search, 2.3 kB an extra join clause. Per join pair, tables with data cost 2.6-4.2 kB (empty tables
+ * search, 2.3 kB an extra join clause (since replaced by {@code bytesPerCrossingSquare}, below). Per join pair, tables with data cost 2.6-4.2 kB (empty tables
  * 1.9-2.3 kB: their paths all cost alike, so fewer survive). Blocks and tokens carry what does not grow
  * with joins: each {@code subquery_planner} call's own state and upper paths, and the expression trees
  * (TPC-DS q66's 1,358 tokens of {@code sum(CASE ...)} over 64 pairs used 1.0 MiB). First-rows pairs vary
@@ -31,7 +31,7 @@ import java.util.List;
  * catalog's indexes ({@link IndexedColumns}) and a split search's sub-problems add their own terms below;
  * the warehouse's 13-table star with LIMIT under wide settings is still at 0.43 (run 11), and what is left
  * is what a calibration on one's own queries is for. Dense join graphs whose every edge is its own
- * equivalence class cost more per pair on tables with data: {@code bytesPerExtraJoinClause} below.
+ * equivalence class cost more per pair on tables with data: {@code bytesPerCrossingSquare} below.
  *
  * <p>{@link #EMPTY_TABLES_PG17} is the earlier fit to PostgreSQL 17.5 over 4-16 empty tables
  * (docs/DESIGN.md, "Why it matters"): weighted least squares of {@code planner_used_kB} on
@@ -49,9 +49,22 @@ import java.util.List;
  * clause}: predicted/measured 1.42, 1.20, 1.02, 0.88, 0.76, 0.65 from 5 to 10 tables (2.3 kB in the
  * fit of all corpora above). Within 2x, but the trend is
  * plain: the memory grows about 4.4-fold per table where the extra clauses grow {@code 3n/(n-2)}-fold,
- * so larger cliques come out lower still. A term growing with the square of the clauses crossing a pair
- * (PostgreSQL tries a merge join per clause, each with a list of all the clauses) fitted these six rows
- * within 3% with one coefficient of about 271 bytes; it is not built, for want of data beyond cliques.
+ * so larger cliques come out lower still.
+ *
+ * <p>{@code bytesPerCrossingSquare} replaces it (the default takes 0 per extra clause): per pair, the square of the
+ * clauses crossing it less one (PostgreSQL tries a merge join per clause, each with a list of all the clauses).
+ * Fitted on what the clauses alone add, PostgreSQL 18.6, 2,000-row tables of 18 columns with primary keys,
+ * analyzed, limits at 20: cliques of 5 to 8 tables with a class per edge against the same cliques on one class
+ * (the same pairs, each crossed once: 269, 768, 2,257 and 6,781 kB against 552, 2,526, 11,707 and 52,798 kB),
+ * 282-301 bytes a square; chains of 6, 8 and 10 tables with 2, 3, 4 and 6 equalities per edge, each its own class,
+ * against one per edge, less the added tokens at 400 bytes, 290-511 bytes (CrossingSquaresEstimateTest). Weighted
+ * least squares of the added memory on the added squares over those 16 rows, each weighted by 1/measured, gave
+ * 327 bytes; 330. Fitted instead on the cliques' whole memory less the other defaults' terms it is 253 bytes, since
+ * those terms overestimate the cliques on one class (9.7 MB of pairs for clique 8's 6.8 MB). At 330 the cliques of
+ * 5-10 tables of the accuracy run are estimated within 1.17-1.28x (0.96-1.14x at 253), where one cost per extra
+ * clause gave 1.49 down to 0.71; and a pair of two crossings, the random corpus's commonest, costs 0.99 kB more
+ * than a single clause's where it cost 2.3 kB (that corpus alone fitted 0.6 kB an extra clause): its Spearman under
+ * default settings went from 0.81 to 0.88 (bench/log/accuracy.md, "Crossing clauses by their square"). What calibrate fits with a catalog of its own stays free to use either term.
  *
  * @param fixedBytes what planning any statement costs (the floor of small queries)
  * @param bytesPerJoinPair one join relation with its paths: one csg-cmp pair of a DP search
@@ -66,7 +79,9 @@ import java.util.List;
  *     been measured; calibrate it where GEQO matters
  * @param bytesPerExtraJoinClause per join clause linking the two sides of a join relation beyond the
  *     first ({@link MemoryTerms#extraJoinClauses()}): each is one more merge-join ordering and pathkey
- *     PostgreSQL tries and keeps paths for. The default is fitted on cliques with data (see above)
+ *     PostgreSQL tries and keeps paths for. 0 by default: {@code bytesPerCrossingSquare} prices the same clauses
+ *     by their square, which fits both cliques and pairs of two crossings (see above); coefficient files fitted
+ *     before it keep theirs
  * @param bytesPerCartesianPair a join relation that no clause links: only nested loops join it, so it keeps
  *     few paths. TPC-DS q28 and q88 cross-join single-row aggregates (0.4-1.5 kB a pair); tables whose join
  *     columns all equal one constant have no join clause left and cost 1.0-1.8 kB a pair, more as the join
@@ -124,6 +139,9 @@ import java.util.List;
  *     enable_partitionwise_aggregate used 3.8-3.9 kB more a partition for {@code count(*)} alone, 5.6-5.7 kB
  *     grouped by another column and 6.8-6.9 kB grouped by the key (7.8 kB with two aggregates), and two such
  *     tables joined partitionwise 3.9-6.3 kB (PostgreSQL 18.6); 5.5 kB keeps each within 1.5x
+ * @param bytesPerCrossingSquare per join relation, the square of the join clauses linking its sides less one
+ *     ({@link MemoryTerms#crossingSquares()}): each clause leads a merge join of its own carrying the list of the
+ *     pair's clauses. 330 bytes, fitted on cliques and chains with several clauses per edge (see above)
  */
 public record MemoryCoefficients(
         double fixedBytes, double bytesPerJoinPair, double bytesPerFastStartJoinPair, double bytesPerRelation,
@@ -131,7 +149,8 @@ public record MemoryCoefficients(
         double bytesPerToken, double bytesPerParameterizedPair, double bytesPerFastStartParameterizedPair,
         double bytesPerFastStartSubProblemPair, double bytesPerSetOperationBranch, double bytesPerListElement,
         double bytesPerValueRow, double bytesPerValueCell, double bytesPerOtherStatement, double bytesPerPartition,
-        double bytesPerPartitionwisePair, double bytesPerCopiedJoinRelation, double bytesPerPartitionwiseGrouping)
+        double bytesPerPartitionwisePair, double bytesPerCopiedJoinRelation, double bytesPerPartitionwiseGrouping,
+        double bytesPerCrossingSquare)
         implements TermCoefficients {
 
     /** The names of the coefficients, in the order of {@link #toArray()} and {@link MemoryTerms#toArray()}. */
@@ -141,7 +160,7 @@ public record MemoryCoefficients(
             "bytesPerParameterizedPair", "bytesPerFastStartParameterizedPair", "bytesPerFastStartSubProblemPair",
             "bytesPerSetOperationBranch", "bytesPerListElement", "bytesPerValueRow",
             "bytesPerValueCell", "bytesPerOtherStatement", "bytesPerPartition", "bytesPerPartitionwisePair",
-            "bytesPerCopiedJoinRelation", "bytesPerPartitionwiseGrouping");
+            "bytesPerCopiedJoinRelation", "bytesPerPartitionwiseGrouping", "bytesPerCrossingSquare");
 
     private static final double BRANCH = 10.5 * 1024;
     private static final double LIST_ELEMENT = 330;
@@ -152,12 +171,13 @@ public record MemoryCoefficients(
     private static final double PARTITIONWISE_PAIR = 4.4 * 1024;
     private static final double COPIED_JOIN_RELATION = 3.3 * 1024;
     private static final double PARTITIONWISE_GROUPING = 5.5 * 1024;
+    private static final double CROSSING_SQUARE = 330;
 
     public static final MemoryCoefficients DEFAULTS =
-            new MemoryCoefficients(8.0 * 1024, 3.2 * 1024, 12.0 * 1024, 10.0 * 1024, 16, 2.3 * 1024, 1.4 * 1024, 24.0 * 1024,
+            new MemoryCoefficients(8.0 * 1024, 3.2 * 1024, 12.0 * 1024, 10.0 * 1024, 16, 0, 1.4 * 1024, 24.0 * 1024,
                     400, 0.85 * 1024, 5.0 * 1024, 40.0 * 1024, BRANCH, LIST_ELEMENT, VALUE_ROW,
                     VALUE_CELL, OTHER_STATEMENT, PARTITION, PARTITIONWISE_PAIR, COPIED_JOIN_RELATION,
-                    PARTITIONWISE_GROUPING);
+                    PARTITIONWISE_GROUPING, CROSSING_SQUARE);
 
     /**
      * The fit to PostgreSQL 17.5 over empty tables (see above): first-rows pairs cost alike there, and
@@ -165,7 +185,7 @@ public record MemoryCoefficients(
      */
     public static final MemoryCoefficients EMPTY_TABLES_PG17 =
             new MemoryCoefficients(50.0 * 1024, 2.294 * 1024, 2.294 * 1024, 0, 16, 0, 2.294 * 1024, 0, 0, 0, 0, 0,
-                    0, 0, 0, 0, 0, 0, 0, 0, 0);
+                    0, 0, 0, 0, 0, 0, 0, 0, 0, 0);
 
     public MemoryCoefficients {
         check("fixedBytes", fixedBytes);
@@ -189,6 +209,7 @@ public record MemoryCoefficients(
         check("bytesPerPartitionwisePair", bytesPerPartitionwisePair);
         check("bytesPerCopiedJoinRelation", bytesPerCopiedJoinRelation);
         check("bytesPerPartitionwiseGrouping", bytesPerPartitionwiseGrouping);
+        check("bytesPerCrossingSquare", bytesPerCrossingSquare);
     }
 
     /** From a vector in the order of {@link #NAMES}. */
@@ -198,7 +219,7 @@ public record MemoryCoefficients(
         }
         return new MemoryCoefficients(values[0], values[1], values[2], values[3], values[4], values[5], values[6],
                 values[7], values[8], values[9], values[10], values[11], values[12], values[13], values[14],
-                values[15], values[16], values[17], values[18], values[19], values[20]);
+                values[15], values[16], values[17], values[18], values[19], values[20], values[21]);
     }
 
     @Override
@@ -208,7 +229,7 @@ public record MemoryCoefficients(
             bytesPerParameterizedPair, bytesPerFastStartParameterizedPair, bytesPerFastStartSubProblemPair,
             bytesPerSetOperationBranch, bytesPerListElement, bytesPerValueRow, bytesPerValueCell,
             bytesPerOtherStatement, bytesPerPartition, bytesPerPartitionwisePair, bytesPerCopiedJoinRelation,
-            bytesPerPartitionwiseGrouping};
+            bytesPerPartitionwiseGrouping, bytesPerCrossingSquare};
     }
 
     private static void check(String field, double value) {

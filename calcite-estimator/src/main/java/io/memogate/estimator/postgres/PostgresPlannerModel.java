@@ -107,7 +107,7 @@ public final class PostgresPlannerModel implements PlannerModel {
     public PlannerWork plan(QueryBlock statement) {
         List<JoinSearch> searches = new ArrayList<>();
         Deque<Planned> blocks = new ArrayDeque<>();
-        blocks.add(new Planned(statement, false));
+        blocks.add(new Planned(statement, false, false));
         int planned = 0;
         int branches = 0;
         Partitionwise children = new Partitionwise();
@@ -115,8 +115,7 @@ public final class PostgresPlannerModel implements PlannerModel {
         while (!blocks.isEmpty()) {
             Planned next = blocks.removeFirst();
             QueryBlock block = next.block();
-            copied += planned + branches == 0 ? CopiedJoins.ofStatement(block.from())
-                    : CopiedJoins.ofCopiedBlock(block.from());
+            copied += next.copied() ? CopiedJoins.ofCopiedBlock(block.from()) : CopiedJoins.ofStatement(block.from());
             if (!next.operand()) {
                 planned++;
             } else if (!block.setOperation()) {
@@ -132,8 +131,11 @@ public final class PostgresPlannerModel implements PlannerModel {
             if (settings.partitionwiseAggregate() && block.aggregates()) {
                 children.groupings += groupedPartitions(lists.joinlist, relations);
             }
+            // Blocks planned apart are copies, but a set operation's branches only when it is itself a copy or,
+            // at the top of its tree, UNION ALL throughout (pulled up into an append relation).
+            boolean copiesBranches = next.copied() || block.unionAll() && !next.operand();
             for (QueryBlock separate : lists.separatelyPlanned) {
-                blocks.add(new Planned(separate, block.setOperation()));
+                blocks.add(new Planned(separate, block.setOperation(), !block.setOperation() || copiesBranches));
             }
         }
         return new PlannerWork(searches, planned, branches).withPartitions(children.partitions, children.pairs,
@@ -186,8 +188,11 @@ public final class PostgresPlannerModel implements PlannerModel {
     private record Relations(List<String> names, List<Optional<String>> tables, PinnedColumns pins) {
     }
 
-    /** A block to plan, and whether it is an operand of a set operation. */
-    private record Planned(QueryBlock block, boolean operand) {
+    /**
+     * A block to plan, whether it is an operand of a set operation, and whether PostgreSQL plans it from a copy of
+     * its query tree ({@link CopiedJoins}).
+     */
+    private record Planned(QueryBlock block, boolean operand, boolean copied) {
     }
 
     /** {@code make_rel_from_joinlist}: sub-lists first, then this list if it has anything to join. */

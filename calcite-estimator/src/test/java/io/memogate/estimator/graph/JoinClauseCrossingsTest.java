@@ -5,6 +5,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Random;
+import java.util.function.LongBinaryOperator;
 import java.util.stream.IntStream;
 import java.util.stream.Stream;
 import org.junit.jupiter.api.Test;
@@ -12,7 +13,10 @@ import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.Arguments;
 import org.junit.jupiter.params.provider.MethodSource;
 
-/** {@link MemoSize#extraClauses()}: the join clauses linking the two sides of each pair, beyond the first. */
+/**
+ * {@link MemoSize#extraClauses()}: the join clauses linking the two sides of each pair, beyond the first; and
+ * {@link MemoSize#crossingSquares()}, their square beyond one.
+ */
 class JoinClauseCrossingsTest {
 
     private final CsgCmpCounter counter = new CsgCmpCounter();
@@ -34,15 +38,34 @@ class JoinClauseCrossingsTest {
 
     /** Sum of |S1|·|S2| over unordered pairs of disjoint non-empty subsets of n relations, by listing them. */
     private static long sideSizeProducts(int n) {
+        return sumOverPairs(n, (a, b) -> a * b);
+    }
+
+    /** Sum of {@code f(|S1|, |S2|)} over unordered pairs of disjoint non-empty subsets of n relations. */
+    private static long sumOverPairs(int n, LongBinaryOperator f) {
         long ordered = 0;
         for (int assignment = 0; assignment < Math.pow(3, n); assignment++) {
             int[] sizes = new int[3];
             for (int v = 0, a = assignment; v < n; v++, a /= 3) {
                 sizes[a % 3]++;
             }
-            ordered += (long) sizes[1] * sizes[2];
+            if (sizes[1] > 0 && sizes[2] > 0) {
+                ordered += f.applyAsLong(sizes[1], sizes[2]);
+            }
         }
         return ordered / 2;
+    }
+
+    /** A clique's pair crosses |S1|·|S2| clauses, so adds (|S1|·|S2|)^2 - 1: 900 for 5 tables, 3,678,464 for 10. */
+    @Test
+    void aCliqueWithAClausePerEdgeSumsTheSquaresOfItsSidesProducts() {
+        for (int n = 2; n <= 10; n++) {
+            MemoSize memo = counter.count(Shapes.CLIQUE.graph(n));
+            assertThat(memo.crossingSquares()).as("clique of %d", n)
+                    .isEqualTo((double) sumOverPairs(n, (a, b) -> a * a * b * b - 1));
+        }
+        assertThat(counter.count(Shapes.CLIQUE.graph(5)).crossingSquares()).isEqualTo(900);
+        assertThat(counter.count(Shapes.CLIQUE.graph(10)).crossingSquares()).isEqualTo(3_678_464);
     }
 
     @Test
@@ -71,13 +94,15 @@ class JoinClauseCrossingsTest {
     void treesWithSeveralClausesOnAnEdgeAgreeWithTheEnumeration() {
         // t0 =2= t1 - t2: the pairs cut at t0-t1 are t0|t1 and t0|t1t2.
         JoinGraph chain = Shapes.relations(3).addJoin(0, 1).addJoin(0, 1).addJoin(1, 2).build();
-        assertThat(counter.count(chain)).extracting(MemoSize::pairs, MemoSize::extraClauses, MemoSize::exact)
-                .containsExactly(4.0, 2.0, true);
+        assertThat(counter.count(chain)).extracting(MemoSize::pairs, MemoSize::extraClauses,
+                MemoSize::crossingSquares, MemoSize::exact).containsExactly(4.0, 2.0, 6.0, true);
         Random random = new Random(5);
         for (int trial = 0; trial < 100; trial++) {
             JoinGraph tree = randomTree(random, 2 + random.nextInt(14), 1 + random.nextInt(4));
             assertThat(counter.count(tree).extraClauses()).as("%s", tree)
                     .isEqualTo(CsgCmpCounter.enumerate(tree, Long.MAX_VALUE).extraClauses());
+            assertThat(counter.count(tree).crossingSquares()).as("%s", tree)
+                    .isEqualTo(CsgCmpCounter.enumerate(tree, Long.MAX_VALUE).crossingSquares());
         }
     }
 
@@ -87,6 +112,7 @@ class JoinClauseCrossingsTest {
         for (int n = 3; n <= 14; n++) {
             MemoSize memo = counter.count(Shapes.CYCLE.graph(n));
             assertThat(memo.extraClauses()).as("cycle of %d", n).isEqualTo(n * (n - 1) / 2.0);
+            assertThat(memo.crossingSquares()).as("cycle of %d", n).isEqualTo(3 * n * (n - 1) / 2.0);
         }
     }
 
@@ -97,6 +123,8 @@ class JoinClauseCrossingsTest {
         MemoSize memo = counter.count(graph);
         assertThat(memo.exact()).isTrue();
         assertThat(memo.extraClauses()).as("%s", graph).isEqualTo((double) PostgresJoinSearch.extraClauses(graph));
+        assertThat(memo.crossingSquares()).as("%s", graph)
+                .isEqualTo((double) PostgresJoinSearch.crossingSquares(graph));
     }
 
     /** The pairs no clause links are those PostgreSQL joins without one, on connected and disconnected graphs. */

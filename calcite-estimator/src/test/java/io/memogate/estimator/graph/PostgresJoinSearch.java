@@ -20,6 +20,7 @@ final class PostgresJoinSearch {
     private final List<List<Long>> levels = new ArrayList<>();
     private long makeJoinRelCalls;
     private long extraClauses;
+    private long crossingSquares;
     private long cartesianCalls;
     private final JoinLegality legality;
 
@@ -49,6 +50,13 @@ final class PostgresJoinSearch {
         PostgresJoinSearch search = new PostgresJoinSearch(graph);
         search.run();
         return search.extraClauses;
+    }
+
+    /** Summed over the make_join_rel calls: the square of the clauses linking the two sides, less one. */
+    static long crossingSquares(JoinGraph graph) {
+        PostgresJoinSearch search = new PostgresJoinSearch(graph);
+        search.run();
+        return search.crossingSquares;
     }
 
     /** The make_join_rel calls whose sides no clause or join filter links. */
@@ -130,6 +138,7 @@ final class PostgresJoinSearch {
             }
         }
         extraClauses += Math.max(0, crossings - 1);
+        crossingSquares += Math.max(0, crossings * crossings - 1);
         if (!relevant(a, b)) {
             cartesianCalls++;
         }

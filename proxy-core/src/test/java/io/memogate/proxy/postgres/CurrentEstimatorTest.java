@@ -18,7 +18,7 @@ class CurrentEstimatorTest {
         CurrentEstimator current = new CurrentEstimator(MemoryCoefficients.DEFAULTS);
         CompileEstimate first = current.get().estimate(CHAIN, PlannerSettings.DEFAULTS);
 
-        current.use(new MemoryCoefficients(1000, 100, 0, 10, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0));
+        current.use(new MemoryCoefficients(1000, 100, 0, 10, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0));
 
         MemoryCoefficients d = MemoryCoefficients.DEFAULTS;
         assertThat(first.estimatedBytes()).isEqualTo((long) Math.ceil(d.fixedBytes() + d.bytesPerBlock()
@@ -42,7 +42,7 @@ class CurrentEstimatorTest {
         current.get().estimate(CHAIN, PlannerSettings.DEFAULTS); // miss
         current.get().estimate(CHAIN, PlannerSettings.DEFAULTS); // hit
 
-        current.use(new MemoryCoefficients(1000, 100, 0, 10, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0));
+        current.use(new MemoryCoefficients(1000, 100, 0, 10, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0));
         current.get().estimate(CHAIN, PlannerSettings.DEFAULTS); // miss: the new estimator's cache is empty
 
         assertThat(current.statistics()).isEqualTo(new EstimatorStatistics(1, 2, 0));
