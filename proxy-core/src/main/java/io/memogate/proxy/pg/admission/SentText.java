@@ -34,13 +34,26 @@ public record SentText(String sql, LexicalAnalysis lexed, List<List<SettingChang
      * the routines it calls leave, which lexes its statements again.
      */
     public static SentText read(String sql, LexicalAnalyzer analyzer, RoutineDefinitions routines) {
+        SentText text = readIfChanging(sql, analyzer, routines);
+        return text == null ? unread(sql) : text;
+    }
+
+    /**
+     * As {@link #read}, but null for a text that holds none of the words (nearly every text): what
+     * {@link #read} gives for it would change nothing, and a session reading each simple Query would make it for
+     * nothing.
+     */
+    public static SentText readIfChanging(String sql, LexicalAnalyzer analyzer, RoutineDefinitions routines) {
         boolean callsSetter = routines.mayLeaveSettings(sql);
         boolean maySet = SessionSettings.mayHoldSet(sql) || callsSetter;
         boolean mayPrepare = PreparedQueries.mayPrepareOrDeallocate(sql);
         boolean mayOpenOrEnd = TransactionWords.mayOpenOrEnd(sql);
-        LexicalAnalysis lexed = maySet || mayPrepare || mayOpenOrEnd ? analyzer.analyze(sql) : null;
+        if (!(maySet || mayPrepare || mayOpenOrEnd)) {
+            return null;
+        }
+        LexicalAnalysis lexed = analyzer.analyze(sql);
         List<List<SettingChange>> left = maySet ? SessionSettings.leftByCalls(sql, lexed, routines, callsSetter)
-                : lexed == null ? List.of() : Collections.nCopies(lexed.statements().size(), List.of());
+                : Collections.nCopies(lexed.statements().size(), List.of());
         return new SentText(sql, lexed, left, maySet, mayPrepare, mayOpenOrEnd);
     }
 

@@ -8,6 +8,7 @@ import io.memogate.estimator.lexer.StatementAnalysis;
 import io.memogate.estimator.lexer.StatementKind;
 import io.memogate.estimator.postgres.PlannerSettings;
 import io.memogate.proxy.admission.AdmissionSupport;
+import io.memogate.proxy.admission.Words;
 import io.memogate.proxy.postgres.PostgresServer;
 import io.memogate.proxy.postgres.catalog.RoleSettings;
 import java.util.LinkedHashMap;
@@ -322,13 +323,6 @@ public final class SessionSettings {
 
     /** Whether the text contains "set" in any case: every SET, RESET and set_config does, and a DO block's. */
     public static boolean mayHoldSet(String sql) {
-        int last = sql.length() - 3;
-        for (int i = 0; i <= last; i++) {
-            char c = sql.charAt(i);
-            if ((c == 's' || c == 'S') && sql.regionMatches(true, i + 1, "et", 0, 2)) {
-                return true;
-            }
-        }
-        return false;
+        return Words.containsIgnoreCase(sql, "set");
     }
 }

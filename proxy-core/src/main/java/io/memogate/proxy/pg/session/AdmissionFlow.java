@@ -241,9 +241,11 @@ final class AdmissionFlow {
                     RoutineDefinitions routines = settings.routines();
                     readOffLoop(owned, "reading a query text", true,
                             bytes -> SentText.read(Query.sql(bytes), analyzer, routines),
-                            (read, text) -> admitThenForward(read, text, AdmissionPoint.STATEMENT_TEXT, null));
+                            (read, text) -> admitThenForward(read, text.sql(), text, AdmissionPoint.STATEMENT_TEXT,
+                                    null));
                 } else {
-                    admitThenForward(owned, SentText.read(Query.sql(frame), analyzer(), settings.routines()),
+                    String sql = Query.sql(frame);
+                    admitThenForward(owned, sql, SentText.readIfChanging(sql, analyzer(), settings.routines()),
                             AdmissionPoint.STATEMENT_TEXT, null);
                 }
             }
@@ -296,18 +298,19 @@ final class AdmissionFlow {
         boolean longText = sql.length() >= GatedAdmission.OFF_LOOP_CHARS;
         // A long text not yet sought for the routines of a catalog read since its Parse is sought off the loop.
         if (!(longText && statements.unsought(name, routines)) && !statements.mayChangeSession(name, routines)) {
-            admitThenForward(frame, statements.unreadText(name), AdmissionPoint.PREPARED_EXECUTION, name);
+            SentText unread = statements.unreadText(name);
+            admitThenForward(frame, unread.sql(), unread, AdmissionPoint.PREPARED_EXECUTION, name);
         } else if (longText) {
             LexicalAnalyzer analyzer = analyzer();
             readOffLoop(frame, "reading a prepared statement's text", false,
                     bytes -> SentText.read(sql, analyzer, routines), (read, text) -> {
                         statements.read(name, routines, text);
-                        admitThenForward(read, text, AdmissionPoint.PREPARED_EXECUTION, name);
+                        admitThenForward(read, sql, text, AdmissionPoint.PREPARED_EXECUTION, name);
                     });
         } else {
             SentText text = SentText.read(sql, analyzer(), routines);
             statements.read(name, routines, text);
-            admitThenForward(frame, text, AdmissionPoint.PREPARED_EXECUTION, name);
+            admitThenForward(frame, sql, text, AdmissionPoint.PREPARED_EXECUTION, name);
         }
     }
 
@@ -315,11 +318,17 @@ final class AdmissionFlow {
         return session.server.support().analyzer();
     }
 
-    /** @param statementName for a Bind, the prepared statement's name; null for a simple query */
-    private void admitThenForward(OwnedFrame frame, SentText text, AdmissionPoint point, String statementName) {
-        String sql = text.sql();
+    /**
+     * @param changes the text read for what it changes in the session; null when it holds none of the words that
+     *     may (nearly every simple Query: nothing is made for it)
+     * @param statementName for a Bind, the prepared statement's name; null for a simple query
+     */
+    private void admitThenForward(OwnedFrame frame, String sql, SentText changes, AdmissionPoint point,
+                                  String statementName) {
         TransactionStatus transactionStatus = responses.transactionStatus();
-        text.applyTo(settings, preparedQueries, transactionStatus != TransactionStatus.IDLE);
+        if (changes != null) {
+            changes.applyTo(settings, preparedQueries, transactionStatus != TransactionStatus.IDLE);
+        }
         // The server plans nothing in a failed transaction (25P02) or while skipping to Sync: no gate.
         if (transactionStatus == TransactionStatus.FAILED || skippingToSync) {
             forwardAdmitted(frame, point, AdmittedStatement.UNGATED);
@@ -335,7 +344,7 @@ final class AdmissionFlow {
         }
         StatementRequest request = new StatementRequest(sql, point, session.info, session.serverConnection(),
                 settings.current(), preparedQueries, settingsWithLogin);
-        Admission admission = mayDegrade(text, point, transactionStatus)
+        Admission admission = mayDegrade(sql, changes, point, transactionStatus)
                 ? session.server.hook().admit(request, ladder.of(settings.current()))
                 : session.server.hook().admit(request);
         if (admission.bypassed() && statementName != null) {
@@ -447,15 +456,15 @@ final class AdmissionFlow {
      * client's or not; a Bind that the server plans, whole, when the answers still due before it can be counted
      * ({@link DegradedRuns#cyclesBefore}). Others are admitted as they are.
      */
-    private boolean mayDegrade(SentText text, AdmissionPoint point, TransactionStatus status) {
-        if (status == TransactionStatus.FAILED || !degradedRuns.idle() || text.changesSession()
+    private boolean mayDegrade(String sql, SentText changes, AdmissionPoint point, TransactionStatus status) {
+        if (status == TransactionStatus.FAILED || !degradedRuns.idle() || changes != null && changes.changesSession()
                 || !session.server.hook().degrades(session.info)) {
             return false;
         }
         if (point == AdmissionPoint.STATEMENT_TEXT) {
-            return tracker.isIdle() && DegradableText.mayDegrade(text.sql());
+            return tracker.isIdle() && DegradableText.mayDegrade(sql);
         }
-        return !parts.toCome() && DegradedRuns.cyclesBefore(tracker) >= 0 && DegradableText.mayDegradeAtBind(text.sql());
+        return !parts.toCome() && DegradedRuns.cyclesBefore(tracker) >= 0 && DegradableText.mayDegradeAtBind(sql);
     }
 
     private void forwardAdmitted(OwnedFrame frame, AdmissionPoint point, AdmittedStatement admitted) {
