@@ -1,5 +1,6 @@
 package io.memogate.estimator.mysql;
 
+import java.util.SplittableRandom;
 import java.util.stream.IntStream;
 
 /**
@@ -21,7 +22,14 @@ import java.util.stream.IntStream;
  * <p>Which tables the statistics make cheap decides how much the bound cuts: a star whose cheapest dimension
  * joins the fact table's most selective key is searched in a millisecond, the same star without it for
  * minutes. The counts follow the statistics as read, not the server's exact costs, so near such a tipping point
- * they can be far off. Not thread-safe: one per search.
+ * they can be far off.
+ *
+ * <p>A search longer than the budget is replayed up to it; then the subtrees it has not entered (the candidates
+ * after the one each level of the recursion is at, and the later steps' searches) are each sampled by a few
+ * random paths to their leaves (Knuth's estimate of a tree's size, "Estimating the efficiency of backtrack
+ * programs", 1975), in at most half the budget more. A path meets the cost bound the replay had reached, which
+ * cuts later subtrees more than earlier ones: taking each later subtree as large as the earlier ones instead
+ * overshot 3 to 30 times, as candidates are followed fewest rows first. Not thread-safe: one per search.
  */
 final class CostBoundSearch {
 
@@ -33,10 +41,18 @@ final class CostBoundSearch {
     private static final double ROWS_PER_COST = 5;
 
     /**
+     * What sampling the subtrees the replay did not reach may price, as a share of the replay's budget: the
+     * estimator's work on a statement stays under {@code 1 + SAMPLED_SHARE} times the budget.
+     */
+    private static final double SAMPLED_SHARE = 0.5;
+    /** Random paths followed per unexplored subtree, at most; fewer when the budget left cannot pay for them. */
+    private static final int MAX_PROBES = 64;
+
+    /**
      * What a search counts.
      *
-     * @param evaluations extensions priced; when the budget stopped the replay, the count extrapolated from the
-     *     share of the step's search tree it had covered, every subtree taken as large as those before it
+     * @param evaluations extensions priced; when the budget stopped the replay, those it priced plus an estimate
+     *     of the subtrees it had not reached, each sampled by random paths under the cost bound found so far
      * @param exact false when the budget stopped the replay
      */
     record Count(double evaluations, boolean exact) {
@@ -45,6 +61,8 @@ final class CostBoundSearch {
     private final PricedTables tables;
     private final int pruneLevel;
     private final long budget;
+    /** The replay's budget and what sampling may add to it: the most extensions this search prices. */
+    private final long cap;
     /** The tables in the order the search starts from: fewest rows first, as MariaDB sorts them. */
     private final int[] baseOrder;
     private long evaluations;
@@ -54,19 +72,35 @@ final class CostBoundSearch {
     private final double[][] addedRowsAt;
     private final double[][] accessCostAt;
     private final boolean[][] eqRefAt;
+    /** Per depth, the candidates a probe may follow, and which of them the replay is at (for the probe count). */
+    private final int[][] survivorsAt;
+    private final int[] indexAt;
+    /** Per depth, the prune level's best rows and cost among the candidates followed so far. */
+    private final double[] levelRowsAt;
+    private final double[] levelCostAt;
+    private final int[] countAt;
     private double bestCost;
     /** How often a plan better than the best so far was found: tells which first table the best plan has. */
     private long improvements;
     private int bestFirst;
     private double bestFirstRows;
     private double bestFirstCost;
-    /** The share of the current step's search tree covered when the budget ran out; -1 before. */
-    private double progress = -1;
+    /** Past the exploration budget: subtrees not yet entered are sampled, not replayed. */
+    private boolean sampling;
+    private int probesPerSubtree;
+    /** Extensions the sampled subtrees are estimated to price. */
+    private double sampled;
+    /** Extensions the probes priced (the estimator's own work, not counted as the server's). */
+    private long probeWork;
+    // Fixed, so that a statement's estimate is the same on every call
+    private final SplittableRandom random = new SplittableRandom(0x5EED);
+    private int stepDepth;
 
     CostBoundSearch(PricedTables tables, int pruneLevel, long budget) {
         this.tables = tables;
         this.pruneLevel = pruneLevel;
         this.budget = budget;
+        this.cap = budget + (long) (budget * SAMPLED_SHARE);
         this.baseOrder = IntStream.range(0, tables.size).boxed()
                 .sorted((a, b) -> Double.compare(tables.rows[a], tables.rows[b]))
                 .mapToInt(Integer::intValue).toArray();
@@ -75,6 +109,11 @@ final class CostBoundSearch {
         this.addedRowsAt = new double[n + 1][n];
         this.accessCostAt = new double[n + 1][n];
         this.eqRefAt = new boolean[n + 1][n];
+        this.survivorsAt = new int[n + 1][n];
+        this.indexAt = new int[n + 1];
+        this.levelRowsAt = new double[n + 1];
+        this.levelCostAt = new double[n + 1];
+        this.countAt = new int[n + 1];
     }
 
     /** The extensions priced joining every table, {@code depth} deep at each step. */
@@ -83,13 +122,19 @@ final class CostBoundSearch {
         long joined = 0;
         double rows = 1;
         double cost = 0;
-        long stepStart = 0;
-        for (int left = n; left > 0 && evaluations < budget; left--) {
+        for (int left = n; left > 0; left--) {
             bestCost = Double.MAX_VALUE;
             bestFirst = -1;
-            stepStart = evaluations;
+            stepDepth = n - left;
             int levels = Math.min(depth, left);
-            extend(joined, rows, cost, levels, true, 0, 1);
+            if (sampling) {
+                // A step after the one the budget stopped: sampled from its first table on, in what is left
+                int steps = Math.max(1, left - levels + 1);
+                long perProbe = (long) levels * left;
+                long work = Math.max(0, cap - evaluations - probeWork);
+                probesPerSubtree = (int) Math.max(1, Math.min(MAX_PROBES, work / steps / left / perProbe));
+            }
+            extend(joined, rows, cost, levels, true);
             if (levels >= left || bestFirst < 0) {
                 break;
             }
@@ -97,18 +142,14 @@ final class CostBoundSearch {
             rows = bestFirstRows;
             cost = bestFirstCost;
         }
-        if (evaluations < budget) {
-            return new Count(evaluations, true);
-        }
-        // Extrapolated over the step the budget stopped; the steps after it are not counted.
-        return new Count(stepStart + (budget - stepStart) / Math.max(progress, 1e-12), false);
+        return new Count(evaluations + sampled, !sampling);
     }
 
     /**
-     * Extends the partial plan {@code prefix}; {@code done} is the share of the step's search tree covered before
-     * it, {@code share} its own subtree's share, for the extrapolation when the budget runs out.
+     * Prices every table not in {@code prefix} as the next one, into the arrays of {@code prefix}'s depth sorted
+     * by the rows each adds, fewest first; returns how many.
      */
-    private void extend(long prefix, double rows, double cost, int levels, boolean first, double done, double share) {
+    private int price(long prefix, double rows) {
         int depth = Long.bitCount(prefix);
         int[] candidates = candidatesAt[depth];
         double[] addedRows = addedRowsAt[depth];
@@ -120,7 +161,6 @@ final class CostBoundSearch {
             if ((prefix & (1L << t)) != 0) {
                 continue;
             }
-            evaluations++;
             // Access paths compete on their cost plus that of comparing the rows they return; the plan's cost
             // then adds the access cost, and the comparisons once per row of the new prefix.
             double best = tables.pages[t] * scanRefills;
@@ -151,39 +191,39 @@ final class CostBoundSearch {
             accessCost[at] = best;
             eqRef[at] = unique;
         }
-        if (evaluations >= budget) {
-            if (progress < 0) {
-                progress = done;
-            }
-            return;
-        }
-        boolean onlyFirst = eqRef[0];
-        double bestRows = Double.MAX_VALUE;
-        double bestHereCost = Double.MAX_VALUE;
-        long remaining = ~prefix & (tables.size == Long.SIZE ? -1L : (1L << tables.size) - 1);
-        for (int i = 0; i < count && evaluations < budget; i++) {
+        return count;
+    }
+
+    /** Extends the partial plan {@code prefix} by every candidate the bound and the prune level let through. */
+    private void extend(long prefix, double rows, double cost, int levels, boolean first) {
+        int depth = Long.bitCount(prefix);
+        int count = price(prefix, rows);
+        evaluations += count;
+        int[] candidates = candidatesAt[depth];
+        double[] addedRows = addedRowsAt[depth];
+        double[] accessCost = accessCostAt[depth];
+        countAt[depth] = count;
+        boolean onlyFirst = eqRefAt[depth][0];
+        levelRowsAt[depth] = Double.MAX_VALUE;
+        levelCostAt[depth] = Double.MAX_VALUE;
+        for (int i = 0; i < count; i++) {
             int t = candidates[i];
             double nextRows = rows * addedRows[i];
             double nextCost = cost + accessCost[i] + nextRows / ROWS_PER_COST;
-            if (nextCost >= bestCost) {
+            if (!followed(prefix, i, nextRows, nextCost)) {
                 continue;
-            }
-            if (pruneLevel > 0) {
-                if (bestRows > nextRows || bestHereCost > nextCost) {
-                    // Kept as the level's best only if no table left could give it a better key lookup
-                    if (bestRows >= nextRows && bestHereCost >= nextCost
-                            && !(addedRows[i] >= 2 && keyedLater(t, prefix, remaining & ~(1L << t)))) {
-                        bestRows = nextRows;
-                        bestHereCost = nextCost;
-                    }
-                } else {
-                    continue;
-                }
             }
             long before = improvements;
             if (levels > 1 && count > 1) {
-                extend(prefix | (1L << t), nextRows, nextCost, levels - 1, false, done + share * i / count,
-                        share / count);
+                indexAt[depth] = i;
+                if (!sampling && evaluations >= budget) {
+                    startSampling(depth, levels);
+                }
+                if (sampling) {
+                    sampled += sample(prefix | (1L << t), nextRows, nextCost, levels - 1);
+                } else {
+                    extend(prefix | (1L << t), nextRows, nextCost, levels - 1, false);
+                }
             } else if (nextCost < bestCost) {
                 bestCost = nextCost;
                 improvements++;
@@ -196,10 +236,136 @@ final class CostBoundSearch {
             if (onlyFirst && improvements != before) {
                 break;
             }
-            if (evaluations >= budget && progress < 0) {
-                progress = done + share * (i + 1) / count;
+        }
+    }
+
+    /**
+     * Switches to sampling: the subtrees the replay has not entered (the candidates after the one each level of
+     * the recursion is at, this one's included) share what is left of the budget, a few random paths each.
+     */
+    private void startSampling(int depth, int levels) {
+        sampling = true;
+        long subtrees = 1;
+        for (int d = stepDepth; d < depth; d++) {
+            subtrees += countAt[d] - indexAt[d] - 1;
+        }
+        long perProbe = Math.max(1, (long) (levels + depth - stepDepth) * (tables.size - stepDepth));
+        long probes = (cap - evaluations) / perProbe / subtrees;
+        probesPerSubtree = (int) Math.max(1, Math.min(MAX_PROBES, probes));
+    }
+
+    /** The extensions the subtree of {@code prefix} prices, the mean of random paths followed to its leaves. */
+    private double sample(long prefix, double rows, double cost, int levels) {
+        // The replay's first path through the subtree, fewest rows first, sets the bound its other paths meet
+        dive(prefix, rows, cost, levels);
+        double sum = 0;
+        for (int p = 0; p < probesPerSubtree; p++) {
+            sum += probe(prefix, rows, cost, levels);
+        }
+        return sum / probesPerSubtree;
+    }
+
+    /**
+     * One random path down the subtree of {@code prefix} (Knuth's estimate of a tree's size): the candidates
+     * priced at each node, times the candidates that survive the bound and prune level at every node above.
+     * Plans found on the way lower the bound, as they would in the replay.
+     */
+    private double probe(long prefix, double rows, double cost, int levels) {
+        int depth = Long.bitCount(prefix);
+        int count = price(prefix, rows);
+        probeWork += count;
+        double[] addedRows = addedRowsAt[depth];
+        double[] accessCost = accessCostAt[depth];
+        int[] survivors = survivorsAt[depth];
+        boolean leaves = levels <= 1 || count <= 1;
+        levelRowsAt[depth] = Double.MAX_VALUE;
+        levelCostAt[depth] = Double.MAX_VALUE;
+        int surviving = 0;
+        for (int i = 0; i < count; i++) {
+            double nextCost = cost + accessCost[i] + rows * addedRows[i] / ROWS_PER_COST;
+            if (!followed(prefix, i, rows * addedRows[i], nextCost)) {
+                continue;
+            }
+            if (leaves) {
+                bestCost = nextCost;
+                improvements++;
+            } else {
+                survivors[surviving++] = i;
             }
         }
+        if (surviving == 0 || probeWork + evaluations >= cap) {
+            return count;
+        }
+        // A whole unique key first: the others are tried only when following it found no better plan
+        if (eqRefAt[depth][0] && survivors[0] == 0) {
+            long before = improvements;
+            double firstSize = follow(prefix, rows, cost, levels, 0);
+            if (improvements != before || surviving == 1) {
+                return count + firstSize;
+            }
+            int other = survivors[1 + random.nextInt(surviving - 1)];
+            return count + firstSize + (surviving - 1) * follow(prefix, rows, cost, levels, other);
+        }
+        return count + surviving * follow(prefix, rows, cost, levels, survivors[random.nextInt(surviving)]);
+    }
+
+    /** Follows the first candidate the bound lets through down to a whole plan, lowering the bound. */
+    private void dive(long prefix, double rows, double cost, int levels) {
+        int depth = Long.bitCount(prefix);
+        int count = price(prefix, rows);
+        probeWork += count;
+        for (int i = 0; i < count; i++) {
+            double nextRows = rows * addedRowsAt[depth][i];
+            double nextCost = cost + accessCostAt[depth][i] + nextRows / ROWS_PER_COST;
+            if (nextCost >= bestCost) {
+                continue;
+            }
+            if (levels > 1 && count > 1) {
+                dive(prefix | (1L << candidatesAt[depth][i]), nextRows, nextCost, levels - 1);
+            } else {
+                bestCost = nextCost;
+                improvements++;
+            }
+            return;
+        }
+    }
+
+    private double follow(long prefix, double rows, double cost, int levels, int i) {
+        int depth = Long.bitCount(prefix);
+        double nextRows = rows * addedRowsAt[depth][i];
+        double nextCost = cost + accessCostAt[depth][i] + nextRows / ROWS_PER_COST;
+        return probe(prefix | (1L << candidatesAt[depth][i]), nextRows, nextCost, levels - 1);
+    }
+
+    /**
+     * Whether the search follows candidate {@code i} of {@code prefix}: under the cost bound and, with pruning,
+     * adding fewer rows or costing less than the level's best so far, which it then may become.
+     */
+    private boolean followed(long prefix, int i, double nextRows, double nextCost) {
+        if (nextCost >= bestCost) {
+            return false;
+        }
+        if (pruneLevel == 0) {
+            return true;
+        }
+        int depth = Long.bitCount(prefix);
+        double bestRows = levelRowsAt[depth];
+        double bestHereCost = levelCostAt[depth];
+        if (bestRows <= nextRows && bestHereCost <= nextCost) {
+            return false;
+        }
+        int t = candidatesAt[depth][i];
+        // Kept as the level's best only if no table left could give it a better key lookup
+        if (bestRows >= nextRows && bestHereCost >= nextCost
+                && !(addedRowsAt[depth][i] >= 2 && keyedLater(t, prefix, remaining(prefix) & ~(1L << t)))) {
+            levelRowsAt[depth] = nextRows;
+            levelCostAt[depth] = nextCost;
+        }
+        return true;
+    }
+
+    private long remaining(long prefix) {
+        return ~prefix & (tables.size == Long.SIZE ? -1L : (1L << tables.size) - 1);
     }
 
     /**

@@ -43,6 +43,7 @@ public final class MySqlDialect implements Dialect<OptimizerSettings> {
     private final MemoryModel memory;
     private final OptimizerSettings defaults;
     private final MySqlRewriter rewriter = new MySqlRewriter();
+    private final long pricedBudget;
 
     /** MariaDB's defaults, the default coefficients. */
     public MySqlDialect() {
@@ -50,6 +51,12 @@ public final class MySqlDialect implements Dialect<OptimizerSettings> {
     }
 
     public MySqlDialect(MySqlCoefficients coefficients, OptimizerSettings defaults) {
+        this(coefficients, defaults, MySqlPlannerModel.PRICED_BUDGET);
+    }
+
+    /** @param pricedBudget extensions a replayed search prices before it samples the rest */
+    MySqlDialect(MySqlCoefficients coefficients, OptimizerSettings defaults, long pricedBudget) {
+        this.pricedBudget = pricedBudget;
         this.analyzer = MySqlLexicalRules.analyzer();
         this.coefficients = Objects.requireNonNull(coefficients, "coefficients");
         this.memory = new MemoryModel(coefficients);
@@ -94,7 +101,7 @@ public final class MySqlDialect implements Dialect<OptimizerSettings> {
     /** The planner knowing the catalog's table statistics, which decide how much of the search is cut. */
     @Override
     public MySqlPlannerModel planner(OptimizerSettings settings, Catalog catalog) {
-        return new MySqlPlannerModel(settings, coefficients, catalog.statistics());
+        return new MySqlPlannerModel(settings, coefficients, catalog.statistics(), pricedBudget);
     }
 
     @Override

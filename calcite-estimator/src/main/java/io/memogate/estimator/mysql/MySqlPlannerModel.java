@@ -28,8 +28,8 @@ import java.util.Optional;
 public final class MySqlPlannerModel implements PlannerModel {
 
     /**
-     * Extensions a replayed search prices at most (tens of milliseconds of the estimator's time, about 50 ms of
-     * MariaDB's): past it the search is long, and its count extrapolated.
+     * Extensions a replayed search prices exactly (tens of milliseconds of the estimator's time, about 50 ms of
+     * MariaDB's): past it the search is long, and the rest of it sampled in half as many more.
      */
     static final long PRICED_BUDGET = 300_000;
 
@@ -37,6 +37,7 @@ public final class MySqlPlannerModel implements PlannerModel {
     private final MySqlCoefficients coefficients;
     private final TableStatistics statistics;
     private final GreedySearchSpace space;
+    private final long pricedBudget;
 
     public MySqlPlannerModel(OptimizerSettings settings, MySqlCoefficients coefficients) {
         this(settings, coefficients, TableStatistics.NONE);
@@ -44,6 +45,12 @@ public final class MySqlPlannerModel implements PlannerModel {
 
     /** @param statistics the tables' statistics: with them a search is replayed, without it is counted */
     public MySqlPlannerModel(OptimizerSettings settings, MySqlCoefficients coefficients, TableStatistics statistics) {
+        this(settings, coefficients, statistics, PRICED_BUDGET);
+    }
+
+    MySqlPlannerModel(OptimizerSettings settings, MySqlCoefficients coefficients, TableStatistics statistics,
+                      long pricedBudget) {
+        this.pricedBudget = pricedBudget;
         this.settings = Objects.requireNonNull(settings, "settings");
         this.coefficients = Objects.requireNonNull(coefficients, "coefficients");
         this.statistics = Objects.requireNonNull(statistics, "statistics");
@@ -79,18 +86,9 @@ public final class MySqlPlannerModel implements PlannerModel {
         if (priced.isEmpty()) {
             return counted(graph, depth);
         }
-        CostBoundSearch.Count count = new CostBoundSearch(priced.get(), settings.pruneLevel(), PRICED_BUDGET)
+        CostBoundSearch.Count count = new CostBoundSearch(priced.get(), settings.pruneLevel(), pricedBudget)
                 .count(depth);
-        if (!count.exact()) {
-            // A long search, extrapolated from the share of it the budget covered; without pruning, at least the
-            // join graph's count where that is more (the extrapolation misses a blow-up late in the tree)
-            double orders = settings.pruneLevel() == 0 ? space.unpruned(graph, depth).plans() : 0;
-            double extensions = Math.max(count.evaluations(), orders);
-            return new JoinSearch.Greedy(graph, depth, settings.pruneLevel(), extensions, false,
-                    extensions * coefficients.secondsPerPricedExtension()
-                            + graph.size() * coefficients.secondsPerSearchedTable());
-        }
-        return new JoinSearch.Greedy(graph, depth, settings.pruneLevel(), count.evaluations(), true,
+        return new JoinSearch.Greedy(graph, depth, settings.pruneLevel(), count.evaluations(), count.exact(),
                 count.evaluations() * coefficients.secondsPerPricedExtension()
                         + graph.size() * coefficients.secondsPerSearchedTable());
     }
