@@ -31,7 +31,8 @@ import java.util.Optional;
  *     beneath each JOIN they write: every block but the statement's own is copied before it is planned
  *     ({@code set_subquery_pathlist}, {@code make_subplan}, {@code SS_process_ctes}, {@code pull_up_simple_subquery},
  *     {@code convert_EXISTS_sublink_to_join}), and a JOIN's range-table entry lists every column of both sides
- *     ({@code joinaliasvars}, {@code eref}), so the copy grows with the columns beneath each JOIN
+ *     ({@code joinaliasvars}, {@code eref}), so the copy grows with the columns beneath each JOIN; a dialect may
+ *     weigh the relations of blocks copied at a higher cost (PostgreSQL's pulled-up UNION ALL branches)
  * @param partitionwiseGroupings child grouping relations of partitionwise aggregation: one per partition of a
  *     grouped block's partitioned input ({@code create_partitionwise_grouping_paths}); 0 unless the setting
  *     allows it

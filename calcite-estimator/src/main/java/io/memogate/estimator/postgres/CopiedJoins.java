@@ -24,6 +24,23 @@ import io.memogate.estimator.planner.JoinType;
  */
 final class CopiedJoins {
 
+    /** The weight of a block's JOIN relations when it is planned in place: nothing is copied. */
+    static final double IN_PLACE = 0;
+
+    /** When it is planned from one copy: a FROM sub-select, a sub-plan, a CTE, a branch of a copied set operation. */
+    static final double COPIED = 1;
+
+    /**
+     * When it is a branch of a UNION ALL pulled up into an append relation: {@code pull_up_simple_union_all} copies
+     * the branches' range tables before {@code set_subquery_pathlist} copies each branch again to plan it, so a
+     * relation costs more than in a sub-select. Two chains of {@code n} tables joined with JOIN ... ON under
+     * {@code count(*)} (2,000-row tables of 18 columns, PostgreSQL 18.6) used, as a UNION ALL rather than a UNION,
+     * 25, 94, 192 and 329 kB more for {@code n} = 2, 4, 6 and 8, the same chains written as comma joins 8, 18, 29
+     * and 40 kB more: what the JOINs add is 17, 76, 163 and 289 kB for 4, 18, 40 and 70 relations, 4.1-4.3 kB each
+     * against 3.3 for a sub-select's ({@code bytesPerCopiedJoinRelation}).
+     */
+    static final double UNION_ALL_BRANCH = 1.25;
+
     private CopiedJoins() {
     }
 

@@ -107,15 +107,16 @@ public final class PostgresPlannerModel implements PlannerModel {
     public PlannerWork plan(QueryBlock statement) {
         List<JoinSearch> searches = new ArrayList<>();
         Deque<Planned> blocks = new ArrayDeque<>();
-        blocks.add(new Planned(statement, false, false));
+        blocks.add(new Planned(statement, false, CopiedJoins.IN_PLACE));
         int planned = 0;
         int branches = 0;
         Partitionwise children = new Partitionwise();
-        int copied = 0;
+        double copied = 0;
         while (!blocks.isEmpty()) {
             Planned next = blocks.removeFirst();
             QueryBlock block = next.block();
-            copied += next.copied() ? CopiedJoins.ofCopiedBlock(block.from()) : CopiedJoins.ofStatement(block.from());
+            copied += next.copies() > 0 ? next.copies() * CopiedJoins.ofCopiedBlock(block.from())
+                    : CopiedJoins.ofStatement(block.from());
             if (!next.operand()) {
                 planned++;
             } else if (!block.setOperation()) {
@@ -132,10 +133,14 @@ public final class PostgresPlannerModel implements PlannerModel {
                 children.groupings += groupedPartitions(lists.joinlist, relations);
             }
             // Blocks planned apart are copies, but a set operation's branches only when it is itself a copy or,
-            // at the top of its tree, UNION ALL throughout (pulled up into an append relation).
-            boolean copiesBranches = next.copied() || block.unionAll() && !next.operand();
+            // at the top of its tree, UNION ALL throughout (pulled up into an append relation, at a higher cost a
+            // relation than a sub-select's copy: CopiedJoins.UNION_ALL_BRANCH).
+            boolean isCopy = next.copies() > 0;
+            double branchCopies = block.unionAll() && (isCopy || !next.operand()) ? CopiedJoins.UNION_ALL_BRANCH
+                    : isCopy ? CopiedJoins.COPIED : CopiedJoins.IN_PLACE;
             for (QueryBlock separate : lists.separatelyPlanned) {
-                blocks.add(new Planned(separate, block.setOperation(), !block.setOperation() || copiesBranches));
+                blocks.add(new Planned(separate, block.setOperation(),
+                        block.setOperation() ? branchCopies : CopiedJoins.COPIED));
             }
         }
         return new PlannerWork(searches, planned, branches).withPartitions(children.partitions, children.pairs,
@@ -189,10 +194,10 @@ public final class PostgresPlannerModel implements PlannerModel {
     }
 
     /**
-     * A block to plan, whether it is an operand of a set operation, and whether PostgreSQL plans it from a copy of
-     * its query tree ({@link CopiedJoins}).
+     * A block to plan, whether it is an operand of a set operation, and how PostgreSQL copies its query tree before
+     * planning it: the weight of its JOINs' relations, 0 for a block planned in place ({@link CopiedJoins}).
      */
-    private record Planned(QueryBlock block, boolean operand, boolean copied) {
+    private record Planned(QueryBlock block, boolean operand, double copies) {
     }
 
     /** {@code make_rel_from_joinlist}: sub-lists first, then this list if it has anything to join. */
