@@ -207,7 +207,8 @@ public final class QueryBlockBuilder {
         JoinTreeNode from;
         Set<String> candidates;
         try {
-            from = select.getFrom() == null ? FromList.of() : fromItem(select.getFrom(), scope, predicates, separate);
+            from = select.getFrom() == null ? FromList.of() : fromItem(CommaItems.regroup(select.getFrom()), scope,
+                    predicates, separate);
         } finally {
             candidates = keyJoins.pop();
         }
