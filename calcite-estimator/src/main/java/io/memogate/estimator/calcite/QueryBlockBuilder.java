@@ -258,7 +258,7 @@ public final class QueryBlockBuilder {
             }
             // convert_EXISTS_sublink_to_join makes the sub-select's WHERE the join's condition.
             return new JoinNode(negated ? JoinType.ANTI : JoinType.SEMI, from,
-                    new SubqueryRef(unique("exists"), built.block(), true), built.block().predicates());
+                    new SubqueryRef(unique("exists"), built.block(), true, false), built.block().predicates());
         }
         if (!negated && inner.getKind() == SqlKind.IN && ((SqlCall) inner).operand(1).getKind() != SqlKind.OTHER
                 && SqlKinds.isQuery(((SqlCall) inner).operand(1).getKind())) {

@@ -88,11 +88,20 @@ public sealed interface JoinTreeNode {
      * A sub-select in FROM (or a CTE reference). Pulled up, its FROM replaces this node and its
      * predicates and separately planned blocks join the outer block's; otherwise it is the single
      * relation {@code alias} here and {@code block} is planned separately.
+     *
+     * @param rangeEntry whether the sub-select is a range-table entry of its own, as a FROM sub-select, a CTE's or
+     *     an IN's is, which {@code pull_up_simple_subquery} pulls up; false for the body of an EXISTS, whose FROM
+     *     {@code convert_EXISTS_sublink_to_join} merges into the block directly
      */
-    record SubqueryRef(String alias, QueryBlock block, boolean pulledUp) implements JoinTreeNode {
+    record SubqueryRef(String alias, QueryBlock block, boolean pulledUp, boolean rangeEntry) implements JoinTreeNode {
         public SubqueryRef {
             Objects.requireNonNull(alias, "alias");
             Objects.requireNonNull(block, "block");
+        }
+
+        /** A range-table entry of its own. */
+        public SubqueryRef(String alias, QueryBlock block, boolean pulledUp) {
+            this(alias, block, pulledUp, true);
         }
     }
 }

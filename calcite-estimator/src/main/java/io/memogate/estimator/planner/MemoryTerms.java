@@ -44,8 +44,8 @@ import java.util.List;
  *     planner's own memory is freed between statements)
  * @param partitions child relations of partitioned tables ({@link PlannerWork#partitions()})
  * @param partitionwisePairs child joins of partitionwise joins ({@link PlannerWork#partitionwisePairs()})
- * @param copiedJoinRelations relations beneath the JOINs of blocks planned from a copy of their query tree
- *     ({@link PlannerWork#copiedJoinRelations()})
+ * @param copiedJoinRelations relations beneath the JOINs of blocks planned from a copy of their query tree, and
+ *     weighted, of those each pulled-up sub-select rewrites ({@link PlannerWork#copiedJoinRelations()})
  * @param partitionwiseGroupings child grouping relations of partitionwise aggregation
  *     ({@link PlannerWork#partitionwiseGroupings()})
  * @param crossingSquares over the join relations of every dynamic-programming search, the square of the join

@@ -32,7 +32,8 @@ import java.util.Optional;
  *     ({@code set_subquery_pathlist}, {@code make_subplan}, {@code SS_process_ctes}, {@code pull_up_simple_subquery},
  *     {@code convert_EXISTS_sublink_to_join}), and a JOIN's range-table entry lists every column of both sides
  *     ({@code joinaliasvars}, {@code eref}), so the copy grows with the columns beneath each JOIN; a dialect may
- *     weigh the relations of blocks copied at a higher cost (PostgreSQL's pulled-up UNION ALL branches)
+ *     weigh the relations of blocks copied at a higher cost (PostgreSQL's pulled-up UNION ALL branches), and add
+ *     the JOIN entries a pulled-up sub-select rewrites in the level it joins, at a lower one
  * @param partitionwiseGroupings child grouping relations of partitionwise aggregation: one per partition of a
  *     grouped block's partitioned input ({@code create_partitionwise_grouping_paths}); 0 unless the setting
  *     allows it

@@ -41,7 +41,46 @@ final class CopiedJoins {
      */
     static final double UNION_ALL_BRANCH = 1.25;
 
+    /**
+     * What {@code pull_up_simple_subquery} (src/backend/optimizer/prep/prepjointree.c) costs, in relations of a
+     * copy, for each sub-select it pulls up: besides copying the sub-select (counted by {@link #ofStatement}), it
+     * rewrites the {@code joinaliasvars} of every JOIN range-table entry of the level it pulls into, copying them,
+     * and the level's quals. The same IN over one table ({@code t.k3 IN (SELECT u.k0 FROM u)}) cost more than its
+     * correlated EXISTS, which merges its FROM without a sub-select entry, by 18, 34 and 57 kB beneath a chain of
+     * 4, 6 and 8 tables joined with JOIN ... ON (9, 20 and 35 relations beneath its JOINs; 2,000-row tables of 18
+     * columns, PostgreSQL 18.6): 1.5 kB a relation beneath the level's JOINs, and 3-5 kB for the pull-up itself.
+     * As weights of {@code bytesPerCopiedJoinRelation} (3.3 kB): 0.45 a relation, 1 a pull-up.
+     */
+    static final double PULL_UP = 1;
+
+    /** See {@link #PULL_UP}. */
+    static final double PULL_UP_PER_JOIN_RELATION = 0.45;
+
     private CopiedJoins() {
+    }
+
+    /**
+     * The cost of the sub-selects pulled up into a block whose FROM is {@code from}, and of those pulled up into
+     * them, as weighted relations of a copy ({@link #PULL_UP}): each against the relations beneath the JOINs of the
+     * level it is pulled into, the block's own and those of the other sub-selects and EXISTS bodies merged into it.
+     */
+    static double ofPullUps(JoinTreeNode from) {
+        return pullUps(from, joins(from, true));
+    }
+
+    private static double pullUps(JoinTreeNode node, int level) {
+        return switch (node) {
+            case JoinTreeNode.RelationRef ignored -> 0;
+            case JoinTreeNode.FromList list -> list.items().stream().mapToDouble(item -> pullUps(item, level)).sum();
+            case JoinTreeNode.JoinNode join -> pullUps(join.left(), level) + pullUps(join.right(), level);
+            case JoinTreeNode.SubqueryRef sub when !sub.pulledUp() -> 0;
+            case JoinTreeNode.SubqueryRef sub when !sub.rangeEntry() -> pullUps(sub.block().from(), level);
+            case JoinTreeNode.SubqueryRef sub -> {
+                // Its own JOINs join the level only once it is pulled up, after its own sub-selects were.
+                int own = joins(sub.block().from(), true);
+                yield PULL_UP + PULL_UP_PER_JOIN_RELATION * (level - own) + ofPullUps(sub.block().from());
+            }
+        };
     }
 
     /** For a block planned from a copy: the relations beneath each of its JOINs, pulled-up sub-selects' included. */

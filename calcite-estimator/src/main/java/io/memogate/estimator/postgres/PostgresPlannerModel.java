@@ -117,6 +117,7 @@ public final class PostgresPlannerModel implements PlannerModel {
             QueryBlock block = next.block();
             copied += next.copies() > 0 ? next.copies() * CopiedJoins.ofCopiedBlock(block.from())
                     : CopiedJoins.ofStatement(block.from());
+            copied += CopiedJoins.ofPullUps(block.from());
             if (!next.operand()) {
                 planned++;
             } else if (!block.setOperation()) {
