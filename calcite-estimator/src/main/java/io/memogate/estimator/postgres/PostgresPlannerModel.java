@@ -118,6 +118,9 @@ public final class PostgresPlannerModel implements PlannerModel {
             copied += next.copies() > 0 ? next.copies() * CopiedJoins.ofCopiedBlock(block.from())
                     : CopiedJoins.ofStatement(block.from());
             copied += CopiedJoins.ofPullUps(block.from());
+            if (next.copies() == CopiedJoins.UNION_ALL_BRANCH) {
+                copied += CopiedJoins.ofUnionAllBranch(block.from());
+            }
             if (!next.operand()) {
                 planned++;
             } else if (!block.setOperation()) {
