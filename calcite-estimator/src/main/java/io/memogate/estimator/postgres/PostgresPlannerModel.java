@@ -107,7 +107,7 @@ public final class PostgresPlannerModel implements PlannerModel {
     public PlannerWork plan(QueryBlock statement) {
         List<JoinSearch> searches = new ArrayList<>();
         Deque<Planned> blocks = new ArrayDeque<>();
-        blocks.add(new Planned(statement, false, CopiedJoins.IN_PLACE));
+        blocks.add(new Planned(statement, false, CopiedJoins.IN_PLACE, false));
         int planned = 0;
         int branches = 0;
         Partitionwise children = new Partitionwise();
@@ -118,7 +118,7 @@ public final class PostgresPlannerModel implements PlannerModel {
             copied += next.copies() > 0 ? next.copies() * CopiedJoins.ofCopiedBlock(block.from())
                     : CopiedJoins.ofStatement(block.from());
             copied += CopiedJoins.ofPullUps(block.from());
-            if (next.copies() == CopiedJoins.UNION_ALL_BRANCH) {
+            if (next.pulledUpBranch()) {
                 copied += CopiedJoins.ofUnionAllBranch(block.from());
             }
             if (!next.operand()) {
@@ -142,9 +142,12 @@ public final class PostgresPlannerModel implements PlannerModel {
             boolean isCopy = next.copies() > 0;
             double branchCopies = block.unionAll() && (isCopy || !next.operand()) ? CopiedJoins.UNION_ALL_BRANCH
                     : isCopy ? CopiedJoins.COPIED : CopiedJoins.IN_PLACE;
+            // Only the statement's own UNION ALL was measured for what its branches' relations add.
+            boolean pulledUpBranches = block.setOperation() && block.unionAll()
+                    && (next.pulledUpBranch() || !isCopy && !next.operand());
             for (QueryBlock separate : lists.separatelyPlanned) {
                 blocks.add(new Planned(separate, block.setOperation(),
-                        block.setOperation() ? branchCopies : CopiedJoins.COPIED));
+                        block.setOperation() ? branchCopies : CopiedJoins.COPIED, pulledUpBranches));
             }
         }
         return new PlannerWork(searches, planned, branches).withPartitions(children.partitions, children.pairs,
@@ -199,9 +202,10 @@ public final class PostgresPlannerModel implements PlannerModel {
 
     /**
      * A block to plan, whether it is an operand of a set operation, and how PostgreSQL copies its query tree before
-     * planning it: the weight of its JOINs' relations, 0 for a block planned in place ({@link CopiedJoins}).
+     * planning it: the weight of its JOINs' relations, 0 for a block planned in place ({@link CopiedJoins}); and
+     * whether it is a branch of the statement's own UNION ALL, whose relations are copied too.
      */
-    private record Planned(QueryBlock block, boolean operand, double copies) {
+    private record Planned(QueryBlock block, boolean operand, double copies, boolean pulledUpBranch) {
     }
 
     /** {@code make_rel_from_joinlist}: sub-lists first, then this list if it has anything to join. */
