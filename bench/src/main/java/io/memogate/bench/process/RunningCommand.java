@@ -15,8 +15,10 @@ import java.util.concurrent.TimeoutException;
 import java.util.function.Consumer;
 
 /**
- * A command started as {@link Commands#run} runs one, whose output is handed line by line to a listener while it
- * runs (on the thread that reads the output), for a caller that acts on what the command reports as it goes.
+ * A command started with exactly the environment given (nothing inherited, so a PGHOST or PGOPTIONS in the caller's
+ * shell cannot change what is measured), stdin closed, whose output (stdout and stderr interleaved) is kept and
+ * handed line by line to a listener while it runs, for a caller that acts on what the command reports as it goes.
+ * The output is read on another thread: a chatty child must not block on a full pipe while it is waited for.
  */
 public final class RunningCommand {
 
