@@ -25,9 +25,11 @@ final class CostReport {
             "of them involuntary", "alloc B/tx");
 
     private final List<CountedRun> runs;
+    private final CountWindow window;
 
-    CostReport(List<CountedRun> runs) {
+    CostReport(List<CountedRun> runs, CountWindow window) {
         this.runs = List.copyOf(runs);
+        this.window = window;
     }
 
     String text() {
@@ -36,8 +38,8 @@ final class CostReport {
 
     String markdown() {
         return "# memogate bench passthrough: cost per transaction\n\n"
-                + "Median over the rounds of each target's runs; a count per transaction is the relaying process's"
-                + " count over the run divided by pgbench's transactions (connection set-up included). Reads and"
+                + "Median over the rounds of each target's runs (TPS: pgbench's figure); the relay's CPU and counts are"
+                + " read " + window.describe() + ". Reads and"
                 + " writes: read/recvfrom/readv/recvmsg and write/sendto/writev/sendmsg; waits: epoll_wait,"
                 + " epoll_pwait, epoll_pwait2, io_uring_enter.\n\n" + table().markdown();
     }
@@ -59,11 +61,11 @@ final class CostReport {
                 figure(median(group, counted(SyscallCounter.WRITES)), "%.2f"),
                 figure(median(group, counted(SyscallCounter.WAITS)), "%.2f"),
                 figure(median(group, counted("futex")), "%.3f"),
-                figure(median(group, run -> run.counts().map(c -> c.switchesPerTransaction(run.transactions()))
+                figure(median(group, run -> run.counts().map(RunCounts::switchesPerTransaction)
                         .orElse(OptionalDouble.empty())), "%.2f"),
-                figure(median(group, run -> run.counts().map(c -> RunCounts.perTransaction(c.involuntarySwitches(),
-                        run.transactions())).orElse(OptionalDouble.empty())), "%.2f"),
-                figure(median(group, run -> run.counts().map(c -> c.allocatedPerTransaction(run.transactions()))
+                figure(median(group, run -> run.counts().map(RunCounts::involuntarySwitchesPerTransaction)
+                        .orElse(OptionalDouble.empty())), "%.2f"),
+                figure(median(group, run -> run.counts().map(RunCounts::allocatedPerTransaction)
                         .orElse(OptionalDouble.empty())), "%.0f"))));
         return table;
     }
@@ -73,7 +75,7 @@ final class CostReport {
     }
 
     private static Function<CountedRun, OptionalDouble> counted(List<String> kinds) {
-        return run -> run.counts().map(c -> c.syscallsPerTransaction(kinds, run.transactions()))
+        return run -> run.counts().map(c -> c.syscallsPerTransaction(kinds))
                 .orElse(OptionalDouble.empty());
     }
 

@@ -145,21 +145,24 @@ final class PassthroughBench {
     private Measurement measure(Target target, Pgbench pgbench, PgbenchLoad load, int round, int position,
                                 Optional<SyscallCounter> syscalls, Path runs, String name, List<CountedRun> costs)
             throws Exception {
-        Optional<CountProbe> probe = plan.counts() && target.relayPid().isPresent()
+        boolean counted = plan.counts() && target.relayPid().isPresent();
+        RelayReader reader = new RelayReader(target, pgbench, () -> counted
                 ? Optional.of(CountProbe.start(target.relayPid().getAsLong(), syscalls, runs.resolve(name + ".perf")))
-                : Optional.empty();
-        Optional<Duration> cpuBefore = target.cpuTime();
+                : Optional.empty());
         Optional<CpuCounters> machineBefore = CpuCounters.read();
         long started = System.nanoTime();
-        PgbenchRun run = pgbench.run(target.port(), load);
+        RelayRun relay = reader.read(load, plan.window());
+        PgbenchRun run = relay.run();
         Duration wall = Duration.ofNanos(System.nanoTime() - started);
         Optional<MachineLoad> machine = machineBefore.flatMap(before -> CpuCounters.read()
                 .flatMap(after -> after.since(before, wall)));
-        Optional<Duration> cpu = cpuBefore.flatMap(before -> target.cpuTime().map(after -> after.minus(before)));
-        Optional<RunCounts> counts = probe.isEmpty() ? Optional.empty() : Optional.of(probe.get().stop());
+        Optional<RunCounts> counts = relay.counts();
+        if (run.succeeded() && (target.cpuTime().isPresent() && relay.cpu().isEmpty() || counted && counts.isEmpty())) {
+            out.println("  " + name + ": the relay's CPU or counts could not be read over the window");
+        }
         save(runs.resolve(name + ".txt"), run.command());
-        Measurement measurement = new Measurement(load.mode(), round, position, target.kind(), run.result(), cpu,
-                machine);
+        Measurement measurement = new Measurement(load.mode(), round, position, target.kind(), run.result(),
+                relay.cpu(), machine, relay.cpuTransactions());
         if (run.result() instanceof PgbenchResult.Succeeded ok) {
             costs.add(new CountedRun(load.clients(), load.mode(), round, target.kind(), ok.transactions(), ok.tps(),
                     measurement.cpuMicrosPerTransaction(), counts));
@@ -197,6 +200,7 @@ final class PassthroughBench {
             lines.add("counted per run: " + (syscallsCounted ? "system calls (perf stat), " : "")
                     + "context switches (/proc/PID/task/*/status) and a Java relay's allocated bytes; see cost.md");
         }
+        lines.add("relay CPU" + (plan.counts() ? " and counts" : "") + " read " + plan.window().describe());
         lines.add(plan.rounds() + (plan.rounds() == 1 ? " round" : " rounds") + " of " + plan.seconds() + " s per run; "
                 + (plan.warmupSeconds() > 0 ? "one unrecorded warm-up run of " + plan.warmupSeconds()
                 + " s per mode and target first" : "no warm-up"));

@@ -96,6 +96,13 @@ public final class PassthroughCommand implements Callable<Integer> {
                     + " where TPS and CPU time do not."})
     boolean counts;
 
+    @Option(names = "--window", defaultValue = "steady", paramLabel = "WINDOW", converter = WindowConverter.class,
+            description = {"What part of each run the relay's CPU and counts are read over (default: ${DEFAULT-VALUE}):"
+                    + " steady, from pgbench's second progress report (all clients connected) to its first in the last 3 s,"
+                    + " divided by the transactions pgbench reported in between (runs under 6 s are read whole);"
+                    + " whole, around the pgbench process, connection set-up included."})
+    CountWindow window;
+
     @Option(names = "--output", paramLabel = "DIR",
             description = "Directory for report.md, results.csv and runs/ (default: bench/target/passthrough-<timestamp>).")
     Path output;
@@ -107,7 +114,7 @@ public final class PassthroughCommand implements Callable<Integer> {
         PassthroughPlan plan;
         try {
             plan = new PassthroughPlan(rounds, seconds, warmupSeconds, clients, threads, modes, targets, scale, directory,
-                    counts);
+                    counts, window);
         } catch (IllegalArgumentException e) {
             throw new ParameterException(spec.commandLine(), e.getMessage(), e);
         }
@@ -129,7 +136,7 @@ public final class PassthroughCommand implements Callable<Integer> {
             allSucceeded &= pass.getValue().allSucceeded();
         }
         if (plan.counts() || outcome.records().size() > 1) {
-            CostReport cost = new CostReport(outcome.costs());
+            CostReport cost = new CostReport(outcome.costs(), plan.window());
             Files.writeString(directory.resolve("cost.md"), cost.markdown());
             out.println();
             out.println("cost per transaction (median of the rounds):");
@@ -153,6 +160,19 @@ public final class PassthroughCommand implements Callable<Integer> {
             } catch (IllegalArgumentException e) {
                 throw new TypeConversionException(e.getMessage());
             }
+        }
+    }
+
+    /** steady or whole, in any case. */
+    static final class WindowConverter implements ITypeConverter<CountWindow> {
+        @Override
+        public CountWindow convert(String value) {
+            for (CountWindow window : CountWindow.values()) {
+                if (window.label().equalsIgnoreCase(value)) {
+                    return window;
+                }
+            }
+            throw new TypeConversionException("no window " + value + "; steady or whole");
         }
     }
 

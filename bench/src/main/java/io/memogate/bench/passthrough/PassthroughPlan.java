@@ -17,16 +17,18 @@ import java.util.Objects;
  * @param clients       pgbench -c of each pass over the rounds, in order: the whole plan runs once per count
  * @param scale         pgbench's scale factor for the data set (-i -s)
  * @param counts        count each relay's system calls, context switches and allocation over each run
+ * @param window        the part of each run the relay's CPU and counts are read over
  */
 public record PassthroughPlan(int rounds, int seconds, int warmupSeconds, List<Integer> clients, int threads,
                               List<QueryMode> modes, List<TargetKind> targets, int scale, Path outputDirectory,
-                              boolean counts) {
+                              boolean counts, CountWindow window) {
 
     public PassthroughPlan {
         clients = List.copyOf(clients);
         modes = List.copyOf(modes);
         targets = List.copyOf(targets);
         Objects.requireNonNull(outputDirectory, "outputDirectory");
+        Objects.requireNonNull(window, "window");
         if (rounds < 1) {
             throw new IllegalArgumentException("--rounds must be at least 1, was " + rounds);
         }
@@ -56,7 +58,8 @@ public record PassthroughPlan(int rounds, int seconds, int warmupSeconds, List<I
     /** A plan without the counts, as the timing runs use it. */
     public PassthroughPlan(int rounds, int seconds, int warmupSeconds, List<Integer> clients, int threads,
                            List<QueryMode> modes, List<TargetKind> targets, int scale, Path outputDirectory) {
-        this(rounds, seconds, warmupSeconds, clients, threads, modes, targets, scale, outputDirectory, false);
+        this(rounds, seconds, warmupSeconds, clients, threads, modes, targets, scale, outputDirectory, false,
+                CountWindow.STEADY);
     }
 
     public PgbenchLoad load(QueryMode mode, int clientCount) {

@@ -3,6 +3,7 @@ package io.memogate.bench.passthrough;
 import io.memogate.bench.process.Commands;
 import java.io.IOException;
 import java.nio.charset.StandardCharsets;
+import java.nio.file.DirectoryStream;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
@@ -68,6 +69,43 @@ final class SyscallCounter {
 
     /** A perf stat attached to a process; {@link #stop} ends it and reads its counts. */
     record Running(Process process, Path output) {
+
+        /**
+         * Waits until perf has opened its counters on the process's threads (and so counts), at most a few seconds:
+         * it takes tens to hundreds of milliseconds after its start on a loaded machine, which a reading stamped at
+         * the start would count as calls not made.
+         */
+        void awaitCounting() throws InterruptedException {
+            long deadline = System.nanoTime() + STOP_TIMEOUT.toNanos();
+            int seen = -1;
+            while (process.isAlive() && System.nanoTime() < deadline) {
+                int opened = openedCounters(process.pid());
+                if (opened > 0 && opened == seen) {
+                    return;
+                }
+                seen = opened;
+                Thread.sleep(10);
+            }
+        }
+
+        /** The perf_event file descriptors {@code pid} holds. */
+        private static int openedCounters(long pid) {
+            int count = 0;
+            try (DirectoryStream<Path> fds = Files.newDirectoryStream(Path.of("/proc", Long.toString(pid), "fd"))) {
+                for (Path fd : fds) {
+                    try {
+                        if (Files.readSymbolicLink(fd).toString().contains("perf_event")) {
+                            count++;
+                        }
+                    } catch (IOException closed) {
+                        // Closed between the listing and the read.
+                    }
+                }
+            } catch (IOException e) {
+                return 0;
+            }
+            return count;
+        }
 
         /** perf stat writes its counts when interrupted (SIGINT), as on Ctrl-C; SIGTERM would lose them. */
         Map<String, Long> stop() throws IOException, InterruptedException {

@@ -3,6 +3,7 @@ package io.memogate.bench.pgbench;
 import io.memogate.bench.process.CommandResult;
 import io.memogate.bench.process.Commands;
 import io.memogate.bench.process.Executables;
+import io.memogate.bench.process.RunningCommand;
 import io.memogate.bench.targets.Backend;
 import java.io.IOException;
 import java.nio.file.Path;
@@ -55,14 +56,34 @@ public final class Pgbench {
      * loading and only read afterwards, and a vacuum per run would add server work between runs.
      */
     public PgbenchRun run(int port, PgbenchLoad load) throws IOException, InterruptedException {
+        CommandResult result = Commands.run(command(port, load, List.of()), environment(), timeout(load));
+        return new PgbenchRun(result, PgbenchOutput.parse(result.exitCode(), result.output()));
+    }
+
+    /**
+     * Starts the run of {@link #run} with a progress report every second, stamped with the time of day
+     * ({@code -P 1 --progress-timestamp}, see {@link PgbenchProgress}), and returns while it runs.
+     */
+    public PgbenchInProgress start(int port, PgbenchLoad load) throws IOException {
+        PgbenchInProgress running = new PgbenchInProgress(timeout(load));
+        running.started(RunningCommand.start(command(port, load, List.of("-P", "1", "--progress-timestamp")),
+                environment(), running::line));
+        return running;
+    }
+
+    private List<String> command(int port, PgbenchLoad load, List<String> progress) {
         List<String> command = new ArrayList<>(List.of(executable.toString(), "-n", "-S",
                 "-M", load.mode().label(),
                 "-c", Integer.toString(load.clients()),
                 "-j", Integer.toString(load.threads()),
                 "-T", Integer.toString(load.seconds())));
+        command.addAll(progress);
         command.addAll(connection(port));
-        CommandResult result = Commands.run(command, environment(), Duration.ofSeconds(load.seconds()).plus(SLACK));
-        return new PgbenchRun(result, PgbenchOutput.parse(result.exitCode(), result.output()));
+        return command;
+    }
+
+    private static Duration timeout(PgbenchLoad load) {
+        return Duration.ofSeconds(load.seconds()).plus(SLACK);
     }
 
     /** The command line that {@link #run} uses, for the report. */

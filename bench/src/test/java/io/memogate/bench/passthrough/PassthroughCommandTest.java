@@ -37,6 +37,16 @@ class PassthroughCommandTest {
         assertThat(plan.targets()).containsExactly(MEMOGATE, MEMOGATE_GATED);
     }
 
+    @Test
+    void theWholeRunWindowIsKeptOnRequestAndShortRunsAreReadWhole() {
+        ParseResult parsed = BenchCommand.commandLine().parseArgs("passthrough", "--window", "WHOLE");
+        PassthroughCommand command = (PassthroughCommand) parsed.subcommand().commandSpec().userObject();
+
+        assertThat(command.window).isEqualTo(CountWindow.WHOLE);
+        assertThat(CountWindow.STEADY.forRun(5)).isEqualTo(CountWindow.WHOLE);
+        assertThat(CountWindow.STEADY.forRun(6)).isEqualTo(CountWindow.STEADY);
+    }
+
     /** Both spellings of the transport: the bench's label and network.transport's word. */
     @Test
     void theTwoTransportsAreTargetsOfTheirOwn() {
@@ -67,8 +77,9 @@ class PassthroughCommandTest {
 
         PassthroughPlan plan = new PassthroughPlan(command.rounds, command.seconds, command.warmupSeconds,
                 command.clients, command.threads, command.modes, command.targets, command.scale, Path.of("out"),
-                command.counts);
+                command.counts, command.window);
         assertThat(plan.clients()).containsExactly(16, 64, 256);
+        assertThat(plan.window()).isEqualTo(CountWindow.STEADY);
         assertThat(plan.mostClients()).isEqualTo(256);
         assertThat(plan.counts()).isTrue();
         assertThat(plan.load(QueryMode.PREPARED, 64).clients()).isEqualTo(64);

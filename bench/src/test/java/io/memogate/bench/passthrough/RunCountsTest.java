@@ -67,27 +67,36 @@ class RunCountsTest {
 
     @Test
     void perTransactionFiguresSumTheKindsAskedForAndAreEmptyWithoutTransactions() {
-        RunCounts counts = RunCounts.of(Map.of(SyscallCounter.ALL, 5000L, "recvfrom", 2000L, "read", 10L),
-                new ThreadSwitches(1200, 300), OptionalLong.of(730_000));
+        RunCounts counts = RunCounts.of(Map.of(SyscallCounter.ALL, 5000L, "recvfrom", 2000L, "read", 10L), 1000,
+                new ThreadSwitches(1200, 300), 1000, OptionalLong.of(730_000), 1000);
 
-        assertThat(counts.syscallsPerTransaction(SyscallCounter.READS, 1000)).hasValue(2.01);
-        assertThat(counts.syscallsPerTransaction(SyscallCounter.WAITS, 1000)).isEmpty();
-        assertThat(counts.switchesPerTransaction(1000)).hasValue(1.5);
-        assertThat(counts.allocatedPerTransaction(1000)).hasValue(730.0);
-        assertThat(counts.allocatedPerTransaction(0)).isEmpty();
+        assertThat(counts.syscallsPerTransaction(SyscallCounter.READS)).hasValue(2.01);
+        assertThat(counts.syscallsPerTransaction(SyscallCounter.WAITS)).isEmpty();
+        assertThat(counts.switchesPerTransaction()).hasValue(1.5);
+        assertThat(counts.allocatedPerTransaction()).hasValue(730.0);
+    }
+
+    @Test
+    void eachCountIsDividedByTheTransactionsOfItsOwnSpanAndUnknownSpansGiveNothing() {
+        RunCounts counts = RunCounts.of(Map.of(SyscallCounter.ALL, 5000L), 1000, new ThreadSwitches(1200, 300), 0,
+                OptionalLong.of(730_000), 500);
+
+        assertThat(counts.syscallsPerTransaction(SyscallCounter.ALL)).hasValue(5.0);
+        assertThat(counts.switchesPerTransaction()).isEmpty();
+        assertThat(counts.allocatedPerTransaction()).hasValue(1460.0);
     }
 
     @Test
     void theCostReportShowsTheMedianOfTheRoundsPerClientCount() {
-        RunCounts counts = RunCounts.of(Map.of(SyscallCounter.ALL, 5000L), new ThreadSwitches(1000, 0),
-                OptionalLong.empty());
+        RunCounts counts = RunCounts.of(Map.of(SyscallCounter.ALL, 5000L), 1000, new ThreadSwitches(1000, 0), 1000,
+                OptionalLong.empty(), 1000);
         List<CountedRun> runs = List.of(
                 new CountedRun(64, QueryMode.SIMPLE, 1, TargetKind.PGBOUNCER, 1000, 900, OptionalDouble.of(30), Optional.of(counts)),
                 new CountedRun(16, QueryMode.SIMPLE, 1, TargetKind.PGBOUNCER, 1000, 1000, OptionalDouble.of(20), Optional.of(counts)),
                 new CountedRun(16, QueryMode.SIMPLE, 2, TargetKind.PGBOUNCER, 1000, 1200, OptionalDouble.of(24), Optional.empty()),
                 new CountedRun(16, QueryMode.SIMPLE, 3, TargetKind.PGBOUNCER, 1000, 1100, OptionalDouble.of(22), Optional.of(counts)));
 
-        List<String> lines = new CostReport(runs).text().lines().toList();
+        List<String> lines = new CostReport(runs, CountWindow.STEADY).text().lines().toList();
 
         assertThat(lines).hasSize(3);
         assertThat(lines.get(1).split("\\s+")).containsExactly("16", "simple", "pgbouncer", "1100", "22.0", "5.00",

@@ -32,6 +32,7 @@ public final class ProcMemoryReader {
     private static final int READ_BYTES = 8 * 1024;
 
     private final Path procRoot;
+    private final Opener opener;
     /**
      * Reused for every file: the broker reads each server process's status at every poll, and reading it by lines
      * made a reader's buffers (24 kB) and a String per line each time, for every backend.
@@ -39,7 +40,18 @@ public final class ProcMemoryReader {
     private byte[] buffer = new byte[READ_BYTES]; // guarded by this
 
     public ProcMemoryReader(Path procRoot) {
+        this(procRoot, Files::newInputStream);
+    }
+
+    ProcMemoryReader(Path procRoot, Opener opener) {
         this.procRoot = Objects.requireNonNull(procRoot, "procRoot");
+        this.opener = Objects.requireNonNull(opener, "opener");
+    }
+
+    /** Opens a file for reading; a test counts the reads made of it. */
+    @FunctionalInterface
+    interface Opener {
+        InputStream open(Path file) throws IOException;
     }
 
     /** This host's /proc. */
@@ -54,7 +66,7 @@ public final class ProcMemoryReader {
      * @throws IOException when the files exist but cannot be read, e.g. smaps_rollup of another user's
      *                     process without the right to trace it
      */
-    public OptionalLong privateBytes(long pid) throws IOException {
+    public synchronized OptionalLong privateBytes(long pid) throws IOException {
         if (pid <= 0) {
             throw new IllegalArgumentException("pid must be > 0, was " + pid);
         }
@@ -64,7 +76,7 @@ public final class ProcMemoryReader {
             if (rssAnon.isPresent()) {
                 return rssAnon;
             }
-            String rollup = read(process.resolve("smaps_rollup"));
+            int rollup = read(process.resolve("smaps_rollup"));
             OptionalLong pssAnon = kibField(rollup, "Pss_Anon:");
             return pssAnon.isPresent() ? pssAnon : kibField(rollup, "Pss:");
         } catch (NoSuchFileException gone) {
@@ -88,45 +100,82 @@ public final class ProcMemoryReader {
     }
 
     /** MemTotal and MemAvailable from meminfo; each empty when the kernel does not report it. */
-    public HostMemory hostMemory() throws IOException {
-        String meminfo = read(procRoot.resolve("meminfo"));
+    public synchronized HostMemory hostMemory() throws IOException {
+        int meminfo = read(procRoot.resolve("meminfo"));
         return new HostMemory(kibField(meminfo, "MemTotal:"), kibField(meminfo, "MemAvailable:"));
     }
 
-    /** A /proc file whole, as ASCII: its size is unknown until read (stat says 0). */
-    private synchronized String read(Path file) throws IOException {
-        try (InputStream in = Files.newInputStream(file)) {
+    /**
+     * A /proc file whole, into {@link #buffer}; returns its length. Its size is unknown until read (stat says 0). A
+     * read that returns less than asked is taken as the end: the files read here (status, smaps_rollup, meminfo) are
+     * single-record seq_files (single_open), which return all they hold when it fits (fs/seq_file.c, seq_read_iter),
+     * as a regular file does; so the read that would return 0 is not made: it was one system call per server
+     * process per poll, half the broker's reads.
+     */
+    private int read(Path file) throws IOException {
+        try (InputStream in = opener.open(file)) {
             int length = 0;
             for (int n; (n = in.read(buffer, length, buffer.length - length)) > 0; ) {
                 length += n;
-                if (length == buffer.length) {
-                    buffer = Arrays.copyOf(buffer, 2 * buffer.length);
+                if (length < buffer.length) {
+                    break;
                 }
+                buffer = Arrays.copyOf(buffer, 2 * buffer.length);
             }
-            return new String(buffer, 0, length, StandardCharsets.US_ASCII);
+            return length;
         }
     }
 
-    /** The value of a "Name:   123 kB" line, in bytes. */
-    private static OptionalLong kibField(String text, String name) throws IOException {
-        for (int start = 0; start < text.length(); ) {
-            int end = text.indexOf('\n', start);
-            end = end < 0 ? text.length() : end;
-            String line = text.startsWith(name, start) ? text.substring(start, end) : null;
-            start = end + 1;
-            if (line != null) {
-                String value = line.substring(name.length()).strip();
-                if (!value.endsWith(" kB")) {
-                    throw new IOException("expected '" + name + " <n> kB', found '" + line + "'");
-                }
-                try {
-                    return OptionalLong.of(Math.multiplyExact(
-                            Long.parseLong(value.substring(0, value.length() - 3).strip()), KIB));
-                } catch (NumberFormatException | ArithmeticException e) {
-                    throw new IOException("expected '" + name + " <n> kB', found '" + line + "'", e);
-                }
+    /**
+     * The value of a "Name:   123 kB" line among the first {@code length} bytes of {@link #buffer}, in bytes, read
+     * in place: the broker reads each server process's status at every poll, and a String of it (1.5 kB) per process
+     * per poll was most of what the broker allocated.
+     */
+    private OptionalLong kibField(int length, String name) throws IOException {
+        for (int start = 0; start < length; ) {
+            int end = start;
+            while (end < length && buffer[end] != '\n') {
+                end++;
             }
+            if (startsWith(start, end, name)) {
+                return OptionalLong.of(kib(start + name.length(), end, start, name));
+            }
+            start = end + 1;
         }
         return OptionalLong.empty();
+    }
+
+    private boolean startsWith(int start, int end, String name) {
+        if (end - start < name.length()) {
+            return false;
+        }
+        for (int i = 0; i < name.length(); i++) {
+            if (buffer[start + i] != name.charAt(i)) {
+                return false;
+            }
+        }
+        return true;
+    }
+
+    /** The number of "   123 kB" between {@code from} and {@code end}, times 1024; the line in the error if not. */
+    private long kib(int from, int end, int lineStart, String name) throws IOException {
+        int i = from;
+        while (i < end && (buffer[i] == ' ' || buffer[i] == '\t')) {
+            i++;
+        }
+        long value = 0;
+        int digits = 0;
+        for (; i < end && buffer[i] >= '0' && buffer[i] <= '9' && digits < 18; i++, digits++) {
+            value = value * 10 + (buffer[i] - '0');
+        }
+        if (digits == 0 || end - i != 3 || buffer[i] != ' ' || buffer[i + 1] != 'k' || buffer[i + 2] != 'B') {
+            String line = new String(buffer, lineStart, end - lineStart, StandardCharsets.US_ASCII);
+            throw new IOException("expected '" + name + " <n> kB', found '" + line + "'");
+        }
+        try {
+            return Math.multiplyExact(value, KIB);
+        } catch (ArithmeticException e) {
+            throw new IOException("expected '" + name + " <n> kB', value too large: " + value, e);
+        }
     }
 }

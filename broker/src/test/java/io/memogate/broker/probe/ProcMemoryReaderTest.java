@@ -4,11 +4,14 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 import static org.junit.jupiter.api.Assumptions.assumeTrue;
 
+import java.io.FilterInputStream;
 import java.io.IOException;
 import java.lang.management.ManagementFactory;
 import java.nio.file.FileSystemException;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.List;
 import java.util.OptionalLong;
 
 import org.junit.jupiter.api.Test;
@@ -16,8 +19,11 @@ import org.junit.jupiter.api.io.TempDir;
 
 class ProcMemoryReaderTest {
 
-    /** The text of a status file (1.5-2 kB), the stream and its channel, and room to spare. */
-    private static final long READ_ALLOCATION_BYTES = 8 * 1024;
+    /**
+     * The paths, the stream and its channel, and room to spare; not the file's text (1.5-2 kB), which is read in
+     * place.
+     */
+    private static final long READ_ALLOCATION_BYTES = 1024;
 
     @TempDir
     Path proc;
@@ -33,6 +39,33 @@ class ProcMemoryReaderTest {
                 """, null);
 
         assertThat(reader().privateBytes(42)).hasValue(12345L * 1024);
+    }
+
+    /**
+     * /proc returns a status file whole in one read when it fits: the read that would find its end is not made (at
+     * every poll, one system call per server process). A file larger than the buffer is still read to its end.
+     */
+    @Test
+    void aStatusThatFitsIsReadInOneCallAndALargerFileWhole() throws IOException {
+        String status = "Name:\tpostgres\n" + "Groups:\t\n".repeat(100) + "RssAnon:\t   12345 kB\n";
+        process(42, status, null);
+        String large = "Name:\tpostgres\n" + "X:\t1\n".repeat(5_000) + "RssAnon:\t   777 kB\n";
+        process(43, large, null);
+        List<Integer> reads = new ArrayList<>();
+        ProcMemoryReader reader = new ProcMemoryReader(proc, file -> new FilterInputStream(Files.newInputStream(file)) {
+            @Override
+            public int read(byte[] b, int off, int len) throws IOException {
+                int n = super.read(b, off, len);
+                reads.add(n);
+                return n;
+            }
+        });
+
+        assertThat(reader.privateBytes(42)).hasValue(12345L * 1024);
+        assertThat(reads).containsExactly(status.length());
+        reads.clear();
+        assertThat(reader.privateBytes(43)).hasValue(777L * 1024);
+        assertThat(reads.stream().mapToInt(Integer::intValue).sum()).isEqualTo(large.length());
     }
 
     @Test
@@ -115,11 +148,12 @@ class ProcMemoryReaderTest {
     }
 
     /**
-     * The broker reads every server process's status at every poll: a read makes the text and the stream, not a
-     * reader's buffers and a String per line (30.8 kB per read of this JVM's status when it did, 2.5 kB now).
+     * The broker reads every server process's status at every poll: a read makes the stream, not the text, nor a
+     * reader's buffers and a String per line (30.8 kB per read of this JVM's status when it did, 2.5 kB with the
+     * text as a String).
      */
     @Test
-    void readingAProcessesStatusMakesLittleMoreThanItsText() throws IOException {
+    void readingAProcessesStatusMakesNoCopyOfItsText() throws IOException {
         com.sun.management.ThreadMXBean threads = (com.sun.management.ThreadMXBean) ManagementFactory.getThreadMXBean();
         assumeTrue(threads.isThreadAllocatedMemorySupported() && threads.isThreadAllocatedMemoryEnabled(),
                 "this JVM counts no allocated bytes per thread");
