@@ -16,8 +16,11 @@ import java.util.stream.IntStream;
  * ({@code eq_ref}) and following it found a better plan, the others are not tried
  * ({@code pruned_by_hanging_leaf}). With prune level 1 or 2 an extension is followed only when it adds fewer
  * rows or costs less than the level's best so far, which is taken only from tables no later table could give a
- * better key lookup ({@code pruned_by_heuristic}). A search shorter than the tables left fixes
- * the first table of the best plan and searches again from there.
+ * better key lookup ({@code pruned_by_heuristic}). With prune level 2, a plan extended by a whole unique key is
+ * extended next by the first table left (in base order) that another whole unique key reaches, alone, and so on
+ * down the chain, pricing only the tables up to it ({@code eq_ref_extension_by_limited_search}; the trace's
+ * counts for stars of 6-14 tables). A search shorter than the tables left fixes the first table of the best
+ * plan and searches again from there.
  *
  * <p>Which tables the statistics make cheap decides how much the bound cuts: a star whose cheapest dimension
  * joins the fact table's most selective key is searched in a millisecond, the same star without it for
@@ -29,7 +32,10 @@ import java.util.stream.IntStream;
  * random paths to their leaves (Knuth's estimate of a tree's size, "Estimating the efficiency of backtrack
  * programs", 1975), in at most half the budget more. A path meets the cost bound the replay had reached, which
  * cuts later subtrees more than earlier ones: taking each later subtree as large as the earlier ones instead
- * overshot 3 to 30 times, as candidates are followed fewest rows first. Not thread-safe: one per search.
+ * overshot 3 to 30 times, as candidates are followed fewest rows first. Where a path meets a whole unique key
+ * that finds no better plan, its siblings, when whole unique keys too, are taken as large as it (each adds one
+ * row at one price), and a whole plan as cheap as the bound counts as found: it is the plan that set the bound,
+ * which the replay reached first. Not thread-safe: one per search.
  */
 final class CostBoundSearch {
 
@@ -79,6 +85,13 @@ final class CostBoundSearch {
     private final double[] levelRowsAt;
     private final double[] levelCostAt;
     private final int[] countAt;
+    /**
+     * Per depth, whether the plan there ends in a whole unique key found with prune level 2: MariaDB then extends
+     * it by the next such table alone ({@code eq_ref_extension_by_limited_search}), not by every table left.
+     */
+    private final boolean[] chainedAt;
+    /** Each table's place in {@link #baseOrder}, the order the chain's search meets the tables in. */
+    private final int[] rank;
     private double bestCost;
     /** How often a plan better than the best so far was found: tells which first table the best plan has. */
     private long improvements;
@@ -114,6 +127,11 @@ final class CostBoundSearch {
         this.levelRowsAt = new double[n + 1];
         this.levelCostAt = new double[n + 1];
         this.countAt = new int[n + 1];
+        this.chainedAt = new boolean[n + 1];
+        this.rank = new int[n];
+        for (int i = 0; i < n; i++) {
+            rank[baseOrder[i]] = i;
+        }
     }
 
     /** The extensions priced joining every table, {@code depth} deep at each step. */
@@ -127,6 +145,7 @@ final class CostBoundSearch {
             bestFirst = -1;
             stepDepth = n - left;
             int levels = Math.min(depth, left);
+            chainedAt[stepDepth] = false;
             if (sampling) {
                 // A step after the one the budget stopped: sampled from its first table on, in what is left
                 int steps = Math.max(1, left - levels + 1);
@@ -198,15 +217,16 @@ final class CostBoundSearch {
     private void extend(long prefix, double rows, double cost, int levels, boolean first) {
         int depth = Long.bitCount(prefix);
         int count = price(prefix, rows);
-        evaluations += count;
+        int link = chainLink(depth, count);
+        evaluations += link < 0 ? count : pricedUpTo(depth, count, link);
         int[] candidates = candidatesAt[depth];
         double[] addedRows = addedRowsAt[depth];
         double[] accessCost = accessCostAt[depth];
-        countAt[depth] = count;
+        countAt[depth] = link < 0 ? count : link + 1;
         boolean onlyFirst = eqRefAt[depth][0];
         levelRowsAt[depth] = Double.MAX_VALUE;
         levelCostAt[depth] = Double.MAX_VALUE;
-        for (int i = 0; i < count; i++) {
+        for (int i = Math.max(0, link); i < countAt[depth]; i++) {
             int t = candidates[i];
             double nextRows = rows * addedRows[i];
             double nextCost = cost + accessCost[i] + nextRows / ROWS_PER_COST;
@@ -216,6 +236,7 @@ final class CostBoundSearch {
             long before = improvements;
             if (levels > 1 && count > 1) {
                 indexAt[depth] = i;
+                chainedAt[depth + 1] = chains(depth, i);
                 if (!sampling && evaluations >= budget) {
                     startSampling(depth, levels);
                 }
@@ -259,10 +280,12 @@ final class CostBoundSearch {
         // The replay's first path through the subtree, fewest rows first, sets the bound its other paths meet
         dive(prefix, rows, cost, levels);
         double sum = 0;
-        for (int p = 0; p < probesPerSubtree; p++) {
+        int probes = 0;
+        for (int p = 0; p < probesPerSubtree && (p == 0 || probeWork + evaluations < cap); p++) {
             sum += probe(prefix, rows, cost, levels);
+            probes++;
         }
-        return sum / probesPerSubtree;
+        return sum / probes;
     }
 
     /**
@@ -274,6 +297,8 @@ final class CostBoundSearch {
         int depth = Long.bitCount(prefix);
         int count = price(prefix, rows);
         probeWork += count;
+        int link = chainLink(depth, count);
+        double priced = link < 0 ? count : pricedUpTo(depth, count, link);
         double[] addedRows = addedRowsAt[depth];
         double[] accessCost = accessCostAt[depth];
         int[] survivors = survivorsAt[depth];
@@ -281,9 +306,11 @@ final class CostBoundSearch {
         levelRowsAt[depth] = Double.MAX_VALUE;
         levelCostAt[depth] = Double.MAX_VALUE;
         int surviving = 0;
-        for (int i = 0; i < count; i++) {
+        for (int i = Math.max(0, link); i < (link < 0 ? count : link + 1); i++) {
             double nextCost = cost + accessCost[i] + rows * addedRows[i] / ROWS_PER_COST;
-            if (!followed(prefix, i, rows * addedRows[i], nextCost)) {
+            // A whole plan as cheap as the bound is the plan that set it, which the replay reached first there
+            boolean tie = leaves && nextCost == bestCost;
+            if (!tie && !followed(prefix, i, rows * addedRows[i], nextCost)) {
                 continue;
             }
             if (leaves) {
@@ -293,20 +320,34 @@ final class CostBoundSearch {
                 survivors[surviving++] = i;
             }
         }
-        if (surviving == 0 || probeWork + evaluations >= cap) {
-            return count;
+        if (surviving == 0) {
+            return priced;
         }
         // A whole unique key first: the others are tried only when following it found no better plan
         if (eqRefAt[depth][0] && survivors[0] == 0) {
             long before = improvements;
             double firstSize = follow(prefix, rows, cost, levels, 0);
             if (improvements != before || surviving == 1) {
-                return count + firstSize;
+                return priced + firstSize;
+            }
+            // Others joined by whole unique keys too add a row each at one price: their subtrees are as large as
+            // the first's. Others are sampled by a path of their own, while the budget lasts (two paths a node).
+            if (allUnique(depth, survivors, surviving) || probeWork + evaluations >= cap) {
+                return priced + surviving * firstSize;
             }
             int other = survivors[1 + random.nextInt(surviving - 1)];
-            return count + firstSize + (surviving - 1) * follow(prefix, rows, cost, levels, other);
+            return priced + firstSize + (surviving - 1) * follow(prefix, rows, cost, levels, other);
         }
-        return count + surviving * follow(prefix, rows, cost, levels, survivors[random.nextInt(surviving)]);
+        return priced + surviving * follow(prefix, rows, cost, levels, survivors[random.nextInt(surviving)]);
+    }
+
+    private boolean allUnique(int depth, int[] survivors, int surviving) {
+        for (int s = 0; s < surviving; s++) {
+            if (!eqRefAt[depth][survivors[s]]) {
+                return false;
+            }
+        }
+        return true;
     }
 
     /** Follows the first candidate the bound lets through down to a whole plan, lowering the bound. */
@@ -314,13 +355,15 @@ final class CostBoundSearch {
         int depth = Long.bitCount(prefix);
         int count = price(prefix, rows);
         probeWork += count;
-        for (int i = 0; i < count; i++) {
+        int link = chainLink(depth, count);
+        for (int i = Math.max(0, link); i < (link < 0 ? count : link + 1); i++) {
             double nextRows = rows * addedRowsAt[depth][i];
             double nextCost = cost + accessCostAt[depth][i] + nextRows / ROWS_PER_COST;
             if (nextCost >= bestCost) {
                 continue;
             }
             if (levels > 1 && count > 1) {
+                chainedAt[depth + 1] = chains(depth, i);
                 dive(prefix | (1L << candidatesAt[depth][i]), nextRows, nextCost, levels - 1);
             } else {
                 bestCost = nextCost;
@@ -334,7 +377,42 @@ final class CostBoundSearch {
         int depth = Long.bitCount(prefix);
         double nextRows = rows * addedRowsAt[depth][i];
         double nextCost = cost + accessCostAt[depth][i] + nextRows / ROWS_PER_COST;
+        chainedAt[depth + 1] = chains(depth, i);
         return probe(prefix | (1L << candidatesAt[depth][i]), nextRows, nextCost, levels - 1);
+    }
+
+    /** Whether joining candidate {@code i} of {@code depth} by a whole unique key starts or goes on with a chain. */
+    private boolean chains(int depth, int i) {
+        return pruneLevel == 2 && eqRefAt[depth][i];
+    }
+
+    /**
+     * In a chain ({@link #chainedAt}), the candidate MariaDB extends the plan by: the first table left, in base
+     * order, that a whole unique key reaches; -1 outside a chain or when no table left is reached so, where
+     * every table is tried.
+     */
+    private int chainLink(int depth, int count) {
+        if (!chainedAt[depth]) {
+            return -1;
+        }
+        int link = -1;
+        for (int i = 0; i < count; i++) {
+            if (eqRefAt[depth][i] && (link < 0 || rank[candidatesAt[depth][i]] < rank[candidatesAt[depth][link]])) {
+                link = i;
+            }
+        }
+        return link;
+    }
+
+    /** The tables a chain prices to find its link: those before it in base order, and the link itself. */
+    private int pricedUpTo(int depth, int count, int link) {
+        int priced = 0;
+        for (int i = 0; i < count; i++) {
+            if (rank[candidatesAt[depth][i]] <= rank[candidatesAt[depth][link]]) {
+                priced++;
+            }
+        }
+        return priced;
     }
 
     /**

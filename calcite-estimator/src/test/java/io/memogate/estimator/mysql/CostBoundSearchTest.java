@@ -76,8 +76,23 @@ class CostBoundSearchTest {
         // optimizer_prune_level = 2: the trace's counts
         assertThat(priced(SyntheticJoins.clique(4), 2)).isEqualTo(28);
         assertThat(priced(SyntheticJoins.clique(6), 2)).isEqualTo(96);
-        assertThat(priced(SyntheticJoins.star(8), 2)).isBetween(464 * 0.8, 464 * 1.25);
-        assertThat(priced(SyntheticJoins.chain(8), 2)).isBetween(149 * 0.75, 149 * 1.4);
+        assertThat(priced(SyntheticJoins.clique(12), 2)).isEqualTo(800);
+        assertThat(priced(SyntheticJoins.chain(8), 2)).isBetween(149 * 0.9, 149 * 1.15);
+        assertThat(priced(SyntheticJoins.chain(14), 2)).isBetween(656 * 0.9, 656 * 1.15);
+        // optimizer_prune_level = 1: no chains of unique keys
+        assertThat(priced(SyntheticJoins.star(14), 1)).isEqualTo(5382);
+        assertThat(priced(SyntheticJoins.chain(14), 1)).isEqualTo(1008);
+    }
+
+    @Test
+    void withPruneLevelTwoAChainOfUniqueKeysIsFollowedAlone() {
+        // Once f is joined each dimension is one row through its primary key: the trace prices one table a step
+        // there (eq_ref_extension_by_limited_search), where prune level 1 prices every dimension left
+        assertThat(priced(SyntheticJoins.star(6), 2)).isEqualTo(152);
+        assertThat(priced(SyntheticJoins.star(8), 2)).isEqualTo(464);
+        assertThat(priced(SyntheticJoins.star(10), 2)).isEqualTo(1177);
+        assertThat(priced(SyntheticJoins.star(12), 2)).isEqualTo(2536);
+        assertThat(priced(SyntheticJoins.star(14), 2)).isEqualTo(4691);
     }
 
     @Test
