@@ -99,7 +99,7 @@ public final class PassthroughCommand implements Callable<Integer> {
     @Option(names = "--window", defaultValue = "steady", paramLabel = "WINDOW", converter = WindowConverter.class,
             description = {"What part of each run the relay's CPU and counts are read over (default: ${DEFAULT-VALUE}):"
                     + " steady, from pgbench's second progress report (all clients connected) to its first in the last 3 s,"
-                    + " divided by the transactions pgbench reported in between (runs under 6 s are read whole);"
+                    + " divided by the transactions pgbench reported in between (runs under 8 s, as the default 6 s, are read whole);"
                     + " whole, around the pgbench process, connection set-up included."})
     CountWindow window;
 

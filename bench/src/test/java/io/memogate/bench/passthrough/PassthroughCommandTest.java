@@ -43,8 +43,8 @@ class PassthroughCommandTest {
         PassthroughCommand command = (PassthroughCommand) parsed.subcommand().commandSpec().userObject();
 
         assertThat(command.window).isEqualTo(CountWindow.WHOLE);
-        assertThat(CountWindow.STEADY.forRun(5)).isEqualTo(CountWindow.WHOLE);
-        assertThat(CountWindow.STEADY.forRun(6)).isEqualTo(CountWindow.STEADY);
+        assertThat(CountWindow.STEADY.forRun(7)).isEqualTo(CountWindow.WHOLE);
+        assertThat(CountWindow.STEADY.forRun(8)).isEqualTo(CountWindow.STEADY);
     }
 
     /** Both spellings of the transport: the bench's label and network.transport's word. */
