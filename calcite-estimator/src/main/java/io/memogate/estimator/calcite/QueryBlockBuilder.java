@@ -5,6 +5,7 @@ import static io.memogate.estimator.calcite.QueryParts.conjuncts;
 import static io.memogate.estimator.calcite.QueryParts.forFirstRows;
 import static io.memogate.estimator.calcite.QueryParts.joinedOnKey;
 import static io.memogate.estimator.calcite.QueryParts.link;
+import static io.memogate.estimator.calcite.QueryParts.linkIn;
 import static io.memogate.estimator.calcite.QueryParts.outputName;
 import static io.memogate.estimator.calcite.QueryParts.relationsOf;
 import static io.memogate.estimator.calcite.QueryParts.removable;
@@ -272,29 +273,11 @@ public final class QueryBlockBuilder {
             Set<String> right = built.simple() && !built.columns().isEmpty()
                     ? built.columns().values().iterator().next() : built.simple() ? built.relations() : Set.of(alias);
             int before = predicates.size();
-            if (tested instanceof SqlIdentifier && left.size() == 1 && right.size() == 1 && !left.equals(right)) {
-                // convert_ANY_sublink_to_join's clause joins the equivalence classes of both its columns, as a WHERE
-                // equality does: t1.id IN (SELECT t2.k FROM t2) where t0.k = t1.id also joins t2 with t0.
-                predicates.add(new Predicate.Equality(new ColumnRef(left.iterator().next(), columnName(tested)),
-                        new ColumnRef(right.iterator().next(), built.simple() ? firstColumn(((SqlCall) inner).operand(1))
-                                .orElse("in:" + alias) : "in:" + alias)));
-            } else {
-                link(left, right, "in:" + alias, predicates, true);
-            }
+            linkIn(tested, ((SqlCall) inner).operand(1), built.simple(), left, right, "in:" + alias, predicates);
             return new JoinNode(JoinType.SEMI, from, new SubqueryRef(alias, built.block(), built.simple()),
                     predicates.subList(before, predicates.size()));
         }
         return null;
-    }
-
-    /** The column a sub-select's first output reads, when that output is a column as written. */
-    private static Optional<String> firstColumn(SqlNode query) {
-        if (!(query instanceof SqlSelect select) || select.getSelectList().isEmpty()) {
-            return Optional.empty();
-        }
-        SqlNode item = select.getSelectList().get(0);
-        SqlNode column = item.getKind() == SqlKind.AS ? ((SqlCall) item).operand(0) : item;
-        return column instanceof SqlIdentifier id && !id.isStar() ? Optional.of(columnName(id)) : Optional.empty();
     }
 
     private JoinTreeNode fromItem(SqlNode item, Scope scope, List<Predicate> predicates, List<QueryBlock> separate) {

@@ -15,6 +15,7 @@ import java.util.Deque;
 import java.util.HashSet;
 import java.util.LinkedHashSet;
 import java.util.List;
+import java.util.Optional;
 import java.util.Set;
 import org.apache.calcite.sql.SqlBasicCall;
 import org.apache.calcite.sql.SqlCall;
@@ -145,6 +146,33 @@ final class QueryParts {
             boolean splits = !left.isEmpty() && !right.isEmpty() && Collections.disjoint(left, right);
             predicates.add(new Predicate.Clause(all, splits));
         }
+    }
+
+    /**
+     * The clause of {@code tested IN (query)} ({@code convert_ANY_sublink_to_join}): between a column and a pulled-up
+     * sub-select's output column it joins the equivalence classes of both, as a WHERE equality does ({@code t1.id IN
+     * (SELECT t2.k FROM t2)} where {@code t0.k = t1.id} also joins t2 with t0); otherwise as {@link #link} with
+     * {@code column} standing for the sub-select's output.
+     */
+    static void linkIn(SqlNode tested, SqlNode query, boolean pulledUp, Set<String> left, Set<String> right,
+                       String column, List<Predicate> predicates) {
+        if (tested instanceof SqlIdentifier && left.size() == 1 && right.size() == 1 && !left.equals(right)) {
+            String output = pulledUp ? firstColumn(query).orElse(column) : column;
+            predicates.add(new Predicate.Equality(new ColumnRef(left.iterator().next(), columnName(tested)),
+                    new ColumnRef(right.iterator().next(), output)));
+        } else {
+            link(left, right, column, predicates, true);
+        }
+    }
+
+    /** The column a sub-select's first output reads, when that output is a column as written. */
+    private static Optional<String> firstColumn(SqlNode query) {
+        if (!(query instanceof SqlSelect select) || select.getSelectList().isEmpty()) {
+            return Optional.empty();
+        }
+        SqlNode item = select.getSelectList().get(0);
+        SqlNode column = item.getKind() == SqlKind.AS ? ((SqlCall) item).operand(0) : item;
+        return column instanceof SqlIdentifier id && !id.isStar() ? Optional.of(columnName(id)) : Optional.empty();
     }
 
     /** A SELECT without grouping, DISTINCT, LIMIT / OFFSET or windows: one a query above may pull up. */
