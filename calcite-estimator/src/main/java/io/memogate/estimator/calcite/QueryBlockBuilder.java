@@ -103,7 +103,7 @@ public final class QueryBlockBuilder {
     private final CatalogQueries catalog;
     /** The views and functions being expanded, innermost first. */
     private final Expansions expansions = new Expansions();
-    private final Set<String> usedNames = new HashSet<>();
+    private final RelationNames names = new RelationNames();
     private Deque<Map<String, Cte>> ctes = new ArrayDeque<>();
     private Deque<List<QueryBlock>> cteBlocks = new ArrayDeque<>();
     /** Per SELECT being built, innermost first: the relations LEFT-joined on their key (see {@link #keyJoined}). */
@@ -259,7 +259,7 @@ public final class QueryBlockBuilder {
             }
             // convert_EXISTS_sublink_to_join makes the sub-select's WHERE the join's condition.
             return new JoinNode(negated ? JoinType.ANTI : JoinType.SEMI, from,
-                    new SubqueryRef(unique("exists"), built.block(), true, false), built.block().predicates());
+                    new SubqueryRef(names.unique("exists"), built.block(), true, false), built.block().predicates());
         }
         if (!negated && inner.getKind() == SqlKind.IN && ((SqlCall) inner).operand(1).getKind() != SqlKind.OTHER
                 && SqlKinds.isQuery(((SqlCall) inner).operand(1).getKind())) {
@@ -267,7 +267,7 @@ public final class QueryBlockBuilder {
             if (built.correlated()) {
                 return null;
             }
-            String alias = unique("in");
+            String alias = names.unique("in");
             SqlNode tested = ((SqlCall) inner).operand(0);
             Set<String> left = ReferencedRelations.of(tested, scope, q -> { });
             Set<String> right = built.simple() && !built.columns().isEmpty()
@@ -350,10 +350,10 @@ public final class QueryBlockBuilder {
                 }
             }
             if (cte != null && cte.planned == null) {
-                cte.planned = new RelationRef(unique(table));
+                cte.planned = new RelationRef(names.unique(table));
                 cteBlocks.peek().add(query(cte.item.query, scope).block());
             }
-            String relation = unique(name);
+            String relation = names.unique(name);
             scope.put(name, new Scope.Source.Relation(relation, table));
             return new RelationRef(relation, cte == null ? Optional.of(table) : Optional.empty());
         }
@@ -382,7 +382,7 @@ public final class QueryBlockBuilder {
             }
         }
         String name = alias == null ? "function" : alias;
-        String relation = unique(name);
+        String relation = names.unique(name);
         arguments.add(relation);
         if (arguments.size() >= 2) {
             predicates.add(Predicate.Clause.filter(arguments));
@@ -414,7 +414,7 @@ public final class QueryBlockBuilder {
         }
         expansions.count(function, body.tokens(), body instanceof CatalogQueries.Unparsed);
         if (body instanceof CatalogQueries.Unparsed unparsed) {
-            String relation = unique(alias);
+            String relation = names.unique(alias);
             scope.put(alias, new Scope.Source.Relation(relation, alias));
             return new SubqueryRef(relation, unparsed.block(), false);
         }
@@ -447,7 +447,7 @@ public final class QueryBlockBuilder {
     }
 
     private JoinTreeNode subquery(String alias, Built built, Scope scope) {
-        String name = unique(alias);
+        String name = names.unique(alias);
         scope.put(alias, built.simple()
                 ? new Scope.Source.PulledUp(built.columns(), built.relations())
                 : new Scope.Source.Relation(name, alias));
@@ -489,13 +489,5 @@ public final class QueryBlockBuilder {
             }
         }
         return null;
-    }
-
-    private String unique(String alias) {
-        String name = alias;
-        for (int k = 2; !usedNames.add(name); k++) {
-            name = alias + "#" + k;
-        }
-        return name;
     }
 }
