@@ -57,9 +57,24 @@ public final class MariaDbAccuracyCommand implements Callable<Integer> {
             description = "Most tables a join statement joins, at most 24 (default: ${DEFAULT-VALUE}).")
     int maxTables;
 
+    @Option(names = "--long-searches", defaultValue = "40", paramLabel = "N",
+            description = "Joins without pruning sized to search for about 100 ms to a few seconds, beside the"
+                    + " random ones (default: ${DEFAULT-VALUE}).")
+    int longSearches;
+
     @Option(names = "--in-lists", defaultValue = "12", paramLabel = "N",
             description = "IN-list statements in the corpus (default: ${DEFAULT-VALUE}).")
     int lists;
+
+    @Option(names = "--repeat-below-ms", defaultValue = "5", paramLabel = "MS",
+            description = "A statement whose first EXPLAIN took less CPU time than this is measured --repeats times"
+                    + " and its median kept (default: ${DEFAULT-VALUE}).")
+    double repeatBelowMillis;
+
+    @Option(names = "--repeats", defaultValue = "5", paramLabel = "N",
+            description = "Measurements of a short statement, the median kept; 1 measures each once"
+                    + " (default: ${DEFAULT-VALUE}).")
+    int repeats;
 
     @Option(names = "--statement-timeout", defaultValue = "8", paramLabel = "SECONDS",
             description = "max_statement_time of each EXPLAIN (default: ${DEFAULT-VALUE}).")
@@ -70,6 +85,11 @@ public final class MariaDbAccuracyCommand implements Callable<Integer> {
         String missing = MariaDbServer.missing();
         if (!missing.isEmpty()) {
             System.err.println("memogate: bench mariadb-accuracy: " + missing);
+            return 2;
+        }
+        if (repeats < 1 || longSearches < 0) {
+            System.err.println("memogate: bench mariadb-accuracy: --repeats must be at least 1 and --long-searches"
+                    + " at least 0, were " + repeats + " and " + longSearches);
             return 2;
         }
         if (minTables < 2 || maxTables > RandomMariaDbCorpus.TABLES || minTables > maxTables) {
@@ -93,13 +113,17 @@ public final class MariaDbAccuracyCommand implements Callable<Integer> {
                 try {
                     Catalog catalog = Catalog.of(StatisticsCatalog.read(admin, RandomMariaDbCorpus.DATABASE));
                     AccuracyMeasurement measurement = new AccuracyMeasurement(
-                            new OptimizerProbe(connections, Optional.of(RandomMariaDbCorpus.DATABASE), limit), catalog);
-                    AccuracyMeasurement.Result result = measurement.run(corpus.cases(joins, minTables, maxTables, lists),
+                            new OptimizerProbe(connections, Optional.of(RandomMariaDbCorpus.DATABASE), limit),
+                            new SteadyTiming(repeatBelowMillis / 1000, repeats), catalog);
+                    AccuracyMeasurement.Result result = measurement.run(
+                            corpus.cases(joins, minTables, maxTables, longSearches, lists),
                             line -> System.err.println("mariadb-accuracy: " + line));
                     String header = String.format(java.util.Locale.ROOT, "`memogate bench mariadb-accuracy --seed %d"
-                                    + " --joins %d --min-tables %d --max-tables %d --in-lists %d --statement-timeout %s`,"
-                                    + " %s UTC, MariaDB %s, %d CPUs",
-                            seed, joins, minTables, maxTables, lists, timeoutSeconds, LocalDateTime.now(ZoneOffset.UTC).withNano(0),
+                                    + " --joins %d --min-tables %d --max-tables %d --long-searches %d --in-lists %d"
+                                    + " --repeat-below-ms %s --repeats %d --statement-timeout %s`, %s UTC, MariaDB %s,"
+                                    + " %d CPUs",
+                            seed, joins, minTables, maxTables, longSearches, lists, repeatBelowMillis, repeats,
+                            timeoutSeconds, LocalDateTime.now(ZoneOffset.UTC).withNano(0),
                             version, Runtime.getRuntime().availableProcessors());
                     result.write(output, header, fitted, limit);
                 } finally {

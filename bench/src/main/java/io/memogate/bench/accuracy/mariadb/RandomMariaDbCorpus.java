@@ -22,7 +22,10 @@ import java.util.stream.IntStream;
  * columns), a chain, a clique (every pair on {@code a}) or a random connected graph, under optimizer_prune_level
  * 0 for half of them (1 or 2 for the others) and optimizer_search_depth 62 for a quarter of them, else
  * 0 (automatic) or 3 to 7; and IN lists of
- * 1,000 to 50,000 values. The same seed gives the same schema and statements.
+ * 1,000 to 50,000 values. Most of those searches take a millisecond or run past any sane limit, so the corpus can
+ * add long searches ({@link #longSearch}): joins without pruning whose size, for their shape and search depth, puts
+ * MariaDB's search between about 100 ms and a few seconds on these tables, the range where admission decides and
+ * where the accuracy goal is stated. The same seed gives the same schema and statements.
  */
 final class RandomMariaDbCorpus {
 
@@ -30,6 +33,7 @@ final class RandomMariaDbCorpus {
     static final int TABLES = 24;
     private static final String[] COLUMNS = {"a", "b", "c", "d", "e"};
     private static final int[] DEPTHS = {62, 62, 0, 3, 4, 5, 6, 7};
+    private static final String[] SHAPES = {"star", "chain", "clique", "random"};
 
     private final Random random;
     private final OptimizerSettings base;
@@ -79,31 +83,67 @@ final class RandomMariaDbCorpus {
         }
     }
 
-    /** {@code joins} join statements of {@code minTables} to {@code maxTables} tables and {@code lists} IN lists. */
-    List<OptimizerCase> cases(int joins, int minTables, int maxTables, int lists) {
+    /**
+     * {@code joins} join statements of {@code minTables} to {@code maxTables} tables, {@code longSearches} long
+     * searches and {@code lists} IN lists.
+     */
+    List<OptimizerCase> cases(int joins, int minTables, int maxTables, int longSearches, int lists) {
         List<OptimizerCase> cases = new ArrayList<>();
         for (int i = 0; i < joins; i++) {
             int n = minTables + random.nextInt(maxTables - minTables + 1);
-            String shape = List.of("star", "chain", "clique", "random").get(random.nextInt(4));
+            String shape = SHAPES[random.nextInt(SHAPES.length)];
             int prune = random.nextBoolean() ? 0 : 1 + random.nextInt(2); // half without pruning: the long searches
             int depth = DEPTHS[random.nextInt(DEPTHS.length)];
-            List<Integer> tables = pick(n);
-            String sql = switch (shape) {
-                case "star" -> star(tables);
-                case "chain" -> chain(tables);
-                case "clique" -> clique(tables);
-                default -> randomGraph(tables);
-            };
-            OptimizerSettings settings = base.with("optimizer_prune_level", Integer.toString(prune))
-                    .with("optimizer_search_depth", Integer.toString(depth));
-            cases.add(new OptimizerCase(String.format("%s %d, prune %d, depth %d #%d", shape, n, prune, depth, i), sql,
-                    settings, true));
+            cases.add(join(shape, n, prune, depth, "#" + i));
+        }
+        for (int i = 0; i < longSearches; i++) {
+            cases.add(longSearch("long #" + i));
         }
         for (int i = 0; i < lists; i++) {
             int values = 1000 + random.nextInt(49_001);
             cases.add(new OptimizerCase("IN list of " + values, SyntheticJoins.inList(values), base, true));
         }
         return cases;
+    }
+
+    /**
+     * A join without pruning sized to search for about 100 ms to a few seconds on these tables. The bands were
+     * read off a first run of 40 such joins (bench/log/mysql-optimizer.md): with the full search depth, cliques
+     * of 9 tables took 0.09-0.11 s, stars of 11 0.05-4.4 s and of 12 past 8 s, chains of 10-12 0.06-0.28 s,
+     * random graphs of 10-12 from 9 ms to past 8 s; with depths of 4-6 every shape but the clique stayed under
+     * 13 ms up to 24 tables, the cost bound cutting each step's look-ahead short, and a 16-clique at depth 6
+     * took 45 ms. So: the full search over the bands below, or a large clique searched 6 or 7 tables deep.
+     */
+    OptimizerCase longSearch(String label) {
+        int kind = random.nextInt(SHAPES.length + 1);
+        if (kind == SHAPES.length) {
+            int depth = 6 + random.nextInt(2);
+            int n = depth == 6 ? 18 + random.nextInt(7) : 14 + random.nextInt(7);
+            return join("clique", n, 0, depth, label);
+        }
+        String shape = SHAPES[kind];
+        int[] band = switch (shape) {
+            case "clique" -> new int[] {9, 10};
+            case "star" -> new int[] {10, 11};
+            case "chain" -> new int[] {11, 13};
+            default -> new int[] {10, 12};
+        };
+        int n = band[0] + random.nextInt(band[1] - band[0] + 1);
+        return join(shape, n, 0, 62, label);
+    }
+
+    private OptimizerCase join(String shape, int n, int prune, int depth, String label) {
+        List<Integer> tables = pick(n);
+        String sql = switch (shape) {
+            case "star" -> star(tables);
+            case "chain" -> chain(tables);
+            case "clique" -> clique(tables);
+            default -> randomGraph(tables);
+        };
+        OptimizerSettings settings = base.with("optimizer_prune_level", Integer.toString(prune))
+                .with("optimizer_search_depth", Integer.toString(depth));
+        return new OptimizerCase(String.format("%s %d, prune %d, depth %d %s", shape, n, prune, depth, label), sql,
+                settings, true);
     }
 
     private List<Integer> pick(int n) {
