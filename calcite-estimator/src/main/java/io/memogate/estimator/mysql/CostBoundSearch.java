@@ -60,8 +60,11 @@ final class CostBoundSearch {
      * @param evaluations extensions priced; when the budget stopped the replay, those it priced plus an estimate
      *     of the subtrees it had not reached, each sampled by random paths under the cost bound found so far
      * @param exact false when the budget stopped the replay
+     * @param keyLookups key lookups the priced extensions weighed: for each, the indexes of the table a prefix
+     *     of whose columns the partial plan's tables reach; past the budget, the replayed part's share per
+     *     extension carried over to the sampled ones
      */
-    record Count(double evaluations, boolean exact) {
+    record Count(double evaluations, boolean exact, double keyLookups) {
     }
 
     private final PricedTables tables;
@@ -78,6 +81,8 @@ final class CostBoundSearch {
     private final double[][] addedRowsAt;
     private final double[][] accessCostAt;
     private final boolean[][] eqRefAt;
+    /** Per depth and candidate, the key lookups the partial plan could use to reach it. */
+    private final int[][] lookupsAt;
     /** Per depth, the candidates a probe may follow, and which of them the replay is at (for the probe count). */
     private final int[][] survivorsAt;
     private final int[] indexAt;
@@ -105,6 +110,8 @@ final class CostBoundSearch {
     private double sampled;
     /** Extensions the probes priced (the estimator's own work, not counted as the server's). */
     private long probeWork;
+    /** Key lookups weighed by the extensions the replay priced (sampled subtrees not included). */
+    private long keyLookups;
     // Fixed, so that a statement's estimate is the same on every call
     private final SplittableRandom random = new SplittableRandom(0x5EED);
     private int stepDepth;
@@ -122,6 +129,7 @@ final class CostBoundSearch {
         this.addedRowsAt = new double[n + 1][n];
         this.accessCostAt = new double[n + 1][n];
         this.eqRefAt = new boolean[n + 1][n];
+        this.lookupsAt = new int[n + 1][n];
         this.survivorsAt = new int[n + 1][n];
         this.indexAt = new int[n + 1];
         this.levelRowsAt = new double[n + 1];
@@ -161,7 +169,8 @@ final class CostBoundSearch {
             rows = bestFirstRows;
             cost = bestFirstCost;
         }
-        return new Count(evaluations + sampled, !sampling);
+        double lookupsPerExtension = evaluations == 0 ? 0 : (double) keyLookups / evaluations;
+        return new Count(evaluations + sampled, !sampling, keyLookups + sampled * lookupsPerExtension);
     }
 
     /**
@@ -174,6 +183,7 @@ final class CostBoundSearch {
         double[] addedRows = addedRowsAt[depth];
         double[] accessCost = accessCostAt[depth];
         boolean[] eqRef = eqRefAt[depth];
+        int[] usableLookups = lookupsAt[depth];
         double scanRefills = 1 + Math.floor(rows * BUFFERED_BYTES_PER_TABLE * Math.max(1, depth) / JOIN_BUFFER_BYTES);
         int count = 0;
         for (int t : baseOrder) {
@@ -186,10 +196,15 @@ final class CostBoundSearch {
             double returned = tables.rows[t];
             double bestTotal = best + rows * returned / ROWS_PER_COST;
             boolean unique = false;
+            int usable = 0;
             for (PricedTables.Lookup lookup : tables.lookups[t]) {
+                if (!lookup.usableAfter(prefix)) {
+                    continue;
+                }
+                usable++;
                 double lookupCost = rows * lookup.price();
                 double total = lookupCost + rows * lookup.rows() / ROWS_PER_COST;
-                if (total < bestTotal && lookup.usableAfter(prefix)) {
+                if (total < bestTotal) {
                     best = lookupCost;
                     bestTotal = total;
                     returned = lookup.rows();
@@ -203,12 +218,14 @@ final class CostBoundSearch {
                 addedRows[at] = addedRows[at - 1];
                 accessCost[at] = accessCost[at - 1];
                 eqRef[at] = eqRef[at - 1];
+                usableLookups[at] = usableLookups[at - 1];
                 at--;
             }
             candidates[at] = t;
             addedRows[at] = returned;
             accessCost[at] = best;
             eqRef[at] = unique;
+            usableLookups[at] = usable;
         }
         return count;
     }
@@ -219,6 +236,7 @@ final class CostBoundSearch {
         int count = price(prefix, rows);
         int link = chainLink(depth, count);
         evaluations += link < 0 ? count : pricedUpTo(depth, count, link);
+        keyLookups += lookupsPriced(depth, count, link);
         int[] candidates = candidatesAt[depth];
         double[] addedRows = addedRowsAt[depth];
         double[] accessCost = accessCostAt[depth];
@@ -405,6 +423,17 @@ final class CostBoundSearch {
     }
 
     /** The tables a chain prices to find its link: those before it in base order, and the link itself. */
+    /** The key lookups the extensions {@link #extend} counts as priced weighed. */
+    private int lookupsPriced(int depth, int count, int link) {
+        int lookups = 0;
+        for (int i = 0; i < count; i++) {
+            if (link < 0 || rank[candidatesAt[depth][i]] <= rank[candidatesAt[depth][link]]) {
+                lookups += lookupsAt[depth][i];
+            }
+        }
+        return lookups;
+    }
+
     private int pricedUpTo(int depth, int count, int link) {
         int priced = 0;
         for (int i = 0; i < count; i++) {

@@ -22,18 +22,24 @@ import java.util.List;
  *     on the tables' statistics ({@link CostBoundSearch})
  * @param secondsPerSearchedTable time per table of such a search spent whatever its order count (reading its
  *     keys and statistics, setting up its access paths)
+ * @param secondsPerKeyLookup time per key lookup an extension weighs besides the table scan: an index of the
+ *     table that the partial plan's tables reach ({@code best_access_path} prices each). Measured on MariaDB
+ *     10.11, a clique's extension cost 2.1-3.2 times as much over tables indexed on the join column as over
+ *     the same tables without the index (bench/log/mysql-optimizer.md)
  */
 public record MySqlCoefficients(double bytesPerToken, double bytesPerTable, double bytesPerLinkedPair,
                                 double secondsPerPlan, double secondsPerPrunedCandidate,
-                                double secondsPerPricedExtension, double secondsPerSearchedTable)
+                                double secondsPerPricedExtension, double secondsPerSearchedTable,
+                                double secondsPerKeyLookup)
         implements TermCoefficients {
 
     public static final MySqlCoefficients DEFAULTS = new MySqlCoefficients(150, 7_300, 3_400, 0.2e-6, 20e-6,
-            0.18e-6, 36e-6);
+            0.08e-6, 36e-6, 0.11e-6);
 
     public MySqlCoefficients {
         if (bytesPerToken < 0 || bytesPerTable < 0 || bytesPerLinkedPair < 0 || secondsPerPlan < 0
-                || secondsPerPrunedCandidate < 0 || secondsPerPricedExtension < 0 || secondsPerSearchedTable < 0) {
+                || secondsPerPrunedCandidate < 0 || secondsPerPricedExtension < 0 || secondsPerSearchedTable < 0
+                || secondsPerKeyLookup < 0) {
             throw new IllegalArgumentException("MySQL coefficients must be >= 0");
         }
     }
@@ -42,7 +48,7 @@ public record MySqlCoefficients(double bytesPerToken, double bytesPerTable, doub
     public MySqlCoefficients(double bytesPerToken, double bytesPerTable, double bytesPerLinkedPair,
                              double secondsPerPlan, double secondsPerPrunedCandidate) {
         this(bytesPerToken, bytesPerTable, bytesPerLinkedPair, secondsPerPlan, secondsPerPrunedCandidate,
-                DEFAULTS.secondsPerPricedExtension, DEFAULTS.secondsPerSearchedTable);
+                DEFAULTS.secondsPerPricedExtension, DEFAULTS.secondsPerSearchedTable, DEFAULTS.secondsPerKeyLookup);
     }
 
     /**

@@ -90,6 +90,7 @@ public final class MySqlPlannerModel implements PlannerModel {
                 .count(depth);
         return new JoinSearch.Greedy(graph, depth, settings.pruneLevel(), count.evaluations(), count.exact(),
                 count.evaluations() * coefficients.secondsPerPricedExtension()
+                        + count.keyLookups() * coefficients.secondsPerKeyLookup()
                         + graph.size() * coefficients.secondsPerSearchedTable());
     }
 

@@ -29,7 +29,7 @@ class CostBoundSearchTest {
     private static final Catalog CATALOG = Catalog.of(schema());
     /** Time in "seconds" is the count of priced extensions. */
     private static final CompileEstimator COUNTING = new CompileEstimator(new MySqlDialect(
-            new MySqlCoefficients(0, 0, 0, 1, 1, 1, 0), OptimizerSettings.MARIADB_DEFAULTS));
+            new MySqlCoefficients(0, 0, 0, 1, 1, 1, 0, 0), OptimizerSettings.MARIADB_DEFAULTS));
 
     static TableStatistics schema() {
         Map<String, TableStatistics.Table> tables = new HashMap<>();
@@ -44,6 +44,9 @@ class CostBoundSearchTest {
             tables.put("s" + i, new TableStatistics.Table(rows, 1, List.of(
                     new TableStatistics.Index(List.of("id"), true, List.of(rows)),
                     new TableStatistics.Index(List.of("a"), false, List.of(DIMENSION_A[i - 1])))));
+            // the same rows without the index on the join column
+            tables.put("u" + i, new TableStatistics.Table(rows, 1, List.of(
+                    new TableStatistics.Index(List.of("id"), true, List.of(rows)))));
         }
         return TableStatistics.of(tables);
     }
@@ -69,6 +72,20 @@ class CostBoundSearchTest {
         assertThat(priced(SyntheticJoins.chain(4), 0)).isEqualTo(32);
         assertThat(priced(star(10, 11, 12, 13, 14, 15), 0)).isEqualTo(914);
         assertThat(priced(SyntheticJoins.chain(8), 0)).isBetween(487 * 0.8, 487 * 1.2);
+    }
+
+    @Test
+    void anExtensionWeighsTheKeyLookupsItsPartialPlanReaches() {
+        CompileEstimator lookups = new CompileEstimator(new MySqlDialect(
+                new MySqlCoefficients(0, 0, 0, 0, 0, 0, 0, 1), OptimizerSettings.MARIADB_DEFAULTS));
+        OptimizerSettings noPruning = OptimizerSettings.MARIADB_DEFAULTS.with("optimizer_prune_level", "0");
+
+        // 1,716 extensions: the 6 of the empty plan reach no key, every later one reaches its table's key on a
+        assertThat(lookups.estimate(SyntheticJoins.clique(6), noPruning, PreparedStatementTexts.NONE, CATALOG)
+                .searchSeconds()).isEqualTo(1716 - 6);
+        // the same tables without that index: every extension scans
+        assertThat(lookups.estimate(SyntheticJoins.clique("u", 6), noPruning, PreparedStatementTexts.NONE, CATALOG)
+                .searchSeconds()).isZero();
     }
 
     @Test

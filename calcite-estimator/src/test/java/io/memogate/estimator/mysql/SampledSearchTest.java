@@ -20,7 +20,7 @@ class SampledSearchTest {
     private static final Catalog CATALOG = Catalog.of(CostBoundSearchTest.schema());
 
     static double priced(long budget, String sql, int prune, int depth) {
-        CompileEstimator counting = new CompileEstimator(new MySqlDialect(new MySqlCoefficients(0, 0, 0, 1, 1, 1, 0),
+        CompileEstimator counting = new CompileEstimator(new MySqlDialect(new MySqlCoefficients(0, 0, 0, 1, 1, 1, 0, 0),
                 OptimizerSettings.MARIADB_DEFAULTS, budget));
         OptimizerSettings settings = OptimizerSettings.MARIADB_DEFAULTS
                 .with("optimizer_prune_level", Integer.toString(prune))

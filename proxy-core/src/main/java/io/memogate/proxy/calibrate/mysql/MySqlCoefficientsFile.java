@@ -15,16 +15,21 @@ import java.util.List;
 /**
  * The MySQL/MariaDB coefficients file {@code memogate calibrate --url jdbc:mariadb://...} writes and the
  * configuration's {@code estimator.mysqlCoefficients} names: a YAML mapping of every one of {@link #NAMES}
- * (bytes, and seconds for the four times; the two of the statistics' replayed search may be left out) after a comment header that says where they came from. Every name is
- * required and no other key is allowed, so that a misspelt one cannot quietly leave its default in force.
+ * (bytes, and seconds for the times; the three of the statistics' replayed search may be left out) after a
+ * comment header that says where they came from. Every other name is required and no other key is allowed, so
+ * that a misspelt one cannot quietly leave its default in force. A file that gives the time per priced extension
+ * but not per key lookup was fitted before the two were told apart: its time per extension holds the lookups'
+ * share, so the lookups then cost nothing more.
  */
 public final class MySqlCoefficientsFile {
 
     /** The keys, in the order of {@link MySqlCoefficients}' components. */
     public static final List<String> NAMES = List.of("bytesPerToken", "bytesPerTable", "bytesPerLinkedPair",
-            "secondsPerPlan", "secondsPerPrunedCandidate", "secondsPerPricedExtension", "secondsPerSearchedTable");
+            "secondsPerPlan", "secondsPerPrunedCandidate", "secondsPerPricedExtension", "secondsPerSearchedTable",
+            "secondsPerKeyLookup");
     /** Keys a file may leave out, keeping the built-in value: the statistics' terms, which older files lack. */
-    private static final List<String> OPTIONAL = List.of("secondsPerPricedExtension", "secondsPerSearchedTable");
+    private static final List<String> OPTIONAL = List.of("secondsPerPricedExtension", "secondsPerSearchedTable",
+            "secondsPerKeyLookup");
 
     private MySqlCoefficientsFile() {
     }
@@ -42,7 +47,10 @@ public final class MySqlCoefficientsFile {
         double[] values = new double[NAMES.size()];
         for (int j = 0; j < values.length; j++) {
             JsonNode value = root.get(NAMES.get(j));
-            if ((value == null || value.isNull()) && OPTIONAL.contains(NAMES.get(j))) {
+            if ((value == null || value.isNull()) && NAMES.get(j).equals("secondsPerKeyLookup")
+                    && root.hasNonNull("secondsPerPricedExtension")) {
+                values[j] = 0;
+            } else if ((value == null || value.isNull()) && OPTIONAL.contains(NAMES.get(j))) {
                 values[j] = defaults()[j];
             } else if (value == null || value.isNull()) {
                 problems.add(NAMES.get(j) + " is required");
@@ -55,7 +63,8 @@ public final class MySqlCoefficientsFile {
         if (!problems.isEmpty()) {
             throw new InvalidCoefficientsException(file, problems);
         }
-        return new MySqlCoefficients(values[0], values[1], values[2], values[3], values[4], values[5], values[6]);
+        return new MySqlCoefficients(values[0], values[1], values[2], values[3], values[4], values[5], values[6],
+                values[7]);
     }
 
     private static double[] defaults() {
@@ -64,7 +73,8 @@ public final class MySqlCoefficientsFile {
 
     private static double[] values(MySqlCoefficients c) {
         return new double[] {c.bytesPerToken(), c.bytesPerTable(), c.bytesPerLinkedPair(), c.secondsPerPlan(),
-                c.secondsPerPrunedCandidate(), c.secondsPerPricedExtension(), c.secondsPerSearchedTable()};
+                c.secondsPerPrunedCandidate(), c.secondsPerPricedExtension(), c.secondsPerSearchedTable(),
+                c.secondsPerKeyLookup()};
     }
 
     /** Writes {@code coefficients} with {@code header} as comment lines (without their "# "). */

@@ -20,8 +20,10 @@ import java.util.OptionalLong;
  * geometric mean of measured / counted over the statements whose count is exact and whose time the server's
  * clock resolves (at least a millisecond): unpruned searches for the time per partial order, pruned ones for
  * the time per candidate. Where the tables' statistics were read, the search replayed on them
- * ({@code CostBoundSearch}) gives the extensions priced and the tables searched, and the time per extension and
- * per table are fitted by non-negative least squares on them, each statement weighted by 1 / max(measured,
+ * ({@code CostBoundSearch}) gives the extensions priced, the key lookups they weighed and the tables searched,
+ * and the time per extension, per lookup and per table are fitted by non-negative least squares on them (the
+ * lookups told apart from the extensions only where the corpus joins tables both with and without an index on
+ * the join columns, as calibrate's does), each statement weighted by 1 / max(measured,
  * 0.5 ms) so that short and long searches count alike in relative error. A coefficient with nothing to fit it
  * keeps its starting value.
  */
@@ -34,11 +36,13 @@ public final class MySqlFit {
     /** Below this, a replayed search's time is mostly the statement's round trip. */
     private static final double TIME_FLOOR_SECONDS = 0.0005;
     /** Counting coefficients: each search's time in "seconds" is then its count of partial orders or candidates. */
-    private static final MySqlCoefficients COUNTING = new MySqlCoefficients(0, 0, 0, 1, 1, 0, 0);
+    private static final MySqlCoefficients COUNTING = new MySqlCoefficients(0, 0, 0, 1, 1, 0, 0, 0);
     /** Counting the extensions a replayed search prices (0 where the search is not replayed). */
-    private static final MySqlCoefficients PRICED = new MySqlCoefficients(0, 0, 0, 0, 0, 1, 0);
+    private static final MySqlCoefficients PRICED = new MySqlCoefficients(0, 0, 0, 0, 0, 1, 0, 0);
     /** Counting the tables of replayed searches. */
-    private static final MySqlCoefficients SEARCHED = new MySqlCoefficients(0, 0, 0, 0, 0, 0, 1);
+    private static final MySqlCoefficients SEARCHED = new MySqlCoefficients(0, 0, 0, 0, 0, 0, 1, 0);
+    /** Counting the key lookups a replayed search's extensions weigh. */
+    private static final MySqlCoefficients LOOKED_UP = new MySqlCoefficients(0, 0, 0, 0, 0, 0, 0, 1);
 
     /**
      * One statement measured: what the model counts for it, and what the server spent.
@@ -47,10 +51,11 @@ public final class MySqlFit {
      * @param priced extensions priced by the search replayed on the tables' statistics; 0 when not replayed
      * @param searchedTables tables of the replayed searches; 0 when not replayed
      * @param pricedExact false when the replay stopped at its budget
+     * @param keyLookups key lookups the priced extensions weighed; 0 when not replayed
      */
     public record Observation(OptimizerCase statement, double count, double tokens, double tables,
                               double linkedPairs, double seconds, OptionalLong bytes, double priced,
-                              double searchedTables, boolean pricedExact) {
+                              double searchedTables, boolean pricedExact, double keyLookups) {
 
         /** Whether the search was replayed on statistics. */
         public boolean replayed() {
@@ -61,6 +66,7 @@ public final class MySqlFit {
     private final CompileEstimator counting = estimator(COUNTING);
     private final CompileEstimator pricing = estimator(PRICED);
     private final CompileEstimator searching = estimator(SEARCHED);
+    private final CompileEstimator lookingUp = estimator(LOOKED_UP);
 
     private static CompileEstimator estimator(MySqlCoefficients coefficients) {
         return new CompileEstimator(new MySqlDialect(coefficients, OptimizerSettings.MARIADB_DEFAULTS));
@@ -80,8 +86,10 @@ public final class MySqlFit {
                 catalog);
         double searched = searching.estimate(statement.sql(), statement.settings(), PreparedStatementTexts.NONE,
                 catalog).searchSeconds();
+        double lookups = lookingUp.estimate(statement.sql(), statement.settings(), PreparedStatementTexts.NONE,
+                catalog).searchSeconds();
         return new Observation(statement, estimate.searchSeconds(), tokens, t.relations(), t.extraJoinClauses(),
-                measured.seconds(), measured.bytes(), priced.searchSeconds(), searched, !priced.capped());
+                measured.seconds(), measured.bytes(), priced.searchSeconds(), searched, !priced.capped(), lookups);
     }
 
     /** The coefficients {@code observations} call for, from {@code start}. */
@@ -90,22 +98,24 @@ public final class MySqlFit {
         double perPlan = timePerCount(observations, false, start.secondsPerPlan());
         double perCandidate = timePerCount(observations, true, start.secondsPerPrunedCandidate());
         double[] replayed = replayedTime(observations, start);
-        return new MySqlCoefficients(memory[0], memory[1], memory[2], perPlan, perCandidate, replayed[0], replayed[1]);
+        return new MySqlCoefficients(memory[0], memory[1], memory[2], perPlan, perCandidate, replayed[0], replayed[1],
+                replayed[2]);
     }
 
-    /** Time per priced extension and per searched table, over the replayed searches that finished. */
+    /** Time per priced extension, per searched table and per key lookup, over the replayed searches that finished. */
     private static double[] replayedTime(List<Observation> observations, MySqlCoefficients start) {
         List<double[]> rows = new ArrayList<>();
         List<Double> measured = new ArrayList<>();
         for (Observation o : observations) {
             if (o.replayed() && o.pricedExact()) {
                 double weight = 1 / Math.max(o.seconds(), TIME_FLOOR_SECONDS);
-                rows.add(new double[] {o.priced() * weight, o.searchedTables() * weight});
+                rows.add(new double[] {o.priced() * weight, o.searchedTables() * weight, o.keyLookups() * weight});
                 measured.add(o.seconds() * weight);
             }
         }
         if (rows.size() < 3) {
-            return new double[] {start.secondsPerPricedExtension(), start.secondsPerSearchedTable()};
+            return new double[] {start.secondsPerPricedExtension(), start.secondsPerSearchedTable(),
+                    start.secondsPerKeyLookup()};
         }
         return NonNegativeLeastSquares.solve(rows.toArray(double[][]::new),
                 measured.stream().mapToDouble(Double::doubleValue).toArray());
@@ -145,7 +155,8 @@ public final class MySqlFit {
     /** The model's time for {@code o} under {@code c}: replayed on statistics where it was, else from the graph. */
     public static double seconds(Observation o, MySqlCoefficients c) {
         if (o.replayed()) {
-            return o.priced() * c.secondsPerPricedExtension() + o.searchedTables() * c.secondsPerSearchedTable();
+            return o.priced() * c.secondsPerPricedExtension() + o.keyLookups() * c.secondsPerKeyLookup()
+                    + o.searchedTables() * c.secondsPerSearchedTable();
         }
         return graphSeconds(o, c);
     }

@@ -28,6 +28,31 @@ class MySqlCoefficientsFileTest {
     }
 
     @Test
+    void aFileFittedBeforeKeyLookupsWereToldApartKeepsItsTimePerExtensionWhole() throws Exception {
+        Path file = dir.resolve("older.yaml");
+        Files.writeString(file, "bytesPerToken: 150\nbytesPerTable: 7300\nbytesPerLinkedPair: 3400\n"
+                + "secondsPerPlan: 2.0e-7\nsecondsPerPrunedCandidate: 2.0e-5\n"
+                + "secondsPerPricedExtension: 1.8e-7\nsecondsPerSearchedTable: 3.6e-5\n");
+
+        MySqlCoefficients read = MySqlCoefficientsFile.read(file);
+
+        assertThat(read.secondsPerPricedExtension()).isEqualTo(1.8e-7);
+        assertThat(read.secondsPerKeyLookup()).isZero();
+    }
+
+    @Test
+    void aFileWithoutTheReplayedSearchesTermsTakesTheBuiltInOnes() throws Exception {
+        Path file = dir.resolve("graph-only.yaml");
+        Files.writeString(file, "bytesPerToken: 150\nbytesPerTable: 7300\nbytesPerLinkedPair: 3400\n"
+                + "secondsPerPlan: 2.0e-7\nsecondsPerPrunedCandidate: 2.0e-5\n");
+
+        MySqlCoefficients read = MySqlCoefficientsFile.read(file);
+
+        assertThat(read.secondsPerPricedExtension()).isEqualTo(MySqlCoefficients.DEFAULTS.secondsPerPricedExtension());
+        assertThat(read.secondsPerKeyLookup()).isEqualTo(MySqlCoefficients.DEFAULTS.secondsPerKeyLookup());
+    }
+
+    @Test
     void namesEveryProblem() throws Exception {
         Path file = dir.resolve("bad.yaml");
         Files.writeString(file, "bytesPerToken: 150\nbytesPerTabel: 7300\nbytesPerLinkedPair: -1\n"
