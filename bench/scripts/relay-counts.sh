@@ -148,6 +148,8 @@ allocated() { # bytes allocated by a JVM's live threads; "-" for a process that 
 KINDS="read recvfrom readv recvmsg write sendto writev sendmsg epoll_wait epoll_pwait epoll_pwait2 io_uring_enter epoll_ctl futex
        timerfd_settime clock_nanosleep sched_yield madvise mprotect"
 EVENTS="raw_syscalls:sys_enter"
+# tracefs is mounted on first access: a test with -d alone can find nothing and count no kind.
+ls /sys/kernel/tracing/events/syscalls >/dev/null
 for k in $KINDS; do
   [[ -d /sys/kernel/tracing/events/syscalls/sys_enter_$k ]] && EVENTS+=",syscalls:sys_enter_$k"
 done
