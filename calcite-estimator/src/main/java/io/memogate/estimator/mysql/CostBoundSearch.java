@@ -422,7 +422,6 @@ final class CostBoundSearch {
         return link;
     }
 
-    /** The tables a chain prices to find its link: those before it in base order, and the link itself. */
     /** The key lookups the extensions {@link #extend} counts as priced weighed. */
     private int lookupsPriced(int depth, int count, int link) {
         int lookups = 0;
@@ -434,6 +433,7 @@ final class CostBoundSearch {
         return lookups;
     }
 
+    /** The tables a chain prices to find its link: those before it in base order, and the link itself. */
     private int pricedUpTo(int depth, int count, int link) {
         int priced = 0;
         for (int i = 0; i < count; i++) {

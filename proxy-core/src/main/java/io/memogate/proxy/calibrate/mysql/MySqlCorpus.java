@@ -77,14 +77,13 @@ public final class MySqlCorpus {
     /** The statements, shortest searches first. */
     public List<OptimizerCase> cases() {
         List<OptimizerCase> cases = new ArrayList<>();
-        for (String dimensions : List.of("s", UNINDEXED)) {
-            String shape = dimensions.equals("s") ? "clique" : "clique without indexes";
-            for (int n = 4; n <= 10; n++) {
-                cases.add(join(shape, SyntheticJoins.clique(dimensions, n), n, 0, 62, true));
-            }
-            for (int depth = 4; depth <= 6; depth++) {
-                cases.add(join(shape, SyntheticJoins.clique(dimensions, 12), 12, 0, depth, true));
-            }
+        for (int n = 4; n <= 10; n++) {
+            cases.add(join("clique", SyntheticJoins.clique(n), n, 0, 62, true));
+            cases.add(join("clique without indexes", SyntheticJoins.clique(UNINDEXED, n), n, 0, 62, true));
+        }
+        for (int depth = 4; depth <= 6; depth++) {
+            cases.add(join("clique", SyntheticJoins.clique(12), 12, 0, depth, true));
+            cases.add(join("clique without indexes", SyntheticJoins.clique(UNINDEXED, 12), 12, 0, depth, true));
         }
         cases.add(join("clique", SyntheticJoins.clique(12), 12, 0, 0, true));
         for (int n = 6; n <= 11; n++) {
