@@ -426,7 +426,7 @@ final class CostBoundSearch {
     private int lookupsPriced(int depth, int count, int link) {
         int lookups = 0;
         for (int i = 0; i < count; i++) {
-            if (link < 0 || rank[candidatesAt[depth][i]] <= rank[candidatesAt[depth][link]]) {
+            if (priced(depth, i, link)) {
                 lookups += lookupsAt[depth][i];
             }
         }
@@ -437,11 +437,16 @@ final class CostBoundSearch {
     private int pricedUpTo(int depth, int count, int link) {
         int priced = 0;
         for (int i = 0; i < count; i++) {
-            if (rank[candidatesAt[depth][i]] <= rank[candidatesAt[depth][link]]) {
+            if (priced(depth, i, link)) {
                 priced++;
             }
         }
         return priced;
+    }
+
+    /** Whether candidate {@code i} is priced: every one outside a chain, those up to its link in base order within. */
+    private boolean priced(int depth, int i, int link) {
+        return link < 0 || rank[candidatesAt[depth][i]] <= rank[candidatesAt[depth][link]];
     }
 
     /**

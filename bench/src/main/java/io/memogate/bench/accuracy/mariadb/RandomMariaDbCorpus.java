@@ -114,7 +114,7 @@ final class RandomMariaDbCorpus {
      * 13 ms up to 24 tables, the cost bound cutting each step's look-ahead short, and a 16-clique at depth 6
      * took 45 ms. So: the full search over the bands below, or a large clique searched 6 or 7 tables deep.
      */
-    OptimizerCase longSearch(String label) {
+    private OptimizerCase longSearch(String label) {
         int kind = random.nextInt(SHAPES.length + 1);
         if (kind == SHAPES.length) {
             int depth = 6 + random.nextInt(2);
