@@ -26,6 +26,16 @@ final class Candidates {
     /** The key lookups the partial plan could use to reach it. */
     final int[] lookups;
 
+    /**
+     * Whether candidate {@code i} adds at most one row to each of the plan's: a whole unique key, or a key with as
+     * many distinct values as rows. Such a table whose own search ended at one too, down to the end of the plan,
+     * ends the search of its node: MariaDB does not try the other tables there ({@code pruned_by_hanging_leaf}
+     * in the optimizer trace, for ref access of one row as for {@code eq_ref}).
+     */
+    boolean hangingLeaf(int i) {
+        return eqRef[i] || addedRows[i] <= 1;
+    }
+
     Candidates(int tables) {
         this.tables = new int[tables];
         this.addedRows = new double[tables];
@@ -86,5 +96,45 @@ final class Candidates {
             usableLookups[at] = usable;
         }
         return count;
+    }
+
+    /**
+     * In a chain of whole unique keys, the candidate MariaDB extends the plan by: the first table left, in base
+     * order ({@code rank}), that a whole unique key reaches; -1 when none is, where every table is tried.
+     */
+    int chainLink(int count, int[] rank) {
+        int link = -1;
+        for (int i = 0; i < count; i++) {
+            if (eqRef[i] && (link < 0 || rank[tables[i]] < rank[tables[link]])) {
+                link = i;
+            }
+        }
+        return link;
+    }
+
+    /** The key lookups the candidates priced weigh: every one outside a chain ({@code link} -1), else up to it. */
+    int lookupsPriced(int count, int link, int[] rank) {
+        int weighed = 0;
+        for (int i = 0; i < count; i++) {
+            if (priced(i, link, rank)) {
+                weighed += lookups[i];
+            }
+        }
+        return weighed;
+    }
+
+    /** The candidates priced: every one outside a chain, those before the link in base order and the link within. */
+    int pricedUpTo(int count, int link, int[] rank) {
+        int priced = 0;
+        for (int i = 0; i < count; i++) {
+            if (priced(i, link, rank)) {
+                priced++;
+            }
+        }
+        return priced;
+    }
+
+    private boolean priced(int i, int link, int[] rank) {
+        return link < 0 || rank[tables[i]] <= rank[tables[link]];
     }
 }

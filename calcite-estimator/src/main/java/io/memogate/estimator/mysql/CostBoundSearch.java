@@ -12,11 +12,13 @@ import java.util.stream.IntStream;
  * tables allow, or a scan), sorts them by the rows they add, fewest first, and extends the plan by each in turn,
  * depth first, {@code depth} tables deep. The plan's cost is its tables' access costs plus a fifth of the rows
  * of each prefix ({@code TIME_FOR_COMPARE}); an extension that costs as much as the best plan found so far is
- * not followed (the cost bound, at every prune level). When the cheapest extension is a whole unique key
- * ({@code eq_ref}) and following it found a better plan, the others are not tried
- * ({@code pruned_by_hanging_leaf}). With prune level 1 or 2 an extension is followed only when it adds fewer
- * rows or costs less than the level's best so far, which is taken only from tables no later table could give a
- * better key lookup ({@code pruned_by_heuristic}). With prune level 2, a plan extended by a whole unique key is
+ * not followed (the cost bound, at every prune level). A table that adds at most one row (a whole unique key,
+ * or a key with as many distinct values as rows) whose own search ended at such a table too, down to a whole
+ * plan, ends the search of its node: the other tables there are not tried ({@code pruned_by_hanging_leaf}; the
+ * trace's counts for cliques of 18-20 tables searched 3-5 deep, which a cut on unique keys alone overcounted 5
+ * to 9 times). With prune level 1 or 2 an extension is followed only when it adds fewer rows or costs less
+ * than the level's best so far, which is taken only from tables no later table could give a better key lookup
+ * ({@code pruned_by_heuristic}). With prune level 2, a plan extended by a whole unique key is
  * extended next by the first table left (in base order) that another whole unique key reaches, alone, and so on
  * down the chain, pricing only the tables up to it ({@code eq_ref_extension_by_limited_search}; the trace's
  * counts for stars of 6-14 tables). A search shorter than the tables left fixes the first table of the best
@@ -36,10 +38,10 @@ import java.util.stream.IntStream;
  * server's search would have there: the bound reached so far, lowered by the subtree's first plans, which the
  * server meets early; a random path alone rarely meets the plan that cuts most of a subtree (a chain's subtree
  * was counted 37 times too large without them), and taking each later subtree as large as the earlier ones
- * overshot 3 to 30 times. Where a path meets a whole unique key that finds no better plan, its siblings, when
- * whole unique keys too, are taken as large as it (each adds one row at one price), and a whole plan as cheap
- * as the bound counts as found: it is the plan that set the bound, which the replay reached first. Not
- * thread-safe: one per search.
+ * overshot 3 to 30 times. Where a path meets a table adding at most one row whose search did not end the node,
+ * its siblings, when such tables too, are taken as large as it (each adds a row at most at one price), and a
+ * whole plan as cheap as the bound counts as found: it is the plan that set the bound, which the replay reached
+ * first. Not thread-safe: one per search.
  */
 final class CostBoundSearch {
 
@@ -121,6 +123,10 @@ final class CostBoundSearch {
     // Fixed, so that a statement's estimate is the same on every call
     private final SplittableRandom random = new SplittableRandom(0x5EED);
     private int stepDepth;
+    /** Whether the last subtree {@link #sample} estimated ended at a hanging leaf, as its first plans met it. */
+    private boolean sampledEdge;
+    /** Whether the last {@link #probe}'s node ended at a hanging leaf along its path. */
+    private boolean probeEdge;
 
     CostBoundSearch(PricedTables tables, int pruneLevel, long budget) {
         this.tables = tables;
@@ -178,18 +184,20 @@ final class CostBoundSearch {
         return at[Long.bitCount(prefix)].price(tables, baseOrder, prefix, rows);
     }
 
-    /** Extends the partial plan {@code prefix} by every candidate the bound and the prune level let through. */
-    private void extend(long prefix, double rows, double cost, int levels, boolean first) {
+    /**
+     * Extends the partial plan {@code prefix} by every candidate the bound and the prune level let through;
+     * returns whether the search of this node ended at a hanging leaf ({@link Candidates#hangingLeaf}).
+     */
+    private boolean extend(long prefix, double rows, double cost, int levels, boolean first) {
         int depth = Long.bitCount(prefix);
         int count = price(prefix, rows);
         int link = chainLink(depth, count);
-        evaluations += link < 0 ? count : pricedUpTo(depth, count, link);
-        keyLookups += lookupsPriced(depth, count, link);
+        evaluations += link < 0 ? count : at[depth].pricedUpTo(count, link, rank);
+        keyLookups += at[depth].lookupsPriced(count, link, rank);
         int[] candidates = at[depth].tables;
         double[] addedRows = at[depth].addedRows;
         double[] accessCost = at[depth].accessCost;
         countAt[depth] = link < 0 ? count : link + 1;
-        boolean onlyFirst = at[depth].eqRef[0];
         levelRowsAt[depth] = Double.MAX_VALUE;
         levelCostAt[depth] = Double.MAX_VALUE;
         for (int i = Math.max(0, link); i < countAt[depth]; i++) {
@@ -200,6 +208,7 @@ final class CostBoundSearch {
                 continue;
             }
             long before = improvements;
+            boolean edge = false;
             if (levels > 1 && count > 1) {
                 indexAt[depth] = i;
                 chainedAt[depth + 1] = chains(depth, i);
@@ -207,24 +216,23 @@ final class CostBoundSearch {
                     sampling = true;
                     pastBudget = true;
                 }
-                if (sampling) {
-                    estimateUnentered(prefix | (1L << t), nextRows, nextCost, levels - 1, depth);
-                } else {
-                    extend(prefix | (1L << t), nextRows, nextCost, levels - 1, false);
-                }
+                edge = sampling ? estimateUnentered(prefix | (1L << t), nextRows, nextCost, levels - 1, depth)
+                        : extend(prefix | (1L << t), nextRows, nextCost, levels - 1, false);
             } else if (nextCost < bestCost) {
                 bestCost = nextCost;
                 improvements++;
+                edge = true;
             }
             if (first && improvements != before) { // the best plan now starts with t
                 bestFirst = t;
                 bestFirstRows = nextRows;
                 bestFirstCost = nextCost;
             }
-            if (onlyFirst && improvements != before) {
-                break;
+            if (edge && at[depth].hangingLeaf(i)) {
+                return true;
             }
         }
+        return false;
     }
 
     /**
@@ -233,9 +241,10 @@ final class CostBoundSearch {
      * left. With a share large enough, the subtree is replayed up to half of it and its own unentered subtrees
      * estimated the same way, so that the plans it meets first lower the bound before its later parts are
      * estimated, as in the server's search (stars past the budget: 0.50-1.52 of the exact count sampled at
-     * once, 1.00-1.26 so). With a smaller share, sampled ({@link #sample}).
+     * once, 1.00-1.26 so). With a smaller share, sampled ({@link #sample}). Returns whether the subtree's
+     * search ended at a hanging leaf.
      */
-    private void estimateUnentered(long prefix, double rows, double cost, int levels, int depth) {
+    private boolean estimateUnentered(long prefix, double rows, double cost, int levels, int depth) {
         long subtrees = 1;
         for (int d = stepDepth; d <= depth; d++) {
             subtrees += countAt[d] - indexAt[d] - 1;
@@ -246,13 +255,14 @@ final class CostBoundSearch {
             long limit = replayLimit;
             replayLimit = evaluations + share / 2;
             sampling = false;
-            extend(prefix, rows, cost, levels, false);
+            boolean edge = extend(prefix, rows, cost, levels, false);
             sampling = true;
             replayLimit = limit;
-            return;
+            return edge;
         }
         probesPerSubtree = (int) Math.max(1, Math.min(MAX_PROBES, share / perProbe));
         sampled += sample(prefix, rows, cost, levels);
+        return sampledEdge;
     }
 
     /**
@@ -260,13 +270,14 @@ final class CostBoundSearch {
      * its first plans ({@link #firstPlans}) have lowered the bound.
      */
     private double sample(long prefix, double rows, double cost, int levels) {
-        firstPlans(prefix, rows, cost, levels);
+        boolean edge = firstPlans(prefix, rows, cost, levels);
         double sum = 0;
         int probes = 0;
         for (int p = 0; p < probesPerSubtree && (p == 0 || probeWork + evaluations < cap); p++) {
             sum += probe(prefix, rows, cost, levels);
             probes++;
         }
+        sampledEdge = edge;
         return sum / probes;
     }
 
@@ -280,7 +291,7 @@ final class CostBoundSearch {
         int count = price(prefix, rows);
         probeWork += count;
         int link = chainLink(depth, count);
-        double priced = link < 0 ? count : pricedUpTo(depth, count, link);
+        double priced = link < 0 ? count : at[depth].pricedUpTo(count, link, rank);
         double[] addedRows = at[depth].addedRows;
         double[] accessCost = at[depth].accessCost;
         int[] survivors = survivorsAt[depth];
@@ -288,6 +299,7 @@ final class CostBoundSearch {
         levelRowsAt[depth] = Double.MAX_VALUE;
         levelCostAt[depth] = Double.MAX_VALUE;
         int surviving = 0;
+        probeEdge = false;
         for (int i = Math.max(0, link); i < (link < 0 ? count : link + 1); i++) {
             double nextCost = cost + accessCost[i] + rows * addedRows[i] / ROWS_PER_COST;
             // A whole plan as cheap as the bound is the plan that set it, which the replay reached first there
@@ -298,6 +310,7 @@ final class CostBoundSearch {
             if (leaves) {
                 bestCost = nextCost;
                 improvements++;
+                probeEdge |= at[depth].hangingLeaf(i);
             } else {
                 survivors[surviving++] = i;
             }
@@ -305,27 +318,31 @@ final class CostBoundSearch {
         if (surviving == 0) {
             return priced;
         }
-        // A whole unique key first: the others are tried only when following it found no better plan
-        if (at[depth].eqRef[0] && survivors[0] == 0) {
-            long before = improvements;
+        // A hanging leaf first: the others are tried only when its search did not end at one. Each such node
+        // follows two paths; past twice the cap a path takes one at random, so that the work stays bounded.
+        if (at[depth].hangingLeaf(0) && survivors[0] == 0 && probeWork + evaluations < 2 * cap) {
             double firstSize = follow(prefix, rows, cost, levels, 0);
-            if (improvements != before || surviving == 1) {
+            if (probeEdge || surviving == 1) {
                 return priced + firstSize;
             }
-            // Others joined by whole unique keys too add a row each at one price: their subtrees are as large as
-            // the first's. Others are sampled by a path of their own, while the budget lasts (two paths a node).
-            if (allUnique(depth, survivors, surviving) || probeWork + evaluations >= cap) {
+            // Others that add at most a row each too, at one price: their subtrees are as large as the first's.
+            // Others are sampled by a path of their own.
+            if (allHangingLeaves(depth, survivors, surviving)) {
                 return priced + surviving * firstSize;
             }
             int other = survivors[1 + random.nextInt(surviving - 1)];
-            return priced + firstSize + (surviving - 1) * follow(prefix, rows, cost, levels, other);
+            double otherSize = follow(prefix, rows, cost, levels, other);
+            probeEdge = false;
+            return priced + firstSize + (surviving - 1) * otherSize;
         }
-        return priced + surviving * follow(prefix, rows, cost, levels, survivors[random.nextInt(surviving)]);
+        double size = follow(prefix, rows, cost, levels, survivors[random.nextInt(surviving)]);
+        probeEdge = false;
+        return priced + surviving * size;
     }
 
-    private boolean allUnique(int depth, int[] survivors, int surviving) {
+    private boolean allHangingLeaves(int depth, int[] survivors, int surviving) {
         for (int s = 0; s < surviving; s++) {
-            if (!at[depth].eqRef[survivors[s]]) {
+            if (!at[depth].hangingLeaf(survivors[s])) {
                 return false;
             }
         }
@@ -339,19 +356,22 @@ final class CostBoundSearch {
      * fewer: the plans the server meets early there and the bound they set, which the random paths then meet. Its
      * work is the estimator's, not counted as the server's.
      */
-    private void firstPlans(long prefix, double rows, double cost, int levels) {
+    private boolean firstPlans(long prefix, double rows, double cost, int levels) {
         long paths = Math.min(FIRST_PLANS_PROBES, probesPerSubtree);
         long limit = probeWork + paths * levels * (tables.size - Long.bitCount(prefix));
-        nearFirstPath(prefix, rows, cost, levels, 1, limit);
+        return nearFirstPath(prefix, rows, cost, levels, 1, limit);
     }
 
-    /** The plans of {@code prefix}'s subtree that leave the first path at {@code discrepancies} nodes at most. */
-    private void nearFirstPath(long prefix, double rows, double cost, int levels, int discrepancies, long workLimit) {
+    /**
+     * The plans of {@code prefix}'s subtree that leave the first path at {@code discrepancies} nodes at most;
+     * returns whether the search ended at a hanging leaf.
+     */
+    private boolean nearFirstPath(long prefix, double rows, double cost, int levels, int discrepancies,
+                                  long workLimit) {
         int depth = Long.bitCount(prefix);
         int count = price(prefix, rows);
         probeWork += count;
         int link = chainLink(depth, count);
-        boolean onlyFirst = at[depth].eqRef[0];
         levelRowsAt[depth] = Double.MAX_VALUE;
         levelCostAt[depth] = Double.MAX_VALUE;
         boolean firstTaken = false;
@@ -361,23 +381,24 @@ final class CostBoundSearch {
             if (!followed(prefix, i, nextRows, nextCost)) {
                 continue;
             }
-            long before = improvements;
+            boolean edge = true;
             if (levels > 1 && count > 1) {
                 if (firstTaken && discrepancies == 0) {
-                    return;
+                    return false;
                 }
                 chainedAt[depth + 1] = chains(depth, i);
-                nearFirstPath(prefix | (1L << at[depth].tables[i]), nextRows, nextCost, levels - 1,
+                edge = nearFirstPath(prefix | (1L << at[depth].tables[i]), nextRows, nextCost, levels - 1,
                         firstTaken ? discrepancies - 1 : discrepancies, workLimit);
                 firstTaken = true;
             } else {
                 bestCost = nextCost;
                 improvements++;
             }
-            if (onlyFirst && improvements != before) {
-                return;
+            if (edge && at[depth].hangingLeaf(i)) {
+                return true;
             }
         }
+        return false;
     }
 
     private double follow(long prefix, double rows, double cost, int levels, int i) {
@@ -399,43 +420,7 @@ final class CostBoundSearch {
      * every table is tried.
      */
     private int chainLink(int depth, int count) {
-        if (!chainedAt[depth]) {
-            return -1;
-        }
-        int link = -1;
-        for (int i = 0; i < count; i++) {
-            if (at[depth].eqRef[i] && (link < 0 || rank[at[depth].tables[i]] < rank[at[depth].tables[link]])) {
-                link = i;
-            }
-        }
-        return link;
-    }
-
-    /** The key lookups the extensions {@link #extend} counts as priced weighed. */
-    private int lookupsPriced(int depth, int count, int link) {
-        int lookups = 0;
-        for (int i = 0; i < count; i++) {
-            if (priced(depth, i, link)) {
-                lookups += at[depth].lookups[i];
-            }
-        }
-        return lookups;
-    }
-
-    /** The tables a chain prices to find its link: those before it in base order, and the link itself. */
-    private int pricedUpTo(int depth, int count, int link) {
-        int priced = 0;
-        for (int i = 0; i < count; i++) {
-            if (priced(depth, i, link)) {
-                priced++;
-            }
-        }
-        return priced;
-    }
-
-    /** Whether candidate {@code i} is priced: every one outside a chain, those up to its link in base order within. */
-    private boolean priced(int depth, int i, int link) {
-        return link < 0 || rank[at[depth].tables[i]] <= rank[at[depth].tables[link]];
+        return chainedAt[depth] ? at[depth].chainLink(count, rank) : -1;
     }
 
     /**

@@ -5,12 +5,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 import io.memogate.estimator.Catalog;
 import io.memogate.estimator.CompileEstimator;
 import io.memogate.estimator.PreparedStatementTexts;
-import io.memogate.estimator.planner.TableStatistics;
 import org.assertj.core.api.SoftAssertions;
-import java.util.ArrayList;
-import java.util.HashMap;
-import java.util.List;
-import java.util.Map;
 import java.util.stream.IntStream;
 import org.junit.jupiter.api.Test;
 
@@ -23,56 +18,11 @@ import org.junit.jupiter.api.Test;
  */
 class SampledSearchTest {
 
-    /**
-     * Tables t1..t24 of bench's random MariaDB corpus (seed 1) as MariaDB 10.11 reported them: rows, pages, then
-     * each index's column and distinct values; {@code id} is the primary key.
-     */
-    private static final String[] RANDOM_TABLES = {
-            "746 4 id:746 b:746 c:373 d:248",
-            "171 1 id:171 a:171",
-            "17 1 id:17 a:17 b:17 c:17 e:17",
-            "41 1 id:41 c:41 d:41 e:41",
-            "78 1 id:78 c:78",
-            "118 1 id:118 a:118 b:118 e:118",
-            "1550 6 id:1550 b:310 c:1550 d:1550 e:775",
-            "47 1 id:47 c:47 d:47 e:47",
-            "19 1 id:19 a:19 b:2 d:19",
-            "86 1 id:86 b:86 e:86",
-            "304 1 id:304 a:50 b:76 c:304 d:304",
-            "11 1 id:11 e:11",
-            "917 5 id:917 a:917 b:917 e:917",
-            "69 1 id:69 a:69",
-            "81 1 id:81 b:81 c:81 e:81",
-            "25 1 id:25 d:25",
-            "2768 10 id:2768 a:251 c:692",
-            "83 1 id:83 d:83",
-            "1470 6 id:1470 b:1470 d:1470 e:1470",
-            "946 5 id:946 b:41 d:946 e:946",
-            "43 1 id:43 b:8 e:43",
-            "12 1 id:12 b:12 e:12",
-            "34 1 id:34 a:34 b:6 e:34",
-            "835 4 id:835 a:208 d:835"};
-    private static final Catalog RANDOM_CATALOG = Catalog.of(randomTables());
+    private static final Catalog RANDOM_CATALOG = Catalog.of(RandomCorpusTables.seed1());
 
     /** Enough to replay every search below to its end. */
     private static final long EXACT_BUDGET = 40_000_000;
     private static final Catalog CATALOG = Catalog.of(CostBoundSearchTest.schema());
-
-    private static TableStatistics randomTables() {
-        Map<String, TableStatistics.Table> tables = new HashMap<>();
-        for (int t = 0; t < RANDOM_TABLES.length; t++) {
-            String[] fields = RANDOM_TABLES[t].split(" ");
-            List<TableStatistics.Index> indexes = new ArrayList<>();
-            for (int i = 2; i < fields.length; i++) {
-                String[] index = fields[i].split(":");
-                indexes.add(new TableStatistics.Index(List.of(index[0]), index[0].equals("id"),
-                        List.of(Long.parseLong(index[1]))));
-            }
-            tables.put("t" + (t + 1), new TableStatistics.Table(Long.parseLong(fields[0]), Long.parseLong(fields[1]),
-                    indexes));
-        }
-        return TableStatistics.of(tables);
-    }
 
     static double priced(long budget, String sql, int prune, int depth) {
         return priced(budget, sql, prune, depth, CATALOG);
