@@ -123,8 +123,6 @@ final class CostBoundSearch {
     // Fixed, so that a statement's estimate is the same on every call
     private final SplittableRandom random = new SplittableRandom(0x5EED);
     private int stepDepth;
-    /** Whether the last subtree {@link #sample} estimated ended at a hanging leaf, as its first plans met it. */
-    private boolean sampledEdge;
     /** Whether the last {@link #probe}'s node ended at a hanging leaf along its path. */
     private boolean probeEdge;
 
@@ -241,8 +239,8 @@ final class CostBoundSearch {
      * left. With a share large enough, the subtree is replayed up to half of it and its own unentered subtrees
      * estimated the same way, so that the plans it meets first lower the bound before its later parts are
      * estimated, as in the server's search (stars past the budget: 0.50-1.52 of the exact count sampled at
-     * once, 1.00-1.26 so). With a smaller share, sampled ({@link #sample}). Returns whether the subtree's
-     * search ended at a hanging leaf.
+     * once, 1.00-1.26 so). With a smaller share, searched for its first plans ({@link #firstPlans}), then
+     * sampled ({@link #sample}). Returns whether the subtree's search ended at a hanging leaf.
      */
     private boolean estimateUnentered(long prefix, double rows, double cost, int levels, int depth) {
         long subtrees = 1;
@@ -261,23 +259,19 @@ final class CostBoundSearch {
             return edge;
         }
         probesPerSubtree = (int) Math.max(1, Math.min(MAX_PROBES, share / perProbe));
+        boolean edge = firstPlans(prefix, rows, cost, levels);
         sampled += sample(prefix, rows, cost, levels);
-        return sampledEdge;
+        return edge;
     }
 
-    /**
-     * The extensions the subtree of {@code prefix} prices: the mean of random paths followed to its leaves, after
-     * its first plans ({@link #firstPlans}) have lowered the bound.
-     */
+    /** The extensions the subtree of {@code prefix} prices: the mean of random paths followed to its leaves. */
     private double sample(long prefix, double rows, double cost, int levels) {
-        boolean edge = firstPlans(prefix, rows, cost, levels);
         double sum = 0;
         int probes = 0;
         for (int p = 0; p < probesPerSubtree && (p == 0 || probeWork + evaluations < cap); p++) {
             sum += probe(prefix, rows, cost, levels);
             probes++;
         }
-        sampledEdge = edge;
         return sum / probes;
     }
 

@@ -4,8 +4,6 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.data.Percentage.withPercentage;
 
 import io.memogate.estimator.Catalog;
-import io.memogate.estimator.CompileEstimator;
-import io.memogate.estimator.PreparedStatementTexts;
 import java.util.ArrayList;
 import java.util.List;
 import org.junit.jupiter.api.Test;
@@ -37,11 +35,7 @@ class HangingLeafTest {
     }
 
     private static double priced(int depth) {
-        CompileEstimator counting = new CompileEstimator(new MySqlDialect(new MySqlCoefficients(0, 0, 0, 1, 1, 1, 0, 0),
-                OptimizerSettings.MARIADB_DEFAULTS));
-        OptimizerSettings settings = OptimizerSettings.MARIADB_DEFAULTS.with("optimizer_prune_level", "0")
-                .with("optimizer_search_depth", Integer.toString(depth));
-        return counting.estimate(clique(), settings, PreparedStatementTexts.NONE, CATALOG).searchSeconds();
+        return SampledSearchTest.priced(MySqlPlannerModel.PRICED_BUDGET, clique(), 0, depth, CATALOG);
     }
 
     @Test

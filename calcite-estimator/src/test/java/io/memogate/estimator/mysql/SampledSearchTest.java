@@ -28,7 +28,7 @@ class SampledSearchTest {
         return priced(budget, sql, prune, depth, CATALOG);
     }
 
-    private static double priced(long budget, String sql, int prune, int depth, Catalog catalog) {
+    static double priced(long budget, String sql, int prune, int depth, Catalog catalog) {
         CompileEstimator counting = new CompileEstimator(new MySqlDialect(new MySqlCoefficients(0, 0, 0, 1, 1, 1, 0, 0),
                 OptimizerSettings.MARIADB_DEFAULTS, budget));
         OptimizerSettings settings = OptimizerSettings.MARIADB_DEFAULTS
