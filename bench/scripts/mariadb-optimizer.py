@@ -1,6 +1,8 @@
 # The optimizer time and memory of MariaDB for synthetic joins and IN lists, against a private server
 # (bench/log/mysql-optimizer.md). Usage: python3 mariadb-optimizer.py SHAPE:N:PRUNE:DEPTH ...
-# with SHAPE star, clique, chain, in (IN list over a non-unique key), inid (over the primary key); the server's socket in MARIADB_SOCKET.
+# with SHAPE star, clique, chain, in (IN list over a non-unique key), inid (over the primary key); and over N aliases of
+# s1..s24 in turn: aclique (every pair on column a), achain (each a to the next one's id), keypairs (id = id and
+# v = v in turn: equalities two by two) and cross (no condition); the server's socket in MARIADB_SOCKET.
 import json, os, subprocess, sys, time
 SOCK=os.environ.get("MARIADB_SOCKET", "/tmp/mgmy/sock")
 def star(n):
@@ -11,6 +13,16 @@ def clique(n):
     return "SELECT count(*) FROM " + ", ".join(t) + " WHERE " + " AND ".join(conds)
 def chain(n):
     return "SELECT count(*) FROM s1 " + " ".join(f"JOIN s{i} ON s{i-1}.a = s{i}.id" for i in range(2,n+1))
+def aliases(n):
+    return ", ".join(f"s{(i-1)%24+1} AS x{i}" for i in range(1,n+1))
+def aclique(n):
+    return "SELECT count(*) FROM " + aliases(n) + " WHERE " + " AND ".join(f"x{i}.a = x{j}.a" for i in range(1,n+1) for j in range(i+1,n+1))
+def achain(n):
+    return "SELECT count(*) FROM " + aliases(n) + " WHERE " + " AND ".join(f"x{i}.a = x{i+1}.id" for i in range(1,n))
+def keypairs(n):
+    return "SELECT count(*) FROM " + aliases(n) + " WHERE " + " AND ".join(f"x{i}.id = x{i+1}.id" if i%2 else f"x{i}.v = x{i+1}.v" for i in range(1,n))
+def cross(n):
+    return "SELECT count(*) FROM " + aliases(n)
 def inlist(k):
     return "SELECT count(*) FROM big WHERE v IN (" + ",".join(str(i) for i in range(k)) + ")"
 def inlist_id(k):
@@ -39,7 +51,8 @@ if __name__=="__main__":
     print(json.dumps({"baseline":base}))
     for spec in sys.argv[1:]:
         shape,n,prune,depth=spec.split(":")
-        q={"star":star,"clique":clique,"chain":chain,"in":inlist,"inid":inlist_id}[shape](int(n))
+        q={"star":star,"clique":clique,"chain":chain,"in":inlist,"inid":inlist_id,"aclique":aclique,"achain":achain,
+           "keypairs":keypairs,"cross":cross}[shape](int(n))
         r=run(q,int(prune),int(depth))
         r.update(shape=shape,n=int(n),prune=int(prune),depth=int(depth),chars=len(q))
         print(json.dumps(r),flush=True)

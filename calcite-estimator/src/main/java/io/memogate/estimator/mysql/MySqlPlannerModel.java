@@ -3,6 +3,7 @@ package io.memogate.estimator.mysql;
 import io.memogate.estimator.dialect.PlannerModel;
 import io.memogate.estimator.graph.JoinGraph;
 import io.memogate.estimator.planner.BlockGraph;
+import io.memogate.estimator.planner.ColumnRef;
 import io.memogate.estimator.planner.JoinSearch;
 import io.memogate.estimator.planner.PlannerWork;
 import io.memogate.estimator.planner.QueryBlock;
@@ -83,26 +84,40 @@ public final class MySqlPlannerModel implements PlannerModel {
         JoinGraph graph = block.graph();
         int depth = settings.depthFor(graph.size());
         Optional<PricedTables> priced = PricedTables.of(block, statistics);
+        double cubes = equalityClassCubes(block);
         if (priced.isEmpty()) {
-            return counted(graph, depth);
+            return counted(graph, depth, cubes);
         }
         CostBoundSearch.Count count = new CostBoundSearch(priced.get(), settings.pruneLevel(), pricedBudget)
                 .count(depth);
         return new JoinSearch.Greedy(graph, depth, settings.pruneLevel(), count.evaluations(), count.exact(),
                 count.evaluations() * coefficients.secondsPerPricedExtension()
                         + count.keyLookups() * coefficients.secondsPerKeyLookup()
-                        + graph.size() * coefficients.secondsPerSearchedTable());
+                        + graph.size() * coefficients.secondsPerSearchedTable(), cubes);
     }
 
     /** The search counted from the join graph alone, when the tables' statistics are not known. */
-    private JoinSearch.Greedy counted(JoinGraph graph, int depth) {
+    private JoinSearch.Greedy counted(JoinGraph graph, int depth, double cubes) {
         if (settings.pruneLevel() == 0) {
             GreedySearchSpace.Count count = space.unpruned(graph, depth);
             return new JoinSearch.Greedy(graph, depth, 0, count.plans(), count.exact(),
-                    count.plans() * coefficients.secondsPerPlan());
+                    count.plans() * coefficients.secondsPerPlan(), cubes);
         }
         double candidates = GreedySearchSpace.pruned(graph.size(), depth);
         return new JoinSearch.Greedy(graph, depth, settings.pruneLevel(), candidates, true,
-                candidates * coefficients.secondsPerPrunedCandidate());
+                candidates * coefficients.secondsPerPrunedCandidate(), cubes);
+    }
+
+    /**
+     * {@link JoinSearch.Greedy#equalityClassCubes()}: per class of columns the block's equalities make equal (a
+     * multiple equality), its columns squared times the tables they belong to.
+     */
+    static double equalityClassCubes(BlockGraph block) {
+        double cubes = 0;
+        for (List<ColumnRef> equal : block.equalityClasses()) {
+            long tables = equal.stream().map(ColumnRef::relation).distinct().count();
+            cubes += (double) equal.size() * equal.size() * tables;
+        }
+        return cubes;
     }
 }

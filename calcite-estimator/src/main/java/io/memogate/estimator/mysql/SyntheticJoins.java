@@ -39,6 +39,27 @@ public final class SyntheticJoins {
                 .mapToObj(i -> "JOIN s" + i + " ON s" + (i - 1) + ".a = s" + i + ".id").collect(Collectors.joining(" "));
     }
 
+    /**
+     * {@code n} tables {@code x1..xN}, aliases of {@code s1..sCycle} in turn, every pair joined on column
+     * {@code a}: a single multiple equality of {@code n} columns, past the number of tables there are.
+     */
+    public static String aliasedClique(int n, int cycle) {
+        return "SELECT count(*) FROM " + aliases(n, cycle) + " WHERE " + IntStream.rangeClosed(1, n).boxed()
+                .flatMap(i -> IntStream.rangeClosed(i + 1, n).mapToObj(j -> "x" + i + ".a = x" + j + ".a"))
+                .collect(Collectors.joining(" AND "));
+    }
+
+    /** {@code n} aliases as {@link #aliasedClique}, each joined from its column {@code a} to the next one's key. */
+    public static String aliasedChain(int n, int cycle) {
+        return "SELECT count(*) FROM " + aliases(n, cycle) + " WHERE " + IntStream.range(1, n)
+                .mapToObj(i -> "x" + i + ".a = x" + (i + 1) + ".id").collect(Collectors.joining(" AND "));
+    }
+
+    private static String aliases(int n, int cycle) {
+        return IntStream.rangeClosed(1, n).mapToObj(i -> "s" + ((i - 1) % cycle + 1) + " AS x" + i)
+                .collect(Collectors.joining(", "));
+    }
+
     /** {@code values} integers in an IN list over {@code big.v}. */
     public static String inList(int values) {
         return "SELECT count(*) FROM big WHERE v IN (" + IntStream.range(0, values).mapToObj(Integer::toString)

@@ -51,23 +51,28 @@ import java.util.List;
  * @param crossingSquares over the join relations of every dynamic-programming search, the square of the join
  *     clauses linking their sides less one ({@link JoinSearch#crossingSquares()}): 0 where
  *     {@code extraJoinClauses} is, and growing with the square of a pair's clauses where it grows linearly
+ * @param relationSquares the square of each greedy search's tables ({@link JoinSearch.Greedy}), summed: MariaDB's
+ *     optimizer keeps per table arrays as long as the join (a cross join of 48 tables took 0.94 MB, of 24 0.30 MB)
+ * @param equalityClassCubes the greedy searches' {@link JoinSearch.Greedy#equalityClassCubes()}, summed
  */
 public record MemoryTerms(
         double statements, double joinPairs, double fastStartJoinPairs, double relations, double geqoGenes,
         double extraJoinClauses, double cartesianPairs, double blocks, double tokens, double parameterizations,
         double fastStartParameterizations, double fastStartSubProblemPairs, double setOperationBranches,
         double listElements, double valueRows, double valueCells, double otherStatements, double partitions,
-        double partitionwisePairs, double copiedJoinRelations, double partitionwiseGroupings, double crossingSquares) {
+        double partitionwisePairs, double copiedJoinRelations, double partitionwiseGroupings, double crossingSquares,
+        double relationSquares, double equalityClassCubes) {
 
     /** The terms' names, in the order of {@link #toArray()} (and of a {@link TermCoefficients}' vector). */
     public static final List<String> NAMES = List.of("statements", "joinPairs", "fastStartJoinPairs", "relations",
             "geqoGenes", "extraJoinClauses", "cartesianPairs", "blocks", "tokens", "parameterizations",
             "fastStartParameterizations", "fastStartSubProblemPairs", "setOperationBranches", "listElements",
             "valueRows", "valueCells", "otherStatements", "partitions",
-            "partitionwisePairs", "copiedJoinRelations", "partitionwiseGroupings", "crossingSquares");
+            "partitionwisePairs", "copiedJoinRelations", "partitionwiseGroupings", "crossingSquares", "relationSquares",
+            "equalityClassCubes");
 
     /** Nothing planned. */
-    public static final MemoryTerms ZERO = new MemoryTerms(0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0);
+    public static final MemoryTerms ZERO = new MemoryTerms(0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0);
 
     /** The terms of one statement that does this work. */
     public static MemoryTerms of(PlannerWork work) {
@@ -77,7 +82,7 @@ public record MemoryTerms(
                 searches.parameterizations, searches.fastStartParameterizations, searches.fastStartSubProblemPairs,
                 work.setOperationBranches(), work.listElements(), work.valueRows(), work.valueCells(), 0,
                 work.partitions(), work.partitionwisePairs(), work.copiedJoinRelations(), work.partitionwiseGroupings(),
-                searches.crossingSquares);
+                searches.crossingSquares, searches.relationSquares, searches.equalityClassCubes);
     }
 
     /** The terms of one search, without a statement's fixed cost, blocks or tokens. */
@@ -96,6 +101,8 @@ public record MemoryTerms(
         double parameterizations = 0;
         double fastStartParameterizations = 0;
         double fastStartSubProblemPairs = 0;
+        double relationSquares = 0;
+        double classCubes = 0;
         for (JoinSearch search : searches) {
             double linked = search.joinPairs() - search.cartesianPairs();
             // First-rows pairs in the share of the problem's items that have paths to choose from.
@@ -113,9 +120,14 @@ public record MemoryTerms(
             if (search instanceof JoinSearch.Geqo geqo) {
                 genes += (double) geqo.poolSize() * geqo.relations();
             }
+            if (search instanceof JoinSearch.Greedy greedy) {
+                relationSquares += (double) greedy.relations() * greedy.relations();
+                classCubes += greedy.equalityClassCubes();
+            }
         }
         return new MemoryTerms(0, pairs, fastStartPairs, relations, genes, extraClauses, cartesian, 0, 0,
-                parameterizations, fastStartParameterizations, fastStartSubProblemPairs, 0, 0, 0, 0, 0, 0, 0, 0, 0, squares);
+                parameterizations, fastStartParameterizations, fastStartSubProblemPairs, 0, 0, 0, 0, 0, 0, 0, 0, 0, squares,
+                relationSquares, classCubes);
     }
 
     /** These terms, for a statement planned while {@code count} other statements of its text are held. */
@@ -123,15 +135,19 @@ public record MemoryTerms(
         return new MemoryTerms(statements, joinPairs, fastStartJoinPairs, relations, geqoGenes, extraJoinClauses,
                 cartesianPairs, blocks, tokens, parameterizations, fastStartParameterizations, fastStartSubProblemPairs,
                 setOperationBranches, listElements, valueRows, valueCells, count, partitions, partitionwisePairs,
-                copiedJoinRelations, partitionwiseGroupings, crossingSquares);
+                copiedJoinRelations, partitionwiseGroupings, crossingSquares, relationSquares, equalityClassCubes);
     }
 
-    /** Bytes, by these coefficients. */
+    /** Bytes, by these coefficients; the terms past the end of their vector cost nothing. */
     public double bytes(TermCoefficients c) {
         double[] terms = toArray();
         double[] coefficients = c.toArray();
+        if (coefficients.length > terms.length) {
+            throw new IllegalArgumentException("coefficients for " + coefficients.length + " terms, there are "
+                    + terms.length + " " + NAMES);
+        }
         double bytes = 0;
-        for (int j = 0; j < terms.length; j++) {
+        for (int j = 0; j < coefficients.length; j++) {
             bytes += coefficients[j] * terms[j];
         }
         return bytes;
@@ -144,7 +160,7 @@ public record MemoryTerms(
                     + v.length);
         }
         return new MemoryTerms(v[0], v[1], v[2], v[3], v[4], v[5], v[6], v[7], v[8], v[9], v[10], v[11], v[12], v[13],
-                v[14], v[15], v[16], v[17], v[18], v[19], v[20], v[21]);
+                v[14], v[15], v[16], v[17], v[18], v[19], v[20], v[21], v[22], v[23]);
     }
 
     /** The terms as a vector, in the order of {@link #NAMES}. */
@@ -152,6 +168,6 @@ public record MemoryTerms(
         return new double[] {statements, joinPairs, fastStartJoinPairs, relations, geqoGenes, extraJoinClauses,
             cartesianPairs, blocks, tokens, parameterizations, fastStartParameterizations, fastStartSubProblemPairs,
             setOperationBranches, listElements, valueRows, valueCells, otherStatements, partitions, partitionwisePairs,
-            copiedJoinRelations, partitionwiseGroupings, crossingSquares};
+            copiedJoinRelations, partitionwiseGroupings, crossingSquares, relationSquares, equalityClassCubes};
     }
 }

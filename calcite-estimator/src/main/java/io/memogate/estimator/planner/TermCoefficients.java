@@ -7,6 +7,9 @@ package io.memogate.estimator.planner;
  */
 public interface TermCoefficients {
 
-    /** The weights in the order of {@link MemoryTerms#NAMES}, one per term. */
+    /**
+     * The weights in the order of {@link MemoryTerms#NAMES}, one per term. The vector may end before the last
+     * terms, which then cost nothing: PostgreSQL's stops before those only MySQL's greedy search has.
+     */
     double[] toArray();
 }

@@ -153,7 +153,10 @@ public record MemoryCoefficients(
         double bytesPerCrossingSquare)
         implements TermCoefficients {
 
-    /** The names of the coefficients, in the order of {@link #toArray()} and {@link MemoryTerms#toArray()}. */
+    /**
+     * The names of the coefficients, in the order of {@link #toArray()} and of {@link MemoryTerms#toArray()}'s first
+     * terms (the greedy search's after them cost PostgreSQL nothing).
+     */
     public static final List<String> NAMES = List.of(
             "fixedBytes", "bytesPerJoinPair", "bytesPerFastStartJoinPair", "bytesPerRelation", "bytesPerGeqoGene",
             "bytesPerExtraJoinClause", "bytesPerCartesianPair", "bytesPerBlock", "bytesPerToken",

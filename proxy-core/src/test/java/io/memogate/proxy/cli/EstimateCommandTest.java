@@ -4,6 +4,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
+import io.memogate.estimator.planner.MemoryTerms;
 import io.memogate.estimator.postgres.MemoryCoefficients;
 import io.memogate.proxy.postgres.calibrate.CoefficientsFile;
 import java.io.PrintWriter;
@@ -62,7 +63,7 @@ class EstimateCommandTest {
         assertThat(terms.get("joinPairs").asLong()).isEqualTo(4);
         assertThat(terms.get("fastStartJoinPairs").asLong()).isZero();
         assertThat(terms.get("relations").asLong()).isEqualTo(3);
-        assertThat(terms.size()).isEqualTo(22);
+        assertThat(terms.size()).isEqualTo(MemoryTerms.NAMES.size());
         assertThat(lines.get(1).get("bypass").asBoolean()).isTrue();
         assertThat(lines.get(1).get("parser").asText()).isEqualTo("none");
     }

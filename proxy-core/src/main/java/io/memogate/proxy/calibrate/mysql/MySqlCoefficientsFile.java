@@ -15,21 +15,25 @@ import java.util.List;
 /**
  * The MySQL/MariaDB coefficients file {@code memogate calibrate --url jdbc:mariadb://...} writes and the
  * configuration's {@code estimator.mysqlCoefficients} names: a YAML mapping of every one of {@link #NAMES}
- * (bytes, and seconds for the times; the three of the statistics' replayed search may be left out) after a
+ * (bytes, and seconds for the times; the three of the statistics' replayed search, and the two memory terms
+ * added with them, may be left out) after a
  * comment header that says where they came from. Every other name is required and no other key is allowed, so
  * that a misspelt one cannot quietly leave its default in force. A file that gives the time per priced extension
  * but not per key lookup was fitted before the two were told apart: its time per extension holds the lookups'
- * share, so the lookups then cost nothing more.
+ * share, so the lookups then cost nothing more. Likewise a file without the memory of a search's squares and
+ * equality classes was fitted before those were modelled, and they cost nothing under it.
  */
 public final class MySqlCoefficientsFile {
 
     /** The keys, in the order of {@link MySqlCoefficients}' components. */
     public static final List<String> NAMES = List.of("bytesPerToken", "bytesPerTable", "bytesPerLinkedPair",
             "secondsPerPlan", "secondsPerPrunedCandidate", "secondsPerPricedExtension", "secondsPerSearchedTable",
-            "secondsPerKeyLookup");
+            "secondsPerKeyLookup", "bytesPerTableSquared", "bytesPerEqualityClassCube");
     /** Keys a file may leave out, keeping the built-in value: the statistics' terms, which older files lack. */
     private static final List<String> OPTIONAL = List.of("secondsPerPricedExtension", "secondsPerSearchedTable",
             "secondsPerKeyLookup");
+    /** Memory terms older files lack, whose other memory coefficients were fitted without them: they cost nothing. */
+    private static final List<String> ABSORBED = List.of("bytesPerTableSquared", "bytesPerEqualityClassCube");
 
     private MySqlCoefficientsFile() {
     }
@@ -50,6 +54,8 @@ public final class MySqlCoefficientsFile {
             if ((value == null || value.isNull()) && NAMES.get(j).equals("secondsPerKeyLookup")
                     && root.hasNonNull("secondsPerPricedExtension")) {
                 values[j] = 0;
+            } else if ((value == null || value.isNull()) && ABSORBED.contains(NAMES.get(j))) {
+                values[j] = 0;
             } else if ((value == null || value.isNull()) && OPTIONAL.contains(NAMES.get(j))) {
                 values[j] = defaults()[j];
             } else if (value == null || value.isNull()) {
@@ -64,7 +70,7 @@ public final class MySqlCoefficientsFile {
             throw new InvalidCoefficientsException(file, problems);
         }
         return new MySqlCoefficients(values[0], values[1], values[2], values[3], values[4], values[5], values[6],
-                values[7]);
+                values[7], values[8], values[9]);
     }
 
     private static double[] defaults() {
@@ -74,7 +80,7 @@ public final class MySqlCoefficientsFile {
     private static double[] values(MySqlCoefficients c) {
         return new double[] {c.bytesPerToken(), c.bytesPerTable(), c.bytesPerLinkedPair(), c.secondsPerPlan(),
                 c.secondsPerPrunedCandidate(), c.secondsPerPricedExtension(), c.secondsPerSearchedTable(),
-                c.secondsPerKeyLookup()};
+                c.secondsPerKeyLookup(), c.bytesPerTableSquared(), c.bytesPerEqualityClassCube()};
     }
 
     /** Writes {@code coefficients} with {@code header} as comment lines (without their "# "). */

@@ -18,8 +18,10 @@ import java.util.stream.IntStream;
  * tables (the 10-clique searched for about 2 s on MariaDB 10.11) and of 12 under depths 4 to 7, over both sets of
  * dimensions (an extension that weighs a key lookup costs two to three times one that scans: the fit tells the
  * two apart only where both are searched),
- * stars and chains without pruning, the three shapes of 12 under the server's pruning, and IN lists of 5,000 to
- * 30,000 values (long enough not to bypass the estimate): none predicted to search for more than a few seconds.
+ * stars and chains without pruning, the three shapes of 12 under the server's pruning, cliques of 16 to 32 and
+ * chains of 24 to 48 aliases of the dimensions under pruning (what memory grows with past a dozen tables), and IN
+ * lists of 5,000 to 30,000 values (long enough not to bypass the estimate): none predicted to search for more
+ * than a few seconds.
  */
 public final class MySqlCorpus {
 
@@ -96,6 +98,14 @@ public final class MySqlCorpus {
             cases.add(join("clique", SyntheticJoins.clique(12), 12, prune, 62, true));
             cases.add(join("star", SyntheticJoins.star(12), 12, prune, 62, true));
             cases.add(join("chain", SyntheticJoins.chain(12), 12, prune, 62, true));
+        }
+        // Joins past the dimensions' count, by aliases, for what the tables' square and an equality class's cube
+        // cost: a pruned search of them takes milliseconds.
+        for (int n : new int[] {16, 24, 32}) {
+            cases.add(join("clique of aliases", SyntheticJoins.aliasedClique(n, DIMENSIONS), n, 2, 62, true));
+        }
+        for (int n : new int[] {24, 36, 48}) {
+            cases.add(join("chain of aliases", SyntheticJoins.aliasedChain(n, DIMENSIONS), n, 2, 62, true));
         }
         for (int values : new int[] {5_000, 10_000, 30_000}) {
             cases.add(new OptimizerCase("IN list of " + values, SyntheticJoins.inList(values), settings(2, 62), true));

@@ -15,7 +15,8 @@ import java.util.OptionalLong;
 
 /**
  * MySQL's coefficients fitted to measurements. Memory: non-negative least squares of the measured bytes on the
- * statement's tokens (an IN list value and its comma two), tables and linked pairs, each row weighted by
+ * statement's tokens (an IN list value and its comma two), tables, linked pairs, squares of its searches' tables
+ * and cubes of their equality classes ({@code MemoryTerms}), each row weighted by
  * 1 / max(measured, 100 kB) so that large and small statements count alike in relative error. Time: the
  * geometric mean of measured / counted over the statements whose count is exact and whose time the server's
  * clock resolves (at least a millisecond): unpruned searches for the time per partial order, pruned ones for
@@ -52,10 +53,13 @@ public final class MySqlFit {
      * @param searchedTables tables of the replayed searches; 0 when not replayed
      * @param pricedExact false when the replay stopped at its budget
      * @param keyLookups key lookups the priced extensions weighed; 0 when not replayed
+     * @param tableSquares the square of each search's tables, summed
+     * @param classCubes the searches' equality class cubes
      */
     public record Observation(OptimizerCase statement, double count, double tokens, double tables,
                               double linkedPairs, double seconds, OptionalLong bytes, double priced,
-                              double searchedTables, boolean pricedExact, double keyLookups) {
+                              double searchedTables, boolean pricedExact, double keyLookups, double tableSquares,
+                              double classCubes) {
 
         /** Whether the search was replayed on statistics. */
         public boolean replayed() {
@@ -64,6 +68,11 @@ public final class MySqlFit {
     }
 
     private final CompileEstimator counting = estimator(COUNTING);
+    /**
+     * The terms come from the built-in coefficients: a statement of one table is estimated by its size unless those
+     * put it below the bypass, as the proxy does; with no memory coefficients every such statement would be one.
+     */
+    private final CompileEstimator sizing = estimator(MySqlCoefficients.DEFAULTS);
     private final CompileEstimator pricing = estimator(PRICED);
     private final CompileEstimator searching = estimator(SEARCHED);
     private final CompileEstimator lookingUp = estimator(LOOKED_UP);
@@ -80,7 +89,7 @@ public final class MySqlFit {
     /** What the model counts for {@code statement} knowing {@code catalog}'s statistics, with what was measured. */
     public Observation observe(OptimizerCase statement, OptimizerProbe.Measured measured, Catalog catalog) {
         CompileEstimate estimate = counting.estimate(statement.sql(), statement.settings());
-        MemoryTerms t = estimate.terms();
+        MemoryTerms t = sizing.estimate(statement.sql(), statement.settings()).terms();
         double tokens = t.tokens() + 2 * (t.listElements() + t.valueRows() + t.valueCells());
         CompileEstimate priced = pricing.estimate(statement.sql(), statement.settings(), PreparedStatementTexts.NONE,
                 catalog);
@@ -89,7 +98,8 @@ public final class MySqlFit {
         double lookups = lookingUp.estimate(statement.sql(), statement.settings(), PreparedStatementTexts.NONE,
                 catalog).searchSeconds();
         return new Observation(statement, estimate.searchSeconds(), tokens, t.relations(), t.extraJoinClauses(),
-                measured.seconds(), measured.bytes(), priced.searchSeconds(), searched, !priced.capped(), lookups);
+                measured.seconds(), measured.bytes(), priced.searchSeconds(), searched, !priced.capped(), lookups,
+                t.relationSquares(), t.equalityClassCubes());
     }
 
     /** The coefficients {@code observations} call for, from {@code start}. */
@@ -99,7 +109,7 @@ public final class MySqlFit {
         double perCandidate = timePerCount(observations, true, start.secondsPerPrunedCandidate());
         double[] replayed = replayedTime(observations, start);
         return new MySqlCoefficients(memory[0], memory[1], memory[2], perPlan, perCandidate, replayed[0], replayed[1],
-                replayed[2]);
+                replayed[2], memory[3], memory[4]);
     }
 
     /** Time per priced extension, per searched table and per key lookup, over the replayed searches that finished. */
@@ -127,12 +137,14 @@ public final class MySqlFit {
         for (Observation o : observations) {
             if (o.bytes().isPresent() && o.tokens() + o.tables() > 0) { // a bypassed statement has no terms
                 double weight = 1 / Math.max(o.bytes().getAsLong(), MEMORY_FLOOR_BYTES);
-                rows.add(new double[] {o.tokens() * weight, o.tables() * weight, o.linkedPairs() * weight});
+                rows.add(new double[] {o.tokens() * weight, o.tables() * weight, o.linkedPairs() * weight,
+                    o.tableSquares() * weight, o.classCubes() * weight});
                 measured.add(o.bytes().getAsLong() * weight);
             }
         }
-        if (rows.size() < 3) {
-            return new double[] {start.bytesPerToken(), start.bytesPerTable(), start.bytesPerLinkedPair()};
+        if (rows.size() < 5) {
+            return new double[] {start.bytesPerToken(), start.bytesPerTable(), start.bytesPerLinkedPair(),
+                start.bytesPerTableSquared(), start.bytesPerEqualityClassCube()};
         }
         return NonNegativeLeastSquares.solve(rows.toArray(double[][]::new),
                 measured.stream().mapToDouble(Double::doubleValue).toArray());
@@ -169,6 +181,7 @@ public final class MySqlFit {
 
     /** The model's memory for {@code o} under {@code c}. */
     public static double bytes(Observation o, MySqlCoefficients c) {
-        return o.tokens() * c.bytesPerToken() + o.tables() * c.bytesPerTable() + o.linkedPairs() * c.bytesPerLinkedPair();
+        return o.tokens() * c.bytesPerToken() + o.tables() * c.bytesPerTable() + o.linkedPairs() * c.bytesPerLinkedPair()
+                + o.tableSquares() * c.bytesPerTableSquared() + o.classCubes() * c.bytesPerEqualityClassCube();
     }
 }

@@ -41,7 +41,7 @@ class MySqlCoefficientsFileTest {
     }
 
     @Test
-    void aFileWithoutTheReplayedSearchesTermsTakesTheBuiltInOnes() throws Exception {
+    void aGraphOnlyFileTakesTheBuiltInTimesOfReplayedSearchesAndKeepsItsMemoryAsItWas() throws Exception {
         Path file = dir.resolve("graph-only.yaml");
         Files.writeString(file, "bytesPerToken: 150\nbytesPerTable: 7300\nbytesPerLinkedPair: 3400\n"
                 + "secondsPerPlan: 2.0e-7\nsecondsPerPrunedCandidate: 2.0e-5\n");
@@ -50,6 +50,10 @@ class MySqlCoefficientsFileTest {
 
         assertThat(read.secondsPerPricedExtension()).isEqualTo(MySqlCoefficients.DEFAULTS.secondsPerPricedExtension());
         assertThat(read.secondsPerKeyLookup()).isEqualTo(MySqlCoefficients.DEFAULTS.secondsPerKeyLookup());
+        // its tables and linked pairs were fitted to hold what the square and the cube now do
+        assertThat(read.bytesPerTableSquared()).isZero();
+        assertThat(read.bytesPerEqualityClassCube()).isZero();
+        assertThat(read.bytesPerLinkedPair()).isEqualTo(3400);
     }
 
     @Test

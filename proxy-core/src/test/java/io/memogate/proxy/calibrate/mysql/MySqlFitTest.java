@@ -17,7 +17,8 @@ import org.junit.jupiter.api.Test;
 /** The fit finds the coefficients a server behaving exactly like the model would have, and leaves out what it must. */
 class MySqlFitTest {
 
-    private static final MySqlCoefficients SERVER = new MySqlCoefficients(290, 5_000, 2_000, 0.5e-6, 40e-6);
+    private static final MySqlCoefficients SERVER = new MySqlCoefficients(290, 5_000, 2_000, 0.5e-6, 40e-6,
+            0.08e-6, 36e-6, 0.11e-6, 600, 110);
     private final MySqlFit fit = new MySqlFit();
 
     @Test
@@ -34,6 +35,8 @@ class MySqlFitTest {
         assertThat(fitted.bytesPerToken()).isCloseTo(290, within(3.0));
         assertThat(fitted.bytesPerTable()).isCloseTo(5_000, within(50.0));
         assertThat(fitted.bytesPerLinkedPair()).isCloseTo(2_000, within(20.0));
+        assertThat(fitted.bytesPerTableSquared()).isCloseTo(600, within(6.0));
+        assertThat(fitted.bytesPerEqualityClassCube()).isCloseTo(110, within(1.1));
         assertThat(fitted.secondsPerPlan()).isCloseTo(0.5e-6, within(0.005e-6));
         assertThat(fitted.secondsPerPrunedCandidate()).isCloseTo(40e-6, within(0.4e-6));
     }

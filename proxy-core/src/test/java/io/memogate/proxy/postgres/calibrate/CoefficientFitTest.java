@@ -24,7 +24,7 @@ class CoefficientFitTest {
                     i % 4 == 2 ? i * 25 : 0, i % 3 == 0 ? i * i * 3 : 0, i % 5 == 3 ? i * 2 + 1 : 0,
                     i % 3 == 1 ? i * 4 : 0, i % 4 == 3 ? i * i * 50 : 0, i % 5 == 0 ? i * 30 : 0,
                     i % 5 == 0 ? i * 90 + 3 : 0, i % 6 == 4 ? i * 11 : 0, i % 7 == 2 ? i * 64 : 0,
-                    i % 8 == 5 ? i * i * 16 : 0, i % 3 == 2 ? i * 9 + 2 : 0, i % 4 == 0 ? i * i * 20 : 0, i % 6 == 1 ? i * i * 7 + 5 : 0)));
+                    i % 8 == 5 ? i * i * 16 : 0, i % 3 == 2 ? i * 9 + 2 : 0, i % 4 == 0 ? i * i * 20 : 0, i % 6 == 1 ? i * i * 7 + 5 : 0, 0, 0)));
         }
         CoefficientFit fit = CoefficientFit.of(rows, MemoryCoefficients.DEFAULTS);
 
@@ -45,7 +45,7 @@ class CoefficientFitTest {
         List<Measurement> rows = new ArrayList<>();
         for (int n = 2; n <= 10; n++) {
             double bytes = 50_000 + 2_000.0 * n * n - 3_000.0 * n;
-            rows.add(new Measurement("r" + n, n, n * n, new MemoryTerms(1, n * n, 0, n, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0), (long) bytes));
+            rows.add(new Measurement("r" + n, n, n * n, new MemoryTerms(1, n * n, 0, n, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0), (long) bytes));
         }
         CoefficientFit fit = CoefficientFit.of(rows, MemoryCoefficients.DEFAULTS);
 
@@ -59,7 +59,7 @@ class CoefficientFitTest {
         MemoryCoefficients truth = new MemoryCoefficients(60_000, 2_500, 0, 1_000, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0);
         List<Measurement> rows = new ArrayList<>();
         for (int i = 1; i <= 6; i++) {
-            rows.add(row(truth, new MemoryTerms(1, i * 1000, 0, i * i + 3, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0))); // no LIMIT, no GEQO
+            rows.add(row(truth, new MemoryTerms(1, i * 1000, 0, i * i + 3, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0))); // no LIMIT, no GEQO
         }
         MemoryCoefficients start = MemoryCoefficients.DEFAULTS;
         CoefficientFit fit = CoefficientFit.of(rows, start);
@@ -82,9 +82,9 @@ class CoefficientFitTest {
         MemoryCoefficients truth = new MemoryCoefficients(30_000, 2_000, start.bytesPerFastStartJoinPair(), 0, 16, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0);
         List<Measurement> rows = new ArrayList<>();
         for (int i = 1; i <= 6; i++) {
-            rows.add(row(truth, new MemoryTerms(1, i * 500, 0, 4, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0)));
+            rows.add(row(truth, new MemoryTerms(1, i * 500, 0, 4, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0)));
         }
-        rows.add(row(truth, new MemoryTerms(1, 100, 10_000, 4, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0))); // one row with LIMIT: not enough support
+        rows.add(row(truth, new MemoryTerms(1, 100, 10_000, 4, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0))); // one row with LIMIT: not enough support
 
         CoefficientFit fit = CoefficientFit.of(rows, start);
 
