@@ -24,8 +24,8 @@ public final class MySqlCalibration {
     private static final double LONG_SECONDS = 0.1;
     /**
      * Passes over the statements: a statement's time is its median over them. The same EXPLAIN measured
-     * 1.8-2.7 s in five runs on a quiet 2-vCPU machine, and slow stretches came and went between statements;
-     * passes, not repeats in a row, so that one stretch does not fall on all of a statement's measurements.
+     * 1.8-2.7 s across five calibrations on a quiet 2-vCPU machine; passes rather than repeats in a row, so that
+     * one slow stretch of the machine's does not fall on all of a statement's measurements.
      */
     static final int ROUNDS = 3;
     /** A statement slower than this is measured once: its repeats would cost minutes of a user's corpus. */
