@@ -15,9 +15,8 @@ import java.util.List;
 /**
  * The MySQL/MariaDB coefficients file {@code memogate calibrate --url jdbc:mariadb://...} writes and the
  * configuration's {@code estimator.mysqlCoefficients} names: a YAML mapping of every one of {@link #NAMES}
- * (bytes, and seconds for the times; the three of the statistics' replayed search, and the two memory terms
- * added with them, may be left out) after a
- * comment header that says where they came from. Every other name is required and no other key is allowed, so
+ * (bytes, and seconds for the times; the three of the statistics' replayed search, and the memory of a search's
+ * squares and equality classes, may be left out) after a comment header that says where they came from. Every other name is required and no other key is allowed, so
  * that a misspelt one cannot quietly leave its default in force. A file that gives the time per priced extension
  * but not per key lookup was fitted before the two were told apart: its time per extension holds the lookups'
  * share, so the lookups then cost nothing more. Likewise a file without the memory of a search's squares and

@@ -36,8 +36,15 @@ public final class MySqlFit {
     private static final double SHORTEST_FITTED_SECONDS = 0.001;
     /** Below this, a replayed search's time is mostly the statement's round trip. */
     private static final double TIME_FLOOR_SECONDS = 0.0005;
-    /** Counting coefficients: each search's time in "seconds" is then its count of partial orders or candidates. */
-    private static final MySqlCoefficients COUNTING = new MySqlCoefficients(0, 0, 0, 1, 1, 0, 0, 0);
+    /**
+     * Counting coefficients: each search's time in "seconds" is then its count of partial orders or candidates.
+     * Memory keeps the built-in coefficients, so that a statement of one table takes the bypass or is estimated by
+     * its size as the proxy decides it, and keeps its terms when it is estimated; with none every such statement
+     * would be a bypass, without terms.
+     */
+    private static final MySqlCoefficients COUNTING = new MySqlCoefficients(MySqlCoefficients.DEFAULTS.bytesPerToken(),
+            MySqlCoefficients.DEFAULTS.bytesPerTable(), MySqlCoefficients.DEFAULTS.bytesPerLinkedPair(), 1, 1, 0, 0, 0,
+            MySqlCoefficients.DEFAULTS.bytesPerTableSquared(), MySqlCoefficients.DEFAULTS.bytesPerEqualityClassCube());
     /** Counting the extensions a replayed search prices (0 where the search is not replayed). */
     private static final MySqlCoefficients PRICED = new MySqlCoefficients(0, 0, 0, 0, 0, 1, 0, 0);
     /** Counting the tables of replayed searches. */
@@ -68,11 +75,6 @@ public final class MySqlFit {
     }
 
     private final CompileEstimator counting = estimator(COUNTING);
-    /**
-     * The terms come from the built-in coefficients: a statement of one table is estimated by its size unless those
-     * put it below the bypass, as the proxy does; with no memory coefficients every such statement would be one.
-     */
-    private final CompileEstimator sizing = estimator(MySqlCoefficients.DEFAULTS);
     private final CompileEstimator pricing = estimator(PRICED);
     private final CompileEstimator searching = estimator(SEARCHED);
     private final CompileEstimator lookingUp = estimator(LOOKED_UP);
@@ -89,7 +91,7 @@ public final class MySqlFit {
     /** What the model counts for {@code statement} knowing {@code catalog}'s statistics, with what was measured. */
     public Observation observe(OptimizerCase statement, OptimizerProbe.Measured measured, Catalog catalog) {
         CompileEstimate estimate = counting.estimate(statement.sql(), statement.settings());
-        MemoryTerms t = sizing.estimate(statement.sql(), statement.settings()).terms();
+        MemoryTerms t = estimate.terms();
         double tokens = t.tokens() + 2 * (t.listElements() + t.valueRows() + t.valueCells());
         CompileEstimate priced = pricing.estimate(statement.sql(), statement.settings(), PreparedStatementTexts.NONE,
                 catalog);

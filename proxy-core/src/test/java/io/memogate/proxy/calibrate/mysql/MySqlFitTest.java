@@ -6,6 +6,7 @@ import static org.assertj.core.api.Assertions.within;
 import io.memogate.estimator.Catalog;
 import io.memogate.estimator.mysql.MySqlCoefficients;
 import io.memogate.estimator.mysql.OptimizerSettings;
+import io.memogate.estimator.mysql.SyntheticJoins;
 import io.memogate.estimator.planner.TableStatistics;
 import java.util.ArrayList;
 import java.util.HashMap;
@@ -80,6 +81,19 @@ class MySqlFitTest {
         assertThat(fitted.secondsPerPricedExtension()).isCloseTo(0.07e-6, within(0.002e-6));
         assertThat(fitted.secondsPerKeyLookup()).isCloseTo(0.15e-6, within(0.004e-6));
         assertThat(fitted.secondsPerSearchedTable()).isCloseTo(30e-6, within(1e-6));
+    }
+
+    @Test
+    void anInListTheProxyEstimatesBySizeKeepsItsTermsInTheFit() {
+        // 3,000 values: under 16 KiB of text, yet about 0.9 MB by the built-in coefficients, so the proxy estimates
+        // it by its size instead of letting it pass
+        OptimizerCase list = new OptimizerCase("IN list of 3000", SyntheticJoins.inList(3_000),
+                OptimizerSettings.MARIADB_DEFAULTS, true);
+
+        MySqlFit.Observation o = fit.observe(list, new OptimizerProbe.Measured(0.001, OptionalLong.of(900_000)));
+
+        assertThat(o.tokens()).isGreaterThan(6_000);
+        assertThat(MySqlFit.bytes(o, MySqlCoefficients.DEFAULTS)).isBetween(450_000.0, 1_800_000.0);
     }
 
     @Test
