@@ -11,18 +11,24 @@ import java.util.Map;
 import java.util.Objects;
 import java.util.OptionalDouble;
 import java.util.function.Function;
+import java.util.function.ToLongFunction;
 
 /**
  * What each target costs per transaction, per client count and query mode: the median over the rounds of TPS, the
  * relay's CPU, and, with {@code --counts}, its system calls (all; socket reads; socket writes; waits for
  * readiness; futex), context switches and bytes allocated. The counts are what to compare on a machine shared with
- * other work, where TPS and CPU time move with the neighbours' load.
+ * other work, where TPS and CPU time move with the neighbours' load. A second table splits the machine's CPU per
+ * transaction between pgbench, the server's processes, the relay and the rest ({@link ProcessCpu}): on a machine
+ * the three share, a relay that costs little itself can still cost its peers more wake-ups.
  */
 final class CostReport {
 
     private static final List<String> HEADER = List.of("clients", "mode", "target", "TPS", "relay CPU us/tx",
             "syscalls/tx", "reads/tx", "writes/tx", "epoll waits/tx", "futex/tx", "ctx switches/tx",
             "of them involuntary", "alloc B/tx");
+
+    private static final List<String> SPLIT_HEADER = List.of("clients", "mode", "target", "machine CPU us/tx",
+            "pgbench", "server processes", "relay", "benchmark JVM", "other processes", "in no process");
 
     private final List<CountedRun> runs;
     private final CountWindow window;
@@ -36,23 +42,58 @@ final class CostReport {
         return table().text();
     }
 
+    /** Where the machine's CPU went per transaction; empty when no run could read it. */
+    String splitText() {
+        return runs.stream().anyMatch(run -> run.split().isPresent()) ? splitTable().text() : "";
+    }
+
     String markdown() {
         return "# memogate bench passthrough: cost per transaction\n\n"
                 + "Median over the rounds of each target's runs (TPS: pgbench's figure); the relay's CPU and counts are"
                 + " read " + window.describe() + ". Reads and"
                 + " writes: read/recvfrom/readv/recvmsg and write/sendto/writev/sendmsg; waits: epoll_wait,"
-                + " epoll_pwait, epoll_pwait2, io_uring_enter.\n\n" + table().markdown();
+                + " epoll_pwait, epoll_pwait2, io_uring_enter.\n\n" + table().markdown()
+                + (runs.stream().anyMatch(run -> run.split().isPresent()) ? "\n## Where the machine's CPU went\n\n"
+                + "Median over the rounds, us per transaction over the steady window, from /proc/PID/stat of every"
+                + " process and /proc/stat: pgbench and the server's processes by their command names; the relay's"
+                + " own process (the benchmark's JVM for the in-JVM targets); \"in no process\": the machine's busy"
+                + " time no process accounts for (interrupts, soft interrupts, processes that exited).\n\n"
+                + splitTable().markdown() : "");
     }
 
-    private Table table() {
+    private Table splitTable() {
+        Table table = new Table(SPLIT_HEADER, 3);
+        groups().forEach((key, group) -> table.row(List.of(Integer.toString(key.clients()), key.mode().label(),
+                key.target().label(),
+                figure(median(group, split(ProcessCpu.CpuSplit::machineBusy)), "%.1f"),
+                figure(median(group, split(ProcessCpu.CpuSplit::pgbench)), "%.1f"),
+                figure(median(group, split(ProcessCpu.CpuSplit::server)), "%.1f"),
+                figure(median(group, split(ProcessCpu.CpuSplit::relay)), "%.1f"),
+                figure(median(group, split(ProcessCpu.CpuSplit::benchmark)), "%.1f"),
+                figure(median(group, split(ProcessCpu.CpuSplit::others)), "%.1f"),
+                figure(median(group, split(ProcessCpu.CpuSplit::unattributed)), "%.1f"))));
+        return table;
+    }
+
+    private static Function<CountedRun, OptionalDouble> split(ToLongFunction<ProcessCpu.CpuSplit> ticks) {
+        return run -> run.split().map(split -> OptionalDouble.of(split.microsPerTransaction(ticks.applyAsLong(split))))
+                .orElse(OptionalDouble.empty());
+    }
+
+    /** The runs by client count, mode and target, in that order. */
+    private Map<Key, List<CountedRun>> groups() {
         Map<Key, List<CountedRun>> groups = new LinkedHashMap<>();
         runs.stream()
                 .sorted((a, b) -> a.clients() != b.clients() ? Integer.compare(a.clients(), b.clients())
                         : a.mode() != b.mode() ? a.mode().compareTo(b.mode()) : a.target().compareTo(b.target()))
                 .forEach(run -> groups.computeIfAbsent(new Key(run.clients(), run.mode(), run.target()),
                         key -> new ArrayList<>()).add(run));
+        return groups;
+    }
+
+    private Table table() {
         Table table = new Table(HEADER, 3);
-        groups.forEach((key, group) -> table.row(List.of(Integer.toString(key.clients()), key.mode().label(),
+        groups().forEach((key, group) -> table.row(List.of(Integer.toString(key.clients()), key.mode().label(),
                 key.target().label(),
                 figure(median(group, run -> OptionalDouble.of(run.tps())), "%.0f"),
                 figure(median(group, CountedRun::cpuMicrosPerTransaction), "%.1f"),

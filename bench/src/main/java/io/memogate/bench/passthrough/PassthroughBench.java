@@ -165,7 +165,7 @@ final class PassthroughBench {
                 relay.cpu(), machine, relay.cpuTransactions());
         if (run.result() instanceof PgbenchResult.Succeeded ok) {
             costs.add(new CountedRun(load.clients(), load.mode(), round, target.kind(), ok.transactions(), ok.tps(),
-                    measurement.cpuMicrosPerTransaction(), counts));
+                    measurement.cpuMicrosPerTransaction(), counts, relay.split()));
         }
         return measurement;
     }

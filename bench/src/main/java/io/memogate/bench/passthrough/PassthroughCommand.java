@@ -135,12 +135,18 @@ public final class PassthroughCommand implements Callable<Integer> {
             out.println("report: " + report);
             allSucceeded &= pass.getValue().allSucceeded();
         }
-        if (plan.counts() || outcome.records().size() > 1) {
+        if (plan.counts() || outcome.records().size() > 1
+                || outcome.costs().stream().anyMatch(run -> run.split().isPresent())) {
             CostReport cost = new CostReport(outcome.costs(), plan.window());
             Files.writeString(directory.resolve("cost.md"), cost.markdown());
             out.println();
             out.println("cost per transaction (median of the rounds):");
             out.print(cost.text());
+            if (!cost.splitText().isEmpty()) {
+                out.println();
+                out.println("where the machine's CPU went, us per transaction (median of the rounds):");
+                out.print(cost.splitText());
+            }
             out.println("cost: " + directory.resolve("cost.md"));
         }
         out.flush();

@@ -55,7 +55,7 @@ final class RelayReader {
         Optional<CountProbe.Stopped> stopped = probe.isEmpty() ? Optional.empty() : Optional.of(probe.get().stop());
         TransactionCount transactions = run.result() instanceof PgbenchResult.Succeeded ok
                 ? TransactionCount.wholeRun(ok.transactions()) : (from, to) -> OptionalDouble.empty();
-        return new RelayRun(run, cpu, OptionalDouble.empty(), stopped.map(s -> s.counts(transactions)));
+        return new RelayRun(run, cpu, OptionalDouble.empty(), stopped.map(s -> s.counts(transactions)), Optional.empty());
     }
 
     private RelayRun steady(PgbenchLoad load) throws IOException, InterruptedException {
@@ -85,22 +85,25 @@ final class RelayReader {
         PgbenchProgress progress = PgbenchProgress.parse(run.command().output());
         TransactionCount transactions = progress::transactionsBetween;
         if (from.isEmpty() || to.isEmpty()) {
-            return new RelayRun(run, Optional.empty(), OptionalDouble.empty(), Optional.empty());
+            return new RelayRun(run, Optional.empty(), OptionalDouble.empty(), Optional.empty(), Optional.empty());
         }
         Reading start = from.get();
         Reading end = to.get();
         OptionalDouble cpuTransactions = transactions.between(start.at(), end.at());
         Optional<Duration> cpu = cpuTransactions.isEmpty() ? Optional.empty()
                 : start.cpu().flatMap(before -> end.cpu().map(after -> after.minus(before)));
+        Optional<ProcessCpu.CpuSplit> split = cpuTransactions.isEmpty() ? Optional.empty()
+                : start.processes().flatMap(before -> end.processes().map(after -> after.since(before,
+                        target.relayPid(), ProcessHandle.current().pid(), cpuTransactions.getAsDouble())));
         return new RelayRun(run, cpu, cpu.isEmpty() ? OptionalDouble.empty() : cpuTransactions,
-                stopped.map(s -> s.counts(transactions)));
+                stopped.map(s -> s.counts(transactions)), split);
     }
 
-    /** The relay's CPU time at an instant. */
-    private record Reading(Instant at, Optional<Duration> cpu) {
+    /** The relay's CPU time at an instant, and every process's. */
+    private record Reading(Instant at, Optional<Duration> cpu, Optional<ProcessCpu> processes) {
         static Reading now(Target target) {
             Instant at = Instant.now();
-            return new Reading(at, target.cpuTime());
+            return new Reading(at, target.cpuTime(), ProcessCpu.read());
         }
     }
 }

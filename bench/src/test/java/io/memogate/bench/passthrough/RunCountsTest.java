@@ -91,10 +91,10 @@ class RunCountsTest {
         RunCounts counts = RunCounts.of(Map.of(SyscallCounter.ALL, 5000L), 1000, new ThreadSwitches(1000, 0), 1000,
                 OptionalLong.empty(), 1000);
         List<CountedRun> runs = List.of(
-                new CountedRun(64, QueryMode.SIMPLE, 1, TargetKind.PGBOUNCER, 1000, 900, OptionalDouble.of(30), Optional.of(counts)),
-                new CountedRun(16, QueryMode.SIMPLE, 1, TargetKind.PGBOUNCER, 1000, 1000, OptionalDouble.of(20), Optional.of(counts)),
-                new CountedRun(16, QueryMode.SIMPLE, 2, TargetKind.PGBOUNCER, 1000, 1200, OptionalDouble.of(24), Optional.empty()),
-                new CountedRun(16, QueryMode.SIMPLE, 3, TargetKind.PGBOUNCER, 1000, 1100, OptionalDouble.of(22), Optional.of(counts)));
+                new CountedRun(64, QueryMode.SIMPLE, 1, TargetKind.PGBOUNCER, 1000, 900, OptionalDouble.of(30), Optional.of(counts), Optional.empty()),
+                new CountedRun(16, QueryMode.SIMPLE, 1, TargetKind.PGBOUNCER, 1000, 1000, OptionalDouble.of(20), Optional.of(counts), Optional.empty()),
+                new CountedRun(16, QueryMode.SIMPLE, 2, TargetKind.PGBOUNCER, 1000, 1200, OptionalDouble.of(24), Optional.empty(), Optional.empty()),
+                new CountedRun(16, QueryMode.SIMPLE, 3, TargetKind.PGBOUNCER, 1000, 1100, OptionalDouble.of(22), Optional.of(counts), Optional.empty()));
 
         List<String> lines = new CostReport(runs, CountWindow.STEADY).text().lines().toList();
 
