@@ -42,9 +42,14 @@ final class CostReport {
         return table().text();
     }
 
+    /** Whether any run could read where the machine's CPU went. */
+    boolean hasSplit() {
+        return runs.stream().anyMatch(run -> run.split().isPresent());
+    }
+
     /** Where the machine's CPU went per transaction; empty when no run could read it. */
     String splitText() {
-        return runs.stream().anyMatch(run -> run.split().isPresent()) ? splitTable().text() : "";
+        return hasSplit() ? splitTable().text() : "";
     }
 
     String markdown() {
@@ -53,7 +58,7 @@ final class CostReport {
                 + " read " + window.describe() + ". Reads and"
                 + " writes: read/recvfrom/readv/recvmsg and write/sendto/writev/sendmsg; waits: epoll_wait,"
                 + " epoll_pwait, epoll_pwait2, io_uring_enter.\n\n" + table().markdown()
-                + (runs.stream().anyMatch(run -> run.split().isPresent()) ? "\n## Where the machine's CPU went\n\n"
+                + (hasSplit() ? "\n## Where the machine's CPU went\n\n"
                 + "Median over the rounds, us per transaction over the steady window, from /proc/PID/stat of every"
                 + " process and /proc/stat: pgbench and the server's processes by their command names; the relay's"
                 + " own process (the benchmark's JVM for the in-JVM targets); \"in no process\": the machine's busy"

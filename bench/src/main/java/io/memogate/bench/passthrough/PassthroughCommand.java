@@ -135,14 +135,13 @@ public final class PassthroughCommand implements Callable<Integer> {
             out.println("report: " + report);
             allSucceeded &= pass.getValue().allSucceeded();
         }
-        if (plan.counts() || outcome.records().size() > 1
-                || outcome.costs().stream().anyMatch(run -> run.split().isPresent())) {
-            CostReport cost = new CostReport(outcome.costs(), plan.window());
+        CostReport cost = new CostReport(outcome.costs(), plan.window());
+        if (plan.counts() || outcome.records().size() > 1 || cost.hasSplit()) {
             Files.writeString(directory.resolve("cost.md"), cost.markdown());
             out.println();
             out.println("cost per transaction (median of the rounds):");
             out.print(cost.text());
-            if (!cost.splitText().isEmpty()) {
+            if (cost.hasSplit()) {
                 out.println();
                 out.println("where the machine's CPU went, us per transaction (median of the rounds):");
                 out.print(cost.splitText());
