@@ -83,7 +83,7 @@ final class PassthroughBench {
         pgbench.initialize(plan.scale());
 
         TargetLauncher launcher = new TargetLauncher(database.backend(), database.version(), executables,
-                RunAs.forThisProcess(UNPRIVILEGED_USER), database.monitor(), plan.mostClients());
+                RunAs.forThisProcess(UNPRIVILEGED_USER), database.monitor(), plan.mostClients(), plan.baseline());
         Map<TargetKind, Target> running = new EnumMap<>(TargetKind.class);
         List<TargetInfo> targets = new ArrayList<>();
         for (TargetKind kind : plan.targets()) {
@@ -95,7 +95,7 @@ final class PassthroughBench {
                 }
                 case Launch.Skipped skipped -> targets.add(new TargetInfo(kind, true, skipped.reason()));
             }
-            out.printf(Locale.ROOT, "  %-16s %s%n", kind.label(), targets.getLast().description());
+            out.printf(Locale.ROOT, "  %-" + labelWidth() + "s %s%n", kind.label(), targets.getLast().description());
         }
         out.flush();
         Optional<SyscallCounter> syscalls = plan.counts() ? syscallCounter(runs) : Optional.empty();
@@ -230,8 +230,14 @@ final class PassthroughBench {
             case PgbenchResult.Failed failed -> "FAILED: " + failed.reason();
         };
         String pass = plan.clients().size() == 1 ? "" : "c" + clients + " ";
-        out.printf(Locale.ROOT, "%s%-11s %-9s %-16s %s%n", pass, phase, mode.label(), kind.label(), outcome);
+        out.printf(Locale.ROOT, "%s%-11s %-9s %-" + labelWidth() + "s %s%n", pass, phase, mode.label(), kind.label(),
+                outcome);
         out.flush();
+    }
+
+    /** The longest of the plan's target labels: the progress lines' columns stay aligned. */
+    private int labelWidth() {
+        return plan.targets().stream().mapToInt(kind -> kind.label().length()).max().orElse(1);
     }
 
     private void progress(String what) {

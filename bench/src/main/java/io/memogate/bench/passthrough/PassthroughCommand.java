@@ -4,6 +4,7 @@ import io.memogate.bench.pgbench.QueryMode;
 import io.memogate.bench.process.Executables;
 import io.memogate.bench.report.BenchRecord;
 import io.memogate.bench.report.ReportWriter;
+import io.memogate.bench.targets.ShippedMemogateTarget;
 import io.memogate.bench.targets.TargetKind;
 import java.io.PrintWriter;
 import java.net.URISyntaxException;
@@ -13,6 +14,7 @@ import java.time.LocalDateTime;
 import java.time.format.DateTimeFormatter;
 import java.util.List;
 import java.util.Map;
+import java.util.Optional;
 import java.util.concurrent.Callable;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.ITypeConverter;
@@ -72,18 +74,22 @@ public final class PassthroughCommand implements Callable<Integer> {
 
     @Option(names = "--targets", split = ",", defaultValue = "direct,memogate-shipped,pgbouncer,haproxy",
             paramLabel = "TARGET", converter = TargetConverter.class,
-            description = {"direct, memogate-shipped, memogate-shipped-one-loop, memogate, memogate-gated,"
+            description = {"direct, memogate-shipped, memogate-shipped-one-loop, memogate-baseline, memogate, memogate-gated,"
                     + " memogate-epoll, memogate-io-uring, memogate-one-loop, memogate-unix, pgbouncer, pgbouncer-unix,"
+                    + " pgbouncer-transaction, memogate-behind-pgbouncer,"
                     + " haproxy, haproxy-one-thread, haproxy-unix (default: ${DEFAULT-VALUE}).",
                     "Ratios to direct need direct; memogate-shipped is bin/memogate run in its own process with the"
                             + " demo's configuration (gateways, broker, catalogs, metrics), memogate-shipped-one-loop"
-                            + " the same with network.eventLoops 1; memogate runs in the"
+                            + " the same with network.eventLoops 1; memogate-baseline is memogate-shipped run by"
+                            + " bin/memogate of the --baseline checkout; memogate runs in the"
                             + " benchmark's JVM, gateways off, for A/B;"
                             + " memogate-gated is memogate with the estimator and gateways on;"
                             + " memogate-epoll and memogate-io-uring are memogate on that network transport;"
                             + " memogate-one-loop is memogate with network.eventLoops 1;"
                             + " haproxy-one-thread is haproxy with nbthread 1; the -unix ones reach the server over"
-                            + " its Unix socket."})
+                            + " its Unix socket; pgbouncer-transaction is PgBouncer in transaction mode with a pool of 20,"
+                            + " memogate-behind-pgbouncer the same in front of memogate-shipped (thousands of clients:"
+                            + " --clients 1000 --modes simple,extended)."})
     List<TargetKind> targets;
 
     @Option(names = "--scale", defaultValue = "10", description = "pgbench -i -s data scale (default: ${DEFAULT-VALUE}).")
@@ -103,6 +109,13 @@ public final class PassthroughCommand implements Callable<Integer> {
                     + " whole, around the pgbench process, connection set-up included."})
     CountWindow window;
 
+    @Option(names = "--baseline", paramLabel = "DIR",
+            description = {"Another checkout of Memogate (a git worktree of the commit a change starts from, say), run"
+                    + " by its own bin/memogate as the target memogate-baseline, which this option adds: the change"
+                    + " and its baseline, each as it ships, side by side in the same rounds.",
+                    "Its bin/memogate builds it first when its jar is older than its sources."})
+    Path baseline;
+
     @Option(names = "--output", paramLabel = "DIR",
             description = "Directory for report.md, results.csv and runs/ (default: bench/target/passthrough-<timestamp>).")
     Path output;
@@ -114,7 +127,7 @@ public final class PassthroughCommand implements Callable<Integer> {
         PassthroughPlan plan;
         try {
             plan = new PassthroughPlan(rounds, seconds, warmupSeconds, clients, threads, modes, targets, scale, directory,
-                    counts, window);
+                    counts, window, baselineCheckout());
         } catch (IllegalArgumentException e) {
             throw new ParameterException(spec.commandLine(), e.getMessage(), e);
         }
@@ -154,6 +167,18 @@ public final class PassthroughCommand implements Callable<Integer> {
             return 1;
         }
         return 0;
+    }
+
+    /** The --baseline checkout, refused here when it has no bin/memogate rather than skipped after the set-up. */
+    Optional<Path> baselineCheckout() {
+        if (baseline == null) {
+            return Optional.empty();
+        }
+        Path checkout = baseline.toAbsolutePath().normalize();
+        if (ShippedMemogateTarget.launcherIn(checkout).isEmpty()) {
+            throw new IllegalArgumentException("--baseline " + baseline + ": no executable bin/memogate there");
+        }
+        return Optional.of(checkout);
     }
 
     /** Target labels as the report prints them ("memogate-gated"), in any case. */

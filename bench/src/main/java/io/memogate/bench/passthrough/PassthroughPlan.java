@@ -4,9 +4,12 @@ import io.memogate.bench.pgbench.PgbenchLoad;
 import io.memogate.bench.pgbench.QueryMode;
 import io.memogate.bench.targets.TargetKind;
 import java.nio.file.Path;
+import java.util.ArrayList;
 import java.util.HashSet;
 import java.util.List;
 import java.util.Objects;
+import java.util.Optional;
+import java.util.stream.Collectors;
 
 /**
  * What one `bench passthrough` run does: {@code rounds} rounds, each running every mode against every
@@ -18,17 +21,21 @@ import java.util.Objects;
  * @param scale         pgbench's scale factor for the data set (-i -s)
  * @param counts        count each relay's system calls, context switches and allocation over each run
  * @param window        the part of each run the relay's CPU and counts are read over
+ * @param baseline      another checkout, run as memogate-baseline beside memogate-shipped; naming one adds that
+ *                      target to the plan when {@code targets} does not list it
  */
 public record PassthroughPlan(int rounds, int seconds, int warmupSeconds, List<Integer> clients, int threads,
                               List<QueryMode> modes, List<TargetKind> targets, int scale, Path outputDirectory,
-                              boolean counts, CountWindow window) {
+                              boolean counts, CountWindow window, Optional<Path> baseline) {
 
     public PassthroughPlan {
         clients = List.copyOf(clients);
         modes = List.copyOf(modes);
-        targets = List.copyOf(targets);
         Objects.requireNonNull(outputDirectory, "outputDirectory");
         Objects.requireNonNull(window, "window");
+        Objects.requireNonNull(baseline, "baseline");
+        targets = withBaseline(targets, baseline.isPresent());
+        refusePreparedBehindTransactionPooling(modes, targets);
         if (rounds < 1) {
             throw new IllegalArgumentException("--rounds must be at least 1, was " + rounds);
         }
@@ -55,6 +62,14 @@ public record PassthroughPlan(int rounds, int seconds, int warmupSeconds, List<I
         }
     }
 
+    /** A plan without a baseline checkout. */
+    public PassthroughPlan(int rounds, int seconds, int warmupSeconds, List<Integer> clients, int threads,
+                           List<QueryMode> modes, List<TargetKind> targets, int scale, Path outputDirectory,
+                           boolean counts, CountWindow window) {
+        this(rounds, seconds, warmupSeconds, clients, threads, modes, targets, scale, outputDirectory, counts, window,
+                Optional.empty());
+    }
+
     /** A plan without the counts, as the timing runs use it. */
     public PassthroughPlan(int rounds, int seconds, int warmupSeconds, List<Integer> clients, int threads,
                            List<QueryMode> modes, List<TargetKind> targets, int scale, Path outputDirectory) {
@@ -73,6 +88,39 @@ public record PassthroughPlan(int rounds, int seconds, int warmupSeconds, List<I
     /** The most clients of any pass: what the server and the poolers must accept at once. */
     public int mostClients() {
         return clients.stream().mapToInt(Integer::intValue).max().orElseThrow();
+    }
+
+    /**
+     * pgbench -M prepared prepares each statement once per connection and runs it in later transactions, which a
+     * transaction pooler sends to whichever server connection is free: "prepared statement does not exist". PgBouncer
+     * before 1.21 keeps no prepared statements in transaction mode (as docs/operations.md says of pgjdbc).
+     */
+    private static void refusePreparedBehindTransactionPooling(List<QueryMode> modes, List<TargetKind> targets) {
+        List<TargetKind> pooled = targets.stream().filter(kind -> kind == TargetKind.PGBOUNCER_TRANSACTION
+                || kind == TargetKind.MEMOGATE_BEHIND_PGBOUNCER).toList();
+        if (modes.contains(QueryMode.PREPARED) && !pooled.isEmpty()) {
+            throw new IllegalArgumentException("--modes prepared cannot run through PgBouncer in transaction mode ("
+                    + pooled.stream().map(TargetKind::label).collect(Collectors.joining(", "))
+                    + "): it keeps no prepared statement across server connections; use --modes simple,extended");
+        }
+    }
+
+    /**
+     * The targets with memogate-baseline after memogate-shipped (or last) when a baseline is named and they do not
+     * list it; a list naming it without a baseline is refused, as the target would only be skipped.
+     */
+    private static List<TargetKind> withBaseline(List<TargetKind> targets, boolean baselineNamed) {
+        boolean listed = targets.contains(TargetKind.MEMOGATE_BASELINE);
+        if (listed && !baselineNamed) {
+            throw new IllegalArgumentException("--targets memogate-baseline needs --baseline DIR, the checkout it runs");
+        }
+        if (listed || !baselineNamed) {
+            return List.copyOf(targets);
+        }
+        List<TargetKind> added = new ArrayList<>(targets);
+        int shipped = added.indexOf(TargetKind.MEMOGATE_SHIPPED);
+        added.add(shipped < 0 ? added.size() : shipped + 1, TargetKind.MEMOGATE_BASELINE);
+        return List.copyOf(added);
     }
 
     private static PgbenchLoad load(QueryMode mode, int runSeconds, int clients, int threads) {

@@ -8,7 +8,7 @@ import java.nio.file.Path;
 import java.util.HashMap;
 import java.util.Map;
 import java.util.Optional;
-import java.util.OptionalLong;
+import java.util.Set;
 
 /**
  * Every process's CPU time at one instant, from /proc/PID/stat (user + system of all its threads), with the
@@ -95,11 +95,11 @@ record ProcessCpu(Map<Long, Entry> processes, long machineBusyTicks) {
 
     /**
      * Where the CPU went from {@code earlier} to this reading. pgbench and the server's processes are known by their
-     * command names; the relay by {@code relayPid} when it runs in a process of its own; the benchmark's JVM
+     * command names; the relay by {@code relayPids} when it runs in processes of its own; the benchmark's JVM
      * ({@code benchmarkPid}) apart, since the in-JVM targets relay there. A process is counted only when both
      * readings hold it.
      */
-    CpuSplit since(ProcessCpu earlier, OptionalLong relayPid, long benchmarkPid, double transactions) {
+    CpuSplit since(ProcessCpu earlier, Set<Long> relayPids, long benchmarkPid, double transactions) {
         long pgbench = 0;
         long server = 0;
         long relay = 0;
@@ -113,7 +113,7 @@ record ProcessCpu(Map<Long, Entry> processes, long machineBusyTicks) {
             long used = Math.max(0, process.getValue().ticks() - before.ticks());
             long pid = process.getKey();
             String command = process.getValue().command();
-            if (relayPid.isPresent() && relayPid.getAsLong() == pid) {
+            if (relayPids.contains(pid)) {
                 relay += used;
             } else if (pid == benchmarkPid) {
                 benchmark += used;

@@ -94,7 +94,7 @@ final class RelayReader {
                 : start.cpu().flatMap(before -> end.cpu().map(after -> after.minus(before)));
         Optional<ProcessCpu.CpuSplit> split = cpuTransactions.isEmpty() ? Optional.empty()
                 : start.processes().flatMap(before -> end.processes().map(after -> after.since(before,
-                        target.relayPid(), ProcessHandle.current().pid(), cpuTransactions.getAsDouble())));
+                        target.relayPids(), ProcessHandle.current().pid(), cpuTransactions.getAsDouble())));
         return new RelayRun(run, cpu, cpu.isEmpty() ? OptionalDouble.empty() : cpuTransactions,
                 stopped.map(s -> s.counts(transactions)), split);
     }

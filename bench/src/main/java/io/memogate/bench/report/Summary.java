@@ -48,6 +48,10 @@ public final class Summary {
             new Comparison(TargetKind.MEMOGATE_ONE_LOOP, TargetKind.MEMOGATE_EPOLL, 1.00),
             new Comparison(TargetKind.MEMOGATE_SHIPPED_ONE_LOOP, TargetKind.PGBOUNCER, 1.00),
             new Comparison(TargetKind.MEMOGATE_SHIPPED_ONE_LOOP, TargetKind.MEMOGATE_SHIPPED, 1.00),
+            // What Memogate adds to a transaction-pooled deployment: met when it adds nothing.
+            new Comparison(TargetKind.MEMOGATE_BEHIND_PGBOUNCER, TargetKind.PGBOUNCER_TRANSACTION, 1.00),
+            // A change against the build it starts from: met when the change is not slower.
+            new Comparison(TargetKind.MEMOGATE_SHIPPED, TargetKind.MEMOGATE_BASELINE, 1.00),
             new Comparison(TargetKind.HAPROXY_ONE_THREAD, TargetKind.HAPROXY, 1.00),
             // The goals again with every relay reaching the server over its Unix socket, and what the socket gains.
             new Comparison(TargetKind.MEMOGATE_UNIX, TargetKind.PGBOUNCER_UNIX, 1.15),

@@ -26,17 +26,22 @@ public final class ShippedMemogateTarget extends ProcessTarget {
     static final String BACKEND = "bench";
 
     private final int metricsPort;
+    /** The checkout whose bin/memogate runs it, and its commit. */
+    private final String build;
 
-    private ShippedMemogateTarget(TargetKind kind, int port, int metricsPort, ChildProcess process,
+    private ShippedMemogateTarget(TargetKind kind, int port, int metricsPort, String build, ChildProcess process,
                                   TempDirectory directory) {
         super(kind, port, process, directory);
         this.metricsPort = metricsPort;
+        this.build = build;
     }
 
     /**
      * Runs {@code launcher} ({@code bin/memogate} of a checkout) in front of {@code backend}.
      *
-     * @param kind MEMOGATE_SHIPPED, or MEMOGATE_SHIPPED_ONE_LOOP for the same with one event loop
+     * @param kind MEMOGATE_SHIPPED, MEMOGATE_SHIPPED_ONE_LOOP for the same with one event loop,
+     *     MEMOGATE_BASELINE for the same as MEMOGATE_SHIPPED from another checkout, or MEMOGATE_BEHIND_PGBOUNCER for
+     *     the same behind PgBouncer
      * @param monitor the broker's pg_monitor role on the server
      */
     public static ShippedMemogateTarget start(TargetKind kind, Path launcher, Backend backend, Login monitor)
@@ -50,7 +55,9 @@ public final class ShippedMemogateTarget extends ProcessTarget {
             ChildProcess process = ChildProcess.start("memogate", List.of(launcher.toString(), "run", "--config",
                     config.toString()), directory.path(), directory.resolve("memogate.log"));
             process.awaitPortOrStop(port, START_TIMEOUT);
-            return new ShippedMemogateTarget(kind, port, metricsPort, process, directory);
+            Path checkout = launcher.toAbsolutePath().getParent().getParent();
+            String build = checkout + " at " + CheckoutRevision.of(checkout);
+            return new ShippedMemogateTarget(kind, port, metricsPort, build, process, directory);
         } catch (IOException | InterruptedException | RuntimeException e) {
             directory.close();
             throw e;
@@ -101,7 +108,12 @@ public final class ShippedMemogateTarget extends ProcessTarget {
                 return Optional.empty(); // a jar copied out of the repository, near the file system's root
             }
         }
-        Path script = repository.resolve("bin/memogate").toAbsolutePath().normalize();
+        return launcherIn(repository);
+    }
+
+    /** {@code bin/memogate} of {@code checkout}, if it has one that may be run. */
+    public static Optional<Path> launcherIn(Path checkout) {
+        Path script = checkout.resolve("bin/memogate").toAbsolutePath().normalize();
         return Files.isExecutable(script) ? Optional.of(script) : Optional.empty();
     }
 
@@ -115,7 +127,7 @@ public final class ShippedMemogateTarget extends ProcessTarget {
         String options = Optional.ofNullable(System.getenv("MEMOGATE_JAVA_OPTS")).filter(o -> !o.isBlank())
                 .map(o -> "MEMOGATE_JAVA_OPTS=" + o).orElse("no MEMOGATE_JAVA_OPTS");
         String loops = kind() == TargetKind.MEMOGATE_SHIPPED_ONE_LOOP ? ", network.eventLoops: 1" : "";
-        return "Memogate as shipped: bin/memogate run (pid " + pid() + ", " + options + ") with the demo's"
+        return "Memogate as shipped: bin/memogate run of " + build + " (pid " + pid() + ", " + options + ") with the demo's"
                 + " configuration: gateways on, broker.monitor set and co-located, catalogs read, metrics on 127.0.0.1:"
                 + metricsPort + loops + ", on 127.0.0.1:" + port();
     }

@@ -4,6 +4,7 @@ import java.io.IOException;
 import java.time.Duration;
 import java.util.Optional;
 import java.util.OptionalLong;
+import java.util.Set;
 
 /**
  * A running endpoint pgbench connects to on 127.0.0.1, reaching the {@link Backend}. Closing it stops
@@ -34,6 +35,15 @@ public interface Target extends AutoCloseable {
      */
     default OptionalLong relayPid() {
         return OptionalLong.empty();
+    }
+
+    /**
+     * Every process that relays for this target, whose CPU the machine's split counts as the relay's: the one of
+     * {@link #relayPid()}, or several where relays are chained.
+     */
+    default Set<Long> relayPids() {
+        OptionalLong pid = relayPid();
+        return pid.isPresent() ? Set.of(pid.getAsLong()) : Set.of();
     }
 
     @Override

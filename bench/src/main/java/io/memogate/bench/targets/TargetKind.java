@@ -19,6 +19,11 @@ public enum TargetKind {
      * as it ships (the in-JVM MEMOGATE_ONE_LOOP has no gateways, broker or metrics).
      */
     MEMOGATE_SHIPPED_ONE_LOOP,
+    /**
+     * As MEMOGATE_SHIPPED, run by {@code bin/memogate} of another checkout (the passthrough's {@code --baseline DIR}):
+     * a change against the build it changes, each as it ships, side by side in one run.
+     */
+    MEMOGATE_BASELINE,
     /** Memogate in this JVM, every statement admitted at once, on the transport network.transport auto picks. */
     MEMOGATE,
     /** Memogate in this JVM with the estimator and gateways on: what admission adds per statement. */
@@ -38,6 +43,17 @@ public enum TargetKind {
     PGBOUNCER,
     /** As PGBOUNCER, reaching the server over its Unix socket: the like of MEMOGATE_UNIX. */
     PGBOUNCER_UNIX,
+    /**
+     * PgBouncer in transaction mode, a pool of {@code PgBouncerTarget.TRANSACTION_POOL} server connections however
+     * many clients: what an application with thousands of connections runs in front of its server.
+     */
+    PGBOUNCER_TRANSACTION,
+    /**
+     * The deployment docs/operations.md gives such an application: PGBOUNCER_TRANSACTION in front of the shipped
+     * proxy (MEMOGATE_SHIPPED's process and configuration), the proxy in front of the server. Its relay CPU is both
+     * processes'; its counted system calls, switches and allocation are the proxy's.
+     */
+    MEMOGATE_BEHIND_PGBOUNCER,
     /** HAProxy as a plain TCP relay: the cost of a proxy hop that parses nothing. */
     HAPROXY,
     /**

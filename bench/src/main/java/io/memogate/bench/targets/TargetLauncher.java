@@ -18,6 +18,7 @@ public final class TargetLauncher {
     static final String NOT_INSTALLED = "not installed: skipped";
     static final String NO_SOCKET = "the server has no Unix socket here: skipped";
     static final String NO_LAUNCHER = "no bin/memogate beside this benchmark (run it from a checkout): skipped";
+    static final String NO_BASELINE = "no baseline checkout named (--baseline DIR): skipped";
 
     private final Backend backend;
     private final String serverVersion;
@@ -25,6 +26,8 @@ public final class TargetLauncher {
     private final RunAs account;
     private final ShippedMemogateTarget.Login monitor;
     private final int mostClients;
+    /** The checkout MEMOGATE_BASELINE runs, if one was named. */
+    private final Optional<Path> baseline;
 
     /** For up to {@link PgBouncerTarget#DEFAULT_CLIENTS} clients at once. */
     public TargetLauncher(Backend backend, String serverVersion, Executables executables, RunAs account,
@@ -38,12 +41,19 @@ public final class TargetLauncher {
      */
     public TargetLauncher(Backend backend, String serverVersion, Executables executables, RunAs account,
                           ShippedMemogateTarget.Login monitor, int mostClients) {
+        this(backend, serverVersion, executables, account, monitor, mostClients, Optional.empty());
+    }
+
+    /** @param baseline the checkout whose bin/memogate MEMOGATE_BASELINE runs */
+    public TargetLauncher(Backend backend, String serverVersion, Executables executables, RunAs account,
+                          ShippedMemogateTarget.Login monitor, int mostClients, Optional<Path> baseline) {
         this.backend = backend;
         this.serverVersion = serverVersion;
         this.executables = executables;
         this.account = account;
         this.monitor = monitor;
         this.mostClients = mostClients;
+        this.baseline = baseline;
     }
 
     public Launch launch(TargetKind kind) throws Exception {
@@ -54,6 +64,14 @@ public final class TargetLauncher {
             case MEMOGATE_SHIPPED, MEMOGATE_SHIPPED_ONE_LOOP -> {
                 Optional<Path> launcher = ShippedMemogateTarget.launcher();
                 return launcher.isEmpty() ? new Launch.Skipped(kind, NO_LAUNCHER)
+                        : new Launch.Started(ShippedMemogateTarget.start(kind, launcher.get(), backend, monitor));
+            }
+            case MEMOGATE_BASELINE -> {
+                if (baseline.isEmpty()) {
+                    return new Launch.Skipped(kind, NO_BASELINE);
+                }
+                Optional<Path> launcher = ShippedMemogateTarget.launcherIn(baseline.get());
+                return launcher.isEmpty() ? new Launch.Skipped(kind, "no bin/memogate in " + baseline.get() + ": skipped")
                         : new Launch.Started(ShippedMemogateTarget.start(kind, launcher.get(), backend, monitor));
             }
             case MEMOGATE -> {
@@ -90,6 +108,20 @@ public final class TargetLauncher {
                         : server.isEmpty() ? new Launch.Skipped(kind, NO_SOCKET)
                         : new Launch.Started(PgBouncerTarget.start(kind, executable.get(), server.get(), account,
                                 mostClients));
+            }
+            case PGBOUNCER_TRANSACTION -> {
+                Optional<Path> executable = executables.find("pgbouncer");
+                return executable.isEmpty() ? new Launch.Skipped(kind, NOT_INSTALLED)
+                        : new Launch.Started(PgBouncerTarget.start(kind, PgBouncerTarget.PoolMode.TRANSACTION,
+                                executable.get(), backend, account, mostClients));
+            }
+            case MEMOGATE_BEHIND_PGBOUNCER -> {
+                Optional<Path> executable = executables.find("pgbouncer");
+                Optional<Path> launcher = ShippedMemogateTarget.launcher();
+                return executable.isEmpty() ? new Launch.Skipped(kind, "pgbouncer " + NOT_INSTALLED)
+                        : launcher.isEmpty() ? new Launch.Skipped(kind, NO_LAUNCHER)
+                        : new Launch.Started(MemogateBehindPgBouncer.start(launcher.get(), executable.get(), backend,
+                                monitor, account, mostClients));
             }
             case HAPROXY, HAPROXY_ONE_THREAD, HAPROXY_UNIX -> {
                 Optional<Path> executable = executables.find("haproxy");

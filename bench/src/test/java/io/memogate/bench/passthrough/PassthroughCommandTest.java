@@ -2,8 +2,11 @@ package io.memogate.bench.passthrough;
 
 import static io.memogate.bench.targets.TargetKind.DIRECT;
 import static io.memogate.bench.targets.TargetKind.HAPROXY;
+import static io.memogate.bench.targets.TargetKind.MEMOGATE_BASELINE;
 import static io.memogate.bench.targets.TargetKind.MEMOGATE_SHIPPED;
 import static io.memogate.bench.targets.TargetKind.PGBOUNCER;
+import static io.memogate.bench.targets.TargetKind.PGBOUNCER_TRANSACTION;
+import static io.memogate.bench.targets.TargetKind.MEMOGATE_BEHIND_PGBOUNCER;
 import static io.memogate.bench.targets.TargetKind.MEMOGATE;
 import static io.memogate.bench.targets.TargetKind.MEMOGATE_EPOLL;
 import static io.memogate.bench.targets.TargetKind.MEMOGATE_IO_URING;
@@ -106,9 +109,57 @@ class PassthroughCommandTest {
 
         assertThat(exit).isEqualTo(2);
         assertThat(err.toString()).contains("unknown target 'gated', expected one of direct, memogate-shipped,"
-                + " memogate-shipped-one-loop, memogate,"
+                + " memogate-shipped-one-loop, memogate-baseline, memogate,"
                 + " memogate-gated,"
                 + " memogate-epoll, memogate-io-uring, memogate-one-loop, memogate-unix, pgbouncer, pgbouncer-unix,"
-                + " haproxy, haproxy-one-thread, haproxy-unix");
+                + " pgbouncer-transaction, memogate-behind-pgbouncer, haproxy, haproxy-one-thread, haproxy-unix");
+    }
+
+    /** The change and the build it starts from, each run by its own bin/memogate in the same rounds. */
+    @Test
+    void aBaselineCheckoutRunsBesideTheShippedProxy() {
+        Path checkout = Path.of("..").toAbsolutePath().normalize(); // this repository: it has a bin/memogate
+        ParseResult parsed = BenchCommand.commandLine().parseArgs("passthrough", "--baseline", checkout.toString(),
+                "--targets", "direct,memogate-shipped,pgbouncer");
+        PassthroughCommand command = (PassthroughCommand) parsed.subcommand().commandSpec().userObject();
+
+        PassthroughPlan plan = new PassthroughPlan(command.rounds, command.seconds, command.warmupSeconds,
+                command.clients, command.threads, command.modes, command.targets, command.scale, Path.of("out"),
+                command.counts, command.window, command.baselineCheckout());
+        assertThat(plan.targets()).containsExactly(DIRECT, MEMOGATE_SHIPPED, MEMOGATE_BASELINE, PGBOUNCER);
+        assertThat(plan.baseline()).contains(checkout);
+    }
+
+    @Test
+    void aBaselineThatCannotRunIsRefusedBeforeAnythingStarts() {
+        StringWriter err = new StringWriter();
+        CommandLine cli = BenchCommand.commandLine().setErr(new PrintWriter(err));
+
+        assertThat(cli.execute("passthrough", "--baseline", "/nonexistent/memogate")).isEqualTo(2);
+        assertThat(err.toString()).contains("--baseline /nonexistent/memogate: no executable bin/memogate there");
+
+        err.getBuffer().setLength(0);
+        assertThat(cli.execute("passthrough", "--targets", "memogate-shipped,memogate-baseline")).isEqualTo(2);
+        assertThat(err.toString()).contains("--targets memogate-baseline needs --baseline DIR");
+    }
+
+    /** pgbench's prepared mode cannot run through a transaction pooler: refused with the modes that can. */
+    @Test
+    void thePooledDeploymentIsMeasuredInTheModesATransactionPoolerRelays() {
+        StringWriter err = new StringWriter();
+        CommandLine cli = BenchCommand.commandLine().setErr(new PrintWriter(err));
+
+        assertThat(cli.execute("passthrough", "--targets", "pgbouncer-transaction,memogate-behind-pgbouncer"))
+                .isEqualTo(2);
+        assertThat(err.toString()).contains("--modes prepared cannot run through PgBouncer in transaction mode"
+                + " (pgbouncer-transaction, memogate-behind-pgbouncer)", "use --modes simple,extended");
+
+        ParseResult parsed = BenchCommand.commandLine().parseArgs("passthrough", "--clients", "1000", "--modes",
+                "simple,extended", "--targets", "pgbouncer-transaction,memogate-behind-pgbouncer");
+        PassthroughCommand command = (PassthroughCommand) parsed.subcommand().commandSpec().userObject();
+        PassthroughPlan plan = new PassthroughPlan(command.rounds, command.seconds, command.warmupSeconds,
+                command.clients, command.threads, command.modes, command.targets, command.scale, Path.of("out"));
+        assertThat(plan.targets()).containsExactly(PGBOUNCER_TRANSACTION, MEMOGATE_BEHIND_PGBOUNCER);
+        assertThat(plan.mostClients()).isEqualTo(1000);
     }
 }

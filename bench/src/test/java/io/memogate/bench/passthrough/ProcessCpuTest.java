@@ -9,9 +9,9 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.List;
 import java.util.Map;
+import java.util.Set;
 import java.util.Optional;
 import java.util.OptionalDouble;
-import java.util.OptionalLong;
 import org.junit.jupiter.api.Test;
 
 class ProcessCpuTest {
@@ -62,7 +62,7 @@ class ProcessCpuTest {
                 // started in the window: its ticks cannot be told apart from what it used before, so not counted
                 17L, new ProcessCpu.Entry("postgres", 400)), 10_200);
 
-        ProcessCpu.CpuSplit split = after.since(before, OptionalLong.of(13), 14, 2_000);
+        ProcessCpu.CpuSplit split = after.since(before, Set.of(13L), 14, 2_000);
 
         assertThat(split.pgbench()).isEqualTo(60);
         assertThat(split.server()).isEqualTo(70);
@@ -80,10 +80,25 @@ class ProcessCpuTest {
         ProcessCpu before = new ProcessCpu(Map.of(14L, new ProcessCpu.Entry("java", 900)), 0);
         ProcessCpu after = new ProcessCpu(Map.of(14L, new ProcessCpu.Entry("java", 950)), 100);
 
-        ProcessCpu.CpuSplit split = after.since(before, OptionalLong.of(14), 14, 100);
+        ProcessCpu.CpuSplit split = after.since(before, Set.of(14L), 14, 100);
 
         assertThat(split.relay()).isEqualTo(50);
         assertThat(split.benchmark()).isZero();
+    }
+
+    /** PgBouncer in front of the shipped proxy: both relay, and both are the relay's CPU. */
+    @Test
+    void chainedRelaysAreTheRelayTogether() {
+        ProcessCpu before = new ProcessCpu(Map.of(13L, new ProcessCpu.Entry("pgbouncer", 40),
+                18L, new ProcessCpu.Entry("java", 500), 14L, new ProcessCpu.Entry("java", 900)), 0);
+        ProcessCpu after = new ProcessCpu(Map.of(13L, new ProcessCpu.Entry("pgbouncer", 65),
+                18L, new ProcessCpu.Entry("java", 560), 14L, new ProcessCpu.Entry("java", 901)), 100);
+
+        ProcessCpu.CpuSplit split = after.since(before, Set.of(13L, 18L), 14, 100);
+
+        assertThat(split.relay()).isEqualTo(85);
+        assertThat(split.benchmark()).isEqualTo(1);
+        assertThat(split.others()).isZero();
     }
 
     @Test

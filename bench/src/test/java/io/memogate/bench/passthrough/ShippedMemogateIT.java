@@ -1,6 +1,7 @@
 package io.memogate.bench.passthrough;
 
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.junit.jupiter.api.Assumptions.assumeTrue;
 
 import io.memogate.bench.pgbench.Pgbench;
 import io.memogate.bench.pgbench.PgbenchLoad;
@@ -17,7 +18,9 @@ import java.net.URI;
 import java.net.http.HttpClient;
 import java.net.http.HttpRequest;
 import java.net.http.HttpResponse;
+import java.nio.file.Path;
 import java.time.Duration;
+import java.util.Optional;
 import java.util.concurrent.TimeUnit;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
@@ -64,6 +67,65 @@ class ShippedMemogateIT {
                 assertThat(health(target)).containsPattern(LIVE);
             }
             assertThat(ProcessHandle.of(pid).filter(ProcessHandle::isAlive)).as("the proxy after close").isEmpty();
+        }
+    }
+
+    /**
+     * A change against the build it starts from: the baseline target is bin/memogate of the checkout named, named in
+     * the report by its directory and commit, and it relays like the shipped one. Without a checkout it is skipped.
+     */
+    @Test
+    @Timeout(value = 5, unit = TimeUnit.MINUTES)
+    void theBaselineIsTheNamedCheckoutsProxyAndSaysWhichBuildItIs() throws Exception {
+        Executables executables = Executables.fromEnvironment();
+        Path checkout = Path.of("..").toAbsolutePath().normalize(); // this repository
+        try (BenchDatabase database = BenchDatabase.start()) {
+            Pgbench pgbench = new Pgbench(Pgbench.find(executables), database.backend());
+            pgbench.initialize(1);
+            TargetLauncher withoutBaseline = new TargetLauncher(database.backend(), database.version(), executables,
+                    RunAs.forThisProcess("nobody"), database.monitor());
+            assertThat(withoutBaseline.launch(TargetKind.MEMOGATE_BASELINE)).isInstanceOf(Launch.Skipped.class);
+
+            TargetLauncher launcher = new TargetLauncher(database.backend(), database.version(), executables,
+                    RunAs.forThisProcess("nobody"), database.monitor(), 16, Optional.of(checkout));
+            try (Target target = ((Launch.Started) launcher.launch(TargetKind.MEMOGATE_BASELINE)).target()) {
+                assertThat(target.description()).containsPattern(
+                        "bin/memogate run of " + Pattern.quote(checkout.toString()) + " at [0-9a-f]{8}");
+                PgbenchRun run = pgbench.run(target.port(), new PgbenchLoad(QueryMode.SIMPLE, 2, 2, 1));
+                assertThat(run.result()).as(run.command().output()).isInstanceOfSatisfying(
+                        PgbenchResult.Succeeded.class, ok -> assertThat(ok.transactions()).isPositive());
+            }
+        }
+    }
+
+    /**
+     * The deployment for thousands of connections: more pgbench clients than PgBouncer's transaction pool share the
+     * pool's Memogate sessions, every transaction relayed; the relay's CPU is both processes'.
+     */
+    @Test
+    @Timeout(value = 5, unit = TimeUnit.MINUTES)
+    void pgbouncerInTransactionModeInFrontRelaysMoreClientsThanItsPool() throws Exception {
+        Executables executables = Executables.fromEnvironment();
+        assumeTrue(executables.find("pgbouncer").isPresent(), "PgBouncer is not installed (Debian's pgbouncer)");
+        try (BenchDatabase database = BenchDatabase.start()) {
+            Pgbench pgbench = new Pgbench(Pgbench.find(executables), database.backend());
+            pgbench.initialize(1);
+            TargetLauncher launcher = new TargetLauncher(database.backend(), database.version(), executables,
+                    RunAs.forThisProcess("nobody"), database.monitor(), 40);
+            try (Target target = ((Launch.Started) launcher.launch(TargetKind.MEMOGATE_BEHIND_PGBOUNCER)).target()) {
+                assertThat(target.description()).contains("pool_mode=transaction, default_pool_size=20",
+                        "Memogate as shipped", "gateways on");
+                assertThat(target.relayPids()).hasSize(2);
+
+                Duration before = target.cpuTime().orElseThrow();
+                PgbenchRun run = pgbench.run(target.port(), new PgbenchLoad(QueryMode.SIMPLE, 2, 40, 2));
+                Duration after = target.cpuTime().orElseThrow();
+
+                assertThat(run.result()).as(run.command().output()).isInstanceOfSatisfying(
+                        PgbenchResult.Succeeded.class, ok -> assertThat(ok.transactions()).isPositive());
+                assertThat(run.command().output()).contains("number of clients: 40");
+                assertThat(after).isGreaterThan(before);
+            }
         }
     }
 
