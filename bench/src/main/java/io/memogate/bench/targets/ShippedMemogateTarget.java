@@ -52,11 +52,12 @@ public final class ShippedMemogateTarget extends ProcessTarget {
             int metricsPort = FreePort.find();
             Path config = directory.resolve("memogate.yaml");
             Files.writeString(config, config(kind, backend, monitor, port, metricsPort));
+            Path checkout = launcher.toAbsolutePath().getParent().getParent();
+            // Read before the process starts, so that nothing is left running when the reading fails.
+            String build = checkout + " at " + CheckoutRevision.of(checkout);
             ChildProcess process = ChildProcess.start("memogate", List.of(launcher.toString(), "run", "--config",
                     config.toString()), directory.path(), directory.resolve("memogate.log"));
             process.awaitPortOrStop(port, START_TIMEOUT);
-            Path checkout = launcher.toAbsolutePath().getParent().getParent();
-            String build = checkout + " at " + CheckoutRevision.of(checkout);
             return new ShippedMemogateTarget(kind, port, metricsPort, build, process, directory);
         } catch (IOException | InterruptedException | RuntimeException e) {
             directory.close();
