@@ -96,8 +96,7 @@ public record PassthroughPlan(int rounds, int seconds, int warmupSeconds, List<I
      * before 1.21 keeps no prepared statements in transaction mode (as docs/operations.md says of pgjdbc).
      */
     private static void refusePreparedBehindTransactionPooling(List<QueryMode> modes, List<TargetKind> targets) {
-        List<TargetKind> pooled = targets.stream().filter(kind -> kind == TargetKind.PGBOUNCER_TRANSACTION
-                || kind == TargetKind.MEMOGATE_BEHIND_PGBOUNCER).toList();
+        List<TargetKind> pooled = targets.stream().filter(TargetKind::poolsTransactions).toList();
         if (modes.contains(QueryMode.PREPARED) && !pooled.isEmpty()) {
             throw new IllegalArgumentException("--modes prepared cannot run through PgBouncer in transaction mode ("
                     + pooled.stream().map(TargetKind::label).collect(Collectors.joining(", "))

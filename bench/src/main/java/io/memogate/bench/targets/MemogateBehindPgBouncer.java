@@ -36,8 +36,8 @@ final class MemogateBehindPgBouncer implements Target {
         try {
             Backend throughProxy = new Backend("127.0.0.1", proxy.port(), backend.database(), backend.user(),
                     backend.password());
-            PgBouncerTarget pooler = PgBouncerTarget.start(TargetKind.MEMOGATE_BEHIND_PGBOUNCER,
-                    PgBouncerTarget.PoolMode.TRANSACTION, pgbouncer, throughProxy, account, clients);
+            PgBouncerTarget pooler = PgBouncerTarget.start(TargetKind.MEMOGATE_BEHIND_PGBOUNCER, pgbouncer,
+                    throughProxy, account, clients);
             return new MemogateBehindPgBouncer(proxy, pooler);
         } catch (IOException | InterruptedException | RuntimeException e) {
             proxy.close();

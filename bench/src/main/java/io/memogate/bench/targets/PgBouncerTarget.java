@@ -42,6 +42,10 @@ public final class PgBouncerTarget extends ProcessTarget {
         /** One per transaction: clients share a pool of {@link PgBouncerTarget#TRANSACTION_POOL}. */
         TRANSACTION;
 
+        static PoolMode of(TargetKind kind) {
+            return kind.poolsTransactions() ? TRANSACTION : SESSION;
+        }
+
         String word() {
             return name().toLowerCase(Locale.ROOT);
         }
@@ -57,17 +61,14 @@ public final class PgBouncerTarget extends ProcessTarget {
 
     /**
      * @param backend the server, over TCP or (for {@link TargetKind#PGBOUNCER_UNIX}) its socket directory
+     * @param kind which pool mode: transaction for the kinds that {@link TargetKind#poolsTransactions}, else session
      * @param clients the most clients connected at once: in session mode each holds a server connection, so the
-     *     pool is that large (and at least {@link #DEFAULT_CLIENTS}), else clients beyond it would wait
+     *     pool is that large (and at least {@link #DEFAULT_CLIENTS}), else clients beyond it would wait; in
+     *     transaction mode the pool is {@link #TRANSACTION_POOL} whatever the clients
      */
     public static PgBouncerTarget start(TargetKind kind, Path executable, Backend backend, RunAs account, int clients)
             throws IOException, InterruptedException {
-        return start(kind, PoolMode.SESSION, executable, backend, account, clients);
-    }
-
-    /** @param mode in transaction mode the pool is {@link #TRANSACTION_POOL} whatever {@code clients} */
-    static PgBouncerTarget start(TargetKind kind, PoolMode mode, Path executable, Backend backend, RunAs account,
-                                 int clients) throws IOException, InterruptedException {
+        PoolMode mode = PoolMode.of(kind);
         int poolSize = mode == PoolMode.TRANSACTION ? TRANSACTION_POOL : Math.max(DEFAULT_CLIENTS, clients);
         String version = ToolVersion.of(executable, "--version");
         TempDirectory directory = TempDirectory.create("memogate-bench-pgbouncer-");

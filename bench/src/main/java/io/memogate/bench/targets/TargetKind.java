@@ -64,6 +64,14 @@ public enum TargetKind {
     /** As HAPROXY, relaying to the server's Unix socket: the like of MEMOGATE_UNIX. */
     HAPROXY_UNIX;
 
+    /**
+     * Whether pgbench reaches the server through PgBouncer in transaction mode, which hands each transaction whichever
+     * server connection is free (so a statement prepared in one may be missing in the next).
+     */
+    public boolean poolsTransactions() {
+        return this == PGBOUNCER_TRANSACTION || this == MEMOGATE_BEHIND_PGBOUNCER;
+    }
+
     /** The name in the CLI, the report and the file names of the runs: "memogate-gated". */
     public String label() {
         return name().toLowerCase(Locale.ROOT).replace('_', '-');

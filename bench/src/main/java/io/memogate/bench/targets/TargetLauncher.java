@@ -100,7 +100,7 @@ public final class TargetLauncher {
                 return local.isEmpty() ? new Launch.Skipped(kind, NO_SOCKET)
                         : new Launch.Started(MemogateTarget.start(kind, local.get(), NetworkConfig.DEFAULTS));
             }
-            case PGBOUNCER, PGBOUNCER_UNIX -> {
+            case PGBOUNCER, PGBOUNCER_UNIX, PGBOUNCER_TRANSACTION -> {
                 Optional<Path> executable = executables.find("pgbouncer");
                 Optional<Backend> server = kind == TargetKind.PGBOUNCER_UNIX ? backend.overUnixSocket()
                         : Optional.of(backend);
@@ -108,12 +108,6 @@ public final class TargetLauncher {
                         : server.isEmpty() ? new Launch.Skipped(kind, NO_SOCKET)
                         : new Launch.Started(PgBouncerTarget.start(kind, executable.get(), server.get(), account,
                                 mostClients));
-            }
-            case PGBOUNCER_TRANSACTION -> {
-                Optional<Path> executable = executables.find("pgbouncer");
-                return executable.isEmpty() ? new Launch.Skipped(kind, NOT_INSTALLED)
-                        : new Launch.Started(PgBouncerTarget.start(kind, PgBouncerTarget.PoolMode.TRANSACTION,
-                                executable.get(), backend, account, mostClients));
             }
             case MEMOGATE_BEHIND_PGBOUNCER -> {
                 Optional<Path> executable = executables.find("pgbouncer");
