@@ -17,7 +17,7 @@ final class ObservationsCsv {
             + "largest_problem,search,memo_pairs,join_pairs,fast_start_join_pairs,relations_in_searches,geqo_genes,"
             + "extra_join_clauses,cartesian_pairs,blocks_planned,tokens,parameterizations,fast_start_parameterizations,"
             + "fast_start_sub_problem_pairs,crossing_squares,set_operation_branches,list_elements,value_rows,value_cells,"
-            + "other_statements,partitions,partitionwise_pairs,copied_join_relations,partitionwise_groupings";
+            + "other_statements,partitions,partitionwise_pairs,copied_join_relations,partitionwise_groupings,join_relations";
 
     private ObservationsCsv() {
     }
@@ -46,7 +46,7 @@ final class ObservationsCsv {
                 number(t.fastStartSubProblemPairs()), number(t.crossingSquares()), number(t.setOperationBranches()),
                 number(t.listElements()), number(t.valueRows()), number(t.valueCells()), number(t.otherStatements()),
                 number(t.partitions()), number(t.partitionwisePairs()), decimal(t.copiedJoinRelations()),
-                number(t.partitionwiseGroupings()));
+                number(t.partitionwiseGroupings()), number(t.joinRelations()));
     }
 
     private static String number(double value) {

@@ -97,6 +97,7 @@ public final class CsgCmpCounter {
         double componentExtra = 0;
         double componentSquares = 0;
         double parameterizations = 0;
+        double relations = 0;
         boolean exact = true;
         long steps = 0;
         for (int i = 0; i < components.size(); i++) {
@@ -106,6 +107,7 @@ public final class CsgCmpCounter {
             componentExtra += part.extraClauses();
             componentSquares += part.crossingSquares();
             parameterizations += part.parameterizations();
+            relations += part.joinRelations();
             exact &= part.exact();
             steps += part.steps();
         }
@@ -116,7 +118,10 @@ public final class CsgCmpCounter {
         double extra = componentExtra == 0 ? 0 : Math.pow(3, k - 1) * componentExtra;
         double squares = componentSquares == 0 ? 0 : Math.pow(3, k - 1) * componentSquares;
         double parameterized = parameterizations == 0 ? 0 : Math.pow(3, k - 1) * parameterizations;
-        return new MemoSize(pairs, saturate(extra), saturate(squares), Math.min(cartesian, pairs), saturate(parameterized), exact, steps);
+        // A component's join relation joins any choice of the other components' sets; never more than the pairs.
+        double joinRelations = relations == 0 ? 0 : Math.min(pairs, saturate(Math.pow(2, k - 1) * relations));
+        return new MemoSize(pairs, saturate(extra), saturate(squares), Math.min(cartesian, pairs),
+                saturate(parameterized), joinRelations, exact, steps);
     }
 
     /**
@@ -153,7 +158,8 @@ public final class CsgCmpCounter {
         }
         if (graph.edgeCount() == n - 1 && !graph.restricted()) {
             double pairs = TreeCount.pairs(graph);
-            return new MemoSize(pairs, TreeCount.extraClauses(graph), TreeCount.crossingSquares(graph), 0, TreeCount.parameterizations(graph), true, n);
+            return new MemoSize(pairs, TreeCount.extraClauses(graph), TreeCount.crossingSquares(graph), 0,
+                    TreeCount.parameterizations(graph), Math.min(pairs, TreeCount.joinRelations(graph)), true, n);
         }
         return enumerate(graph, budget);
     }
@@ -174,8 +180,8 @@ public final class CsgCmpCounter {
         JoinGraph ball = graph.induced(numbering);
         Dpccp.Result result = Dpccp.run(ball, budget);
         if (result.completed() == n) {
-            return new MemoSize(result.pairs(), result.extraClauses(), result.crossingSquares(), 0, result.parameterizations(), true,
-                    result.steps());
+            return new MemoSize(result.pairs(), result.extraClauses(), result.crossingSquares(), 0,
+                    result.parameterizations(), result.joinRelations(), true, result.steps());
         }
         int completed = result.completed();
         int[] covered = new int[completed];
@@ -187,7 +193,10 @@ public final class CsgCmpCounter {
         double extraPerPair = result.pairs() > 0 ? result.extraClauses() / result.pairs() : 0;
         double squaresPerPair = result.pairs() > 0 ? result.crossingSquares() / result.pairs() : 0;
         double parameterizationsPerPair = result.pairs() > 0 ? result.parameterizations() / result.pairs() : 0;
-        return new MemoSize(pairs, saturate(pairs * extraPerPair), saturate(pairs * squaresPerPair), 0, saturate(pairs * parameterizationsPerPair), false,
+        // Nothing enumerated: a relation per pair, as in a tree's smallest sets.
+        double relationsPerPair = result.pairs() > 0 ? result.joinRelations() / result.pairs() : 1;
+        return new MemoSize(pairs, saturate(pairs * extraPerPair), saturate(pairs * squaresPerPair), 0,
+                saturate(pairs * parameterizationsPerPair), Math.min(pairs, saturate(pairs * relationsPerPair)), false,
                 result.steps());
     }
 

@@ -49,9 +49,10 @@ final class Dpccp {
      * @param crossingSquares the square of each linked pair's crossings less one, summed
      * @param parameterizations over the pairs visited, the relations outside the pair's join relation that
      *     an index scan inside it can be parameterized by
+     * @param joinRelations the sets of two or more relations those pairs make ({@link MemoSize#joinRelations()})
      */
     record Result(double[] ballPairs, int completed, double pairs, double extraClauses, double crossingSquares,
-                  double parameterizations, long steps) {
+                  double parameterizations, double joinRelations, long steps) {
     }
 
     private final long[] adjacency;
@@ -68,6 +69,7 @@ final class Dpccp {
     private double extraClauses;
     private double crossingSquares;
     private double parameterizations;
+    private double joinRelations;
     /** Whether any vertex has an index scan parameterized by a neighbour: else no pair looks for one. */
     private final boolean indexScans;
     private long s1;
@@ -124,7 +126,8 @@ final class Dpccp {
                 ballPairs[completed] = pairs;
             }
         }
-        return new Result(ballPairs, completed, pairs, extraClauses, crossingSquares, parameterizations, steps);
+        return new Result(ballPairs, completed, pairs, extraClauses, crossingSquares, parameterizations, joinRelations,
+                steps);
     }
 
     /**
@@ -177,6 +180,10 @@ final class Dpccp {
             return;
         }
         this.s1 = s1;
+        if (legality == null && Long.bitCount(s1) >= 2) {
+            // Without restrictions every connected set is some pair's join relation, and it is visited here once.
+            joinRelations++;
+        }
         s1Parameters = indexScans ? parameters(s1) : 0;
         long excluded = upTo(Long.numberOfTrailingZeros(s1)) | s1;
         long neighbourhood = neighbours(s1) & ~excluded;
@@ -196,8 +203,12 @@ final class Dpccp {
 
     /** One more pair: {@link #s1} with {@code s2}. */
     private void pair(long s2) {
-        if (legality != null && !legality.build(s1, s2)) {
-            return;
+        if (legality != null) {
+            int built = legality.builtCount();
+            if (!legality.build(s1, s2)) {
+                return;
+            }
+            joinRelations += legality.builtCount() - built;
         }
         pairs++;
         boolean firstSmaller = Long.bitCount(s1) <= Long.bitCount(s2);

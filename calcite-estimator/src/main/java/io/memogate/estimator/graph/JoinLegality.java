@@ -41,6 +41,11 @@ final class JoinLegality {
         return true;
     }
 
+    /** The join relations built so far: sets of two or more relations made by a pair this allowed. */
+    int builtCount() {
+        return built.size;
+    }
+
     private boolean isBuilt(long set) {
         return Long.bitCount(set) == 1 || built.contains(set);
     }

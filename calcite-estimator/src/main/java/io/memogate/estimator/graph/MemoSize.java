@@ -42,20 +42,22 @@ package io.memogate.estimator.graph;
  *     0.8-0.9 kB for stars of 8 and 10 tables, 4.6-5.6 kB for the first rows from 8 to 14 tables, where
  *     per join relation it grew with the star. 0 when no index scan is marked. Extrapolated with {@code pairs} when the count is not
  *     exact
+ * @param joinRelations the join relations the pairs make: the connected sets of two or more relations, each made
+ *     by at least one pair (under order restrictions, the sets a pair PostgreSQL builds makes). The first pair to
+ *     make a set creates its {@code RelOptInfo} and paths ({@code build_join_rel}, src/backend/optimizer/util/
+ *     relnode.c); every further pair finds it and only adds the paths that survive {@code add_path} beside them.
+ *     So a pair costs less where sets are made many ways (cycles, cliques) than where each set is made by few
+ *     (trees, joins whose order outer and semi joins fix). Extrapolated with {@code pairs} when the count is not
+ *     exact
  * @param exact whether {@code pairs} was counted exactly; {@code false} when the enumeration ran out of
  *     its step budget (or the graph was too large to enumerate) and {@code pairs} is an extrapolation
  * @param steps enumeration steps spent, the work this count cost
  */
 public record MemoSize(double pairs, double extraClauses, double crossingSquares, double cartesianPairs,
-                       double parameterizations, boolean exact, long steps) {
+                       double parameterizations, double joinRelations, boolean exact, long steps) {
 
     /** No join to plan. */
-    public static final MemoSize NONE = new MemoSize(0, 0, 0, 0, 0, true, 0);
-
-    /** A connected graph's memo with one clause per pair and no index scans: a tree's, with one clause per edge. */
-    public MemoSize(double pairs, boolean exact, long steps) {
-        this(pairs, 0, 0, 0, 0, exact, steps);
-    }
+    public static final MemoSize NONE = new MemoSize(0, 0, 0, 0, 0, 0, true, 0);
 
     public MemoSize {
         if (!(pairs >= 0) || Double.isInfinite(pairs)) {
@@ -73,6 +75,10 @@ public record MemoSize(double pairs, double extraClauses, double crossingSquares
         }
         if (!(parameterizations >= 0) || Double.isInfinite(parameterizations)) {
             throw new IllegalArgumentException("parameterizations must be finite and >= 0, was " + parameterizations);
+        }
+        if (!(joinRelations >= 0) || joinRelations > pairs) {
+            throw new IllegalArgumentException("joinRelations must be between 0 and pairs " + pairs + ", was "
+                    + joinRelations);
         }
         if (steps < 0) {
             throw new IllegalArgumentException("steps must be >= 0, was " + steps);

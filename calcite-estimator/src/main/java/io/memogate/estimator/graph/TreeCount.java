@@ -119,6 +119,23 @@ final class TreeCount {
     }
 
     /**
+     * The join relations of {@code tree} ({@link MemoSize#joinRelations()}): its subtrees of two or more vertices,
+     * every one made by the pairs cut at its edges. Over the vertices, the subtrees topped there, less the
+     * single vertices; saturates at {@link Double#MAX_VALUE}.
+     */
+    static double joinRelations(JoinGraph tree) {
+        if (tree.size() <= 1) {
+            return 0;
+        }
+        double subtrees = 0;
+        for (Family below : Rooted.of(tree).below) {
+            subtrees += below.count();
+        }
+        double relations = subtrees - tree.size();
+        return Double.isFinite(relations) ? relations : Double.MAX_VALUE;
+    }
+
+    /**
      * The tree rooted at vertex 0, with per vertex {@code below[v]}, the subtrees topped at {@code v}
      * ({@code f(v)} sets), and {@code above[v]}, the connected sets holding {@code v}'s parent but nothing of
      * {@code v}'s subtree ({@code up(v)} sets; none for the root), each counted with its sets' sizes.

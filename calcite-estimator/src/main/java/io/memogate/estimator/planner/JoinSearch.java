@@ -59,6 +59,14 @@ public sealed interface JoinSearch {
         return 0;
     }
 
+    /**
+     * The join relations {@link #joinPairs()} make ({@link MemoSize#joinRelations()}): the first pair to make one
+     * creates it, the others add paths to it. 0 where the search does not model it.
+     */
+    default double joinRelations() {
+        return 0;
+    }
+
     /** Whether {@link #joinPairs()} is a count rather than an extrapolation. */
     boolean exact();
 
@@ -140,6 +148,11 @@ public sealed interface JoinSearch {
         }
 
         @Override
+        public double joinRelations() {
+            return memo.joinRelations();
+        }
+
+        @Override
         public boolean exact() {
             return memo.exact();
         }
@@ -195,6 +208,12 @@ public sealed interface JoinSearch {
         @Override
         public double subProblemPairs() {
             return 0;
+        }
+
+        /** The best order's tree, rebuilt at the end in the planner's own context: one relation per join. */
+        @Override
+        public double joinRelations() {
+            return Math.max(0, relations() - 1);
         }
 
         @Override

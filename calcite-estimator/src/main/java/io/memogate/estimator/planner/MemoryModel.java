@@ -12,15 +12,19 @@ import java.util.Objects;
  *   bytes(statement) = fixedBytes + bytesPerBlock * blocks + bytesPerToken * tokens
  *                      + sum over searches of bytes(search)
  *   bytes(DP)        = perPair * (pairs - cartesianPairs) + bytesPerCartesianPair * cartesianPairs
- *                      + bytesPerRelation * relations + bytesPerExtraJoinClause * extraJoinClauses
+ *                      + perJoinRelation * joinRelations + bytesPerRelation * relations
+ *                      + bytesPerExtraJoinClause * extraJoinClauses
  *                      + bytesPerCrossingSquare * crossingSquares
  *                      + perParameterizedPair * parameterizations
  *                      + bytesPerFastStartSubProblemPair * (first-rows pairs holding a sub-problem's result)
- *   bytes(GEQO)      = perPair * 2 (relations - 1) + bytesPerRelation * relations
+ *   bytes(GEQO)      = perPair * 2 (relations - 1) + perJoinRelation * (relations - 1)
+ *                      + bytesPerRelation * relations
  *                      + bytesPerGeqoGene * poolSize * relations
  *   perPair          = bytesPerFastStartJoinPair when the search is planned for its first rows
  *                      (LIMIT, cursors), in the share of its items that are tables, else bytesPerJoinPair;
- *                      perParameterizedPair likewise (parameterized index scans per pair, with a catalog only)
+ *                      perParameterizedPair likewise (parameterized index scans per pair, with a catalog only);
+ *                      perJoinRelation is bytesPerJoinRelation in the share planned for all rows, else 0
+ *   joinRelations    = the sets of two or more relations the pairs make (each made by one pair or more)
  *   extraJoinClauses = sum over pairs of max(0, equalities linking its sides - 1)
  *   crossingSquares  = sum over pairs of max(0, (equalities linking its sides)^2 - 1)
  * </pre>

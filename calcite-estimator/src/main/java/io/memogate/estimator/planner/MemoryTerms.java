@@ -51,6 +51,8 @@ import java.util.List;
  * @param crossingSquares over the join relations of every dynamic-programming search, the square of the join
  *     clauses linking their sides less one ({@link JoinSearch#crossingSquares()}): 0 where
  *     {@code extraJoinClauses} is, and growing with the square of a pair's clauses where it grows linearly
+ * @param joinRelations the join relations {@code joinPairs} make ({@link JoinSearch#joinRelations()}): each pair
+ *     after a relation's first adds its paths to a relation that exists already
  * @param relationSquares the square of each greedy search's tables ({@link JoinSearch.Greedy}), summed: MariaDB's
  *     optimizer keeps per table arrays as long as the join (a cross join of 48 tables took 0.94 MB, of 24 0.30 MB)
  * @param equalityClassCubes the greedy searches' {@link JoinSearch.Greedy#equalityClassCubes()}, summed
@@ -61,18 +63,18 @@ public record MemoryTerms(
         double fastStartParameterizations, double fastStartSubProblemPairs, double setOperationBranches,
         double listElements, double valueRows, double valueCells, double otherStatements, double partitions,
         double partitionwisePairs, double copiedJoinRelations, double partitionwiseGroupings, double crossingSquares,
-        double relationSquares, double equalityClassCubes) {
+        double joinRelations, double relationSquares, double equalityClassCubes) {
 
     /** The terms' names, in the order of {@link #toArray()} (and of a {@link TermCoefficients}' vector). */
     public static final List<String> NAMES = List.of("statements", "joinPairs", "fastStartJoinPairs", "relations",
             "geqoGenes", "extraJoinClauses", "cartesianPairs", "blocks", "tokens", "parameterizations",
             "fastStartParameterizations", "fastStartSubProblemPairs", "setOperationBranches", "listElements",
             "valueRows", "valueCells", "otherStatements", "partitions",
-            "partitionwisePairs", "copiedJoinRelations", "partitionwiseGroupings", "crossingSquares", "relationSquares",
-            "equalityClassCubes");
+            "partitionwisePairs", "copiedJoinRelations", "partitionwiseGroupings", "crossingSquares", "joinRelations",
+            "relationSquares", "equalityClassCubes");
 
     /** Nothing planned. */
-    public static final MemoryTerms ZERO = new MemoryTerms(0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0);
+    public static final MemoryTerms ZERO = new MemoryTerms(0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0);
 
     /** The terms of one statement that does this work. */
     public static MemoryTerms of(PlannerWork work) {
@@ -82,7 +84,7 @@ public record MemoryTerms(
                 searches.parameterizations, searches.fastStartParameterizations, searches.fastStartSubProblemPairs,
                 work.setOperationBranches(), work.listElements(), work.valueRows(), work.valueCells(), 0,
                 work.partitions(), work.partitionwisePairs(), work.copiedJoinRelations(), work.partitionwiseGroupings(),
-                searches.crossingSquares, searches.relationSquares, searches.equalityClassCubes);
+                searches.crossingSquares, searches.joinRelations, searches.relationSquares, searches.equalityClassCubes);
     }
 
     /** The terms of one search, without a statement's fixed cost, blocks or tokens. */
@@ -103,6 +105,7 @@ public record MemoryTerms(
         double fastStartSubProblemPairs = 0;
         double relationSquares = 0;
         double classCubes = 0;
+        double joinRelations = 0;
         for (JoinSearch search : searches) {
             double linked = search.joinPairs() - search.cartesianPairs();
             // First-rows pairs in the share of the problem's items that have paths to choose from.
@@ -110,6 +113,7 @@ public record MemoryTerms(
                     ? (double) (search.relations() - search.singlePathItems()) / search.relations() : 0;
             fastStartPairs += linked * firstRowsShare;
             pairs += linked * (1 - firstRowsShare);
+            joinRelations += search.joinRelations() * (1 - firstRowsShare);
             fastStartParameterizations += search.parameterizations() * firstRowsShare;
             parameterizations += search.parameterizations() * (1 - firstRowsShare);
             fastStartSubProblemPairs += search.subProblemPairs() * firstRowsShare;
@@ -127,7 +131,7 @@ public record MemoryTerms(
         }
         return new MemoryTerms(0, pairs, fastStartPairs, relations, genes, extraClauses, cartesian, 0, 0,
                 parameterizations, fastStartParameterizations, fastStartSubProblemPairs, 0, 0, 0, 0, 0, 0, 0, 0, 0, squares,
-                relationSquares, classCubes);
+                joinRelations, relationSquares, classCubes);
     }
 
     /** These terms, for a statement planned while {@code count} other statements of its text are held. */
@@ -135,7 +139,8 @@ public record MemoryTerms(
         return new MemoryTerms(statements, joinPairs, fastStartJoinPairs, relations, geqoGenes, extraJoinClauses,
                 cartesianPairs, blocks, tokens, parameterizations, fastStartParameterizations, fastStartSubProblemPairs,
                 setOperationBranches, listElements, valueRows, valueCells, count, partitions, partitionwisePairs,
-                copiedJoinRelations, partitionwiseGroupings, crossingSquares, relationSquares, equalityClassCubes);
+                copiedJoinRelations, partitionwiseGroupings, crossingSquares, joinRelations, relationSquares,
+                equalityClassCubes);
     }
 
     /** Bytes, by these coefficients; the terms past the end of their vector cost nothing. */
@@ -160,7 +165,7 @@ public record MemoryTerms(
                     + v.length);
         }
         return new MemoryTerms(v[0], v[1], v[2], v[3], v[4], v[5], v[6], v[7], v[8], v[9], v[10], v[11], v[12], v[13],
-                v[14], v[15], v[16], v[17], v[18], v[19], v[20], v[21], v[22], v[23]);
+                v[14], v[15], v[16], v[17], v[18], v[19], v[20], v[21], v[22], v[23], v[24]);
     }
 
     /** The terms as a vector, in the order of {@link #NAMES}. */
@@ -168,6 +173,7 @@ public record MemoryTerms(
         return new double[] {statements, joinPairs, fastStartJoinPairs, relations, geqoGenes, extraJoinClauses,
             cartesianPairs, blocks, tokens, parameterizations, fastStartParameterizations, fastStartSubProblemPairs,
             setOperationBranches, listElements, valueRows, valueCells, otherStatements, partitions, partitionwisePairs,
-            copiedJoinRelations, partitionwiseGroupings, crossingSquares, relationSquares, equalityClassCubes};
+            copiedJoinRelations, partitionwiseGroupings, crossingSquares, joinRelations, relationSquares,
+            equalityClassCubes};
     }
 }

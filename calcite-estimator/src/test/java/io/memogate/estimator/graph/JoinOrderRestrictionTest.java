@@ -101,6 +101,9 @@ class JoinOrderRestrictionTest {
             assertThat(counter.count(graph).pairs()).as("%s %s", graph, graph.restrictions())
                     .isEqualTo(PostgresJoinSearch.makeJoinRelCalls(graph))
                     .isLessThanOrEqualTo(counter.count(free(graph)).pairs());
+            assertThat(counter.count(graph).joinRelations()).as("%s %s", graph, graph.restrictions())
+                    .isEqualTo(PostgresJoinSearch.joinRelations(graph))
+                    .isLessThanOrEqualTo(counter.count(free(graph)).joinRelations());
         }
     }
 

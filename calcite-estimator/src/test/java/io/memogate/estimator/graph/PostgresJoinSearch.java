@@ -59,6 +59,13 @@ final class PostgresJoinSearch {
         return search.crossingSquares;
     }
 
+    /** The join relations built: every level's relations from two on. */
+    static long joinRelations(JoinGraph graph) {
+        PostgresJoinSearch search = new PostgresJoinSearch(graph);
+        search.run();
+        return search.levels.stream().skip(2).mapToLong(List::size).sum();
+    }
+
     /** The make_join_rel calls whose sides no clause or join filter links. */
     static long cartesianPairs(JoinGraph graph) {
         PostgresJoinSearch search = new PostgresJoinSearch(graph);

@@ -110,7 +110,7 @@ class EstimateCommandTest {
     void coefficientsFromACalibrationFileGiveItsBytes(@TempDir Path dir) throws Exception {
         // A chain of three tables: 4 pairs, 3 relations, one statement.
         String chain = "SELECT * FROM a, b, c WHERE a.x = b.x AND b.y = c.y";
-        CoefficientsFile.write(dir.resolve("c.yaml"), new MemoryCoefficients(1000, 100, 0, 10, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0), List.of());
+        CoefficientsFile.write(dir.resolve("c.yaml"), new MemoryCoefficients(1000, 100, 0, 10, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0), List.of());
 
         assertThat(run("estimate", "--coefficients", dir.resolve("c.yaml").toString(), chain)).as(err.toString()).isZero();
 

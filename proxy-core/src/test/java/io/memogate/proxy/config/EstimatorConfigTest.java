@@ -16,7 +16,7 @@ import org.junit.jupiter.api.io.TempDir;
 class EstimatorConfigTest {
 
     private static final String BACKEND = "backends: [{name: main, host: localhost}]\n";
-    private static final MemoryCoefficients FITTED = new MemoryCoefficients(30_000, 3_100.5, 9_000, 12_000, 16, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0);
+    private static final MemoryCoefficients FITTED = new MemoryCoefficients(30_000, 3_100.5, 9_000, 12_000, 16, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0);
 
     private final ConfigLoader loader = new ConfigLoader();
 
@@ -35,7 +35,7 @@ class EstimatorConfigTest {
         assertThat(estimator.coefficients()).isEqualTo(FITTED);
         assertThat(estimator.coefficientsFile()).contains(dir.resolve("conf/fitted.yaml"));
         assertThat(ConfigSettings.of(loader.load(config))).contains(new ConfigSettings.Setting("estimator.coefficients",
-                dir.resolve("conf/fitted.yaml") + " (30000, 3100.5, 9000, 12000, 16, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0)", ConfigSettings.Applies.LIVE));
+                dir.resolve("conf/fitted.yaml") + " (30000, 3100.5, 9000, 12000, 16, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0)", ConfigSettings.Applies.LIVE));
     }
 
     @Test
@@ -64,7 +64,7 @@ class EstimatorConfigTest {
                         + "bytesPerFastStartParameterizedPair, bytesPerFastStartSubProblemPair, bytesPerSetOperationBranch, "
                         + "bytesPerListElement, bytesPerValueRow, bytesPerValueCell, bytesPerOtherStatement, "
                         + "bytesPerPartition, bytesPerPartitionwisePair, bytesPerCopiedJoinRelation, "
-                        + "bytesPerPartitionwiseGrouping, bytesPerCrossingSquare); "
+                        + "bytesPerPartitionwiseGrouping, bytesPerCrossingSquare, bytesPerJoinRelation); "
                         + "bytesPerJoinPair must be a number of bytes >= 0, was '-5'; bytesPerFastStartJoinPair is "
                         + "required; bytesPerRelation is required; bytesPerGeqoGene is required; bytesPerExtraJoinClause is required");
     }

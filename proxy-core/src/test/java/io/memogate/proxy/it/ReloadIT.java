@@ -163,20 +163,20 @@ class ReloadIT {
     @Test
     void reloadBringsNewEstimatorCoefficientsIntoForce(EmbeddedPostgres pg) throws Exception {
         Path coefficients = dir.resolve("coefficients.yaml");
-        CoefficientsFile.write(coefficients, new MemoryCoefficients(1000, 100, 0, 10, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0), List.of("first"));
+        CoefficientsFile.write(coefficients, new MemoryCoefficients(1000, 100, 0, 10, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0), List.of("first"));
         start(write(pg, "0", pg.port(), ADMIN, "0", tiers(1, "1s") + "estimator: { coefficients: coefficients.yaml }\n"));
         String chain = "explain admission select * from a, b, c where a.x = b.x and b.y = c.y"; // 4 pairs, 3 relations
         try (Connection console = console()) {
             assertThat(rows(console, chain).get(0)).containsEntry("estimated_bytes", "1430");
 
-            CoefficientsFile.write(coefficients, new MemoryCoefficients(2000, 200, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0), List.of("second"));
+            CoefficientsFile.write(coefficients, new MemoryCoefficients(2000, 200, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0), List.of("second"));
             List<Map<String, String>> changes = rows(console, "RELOAD");
 
             assertThat(row(changes, "setting", "estimator.coefficients")).containsEntry("applied", "live")
                     .containsEntry("new", coefficients + " (2000, 200, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0)");
             assertThat(rows(console, chain).get(0)).containsEntry("estimated_bytes", "2800");
             assertThat(((CurrentEstimator) proxy.admission().orElseThrow().all().getFirst().estimator()).coefficients())
-                    .isEqualTo(new MemoryCoefficients(2000, 200, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0));
+                    .isEqualTo(new MemoryCoefficients(2000, 200, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0));
         }
     }
 

@@ -18,11 +18,12 @@ class CurrentEstimatorTest {
         CurrentEstimator current = new CurrentEstimator(MemoryCoefficients.DEFAULTS);
         CompileEstimate first = current.get().estimate(CHAIN, PlannerSettings.DEFAULTS);
 
-        current.use(new MemoryCoefficients(1000, 100, 0, 10, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0));
+        current.use(new MemoryCoefficients(1000, 100, 0, 10, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0));
 
         MemoryCoefficients d = MemoryCoefficients.DEFAULTS;
         assertThat(first.estimatedBytes()).isEqualTo((long) Math.ceil(d.fixedBytes() + d.bytesPerBlock()
-                + first.terms().tokens() * d.bytesPerToken() + 4 * d.bytesPerJoinPair() + 3 * d.bytesPerRelation()));
+                + first.terms().tokens() * d.bytesPerToken() + 4 * d.bytesPerJoinPair() + 3 * d.bytesPerJoinRelation()
+                + 3 * d.bytesPerRelation()));
         assertThat(current.get().estimate(CHAIN, PlannerSettings.DEFAULTS).estimatedBytes()).isEqualTo(1430);
     }
 
@@ -42,7 +43,7 @@ class CurrentEstimatorTest {
         current.get().estimate(CHAIN, PlannerSettings.DEFAULTS); // miss
         current.get().estimate(CHAIN, PlannerSettings.DEFAULTS); // hit
 
-        current.use(new MemoryCoefficients(1000, 100, 0, 10, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0));
+        current.use(new MemoryCoefficients(1000, 100, 0, 10, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0));
         current.get().estimate(CHAIN, PlannerSettings.DEFAULTS); // miss: the new estimator's cache is empty
 
         assertThat(current.statistics()).isEqualTo(new EstimatorStatistics(1, 2, 0));

@@ -48,16 +48,16 @@ class ReloadPlanTest {
     void newCoefficientsAreTakenLiveEvenFromTheSameFile() {
         Path file = Path.of("/etc/memogate/coefficients.yaml");
         MemogateConfig before = running.withEstimator(
-                new EstimatorConfig(Optional.of(file), new MemoryCoefficients(50_000, 2_000, 20_000, 0, 16, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0)));
+                new EstimatorConfig(Optional.of(file), new MemoryCoefficients(50_000, 2_000, 20_000, 0, 16, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0)));
         MemogateConfig after = running.withEstimator(
-                new EstimatorConfig(Optional.of(file), new MemoryCoefficients(40_000, 3_000, 20_000, 0, 16, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0)));
+                new EstimatorConfig(Optional.of(file), new MemoryCoefficients(40_000, 3_000, 20_000, 0, 16, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0)));
 
         ReloadPlan plan = ReloadPlan.between(before, after);
 
         assertThat(plan.next().estimator()).isEqualTo(after.estimator());
         assertThat(plan.changes()).extracting(ConfigChange::toString).containsExactly("estimator.coefficients: "
-                + file + " (50000, 2000, 20000, 0, 16, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0) -> " + file
-                + " (40000, 3000, 20000, 0, 16, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0) (live)");
+                + file + " (50000, 2000, 20000, 0, 16, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0) -> " + file
+                + " (40000, 3000, 20000, 0, 16, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0) (live)");
     }
 
     @Test

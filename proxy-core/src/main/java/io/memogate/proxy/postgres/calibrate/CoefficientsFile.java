@@ -60,7 +60,9 @@ public final class CoefficientsFile {
             Map.entry("bytesPerCopiedJoinRelation", values -> 0),
             Map.entry("bytesPerPartitionwiseGrouping", values -> 0),
             // Pairs crossed by several clauses cost bytesPerExtraJoinClause per clause beyond the first alone.
-            Map.entry("bytesPerCrossingSquare", values -> 0));
+            Map.entry("bytesPerCrossingSquare", values -> 0),
+            // A join relation cost nothing beyond the pairs that make it.
+            Map.entry("bytesPerJoinRelation", values -> 0));
 
     /** Coefficients of terms the model no longer has: accepted in a file, and ignored. */
     static final Set<String> RETIRED = Set.of("bytesPerParameterization", "bytesPerFastStartParameterization");

@@ -19,7 +19,7 @@ class CalibrationReportTest {
     @Test
     void keptTermsAreExplainedByTheRuleThatKeptThem() {
         Measurement one = new Measurement("mine/q.sql#1", 3, 4,
-                new MemoryTerms(1, 4, 0, 3, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0), 200_000);
+                new MemoryTerms(1, 4, 0, 3, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0), 200_000);
         MemoryCoefficients start = MemoryCoefficients.DEFAULTS;
         CalibrationReport report = new CalibrationReport(new Calibration.Result(List.of(one), List.of(), 0), start,
                 CoefficientFit.of(List.of(one), start), StaticTiers.of(GatewaySettings.defaults(1), 256L << 20));

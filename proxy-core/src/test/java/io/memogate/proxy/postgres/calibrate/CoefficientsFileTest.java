@@ -18,7 +18,7 @@ class CoefficientsFileTest {
 
     @Test
     void readsBackExactlyWhatItWrote() throws Exception {
-        MemoryCoefficients fitted = new MemoryCoefficients(51_234.56789, 2_349.0123456789, 24_999.5, 0, 16.25, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0);
+        MemoryCoefficients fitted = new MemoryCoefficients(51_234.56789, 2_349.0123456789, 24_999.5, 0, 16.25, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0);
         Path file = dir.resolve("c.yaml");
 
         CoefficientsFile.write(file, fitted, List.of("server: PostgreSQL 18.0", "", "date: today"));
@@ -48,7 +48,7 @@ class CoefficientsFileTest {
                                 + "bytesPerFastStartParameterizedPair, bytesPerFastStartSubProblemPair, "
                                 + "bytesPerSetOperationBranch, bytesPerListElement, bytesPerValueRow, bytesPerValueCell, "
                                 + "bytesPerOtherStatement, bytesPerPartition, bytesPerPartitionwisePair, "
-                                + "bytesPerCopiedJoinRelation, bytesPerPartitionwiseGrouping, bytesPerCrossingSquare)",
+                                + "bytesPerCopiedJoinRelation, bytesPerPartitionwiseGrouping, bytesPerCrossingSquare, bytesPerJoinRelation)",
                         "fixedBytes must be a number of bytes >= 0, was '-1'",
                         "bytesPerJoinPair must be a number of bytes >= 0, was 'lots'",
                         "bytesPerFastStartJoinPair is required", "bytesPerExtraJoinClause is required"))
@@ -69,7 +69,7 @@ class CoefficientsFileTest {
                 """);
 
         assertThat(CoefficientsFile.read(file))
-                .isEqualTo(new MemoryCoefficients(50_000, 2_500, 9_000, 7_000, 16, 2_000, 2_500, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0));
+                .isEqualTo(new MemoryCoefficients(50_000, 2_500, 9_000, 7_000, 16, 2_000, 2_500, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0));
     }
 
     /**
@@ -95,7 +95,7 @@ class CoefficientsFileTest {
 
         assertThat(CoefficientsFile.read(file)).isEqualTo(
                 new MemoryCoefficients(8192, 3276.8, 12288, 10240, 16, 2355.2, 409.6, 24576, 400, 0, 0, 0, 24576, 800, 0,
-                        1200, 0, 0, 0, 0, 0, 0));
+                        1200, 0, 0, 0, 0, 0, 0, 0));
     }
 
     @Test
