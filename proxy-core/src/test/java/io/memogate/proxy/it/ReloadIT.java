@@ -173,7 +173,7 @@ class ReloadIT {
             List<Map<String, String>> changes = rows(console, "RELOAD");
 
             assertThat(row(changes, "setting", "estimator.coefficients")).containsEntry("applied", "live")
-                    .containsEntry("new", coefficients + " (2000, 200, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0)");
+                    .containsEntry("new", coefficients + " (2000, 200, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0)");
             assertThat(rows(console, chain).get(0)).containsEntry("estimated_bytes", "2800");
             assertThat(((CurrentEstimator) proxy.admission().orElseThrow().all().getFirst().estimator()).coefficients())
                     .isEqualTo(new MemoryCoefficients(2000, 200, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0));
