@@ -67,6 +67,40 @@ class JoinRelationsTest {
     }
 
     /**
+     * A graph of several components joins each component's sets to the others' by Cartesian products. The relations
+     * counted are those a linked pair makes, counted from the components: never fewer than the level search's, and
+     * at most 1.7x as many, cycles and lone relations included; none where no clause links anything.
+     */
+    @Test
+    void disconnectedGraphsCountTheRelationsLinkedPairsMake() {
+        Random random = new Random(5);
+        for (int trial = 0; trial < 200; trial++) {
+            int components = 2 + random.nextInt(4);
+            JoinGraph.Builder builder = JoinGraph.builder();
+            int n = 0;
+            for (int c = 0; c < components; c++) {
+                int first = n;
+                for (int size = 1 + random.nextInt(4); size > 0; size--) {
+                    builder.addRelation("t" + n++);
+                }
+                for (int v = first + 1; v < n; v++) {
+                    builder.addJoin(first + random.nextInt(v - first), v);
+                }
+                if (n - first >= 3 && random.nextBoolean()) {
+                    builder.addJoin(first, n - 1);
+                }
+            }
+            JoinGraph graph = builder.build();
+            double linked = PostgresJoinSearch.linkedJoinRelations(graph);
+            assertThat(counter.count(graph).joinRelations()).as("%s", graph)
+                    .isBetween(linked, 1.75 * linked);
+        }
+        JoinGraph loneRelations = Shapes.relations(4).build();
+        assertThat(counter.count(loneRelations).joinRelations()).isZero();
+        assertThat(counter.count(loneRelations).pairs()).isPositive();
+    }
+
+    /**
      * Past the step budget the relations are extrapolated at the enumerated sets' relations per pair. A clique's
      * smaller balls make more relations per pair than the whole, so the count errs high, never above the pairs.
      */

@@ -22,6 +22,8 @@ final class PostgresJoinSearch {
     private long extraClauses;
     private long crossingSquares;
     private long cartesianCalls;
+    /** The join relations some call whose sides a clause or join filter links makes. */
+    private final java.util.Set<Long> linkedBuilt = new java.util.HashSet<>();
     private final JoinLegality legality;
 
     private PostgresJoinSearch(JoinGraph graph) {
@@ -64,6 +66,13 @@ final class PostgresJoinSearch {
         PostgresJoinSearch search = new PostgresJoinSearch(graph);
         search.run();
         return search.levels.stream().skip(2).mapToLong(List::size).sum();
+    }
+
+    /** The join relations made by at least one call whose sides a clause or join filter links. */
+    static long linkedJoinRelations(JoinGraph graph) {
+        PostgresJoinSearch search = new PostgresJoinSearch(graph);
+        search.run();
+        return search.linkedBuilt.size();
     }
 
     /** The make_join_rel calls whose sides no clause or join filter links. */
@@ -148,6 +157,8 @@ final class PostgresJoinSearch {
         crossingSquares += Math.max(0, crossings * crossings - 1);
         if (!relevant(a, b)) {
             cartesianCalls++;
+        } else {
+            linkedBuilt.add(a | b);
         }
         built.add(a | b);
     }
