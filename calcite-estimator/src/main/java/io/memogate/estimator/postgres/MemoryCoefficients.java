@@ -45,9 +45,9 @@ import java.util.List;
  * (seed 1: 0.898 to 0.961 with the catalog, 0.927 to 0.979 from the SQL alone; seed 3, not used to choose them:
  * 0.903 to 0.922 and 0.918 to 0.948) and TPC-DS's (0.827 to 0.864; bench/log/accuracy.md, "Join relations priced
  * apart from their pairs"). Least squares alone puts them at 2.1 and 1.8 kB, which fits small trees better (a
- * chain of 10 measured 1.02x against 1.27x) and ranks TPC-DS and the random corpus worse; the 7 kB is chosen for
- * the statements the gateways are for, above 1 MiB, and small chains are estimated higher with it (the random
- * corpus's statements under 1 MiB at a median 1.41x, 1.26x before).
+ * chain of 10 estimated at 1.02x of its memory against 1.27x) and ranks TPC-DS and the random corpus worse. The
+ * 7 kB follows the statements the gateways are for, above 1 MiB; small chains are estimated higher with it (the
+ * random corpus's statements under 1 MiB at a median 1.41x, 1.26x before).
  *
  * <p>{@link #EMPTY_TABLES_PG17} is the earlier fit to PostgreSQL 17.5 over 4-16 empty tables
  * (docs/DESIGN.md, "Why it matters"): weighted least squares of {@code planner_used_kB} on
