@@ -1,8 +1,10 @@
 package io.memogate.estimator.graph;
 
 import java.util.ArrayList;
+import java.util.HashSet;
 import java.util.LinkedHashSet;
 import java.util.List;
+import java.util.Set;
 
 /**
  * A test oracle: PostgreSQL's standard_join_search / join_search_one_level
@@ -23,7 +25,7 @@ final class PostgresJoinSearch {
     private long crossingSquares;
     private long cartesianCalls;
     /** The join relations some call whose sides a clause or join filter links makes. */
-    private final java.util.Set<Long> linkedBuilt = new java.util.HashSet<>();
+    private final Set<Long> linkedBuilt = new HashSet<>();
     private final JoinLegality legality;
 
     private PostgresJoinSearch(JoinGraph graph) {
