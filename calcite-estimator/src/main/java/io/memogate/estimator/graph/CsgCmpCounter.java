@@ -160,9 +160,10 @@ public final class CsgCmpCounter {
             return MemoSize.NONE;
         }
         if (graph.edgeCount() == n - 1 && !graph.restricted()) {
-            double pairs = TreeCount.pairs(graph);
+            TreeCount.Subtrees subtrees = TreeCount.subtrees(graph);
+            double pairs = subtrees.pairs();
             return new MemoSize(pairs, TreeCount.extraClauses(graph), TreeCount.crossingSquares(graph), 0,
-                    TreeCount.parameterizations(graph), Math.min(pairs, TreeCount.joinRelations(graph)), true, n);
+                    TreeCount.parameterizations(graph), Math.min(pairs, subtrees.joinRelations()), true, n);
         }
         return enumerate(graph, budget);
     }

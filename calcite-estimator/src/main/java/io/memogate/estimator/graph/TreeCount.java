@@ -29,9 +29,39 @@ final class TreeCount {
 
     /** Pairs of {@code tree}, which must be connected with {@code size() - 1} edges; saturates at {@link Double#MAX_VALUE}. */
     static double pairs(JoinGraph tree) {
+        return subtrees(tree).pairs();
+    }
+
+    /**
+     * The subtrees of {@code tree} (connected, {@code size() - 1} edges), counted with their sizes summed, in one
+     * pass: what its pairs and its join relations both follow from.
+     *
+     * @param count subtrees, single vertices included
+     * @param sizes their sizes, summed
+     * @param vertices the tree's vertices
+     */
+    record Subtrees(double count, double sizes, int vertices) {
+
+        /** {@code sum over subtrees S of (|S| - 1)}: each splits in two at any of its edges; saturates. */
+        double pairs() {
+            double pairs = sizes - count;
+            return Double.isFinite(pairs) ? pairs : Double.MAX_VALUE;
+        }
+
+        /**
+         * The join relations ({@link MemoSize#joinRelations()}): the subtrees of two or more vertices, every one made
+         * by the pairs cut at its edges; saturates.
+         */
+        double joinRelations() {
+            double relations = count - vertices;
+            return Double.isFinite(relations) ? relations : Double.MAX_VALUE;
+        }
+    }
+
+    static Subtrees subtrees(JoinGraph tree) {
         int n = tree.size();
         if (n <= 1) {
-            return 0;
+            return new Subtrees(n, n, n);
         }
         int[] parent = new int[n];
         int[] order = depthFirst(tree, parent);
@@ -54,8 +84,7 @@ final class TreeCount {
                 f[p] *= 1 + f[v];
             }
         }
-        double pairs = sizes - subtrees;
-        return Double.isFinite(pairs) ? pairs : Double.MAX_VALUE;
+        return new Subtrees(subtrees, sizes, n);
     }
 
     /**
@@ -116,23 +145,6 @@ final class TreeCount {
             }
         }
         return Double.isFinite(total) ? total : Double.MAX_VALUE;
-    }
-
-    /**
-     * The join relations of {@code tree} ({@link MemoSize#joinRelations()}): its subtrees of two or more vertices,
-     * every one made by the pairs cut at its edges. Over the vertices, the subtrees topped there, less the
-     * single vertices; saturates at {@link Double#MAX_VALUE}.
-     */
-    static double joinRelations(JoinGraph tree) {
-        if (tree.size() <= 1) {
-            return 0;
-        }
-        double subtrees = 0;
-        for (Family below : Rooted.of(tree).below) {
-            subtrees += below.count();
-        }
-        double relations = subtrees - tree.size();
-        return Double.isFinite(relations) ? relations : Double.MAX_VALUE;
     }
 
     /**
