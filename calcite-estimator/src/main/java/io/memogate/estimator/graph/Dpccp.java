@@ -48,7 +48,7 @@ final class Dpccp {
      * @param extraClauses the crossings of each of those {@code pairs} beyond its first, summed
      * @param crossingSquares the square of each linked pair's crossings less one, summed
      * @param parameterizations over the pairs visited, the relations outside the pair's join relation that
-     *     an index scan inside it can be parameterized by
+     *     an index scan inside it can be parameterized by and PostgreSQL keeps paths for ({@link ParameterSources})
      * @param joinRelations the sets of two or more relations those pairs make ({@link MemoSize#joinRelations()})
      */
     record Result(double[] ballPairs, int completed, double pairs, double extraClauses, double crossingSquares,
@@ -72,6 +72,8 @@ final class Dpccp {
     private double joinRelations;
     /** Whether any vertex has an index scan parameterized by a neighbour: else no pair looks for one. */
     private final boolean indexScans;
+    /** Which outside relations a join relation's paths may stay parameterized by; null without index scans. */
+    private final ParameterSources sources;
     private long s1;
     /** The neighbours an index scan inside {@link #s1} can be parameterized by. */
     private long s1Parameters;
@@ -88,6 +90,7 @@ final class Dpccp {
             indexScanParameters[v] = graph.indexScanParameterMask(v);
         }
         indexScans = graph.hasIndexScans();
+        sources = indexScans ? new ParameterSources(graph) : null;
         Map<Long, Integer> others = new LinkedHashMap<>();
         for (int c = 0; c < graph.clauseCount(); c++) {
             int[] clause = graph.clause(c);
@@ -228,7 +231,10 @@ final class Dpccp {
         crossingSquares += Math.max(0, count * count - 1);
         if (indexScans) {
             long joined = s1 | s2;
-            parameterizations += Long.bitCount((s1Parameters | parameters(s2)) & ~joined);
+            long outside = (s1Parameters | parameters(s2)) & ~joined;
+            if (outside != 0) {
+                parameterizations += Long.bitCount(outside & sources.of(joined));
+            }
         }
     }
 

@@ -36,9 +36,9 @@ import java.util.StringJoiner;
  *
  * <p><b>Index scans.</b> {@link Builder#markIndexScan} records that a relation can be scanned by an index
  * parameterized by a neighbour (an equality between them whose column on the relation's side leads one of
- * its indexes): PostgreSQL then keeps, for every join relation holding the first but not the second,
- * paths parameterized by the second ({@link MemoSize#parameterizations()}). Without a catalog nothing is
- * marked.
+ * its indexes): PostgreSQL may then keep, for a join relation holding the first but not the second, paths
+ * parameterized by the second ({@link MemoSize#parameterizations()}, where {@link ParameterSources} says when
+ * it does). Without a catalog nothing is marked.
  *
  * <p><b>Order restrictions.</b> Outer, semi and anti joins limit which pairs PostgreSQL builds
  * ({@link OrderRestriction}); a graph without them is joined in any order its edges allow. They are applied

@@ -36,12 +36,14 @@ package io.memogate.estimator.graph;
  * @param parameterizations over the pairs, the relations outside the pair's join relation that an index
  *     scan inside it can be parameterized by ({@link JoinGraph#indexScanParameterMask}): each is a family
  *     of parameterized paths ({@code get_index_paths}, src/backend/optimizer/path/indxpath.c) that the
- *     pair builds join paths for and the join relation keeps. Counted per pair, not per join relation,
- *     because every pair that makes a relation joins its sides' parameterized paths again: a star with an
- *     indexed hub has {@code (n-1)(n-2)2^(n-3)}, and what PostgreSQL 18 used per added one stayed at
- *     0.8-0.9 kB for stars of 8 and 10 tables, 4.6-5.6 kB for the first rows from 8 to 14 tables, where
- *     per join relation it grew with the star. 0 when no index scan is marked. Extrapolated with {@code pairs} when the count is not
- *     exact
+ *     pair builds join paths for and the join relation keeps. Only those PostgreSQL keeps are counted: a
+ *     parameter from outside an outer or semi join's right side the relation overlaps, or a star-schema one
+ *     ({@link ParameterSources}); so a tree joined key to id without outer joins has none. Counted per pair,
+ *     not per join relation, because every pair that makes a relation joins its sides' parameterized paths
+ *     again: a star with an indexed hub has {@code (n-1)(n-2)2^(n-3)}, and what PostgreSQL 18 used per added
+ *     one stayed at 0.8-0.9 kB for stars of 8 and 10 tables, 4.6-5.6 kB for the first rows from 8 to 14
+ *     tables, where per join relation it grew with the star. 0 when no index scan is marked. Extrapolated
+ *     with {@code pairs} when the count is not exact
  * @param joinRelations the join relations the pairs make: the connected sets of two or more relations, each made
  *     by at least one pair (under order restrictions, the sets a pair PostgreSQL builds makes). The first pair to
  *     make a set creates its {@code RelOptInfo} and paths ({@code build_join_rel}, src/backend/optimizer/util/

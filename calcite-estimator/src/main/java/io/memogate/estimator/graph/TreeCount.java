@@ -117,109 +117,57 @@ final class TreeCount {
         for (int c = 0; c < tree.size(); c++) {
             if (rooted.parent[c] >= 0) {
                 // The pairs cut at the edge above c: a subtree topped at c, and a connected set above it.
-                total += Math.max(0, cost.applyAsLong(clauses[c])) * rooted.below[c].count() * rooted.above[c].count();
+                total += Math.max(0, cost.applyAsLong(clauses[c])) * rooted.below[c] * rooted.above[c];
             }
         }
         return Double.isFinite(total) ? total : Double.MAX_VALUE;
     }
 
     /**
-     * The parameterizations of {@code tree} (see {@link MemoSize#parameterizations()}), summed over its pairs.
-     * A tree's connected set {@code S} is made by {@code |S| - 1} pairs (one per edge inside it), and an
-     * outside relation reaches {@code S} through exactly one edge. So across the edge above each child
-     * {@code c} of {@code p}: the connected sets holding {@code c} but not {@code p} count {@code |S| - 1}
-     * each if {@code c} can be scanned by an index parameterized by {@code p}, and the sets holding {@code p}
-     * but nothing of {@code c}'s subtree likewise if {@code p} can by {@code c}.
-     */
-    static double parameterizations(JoinGraph tree) {
-        if (tree.size() <= 1 || !tree.hasIndexScans()) {
-            return 0;
-        }
-        Rooted rooted = Rooted.of(tree);
-        double total = 0;
-        for (int c = 0; c < tree.size(); c++) {
-            int p = rooted.parent[c];
-            if (p >= 0) {
-                total += (tree.indexScannableBy(c, p) ? rooted.below[c].pairs() : 0)
-                        + (tree.indexScannableBy(p, c) ? rooted.above[c].pairs() : 0);
-            }
-        }
-        return Double.isFinite(total) ? total : Double.MAX_VALUE;
-    }
-
-    /**
-     * The tree rooted at vertex 0, with per vertex {@code below[v]}, the subtrees topped at {@code v}
-     * ({@code f(v)} sets), and {@code above[v]}, the connected sets holding {@code v}'s parent but nothing of
-     * {@code v}'s subtree ({@code up(v)} sets; none for the root), each counted with its sets' sizes.
+     * The tree rooted at vertex 0, with per vertex {@code below[v]}, how many subtrees are topped at {@code v}
+     * ({@code f(v)}), and {@code above[v]}, how many connected sets hold {@code v}'s parent but nothing of
+     * {@code v}'s subtree ({@code up(v)}; 0 for the root).
      *
-     * <p>Both families are products of independent choices (per child subtree: leave it out, or take one
-     * of its sets), so each is computed as a {@link Family}, a count with a size sum, combined with
-     * {@link Family#times}; no division, so the counts stay exact integers while they fit 53 bits.
+     * <p>Both are products of independent choices (per child subtree: leave it out, or take one of its sets,
+     * {@code 1 + f(c)} ways); no division, so the counts stay exact integers while they fit 53 bits.
      */
-    private record Rooted(int[] parent, Family[] below, Family[] above) {
+    private record Rooted(int[] parent, double[] below, double[] above) {
 
         static Rooted of(JoinGraph tree) {
             int n = tree.size();
             int[] parent = new int[n];
             int[] order = depthFirst(tree, parent);
-            Family[] below = new Family[n];
+            double[] below = new double[n];
             for (int i = n - 1; i >= 0; i--) {
                 int v = order[i];
-                Family family = Family.ONE_VERTEX;
+                double ways = 1;
                 for (int w : tree.neighbours(v)) {
                     if (w != parent[v]) {
-                        family = family.times(below[w].orNothing());
+                        ways *= 1 + below[w];
                     }
                 }
-                below[v] = family;
+                below[v] = ways;
             }
             // up(c) for each child c of v: the ways above v (none for the root), times each sibling's
-            // choices, taken as the product of the siblings before c and of those after it, then v itself.
-            Family[] above = new Family[n];
+            // choices, taken as the product of the siblings before c and of those after it.
+            double[] above = new double[n];
             for (int i = 0; i < n; i++) {
                 int v = order[i];
-                Family overV = parent[v] < 0 ? Family.NOTHING : above[v].orNothing();
+                double overV = parent[v] < 0 ? 1 : 1 + above[v];
                 int[] children = Arrays.stream(tree.neighbours(v)).filter(w -> w != parent[v]).toArray();
-                Family[] after = new Family[children.length + 1];
-                after[children.length] = Family.NOTHING;
+                double[] after = new double[children.length + 1];
+                after[children.length] = 1;
                 for (int k = children.length - 1; k >= 0; k--) {
-                    after[k] = after[k + 1].times(below[children[k]].orNothing());
+                    after[k] = after[k + 1] * (1 + below[children[k]]);
                 }
-                Family before = Family.NOTHING;
+                double before = 1;
                 for (int k = 0; k < children.length; k++) {
                     int c = children[k];
-                    above[c] = overV.times(before).times(after[k + 1]).times(Family.ONE_VERTEX);
-                    before = before.times(below[c].orNothing());
+                    above[c] = overV * before * after[k + 1];
+                    before *= 1 + below[c];
                 }
             }
             return new Rooted(parent, below, above);
-        }
-    }
-
-    /**
-     * A family of vertex sets: how many, and their sizes summed. The product of two families, each set
-     * of one joined with each set of the other, has {@code count * count'} sets whose sizes sum to
-     * {@code count * sizes' + sizes * count'}.
-     */
-    private record Family(double count, double sizes) {
-
-        /** Only the empty set: the choice to take nothing. */
-        static final Family NOTHING = new Family(1, 0);
-        /** One set of one vertex. */
-        static final Family ONE_VERTEX = new Family(1, 1);
-
-        Family times(Family other) {
-            return new Family(count * other.count, count * other.sizes + sizes * other.count);
-        }
-
-        /** The pairs that make this family's sets, each set of a tree being made by one pair per edge inside it. */
-        double pairs() {
-            return sizes - count;
-        }
-
-        /** This family, or nothing of it: the empty set added. */
-        Family orNothing() {
-            return new Family(count + 1, sizes);
         }
     }
 

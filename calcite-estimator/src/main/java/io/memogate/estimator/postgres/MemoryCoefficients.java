@@ -110,7 +110,8 @@ import java.util.List;
  *     planner's copies of its expressions
  * @param bytesPerParameterizedPair per parameterized path family a pair builds join paths for: over the
  *     pairs, the relations outside the pair's join relation that an index scan inside it can take as a
- *     parameter ({@link JoinSearch#parameterizations()}; counted only when a catalog is given). From stars
+ *     parameter and PostgreSQL keeps join paths for ({@link JoinSearch#parameterizations()}; counted only when a
+ *     catalog is given). From stars
  *     of 8 and 10 tables of 2,000 rows on PostgreSQL 18.6 whose hub was indexed on its join columns
  *     (bench/log/accuracy.md, "How much the indexes on join columns add"): the memory added over the
  *     parameterized pairs added, 0.80-0.91 kB; per join relation instead it was 2.7-3.2 kB and grew with

@@ -56,11 +56,13 @@ class JoinOrderRestrictionTest {
     /**
      * DPccp's order builds every side before a pair uses it, so it counts what the level search counts, on
      * random trees with an extra edge and one outer or semi join, whose right side is the relations from some
-     * point on, joined among themselves, and whose left side holds its parent.
+     * point on, joined among themselves, and whose left side holds its parent; with index scans marked at random
+     * on the edges, the parameterizations kept too.
      */
     @Test
     void restrictedCountsMatchPostgresLevelSearchOnRandomGraphs() {
         Random random = new Random(11);
+        Random indexes = new Random(13);
         for (int trial = 0; trial < 400; trial++) {
             int n = 3 + random.nextInt(9);
             int[] splits = {1 + random.nextInt(n - 1)};
@@ -97,7 +99,14 @@ class JoinOrderRestrictionTest {
                 builder.restrict(new OrderRestriction(semi, Set.of(parent[split]),
                         !semi && innermost && random.nextBoolean() ? Set.of(split) : whole, whole));
             }
+            for (int marks = indexes.nextInt(2 * n); marks > 0; marks--) {
+                int[] edge = edges.get(indexes.nextInt(edges.size()));
+                boolean forward = indexes.nextBoolean();
+                builder.markIndexScan(edge[forward ? 0 : 1], edge[forward ? 1 : 0]);
+            }
             JoinGraph graph = builder.build();
+            assertThat(counter.count(graph).parameterizations()).as("%s %s", graph, graph.restrictions())
+                    .isEqualTo(PostgresJoinSearch.parameterizations(graph));
             assertThat(counter.count(graph).pairs()).as("%s %s", graph, graph.restrictions())
                     .isEqualTo(PostgresJoinSearch.makeJoinRelCalls(graph))
                     .isLessThanOrEqualTo(counter.count(free(graph)).pairs());

@@ -3,9 +3,14 @@ package io.memogate.estimator.graph;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import java.util.Random;
+import java.util.Set;
+import java.util.TreeSet;
 import org.junit.jupiter.api.Test;
 
-/** {@link MemoSize#parameterizations()}: index scans parameterized by a neighbour, counted per pair. */
+/**
+ * {@link MemoSize#parameterizations()}: index scans parameterized by a neighbour, counted per pair where PostgreSQL
+ * keeps the parameterized join paths ({@link ParameterSources}).
+ */
 class ParameterizationsTest {
 
     private final CsgCmpCounter counter = new CsgCmpCounter();
@@ -39,7 +44,7 @@ class ParameterizationsTest {
     /**
      * A chain whose every relation can be scanned by an index parameterized by either neighbour: a segment
      * [i, j] is parameterized by each neighbour it has outside (two, or one at an end) and made by j - i
-     * pairs.
+     * pairs. Each end of a segment of two or more is indexed for its neighbour inside too, the star-schema case.
      */
     @Test
     void aFullyIndexedChainCountsEachSegmentsOutsideNeighboursPerPair() {
@@ -59,6 +64,37 @@ class ParameterizationsTest {
     }
 
     /**
+     * A chain joined key to id, each relation's id indexed for its one parent ({@code t(i).k = t(i+1).id}): a
+     * segment's first relation can be scanned by an index parameterized by the relation before it, but with no
+     * outer join and no second parameter PostgreSQL keeps no join path that still needs it, so none is counted.
+     * Under {@code t0 LEFT JOIN (t1 ... t(n-1))} the right side's sets may keep paths parameterized by what lies
+     * outside that side: the segments [1, j] by t0, each made by j - 1 pairs. A segment starting further on is
+     * parameterized by a relation of the right side itself, which is no param source.
+     */
+    @Test
+    void aChainKeyedToIdsKeepsParameterizedJoinsOnlyOnAnOuterJoinsNullableSide() {
+        int n = 6;
+        JoinGraph.Builder inner = Shapes.CHAIN.builder(n);
+        JoinGraph.Builder left = Shapes.CHAIN.builder(n);
+        for (int v = 0; v + 1 < n; v++) {
+            inner.markIndexScan(v + 1, v);
+            left.markIndexScan(v + 1, v);
+        }
+        Set<Integer> nullable = new TreeSet<>();
+        for (int v = 1; v < n; v++) {
+            nullable.add(v);
+        }
+        left.restrict(new OrderRestriction(false, Set.of(0), nullable, nullable));
+        double expected = 0;
+        for (int j = 2; j < n; j++) {
+            expected += j - 1;
+        }
+        assertThat(counter.count(inner.build()).parameterizations()).isZero();
+        assertThat(counter.count(left.build()).parameterizations()).isEqualTo(expected)
+                .isEqualTo(PostgresJoinSearch.parameterizations(left.build()));
+    }
+
+    /**
      * Two components: each pair of a component's search appears once per way of sharing the other
      * component's relations between the sides (3^(k-1), as its extra clauses do); the Cartesian pairs
      * have none, a finished component having nothing outside to be parameterized by.
@@ -72,9 +108,12 @@ class ParameterizationsTest {
         assertThat(counter.count(builder.build()).parameterizations()).isEqualTo(3 * 2.0);
     }
 
-    /** The trees' formula agrees with the enumeration, and the enumeration with counting every subset. */
+    /**
+     * The count (a tree's enumerated only where some relation is indexed for two neighbours) agrees with the
+     * enumeration, and the enumeration with counting every subset.
+     */
     @Test
-    void treesFormulaEnumerationAndBruteForceAgree() {
+    void countEnumerationAndBruteForceAgree() {
         Random random = new Random(17);
         for (int trial = 0; trial < 200; trial++) {
             int n = 2 + random.nextInt(11);
@@ -110,7 +149,11 @@ class ParameterizationsTest {
         assertThat(counter.count(chain).parameterizations()).isZero();
     }
 
-    /** Over every connected set, its parameterizations times the splits of it into two connected sides. */
+    /**
+     * Over every connected set, its parameterizations times the splits of it into two connected sides. Without
+     * order restrictions an outside relation counts only as a star-schema parameter: one of a relation inside
+     * that two neighbours or more can parameterize, one of them inside too.
+     */
     private static double bruteForce(JoinGraph graph) {
         int n = graph.size();
         double total = 0;
@@ -120,8 +163,9 @@ class ParameterizationsTest {
             }
             long parameters = 0;
             for (int v = 0; v < n; v++) {
-                if ((set & (1L << v)) != 0) {
-                    parameters |= graph.indexScanParameterMask(v);
+                long ofV = graph.indexScanParameterMask(v);
+                if ((set & (1L << v)) != 0 && Long.bitCount(ofV) >= 2 && (ofV & set) != 0) {
+                    parameters |= ofV;
                 }
             }
             long lowest = Long.lowestOneBit(set);

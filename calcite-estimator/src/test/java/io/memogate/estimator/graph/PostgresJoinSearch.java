@@ -27,8 +27,11 @@ final class PostgresJoinSearch {
     /** The join relations some call whose sides a clause or join filter links makes. */
     private final Set<Long> linkedBuilt = new HashSet<>();
     private final JoinLegality legality;
+    private final JoinGraph graph;
+    private long parameterizations;
 
     private PostgresJoinSearch(JoinGraph graph) {
+        this.graph = graph;
         adjacency = new long[graph.size()];
         for (int v = 0; v < adjacency.length; v++) {
             adjacency[v] = graph.neighbourMask(v);
@@ -82,6 +85,49 @@ final class PostgresJoinSearch {
         PostgresJoinSearch search = new PostgresJoinSearch(graph);
         search.run();
         return search.cartesianCalls;
+    }
+
+    /**
+     * Summed over the make_join_rel calls: the relations outside the join relation that an index scan inside it
+     * can be parameterized by and that add_paths_to_joinrel keeps a parameterized join path for: a member of its
+     * param_source_rels (every relation outside the right side of an outer or semi join whose right side the join
+     * relation overlaps and whose left side it does not), or a star-schema parameter (allow_star_schema_join: of
+     * a relation inside that two neighbours or more can parameterize, one of them inside).
+     */
+    static long parameterizations(JoinGraph graph) {
+        PostgresJoinSearch search = new PostgresJoinSearch(graph);
+        search.run();
+        return search.parameterizations;
+    }
+
+    private long keptParameters(long joinRel) {
+        long parameterizing = 0;
+        long sources = 0;
+        for (int v = 0; v < graph.size(); v++) {
+            if ((joinRel & (1L << v)) != 0) {
+                long parameters = graph.indexScanParameterMask(v);
+                parameterizing |= parameters;
+                if (Long.bitCount(parameters) > 1 && (parameters & joinRel) != 0) {
+                    sources |= parameters;
+                }
+            }
+        }
+        for (OrderRestriction restriction : graph.restrictions()) {
+            boolean holdsRight = false;
+            boolean holdsLeft = false;
+            long right = 0;
+            for (int v : restriction.minRight()) {
+                holdsRight |= (joinRel & (1L << v)) != 0;
+                right |= 1L << v;
+            }
+            for (int v : restriction.minLeft()) {
+                holdsLeft |= (joinRel & (1L << v)) != 0;
+            }
+            if (holdsRight && !holdsLeft) {
+                sources |= all & ~right;
+            }
+        }
+        return parameterizing & sources & ~joinRel;
     }
 
     private void run() {
@@ -156,6 +202,7 @@ final class PostgresJoinSearch {
             }
         }
         extraClauses += Math.max(0, crossings - 1);
+        parameterizations += Long.bitCount(keptParameters(a | b));
         crossingSquares += Math.max(0, crossings * crossings - 1);
         if (!relevant(a, b)) {
             cartesianCalls++;
