@@ -51,9 +51,9 @@ import java.util.stream.IntStream;
  * ones.
  *
  * <p><b>Parameterizations</b> ({@link MemoSize#parameterizations()}) are counted per pair during the
- * enumeration, only those PostgreSQL keeps ({@link ParameterSources}), scaled like the pairs when extrapolated. A
- * tree without order restrictions has none unless a relation is indexed for two of its neighbours, and only such a
- * tree is enumerated for them; its pairs still come from the formula.
+ * enumeration, only those PostgreSQL keeps ({@link ParameterSources}), scaled like the pairs when extrapolated; on a
+ * tree without order restrictions by formula ({@link TreeCount}), where only a relation indexed for two of its
+ * neighbours keeps any.
  * Across the components of a disconnected graph they go like the extra clauses: a finished component has
  * no relation outside it to be parameterized by, so a pair {@code (U1 ∪ I1, U2 ∪ I2)} has those of its
  * split {@code {I1, I2}}, {@code 3^(k-1)} times each, and the pairs {@code (U, v)} none.
@@ -164,31 +164,10 @@ public final class CsgCmpCounter {
         if (graph.edgeCount() == n - 1 && !graph.restricted()) {
             TreeCount.Subtrees subtrees = TreeCount.subtrees(graph);
             double pairs = subtrees.pairs();
-            TreeParameterizations parameterized = treeParameterizations(graph, pairs, budget);
             return new MemoSize(pairs, TreeCount.extraClauses(graph), TreeCount.crossingSquares(graph), 0,
-                    parameterized.count(), Math.min(pairs, subtrees.joinRelations()), true, n + parameterized.steps());
+                    TreeCount.parameterizations(graph), Math.min(pairs, subtrees.joinRelations()), true, n);
         }
         return enumerate(graph, budget);
-    }
-
-    /**
-     * The parameterizations of a tree without order restrictions, whose {@code pairs} the formula counted. Such a
-     * tree has no param sources, so only a relation indexed for two neighbours or more (the star-schema case,
-     * {@link ParameterSources}) makes any, and only then is the tree enumerated for them; past the budget they
-     * are scaled to the formula's pairs, as a cyclic graph's are.
-     */
-    private static TreeParameterizations treeParameterizations(JoinGraph tree, double pairs, long budget) {
-        if (!tree.hasIndexScans() || !new ParameterSources(tree).anyStarRelation()) {
-            return new TreeParameterizations(0, 0);
-        }
-        MemoSize enumerated = enumerate(tree, budget);
-        double count = enumerated.exact() || enumerated.pairs() == 0 ? enumerated.parameterizations()
-                : saturate(pairs * (enumerated.parameterizations() / enumerated.pairs()));
-        return new TreeParameterizations(count, enumerated.steps());
-    }
-
-    /** A tree's parameterizations, and the enumeration steps they cost (none when it needed no enumeration). */
-    private record TreeParameterizations(double count, long steps) {
     }
 
     /**

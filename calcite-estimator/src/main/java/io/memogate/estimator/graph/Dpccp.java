@@ -233,7 +233,7 @@ final class Dpccp {
             long joined = s1 | s2;
             long outside = (s1Parameters | parameters(s2)) & ~joined;
             if (outside != 0) {
-                parameterizations += Long.bitCount(outside & sources.of(joined));
+                parameterizations += Long.bitCount(sources.kept(joined, outside));
             }
         }
     }

@@ -54,26 +54,24 @@ final class ParameterSources {
         starRelations = star;
     }
 
-    /** Whether some relation's index scans can be parameterized by two neighbours: the star-schema case. */
-    boolean anyStarRelation() {
-        return starRelations != 0;
-    }
-
-    /** The relations a path of the join relation {@code set} may stay parameterized by (some may be inside it). */
-    long of(long set) {
-        long allowed = 0;
-        for (int i = 0; i < minLeft.length; i++) {
+    /**
+     * Of {@code outside}, the relations outside the join relation {@code set} that parameterize index scans inside
+     * it, those PostgreSQL keeps paths for. Stops as soon as all of them are kept, the common case in a dense graph.
+     */
+    long kept(long set, long outside) {
+        long kept = 0;
+        for (int i = 0; i < minLeft.length && kept != outside; i++) {
             if ((minRight[i] & set) != 0 && (minLeft[i] & set) == 0) {
-                allowed |= all & ~minRight[i];
+                kept |= outside & all & ~minRight[i];
             }
         }
-        for (long bits = set & starRelations; bits != 0; bits &= bits - 1) {
+        for (long bits = set & starRelations; bits != 0 && kept != outside; bits &= bits - 1) {
             long parameters = starParameters[Long.numberOfTrailingZeros(bits)];
             if ((parameters & set) != 0) {
-                allowed |= parameters;
+                kept |= parameters & outside;
             }
         }
-        return allowed;
+        return kept;
     }
 
     private static long mask(int[] vertices) {

@@ -117,57 +117,132 @@ final class TreeCount {
         for (int c = 0; c < tree.size(); c++) {
             if (rooted.parent[c] >= 0) {
                 // The pairs cut at the edge above c: a subtree topped at c, and a connected set above it.
-                total += Math.max(0, cost.applyAsLong(clauses[c])) * rooted.below[c] * rooted.above[c];
+                total += Math.max(0, cost.applyAsLong(clauses[c])) * rooted.below[c].count() * rooted.above[c].count();
             }
         }
         return Double.isFinite(total) ? total : Double.MAX_VALUE;
     }
 
     /**
-     * The tree rooted at vertex 0, with per vertex {@code below[v]}, how many subtrees are topped at {@code v}
-     * ({@code f(v)}), and {@code above[v]}, how many connected sets hold {@code v}'s parent but nothing of
-     * {@code v}'s subtree ({@code up(v)}; 0 for the root).
-     *
-     * <p>Both are products of independent choices (per child subtree: leave it out, or take one of its sets,
-     * {@code 1 + f(c)} ways); no division, so the counts stay exact integers while they fit 53 bits.
+     * The parameterizations PostgreSQL keeps in {@code tree} (connected, {@code size() - 1} edges, no order
+     * restrictions; {@link MemoSize#parameterizations()}), summed over its pairs; saturates at
+     * {@link Double#MAX_VALUE}. Without order restrictions only the star-schema case keeps any
+     * ({@link ParameterSources}). In a tree an outside relation {@code w} touches a connected set {@code S} through
+     * one relation {@code r}, so {@code w} counts for {@code S} when {@code r} can be scanned by an index
+     * parameterized by {@code w} and by another neighbour inside {@code S}; and {@code S} is made by {@code |S| - 1}
+     * pairs. So across the edge above each child {@code c} of {@code p}: if {@code p} parameterizes {@code c}, the
+     * subtrees topped at {@code c} that hold a child parameterizing {@code c} (all of them less the <em>bare</em>
+     * ones, which hold none); if {@code c} parameterizes {@code p}, the sets holding {@code p} but nothing of
+     * {@code c}'s subtree that hold {@code p}'s parent or another child, either parameterizing {@code p}.
      */
-    private record Rooted(int[] parent, double[] below, double[] above) {
+    static double parameterizations(JoinGraph tree) {
+        int n = tree.size();
+        if (n <= 1 || !tree.hasIndexScans()) {
+            return 0;
+        }
+        Rooted rooted = Rooted.of(tree);
+        double total = 0;
+        for (int v = 0; v < n; v++) {
+            int up = rooted.parent[v];
+            int[] children = Arrays.stream(tree.neighbours(v)).filter(w -> w != up).toArray();
+            if (up >= 0 && tree.indexScannableBy(v, up)) {
+                Family bare = Family.ONE_VERTEX;
+                for (int c : children) {
+                    if (!tree.indexScannableBy(v, c)) {
+                        bare = bare.times(rooted.below[c].orNothing());
+                    }
+                }
+                total += rooted.below[v].pairs() - bare.pairs();
+            }
+            Family overBare = up < 0 || tree.indexScannableBy(v, up) ? Family.NOTHING : rooted.above[v].orNothing();
+            for (int c : children) {
+                if (tree.indexScannableBy(v, c)) {
+                    Family bare = overBare.times(Family.ONE_VERTEX);
+                    for (int sibling : children) {
+                        if (sibling != c && !tree.indexScannableBy(v, sibling)) {
+                            bare = bare.times(rooted.below[sibling].orNothing());
+                        }
+                    }
+                    total += rooted.above[c].pairs() - bare.pairs();
+                }
+            }
+        }
+        return Double.isFinite(total) ? total : Double.MAX_VALUE;
+    }
+
+    /**
+     * The tree rooted at vertex 0, with per vertex {@code below[v]}, the subtrees topped at {@code v}
+     * ({@code f(v)} sets), and {@code above[v]}, the connected sets holding {@code v}'s parent but nothing of
+     * {@code v}'s subtree ({@code up(v)} sets; none for the root), each counted with its sets' sizes.
+     *
+     * <p>Both families are products of independent choices (per child subtree: leave it out, or take one
+     * of its sets), so each is computed as a {@link Family}, a count with a size sum, combined with
+     * {@link Family#times}; no division, so the counts stay exact integers while they fit 53 bits.
+     */
+    private record Rooted(int[] parent, Family[] below, Family[] above) {
 
         static Rooted of(JoinGraph tree) {
             int n = tree.size();
             int[] parent = new int[n];
             int[] order = depthFirst(tree, parent);
-            double[] below = new double[n];
+            Family[] below = new Family[n];
             for (int i = n - 1; i >= 0; i--) {
                 int v = order[i];
-                double ways = 1;
+                Family family = Family.ONE_VERTEX;
                 for (int w : tree.neighbours(v)) {
                     if (w != parent[v]) {
-                        ways *= 1 + below[w];
+                        family = family.times(below[w].orNothing());
                     }
                 }
-                below[v] = ways;
+                below[v] = family;
             }
             // up(c) for each child c of v: the ways above v (none for the root), times each sibling's
-            // choices, taken as the product of the siblings before c and of those after it.
-            double[] above = new double[n];
+            // choices, taken as the product of the siblings before c and of those after it, then v itself.
+            Family[] above = new Family[n];
             for (int i = 0; i < n; i++) {
                 int v = order[i];
-                double overV = parent[v] < 0 ? 1 : 1 + above[v];
+                Family overV = parent[v] < 0 ? Family.NOTHING : above[v].orNothing();
                 int[] children = Arrays.stream(tree.neighbours(v)).filter(w -> w != parent[v]).toArray();
-                double[] after = new double[children.length + 1];
-                after[children.length] = 1;
+                Family[] after = new Family[children.length + 1];
+                after[children.length] = Family.NOTHING;
                 for (int k = children.length - 1; k >= 0; k--) {
-                    after[k] = after[k + 1] * (1 + below[children[k]]);
+                    after[k] = after[k + 1].times(below[children[k]].orNothing());
                 }
-                double before = 1;
+                Family before = Family.NOTHING;
                 for (int k = 0; k < children.length; k++) {
                     int c = children[k];
-                    above[c] = overV * before * after[k + 1];
-                    before *= 1 + below[c];
+                    above[c] = overV.times(before).times(after[k + 1]).times(Family.ONE_VERTEX);
+                    before = before.times(below[c].orNothing());
                 }
             }
             return new Rooted(parent, below, above);
+        }
+    }
+
+    /**
+     * A family of vertex sets: how many, and their sizes summed. The product of two families, each set
+     * of one joined with each set of the other, has {@code count * count'} sets whose sizes sum to
+     * {@code count * sizes' + sizes * count'}.
+     */
+    private record Family(double count, double sizes) {
+
+        /** Only the empty set: the choice to take nothing. */
+        static final Family NOTHING = new Family(1, 0);
+        /** One set of one vertex. */
+        static final Family ONE_VERTEX = new Family(1, 1);
+
+        Family times(Family other) {
+            return new Family(count * other.count, count * other.sizes + sizes * other.count);
+        }
+
+        /** The pairs that make this family's sets, each set of a tree being made by one pair per edge inside it. */
+        double pairs() {
+            return sizes - count;
+        }
+
+        /** This family, or nothing of it: the empty set added. */
+        Family orNothing() {
+            return new Family(count + 1, sizes);
         }
     }
 

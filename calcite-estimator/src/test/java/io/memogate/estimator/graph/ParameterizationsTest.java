@@ -1,6 +1,7 @@
 package io.memogate.estimator.graph;
 
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.withinPercentage;
 
 import java.util.Random;
 import java.util.Set;
@@ -39,6 +40,19 @@ class ParameterizationsTest {
             assertThat(counter.count(leaves.build()).parameterizations()).isZero();
         }
         assertThat(counter.count(Shapes.STAR.graph(8)).parameterizations()).as("no index marked").isZero();
+    }
+
+    /** A tree past the 64 relations a bitmask holds is counted by formula like any other: a star of 70. */
+    @Test
+    void aTreePastSixtyFourRelationsIsCountedByFormula() {
+        int n = 70;
+        JoinGraph.Builder hub = Shapes.STAR.builder(n);
+        for (int leaf = 1; leaf < n; leaf++) {
+            hub.markIndexScan(0, leaf);
+        }
+        MemoSize memo = counter.count(hub.build());
+        assertThat(memo.exact()).isTrue();
+        assertThat(memo.parameterizations()).isCloseTo((n - 1) * (n - 2) * Math.pow(2, n - 3), withinPercentage(1e-9));
     }
 
     /**
@@ -108,12 +122,9 @@ class ParameterizationsTest {
         assertThat(counter.count(builder.build()).parameterizations()).isEqualTo(3 * 2.0);
     }
 
-    /**
-     * The count (a tree's enumerated only where some relation is indexed for two neighbours) agrees with the
-     * enumeration, and the enumeration with counting every subset.
-     */
+    /** The trees' formula agrees with the enumeration, and the enumeration with counting every subset. */
     @Test
-    void countEnumerationAndBruteForceAgree() {
+    void treesFormulaEnumerationAndBruteForceAgree() {
         Random random = new Random(17);
         for (int trial = 0; trial < 200; trial++) {
             int n = 2 + random.nextInt(11);
