@@ -11,6 +11,7 @@ import java.time.ZoneOffset;
 import java.util.List;
 import java.util.Locale;
 import java.util.concurrent.Callable;
+import java.util.stream.Collectors;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Option;
 
@@ -37,9 +38,10 @@ public final class AccuracyCommand implements Callable<Integer> {
                     + " shapes with every join column indexed) (default: ${DEFAULT-VALUE}).")
     List<String> corpora;
 
-    @Option(names = "--seed", defaultValue = "1", paramLabel = "N",
-            description = "Seed of the random corpus (default: ${DEFAULT-VALUE}).")
-    long seed;
+    @Option(names = "--seed", split = ",", defaultValue = "1", paramLabel = "N",
+            description = "Seed of the random corpus; several, comma-separated, make a corpus each (random-seedN),"
+                    + " planned on the same tables and reported apart (default: ${DEFAULT-VALUE}).")
+    List<Long> seeds;
 
     @Option(names = "--random-statements", defaultValue = "150", paramLabel = "N",
             description = "Statements in the random corpus (default: ${DEFAULT-VALUE}).")
@@ -77,13 +79,16 @@ public final class AccuracyCommand implements Callable<Integer> {
     public Integer call() throws Exception {
         List<Corpus> selected = new ArrayList<>();
         for (String name : corpora) {
+            if (name.equals("random")) {
+                selected.addAll(randomCorpora(seeds, randomStatements));
+                continue;
+            }
             selected.add(switch (name) {
                 case "synthetic" -> Corpora.synthetic();
                 case "synthetic-indexed" -> Corpora.syntheticIndexed();
                 case "tpch" -> Corpora.tpch();
                 case "tpcds" -> Corpora.tpcds();
                 case "warehouse" -> Corpora.warehouse();
-                case "random" -> Corpora.random(seed, randomStatements);
                 default -> throw new IllegalArgumentException("unknown corpus " + name
                         + " (synthetic, synthetic-indexed, tpch, tpcds, warehouse, random)");
             });
@@ -101,15 +106,26 @@ public final class AccuracyCommand implements Callable<Integer> {
                 Duration.ofSeconds(statementTimeoutSeconds), new CompileEstimator(), !noCatalog);
         AccuracyRun.Result result = run.run(selected, chosen, o -> System.out.println(ObservationsCsv.row(o)));
         ObservationsCsv.write(output.resolve("observations.csv"), result.planned());
-        String header = String.format(Locale.ROOT, "`memogate bench accuracy --corpora %s --profiles %s --host-memory %d"
+        String randomOptions = corpora.contains("random") ? String.format(Locale.ROOT, " --seed %s --random-statements %d",
+                seeds.stream().map(String::valueOf).collect(Collectors.joining(",")), randomStatements) : "";
+        String header = String.format(Locale.ROOT, "`memogate bench accuracy --corpora %s%s --profiles %s --host-memory %d"
                         + " --target %d" + (noCatalog ? " --no-catalog" : "") + "`, %s UTC, %d CPUs. Planner memory as `EXPLAIN (SUMMARY, MEMORY, COSTS OFF)` reports"
                         + " it (\"Planning: Memory: used\"); profiles: default = PostgreSQL's planner settings, wide ="
                         + " join_collapse_limit = from_collapse_limit = geqo_threshold = 20.",
-                String.join(",", corpora), String.join(",", profiles), hostBytes, targetBytes,
+                String.join(",", corpora), randomOptions, String.join(",", profiles), hostBytes, targetBytes,
                 LocalDateTime.now(ZoneOffset.UTC).withNano(0), Runtime.getRuntime().availableProcessors());
         new AccuracyReport(result, selected, AccuracyReport.tiersFor(targetBytes), header)
                 .write(output.resolve("report.md"));
         System.out.println("wrote " + output.resolve("report.md") + " and observations.csv");
         return 0;
+    }
+
+    /** One random corpus per seed: named random alone, random-seedN beside others, so that each is reported apart. */
+    static List<Corpus> randomCorpora(List<Long> seeds, int statements) {
+        List<Long> distinct = seeds.stream().distinct().toList();
+        if (distinct.size() == 1) {
+            return List.of(Corpora.random(distinct.get(0), statements));
+        }
+        return distinct.stream().map(seed -> Corpora.random(seed, statements, "random-seed" + seed)).toList();
     }
 }

@@ -53,7 +53,12 @@ final class Corpora {
      * tables, drawn from {@code seed} ({@link RandomJoins}).
      */
     static Corpus random(long seed, int count) {
-        return new Corpus("random", SyntheticDatabase.describe() + "; " + count + " random joins of seed " + seed,
+        return random(seed, count, "random");
+    }
+
+    /** The same, named {@code name}: several seeds in one run are corpora of their own, all on the one database. */
+    static Corpus random(long seed, int count, String name) {
+        return new Corpus(name, SyntheticDatabase.describe() + "; " + count + " random joins of seed " + seed,
                 RANDOM_DATABASE, List.of(), RandomJoins.statements(seed, count));
     }
 

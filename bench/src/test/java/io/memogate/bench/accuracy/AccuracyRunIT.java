@@ -53,4 +53,21 @@ class AccuracyRunIT {
         assertThat(report).contains("| synthetic | wide | 5 |").contains("| missing | wide | server error 42P01")
                 .contains("| star12-limit | wide | killed");
     }
+
+    /** Two seeds of the random corpus in one run: the tables are loaded once, and each seed is measured and reported. */
+    @Test
+    void severalSeedsShareTheirTablesAndAreReportedApart(@TempDir Path output) throws Exception {
+        List<Corpus> corpora = AccuracyCommand.randomCorpora(List.of(1L, 2L), 3);
+
+        AccuracyRun.Result result = new AccuracyRun(1L << 30, Long.MAX_VALUE, Duration.ofSeconds(60),
+                new CompileEstimator(), true).run(corpora, List.of(Profile.DEFAULT), p -> { });
+
+        assertThat(result.planned()).hasSize(6).allSatisfy(p -> assertThat(p.outcome()).isEqualTo(Planned.OK));
+        assertThat(result.planned()).filteredOn(p -> p.corpus().equals("random-seed1")).hasSize(3);
+        assertThat(result.planned()).filteredOn(p -> p.corpus().equals("random-seed2")).hasSize(3);
+        new AccuracyReport(result, corpora, AccuracyReport.tiersFor(1L << 30), "test run")
+                .write(output.resolve("report.md"));
+        assertThat(Files.readString(output.resolve("report.md")))
+                .contains("| random-seed1 | default | 3 |").contains("| random-seed2 | default | 3 |");
+    }
 }

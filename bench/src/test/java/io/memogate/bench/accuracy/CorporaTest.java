@@ -60,6 +60,21 @@ class CorporaTest {
                 .isLessThanOrEqualTo(2 * RandomJoins.MAX_RELATIONS));
     }
 
+    /**
+     * Several seeds of `--seed` make a corpus each, named by its seed so that the report keeps their cells apart, on
+     * the one database; a single seed keeps the name random.
+     */
+    @Test
+    void severalSeedsAreCorporaOfTheirOwnOnTheOneDatabase() {
+        assertThat(AccuracyCommand.randomCorpora(List.of(3L), 20)).extracting(Corpus::name).containsExactly("random");
+        List<Corpus> corpora = AccuracyCommand.randomCorpora(List.of(1L, 2L, 1L), 20);
+        assertThat(corpora).extracting(Corpus::name).containsExactly("random-seed1", "random-seed2");
+        assertThat(corpora).extracting(Corpus::database).containsOnly(Corpora.RANDOM_DATABASE);
+        assertThat(corpora.get(0).statements()).isEqualTo(Corpora.random(1, 20).statements())
+                .isNotEqualTo(corpora.get(1).statements());
+        assertThat(corpora.get(1).description()).contains("seed 2");
+    }
+
     /** The indexed variant plans the same shapes over the same tables, with an index on every join column. */
     @Test
     void syntheticIndexedIndexesEveryJoinColumnOfTheSameShapes() {
