@@ -70,9 +70,10 @@ final class Dpccp {
     private double crossingSquares;
     private double parameterizations;
     private double joinRelations;
-    /** Whether any vertex has an index scan parameterized by a neighbour: else no pair looks for one. */
-    private final boolean indexScans;
-    /** Which outside relations a join relation's paths may stay parameterized by; null without index scans. */
+    /**
+     * Which outside relations a join relation's paths may stay parameterized by; null when no vertex has an index
+     * scan parameterized by a neighbour, and then no pair looks for one.
+     */
     private final ParameterSources sources;
     private long s1;
     /** The neighbours an index scan inside {@link #s1} can be parameterized by. */
@@ -89,8 +90,7 @@ final class Dpccp {
             adjacency[v] = graph.neighbourMask(v);
             indexScanParameters[v] = graph.indexScanParameterMask(v);
         }
-        indexScans = graph.hasIndexScans();
-        sources = indexScans ? new ParameterSources(graph) : null;
+        sources = graph.hasIndexScans() ? new ParameterSources(graph) : null;
         Map<Long, Integer> others = new LinkedHashMap<>();
         for (int c = 0; c < graph.clauseCount(); c++) {
             int[] clause = graph.clause(c);
@@ -187,7 +187,7 @@ final class Dpccp {
             // Without restrictions every connected set is some pair's join relation, and it is visited here once.
             joinRelations++;
         }
-        s1Parameters = indexScans ? parameters(s1) : 0;
+        s1Parameters = sources != null ? parameters(s1) : 0;
         long excluded = upTo(Long.numberOfTrailingZeros(s1)) | s1;
         long neighbourhood = neighbours(s1) & ~excluded;
         for (long rest = neighbourhood; rest != 0; ) {
@@ -229,7 +229,7 @@ final class Dpccp {
         // A pair linked only by join filters crosses no clause: it adds nothing, not -1.
         extraClauses += Math.max(0, count - 1);
         crossingSquares += Math.max(0, count * count - 1);
-        if (indexScans) {
+        if (sources != null) {
             long joined = s1 | s2;
             long outside = (s1Parameters | parameters(s2)) & ~joined;
             if (outside != 0) {

@@ -18,8 +18,7 @@ import java.util.List;
  *       index scans can be parameterized by two neighbours or more, one of them in the set.</li>
  * </ul>
  * So without outer or semi joins a tree keys-to-ids (every relation's index reached by one neighbour) keeps
- * no parameterized join relation at all, while a fact table indexed for each of its dimensions does, as
- * before.
+ * no parameterized join relation at all, while a fact table indexed for each of its dimensions does.
  *
  * <p>Sets are {@code long} bitmasks over at most 64 relations. Immutable.
  */

@@ -45,20 +45,7 @@ class JoinRelationsTest {
         Random random = new Random(23);
         for (int trial = 0; trial < 200; trial++) {
             int n = 2 + random.nextInt(10);
-            JoinGraph.Builder builder = Shapes.relations(n);
-            for (int v = 1; v < n; v++) {
-                builder.addJoin(random.nextInt(v), v);
-            }
-            if (trial % 2 == 1) {
-                for (int extra = random.nextInt(n); extra > 0; extra--) {
-                    int a = random.nextInt(n);
-                    int b = random.nextInt(n);
-                    if (a != b) {
-                        builder.addJoin(a, b);
-                    }
-                }
-            }
-            JoinGraph graph = builder.build();
+            JoinGraph graph = Shapes.randomTree(random, n, trial % 2 == 1).build();
             double expected = PostgresJoinSearch.joinRelations(graph);
             assertThat(counter.count(graph).joinRelations()).as("%s", graph).isEqualTo(expected);
             assertThat(CsgCmpCounter.enumerate(graph, Long.MAX_VALUE).joinRelations()).as("%s", graph)

@@ -128,20 +128,7 @@ class ParameterizationsTest {
         Random random = new Random(17);
         for (int trial = 0; trial < 200; trial++) {
             int n = 2 + random.nextInt(11);
-            JoinGraph.Builder builder = Shapes.relations(n);
-            boolean tree = trial % 2 == 0;
-            for (int v = 1; v < n; v++) {
-                builder.addJoin(random.nextInt(v), v);
-            }
-            if (!tree) {
-                for (int extra = random.nextInt(n); extra > 0; extra--) {
-                    int a = random.nextInt(n);
-                    int b = random.nextInt(n);
-                    if (a != b) {
-                        builder.addJoin(a, b);
-                    }
-                }
-            }
+            JoinGraph.Builder builder = Shapes.randomTree(random, n, trial % 2 == 1);
             for (int marks = random.nextInt(2 * n); marks > 0; marks--) {
                 builder.markIndexScan(random.nextInt(n), random.nextInt(n));
             }

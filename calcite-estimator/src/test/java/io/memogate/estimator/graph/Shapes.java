@@ -1,6 +1,7 @@
 package io.memogate.estimator.graph;
 
 import java.util.List;
+import java.util.Random;
 
 /** The regular join-graph shapes of Moerkotte &amp; Neumann (VLDB 2006), with their closed forms. */
 enum Shapes {
@@ -83,6 +84,27 @@ enum Shapes {
         JoinGraph.Builder builder = JoinGraph.builder();
         for (int i = 0; i < n; i++) {
             builder.addRelation("t" + i);
+        }
+        return builder;
+    }
+
+    /**
+     * A random tree over t0..t(n-1), each relation joined to an earlier one, and with {@code cycles} up to
+     * {@code n - 1} more random edges closing cycles.
+     */
+    static JoinGraph.Builder randomTree(Random random, int n, boolean cycles) {
+        JoinGraph.Builder builder = relations(n);
+        for (int v = 1; v < n; v++) {
+            builder.addJoin(random.nextInt(v), v);
+        }
+        if (cycles) {
+            for (int extra = random.nextInt(n); extra > 0; extra--) {
+                int a = random.nextInt(n);
+                int b = random.nextInt(n);
+                if (a != b) {
+                    builder.addJoin(a, b);
+                }
+            }
         }
         return builder;
     }
