@@ -467,9 +467,11 @@ public final class QueryBlockBuilder {
             SqlCall eq = (SqlCall) conjunct;
             Set<String> left = ReferencedRelations.of(eq.operand(0), scope, q -> separate.add(query(q, scope).block()));
             Set<String> right = ReferencedRelations.of(eq.operand(1), scope, q -> separate.add(query(q, scope).block()));
-            if (left.size() == 1 && right.size() == 1 && !left.equals(right) && equalityAllowed) {
-                predicates.add(new Predicate.Equality(new ColumnRef(left.iterator().next(), columnName(eq.operand(0))),
-                        new ColumnRef(right.iterator().next(), columnName(eq.operand(1)))));
+            if (left.size() == 1 && right.size() == 1 && !left.equals(right)) {
+                ColumnRef leftColumn = new ColumnRef(left.iterator().next(), columnName(eq.operand(0)));
+                ColumnRef rightColumn = new ColumnRef(right.iterator().next(), columnName(eq.operand(1)));
+                predicates.add(equalityAllowed ? new Predicate.Equality(leftColumn, rightColumn)
+                        : new Predicate.OuterJoinEquality(leftColumn, rightColumn));
                 return;
             }
             link(left, right, "", predicates, false);

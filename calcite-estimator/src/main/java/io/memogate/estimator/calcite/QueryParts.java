@@ -129,15 +129,17 @@ final class QueryParts {
     }
 
     /**
-     * An equality between {@code left} and {@code right}: a column equality (joining an equivalence class)
-     * when both sides are one relation each and {@code equality} holds, else a clause, usable by merge and
-     * hash joins when the sides' relations differ.
+     * An equality between {@code left} and {@code right}: a column equality when both sides are one relation each
+     * (joining an equivalence class, or for an outer join's condition ({@code inner} false) joining one once the
+     * join is made inner), else a clause, usable by merge and hash joins when the sides' relations differ.
      */
     static void link(Set<String> left, Set<String> right, String column, List<Predicate> predicates,
-                             boolean equality) {
-        if (equality && left.size() == 1 && right.size() == 1 && !left.equals(right)) {
-            predicates.add(new Predicate.Equality(new ColumnRef(left.iterator().next(), column),
-                    new ColumnRef(right.iterator().next(), column)));
+                             boolean inner) {
+        if (left.size() == 1 && right.size() == 1 && !left.equals(right)) {
+            ColumnRef leftColumn = new ColumnRef(left.iterator().next(), column);
+            ColumnRef rightColumn = new ColumnRef(right.iterator().next(), column);
+            predicates.add(inner ? new Predicate.Equality(leftColumn, rightColumn)
+                    : new Predicate.OuterJoinEquality(leftColumn, rightColumn));
             return;
         }
         Set<String> all = new LinkedHashSet<>(left);

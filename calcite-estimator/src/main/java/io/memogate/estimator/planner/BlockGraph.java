@@ -115,6 +115,8 @@ public final class BlockGraph {
                         builder.addJoinFilter(members);
                     }
                 }
+                // MySQL's outer join conditions are measured as plain join conditions, made inner or not.
+                case Predicate.OuterJoinEquality outer -> builder.addClause(members(byName, outer.relations()));
                 case Predicate.Pin pin -> {
                     // joins nothing
                 }

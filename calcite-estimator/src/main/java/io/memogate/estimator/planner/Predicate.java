@@ -14,8 +14,8 @@ public sealed interface Predicate {
     Set<String> relations();
 
     /**
-     * Any other conjunct over its relations. An {@code equality} ({@code a.x + b.y = c.z}, the ON
-     * equality of an outer join) is a join clause that merge and hash joins can use; anything else
+     * Any other conjunct over its relations. An {@code equality} ({@code a.x + b.y = c.z}, an outer
+     * join's ON equality between expressions) is a join clause that merge and hash joins can use; anything else
      * ({@code a.x < b.y}, {@code f(a.x, b.y, c.z)}, an OR of several relations' columns) only filters
      * the join and so adds pairs but no join paths.
      */
@@ -39,7 +39,7 @@ public sealed interface Predicate {
      * {@code left = right} between two columns, which PostgreSQL merges into an equivalence class
      * (src/backend/optimizer/path/equivclass.c): {@code a.x = b.y AND b.y = c.z} also links {@code a}
      * and {@code c}. Only for a WHERE conjunct or an inner join's ON conjunct; the ON conjunct of an
-     * outer join does not join an equivalence class at its level and is a {@link Clause}.
+     * outer join is an {@link OuterJoinEquality}.
      */
     record Equality(ColumnRef left, ColumnRef right) implements Predicate {
         public Equality {
@@ -50,6 +50,29 @@ public sealed interface Predicate {
         @Override
         public Set<String> relations() {
             return Set.copyOf(List.of(left.relation(), right.relation()));
+        }
+    }
+
+    /**
+     * {@code left = right} between two columns in an outer join's ON condition. While the join stays outer it joins
+     * no equivalence class: it is a join clause between its two relations, as an equality {@link Clause} is. When
+     * {@code reduce_outer_joins} (src/backend/optimizer/prep/prepjointree.c) makes the join inner, because a strict
+     * condition above it reads the nullable side, PostgreSQL distributes it as an inner join's conjunct and it merges
+     * into the classes like an {@link Equality}: {@code a LEFT JOIN b ON a.x = b.x JOIN c ON b.x = c.x} joins
+     * {@code a} with {@code c} too ({@link #columns}). Only the planner model knows which joins are made inner.
+     */
+    record OuterJoinEquality(Equality columns) implements Predicate {
+        public OuterJoinEquality {
+            Objects.requireNonNull(columns, "columns");
+        }
+
+        public OuterJoinEquality(ColumnRef left, ColumnRef right) {
+            this(new Equality(left, right));
+        }
+
+        @Override
+        public Set<String> relations() {
+            return columns.relations();
         }
     }
 

@@ -81,7 +81,7 @@ final class JoinLists {
         for (int r = 0; r < relationNames.size(); r++) {
             leafByName.putIfAbsent(relationNames.get(r), r);
         }
-        restrictions = specialJoins.resolve(predicates, predicate -> {
+        SpecialJoins.Resolved resolved = specialJoins.resolve(predicates, predicate -> {
             BitSet leaves = new BitSet();
             for (String name : predicate.relations()) {
                 Integer leaf = leafByName.get(name);
@@ -91,6 +91,10 @@ final class JoinLists {
             }
             return leaves;
         });
+        restrictions = resolved.restrictions();
+        // A LEFT join made inner is planned as one: its ON equalities join the equivalence classes.
+        predicates.replaceAll(predicate -> predicate instanceof Predicate.OuterJoinEquality outer
+                && resolved.madeInner().contains(predicate) ? outer.columns() : predicate);
     }
 
     /** Deconstructs {@code node}, leaving the relations inner joins join in it in {@link #innerJoined}. */

@@ -74,6 +74,7 @@ final class ProblemGraphs {
                 case Predicate.Equality equality -> classes.merge(equality.left(), equality.right());
                 case Predicate.Clause clause -> add(clause.relations(), relationsByName,
                         clause.equality() ? clauses : joinFilters);
+                case Predicate.OuterJoinEquality outer -> add(outer.relations(), relationsByName, clauses);
                 case Predicate.Pin pin -> {
                     // joins nothing
                 }

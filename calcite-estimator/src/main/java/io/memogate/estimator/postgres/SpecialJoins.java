@@ -74,11 +74,20 @@ final class SpecialJoins {
     }
 
     /**
-     * The restrictions, lower joins first, once every predicate of the block is known.
+     * What the block's outer, semi and anti joins come to.
+     *
+     * @param restrictions the joins that stay outer, semi or anti, lower joins first
+     * @param madeInner the conditions of the LEFT joins made inner (by identity): they filter like an inner join's
+     */
+    record Resolved(List<Restriction> restrictions, Set<Predicate> madeInner) {
+    }
+
+    /**
+     * The restrictions and the joins made inner, once every predicate of the block is known.
      *
      * @param relationsOf a predicate's relations as leaf numbers
      */
-    List<Restriction> resolve(List<Predicate> predicates, Function<Predicate, BitSet> relationsOf) {
+    Resolved resolve(List<Predicate> predicates, Function<Predicate, BitSet> relationsOf) {
         // A LEFT join made inner filters like one: its own condition, strict, can then reduce the joins below it
         // (reduce_outer_joins passes an inner join's non-nullable relations down), so reduce until nothing changes.
         Set<Pending> inner = Collections.newSetFromMap(new IdentityHashMap<>());
@@ -148,7 +157,9 @@ final class SpecialJoins {
             made.put(join, restriction);
             result.add(restriction);
         }
-        return result;
+        Set<Predicate> madeInner = Collections.newSetFromMap(new IdentityHashMap<>());
+        inner.forEach(join -> madeInner.addAll(join.on()));
+        return new Resolved(result, Collections.unmodifiableSet(madeInner));
     }
 
     /** Whether a strict condition above {@code join} references its nullable side and something else. */
