@@ -98,7 +98,10 @@ public final class ConfigReloader implements AutoCloseable {
         this.server = Objects.requireNonNull(server, "server");
         this.gateways = Objects.requireNonNull(gateways, "gateways");
         this.clock = Objects.requireNonNull(clock, "clock");
-        file.ifPresent(path -> runOnThread(() -> lastText = readQuietly(path)));
+        // Read here, not on the configuration's thread: a file changed between the start and that thread's first
+        // task would otherwise be taken for the text in force, and the watcher would never reload it. Tasks on the
+        // thread are submitted after this write, so they see it.
+        lastText = file.map(this::readQuietly).orElse(null);
     }
 
     public CurrentConfig current() {

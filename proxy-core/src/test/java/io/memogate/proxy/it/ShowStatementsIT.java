@@ -105,6 +105,7 @@ class ShowStatementsIT {
                 Statement holder = first.createStatement(); Statement refused = second.createStatement()) {
             holder.execute(WIDE);
             refused.execute(WIDE);
+            int holderProcess = backendPid(holder);
             try (ResultSet point = refused.executeQuery("select * from t1 where a = 42")) {
                 assertThat(point.next()).isFalse();
             }
@@ -115,6 +116,8 @@ class ShowStatementsIT {
                     .gateways().state(Tier.SMALL).active() == 1);
             assertThatThrownBy(() -> refused.execute(star(11, "refused"))).isInstanceOfSatisfying(PSQLException.class,
                     e -> assertThat(e.getSQLState()).isEqualTo("53000"));
+            // A cancel that reaches the server before the statement does is dropped there: cancel the sleep.
+            ServerActivity.awaitWaitEvent(pg, holderProcess, "Timeout:PgSleep");
             holder.cancel();
             assertThatThrownBy(() -> holding.get(30, TimeUnit.SECONDS)).hasMessageContaining("canceling statement");
 
@@ -150,6 +153,13 @@ class ShowStatementsIT {
 
             assertThat(values(console, "SHOW STATS")).containsEntry("statements_recorded",
                     String.valueOf(statements.size())).containsEntry("statements_dropped", "0");
+        }
+    }
+
+    private static int backendPid(Statement statement) throws SQLException {
+        try (ResultSet pid = statement.executeQuery("select pg_backend_pid()")) {
+            assertThat(pid.next()).isTrue();
+            return pid.getInt(1);
         }
     }
 

@@ -18,9 +18,11 @@ import io.memogate.proxy.config.ConfigLoader;
 import io.memogate.proxy.config.ConfigSettings.Applies;
 import io.memogate.proxy.config.MemogateConfig;
 import io.memogate.proxy.config.TierField;
+import io.memogate.proxy.testing.Await;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.time.Duration;
 import java.time.Instant;
 import java.util.ArrayList;
 import java.util.List;
@@ -72,14 +74,20 @@ class ConfigReloaderTest {
         return new LocalGateways(config.admission().gatewaySettings(), 1L << 30, System::nanoTime, timer, QUIET);
     }
 
-    @Test
-    void aValidFileResizesTheGatewaysAndReachesTheServer() throws Exception {
+    /** A reloader started from a file with a SMALL limit of 2, which then says 5; its gateways. */
+    private Gateways startedWithSmallLimit2ThenFileSays5() throws IOException {
         Path file = file(2);
         MemogateConfig initial = loader.load(file);
         Gateways gateways = gateways(initial);
         reloader = new ConfigReloader(new CurrentConfig(initial), Optional.of(file), loader, serverGot::add,
                 Optional.of(gateways), Instant::now);
         file(5);
+        return gateways;
+    }
+
+    @Test
+    void aValidFileResizesTheGatewaysAndReachesTheServer() throws Exception {
+        Gateways gateways = startedWithSmallLimit2ThenFileSays5();
 
         ReloadOutcome outcome = reloader.reload("test").get(10, TimeUnit.SECONDS);
 
@@ -90,6 +98,18 @@ class ConfigReloaderTest {
         assertThat(serverGot).containsExactly(reloader.current().get());
         assertThat(reloader.statistics().reloads()).isEqualTo(1);
         assertThat(reloader.statistics().lastOutcome()).contains("1 setting changed, none needs a restart (test)");
+    }
+
+    @Test
+    void aFileChangedRightAfterTheStartIsReloadedByTheWatcher() throws Exception {
+        Gateways gateways = startedWithSmallLimit2ThenFileSays5();
+
+        reloader.watch(Duration.ofMillis(20));
+
+        Await.until("the watcher reloads the changed file", () -> reloader.statistics().reloads() == 1);
+        assertThat(gateways.state(Tier.SMALL).limit()).isEqualTo(5);
+        assertThat(reloader.statistics().lastOutcome())
+                .contains("1 setting changed, none needs a restart (the file changed)");
     }
 
     /**
