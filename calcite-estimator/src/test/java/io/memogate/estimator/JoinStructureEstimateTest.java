@@ -47,8 +47,8 @@ class JoinStructureEstimateTest {
         // A RIGHT join made inner likewise.
         sql("SELECT * FROM b RIGHT JOIN a ON a.x = b.x JOIN c ON b.x = c.x").estimates(6);
         // An EXISTS correlated with the nullable side: its semi join's condition is strict there too. PostgreSQL 18.6
-        // planned this chain of 5 with its sub-select in 243,712 bytes as written and 235,520 written inner, while
-        // a 35-pair count (t0.k1 = t1.id outside the class of t1.id and t5.k1) came out at 0.7x of the inner form's.
+        // planned this chain of 5 with its sub-select in 243,712 bytes as written and 235,520 written inner; keeping
+        // t0.k1 = t1.id out of the class of t1.id and t5.k1 counted 35 pairs as written.
         String chain = " JOIN s2 t2 ON t2.k1 = t1.k2 JOIN s3 t3 ON t3.k1 = t2.k2 JOIN s4 t4 ON t4.k1 = t3.k2";
         String exists = " WHERE EXISTS (SELECT 1 FROM s5 t5 WHERE t5.k1 = t1.id)";
         sql("SELECT * FROM s0 t0 LEFT JOIN s1 t1 ON t0.k1 = t1.id" + chain + exists).estimates(49);

@@ -455,9 +455,9 @@ public final class QueryBlockBuilder {
     }
 
     private void predicate(SqlNode conjunct, Scope scope, List<Predicate> predicates, List<QueryBlock> separate,
-                           boolean equalityAllowed) {
+                           boolean innerCondition) {
         // An outer join's ON condition filters the join, not the outer side's scan: it prunes no partition there.
-        Optional<Predicate.Pin> pin = equalityAllowed
+        Optional<Predicate.Pin> pin = innerCondition
                 ? Pins.of(conjunct, node -> ReferencedRelations.of(node, scope, q -> { })) : Optional.empty();
         if (pin.isPresent()) {
             predicates.add(pin.get());
@@ -470,7 +470,7 @@ public final class QueryBlockBuilder {
             if (left.size() == 1 && right.size() == 1 && !left.equals(right)) {
                 ColumnRef leftColumn = new ColumnRef(left.iterator().next(), columnName(eq.operand(0)));
                 ColumnRef rightColumn = new ColumnRef(right.iterator().next(), columnName(eq.operand(1)));
-                predicates.add(equalityAllowed ? new Predicate.Equality(leftColumn, rightColumn)
+                predicates.add(innerCondition ? new Predicate.Equality(leftColumn, rightColumn)
                         : new Predicate.OuterJoinEquality(leftColumn, rightColumn));
                 return;
             }
