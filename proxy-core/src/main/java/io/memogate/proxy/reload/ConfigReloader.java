@@ -258,10 +258,6 @@ public final class ConfigReloader implements AutoCloseable {
         }
     }
 
-    private void runOnThread(Runnable work) {
-        thread.execute(work);
-    }
-
     @Override
     public void close() {
         thread.shutdownNow();
