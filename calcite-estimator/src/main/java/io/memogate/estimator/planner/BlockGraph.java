@@ -115,7 +115,8 @@ public final class BlockGraph {
                         builder.addJoinFilter(members);
                     }
                 }
-                // MySQL's outer join conditions are measured as plain join conditions, made inner or not.
+                // A plain join condition, made inner or not: MySQL's simplify_joins may turn the join inner and
+                // merge the equality into a multiple equality, which this model does not follow.
                 case Predicate.OuterJoinEquality outer -> builder.addClause(members(byName, outer.relations()));
                 case Predicate.Pin pin -> {
                     // joins nothing
