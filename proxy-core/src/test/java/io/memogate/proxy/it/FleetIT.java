@@ -29,8 +29,6 @@ import io.memogate.proxy.postgres.embedded.EmbeddedPostgresExtension;
 import io.memogate.proxy.postgres.embedded.TestUsers;
 import io.memogate.proxy.testing.Await;
 import java.sql.Connection;
-import java.sql.PreparedStatement;
-import java.sql.ResultSet;
 import java.sql.SQLException;
 import java.sql.Statement;
 import java.time.Duration;
@@ -113,7 +111,7 @@ class FleetIT {
                     .isNull();
             // Admitted in Redis is not yet sent to the server, and the server ignores a cancel that comes before
             // the statement: cancel once it sleeps.
-            awaitSleeping(server);
+            ServerActivity.awaitRunningLike(server, StarSchema.DATABASE, "%pg_sleep(30)");
 
             holder.cancel();
             waiting.get(30, TimeUnit.SECONDS);
@@ -174,7 +172,8 @@ class FleetIT {
             assertThat(seenByFirst).containsEntry("instance", secondName).containsEntry("client", null);
             Map<String, String> seenBySecond = ConsoleClient.rows(console2, "SHOW QUEUE").getFirst();
             assertThat(seenBySecond).containsEntry("instance", secondName + " (this)").containsEntry("user", USER);
-            awaitSleeping(server); // a cancel that came before the statement would be lost
+            // A cancel that came before the statement would be lost.
+            ServerActivity.awaitRunningLike(server, StarSchema.DATABASE, "%pg_sleep(30)");
 
             holder.cancel();
             waiting.get(30, TimeUnit.SECONDS);
@@ -215,19 +214,6 @@ class FleetIT {
                     .value("memogate_fleet_mode{mode=\"fleet\",server=\"main\"}")).contains(1.0);
             statement.execute(star(12, "back"));
             assertThat(gateways.state(Tier.SMALL).admittedTotal()).as("counted by the restarted Redis").isEqualTo(1);
-        }
-    }
-
-    /** Until the server runs the holder's sleep (pgjdbc sends it as a statement of its own). */
-    private static void awaitSleeping(EmbeddedPostgres server) throws SQLException, InterruptedException {
-        try (Connection observer = server.connect(StarSchema.DATABASE);
-                PreparedStatement sleeping = observer.prepareStatement("select count(*) from pg_stat_activity"
-                        + " where state = 'active' and query like '%pg_sleep(30)'")) {
-            Await.until("the server runs the holder's sleep", () -> {
-                try (ResultSet rows = sleeping.executeQuery()) {
-                    return rows.next() && rows.getInt(1) > 0;
-                }
-            });
         }
     }
 

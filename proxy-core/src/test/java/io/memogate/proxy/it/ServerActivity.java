@@ -47,6 +47,24 @@ final class ServerActivity {
     }
 
     /**
+     * Waits until a server process of {@code database} runs a statement whose text is {@code LIKE pattern}: a
+     * multi-statement query's last part, say, which the server shows with the rest of its text.
+     */
+    static void awaitRunningLike(EmbeddedPostgres pg, String database, String pattern)
+            throws SQLException, InterruptedException {
+        try (Connection observer = pg.connect(database);
+                PreparedStatement running = observer.prepareStatement("select count(*) from pg_stat_activity"
+                        + " where state = 'active' and query like ?")) {
+            running.setString(1, pattern);
+            Await.until("a server process runs " + pattern, () -> {
+                try (ResultSet rows = running.executeQuery()) {
+                    return rows.next() && rows.getInt(1) > 0;
+                }
+            });
+        }
+    }
+
+    /**
      * The wait event of server process {@code pid}, as {@code type:event} ({@code Lock:advisory},
      * {@code Timeout:PgSleep}); empty while it does not wait or is gone.
      */

@@ -158,6 +158,8 @@ class TwoServersIT {
             assertThat(sample(scrape, "memogate_gateway_waiting", "beta", "small")).isEqualTo(0.0);
             assertThat(sample(scrape, "memogate_gateway_admitted_total", "beta", "small")).isEqualTo(1.0);
 
+            // The server ignores a cancel that comes before the statement: cancel once it sleeps.
+            ServerActivity.awaitRunningLike(main, StarSchema.DATABASE, "%pg_sleep(30)");
             holder.cancel();
             waiting.get(30, TimeUnit.SECONDS);
             // The holder's permit went back at its cancelled statement's end, which its own thread may read later.
