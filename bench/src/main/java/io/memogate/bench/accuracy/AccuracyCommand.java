@@ -49,7 +49,8 @@ public final class AccuracyCommand implements Callable<Integer> {
 
     @Option(names = "--profiles", split = ",", defaultValue = "default,wide", paramLabel = "NAME",
             description = "default: PostgreSQL's planner settings; wide: both collapse limits and geqo_threshold"
-                    + " at 20 (default: ${DEFAULT-VALUE}).")
+                    + " at 20; no-memoize and wide-no-memoize: the same with enable_memoize off"
+                    + " (default: ${DEFAULT-VALUE}).")
     List<String> profiles;
 
     @Option(names = "--host-memory", defaultValue = "4GiB", paramLabel = "SIZE",
@@ -95,11 +96,7 @@ public final class AccuracyCommand implements Callable<Integer> {
         }
         List<Profile> chosen = new ArrayList<>();
         for (String name : profiles) {
-            chosen.add(switch (name) {
-                case "default" -> Profile.DEFAULT;
-                case "wide" -> Profile.WIDE;
-                default -> throw new IllegalArgumentException("unknown profile " + name + " (default, wide)");
-            });
+            chosen.add(Profile.named(name));
         }
         Files.createDirectories(output);
         AccuracyRun run = new AccuracyRun(hostBytes, maxEstimateBytes == null ? hostBytes : maxEstimateBytes,
@@ -111,7 +108,8 @@ public final class AccuracyCommand implements Callable<Integer> {
         String header = String.format(Locale.ROOT, "`memogate bench accuracy --corpora %s%s --profiles %s --host-memory %d"
                         + " --target %d" + (noCatalog ? " --no-catalog" : "") + "`, %s UTC, %d CPUs. Planner memory as `EXPLAIN (SUMMARY, MEMORY, COSTS OFF)` reports"
                         + " it (\"Planning: Memory: used\"); profiles: default = PostgreSQL's planner settings, wide ="
-                        + " join_collapse_limit = from_collapse_limit = geqo_threshold = 20.",
+                        + " join_collapse_limit = from_collapse_limit = geqo_threshold = 20; the no-memoize ones the"
+                        + " same with enable_memoize = off.",
                 String.join(",", corpora), randomOptions, String.join(",", profiles), hostBytes, targetBytes,
                 LocalDateTime.now(ZoneOffset.UTC).withNano(0), Runtime.getRuntime().availableProcessors());
         new AccuracyReport(result, selected, AccuracyReport.tiersFor(targetBytes), header)

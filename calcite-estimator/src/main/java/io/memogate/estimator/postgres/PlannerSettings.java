@@ -25,6 +25,9 @@ import java.util.regex.Pattern;
  *     partition for every such pair the search builds
  * @param partitionwiseAggregate {@code enable_partitionwise_aggregate}: grouping over a partitioned relation is
  *     also planned partition by partition
+ * @param memoize {@code enable_memoize}: nested loops may cache their inner side's rows by parameter; planning
+ *     for the first rows tries a Memoize path for every outer path against every parameterized base inner, which
+ *     is most of what a LIMIT costs in planner memory (see {@link PostgresPlannerModel})
  */
 public record PlannerSettings(
         int joinCollapseLimit,
@@ -35,29 +38,30 @@ public record PlannerSettings(
         int geqoPoolSize,
         int geqoGenerations,
         boolean partitionwiseJoin,
-        boolean partitionwiseAggregate) implements DialectSettings {
+        boolean partitionwiseAggregate,
+        boolean memoize) implements DialectSettings {
 
     @Override
     public boolean groupsPartitionwise() {
         return partitionwiseAggregate;
     }
 
-    /** PostgreSQL's defaults (unchanged from 8.x to 18; the partitionwise settings since 11). */
-    public static final PlannerSettings DEFAULTS = new PlannerSettings(8, 8, true, 12, 5, 0, 0, false, false);
+    /** PostgreSQL's defaults (unchanged from 8.x to 18; the partitionwise settings since 11, Memoize since 14). */
+    public static final PlannerSettings DEFAULTS = new PlannerSettings(8, 8, true, 12, 5, 0, 0, false, false, true);
 
     /** The names of the settings modelled, as PostgreSQL spells them. */
     public static final List<String> NAMES = List.of("join_collapse_limit", "from_collapse_limit", "geqo",
             "geqo_threshold", "geqo_effort", "geqo_pool_size", "geqo_generations", "enable_partitionwise_join",
-            "enable_partitionwise_aggregate");
+            "enable_partitionwise_aggregate", "enable_memoize");
 
     /** What strtod reads as a decimal number (Java's own parser would also take "1f", "NaN", hex floats). */
     private static final Pattern DECIMAL = Pattern.compile("[+-]?([0-9]+\\.?[0-9]*|\\.[0-9]+)([eE][+-]?[0-9]+)?");
 
-    /** The collapse limits and GEQO settings, the partitionwise settings off. */
+    /** The collapse limits and GEQO settings, the partitionwise settings off, Memoize on. */
     public PlannerSettings(int joinCollapseLimit, int fromCollapseLimit, boolean geqo, int geqoThreshold,
                            int geqoEffort, int geqoPoolSize, int geqoGenerations) {
         this(joinCollapseLimit, fromCollapseLimit, geqo, geqoThreshold, geqoEffort, geqoPoolSize, geqoGenerations,
-                false, false);
+                false, false, true);
     }
 
     public PlannerSettings {
@@ -113,6 +117,7 @@ public record PlannerSettings(
             int generations = geqoGenerations;
             boolean pwJoin = partitionwiseJoin;
             boolean pwAggregate = partitionwiseAggregate;
+            boolean memo = memoize;
             switch (key) {
                 case "geqo" -> genetic = parseBool(text);
                 case "join_collapse_limit" -> join = parseInt(text);
@@ -123,12 +128,13 @@ public record PlannerSettings(
                 case "geqo_generations" -> generations = parseInt(text);
                 case "enable_partitionwise_join" -> pwJoin = parseBool(text);
                 case "enable_partitionwise_aggregate" -> pwAggregate = parseBool(text);
+                case "enable_memoize" -> memo = parseBool(text);
                 default -> {
                     return Optional.empty();
                 }
             }
             return Optional.of(new PlannerSettings(join, from, genetic, threshold, effort, pool, generations, pwJoin,
-                    pwAggregate));
+                    pwAggregate, memo));
         } catch (IllegalArgumentException rejected) {
             return Optional.empty();
         }
@@ -146,6 +152,7 @@ public record PlannerSettings(
             case "geqo_generations" -> Integer.toString(geqoGenerations);
             case "enable_partitionwise_join" -> partitionwiseJoin ? "on" : "off";
             case "enable_partitionwise_aggregate" -> partitionwiseAggregate ? "on" : "off";
+            case "enable_memoize" -> memoize ? "on" : "off";
             default -> null;
         };
     }

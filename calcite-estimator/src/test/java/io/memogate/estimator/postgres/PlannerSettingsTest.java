@@ -85,6 +85,10 @@ class PlannerSettingsTest {
         }
         assertThat(reset).isEqualTo(defaults);
         assertThat(changed.with("geqo", "default").geqo()).isTrue();
+        PlannerSettings noMemoize = defaults.with("enable_memoize", "off");
+        assertThat(noMemoize.memoize()).isFalse();
+        assertThat(noMemoize.with("Enable_Memoize", "DEFAULT")).isEqualTo(defaults);
+        assertThat(defaults.with("enable_memoize", "maybe")).as("refused by PostgreSQL").isSameAs(defaults);
     }
 
     @Test

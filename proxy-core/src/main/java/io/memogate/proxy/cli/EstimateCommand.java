@@ -59,7 +59,7 @@ final class EstimateCommand implements Callable<Integer> {
     @Option(names = {"-s", "--setting"}, paramLabel = "NAME=VALUE",
             description = "A PostgreSQL planner setting (join_collapse_limit, from_collapse_limit, geqo, "
                     + "geqo_threshold, geqo_effort, geqo_pool_size, geqo_generations, enable_partitionwise_join, "
-                    + "enable_partitionwise_aggregate); unset ones take PostgreSQL's defaults.")
+                    + "enable_partitionwise_aggregate, enable_memoize); unset ones take PostgreSQL's defaults.")
     Map<String, String> settings = new LinkedHashMap<>();
 
     @Option(names = "--dialect", paramLabel = "SERVER", defaultValue = "postgresql",

@@ -23,7 +23,7 @@ final class ServerSettingsReader {
     /** The settings that decide how the planner splits and searches a join problem, for the estimator. */
     static final List<String> PLANNER_SETTINGS = List.of("join_collapse_limit", "from_collapse_limit", "geqo",
             "geqo_threshold", "geqo_effort", "geqo_pool_size", "geqo_generations", "enable_partitionwise_join",
-            "enable_partitionwise_aggregate");
+            "enable_partitionwise_aggregate", "enable_memoize");
 
     private static final List<String> MEMORY_SETTINGS = List.of("server_version", "server_version_num",
             "shared_buffers", "work_mem", "hash_mem_multiplier", "max_connections");

@@ -70,7 +70,7 @@ class PostgresProbeIT {
             assertThat(snapshot.connections().limit()).isEqualTo(Integer.parseInt(show(session, "max_connections")));
             assertThat(snapshot.plannerSettings()).containsOnlyKeys("join_collapse_limit", "from_collapse_limit",
                     "geqo", "geqo_threshold", "geqo_effort", "geqo_pool_size", "geqo_generations",
-                    "enable_partitionwise_join", "enable_partitionwise_aggregate");
+                    "enable_partitionwise_join", "enable_partitionwise_aggregate", "enable_memoize");
             for (String name : snapshot.plannerSettings().keySet()) {
                 assertThat(snapshot.plannerSettings().get(name)).as(name).isEqualTo(show(session, name));
             }

@@ -42,6 +42,15 @@ class SessionSettingsTest {
         assertThat(settings.current().fromCollapseLimit()).isEqualTo(16);
     }
 
+    /** A DBA's SET enable_memoize = off, which the estimate follows (first-rows searches then cost far less). */
+    @Test
+    void memoizeIsFollowedLikeThePlannerSettings() {
+        settings.sent("SET enable_memoize = off", false);
+        assertThat(settings.current().memoize()).isFalse();
+        settings.sent("RESET enable_memoize", false);
+        assertThat(settings.current().memoize()).isTrue();
+    }
+
     @Test
     void setLocalLastsUntilTheTransactionEnds() {
         settings.sent("begin; set local geqo = off", false);
