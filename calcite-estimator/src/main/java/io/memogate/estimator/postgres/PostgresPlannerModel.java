@@ -58,16 +58,17 @@ import java.util.stream.IntStream;
  *   alike (same strategy and number of partitions; PostgreSQL also needs the same bounds and a join on the
  *   partition keys, taken for granted here) adds a child join per partition; inheritance trees that are not
  *   partitioned tables are one relation;
- *   <li>equivalence classes are merged across outer-join domains (see {@link ProblemGraphs});
- *   <li>with {@code enable_memoize} off, a search planned for its first rows is counted as one planned for all
- *   of them, and index scans parameterized by a join partner are not counted: what those terms price is mostly
- *   the Memoize paths {@code match_unsorted_outer} (src/backend/optimizer/path/joinpath.c) tries for every outer
- *   path against every parameterized path of a base inner relation. On PostgreSQL 18.6 with Memoize off, the demo
- *   warehouse's LIMIT reports planned in 7-18% of their memory and are estimated so at 0.65-1.12x; the accuracy
- *   corpora came within 2x above 1 MiB for 89-100% of their statements, against 36-73% (all but the random corpus)
- *   when Memoize was not followed. TPC-DS's q25, whose first-rows planning is not Memoize's, is then
- *   under-estimated (0.37x).
+ *   <li>equivalence classes are merged across outer-join domains (see {@link ProblemGraphs}).
  * </ul>
+ *
+ * <p>With {@code enable_memoize} off, a search planned for its first rows is counted as one planned for all of
+ * them, and index scans parameterized by a join partner are not counted: what those terms price is mostly the
+ * Memoize paths {@code match_unsorted_outer} (src/backend/optimizer/path/joinpath.c) tries for every outer path
+ * against every parameterized path of a base inner relation. On PostgreSQL 18.6 with Memoize off, the demo
+ * warehouse's LIMIT reports planned in 7-18% of their memory and are estimated so at 0.65-1.12x; the accuracy
+ * corpora came within 2x above 1 MiB for 89-100% of their statements, against 36-73% (all but the random corpus)
+ * when Memoize was not followed. This one is not towards more work: TPC-DS's q25, whose first-rows planning is not
+ * Memoize's, is then under-estimated (0.37x).
  */
 public final class PostgresPlannerModel implements PlannerModel {
 
