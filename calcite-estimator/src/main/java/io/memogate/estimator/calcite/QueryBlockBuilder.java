@@ -1,5 +1,6 @@
 package io.memogate.estimator.calcite;
 
+import static io.memogate.estimator.calcite.QueryParts.columnEquality;
 import static io.memogate.estimator.calcite.QueryParts.columnName;
 import static io.memogate.estimator.calcite.QueryParts.conjuncts;
 import static io.memogate.estimator.calcite.QueryParts.forFirstRows;
@@ -468,10 +469,8 @@ public final class QueryBlockBuilder {
             Set<String> left = ReferencedRelations.of(eq.operand(0), scope, q -> separate.add(query(q, scope).block()));
             Set<String> right = ReferencedRelations.of(eq.operand(1), scope, q -> separate.add(query(q, scope).block()));
             if (left.size() == 1 && right.size() == 1 && !left.equals(right)) {
-                ColumnRef leftColumn = new ColumnRef(left.iterator().next(), columnName(eq.operand(0)));
-                ColumnRef rightColumn = new ColumnRef(right.iterator().next(), columnName(eq.operand(1)));
-                predicates.add(innerCondition ? new Predicate.Equality(leftColumn, rightColumn)
-                        : new Predicate.OuterJoinEquality(leftColumn, rightColumn));
+                predicates.add(columnEquality(new ColumnRef(left.iterator().next(), columnName(eq.operand(0))),
+                        new ColumnRef(right.iterator().next(), columnName(eq.operand(1))), innerCondition));
                 return;
             }
             link(left, right, "", predicates, false);

@@ -136,10 +136,8 @@ final class QueryParts {
     static void link(Set<String> left, Set<String> right, String column, List<Predicate> predicates,
                              boolean inner) {
         if (left.size() == 1 && right.size() == 1 && !left.equals(right)) {
-            ColumnRef leftColumn = new ColumnRef(left.iterator().next(), column);
-            ColumnRef rightColumn = new ColumnRef(right.iterator().next(), column);
-            predicates.add(inner ? new Predicate.Equality(leftColumn, rightColumn)
-                    : new Predicate.OuterJoinEquality(leftColumn, rightColumn));
+            predicates.add(columnEquality(new ColumnRef(left.iterator().next(), column),
+                    new ColumnRef(right.iterator().next(), column), inner));
             return;
         }
         Set<String> all = new LinkedHashSet<>(left);
@@ -148,6 +146,11 @@ final class QueryParts {
             boolean splits = !left.isEmpty() && !right.isEmpty() && Collections.disjoint(left, right);
             predicates.add(new Predicate.Clause(all, splits));
         }
+    }
+
+    /** {@code left = right}: an inner condition's joins the classes at once, an outer join's once it is made inner. */
+    static Predicate columnEquality(ColumnRef left, ColumnRef right, boolean inner) {
+        return inner ? new Predicate.Equality(left, right) : new Predicate.OuterJoinEquality(left, right);
     }
 
     /**

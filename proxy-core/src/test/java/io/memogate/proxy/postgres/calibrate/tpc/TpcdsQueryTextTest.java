@@ -50,15 +50,8 @@ class TpcdsQueryTextTest {
                    lochierarchy desc,
                    case when lochierarchy = 0 then i_category end
                  LIMIT 100""";
-        assertThat(TpcdsQueryText.forPostgres(generated)).isEqualTo("""
-                select sum(ws_net_paid) as total_sum, i_category, i_class
-                   ,grouping(i_category)+grouping(i_class) as lochierarchy
-                from web_sales, item where i_item_sk = ws_item_sk
-                group by rollup(i_category,i_class)
-                order by
-                   lochierarchy desc,
-                   case when (grouping(i_category)+grouping(i_class)) = 0 then i_category end
-                 LIMIT 100""");
+        assertThat(TpcdsQueryText.forPostgres(generated)).isEqualTo(generated.replace("case when lochierarchy = 0",
+                "case when (grouping(i_category)+grouping(i_class)) = 0"));
     }
 
     @Test
