@@ -40,6 +40,15 @@ public final class PreparedQueries implements PreparedStatementTexts {
         }
     }
 
+    /** Whether {@code statement} of {@code sql} adds or removes prepared statements: PREPARE, DEALLOCATE, DISCARD ALL. */
+    static boolean changesPrepared(String sql, StatementAnalysis statement) {
+        if (statement.kind() == StatementKind.PREPARE) {
+            return true;
+        }
+        String text = statement.span().of(sql);
+        return DEALLOCATE.matcher(text).matches() || DISCARD_ALL.matcher(text).matches();
+    }
+
     /** As {@link #sent(String)}, with the text lexed already ({@link SentText}, maybe on another thread). */
     public void sent(String sql, LexicalAnalysis lexed) {
         for (StatementAnalysis statement : lexed.statements()) {

@@ -64,12 +64,13 @@ public record SentText(String sql, LexicalAnalysis lexed, List<List<SettingChang
 
     /**
      * Whether applying the text may change its session: it holds a SET, RESET or set_config, a call or DO block
-     * that leaves a setting changed, the words of PREPARE, DEALLOCATE or DISCARD, or it opens or ends a transaction
-     * block. False for most texts whose words made them read ("update t set ...", "offset"): a prepared one need
-     * not be read again at its next Bind.
+     * that leaves a setting changed, a PREPARE, DEALLOCATE or DISCARD ALL, or it opens or ends a transaction block.
+     * False for most texts whose words made them read ("update t set ...", "offset", a column prepared_at): a
+     * prepared one need not be read again at its next Bind, and one that may be degraded is not kept from it.
      */
     public boolean changesSession() {
-        return mayPrepare || maySet && (lexed.statements().stream().anyMatch(st -> st.settingChange().isPresent())
+        return mayPrepare && lexed.statements().stream().anyMatch(st -> PreparedQueries.changesPrepared(sql, st))
+                || maySet && (lexed.statements().stream().anyMatch(st -> st.settingChange().isPresent())
                 || leftByCalls.stream().anyMatch(left -> !left.isEmpty()))
                 || mayOpenOrEnd && lexed.statements().stream().anyMatch(st -> SessionSettings.opensOrEnds(st.kind()));
     }

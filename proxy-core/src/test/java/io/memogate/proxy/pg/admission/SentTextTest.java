@@ -35,6 +35,23 @@ class SentTextTest {
         assertThat(prepared.textOf("p")).contains("prepare p as select 42");
     }
 
+    /**
+     * PREPARE, DEALLOCATE and DISCARD ALL change the session's prepared statements; a report that only holds the
+     * word (a column prepared_at, a comment) changes nothing, so it is neither read again at each Bind nor kept
+     * from running under tighter settings.
+     */
+    @Test
+    void onlyAStatementThatPreparesOrDeallocatesChangesThePreparedOnes() {
+        assertThat(SentText.read("prepare q as select 1", analyzer, RoutineDefinitions.NONE).changesSession()).isTrue();
+        assertThat(SentText.read("select 1; DEALLOCATE q", analyzer, RoutineDefinitions.NONE).changesSession())
+                .isTrue();
+        assertThat(SentText.read("discard all", analyzer, RoutineDefinitions.NONE).changesSession()).isTrue();
+        assertThat(SentText.read("select prepared_at from orders /* prepared */", analyzer, RoutineDefinitions.NONE)
+                .changesSession()).isFalse();
+        assertThat(SentText.read("select * from deallocated_pages", analyzer, RoutineDefinitions.NONE)
+                .changesSession()).isFalse();
+    }
+
     /** A prepared BEGIN or COMMIT is read again at each Bind: it moves the block its session's SET LOCAL needs. */
     @Test
     void aTextThatOpensOrEndsABlockChangesTheSessionAndOneThatOnlyStartsWithTheWordDoesNot() {
