@@ -13,6 +13,11 @@ import java.util.Map;
  * is what makes partitioned joins plan in gigabytes), then lower collapse limits (smaller join problems, each
  * searched exhaustively), then GEQO at lower thresholds (the genetic search, whose memory does not grow with
  * the join search). Which one fits is the estimator's to say, under each in turn.
+ *
+ * <p>Memoize off comes between the first two, on its own: it keeps the whole join search, so it costs a plan less
+ * than lower limits. It shrinks the estimate of a search planned for its first rows and of one over tables the
+ * catalog shows indexed, whose paths are mostly Memoize's; where it does not, the next steps leave Memoize on
+ * rather than change a plan for nothing.
  */
 public final class DegradeLadder {
 
@@ -29,6 +34,11 @@ public final class DegradeLadder {
         if (session.partitionwiseJoin()) {
             base.put("enable_partitionwise_join", "off");
             ladder.add(new Degradation(base));
+        }
+        if (session.memoize()) {
+            Map<String, String> step = new LinkedHashMap<>(base);
+            step.put("enable_memoize", "off");
+            ladder.add(new Degradation(step));
         }
         int limit = Math.min(HIGHEST_LIMIT + 1, Math.min(session.joinCollapseLimit(), session.fromCollapseLimit()));
         for (int lower = limit - 1; lower >= 2; lower--) {

@@ -5,6 +5,8 @@ import static org.assertj.core.api.Assertions.assertThat;
 import io.memogate.estimator.Catalog;
 import io.memogate.estimator.CompileEstimate;
 import io.memogate.estimator.CompileEstimator;
+import io.memogate.estimator.PreparedStatementTexts;
+import io.memogate.estimator.planner.IndexedColumns;
 import io.memogate.estimator.postgres.PlannerSettings;
 import io.memogate.proxy.postgres.DegradeLadder;
 import java.net.InetSocketAddress;
@@ -77,14 +79,51 @@ class DegraderTest {
     }
 
     @Test
-    void theLadderStartsWithPartitionwiseJoinsOffAndEndsWithGeqo() {
+    void theLadderStartsWithPartitionwiseJoinsAndMemoizeOffAndEndsWithGeqo() {
         List<Degradation> ladder = DegradeLadder.of(WIDE.with("enable_partitionwise_join", "on"));
         assertThat(ladder.get(0).describe()).isEqualTo("enable_partitionwise_join = off");
-        assertThat(ladder.get(1).describe())
+        assertThat(ladder.get(1).describe()).isEqualTo("enable_partitionwise_join = off, enable_memoize = off");
+        assertThat(ladder.get(2).describe())
+                .as("Memoize stays on where lower limits are needed")
                 .isEqualTo("enable_partitionwise_join = off, join_collapse_limit = 19, from_collapse_limit = 19");
         assertThat(ladder.get(ladder.size() - 1).describe())
                 .isEqualTo("enable_partitionwise_join = off, geqo = on, geqo_threshold = 2");
-        assertThat(DegradeLadder.of(PlannerSettings.DEFAULTS).get(0).describe())
-                .isEqualTo("join_collapse_limit = 7, from_collapse_limit = 7");
+        assertThat(DegradeLadder.of(PlannerSettings.DEFAULTS)).extracting(Degradation::describe)
+                .startsWith("enable_memoize = off", "join_collapse_limit = 7, from_collapse_limit = 7");
+        assertThat(DegradeLadder.of(PlannerSettings.DEFAULTS.with("enable_memoize", "off")).get(0).describe())
+                .as("a session without Memoize").isEqualTo("join_collapse_limit = 7, from_collapse_limit = 7");
+    }
+
+    /**
+     * A report over indexed tables planned for its first rows costs mostly Memoize paths: without them it fits,
+     * and it keeps its whole join search. The same join planned for all its rows, where no catalog shows an index,
+     * gains nothing from it and has its limits lowered instead.
+     */
+    @Test
+    void aFirstRowsReportRunsWithoutMemoizeAndAJoinMemoizeDoesNotShrinkWithLowerLimits() {
+        String report = star(12) + " limit 20";
+        Catalog indexed = Catalog.of(IndexedColumns.of(IntStream.range(1, 12).boxed()
+                .collect(Collectors.toMap(i -> "t" + i, i -> Set.of("a")))));
+        long full = estimator.estimate(report, WIDE, PreparedStatementTexts.NONE, indexed).estimatedBytes();
+        long withoutMemoize = estimator.estimate(report, WIDE.with("enable_memoize", "off"),
+                PreparedStatementTexts.NONE, indexed).estimatedBytes();
+        long target = withoutMemoize + (full - withoutMemoize) / 10;
+        assertThat(full).isGreaterThan(target);
+        Degrader degrader = new Degrader(() -> new DegradePolicy(true, Set.of(), Set.of()), () -> estimator,
+                () -> target);
+        StatementRequest request = new StatementRequest(report, AdmissionPoint.STATEMENT_TEXT, REPORTS, 1, WIDE);
+
+        Degraded chosen = degrader.choose(request, indexed, estimator.estimate(report, WIDE, PreparedStatementTexts.NONE,
+                indexed), DegradeLadder.of(WIDE)).orElseThrow().degraded();
+        assertThat(chosen.degradation().describe()).isEqualTo("enable_memoize = off");
+        assertThat(chosen.degradedBytes()).isEqualTo(withoutMemoize);
+
+        String join = star(13);
+        assertThat(estimator.estimate(join, WIDE).estimatedBytes()).isGreaterThan(target);
+        StatementRequest joinRequest = new StatementRequest(join, AdmissionPoint.STATEMENT_TEXT, REPORTS, 1, WIDE);
+        Degraded unindexed = degrader.choose(joinRequest, Catalog.NONE, estimator.estimate(join, WIDE),
+                DegradeLadder.of(WIDE)).orElseThrow().degraded();
+        assertThat(unindexed.degradation().settings()).containsKey("join_collapse_limit")
+                .doesNotContainKey("enable_memoize");
     }
 }

@@ -43,19 +43,20 @@ public final class DegradableText {
     }
 
     /**
-     * Whether {@code sql} names a setting a degraded statement runs under (collapse_limit, geqo, partitionwise) or
-     * set_config, in any case. Every statement that may be degraded passes here on its event loop: one pass with a
-     * first-letter test per character, not a lower-case copy of the text or one pass per name.
+     * Whether {@code sql} names a setting a degraded statement runs under (collapse_limit, geqo, partitionwise,
+     * memoize) or set_config, in any case. Every statement that may be degraded passes here on its event loop: one
+     * pass with a first-letter test per character, not a lower-case copy of the text or one pass per name.
      */
     private static boolean namesTheSettings(String sql) {
         int last = sql.length() - "geqo".length(); // the shortest
         for (int i = 0; i <= last; i++) {
             // ASCII letters to lower case; two letters before comparing the rest, as most words of a text begin
-            // with one of these four
+            // with one of these five
             int next = sql.charAt(i + 1) | 0x20;
             boolean named = switch (sql.charAt(i) | 0x20) {
                 case 'c' -> next == 'o' && Words.restMatches(sql, i, "collapse_limit");
                 case 'g' -> next == 'e' && Words.restMatches(sql, i, "geqo");
+                case 'm' -> next == 'e' && Words.restMatches(sql, i, "memoize");
                 case 'p' -> next == 'a' && Words.restMatches(sql, i, "partitionwise");
                 case 's' -> next == 'e' && Words.restMatches(sql, i, "set_config");
                 default -> false;

@@ -40,6 +40,7 @@ class DegradableTextTest {
         assertThat(DegradableText.mayDegrade("select * from a, b where a.x = 'GEQO'")).isFalse();
         assertThat(DegradableText.mayDegrade("SELECT SET_CONFIG('x', 'y', true), * FROM a, b")).isFalse();
         assertThat(DegradableText.mayDegrade("select * from a, b -- Enable_PartitionWise_Join")).isFalse();
-        assertThat(DegradableText.mayDegrade("select 1 from geq, collapse, set_conf")).isTrue();
+        assertThat(DegradableText.mayDegrade("select current_setting('Enable_Memoize'), * from a, b")).isFalse();
+        assertThat(DegradableText.mayDegrade("select 1 from geq, collapse, set_conf, memo")).isTrue();
     }
 }
