@@ -10,6 +10,7 @@ import java.time.LocalDateTime;
 import java.time.ZoneOffset;
 import java.util.List;
 import java.util.Locale;
+import java.util.Optional;
 import java.util.concurrent.Callable;
 import java.util.stream.Collectors;
 import picocli.CommandLine.Command;
@@ -71,6 +72,11 @@ public final class AccuracyCommand implements Callable<Integer> {
             description = "Compile-memory target the tiers of tier agreement are drawn from (default: 1GiB).")
     long targetBytes;
 
+    @Option(names = "--degrade-target", paramLabel = "SIZE", converter = ByteSizeConverter.class,
+            description = "Also degrade each statement estimated above this as the proxy would (admission.degrade),"
+                    + " with its ladder and with the ladder without its Memoize step, and measure both.")
+    Long degradeTargetBytes;
+
     @Option(names = "--no-catalog",
             description = "Estimate from the SQL alone, as the proxy does without broker.monitor; by default the"
                     + " estimates read each database's indexes, as the proxy does with one.")
@@ -99,14 +105,17 @@ public final class AccuracyCommand implements Callable<Integer> {
             chosen.add(Profile.named(name));
         }
         Files.createDirectories(output);
+        CompileEstimator estimator = new CompileEstimator();
         AccuracyRun run = new AccuracyRun(hostBytes, maxEstimateBytes == null ? hostBytes : maxEstimateBytes,
-                Duration.ofSeconds(statementTimeoutSeconds), new CompileEstimator(), !noCatalog);
+                Duration.ofSeconds(statementTimeoutSeconds), estimator, !noCatalog,
+                Optional.ofNullable(degradeTargetBytes).map(target -> new DegradeCheck(target, estimator)));
         AccuracyRun.Result result = run.run(selected, chosen, o -> System.out.println(ObservationsCsv.row(o)));
         ObservationsCsv.write(output.resolve("observations.csv"), result.planned());
         String randomOptions = corpora.contains("random") ? String.format(Locale.ROOT, " --seed %s --random-statements %d",
                 seeds.stream().map(String::valueOf).collect(Collectors.joining(",")), randomStatements) : "";
         String header = String.format(Locale.ROOT, "`memogate bench accuracy --corpora %s%s --profiles %s --host-memory %d"
-                        + " --target %d" + (noCatalog ? " --no-catalog" : "") + "`, %s UTC, %d CPUs. Planner memory as `EXPLAIN (SUMMARY, MEMORY, COSTS OFF)` reports"
+                        + " --target %d" + (noCatalog ? " --no-catalog" : "")
+                        + (degradeTargetBytes == null ? "" : " --degrade-target " + degradeTargetBytes) + "`, %s UTC, %d CPUs. Planner memory as `EXPLAIN (SUMMARY, MEMORY, COSTS OFF)` reports"
                         + " it (\"Planning: Memory: used\"); profiles: default = PostgreSQL's planner settings, wide ="
                         + " join_collapse_limit = from_collapse_limit = geqo_threshold = 20; the no-memoize ones the"
                         + " same with enable_memoize = off.",

@@ -16,6 +16,7 @@ import java.util.ArrayList;
 import java.util.LinkedHashSet;
 import java.util.List;
 import java.util.Locale;
+import java.util.Optional;
 import java.util.Set;
 import java.util.function.Predicate;
 
@@ -61,6 +62,7 @@ final class AccuracyReport {
             calibrated(out);
             misses(out);
             unmeasured(out);
+            degraded(out);
         }
     }
 
@@ -156,6 +158,51 @@ final class AccuracyReport {
             out.printf(Locale.ROOT, "| %s | %s | %s | %s |%n", p.corpus(), p.id(), p.profile(),
                     p.outcome().replace('|', '/').replace('\n', ' '));
         }
+    }
+
+    /** Under --degrade-target: each ladder's choice for the statements above it, and what they then planned in. */
+    private void degraded(PrintWriter out) {
+        List<DegradeCheck.Degraded> degraded = result.degraded();
+        if (degraded.isEmpty()) {
+            return;
+        }
+        long target = degraded.get(0).targetBytes();
+        out.println();
+        out.printf(Locale.ROOT, "## Degraded as the proxy would, under a compile-memory target of %s%n", mib(target));
+        out.println();
+        out.println("Each statement estimated above the target, planned under the first step of the proxy's degrade"
+                + " ladder whose estimate fits, and under the first of the same ladder without its Memoize step (none:"
+                + " no step fits, and it is admitted alone as it is).");
+        out.println();
+        out.println("| corpus | statement | profile | as is | ladder | estimated | planned in |"
+                + " without the Memoize step | estimated | planned in |");
+        out.println("|---|---|---|---:|---|---:|---:|---|---:|---:|");
+        for (DegradeCheck.Degraded d : degraded) {
+            Planned p = d.planned();
+            out.printf(Locale.ROOT, "| %s | %s | %s | %s | %s | %s |%n", p.corpus(), p.id(), p.profile(),
+                    mib(p.measuredBytes()), step(d, d.ladder()), step(d, d.withoutMemoize()));
+        }
+        out.println();
+        out.printf(Locale.ROOT, "Planned within the target: %d of %d with the ladder, %d without its Memoize step;"
+                        + " planner memory of the %d in all: %s and %s.%n",
+                within(degraded, target, true), degraded.size(), within(degraded, target, false), degraded.size(),
+                mib(total(degraded, true)), mib(total(degraded, false)));
+    }
+
+    private static String step(DegradeCheck.Degraded d, Optional<DegradeCheck.Step> choice) {
+        return choice.map(s -> String.format(Locale.ROOT, "%s | %s | %s", s.settings(), mib(s.estimatedBytes()),
+                s.measuredBytes() < 0 ? "not planned" : mib(s.measuredBytes()))).orElse("none | - | "
+                + mib(d.planned().measuredBytes()));
+    }
+
+    private static long within(List<DegradeCheck.Degraded> degraded, long target, boolean ladder) {
+        return degraded.stream().mapToLong(d -> d.measuredBytes(ladder ? d.ladder() : d.withoutMemoize()))
+                .filter(bytes -> bytes >= 0 && bytes <= target).count();
+    }
+
+    private static long total(List<DegradeCheck.Degraded> degraded, boolean ladder) {
+        return degraded.stream().mapToLong(d -> Math.max(0, d.measuredBytes(ladder ? d.ladder() : d.withoutMemoize())))
+                .sum();
     }
 
     private List<Planned> select(Predicate<Planned> filter) {

@@ -26,6 +26,7 @@ import java.util.HashSet;
 import java.util.function.Consumer;
 import java.util.List;
 import java.util.Map;
+import java.util.Optional;
 import java.util.Set;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -47,6 +48,7 @@ final class AccuracyRun {
     private final Duration statementTimeout;
     private final CompileEstimator estimator;
     private final boolean catalog;
+    private final Optional<DegradeCheck> degrade;
 
     /**
      * @param hostBytes the emulated host: the governor kills planning that outgrows it
@@ -56,19 +58,35 @@ final class AccuracyRun {
      */
     AccuracyRun(long hostBytes, long maxEstimateBytes, Duration statementTimeout, CompileEstimator estimator,
                 boolean catalog) {
+        this(hostBytes, maxEstimateBytes, statementTimeout, estimator, catalog, Optional.empty());
+    }
+
+    /** @param degrade what the degrade ladders make of each statement estimated above its target; empty: nothing */
+    AccuracyRun(long hostBytes, long maxEstimateBytes, Duration statementTimeout, CompileEstimator estimator,
+                boolean catalog, Optional<DegradeCheck> degrade) {
         this.hostBytes = hostBytes;
         this.maxEstimateBytes = maxEstimateBytes;
         this.statementTimeout = statementTimeout;
         this.estimator = estimator;
         this.catalog = catalog;
+        this.degrade = degrade;
     }
 
-    /** What a run planned, and on which server. */
-    record Result(String serverVersion, List<Planned> planned) {
+    /**
+     * What a run planned, and on which server.
+     *
+     * @param degraded under a degrade target, the statements measured above it, degraded by each ladder
+     */
+    record Result(String serverVersion, List<Planned> planned, List<DegradeCheck.Degraded> degraded) {
+
+        Result(String serverVersion, List<Planned> planned) {
+            this(serverVersion, planned, List.of());
+        }
     }
 
     Result run(List<Corpus> corpora, List<Profile> profiles, Consumer<Planned> progress) throws Exception {
         List<Planned> observations = new ArrayList<>();
+        List<DegradeCheck.Degraded> degraded = new ArrayList<>();
         String version;
         try (EmbeddedPostgres postgres = EmbeddedPostgres.start(EmbeddedPostgresOptions.builder().build());
              MemoryGovernor governor = governor(postgres)) {
@@ -97,14 +115,14 @@ final class AccuracyRun {
                         corpus.name(), (System.nanoTime() - started) / 1_000_000, read.indexes().tables(),
                         read.views().size(), read.functions().size());
                 for (Profile profile : profiles) {
-                    for (Planned o : plan(postgres, governor, corpus, profile, read)) {
+                    for (Planned o : plan(postgres, governor, corpus, profile, read, degraded)) {
                         observations.add(o);
                         progress.accept(o);
                     }
                 }
             }
         }
-        return new Result(version, observations);
+        return new Result(version, observations, degraded);
     }
 
     private MemoryGovernor governor(EmbeddedPostgres postgres) throws IOException {
@@ -132,8 +150,9 @@ final class AccuracyRun {
         }
     }
 
+    /** @param degraded where the statements estimated above the degrade target go, degraded */
     private List<Planned> plan(EmbeddedPostgres postgres, MemoryGovernor governor, Corpus corpus, Profile profile,
-                               Catalog catalog) throws Exception {
+                               Catalog catalog, List<DegradeCheck.Degraded> degraded) throws Exception {
         List<Planned> out = new ArrayList<>();
         Connection connection = session(postgres, corpus, profile);
         try {
@@ -148,7 +167,20 @@ final class AccuracyRun {
                 int killsBefore = governor.kills().size();
                 try {
                     long used = new PlannerMemory(connection).measure(member.sql());
-                    out.add(new Planned(corpus.name(), member.id(), profile.name(), estimate, used, Planned.OK));
+                    Planned planned = new Planned(corpus.name(), member.id(), profile.name(), estimate, used, Planned.OK);
+                    out.add(planned);
+                    if (degrade.isPresent() && estimate.estimatedBytes() > degrade.get().targetBytes()) {
+                        // Degraded, it plans in less than it just did: a failure here is the session's, not the
+                        // statement's, which stays measured.
+                        try {
+                            degraded.add(degrade.get().check(connection, planned, member.sql(), profile, catalog));
+                        } catch (SQLException e) {
+                            LOG.warn("{} {} {}: not degraded: {}", corpus.name(), member.id(), profile.name(),
+                                    e.getMessage());
+                            connection.close();
+                            connection = reconnect(postgres, corpus, profile);
+                        }
+                    }
                 } catch (CalibrationException e) {
                     out.add(new Planned(corpus.name(), member.id(), profile.name(), estimate, -1, e.getMessage()));
                 } catch (SQLException e) {

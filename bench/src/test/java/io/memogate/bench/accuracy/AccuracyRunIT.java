@@ -8,6 +8,7 @@ import java.nio.file.Path;
 import java.time.Duration;
 import java.util.List;
 import java.util.Map;
+import java.util.Optional;
 import java.util.function.Function;
 import java.util.stream.Collectors;
 import org.junit.jupiter.api.Test;
@@ -52,6 +53,36 @@ class AccuracyRunIT {
         String report = Files.readString(output.resolve("report.md"));
         assertThat(report).contains("| synthetic | wide | 5 |").contains("| missing | wide | server error 42P01")
                 .contains("| star12-limit | wide | killed");
+    }
+
+    /**
+     * Under a degrade target, a first-rows star over indexed tables (about 60 MiB as it is, under PostgreSQL's
+     * defaults) degrades as the proxy would: its ladder turns Memoize off and the star plans within the target
+     * with its whole join search, where the ladder without that step falls back to GEQO.
+     */
+    @Test
+    void aStatementAboveTheDegradeTargetIsPlannedUnderEachLaddersChoice(@TempDir Path output) throws Exception {
+        Corpus indexed = Corpora.syntheticIndexed();
+        Corpus corpus = new Corpus(indexed.name(), indexed.description(), indexed.database(), indexed.setup(),
+                indexed.statements().stream().filter(m -> m.id().equals("star10-limit")).toList());
+        long target = 32L << 20;
+        CompileEstimator estimator = new CompileEstimator();
+
+        AccuracyRun.Result result = new AccuracyRun(1L << 30, Long.MAX_VALUE, Duration.ofSeconds(60), estimator, true,
+                Optional.of(new DegradeCheck(target, estimator))).run(List.of(corpus), List.of(Profile.DEFAULT), p -> { });
+
+        assertThat(result.degraded()).singleElement().satisfies(degraded -> {
+            assertThat(degraded.planned().measuredBytes()).as("as it is").isGreaterThan(target);
+            DegradeCheck.Step ladder = degraded.ladder().orElseThrow();
+            assertThat(ladder.settings()).isEqualTo("enable_memoize = off");
+            assertThat(ladder.measuredBytes()).as("planned without Memoize").isPositive().isLessThanOrEqualTo(target);
+            assertThat(degraded.withoutMemoize().orElseThrow().settings()).startsWith("geqo = on");
+        });
+        new AccuracyReport(result, List.of(corpus), AccuracyReport.tiersFor(1L << 30), "test run")
+                .write(output.resolve("report.md"));
+        assertThat(Files.readString(output.resolve("report.md")))
+                .contains("| synthetic-indexed | star10-limit | default |")
+                .contains("Planned within the target: 1 of 1 with the ladder, 1 without its Memoize step");
     }
 
     /** Two seeds of the random corpus in one run: the tables are loaded once, and each seed is measured and reported. */
