@@ -16,9 +16,9 @@ import java.util.Optional;
 
 /**
  * {@code --degrade-target}: what the proxy's degrade ladder ({@link DegradeLadder}) makes of a statement estimated
- * above the target, beside what the same ladder without its Memoize step makes of it (the ladder before that step
- * was added, the baseline): the first step whose estimate fits, as the proxy chooses it, and the planner memory
- * PostgreSQL then reports under it, measured in the same session.
+ * above the target, beside what the same ladder without its Memoize step makes of it (the baseline that step is
+ * measured against): the first step whose estimate fits, as the proxy chooses it, and the planner memory PostgreSQL
+ * then reports under it, measured in the same session.
  */
 final class DegradeCheck {
 
