@@ -40,6 +40,8 @@ public final class StormClient implements Runnable {
     private volatile boolean stopped;
     private volatile Connection connection;
     private long submissions;
+    /** What the proxy's NOTICE said the last attempt ran under, by {@link #run}; this client's thread only. */
+    private Optional<String> degradedTo = Optional.empty();
 
     public StormClient(int id, Endpoint endpoint, ConnectionStyle style, List<Template> templates, int retries,
                        Duration retryPause, RandomGenerator random, EventLog log, LongSupplier nanoTime) {
@@ -78,7 +80,7 @@ public final class StormClient implements Runnable {
                 return;
             }
             long end = nanoTime.getAsLong();
-            log.add(new Attempt(id, submission, attempt, template.name(), attemptStart, end, failure));
+            log.add(new Attempt(id, submission, attempt, template.name(), attemptStart, end, failure, degradedTo));
             if (failure.isEmpty()) {
                 log.add(new Submission(id, submission, template.name(), start, end, attempt, true));
                 return;
@@ -101,6 +103,7 @@ public final class StormClient implements Runnable {
                     return Optional.empty(); // stop() may have missed the connection we just made
                 }
             }
+            degradedTo = Optional.empty();
             try (Statement statement = c.createStatement()) {
                 try (ResultSet rows = statement.executeQuery(sql)) {
                     while (rows.next()) {
@@ -109,6 +112,7 @@ public final class StormClient implements Runnable {
                 } catch (SQLException e) {
                     throw new FailedStatement(e, warnings(statement));
                 }
+                degradedTo = DegradeNotice.settingsIn(warnings(statement));
             }
             if (style == ConnectionStyle.NEW) {
                 discardConnection();

@@ -5,7 +5,10 @@ import static io.memogate.bench.storm.report.StormReport.seconds;
 
 import io.memogate.bench.storm.load.Mode;
 import java.util.List;
+import java.util.Map;
 import java.util.Optional;
+import java.util.TreeMap;
+import java.util.stream.Collectors;
 
 /**
  * gateways-degrade against gateways-on, per client count and style: what running the reports that never fit, or
@@ -32,7 +35,44 @@ final class DegradeComparison {
         }
         out.append("\nDegraded statements: over every statement the gateways decided in the cell, warm-up included"
                 + " (the proxy's counter cannot tell the two apart). Requirement: no server restart.\n");
+        for (CellFigures cell : cells) {
+            if (cell.record().mode() == Mode.GATEWAYS_DEGRADE) {
+                out.append("\nSteps the degraded attempts took, ").append(cell.record().clients()).append(' ')
+                        .append(cell.record().style().label())
+                        .append(" (the clients' NOTICEs, attempts that ended in the window): ")
+                        .append(steps(cell.record())).append(".\n");
+            }
+        }
         return out.toString();
+    }
+
+    /** How many attempts in the window each kind of ladder step ran, most first. */
+    static String steps(CellRecord record) {
+        Map<String, Long> counts = record.attempts().stream()
+                .filter(a -> record.inWindow(a.endNanos()) && a.degradedTo().isPresent())
+                .collect(Collectors.groupingBy(a -> kind(a.degradedTo().get()), TreeMap::new, Collectors.counting()));
+        if (counts.isEmpty()) {
+            return "none";
+        }
+        return counts.entrySet().stream().sorted(Map.Entry.<String, Long>comparingByValue().reversed())
+                .map(e -> e.getKey() + " " + e.getValue()).collect(Collectors.joining(", "));
+    }
+
+    /** The ladder's kind of step, from the settings a NOTICE names (the later kinds include the earlier's). */
+    private static String kind(String settings) {
+        if (settings.contains("geqo")) {
+            return "GEQO";
+        }
+        if (settings.contains("collapse_limit")) {
+            return "lower collapse limits";
+        }
+        if (settings.contains("enable_memoize")) {
+            return "Memoize off";
+        }
+        if (settings.contains("enable_partitionwise_join")) {
+            return "partitionwise joins off";
+        }
+        return settings;
     }
 
     private static void row(StringBuilder out, StormCharts.Group group, CellFigures cell) {
