@@ -185,8 +185,10 @@ final class AccuracyReport {
         out.println();
         out.printf(Locale.ROOT, "Planned within the target: %d of %d with the ladder, %d without its Memoize step;"
                         + " planner memory of the %d in all: %s and %s.%n",
-                within(degraded, target, true), degraded.size(), within(degraded, target, false), degraded.size(),
-                mib(total(degraded, true)), mib(total(degraded, false)));
+                within(degraded, target, DegradeCheck.Degraded::ladder), degraded.size(),
+                within(degraded, target, DegradeCheck.Degraded::withoutMemoize), degraded.size(),
+                mib(total(degraded, DegradeCheck.Degraded::ladder)),
+                mib(total(degraded, DegradeCheck.Degraded::withoutMemoize)));
     }
 
     private static String step(DegradeCheck.Degraded d, Optional<DegradeCheck.Step> choice) {
@@ -195,14 +197,18 @@ final class AccuracyReport {
                 + mib(d.planned().measuredBytes()));
     }
 
-    private static long within(List<DegradeCheck.Degraded> degraded, long target, boolean ladder) {
-        return degraded.stream().mapToLong(d -> d.measuredBytes(ladder ? d.ladder() : d.withoutMemoize()))
+    private static long within(List<DegradeCheck.Degraded> degraded, long target, Choice choice) {
+        return degraded.stream().mapToLong(d -> d.measuredBytes(choice.of(d)))
                 .filter(bytes -> bytes >= 0 && bytes <= target).count();
     }
 
-    private static long total(List<DegradeCheck.Degraded> degraded, boolean ladder) {
-        return degraded.stream().mapToLong(d -> Math.max(0, d.measuredBytes(ladder ? d.ladder() : d.withoutMemoize())))
-                .sum();
+    private static long total(List<DegradeCheck.Degraded> degraded, Choice choice) {
+        return degraded.stream().mapToLong(d -> Math.max(0, d.measuredBytes(choice.of(d)))).sum();
+    }
+
+    /** One ladder's step for a degraded statement. */
+    private interface Choice {
+        Optional<DegradeCheck.Step> of(DegradeCheck.Degraded degraded);
     }
 
     private List<Planned> select(Predicate<Planned> filter) {

@@ -9,7 +9,6 @@ import io.memogate.proxy.postgres.DegradeLadder;
 import io.memogate.proxy.postgres.calibrate.PlannerMemory;
 import java.sql.Connection;
 import java.sql.SQLException;
-import java.sql.Statement;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
@@ -62,43 +61,43 @@ final class DegradeCheck {
     /** Both ladders' choices for {@code planned}, measured on {@code connection}, set to {@code profile}. */
     Degraded check(Connection connection, Planned planned, String sql, Profile profile, Catalog catalog)
             throws SQLException {
-        List<Degradation> ladder = DegradeLadder.of(profile.plannerSettings());
+        PlannerSettings settings = profile.plannerSettings();
+        List<Degradation> ladder = DegradeLadder.of(settings);
         List<Degradation> withoutMemoize = ladder.stream().filter(step -> !step.settings().containsKey(MEMOIZE))
                 .toList();
-        return new Degraded(planned, targetBytes, measured(connection, sql, profile, catalog, ladder),
-                measured(connection, sql, profile, catalog, withoutMemoize));
+        return new Degraded(planned, targetBytes, measured(connection, sql, settings, catalog, ladder),
+                measured(connection, sql, settings, catalog, withoutMemoize));
     }
 
-    private Optional<Step> measured(Connection connection, String sql, Profile profile, Catalog catalog,
+    private Optional<Step> measured(Connection connection, String sql, PlannerSettings settings, Catalog catalog,
                                     List<Degradation> ladder) throws SQLException {
-        PlannerSettings settings = profile.plannerSettings();
         for (Degradation step : ladder) {
             long estimated = estimator.estimate(sql, step.applyTo(settings), PreparedStatementTexts.NONE, catalog)
                     .estimatedBytes();
             if (estimated <= targetBytes) {
-                return Optional.of(new Step(step.describe(), estimated, planUnder(connection, sql, profile, step)));
+                return Optional.of(new Step(step.describe(), estimated, planUnder(connection, sql, step)));
             }
         }
         return Optional.empty();
     }
 
-    /** The planner memory of {@code sql} under {@code step}; the session has its profile's settings again after. */
-    private static long planUnder(Connection connection, String sql, Profile profile, Degradation step)
-            throws SQLException {
-        try (Statement statement = connection.createStatement()) {
+    /**
+     * The planner memory of {@code sql} under {@code step}, set in a transaction block that is rolled back: the
+     * session has its profile's settings again after, as the proxy's own block gives them back.
+     */
+    private static long planUnder(Connection connection, String sql, Degradation step) throws SQLException {
+        PlannerMemory memory = new PlannerMemory(connection);
+        connection.setAutoCommit(false);
+        try {
             for (Map.Entry<String, String> setting : step.settings().entrySet()) {
-                statement.execute("SET " + setting.getKey() + " = " + setting.getValue());
+                memory.set(setting.getKey(), setting.getValue());
             }
-            try {
-                return new PlannerMemory(connection).measure(sql);
-            } catch (SQLException e) {
-                return -1;
-            } finally {
-                for (String name : step.settings().keySet()) {
-                    String own = profile.settings().get(name);
-                    statement.execute(own == null ? "RESET " + name : "SET " + name + " = " + own);
-                }
-            }
+            return memory.measure(sql);
+        } catch (SQLException e) {
+            return -1;
+        } finally {
+            connection.rollback();
+            connection.setAutoCommit(true);
         }
     }
 }
