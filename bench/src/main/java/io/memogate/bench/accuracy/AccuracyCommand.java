@@ -133,6 +133,7 @@ public final class AccuracyCommand implements Callable<Integer> {
         if (distinct.size() == 1) {
             return List.of(Corpora.random(distinct.get(0), statements));
         }
-        return distinct.stream().map(seed -> Corpora.random(seed, statements, "random-seed" + seed)).toList();
+        return distinct.stream().map(seed -> Corpora.random(seed, statements, Corpora.RANDOM_SEED_PREFIX + seed))
+                .toList();
     }
 }

@@ -56,6 +56,9 @@ final class Corpora {
         return random(seed, count, "random");
     }
 
+    /** What the random corpus of each seed is named when a run holds several: this and the seed. */
+    static final String RANDOM_SEED_PREFIX = "random-seed";
+
     /** The same, named {@code name}: several seeds in one run are corpora of their own, all on the one database. */
     static Corpus random(long seed, int count, String name) {
         return new Corpus(name, SyntheticDatabase.describe() + "; " + count + " random joins of seed " + seed,

@@ -85,7 +85,10 @@ class AccuracyRunIT {
                 .contains("Planned within the target: 1 of 1 with the ladder, 1 without its Memoize step");
     }
 
-    /** Two seeds of the random corpus in one run: the tables are loaded once, and each seed is measured and reported. */
+    /**
+     * Two seeds of the random corpus in one run: the tables are loaded once, and each seed is measured and reported,
+     * apart and together.
+     */
     @Test
     void severalSeedsShareTheirTablesAndAreReportedApart(@TempDir Path output) throws Exception {
         List<Corpus> corpora = AccuracyCommand.randomCorpora(List.of(1L, 2L), 3);
@@ -99,6 +102,7 @@ class AccuracyRunIT {
         new AccuracyReport(result, corpora, AccuracyReport.tiersFor(1L << 30), "test run")
                 .write(output.resolve("report.md"));
         assertThat(Files.readString(output.resolve("report.md")))
-                .contains("| random-seed1 | default | 3 |").contains("| random-seed2 | default | 3 |");
+                .contains("| random-seed1 | default | 3 |").contains("| random-seed2 | default | 3 |")
+                .contains("| random, all seeds | default | 6 |");
     }
 }
