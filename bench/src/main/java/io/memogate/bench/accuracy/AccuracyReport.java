@@ -87,11 +87,10 @@ final class AccuracyReport {
                 long planned = rows.stream().filter(p -> !p.estimate().bypass()).count();
                 long calcite = rows.stream().filter(p -> !p.estimate().bypass()
                         && p.estimate().parser() == Parser.CALCITE).count();
-                List<Observation> observations = measured.stream().map(Planned::observation).toList();
-                AccuracyStatistics s = AccuracyStatistics.of(observations, tiers);
+                AccuracyStatistics s = AccuracyStatistics.of(measured.stream().map(Planned::observation).toList(), tiers);
                 out.printf(Locale.ROOT, "| %s | %s | %d | %s | %d | %d | %s | %s | %s | %s |%n", corpus.getKey(),
                         profile, rows.size(), percent(planned == 0 ? Double.NaN : (double) calcite / planned),
-                        measured.size(), s.aboveFloor(), decimal(s.spearman()), interval(observations),
+                        measured.size(), s.aboveFloor(), decimal(s.spearman()), s.spearmanInterval().describe(),
                         percent(s.withinTwice()), percent(s.tierAgreement()));
             }
         }
@@ -111,15 +110,6 @@ final class AccuracyReport {
         }
         rows.put("all", p -> true);
         return rows;
-    }
-
-    /** The bootstrap interval of the Spearman figure over the same statements above 1 MiB. */
-    private static String interval(List<Observation> observations) {
-        List<Observation> above = observations.stream()
-                .filter(o -> o.measuredBytes() > AccuracyStatistics.FLOOR_BYTES).toList();
-        SpearmanInterval interval = SpearmanInterval.of(above.stream().mapToDouble(Observation::measuredBytes).toArray(),
-                above.stream().mapToDouble(Observation::estimatedBytes).toArray());
-        return Double.isNaN(interval.low()) ? "n/a" : decimal(interval.low()) + "-" + decimal(interval.high());
     }
 
     private void calibrated(PrintWriter out) {

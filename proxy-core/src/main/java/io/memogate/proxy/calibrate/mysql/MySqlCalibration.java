@@ -3,6 +3,7 @@ package io.memogate.proxy.calibrate.mysql;
 import io.memogate.estimator.Catalog;
 import io.memogate.estimator.mysql.MySqlCoefficients;
 import io.memogate.proxy.calibrate.RankCorrelation;
+import io.memogate.proxy.calibrate.SpearmanInterval;
 import java.io.PrintWriter;
 import java.sql.SQLException;
 import java.util.ArrayList;
@@ -137,7 +138,8 @@ public final class MySqlCalibration {
     }
 
     /**
-     * One accuracy line: Spearman over the statements that have the quantity, and the share within 2x; time as
+     * One accuracy line: Spearman over the statements that have the quantity (with its {@link SpearmanInterval} where
+     * there are enough of them), and the share within 2x; time as
      * the model predicts it ({@code MODEL}: replayed on statistics where read) or from the join graph alone
      * ({@code GRAPH}), memory for null.
      */
@@ -152,15 +154,18 @@ public final class MySqlCalibration {
         if (with.size() < 2) {
             return label + ": too few statements measured";
         }
-        double spearman = RankCorrelation.spearman(with.stream().mapToDouble(measured).toArray(),
-                with.stream().mapToDouble(predicted).toArray());
+        double[] measuredValues = with.stream().mapToDouble(measured).toArray();
+        double[] predictedValues = with.stream().mapToDouble(predicted).toArray();
+        double spearman = RankCorrelation.spearman(measuredValues, predictedValues);
+        SpearmanInterval interval = SpearmanInterval.of(measuredValues, predictedValues);
         double bound = time ? LONG_SECONDS : LARGE_BYTES;
         List<MySqlFit.Observation> large = with.stream().filter(o -> measured.applyAsDouble(o) >= bound).toList();
         long within = large.stream().filter(o -> {
             double ratio = predicted.applyAsDouble(o) / measured.applyAsDouble(o);
             return ratio >= 0.5 && ratio <= 2;
         }).count();
-        return String.format(Locale.ROOT, "%s: Spearman %.2f over %d statements; %d of %d within 2x above %s",
-                label, spearman, with.size(), within, large.size(), time ? "100 ms" : "1 MiB");
+        return String.format(Locale.ROOT, "%s: Spearman %.3f%s over %d statements; %d of %d within 2x above %s",
+                label, spearman, Double.isNaN(interval.low()) ? "" : " (90% interval " + interval.describe() + ")",
+                with.size(), within, large.size(), time ? "100 ms" : "1 MiB");
     }
 }

@@ -40,4 +40,20 @@ class AccuracyStatisticsTest {
         assertThat(statistics.summary())
                 .isEqualTo("Spearman 1.000, within 2x 67% of 3 above 1 MiB, tier agreement 75% of 4");
     }
+
+    /** Enough statements above the floor for the figure to come with how far it can be trusted. */
+    @Test
+    void fiveStatementsAboveTheFloorGiveTheSpearmanFigureItsInterval() {
+        List<Observation> observations = List.of(
+                new Observation(2 * MIB, 3 * MIB),
+                new Observation(4 * MIB, 5 * MIB),
+                new Observation(8 * MIB, 7 * MIB),
+                new Observation(16 * MIB, 20 * MIB),
+                new Observation(32 * MIB, 30 * MIB));
+
+        AccuracyStatistics statistics = AccuracyStatistics.of(observations, tiers);
+
+        assertThat(statistics.summary()).isEqualTo(
+                "Spearman 1.000 (90% interval 1.000-1.000), within 2x 100% of 5 above 1 MiB, tier agreement 100% of 5");
+    }
 }

@@ -1,9 +1,8 @@
-package io.memogate.bench.accuracy;
+package io.memogate.proxy.calibrate;
 
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
-import io.memogate.proxy.calibrate.RankCorrelation;
 import java.util.Random;
 import org.junit.jupiter.api.Test;
 
@@ -18,6 +17,7 @@ class SpearmanIntervalTest {
 
         assertThat(interval.low()).isEqualTo(1.0);
         assertThat(interval.high()).isEqualTo(1.0);
+        assertThat(interval.describe()).isEqualTo("1.000-1.000");
     }
 
     /**
@@ -46,16 +46,17 @@ class SpearmanIntervalTest {
     }
 
     @Test
-    void twoStatementsGiveNoInterval() {
-        SpearmanInterval interval = SpearmanInterval.of(new double[] {1, 2}, new double[] {2, 1});
+    void fourStatementsGiveNoInterval() {
+        SpearmanInterval interval = SpearmanInterval.of(new double[] {1, 2, 3, 4}, new double[] {2, 1, 4, 3});
 
         assertThat(interval.low()).isNaN();
         assertThat(interval.high()).isNaN();
+        assertThat(interval.describe()).isEqualTo("n/a");
     }
 
     @Test
     void measurementsAndEstimatesMustPair() {
-        assertThatThrownBy(() -> SpearmanInterval.of(new double[] {1, 2, 3}, new double[] {1, 2}))
+        assertThatThrownBy(() -> SpearmanInterval.of(new double[] {1, 2, 3, 4, 5}, new double[] {1, 2, 3, 4}))
                 .isInstanceOf(IllegalArgumentException.class);
     }
 
