@@ -2,13 +2,16 @@ package io.memogate.proxy.postgres.calibrate;
 
 import io.memogate.estimator.postgres.MemoryCoefficients;
 import java.io.PrintWriter;
+import java.util.ArrayList;
 import java.util.List;
 import java.util.Locale;
+import java.util.Optional;
 
 /**
  * What a calibration prints: one row per statement measured (its estimate by the starting coefficients
  * and by the fitted ones, and the fitted ratio), the statements skipped and why, the coefficients before
- * and after, and {@link AccuracyStatistics} before and after the fit.
+ * and after, and {@link AccuracyStatistics} before and after the fit, with a {@link #warning()} when the fit does
+ * worse than where it started.
  *
  * @param result what was measured
  * @param before the coefficients the estimates started from
@@ -57,14 +60,36 @@ public record CalibrationReport(Calibration.Result result, MemoryCoefficients be
         }
         out.println("before: " + statisticsBefore().summary());
         out.println("after:  " + statisticsAfter().summary());
+        warning().ifPresent(out::println);
         out.println("tiers: t0 " + human(tiers.t0()) + ", t1 " + human(tiers.t1()) + ", t2 " + human(tiers.t2())
                 + " (an idle proxy's thresholds)");
         out.flush();
     }
 
+    /**
+     * What to tell the user when the fitted coefficients do worse than the starting ones by both figures the file is
+     * judged by, Spearman and the share within 2x over the statements above 1 MiB; empty otherwise. The fit weighs every
+     * measured statement's relative error alike (see {@link CoefficientFit}), so on a corpus of mostly small
+     * statements, or of shapes one price per term cannot serve (a star planned for its first rows against a clique),
+     * it can rank the large ones, those admission is for, worse than the coefficients it started from.
+     */
+    public Optional<String> warning() {
+        AccuracyStatistics before = statisticsBefore();
+        AccuracyStatistics after = statisticsAfter();
+        if (!(after.spearman() < before.spearman()) || !(after.withinTwice() < before.withinTwice())) {
+            return Optional.empty();
+        }
+        return Optional.of(String.format(Locale.ROOT, "warning: the fitted coefficients do worse than the starting"
+                + " ones on the %d statements above 1 MiB (Spearman %.3f -> %.3f, within 2x %.0f%% -> %.0f%%); the fit"
+                + " weighs the relative error of all %d statements alike, the small ones too. Check the ratios above,"
+                + " measure more statements of the sizes you gate, or keep the starting coefficients (leave"
+                + " estimator.coefficients unset)", after.aboveFloor(), before.spearman(), after.spearman(),
+                100 * before.withinTwice(), 100 * after.withinTwice(), after.statements()));
+    }
+
     /** The comment lines a coefficients file starts with. */
     public List<String> header(String serverVersion, String date) {
-        return List.of(
+        List<String> header = new ArrayList<>(List.of(
                 "Memogate planner-memory coefficients, fitted by `memogate calibrate` (bytes).",
                 "server: " + serverVersion,
                 "date: " + date,
@@ -73,7 +98,9 @@ public record CalibrationReport(Calibration.Result result, MemoryCoefficients be
                 "fitted: " + String.join(", ", fit.fitted())
                         + (fit.kept().isEmpty() ? "" : "; kept at their starting values: " + String.join(", ", fit.kept())),
                 "before: " + statisticsBefore().summary(),
-                "after:  " + statisticsAfter().summary());
+                "after:  " + statisticsAfter().summary()));
+        warning().ifPresent(header::add);
+        return List.copyOf(header);
     }
 
     static long estimate(Measurement m, MemoryCoefficients coefficients) {
