@@ -18,6 +18,8 @@ final class Corpora {
     static final String SYNTHETIC_DATABASE = "synthetic";
     static final String SYNTHETIC_INDEXED_DATABASE = "synthetic_indexed";
     static final String RANDOM_DATABASE = "random_joins";
+    /** What the random corpus of each seed is named when a run holds several: this and the seed. */
+    static final String RANDOM_SEED_PREFIX = "random-seed";
     private static final Pattern TRAILING_LIMIT = Pattern.compile("\\s+LIMIT\\s+\\d+\\s*$", Pattern.CASE_INSENSITIVE);
 
     private Corpora() {
@@ -55,9 +57,6 @@ final class Corpora {
     static Corpus random(long seed, int count) {
         return random(seed, count, "random");
     }
-
-    /** What the random corpus of each seed is named when a run holds several: this and the seed. */
-    static final String RANDOM_SEED_PREFIX = "random-seed";
 
     /** The same, named {@code name}: several seeds in one run are corpora of their own, all on the one database. */
     static Corpus random(long seed, int count, String name) {
