@@ -9,6 +9,7 @@ import java.sql.SQLException;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Locale;
+import java.util.Optional;
 import java.util.function.Consumer;
 import java.util.function.ToDoubleFunction;
 
@@ -111,7 +112,10 @@ public final class MySqlCalibration {
         return new Result(observations, failed, start, MySqlFit.fit(observations, start));
     }
 
-    /** The table of statements and the accuracy before and after. */
+    /**
+     * The table of statements and the accuracy before and after, with a warning for each quantity the fitted
+     * coefficients predict worse than the starting ones by both Spearman and the share within 2x.
+     */
     public static void print(Result result, PrintWriter out) {
         out.println("statement | measured s | predicted s before | after | measured bytes | predicted bytes before | after");
         for (MySqlFit.Observation o : result.observations()) {
@@ -123,27 +127,66 @@ public final class MySqlCalibration {
         for (String failure : result.failed()) {
             out.println("left out: " + failure);
         }
-        out.println(accuracy("time before", result, result.start(), true));
-        out.println(accuracy("time after", result, result.fitted(), true));
-        out.println(accuracy("time from the join graph alone, after", result, result.fitted(), TimeModel.GRAPH));
-        out.println(accuracy("memory before", result, result.start(), false));
-        out.println(accuracy("memory after", result, result.fitted(), false));
+        Optional<Accuracy> timeBefore = accuracy(result, result.start(), TimeModel.MODEL);
+        Optional<Accuracy> timeAfter = accuracy(result, result.fitted(), TimeModel.MODEL);
+        Optional<Accuracy> memoryBefore = accuracy(result, result.start(), null);
+        Optional<Accuracy> memoryAfter = accuracy(result, result.fitted(), null);
+        out.println(line("time before", timeBefore, true));
+        out.println(line("time after", timeAfter, true));
+        warning("time", timeBefore, timeAfter).ifPresent(out::println);
+        out.println(line("time from the join graph alone, after", accuracy(result, result.fitted(), TimeModel.GRAPH),
+                true));
+        out.println(line("memory before", memoryBefore, false));
+        out.println(line("memory after", memoryAfter, false));
+        warning("memory", memoryBefore, memoryAfter).ifPresent(out::println);
     }
 
     /** Which prediction an accuracy line reads. */
     enum TimeModel { MODEL, GRAPH }
 
-    static String accuracy(String label, Result result, MySqlCoefficients c, boolean time) {
-        return time ? accuracy(label, result, c, TimeModel.MODEL) : accuracy(label, result, c, (TimeModel) null);
+    /**
+     * How well one quantity is predicted: Spearman over the statements that have it (with its interval), and of
+     * those above the size worth gating ({@code large}), how many are within 2x.
+     */
+    record Accuracy(double spearman, SpearmanInterval interval, int statements, long within, int large) {
+
+        /** Worse than {@code before} by both figures. */
+        boolean worseThan(Accuracy before) {
+            return spearman < before.spearman && large > 0 && within < before.within;
+        }
     }
 
     /**
      * One accuracy line: Spearman over the statements that have the quantity (with its {@link SpearmanInterval} where
-     * there are enough of them), and the share within 2x; time as
-     * the model predicts it ({@code MODEL}: replayed on statistics where read) or from the join graph alone
-     * ({@code GRAPH}), memory for null.
+     * there are enough of them), and the share within 2x; or that too few statements were measured.
      */
-    static String accuracy(String label, Result result, MySqlCoefficients c, TimeModel model) {
+    static String line(String label, Optional<Accuracy> accuracy, boolean time) {
+        return accuracy.map(a -> String.format(Locale.ROOT, "%s: Spearman %.3f%s over %d statements; %d of %d within"
+                        + " 2x above %s", label, a.spearman(),
+                        Double.isNaN(a.interval().low()) ? "" : " (90% interval " + a.interval().describe() + ")",
+                        a.statements(), a.within(), a.large(), time ? "100 ms" : "1 MiB"))
+                .orElse(label + ": too few statements measured");
+    }
+
+    private static Optional<String> warning(String quantity, Optional<Accuracy> before, Optional<Accuracy> after) {
+        if (before.isEmpty() || after.isEmpty() || !after.get().worseThan(before.get())) {
+            return Optional.empty();
+        }
+        Accuracy b = before.get();
+        Accuracy a = after.get();
+        return Optional.of(String.format(Locale.ROOT, "warning: the fitted coefficients predict the optimizer's %s"
+                + " worse than the starting ones (Spearman %.3f -> %.3f, within 2x %d -> %d of %d); check the lines"
+                + " above, measure more statements, or keep the starting coefficients (leave"
+                + " estimator.mysqlCoefficients unset)", quantity, b.spearman(), a.spearman(), b.within(), a.within(),
+                a.large()));
+    }
+
+    /**
+     * The accuracy of one quantity under {@code c}: time as the model predicts it ({@code MODEL}: replayed on
+     * statistics where read) or from the join graph alone ({@code GRAPH}), memory for null; empty with fewer than
+     * two statements that have it.
+     */
+    static Optional<Accuracy> accuracy(Result result, MySqlCoefficients c, TimeModel model) {
         boolean time = model != null;
         List<MySqlFit.Observation> with = result.observations().stream()
                 .filter(o -> time ? o.count() > 0 : o.bytes().isPresent() && o.tokens() + o.tables() > 0).toList();
@@ -152,20 +195,17 @@ public final class MySqlCalibration {
         ToDoubleFunction<MySqlFit.Observation> predicted = model == TimeModel.GRAPH ? o -> MySqlFit.graphSeconds(o, c)
                 : time ? o -> MySqlFit.seconds(o, c) : o -> MySqlFit.bytes(o, c);
         if (with.size() < 2) {
-            return label + ": too few statements measured";
+            return Optional.empty();
         }
         double[] measuredValues = with.stream().mapToDouble(measured).toArray();
         double[] predictedValues = with.stream().mapToDouble(predicted).toArray();
-        double spearman = RankCorrelation.spearman(measuredValues, predictedValues);
-        SpearmanInterval interval = SpearmanInterval.of(measuredValues, predictedValues);
         double bound = time ? LONG_SECONDS : LARGE_BYTES;
         List<MySqlFit.Observation> large = with.stream().filter(o -> measured.applyAsDouble(o) >= bound).toList();
         long within = large.stream().filter(o -> {
             double ratio = predicted.applyAsDouble(o) / measured.applyAsDouble(o);
             return ratio >= 0.5 && ratio <= 2;
         }).count();
-        return String.format(Locale.ROOT, "%s: Spearman %.3f%s over %d statements; %d of %d within 2x above %s",
-                label, spearman, Double.isNaN(interval.low()) ? "" : " (90% interval " + interval.describe() + ")",
-                with.size(), within, large.size(), time ? "100 ms" : "1 MiB");
+        return Optional.of(new Accuracy(RankCorrelation.spearman(measuredValues, predictedValues),
+                SpearmanInterval.of(measuredValues, predictedValues), with.size(), within, large.size()));
     }
 }
