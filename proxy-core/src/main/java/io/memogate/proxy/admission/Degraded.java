@@ -22,6 +22,11 @@ import java.util.Optional;
 public record Degraded(Degradation degradation, long sessionBytes, long degradedBytes, long targetBytes,
                        Optional<Duration> waited, Optional<Tier> waitedFor, Optional<PredictedWait> predicted) {
 
+    /** How {@link #message()} starts: clients that count degraded statements read the settings after it. */
+    public static final String MESSAGE_START = "statement planned with ";
+    /** What follows the settings in {@link #message()}. */
+    public static final String MESSAGE_AFTER_SETTINGS = " instead of ";
+
     /** Why a statement was degraded: the {@code reason} label of {@code memogate_degraded_total}. */
     public enum Reason {
         /** Its estimate can never fit the compile-memory target. */
@@ -57,7 +62,7 @@ public record Degraded(Degradation degradation, long sessionBytes, long degraded
     public String message() {
         String instead = waited.isEmpty() ? "waiting for a compile-memory target it can never fit"
                 : "waiting longer than admission.degrade.after for " + queue();
-        return "statement planned with " + degradation.describe() + " instead of " + instead;
+        return MESSAGE_START + degradation.describe() + MESSAGE_AFTER_SETTINGS + instead;
     }
 
     /** The figures behind {@link #message()}. */

@@ -1,5 +1,6 @@
 package io.memogate.bench.storm.load;
 
+import io.memogate.proxy.admission.Degraded;
 import java.sql.SQLWarning;
 import java.util.Optional;
 
@@ -10,9 +11,6 @@ import java.util.Optional;
  */
 final class DegradeNotice {
 
-    private static final String PREFIX = "statement planned with ";
-    private static final String END = " instead of ";
-
     private DegradeNotice() {
     }
 
@@ -20,9 +18,10 @@ final class DegradeNotice {
     static Optional<String> settingsIn(SQLWarning warnings) {
         for (SQLWarning warning = warnings; warning != null; warning = warning.getNextWarning()) {
             String message = warning.getMessage();
-            if (message != null && message.startsWith(PREFIX)) {
-                int end = message.indexOf(END, PREFIX.length());
-                return Optional.of(message.substring(PREFIX.length(), end < 0 ? message.length() : end));
+            if (message != null && message.startsWith(Degraded.MESSAGE_START)) {
+                int start = Degraded.MESSAGE_START.length();
+                int end = message.indexOf(Degraded.MESSAGE_AFTER_SETTINGS, start);
+                return Optional.of(message.substring(start, end < 0 ? message.length() : end));
             }
         }
         return Optional.empty();
