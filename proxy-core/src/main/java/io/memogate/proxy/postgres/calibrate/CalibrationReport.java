@@ -58,9 +58,11 @@ public record CalibrationReport(Calibration.Result result, MemoryCoefficients be
             out.println("kept at their starting values (exercised by fewer than " + CoefficientFit.MIN_SUPPORT
                     + " measured statements, too few to fit): " + String.join(", ", fit.kept()));
         }
-        out.println("before: " + statisticsBefore().summary());
-        out.println("after:  " + statisticsAfter().summary());
-        warning().ifPresent(out::println);
+        AccuracyStatistics before = statisticsBefore();
+        AccuracyStatistics after = statisticsAfter();
+        out.println("before: " + before.summary());
+        out.println("after:  " + after.summary());
+        warning(before, after).ifPresent(out::println);
         out.println("tiers: t0 " + human(tiers.t0()) + ", t1 " + human(tiers.t1()) + ", t2 " + human(tiers.t2())
                 + " (an idle proxy's thresholds)");
         out.flush();
@@ -74,8 +76,10 @@ public record CalibrationReport(Calibration.Result result, MemoryCoefficients be
      * it can rank the large ones, those admission is for, worse than the coefficients it started from.
      */
     public Optional<String> warning() {
-        AccuracyStatistics before = statisticsBefore();
-        AccuracyStatistics after = statisticsAfter();
+        return warning(statisticsBefore(), statisticsAfter());
+    }
+
+    private static Optional<String> warning(AccuracyStatistics before, AccuracyStatistics after) {
         if (!(after.spearman() < before.spearman()) || !(after.withinTwice() < before.withinTwice())) {
             return Optional.empty();
         }
@@ -89,6 +93,8 @@ public record CalibrationReport(Calibration.Result result, MemoryCoefficients be
 
     /** The comment lines a coefficients file starts with. */
     public List<String> header(String serverVersion, String date) {
+        AccuracyStatistics before = statisticsBefore();
+        AccuracyStatistics after = statisticsAfter();
         List<String> header = new ArrayList<>(List.of(
                 "Memogate planner-memory coefficients, fitted by `memogate calibrate` (bytes).",
                 "server: " + serverVersion,
@@ -97,9 +103,9 @@ public record CalibrationReport(Calibration.Result result, MemoryCoefficients be
                         + " skipped, " + result.bypassed() + " bypassed",
                 "fitted: " + String.join(", ", fit.fitted())
                         + (fit.kept().isEmpty() ? "" : "; kept at their starting values: " + String.join(", ", fit.kept())),
-                "before: " + statisticsBefore().summary(),
-                "after:  " + statisticsAfter().summary()));
-        warning().ifPresent(header::add);
+                "before: " + before.summary(),
+                "after:  " + after.summary()));
+        warning(before, after).ifPresent(header::add);
         return List.copyOf(header);
     }
 
