@@ -75,7 +75,7 @@ public final class PassthroughCommand implements Callable<Integer> {
     @Option(names = "--targets", split = ",", defaultValue = "direct,memogate-shipped,pgbouncer,haproxy",
             paramLabel = "TARGET", converter = TargetConverter.class,
             description = {"direct, memogate-shipped, memogate-shipped-one-loop, memogate-baseline, memogate, memogate-gated,"
-                    + " memogate-epoll, memogate-io-uring, memogate-one-loop, memogate-unix, pgbouncer, pgbouncer-unix,"
+                    + " memogate-epoll, memogate-io-uring, memogate-one-loop, memogate-unix, netty-relay, pgbouncer, pgbouncer-unix,"
                     + " pgbouncer-transaction, memogate-behind-pgbouncer,"
                     + " haproxy, haproxy-one-thread, haproxy-unix (default: ${DEFAULT-VALUE}).",
                     "Ratios to direct need direct; memogate-shipped is bin/memogate run in its own process with the"
@@ -86,6 +86,8 @@ public final class PassthroughCommand implements Callable<Integer> {
                             + " memogate-gated is memogate with the estimator and gateways on;"
                             + " memogate-epoll and memogate-io-uring are memogate on that network transport;"
                             + " memogate-one-loop is memogate with network.eventLoops 1;"
+                            + " netty-relay is a Netty relay that parses nothing, in a JVM of its own, built as the"
+                            + " proxy's session legs (the floor of a relay on the proxy's stack);"
                             + " haproxy-one-thread is haproxy with nbthread 1; the -unix ones reach the server over"
                             + " its Unix socket; pgbouncer-transaction is PgBouncer in transaction mode with a pool of 20,"
                             + " memogate-behind-pgbouncer the same in front of memogate-shipped (thousands of clients:"

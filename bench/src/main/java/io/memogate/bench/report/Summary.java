@@ -48,6 +48,10 @@ public final class Summary {
             new Comparison(TargetKind.MEMOGATE_ONE_LOOP, TargetKind.MEMOGATE_EPOLL, 1.00),
             new Comparison(TargetKind.MEMOGATE_SHIPPED_ONE_LOOP, TargetKind.PGBOUNCER, 1.00),
             new Comparison(TargetKind.MEMOGATE_SHIPPED_ONE_LOOP, TargetKind.MEMOGATE_SHIPPED, 1.00),
+            // The stack's floor: what the proxy's own work costs above a Netty relay that parses nothing, and whether
+            // that relay reaches PgBouncer at all (met when it is not slower).
+            new Comparison(TargetKind.MEMOGATE_SHIPPED, TargetKind.NETTY_RELAY, 1.00),
+            new Comparison(TargetKind.NETTY_RELAY, TargetKind.PGBOUNCER, 1.00),
             // What Memogate adds to a transaction-pooled deployment: met when it adds nothing.
             new Comparison(TargetKind.MEMOGATE_BEHIND_PGBOUNCER, TargetKind.PGBOUNCER_TRANSACTION, 1.00),
             // A change against the build it starts from: met when the change is not slower.

@@ -39,6 +39,12 @@ public enum TargetKind {
      * as a proxy on the server's own host can: the server leg then costs no TCP.
      */
     MEMOGATE_UNIX,
+    /**
+     * A Netty relay that parses nothing, in a JVM of its own, built as the proxy's session legs
+     * ({@code io.memogate.bench.relay.ByteRelay}): the floor of a relay on the proxy's stack, so that what the
+     * shipped proxy spends above PgBouncer splits into its own work and the JVM's and Netty's.
+     */
+    NETTY_RELAY,
     /** PgBouncer in session mode, the connection pooler most deployments already run. */
     PGBOUNCER,
     /** As PGBOUNCER, reaching the server over its Unix socket: the like of MEMOGATE_UNIX. */

@@ -100,6 +100,9 @@ public final class TargetLauncher {
                 return local.isEmpty() ? new Launch.Skipped(kind, NO_SOCKET)
                         : new Launch.Started(MemogateTarget.start(kind, local.get(), NetworkConfig.DEFAULTS));
             }
+            case NETTY_RELAY -> {
+                return new Launch.Started(NettyRelayTarget.start(backend));
+            }
             case PGBOUNCER, PGBOUNCER_UNIX, PGBOUNCER_TRANSACTION -> {
                 Optional<Path> executable = executables.find("pgbouncer");
                 Optional<Backend> server = kind == TargetKind.PGBOUNCER_UNIX ? backend.overUnixSocket()
