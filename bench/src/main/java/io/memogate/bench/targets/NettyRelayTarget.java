@@ -11,7 +11,6 @@ import java.time.Duration;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.List;
-import java.util.Optional;
 import java.util.stream.Collectors;
 
 /**
@@ -45,8 +44,7 @@ public final class NettyRelayTarget extends ProcessTarget {
     static List<String> command(int port, Backend backend) {
         List<String> command = new ArrayList<>();
         command.add(Path.of(System.getProperty("java.home"), "bin", "java").toString());
-        Optional.ofNullable(System.getenv("MEMOGATE_JAVA_OPTS")).filter(o -> !o.isBlank())
-                .ifPresent(options -> command.addAll(Arrays.asList(options.strip().split("\\s+"))));
+        LauncherOptions.javaOptions().ifPresent(options -> command.addAll(Arrays.asList(options.split("\\s+"))));
         command.addAll(List.of("-cp", absoluteClassPath(), ByteRelay.class.getName(),
                 Integer.toString(port), backend.host(), Integer.toString(backend.port())));
         return command;

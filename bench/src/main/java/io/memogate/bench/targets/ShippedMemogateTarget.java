@@ -125,8 +125,8 @@ public final class ShippedMemogateTarget extends ProcessTarget {
 
     @Override
     public String description() {
-        String options = Optional.ofNullable(System.getenv("MEMOGATE_JAVA_OPTS")).filter(o -> !o.isBlank())
-                .map(o -> "MEMOGATE_JAVA_OPTS=" + o).orElse("no MEMOGATE_JAVA_OPTS");
+        String options = LauncherOptions.javaOptions().map(o -> LauncherOptions.VARIABLE + "=" + o)
+                .orElse("no " + LauncherOptions.VARIABLE);
         String loops = kind() == TargetKind.MEMOGATE_SHIPPED_ONE_LOOP ? ", network.eventLoops: 1" : "";
         return "Memogate as shipped: bin/memogate run of " + build + " (pid " + pid() + ", " + options + ") with the demo's"
                 + " configuration: gateways on, broker.monitor set and co-located, catalogs read, metrics on 127.0.0.1:"
