@@ -28,7 +28,8 @@ final class CostReport {
             "of them involuntary", "alloc B/tx");
 
     private static final List<String> SPLIT_HEADER = List.of("clients", "mode", "target", "machine CPU us/tx",
-            "pgbench", "server processes", "relay", "benchmark JVM", "other processes", "in no process");
+            "pgbench", "server processes", "relay", "of it user mode", "benchmark JVM", "other processes",
+            "in no process");
 
     private final List<CountedRun> runs;
     private final CountWindow window;
@@ -61,7 +62,9 @@ final class CostReport {
                 + (hasSplit() ? "\n## Where the machine's CPU went\n\n"
                 + "Median over the rounds, us per transaction over the steady window, from /proc/PID/stat of every"
                 + " process and /proc/stat: pgbench and the server's processes by their command names; the relay's"
-                + " own process (the benchmark's JVM for the in-JVM targets); \"in no process\": the machine's busy"
+                + " own process (the benchmark's JVM for the in-JVM targets), and the part of it in user mode (the"
+                + " relay's own work; the rest is the kernel's, mostly the system calls any relay makes for the same"
+                + " traffic); \"in no process\": the machine's busy"
                 + " time no process accounts for (interrupts, soft interrupts, processes that exited).\n\n"
                 + splitTable().markdown() : "");
     }
@@ -74,6 +77,7 @@ final class CostReport {
                 figure(median(group, split(ProcessCpu.CpuSplit::pgbench)), "%.1f"),
                 figure(median(group, split(ProcessCpu.CpuSplit::server)), "%.1f"),
                 figure(median(group, split(ProcessCpu.CpuSplit::relay)), "%.1f"),
+                figure(median(group, split(ProcessCpu.CpuSplit::relayUser)), "%.1f"),
                 figure(median(group, split(ProcessCpu.CpuSplit::benchmark)), "%.1f"),
                 figure(median(group, split(ProcessCpu.CpuSplit::others)), "%.1f"),
                 figure(median(group, split(ProcessCpu.CpuSplit::unattributed)), "%.1f"))));

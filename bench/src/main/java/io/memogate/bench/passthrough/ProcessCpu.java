@@ -25,16 +25,26 @@ record ProcessCpu(Map<Long, Entry> processes, long machineBusyTicks) {
 
     private static final Path PROC = Path.of("/proc");
 
-    /** One process: its command name (at most 15 characters, as the kernel keeps it) and its ticks so far. */
-    record Entry(String command, long ticks) {
+    /**
+     * One process: its command name (at most 15 characters, as the kernel keeps it) and its ticks so far in user mode
+     * and in the kernel.
+     */
+    record Entry(String command, long userTicks, long systemTicks) {
+
+        long ticks() {
+            return userTicks + systemTicks;
+        }
     }
 
     /**
      * What the processes of each kind used between two readings, in ticks, and the transactions pgbench made in
      * between.
+     *
+     * @param relayUser the part of {@code relay} spent in user mode: a relay's own work, where the kernel's part is
+     *     mostly the system calls every relay makes for the same traffic
      */
-    record CpuSplit(long pgbench, long server, long relay, long benchmark, long others, long machineBusy,
-                    double transactions) {
+    record CpuSplit(long pgbench, long server, long relay, long relayUser, long benchmark, long others,
+                    long machineBusy, double transactions) {
 
         /** Busy time no process read at both instants accounts for: interrupts, soft interrupts, processes that exited. */
         long unattributed() {
@@ -70,7 +80,7 @@ record ProcessCpu(Map<Long, Entry> processes, long machineBusyTicks) {
     }
 
     /**
-     * The command and utime + stime of a /proc/PID/stat line, "pid (comm) state ppid ..." with utime and stime its
+     * The command, utime and stime of a /proc/PID/stat line, "pid (comm) state ppid ..." with utime and stime its
      * 14th and 15th fields. The command may hold spaces and parentheses, so the fields are counted from its last
      * closing parenthesis.
      */
@@ -86,8 +96,8 @@ record ProcessCpu(Map<Long, Entry> processes, long machineBusyTicks) {
             return Optional.empty();
         }
         try {
-            return Optional.of(new Entry(stat.substring(open + 1, close),
-                    Long.parseLong(after[11]) + Long.parseLong(after[12])));
+            return Optional.of(new Entry(stat.substring(open + 1, close), Long.parseLong(after[11]),
+                    Long.parseLong(after[12])));
         } catch (NumberFormatException e) {
             return Optional.empty();
         }
@@ -103,6 +113,7 @@ record ProcessCpu(Map<Long, Entry> processes, long machineBusyTicks) {
         long pgbench = 0;
         long server = 0;
         long relay = 0;
+        long relayUser = 0;
         long benchmark = 0;
         long others = 0;
         for (Map.Entry<Long, Entry> process : processes.entrySet()) {
@@ -115,6 +126,7 @@ record ProcessCpu(Map<Long, Entry> processes, long machineBusyTicks) {
             String command = process.getValue().command();
             if (relayPids.contains(pid)) {
                 relay += used;
+                relayUser += Math.max(0, process.getValue().userTicks() - before.userTicks());
             } else if (pid == benchmarkPid) {
                 benchmark += used;
             } else if (command.equals("pgbench")) {
@@ -125,7 +137,7 @@ record ProcessCpu(Map<Long, Entry> processes, long machineBusyTicks) {
                 others += used;
             }
         }
-        return new CpuSplit(pgbench, server, relay, benchmark, others, machineBusyTicks - earlier.machineBusyTicks,
-                transactions);
+        return new CpuSplit(pgbench, server, relay, relayUser, benchmark, others,
+                machineBusyTicks - earlier.machineBusyTicks, transactions);
     }
 }

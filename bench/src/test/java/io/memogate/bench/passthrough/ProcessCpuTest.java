@@ -25,8 +25,8 @@ class ProcessCpuTest {
     @Test
     void aStatLineGivesItsCommandAndItsUserAndSystemTicksEvenWhenTheCommandHoldsParentheses() {
         assertThat(ProcessCpu.parseStat(stat(812, "postgres", 1500, 320)))
-                .contains(new ProcessCpu.Entry("postgres", 1820));
-        assertThat(ProcessCpu.parseStat(stat(99, "a (b) c", 7, 3))).contains(new ProcessCpu.Entry("a (b) c", 10));
+                .contains(new ProcessCpu.Entry("postgres", 1500, 320));
+        assertThat(ProcessCpu.parseStat(stat(99, "a (b) c", 7, 3))).contains(new ProcessCpu.Entry("a (b) c", 7, 3));
         assertThat(ProcessCpu.parseStat("812 (postgres) S 1 2")).isEmpty();
         assertThat(ProcessCpu.parseStat("garbage")).isEmpty();
     }
@@ -45,28 +45,29 @@ class ProcessCpuTest {
     @Test
     void theMachinesCpuIsSplitByProcessAndWhatNoProcessAccountsForIsLeftOver() {
         ProcessCpu before = new ProcessCpu(Map.of(
-                10L, new ProcessCpu.Entry("pgbench", 100),
-                11L, new ProcessCpu.Entry("postgres", 50),
-                12L, new ProcessCpu.Entry("postgres", 70),
-                13L, new ProcessCpu.Entry("pgbouncer", 40),
-                14L, new ProcessCpu.Entry("java", 900),
-                15L, new ProcessCpu.Entry("sshd", 5),
-                16L, new ProcessCpu.Entry("postgres", 30)), 10_000);
+                10L, new ProcessCpu.Entry("pgbench", 100, 0),
+                11L, new ProcessCpu.Entry("postgres", 50, 0),
+                12L, new ProcessCpu.Entry("postgres", 70, 0),
+                13L, new ProcessCpu.Entry("pgbouncer", 30, 10),
+                14L, new ProcessCpu.Entry("java", 900, 0),
+                15L, new ProcessCpu.Entry("sshd", 5, 0),
+                16L, new ProcessCpu.Entry("postgres", 30, 0)), 10_000);
         ProcessCpu after = new ProcessCpu(Map.of(
-                10L, new ProcessCpu.Entry("pgbench", 160),
-                11L, new ProcessCpu.Entry("postgres", 90),
-                12L, new ProcessCpu.Entry("postgres", 100),
-                13L, new ProcessCpu.Entry("pgbouncer", 65),
-                14L, new ProcessCpu.Entry("java", 902),
-                15L, new ProcessCpu.Entry("sshd", 6),
+                10L, new ProcessCpu.Entry("pgbench", 160, 0),
+                11L, new ProcessCpu.Entry("postgres", 90, 0),
+                12L, new ProcessCpu.Entry("postgres", 100, 0),
+                13L, new ProcessCpu.Entry("pgbouncer", 45, 20),
+                14L, new ProcessCpu.Entry("java", 902, 0),
+                15L, new ProcessCpu.Entry("sshd", 6, 0),
                 // started in the window: its ticks cannot be told apart from what it used before, so not counted
-                17L, new ProcessCpu.Entry("postgres", 400)), 10_200);
+                17L, new ProcessCpu.Entry("postgres", 400, 0)), 10_200);
 
         ProcessCpu.CpuSplit split = after.since(before, Set.of(13L), 14, 2_000);
 
         assertThat(split.pgbench()).isEqualTo(60);
         assertThat(split.server()).isEqualTo(70);
         assertThat(split.relay()).isEqualTo(25);
+        assertThat(split.relayUser()).as("of the relay's 25 ticks, 15 in user mode").isEqualTo(15);
         assertThat(split.benchmark()).isEqualTo(2);
         assertThat(split.others()).isEqualTo(1);
         assertThat(split.machineBusy()).isEqualTo(200);
@@ -77,8 +78,8 @@ class ProcessCpuTest {
 
     @Test
     void anInJvmRelayIsTheBenchmarksOwnProcess() {
-        ProcessCpu before = new ProcessCpu(Map.of(14L, new ProcessCpu.Entry("java", 900)), 0);
-        ProcessCpu after = new ProcessCpu(Map.of(14L, new ProcessCpu.Entry("java", 950)), 100);
+        ProcessCpu before = new ProcessCpu(Map.of(14L, new ProcessCpu.Entry("java", 900, 0)), 0);
+        ProcessCpu after = new ProcessCpu(Map.of(14L, new ProcessCpu.Entry("java", 950, 0)), 100);
 
         ProcessCpu.CpuSplit split = after.since(before, Set.of(14L), 14, 100);
 
@@ -89,14 +90,15 @@ class ProcessCpuTest {
     /** PgBouncer in front of the shipped proxy: both relay, and both are the relay's CPU. */
     @Test
     void chainedRelaysAreTheRelayTogether() {
-        ProcessCpu before = new ProcessCpu(Map.of(13L, new ProcessCpu.Entry("pgbouncer", 40),
-                18L, new ProcessCpu.Entry("java", 500), 14L, new ProcessCpu.Entry("java", 900)), 0);
-        ProcessCpu after = new ProcessCpu(Map.of(13L, new ProcessCpu.Entry("pgbouncer", 65),
-                18L, new ProcessCpu.Entry("java", 560), 14L, new ProcessCpu.Entry("java", 901)), 100);
+        ProcessCpu before = new ProcessCpu(Map.of(13L, new ProcessCpu.Entry("pgbouncer", 30, 10),
+                18L, new ProcessCpu.Entry("java", 400, 100), 14L, new ProcessCpu.Entry("java", 900, 0)), 0);
+        ProcessCpu after = new ProcessCpu(Map.of(13L, new ProcessCpu.Entry("pgbouncer", 45, 20),
+                18L, new ProcessCpu.Entry("java", 440, 120), 14L, new ProcessCpu.Entry("java", 901, 0)), 100);
 
         ProcessCpu.CpuSplit split = after.since(before, Set.of(13L, 18L), 14, 100);
 
         assertThat(split.relay()).isEqualTo(85);
+        assertThat(split.relayUser()).isEqualTo(55);
         assertThat(split.benchmark()).isEqualTo(1);
         assertThat(split.others()).isZero();
     }
@@ -104,15 +106,15 @@ class ProcessCpuTest {
     @Test
     void theCostReportSplitsTheMachinesCpuPerTransactionAsTheMedianOfTheRounds() {
         List<CountedRun> runs = List.of(
-                run(1, new ProcessCpu.CpuSplit(60, 70, 25, 2, 1, 200, 2_000)),
-                run(2, new ProcessCpu.CpuSplit(80, 90, 35, 2, 1, 260, 2_000)),
-                run(3, new ProcessCpu.CpuSplit(40, 50, 15, 2, 1, 140, 2_000)));
+                run(1, new ProcessCpu.CpuSplit(60, 70, 25, 10, 2, 1, 200, 2_000)),
+                run(2, new ProcessCpu.CpuSplit(80, 90, 35, 14, 2, 1, 260, 2_000)),
+                run(3, new ProcessCpu.CpuSplit(40, 50, 15, 6, 2, 1, 140, 2_000)));
 
         List<String> lines = new CostReport(runs, CountWindow.STEADY).splitText().lines().toList();
 
         assertThat(lines).hasSize(2);
         assertThat(lines.get(1).split("\\s+")).containsExactly("256", "prepared", "pgbouncer", "1000.0", "300.0",
-                "350.0", "125.0", "10.0", "5.0", "210.0");
+                "350.0", "125.0", "50.0", "10.0", "5.0", "210.0");
         assertThat(new CostReport(runs, CountWindow.STEADY).markdown()).contains("## Where the machine's CPU went");
     }
 
