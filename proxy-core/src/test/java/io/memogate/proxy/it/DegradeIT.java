@@ -361,6 +361,99 @@ class DegradeIT {
         }
     }
 
+    /**
+     * A table whose rows name a key of {@code kept} through a deferred foreign key: a write to it is checked at its
+     * transaction's commit, which waits while another transaction holds that key's row for update.
+     */
+    private static void starCounts(EmbeddedPostgres pg) throws SQLException {
+        pg.execute(DATABASE, "create table if not exists kept (id int primary key)",
+                "insert into kept values (1) on conflict do nothing",
+                "create table if not exists star_counts (kept int references kept deferrable initially deferred,"
+                        + " n bigint, total bigint)",
+                "grant select, insert on star_counts to public", "truncate star_counts");
+    }
+
+    /** The star's count and sum written into star_counts as a row naming {@code kept}. */
+    private static String countInto(int kept, String tag) {
+        return "insert into star_counts " + star(tag).replace("select count(*)", "select " + kept + ", count(*)");
+    }
+
+    private static List<String> starCountRows(EmbeddedPostgres pg) throws SQLException {
+        try (Connection connection = pg.connect(DATABASE); Statement statement = connection.createStatement();
+                ResultSet rows = statement.executeQuery("select kept, n, total from star_counts order by kept")) {
+            List<String> joined = new ArrayList<>();
+            while (rows.next()) {
+                joined.add(rows.getString(1) + ":" + rows.getString(2) + ":" + rows.getString(3));
+            }
+            return joined;
+        }
+    }
+
+    @Test
+    void aDegradedStatementIsReadyOnlyOnceTheProxysCommitIsDoneAndTheNextOneIsDegradedToo(EmbeddedPostgres pg)
+            throws Exception {
+        starCounts(pg);
+        List<String> expected = direct(pg, star("behind"));
+        try (ProxyFixture proxy = proxy(pg, everyone()); RawPgClient client = wideClient(proxy);
+                Connection holder = pg.connect(DATABASE); Statement holding = holder.createStatement();
+                Connection watcher = pg.connect(DATABASE); Statement watching = watcher.createStatement()) {
+            holder.setAutoCommit(false);
+            holding.executeQuery("select id from kept where id = 1 for update").close();
+            client.query(countInto(1, "written"));
+            Await.until("the proxy's commit after the degraded insert waits for the held row", () -> {
+                try (ResultSet waiting = watching.executeQuery("select count(*) from pg_stat_activity"
+                        + " where wait_event_type = 'Lock' and query = 'commit'")) {
+                    waiting.next();
+                    return waiting.getInt(1) == 1;
+                }
+            });
+            assertThat(List.of(client.read().type(), client.read().type())).containsExactly('N', 'C');
+            // The server sent the insert's own ReadyForQuery before it began the commit: held back, it must not come.
+            assertThat(client.readWithin(Duration.ofMillis(500))).as("ready while the commit still waits").isEmpty();
+            holder.commit();
+            Message ready = client.read();
+            assertThat(ready.type()).isEqualTo('Z');
+            assertThat(ready.body()).containsExactly('I');
+            assertThat(starCountRows(pg)).as("committed once the client is told it is ready")
+                    .containsExactly("1:" + expected.get(0) + ":" + expected.get(1));
+
+            List<Message> behind = run(client, star("behind"));
+            assertThat(behind).extracting(Message::type).containsExactly('N', 'T', 'D', 'C', 'Z');
+            assertThat(behind.get(0).fields().get('M')).startsWith("statement planned with join_collapse_limit = ");
+            assertThat(dataRowValues(behind.get(2))).isEqualTo(expected);
+            assertWideSettings(client);
+        }
+    }
+
+    @Test
+    void aDegradedWriteWhoseCommitFailsGetsTheCommitsError(EmbeddedPostgres pg) throws Exception {
+        starCounts(pg);
+        try (ProxyFixture proxy = proxy(pg, everyone()); RawPgClient client = wideClient(proxy)) {
+            List<Message> answer = run(client, countInto(2, "violates"));
+            assertThat(answer).extracting(Message::type).containsExactly('N', 'C', 'E', 'Z');
+            assertThat(answer.get(0).fields().get('M')).startsWith("statement planned with join_collapse_limit = ");
+            assertThat(answer.get(2).sqlState()).as("the deferred foreign key, checked at the commit")
+                    .isEqualTo("23503");
+            assertThat(answer.get(3).body()).containsExactly('I');
+            assertThat(starCountRows(pg)).as("nothing written, as the error says").isEmpty();
+            assertWideSettings(client);
+            assertQueryWorks(client);
+        }
+        try (ProxyFixture proxy = proxy(pg, everyone());
+                Connection connection = proxy.connect(DATABASE, "memogate", "memogate", "preferQueryMode", "simple");
+                Statement statement = connection.createStatement()) {
+            statement.execute(WIDE);
+            assertThatThrownBy(() -> statement.executeUpdate(countInto(2, "violates_jdbc")))
+                    .as("pgjdbc's simple protocol throws the commit's error").isInstanceOf(SQLException.class)
+                    .extracting(e -> ((SQLException) e).getSQLState()).isEqualTo("23503");
+            assertThat(statement.executeUpdate(countInto(1, "kept_jdbc"))).as("the next write, degraded too")
+                    .isEqualTo(1);
+            assertThat(statement.getWarnings().getMessage()).startsWith("statement planned with ");
+        }
+        assertThat(starCountRows(pg)).as("only the write whose key exists").singleElement().asString()
+                .startsWith("1:");
+    }
+
     @Test
     void aTextNamingTheSettingsIsNotDegraded(EmbeddedPostgres pg) throws Exception {
         String sql = star("names_them").replace("select count(*)",

@@ -10,6 +10,7 @@ import java.net.SocketException;
 import java.net.SocketTimeoutException;
 import java.nio.ByteBuffer;
 import java.nio.charset.StandardCharsets;
+import java.time.Duration;
 import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.List;
@@ -137,6 +138,24 @@ final class RawPgClient implements AutoCloseable {
 
     Message read() throws IOException {
         return readAfter((char) in.readUnsignedByte());
+    }
+
+    /**
+     * The peer's next message if it begins to arrive within {@code wait}, else empty: for a message that must not
+     * come until something else happens.
+     */
+    Optional<Message> readWithin(Duration wait) throws IOException {
+        int timeout = socket.getSoTimeout();
+        socket.setSoTimeout(Math.toIntExact(wait.toMillis()));
+        int type;
+        try {
+            type = in.readUnsignedByte();
+        } catch (SocketTimeoutException nothing) {
+            return Optional.empty();
+        } finally {
+            socket.setSoTimeout(timeout);
+        }
+        return Optional.of(readAfter((char) type));
     }
 
     /**

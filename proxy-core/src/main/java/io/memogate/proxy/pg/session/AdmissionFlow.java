@@ -160,15 +160,6 @@ final class AdmissionFlow {
         return texts.cancel() || statementAdmission.withdraw();
     }
 
-    /**
-     * The client's statements are all answered and only the proxy's restoring messages after a degraded one run: a
-     * cancel would fail those, not a statement of the client's, so it is not sent (PostgreSQL ignores a cancel that
-     * finds its session idle).
-     */
-    boolean cancelFindsNothing() {
-        return degradedRuns.onlyRestoringLeft() && !busy();
-    }
-
     /** Where the waiting statement is queued, in words; empty when none waits. */
     Optional<String> waitingWhere() {
         return statementAdmission.waitingWhere();

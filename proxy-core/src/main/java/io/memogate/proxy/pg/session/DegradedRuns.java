@@ -10,7 +10,6 @@ import io.memogate.proxy.pg.message.backend.NotificationResponse;
 import io.memogate.proxy.pg.message.backend.ParameterStatus;
 import io.memogate.proxy.pg.message.backend.PgErrors;
 import io.memogate.proxy.pg.message.backend.ReadyForQuery;
-import io.memogate.proxy.pg.message.backend.ReadyForQuery.TransactionStatus;
 import io.memogate.proxy.pg.message.backend.RowDescription;
 import io.netty.buffer.ByteBuf;
 import io.netty.buffer.ByteBufAllocator;
@@ -27,21 +26,28 @@ import java.util.ArrayDeque;
  * ends after a known number of answers that each end the answer to one message ({@link #endsAnAnswer}): the
  * client's cycles and simple Queries still unanswered before its Bind (a driver's BEGIN), each ending at its
  * ReadyForQuery, then the messages of the Bind's own cycle sent before it (its Parse), see
- * {@link #cyclesBefore}; then the proxy's saving run, the Bind's BindComplete, the proxy's restoring run. Notices, parameter changes and notifications pass wherever they come.
+ * {@link #cyclesBefore}; then the proxy's saving run, the Bind's BindComplete, the proxy's restoring run. Notices,
+ * parameter changes and notifications pass wherever they come.
  *
  * <p>Towards the client: the proxy's answers are dropped, and the last answer to the part that sets the settings
- * becomes the one NOTICE that says what was changed and why; the statement's own answers pass, its ReadyForQuery
- * outside a block saying idle ('I', as the statement alone would leave it) in place of the proxy's block's status.
+ * becomes the one NOTICE that says what was changed and why; the statement's own answers pass. In the simple
+ * protocol its ReadyForQuery is held back and the restoring part's stands for it (idle after the proxy's commit, as
+ * the statement alone would leave the session): the client is told it is ready only once the proxy's commit or
+ * restore is done, so that its next statement finds the session as it left it (and may be degraded in turn), and
+ * the statement's outcome includes that commit's. An error of the commit (a deferred constraint, a serialization
+ * failure) passes after the statement's CommandComplete, as an implicit transaction's commit error does in the
+ * extended protocol; the server alone, committing a simple Query, sends it in place of the CommandComplete.
  *
  * <p>Errors. Simple protocol: should the proxy's setting part fail (a cancel meant for the statement that reached
  * the server before it), the statement then fails with 25P02 in the block the failure aborted: the client gets the
  * setting part's error in its place, which is what it would have got had the cancel reached its statement, and no
  * notice; an error of the statement aborts the block, and the proxy's commit (answered ROLLBACK) or restore (25P02)
- * is dropped, the block's end restoring the values. Extended protocol: after any error the server skips every
- * message up to the client's Sync, the proxy's too, so the parts still expected are forgotten and the error passes
- * (in the proxy's part it stands for the skipped Bind's: the client sees its statement fail as the cancel meant);
- * the implicit transaction or the client's block is then aborted, which restores the values. A FATAL passes
- * whatever it answers. Used on the session's event loop only.
+ * is dropped, the block's end restoring the values; a failure of the restoring part after the statement succeeded
+ * (a deferred constraint at the commit, a cancel) passes as the statement's. Extended protocol: after any error the
+ * server skips every message up to the client's Sync, the proxy's too, so the parts still expected are forgotten and
+ * the error passes (in the proxy's part it stands for the skipped Bind's: the client sees its statement fail as the
+ * cancel meant); the implicit transaction or the client's block is then aborted, which restores the values. A FATAL
+ * passes whatever it answers. Used on the session's event loop only.
  */
 final class DegradedRuns {
 
@@ -67,20 +73,17 @@ final class DegradedRuns {
      * One part of the answers.
      *
      * @param answers in the extended protocol, how many ending answers it has left; unused in the simple one
-     * @param idleAfter the statement ran in the proxy's own block: its ReadyForQuery says idle
      */
     private static final class Step {
         final Part part;
         final Degraded degraded;
         final boolean extended;
-        final boolean idleAfter;
         int answers;
 
-        Step(Part part, Degraded degraded, boolean extended, boolean idleAfter, int answers) {
+        Step(Part part, Degraded degraded, boolean extended, int answers) {
             this.part = part;
             this.degraded = degraded;
             this.extended = extended;
-            this.idleAfter = idleAfter;
             this.answers = answers;
         }
     }
@@ -88,16 +91,12 @@ final class DegradedRuns {
     private final ArrayDeque<Step> expected = new ArrayDeque<>();
     /** The error that failed the proxy's setting part, to be shown in place of the statement's; null when none did. */
     private ErrorResponse settingFailure;
+    /** The statement's own error passed: the restoring part's that follows from it (25P02) is dropped. */
+    private boolean statementFailed;
 
     /** Nothing of the proxy's own is in flight: the server's next answers are to what the client sent. */
     boolean idle() {
         return expected.isEmpty();
-    }
-
-    /** The statement has been answered and only the proxy's restoring part is in flight: a cancel finds nothing. */
-    boolean onlyRestoringLeft() {
-        Step step = expected.peekFirst();
-        return step != null && step.part == Part.OWN_RESTORING;
     }
 
     /**
@@ -112,9 +111,9 @@ final class DegradedRuns {
         out.writeBytes(query, query.readerIndex(), query.readableBytes());
         query.release();
         DegradeMessages.query(inBlock ? DegradeMessages.restore(degraded.degradation()) : DegradeMessages.COMMIT, out);
-        expected.add(new Step(Part.OWN_SETTING, degraded, false, false, 0));
-        expected.add(new Step(Part.CLIENTS_STATEMENT, degraded, false, !inBlock, 0));
-        expected.add(new Step(Part.OWN_RESTORING, degraded, false, false, 0));
+        expected.add(new Step(Part.OWN_SETTING, degraded, false, 0));
+        expected.add(new Step(Part.CLIENTS_STATEMENT, degraded, false, 0));
+        expected.add(new Step(Part.OWN_RESTORING, degraded, false, 0));
         return out;
     }
 
@@ -131,14 +130,14 @@ final class DegradedRuns {
         bind.release();
         DegradeMessages.extendedRun(DegradeMessages.restore(degraded.degradation()), out);
         for (int cycle = 0; cycle < earlierCycles; cycle++) {
-            expected.add(new Step(Part.CLIENTS_EARLIER, degraded, false, false, 0));
+            expected.add(new Step(Part.CLIENTS_EARLIER, degraded, false, 0));
         }
         if (earlierAnswers > 0) {
-            expected.add(new Step(Part.CLIENTS_EARLIER, degraded, true, false, earlierAnswers));
+            expected.add(new Step(Part.CLIENTS_EARLIER, degraded, true, earlierAnswers));
         }
-        expected.add(new Step(Part.OWN_SETTING, degraded, true, false, DegradeMessages.EXTENDED_RUN_ANSWERS));
-        expected.add(new Step(Part.CLIENTS_STATEMENT, degraded, true, false, 1));
-        expected.add(new Step(Part.OWN_RESTORING, degraded, true, false, DegradeMessages.EXTENDED_RUN_ANSWERS));
+        expected.add(new Step(Part.OWN_SETTING, degraded, true, DegradeMessages.EXTENDED_RUN_ANSWERS));
+        expected.add(new Step(Part.CLIENTS_STATEMENT, degraded, true, 1));
+        expected.add(new Step(Part.OWN_RESTORING, degraded, true, DegradeMessages.EXTENDED_RUN_ANSWERS));
         return out;
     }
 
@@ -195,14 +194,14 @@ final class DegradedRuns {
             // The statement did not run degraded when the setting part failed: no notice then.
             case OWN_SETTING -> settingFailure == null ? notice(step.degraded, alloc) : Unpooled.EMPTY_BUFFER;
             case CLIENTS_STATEMENT -> {
-                if (step.idleAfter) {
-                    buf.setByte(index + 5, TransactionStatus.IDLE.code()); // as the statement would leave it alone
-                }
                 settingFailure = null;
-                yield null;
+                yield Unpooled.EMPTY_BUFFER; // the restoring part's stands for it
             }
             case CLIENTS_EARLIER -> null;
-            case OWN_RESTORING -> Unpooled.EMPTY_BUFFER;
+            case OWN_RESTORING -> {
+                statementFailed = false;
+                yield null;
+            }
         };
     }
 
@@ -215,10 +214,19 @@ final class DegradedRuns {
             }
             return null;
         }
-        if (step.part == Part.OWN_SETTING) {
-            settingFailure = error;
-        }
-        return step.part.own ? Unpooled.EMPTY_BUFFER : null; // the statement's passes ({@link #inPlaceOfError})
+        return switch (step.part) {
+            case OWN_SETTING -> {
+                settingFailure = error;
+                yield Unpooled.EMPTY_BUFFER;
+            }
+            case CLIENTS_STATEMENT -> {
+                statementFailed = true;
+                yield null; // passes, or the setting part's in its place ({@link #inPlaceOfError})
+            }
+            case CLIENTS_EARLIER -> null;
+            // The statement succeeded and its commit or restore did not: the client learns its statement failed.
+            case OWN_RESTORING -> statementFailed ? Unpooled.EMPTY_BUFFER : null;
+        };
     }
 
     private ByteBuf extendedAnswer(Step step, byte type, ByteBufAllocator alloc) {

@@ -401,7 +401,7 @@ public final class PgSession implements CancelRegistry.Cancellable, TrackedSessi
     /** A cancel, on the event loop: true when it withdrew a queued statement, false when it went on (or was moot). */
     boolean cancelNow() {
         boolean withdrawn = admission.withdrawQueued();
-        if (!withdrawn && !admission.cancelFindsNothing()) {
+        if (!withdrawn) {
             services.shared().cancelForwarder().cancel(client.eventLoop(), target, serverKey);
         }
         return withdrawn;
