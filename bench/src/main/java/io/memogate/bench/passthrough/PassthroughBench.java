@@ -29,6 +29,7 @@ import java.util.List;
 import java.util.Locale;
 import java.util.Map;
 import java.util.Optional;
+import java.util.Set;
 
 /**
  * The passthrough benchmark: one PostgreSQL, every target in front of it at once, and pgbench's
@@ -118,6 +119,9 @@ final class PassthroughBench {
             List<Measurement> measurements = new ArrayList<>();
             List<List<String>> orders = new ArrayList<>();
             for (int round = 1; round <= plan.rounds(); round++) {
+                if (round > 1 && plan.restarts()) {
+                    restartProcesses(launcher, running, resources, pgbench, clients, runs, pass + "round" + round);
+                }
                 List<TargetKind> order = schedule.order(round);
                 orders.add(order.stream().map(TargetKind::label).toList());
                 for (QueryMode mode : plan.modes()) {
@@ -136,6 +140,41 @@ final class PassthroughBench {
                     measurements));
         }
         return new PassthroughOutcome(records, costs);
+    }
+
+    /**
+     * Stops each target that relays in a process of its own and starts it again, then warms it up as before round 1:
+     * the next round measures another process of the same build.
+     */
+    private void restartProcesses(TargetLauncher launcher, Map<TargetKind, Target> running, Resources resources,
+                                  Pgbench pgbench, int clients, Path runs, String prefix) throws Exception {
+        for (TargetKind kind : plan.targets()) {
+            Target before = running.get(kind);
+            if (before == null || !relaysApart(before)) {
+                continue;
+            }
+            resources.closeNow(before);
+            Target after = switch (launcher.launch(kind)) {
+                case Launch.Started started -> resources.add(started.target());
+                case Launch.Skipped skipped -> throw new IllegalStateException(kind.label()
+                        + " started before round 1 but not again: " + skipped.reason());
+            };
+            running.put(kind, after);
+            for (QueryMode mode : plan.modes()) {
+                if (plan.warmupSeconds() > 0) {
+                    PgbenchRun warmup = pgbench.run(after.port(), plan.warmup(mode, clients));
+                    save(runs.resolve(prefix + "-restarted-warmup-" + mode.label() + "-" + kind.label() + ".txt"),
+                            warmup.command());
+                    report("restarted", mode, kind, clients, warmup.result());
+                }
+            }
+        }
+    }
+
+    /** Whether {@code target} relays in processes other than this JVM, which a restart replaces. */
+    private static boolean relaysApart(Target target) {
+        Set<Long> pids = target.relayPids();
+        return !pids.isEmpty() && !pids.contains(ProcessHandle.current().pid());
     }
 
     /**
@@ -204,6 +243,11 @@ final class PassthroughBench {
         lines.add(plan.rounds() + (plan.rounds() == 1 ? " round" : " rounds") + " of " + plan.seconds() + " s per run; "
                 + (plan.warmupSeconds() > 0 ? "one unrecorded warm-up run of " + plan.warmupSeconds()
                 + " s per mode and target first" : "no warm-up"));
+        if (plan.restarts()) {
+            lines.add("each target relaying in a process of its own was stopped and started again before every round"
+                    + " after the first" + (plan.warmupSeconds() > 0 ? ", and warmed up again" : "")
+                    + ": each round measured another process (the pids above are round 1's)");
+        }
         lines.add("data: `pgbench -i -s " + plan.scale() + "`, loaded directly; TPS is pgbench's figure without"
                 + " connection set-up; the median of the rounds, and ratios of medians");
         lines.add("memogate-shipped is bin/memogate run in its own process (its JVM's CPU from /proc); the other"

@@ -118,6 +118,14 @@ public final class PassthroughCommand implements Callable<Integer> {
                     "Its bin/memogate builds it first when its jar is older than its sources."})
     Path baseline;
 
+    @Option(names = "--restart-each-round",
+            description = {"Stop each target that relays in a process of its own (memogate-shipped, memogate-baseline,"
+                    + " netty-relay, PgBouncer, HAProxy) and start it again before every round after the first, then"
+                    + " warm it up again (--warmup): each round measures another process of each build.",
+                    "Two JVMs of the same code can differ by a few µs of CPU a transaction; judging a small change"
+                    + " needs several of each, which this gives with --rounds 5 or more."})
+    boolean restartEachRound;
+
     @Option(names = "--output", paramLabel = "DIR",
             description = "Directory for report.md, results.csv and runs/ (default: bench/target/passthrough-<timestamp>).")
     Path output;
@@ -129,7 +137,7 @@ public final class PassthroughCommand implements Callable<Integer> {
         PassthroughPlan plan;
         try {
             plan = new PassthroughPlan(rounds, seconds, warmupSeconds, clients, threads, modes, targets, scale, directory,
-                    counts, window, baselineCheckout());
+                    counts, window, baselineCheckout(), restartEachRound);
         } catch (IllegalArgumentException e) {
             throw new ParameterException(spec.commandLine(), e.getMessage(), e);
         }

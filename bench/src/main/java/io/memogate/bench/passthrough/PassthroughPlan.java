@@ -23,10 +23,13 @@ import java.util.stream.Collectors;
  * @param window        the part of each run the relay's CPU and counts are read over
  * @param baseline      another checkout, run as memogate-baseline beside memogate-shipped; naming one adds that
  *                      target to the plan when {@code targets} does not list it
+ * @param restarts      stop each target that relays in a process of its own and start it again before every round
+ *                      after the first, warmed up again: each round then measures another process of each build,
+ *                      and the spread over the rounds includes how much two processes of the same code differ
  */
 public record PassthroughPlan(int rounds, int seconds, int warmupSeconds, List<Integer> clients, int threads,
                               List<QueryMode> modes, List<TargetKind> targets, int scale, Path outputDirectory,
-                              boolean counts, CountWindow window, Optional<Path> baseline) {
+                              boolean counts, CountWindow window, Optional<Path> baseline, boolean restarts) {
 
     public PassthroughPlan {
         clients = List.copyOf(clients);
@@ -60,6 +63,14 @@ public record PassthroughPlan(int rounds, int seconds, int warmupSeconds, List<I
         for (int count : clients) {
             load(modes.getFirst(), seconds, count, threads);
         }
+    }
+
+    /** A plan whose targets run in the same processes for all its rounds. */
+    public PassthroughPlan(int rounds, int seconds, int warmupSeconds, List<Integer> clients, int threads,
+                           List<QueryMode> modes, List<TargetKind> targets, int scale, Path outputDirectory,
+                           boolean counts, CountWindow window, Optional<Path> baseline) {
+        this(rounds, seconds, warmupSeconds, clients, threads, modes, targets, scale, outputDirectory, counts, window,
+                baseline, false);
     }
 
     /** A plan without a baseline checkout. */

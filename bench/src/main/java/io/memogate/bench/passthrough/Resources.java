@@ -24,6 +24,13 @@ final class Resources implements AutoCloseable {
         return resource;
     }
 
+    /** Closes {@code resource} now, one this took, and forgets it: it is not closed again at the end. */
+    synchronized void closeNow(AutoCloseable resource) throws Exception {
+        if (started.remove(resource)) {
+            resource.close();
+        }
+    }
+
     /** Closes everything, the last started first; every close is attempted, the failures reported together. */
     @Override
     public synchronized void close() throws IOException {

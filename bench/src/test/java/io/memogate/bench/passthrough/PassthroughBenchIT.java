@@ -89,6 +89,33 @@ class PassthroughBenchIT {
         assertThat(awaitNoChildren(Duration.ofSeconds(10))).as("processes left running").isEmpty();
     }
 
+    /**
+     * --restart-each-round: the relay in a JVM of its own is started again and warmed up before round 2, and that
+     * new process is what round 2 measures; the proxy inside the benchmark's JVM and direct are left as they are.
+     */
+    @Test
+    @Timeout(value = 2, unit = TimeUnit.MINUTES)
+    void restartingEachRoundWarmsUpAFreshRelayProcessBeforeTheNextRound(@TempDir Path output) throws Exception {
+        runsToSuccess("passthrough", "--rounds", "2", "--seconds", "2", "--warmup", "1", "--clients", "2",
+                "--threads", "2", "--scale", "1", "--modes", "simple", "--targets", "direct,memogate,netty-relay",
+                "--restart-each-round", "--output", output.toString());
+        assertThat(Files.readString(output.resolve("report.md")))
+                .contains("stopped and started again before every round after the first, and warmed up again");
+        Path runs = output.resolve("runs");
+        assertThat(runs.resolve("round2-restarted-warmup-simple-netty-relay.txt")).content()
+                .contains("exit status 0");
+        try (var files = Files.list(runs)) {
+            assertThat(files.map(file -> file.getFileName().toString()).filter(name -> name.contains("restarted")))
+                    .as("only the target relaying in a process of its own restarts, only before round 2")
+                    .containsExactly("round2-restarted-warmup-simple-netty-relay.txt");
+        }
+        List<String> measured = Files.readAllLines(output.resolve("results.csv")).stream().skip(1)
+                .filter(line -> line.split(",")[3].equals("netty-relay")).toList();
+        assertThat(measured).as("both rounds measured").hasSize(2)
+                .allSatisfy(line -> assertThat(line.split(",")[4]).isEqualTo("ok"));
+        assertThat(awaitNoChildren(Duration.ofSeconds(10))).as("processes left running").isEmpty();
+    }
+
     /** Runs `memogate bench` with {@code arguments}; its output is in the failure message when it exits non-zero. */
     private static void runsToSuccess(String... arguments) {
         StringWriter out = new StringWriter();
