@@ -69,6 +69,27 @@ final class CostReport {
                 + splitTable().markdown() : "");
     }
 
+    /**
+     * One line per run, in the order they ran: the relay's CPU and the part of it in user mode, per transaction, of
+     * each round (empty where not read). With targets restarted each round, the spread of one target's lines is how
+     * much its processes differ.
+     */
+    String csv() {
+        StringBuilder csv = new StringBuilder("clients,mode,round,target,tps,relay_cpu_us_per_tx,relay_user_us_per_tx\n");
+        for (CountedRun run : runs) {
+            csv.append(run.clients()).append(',').append(run.mode().label()).append(',').append(run.round())
+                    .append(',').append(run.target().label()).append(',')
+                    .append(figure(OptionalDouble.of(run.tps()), "%.1f")).append(',')
+                    .append(csvFigure(run.cpuMicrosPerTransaction())).append(',')
+                    .append(csvFigure(split(ProcessCpu.CpuSplit::relayUser).apply(run))).append('\n');
+        }
+        return csv.toString();
+    }
+
+    private static String csvFigure(OptionalDouble value) {
+        return value.isPresent() ? String.format(Locale.ROOT, "%.2f", value.getAsDouble()) : "";
+    }
+
     private Table splitTable() {
         Table table = new Table(SPLIT_HEADER, 3);
         groups().forEach((key, group) -> table.row(List.of(Integer.toString(key.clients()), key.mode().label(),

@@ -159,6 +159,7 @@ public final class PassthroughCommand implements Callable<Integer> {
             allSucceeded &= pass.getValue().allSucceeded();
         }
         CostReport cost = new CostReport(outcome.costs(), plan.window());
+        Files.writeString(directory.resolve("costs.csv"), cost.csv());
         if (plan.counts() || outcome.records().size() > 1 || cost.hasSplit()) {
             Files.writeString(directory.resolve("cost.md"), cost.markdown());
             out.println();

@@ -119,6 +119,18 @@ class ProcessCpuTest {
     }
 
     @Test
+    void eachRunsRelayCpuAndItsUserModePartAreALineOfTheCsv() {
+        CountedRun read = run(1, new ProcessCpu.CpuSplit(60, 70, 25, 10, 2, 1, 200, 2_000));
+        CountedRun unsplit = new CountedRun(16, QueryMode.SIMPLE, 2, TargetKind.NETTY_RELAY, 1000, 987.0,
+                OptionalDouble.empty(), Optional.empty(), Optional.empty());
+
+        assertThat(new CostReport(List.of(read, unsplit), CountWindow.STEADY).csv().lines()).containsExactly(
+                "clients,mode,round,target,tps,relay_cpu_us_per_tx,relay_user_us_per_tx",
+                "256,prepared,1,pgbouncer,1000.0,20.00,50.00",
+                "16,simple,2,netty-relay,987.0,,");
+    }
+
+    @Test
     void withoutASplitTheReportLeavesTheTableOut() {
         CountedRun run = new CountedRun(16, QueryMode.SIMPLE, 1, TargetKind.PGBOUNCER, 1000, 1000,
                 OptionalDouble.of(20), Optional.empty(), Optional.empty());
