@@ -38,7 +38,9 @@ import java.util.Set;
  *
  * <p>Order of work: find pgbench (fail before starting anything); start the server and load the data
  * directly; start the targets (skipping tools that are not installed); one unrecorded warm-up run per
- * mode and target; then per round, per mode, every target once, in {@link Schedule}'s rotating order.
+ * mode and target; then per round, per mode, every target once, in {@link Schedule}'s rotating order (with
+ * {@link PassthroughPlan#restarts()}, the targets in processes of their own started again and warmed up before each
+ * round after the first).
  * Each run's full pgbench output goes to {@code runs/} under the output directory.
  */
 final class PassthroughBench {

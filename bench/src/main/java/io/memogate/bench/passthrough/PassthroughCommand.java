@@ -127,7 +127,7 @@ public final class PassthroughCommand implements Callable<Integer> {
     boolean restartEachRound;
 
     @Option(names = "--output", paramLabel = "DIR",
-            description = "Directory for report.md, results.csv and runs/ (default: bench/target/passthrough-<timestamp>).")
+            description = "Directory for report.md, results.csv, costs.csv and runs/ (default: bench/target/passthrough-<timestamp>).")
     Path output;
 
     @Override
