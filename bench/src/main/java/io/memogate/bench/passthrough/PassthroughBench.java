@@ -111,10 +111,7 @@ final class PassthroughBench {
             if (plan.warmupSeconds() > 0) {
                 for (QueryMode mode : plan.modes()) {
                     for (TargetKind kind : schedule.order(1)) {
-                        PgbenchRun warmup = pgbench.run(running.get(kind).port(), plan.warmup(mode, clients));
-                        save(runs.resolve(pass + "warmup-" + mode.label() + "-" + kind.label() + ".txt"),
-                                warmup.command());
-                        report("warm-up", mode, kind, clients, warmup.result());
+                        warmUp(running.get(kind), pgbench, mode, clients, runs, pass + "warmup", "warm-up");
                     }
                 }
             }
@@ -162,15 +159,20 @@ final class PassthroughBench {
                         + " started before round 1 but not again: " + skipped.reason());
             };
             running.put(kind, after);
-            for (QueryMode mode : plan.modes()) {
-                if (plan.warmupSeconds() > 0) {
-                    PgbenchRun warmup = pgbench.run(after.port(), plan.warmup(mode, clients));
-                    save(runs.resolve(prefix + "-restarted-warmup-" + mode.label() + "-" + kind.label() + ".txt"),
-                            warmup.command());
-                    report("restarted", mode, kind, clients, warmup.result());
+            if (plan.warmupSeconds() > 0) {
+                for (QueryMode mode : plan.modes()) {
+                    warmUp(after, pgbench, mode, clients, runs, prefix + "-restarted-warmup", "restarted");
                 }
             }
         }
+    }
+
+    /** One unrecorded run of {@code target}, its output saved as {@code <prefix>-<mode>-<target>.txt}. */
+    private void warmUp(Target target, Pgbench pgbench, QueryMode mode, int clients, Path runs, String prefix,
+                        String phase) throws IOException, InterruptedException {
+        PgbenchRun warmup = pgbench.run(target.port(), plan.warmup(mode, clients));
+        save(runs.resolve(prefix + "-" + mode.label() + "-" + target.kind().label() + ".txt"), warmup.command());
+        report(phase, mode, target.kind(), clients, warmup.result());
     }
 
     /** Whether {@code target} relays in processes other than this JVM, which a restart replaces. */
