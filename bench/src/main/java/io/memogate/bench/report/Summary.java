@@ -37,6 +37,7 @@ public final class Summary {
             new Comparison(TargetKind.MEMOGATE, TargetKind.HAPROXY, 0.95),
             new Comparison(TargetKind.MEMOGATE, TargetKind.HAPROXY_ONE_THREAD, 0.95),
             new Comparison(TargetKind.MEMOGATE_GATED, TargetKind.MEMOGATE, 0.97),
+            new Comparison(TargetKind.MEMOGATE_SHIPPED, TargetKind.MEMOGATE_SHIPPED_UNGATED, 0.97),
             new Comparison(TargetKind.MEMOGATE_EPOLL, TargetKind.PGBOUNCER, 1.15),
             new Comparison(TargetKind.MEMOGATE_EPOLL, TargetKind.HAPROXY, 0.95),
             new Comparison(TargetKind.MEMOGATE_IO_URING, TargetKind.PGBOUNCER, 1.15),

@@ -40,6 +40,7 @@ public final class ShippedMemogateTarget extends ProcessTarget {
      * Runs {@code launcher} ({@code bin/memogate} of a checkout) in front of {@code backend}.
      *
      * @param kind MEMOGATE_SHIPPED, MEMOGATE_SHIPPED_ONE_LOOP for the same with one event loop,
+     *     MEMOGATE_SHIPPED_UNGATED for the same with the gateways off,
      *     MEMOGATE_BASELINE for the same as MEMOGATE_SHIPPED from another checkout, or MEMOGATE_BEHIND_PGBOUNCER for
      *     the same behind PgBouncer
      * @param monitor the broker's pg_monitor role on the server
@@ -67,11 +68,15 @@ public final class ShippedMemogateTarget extends ProcessTarget {
 
     /**
      * The demo's configuration as a file, its addresses this machine's free ports and the bench server; with one
-     * event loop for MEMOGATE_SHIPPED_ONE_LOOP.
+     * event loop for MEMOGATE_SHIPPED_ONE_LOOP, and the gateways off for MEMOGATE_SHIPPED_UNGATED.
      */
     static String config(TargetKind kind, Backend backend, Login monitor, int port, int metricsPort) {
-        String network = kind == TargetKind.MEMOGATE_SHIPPED_ONE_LOOP ? "network: { eventLoops: 1 }\n" : "";
-        return network + """
+        String variant = switch (kind) {
+            case MEMOGATE_SHIPPED_ONE_LOOP -> "network: { eventLoops: 1 }\n";
+            case MEMOGATE_SHIPPED_UNGATED -> "admission: { enabled: false }\n";
+            default -> "";
+        };
+        return variant + """
                 listeners:
                   - { host: 127.0.0.1, port: %d }
                 backends:
@@ -127,10 +132,13 @@ public final class ShippedMemogateTarget extends ProcessTarget {
     public String description() {
         String options = LauncherOptions.javaOptions().map(o -> LauncherOptions.VARIABLE + "=" + o)
                 .orElse("no " + LauncherOptions.VARIABLE);
+        String admission = kind() == TargetKind.MEMOGATE_SHIPPED_UNGATED
+                ? "but admission.enabled: false (no estimate, gateway, broker poll or catalog read)"
+                : "gateways on, broker.monitor set and co-located, catalogs read";
         String loops = kind() == TargetKind.MEMOGATE_SHIPPED_ONE_LOOP ? ", network.eventLoops: 1" : "";
         return "Memogate as shipped: bin/memogate run of " + build + " (pid " + pid() + ", " + options + ") with the demo's"
-                + " configuration: gateways on, broker.monitor set and co-located, catalogs read, metrics on 127.0.0.1:"
-                + metricsPort + loops + ", on 127.0.0.1:" + port();
+                + " configuration: " + admission + ", metrics on 127.0.0.1:" + metricsPort + loops + ", on 127.0.0.1:"
+                + port();
     }
 
     /** A role and its password. */

@@ -20,6 +20,12 @@ public enum TargetKind {
      */
     MEMOGATE_SHIPPED_ONE_LOOP,
     /**
+     * As MEMOGATE_SHIPPED with {@code admission.enabled: false}: the same launcher, JVM options and metrics, but no
+     * estimate, gateway, broker or catalog read, as a DBA who turns admission off runs it; so that what admission
+     * costs is measured on what ships (MEMOGATE_GATED against MEMOGATE measures it inside the benchmark's JVM).
+     */
+    MEMOGATE_SHIPPED_UNGATED,
+    /**
      * As MEMOGATE_SHIPPED, run by {@code bin/memogate} of another checkout (the passthrough's {@code --baseline DIR}):
      * a change against the build it changes, each as it ships, side by side in one run.
      */

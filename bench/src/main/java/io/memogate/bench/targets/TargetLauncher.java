@@ -61,7 +61,7 @@ public final class TargetLauncher {
             case DIRECT -> {
                 return new Launch.Started(new DirectTarget(backend, serverVersion));
             }
-            case MEMOGATE_SHIPPED, MEMOGATE_SHIPPED_ONE_LOOP -> {
+            case MEMOGATE_SHIPPED, MEMOGATE_SHIPPED_ONE_LOOP, MEMOGATE_SHIPPED_UNGATED -> {
                 Optional<Path> launcher = ShippedMemogateTarget.launcher();
                 return launcher.isEmpty() ? new Launch.Skipped(kind, NO_LAUNCHER)
                         : new Launch.Started(ShippedMemogateTarget.start(kind, launcher.get(), backend, monitor));

@@ -46,11 +46,22 @@ class ShippedMemogateTargetTest {
         MemogateConfig oneLoop = shipped(TargetKind.MEMOGATE_SHIPPED_ONE_LOOP, backend);
 
         assertThat(oneLoop.network().eventLoops()).isEqualTo(1);
-        assertThat(butEventLoops(oneLoop)).isEqualTo(butEventLoops(shipped));
+        assertThat(but(oneLoop, "network.eventLoops")).isEqualTo(but(shipped, "network.eventLoops"));
     }
 
-    private static List<ConfigSettings.Setting> butEventLoops(MemogateConfig config) {
-        return settings(config).stream().filter(setting -> !setting.key().equals("network.eventLoops")).toList();
+    @Test
+    void theUngatedVariantDiffersInItsAdmissionOnly() {
+        Backend backend = new Backend("127.0.0.1", 54321, "pgbench", "memogate", "memogate");
+        MemogateConfig shipped = shipped(TargetKind.MEMOGATE_SHIPPED, backend);
+        MemogateConfig ungated = shipped(TargetKind.MEMOGATE_SHIPPED_UNGATED, backend);
+
+        assertThat(ungated.admission().enabled()).isFalse();
+        assertThat(ungated.broker().monitor()).isPresent();
+        assertThat(but(ungated, "admission.enabled")).isEqualTo(but(shipped, "admission.enabled"));
+    }
+
+    private static List<ConfigSettings.Setting> but(MemogateConfig config, String key) {
+        return settings(config).stream().filter(setting -> !setting.key().equals(key)).toList();
     }
 
     private static MemogateConfig shipped(TargetKind kind, Backend backend) {
