@@ -254,9 +254,9 @@ final class PassthroughBench {
         }
         lines.add("data: `pgbench -i -s " + plan.scale() + "`, loaded directly; TPS is pgbench's figure without"
                 + " connection set-up; the median of the rounds, and ratios of medians");
-        lines.add("memogate-shipped is bin/memogate run in its own process (its JVM's CPU from /proc); the other"
-                + " memogate targets run inside the benchmark's JVM, which only waits for pgbench while a run is"
-                + " measured");
+        lines.add("the memogate-shipped targets, memogate-baseline and memogate-behind-pgbouncer each run bin/memogate"
+                + " in a process of its own (its JVM's CPU from /proc); the other memogate targets run inside the"
+                + " benchmark's JVM, which only waits for pgbench while a run is measured");
         lines.add("pgbench: " + version(executable));
         lines.add("server: PostgreSQL " + database.version() + " (embedded), " + database.settings());
         // The load average counts this benchmark's own runnable processes (16 backends, pgbench, the proxy)

@@ -74,13 +74,14 @@ public final class PassthroughCommand implements Callable<Integer> {
 
     @Option(names = "--targets", split = ",", defaultValue = "direct,memogate-shipped,pgbouncer,haproxy",
             paramLabel = "TARGET", converter = TargetConverter.class,
-            description = {"direct, memogate-shipped, memogate-shipped-one-loop, memogate-baseline, memogate, memogate-gated,"
+            description = {"direct, memogate-shipped, memogate-shipped-one-loop, memogate-shipped-ungated, memogate-baseline, memogate, memogate-gated,"
                     + " memogate-epoll, memogate-io-uring, memogate-one-loop, memogate-unix, netty-relay, pgbouncer, pgbouncer-unix,"
                     + " pgbouncer-transaction, memogate-behind-pgbouncer,"
                     + " haproxy, haproxy-one-thread, haproxy-unix (default: ${DEFAULT-VALUE}).",
                     "Ratios to direct need direct; memogate-shipped is bin/memogate run in its own process with the"
                             + " demo's configuration (gateways, broker, catalogs, metrics), memogate-shipped-one-loop"
-                            + " the same with network.eventLoops 1; memogate-baseline is memogate-shipped run by"
+                            + " the same with network.eventLoops 1, memogate-shipped-ungated the same with"
+                            + " admission.enabled false; memogate-baseline is memogate-shipped run by"
                             + " bin/memogate of the --baseline checkout; memogate runs in the"
                             + " benchmark's JVM, gateways off, for A/B;"
                             + " memogate-gated is memogate with the estimator and gateways on;"

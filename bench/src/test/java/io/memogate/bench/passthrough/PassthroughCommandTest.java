@@ -109,7 +109,7 @@ class PassthroughCommandTest {
 
         assertThat(exit).isEqualTo(2);
         assertThat(err.toString()).contains("unknown target 'gated', expected one of direct, memogate-shipped,"
-                + " memogate-shipped-one-loop, memogate-baseline, memogate,"
+                + " memogate-shipped-one-loop, memogate-shipped-ungated, memogate-baseline, memogate,"
                 + " memogate-gated,"
                 + " memogate-epoll, memogate-io-uring, memogate-one-loop, memogate-unix, netty-relay, pgbouncer, pgbouncer-unix,"
                 + " pgbouncer-transaction, memogate-behind-pgbouncer, haproxy, haproxy-one-thread, haproxy-unix");
