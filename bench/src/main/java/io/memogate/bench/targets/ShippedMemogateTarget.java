@@ -40,7 +40,7 @@ public final class ShippedMemogateTarget extends ProcessTarget {
      * Runs {@code launcher} ({@code bin/memogate} of a checkout) in front of {@code backend}.
      *
      * @param kind MEMOGATE_SHIPPED, MEMOGATE_SHIPPED_ONE_LOOP for the same with one event loop,
-     *     MEMOGATE_SHIPPED_UNGATED for the same with the gateways off,
+     *     MEMOGATE_SHIPPED_UNGATED for the same with admission off,
      *     MEMOGATE_BASELINE for the same as MEMOGATE_SHIPPED from another checkout, or MEMOGATE_BEHIND_PGBOUNCER for
      *     the same behind PgBouncer
      * @param monitor the broker's pg_monitor role on the server
