@@ -3,7 +3,6 @@ package io.memogate.broker.probe.postgres;
 import java.io.IOException;
 import java.sql.Connection;
 import java.sql.SQLException;
-import java.util.HashMap;
 import java.util.Map;
 import java.util.Objects;
 import java.util.OptionalLong;
@@ -26,7 +25,8 @@ import io.memogate.broker.probe.jdbc.MonitoringConnection;
  * <p>Each poll, in order: the monitoring user's right to see every session ({@link MonitoringRights});
  * pg_settings ({@link ServerSettingsReader}); pg_stat_activity ({@link ActivityReader}); pg_stat_database
  * and, on 16+, pg_stat_io ({@link StatisticsReader}); then, when co-located, each server process's
- * private memory and the host's memory from /proc ({@link ProcMemoryReader}). The readings, in PostgreSQL's
+ * private memory (but a backend's that has waited for its client since the last read: {@link ServerProcessMemory})
+ * and the host's memory from /proc ({@link ProcMemoryReader}). The readings, in PostgreSQL's
  * terms ({@link PostgresReading}), are then mapped into the broker's server-neutral snapshot.
  *
  * <p>Connecting and every read are bounded by the settings' timeout (pgjdbc's loginTimeout,
@@ -45,6 +45,8 @@ public final class PostgresProbe implements MemoryProbe {
     private final ProcMemoryReader proc;
     private final LongSupplier nanoTime;
     private final Object pollLock = new Object();
+    /** Guarded by pollLock. */
+    private final ServerProcessMemory processMemory = new ServerProcessMemory();
     private final MonitoringConnection connection;
 
     /** A probe that reads this host's /proc when {@code settings.coLocated()}. */
@@ -79,12 +81,10 @@ public final class PostgresProbe implements MemoryProbe {
                 connection.discard(failure);
                 throw failure;
             }
-            Map<Integer, Long> privateBytes = new HashMap<>();
+            Map<Integer, Long> privateBytes = Map.of();
             HostMemory host = new HostMemory(OptionalLong.empty(), OptionalLong.empty());
             if (settings.coLocated()) {
-                for (int pid : activity.serverPids()) {
-                    privateMemory(pid).ifPresent(bytes -> privateBytes.put(pid, bytes));
-                }
+                privateBytes = processMemory.read(activity, this::privateMemory);
                 host = hostMemory();
             }
             return new PostgresReading(takenAt, server, activity, statistics, privateBytes, host).snapshot();

@@ -3,6 +3,9 @@ package io.memogate.proxy.it.broker;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
+import java.io.IOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
 import java.sql.Connection;
 import java.sql.ResultSet;
 import java.sql.SQLException;
@@ -16,6 +19,7 @@ import java.util.concurrent.atomic.AtomicLong;
 
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.ExtendWith;
+import org.junit.jupiter.api.io.TempDir;
 
 import io.memogate.broker.Broker;
 import io.memogate.broker.BrokerMode;
@@ -24,6 +28,7 @@ import io.memogate.broker.BrokerState;
 import io.memogate.broker.probe.MemorySnapshot;
 import io.memogate.broker.probe.ProbeException;
 import io.memogate.broker.probe.ProbeSettings;
+import io.memogate.broker.probe.ProcMemoryReader;
 import io.memogate.broker.probe.postgres.PostgresProbe;
 import io.memogate.broker.probe.postgres.ServerNameVerifier;
 import io.memogate.proxy.config.BackendConfig;
@@ -106,6 +111,36 @@ class PostgresProbeIT {
         } finally {
             client.shutdownNow();
         }
+    }
+
+    /**
+     * /proc is a directory the test writes, so that it knows which value the probe read and when: the sessions are
+     * the real server's, and so are their states in pg_stat_activity.
+     */
+    @Test
+    void anIdleSessionsMemoryIsNotReadAgainUntilItRunsSomething(EmbeddedPostgres server, @TempDir Path proc)
+            throws Exception {
+        Files.writeString(proc.resolve("meminfo"), "MemTotal: 1000 kB\nMemAvailable: 500 kB\n");
+        try (PostgresProbe probe = new PostgresProbe(superuserSettings(server), new ProcMemoryReader(proc),
+                System::nanoTime);
+             Connection session = server.connect("postgres")) {
+            int pid = backendPid(session);
+            writeRssAnon(proc, pid, 2_000);
+            assertThat(probe.probe().memory().retainedBytesById()).containsEntry(pid, 2_000L * 1024);
+
+            writeRssAnon(proc, pid, 3_000);
+            assertThat(probe.probe().memory().retainedBytesById()).as("idle since the last read")
+                    .containsEntry(pid, 2_000L * 1024);
+
+            execute(session, "SELECT 1");
+            assertThat(probe.probe().memory().retainedBytesById()).as("ran a statement since")
+                    .containsEntry(pid, 3_000L * 1024);
+        }
+    }
+
+    private static void writeRssAnon(Path proc, int pid, long kib) throws IOException {
+        Path process = Files.createDirectories(proc.resolve(Integer.toString(pid)));
+        Files.writeString(process.resolve("status"), "Name:\tpostgres\nRssAnon:\t" + kib + " kB\n");
     }
 
     @Test
