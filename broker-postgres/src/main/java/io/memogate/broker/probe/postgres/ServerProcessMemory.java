@@ -6,11 +6,11 @@ import java.util.Map;
 import java.util.OptionalLong;
 
 /**
- * The private memory of each server process, read from /proc at every poll but for the backends that have waited
- * for their client since the last read: a backend blocked on its client's socket allocates nothing, so what it held
- * then it holds now. With hundreds of pooled connections mostly idle, this spares the broker a read of /proc per
- * idle backend a second. Every {@link #FULL_READ_EVERY}th poll reads them all, so that the little a waiting backend
- * may still allocate (for catalog invalidations, notifications) is seen within that many polls.
+ * The private memory of each server process, read from /proc at every poll but for the backends that have only
+ * waited for their client since the last read: a backend blocked on its client's socket allocates next to nothing,
+ * so what it held then it holds now. With hundreds of pooled connections mostly idle, this spares the broker a read
+ * of /proc per idle backend at every poll. Every {@link #FULL_READ_EVERY}th poll reads them all, so that the little a
+ * waiting backend may still allocate (for catalog invalidations, notifications) is seen within that many polls.
  */
 final class ServerProcessMemory {
 
