@@ -22,8 +22,4 @@ record Activity(List<Integer> clientBackendPids, int activeBackends, List<Intege
         serverPids = List.copyOf(serverPids);
         idleSince = Map.copyOf(idleSince);
     }
-
-    Activity(List<Integer> clientBackendPids, int activeBackends, List<Integer> serverPids) {
-        this(clientBackendPids, activeBackends, serverPids, Map.of());
-    }
 }

@@ -32,7 +32,7 @@ class PostgresReadingTest {
         ServerSettings settings = new ServerSettings("18.1", 180001, 4 * GIB, 64 * MIB, hashMemMultiplier, 100,
                 Map.of("join_collapse_limit", "8"));
         List<Integer> pids = IntStream.range(1000, 1000 + clients).boxed().toList();
-        return new PostgresReading(7, settings, new Activity(pids, active, pids),
+        return new PostgresReading(7, settings, new Activity(pids, active, pids, Map.of()),
                 new CumulativeStatistics(300, 20, 80, Optional.of(new IoCounters(1, 2, 3))),
                 Map.of(1000, 30 * MIB), REMOTE);
     }
@@ -67,7 +67,8 @@ class PostgresReadingTest {
     @Test
     void aFractionalMultiplierRoundsTheReserveUpToAWholeByte() {
         ServerSettings settings = new ServerSettings("18.1", 180001, 128 * MIB, 1024, 1.1, 100, Map.of());
-        PostgresReading reading = new PostgresReading(0, settings, new Activity(List.of(1, 2, 3), 3, List.of(1, 2, 3)),
+        PostgresReading reading = new PostgresReading(0, settings,
+                new Activity(List.of(1, 2, 3), 3, List.of(1, 2, 3), Map.of()),
                 new CumulativeStatistics(0, 0, 0, Optional.empty()), Map.of(), REMOTE);
 
         assertThat(reading.queryBytes()).as("3 x 1024 x 1.1 = 3379.2").isEqualTo(3380);
